@@ -1,0 +1,196 @@
+// Admin CLI: `npm run --silent admin -- <command>`. Talks to local mode's DynamoDB by default, or with --aws to the
+// deployed tables. Prints a plaintext key only from `key create` / `key rotate`, once.
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { AdminInputError, AdminService } from '../lib/admin';
+import { IN_MEMORY, dynamoDbAnswers, startDynamoDbLocal } from '../lib/local/dynamodb-local';
+import { ensureTables } from '../lib/local/provision';
+import { STACK_NAME, OUTPUT_KEYS } from '../lib/stack-outputs';
+import { DynamoAccessStore, NotFoundError } from '../lambdas/stores/access-store';
+import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
+
+const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--aws]
+
+  partner create --id <id> --name <name> [--status active|disabled|suspended|pending]
+  partner set-status --id <id> --status <status>
+  key create --partner <id> --workspace <ws> [--workspace <ws> ...] [--env live|test]
+             [--expires-at <ISO 8601>] [--description <text>]
+  key revoke --key-id <key_id>
+  key grant --key-id <key_id> --workspace <ws>
+  key ungrant --key-id <key_id> --workspace <ws>
+  key rotate --key-id <key_id> [--grace-seconds <n>]   (default 86400)
+  key list --partner <id>
+
+  --json   print one JSON object
+  --aws    use the deployed tables (AWS default credentials; table names from the stack outputs,
+           or ACCESS_TABLE_NAME; stack name from SAS_STACK_NAME, default ${STACK_NAME})
+Local mode (default) uses DynamoDB Local on LOCAL_DYNAMODB_PORT (default 8000), started by \`npm start\`;
+if none is running, the CLI starts one on LOCAL_DATA_DIR for the duration of the command.`;
+
+class UsageError extends Error {}
+
+interface Parsed {
+  words: string[];
+  flags: Map<string, string[]>;
+  json: boolean;
+  aws: boolean;
+}
+
+const VALUE_FLAGS = new Set(['id', 'name', 'status', 'partner', 'workspace', 'env', 'expires-at', 'description', 'key-id', 'grace-seconds']);
+
+export function parseArgs(argv: string[]): Parsed {
+  const parsed: Parsed = { words: [], flags: new Map(), json: false, aws: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--json') parsed.json = true;
+    else if (arg === '--aws') parsed.aws = true;
+    else if (arg === '--help' || arg === '-h') throw new UsageError('');
+    else if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = arg.slice(2, eq === -1 ? undefined : eq);
+      if (!VALUE_FLAGS.has(name)) throw new UsageError(`unknown option --${name}`);
+      const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+      if (value === undefined) throw new UsageError(`--${name} needs a value`);
+      parsed.flags.set(name, [...(parsed.flags.get(name) ?? []), value]);
+    } else parsed.words.push(arg);
+  }
+  return parsed;
+}
+
+function one(p: Parsed, name: string, required = true): string | undefined {
+  const values = p.flags.get(name);
+  if (!values?.length) {
+    if (required) throw new UsageError(`--${name} is required`);
+    return undefined;
+  }
+  if (values.length > 1) throw new UsageError(`--${name} given more than once`);
+  return values[0];
+}
+
+type Output = { json: Record<string, unknown>; text: string };
+
+async function run(p: Parsed, admin: AdminService): Promise<Output> {
+  const command = p.words.join(' ');
+  switch (command) {
+    case 'partner create': {
+      const partner = await admin.createPartner({ id: one(p, 'id')!, name: one(p, 'name')!, status: one(p, 'status', false) });
+      const json = { partner_id: partner.partner_id, name: partner.name, status: partner.status };
+      return { json, text: `created partner ${partner.partner_id} (${partner.name}), status ${partner.status}` };
+    }
+    case 'partner set-status': {
+      const partner = await admin.setPartnerStatus(one(p, 'id')!, one(p, 'status')!);
+      return { json: { partner_id: partner.partner_id, status: partner.status }, text: `partner ${partner.partner_id} is now ${partner.status}` };
+    }
+    case 'key create': {
+      const issued = await admin.createKey({
+        partnerId: one(p, 'partner')!,
+        workspaces: p.flags.get('workspace') ?? [],
+        env: one(p, 'env', false),
+        expiresAt: one(p, 'expires-at', false),
+        description: one(p, 'description', false),
+      });
+      return { json: { ...issued }, text: issuedText(issued) };
+    }
+    case 'key revoke': {
+      const out = await admin.revokeKey(one(p, 'key-id')!);
+      return { json: out, text: `key ${out.key_id} is now ${out.status}` };
+    }
+    case 'key grant':
+    case 'key ungrant': {
+      const keyId = one(p, 'key-id')!;
+      const ws = one(p, 'workspace')!;
+      const out = command === 'key grant' ? await admin.grant(keyId, ws) : await admin.ungrant(keyId, ws);
+      return { json: out, text: `key ${out.key_id} workspaces: ${out.workspaces.join(', ') || '(none)'}` };
+    }
+    case 'key rotate': {
+      const grace = one(p, 'grace-seconds', false);
+      if (grace !== undefined && !/^\d+$/.test(grace)) throw new AdminInputError('--grace-seconds must be a non-negative whole number');
+      const out = await admin.rotateKey(one(p, 'key-id')!, grace === undefined ? undefined : Number(grace));
+      return { json: { ...out }, text: `${issuedText(out)}\nold key ${out.old_key_id} expires at ${out.old_key_expires_at}` };
+    }
+    case 'key list': {
+      const out = await admin.listKeys(one(p, 'partner')!);
+      const lines = out.keys.map(
+        (k) => `${k.key_id}  ${k.prefix}…  ${k.status.padEnd(7)}  ${k.workspaces.join(',')}  created ${k.created_at}${k.expires_at ? `  expires ${k.expires_at}` : ''}`,
+      );
+      return { json: out, text: lines.length ? lines.join('\n') : `partner ${out.partner_id} has no keys` };
+    }
+    default:
+      throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+  }
+}
+
+function issuedText(k: { key: string; key_id: string; partner_id: string; workspaces: string[]; expires_at: string | null }): string {
+  return [
+    `key (shown once, store it now): ${k.key}`,
+    `key_id: ${k.key_id}`,
+    `partner: ${k.partner_id}`,
+    `workspaces: ${k.workspaces.join(', ')}`,
+    `expires_at: ${k.expires_at ?? 'never'}`,
+  ].join('\n');
+}
+
+async function awsTables(): Promise<{ client: DynamoDBDocumentClient; access: string }> {
+  let access = process.env.ACCESS_TABLE_NAME;
+  if (!access) {
+    const stackName = process.env.SAS_STACK_NAME ?? STACK_NAME;
+    const cfn = new CloudFormationClient({});
+    const out = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
+    access = out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.accessTable)?.OutputValue;
+    if (!access) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.accessTable} output`);
+  }
+  return { client: createDocumentClient(), access };
+}
+
+async function main(argv: string[]): Promise<number> {
+  // Node 20 runs the SDK fine; its upgrade notice would only clutter the CLI's output.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
+  let parsed: Parsed;
+  try {
+    parsed = parseArgs(argv);
+  } catch (err) {
+    const message = (err as Error).message;
+    if (message) console.error(`error: ${message}\n`);
+    console.error(USAGE);
+    return message ? 2 : 0;
+  }
+
+  let stopDb: (() => Promise<void>) | undefined;
+  let client: DynamoDBDocumentClient | undefined;
+  try {
+    let access: string;
+    if (parsed.aws) {
+      ({ client, access } = await awsTables());
+    } else {
+      const port = Number(process.env.LOCAL_DYNAMODB_PORT || 8000);
+      let endpoint = `http://127.0.0.1:${port}`;
+      access = process.env.ACCESS_TABLE_NAME || 'sas-access';
+      if (!(await dynamoDbAnswers(endpoint))) {
+        const dataDir = process.env.LOCAL_DATA_DIR || '.local-data';
+        if (dataDir === IN_MEMORY) {
+          throw new Error(`no DynamoDB Local answers on ${endpoint}: start local mode with \`npm start\` first`);
+        }
+        const db = await startDynamoDbLocal({ port, dataDir });
+        stopDb = db.stop;
+        endpoint = db.endpoint;
+      }
+      client = createDocumentClient({ endpoint });
+      await ensureTables(client, { access, decisions: process.env.DECISIONS_TABLE_NAME || 'sas-decisions' });
+    }
+    const out = await run(parsed, new AdminService(new DynamoAccessStore(client, access)));
+    console.log(parsed.json ? JSON.stringify(out.json) : out.text);
+    return 0;
+  } catch (err) {
+    const message =
+      err instanceof NotFoundError ? `unknown ${err.message.replace(/ not found$/, '')}` : (err as Error).message;
+    if (parsed.json) console.log(JSON.stringify({ error: { message } }));
+    console.error(`error: ${message}`);
+    if (err instanceof UsageError) console.error(`\n${USAGE}`);
+    return err instanceof UsageError ? 2 : 1;
+  } finally {
+    client?.destroy();
+    await stopDb?.();
+  }
+}
+
+main(process.argv.slice(2)).then((code) => process.exit(code));

@@ -1,0 +1,52 @@
+// The analyze use case: score a validated signal, build the decision, store it once (or replay an idempotent one).
+import { createHash } from 'node:crypto';
+import { buildDecision, type Decision } from '../domain/decision';
+import { newDecisionId } from '../domain/ids';
+import { scoreSignal } from '../domain/scorer';
+import type { Signal } from '../domain/signal';
+import type { DecisionStore, IdempotencyRequest } from '../stores/decision-store';
+import type { Principal } from '../http/auth-context';
+import { ApiError } from '../http/errors';
+
+export interface AnalyzeOutcome {
+  decision: Decision;
+  replayed: boolean;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** JSON with object keys sorted, so the same body with other key order or spacing is the same request. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.keys(value)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+  return `{${entries.join(',')}}`;
+}
+
+export function idempotencyRequest(idempotencyKey: string, body: unknown): IdempotencyRequest {
+  return { keyHash: sha256(idempotencyKey), requestHash: sha256(canonicalJson(body)) };
+}
+
+export async function analyzeSignal(
+  signal: Signal,
+  principal: Principal,
+  store: DecisionStore,
+  options: { nowMs: number; idempotency?: IdempotencyRequest },
+): Promise<AnalyzeOutcome> {
+  const assessment = scoreSignal(signal, new Date(options.nowMs));
+  const decision = buildDecision(
+    {
+      decision_id: newDecisionId(options.nowMs),
+      workspace_id: signal.workspace_id,
+      source: signal.source,
+      received_at: signal.received_at,
+      created_at: new Date(options.nowMs).toISOString(),
+    },
+    assessment,
+  );
+  const saved = await store.save(decision, principal, options.idempotency);
+  if (saved.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');
+  return { decision: saved.decision, replayed: saved.kind === 'replayed' };
+}

@@ -1,0 +1,167 @@
+// The analyze request body, validated with valibot. Messages are written here so that no error echoes the
+// client's text back (bodies can be 200,000 characters).
+import * as v from 'valibot';
+import { SOURCES, type JsonValue, type Signal } from '../domain/signal';
+import type { ErrorDetail } from '../http/errors';
+
+export const LIMITS = {
+  workspaceIdMax: 128,
+  subjectMax: 1_000,
+  bodyMax: 200_000,
+  senderMax: 320,
+  metadataBytesMax: 16 * 1024,
+  metadataDepthMax: 5,
+  futureToleranceMs: 24 * 60 * 60 * 1000,
+  idempotencyKeyMax: 255,
+} as const;
+
+export const WORKSPACE_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+// RFC 3339 date-time: offset or Z required; calendar ranges are checked separately.
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/;
+const EMAIL = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:".]+$/;
+const DISPLAY_NAME_EMAIL = /^[^<>]*<([^<>]+)>$/;
+
+/** Parses an RFC 3339 timestamp into epoch ms, or undefined when it is not one (e.g. month 13, Feb 30). */
+export function parseRfc3339(value: string): number | undefined {
+  const m = RFC3339.exec(value);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined;
+  if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return undefined;
+  if (m[9] && (Number(m[10]) > 23 || Number(m[11]) > 59)) return undefined;
+  const ms = Date.parse(value.toUpperCase());
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** UTC rendering: whole seconds stay whole (`...:00Z`), fractions keep milliseconds. */
+export function toUtcString(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
+}
+
+export function isEmailAddress(sender: string): boolean {
+  const display = DISPLAY_NAME_EMAIL.exec(sender.trim());
+  return EMAIL.test(display ? display[1].trim() : sender.trim());
+}
+
+function depthOf(value: unknown, depth: number, max: number): number {
+  if (depth > max || value === null || typeof value !== 'object') return depth;
+  let deepest = depth;
+  for (const child of Object.values(value)) {
+    if (child !== null && typeof child === 'object') deepest = Math.max(deepest, depthOf(child, depth + 1, max));
+    if (deepest > max) break;
+  }
+  return deepest;
+}
+
+const optionalText = (max: number) =>
+  v.optional(
+    v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max.toLocaleString('en-US')} characters`)),
+  );
+
+const SignalSchema = v.pipe(
+  v.strictObject(
+    {
+      workspace_id: v.pipe(
+        v.string('is required and must be a string'),
+        v.regex(WORKSPACE_ID_PATTERN, 'must be 1 to 128 characters of A-Z a-z 0-9 . _ : -'),
+      ),
+      source: v.picklist(SOURCES, `is required and must be one of ${SOURCES.join(', ')}`),
+      subject: optionalText(LIMITS.subjectMax),
+      body: optionalText(LIMITS.bodyMax),
+      sender: optionalText(LIMITS.senderMax),
+      received_at: v.optional(
+        v.pipe(
+          v.string('must be a string'),
+          v.check((s) => parseRfc3339(s) !== undefined, 'must be an RFC 3339 timestamp with Z or an offset'),
+        ),
+      ),
+      metadata: v.optional(
+        v.pipe(
+          // A custom check rather than v.record: record() would copy the object (and accept arrays).
+          v.custom<Record<string, unknown>>(
+            (m) => m !== null && typeof m === 'object' && !Array.isArray(m),
+            'must be a JSON object',
+          ),
+          v.check(
+            (m) => Buffer.byteLength(JSON.stringify(m)) <= LIMITS.metadataBytesMax,
+            'must be at most 16 KiB when serialized',
+          ),
+          v.check(
+            (m) => depthOf(m, 1, LIMITS.metadataDepthMax) <= LIMITS.metadataDepthMax,
+            'must be nested at most 5 levels deep',
+          ),
+        ),
+      ),
+    },
+    // Message for unknown top-level fields; the field name comes from the issue path.
+    'is not a field of a signal',
+  ),
+  v.forward(
+    v.check(
+      (s) => !s.sender || s.source !== 'email' || isEmailAddress(s.sender),
+      'must be an e-mail address (a@b.co or Ann <a@b.co>) when source is email',
+    ),
+    ['sender'],
+  ),
+  v.forward(
+    v.check(
+      (s) => s.received_at === undefined || parseRfc3339(s.received_at)! <= Date.now() + LIMITS.futureToleranceMs,
+      'must not be more than 24 hours in the future',
+    ),
+    ['received_at'],
+  ),
+  v.forward(
+    v.check(
+      (s) =>
+        Boolean(s.subject?.trim()) ||
+        Boolean(s.body?.trim()) ||
+        (s.metadata !== undefined && Object.keys(s.metadata).length > 0),
+      'subject or body must be non-blank, unless metadata is a non-empty object',
+    ),
+    ['body'],
+  ),
+);
+
+export type SignalValidation = { ok: true; signal: Signal } | { ok: false; details: ErrorDetail[] };
+
+/** Validates a parsed body; `receivedAtMs` is the time of receipt used when `received_at` is absent. */
+export function validateSignal(input: unknown, receivedAtMs: number): SignalValidation {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    return { ok: false, details: [{ field: '(body)', message: 'must be a JSON object' }] };
+  }
+  const result = v.safeParse(SignalSchema, input, { abortPipeEarly: true });
+  if (!result.success) {
+    const seen = new Set<string>();
+    const details: ErrorDetail[] = [];
+    for (const issue of result.issues) {
+      const field = issue.path?.map((p) => String(p.key)).join('.') || '(body)';
+      if (seen.has(field)) continue;
+      seen.add(field);
+      details.push({ field, message: issue.message });
+    }
+    return { ok: false, details };
+  }
+  const s = result.output;
+  return {
+    ok: true,
+    signal: {
+      workspace_id: s.workspace_id,
+      source: s.source,
+      subject: s.subject,
+      body: s.body,
+      sender: s.sender,
+      received_at: toUtcString(s.received_at !== undefined ? parseRfc3339(s.received_at)! : receivedAtMs),
+      metadata: s.metadata as { [key: string]: JsonValue } | undefined,
+    },
+  };
+}
+
+/** Idempotency-Key: 1 to 255 printable ASCII characters. */
+export function validateIdempotencyKey(value: string | undefined): ErrorDetail | undefined {
+  if (value === undefined) return undefined;
+  if (value.length < 1 || value.length > LIMITS.idempotencyKeyMax || !/^[\x20-\x7e]+$/.test(value)) {
+    return { field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' };
+  }
+  return undefined;
+}

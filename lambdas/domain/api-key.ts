@@ -1,0 +1,90 @@
+// API key format, checksum and hashing. Pure code (node:crypto only): used by the authorizer and the admin CLI.
+//
+// Format: `sas_live_` or `sas_test_`, 32 random base62 characters, then a 6-character checksum: CRC32 (IEEE, as
+// zlib computes it) of everything before it, in base62 (0-9A-Za-z), most significant digit first, padded with 0.
+// The checksum lets the authorizer refuse typos and garbage without a database read.
+import { createHash, randomBytes } from 'node:crypto';
+
+export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const KEY_ENVIRONMENTS = ['live', 'test'] as const;
+export type KeyEnvironment = (typeof KEY_ENVIRONMENTS)[number];
+
+const RANDOM_LENGTH = 32;
+const CHECKSUM_LENGTH = 6;
+const KEY_PATTERN = /^sas_(live|test)_[0-9A-Za-z]{38}$/;
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+
+/** CRC32 (IEEE 802.3, reflected, as zlib.crc32) of the UTF-8 bytes of `text`. */
+export function crc32(text: string): number {
+  let crc = 0xffffffff;
+  for (const byte of Buffer.from(text, 'utf8')) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** Base62 of a non-negative integer, most significant digit first, left-padded with `0` to `width`. */
+export function toBase62(value: number, width: number): string {
+  let out = '';
+  let rest = value;
+  do {
+    out = BASE62[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  } while (rest > 0);
+  return out.padStart(width, '0');
+}
+
+export function keyChecksum(body: string): string {
+  return toBase62(crc32(body), CHECKSUM_LENGTH);
+}
+
+/** Uniform base62 characters from the CSPRNG (rejection sampling: bytes >= 248 would bias the modulo). */
+function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+/** Issues a new plaintext key. Show it once; store only `hashApiKey(key)`. */
+export function generateApiKey(env: KeyEnvironment = 'live'): string {
+  const body = `sas_${env}_${randomBase62(RANDOM_LENGTH)}`;
+  return body + keyChecksum(body);
+}
+
+/** True when `key` has the documented shape and a matching checksum. Cheap: no I/O. */
+export function isWellFormedApiKey(key: string): boolean {
+  if (!KEY_PATTERN.test(key)) return false;
+  const cut = key.length - CHECKSUM_LENGTH;
+  return keyChecksum(key.slice(0, cut)) === key.slice(cut);
+}
+
+/** SHA-256 of the key, hex: the only form in which a key is stored. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Non-secret display prefix, e.g. `sas_live_Ab3x`: enough for a person to tell keys apart. */
+export function displayPrefix(key: string): string {
+  return key.slice(0, 'sas_live_'.length + 4);
+}
+
+/**
+ * Extracts the key from an Authorization header value: `Bearer <key>`, scheme case-insensitive.
+ * Anything else counts as no key at all.
+ */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^bearer +(\S+) *$/i.exec(header);
+  return match ? match[1] : undefined;
+}

@@ -1,0 +1,22 @@
+// Identifiers: ULIDs (time-sortable, 48-bit ms timestamp + 80 random bits, Crockford base32).
+import { randomBytes } from 'node:crypto';
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+export const DECISION_ID_PATTERN = /^dec_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+export function ulid(nowMs: number = Date.now()): string {
+  let time = '';
+  let t = nowMs;
+  for (let i = 0; i < 10; i++) {
+    time = CROCKFORD[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  const bytes = randomBytes(16);
+  let rand = '';
+  for (let i = 0; i < 16; i++) rand += CROCKFORD[bytes[i] & 31];
+  return time + rand;
+}
+
+export const newDecisionId = (nowMs?: number): string => `dec_${ulid(nowMs)}`;
+export const newKeyId = (nowMs?: number): string => `key_${ulid(nowMs)}`;

@@ -1,0 +1,243 @@
+// Partners and API keys. The authorizer only reads (getKeyByHash, getPartner); the admin CLI writes.
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { ACCESS_TABLE, ITEM_PREFIX } from '../../lib/tables';
+
+export const PARTNER_STATUSES = ['active', 'disabled', 'suspended', 'pending'] as const;
+export type PartnerStatus = (typeof PARTNER_STATUSES)[number];
+export type KeyStatus = 'active' | 'revoked';
+
+export interface PartnerRecord {
+  partner_id: string;
+  name: string;
+  status: PartnerStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KeyRecord {
+  key_hash: string;
+  key_id: string;
+  partner_id: string;
+  /** Non-secret display prefix, e.g. `sas_live_Ab3x`. */
+  prefix: string;
+  workspaces: string[];
+  status: KeyStatus;
+  expires_at?: string;
+  created_at: string;
+  description?: string;
+}
+
+export class NotFoundError extends Error {
+  constructor(what: string) {
+    super(`${what} not found`);
+    this.name = 'NotFoundError';
+  }
+}
+
+export class AlreadyExistsError extends Error {
+  constructor(what: string) {
+    super(`${what} already exists`);
+    this.name = 'AlreadyExistsError';
+  }
+}
+
+export interface AccessStore {
+  getKeyByHash(keyHash: string): Promise<KeyRecord | undefined>;
+  getPartner(partnerId: string): Promise<PartnerRecord | undefined>;
+  createPartner(partner: PartnerRecord): Promise<void>;
+  setPartnerStatus(partnerId: string, status: PartnerStatus, now: string): Promise<PartnerRecord>;
+  putKey(key: KeyRecord): Promise<void>;
+  findKeyById(keyId: string): Promise<KeyRecord | undefined>;
+  /** Applies a change to the key with this id; fails with NotFoundError when there is none. */
+  updateKey(
+    keyId: string,
+    change: { status?: KeyStatus; workspaces?: string[]; expires_at?: string },
+  ): Promise<KeyRecord>;
+  listKeys(partnerId: string): Promise<KeyRecord[]>;
+}
+
+const isConditionFailure = (err: unknown) => (err as { name?: string })?.name === 'ConditionalCheckFailedException';
+
+type Item = Record<string, unknown>;
+
+function toKey(item: Item): KeyRecord {
+  return {
+    key_hash: String(item.pk).slice(ITEM_PREFIX.key.length),
+    key_id: item.key_id as string,
+    partner_id: item.partner_id as string,
+    prefix: item.prefix as string,
+    workspaces: (item.workspaces as string[] | undefined) ?? [],
+    status: item.status as KeyStatus,
+    expires_at: item.expires_at as string | undefined,
+    created_at: item.created_at as string,
+    description: item.description as string | undefined,
+  };
+}
+
+function toPartner(item: Item): PartnerRecord {
+  return {
+    partner_id: String(item.pk).slice(ITEM_PREFIX.partner.length),
+    name: item.name as string,
+    status: item.status as PartnerStatus,
+    created_at: item.created_at as string,
+    updated_at: item.updated_at as string,
+  };
+}
+
+export class DynamoAccessStore implements AccessStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async getKeyByHash(keyHash: string): Promise<KeyRecord | undefined> {
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: ITEM_PREFIX.key + keyHash } }),
+    );
+    return out.Item ? toKey(out.Item) : undefined;
+  }
+
+  async getPartner(partnerId: string): Promise<PartnerRecord | undefined> {
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: ITEM_PREFIX.partner + partnerId } }),
+    );
+    return out.Item ? toPartner(out.Item) : undefined;
+  }
+
+  async createPartner(partner: PartnerRecord): Promise<void> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          // Partner items carry no `partner_id` attribute, so they stay out of the keys_by_partner index.
+          Item: {
+            pk: ITEM_PREFIX.partner + partner.partner_id,
+            kind: 'partner',
+            name: partner.name,
+            status: partner.status,
+            created_at: partner.created_at,
+            updated_at: partner.updated_at,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (err) {
+      if (isConditionFailure(err)) throw new AlreadyExistsError(`partner ${partner.partner_id}`);
+      throw err;
+    }
+  }
+
+  async setPartnerStatus(partnerId: string, status: PartnerStatus, now: string): Promise<PartnerRecord> {
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: ITEM_PREFIX.partner + partnerId },
+          UpdateExpression: 'SET #status = :status, updated_at = :now',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': status, ':now': now },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toPartner(out.Attributes as Item);
+    } catch (err) {
+      if (isConditionFailure(err)) throw new NotFoundError(`partner ${partnerId}`);
+      throw err;
+    }
+  }
+
+  async putKey(key: KeyRecord): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          pk: ITEM_PREFIX.key + key.key_hash,
+          kind: 'key',
+          key_id: key.key_id,
+          partner_id: key.partner_id,
+          prefix: key.prefix,
+          workspaces: key.workspaces,
+          status: key.status,
+          expires_at: key.expires_at,
+          created_at: key.created_at,
+          description: key.description,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async findKeyById(keyId: string): Promise<KeyRecord | undefined> {
+    const out = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'by_key_id',
+        KeyConditionExpression: 'key_id = :id',
+        ExpressionAttributeValues: { ':id': keyId },
+      }),
+    );
+    const item = out.Items?.[0];
+    return item ? toKey(item) : undefined;
+  }
+
+  async updateKey(
+    keyId: string,
+    change: { status?: KeyStatus; workspaces?: string[]; expires_at?: string },
+  ): Promise<KeyRecord> {
+    const key = await this.findKeyById(keyId);
+    if (!key) throw new NotFoundError(`key ${keyId}`);
+    const sets: string[] = [];
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(change)) {
+      if (value === undefined) continue;
+      sets.push(`#${field} = :${field}`);
+      names[`#${field}`] = field;
+      values[`:${field}`] = value;
+    }
+    if (sets.length === 0) return key;
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: ITEM_PREFIX.key + key.key_hash },
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toKey(out.Attributes as Item);
+    } catch (err) {
+      if (isConditionFailure(err)) throw new NotFoundError(`key ${keyId}`);
+      throw err;
+    }
+  }
+
+  async listKeys(partnerId: string): Promise<KeyRecord[]> {
+    const keys: KeyRecord[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'keys_by_partner',
+          KeyConditionExpression: 'partner_id = :p',
+          ExpressionAttributeValues: { ':p': partnerId },
+          ExclusiveStartKey: start,
+        }),
+      );
+      keys.push(...(out.Items ?? []).map(toKey));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return keys;
+  }
+}

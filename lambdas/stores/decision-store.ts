@@ -1,0 +1,157 @@
+// Decisions and idempotency records. A decision is written with one conditional write; with an Idempotency-Key,
+// the record and the decision go in one transaction, so two concurrent requests with the same key make one decision.
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { Decision } from '../domain/decision';
+import { ITEM_PREFIX } from '../../lib/tables';
+
+export interface DecisionOwner {
+  partner_id: string;
+  key_id: string;
+}
+
+export interface IdempotencyRequest {
+  /** SHA-256 of the partner's Idempotency-Key (the raw key is not stored). */
+  keyHash: string;
+  /** SHA-256 of the canonical request body: same key, different body is a conflict. */
+  requestHash: string;
+}
+
+export type SaveResult =
+  | { kind: 'created'; decision: Decision }
+  | { kind: 'replayed'; decision: Decision }
+  | { kind: 'conflict' };
+
+export interface DecisionStore {
+  save(decision: Decision, owner: DecisionOwner, idempotency?: IdempotencyRequest): Promise<SaveResult>;
+  get(decisionId: string): Promise<Decision | undefined>;
+}
+
+export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
+
+const DECISION_FIELDS = [
+  'decision_id',
+  'workspace_id',
+  'priority',
+  'score',
+  'recommended_action',
+  'category',
+  'queue',
+  'reasons',
+  'source',
+  'received_at',
+  'created_at',
+  'model_version',
+] as const;
+
+/** Rebuilds the decision in the contract's field order (DynamoDB maps do not keep order). */
+function decisionFrom(stored: Record<string, unknown>): Decision {
+  const out: Record<string, unknown> = {};
+  for (const field of DECISION_FIELDS) out[field] = stored[field];
+  out.reasons = ((stored.reasons as Decision['reasons']) ?? []).map((r) => ({
+    code: r.code,
+    message: r.message,
+    weight: Number(r.weight),
+  }));
+  out.score = Number(stored.score);
+  return out as unknown as Decision;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class DynamoDecisionStore implements DecisionStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly retentionDays: number,
+  ) {}
+
+  private decisionItem(decision: Decision, owner: DecisionOwner, nowSeconds: number) {
+    return {
+      pk: ITEM_PREFIX.decision + decision.decision_id,
+      // `workspace_id` inside `decision` is what GET checks grants against; partner and key say who asked.
+      decision,
+      partner_id: owner.partner_id,
+      key_id: owner.key_id,
+      expires_at: nowSeconds + this.retentionDays * 86_400,
+    };
+  }
+
+  async save(decision: Decision, owner: DecisionOwner, idempotency?: IdempotencyRequest): Promise<SaveResult> {
+    const nowSeconds = Math.floor(Date.parse(decision.created_at) / 1000);
+    const item = this.decisionItem(decision, owner, nowSeconds);
+    if (!idempotency) {
+      await this.client.send(
+        new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+      );
+      return { kind: 'created', decision };
+    }
+
+    const idemPk = `${ITEM_PREFIX.idempotency}${owner.partner_id}#${idempotency.keyHash}`;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: this.tableName,
+                  Item: {
+                    pk: idemPk,
+                    request_hash: idempotency.requestHash,
+                    decision,
+                    expires_at: nowSeconds + IDEMPOTENCY_WINDOW_SECONDS,
+                  },
+                  // TTL deletion lags; an expired record is treated as absent and overwritten.
+                  ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+                  ExpressionAttributeValues: { ':now': nowSeconds },
+                  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+                },
+              },
+              { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+            ],
+          }),
+        );
+        return { kind: 'created', decision };
+      } catch (err) {
+        const e = err as { name?: string; CancellationReasons?: { Code?: string; Item?: Record<string, unknown> }[] };
+        const first = e.CancellationReasons?.[0];
+        if (e.name === 'TransactionCanceledException' && first?.Code === 'ConditionalCheckFailed') {
+          // Errors are not translated by the DocumentClient: the old item comes in AttributeValue form.
+          const existing = first.Item
+            ? unmarshall(first.Item as Parameters<typeof unmarshall>[0])
+            : await this.readIdempotencyRecord(idemPk);
+          if (existing) {
+            return existing.request_hash === idempotency.requestHash
+              ? { kind: 'replayed', decision: decisionFrom(existing.decision as Record<string, unknown>) }
+              : { kind: 'conflict' };
+          }
+        }
+        // A concurrent request holds the same record mid-transaction: wait for it to commit, then replay it.
+        const conflicted =
+          e.name === 'TransactionConflictException' ||
+          (e.name === 'TransactionCanceledException' &&
+            (e.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict'));
+        if (!conflicted || attempt >= 5) throw err;
+        await sleep(20 * 2 ** attempt);
+      }
+    }
+  }
+
+  private async readIdempotencyRecord(pk: string): Promise<Record<string, unknown> | undefined> {
+    const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }));
+    return out.Item;
+  }
+
+  async get(decisionId: string): Promise<Decision | undefined> {
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: ITEM_PREFIX.decision + decisionId } }),
+    );
+    return out.Item?.decision ? decisionFrom(out.Item.decision as Record<string, unknown>) : undefined;
+  }
+}

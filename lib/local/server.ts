@@ -1,0 +1,240 @@
+// A local HTTP server that behaves like the deployed HTTP API: it matches the same route table, builds the same
+// payload 2.0 events, invokes the authorizer handler on every route that has one, then the route's handler, and
+// maps the handler's result back to HTTP the way API Gateway does.
+import { isUtf8 } from 'node:buffer';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { resolve } from 'node:path';
+import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
+import { API_BASE_PATH, AUTHORIZER_ENTRY, FALLBACK_ENTRY, ROUTES, matchRoute } from '../routes';
+
+/** API Gateway's own limit on a request body (HTTP APIs). */
+const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
+const TEXT_MEDIA = /^(text\/|application\/(json|[\w.+-]+\+json|xml|[\w.+-]+\+xml|javascript|x-www-form-urlencoded)\s*(;|$))/i;
+
+type Handler = (event: unknown, context: Context) => Promise<unknown>;
+
+export interface Handlers {
+  authorizer: Handler;
+  fallback: Handler;
+  routes: Record<string, Handler>;
+}
+
+const repoRoot = resolve(__dirname, '..', '..');
+
+async function loadModule(entry: string): Promise<Handler> {
+  const mod = (await import(resolve(repoRoot, entry))) as { handler?: Handler; default?: { handler?: Handler } };
+  const handler = mod.handler ?? mod.default?.handler;
+  if (typeof handler !== 'function') throw new Error(`${entry} exports no handler`);
+  return handler;
+}
+
+/** Loads the real handler modules named by the route table. */
+export async function loadHandlers(): Promise<Handlers> {
+  const routes: Record<string, Handler> = {};
+  for (const route of ROUTES) routes[route.id] = await loadModule(route.entry);
+  return { authorizer: await loadModule(AUTHORIZER_ENTRY), fallback: await loadModule(FALLBACK_ENTRY), routes };
+}
+
+function lambdaContext(functionName: string): Context {
+  const deadline = Date.now() + 10_000;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function gatewayError(res: ServerResponse, status: number, message: string, requestId: string) {
+  const body = JSON.stringify({ message });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'apigw-requestid': requestId });
+  res.end(body);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
+  return new Promise((done, fail) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > GATEWAY_BODY_LIMIT) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => done(tooLarge ? 'too_large' : Buffer.concat(chunks)));
+    req.on('error', fail);
+  });
+}
+
+function headersOf(req: IncomingMessage): { headers: Record<string, string>; cookies?: string[] } {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === 'cookie') continue;
+    headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const cookies = req.headers.cookie?.split(';').map((c) => c.trim()).filter(Boolean);
+  return { headers, cookies: cookies?.length ? cookies : undefined };
+}
+
+function queryOf(raw: string): Record<string, string> | undefined {
+  if (!raw) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(raw)) out[k] = k in out ? `${out[k]},${v}` : v;
+  return out;
+}
+
+/** Lambda proxy (payload 2.0) result → HTTP response, as API Gateway maps it. */
+function writeResult(res: ServerResponse, result: unknown, requestId: string) {
+  const r = (result ?? {}) as { statusCode?: number; headers?: Record<string, string>; body?: unknown; isBase64Encoded?: boolean; cookies?: string[] };
+  const structured = typeof r === 'object' && 'statusCode' in r;
+  const status = structured ? Number(r.statusCode) : 200;
+  const headers: Record<string, string | string[]> = structured ? { ...(r.headers ?? {}) } : { 'content-type': 'application/json' };
+  let body: Buffer;
+  if (structured) body = r.isBase64Encoded ? Buffer.from(String(r.body ?? ''), 'base64') : Buffer.from(String(r.body ?? ''));
+  else body = Buffer.from(JSON.stringify(result));
+  if (structured && r.cookies?.length) headers['set-cookie'] = r.cookies;
+  headers['apigw-requestid'] = requestId;
+  headers['content-length'] = String(body.length);
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+export interface LocalServerOptions {
+  port: number;
+  host?: string;
+  handlers: Handlers;
+  /** One line per request (method, path, status, time, request id): never headers or bodies. */
+  accessLog?: (line: string) => void;
+}
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startLocalServer(options: LocalServerOptions): Promise<RunningServer> {
+  const { handlers } = options;
+  const host = options.host ?? '127.0.0.1';
+
+  const server = createServer(async (req, res) => {
+    const started = process.hrtime.bigint();
+    const requestId = randomBytes(10).toString('base64');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const rawPath = q === -1 ? url : url.slice(0, q);
+    const rawQueryString = q === -1 ? '' : url.slice(q + 1);
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      options.accessLog?.(`${method} ${rawPath} ${res.statusCode} ${ms.toFixed(1)}ms request_id=${requestId}`);
+    });
+
+    try {
+      const raw = await readBody(req);
+      if (raw === 'too_large') return gatewayError(res, 413, 'Request Entity Too Large', requestId);
+      const { headers, cookies } = headersOf(req);
+      const match = matchRoute(method, rawPath);
+      const route = match.kind === 'route' ? match.route : undefined;
+      const routeKey = route ? `${route.method} ${route.path}` : '$default';
+      const now = new Date();
+      const requestContext = {
+        accountId: '000000000000',
+        apiId: 'local',
+        domainName: headers.host ?? host,
+        domainPrefix: 'local',
+        http: { method, path: rawPath, protocol: `HTTP/${req.httpVersion}`, sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+        requestId,
+        routeKey,
+        stage: '$default',
+        time: now.toUTCString(),
+        timeEpoch: now.getTime(),
+      };
+      const pathParameters = match.kind === 'route' && Object.keys(match.pathParameters).length ? match.pathParameters : undefined;
+      const queryStringParameters = queryOf(rawQueryString);
+
+      let authorizerContext: unknown;
+      if (route) {
+        const authEvent: APIGatewayRequestAuthorizerEventV2 = {
+          version: '2.0',
+          type: 'REQUEST',
+          routeArn: `arn:aws:execute-api:local:000000000000:local/$default/${method}${rawPath}`,
+          identitySource: [],
+          routeKey,
+          rawPath,
+          rawQueryString,
+          cookies: cookies ?? [],
+          headers,
+          queryStringParameters: queryStringParameters ?? {},
+          requestContext: requestContext as APIGatewayRequestAuthorizerEventV2['requestContext'],
+          pathParameters: pathParameters ?? {},
+          stageVariables: {},
+        };
+        let verdict: { isAuthorized?: unknown; context?: unknown };
+        try {
+          verdict = (await handlers.authorizer(authEvent, lambdaContext('authorizer'))) as typeof verdict;
+        } catch {
+          return gatewayError(res, 500, 'Internal Server Error', requestId);
+        }
+        if (verdict?.isAuthorized !== true) return gatewayError(res, 403, 'Forbidden', requestId);
+        authorizerContext = verdict.context ?? {};
+      }
+
+      const text = raw.length === 0 || (TEXT_MEDIA.test(headers['content-type'] ?? '') && isUtf8(raw));
+      const event: APIGatewayProxyEventV2 & { requestContext: { authorizer?: unknown } } = {
+        version: '2.0',
+        routeKey,
+        rawPath,
+        rawQueryString,
+        cookies,
+        headers,
+        queryStringParameters,
+        requestContext: { ...requestContext, ...(route ? { authorizer: { lambda: authorizerContext } } : {}) },
+        pathParameters,
+        body: raw.length ? (text ? raw.toString('utf8') : raw.toString('base64')) : undefined,
+        isBase64Encoded: !text,
+      };
+      const handler = route ? handlers.routes[route.id] : handlers.fallback;
+      let result: unknown;
+      try {
+        result = await handler(event, lambdaContext(route?.id ?? 'fallback'));
+      } catch {
+        return gatewayError(res, 500, 'Internal Server Error', requestId);
+      }
+      writeResult(res, result, requestId);
+    } catch {
+      if (!res.headersSent) gatewayError(res, 500, 'Internal Server Error', requestId);
+      else res.destroy();
+    }
+  });
+  server.keepAliveTimeout = 65_000;
+
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(options.port, host, () => {
+      server.removeListener('error', fail);
+      done();
+    });
+  });
+  const port = (server.address() as { port: number }).port;
+  return {
+    server,
+    port,
+    baseUrl: `http://${host}:${port}${API_BASE_PATH}`,
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,98 @@
+// The authorizer's use case against DynamoDB Local: verdicts, the in-memory cache, and an unreachable database.
+import { AdminService } from '../../lib/admin';
+import { freePort } from '../../lib/local/dynamodb-local';
+import { generateApiKey } from '../../lambdas/domain/api-key';
+import { KeyAuthorizer } from '../../lambdas/authorizer/authorize';
+import { type AccessStore, DynamoAccessStore } from '../../lambdas/stores/access-store';
+import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
+import { type TestTables, createTestTables } from '../support/dynamodb';
+
+/** The real store, counting its reads. */
+function counting(store: AccessStore) {
+  const counter = { reads: 0 };
+  const wrapped: AccessStore = Object.create(store);
+  wrapped.getKeyByHash = (h) => (counter.reads++, store.getKeyByHash(h));
+  wrapped.getPartner = (p) => (counter.reads++, store.getPartner(p));
+  return { store: wrapped, counter };
+}
+
+let tables: TestTables;
+let store: DynamoAccessStore;
+let admin: AdminService;
+
+beforeAll(async () => {
+  tables = await createTestTables('authorizer');
+  store = new DynamoAccessStore(tables.client, tables.names.access);
+  admin = new AdminService(store);
+  await admin.createPartner({ id: 'acme', name: 'Acme' });
+});
+afterAll(async () => {
+  await tables?.drop();
+});
+
+it('allows an active key of an active partner, with its workspaces', async () => {
+  const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a', 'ws_b'] });
+  const verdict = await new KeyAuthorizer(store, 0).verify(`Bearer ${issued.key}`);
+  expect(verdict).toEqual({ outcome: 'allow', partner_id: 'acme', key_id: issued.key_id, workspaces: ['ws_a', 'ws_b'] });
+});
+
+it('refuses malformed keys and bad checksums without a database read', async () => {
+  const { store: s, counter } = counting(store);
+  const authorizer = new KeyAuthorizer(s, 30);
+  const good = generateApiKey();
+  for (const header of [undefined, '', 'Bearer', 'Token x', 'Bearer sas_live_abc', `Bearer ${good.slice(0, -1)}${good.endsWith('A') ? 'B' : 'A'}`]) {
+    expect(await authorizer.verify(header)).toEqual({ outcome: 'UNAUTHORIZED' });
+  }
+  expect(counter.reads).toBe(0);
+});
+
+it('serves a warm key from the cache with no read, and sees changes after the TTL', async () => {
+  const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
+  const { store: s, counter } = counting(store);
+  const authorizer = new KeyAuthorizer(s, 30);
+  const t0 = Date.now();
+  expect((await authorizer.verify(`Bearer ${issued.key}`, t0)).outcome).toBe('allow');
+  expect(counter.reads).toBe(2); // key, then partner
+  expect((await authorizer.verify(`Bearer ${issued.key}`, t0 + 1_000)).outcome).toBe('allow');
+  expect(counter.reads).toBe(2);
+
+  await admin.revokeKey(issued.key_id);
+  // Within the TTL the cached verdict stands (documented: changes take effect within AUTH_CACHE_TTL_SECONDS).
+  expect((await authorizer.verify(`Bearer ${issued.key}`, t0 + 29_000)).outcome).toBe('allow');
+  expect((await authorizer.verify(`Bearer ${issued.key}`, t0 + 30_001)).outcome).toBe('UNAUTHORIZED');
+  expect(counter.reads).toBe(3); // a revoked key: no partner read
+});
+
+it('expires a cached key on the second, without waiting for the TTL', async () => {
+  const expiresAt = new Date(Date.now() + 5_000).toISOString();
+  const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], expiresAt });
+  const authorizer = new KeyAuthorizer(store, 300);
+  expect((await authorizer.verify(`Bearer ${issued.key}`, Date.parse(expiresAt) - 1)).outcome).toBe('allow');
+  expect((await authorizer.verify(`Bearer ${issued.key}`, Date.parse(expiresAt))).outcome).toBe('UNAUTHORIZED');
+});
+
+it('caches unknown keys too, and keeps the cache bounded', async () => {
+  const { store: s, counter } = counting(store);
+  const authorizer = new KeyAuthorizer(s, 30, 2);
+  const unknown = generateApiKey();
+  await authorizer.verify(`Bearer ${unknown}`);
+  await authorizer.verify(`Bearer ${unknown}`);
+  expect(counter.reads).toBe(1);
+  for (let i = 0; i < 5; i++) await authorizer.verify(`Bearer ${generateApiKey()}`);
+  await authorizer.verify(`Bearer ${unknown}`); // evicted by the bound: read again
+  expect(counter.reads).toBe(7);
+});
+
+it('reports an inactive partner as ACCOUNT_INACTIVE', async () => {
+  await admin.createPartner({ id: 'sleepy', name: 'Sleepy', status: 'pending' });
+  const issued = await admin.createKey({ partnerId: 'sleepy', workspaces: ['ws_s'] });
+  expect(await new KeyAuthorizer(store, 0).verify(`Bearer ${issued.key}`)).toEqual({ outcome: 'ACCOUNT_INACTIVE' });
+});
+
+it('answers SERVICE_UNAVAILABLE when the database cannot be reached', async () => {
+  const port = await freePort(); // nothing listens there
+  const client = createDocumentClient({ endpoint: `http://127.0.0.1:${port}` });
+  const authorizer = new KeyAuthorizer(new DynamoAccessStore(client, 'nowhere'), 0);
+  expect(await authorizer.verify(`Bearer ${generateApiKey()}`)).toEqual({ outcome: 'SERVICE_UNAVAILABLE' });
+  client.destroy();
+});

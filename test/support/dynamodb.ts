@@ -1,0 +1,33 @@
+// Per-test-file tables in the run's DynamoDB Local (started by global-setup.ts).
+import { randomBytes } from 'node:crypto';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type TableNames, ensureTables, tableNamesWithPrefix } from '../../lib/local/provision';
+import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
+
+export function testEndpoint(): string {
+  const endpoint = process.env.TEST_DYNAMODB_ENDPOINT;
+  if (!endpoint) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests through jest (global-setup starts DynamoDB Local)');
+  return endpoint;
+}
+
+export interface TestTables {
+  client: DynamoDBDocumentClient;
+  names: TableNames;
+  drop(): Promise<void>;
+}
+
+/** Fresh, uniquely named tables for one test file. */
+export async function createTestTables(label: string): Promise<TestTables> {
+  const client = createDocumentClient({ endpoint: testEndpoint() });
+  const names = tableNamesWithPrefix(`t-${label}-${randomBytes(4).toString('hex')}-`);
+  await ensureTables(client, names);
+  return {
+    client,
+    names,
+    async drop() {
+      for (const name of Object.values(names)) await client.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined);
+      client.destroy();
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { ROUTES, matchRoute } from '../../lib/routes';
+import { decodeVerdict, encodeVerdict } from '../../lambdas/http/auth-context';
+import { ApiError, errorResponse, isDatabaseUnavailable, toApiError } from '../../lambdas/http/errors';
+
+describe('route matching (shared by the stack and local mode)', () => {
+  it('matches each route and extracts path parameters', () => {
+    expect(matchRoute('POST', '/api/v1/signals/analyze')).toMatchObject({ kind: 'route', route: { id: 'Analyze' } });
+    expect(matchRoute('GET', '/api/v1/decisions/dec_123')).toMatchObject({
+      kind: 'route',
+      route: { id: 'GetDecision' },
+      pathParameters: { decision_id: 'dec_123' },
+    });
+  });
+
+  it('answers 405 with the allowed methods for a known path, 404 otherwise', () => {
+    expect(matchRoute('GET', '/api/v1/signals/analyze')).toEqual({ kind: 'method_not_allowed', allow: ['POST'] });
+    expect(matchRoute('DELETE', '/api/v1/decisions/x')).toEqual({ kind: 'method_not_allowed', allow: ['GET'] });
+    expect(matchRoute('GET', '/api/v1/decisions/')).toEqual({ kind: 'not_found' });
+    expect(matchRoute('GET', '/api/v1/decisions/a/b')).toEqual({ kind: 'not_found' });
+    expect(matchRoute('POST', '/api/v2/signals/analyze')).toEqual({ kind: 'not_found' });
+    expect(matchRoute('POST', '/api/v1/signals/analyze/')).toEqual({ kind: 'not_found' });
+  });
+
+  it('names a handler module for every route', () => {
+    for (const route of ROUTES) expect(route.entry).toMatch(/^lambdas\/.+\/handler\.ts$/);
+  });
+});
+
+describe('authorizer verdict in the context', () => {
+  it('round-trips an allow verdict and fails closed on anything unreadable', () => {
+    const allow = { outcome: 'allow' as const, partner_id: 'p', key_id: 'k', workspaces: ['a', 'b'] };
+    expect(decodeVerdict(encodeVerdict(allow))).toEqual(allow);
+    expect(decodeVerdict(encodeVerdict({ outcome: 'ACCOUNT_INACTIVE' }))).toEqual({ outcome: 'ACCOUNT_INACTIVE' });
+    expect(decodeVerdict(undefined)).toEqual({ outcome: 'UNAUTHORIZED' });
+    expect(decodeVerdict({ outcome: 'allow', partner_id: 'p', key_id: 'k', workspaces: '{' })).toEqual({ outcome: 'UNAUTHORIZED' });
+    expect(decodeVerdict({ outcome: 'allow', partner_id: 'p', key_id: 'k', workspaces: '[1]' })).toEqual({ outcome: 'UNAUTHORIZED' });
+    expect(decodeVerdict({ outcome: 'whatever' })).toEqual({ outcome: 'UNAUTHORIZED' });
+  });
+});
+
+describe('error mapping', () => {
+  it('renders the contract shape with the request id, and details only where given', () => {
+    const res = errorResponse(new ApiError('UNAUTHORIZED'), 'req-1');
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['X-Request-Id']).toBe('req-1');
+    expect(JSON.parse(res.body)).toEqual({
+      error: { code: 'UNAUTHORIZED', message: 'Missing or invalid API key.', request_id: 'req-1' },
+    });
+    const withDetails = JSON.parse(errorResponse(new ApiError('VALIDATION_ERROR', undefined, [{ field: 'a', message: 'b' }]), 'r').body);
+    expect(withDetails.error.details).toEqual([{ field: 'a', message: 'b' }]);
+  });
+
+  it('turns database throttling and unreachable endpoints into 503 with Retry-After', () => {
+    for (const err of [
+      Object.assign(new Error('x'), { name: 'ProvisionedThroughputExceededException' }),
+      Object.assign(new Error('x'), { name: 'ThrottlingException' }),
+      Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),
+      Object.assign(new Error('x'), { name: 'TimeoutError' }),
+      Object.assign(new Error('x'), { $metadata: { httpStatusCode: 500 } }),
+    ]) {
+      expect(isDatabaseUnavailable(err)).toBe(true);
+      const mapped = toApiError(err);
+      expect(mapped.status).toBe(503);
+      expect(mapped.headers['Retry-After']).toMatch(/^\d+$/);
+    }
+  });
+
+  it('hides anything unexpected behind 500 INTERNAL_ERROR with no internals', () => {
+    const mapped = toApiError(new TypeError('Cannot read properties of undefined (reading secretThing)'));
+    expect(mapped.code).toBe('INTERNAL_ERROR');
+    expect(mapped.message).not.toContain('secretThing');
+  });
+});

@@ -1,0 +1,104 @@
+import { parseRfc3339, toUtcString, validateIdempotencyKey, validateSignal } from '../../lambdas/analyze/signal-schema';
+
+const NOW = Date.parse('2026-11-21T10:00:00Z');
+const valid = { workspace_id: 'ws_acme', source: 'email', subject: 'Hello', sender: 'ann@example.com' };
+
+function detailsFor(input: unknown) {
+  const result = validateSignal(input, NOW);
+  if (result.ok) throw new Error('expected a validation failure');
+  return result.details;
+}
+
+describe('signal validation', () => {
+  it('accepts a minimal signal and defaults received_at to the time of receipt, in UTC', () => {
+    const result = validateSignal({ workspace_id: 'ws_1', source: 'task', body: 'Ship it' }, NOW);
+    expect(result).toEqual({
+      ok: true,
+      signal: expect.objectContaining({ workspace_id: 'ws_1', source: 'task', body: 'Ship it', received_at: '2026-11-21T10:00:00Z' }),
+    });
+  });
+
+  it('stores received_at in UTC whatever offset it came with', () => {
+    const result = validateSignal({ ...valid, received_at: '2026-11-21T11:30:00+02:00' }, NOW);
+    expect(result.ok && result.signal.received_at).toBe('2026-11-21T09:30:00Z');
+    const fractional = validateSignal({ ...valid, received_at: '2026-11-21T09:30:00.25Z' }, NOW);
+    expect(fractional.ok && fractional.signal.received_at).toBe('2026-11-21T09:30:00.250Z');
+  });
+
+  it.each([
+    [{ ...valid, workspace_id: undefined }, 'workspace_id'],
+    [{ ...valid, workspace_id: '' }, 'workspace_id'],
+    [{ ...valid, workspace_id: 'a'.repeat(129) }, 'workspace_id'],
+    [{ ...valid, workspace_id: 'ws acme' }, 'workspace_id'],
+    [{ ...valid, workspace_id: 42 }, 'workspace_id'],
+    [{ ...valid, source: 'fax' }, 'source'],
+    [{ ...valid, source: undefined }, 'source'],
+    [{ ...valid, subject: 'x'.repeat(1001) }, 'subject'],
+    [{ ...valid, body: 'x'.repeat(200_001) }, 'body'],
+    [{ ...valid, sender: 'x'.repeat(321) }, 'sender'],
+    [{ ...valid, sender: 'not an address' }, 'sender'],
+    [{ ...valid, received_at: '2026-11-21' }, 'received_at'],
+    [{ ...valid, received_at: '2026-11-21T10:00:00' }, 'received_at'],
+    [{ ...valid, received_at: '2026-02-30T10:00:00Z' }, 'received_at'],
+    [{ ...valid, received_at: '2026-11-23T10:00:01Z' }, 'received_at'],
+    [{ ...valid, metadata: [] }, 'metadata'],
+    [{ ...valid, metadata: 'x' }, 'metadata'],
+    [{ ...valid, metadata: { a: 'x'.repeat(16 * 1024) } }, 'metadata'],
+    [{ ...valid, metadata: { a: { b: { c: { d: { e: {} } } } } } }, 'metadata'],
+    [{ ...valid, metadata: { a: [[[[[1]]]]] } }, 'metadata'],
+    [{ ...valid, priority: 'high' }, 'priority'],
+    [{ workspace_id: 'ws_1', source: 'email', subject: '  ', body: '\n' }, 'body'],
+  ])('refuses %j naming the field', (input, field) => {
+    expect(detailsFor(input).map((d) => d.field)).toContain(field);
+  });
+
+  it('accepts metadata nested exactly 5 levels and at the 16 KiB limit', () => {
+    expect(validateSignal({ ...valid, metadata: { a: { b: { c: { d: { e: 1 } } } } } }, NOW).ok).toBe(true);
+    const big = { a: 'x'.repeat(16 * 1024 - 8) }; // {"a":"..."} is 8 bytes of framing
+    expect(Buffer.byteLength(JSON.stringify(big))).toBe(16 * 1024);
+    expect(validateSignal({ ...valid, metadata: big }, NOW).ok).toBe(true);
+  });
+
+  it('allows a signal with only metadata when metadata is a non-empty object', () => {
+    expect(validateSignal({ workspace_id: 'w', source: 'crm_event', metadata: { stage: 'won' } }, NOW).ok).toBe(true);
+    expect(detailsFor({ workspace_id: 'w', source: 'crm_event', metadata: {} })[0].field).toBe('body');
+  });
+
+  it('checks the sender as an e-mail address only for e-mail signals', () => {
+    expect(validateSignal({ ...valid, sender: 'Ann Example <ann@example.com>' }, NOW).ok).toBe(true);
+    expect(validateSignal({ ...valid, source: 'task', sender: 'jira-bot' }, NOW).ok).toBe(true);
+  });
+
+  it('refuses a body that is not a JSON object', () => {
+    for (const input of [null, [], 'x', 3]) expect(detailsFor(input)[0].field).toBe('(body)');
+  });
+
+  it('never echoes the client text in messages', () => {
+    const details = detailsFor({ ...valid, subject: 'SECRET-'.repeat(200) });
+    expect(JSON.stringify(details)).not.toContain('SECRET');
+  });
+});
+
+describe('RFC 3339 timestamps', () => {
+  it('parses offsets and Z, and refuses impossible dates', () => {
+    expect(parseRfc3339('2026-11-21T09:30:00Z')).toBe(Date.parse('2026-11-21T09:30:00Z'));
+    expect(parseRfc3339('2026-11-21t09:30:00z')).toBe(Date.parse('2026-11-21T09:30:00Z'));
+    expect(parseRfc3339('2026-11-21T09:30:00-05:30')).toBe(Date.parse('2026-11-21T15:00:00Z'));
+    for (const bad of ['2026-13-01T00:00:00Z', '2026-11-31T00:00:00Z', '2026-11-21T24:00:00Z', '2026-11-21T09:30Z', 'yesterday']) {
+      expect(parseRfc3339(bad)).toBeUndefined();
+    }
+    expect(toUtcString(Date.parse('2026-11-21T09:30:00Z'))).toBe('2026-11-21T09:30:00Z');
+  });
+});
+
+describe('Idempotency-Key header', () => {
+  it('takes 1 to 255 printable ASCII characters', () => {
+    expect(validateIdempotencyKey(undefined)).toBeUndefined();
+    expect(validateIdempotencyKey('order-123')).toBeUndefined();
+    expect(validateIdempotencyKey('x'.repeat(255))).toBeUndefined();
+    expect(validateIdempotencyKey('')).toEqual({ field: 'Idempotency-Key', message: expect.any(String) });
+    expect(validateIdempotencyKey('x'.repeat(256))).toBeDefined();
+    expect(validateIdempotencyKey('clé')).toBeDefined();
+    expect(validateIdempotencyKey('a\tb')).toBeDefined();
+  });
+});
