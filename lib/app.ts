@@ -1,0 +1,76 @@
+// Builds the CDK app exactly as `cdk synth` runs it (bin/app.ts is a thin wrapper), so tests synthesize the same
+// thing: context from cdk.json, overridable like `-c key=value`, and cdk-nag's AwsSolutions checks registered.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { App, Validations } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { REPO_ROOT, SignalAnalysisStack } from './stack';
+import { DEFAULT_STAGE, stackNameFor } from './stack-outputs';
+
+export interface BuildAppOptions {
+  /** Context on top of cdk.json's (the CLI's own context, `-c` included, still wins when run by the CLI). */
+  context?: Record<string, unknown>;
+  /** Cloud assembly directory (tests use a temporary one). */
+  outdir?: string;
+  /** Bundle the Lambdas with esbuild (default true); tests that only read the template may skip it. */
+  bundle?: boolean;
+}
+
+export interface BuiltApp {
+  app: App;
+  stack: SignalAnalysisStack;
+  stage: string;
+}
+
+/** cdk.json's context: the defaults of every setting (the CLI passes them too; tests have no CLI). */
+function cdkJsonContext(): Record<string, unknown> {
+  const cdkJson = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as {
+    context?: Record<string, unknown>;
+  };
+  return cdkJson.context ?? {};
+}
+
+/** Context values from `-c` arrive as strings, from cdk.json as numbers: accept both, refuse anything else. */
+function intContext(app: App, key: string, fallback: number, min: number): number {
+  const raw: unknown = app.node.tryGetContext(key);
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  const value = typeof raw === 'number' ? raw : Number(String(raw).trim());
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`context ${key} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+const VALID_RETENTION = new Set<number>(Object.values(RetentionDays).filter((v): v is number => typeof v === 'number'));
+
+export function buildApp(options: BuildAppOptions = {}): BuiltApp {
+  const context: Record<string, unknown> = { ...cdkJsonContext(), ...options.context };
+  // The CLI's own switch for "bundle no stack" (it uses it for `--exclusively`); the template is otherwise the same.
+  if (options.bundle === false) context['aws:cdk:bundling-stacks'] = [];
+  const app = new App({ context, outdir: options.outdir });
+
+  const stage = String(app.node.tryGetContext('stage') ?? DEFAULT_STAGE);
+  if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage)) {
+    throw new Error(`context stage must be lower-case letters, digits and dashes (got ${JSON.stringify(stage)})`);
+  }
+  const logRetentionDays = intContext(app, 'logRetentionDays', RetentionDays.ONE_MONTH, 1);
+  if (!VALID_RETENTION.has(logRetentionDays)) {
+    throw new Error(`context logRetentionDays must be one of CloudWatch's values: ${[...VALID_RETENTION].join(', ')}`);
+  }
+
+  // No env: the stack is environment-agnostic, so `cdk synth` needs no credentials; deploy uses the CLI's.
+  const stack = new SignalAnalysisStack(app, stackNameFor(stage), {
+    description: `Signal Analysis Service (${stage})`,
+    stage,
+    throttlingRateLimit: intContext(app, 'throttlingRateLimit', 100, 1),
+    throttlingBurstLimit: intContext(app, 'throttlingBurstLimit', 200, 1),
+    decisionRetentionDays: intContext(app, 'decisionRetentionDays', 90, 1),
+    authCacheTtlSeconds: intContext(app, 'authCacheTtlSeconds', 30, 0),
+    logRetention: logRetentionDays as RetentionDays,
+  });
+
+  // cdk-nag 3 is a policy-validation plugin: synth fails with a report while a finding is not acknowledged.
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return { app, stack, stage };
+}

@@ -1,0 +1,90 @@
+// cdk-nag's AwsSolutions checks over the app exactly as `cdk synth` builds it: no finding may be left
+// unacknowledged, and every acknowledgment must say why.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Validations } from 'aws-cdk-lib';
+import { HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { buildApp, type BuiltApp } from '../../lib/app';
+
+const outdirs: string[] = [];
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sas-cdk-nag-'));
+  outdirs.push(dir);
+  return dir;
+};
+
+afterAll(() => {
+  for (const dir of outdirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Findings as `rule at construct path`, readable in a failed expectation. */
+function findings(built: BuiltApp): string[] {
+  const report = new AwsSolutionsChecks().validateScope(built.app);
+  return report.violations.flatMap((v) => v.violatingResources.map((r) => `${v.ruleName} at ${r.constructPath}`));
+}
+
+function acknowledgments(built: BuiltApp): { path: string; id: string; reason: unknown }[] {
+  const out: { path: string; id: string; reason: unknown }[] = [];
+  for (const construct of built.app.node.findAll()) {
+    for (const entry of construct.node.metadata) {
+      if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY) continue;
+      for (const [id, reason] of Object.entries(entry.data as Record<string, unknown>)) {
+        out.push({ path: construct.node.path, id: id.replace(/^annotation::/i, ''), reason });
+      }
+    }
+  }
+  return out;
+}
+
+describe.each([
+  // dev as `cdk synth` runs it, Lambdas bundled; prod without bundling (cdk-nag reads the constructs, not the code).
+  ['dev', true],
+  ['prod', false],
+])('cdk-nag AwsSolutions on the %s stage', (stage, bundle) => {
+  let built: BuiltApp;
+  beforeAll(() => {
+    built = buildApp({ context: { stage }, outdir: tempDir(), bundle });
+  });
+
+  it('synthesizes with no unacknowledged finding', () => {
+    expect(findings(built)).toEqual([]);
+    // What `cdk synth` does: the plugin registered by buildApp fails synthesis on any finding.
+    expect(() => built.app.synth()).not.toThrow();
+  });
+
+  it('acknowledges only with a stated reason, and only what is expected', () => {
+    const acks = acknowledgments(built);
+    for (const ack of acks) {
+      expect(typeof ack.reason).toBe('string');
+      expect((ack.reason as string).trim().length).toBeGreaterThanOrEqual(40);
+    }
+    expect(acks.map((a) => `${a.id} at ${a.path}`)).toEqual([
+      `AwsSolutions-APIG4 at SignalAnalysisService-${stage}/DefaultRoute`,
+    ]);
+  });
+});
+
+describe('cdk-nag is live on the stack', () => {
+  it('reports, and fails synthesis on, a new route without authorization', () => {
+    const built = buildApp({ context: { stage: 'dev' }, outdir: tempDir(), bundle: false });
+    const { stack } = built;
+    new HttpRoute(stack, 'UnguardedRoute', {
+      httpApi: stack.api,
+      routeKey: HttpRouteKey.with('/api/v1/unguarded', HttpMethod.GET),
+      integration: new HttpLambdaIntegration('UnguardedIntegration', stack.functions.Fallback),
+    });
+    expect(findings(built)).toEqual([`AwsSolutions-APIG4 at ${stack.stackName}/UnguardedRoute/Resource`]);
+    // Depending on the terminal the report goes to stderr or into the error's message; keep the output quiet.
+    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      expect(() => built.app.synth()).toThrow(/Validation failed|AwsSolutions-APIG4/);
+    } finally {
+      error.mockRestore();
+      log.mockRestore();
+    }
+  });
+});

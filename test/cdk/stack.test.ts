@@ -1,0 +1,475 @@
+// The synthesized template, as `cdk synth` makes it (lib/app.ts): routes, authorizer, tables, least privilege,
+// stage settings, alarms and outputs. One synthesis per stage for the whole file: bundling takes seconds.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { CfnResource } from 'aws-cdk-lib';
+import { buildApp } from '../../lib/app';
+import { ROUTES } from '../../lib/routes';
+import { ACCESS_TABLE, DECISIONS_TABLE, TABLES, type TableDefinition } from '../../lib/tables';
+import { OUTPUT_KEYS } from '../../lib/stack-outputs';
+import { ALARM_TOPIC_OUTPUT_KEY, LAMBDA_RUNTIME, type SignalAnalysisStack } from '../../lib/stack';
+
+type Json = any;
+type Resources = Record<string, { Type: string; Properties: Json; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
+
+const cdkJson = JSON.parse(fs.readFileSync(path.join(__dirname, '../../cdk.json'), 'utf8')) as { context: Json };
+
+interface Synth {
+  stack: SignalAnalysisStack;
+  template: Template;
+  json: { Resources: Resources; Outputs: Record<string, Json> };
+  outdir: string;
+}
+
+function synth(context: Record<string, unknown>, bundle: boolean): Synth {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'sas-cdk-stack-'));
+  const { stack } = buildApp({ context, outdir, bundle });
+  const template = Template.fromStack(stack);
+  return { stack, template, json: template.toJSON() as Synth['json'], outdir };
+}
+
+const logicalId = (stack: SignalAnalysisStack, construct: { node: { defaultChild?: unknown } }) =>
+  stack.getLogicalId(construct.node.defaultChild as CfnResource);
+
+let dev: Synth;
+let prod: Synth;
+
+beforeAll(() => {
+  const started = Date.now();
+  // Dev exactly as `cdk synth` does it, Lambdas bundled; prod with `-c` style string overrides and no bundling
+  // (the template is the same apart from asset hashes).
+  dev = synth({ stage: 'dev' }, true);
+  const devMs = Date.now() - started;
+  prod = synth({ stage: 'prod', throttlingRateLimit: '7', throttlingBurstLimit: '9', authCacheTtlSeconds: '0' }, false);
+  console.log(`synth: dev (bundled) ${devMs} ms, prod (unbundled) ${Date.now() - started - devMs} ms`);
+});
+
+afterAll(() => {
+  for (const s of [dev, prod]) if (s) fs.rmSync(s.outdir, { recursive: true, force: true });
+});
+
+const ofType = (s: Synth, type: string) => Object.entries(s.json.Resources).filter(([, r]) => r.Type === type);
+
+describe('HTTP API routes and authorizer', () => {
+  it('has exactly the routes of ROUTES plus $default', () => {
+    const keys = ofType(dev, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey).sort();
+    expect(keys).toEqual([...ROUTES.map((r) => `${r.method} ${r.path}`), '$default'].sort());
+  });
+
+  it('has one REQUEST authorizer: simple responses, no identity source, no cache, payload 2.0', () => {
+    const authorizers = ofType(dev, 'AWS::ApiGatewayV2::Authorizer');
+    expect(authorizers).toHaveLength(1);
+    const [, authorizer] = authorizers[0];
+    expect(authorizer.Properties).toMatchObject({
+      AuthorizerType: 'REQUEST',
+      EnableSimpleResponses: true,
+      IdentitySource: [],
+      AuthorizerResultTtlInSeconds: 0,
+      AuthorizerPayloadFormatVersion: '2.0',
+    });
+    const uri = JSON.stringify(authorizer.Properties.AuthorizerUri);
+    expect(uri).toContain(logicalId(dev.stack, dev.stack.functions.Authorizer));
+  });
+
+  it('puts the authorizer on every ROUTES route and not on $default', () => {
+    const [[authorizerId]] = ofType(dev, 'AWS::ApiGatewayV2::Authorizer');
+    for (const [, route] of ofType(dev, 'AWS::ApiGatewayV2::Route')) {
+      if (route.Properties.RouteKey === '$default') {
+        expect(route.Properties.AuthorizationType).toBe('NONE');
+        expect(route.Properties.AuthorizerId).toBeUndefined();
+      } else {
+        expect(route.Properties.AuthorizationType).toBe('CUSTOM');
+        expect(route.Properties.AuthorizerId).toEqual({ Ref: authorizerId });
+      }
+    }
+  });
+
+  it('integrates each route with its own Lambda, payload format 2.0', () => {
+    const integrations = Object.fromEntries(ofType(dev, 'AWS::ApiGatewayV2::Integration'));
+    const expected = [
+      ...ROUTES.map((r) => [`${r.method} ${r.path}`, r.id] as const),
+      ['$default', 'Fallback'] as const,
+    ];
+    for (const [routeKey, functionName] of expected) {
+      const [, route] = ofType(dev, 'AWS::ApiGatewayV2::Route').find(([, r]) => r.Properties.RouteKey === routeKey)!;
+      const target = JSON.stringify(route.Properties.Target);
+      const integrationId = Object.keys(integrations).find((id) => target.includes(`"${id}"`))!;
+      const integration = integrations[integrationId];
+      expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+      expect(integration.Properties.IntegrationUri).toEqual({
+        'Fn::GetAtt': [logicalId(dev.stack, dev.stack.functions[functionName]), 'Arn'],
+      });
+    }
+  });
+});
+
+describe('DynamoDB tables', () => {
+  const tableOf = (s: Synth, def: TableDefinition) => {
+    const table = def === ACCESS_TABLE ? s.stack.accessTable : s.stack.decisionsTable;
+    return s.json.Resources[logicalId(s.stack, table)];
+  };
+
+  it('are built from lib/tables.ts: key, GSIs with ALL projection, TTL', () => {
+    expect(ofType(dev, 'AWS::DynamoDB::GlobalTable')).toHaveLength(TABLES.length);
+    for (const def of TABLES) {
+      const props = tableOf(dev, def).Properties;
+      expect(props.KeySchema).toEqual([{ AttributeName: def.partitionKey, KeyType: 'HASH' }]);
+      expect(props.GlobalSecondaryIndexes ?? []).toEqual(
+        def.indexes.map((index) => ({
+          IndexName: index.indexName,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            ...(index.sortKey ? [{ AttributeName: index.sortKey, KeyType: 'RANGE' }] : []),
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      );
+      if (def.ttlAttribute) {
+        expect(props.TimeToLiveSpecification).toEqual({ AttributeName: def.ttlAttribute, Enabled: true });
+      } else {
+        expect(props.TimeToLiveSpecification).toBeUndefined();
+      }
+    }
+    expect(tableOf(dev, DECISIONS_TABLE).Properties.TimeToLiveSpecification.AttributeName).toBe('expires_at');
+  });
+
+  it('are on demand, with point-in-time recovery and KMS encryption (AWS managed key)', () => {
+    for (const def of TABLES) {
+      const props = tableOf(dev, def).Properties;
+      expect(props.BillingMode).toBe('PAY_PER_REQUEST');
+      expect(props.SSESpecification).toEqual({ SSEEnabled: true, SSEType: 'KMS' });
+      expect(props.SSESpecification.KMSMasterKeyId).toBeUndefined();
+      expect(props.Replicas).toHaveLength(1);
+      expect(props.Replicas[0].PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    }
+  });
+
+  it('are retained and deletion-protected in prod, deleted with the stack elsewhere', () => {
+    for (const def of TABLES) {
+      const p = tableOf(prod, def);
+      expect(p.DeletionPolicy).toBe('Retain');
+      expect(p.UpdateReplacePolicy).toBe('Retain');
+      expect(p.Properties.Replicas[0].DeletionProtectionEnabled).toBe(true);
+      const d = tableOf(dev, def);
+      expect(d.DeletionPolicy).toBe('Delete');
+      expect(d.Properties.Replicas[0].DeletionProtectionEnabled).toBe(false);
+    }
+  });
+});
+
+describe('Lambdas', () => {
+  const names = ['Authorizer', 'Fallback', ...ROUTES.map((r) => r.id)];
+
+  it('are one per route plus the authorizer and the fallback', () => {
+    expect(Object.keys(dev.stack.functions).sort()).toEqual([...names].sort());
+    expect(ofType(dev, 'AWS::Lambda::Function')).toHaveLength(names.length);
+  });
+
+  it('run the latest Node.js on arm64 with 512 MB, 10 s, their own log group and the runtime settings', () => {
+    for (const name of names) {
+      const fn = dev.json.Resources[logicalId(dev.stack, dev.stack.functions[name])].Properties;
+      expect(fn.Runtime).toBe(LAMBDA_RUNTIME.name);
+      expect(Number(fn.Runtime.match(/^nodejs(\d+)/)[1])).toBeGreaterThanOrEqual(22);
+      expect(fn.Architectures).toEqual(['arm64']);
+      expect(fn.MemorySize).toBe(512);
+      expect(fn.Timeout).toBe(10);
+      expect(fn.Handler).toBe('index.handler');
+      expect(fn.Environment.Variables).toEqual({
+        ACCESS_TABLE_NAME: { Ref: logicalId(dev.stack, dev.stack.accessTable) },
+        DECISIONS_TABLE_NAME: { Ref: logicalId(dev.stack, dev.stack.decisionsTable) },
+        AUTH_CACHE_TTL_SECONDS: String(cdkJson.context.authCacheTtlSeconds),
+        DECISION_RETENTION_DAYS: String(cdkJson.context.decisionRetentionDays),
+        POWERTOOLS_SERVICE_NAME: 'signal-analysis',
+        POWERTOOLS_METRICS_NAMESPACE: 'SignalAnalysis',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+      });
+      const logGroupId = fn.LoggingConfig.LogGroup.Ref as string;
+      expect(dev.json.Resources[logGroupId]).toMatchObject({
+        Type: 'AWS::Logs::LogGroup',
+        Properties: { RetentionInDays: 30 },
+      });
+    }
+    const logGroups = names.map(
+      (n) => dev.json.Resources[logicalId(dev.stack, dev.stack.functions[n])].Properties.LoggingConfig.LogGroup.Ref,
+    );
+    expect(new Set(logGroups).size).toBe(names.length);
+  });
+
+  it('take context overrides given as -c strings', () => {
+    const fn = prod.json.Resources[logicalId(prod.stack, prod.stack.functions.Authorizer)].Properties;
+    expect(fn.Environment.Variables.AUTH_CACHE_TTL_SECONDS).toBe('0');
+  });
+});
+
+describe('least privilege', () => {
+  interface Statement {
+    Effect: string;
+    Action: string | string[];
+    Resource: Json;
+    Condition?: Json;
+  }
+
+  /** Every statement of every identity policy attached to a role: inline in the role, or AWS::IAM::Policy. */
+  function statementsByRole(s: Synth): Map<string, Statement[]> {
+    const byRole = new Map<string, Statement[]>();
+    const add = (roleId: string, doc: Json) => {
+      const list = byRole.get(roleId) ?? [];
+      list.push(...(doc.Statement as Statement[]));
+      byRole.set(roleId, list);
+    };
+    for (const [id, role] of ofType(s, 'AWS::IAM::Role')) {
+      byRole.set(id, byRole.get(id) ?? []);
+      for (const policy of role.Properties.Policies ?? []) add(id, policy.PolicyDocument);
+    }
+    for (const [, policy] of [...ofType(s, 'AWS::IAM::Policy'), ...ofType(s, 'AWS::IAM::ManagedPolicy')]) {
+      for (const ref of policy.Properties.Roles ?? []) add(ref.Ref, policy.Properties.PolicyDocument);
+    }
+    return byRole;
+  }
+
+  const actionsOf = (st: Statement) => (Array.isArray(st.Action) ? st.Action : [st.Action]);
+  const resourcesOf = (st: Statement) => (Array.isArray(st.Resource) ? st.Resource : [st.Resource]);
+
+  function roleStatements(s: Synth, name: string): Statement[] {
+    const fn = s.json.Resources[logicalId(s.stack, s.stack.functions[name])].Properties;
+    const roleId = fn.Role['Fn::GetAtt'][0] as string;
+    return statementsByRole(s).get(roleId)!;
+  }
+
+  /** DynamoDB grants of a function as `action -> resources`, resources as JSON text. */
+  function dynamoGrants(s: Synth, name: string): Record<string, string[]> {
+    const grants: Record<string, string[]> = {};
+    for (const st of roleStatements(s, name)) {
+      expect(st.Effect).toBe('Allow');
+      for (const action of actionsOf(st).filter((a) => a.toLowerCase().startsWith('dynamodb:'))) {
+        grants[action] = [...(grants[action] ?? []), ...resourcesOf(st).map((r) => JSON.stringify(r))];
+      }
+    }
+    return grants;
+  }
+
+  const arnOf = (s: Synth, table: 'access' | 'decisions') =>
+    JSON.stringify({
+      'Fn::GetAtt': [logicalId(s.stack, table === 'access' ? s.stack.accessTable : s.stack.decisionsTable), 'Arn'],
+    });
+
+  it('gives each Lambda its own role, with no managed policies', () => {
+    const roles = Object.keys(dev.stack.functions).map(
+      (n) => dev.json.Resources[logicalId(dev.stack, dev.stack.functions[n])].Properties.Role['Fn::GetAtt'][0],
+    );
+    expect(new Set(roles).size).toBe(roles.length);
+    for (const [, role] of ofType(dev, 'AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+  });
+
+  it('lets the authorizer only GetItem on the access table', () => {
+    expect(dynamoGrants(dev, 'Authorizer')).toEqual({ 'dynamodb:GetItem': [arnOf(dev, 'access')] });
+  });
+
+  it('gives each route Lambda only what its decisions access needs, on the decisions table only', () => {
+    for (const route of ROUTES) {
+      const expected =
+        route.decisions === 'write'
+          ? { 'dynamodb:PutItem': [arnOf(dev, 'decisions')], 'dynamodb:GetItem': [arnOf(dev, 'decisions')] }
+          : { 'dynamodb:GetItem': [arnOf(dev, 'decisions')] };
+      expect(dynamoGrants(dev, route.id)).toEqual(expected);
+    }
+    expect(Object.keys(dynamoGrants(dev, 'Analyze')).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+    expect(dynamoGrants(dev, 'GetDecision')).toEqual({ 'dynamodb:GetItem': [arnOf(dev, 'decisions')] });
+  });
+
+  it('keeps the access table out of every route role and the decisions table out of the authorizer', () => {
+    for (const route of ROUTES) {
+      expect(JSON.stringify(roleStatements(dev, route.id))).not.toContain(logicalId(dev.stack, dev.stack.accessTable));
+    }
+    expect(JSON.stringify(roleStatements(dev, 'Authorizer'))).not.toContain(
+      logicalId(dev.stack, dev.stack.decisionsTable),
+    );
+  });
+
+  it('gives the fallback no DynamoDB access at all', () => {
+    expect(dynamoGrants(dev, 'Fallback')).toEqual({});
+    const text = JSON.stringify(roleStatements(dev, 'Fallback'));
+    expect(text).not.toContain(logicalId(dev.stack, dev.stack.accessTable));
+    expect(text).not.toContain(logicalId(dev.stack, dev.stack.decisionsTable));
+  });
+
+  it('lets each Lambda write only to its own log group', () => {
+    for (const [name, fn] of Object.entries(dev.stack.functions)) {
+      const logGroupId = dev.json.Resources[logicalId(dev.stack, fn)].Properties.LoggingConfig.LogGroup.Ref;
+      const logStatements = roleStatements(dev, name).filter((st) => actionsOf(st).some((a) => a.startsWith('logs:')));
+      expect(logStatements).toHaveLength(1);
+      expect(actionsOf(logStatements[0]).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+      expect(logStatements[0].Resource).toEqual({ 'Fn::GetAtt': [logGroupId, 'Arn'] });
+    }
+  });
+
+  it('has no wildcard action and no "*" or index resource anywhere in the identity policies', () => {
+    for (const [, statements] of statementsByRole(dev)) {
+      for (const st of statements) {
+        for (const action of actionsOf(st)) expect(action).not.toContain('*');
+        for (const resource of resourcesOf(st)) {
+          expect(resource).not.toBe('*');
+          expect(JSON.stringify(resource)).not.toMatch(/\/index\/|"\*"/);
+        }
+        if (actionsOf(st).some((a) => a.startsWith('dynamodb:'))) {
+          for (const resource of resourcesOf(st)) expect(typeof resource).toBe('object'); // a table's GetAtt
+        }
+      }
+    }
+  });
+});
+
+describe('stage', () => {
+  const stageOf = (s: Synth) => {
+    const stages = ofType(s, 'AWS::ApiGatewayV2::Stage');
+    expect(stages).toHaveLength(1);
+    return stages[0][1].Properties;
+  };
+
+  it('is $default, auto-deployed, throttled from context', () => {
+    expect(stageOf(dev)).toMatchObject({
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: {
+        ThrottlingRateLimit: cdkJson.context.throttlingRateLimit,
+        ThrottlingBurstLimit: cdkJson.context.throttlingBurstLimit,
+      },
+    });
+    expect(stageOf(prod).DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 });
+  });
+
+  it('logs access in JSON to its own log group, without headers, bodies or authorizer context', () => {
+    const { AccessLogSettings } = stageOf(dev);
+    const groupId = AccessLogSettings.DestinationArn['Fn::GetAtt'][0] as string;
+    expect(dev.json.Resources[groupId].Type).toBe('AWS::Logs::LogGroup');
+    const functionGroups = Object.values(dev.stack.functions).map(
+      (fn) => dev.json.Resources[logicalId(dev.stack, fn)].Properties.LoggingConfig.LogGroup.Ref,
+    );
+    expect(functionGroups).not.toContain(groupId);
+
+    const format = JSON.parse(AccessLogSettings.Format) as Record<string, string>;
+    const variables = Object.values(format);
+    for (const variable of [
+      '$context.requestId',
+      '$context.identity.sourceIp',
+      '$context.httpMethod',
+      '$context.routeKey',
+      '$context.path',
+      '$context.status',
+      '$context.protocol',
+      '$context.responseLength',
+      '$context.integrationLatency',
+      '$context.authorizer.error',
+      '$context.integrationErrorMessage',
+    ]) {
+      expect(variables).toContain(variable);
+    }
+    for (const variable of variables) {
+      expect(variable).toMatch(/^\$context\.[A-Za-z.]+$/);
+      expect(variable.toLowerCase()).not.toMatch(/header|body|querystring|useragent|requestoverride/);
+      if (variable.startsWith('$context.authorizer.')) expect(variable).toBe('$context.authorizer.error');
+    }
+  });
+});
+
+describe('alarms', () => {
+  const alarms = () => ofType(dev, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+  /** Metric stats an alarm reads, single-metric or math. */
+  const metricsOf = (alarm: Json): Json[] =>
+    alarm.MetricName
+      ? [{ Namespace: alarm.Namespace, MetricName: alarm.MetricName, Dimensions: alarm.Dimensions }]
+      : alarm.Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => m.MetricStat.Metric);
+  const find = (predicate: (metric: Json) => boolean) => alarms().filter((a) => metricsOf(a).some(predicate));
+  const dim = (metric: Json, name: string) => metric.Dimensions?.find((d: Json) => d.Name === name)?.Value;
+
+  it('all notify the alarm topic, whose ARN is an output', () => {
+    const topicId = logicalId(dev.stack, dev.stack.alarmTopic);
+    expect(alarms().length).toBeGreaterThan(0);
+    for (const alarm of alarms()) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
+    expect(dev.json.Outputs[ALARM_TOPIC_OUTPUT_KEY].Value).toEqual({ Ref: topicId });
+  });
+
+  it('watch the API stage 5xx', () => {
+    const apiId = ofType(dev, 'AWS::ApiGatewayV2::Api')[0][0];
+    const matches = find(
+      (m) =>
+        m.Namespace === 'AWS/ApiGateway' &&
+        m.MetricName === '5xx' &&
+        JSON.stringify(dim(m, 'ApiId')) === JSON.stringify({ Ref: apiId }) &&
+        dim(m, 'Stage') === '$default',
+    );
+    expect(matches).toHaveLength(1);
+  });
+
+  it('watch Errors and Throttles of every Lambda, the authorizer included', () => {
+    for (const fn of Object.values(dev.stack.functions)) {
+      const ref = JSON.stringify({ Ref: logicalId(dev.stack, fn) });
+      for (const metricName of ['Errors', 'Throttles']) {
+        const matches = find(
+          (m) =>
+            m.Namespace === 'AWS/Lambda' &&
+            m.MetricName === metricName &&
+            JSON.stringify(dim(m, 'FunctionName')) === ref,
+        );
+        expect(matches).toHaveLength(1);
+      }
+    }
+  });
+
+  it('watch DynamoDB throttling on each table', () => {
+    for (const table of [dev.stack.accessTable, dev.stack.decisionsTable]) {
+      const ref = JSON.stringify({ Ref: logicalId(dev.stack, table) });
+      const matches = find(
+        (m) => m.Namespace === 'AWS/DynamoDB' && /Throttle/.test(m.MetricName) && JSON.stringify(dim(m, 'TableName')) === ref,
+      );
+      expect(matches).toHaveLength(1);
+    }
+  });
+
+  it('watch the ServerErrors EMF metric for every 5xx code, with the dimensions Powertools emits', () => {
+    const matches = find((m) => m.Namespace === 'SignalAnalysis' && m.MetricName === 'ServerErrors');
+    expect(matches).toHaveLength(1);
+    const codes = metricsOf(matches[0]).map((m) => dim(m, 'code'));
+    expect(codes.sort()).toEqual(['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']);
+    for (const m of metricsOf(matches[0])) expect(dim(m, 'service')).toBe('signal-analysis');
+  });
+
+  it('go to a topic that refuses publishing without TLS and lets this account\'s alarms publish', () => {
+    const [[, policy]] = ofType(dev, 'AWS::SNS::TopicPolicy');
+    const statements = policy.Properties.PolicyDocument.Statement as Json[];
+    expect(statements).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: 'sns:Publish',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        }),
+        expect.objectContaining({
+          Effect: 'Allow',
+          Action: 'sns:Publish',
+          Principal: { Service: 'cloudwatch.amazonaws.com' },
+        }),
+      ]),
+    );
+  });
+});
+
+describe('outputs', () => {
+  it('has the API base URL ending in /api/v1, the table names and the alarm topic', () => {
+    const outputs = dev.json.Outputs;
+    for (const key of [...Object.values(OUTPUT_KEYS), ALARM_TOPIC_OUTPUT_KEY]) expect(outputs[key]).toBeDefined();
+    const [, parts] = outputs[OUTPUT_KEYS.apiBaseUrl].Value['Fn::Join'];
+    const apiId = ofType(dev, 'AWS::ApiGatewayV2::Api')[0][0];
+    expect(parts[0]).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
+    expect(parts[parts.length - 1]).toMatch(/\/api\/v1$/);
+    expect(outputs[OUTPUT_KEYS.accessTable].Value).toEqual({ Ref: logicalId(dev.stack, dev.stack.accessTable) });
+    expect(outputs[OUTPUT_KEYS.decisionsTable].Value).toEqual({ Ref: logicalId(dev.stack, dev.stack.decisionsTable) });
+  });
+
+  it('names the stack after the stage', () => {
+    expect(dev.stack.stackName).toBe('SignalAnalysisService-dev');
+    expect(prod.stack.stackName).toBe('SignalAnalysisService-prod');
+  });
+});
