@@ -1,6 +1,7 @@
 // `npm start`: local mode. The embedded DynamoDB, the tables, a demo partner and key, and the local HTTP API.
 import { AdminService } from '../lib/admin';
 import { IN_MEMORY, JavaMissingError, startDynamoDbLocal } from '../lib/local/dynamodb-local';
+import { watchLaunchers } from '../lib/local/parent-watch';
 import { ensureTables } from '../lib/local/provision';
 import { loadHandlers, startLocalServer } from '../lib/local/server';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
@@ -70,6 +71,7 @@ async function main() {
   };
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
+  watchLaunchers(() => void stop(0));
 
   try {
     const client = createDocumentClient({ endpoint: db.endpoint });

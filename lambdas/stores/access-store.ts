@@ -98,14 +98,15 @@ export class DynamoAccessStore implements AccessStore {
 
   async getKeyByHash(keyHash: string): Promise<KeyRecord | undefined> {
     const out = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk: ITEM_PREFIX.key + keyHash } }),
+      // Consistent: a key used a moment after `key create` must not read as unknown (and be cached as such).
+      new GetCommand({ TableName: this.tableName, Key: { pk: ITEM_PREFIX.key + keyHash }, ConsistentRead: true }),
     );
     return out.Item ? toKey(out.Item) : undefined;
   }
 
   async getPartner(partnerId: string): Promise<PartnerRecord | undefined> {
     const out = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk: ITEM_PREFIX.partner + partnerId } }),
+      new GetCommand({ TableName: this.tableName, Key: { pk: ITEM_PREFIX.partner + partnerId }, ConsistentRead: true }),
     );
     return out.Item ? toPartner(out.Item) : undefined;
   }

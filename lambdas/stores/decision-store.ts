@@ -150,7 +150,8 @@ export class DynamoDecisionStore implements DecisionStore {
 
   async get(decisionId: string): Promise<Decision | undefined> {
     const out = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk: ITEM_PREFIX.decision + decisionId } }),
+      // Consistent: a GET right after analyze must find the decision.
+      new GetCommand({ TableName: this.tableName, Key: { pk: ITEM_PREFIX.decision + decisionId }, ConsistentRead: true }),
     );
     return out.Item?.decision ? decisionFrom(out.Item.decision as Record<string, unknown>) : undefined;
   }
