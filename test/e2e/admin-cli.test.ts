@@ -1,0 +1,147 @@
+// The admin CLI as an operator runs it (contract section 6): real processes against DynamoDB Local.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { KeyAuthorizer } from '../../lambdas/authorizer/authorize';
+import { DynamoAccessStore } from '../../lambdas/stores/access-store';
+import { isWellFormedApiKey } from '../../lambdas/domain/api-key';
+import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
+
+jest.setTimeout(120_000);
+
+const repo = resolve(__dirname, '..', '..');
+const exec = promisify(execFile);
+let tables: TestTables;
+let env: NodeJS.ProcessEnv;
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+/** Runs the CLI directly with node (what `npm run admin` runs), to keep the suite quick. */
+async function admin(...args: string[]): Promise<Result> {
+  try {
+    const { stdout, stderr } = await exec('node', ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', ...args], { cwd: repo, env });
+    return { code: 0, stdout, stderr, json: parse(stdout) };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr, json: parse(e.stdout) };
+  }
+}
+const parse = (s: string) => {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return undefined;
+  }
+};
+
+beforeAll(async () => {
+  tables = await createTestTables('cli');
+  env = {
+    ...process.env,
+    LOCAL_DYNAMODB_PORT: new URL(testEndpoint()).port,
+    ACCESS_TABLE_NAME: tables.names.access,
+    DECISIONS_TABLE_NAME: tables.names.decisions,
+  };
+});
+afterAll(async () => {
+  await tables?.drop();
+});
+
+it('runs through npm as documented and prints one JSON object with --json', async () => {
+  const id = `p${randomBytes(3).toString('hex')}`;
+  const { stdout } = await exec('npm', ['run', '--silent', 'admin', '--', 'partner', 'create', '--id', id, '--name', 'Acme Corp', '--json'], { cwd: repo, env });
+  expect(JSON.parse(stdout)).toEqual({ partner_id: id, name: 'Acme Corp', status: 'active' });
+});
+
+it('manages partners and keys, and never stores or lists a secret', async () => {
+  expect((await admin('partner', 'create', '--id', 'acme', '--name', 'Acme', '--status', 'pending', '--json')).json).toEqual({
+    partner_id: 'acme',
+    name: 'Acme',
+    status: 'pending',
+  });
+  expect((await admin('partner', 'set-status', '--id', 'acme', '--status', 'active', '--json')).json).toEqual({ partner_id: 'acme', status: 'active' });
+
+  const created = (await admin('key', 'create', '--partner', 'acme', '--workspace', 'ws_a', '--workspace', 'ws_b', '--env', 'test', '--json')).json;
+  expect(created).toEqual({ key: expect.any(String), key_id: expect.stringMatching(/^key_/), partner_id: 'acme', workspaces: ['ws_a', 'ws_b'], expires_at: null });
+  expect(created.key).toMatch(/^sas_test_/);
+  expect(isWellFormedApiKey(created.key)).toBe(true);
+
+  const granted = (await admin('key', 'grant', '--key-id', created.key_id, '--workspace', 'ws_c', '--json')).json;
+  expect(granted).toEqual({ key_id: created.key_id, workspaces: ['ws_a', 'ws_b', 'ws_c'] });
+  const ungranted = (await admin('key', 'ungrant', '--key-id', created.key_id, '--workspace', 'ws_a', '--json')).json;
+  expect(ungranted).toEqual({ key_id: created.key_id, workspaces: ['ws_b', 'ws_c'] });
+
+  const listed = await admin('key', 'list', '--partner', 'acme', '--json');
+  expect(listed.json.keys).toEqual([
+    {
+      key_id: created.key_id,
+      prefix: created.key.slice(0, 13),
+      status: 'active',
+      workspaces: ['ws_b', 'ws_c'],
+      expires_at: null,
+      created_at: expect.any(String),
+    },
+  ]);
+  expect(listed.stdout).not.toContain(created.key.slice(13));
+
+  const revoked = (await admin('key', 'revoke', '--key-id', created.key_id, '--json')).json;
+  expect(revoked).toEqual({ key_id: created.key_id, status: 'revoked' });
+  const authorizer = new KeyAuthorizer(new DynamoAccessStore(tables.client, tables.names.access), 0);
+  expect((await authorizer.verify(`Bearer ${created.key}`)).outcome).toBe('UNAUTHORIZED');
+});
+
+it('rotates a key: the new key has the old grants, the old one works until the grace period ends', async () => {
+  await admin('partner', 'create', '--id', 'rot', '--name', 'Rotating');
+  const old = (await admin('key', 'create', '--partner', 'rot', '--workspace', 'ws_r', '--json')).json;
+  const before = Date.now();
+  const rotated = (await admin('key', 'rotate', '--key-id', old.key_id, '--grace-seconds', '3600', '--json')).json;
+  expect(rotated).toMatchObject({ partner_id: 'rot', workspaces: ['ws_r'], expires_at: null });
+  expect(rotated.key).toMatch(/^sas_live_/);
+  expect(rotated.key_id).not.toBe(old.key_id);
+
+  const authorizer = new KeyAuthorizer(new DynamoAccessStore(tables.client, tables.names.access), 0);
+  expect((await authorizer.verify(`Bearer ${rotated.key}`)).outcome).toBe('allow');
+  expect((await authorizer.verify(`Bearer ${old.key}`)).outcome).toBe('allow');
+  expect((await authorizer.verify(`Bearer ${old.key}`, before + 3_601_000 + 60_000)).outcome).toBe('UNAUTHORIZED');
+
+  const listed = (await admin('key', 'list', '--partner', 'rot', '--json')).json.keys;
+  const oldListed = listed.find((k: { key_id: string }) => k.key_id === old.key_id);
+  expect(Date.parse(oldListed.expires_at) - before).toBeGreaterThan(3_590_000);
+  expect(Date.parse(oldListed.expires_at) - before).toBeLessThan(3_700_000);
+});
+
+it('creates keys with an expiry, normalized to UTC', async () => {
+  await admin('partner', 'create', '--id', 'exp', '--name', 'Expiring');
+  const created = (await admin('key', 'create', '--partner', 'exp', '--workspace', 'w1', '--expires-at', '2030-01-31T10:00:00+01:00', '--json')).json;
+  expect(created.expires_at).toBe('2030-01-31T09:00:00.000Z');
+});
+
+it.each([
+  [['partner', 'set-status', '--id', 'nobody', '--status', 'active'], /unknown partner nobody/],
+  [['partner', 'create', '--id', 'bad', '--name', 'Bad', '--status', 'sleeping'], /bad status "sleeping"/],
+  [['key', 'create', '--partner', 'nobody', '--workspace', 'w'], /unknown partner nobody/],
+  [['key', 'create', '--partner', 'acme', '--workspace', 'w', '--expires-at', 'next tuesday'], /malformed date/],
+  [['key', 'create', '--partner', 'acme'], /at least one --workspace/],
+  [['key', 'revoke', '--key-id', 'key_missing'], /unknown key key_missing/],
+  [['key', 'rotate', '--key-id', 'key_missing'], /unknown key key_missing/],
+  [['key', 'list', '--partner', 'nobody'], /unknown partner nobody/],
+  [['key', 'frobnicate'], /unknown command/],
+  [['partner', 'create', '--name', 'No id'], /--id is required/],
+])('refuses bad input %j with a clear message and a non-zero exit', async (args, message) => {
+  const result = await admin(...args);
+  expect(result.code).not.toBe(0);
+  expect(result.stderr).toMatch(message);
+});
+
+it('refuses to create a partner twice', async () => {
+  await admin('partner', 'create', '--id', 'twice', '--name', 'Twice');
+  const again = await admin('partner', 'create', '--id', 'twice', '--name', 'Twice');
+  expect(again.code).not.toBe(0);
+  expect(again.stderr).toMatch(/partner twice already exists/);
+});
