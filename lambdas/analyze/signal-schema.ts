@@ -106,13 +106,6 @@ const SignalSchema = v.pipe(
   ),
   v.forward(
     v.check(
-      (s) => s.received_at === undefined || parseRfc3339(s.received_at)! <= Date.now() + LIMITS.futureToleranceMs,
-      'must not be more than 24 hours in the future',
-    ),
-    ['received_at'],
-  ),
-  v.forward(
-    v.check(
       (s) =>
         Boolean(s.subject?.trim()) ||
         Boolean(s.body?.trim()) ||
@@ -143,6 +136,11 @@ export function validateSignal(input: unknown, receivedAtMs: number): SignalVali
     return { ok: false, details };
   }
   const s = result.output;
+  // Checked here rather than in the schema: "the future" is relative to the time of receipt passed in.
+  const receivedAt = s.received_at !== undefined ? parseRfc3339(s.received_at)! : receivedAtMs;
+  if (receivedAt > receivedAtMs + LIMITS.futureToleranceMs) {
+    return { ok: false, details: [{ field: 'received_at', message: 'must not be more than 24 hours in the future' }] };
+  }
   return {
     ok: true,
     signal: {
@@ -151,7 +149,7 @@ export function validateSignal(input: unknown, receivedAtMs: number): SignalVali
       subject: s.subject,
       body: s.body,
       sender: s.sender,
-      received_at: toUtcString(s.received_at !== undefined ? parseRfc3339(s.received_at)! : receivedAtMs),
+      received_at: toUtcString(receivedAt),
       metadata: s.metadata as { [key: string]: JsonValue } | undefined,
     },
   };

@@ -153,6 +153,8 @@ export class DynamoDecisionStore implements DecisionStore {
       // Consistent: a GET right after analyze must find the decision.
       new GetCommand({ TableName: this.tableName, Key: { pk: ITEM_PREFIX.decision + decisionId }, ConsistentRead: true }),
     );
-    return out.Item?.decision ? decisionFrom(out.Item.decision as Record<string, unknown>) : undefined;
+    // Past its retention a decision is gone, even while DynamoDB's TTL sweep (which can lag) has not deleted it.
+    if (!out.Item?.decision || Number(out.Item.expires_at) <= Math.floor(Date.now() / 1000)) return undefined;
+    return decisionFrom(out.Item.decision as Record<string, unknown>);
   }
 }

@@ -1,6 +1,6 @@
 // The contract's routes, refusal order and decision shape, over a real socket against the local HTTP API
 // (real authorizer and route handlers, DynamoDB Local).
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { generateApiKey } from '../../lambdas/domain/api-key';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
 import { call, expectError } from '../support/http';
@@ -205,6 +205,19 @@ describe('the decision', () => {
     expect((await call(api.baseUrl, 'GET', `/decisions/${d.decision_id}`, { key: extra.key })).status).toBe(200);
     await api.admin.ungrant(extra.key_id, 'ws_b');
     expectError(await call(api.baseUrl, 'GET', `/decisions/${d.decision_id}`, { key: extra.key }), 404, 'DECISION_NOT_FOUND');
+  });
+});
+
+describe('retention', () => {
+  it('stores decisions with a TTL of DECISION_RETENTION_DAYS, and GET treats an expired one as gone', async () => {
+    const d = (await call(api.baseUrl, 'POST', ANALYZE, { key, body: signal() })).json;
+    const table = api.tables.names.decisions;
+    const item = (await api.tables.client.send(new GetCommand({ TableName: table, Key: { pk: `decision#${d.decision_id}` } }))).Item!;
+    const days = (item.expires_at - Date.parse(d.created_at) / 1000) / 86_400;
+    expect(Math.round(days)).toBe(90);
+    // TTL deletion lags; until it runs, the expired item must not be served.
+    await api.tables.client.send(new PutCommand({ TableName: table, Item: { ...item, expires_at: Math.floor(Date.now() / 1000) - 1 } }));
+    expectError(await call(api.baseUrl, 'GET', `/decisions/${d.decision_id}`, { key }), 404, 'DECISION_NOT_FOUND');
   });
 });
 

@@ -102,3 +102,11 @@ describe('Idempotency-Key header', () => {
     expect(validateIdempotencyKey('a\tb')).toBeDefined();
   });
 });
+
+describe('the future limit on received_at', () => {
+  it('is relative to the time of receipt given, not the wall clock', () => {
+    const receipt = Date.parse('2030-06-01T00:00:00Z');
+    expect(validateSignal({ ...valid, received_at: '2030-06-01T23:59:59Z' }, receipt).ok).toBe(true);
+    expect(validateSignal({ ...valid, received_at: '2030-06-02T00:00:01Z' }, receipt).ok).toBe(false);
+  });
+});
