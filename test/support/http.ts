@@ -1,4 +1,6 @@
-// Small fetch helpers for tests that talk to the local API over a real socket.
+// Small fetch helpers for tests that talk to the local API over a real socket. Every reply `call()` receives is
+// checked against docs/openapi.yaml (see ./openapi), so every end-to-end test also keeps the document true.
+import { assertMatchesOpenApi } from './openapi';
 
 export interface Reply {
   status: number;
@@ -28,7 +30,9 @@ export async function call(
   } catch {
     json = undefined;
   }
-  return { status: res.status, headers: res.headers, json, text };
+  const reply: Reply = { status: res.status, headers: res.headers, json, text };
+  assertMatchesOpenApi(method, baseUrl + path, reply);
+  return reply;
 }
 
 /** Asserts the contract's error shape: `error` is the only top-level key, request_id matches X-Request-Id. */
