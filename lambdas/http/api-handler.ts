@@ -73,7 +73,7 @@ function finish(response: HttpResponse, requestId: string): HttpResponse {
 export function apiHandler(fn: (req: ApiRequest) => Promise<ApiResult>, options: Options) {
   const chain = middy<ApiEvent, HttpResponse, Error, Context & { principal?: Principal }>().before(normalizeHeaders);
   if (options.auth) chain.before(requirePrincipal);
-  if (options.jsonBody) chain.before(checkBodyEnvelope).use(httpJsonBodyParser());
+  if (options.jsonBody) chain.before(checkBodyEnvelope).use(httpJsonBodyParser({ disableContentTypeCheck: true })); // the media type is checked above
 
   return chain
     .onError((request) => {
