@@ -86,9 +86,17 @@ export class DynamoDecisionStore implements DecisionStore {
     const nowSeconds = Math.floor(Date.parse(decision.created_at) / 1000);
     const item = this.decisionItem(decision, owner, nowSeconds);
     if (!idempotency) {
-      await this.client.send(
-        new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
-      );
+      try {
+        await this.client.send(
+          new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+        );
+      } catch (err) {
+        // The SDK retries a write whose reply timed out; if the first attempt had committed, the retry fails its
+        // condition on our own item. The id is a fresh ULID, so an item holding our decision means we stored it.
+        if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+        const stored = await this.readItem(item.pk);
+        if ((stored?.decision as Decision | undefined)?.created_at !== decision.created_at) throw err;
+      }
       return { kind: 'created', decision };
     }
 
@@ -125,7 +133,7 @@ export class DynamoDecisionStore implements DecisionStore {
           // Errors are not translated by the DocumentClient: the old item comes in AttributeValue form.
           const existing = first.Item
             ? unmarshall(first.Item as Parameters<typeof unmarshall>[0])
-            : await this.readIdempotencyRecord(idemPk);
+            : await this.readItem(idemPk);
           if (existing) {
             return existing.request_hash === idempotency.requestHash
               ? { kind: 'replayed', decision: decisionFrom(existing.decision as Record<string, unknown>) }
@@ -143,7 +151,7 @@ export class DynamoDecisionStore implements DecisionStore {
     }
   }
 
-  private async readIdempotencyRecord(pk: string): Promise<Record<string, unknown> | undefined> {
+  private async readItem(pk: string): Promise<Record<string, unknown> | undefined> {
     const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }));
     return out.Item;
   }

@@ -19,7 +19,8 @@ export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocum
     // Lambda timeout instead of a hung request: at most 2 attempts of 1 s each (DynamoDB answers in milliseconds),
     // so even the authorizer's two reads in a row end within about 5 s.
     maxAttempts: 2,
-    requestHandler: { connectionTimeout: 500, requestTimeout: 1_000 },
+    // Without throwOnRequestTimeout the SDK only logs a warning when requestTimeout passes.
+    requestHandler: { connectionTimeout: 500, requestTimeout: 1_000, throwOnRequestTimeout: true },
   });
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },

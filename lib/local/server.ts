@@ -77,9 +77,11 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
 
 function headersOf(req: IncomingMessage): { headers: Record<string, string>; cookies?: string[] } {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name === 'cookie') continue;
-    headers[name] = Array.isArray(value) ? value.join(',') : value;
+  // headersDistinct keeps repeated headers that req.headers drops (Authorization, Content-Type...); API Gateway
+  // joins repeats with commas, so a second Authorization header spoils the first, as it does when deployed.
+  for (const [name, values] of Object.entries(req.headersDistinct)) {
+    if (values === undefined || name === 'cookie') continue;
+    headers[name] = values.join(',');
   }
   const cookies = req.headers.cookie?.split(';').map((c) => c.trim()).filter(Boolean);
   return { headers, cookies: cookies?.length ? cookies : undefined };
