@@ -1,0 +1,450 @@
+// Load test of local mode, in one process: DynamoDB Local (in memory), the tables, a partner and key, the local HTTP
+// API with the real handlers, then autocannon on 127.0.0.1 with a mix of requests. Afterwards every decision that was
+// answered with 200 is read back from DynamoDB.
+//   npm run load                                   15 s, 64 connections, a table
+//   npm run --silent load -- --duration 30 --connections 100 --json   one JSON object on stdout
+// Exit status: 0 when there was no 5xx, no connection error, no unexpected answer and no missing decision; 1 otherwise.
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { AdminService } from '../lib/admin';
+import { JavaMissingError, startDynamoDbLocal } from '../lib/local/dynamodb-local';
+import { ensureTables, tableNamesWithPrefix } from '../lib/local/provision';
+import { type RunningServer, loadHandlers, startLocalServer } from '../lib/local/server';
+import { ITEM_PREFIX } from '../lib/tables';
+import { generateApiKey } from '../lambdas/domain/api-key';
+import { DynamoAccessStore } from '../lambdas/stores/access-store';
+import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
+
+// autocannon ships no types (and @types/autocannon is not installed): the little used here, typed by hand.
+interface Histogram {
+  average: number;
+  total: number;
+  max: number;
+  p50: number;
+  p90: number;
+  p99: number;
+}
+interface AutocannonResult {
+  duration: number;
+  requests: Histogram;
+  latency: Histogram;
+  errors: number;
+  timeouts: number;
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+const loadAutocannon = async (): Promise<Autocannon> => {
+  const name = 'autocannon'; // a variable: keeps the compiler from looking for type declarations
+  const mod = (await import(name)) as { default?: Autocannon } & Autocannon;
+  return mod.default ?? mod;
+};
+
+// ---- options ----------------------------------------------------------------------------------------------------
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '15' },
+      connections: { type: 'string', default: '64' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log('usage: npm run load -- [--duration SECONDS (default 15, at most 300)] [--connections N (default 64)] [--json]');
+    process.exit(0);
+  }
+  const duration = Number(values.duration);
+  const connections = Number(values.connections);
+  if (!Number.isInteger(duration) || duration < 1 || duration > 300) fail('--duration must be a whole number of seconds from 1 to 300');
+  if (!Number.isInteger(connections) || connections < 1 || connections > 1_000) fail('--connections must be a whole number from 1 to 1000');
+  return { duration, connections, json: values.json };
+}
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+// ---- the request mix --------------------------------------------------------------------------------------------
+
+type Kind =
+  | 'analyze'
+  | 'analyze_idempotent_new'
+  | 'analyze_idempotent_replay'
+  | 'get_decision'
+  | 'bad_key'
+  | 'wrong_workspace'
+  | 'invalid_json'
+  | 'validation'
+  | 'unknown_route';
+
+/** Weights in percent: 70 valid analyze (20 of them with an Idempotency-Key), 10 GET, 20 invalid. */
+const MIX: [Kind, number][] = [
+  ['analyze', 56],
+  ['analyze_idempotent_new', 7],
+  ['analyze_idempotent_replay', 7],
+  ['get_decision', 10],
+  ['bad_key', 4],
+  ['wrong_workspace', 4],
+  ['invalid_json', 4],
+  ['validation', 4],
+  ['unknown_route', 4],
+];
+
+const EXPECTED: Record<Kind, number[]> = {
+  analyze: [200],
+  analyze_idempotent_new: [200],
+  analyze_idempotent_replay: [200],
+  // 404 only when no decision exists yet (the very first requests) and a made-up id is asked for.
+  get_decision: [200, 404],
+  bad_key: [401],
+  wrong_workspace: [403],
+  invalid_json: [400],
+  validation: [400],
+  unknown_route: [404],
+};
+
+const WORKSPACES = ['ws_load_a', 'ws_load_b'];
+const SOURCES = ['email', 'task', 'crm_event', 'support_message', 'internal'] as const;
+const SUBJECTS = [
+  'Production outage: checkout down for all customers',
+  'Invoice 2231 charged twice',
+  'We are considering cancelling our subscription',
+  'Quote request for 200 enterprise seats',
+  'Our November newsletter',
+  'Out of office',
+  'Suspicious login attempts on admin accounts',
+  'Please review the Q3 report draft',
+  'Password reset not working',
+  'Legal notice regarding data processing agreement',
+];
+const BODIES = [
+  'Since 09:10 every checkout fails with a 502 error. This is costing us revenue, please help urgently.',
+  'We were billed twice for the same invoice this month. Please refund the duplicate charge.',
+  'Your pricing went up again and we are evaluating alternatives. Unless something changes we will not renew.',
+  'We would like a quote for 200 seats of the enterprise plan, with SSO, before the end of the quarter.',
+  'Read our latest product news and tips. You are receiving this because you subscribed. Unsubscribe here.',
+  'I am out of the office until Monday with limited access to email.',
+  'We noticed repeated failed login attempts from unknown IP addresses on two admin accounts overnight.',
+  'Could you review the attached Q3 report draft by Friday? Thanks.',
+  'The password reset e-mail never arrives for several of our users.',
+  'Our counsel has concerns about clause 7 of the data processing agreement. Please respond within 10 days.',
+];
+const SENDERS = ['Ops Lead <ops@customer.example>', 'billing@customer.example', 'newsletter@news.vendor.example', 'ann@gmail.com', 'cfo@bigcorp.example'];
+const TIERS = ['enterprise', 'pro', 'free', 'business', 'trial'];
+
+function pick<T>(items: readonly T[]): T {
+  return items[Math.floor(Math.random() * items.length)];
+}
+
+function pickKind(): Kind {
+  let r = Math.random() * 100;
+  for (const [kind, weight] of MIX) {
+    r -= weight;
+    if (r < 0) return kind;
+  }
+  return 'analyze';
+}
+
+/** A valid signal, varied: every source, optional sender, metadata and received_at. */
+function validSignal(): Record<string, unknown> {
+  const i = Math.floor(Math.random() * SUBJECTS.length);
+  const source = pick(SOURCES);
+  const signal: Record<string, unknown> = { workspace_id: pick(WORKSPACES), source, subject: SUBJECTS[i], body: BODIES[i] };
+  if (source === 'email' || Math.random() < 0.3) signal.sender = pick(SENDERS);
+  if (Math.random() < 0.6) {
+    signal.metadata = {
+      customer_tier: pick(TIERS),
+      ...(Math.random() < 0.3 ? { vip: true } : {}),
+      ...(Math.random() < 0.3 ? { tags: [pick(['urgent', 'billing', 'login', 'sales'])] } : {}),
+      ...(Math.random() < 0.3 ? { amount: Math.floor(Math.random() * 200_000) } : {}),
+      ...(Math.random() < 0.2 ? { due_at: new Date(Date.now() + (Math.random() - 0.3) * 5 * 86_400_000).toISOString() } : {}),
+    };
+  }
+  if (Math.random() < 0.5) signal.received_at = new Date(Date.now() - Math.floor(Math.random() * 3 * 86_400_000)).toISOString();
+  return signal;
+}
+
+interface Shared {
+  key: string;
+  unknownKeys: string[];
+  /** Idempotency-Keys used again and again, each always with its own body: the first call creates, the rest replay. */
+  replayPool: { idempotencyKey: string; body: string }[];
+  /** Decision ids answered with 200 by analyze, with the score they were answered with. */
+  decisions: Map<string, number>;
+  decisionIds: string[];
+}
+
+interface Tally {
+  statusCounts: Record<string, number>;
+  byKind: Record<string, Record<string, number>>;
+  unexpected: { kind: Kind; status: number; body: string }[];
+  contractViolations: number;
+  replayed: number;
+  replayMismatches: number;
+  getMismatches: number;
+}
+
+interface RequestContext {
+  kind?: Kind;
+  replayIndex?: number;
+  expectedId?: string;
+}
+
+function buildRequest(shared: Shared, ctx: RequestContext): { method: string; path: string; headers: Record<string, string>; body?: string } {
+  const kind = pickKind();
+  ctx.kind = kind;
+  ctx.replayIndex = undefined;
+  ctx.expectedId = undefined;
+  const json = { 'content-type': 'application/json' };
+  const auth = { authorization: `Bearer ${shared.key}` };
+  const analyze = '/api/v1/signals/analyze';
+  switch (kind) {
+    case 'analyze':
+      return { method: 'POST', path: analyze, headers: { ...auth, ...json }, body: JSON.stringify(validSignal()) };
+    case 'analyze_idempotent_new':
+      return { method: 'POST', path: analyze, headers: { ...auth, ...json, 'idempotency-key': randomUUID() }, body: JSON.stringify(validSignal()) };
+    case 'analyze_idempotent_replay': {
+      const i = Math.floor(Math.random() * shared.replayPool.length);
+      ctx.replayIndex = i;
+      const { idempotencyKey, body } = shared.replayPool[i];
+      return { method: 'POST', path: analyze, headers: { ...auth, ...json, 'idempotency-key': idempotencyKey }, body };
+    }
+    case 'get_decision': {
+      const id = shared.decisionIds.length ? pick(shared.decisionIds) : 'dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S';
+      ctx.expectedId = shared.decisionIds.length ? id : undefined;
+      return { method: 'GET', path: `/api/v1/decisions/${id}`, headers: auth };
+    }
+    case 'bad_key': {
+      const bad = pick([`Bearer ${pick(shared.unknownKeys)}`, `Bearer ${shared.key.slice(0, -1)}${shared.key.endsWith('0') ? '1' : '0'}`, 'Bearer sas_live_short', `Basic ${shared.key}`, '']);
+      return { method: 'POST', path: analyze, headers: { ...(bad ? { authorization: bad } : {}), ...json }, body: JSON.stringify(validSignal()) };
+    }
+    case 'wrong_workspace':
+      return { method: 'POST', path: analyze, headers: { ...auth, ...json }, body: JSON.stringify({ ...validSignal(), workspace_id: 'ws_not_granted' }) };
+    case 'invalid_json':
+      return { method: 'POST', path: analyze, headers: { ...auth, ...json }, body: pick(['{', '{"workspace_id":"ws_load_a",}', 'null null', '{"a":NaN}', '']) };
+    case 'validation':
+      return {
+        method: 'POST',
+        path: analyze,
+        headers: { ...auth, ...json },
+        body: JSON.stringify(pick([
+          { workspace_id: 'ws_load_a', source: 'fax', subject: 'x' },
+          { workspace_id: 'ws_load_a', source: 'email' },
+          { workspace_id: 'ws_load_a', source: 'email', subject: 'x', sender: 'not an address' },
+          { workspace_id: 'ws_load_a', source: 'task', subject: 'x', colour: 'red' },
+          { workspace_id: 'ws_load_a', source: 'task', subject: 'x', received_at: 'yesterday' },
+        ])),
+      };
+    case 'unknown_route':
+      return { method: pick(['GET', 'POST']), path: pick(['/api/v1/nope', '/api/v2/signals/analyze', '/', '/api/v1/signals']), headers: {} };
+  }
+}
+
+function record(shared: Shared, tally: Tally, ctx: RequestContext, status: number, body: string, rawHeaders: Record<string, unknown>) {
+  // autocannon passes header names as the server wrote them.
+  const headers: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(rawHeaders)) headers[name.toLowerCase()] = value;
+  const kind = ctx.kind ?? 'analyze';
+  tally.statusCounts[status] = (tally.statusCounts[status] ?? 0) + 1;
+  const counts = (tally.byKind[kind] ??= {});
+  counts[status] = (counts[status] ?? 0) + 1;
+  if (!EXPECTED[kind].includes(status) && tally.unexpected.length < 1_000) tally.unexpected.push({ kind, status, body: body.slice(0, 300) });
+  if (!headers['x-request-id'] || !String(headers['content-type'] ?? '').startsWith('application/json')) tally.contractViolations++;
+
+  let parsed: { decision_id?: unknown; score?: unknown } | undefined;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    tally.contractViolations++;
+    return;
+  }
+  if (status !== 200) return;
+  const id = typeof parsed?.decision_id === 'string' ? parsed.decision_id : undefined;
+  if (!id) {
+    tally.contractViolations++;
+    return;
+  }
+  if (kind === 'get_decision') {
+    if (ctx.expectedId !== undefined && id !== ctx.expectedId) tally.getMismatches++;
+    return;
+  }
+  if (headers['idempotent-replayed'] === 'true') tally.replayed++;
+  if (!shared.decisions.has(id)) {
+    shared.decisions.set(id, Number(parsed?.score));
+    shared.decisionIds.push(id);
+  }
+  if (ctx.replayIndex !== undefined) {
+    const entry = shared.replayPool[ctx.replayIndex] as { firstId?: string };
+    entry.firstId ??= id;
+    if (entry.firstId !== id) tally.replayMismatches++;
+  }
+}
+
+// ---- verification -----------------------------------------------------------------------------------------------
+
+async function verifyDecisions(
+  client: ReturnType<typeof createDocumentClient>,
+  table: string,
+  decisions: Map<string, number>,
+): Promise<{ verified: number; missing: string[] }> {
+  const ids = [...decisions.keys()];
+  const missing: string[] = [];
+  let verified = 0;
+  for (let i = 0; i < ids.length; i += 100) {
+    let keys: Record<string, unknown>[] = ids.slice(i, i + 100).map((id) => ({ pk: ITEM_PREFIX.decision + id }));
+    const found = new Map<string, { score?: unknown }>();
+    for (let attempt = 0; keys.length && attempt < 10; attempt++) {
+      const out = await client.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: keys, ConsistentRead: true } } }));
+      for (const item of out.Responses?.[table] ?? []) {
+        const decision = item.decision as { decision_id?: string; score?: unknown } | undefined;
+        if (decision?.decision_id) found.set(decision.decision_id, decision);
+      }
+      keys = (out.UnprocessedKeys?.[table]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+      if (keys.length) await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
+    }
+    for (const id of ids.slice(i, i + 100)) {
+      const stored = found.get(id);
+      if (stored && Number(stored.score) === decisions.get(id)) verified++;
+      else missing.push(id);
+    }
+  }
+  return { verified, missing };
+}
+
+// ---- main -------------------------------------------------------------------------------------------------------
+
+async function main() {
+  const opts = options();
+  const log = (line: string) => {
+    if (!opts.json) console.log(line);
+  };
+
+  // Handlers read these on first use: set them before loadHandlers().
+  const names = tableNamesWithPrefix(`load-${Date.now().toString(36)}-`);
+  Object.assign(process.env, {
+    ACCESS_TABLE_NAME: names.access,
+    DECISIONS_TABLE_NAME: names.decisions,
+    AUTH_CACHE_TTL_SECONDS: '30',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+    POWERTOOLS_LOG_LEVEL: 'WARN',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    AWS_REGION: process.env.AWS_REGION || 'us-east-1',
+  });
+
+  log('starting DynamoDB Local (in memory) ...');
+  const db = await startDynamoDbLocal({ port: 0, dataDir: ':memory:' });
+  process.env.DYNAMODB_ENDPOINT = db.endpoint;
+  const client = createDocumentClient({ endpoint: db.endpoint });
+  let server: RunningServer | undefined;
+  const stop = async () => {
+    await server?.close().catch(() => undefined);
+    client.destroy();
+    await db.stop();
+  };
+  process.once('SIGINT', () => void stop().then(() => process.exit(130)));
+
+  try {
+    await ensureTables(client, names);
+    const admin = new AdminService(new DynamoAccessStore(client, names.access));
+    await admin.createPartner({ id: 'load', name: 'Load test partner' });
+    const { key } = await admin.createKey({ partnerId: 'load', workspaces: WORKSPACES, env: 'test' });
+    server = await startLocalServer({ port: 0, handlers: await loadHandlers() });
+
+    const shared: Shared = {
+      key,
+      unknownKeys: Array.from({ length: 20 }, () => generateApiKey('live')),
+      replayPool: Array.from({ length: 50 }, () => ({ idempotencyKey: `load-${randomUUID()}`, body: JSON.stringify(validSignal()) })),
+      decisions: new Map(),
+      decisionIds: [],
+    };
+    const tally: Tally = { statusCounts: {}, byKind: {}, unexpected: [], contractViolations: 0, replayed: 0, replayMismatches: 0, getMismatches: 0 };
+
+    // Warm-up: the first request loads modules and opens connections; keep it out of the figures.
+    await fetch(`${server.baseUrl}/signals/analyze`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(validSignal()) })
+      .then(async (res) => record(shared, tally, { kind: 'analyze' }, res.status, await res.text(), Object.fromEntries(res.headers)));
+
+    log(`load: ${opts.connections} connections for ${opts.duration} s against ${server.baseUrl}`);
+    const autocannon = await loadAutocannon();
+    const result = await autocannon({
+      url: `http://127.0.0.1:${server.port}`,
+      connections: opts.connections,
+      duration: opts.duration,
+      timeout: 10,
+      requests: [
+        {
+          setupRequest: (req: Record<string, unknown>, context: RequestContext) => {
+            const r = buildRequest(shared, context);
+            return { ...req, method: r.method, path: r.path, headers: r.headers, body: r.body ?? '' };
+          },
+          onResponse: (status: number, body: string, context: RequestContext, headers: Record<string, unknown>) =>
+            record(shared, tally, context, status, body, headers),
+        },
+      ],
+    });
+
+    const serverErrors = Object.entries(tally.statusCounts).reduce((n, [s, c]) => n + (Number(s) >= 500 ? c : 0), 0);
+    log(`verifying ${shared.decisions.size} decisions in DynamoDB ...`);
+    const { verified, missing } = await verifyDecisions(client, names.decisions, shared.decisions);
+
+    const figures = {
+      duration_seconds: result.duration,
+      connections: opts.connections,
+      requests_total: result.requests.total,
+      requests_per_second: Math.round(result.requests.total / result.duration),
+      latency_p50_ms: result.latency.p50,
+      latency_p90_ms: result.latency.p90,
+      latency_p99_ms: result.latency.p99,
+      latency_max_ms: result.latency.max,
+      status_counts: tally.statusCounts,
+      status_counts_by_kind: tally.byKind,
+      connection_errors: result.errors,
+      timeouts: result.timeouts,
+      server_errors: serverErrors,
+      unexpected_answers: tally.unexpected.length,
+      contract_violations: tally.contractViolations,
+      idempotent_replays: tally.replayed,
+      replay_mismatches: tally.replayMismatches,
+      get_mismatches: tally.getMismatches,
+      decisions_created: shared.decisions.size,
+      decisions_verified: verified,
+      decisions_missing: missing.length,
+    };
+    const ok =
+      serverErrors === 0 &&
+      missing.length === 0 &&
+      result.errors === 0 &&
+      tally.unexpected.length === 0 &&
+      tally.contractViolations === 0 &&
+      tally.replayMismatches === 0 &&
+      tally.getMismatches === 0;
+
+    if (opts.json) {
+      console.log(JSON.stringify({ ...figures, ok, ...(missing.length ? { missing_decision_ids: missing.slice(0, 20) } : {}), ...(tally.unexpected.length ? { unexpected_samples: tally.unexpected.slice(0, 5) } : {}) }));
+    } else {
+      const kinds = Object.entries(tally.byKind).map(([k, c]) => `    ${k.padEnd(26)} ${Object.entries(c).map(([s, n]) => `${s}: ${n}`).join(', ')}`);
+      console.log('');
+      console.log(`requests          ${figures.requests_total} in ${figures.duration_seconds} s = ${figures.requests_per_second} requests/s (${opts.connections} connections)`);
+      console.log(`latency           p50 ${figures.latency_p50_ms} ms, p90 ${figures.latency_p90_ms} ms, p99 ${figures.latency_p99_ms} ms, max ${figures.latency_max_ms} ms`);
+      console.log(`status counts     ${Object.entries(tally.statusCounts).map(([s, n]) => `${s}: ${n}`).join(', ')}`);
+      console.log('by request kind');
+      console.log(kinds.join('\n'));
+      console.log(`5xx               ${serverErrors}`);
+      console.log(`connection errors ${result.errors} (timeouts ${result.timeouts})`);
+      console.log(`unexpected        ${tally.unexpected.length}${tally.unexpected.length ? ` e.g. ${JSON.stringify(tally.unexpected[0])}` : ''}`);
+      console.log(`contract checks   ${tally.contractViolations} answers without JSON or X-Request-Id; ${tally.replayMismatches} replays with another decision; ${tally.getMismatches} GETs of another decision`);
+      console.log(`idempotent        ${tally.replayed} replays answered with Idempotent-Replayed: true`);
+      console.log(`decisions         ${shared.decisions.size} created, ${verified} read back from DynamoDB, ${missing.length} missing${missing.length ? ` (e.g. ${missing.slice(0, 3).join(', ')})` : ''}`);
+      console.log(ok ? 'OK' : 'FAILED');
+    }
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    await stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof JavaMissingError ? err.message : `load failed: ${(err as Error).stack ?? err}`);
+  process.exit(1);
+});
