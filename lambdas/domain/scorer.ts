@@ -1,0 +1,1073 @@
+// The decision engine. An additive, explainable rule model:
+//   score = clamp(BASE_SCORE + sum of reason weights, 0, 100)
+// Every point comes from a listed reason; when the sum leaves 0..100 the score is clamped and no
+// balancing reason is invented (so sum(weights) = score - BASE_SCORE exactly when unclamped).
+// Pure and deterministic: no clock, no randomness, no I/O. `now` is the analysis time.
+import {
+  priorityForScore,
+  type Assessment,
+  type Category,
+  type Queue,
+  type Reason,
+  type RecommendedAction,
+} from './decision';
+import type { Signal, Source } from './signal';
+import { IGNORE, LEXICON, METRIC_NOUNS, NEGATORS } from './scorer-lexicon';
+import { SPAM_LOGIT_STRONG, SPAM_LOGIT_THRESHOLD, spamLogit } from './scorer-spam';
+import { TokenBuffer, tokenHashes } from './scorer-text';
+
+/** The baseline every signal starts from (reason-free "BASELINE" row in docs/scorer.md). */
+export const BASE_SCORE = 20;
+export const MODEL_VERSION = 'rules-1';
+/** Only this much of the subject and body is read: bounded cost, same answer every time. */
+export const SUBJECT_SCAN_CHARS = 1_000;
+export const BODY_SCAN_CHARS = 20_000;
+
+export interface ReasonCodeInfo {
+  /** When the reason applies. */
+  description: string;
+  /** Smallest and largest weight the reason can carry. */
+  min: number;
+  max: number;
+}
+
+/** Every reason code the scorer can emit. docs/scorer.md's table is checked against this. */
+export const REASON_CODES = {
+  OUTAGE_LANGUAGE: { min: 12, max: 45, description: 'mentions an outage, downtime or data loss ("site is down", "Ausfall", "panne", "caída")' },
+  DEGRADATION_LANGUAGE: { min: 5, max: 20, description: 'mentions degraded service: slowness, timeouts, elevated errors' },
+  INTERNAL_ALERT: { min: 8, max: 15, description: 'internal signal worded as a firing alert ("alert", "threshold exceeded", "backup failed")' },
+  ALERT_RESOLVED: { min: -20, max: -20, description: 'internal alert reports recovery ("resolved", "back to normal"); cancels incident and severity reasons' },
+  METRIC_CRITICAL: { min: 25, max: 25, description: 'a metric past its critical level (usage >= 95%, error rate >= 10%, latency >= 3 s)' },
+  METRIC_WARNING: { min: 10, max: 10, description: 'a metric past its warning level (usage >= 85%, error rate >= 2%, latency >= 1 s)' },
+  IMPACT_SCOPE: { min: 5, max: 10, description: 'the problem affects many ("all users", "production"); only for incident, security and support' },
+  SECURITY_LANGUAGE: { min: 8, max: 45, description: 'breach, phishing, leaked credentials, vulnerability, malware (30 for softer cues such as "suspicious login")' },
+  LEGAL_THREAT: { min: 10, max: 40, description: 'threat of legal action ("lawsuit", "my lawyer", "cease and desist", "Anwalt", "avocat", "abogado")' },
+  LEGAL_LANGUAGE: { min: 7, max: 25, description: 'mentions legal matters without a threat ("litigation", "attorney", "breach of contract")' },
+  COMPLIANCE_REQUEST: { min: 7, max: 25, description: 'privacy or compliance request (GDPR/DSGVO/RGPD, DSAR, right to erasure, SOC 2)' },
+  PAYMENT_FAILURE: { min: 8, max: 30, description: 'failed or wrong payment ("card declined", "charged twice", "invoice overdue")' },
+  BILLING_QUESTION: { min: 4, max: 15, description: 'billing topic without a failure ("invoice", "receipt", "VAT")' },
+  CHURN_LANGUAGE: { min: 5, max: 35, description: 'cancellation or switching intent ("cancel my subscription", "not renewing", "kündigen", "résilier", "cancelar")' },
+  REFUND_DEMAND: { min: 7, max: 25, description: 'demands money back ("I want a refund", "remboursement", "reembolso")' },
+  SALES_INTEREST: { min: 3, max: 25, description: 'buying interest: quote, demo, seats, enterprise plan (10 for a bare "pricing" or "demo")' },
+  SUPPORT_REQUEST: { min: 3, max: 20, description: 'ordinary support request: something does not work, an error, a how-to question' },
+  DEADLINE_LANGUAGE: { min: 3, max: 10, description: 'deadline or action item in the text ("due tomorrow", "by EOD", "action required")' },
+  GRATITUDE_CLOSURE: { min: -20, max: -20, description: 'says the problem is solved ("thanks, that fixed it"); cancels support, slowness and outage wording unless the problem recurs' },
+  POSITIVE_FEEDBACK: { min: -5, max: -5, description: 'praise without a request ("love the product")' },
+  AUTOMATED_NOTIFICATION: { min: -25, max: -5, description: 'automated notification wording ("do not reply", "order confirmation", "build succeeded"); markers add up' },
+  NEWSLETTER_LANGUAGE: { min: -30, max: -5, description: 'newsletter or bulk-mail wording ("unsubscribe", "view in browser"); markers add up' },
+  AUTO_REPLY: { min: -30, max: -10, description: 'auto-reply or out-of-office wording; markers add up' },
+  SPAM_LANGUAGE: { min: -40, max: -5, description: 'spam or scam wording ("you have won", "claim your prize", "lottery"); markers add up' },
+  SPAM_MODEL: { min: -30, max: -20, description: 'the spam model (logistic regression on hashed words) rates the text as spam' },
+  PERSONAL_LANGUAGE: { min: -10, max: -5, description: 'personal rather than business mail ("birthday", "dinner"); markers add up' },
+  URGENCY_LANGUAGE: { min: 5, max: 15, description: 'urgency words ("urgent", "ASAP", "dringend", "sofort", "urgente"); 15 for two or more' },
+  NOT_URGENT: { min: -5, max: -5, description: 'hedged or negated urgency ("not urgent", "no rush", "nicht dringend", "pas urgent")' },
+  REPEATED_CONTACT: { min: 5, max: 10, description: 'an unresolved, repeated problem ("still not", "third time", "no response yet")' },
+  FRUSTRATION: { min: 3, max: 5, description: 'frustrated tone ("unacceptable", "fed up")' },
+  SHOUTING: { min: 5, max: 5, description: 'ALL-CAPS subject or body, or repeated "!!"; one small bump however loud' },
+  SEVERITY_CRITICAL: { min: 25, max: 50, description: 'metadata.severity sev0/sev1/critical/1 (or "sev1", "P1" in the text)' },
+  SEVERITY_HIGH: { min: 15, max: 30, description: 'metadata.severity sev2/high/major/2 (or "sev2", "P2" in the text)' },
+  SEVERITY_MEDIUM: { min: 5, max: 10, description: 'metadata.severity sev3/medium/warning/3 (or "warning" in an internal signal)' },
+  SEVERITY_LOW: { min: -10, max: -10, description: 'metadata.severity sev4/sev5/low/info/4/5' },
+  VIP_SENDER: { min: 15, max: 15, description: 'metadata.vip is true, the sender is in metadata.vip_senders, or metadata.tags has "vip"' },
+  VIP_CUSTOMER: { min: 15, max: 15, description: 'metadata.customer_tier is enterprise (or strategic, key, platinum, vip)' },
+  CUSTOMER_TIER_PAID: { min: 5, max: 5, description: 'metadata.customer_tier is a paid plan (pro, business, premium, team, ...)' },
+  CUSTOMER_TIER_FREE: { min: -5, max: -5, description: 'metadata.customer_tier is free or trial' },
+  TAG_URGENT: { min: 10, max: 10, description: 'metadata.tags has urgent, asap, p0, p1, critical, escalation, blocker' },
+  TAG_TOPIC: { min: -20, max: 15, description: 'metadata.tags names a topic: problem topics +15 (support +10), bulk/automated -15, spam -20' },
+  DUE_OVERDUE: { min: 25, max: 25, description: 'metadata.due_at is before now' },
+  DUE_WITHIN_24H: { min: 15, max: 15, description: 'metadata.due_at is within 24 hours of now' },
+  DUE_WITHIN_3_DAYS: { min: 5, max: 5, description: 'metadata.due_at is within 72 hours of now' },
+  DEAL_VALUE_HIGH: { min: 10, max: 20, description: 'metadata.amount or deal_value >= 10,000 (20 from 100,000); sales, churn, billing or CRM signals only' },
+  WAITING_OVER_4H: { min: 5, max: 5, description: 'received_at is more than 4 hours before now' },
+  WAITING_OVER_24H: { min: 10, max: 10, description: 'received_at is more than 24 hours before now' },
+  NO_REPLY_SENDER: { min: -15, max: -15, description: 'sender is a no-reply or system address (noreply@, notifications@, mailer-daemon@, ...)' },
+  BULK_SENDER: { min: -5, max: -5, description: 'sender is a bulk-mail address (newsletter@, marketing@, news@, ...)' },
+  SENDER_BUSINESS_DOMAIN: { min: 5, max: 5, description: 'a sales lead from a business domain' },
+  SENDER_FREE_MAIL: { min: -5, max: -5, description: 'a sales lead from a free-mail domain (gmail.com, web.de, ...)' },
+} as const satisfies Record<string, ReasonCodeInfo>;
+
+export type ReasonCode = keyof typeof REASON_CODES;
+
+// ---------------------------------------------------------------------------------------------
+// Categories, queues, actions
+
+const CODE_CATEGORY: Partial<Record<ReasonCode, Category>> = {
+  OUTAGE_LANGUAGE: 'incident',
+  DEGRADATION_LANGUAGE: 'incident',
+  INTERNAL_ALERT: 'incident',
+  METRIC_CRITICAL: 'incident',
+  METRIC_WARNING: 'incident',
+  SEVERITY_CRITICAL: 'incident',
+  SEVERITY_HIGH: 'incident',
+  SECURITY_LANGUAGE: 'security',
+  LEGAL_THREAT: 'legal',
+  LEGAL_LANGUAGE: 'legal',
+  COMPLIANCE_REQUEST: 'legal',
+  PAYMENT_FAILURE: 'billing',
+  BILLING_QUESTION: 'billing',
+  CHURN_LANGUAGE: 'churn_risk',
+  REFUND_DEMAND: 'churn_risk',
+  SALES_INTEREST: 'sales_opportunity',
+  SUPPORT_REQUEST: 'support',
+  DEADLINE_LANGUAGE: 'task',
+  GRATITUDE_CLOSURE: 'feedback',
+  POSITIVE_FEEDBACK: 'feedback',
+  AUTOMATED_NOTIFICATION: 'notification',
+  NO_REPLY_SENDER: 'notification',
+  ALERT_RESOLVED: 'notification',
+  NEWSLETTER_LANGUAGE: 'newsletter',
+  BULK_SENDER: 'newsletter',
+  AUTO_REPLY: 'auto_reply',
+  SPAM_LANGUAGE: 'spam',
+  SPAM_MODEL: 'spam',
+  PERSONAL_LANGUAGE: 'personal',
+};
+
+/** Where each category is routed. `general` depends on the source (see queueFor). */
+export const CATEGORY_QUEUE: Readonly<Record<Category, Queue>> = {
+  incident: 'engineering',
+  security: 'security',
+  legal: 'legal',
+  billing: 'finance',
+  churn_risk: 'customer_success',
+  sales_opportunity: 'sales',
+  support: 'support',
+  task: 'operations',
+  feedback: 'customer_success',
+  notification: 'none',
+  newsletter: 'none',
+  auto_reply: 'none',
+  spam: 'none',
+  personal: 'none',
+  general: 'support',
+};
+
+/** Categories that need no human; archived while their score stays low. */
+export const ARCHIVE_CATEGORIES: ReadonlySet<Category> = new Set(['notification', 'newsletter', 'auto_reply', 'spam']);
+
+/** Tie-break order when two categories have the same evidence: the riskier one wins. */
+const CATEGORY_PRECEDENCE: readonly Category[] = [
+  'security',
+  'incident',
+  'legal',
+  'churn_risk',
+  'billing',
+  'support',
+  'sales_opportunity',
+  'task',
+  'feedback',
+  'spam',
+  'auto_reply',
+  'newsletter',
+  'notification',
+  'personal',
+  'general',
+];
+
+/** Least evidence (sum of |weights|) before an archive category or `personal` may be chosen. */
+const ARCHIVE_MIN_EVIDENCE = 15;
+const PERSONAL_MIN_EVIDENCE = 10;
+
+const ACTION_BY_PRIORITY = { critical: 'escalate', high: 'respond_now', medium: 'respond', low: 'review' } as const;
+
+function queueFor(category: Category, source: Source): Queue {
+  if (category !== 'general') return CATEGORY_QUEUE[category];
+  if (source === 'internal' || source === 'task') return 'operations';
+  if (source === 'crm_event') return 'sales';
+  return 'support';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lexicon compilation (module load)
+
+const CODES = Object.keys(REASON_CODES) as ReasonCode[];
+const CODE_INDEX = new Map<string, number>(CODES.map((c, i) => [c, i]));
+const NC = CODES.length;
+const IGNORE_INDEX = -1;
+const METRIC_INDEX = -2;
+
+const SOURCE_BIT: Record<Source, number> = { email: 1, task: 2, crm_event: 4, support_message: 8, internal: 16 };
+const ALL_SOURCES = 31;
+
+interface Entry {
+  code: number;
+  weight: number;
+  /** Token count. */
+  len: number;
+  /** Must end its clause. */
+  eoc: boolean;
+  subjectOnly: boolean;
+  sources: number;
+  /** One of these words (h1 -> h2) must be among the 4 words before, same clause. */
+  near: Map<number, number> | null;
+  /** The canonical phrase shown in reason messages (lexicon text, never signal text). */
+  phrase: string;
+  metric?: 'usage' | 'error' | 'latency';
+  /** Per-call stamp so a repeated phrase counts once. */
+  seen: number;
+}
+
+/** A token trie keyed by the tokens' first hash; `h2` rules out collisions. */
+interface TrieNode {
+  h2: number;
+  next: Map<number, TrieNode> | null;
+  /** Phrases ending here, in lexicon order (the first whose conditions hold wins). */
+  entries: Entry[] | null;
+}
+
+function expand(pattern: string): string[] {
+  const open = pattern.indexOf('{');
+  if (open < 0) return [pattern.replace(/\s+/g, ' ').trim()];
+  const close = pattern.indexOf('}', open);
+  const head = pattern.slice(0, open);
+  const tail = pattern.slice(close + 1);
+  return pattern
+    .slice(open + 1, close)
+    .split(',')
+    .flatMap((alt) => expand(head + alt + tail));
+}
+
+const ROOT = new Map<number, TrieNode>();
+// Pre-filters that spare most tokens the trie walk: first words of any phrase, first words that
+// are whole phrases, and (first, second) word pairs of longer phrases.
+const ROOT_FILTER = new Uint8Array(65536);
+const SINGLE_FILTER = new Uint8Array(65536);
+const PAIR_BITS = 18;
+const PAIR_FILTER = new Uint8Array(1 << PAIR_BITS);
+const pairSlot = (a: number, b: number) => (Math.imul(a, 0x9e3779b1) ^ b) >>> (32 - PAIR_BITS);
+
+function wordSet(words: string): Map<number, number> {
+  const set = new Map<number, number>();
+  for (const word of words.split('|')) {
+    const { h1, h2 } = tokenHashes(word);
+    if (h1.length === 1) set.set(h1[0], h2[0]);
+  }
+  return set;
+}
+
+function addEntry(
+  phrase: string,
+  code: number,
+  weight: number,
+  sources: number,
+  subjectOnly: boolean,
+  near: Map<number, number> | null,
+  seenKeys: Set<string>,
+  metric?: 'usage' | 'error' | 'latency',
+) {
+  let text = phrase;
+  let eoc = false;
+  if (text.endsWith('$')) {
+    eoc = true;
+    text = text.slice(0, -1).trim();
+  }
+  const { h1, h2 } = tokenHashes(text);
+  if (h1.length === 0) return;
+  const key = `${h1.join(',')}/${eoc}/${sources}/${subjectOnly}/${near === null}`;
+  if (seenKeys.has(key)) return; // the first group to claim a phrase keeps it
+  seenKeys.add(key);
+  let level = ROOT;
+  let node: TrieNode | undefined;
+  for (let k = 0; k < h1.length; k++) {
+    node = level.get(h1[k]);
+    if (node === undefined) {
+      node = { h2: h2[k], next: null, entries: null };
+      level.set(h1[k], node);
+    } else if (node.h2 !== h2[k]) {
+      throw new Error(`lexicon hash collision at "${text}"`);
+    }
+    if (k < h1.length - 1) level = node.next ??= new Map();
+  }
+  (node!.entries ??= []).push({ code, weight, len: h1.length, eoc, subjectOnly, sources, near, phrase: text, metric, seen: 0 });
+  ROOT_FILTER[h1[0] & 0xffff] = 1;
+  if (h1.length === 1) SINGLE_FILTER[h1[0] & 0xffff] = 1;
+  else PAIR_FILTER[pairSlot(h1[0], h1[1])] = 1;
+}
+
+{
+  const seenKeys = new Set<string>();
+  for (const group of LEXICON) {
+    const code = group.code === IGNORE ? IGNORE_INDEX : CODE_INDEX.get(group.code);
+    if (code === undefined) throw new Error(`lexicon code ${group.code} is not in REASON_CODES`);
+    let sources = ALL_SOURCES;
+    if (group.sources) sources = group.sources.reduce((bits, s) => bits | SOURCE_BIT[s], 0);
+    const near = group.near ? wordSet(group.near) : null;
+    for (const raw of group.phrases.split('|')) {
+      for (const phrase of expand(raw)) {
+        if (phrase !== '') addEntry(phrase, code, group.weight, sources, group.field === 0, near, seenKeys);
+      }
+    }
+  }
+  for (const [noun, kind] of Object.entries(METRIC_NOUNS)) addEntry(noun, METRIC_INDEX, 0, ALL_SOURCES, false, null, seenKeys, kind);
+}
+
+const NEGATOR_H2 = wordSet(NEGATORS);
+
+/** Codes whose matches a preceding negation ("not", "no", "nicht", "pas", "no") cancels. */
+const NEGATABLE = new Set<number>(
+  (
+    [
+      'OUTAGE_LANGUAGE',
+      'DEGRADATION_LANGUAGE',
+      'INTERNAL_ALERT',
+      'IMPACT_SCOPE',
+      'SECURITY_LANGUAGE',
+      'LEGAL_THREAT',
+      'LEGAL_LANGUAGE',
+      'COMPLIANCE_REQUEST',
+      'PAYMENT_FAILURE',
+      'BILLING_QUESTION',
+      'CHURN_LANGUAGE',
+      'REFUND_DEMAND',
+      'SALES_INTEREST',
+      'SUPPORT_REQUEST',
+      'DEADLINE_LANGUAGE',
+      'GRATITUDE_CLOSURE',
+      'POSITIVE_FEEDBACK',
+      'URGENCY_LANGUAGE',
+      'FRUSTRATION',
+      'SEVERITY_CRITICAL',
+      'SEVERITY_HIGH',
+      'SEVERITY_MEDIUM',
+      'ALERT_RESOLVED',
+    ] as ReasonCode[]
+  ).map((c) => CODE_INDEX.get(c)!),
+);
+
+/** Codes whose markers add up (capped at the code's extreme weight); others keep their strongest match. */
+const ACCUMULATE = new Set<number>(
+  (['AUTOMATED_NOTIFICATION', 'NEWSLETTER_LANGUAGE', 'AUTO_REPLY', 'SPAM_LANGUAGE', 'PERSONAL_LANGUAGE'] as ReasonCode[]).map(
+    (c) => CODE_INDEX.get(c)!,
+  ),
+);
+
+const I = (c: ReasonCode) => CODE_INDEX.get(c)!;
+const URGENCY = I('URGENCY_LANGUAGE');
+const NOT_URGENT = I('NOT_URGENT');
+
+// ---------------------------------------------------------------------------------------------
+// Per-call scratch state (the scorer is synchronous; nothing interleaves)
+
+const buf = new TokenBuffer();
+const hitWeight = new Float64Array(NC);
+const hitCount = new Int32Array(NC);
+const hitPhrase: string[] = new Array<string>(NC).fill('');
+/** 1 while every match of the code so far lies deep in a long body. */
+const hitDeep = new Uint8Array(NC);
+let callStamp = 0;
+
+interface MetricHit {
+  level: 0 | 1 | 2;
+  text: string;
+}
+
+const NUMBER_AT = /(\d{1,9}(?:[.,]\d{1,4})?)\s*(%|percent|ms|msec|milliseconds?|s|secs?|seconds?)?(?![\p{L}\p{N}])/uy;
+const METRIC_LABEL: Record<string, string> = { usage: 'usage', error: 'error rate', latency: 'latency' };
+
+function readMetric(entry: Entry, at: number, len: number): MetricHit | null {
+  const n = buf.count;
+  const clause = buf.clause[at];
+  // The number is right after the noun (up to 3 words in between: "CPU at 98%", "error rate is 40%")
+  // or right before it ("95% disk").
+  let j = -1;
+  for (let k = at + len; k < n && k <= at + len + 3 && buf.clause[k] === clause; k++) {
+    if (buf.digits[k] > 0 && buf.field[k] === buf.field[at]) {
+      j = k;
+      break;
+    }
+  }
+  if (j < 0 && at > 0 && buf.clause[at - 1] === clause && buf.digits[at - 1] > 0 && buf.letters(at - 1) === 0) j = at - 1;
+  if (j < 0) return null;
+  const text = buf.texts[buf.field[j]];
+  NUMBER_AT.lastIndex = buf.start[j];
+  const m = NUMBER_AT.exec(text);
+  if (!m) return null;
+  const value = Number(m[1].replace(',', '.'));
+  if (!Number.isFinite(value)) return null;
+  const unit = (m[2] ?? '').toLowerCase();
+  const percent = unit === '%' || unit === 'percent';
+  let level: 0 | 1 | 2 = 0;
+  let shown = '';
+  if (entry.metric === 'usage' || entry.metric === 'error') {
+    if (!percent) return null;
+    const [crit, warn] = entry.metric === 'usage' ? [95, 85] : [10, 2];
+    if (value > 100) return null;
+    level = value >= crit ? 2 : value >= warn ? 1 : 0;
+    shown = `${value}%`;
+  } else {
+    if (percent) return null;
+    const seconds = unit.startsWith('m') ? value / 1000 : unit === '' && value >= 100 ? value / 1000 : value;
+    level = seconds >= 3 ? 2 : seconds >= 1 ? 1 : 0;
+    shown = `${Math.round(seconds * 1000) / 1000} s`;
+  }
+  if (level === 0) return null;
+  const label = entry.metric === 'usage' ? `${entry.phrase.split(' ')[0]} usage` : METRIC_LABEL[entry.metric!];
+  return { level, text: `${label} at ${shown}` };
+}
+
+function isNegated(at: number): boolean {
+  const clause = buf.clause[at];
+  for (let k = at - 1; k >= 0 && k >= at - 3; k--) {
+    if (buf.clause[k] !== clause) return false;
+    const h2 = NEGATOR_H2.get(buf.h1[k]);
+    if (h2 !== undefined && h2 === buf.h2At(k)) return true;
+  }
+  return false;
+}
+
+interface ScanResult {
+  touched: number[];
+  metric: MetricHit | null;
+}
+
+/** Positive evidence this far into the body counts half: long digests mention everything once. */
+export const DEEP_BODY_OFFSET = 3_000;
+
+function record(code: number, weight: number, phrase: string, at: number, touched: number[], accumulate: boolean) {
+  const deep = weight > 0 && buf.field[at] === 1 && buf.start[at] >= DEEP_BODY_OFFSET;
+  const w = deep ? weight / 2 : weight;
+  if (hitCount[code] === 0) {
+    touched.push(code);
+    hitWeight[code] = w;
+    hitPhrase[code] = phrase;
+    hitDeep[code] = deep ? 1 : 0;
+  } else if (accumulate) {
+    hitWeight[code] += w;
+  } else if (Math.abs(w) > Math.abs(hitWeight[code])) {
+    hitWeight[code] = w;
+    hitPhrase[code] = phrase;
+    hitDeep[code] = deep ? 1 : 0;
+  }
+  if (!deep) hitDeep[code] = 0;
+  hitCount[code]++;
+}
+
+function hasNear(near: Map<number, number>, at: number): boolean {
+  const clause = buf.clause[at];
+  for (let k = at - 1; k >= 0 && k >= at - 4 && buf.clause[k] === clause; k--) {
+    const h2 = near.get(buf.h1[k]);
+    if (h2 !== undefined && h2 === buf.h2At(k)) return true;
+  }
+  return false;
+}
+
+const candidates: Entry[] = new Array<Entry>(64);
+/** The phrases matchAt accepted at one position, longest first. */
+const accepted: Entry[] = new Array<Entry>(64);
+
+/**
+ * Fills `accepted` with the phrases starting at token i whose conditions hold and returns how
+ * many. The walk compares first hashes only; second hashes are checked for candidates alone.
+ */
+function matchAt(i: number, sourceBit: number): number {
+  const H1 = buf.h1;
+  const CL = buf.clause;
+  const n = buf.count;
+  const root = ROOT.get(H1[i]);
+  if (root === undefined) return 0;
+  let node = root;
+  let found = 0;
+  let k = i;
+  for (;;) {
+    const entries = node.entries;
+    if (entries !== null) {
+      for (let e = 0; e < entries.length; e++) {
+        const entry = entries[e];
+        if ((entry.sources & sourceBit) === 0) continue;
+        if (entry.subjectOnly && buf.field[i] !== 0) continue;
+        if (entry.eoc && k + 1 < n && CL[k + 1] === CL[i]) continue;
+        if (entry.near !== null && !hasNear(entry.near, i)) continue;
+        if (found < 64) candidates[found++] = entry;
+        break;
+      }
+    }
+    if (node.next === null || k + 1 >= n || CL[k + 1] !== CL[i]) break;
+    const next: TrieNode | undefined = node.next.get(H1[k + 1]);
+    if (next === undefined) break;
+    node = next;
+    k++;
+  }
+  // Longest first: verify the second hashes along the path. The longest phrase wins; shorter ones at the same start still count when they carry another
+  // code ("down again" is a repeat and "service ... down" an outage), unless the longest is a
+  // neutral phrase, which shields its words.
+  let out = 0;
+  for (let c = found - 1; c >= 0; c--) {
+    const entry = candidates[c];
+    let ok = true;
+    let check = root;
+    for (let t = 0; t < entry.len; t++) {
+      if (t > 0) check = check.next!.get(H1[i + t])!;
+      if (check.h2 !== buf.h2At(i + t)) {
+        ok = false;
+        break;
+      }
+    }
+    if (!ok) continue;
+    if (out === 0) {
+      accepted[out++] = entry;
+      if (entry.code === IGNORE_INDEX) break;
+    } else if (entry.code !== IGNORE_INDEX) {
+      let fresh = true;
+      for (let a = 0; a < out; a++) if (accepted[a].code === entry.code) fresh = false;
+      if (fresh) accepted[out++] = entry;
+    }
+  }
+  return out;
+}
+
+function scan(sourceBit: number): ScanResult {
+  const touched: number[] = [];
+  let metric: MetricHit | null = null;
+  const n = buf.count;
+  const H1 = buf.h1;
+  callStamp++;
+  // Matching moves one token at a time, so overlapping phrases all count ("my card" and "card was
+  // declined"), but a phrase lying wholly inside an earlier one does not ("my subscription" inside
+  // "cancel my subscription", "urgent" inside "not urgent").
+  let coveredUntil = -1;
+  let i = 0;
+  while (i < n) {
+    const h = H1[i];
+    if (
+      ROOT_FILTER[h & 0xffff] === 0 ||
+      (SINGLE_FILTER[h & 0xffff] === 0 && (i + 1 >= n || PAIR_FILTER[pairSlot(h, H1[i + 1])] === 0))
+    ) {
+      i++;
+      continue;
+    }
+    const count = matchAt(i, sourceBit);
+    let longest = 0;
+    for (let m = 0; m < count; m++) {
+      const entry = accepted[m];
+      if (i + entry.len - 1 <= coveredUntil) continue;
+      if (entry.len > longest) longest = entry.len;
+      if (entry.code === METRIC_INDEX) {
+        const hit = readMetric(entry, i, entry.len);
+        if (hit && (!metric || hit.level > metric.level)) metric = hit;
+      } else if (entry.code !== IGNORE_INDEX) {
+        const negated = NEGATABLE.has(entry.code) && isNegated(i);
+        if (!negated) {
+          const accumulate = ACCUMULATE.has(entry.code);
+          // Urgency counts distinct words; accumulating codes count distinct markers.
+          if (entry.code === URGENCY || accumulate) {
+            if (entry.seen !== callStamp) record(entry.code, entry.weight, entry.phrase, i, touched, accumulate);
+          } else {
+            record(entry.code, entry.weight, entry.phrase, i, touched, false);
+          }
+          entry.seen = callStamp;
+        } else if (entry.code === URGENCY) {
+          record(NOT_URGENT, -5, `not ${entry.phrase}`, i, touched, false);
+        }
+      }
+    }
+    if (longest > 0 && i + longest - 1 > coveredUntil) coveredUntil = i + longest - 1;
+    i++;
+  }
+  return { touched, metric };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Metadata and sender helpers (metadata may be any JSON: never throw, ignore what doesn't fit)
+
+type Meta = Record<string, unknown>;
+
+function own(md: Meta | null, key: string): unknown {
+  if (md === null) return undefined;
+  return Object.prototype.hasOwnProperty.call(md, key) ? md[key] : undefined;
+}
+
+function shortString(v: unknown, max = 100): string | null {
+  return typeof v === 'string' && v.length <= max ? v.trim().toLowerCase() : null;
+}
+
+function asNumber(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v === 'string' && v.length <= 40 && /^\s*\d[\d,_ ]*(?:\.\d+)?\s*$/.test(v)) {
+    const n = Number(v.replace(/[,_ ]/g, ''));
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+}
+
+function stringList(v: unknown, maxItems = 50): string[] {
+  if (typeof v === 'string') v = v.length <= 2000 ? v.split(',') : [];
+  if (!Array.isArray(v)) return [];
+  const out: string[] = [];
+  for (let i = 0; i < v.length && i < maxItems; i++) {
+    const s = shortString(v[i], 320);
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:[Zz]|[+-]\d{2}:?\d{2}))?$/;
+
+/** Milliseconds since the epoch, or null. Date-only values mean the end of that day (UTC). */
+function parseTime(v: unknown): number | null {
+  if (typeof v !== 'string' || v.length > 40) return null;
+  const s = v.trim();
+  if (!RFC3339.test(s)) return null;
+  if (s.length === 10) {
+    const t = Date.parse(`${s}T23:59:59.999Z`);
+    return Number.isFinite(t) ? t : null;
+  }
+  // Date-times must carry an offset (checked above), so parsing does not depend on the host's zone.
+  if (!/[Zz]$|[+-]\d{2}:?\d{2}$/.test(s)) return null;
+  const t = Date.parse(s.replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  return Number.isFinite(t) ? t : null;
+}
+
+const FREE_MAIL = new Set([
+  'gmail.com', 'googlemail.com', 'yahoo.com', 'yahoo.co.uk', 'yahoo.fr', 'yahoo.de', 'yahoo.es', 'ymail.com', 'hotmail.com',
+  'hotmail.co.uk', 'hotmail.fr', 'hotmail.de', 'hotmail.es', 'outlook.com', 'outlook.de', 'outlook.fr', 'outlook.es',
+  'live.com', 'live.de', 'live.fr', 'msn.com', 'aol.com', 'icloud.com', 'me.com', 'mac.com', 'gmx.de', 'gmx.net', 'gmx.com',
+  'gmx.at', 'gmx.ch', 'web.de', 't-online.de', 'freenet.de', 'orange.fr', 'wanadoo.fr', 'free.fr', 'laposte.net', 'sfr.fr',
+  'yandex.com', 'yandex.ru', 'mail.ru', 'protonmail.com', 'proton.me', 'pm.me', 'zoho.com', 'qq.com', '163.com', '126.com',
+  'libero.it', 'terra.es', 'telefonica.net', 'mail.com', 'fastmail.com', 'tutanota.com', 'hey.com',
+]);
+const NO_REPLY_LOCAL =
+  /^(?:no-?reply|noreply|do-?not-?reply|donotreply|notifications?|notify|mailer-?daemon|postmaster|bounces?|auto-?confirm|automated|auto-?mailer|alerts?|monitoring|system)(?:[-+._0-9].*)?$/;
+const BULK_LOCAL =
+  /^(?:newsletters?|news|marketing|promo|promos|promotions?|offers?|deals|digest|updates|mailer|mailing|campaigns?|email-?marketing)(?:[-+._0-9].*)?$/;
+const ADDRESS_IN_BRACKETS = /<\s*([^<>\s@]+@[^<>\s@]+)\s*>/;
+const BARE_ADDRESS = /([^\s<>"',;:@]+@[^\s<>"',;:@]+)/;
+
+interface SenderInfo {
+  address: string;
+  local: string;
+  domain: string;
+}
+
+function parseSender(sender: unknown): SenderInfo | null {
+  if (typeof sender !== 'string' || sender.length === 0) return null;
+  const s = sender.length > 400 ? sender.slice(0, 400) : sender;
+  const m = ADDRESS_IN_BRACKETS.exec(s) ?? BARE_ADDRESS.exec(s);
+  if (!m) return null;
+  const address = m[1].toLowerCase().replace(/\.+$/, '');
+  const at = address.lastIndexOf('@');
+  return { address, local: address.slice(0, at), domain: address.slice(at + 1) };
+}
+
+const TIER_VIP = new Set(['enterprise', 'strategic', 'key', 'key account', 'platinum', 'vip', 'tier 1', 'tier1']);
+const TIER_PAID = new Set([
+  'pro', 'professional', 'business', 'premium', 'paid', 'team', 'teams', 'growth', 'plus', 'standard', 'gold', 'silver',
+  'scale', 'corporate',
+]);
+const TIER_FREE = new Set(['free', 'trial', 'freemium', 'community', 'free trial', 'hobby']);
+
+type Severity = 'SEVERITY_CRITICAL' | 'SEVERITY_HIGH' | 'SEVERITY_MEDIUM' | 'SEVERITY_LOW';
+const SEVERITY_WORDS: Record<string, Severity> = {};
+for (const w of ['sev0', 'sev1', 'sev-0', 'sev-1', 'sev 0', 'sev 1', 'p0', 'p1', 'critical', 'crit', 'fatal', 'emergency', 'disaster', 'blocker', '0', '1'])
+  SEVERITY_WORDS[w] = 'SEVERITY_CRITICAL';
+for (const w of ['sev2', 'sev-2', 'sev 2', 'p2', 'high', 'major', 'error', 'severe', '2']) SEVERITY_WORDS[w] = 'SEVERITY_HIGH';
+for (const w of ['sev3', 'sev-3', 'sev 3', 'p3', 'medium', 'moderate', 'warning', 'warn', 'minor', '3']) SEVERITY_WORDS[w] = 'SEVERITY_MEDIUM';
+for (const w of ['sev4', 'sev5', 'sev-4', 'sev-5', 'sev 4', 'sev 5', 'p4', 'p5', 'low', 'info', 'informational', 'notice', 'debug', 'trivial', '4', '5'])
+  SEVERITY_WORDS[w] = 'SEVERITY_LOW';
+
+type TagKind = { category: Category; weight: number; problem: boolean } | 'urgent' | 'vip';
+const TAGS = new Map<string, TagKind>();
+const tag = (kind: TagKind, words: string) => words.split(' ').forEach((w) => TAGS.set(w, kind));
+tag('urgent', 'urgent asap p0 p1 critical sev1 sev0 high-priority priority escalation escalated blocker emergency');
+tag('vip', 'vip');
+tag({ category: 'incident', weight: 15, problem: true }, 'outage incident down downtime degraded degradation');
+tag({ category: 'security', weight: 15, problem: true }, 'security breach phishing vulnerability malware fraud');
+tag({ category: 'legal', weight: 15, problem: true }, 'legal gdpr compliance lawsuit privacy dsar');
+tag({ category: 'billing', weight: 15, problem: true }, 'billing payment payments invoice payment-failed chargeback');
+tag({ category: 'churn_risk', weight: 15, problem: true }, 'churn churn-risk cancellation cancel at-risk refund');
+tag({ category: 'sales_opportunity', weight: 15, problem: false }, 'sales lead opportunity upsell renewal deal pricing demo');
+tag({ category: 'support', weight: 10, problem: true }, 'bug support help question issue problem');
+tag({ category: 'task', weight: 10, problem: false }, 'task todo to-do action-item');
+tag({ category: 'newsletter', weight: -15, problem: false }, 'newsletter marketing promo promotion bulk');
+tag({ category: 'notification', weight: -15, problem: false }, 'notification automated digest no-reply');
+tag({ category: 'auto_reply', weight: -15, problem: false }, 'auto-reply autoreply ooo out-of-office');
+tag({ category: 'spam', weight: -20, problem: false }, 'spam junk scam');
+
+// ---------------------------------------------------------------------------------------------
+
+/** Codes that describe a real problem: while any is present nothing is archived. */
+const PROBLEM_CODES = new Set<ReasonCode>([
+  'OUTAGE_LANGUAGE',
+  'DEGRADATION_LANGUAGE',
+  'INTERNAL_ALERT',
+  'METRIC_CRITICAL',
+  'METRIC_WARNING',
+  'SECURITY_LANGUAGE',
+  'LEGAL_THREAT',
+  'LEGAL_LANGUAGE',
+  'COMPLIANCE_REQUEST',
+  'PAYMENT_FAILURE',
+  'CHURN_LANGUAGE',
+  'REFUND_DEMAND',
+  'SUPPORT_REQUEST',
+  'SEVERITY_CRITICAL',
+  'SEVERITY_HIGH',
+  'TAG_URGENT',
+]);
+/** Reasons that only make sense for archive-type content; dropped when a problem is present. */
+const ARCHIVE_CODES = new Set<ReasonCode>([
+  'AUTOMATED_NOTIFICATION',
+  'NO_REPLY_SENDER',
+  'NEWSLETTER_LANGUAGE',
+  'BULK_SENDER',
+  'AUTO_REPLY',
+  'SPAM_LANGUAGE',
+  'SPAM_MODEL',
+]);
+/** Topic reasons subject to the no-pile-up rule (internal alert details stack on purpose). */
+const TOPIC_CODES = new Set<ReasonCode>([
+  'OUTAGE_LANGUAGE',
+  'DEGRADATION_LANGUAGE',
+  'SECURITY_LANGUAGE',
+  'LEGAL_THREAT',
+  'LEGAL_LANGUAGE',
+  'COMPLIANCE_REQUEST',
+  'PAYMENT_FAILURE',
+  'BILLING_QUESTION',
+  'CHURN_LANGUAGE',
+  'REFUND_DEMAND',
+  'SALES_INTEREST',
+  'SUPPORT_REQUEST',
+  'DEADLINE_LANGUAGE',
+]);
+const IMPACT_ONLY = new Set<ReasonCode>(['IMPACT_SCOPE']);
+const CLOSURE_CANCELS = new Set<ReasonCode>(['SUPPORT_REQUEST', 'DEGRADATION_LANGUAGE', 'OUTAGE_LANGUAGE', 'IMPACT_SCOPE']);
+const RESOLVED_CANCELS = new Set<ReasonCode>([
+  'OUTAGE_LANGUAGE',
+  'DEGRADATION_LANGUAGE',
+  'INTERNAL_ALERT',
+  'METRIC_CRITICAL',
+  'METRIC_WARNING',
+  'IMPACT_SCOPE',
+  'SEVERITY_CRITICAL',
+  'SEVERITY_HIGH',
+  'SEVERITY_MEDIUM',
+  'SEVERITY_LOW',
+  'URGENCY_LANGUAGE',
+  'TAG_URGENT',
+]);
+
+const HOUR = 3_600_000;
+/** Longest text (subject + body words) the spam model may judge on its own: SMS-sized. */
+export const SPAM_MODEL_MAX_TOKENS = 60;
+
+function countSubjectBodyTokens(): number {
+  let n = 0;
+  while (n < buf.count && buf.field[n] <= 1) n++;
+  return n;
+}
+
+interface Draft {
+  code: ReasonCode;
+  weight: number;
+  message: string;
+  /** Category evidence this reason carries (for TAG_TOPIC, the tag's category). */
+  category?: Category;
+  problem?: boolean;
+}
+
+const kw = (phrase: string) => `"${phrase.length > 40 ? phrase.slice(0, 40) : phrase}"`;
+
+const TEXT_MESSAGES: Partial<Record<ReasonCode, (phrase: string) => string>> = {
+  OUTAGE_LANGUAGE: (p) => `mentions a production outage (${kw(p)})`,
+  DEGRADATION_LANGUAGE: (p) => `mentions degraded service (${kw(p)})`,
+  INTERNAL_ALERT: (p) => `internal alert is firing (${kw(p)})`,
+  ALERT_RESOLVED: (p) => `alert reports recovery (${kw(p)})`,
+  IMPACT_SCOPE: (p) => `the problem affects many (${kw(p)})`,
+  SECURITY_LANGUAGE: (p) => `mentions a security issue (${kw(p)})`,
+  LEGAL_THREAT: (p) => `threatens legal action (${kw(p)})`,
+  LEGAL_LANGUAGE: (p) => `mentions legal matters (${kw(p)})`,
+  COMPLIANCE_REQUEST: (p) => `mentions a privacy or compliance request (${kw(p)})`,
+  PAYMENT_FAILURE: (p) => `reports a payment or billing failure (${kw(p)})`,
+  BILLING_QUESTION: (p) => `is about billing (${kw(p)})`,
+  CHURN_LANGUAGE: (p) => `signals cancellation or churn (${kw(p)})`,
+  REFUND_DEMAND: (p) => `demands a refund (${kw(p)})`,
+  SALES_INTEREST: (p) => `shows buying interest (${kw(p)})`,
+  SUPPORT_REQUEST: (p) => `asks for help with a problem (${kw(p)})`,
+  DEADLINE_LANGUAGE: (p) => `mentions a deadline or action item (${kw(p)})`,
+  GRATITUDE_CLOSURE: (p) => `says the issue is resolved (${kw(p)})`,
+  POSITIVE_FEEDBACK: (p) => `gives positive feedback (${kw(p)})`,
+  AUTOMATED_NOTIFICATION: (p) => `reads like an automated notification (${kw(p)})`,
+  NEWSLETTER_LANGUAGE: (p) => `reads like a newsletter or bulk mail (${kw(p)})`,
+  AUTO_REPLY: (p) => `reads like an auto-reply or out-of-office (${kw(p)})`,
+  SPAM_LANGUAGE: (p) => `reads like spam or a scam (${kw(p)})`,
+  PERSONAL_LANGUAGE: (p) => `reads like personal mail (${kw(p)})`,
+  URGENCY_LANGUAGE: (p) => `uses urgent language (${kw(p)})`,
+  NOT_URGENT: (p) => `says it is not urgent (${kw(p)})`,
+  REPEATED_CONTACT: (p) => `follows up on an unresolved problem (${kw(p)})`,
+  FRUSTRATION: (p) => `expresses frustration (${kw(p)})`,
+  SEVERITY_CRITICAL: (p) => `mentions critical severity (${kw(p)})`,
+  SEVERITY_HIGH: (p) => `mentions high severity (${kw(p)})`,
+  SEVERITY_MEDIUM: (p) => `mentions medium severity (${kw(p)})`,
+};
+
+
+const textOf = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/**
+ * Scores one validated signal at analysis time `now`.
+ * Deterministic: the same signal and `now` always give the same assessment.
+ */
+export function scoreSignal(signal: Signal, now: Date): Assessment {
+  const source: Source = Object.prototype.hasOwnProperty.call(SOURCE_BIT, signal.source) ? signal.source : 'email';
+  const md: Meta | null =
+    signal.metadata !== null && typeof signal.metadata === 'object' && !Array.isArray(signal.metadata)
+      ? (signal.metadata as Meta)
+      : null;
+
+  // ---- text ----
+  buf.reset();
+  buf.add(textOf(signal.subject), 0, SUBJECT_SCAN_CHARS);
+  buf.add(textOf(signal.body), 1, BODY_SCAN_CHARS);
+  const extra: string[] = [];
+  for (const key of ['event', 'event_type', 'type']) {
+    const v = own(md, key);
+    if (typeof v === 'string' && v.length <= 200) extra.push(v);
+  }
+  if (extra.length > 0) buf.add(extra.join('\n'), 2, 1000);
+
+  const { touched, metric } = scan(SOURCE_BIT[source]);
+  const drafts: Draft[] = [];
+  for (const c of touched) {
+    const code = CODES[c];
+    let weight = hitWeight[c];
+    if (code === 'URGENCY_LANGUAGE') weight = (hitCount[c] >= 2 ? 15 : 10) / (hitDeep[c] === 1 ? 2 : 1);
+    if (ACCUMULATE.has(c)) weight = Math.max(REASON_CODES[code].min, weight); // markers add up to a cap
+    weight = Math.round(weight);
+    let message = TEXT_MESSAGES[code]?.(hitPhrase[c]) ?? code;
+    if (hitDeep[c] === 1 && weight > 0) message += ', late in a long text (half weight)';
+    drafts.push({ code, weight, message });
+    hitCount[c] = 0;
+  }
+  if (metric) {
+    drafts.push(
+      metric.level === 2
+        ? { code: 'METRIC_CRITICAL', weight: 25, message: `reports ${metric.text}` }
+        : { code: 'METRIC_WARNING', weight: 10, message: `reports ${metric.text}` },
+    );
+  }
+  const upS = buf.upper[0];
+  const upB = buf.upper[1];
+  if (upS >= 6 && upS >= 3 * buf.lower(0)) drafts.push({ code: 'SHOUTING', weight: 5, message: 'subject is written in capitals' });
+  else if (upB >= 30 && upB >= 2 * buf.lower(1)) drafts.push({ code: 'SHOUTING', weight: 5, message: 'body is written in capitals' });
+  else if (buf.bangRuns[0] + buf.bangRuns[1] > 0) drafts.push({ code: 'SHOUTING', weight: 5, message: 'uses repeated exclamation marks' });
+
+  const has = (code: ReasonCode) => drafts.some((d) => d.code === code);
+
+  // ---- sender and metadata ----
+  const sender = parseSender(signal.sender);
+  let vip = false;
+  if (own(md, 'vip') === true || own(md, 'vip') === 'true' || own(md, 'vip') === 1) {
+    drafts.push({ code: 'VIP_SENDER', weight: 15, message: 'metadata.vip is true' });
+    vip = true;
+  } else if (sender) {
+    for (const entry of stringList(own(md, 'vip_senders'), 200)) {
+      const e = entry.replace(/^.*<\s*|\s*>.*$/g, '');
+      if (e === sender.address || e === `@${sender.domain}` || (!e.includes('@') && e === sender.domain)) {
+        drafts.push({ code: 'VIP_SENDER', weight: 15, message: 'sender is listed in metadata.vip_senders' });
+        vip = true;
+        break;
+      }
+    }
+  }
+
+  const tier = shortString(own(md, 'customer_tier'), 40);
+  let knownCustomer = vip;
+  if (tier !== null) {
+    if (TIER_VIP.has(tier)) {
+      drafts.push({ code: 'VIP_CUSTOMER', weight: 15, message: `metadata.customer_tier is ${tier}` });
+      knownCustomer = true;
+    } else if (TIER_PAID.has(tier)) {
+      drafts.push({ code: 'CUSTOMER_TIER_PAID', weight: 5, message: `metadata.customer_tier is ${tier} (paid)` });
+      knownCustomer = true;
+    } else if (TIER_FREE.has(tier)) {
+      drafts.push({ code: 'CUSTOMER_TIER_FREE', weight: -5, message: `metadata.customer_tier is ${tier}` });
+    }
+  }
+
+  let tagUrgent = false;
+  let topicTag: { name: string; kind: Exclude<TagKind, 'urgent' | 'vip'> } | null = null;
+  for (const raw of stringList(own(md, 'tags'))) {
+    const name = raw.replace(/[\s_]+/g, '-');
+    const kind = TAGS.get(name);
+    if (kind === undefined) continue;
+    if (kind === 'urgent') {
+      if (!tagUrgent) drafts.push({ code: 'TAG_URGENT', weight: 10, message: `metadata.tags includes ${name}` });
+      tagUrgent = true;
+    } else if (kind === 'vip') {
+      if (!vip) drafts.push({ code: 'VIP_SENDER', weight: 15, message: 'metadata.tags includes vip' });
+      vip = true;
+      knownCustomer = true;
+    } else if (
+      topicTag === null ||
+      Math.abs(kind.weight) > Math.abs(topicTag.kind.weight) ||
+      (kind.problem && !topicTag.kind.problem)
+    ) {
+      topicTag = { name, kind };
+    }
+  }
+  if (topicTag) {
+    drafts.push({
+      code: 'TAG_TOPIC',
+      weight: topicTag.kind.weight,
+      message: `metadata.tags includes ${topicTag.name}`,
+      category: topicTag.kind.category,
+      problem: topicTag.kind.problem,
+    });
+  }
+
+  // metadata.severity beats severity words in the text.
+  const sevRaw = own(md, 'severity');
+  const sevKey = typeof sevRaw === 'number' ? (Number.isInteger(sevRaw) ? String(sevRaw) : null) : shortString(sevRaw, 20);
+  const sev = sevKey !== null ? SEVERITY_WORDS[sevKey.replace(/[_]/g, '-')] : undefined;
+  if (sev) {
+    for (let k = drafts.length - 1; k >= 0; k--) if (drafts[k].code.startsWith('SEVERITY_')) drafts.splice(k, 1);
+    drafts.push({ code: sev, weight: REASON_CODES[sev].max, message: `metadata.severity is ${sevKey}` });
+  } else {
+    // Several severity words in the text: keep the highest.
+    const sevDrafts = drafts.filter((d) => d.code.startsWith('SEVERITY_'));
+    if (sevDrafts.length > 1) {
+      const top = sevDrafts.reduce((a, b) => (b.weight > a.weight ? b : a));
+      for (let k = drafts.length - 1; k >= 0; k--) if (drafts[k].code.startsWith('SEVERITY_') && drafts[k] !== top) drafts.splice(k, 1);
+    }
+  }
+
+  // Sender kind.
+  if (sender) {
+    if (NO_REPLY_LOCAL.test(sender.local)) drafts.push({ code: 'NO_REPLY_SENDER', weight: -15, message: 'sender is a no-reply or system address' });
+    else if (BULK_LOCAL.test(sender.local)) drafts.push({ code: 'BULK_SENDER', weight: -5, message: 'sender is a bulk-mail address' });
+  }
+
+  // Spam model: not for internal signals, nor for a sender the partner vouches for. It learned
+  // from SMS, so it may vote on its own only on SMS-like input: a short (<= 60 words) support
+  // message. On e-mail, tasks, CRM events and longer texts it only confirms hand-written spam
+  // cues (business mail is full of the phone numbers and figures that mark SMS spam).
+  const smsLike = source === 'support_message' && countSubjectBodyTokens() <= SPAM_MODEL_MAX_TOKENS;
+  const spamCues = drafts.find((d) => d.code === 'SPAM_LANGUAGE');
+  if (source !== 'internal' && !knownCustomer && (smsLike || (spamCues !== undefined && spamCues.weight <= -20))) {
+    const z = spamLogit(buf);
+    if (z >= SPAM_LOGIT_THRESHOLD) {
+      const p = 1 / (1 + Math.exp(-z));
+      drafts.push({
+        code: 'SPAM_MODEL',
+        weight: z >= SPAM_LOGIT_STRONG ? -30 : -20,
+        message: `spam model rates the text as spam (p=${p.toFixed(2)})`,
+      });
+    }
+  }
+
+  // ---- resolution logic ----
+  const drop = (set: ReadonlySet<ReasonCode>) => {
+    for (let k = drafts.length - 1; k >= 0; k--) if (set.has(drafts[k].code)) drafts.splice(k, 1);
+  };
+  // A recovered alert is informational: its incident wording and severity no longer count.
+  if (has('ALERT_RESOLVED')) drop(RESOLVED_CANCELS);
+  // "Thanks, that fixed it": the problem words describe the solved problem, unless it recurs.
+  if (has('GRATITUDE_CLOSURE') && !has('REPEATED_CONTACT')) drop(CLOSURE_CANCELS);
+
+  const isProblem = (d: Draft) =>
+    d.code === 'TAG_TOPIC' ? d.problem === true : PROBLEM_CODES.has(d.code) && (d.code !== 'SUPPORT_REQUEST' || d.weight >= 20);
+  const problem = drafts.some(isProblem);
+  // Never archive a real problem: a footer "unsubscribe" or a no-reply sender does not outweigh it.
+  if (problem) {
+    drop(ARCHIVE_CODES);
+    for (let k = drafts.length - 1; k >= 0; k--) if (drafts[k].code === 'TAG_TOPIC' && drafts[k].weight < 0) drafts.splice(k, 1);
+  }
+
+  // ---- category ----
+  // Evidence per category: its strongest reason plus half of the others (|weight|).
+  const strongest = new Map<Category, number>();
+  const total = new Map<Category, number>();
+  for (const d of drafts) {
+    const cat = d.code === 'TAG_TOPIC' ? d.category : CODE_CATEGORY[d.code];
+    if (!cat) continue;
+    const w = Math.abs(d.weight);
+    strongest.set(cat, Math.max(strongest.get(cat) ?? 0, w));
+    total.set(cat, (total.get(cat) ?? 0) + w);
+  }
+  const evidence = new Map<Category, number>();
+  for (const [cat, top] of strongest) evidence.set(cat, top + ((total.get(cat) ?? 0) - top) / 2);
+  // A task is a task unless its text is clearly about something riskier (an outage, a breach...).
+  if (source === 'task') evidence.set('task', (evidence.get('task') ?? 0) + 25);
+  const amount = Math.max(asNumber(own(md, 'amount')) ?? 0, asNumber(own(md, 'deal_value')) ?? 0);
+  if (source === 'crm_event' && amount > 0) evidence.set('sales_opportunity', (evidence.get('sales_opportunity') ?? 0) + 15);
+  if (source === 'internal' && drafts.some((d) => d.code.startsWith('SEVERITY_') && d.weight > 0))
+    evidence.set('incident', (evidence.get('incident') ?? 0) + 1);
+
+  let category: Category = 'general';
+  let best = 0;
+  for (const cat of CATEGORY_PRECEDENCE) {
+    const e = evidence.get(cat) ?? 0;
+    if (ARCHIVE_CATEGORIES.has(cat) && e < ARCHIVE_MIN_EVIDENCE) continue;
+    if (cat === 'personal' && e < PERSONAL_MIN_EVIDENCE) continue;
+    if (e > best) {
+      best = e;
+      category = cat;
+    }
+  }
+
+  // ---- category-dependent reasons ----
+  // Impact words ("everyone", "production") only amplify a problem that affects users.
+  if (category !== 'incident' && category !== 'security' && category !== 'support') drop(IMPACT_ONLY);
+  // Topics do not pile up: the category's strongest topic reason counts fully, the next strongest
+  // topic half, further topics not at all (long threads mention everything once).
+  const topics = drafts
+    .filter((d) => TOPIC_CODES.has(d.code) && d.weight > 0)
+    .sort((a, b) => {
+      const ca = CODE_CATEGORY[a.code] === category ? 1 : 0;
+      const cb = CODE_CATEGORY[b.code] === category ? 1 : 0;
+      return cb - ca || b.weight - a.weight || (a.code < b.code ? -1 : 1);
+    });
+  for (let k = 1; k < topics.length; k++) {
+    if (k === 1) {
+      topics[k].weight = Math.round(topics[k].weight / 2);
+      topics[k].message += ' (second topic, half weight)';
+    } else drafts.splice(drafts.indexOf(topics[k]), 1);
+  }
+  if (amount >= 10_000 && (category === 'sales_opportunity' || category === 'churn_risk' || category === 'billing' || source === 'crm_event')) {
+    const w = amount >= 100_000 ? 20 : 10;
+    drafts.push({ code: 'DEAL_VALUE_HIGH', weight: w, message: `metadata amount/deal_value is at least ${w === 20 ? '100,000' : '10,000'}` });
+  }
+  if (category === 'sales_opportunity' && sender && sender.domain.includes('.')) {
+    if (FREE_MAIL.has(sender.domain)) drafts.push({ code: 'SENDER_FREE_MAIL', weight: -5, message: 'sales lead from a free-mail address' });
+    else if (!has('NO_REPLY_SENDER') && !has('BULK_SENDER'))
+      drafts.push({ code: 'SENDER_BUSINESS_DOMAIN', weight: 5, message: 'sales lead from a business domain' });
+  }
+  const nowMs = now instanceof Date ? now.getTime() : NaN;
+  if (!ARCHIVE_CATEGORIES.has(category) && Number.isFinite(nowMs)) {
+    const due = parseTime(own(md, 'due_at'));
+    if (due !== null) {
+      if (due < nowMs) drafts.push({ code: 'DUE_OVERDUE', weight: 25, message: 'metadata.due_at has passed' });
+      else if (due - nowMs <= 24 * HOUR) drafts.push({ code: 'DUE_WITHIN_24H', weight: 15, message: 'metadata.due_at is within 24 hours' });
+      else if (due - nowMs <= 72 * HOUR) drafts.push({ code: 'DUE_WITHIN_3_DAYS', weight: 5, message: 'metadata.due_at is within 3 days' });
+    }
+    const received = parseTime(signal.received_at);
+    if (received !== null) {
+      const waited = nowMs - received;
+      if (waited > 24 * HOUR) drafts.push({ code: 'WAITING_OVER_24H', weight: 10, message: 'has waited more than 24 hours' });
+      else if (waited > 4 * HOUR) drafts.push({ code: 'WAITING_OVER_4H', weight: 5, message: 'has waited more than 4 hours' });
+    }
+  }
+
+  // ---- score, priority, action ----
+  const reasons: Reason[] = drafts
+    .filter((d) => d.weight !== 0)
+    .map((d) => ({ code: d.code, message: d.message, weight: Math.round(d.weight) }))
+    .sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  let sum = 0;
+  for (const r of reasons) sum += r.weight;
+  const raw = BASE_SCORE + sum;
+  const score = raw < 0 ? 0 : raw > 100 ? 100 : raw;
+  const priority = priorityForScore(score);
+  const action: RecommendedAction =
+    ARCHIVE_CATEGORIES.has(category) && priority === 'low' ? 'archive' : ACTION_BY_PRIORITY[priority];
+
+  return {
+    score,
+    priority,
+    recommended_action: action,
+    category,
+    queue: queueFor(category, source),
+    reasons,
+    model_version: MODEL_VERSION,
+  };
+}
