@@ -16,7 +16,7 @@ import { IGNORE, LEXICON, METRIC_NOUNS, NEGATORS } from './scorer-lexicon';
 import { SPAM_LOGIT_STRONG, SPAM_LOGIT_THRESHOLD, spamLogit } from './scorer-spam';
 import { TokenBuffer, tokenHashes } from './scorer-text';
 
-/** The baseline every signal starts from (reason-free "BASELINE" row in docs/scorer.md). */
+/** The baseline every signal starts from (reason-free "BASELINE" row in the README). */
 export const BASE_SCORE = 20;
 export const MODEL_VERSION = 'rules-1';
 /** Only this much of the subject and body is read: bounded cost, same answer every time. */
@@ -31,7 +31,7 @@ export interface ReasonCodeInfo {
   max: number;
 }
 
-/** Every reason code the scorer can emit. docs/scorer.md's table is checked against this. */
+/** Every reason code the scorer can emit. The README's reason-code table is checked against this. */
 export const REASON_CODES = {
   OUTAGE_LANGUAGE: { min: 12, max: 45, description: 'mentions an outage, downtime or data loss ("site is down", "Ausfall", "panne", "caída")' },
   DEGRADATION_LANGUAGE: { min: 5, max: 20, description: 'mentions degraded service: slowness, timeouts, elevated errors' },

@@ -860,9 +860,9 @@ describe('tokenizer copies', () => {
   });
 });
 
-describe('docs/scorer.md', () => {
+describe('README.md', () => {
   it('documents every reason code', () => {
-    const doc = readFileSync(path.resolve(__dirname, '../../docs/scorer.md'), 'utf8');
+    const doc = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
     for (const code of Object.keys(REASON_CODES)) expect(doc).toContain(`\`${code}\``);
   });
 });
