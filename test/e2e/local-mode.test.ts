@@ -1,7 +1,7 @@
 // `npm start` as a newcomer runs it: a real process, a real socket, the printed demo key and curl command, data that
 // persists across restarts, a clean stop on SIGTERM and SIGINT, and no key or signal text in anything it prints.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -131,4 +131,24 @@ it('starts, prints a working demo key and curl command, persists data, and stops
   // Ctrl-C: the terminal sends SIGINT to the whole process group.
   process.kill(-second.child.pid!, 'SIGINT');
   await stopped(second.child, dbPort);
+});
+
+it('says plainly that Java is missing, and how to install it', async () => {
+  // A PATH with node and nothing else.
+  const bin = mkdtempSync(join(tmpdir(), 'sas-nojava-'));
+  symlinkSync(process.execPath, join(bin, 'node'));
+  try {
+    await exec(process.execPath, ['--conditions=import', '--import', 'tsx', 'bin/local.ts'], {
+      cwd: repo,
+      env: { ...process.env, PATH: bin, PORT: '0', LOCAL_DYNAMODB_PORT: '0', LOCAL_DATA_DIR: ':memory:' },
+    });
+    throw new Error('local mode started without Java');
+  } catch (err) {
+    const e = err as { code?: number; stderr?: string };
+    expect(e.code).toBe(1);
+    expect(e.stderr).toMatch(/Java was not found/);
+    expect(e.stderr).toMatch(/apt-get install -y openjdk-17-jre-headless/);
+  } finally {
+    rmSync(bin, { recursive: true, force: true });
+  }
 });
