@@ -3,7 +3,6 @@
 // weights ship as spam-model.json (hashes and integers, no text). The scorer treats it as one
 // piece of evidence: it can never archive a signal that reports a problem.
 import { mixHash, type TokenBuffer } from './scorer-text';
-import model from './spam-model.json';
 
 /** Only the first tokens of subject + body feed the model: SMS-sized evidence, bounded cost. */
 export const MODEL_TOKENS = 120;
@@ -81,30 +80,48 @@ export interface SpamModelFile {
   weights: number[];
 }
 
-const WEIGHTS = new Map<number, number>();
+interface LoadedModel {
+  weights: Map<number, number>;
+  bias: number;
+  /** Logit at and above which the model's vote counts as spam evidence. */
+  threshold: number;
+  /** Logit at and above which the model is very confident. */
+  strong: number;
+}
+
+let loaded: LoadedModel | null = null;
 // A 64 Kbit pre-filter: most tokens are not model features, so they skip the Map lookup.
 const FILTER = new Uint8Array(65536);
-const M = model as SpamModelFile;
-for (let i = 0; i < M.keys.length; i++) {
-  WEIGHTS.set(M.keys[i], M.weights[i] / M.scale);
-  FILTER[M.keys[i] & 0xffff] = 1;
+
+/**
+ * The model, read on first use: most signals never reach it (see scoreSignal), so module load skips both the
+ * weights table and the 38 KB of JSON (a require() inside a function stays unevaluated in the bundle until called).
+ */
+export function spamModel(): LoadedModel {
+  if (loaded === null) {
+    const m = require('./spam-model.json') as SpamModelFile;
+    const weights = new Map<number, number>();
+    for (let i = 0; i < m.keys.length; i++) {
+      weights.set(m.keys[i], m.weights[i] / m.scale);
+      FILTER[m.keys[i] & 0xffff] = 1;
+    }
+    const threshold = m.threshold / m.scale;
+    loaded = { weights, bias: m.bias / m.scale, threshold, strong: threshold + 3 };
+  }
+  return loaded;
 }
-const BIAS = M.bias / M.scale;
-/** Logit at and above which the model's vote counts as spam evidence. */
-export const SPAM_LOGIT_THRESHOLD = M.threshold / M.scale;
-/** Logit at and above which the model is very confident. */
-export const SPAM_LOGIT_STRONG = SPAM_LOGIT_THRESHOLD + 3;
 
 const featureScratch = new Int32Array(SEEN_SIZE);
 
 /** The model's logit (log-odds of spam) for the tokens in `buf`. */
 export function spamLogit(buf: TokenBuffer): number {
   const n = spamFeatures(buf, featureScratch);
-  let z = BIAS;
+  const { weights: W, bias } = spamModel();
+  let z = bias;
   for (let i = 0; i < n; i++) {
     const f = featureScratch[i];
     if (FILTER[f & 0xffff] === 1) {
-      const w = WEIGHTS.get(f);
+      const w = W.get(f);
       if (w !== undefined) z += w;
     }
   }

@@ -2,13 +2,14 @@
 // Tokens are never materialized as strings: each gets a 30-bit hash of its folded form (lowercase,
 // diacritics stripped), which keeps the hot path allocation-free and fast. A second, independent
 // hash is computed only for tokens that match the lexicon, to rule out collisions.
+import { Buffer } from 'node:buffer';
 
 /** Most tokens kept per signal; text beyond this is ignored (deterministically). */
 export const MAX_TOKENS = 6000;
 
 // Per UTF-16 code unit: FAST holds the folded code unit of a one-unit word character, 0 for a
 // separator, SLOW for anything that needs the slow path (not yet classified, combining marks,
-// two-unit folds such as ß -> ss). Classification above U+024F is lazy and cached.
+// two-unit folds such as ß -> ss). Classification beyond ASCII is lazy and cached.
 const SLOW = 0xffff;
 const FAST = new Uint16Array(65536).fill(SLOW);
 const CLS = new Uint8Array(65536); // 0 unknown, 1 separator, 2 word, 3 combining mark
@@ -41,8 +42,16 @@ function classify(c: number): void {
   }
 }
 
-// Eager for ASCII and Latin (the languages the lexicon covers).
-for (let c = 0; c < 0x250; c++) classify(c);
+// ASCII up front, by rule (what classify() gives it: letters and digits are word characters,
+// capitals fold to lower case); everything else on first sight. The Unicode property regexes and
+// NFD cost about 1 ms at module load for the 592 Latin code units alone.
+for (let c = 0; c < 128; c++) {
+  const upper = c >= 65 && c <= 90;
+  const word = upper || (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+  CLS[c] = word ? 2 : 1;
+  FOLD_A[c] = word ? (upper ? c + 32 : c) : 0;
+  FAST[c] = FOLD_A[c];
+}
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
@@ -57,16 +66,18 @@ const isLetterUnit = (c: number) => (c < 128 ? FAST[c] > 57 : CLS[c] === 2);
 /** Token buffers, reused across calls (the scorer is synchronous, so nothing interleaves). */
 export class TokenBuffer {
   count = 0;
-  readonly h1 = new Int32Array(MAX_TOKENS);
+  // One slot more than MAX_TOKENS, so that reading the token after the last one (the scorer's
+  // pair filter does, and masks the result) stays in bounds.
+  readonly h1 = new Int32Array(MAX_TOKENS + 1);
   /** Second hashes, filled lazily: read them through h2At(). */
-  readonly h2 = new Int32Array(MAX_TOKENS);
-  readonly start = new Int32Array(MAX_TOKENS);
-  readonly end = new Int32Array(MAX_TOKENS);
+  readonly h2 = new Int32Array(MAX_TOKENS + 1);
+  readonly start = new Int32Array(MAX_TOKENS + 1);
+  readonly end = new Int32Array(MAX_TOKENS + 1);
   /** Clause id: punctuation and line breaks end a clause; phrases and negation never cross one. */
-  readonly clause = new Int32Array(MAX_TOKENS);
-  readonly field = new Uint8Array(MAX_TOKENS);
+  readonly clause = new Int32Array(MAX_TOKENS + 1);
+  readonly field = new Uint8Array(MAX_TOKENS + 1);
   /** ASCII digits in the token (capped at 255). */
-  readonly digits = new Uint8Array(MAX_TOKENS);
+  readonly digits = new Uint8Array(MAX_TOKENS + 1);
   /** Last clause id used. */
   clauseId = 0;
   /** Per field: ASCII capitals, all word characters, digits (for the shouting check). */
@@ -120,10 +131,8 @@ export class TokenBuffer {
   /** Appends the tokens of `text` (at most its first `limit` characters) as field `field`. */
   add(text: string, field: number, limit: number): void {
     this.texts[field] = text;
-    // Two identical copies of the loop, one per string representation: V8 compiles each for the
-    // strings it sees, and a single copy fed both one-byte and two-byte strings runs ~2x slower.
-    if (WIDE_RE.test(text)) tokenizeWide(this, text, field, limit);
-    else tokenizeNarrow(this, text, field, limit);
+    const n = text.length < limit ? text.length : limit;
+    tokenizeUnits(this, codeUnits(text, n), field, n);
   }
 
   /** ASCII lower-case-ish letters of a field: word characters that are neither capitals nor digits. */
@@ -132,19 +141,186 @@ export class TokenBuffer {
   }
 }
 
-const WIDE_RE = /[^\x00-\xff]/;
+// ---- the tokenizer loop -------------------------------------------------------------------------
+// It reads UTF-16 code units from a typed array rather than the string: one compiled loop serves
+// one-byte and two-byte strings alike (charCodeAt specializes on the string's representation),
+// and the copy (Buffer#write as UTF-16LE, a memcpy-like C++ loop) costs far less than the loop itself.
 
-// The tokenizer loop. tokenizeWide is a verbatim copy (see TokenBuffer.add); a test checks that
-// both give the same tokens.
-function tokenizeNarrow(buf: TokenBuffer, text: string, field: number, limit: number): void {
-  const n = text.length < limit ? text.length : limit;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+let unitBytes = Buffer.allocUnsafeSlow(2 * 4096);
+let units = new Uint16Array(unitBytes.buffer, unitBytes.byteOffset, 4096);
+
+/** The first `n` UTF-16 code units of `text`, then a space (a sentinel), in a reused array. */
+function codeUnits(text: string, n: number): Uint16Array {
+  if (units.length < n + 1) {
+    let size = units.length;
+    while (size < n + 1) size *= 2;
+    unitBytes = Buffer.allocUnsafeSlow(2 * size);
+    units = new Uint16Array(unitBytes.buffer, unitBytes.byteOffset, size);
+  }
+  if (LITTLE_ENDIAN) unitBytes.write(text, 0, 2 * n, 'utf16le');
+  else for (let k = 0; k < n; k++) units[k] = text.charCodeAt(k);
+  units[n] = 32;
+  return units;
+}
+
+// What a separator does: 0 nothing, 1 ends the clause (? and line breaks), 2 '!', 3 . , ; : (end
+// the clause when white space follows), 4 a currency symbol (£ € $).
+const SEP = new Uint8Array(65536);
+SEP[63] = SEP[10] = SEP[13] = 1;
+SEP[33] = 2;
+SEP[46] = SEP[44] = SEP[59] = SEP[58] = 3;
+SEP[36] = SEP[0xa3] = SEP[0x20ac] = 4;
+
+// Per code unit, packed for the loop: the folded unit (bits 0-15), word character (bit 16), ASCII
+// digit (bit 17), ASCII capital (bit 18); SPECIAL (bit 19, and no word bit) for units the inner loop
+// cannot take: not yet classified, combining marks, two-unit folds, apostrophes and SEP characters.
+const WORD_BIT = 1 << 16;
+const DIGIT_BIT = 1 << 17;
+const UPPER_BIT = 1 << 18;
+const SPECIAL = 1 << 19;
+const INFO = new Int32Array(65536).fill(SPECIAL);
+
+function setInfo(c: number): void {
+  const f = FAST[c];
+  if (f === SLOW || SEP[c] !== 0 || isApostrophe(c)) INFO[c] = SPECIAL;
+  else if (f === 0) INFO[c] = 0;
+  else INFO[c] = f | WORD_BIT | (c >= 48 && c <= 57 ? DIGIT_BIT : 0) | (c >= 65 && c <= 90 ? UPPER_BIT : 0);
+}
+for (let c = 0; c < 128; c++) setInfo(c);
+
+/** Classifies a code unit on first sight (beyond ASCII), for both tables. */
+function classifyUnit(c: number): void {
+  classify(c);
+  setInfo(c);
+}
+
+/**
+ * The tokenizer: an inner loop runs through a word's characters on one table load each (INFO: the
+ * folded unit, whether it is a word character, an ASCII digit or capital); separators and anything
+ * SPECIAL take the outer loop's branches. Token fields the scorer fills per field (field number,
+ * unknown second hash) are filled in bulk at the end. `T[n]` must be a space (a sentinel: reading
+ * one unit ahead needs no bounds check).
+ */
+function tokenizeUnits(buf: TokenBuffer, T: Uint16Array, field: number, n: number): void {
   const H1 = buf.h1;
-  const H2 = buf.h2;
   const START = buf.start;
   const END = buf.end;
   const CLAUSE = buf.clause;
-  const FIELD = buf.field;
   const DIG = buf.digits;
+  const first = buf.count;
+  let count = first;
+  let clause = ++buf.clauseId;
+  let upper = 0;
+  let wordChars = 0;
+  let digitChars = 0;
+  let bangs = 0;
+  let currency = 0;
+  let i = 0;
+  while (i < n) {
+    let c = T[i];
+    let x = INFO[c];
+    if ((x & WORD_BIT) === 0) {
+      if (x === 0) {
+        i++;
+        continue;
+      }
+      if (CLS[c] === 0) {
+        classifyUnit(c);
+        continue;
+      }
+      if (FAST[c] !== SLOW || CLS[c] === 3) {
+        // A separator outside a token.
+        const k = SEP[c];
+        if (k === 1) clause++;
+        else if (k === 2) {
+          clause++;
+          if (T[i + 1] === 33 && (i === 0 || T[i - 1] !== 33)) bangs++;
+        } else if (k === 3) {
+          const d = T[i + 1];
+          if (d === 32 || d === 10 || d === 13 || d === 9) clause++;
+        } else if (k === 4) currency++;
+        i++;
+        continue;
+      }
+    }
+    // A token starts at i.
+    if (count >= MAX_TOKENS) break;
+    const s = i;
+    let a = FNV_OFFSET;
+    let digits = 0;
+    for (;;) {
+      if ((x & WORD_BIT) !== 0) {
+        a = Math.imul(a ^ (x & 0xffff), FNV_PRIME);
+        digits += (x >>> 17) & 1;
+        upper += (x >>> 18) & 1;
+      } else if (CLS[c] === 2) {
+        a = Math.imul(Math.imul(a ^ FOLD_A[c], FNV_PRIME) ^ FOLD_B[c], FNV_PRIME);
+      } // else a combining mark inside a word: adds nothing
+      c = T[++i];
+      x = INFO[c];
+      if ((x & WORD_BIT) !== 0) continue;
+      if (x === 0) break;
+      if (CLS[c] === 0) {
+        classifyUnit(c);
+        x = INFO[c];
+        if ((x & WORD_BIT) !== 0) continue;
+        if (x === 0) break;
+      }
+      if (FAST[c] === SLOW) continue; // a mark or a two-unit fold
+      if (isApostrophe(c)) {
+        const d = T[i + 1];
+        if (CLS[d] === 0) classifyUnit(d);
+        if (isLetterUnit(d)) {
+          a = Math.imul(a ^ 0x27, FNV_PRIME);
+          c = d;
+          x = INFO[d];
+          i++;
+          continue;
+        }
+      }
+      break;
+    }
+    H1[count] = a & MASK30;
+    START[count] = s;
+    END[count] = i;
+    CLAUSE[count] = clause;
+    DIG[count] = digits < 255 ? digits : 255;
+    digitChars += digits;
+    wordChars += i - s;
+    count++;
+    if (i >= n) break;
+    // The separator that ended it.
+    const k = SEP[c];
+    if (k !== 0) {
+      if (k === 1) clause++;
+      else if (k === 2) {
+        clause++;
+        if (T[i + 1] === 33 && (i === 0 || T[i - 1] !== 33)) bangs++;
+      } else if (k === 3) {
+        const d = T[i + 1];
+        if (d === 32 || d === 10 || d === 13 || d === 9) clause++;
+      } else currency++;
+    }
+    i++;
+  }
+  buf.field.fill(field, first, count);
+  buf.h2.fill(H2_UNKNOWN, first, count);
+  buf.count = count;
+  buf.clauseId = clause + 1;
+  buf.currency += currency;
+  buf.upper[field] += upper;
+  buf.wordChars[field] += wordChars;
+  buf.digitChars[field] += digitChars;
+  buf.bangRuns[field] += bangs;
+}
+
+/**
+ * The reference tokenizer: the plain, branching loop over the string that tokenizeUnits must match
+ * token for token (tests compare them). Not used on the request path.
+ */
+function tokenizeReference(buf: TokenBuffer, text: string, field: number, limit: number): void {
+  const n = text.length < limit ? text.length : limit;
   let count = buf.count;
   let clause = ++buf.clauseId;
   let s = -1; // start of the current token, -1 outside a token
@@ -156,25 +332,22 @@ function tokenizeNarrow(buf: TokenBuffer, text: string, field: number, limit: nu
   let bangs = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
+    if (CLS[c] === 0) classifyUnit(c);
     let f = FAST[c];
     if (f === SLOW) {
-      if (CLS[c] === 0) classify(c);
-      f = FAST[c];
-      if (f === SLOW) {
-        if (CLS[c] === 3) {
-          if (s >= 0) continue; // a combining mark inside a word adds nothing
-          f = 0;
-        } else {
-          // A word character folding to two units (ß -> ss).
-          if (s < 0) {
-            if (count >= MAX_TOKENS) break;
-            s = i;
-            a = FNV_OFFSET;
-            digits = 0;
-          }
-          a = Math.imul(Math.imul(a ^ FOLD_A[c], FNV_PRIME) ^ FOLD_B[c], FNV_PRIME);
-          continue;
+      if (CLS[c] === 3) {
+        if (s >= 0) continue; // a combining mark inside a word adds nothing
+        f = 0;
+      } else {
+        // A word character folding to two units (ß -> ss).
+        if (s < 0) {
+          if (count >= MAX_TOKENS) break;
+          s = i;
+          a = FNV_OFFSET;
+          digits = 0;
         }
+        a = Math.imul(Math.imul(a ^ FOLD_A[c], FNV_PRIME) ^ FOLD_B[c], FNV_PRIME);
+        continue;
       }
     }
     if (f !== 0) {
@@ -193,129 +366,26 @@ function tokenizeNarrow(buf: TokenBuffer, text: string, field: number, limit: nu
     }
     // A separator.
     if (s >= 0) {
-      if (isApostrophe(c) && i + 1 < n && isLetterUnit(text.charCodeAt(i + 1))) {
-        a = Math.imul(a ^ 0x27, FNV_PRIME); // "isn't", "l'équipe": one word
-        continue;
-      }
-      H1[count] = a & MASK30;
-      H2[count] = H2_UNKNOWN;
-      START[count] = s;
-      END[count] = i;
-      CLAUSE[count] = clause;
-      FIELD[count] = field;
-      DIG[count] = digits > 255 ? 255 : digits;
-      digitChars += digits;
-      wordChars += i - s;
-      count++;
-      s = -1;
-    }
-    // Clause boundaries: always at ! ? and line breaks; at . , ; : only before white space.
-    if (c < 64) {
-      if (c === 33) {
-        clause++;
-        if (i + 1 < n && text.charCodeAt(i + 1) === 33 && (i === 0 || text.charCodeAt(i - 1) !== 33)) bangs++;
-      } else if (c === 63 || c === 10 || c === 13) clause++;
-      else if (c === 46 || c === 44 || c === 59 || c === 58) {
-        const d = i + 1 < n ? text.charCodeAt(i + 1) : 32;
-        if (d === 32 || d === 10 || d === 13 || d === 9) clause++;
-      } else if (c === 36) buf.currency++;
-    } else if (c === 0xa3 || c === 0x20ac) buf.currency++;
-  }
-  if (s >= 0 && count < MAX_TOKENS) {
-    H1[count] = a & MASK30;
-    H2[count] = H2_UNKNOWN;
-    START[count] = s;
-    END[count] = n;
-    CLAUSE[count] = clause;
-    FIELD[count] = field;
-    DIG[count] = digits > 255 ? 255 : digits;
-    digitChars += digits;
-    wordChars += n - s;
-    count++;
-  }
-  buf.count = count;
-  buf.clauseId = clause + 1;
-  buf.upper[field] += upper;
-  buf.wordChars[field] += wordChars;
-  buf.digitChars[field] += digitChars;
-  buf.bangRuns[field] += bangs;
-}
-
-/** Verbatim copy of tokenizeNarrow, for two-byte strings. */
-function tokenizeWide(buf: TokenBuffer, text: string, field: number, limit: number): void {
-  const n = text.length < limit ? text.length : limit;
-  const H1 = buf.h1;
-  const H2 = buf.h2;
-  const START = buf.start;
-  const END = buf.end;
-  const CLAUSE = buf.clause;
-  const FIELD = buf.field;
-  const DIG = buf.digits;
-  let count = buf.count;
-  let clause = ++buf.clauseId;
-  let s = -1; // start of the current token, -1 outside a token
-  let a = 0;
-  let digits = 0;
-  let upper = 0;
-  let wordChars = 0;
-  let digitChars = 0;
-  let bangs = 0;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    let f = FAST[c];
-    if (f === SLOW) {
-      if (CLS[c] === 0) classify(c);
-      f = FAST[c];
-      if (f === SLOW) {
-        if (CLS[c] === 3) {
-          if (s >= 0) continue; // a combining mark inside a word adds nothing
-          f = 0;
-        } else {
-          // A word character folding to two units (ß -> ss).
-          if (s < 0) {
-            if (count >= MAX_TOKENS) break;
-            s = i;
-            a = FNV_OFFSET;
-            digits = 0;
-          }
-          a = Math.imul(Math.imul(a ^ FOLD_A[c], FNV_PRIME) ^ FOLD_B[c], FNV_PRIME);
+      if (isApostrophe(c) && i + 1 < n) {
+        const d = text.charCodeAt(i + 1);
+        if (CLS[d] === 0) classifyUnit(d);
+        if (isLetterUnit(d)) {
+          a = Math.imul(a ^ 0x27, FNV_PRIME);
           continue;
         }
       }
-    }
-    if (f !== 0) {
-      if (s < 0) {
-        if (count >= MAX_TOKENS) break;
-        s = i;
-        a = FNV_OFFSET;
-        digits = 0;
-      }
-      a = Math.imul(a ^ f, FNV_PRIME);
-      if (c < 91) {
-        if (c < 58) digits++;
-        else if (c >= 65) upper++;
-      }
-      continue;
-    }
-    // A separator.
-    if (s >= 0) {
-      if (isApostrophe(c) && i + 1 < n && isLetterUnit(text.charCodeAt(i + 1))) {
-        a = Math.imul(a ^ 0x27, FNV_PRIME); // "isn't", "l'équipe": one word
-        continue;
-      }
-      H1[count] = a & MASK30;
-      H2[count] = H2_UNKNOWN;
-      START[count] = s;
-      END[count] = i;
-      CLAUSE[count] = clause;
-      FIELD[count] = field;
-      DIG[count] = digits > 255 ? 255 : digits;
+      buf.h1[count] = a & MASK30;
+      buf.h2[count] = H2_UNKNOWN;
+      buf.start[count] = s;
+      buf.end[count] = i;
+      buf.clause[count] = clause;
+      buf.field[count] = field;
+      buf.digits[count] = digits > 255 ? 255 : digits;
       digitChars += digits;
       wordChars += i - s;
       count++;
       s = -1;
     }
-    // Clause boundaries: always at ! ? and line breaks; at . , ; : only before white space.
     if (c < 64) {
       if (c === 33) {
         clause++;
@@ -328,13 +398,13 @@ function tokenizeWide(buf: TokenBuffer, text: string, field: number, limit: numb
     } else if (c === 0xa3 || c === 0x20ac) buf.currency++;
   }
   if (s >= 0 && count < MAX_TOKENS) {
-    H1[count] = a & MASK30;
-    H2[count] = H2_UNKNOWN;
-    START[count] = s;
-    END[count] = n;
-    CLAUSE[count] = clause;
-    FIELD[count] = field;
-    DIG[count] = digits > 255 ? 255 : digits;
+    buf.h1[count] = a & MASK30;
+    buf.h2[count] = H2_UNKNOWN;
+    buf.start[count] = s;
+    buf.end[count] = n;
+    buf.clause[count] = clause;
+    buf.field[count] = field;
+    buf.digits[count] = digits > 255 ? 255 : digits;
     digitChars += digits;
     wordChars += n - s;
     count++;
@@ -347,49 +417,85 @@ function tokenizeWide(buf: TokenBuffer, text: string, field: number, limit: numb
   buf.bangRuns[field] += bangs;
 }
 
-/** For tests: tokenizes with one specific copy of the loop. */
-export function tokenizeWith(copy: 'narrow' | 'wide', buf: TokenBuffer, text: string, field: number, limit: number): void {
+/**
+ * For tests: tokenizes with one implementation. 'fast' is the loop add() uses, 'reference' the
+ * plain string loop it must match. ('narrow' and 'wide' name them as the two copies of the loop
+ * that preceded them: 'narrow' runs the fast loop, 'wide' the reference.)
+ */
+export function tokenizeWith(
+  copy: 'fast' | 'reference' | 'narrow' | 'wide',
+  buf: TokenBuffer,
+  text: string,
+  field: number,
+  limit: number,
+): void {
   buf.texts[field] = text;
-  if (copy === 'narrow') tokenizeNarrow(buf, text, field, limit);
-  else tokenizeWide(buf, text, field, limit);
+  if (copy === 'fast' || copy === 'narrow') {
+    const n = text.length < limit ? text.length : limit;
+    tokenizeUnits(buf, codeUnits(text, n), field, n);
+  } else tokenizeReference(buf, text, field, limit);
 }
 
-// Run every branch of both loop copies once at load. Otherwise the first calls (the lexicon's
-// short phrases) leave branches without type feedback, real text then keeps deoptimizing the
-// compiled loop, and V8 may settle on a ~2x slower tier.
+// Run the loop's common branches once at load, so that the first requests do not leave them
+// without type feedback (which makes V8 deoptimize the compiled loop on real text later). ASCII
+// only: the first non-ASCII character costs the Unicode tables (about 2 ms), which only texts that
+// have one should pay.
 {
   const sample =
-    'Hello WORLD, it\'s 42 €/$5 £3. Ça va? Straße! No-reply: x1y2; e\u0301t\u00e9\n\n"quote" 100% OK!! ' +
-    'naïve café résumé 2024-01-31T10:00:00Z a.b@c.de';
-  const wideSample = `${sample} don\u2019t \u4e2d\u6587 \u{1F600} \u0436\u0443\u043A`;
+    'Hello WORLD, it\'s 42 $5 3. Ca va? Strasse! No-reply: x1y2; ete\n\n"quote" 100% OK!! ' +
+    'naive cafe resume 2024-01-31T10:00:00Z a.b@c.de don\'t';
   const warm = new TokenBuffer();
   for (let k = 0; k < 3; k++) {
     warm.reset();
-    tokenizeNarrow(warm, sample, 0, 1000);
-    tokenizeNarrow(warm, sample, 1, 1000);
-    tokenizeWide(warm, wideSample, 1, 1000);
-    tokenizeWide(warm, wideSample, 2, 1000);
+    warm.add(sample, 0, 1000);
+    warm.add(sample, 1, 1000);
+    warm.add(sample, 2, 1000);
   }
 }
 
-let scratch: TokenBuffer | null = null;
+let manyScratch: TokenBuffer | null = null;
 
-/** Hashes of a short text's tokens (used at module load to compile lexicons). */
-export function tokenHashes(text: string): { h1: number[]; h2: number[] } {
-  scratch ??= new TokenBuffer();
-  const buf = scratch;
-  buf.reset();
-  // Flat copy: lexicon phrases are built by concatenation (rope strings), and letting them reach
-  // the loops would make V8 compile them for ropes, which is slower for the flat strings of requests.
-  const flat = text.split('').join('');
-  buf.add(flat, 0, flat.length);
-  const h1: number[] = [];
-  const h2: number[] = [];
-  for (let i = 0; i < buf.count; i++) {
-    h1.push(buf.h1[i]);
-    h2.push(buf.h2At(i));
+/** Characters per pass of tokenHashesMany: few enough that the tokens stay below MAX_TOKENS. */
+const MANY_CHUNK_CHARS = MAX_TOKENS;
+
+/**
+ * Hashes of the tokens of many short texts (lexicon words and phrases), in a few long passes
+ * rather than one call per text: the texts are joined with line breaks, which no token crosses, so
+ * each text gets the tokens it would get alone. Text p's tokens are h1/h2[first[p] .. first[p + 1]);
+ * without `secondHashes`, h2 stays zero.
+ */
+export function tokenHashesMany(texts: readonly string[], secondHashes = true): { h1: Int32Array; h2: Int32Array; first: Int32Array } {
+  let chars = 0;
+  for (const t of texts) chars += t.length + 1;
+  const h1 = new Int32Array(chars);
+  const h2 = new Int32Array(chars);
+  const first = new Int32Array(texts.length + 1);
+  const buf = (manyScratch ??= new TokenBuffer());
+  let n = 0;
+  for (let k = 0; k < texts.length; ) {
+    let j = k;
+    let size = 0;
+    do size += texts[j++].length + 1;
+    while (j < texts.length && size + texts[j].length + 1 <= MANY_CHUNK_CHARS);
+    const chunk = texts.slice(k, j).join('\n');
+    buf.reset();
+    buf.add(chunk, 0, chunk.length);
+    if (buf.count >= MAX_TOKENS) throw new Error('tokenHashesMany: a text is too long');
+    let t = 0;
+    let end = 0;
+    for (let p = k; p < j; p++) {
+      end += texts[p].length;
+      first[p] = n;
+      for (; t < buf.count && buf.start[t] < end; t++, n++) {
+        h1[n] = buf.h1[t];
+        if (secondHashes) h2[n] = buf.h2At(t);
+      }
+      end++; // the line break
+    }
+    k = j;
   }
-  return { h1, h2 };
+  first[texts.length] = n;
+  return { h1, h2, first };
 }
 
 /** Mixes two 30-bit hashes into one (for bigram features); stays a small integer. */

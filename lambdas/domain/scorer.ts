@@ -13,8 +13,8 @@ import {
 } from './decision';
 import type { Signal, Source } from './signal';
 import { IGNORE, LEXICON, METRIC_NOUNS, NEGATORS } from './scorer-lexicon';
-import { SPAM_LOGIT_STRONG, SPAM_LOGIT_THRESHOLD, spamLogit } from './scorer-spam';
-import { TokenBuffer, tokenHashes } from './scorer-text';
+import { spamLogit, spamModel } from './scorer-spam';
+import { TokenBuffer, tokenHashesMany } from './scorer-text';
 
 /** The baseline every signal starts from (reason-free "BASELINE" row in the README). */
 export const BASE_SCORE = 20;
@@ -178,7 +178,7 @@ function queueFor(category: Category, source: Source): Queue {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Lexicon compilation (module load)
+// Lexicon compilation (an index at module load, the trie on first use of each first word)
 
 const CODES = Object.keys(REASON_CODES) as ReasonCode[];
 const CODE_INDEX = new Map<string, number>(CODES.map((c, i) => [c, i]));
@@ -215,60 +215,301 @@ interface TrieNode {
   entries: Entry[] | null;
 }
 
-function expand(pattern: string): string[] {
+/** Appends the expansions of a lexicon pattern ("{a,b} c" -> "a c", "b c"), white space normalized. */
+function expand(pattern: string, out: string[]): void {
   const open = pattern.indexOf('{');
-  if (open < 0) return [pattern.replace(/\s+/g, ' ').trim()];
+  if (open < 0) {
+    out.push(UNTIDY_SPACE.test(pattern) ? pattern.replace(/\s+/g, ' ').trim() : pattern);
+    return;
+  }
   const close = pattern.indexOf('}', open);
   const head = pattern.slice(0, open);
   const tail = pattern.slice(close + 1);
-  return pattern
-    .slice(open + 1, close)
-    .split(',')
-    .flatMap((alt) => expand(head + alt + tail));
+  for (const alt of pattern.slice(open + 1, close).split(',')) expand(head + alt + tail, out);
 }
+/** White space that `replace(/\s+/g, ' ').trim()` would change. */
+const UNTIDY_SPACE = /\s\s|[^\S ]|^\s|\s$/;
 
 const ROOT = new Map<number, TrieNode>();
-// Pre-filters that spare most tokens the trie walk: first words of any phrase, first words that
-// are whole phrases, and (first, second) word pairs of longer phrases.
-const ROOT_FILTER = new Uint8Array(65536);
-const SINGLE_FILTER = new Uint8Array(65536);
+// Pre-filters that spare most tokens the trie walk, by the low 16 bits of a word's hash: ROOT_BIT
+// for first words of any phrase, SINGLE_BIT for first words that are whole phrases; and a bitset of
+// (first, second) word pairs of longer phrases. PENDING_BIT: phrases starting with such a word are
+// not in the trie yet (see compilePending).
+const FIRST_WORD = new Uint8Array(65536);
+const SINGLE_BIT = 1;
+const ROOT_BIT = 2;
+const PENDING_BIT = 4;
 const PAIR_BITS = 18;
-const PAIR_FILTER = new Uint8Array(1 << PAIR_BITS);
+const PAIR_FILTER = new Int32Array((1 << PAIR_BITS) >>> 5);
 const pairSlot = (a: number, b: number) => (Math.imul(a, 0x9e3779b1) ^ b) >>> (32 - PAIR_BITS);
 
-function wordSet(words: string): Map<number, number> {
-  const set = new Map<number, number>();
-  for (const word of words.split('|')) {
-    const { h1, h2 } = tokenHashes(word);
-    if (h1.length === 1) set.set(h1[0], h2[0]);
-  }
-  return set;
+// ---- The trie is built lazily, one first word at a time ------------------------------------------
+// Expanding and hashing the whole lexicon (3,100 phrases) cost 20 to 30 ms of module init, before
+// V8 has compiled anything. Module load now only reads each pattern's possible first words, and the
+// phrases starting with a word go into the trie the first time a text contains that word: a 2 KB
+// e-mail meets a few dozen of them, about 5 ms on its first scoring (npm run bench shows both).
+// Phrases with the same first word share one trie branch, so compiling them together, in lexicon
+// order, gives the very trie an eager build gives (test/unit/scorer-lexicon.test.ts compares the
+// two); and the trie only ever holds whole branches, so matching is unchanged.
+
+/** A lexicon pattern ("{a,b} c|d" is two) with everything its phrases carry. */
+interface Pattern {
+  pattern: string;
+  code: number;
+  weight: number;
+  sources: number;
+  subjectOnly: boolean;
+  near: Map<number, number> | null;
+  /** Metric nouns are taken as written (no {} expansion). */
+  metric?: 'usage' | 'error' | 'latency';
 }
 
-function addEntry(
-  phrase: string,
-  code: number,
-  weight: number,
-  sources: number,
-  subjectOnly: boolean,
-  near: Map<number, number> | null,
-  seenKeys: Set<string>,
-  metric?: 'usage' | 'error' | 'latency',
-) {
-  let text = phrase;
-  let eoc = false;
-  if (text.endsWith('$')) {
-    eoc = true;
-    text = text.slice(0, -1).trim();
+/** Every pattern, in lexicon order: its text, and its group (-1 - k for the k-th metric noun). */
+const PATTERN_TEXT: string[] = [];
+const PATTERN_GROUP: number[] = [];
+/** Near-word sets by group (null: the group has none). */
+let NEAR_SETS: (Map<number, number> | null)[] = [];
+/**
+ * (first-word hash, pattern, alternative) triples, in lexicon order: pattern PAIR_PATTERN[i] has phrases starting
+ * with word PAIR_KEY[i]; when PAIR_ALT[i] >= 0, all of them within that alternative of the pattern's leading {}
+ * group (the large patterns start with one, so a first word compiles a small part of them).
+ */
+let PAIR_KEY = new Int32Array(0);
+let PAIR_PATTERN = new Int32Array(0);
+let PAIR_ALT = new Int32Array(0);
+let PAIRS = 0;
+const METRIC_LIST = Object.entries(METRIC_NOUNS);
+
+/** A pattern whose first chunk holds a {} group: the text before it, its alternatives, the text after. */
+function leadingGroup(pattern: string): { head: string; alternatives: string[]; tail: string } | null {
+  const text = pattern.trimStart();
+  const open = text.indexOf('{');
+  const space = text.search(/\s/);
+  if (open < 0 || (space >= 0 && space < open)) return null;
+  const close = text.indexOf('}', open);
+  return { head: text.slice(0, open), alternatives: text.slice(open + 1, close).split(','), tail: text.slice(close + 1) };
+}
+
+/**
+ * The possible first space-separated chunks of a pattern's phrases, each with the alternative of the
+ * leading {} group it comes from (-1: none); false when a chunk may hold no word.
+ */
+function firstChunks(pattern: string, out: string[], alts: number[], alt = -1): boolean {
+  const group = leadingGroup(pattern);
+  if (group === null) {
+    const text = pattern.trimStart();
+    const space = text.search(/\s/);
+    const chunk = space < 0 ? text : text.slice(0, space);
+    if (chunk === '') return false;
+    out.push(chunk);
+    alts.push(alt);
+    return true;
   }
-  const { h1, h2 } = tokenHashes(text);
-  if (h1.length === 0) return;
-  const key = `${h1.join(',')}/${eoc}/${sources}/${subjectOnly}/${near === null}`;
-  if (seenKeys.has(key)) return; // the first group to claim a phrase keeps it
-  seenKeys.add(key);
+  const { head, alternatives, tail } = group;
+  for (let j = 0; j < alternatives.length; j++) if (!firstChunks(head + alternatives[j] + tail, out, alts, alt < 0 ? j : alt)) return false;
+  return true;
+}
+
+function patternAt(k: number): Pattern {
+  const g = PATTERN_GROUP[k];
+  if (g < 0) {
+    const [, kind] = METRIC_LIST[-1 - g];
+    return { pattern: PATTERN_TEXT[k], code: METRIC_INDEX, weight: 0, sources: ALL_SOURCES, subjectOnly: false, near: null, metric: kind };
+  }
+  const group = LEXICON[g];
+  const code = group.code === IGNORE ? IGNORE_INDEX : CODE_INDEX.get(group.code);
+  if (code === undefined) throw new Error(`lexicon code ${group.code} is not in REASON_CODES`);
+  const sources = group.sources ? group.sources.reduce((bits, src) => bits | SOURCE_BIT[src], 0) : ALL_SOURCES;
+  return { pattern: PATTERN_TEXT[k], code, weight: group.weight, sources, subjectOnly: group.field === 0, near: NEAR_SETS[g] };
+}
+
+/** Reads the lexicon's first words (the trie waits for compilePending); returns the negators' word set. */
+function indexLexicon(): Map<number, number> {
+  for (const group of LEXICON) if (group.code !== IGNORE && !CODE_INDEX.has(group.code)) throw new Error(`lexicon code ${group.code} is not in REASON_CODES`);
+  // Negators and near words: whole words, with both hashes.
+  const negators = NEGATORS.split('|');
+  const words: string[] = [...negators];
+  const nearFrom = LEXICON.map((group) => {
+    const from = words.length;
+    if (group.near) words.push(...group.near.split('|'));
+    return from;
+  });
+  nearFrom.push(words.length);
+  const { h1, h2, first } = tokenHashesMany(words);
+  /** The one-token words among words[from .. to), first hash -> second hash. */
+  const wordSet = (from: number, to: number) => {
+    const set = new Map<number, number>();
+    for (let w = from; w < to; w++) if (first[w + 1] - first[w] === 1) set.set(h1[first[w]], h2[first[w]]);
+    return set;
+  };
+  NEAR_SETS = LEXICON.map((group, g) => (group.near ? wordSet(nearFrom[g], nearFrom[g + 1]) : null));
+
+  // Every pattern's possible first chunks; their first words (first hashes only) key the pairs.
+  const chunks: string[] = [];
+  const chunkAlt: number[] = [];
+  const chunkFrom: number[] = [];
+  LEXICON.forEach((group, g) => {
+    for (const pattern of group.phrases.split('|')) {
+      PATTERN_TEXT.push(pattern);
+      PATTERN_GROUP.push(g);
+    }
+  });
+  METRIC_LIST.forEach(([noun], k) => {
+    PATTERN_TEXT.push(noun);
+    PATTERN_GROUP.push(-1 - k);
+  });
+  for (let k = 0; k < PATTERN_TEXT.length; k++) {
+    const from = chunks.length;
+    if (PATTERN_GROUP[k] < 0) {
+      chunks.push(PATTERN_TEXT[k]);
+      chunkAlt.push(-1);
+    } else if (!firstChunks(PATTERN_TEXT[k], chunks, chunkAlt)) chunks.length = chunkAlt.length = from;
+    chunkFrom.push(from);
+  }
+  chunkFrom.push(chunks.length);
+  const { h1: c1, first: at } = tokenHashesMany(chunks, false);
+
+  PAIR_KEY = new Int32Array(chunks.length + 64);
+  PAIR_PATTERN = new Int32Array(chunks.length + 64);
+  PAIR_ALT = new Int32Array(chunks.length + 64);
+  const addPair = (key: number, k: number, alt: number) => {
+    if (PAIRS > 0 && PAIR_KEY[PAIRS - 1] === key && PAIR_PATTERN[PAIRS - 1] === k && PAIR_ALT[PAIRS - 1] === alt) return;
+    if (PAIRS === PAIR_KEY.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      PAIR_KEY = grow(PAIR_KEY);
+      PAIR_PATTERN = grow(PAIR_PATTERN);
+      PAIR_ALT = grow(PAIR_ALT);
+    }
+    PAIR_KEY[PAIRS] = key;
+    PAIR_PATTERN[PAIRS] = k;
+    PAIR_ALT[PAIRS++] = alt;
+    FIRST_WORD[key & 0xffff] |= PENDING_BIT;
+  };
+  for (let k = 0; k < PATTERN_TEXT.length; k++) {
+    let known = chunkFrom[k + 1] > chunkFrom[k];
+    for (let c = chunkFrom[k]; known && c < chunkFrom[k + 1]; c++) if (at[c + 1] === at[c]) known = false;
+    if (known) {
+      for (let c = chunkFrom[k]; c < chunkFrom[k + 1]; c++) addPair(c1[at[c]], k, chunkAlt[c]);
+    } else {
+      // Rare: a first chunk without a word (or none at all). Hash every phrase of the pattern.
+      const { h1: all, first: from } = tokenHashesMany(phrasesOf(patternAt(k), -1).map((ph) => ph.text), false);
+      for (let q = 0; q + 1 < from.length; q++) if (from[q + 1] > from[q]) addPair(all[from[q]], k, -1);
+    }
+  }
+  return wordSet(0, negators.length);
+}
+
+/**
+ * A pattern's phrases (those within one alternative of its leading {} group when `alt` >= 0), as the trie holds
+ * them: expanded, with a final `$` turned into the end-of-clause flag.
+ */
+function phrasesOf(p: Pattern, alt: number): { text: string; eoc: boolean }[] {
+  const phrases: string[] = [];
+  const group = alt >= 0 ? leadingGroup(p.pattern) : null;
+  if (p.metric !== undefined) phrases.push(p.pattern);
+  else if (group !== null) expand(group.head + group.alternatives[alt] + group.tail, phrases);
+  else expand(p.pattern, phrases);
+  const out: { text: string; eoc: boolean }[] = [];
+  for (const phrase of phrases) {
+    if (phrase === '') continue;
+    if (phrase.endsWith('$')) out.push({ text: phrase.slice(0, -1).trim(), eoc: true });
+    else out.push({ text: phrase, eoc: false });
+  }
+  return out;
+}
+
+/** Filter slots whose first words compilePending() is to compile. */
+const SLOT_MARK = new Uint8Array(65536);
+
+/**
+ * Puts the phrases of every pending first word among `h1[from .. to)` into the trie (the first time a
+ * text has such a word), in one batch: the patterns in lexicon order, each expanded and hashed once.
+ */
+function compilePending(h1s: Int32Array, from: number, to: number): void {
+  const slots: number[] = [];
+  for (let i = from; i < to; i++) {
+    const slot = h1s[i] & 0xffff;
+    if ((FIRST_WORD[slot] & PENDING_BIT) !== 0 && SLOT_MARK[slot] === 0) {
+      SLOT_MARK[slot] = 1;
+      slots.push(slot);
+    }
+  }
+  if (slots.length === 0) return;
+  // The triples to compile, in lexicon order; each (pattern, alternative) expanded and hashed once.
+  const pairs: number[] = [];
+  const range = new Map<string, [number, number]>();
+  const owners: Pattern[] = [];
+  const texts: string[] = [];
+  const eocs: boolean[] = [];
+  const part = (i: number) => `${PAIR_PATTERN[i]}/${PAIR_ALT[i]}`;
+  for (let i = 0; i < PAIRS; i++) {
+    if (SLOT_MARK[PAIR_KEY[i] & 0xffff] === 0) continue;
+    pairs.push(i);
+    if (range.has(part(i))) continue;
+    const from = texts.length;
+    const p = patternAt(PAIR_PATTERN[i]);
+    for (const { text, eoc } of phrasesOf(p, PAIR_ALT[i])) {
+      owners.push(p);
+      texts.push(text);
+      eocs.push(eoc);
+    }
+    range.set(part(i), [from, texts.length]);
+  }
+  const { h1, h2, first } = tokenHashesMany(texts);
+  const done = new Set<string>();
+  for (const i of pairs) {
+    const key = PAIR_KEY[i];
+    if (done.has(`${key}/${part(i)}`)) continue;
+    done.add(`${key}/${part(i)}`);
+    const [from, to] = range.get(part(i))!;
+    for (let t = from; t < to; t++) {
+      if (first[t + 1] > first[t] && h1[first[t]] === key) addEntry(owners[t], texts[t], eocs[t], h1, h2, first[t], first[t + 1]);
+    }
+  }
+  for (const slot of slots) {
+    SLOT_MARK[slot] = 0;
+    FIRST_WORD[slot] &= ~PENDING_BIT;
+  }
+}
+
+/**
+ * Test support: compiles every first word still pending (the trie an eager build gives), then lists
+ * the trie: one line per node (first-hash path, second hashes, entries in order), sorted.
+ */
+export function lexiconTrieSnapshot(): string[] {
+  compilePending(PAIR_KEY, 0, PAIRS);
+  const lines: string[] = [];
+  const codeName = (code: number) => (code === IGNORE_INDEX ? 'IGNORE' : code === METRIC_INDEX ? 'METRIC' : CODES[code]);
+  const walk = (level: Map<number, TrieNode>, path: string, h2s: string) => {
+    for (const [h1, node] of level) {
+      const p = path ? `${path},${h1}` : String(h1);
+      const h = h2s ? `${h2s},${node.h2}` : String(node.h2);
+      const entries = (node.entries ?? []).map((e) =>
+        [codeName(e.code), e.weight, e.len, +e.eoc, +e.subjectOnly, e.sources, e.near ? [...e.near].sort().join('+') : '-', e.phrase, e.metric ?? ''].join(':'),
+      );
+      lines.push(`${p}|${h}|${entries.join(';')}`);
+      if (node.next) walk(node.next, p, h);
+    }
+  };
+  walk(ROOT, '', '');
+  return lines.sort();
+}
+
+function addEntry(p: Pattern, text: string, eoc: boolean, h1: Int32Array, h2: Int32Array, from: number, to: number): void {
+  const len = to - from;
+  // The first group to claim a phrase keeps it: same words (so the same trie node), same conditions.
+  let existing: TrieNode | undefined = ROOT.get(h1[from]);
+  for (let k = from + 1; k < to && existing !== undefined; k++) existing = existing.next?.get(h1[k]);
+  for (const other of existing?.entries ?? []) {
+    if (other.eoc === eoc && other.sources === p.sources && other.subjectOnly === p.subjectOnly && (other.near === null) === (p.near === null)) return;
+  }
   let level = ROOT;
   let node: TrieNode | undefined;
-  for (let k = 0; k < h1.length; k++) {
+  for (let k = from; k < to; k++) {
     node = level.get(h1[k]);
     if (node === undefined) {
       node = { h2: h2[k], next: null, entries: null };
@@ -276,32 +517,29 @@ function addEntry(
     } else if (node.h2 !== h2[k]) {
       throw new Error(`lexicon hash collision at "${text}"`);
     }
-    if (k < h1.length - 1) level = node.next ??= new Map();
+    if (k < to - 1) level = node.next ??= new Map();
   }
-  (node!.entries ??= []).push({ code, weight, len: h1.length, eoc, subjectOnly, sources, near, phrase: text, metric, seen: 0 });
-  ROOT_FILTER[h1[0] & 0xffff] = 1;
-  if (h1.length === 1) SINGLE_FILTER[h1[0] & 0xffff] = 1;
-  else PAIR_FILTER[pairSlot(h1[0], h1[1])] = 1;
+  (node!.entries ??= []).push({
+    code: p.code,
+    weight: p.weight,
+    len,
+    eoc,
+    subjectOnly: p.subjectOnly,
+    sources: p.sources,
+    near: p.near,
+    phrase: text,
+    metric: p.metric,
+    seen: 0,
+  });
+  FIRST_WORD[h1[from] & 0xffff] |= ROOT_BIT;
+  if (len === 1) FIRST_WORD[h1[from] & 0xffff] |= SINGLE_BIT;
+  else {
+    const slot = pairSlot(h1[from], h1[from + 1]);
+    PAIR_FILTER[slot >>> 5] |= 1 << (slot & 31);
+  }
 }
 
-{
-  const seenKeys = new Set<string>();
-  for (const group of LEXICON) {
-    const code = group.code === IGNORE ? IGNORE_INDEX : CODE_INDEX.get(group.code);
-    if (code === undefined) throw new Error(`lexicon code ${group.code} is not in REASON_CODES`);
-    let sources = ALL_SOURCES;
-    if (group.sources) sources = group.sources.reduce((bits, s) => bits | SOURCE_BIT[s], 0);
-    const near = group.near ? wordSet(group.near) : null;
-    for (const raw of group.phrases.split('|')) {
-      for (const phrase of expand(raw)) {
-        if (phrase !== '') addEntry(phrase, code, group.weight, sources, group.field === 0, near, seenKeys);
-      }
-    }
-  }
-  for (const [noun, kind] of Object.entries(METRIC_NOUNS)) addEntry(noun, METRIC_INDEX, 0, ALL_SOURCES, false, null, seenKeys, kind);
-}
-
-const NEGATOR_H2 = wordSet(NEGATORS);
+const NEGATOR_H2 = indexLexicon();
 
 /** Codes whose matches a preceding negation ("not", "no", "nicht", "pas", "no") cancels. */
 const NEGATABLE = new Set<number>(
@@ -527,11 +765,19 @@ function scan(sourceBit: number): ScanResult {
   let coveredUntil = -1;
   let i = 0;
   while (i < n) {
+    // A phrase can start here if the word is a one-word phrase, or the first word of a longer one
+    // followed by a possible second word. Computed without branches: whether a word passes is
+    // close to a coin toss on ordinary text, which a branch predictor cannot learn.
     const h = H1[i];
-    if (
-      ROOT_FILTER[h & 0xffff] === 0 ||
-      (SINGLE_FILTER[h & 0xffff] === 0 && (i + 1 >= n || PAIR_FILTER[pairSlot(h, H1[i + 1])] === 0))
-    ) {
+    let r = FIRST_WORD[h & 0xffff];
+    if ((r & PENDING_BIT) !== 0) {
+      // A word never seen before: compile its phrases, and those of every other new word in the rest of the text.
+      compilePending(H1, i, n);
+      r = FIRST_WORD[h & 0xffff];
+    }
+    const slot = pairSlot(h, H1[i + 1]); // H1[n] exists (junk past the last token)
+    const pair = (PAIR_FILTER[slot >>> 5] >>> (slot & 31)) & (i + 1 < n ? 1 : 0);
+    if (((r & SINGLE_BIT) | ((r >>> 1) & pair)) === 0) {
       i++;
       continue;
     }
@@ -803,6 +1049,60 @@ const TEXT_MESSAGES: Partial<Record<ReasonCode, (phrase: string) => string>> = {
 
 const textOf = (v: unknown): string => (typeof v === 'string' ? v : '');
 
+// Helpers of scoreSignal, at module level so that a call allocates no closures.
+const EXTRA_TEXT_KEYS = ['event', 'event_type', 'type'] as const;
+
+function hasCode(drafts: Draft[], code: ReasonCode): boolean {
+  for (const d of drafts) if (d.code === code) return true;
+  return false;
+}
+
+function findCode(drafts: Draft[], code: ReasonCode): Draft | undefined {
+  for (const d of drafts) if (d.code === code) return d;
+  return undefined;
+}
+
+function dropCodes(drafts: Draft[], set: ReadonlySet<ReasonCode>): void {
+  for (let k = drafts.length - 1; k >= 0; k--) if (set.has(drafts[k].code)) drafts.splice(k, 1);
+}
+
+function isProblem(d: Draft): boolean {
+  return d.code === 'TAG_TOPIC'
+    ? d.problem === true
+    : PROBLEM_CODES.has(d.code) && (d.code !== 'SUPPORT_REQUEST' || d.weight >= 20);
+}
+
+/** Position of each category in CATEGORY_PRECEDENCE, which indexes the evidence arrays. */
+const CATEGORY_RANK = Object.fromEntries(CATEGORY_PRECEDENCE.map((c, i) => [c, i])) as Record<Category, number>;
+const catStrongest = new Float64Array(CATEGORY_PRECEDENCE.length);
+const catTotal = new Float64Array(CATEGORY_PRECEDENCE.length);
+const catEvidence = new Float64Array(CATEGORY_PRECEDENCE.length);
+
+/** The chosen category while topics are sorted (byTopicRank reads it). */
+let topicCategory: Category = 'general';
+function byTopicRank(a: Draft, b: Draft): number {
+  const ca = CODE_CATEGORY[a.code] === topicCategory ? 1 : 0;
+  const cb = CODE_CATEGORY[b.code] === topicCategory ? 1 : 0;
+  return cb - ca || b.weight - a.weight || (a.code < b.code ? -1 : 1);
+}
+
+/** Stable, like Array#sort, so the order is the same; faster on the few items sorted here. */
+function insertionSort<T>(items: T[], compare: (a: T, b: T) => number): void {
+  for (let i = 1; i < items.length; i++) {
+    const item = items[i];
+    let j = i - 1;
+    while (j >= 0 && compare(items[j], item) > 0) {
+      items[j + 1] = items[j];
+      j--;
+    }
+    items[j + 1] = item;
+  }
+}
+
+function byReasonRank(a: Reason, b: Reason): number {
+  return Math.abs(b.weight) - Math.abs(a.weight) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
+}
+
 /**
  * Scores one validated signal at analysis time `now`.
  * Deterministic: the same signal and `now` always give the same assessment.
@@ -819,7 +1119,7 @@ export function scoreSignal(signal: Signal, now: Date): Assessment {
   buf.add(textOf(signal.subject), 0, SUBJECT_SCAN_CHARS);
   buf.add(textOf(signal.body), 1, BODY_SCAN_CHARS);
   const extra: string[] = [];
-  for (const key of ['event', 'event_type', 'type']) {
+  for (const key of EXTRA_TEXT_KEYS) {
     const v = own(md, key);
     if (typeof v === 'string' && v.length <= 200) extra.push(v);
   }
@@ -850,8 +1150,6 @@ export function scoreSignal(signal: Signal, now: Date): Assessment {
   if (upS >= 6 && upS >= 3 * buf.lower(0)) drafts.push({ code: 'SHOUTING', weight: 5, message: 'subject is written in capitals' });
   else if (upB >= 30 && upB >= 2 * buf.lower(1)) drafts.push({ code: 'SHOUTING', weight: 5, message: 'body is written in capitals' });
   else if (buf.bangRuns[0] + buf.bangRuns[1] > 0) drafts.push({ code: 'SHOUTING', weight: 5, message: 'uses repeated exclamation marks' });
-
-  const has = (code: ReasonCode) => drafts.some((d) => d.code === code);
 
   // ---- sender and metadata ----
   const sender = parseSender(signal.sender);
@@ -924,9 +1222,14 @@ export function scoreSignal(signal: Signal, now: Date): Assessment {
     drafts.push({ code: sev, weight: REASON_CODES[sev].max, message: `metadata.severity is ${sevKey}` });
   } else {
     // Several severity words in the text: keep the highest.
-    const sevDrafts = drafts.filter((d) => d.code.startsWith('SEVERITY_'));
-    if (sevDrafts.length > 1) {
-      const top = sevDrafts.reduce((a, b) => (b.weight > a.weight ? b : a));
+    let top: Draft | null = null;
+    let severities = 0;
+    for (const d of drafts) {
+      if (!d.code.startsWith('SEVERITY_')) continue;
+      severities++;
+      if (top === null || d.weight > top.weight) top = d;
+    }
+    if (severities > 1) {
       for (let k = drafts.length - 1; k >= 0; k--) if (drafts[k].code.startsWith('SEVERITY_') && drafts[k] !== top) drafts.splice(k, 1);
     }
   }
@@ -942,61 +1245,64 @@ export function scoreSignal(signal: Signal, now: Date): Assessment {
   // message. On e-mail, tasks, CRM events and longer texts it only confirms hand-written spam
   // cues (business mail is full of the phone numbers and figures that mark SMS spam).
   const smsLike = source === 'support_message' && countSubjectBodyTokens() <= SPAM_MODEL_MAX_TOKENS;
-  const spamCues = drafts.find((d) => d.code === 'SPAM_LANGUAGE');
+  const spamCues = findCode(drafts, 'SPAM_LANGUAGE');
   if (source !== 'internal' && !knownCustomer && (smsLike || (spamCues !== undefined && spamCues.weight <= -20))) {
     const z = spamLogit(buf);
-    if (z >= SPAM_LOGIT_THRESHOLD) {
+    const { threshold, strong } = spamModel();
+    if (z >= threshold) {
       const p = 1 / (1 + Math.exp(-z));
       drafts.push({
         code: 'SPAM_MODEL',
-        weight: z >= SPAM_LOGIT_STRONG ? -30 : -20,
+        weight: z >= strong ? -30 : -20,
         message: `spam model rates the text as spam (p=${p.toFixed(2)})`,
       });
     }
   }
 
   // ---- resolution logic ----
-  const drop = (set: ReadonlySet<ReasonCode>) => {
-    for (let k = drafts.length - 1; k >= 0; k--) if (set.has(drafts[k].code)) drafts.splice(k, 1);
-  };
   // A recovered alert is informational: its incident wording and severity no longer count.
-  if (has('ALERT_RESOLVED')) drop(RESOLVED_CANCELS);
+  if (hasCode(drafts, 'ALERT_RESOLVED')) dropCodes(drafts, RESOLVED_CANCELS);
   // "Thanks, that fixed it": the problem words describe the solved problem, unless it recurs.
-  if (has('GRATITUDE_CLOSURE') && !has('REPEATED_CONTACT')) drop(CLOSURE_CANCELS);
+  if (hasCode(drafts, 'GRATITUDE_CLOSURE') && !hasCode(drafts, 'REPEATED_CONTACT')) dropCodes(drafts, CLOSURE_CANCELS);
 
-  const isProblem = (d: Draft) =>
-    d.code === 'TAG_TOPIC' ? d.problem === true : PROBLEM_CODES.has(d.code) && (d.code !== 'SUPPORT_REQUEST' || d.weight >= 20);
-  const problem = drafts.some(isProblem);
+  let problem = false;
+  for (const d of drafts) if (isProblem(d)) problem = true;
   // Never archive a real problem: a footer "unsubscribe" or a no-reply sender does not outweigh it.
   if (problem) {
-    drop(ARCHIVE_CODES);
+    dropCodes(drafts, ARCHIVE_CODES);
     for (let k = drafts.length - 1; k >= 0; k--) if (drafts[k].code === 'TAG_TOPIC' && drafts[k].weight < 0) drafts.splice(k, 1);
   }
 
   // ---- category ----
   // Evidence per category: its strongest reason plus half of the others (|weight|).
-  const strongest = new Map<Category, number>();
-  const total = new Map<Category, number>();
+  // (Arrays indexed like CATEGORY_PRECEDENCE; a category without reasons has 0.)
+  const strongest = catStrongest.fill(0);
+  const total = catTotal.fill(0);
   for (const d of drafts) {
     const cat = d.code === 'TAG_TOPIC' ? d.category : CODE_CATEGORY[d.code];
     if (!cat) continue;
+    const c = CATEGORY_RANK[cat];
     const w = Math.abs(d.weight);
-    strongest.set(cat, Math.max(strongest.get(cat) ?? 0, w));
-    total.set(cat, (total.get(cat) ?? 0) + w);
+    strongest[c] = Math.max(strongest[c], w);
+    total[c] += w;
   }
-  const evidence = new Map<Category, number>();
-  for (const [cat, top] of strongest) evidence.set(cat, top + ((total.get(cat) ?? 0) - top) / 2);
+  const evidence = catEvidence;
+  for (let c = 0; c < evidence.length; c++) evidence[c] = strongest[c] + (total[c] - strongest[c]) / 2;
   // A task is a task unless its text is clearly about something riskier (an outage, a breach...).
-  if (source === 'task') evidence.set('task', (evidence.get('task') ?? 0) + 25);
+  if (source === 'task') evidence[CATEGORY_RANK.task] += 25;
   const amount = Math.max(asNumber(own(md, 'amount')) ?? 0, asNumber(own(md, 'deal_value')) ?? 0);
-  if (source === 'crm_event' && amount > 0) evidence.set('sales_opportunity', (evidence.get('sales_opportunity') ?? 0) + 15);
-  if (source === 'internal' && drafts.some((d) => d.code.startsWith('SEVERITY_') && d.weight > 0))
-    evidence.set('incident', (evidence.get('incident') ?? 0) + 1);
+  if (source === 'crm_event' && amount > 0) evidence[CATEGORY_RANK.sales_opportunity] += 15;
+  if (source === 'internal') {
+    let severe = false;
+    for (const d of drafts) if (d.code.startsWith('SEVERITY_') && d.weight > 0) severe = true;
+    if (severe) evidence[CATEGORY_RANK.incident] += 1;
+  }
 
   let category: Category = 'general';
   let best = 0;
-  for (const cat of CATEGORY_PRECEDENCE) {
-    const e = evidence.get(cat) ?? 0;
+  for (let c = 0; c < CATEGORY_PRECEDENCE.length; c++) {
+    const cat = CATEGORY_PRECEDENCE[c];
+    const e = evidence[c];
     if (ARCHIVE_CATEGORIES.has(cat) && e < ARCHIVE_MIN_EVIDENCE) continue;
     if (cat === 'personal' && e < PERSONAL_MIN_EVIDENCE) continue;
     if (e > best) {
@@ -1007,16 +1313,13 @@ export function scoreSignal(signal: Signal, now: Date): Assessment {
 
   // ---- category-dependent reasons ----
   // Impact words ("everyone", "production") only amplify a problem that affects users.
-  if (category !== 'incident' && category !== 'security' && category !== 'support') drop(IMPACT_ONLY);
+  if (category !== 'incident' && category !== 'security' && category !== 'support') dropCodes(drafts, IMPACT_ONLY);
   // Topics do not pile up: the category's strongest topic reason counts fully, the next strongest
   // topic half, further topics not at all (long threads mention everything once).
-  const topics = drafts
-    .filter((d) => TOPIC_CODES.has(d.code) && d.weight > 0)
-    .sort((a, b) => {
-      const ca = CODE_CATEGORY[a.code] === category ? 1 : 0;
-      const cb = CODE_CATEGORY[b.code] === category ? 1 : 0;
-      return cb - ca || b.weight - a.weight || (a.code < b.code ? -1 : 1);
-    });
+  const topics: Draft[] = [];
+  for (const d of drafts) if (TOPIC_CODES.has(d.code) && d.weight > 0) topics.push(d);
+  topicCategory = category;
+  insertionSort(topics, byTopicRank);
   for (let k = 1; k < topics.length; k++) {
     if (k === 1) {
       topics[k].weight = Math.round(topics[k].weight / 2);
@@ -1029,7 +1332,7 @@ export function scoreSignal(signal: Signal, now: Date): Assessment {
   }
   if (category === 'sales_opportunity' && sender && sender.domain.includes('.')) {
     if (FREE_MAIL.has(sender.domain)) drafts.push({ code: 'SENDER_FREE_MAIL', weight: -5, message: 'sales lead from a free-mail address' });
-    else if (!has('NO_REPLY_SENDER') && !has('BULK_SENDER'))
+    else if (!hasCode(drafts, 'NO_REPLY_SENDER') && !hasCode(drafts, 'BULK_SENDER'))
       drafts.push({ code: 'SENDER_BUSINESS_DOMAIN', weight: 5, message: 'sales lead from a business domain' });
   }
   const nowMs = now instanceof Date ? now.getTime() : NaN;
@@ -1049,10 +1352,9 @@ export function scoreSignal(signal: Signal, now: Date): Assessment {
   }
 
   // ---- score, priority, action ----
-  const reasons: Reason[] = drafts
-    .filter((d) => d.weight !== 0)
-    .map((d) => ({ code: d.code, message: d.message, weight: Math.round(d.weight) }))
-    .sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  const reasons: Reason[] = [];
+  for (const d of drafts) if (d.weight !== 0) reasons.push({ code: d.code, message: d.message, weight: Math.round(d.weight) });
+  insertionSort(reasons, byReasonRank);
   let sum = 0;
   for (const r of reasons) sum += r.weight;
   const raw = BASE_SCORE + sum;
