@@ -18,11 +18,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Context } from 'aws-lambda';
 import { AdminService } from '../lib/admin';
 import { JavaMissingError, type RunningDynamoDb, startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { ensureTables, tableNamesWithPrefix, type TableNames } from '../lib/local/provision';
-import { type Handlers, type RunningServer, loadHandlers, startLocalServer } from '../lib/local/server';
+import { type Handlers, type RunningServer, lambdaContext, loadHandlers, startLocalServer } from '../lib/local/server';
 import { ITEM_PREFIX } from '../lib/tables';
 import type { Decision } from '../lambdas/domain/decision';
 import { newDecisionId } from '../lambdas/domain/ids';
@@ -398,24 +397,6 @@ async function stopWorld(world: World): Promise<void> {
   await world.db.stop();
 }
 
-function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 10_000;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'bench',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
 /** The payload 2.0 events lib/local/server.ts builds for POST analyze: the authorizer's, then the route's. */
 function analyzeEvents(key: string, body: string, idempotencyKey?: string) {
   const requestId = randomBytes(10).toString('base64');
@@ -477,10 +458,10 @@ interface HandlerResult {
 
 /** Authorizer handler, then the analyze handler, as API Gateway (and local mode) chains them. */
 async function analyzeInProcess(handlers: Handlers, events: ReturnType<typeof analyzeEvents>): Promise<HandlerResult> {
-  const verdict = (await handlers.authorizer(events.authorizer, lambdaContext('authorizer'))) as { isAuthorized?: boolean; context?: unknown };
+  const verdict = (await handlers.authorizer(events.authorizer, lambdaContext('authorizer', 'bench'))) as { isAuthorized?: boolean; context?: unknown };
   if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
   events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
-  return (await handlers.routes.Analyze(events.route, lambdaContext('Analyze'))) as HandlerResult;
+  return (await handlers.routes.Analyze(events.route, lambdaContext('Analyze', 'bench'))) as HandlerResult;
 }
 
 async function expectOk(result: HandlerResult, replayed = false): Promise<Decision> {

@@ -36,7 +36,8 @@ export async function loadHandlers(): Promise<Handlers> {
   return { authorizer: await loadModule(AUTHORIZER_ENTRY), fallback: await loadModule(FALLBACK_ENTRY), routes };
 }
 
-function lambdaContext(functionName: string): Context {
+/** A Lambda context like the runtime's, with a 10 s deadline (also used by the bench). */
+export function lambdaContext(functionName: string, logStreamName = 'local'): Context {
   const deadline = Date.now() + 10_000;
   return {
     callbackWaitsForEmptyEventLoop: true,
@@ -46,7 +47,7 @@ function lambdaContext(functionName: string): Context {
     memoryLimitInMB: '512',
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
+    logStreamName,
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     done: () => undefined,
     fail: () => undefined,
