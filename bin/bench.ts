@@ -21,6 +21,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { AdminService } from '../lib/admin';
 import { JavaMissingError, type RunningDynamoDb, startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { ensureTables, tableNamesWithPrefix, type TableNames } from '../lib/local/provision';
+import { mulberry32 } from './seeded-random';
 import { type Handlers, type RunningServer, lambdaContext, loadHandlers, startLocalServer } from '../lib/local/server';
 import { ITEM_PREFIX } from '../lib/tables';
 import type { Decision } from '../lambdas/domain/decision';
@@ -160,15 +161,6 @@ function fail(message: string): never {
 let progress: (line: string) => void = () => undefined;
 
 // ---- synthetic e-mails (deterministic; no data-set text) ----------------------------------------
-
-function mulberry32(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FILLER = (
   'we the our your team project update meeting schedule review report quarter budget plan customer account ' +

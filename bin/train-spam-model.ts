@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TokenBuffer } from '../lambdas/domain/scorer-text';
 import { spamFeatures } from '../lambdas/domain/scorer-spam';
+import { mulberry32 } from './seeded-random';
 
 const DATA_DIR = process.env.SAS_DATA_DIR ?? path.resolve(__dirname, '../../shared/data');
 const OUT = path.resolve(__dirname, '../lambdas/domain/spam-model.json');
@@ -18,15 +19,6 @@ const EPOCHS = 25;
 const L2 = 1e-4;
 const LR = 0.3;
 const SCALE = 1000;
-
-function mulberry32(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Example {
   features: number[];
