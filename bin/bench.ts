@@ -11,7 +11,7 @@
 // that needs a database, and is stopped at the end, as are the HTTP servers and child processes.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,6 +23,7 @@ import { JavaMissingError, type RunningDynamoDb, startDynamoDbLocal } from '../l
 import { ensureTables, tableNamesWithPrefix, type TableNames } from '../lib/local/provision';
 import { mulberry32 } from './seeded-random';
 import { type Handlers, type RunningServer, lambdaContext, loadHandlers, startLocalServer } from '../lib/local/server';
+import { LAMBDA_ESBUILD_OPTIONS, lambdaBundles } from '../lib/lambda-bundling';
 import { ITEM_PREFIX } from '../lib/tables';
 import type { Decision } from '../lambdas/domain/decision';
 import { newDecisionId } from '../lambdas/domain/ids';
@@ -87,12 +88,16 @@ const GOALS: Record<string, Goal> = {
   bundle_docclient_only_gzip_kib: { text: 'reference' },
   init_docclient_only_ms: { text: 'reference: median of fresh node processes (client constructed at load)' },
   init_docclient_only_lazy_client_ms: { text: 'context: same bundle, client constructed on first use, as our handlers do' },
+  bundle_docclient_only_trimmed_kib: { text: "context: the reference with our bundles' aliases (no default credential chain)" },
+  bundle_docclient_only_trimmed_gzip_kib: { text: 'context: the same, gzip' },
+  init_docclient_only_trimmed_ms: { text: 'context: the same, module init' },
   scorer_init_ms: { text: 'context: the scorer alone (its lexicon index, tables), fresh process' },
   scorer_first_call_ms: { text: 'context: first scoreSignal of a 2 KB e-mail after load (lazy trie branches, cold code)' },
   bundle_analyze_without_scorer_gzip_kib: { text: 'context: analyze with the decision engine (scorer, lexicon, spam model) stubbed out' },
   bundle_analyze_without_scorer_ratio: { text: 'context: the same, worst of minified and gzip, against the reference' },
   bundle_size_overhead_ratio_max: { text: '<= 1.25 (worst Lambda / DocumentClient-only, minified and gzip)', check: atMost(1.25) },
   init_time_overhead_ratio_max: { text: '<= 1.25 (worst Lambda / DocumentClient-only)', check: atMost(1.25) },
+  bundle_size_ratio_max_vs_trimmed: { text: 'context: worst Lambda / trimmed reference: the weight of our own code' },
   init_runs_per_bundle: { text: 'fresh node processes per bundle, interleaved' },
 
   goals_missed: { text: 'figures above that miss their goal', check: exactly(0) },
@@ -698,13 +703,11 @@ async function benchHttp(world: World, opts: Options): Promise<Figures> {
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 
-/** The esbuild options of lib/stack.ts (NodejsFunction bundling), for the reference bundle. */
-function stackBundlingOptions() {
-  const stackSource = readFileSync(path.join(REPO_ROOT, 'lib', 'stack.ts'), 'utf8');
-  const target = /const ESBUILD_TARGET = '([^']+)'/.exec(stackSource)?.[1];
-  if (!target) throw new Error('ESBUILD_TARGET not found in lib/stack.ts');
-  return { bundle: true, minify: true, format: 'cjs' as const, platform: 'node' as const, target, mainFields: ['module', 'main'] };
-}
+/**
+ * The reference bundles use the Lambdas' esbuild options (lib/lambda-bundling.ts) without their module aliases: the
+ * DocumentClient with the SDK as it comes. The `_trimmed` reference keeps the aliases, for context.
+ */
+const { alias: LAMBDA_ALIAS, ...PLAIN_ESBUILD_OPTIONS } = LAMBDA_ESBUILD_OPTIONS;
 
 const DOCCLIENT_ONLY_LAZY_ENTRY = `
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -773,33 +776,18 @@ async function benchBundles(opts: Options): Promise<Figures> {
     });
     if (cdk.status !== 0) throw new Error(`cdk synth failed: ${(cdk.stderr || cdk.stdout).slice(-1500)}`);
     const assembly = path.join(out, 'cdk.out');
-    const templateFile = readdirSync(assembly).find((f) => f.endsWith('.template.json'));
-    if (!templateFile) throw new Error('no template in the cloud assembly');
-    const template = JSON.parse(readFileSync(path.join(assembly, templateFile), 'utf8')) as {
-      Resources: Record<string, { Type: string; Properties?: { Code?: { S3Key?: string } }; Metadata?: Record<string, string> }>;
-    };
-    // Asset → function: the function's Code.S3Key is `<asset hash>.zip`, its metadata names the asset directory.
-    const bundles: { name: string; file: string }[] = [];
-    for (const [logicalId, res] of Object.entries(template.Resources)) {
-      if (res.Type !== 'AWS::Lambda::Function') continue;
-      const m = /^(\w+?)Function[0-9A-F]{8}$/.exec(logicalId);
-      const assetDir = res.Metadata?.['aws:asset:path'];
-      const key = res.Properties?.Code?.S3Key;
-      if (!m || !assetDir || !key) continue;
-      if (!assetDir.endsWith(key.replace(/\.zip$/, ''))) throw new Error(`${logicalId}: asset ${assetDir} does not match ${key}`);
-      bundles.push({ name: snake(m[1]), file: path.join(assembly, assetDir, 'index.js') });
-    }
-    if (bundles.length === 0) throw new Error('no NodejsFunction assets found in the template');
+    const bundles = lambdaBundles(assembly).map((b) => ({ name: snake(b.id), file: b.file }));
 
     // The reference bundles, built with the stack's esbuild options (packages from the project's node_modules), and
     // the scorer alone (for its first-call figure).
     const esbuild = await import('esbuild');
-    const build = async (name: string, source: string, plugins: import('esbuild').Plugin[] = []) => {
+    const build = async (name: string, source: string, plugins: import('esbuild').Plugin[] = [], alias = LAMBDA_ALIAS) => {
       const entry = path.join(out, `${name}-entry.ts`);
       writeFileSync(entry, source);
       const file = path.join(out, name, 'index.js');
       await esbuild.build({
-        ...stackBundlingOptions(),
+        ...PLAIN_ESBUILD_OPTIONS,
+        alias,
         entryPoints: [entry],
         outfile: file,
         nodePaths: [path.join(REPO_ROOT, 'node_modules')],
@@ -808,8 +796,9 @@ async function benchBundles(opts: Options): Promise<Figures> {
       });
       return { name, file };
     };
-    const reference = await build('docclient_only', DOCCLIENT_ONLY_ENTRY);
-    const lazyReference = await build('docclient_only_lazy_client', DOCCLIENT_ONLY_LAZY_ENTRY);
+    const reference = await build('docclient_only', DOCCLIENT_ONLY_ENTRY, [], {});
+    const lazyReference = await build('docclient_only_lazy_client', DOCCLIENT_ONLY_LAZY_ENTRY, [], {});
+    const trimmedReference = await build('docclient_only_trimmed', DOCCLIENT_ONLY_ENTRY);
     const scorer = await build('scorer', `export { scoreSignal } from ${JSON.stringify(path.join(REPO_ROOT, 'lambdas/domain/scorer'))};\n`);
     // What the analyze Lambda weighs without the decision engine (scorer, lexicon, spam model): the same entry with
     // the scorer module replaced by a stub.
@@ -824,7 +813,7 @@ async function benchBundles(opts: Options): Promise<Figures> {
     ]);
     const [email] = makeEmails(1, 2_000, 11);
 
-    const all = [reference, lazyReference, ...bundles];
+    const all = [reference, lazyReference, trimmedReference, ...bundles];
     const size = (file: string) => statSync(file).size;
     const gzip = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
     progress(`  module init: ${opts.initRuns} fresh node processes per bundle, interleaved ...`);
@@ -842,11 +831,16 @@ async function benchBundles(opts: Options): Promise<Figures> {
     const refSize = size(reference.file);
     const refGzip = gzip(reference.file);
     const refInit = median(times.get(reference.name)!);
+    const trimmedSize = size(trimmedReference.file);
+    const trimmedGzip = gzip(trimmedReference.file);
     const figures: Figures = {
       bundle_docclient_only_kib: kib(refSize),
       bundle_docclient_only_gzip_kib: kib(refGzip),
       init_docclient_only_ms: round2(refInit),
       init_docclient_only_lazy_client_ms: round2(median(times.get(lazyReference.name)!)),
+      bundle_docclient_only_trimmed_kib: kib(trimmedSize),
+      bundle_docclient_only_trimmed_gzip_kib: kib(trimmedGzip),
+      init_docclient_only_trimmed_ms: round2(median(times.get(trimmedReference.name)!)),
       scorer_init_ms: round2(median(scorerInit)),
       scorer_first_call_ms: round2(median(scorerFirst)),
       bundle_analyze_without_scorer_gzip_kib: kib(gzip(withoutScorer.file)),
@@ -854,6 +848,7 @@ async function benchBundles(opts: Options): Promise<Figures> {
     };
     let worstSize = 0;
     let worstInit = 0;
+    let worstSizeTrimmed = 0;
     for (const b of bundles) {
       const s = size(b.file);
       const g = gzip(b.file);
@@ -865,10 +860,12 @@ async function benchBundles(opts: Options): Promise<Figures> {
       figures[`init_${b.name}_ms`] = round2(init);
       figures[`init_${b.name}_ratio`] = round2(init / refInit);
       worstSize = Math.max(worstSize, sizeRatio);
+      worstSizeTrimmed = Math.max(worstSizeTrimmed, s / trimmedSize, g / trimmedGzip);
       worstInit = Math.max(worstInit, init / refInit);
     }
     figures.bundle_size_overhead_ratio_max = round2(worstSize);
     figures.init_time_overhead_ratio_max = round2(worstInit);
+    figures.bundle_size_ratio_max_vs_trimmed = round2(worstSizeTrimmed);
     figures.init_runs_per_bundle = opts.initRuns;
     return figures;
   } finally {

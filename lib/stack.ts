@@ -40,6 +40,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { ERROR_STATUS } from '../lambdas/http/errors';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../lambdas/observability';
+import { LAMBDA_ALIASES, LAMBDA_ESBUILD_OPTIONS } from './lambda-bundling';
 import { API_BASE_PATH, AUTHORIZER_ENTRY, FALLBACK_ENTRY, ROUTES } from './routes';
 import { OUTPUT_KEYS } from './stack-outputs';
 import { ACCESS_TABLE, DECISIONS_TABLE, type TableDefinition } from './tables';
@@ -55,7 +56,6 @@ export const ALARM_TOPIC_OUTPUT_KEY = 'AlarmTopicArn';
  * cdk-nag's L1 flags it once a newer Node.js runtime exists, which is the cue to move.
  */
 export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
-const ESBUILD_TARGET = 'node24';
 
 export interface SignalAnalysisStackProps extends StackProps {
   stage: string;
@@ -162,13 +162,14 @@ export class SignalAnalysisStack extends Stack {
         environment,
         projectRoot: REPO_ROOT,
         depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
+        // The options of lib/lambda-bundling.ts, which the bench and the bundle tests build with too.
         bundling: {
-          minify: true,
+          minify: LAMBDA_ESBUILD_OPTIONS.minify,
           sourceMap: false,
           format: OutputFormat.CJS,
-          target: ESBUILD_TARGET,
-          // ESM builds of the AWS SDK are smaller once minified (about 343 KiB against 543 KiB).
-          mainFields: ['module', 'main'],
+          target: LAMBDA_ESBUILD_OPTIONS.target,
+          mainFields: LAMBDA_ESBUILD_OPTIONS.mainFields,
+          esbuildArgs: { '--alias': Object.entries(LAMBDA_ALIASES).map(([name, file]) => `${name}=${file}`) },
           // Bundle the pinned AWS SDK instead of the runtime's copy: tested versions, and one fewer cold-start read.
           externalModules: [],
           forceDockerBundling: false,

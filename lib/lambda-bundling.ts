@@ -1,0 +1,60 @@
+// How every Lambda is bundled, in one place: lib/stack.ts hands it to NodejsFunction (which runs esbuild with the
+// repository root as its working directory), and the bench and the bundle tests run esbuild with the same options.
+import { readFileSync, readdirSync } from 'node:fs';
+import * as path from 'node:path';
+import type { BuildOptions } from 'esbuild';
+
+/** Matches LAMBDA_RUNTIME in lib/stack.ts (Node.js 24). */
+export const ESBUILD_TARGET = 'node24';
+
+/**
+ * Modules swapped for smaller ones in the bundles. Paths are relative to the repository root, where esbuild runs.
+ * The SDK's default credential chain becomes the environment credentials Lambda provides (see the module's header).
+ */
+export const LAMBDA_ALIASES: Readonly<Record<string, string>> = {
+  '@aws-sdk/credential-provider-node': './lambdas/stores/lambda-credentials.ts',
+};
+
+/** The esbuild options NodejsFunction ends up with, for tools that call esbuild directly (from any directory). */
+export const LAMBDA_ESBUILD_OPTIONS = {
+  bundle: true,
+  minify: true,
+  format: 'cjs',
+  platform: 'node',
+  target: ESBUILD_TARGET,
+  // ESM builds of the AWS SDK are smaller once minified (about 343 KiB against 543 KiB).
+  mainFields: ['module', 'main'],
+  alias: Object.fromEntries(
+    Object.entries(LAMBDA_ALIASES).map(([name, file]) => [name, path.resolve(__dirname, '..', file)]),
+  ),
+} satisfies BuildOptions;
+
+export interface LambdaBundle {
+  /** The function's name in the stack: `Authorizer`, `Fallback`, or a route's id (lib/routes.ts). */
+  id: string;
+  /** The bundled `index.js` in the cloud assembly. */
+  file: string;
+}
+
+/** The bundle of every Lambda in a synthesized cloud assembly, found through the template's asset metadata. */
+export function lambdaBundles(assemblyDir: string): LambdaBundle[] {
+  const templateFile = readdirSync(assemblyDir).find((f) => f.endsWith('.template.json'));
+  if (!templateFile) throw new Error(`no template in ${assemblyDir}`);
+  const template = JSON.parse(readFileSync(path.join(assemblyDir, templateFile), 'utf8')) as {
+    Resources: Record<string, { Type: string; Properties?: { Code?: { S3Key?: string } }; Metadata?: Record<string, string> }>;
+  };
+  const bundles: LambdaBundle[] = [];
+  for (const [logicalId, resource] of Object.entries(template.Resources)) {
+    if (resource.Type !== 'AWS::Lambda::Function') continue;
+    // The stack names each function `${id}Function`; CDK appends an 8-digit hash to the logical id.
+    const name = /^(\w+?)Function[0-9A-F]{8}$/.exec(logicalId);
+    const assetDir = resource.Metadata?.['aws:asset:path'];
+    const key = resource.Properties?.Code?.S3Key;
+    if (!name || !assetDir || !key) continue;
+    // The function's code is `<asset hash>.zip`; its metadata names the asset directory with the same hash.
+    if (!assetDir.endsWith(key.replace(/\.zip$/, ''))) throw new Error(`${logicalId}: asset ${assetDir} does not match ${key}`);
+    bundles.push({ id: name[1], file: path.join(assemblyDir, assetDir, 'index.js') });
+  }
+  if (bundles.length === 0) throw new Error(`no bundled Lambda in ${assemblyDir} (synthesized without bundling?)`);
+  return bundles;
+}
