@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TokenBuffer } from '../lambdas/domain/scorer-text';
-import { spamFeatures } from '../lambdas/domain/scorer-spam';
+import { SPAM_MODEL_FORMAT, type SpamModelFile, spamFeatures } from '../lambdas/domain/scorer-spam';
 import { mulberry32 } from './seeded-random';
 
 const DATA_DIR = process.env.SAS_DATA_DIR ?? path.resolve(__dirname, '../../shared/data');
@@ -14,11 +14,13 @@ const OUT = path.resolve(__dirname, '../lambdas/domain/spam-model.json');
 /** The held-out split (the same rule is in bin/eval.ts): every 5th message (1-based) is test data. */
 const isTestLine = (index: number) => (index + 1) % 5 === 0;
 
-const KEEP_FEATURES = 2500;
+// 1,000 features and weights in hundredths: cross-validated macro-F1 0.9698 (2,500 in thousandths: 0.9721) at 40% of
+// the file (12 KB of JSON, 5.5 KB gzip, against 38 KB and 17 KB), which every analyze bundle carries.
+const KEEP_FEATURES = 1000;
 const EPOCHS = 25;
 const L2 = 1e-4;
 const LR = 0.3;
-const SCALE = 1000;
+const SCALE = 100;
 
 interface Example {
   features: number[];
@@ -143,14 +145,15 @@ function main() {
     .map(([f, v]) => [f, Math.round(v * SCALE)] as const)
     .filter(([, v]) => v !== 0)
     .sort((a, b) => a[0] - b[0]);
-  const file = {
-    format: 'sas-spam-lr-1',
+  // Keys ascend, so each is written as its distance from the previous one: about half the digits of the keys.
+  const file: SpamModelFile = {
+    format: SPAM_MODEL_FORMAT,
     note: 'Hashed features (see lambdas/domain/scorer-spam.ts); rebuild with npx tsx bin/train-spam-model.ts',
     trained_on: 'SMS Spam Collection v.1 (Almeida, Gomez Hidalgo 2011, CC BY 4.0), training split only',
     bias: Math.round(model.bias * SCALE),
     scale: SCALE,
     threshold: Math.round(best.t * SCALE),
-    keys: entries.map(([f]) => f),
+    key_deltas: entries.map(([f], i) => (i === 0 ? f : f - entries[i - 1][0])),
     weights: entries.map(([, v]) => v),
   };
   writeFileSync(OUT, JSON.stringify(file) + '\n');

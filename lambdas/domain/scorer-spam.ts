@@ -71,12 +71,17 @@ export function spamFeatures(buf: TokenBuffer, out: Int32Array): number {
   return n;
 }
 
+export const SPAM_MODEL_FORMAT = 'sas-spam-lr-2';
+
 export interface SpamModelFile {
-  format: string;
+  format: typeof SPAM_MODEL_FORMAT;
+  note: string;
+  trained_on: string;
   bias: number;
   scale: number;
   threshold: number;
-  keys: number[];
+  /** Feature ids in ascending order, each written as its difference from the one before (the first as itself). */
+  key_deltas: number[];
   weights: number[];
 }
 
@@ -95,15 +100,18 @@ const FILTER = new Uint8Array(65536);
 
 /**
  * The model, read on first use: most signals never reach it (see scoreSignal), so module load skips both the
- * weights table and the 38 KB of JSON (a require() inside a function stays unevaluated in the bundle until called).
+ * weights table and its 12 KB of JSON (a require() inside a function stays unevaluated in the bundle until called).
  */
 export function spamModel(): LoadedModel {
   if (loaded === null) {
     const m = require('./spam-model.json') as SpamModelFile;
+    if (m.format !== SPAM_MODEL_FORMAT) throw new Error(`spam-model.json: format ${m.format}, expected ${SPAM_MODEL_FORMAT}`);
     const weights = new Map<number, number>();
-    for (let i = 0; i < m.keys.length; i++) {
-      weights.set(m.keys[i], m.weights[i] / m.scale);
-      FILTER[m.keys[i] & 0xffff] = 1;
+    let key = 0;
+    for (let i = 0; i < m.key_deltas.length; i++) {
+      key += m.key_deltas[i];
+      weights.set(key, m.weights[i] / m.scale);
+      FILTER[key & 0xffff] = 1;
     }
     const threshold = m.threshold / m.scale;
     loaded = { weights, bias: m.bias / m.scale, threshold, strong: threshold + 3 };
