@@ -134,6 +134,27 @@ it('loads the spam model inside the analyze bundle', async () => {
   expect(reply.json.reasons.map((r: { code: string }) => r.code)).toContain('SPAM_MODEL');
 });
 
+it('publishes decisions by priority and refusals by code as CloudWatch metrics (EMF)', () => {
+  const emf = hostOutput
+    .split('\n')
+    .filter((line) => line.startsWith('{"_aws"'))
+    .map((line) => JSON.parse(line) as Record<string, any>);
+  const metric = (name: string, dimension: string, value: string) =>
+    emf.some(
+      (m) =>
+        m[name] === 1 &&
+        m[dimension] === value &&
+        m._aws.CloudWatchMetrics[0].Namespace === 'SignalAnalysis' &&
+        m._aws.CloudWatchMetrics[0].Dimensions[0].includes(dimension) &&
+        m._aws.CloudWatchMetrics[0].Metrics[0].Name === name,
+    );
+  expect(metric('Decisions', 'priority', 'critical')).toBe(true);
+  expect(metric('Decisions', 'priority', 'low')).toBe(true);
+  expect(metric('AuthRefusals', 'code', 'UNAUTHORIZED')).toBe(true);
+  // Each line carries its own dimension only: nothing left over from the line before.
+  for (const m of emf) expect(m._aws.CloudWatchMetrics[0].Dimensions[0]).toHaveLength(2);
+});
+
 it("never logs the key or the signal's text", () => {
   expect(hostOutput).toContain('decision_id');
   expect(hostOutput).not.toContain(key);
