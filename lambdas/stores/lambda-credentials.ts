@@ -4,25 +4,42 @@
 // that chain and the only one that ever answers there. The other links (profiles, SSO, login, credential processes,
 // web identity, ECS and EC2 metadata) and the STS and SSO clients they carry are about 130 KiB of minified code in
 // every bundle, parsed at every cold start and never run. Local mode, tests and the admin CLI run unbundled and keep
-// the whole chain. Only `defaultProvider` is exported: the one name the DynamoDB client imports from the chain; an
-// importer of any other name fails the build instead of running without it.
-import { fromEnv } from '@aws-sdk/credential-provider-env';
+// the whole chain.
+//
+// It reads the same variables as the SDK's `fromEnv`, without importing it: that lives in a package AWS marks
+// internal, and its public re-export (@aws-sdk/credential-providers) costs 3 KiB and 3 ms of init in each bundle.
+// No AWS SDK import, so it is tested as a plain function. Only `defaultProvider` is exported, the one name the
+// DynamoDB client imports from the chain: an importer of any other name fails the build instead of running without.
 
-type EnvProvider = ReturnType<typeof fromEnv>;
-type ProviderInit = Parameters<typeof fromEnv>[0];
+/** The credential identity the SDK signs with (the shape of @smithy/types' AwsCredentialIdentity). */
+export interface EnvironmentCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+  expiration?: Date;
+  credentialScope?: string;
+  accountId?: string;
+}
+
+/** The credentials in `env`, named as the SDK's `fromEnv` names them; an error naming them when they are missing. */
+export function credentialsFromEnvironment(env: NodeJS.ProcessEnv): EnvironmentCredentials {
+  const accessKeyId = env.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
+  if (!accessKeyId || !secretAccessKey) {
+    throw new Error(
+      'No AWS credentials in AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY. Lambda sets them from the execution ' +
+        "role; this bundle reads nothing else (lib/lambda-bundling.ts replaces the SDK's default credential chain)",
+    );
+  }
+  const credentials: EnvironmentCredentials = { accessKeyId, secretAccessKey };
+  if (env.AWS_SESSION_TOKEN) credentials.sessionToken = env.AWS_SESSION_TOKEN;
+  if (env.AWS_CREDENTIAL_EXPIRATION) credentials.expiration = new Date(env.AWS_CREDENTIAL_EXPIRATION);
+  if (env.AWS_CREDENTIAL_SCOPE) credentials.credentialScope = env.AWS_CREDENTIAL_SCOPE;
+  if (env.AWS_ACCOUNT_ID) credentials.accountId = env.AWS_ACCOUNT_ID;
+  return credentials;
+}
 
 /** What the SDK expects from @aws-sdk/credential-provider-node: a provider of the execution role's credentials. */
-export function defaultProvider(init: ProviderInit = {}): EnvProvider {
-  const env = fromEnv(init);
-  return async () => {
-    try {
-      return await env();
-    } catch (error) {
-      throw new Error(
-        'No AWS credentials in AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY. Lambda sets them from the execution ' +
-          "role; this bundle reads nothing else (lib/lambda-bundling.ts replaces the SDK's default credential chain)",
-        { cause: error },
-      );
-    }
-  };
+export function defaultProvider(): () => Promise<EnvironmentCredentials> {
+  return async () => credentialsFromEnvironment(process.env);
 }
