@@ -2,7 +2,7 @@
 // alarms and their SNS topic. Tables and routes come from lib/tables.ts and lib/routes.ts, the same definitions local
 // mode uses, so the deployed and local shapes cannot drift.
 import * as path from 'node:path';
-import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { AssetStaging, Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 // The access log format class is shared with REST APIs and lives in aws-apigateway.
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
@@ -170,6 +170,9 @@ export class SignalAnalysisStack extends Stack {
           target: LAMBDA_ESBUILD_OPTIONS.target,
           mainFields: LAMBDA_ESBUILD_OPTIONS.mainFields,
           esbuildArgs: { '--alias': Object.entries(LAMBDA_ALIASES).map(([name, file]) => `${name}=${file}`) },
+          // esbuild resolves alias paths from its working directory: the repository root when it bundles locally,
+          // and, should CDK fall back to Docker (no local esbuild), the mounted repository instead of Docker's `/`.
+          workingDirectory: AssetStaging.BUNDLING_INPUT_DIR,
           // Bundle the pinned AWS SDK instead of the runtime's copy: tested versions, and one fewer cold-start read.
           externalModules: [],
           forceDockerBundling: false,
