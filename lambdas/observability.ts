@@ -16,7 +16,14 @@ export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 
  * Synchronous from add to publish, so concurrent requests in local mode cannot mix their dimensions.
  */
 export function countWithDimension(metric: string, dimension: string, value: string): void {
-  metrics.addDimension(dimension, value);
-  metrics.addMetric(metric, MetricUnit.Count, 1);
-  metrics.publishStoredMetrics();
+  try {
+    metrics.addDimension(dimension, value);
+    metrics.addMetric(metric, MetricUnit.Count, 1);
+    metrics.publishStoredMetrics();
+  } catch (error) {
+    // Nothing half-added may ride along on the next count.
+    metrics.clearMetrics();
+    metrics.clearDimensions();
+    throw error;
+  }
 }
