@@ -1,18 +1,19 @@
 // The Lambda bundles exactly as `cdk synth` ships them, run outside the TypeScript sources: served behind local
-// mode's HTTP server in a process with a Lambda-like environment, against DynamoDB Local. The bundles replace the
-// SDK's default credential chain (lib/lambda-bundling.ts), so this also checks that what they keep is enough.
+// mode's HTTP server in a process with a Lambda-like environment, against DynamoDB Local. The served bundles reach
+// DynamoDB Local with its fixed credentials (DYNAMODB_ENDPOINT is set); the bundles' own credential provider, which
+// replaces the SDK's default chain (lib/lambda-bundling.ts), is checked with a client built with the same options.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { AdminService } from '../../lib/admin';
 import { buildApp } from '../../lib/app';
 import { LAMBDA_ESBUILD_OPTIONS, type LambdaBundle, lambdaBundles } from '../../lib/lambda-bundling';
 import { ROUTES } from '../../lib/routes';
-import { call, expectError } from '../support/http';
-import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
-import { AdminService } from '../../lib/admin';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
+import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
+import { call, expectError } from '../support/http';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const run = promisify(execFile);
@@ -20,15 +21,12 @@ const run = promisify(execFile);
 /** Strings only the SDK's default credential chain holds: web identity, SSO, credential processes, ECS metadata. */
 const CHAIN_MARKERS = ['AWS_WEB_IDENTITY_TOKEN_FILE', 'sso_start_url', 'credential_process', 'AWS_CONTAINER_CREDENTIALS_FULL_URI'];
 
-/** What Lambda puts in a function's environment, plus what the stack sets, pointed at this file's tables. */
+/** What the stack sets in a function's environment, pointed at this file's tables, plus Lambda's region. */
 function lambdaEnvironment(tables: TestTables, home: string): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: home, // an empty home: no ~/.aws files to fall back on
     AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'ASIAEXAMPLEBUNDLETEST',
-    AWS_SECRET_ACCESS_KEY: 'bundle-test-secret',
-    AWS_SESSION_TOKEN: 'bundle-test-session',
     DYNAMODB_ENDPOINT: testEndpoint(),
     ACCESS_TABLE_NAME: tables.names.access,
     DECISIONS_TABLE_NAME: tables.names.decisions,
@@ -39,6 +37,44 @@ function lambdaEnvironment(tables: TestTables, home: string): NodeJS.ProcessEnv 
     POWERTOOLS_LOG_LEVEL: 'INFO',
   };
 }
+
+/** Waits, up to a deadline, for the host's output to satisfy `ready` (its logs travel apart from the replies). */
+async function outputWhere(ready: (output: string) => boolean, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ready(hostOutput)) {
+    if (Date.now() > deadline) throw new Error(`bundle host output never matched; its tail: ${hostOutput.slice(-1500)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return hostOutput;
+}
+
+/** The host's EMF lines (CloudWatch embedded metric format), parsed. */
+function emfLines(output: string): Record<string, any>[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{"_aws"'))
+    .map((line) => JSON.parse(line) as Record<string, any>);
+}
+
+const hasMetric = (output: string, name: string, dimension: string, value: string) =>
+  emfLines(output).some((m) => {
+    const [directive] = m._aws.CloudWatchMetrics;
+    return (
+      m[name] === 1 &&
+      m[dimension] === value &&
+      directive.Namespace === 'SignalAnalysis' &&
+      directive.Dimensions[0].includes(dimension) &&
+      directive.Metrics[0].Name === name
+    );
+  });
+
+const urgentSignal = (text = 'Our production checkout has been down for all customers since 09:10. Please help urgently.') => ({
+  workspace_id: 'ws_a',
+  source: 'email',
+  subject: 'Checkout is down',
+  body: text,
+  sender: 'ops@customer.example',
+});
 
 let work: string;
 let tables: TestTables;
@@ -66,28 +102,34 @@ beforeAll(async () => {
     routes: Object.fromEntries(ROUTES.map((r) => [r.id, file(r.id)])),
   };
 
-  host = spawn(process.execPath, ['--conditions=import', '--import', 'tsx', path.join(__dirname, '../support/bundle-host.ts'), JSON.stringify(files)], {
+  const child = spawn(process.execPath, ['--conditions=import', '--import', 'tsx', path.join(__dirname, '../support/bundle-host.ts'), JSON.stringify(files)], {
     cwd: REPO_ROOT,
     env: lambdaEnvironment(tables, work),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  baseUrl = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      hostOutput += chunk.toString('utf8');
-      const ready = /^listening (\S+)$/m.exec(hostOutput);
-      if (ready) resolve(ready[1]);
-    };
-    host!.stdout!.on('data', onData);
-    host!.stderr!.on('data', onData);
-    host!.on('exit', (code) => reject(new Error(`bundle host exited (${code}): ${hostOutput.slice(-2000)}`)));
-  });
+  host = child;
+  const collect = (chunk: Buffer) => {
+    hostOutput += chunk.toString('utf8');
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<never>((_, reject) =>
+    child.on('exit', (code) => reject(new Error(`bundle host exited (${code}): ${hostOutput.slice(-2000)}`))),
+  );
+  exited.catch(() => undefined); // also rejects at the normal stop in afterAll
+  const ready = outputWhere((output) => /^listening \S+$/m.test(output), 60_000);
+  await Promise.race([ready, exited]);
+  baseUrl = /^listening (\S+)$/m.exec(hostOutput)![1];
 }, 120_000);
 
 afterAll(async () => {
-  if (host && host.exitCode === null) {
-    const exited = new Promise((resolve) => host!.on('exit', resolve));
-    host.stdin!.end();
+  const child = host;
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    child.stdin!.end(); // the host exits when its stdin closes
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
     await exited;
+    clearTimeout(killer);
   }
   await tables?.drop();
   if (work) rmSync(work, { recursive: true, force: true });
@@ -98,16 +140,7 @@ it('bundles every Lambda of the stack', () => {
 });
 
 it('answers analyze, get-decision and refusals from the shipped bundles', async () => {
-  const analyzed = await call(baseUrl, 'POST', '/signals/analyze', {
-    key,
-    body: {
-      workspace_id: 'ws_a',
-      source: 'email',
-      subject: 'Checkout is down',
-      body: 'Our production checkout has been down for all customers since 09:10. Please help urgently.',
-      sender: 'ops@customer.example',
-    },
-  });
+  const analyzed = await call(baseUrl, 'POST', '/signals/analyze', { key, body: urgentSignal() });
   expect(analyzed.status).toBe(200);
   expect(analyzed.json.priority).toBe('critical');
 
@@ -115,12 +148,12 @@ it('answers analyze, get-decision and refusals from the shipped bundles', async 
   expect(fetched.status).toBe(200);
   expect(fetched.json).toEqual(analyzed.json);
 
-  expectError(await call(baseUrl, 'POST', '/signals/analyze', { body: { workspace_id: 'ws_a' } }), 401, 'UNAUTHORIZED');
+  expectError(await call(baseUrl, 'POST', '/signals/analyze', { body: urgentSignal() }), 401, 'UNAUTHORIZED');
   expectError(await call(baseUrl, 'GET', '/nowhere', { key }), 404, 'NOT_FOUND');
 });
 
 it('loads the spam model inside the analyze bundle', async () => {
-  // The model's JSON is required on first use only: this is the first signal that reaches it.
+  // The model's JSON is a require() inside the bundle, run on the first signal that reaches the model.
   const reply = await call(baseUrl, 'POST', '/signals/analyze', {
     key,
     body: {
@@ -134,32 +167,23 @@ it('loads the spam model inside the analyze bundle', async () => {
   expect(reply.json.reasons.map((r: { code: string }) => r.code)).toContain('SPAM_MODEL');
 });
 
-it('publishes decisions by priority and refusals by code as CloudWatch metrics (EMF)', () => {
-  const emf = hostOutput
-    .split('\n')
-    .filter((line) => line.startsWith('{"_aws"'))
-    .map((line) => JSON.parse(line) as Record<string, any>);
-  const metric = (name: string, dimension: string, value: string) =>
-    emf.some(
-      (m) =>
-        m[name] === 1 &&
-        m[dimension] === value &&
-        m._aws.CloudWatchMetrics[0].Namespace === 'SignalAnalysis' &&
-        m._aws.CloudWatchMetrics[0].Dimensions[0].includes(dimension) &&
-        m._aws.CloudWatchMetrics[0].Metrics[0].Name === name,
-    );
-  expect(metric('Decisions', 'priority', 'critical')).toBe(true);
-  expect(metric('Decisions', 'priority', 'low')).toBe(true);
-  expect(metric('AuthRefusals', 'code', 'UNAUTHORIZED')).toBe(true);
-  // Each line carries its own dimension only: nothing left over from the line before.
-  for (const m of emf) expect(m._aws.CloudWatchMetrics[0].Dimensions[0]).toHaveLength(2);
+it('publishes decisions by priority and refusals by code as CloudWatch metrics (EMF)', async () => {
+  expect((await call(baseUrl, 'POST', '/signals/analyze', { key, body: urgentSignal() })).status).toBe(200);
+  expectError(await call(baseUrl, 'GET', '/decisions/dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S', { headers: { authorization: 'Bearer nope' } }), 401, 'UNAUTHORIZED');
+  const output = await outputWhere(
+    (o) => hasMetric(o, 'Decisions', 'priority', 'critical') && hasMetric(o, 'AuthRefusals', 'code', 'UNAUTHORIZED'),
+  );
+  // Each line carries the service and its own dimension only: nothing left over from the count before.
+  for (const m of emfLines(output)) expect(m._aws.CloudWatchMetrics[0].Dimensions[0]).toHaveLength(2);
 });
 
-it("never logs the key or the signal's text", () => {
-  expect(hostOutput).toContain('decision_id');
-  expect(hostOutput).not.toContain(key);
-  expect(hostOutput).not.toContain('09061701461');
-  expect(hostOutput).not.toContain('Checkout is down');
+it("logs the decision id, never the key or the signal's text", async () => {
+  const marker = `unmistakable-${Date.now()}`;
+  const reply = await call(baseUrl, 'POST', '/signals/analyze', { key, body: urgentSignal(`Checkout is down, ${marker}. Please help.`) });
+  expect(reply.status).toBe(200);
+  const output = await outputWhere((o) => o.includes(reply.json.decision_id));
+  expect(output).not.toContain(key);
+  expect(output).not.toContain(marker);
 });
 
 describe('credentials: the environment Lambda provides, and nothing else', () => {
@@ -199,11 +223,13 @@ describe('credentials: the environment Lambda provides, and nothing else', () =>
       outfile: probe,
       logLevel: 'silent',
     });
-    const env: NodeJS.ProcessEnv = { ...lambdaEnvironment(tables, work), PROBE_ENDPOINT: testEndpoint() };
-    const withCredentials = await run(process.execPath, [probe], { env });
+    const bare: NodeJS.ProcessEnv = { ...lambdaEnvironment(tables, work), PROBE_ENDPOINT: testEndpoint() };
+    const withCredentials = await run(process.execPath, [probe], {
+      env: { ...bare, AWS_ACCESS_KEY_ID: 'ASIAEXAMPLEBUNDLETEST', AWS_SECRET_ACCESS_KEY: 'bundle-test-secret', AWS_SESSION_TOKEN: 'bundle-test-session' },
+    });
     expect(withCredentials.stdout.trim()).toBe('signed and answered');
 
-    const { AWS_ACCESS_KEY_ID: _id, AWS_SECRET_ACCESS_KEY: _secret, AWS_SESSION_TOKEN: _token, ...bare } = env;
+    // Without them the full chain would go on to files, SSO and metadata endpoints; the bundles stop and say why.
     const without = await run(process.execPath, [probe], { env: bare });
     expect(without.stdout.trim()).toMatch(/^failed: No AWS credentials in AWS_ACCESS_KEY_ID \/ AWS_SECRET_ACCESS_KEY\./);
   });
