@@ -5,8 +5,10 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AdminInputError, AdminService } from '../lib/admin';
 import { IN_MEMORY, dynamoDbAnswers, startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { ensureTables } from '../lib/local/provision';
-import { STACK_NAME, OUTPUT_KEYS } from '../lib/stack-outputs';
-import { DynamoAccessStore, NotFoundError } from '../lambdas/stores/access-store';
+import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
+import { ENV } from '../lambdas/contract/settings';
+import { NotFoundError } from '../lambdas/domain/ports';
+import { DynamoAccessStore } from '../lambdas/stores/access-store';
 import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
 
 const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--aws]
@@ -23,7 +25,7 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
 
   --json   print one JSON object
   --aws    use the deployed tables (AWS default credentials; table names from the stack outputs,
-           or ACCESS_TABLE_NAME; stack name from SAS_STACK_NAME, default ${STACK_NAME})
+           or ACCESS_TABLE_NAME; stack name from SAS_STACK_NAME, default ${stackNameFor(DEFAULT_STAGE)})
 Local mode (default) uses DynamoDB Local on LOCAL_DYNAMODB_PORT (default 8000), started by \`npm start\`;
 if none is running, the CLI starts one on LOCAL_DATA_DIR for the duration of the command.`;
 
@@ -131,9 +133,9 @@ function issuedText(k: { key: string; key_id: string; partner_id: string; worksp
 }
 
 async function awsTables(): Promise<{ client: DynamoDBDocumentClient; access: string }> {
-  let access = process.env.ACCESS_TABLE_NAME;
+  let access = process.env[ENV.accessTableName];
   if (!access) {
-    const stackName = process.env.SAS_STACK_NAME ?? STACK_NAME;
+    const stackName = process.env[ENV.stackName] || stackNameFor(process.env[ENV.stage] || DEFAULT_STAGE);
     const cfn = new CloudFormationClient({});
     const out = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
     access = out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.accessTable)?.OutputValue;

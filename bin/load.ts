@@ -10,9 +10,11 @@ import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { AdminService } from '../lib/admin';
 import { JavaMissingError, startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { ensureTables, tableNamesWithPrefix } from '../lib/local/provision';
-import { type RunningServer, loadHandlers, startLocalServer } from '../lib/local/server';
-import { ITEM_PREFIX } from '../lib/tables';
+import { type RunningServer, startLocalServer } from '../lib/local/server';
+import { DEFAULT_SETTINGS } from '../lambdas/contract/settings';
+import { ITEM_PREFIX } from '../lambdas/contract/tables';
 import { generateApiKey } from '../lambdas/domain/api-key';
+import { createService } from '../lambdas/service';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
 import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
 
@@ -321,22 +323,23 @@ async function main() {
     if (!opts.json) console.log(line);
   };
 
-  // Handlers read these on first use: set them before loadHandlers().
   const names = tableNamesWithPrefix(`load-${Date.now().toString(36)}-`);
-  Object.assign(process.env, {
-    ACCESS_TABLE_NAME: names.access,
-    DECISIONS_TABLE_NAME: names.decisions,
-    AUTH_CACHE_TTL_SECONDS: '30',
-    POWERTOOLS_METRICS_DISABLED: 'true',
-    POWERTOOLS_LOG_LEVEL: 'WARN',
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    AWS_REGION: process.env.AWS_REGION || 'us-east-1',
-  });
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
 
   log('starting DynamoDB Local (in memory) ...');
   const db = await startDynamoDbLocal({ port: 0, dataDir: ':memory:' });
-  process.env.DYNAMODB_ENDPOINT = db.endpoint;
   const client = createDocumentClient({ endpoint: db.endpoint });
+  const service = createService(
+    {
+      ...DEFAULT_SETTINGS,
+      dynamodbEndpoint: db.endpoint,
+      accessTableName: names.access,
+      decisionsTableName: names.decisions,
+      logLevel: 'WARN',
+      metricsEnabled: false,
+    },
+    { client },
+  );
   let server: RunningServer | undefined;
   const stop = async () => {
     await server?.close().catch(() => undefined);
@@ -350,7 +353,7 @@ async function main() {
     const admin = new AdminService(new DynamoAccessStore(client, names.access));
     await admin.createPartner({ id: 'load', name: 'Load test partner' });
     const { key } = await admin.createKey({ partnerId: 'load', workspaces: WORKSPACES, env: 'test' });
-    server = await startLocalServer({ port: 0, handlers: await loadHandlers() });
+    server = await startLocalServer({ port: 0, handlers: service });
 
     const shared: Shared = {
       key,

@@ -3,23 +3,14 @@ import { AdminService } from '../lib/admin';
 import { IN_MEMORY, JavaMissingError, startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { watchLaunchers } from '../lib/local/parent-watch';
 import { ensureTables } from '../lib/local/provision';
-import { loadHandlers, startLocalServer } from '../lib/local/server';
+import { startLocalServer } from '../lib/local/server';
+import { type Settings, SettingsError, parseLocalSettings, parseSettings } from '../lambdas/contract/settings';
+import { createService } from '../lambdas/service';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
-import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
 
 const DEMO_PARTNER = 'demo';
 const DEMO_WORKSPACE = 'ws_demo';
 const DEMO_KEY_DESCRIPTION = 'local demo key';
-
-function portFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const port = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    console.error(`${name} must be a port number (0 picks a free one), got "${raw}"`);
-    process.exit(2);
-  }
-  return port;
-}
 
 /** First start: the demo partner, workspace and key. Later starts: a fresh demo key (only hashes are stored, so
  * the old one cannot be shown again), and older demo keys are revoked. */
@@ -45,27 +36,30 @@ async function seedDemo(admin: AdminService): Promise<{ key: string; firstStart:
 }
 
 async function main() {
-  const port = portFromEnv('PORT', 3000);
-  const dynamoPort = portFromEnv('LOCAL_DYNAMODB_PORT', 8000);
-  const dataDir = process.env.LOCAL_DATA_DIR || '.local-data';
-
-  // Local defaults; anything already set in the environment wins.
-  process.env.ACCESS_TABLE_NAME ||= 'sas-access';
-  process.env.DECISIONS_TABLE_NAME ||= 'sas-decisions';
-  process.env.AWS_REGION ||= 'us-east-1';
-  process.env.POWERTOOLS_METRICS_DISABLED ||= 'true';
-  process.env.POWERTOOLS_LOG_LEVEL ||= 'WARN';
+  let local: ReturnType<typeof parseLocalSettings>;
+  let settings: Settings;
+  try {
+    local = parseLocalSettings(process.env);
+    // Local defaults under the same parser the Lambdas use; anything set in the environment wins.
+    settings = parseSettings({ POWERTOOLS_LOG_LEVEL: 'WARN', POWERTOOLS_METRICS_DISABLED: 'true', ...process.env });
+  } catch (err) {
+    if (!(err instanceof SettingsError)) throw err;
+    console.error(err.message);
+    process.exit(2);
+  }
+  const dataDir = local.dataDir;
   // Node 20 runs the SDK fine; its upgrade notice would only clutter the console here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
 
-  const db = await startDynamoDbLocal({ port: dynamoPort, dataDir });
-  process.env.DYNAMODB_ENDPOINT = db.endpoint;
+  const db = await startDynamoDbLocal({ port: local.dynamodbPort, dataDir });
+  const service = createService({ ...settings, dynamodbEndpoint: db.endpoint });
   let server: Awaited<ReturnType<typeof startLocalServer>> | undefined;
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     await server?.close().catch(() => undefined);
+    service.close();
     await db.stop();
     process.exit(code);
   };
@@ -74,15 +68,13 @@ async function main() {
   watchLaunchers(() => void stop(0));
 
   try {
-    const client = createDocumentClient({ endpoint: db.endpoint });
-    const tables = { access: process.env.ACCESS_TABLE_NAME, decisions: process.env.DECISIONS_TABLE_NAME };
-    await ensureTables(client, tables);
-    const demo = await seedDemo(new AdminService(new DynamoAccessStore(client, tables.access)));
-    client.destroy();
+    const { client } = service.dependencies;
+    await ensureTables(client, { access: settings.accessTableName, decisions: settings.decisionsTableName });
+    const demo = await seedDemo(new AdminService(new DynamoAccessStore(client, settings.accessTableName)));
 
     server = await startLocalServer({
-      port,
-      handlers: await loadHandlers(),
+      port: local.port,
+      handlers: service,
       accessLog: (line) => console.log(line),
     });
     const where = dataDir === IN_MEMORY ? 'in memory (nothing is kept)' : `in ${dataDir}`;

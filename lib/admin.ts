@@ -16,7 +16,7 @@ import {
   PARTNER_STATUSES,
   type PartnerRecord,
   type PartnerStatus,
-} from '../lambdas/stores/access-store';
+} from '../lambdas/domain/ports';
 
 /** Bad input from the operator: the CLI prints the message and exits non-zero. */
 export class AdminInputError extends Error {
@@ -154,14 +154,12 @@ export class AdminService {
 
   async grant(keyId: string, workspace: string): Promise<{ key_id: string; workspaces: string[] }> {
     const [ws] = assertWorkspaces([workspace]);
-    const key = await this.requireKey(keyId);
-    const updated = await this.store.updateKey(keyId, { workspaces: [...new Set([...key.workspaces, ws])] });
+    const updated = await this.store.changeGrants(keyId, { add: [ws] });
     return { key_id: updated.key_id, workspaces: updated.workspaces };
   }
 
   async ungrant(keyId: string, workspace: string): Promise<{ key_id: string; workspaces: string[] }> {
-    const key = await this.requireKey(keyId);
-    const updated = await this.store.updateKey(keyId, { workspaces: key.workspaces.filter((w) => w !== workspace) });
+    const updated = await this.store.changeGrants(keyId, { remove: [workspace] });
     return { key_id: updated.key_id, workspaces: updated.workspaces };
   }
 

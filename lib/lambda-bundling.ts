@@ -30,7 +30,7 @@ export const LAMBDA_ESBUILD_OPTIONS = {
 } satisfies BuildOptions;
 
 export interface LambdaBundle {
-  /** The function's name in the stack: `Authorizer`, `Fallback`, or a route's id (lib/routes.ts). */
+  /** The function's name in the stack: `Authorizer`, `Fallback`, or a route's id (lambdas/contract/routes.ts). */
   id: string;
   /** The bundled `index.js` in the cloud assembly. */
   file: string;

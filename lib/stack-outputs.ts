@@ -3,7 +3,6 @@
 /** Stage from CDK context (`-c stage=prod`); the stack is named after it. */
 export const DEFAULT_STAGE = 'dev';
 export const stackNameFor = (stage: string) => `SignalAnalysisService-${stage}`;
-export const STACK_NAME = stackNameFor(process.env.SAS_STAGE || DEFAULT_STAGE);
 
 export const OUTPUT_KEYS = {
   apiBaseUrl: 'ApiBaseUrl',

@@ -1,5 +1,5 @@
 // The deployed service: two DynamoDB tables, one Lambda per route plus the authorizer and the fallback, an HTTP API,
-// alarms and their SNS topic. Tables and routes come from lib/tables.ts and lib/routes.ts, the same definitions local
+// alarms and their SNS topic. Tables and routes come from lambdas/contract/, the same definitions local
 // mode uses, so the deployed and local shapes cannot drift.
 import * as path from 'node:path';
 import { AssetStaging, Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
@@ -38,14 +38,15 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { ERROR_STATUS } from '../lambdas/http/errors';
-import { METRICS_NAMESPACE, SERVICE_NAME } from '../lambdas/observability';
+import { SERVER_ERROR_CODES } from '../lambdas/contract/errors';
+import { METRICS, METRICS_NAMESPACE, SERVICE_NAME } from '../lambdas/contract/observability';
+import { API_BASE_PATH, AUTHORIZER_ENTRY, FALLBACK_ENTRY, ROUTES } from '../lambdas/contract/routes';
+import { lambdaEnvironment } from '../lambdas/contract/settings';
+import { ACCESS_TABLE, DECISIONS_TABLE, type TableDefinition } from '../lambdas/contract/tables';
 import { LAMBDA_ALIASES, LAMBDA_ESBUILD_OPTIONS } from './lambda-bundling';
-import { API_BASE_PATH, AUTHORIZER_ENTRY, FALLBACK_ENTRY, ROUTES } from './routes';
 import { OUTPUT_KEYS } from './stack-outputs';
-import { ACCESS_TABLE, DECISIONS_TABLE, type TableDefinition } from './tables';
 
-/** Repository root: Lambda entries in routes.ts are relative to it, and esbuild resolves from it. */
+/** Repository root: Lambda entries in lambdas/contract/routes.ts are relative to it, and esbuild resolves from it. */
 export const REPO_ROOT = path.resolve(__dirname, '..');
 
 /** Output key for the alarm topic (the other keys live in stack-outputs.ts, which tools outside the stack read). */
@@ -116,15 +117,13 @@ export class SignalAnalysisStack extends Stack {
     this.decisionsTable = tables.get(DECISIONS_TABLE)!;
 
     // ---- Lambdas ------------------------------------------------------------------------------------------------
-    const environment = {
-      ACCESS_TABLE_NAME: this.accessTable.tableName,
-      DECISIONS_TABLE_NAME: this.decisionsTable.tableName,
-      AUTH_CACHE_TTL_SECONDS: String(props.authCacheTtlSeconds),
-      DECISION_RETENTION_DAYS: String(props.decisionRetentionDays),
-      POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-      POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
-      POWERTOOLS_LOG_LEVEL: 'INFO',
-    };
+    const environment = lambdaEnvironment({
+      accessTableName: this.accessTable.tableName,
+      decisionsTableName: this.decisionsTable.tableName,
+      authCacheTtlSeconds: props.authCacheTtlSeconds,
+      decisionRetentionDays: props.decisionRetentionDays,
+      logLevel: 'INFO',
+    });
 
     const makeFunction = (name: string, entry: string, description: string, access: TableAccess[]) => {
       const logGroup = new LogGroup(this, `${name}Logs`, { retention: logRetention, removalPolicy });
@@ -343,15 +342,13 @@ export class SignalAnalysisStack extends Stack {
     }
 
     // The Lambdas' own EMF metric, one series per 5xx error code (with Powertools' `service` dimension).
-    const serverErrorCodes = Object.entries(ERROR_STATUS)
-      .filter(([, status]) => status >= 500)
-      .map(([code]) => code);
+    const serverErrorCodes = SERVER_ERROR_CODES;
     const serverErrorMetrics: Record<string, IMetric> = {};
     serverErrorCodes.forEach((code, i) => {
       serverErrorMetrics[`e${i}`] = new Metric({
         namespace: METRICS_NAMESPACE,
-        metricName: 'ServerErrors',
-        dimensionsMap: { service: SERVICE_NAME, code },
+        metricName: METRICS.serverErrors.name,
+        dimensionsMap: { service: SERVICE_NAME, [METRICS.serverErrors.dimension]: code },
         statistic: Stats.SUM,
         period: fiveMinutes,
       });

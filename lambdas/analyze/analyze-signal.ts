@@ -1,17 +1,17 @@
 // The analyze use case: score a validated signal, build the decision, store it once (or replay an idempotent one).
+// It speaks in domain terms; the route maps its outcomes to HTTP.
 import { createHash } from 'node:crypto';
 import { buildDecision, type Decision } from '../domain/decision';
 import { newDecisionId } from '../domain/ids';
+import type { DecisionOwner, DecisionStore, IdempotencyRequest } from '../domain/ports';
 import { scoreSignal } from '../domain/scorer';
 import type { Signal } from '../domain/signal';
-import type { DecisionStore, IdempotencyRequest } from '../stores/decision-store';
-import type { Principal } from '../http/auth-context';
-import { ApiError } from '../http/errors';
 
-export interface AnalyzeOutcome {
-  decision: Decision;
-  replayed: boolean;
-}
+export type AnalyzeOutcome =
+  | { kind: 'created'; decision: Decision }
+  | { kind: 'replayed'; decision: Decision }
+  /** The Idempotency-Key was used before with another body. */
+  | { kind: 'conflict' };
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -31,7 +31,7 @@ export function idempotencyRequest(idempotencyKey: string, body: unknown): Idemp
 
 export async function analyzeSignal(
   signal: Signal,
-  principal: Principal,
+  owner: DecisionOwner,
   store: DecisionStore,
   options: { nowMs: number; idempotency?: IdempotencyRequest },
 ): Promise<AnalyzeOutcome> {
@@ -46,7 +46,5 @@ export async function analyzeSignal(
     },
     assessment,
   );
-  const saved = await store.save(decision, principal, options.idempotency);
-  if (saved.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');
-  return { decision: saved.decision, replayed: saved.kind === 'replayed' };
+  return store.save(decision, owner, options.idempotency);
 }

@@ -1,9 +1,17 @@
 // The authorizer's use case: from an Authorization header to a verdict. Reads go through a bounded in-memory cache
 // keyed by key hash, so a warm key costs no database read; changes show within the cache TTL.
 import { bearerToken, hashApiKey, isWellFormedApiKey } from '../domain/api-key';
-import type { AccessStore, KeyRecord, PartnerRecord } from '../stores/access-store';
-import type { AuthVerdict } from '../http/auth-context';
-import { isDatabaseUnavailable } from '../http/errors';
+import type { AccessStore, KeyRecord, PartnerRecord } from '../domain/ports';
+
+/** Refusals carry the contract's error code as their outcome. */
+export type RefusalOutcome = 'UNAUTHORIZED' | 'ACCOUNT_INACTIVE' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR';
+
+export type AuthVerdict =
+  | { outcome: 'allow'; partner_id: string; key_id: string; workspaces: string[] }
+  | { outcome: RefusalOutcome };
+
+/** The caller of an allowed request. */
+export type Principal = Extract<AuthVerdict, { outcome: 'allow' }>;
 
 interface CacheEntry {
   key?: KeyRecord;
@@ -11,14 +19,25 @@ interface CacheEntry {
   loadedAtMs: number;
 }
 
+export interface KeyAuthorizerOptions {
+  ttlSeconds: number;
+  /** True for store failures a retry may cure: they become a 503 verdict instead of an error. */
+  isUnavailable: (err: unknown) => boolean;
+  maxEntries?: number;
+}
+
 export class KeyAuthorizer {
   private readonly cache = new Map<string, CacheEntry>();
+  private readonly ttlSeconds: number;
+  private readonly maxEntries: number;
 
   constructor(
     private readonly store: AccessStore,
-    private readonly ttlSeconds: number,
-    private readonly maxEntries = 10_000,
-  ) {}
+    private readonly options: KeyAuthorizerOptions,
+  ) {
+    this.ttlSeconds = options.ttlSeconds;
+    this.maxEntries = options.maxEntries ?? 10_000;
+  }
 
   async verify(authorization: string | undefined, nowMs: number = Date.now()): Promise<AuthVerdict> {
     const key = bearerToken(authorization);
@@ -30,7 +49,7 @@ export class KeyAuthorizer {
     try {
       entry = await this.load(keyHash, nowMs);
     } catch (err) {
-      if (isDatabaseUnavailable(err)) return { outcome: 'SERVICE_UNAVAILABLE' };
+      if (this.options.isUnavailable(err)) return { outcome: 'SERVICE_UNAVAILABLE' };
       throw err;
     }
     return verdictFor(entry, nowMs);

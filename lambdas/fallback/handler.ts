@@ -1,17 +1,6 @@
-// `$default` route: every request no route matched. 404 for unknown paths, 405 with Allow for known paths with
-// another method. No key is needed for either (contract section 1).
-import { matchRoute } from '../../lib/routes';
-import { apiHandler } from '../http/api-handler';
-import { ApiError } from '../http/errors';
+// Lambda entry for the $default route (404/405). It reads no data, so it gets telemetry and no database client.
+import { parseSettings } from '../contract/settings';
+import { createTelemetry } from '../observability';
+import { fallbackRoute } from './route';
 
-export const handler = apiHandler(
-  async ({ event }) => {
-    const match = matchRoute(event.requestContext.http.method, event.rawPath);
-    if (match.kind === 'method_not_allowed') {
-      const allow = match.allow.join(', ');
-      throw new ApiError('METHOD_NOT_ALLOWED', `This route allows only ${allow}.`, undefined, { Allow: allow });
-    }
-    throw new ApiError('NOT_FOUND');
-  },
-  { auth: false, jsonBody: false },
-);
+export const handler = fallbackRoute({ telemetry: createTelemetry(parseSettings(process.env)) });

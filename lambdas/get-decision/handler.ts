@@ -1,17 +1,6 @@
-// GET /api/v1/decisions/{decision_id}
-import { DECISION_ID_PATTERN } from '../domain/ids';
-import { sharedDecisionStore } from '../stores/shared-stores';
-import { apiHandler } from '../http/api-handler';
-import { ApiError } from '../http/errors';
+// Lambda entry for GET /api/v1/decisions/{decision_id}: the route built once per container from the settings the stack wrote.
+import { parseSettings } from '../contract/settings';
+import { createDependencies } from '../dependencies';
+import { getDecisionRoute } from './route';
 
-export const handler = apiHandler(
-  async ({ event, principal }) => {
-    const decisionId = event.pathParameters?.decision_id ?? '';
-    // A malformed id cannot exist: answer without a read.
-    const decision = DECISION_ID_PATTERN.test(decisionId) ? await sharedDecisionStore().get(decisionId) : undefined;
-    // A decision in a workspace this key may not access is reported as absent: existence is never leaked.
-    if (!decision || !principal.workspaces.includes(decision.workspace_id)) throw new ApiError('DECISION_NOT_FOUND');
-    return { statusCode: 200, body: decision };
-  },
-  { auth: true, jsonBody: false },
-);
+export const handler = getDecisionRoute(createDependencies(parseSettings(process.env)));

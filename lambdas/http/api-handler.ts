@@ -1,11 +1,15 @@
-// The middy chain every route Lambda shares: request id and headers first, the authorizer's verdict, then (for
-// routes with a body) size, media type and JSON parsing in the contract's order, and one error mapping at the end.
+// The middy chain every route Lambda shares: Lambda context in the logs, headers normalized, the authorizer's
+// verdict, then (for routes with a body) size, media type and JSON parsing in the contract's order, one error
+// mapping at the end, and metrics flushed once per invocation.
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { Principal } from '../authorizer/authorize';
+import { type Telemetry, describeError } from '../observability';
+import { decodeVerdict } from './auth-context';
 import { ApiError, type HttpResponse, errorResponse, toApiError, unavailable } from './errors';
-import { type Principal, decodeVerdict } from './auth-context';
-import { countWithDimension, logger } from '../observability';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
@@ -21,6 +25,12 @@ export interface ApiRequest {
   requestId: string;
   /** Present on routes created with `auth: true`. */
   principal: Principal;
+  /**
+   * Keys the JSON body held that could poison an object's prototype (`__proto__`, `constructor.prototype`), as
+   * JSON paths. They were dropped while parsing; the route refuses them as a validation error in its own order,
+   * after the workspace check.
+   */
+  forbiddenKeys: string[];
 }
 
 export interface ApiResult {
@@ -29,12 +39,15 @@ export interface ApiResult {
   headers?: Record<string, string>;
 }
 
+export type RouteHandler = (event: unknown, context: Context) => Promise<unknown>;
+
 interface Options {
   auth: boolean;
   jsonBody: boolean;
 }
 
-type MiddyRequest = middy.Request<ApiEvent, HttpResponse, Error, Context & { principal?: Principal }>;
+type RequestContext = Context & { principal?: Principal; forbiddenKeys?: string[] };
+type MiddyRequest = middy.Request<ApiEvent, HttpResponse, Error, RequestContext>;
 
 const requestIdOf = (event: ApiEvent): string => event.requestContext?.requestId ?? 'unknown';
 
@@ -47,15 +60,6 @@ function normalizeHeaders(request: MiddyRequest): void {
   request.event.headers = headers;
 }
 
-function requirePrincipal(request: MiddyRequest): void {
-  const verdict = decodeVerdict(request.event.requestContext?.authorizer?.lambda);
-  if (verdict.outcome !== 'allow') {
-    countWithDimension('AuthRefusals', 'code', verdict.outcome);
-    throw verdict.outcome === 'SERVICE_UNAVAILABLE' ? unavailable() : new ApiError(verdict.outcome);
-  }
-  request.context.principal = verdict;
-}
-
 /** 413 and 415 come before JSON parsing (contract order); the parser itself then only parses. */
 function checkBodyEnvelope(request: MiddyRequest): void {
   const { body, isBase64Encoded, headers } = request.event;
@@ -65,33 +69,81 @@ function checkBodyEnvelope(request: MiddyRequest): void {
   if (typeof body !== 'string' || body.length === 0) throw new ApiError('INVALID_JSON');
 }
 
+const isForbiddenKey = (key: string, value: unknown) =>
+  key === '__proto__' || (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype'));
+
+/**
+ * middy's parser refuses a body with a forbidden key outright, before the route could check the workspace. Such a
+ * body is parsed again without those keys (their paths remembered), so the route answers in the contract's order.
+ */
+function parseJsonBody(): middy.MiddlewareObj<ApiEvent, HttpResponse, Error, RequestContext> {
+  const parser = httpJsonBodyParser({ disableContentTypeCheck: true }); // the media type is checked above
+  return {
+    before: (request) => {
+      const raw = request.event.body as string;
+      try {
+        parser.before!(request as unknown as Parameters<NonNullable<typeof parser.before>>[0]);
+        return;
+      } catch (err) {
+        if ((err as Error).message !== 'Forbidden key in JSON body') throw err;
+      }
+      const text = request.event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+      const found: string[] = [];
+      request.event.body = JSON.parse(text, function (this: unknown, key, value) {
+        if (!isForbiddenKey(key, value)) return value;
+        found.push(key);
+        return undefined;
+      });
+      request.context.forbiddenKeys = found;
+    },
+  };
+}
+
 function finish(response: HttpResponse, requestId: string): HttpResponse {
   response.headers = { ...response.headers, 'Content-Type': 'application/json', 'X-Request-Id': requestId };
   return response;
 }
 
-export function apiHandler(fn: (req: ApiRequest) => Promise<ApiResult>, options: Options) {
-  const chain = middy<ApiEvent, HttpResponse, Error, Context & { principal?: Principal }>().before(normalizeHeaders);
-  if (options.auth) chain.before(requirePrincipal);
-  if (options.jsonBody) chain.before(checkBodyEnvelope).use(httpJsonBodyParser({ disableContentTypeCheck: true })); // the media type is checked above
+/** Builds a route's Lambda handler around `fn`, with the service's telemetry. */
+export function apiHandler(fn: (req: ApiRequest) => Promise<ApiResult>, options: Options, telemetry: Telemetry): RouteHandler {
+  const { logger, metrics } = telemetry;
+  const chain = middy<ApiEvent, HttpResponse, Error, RequestContext>();
+  // Outermost, so its onError runs last and flushes the counts the error mapping added.
+  if (metrics) chain.use(logMetrics(metrics));
+  chain.use(injectLambdaContext(logger, { resetKeys: true })).before((request) => {
+    logger.appendKeys({ request_id: requestIdOf(request.event) });
+    normalizeHeaders(request);
+  });
+  if (options.auth) {
+    chain.before((request) => {
+      const verdict = decodeVerdict(request.event.requestContext?.authorizer?.lambda);
+      if (verdict.outcome !== 'allow') {
+        telemetry.count('authRefusals', verdict.outcome);
+        throw verdict.outcome === 'SERVICE_UNAVAILABLE' ? unavailable() : new ApiError(verdict.outcome);
+      }
+      request.context.principal = verdict;
+    });
+  }
+  if (options.jsonBody) chain.before(checkBodyEnvelope).use(parseJsonBody());
 
   return chain
     .onError((request) => {
       const error = toApiError(request.error);
       const requestId = requestIdOf(request.event);
       if (error.status >= 500) {
-        countWithDimension('ServerErrors', 'code', error.code);
-        // Names only: an error message could quote request data.
-        logger.error('request failed', { request_id: requestId, code: error.code, error: request.error?.name });
+        telemetry.count('serverErrors', error.code);
+        logger.error('request failed', { code: error.code, error: describeError(request.error) });
       }
       request.response = errorResponse(error, requestId);
     })
     .handler(async (event, context) => {
       const requestId = requestIdOf(event);
-      const result = await fn({ event, requestId, principal: context.principal as Principal });
-      return finish(
-        { statusCode: result.statusCode, headers: result.headers ?? {}, body: JSON.stringify(result.body) },
+      const result = await fn({
+        event,
         requestId,
-      );
-    });
+        principal: context.principal as Principal,
+        forbiddenKeys: context.forbiddenKeys ?? [],
+      });
+      return finish({ statusCode: result.statusCode, headers: result.headers ?? {}, body: JSON.stringify(result.body) }, requestId);
+    }) as unknown as RouteHandler;
 }

@@ -2,15 +2,9 @@
 // the authorizer always allows at the gateway and passes its verdict here; `requirePrincipal` enforces it in every
 // route Lambda, which then answers in the contract's error shape.
 
-export type AuthVerdict =
-  | { outcome: 'allow'; partner_id: string; key_id: string; workspaces: string[] }
-  | { outcome: RefusalOutcome };
+import type { AuthVerdict, RefusalOutcome } from '../authorizer/authorize';
 
-/** Refusals carry the contract's error code as their outcome. */
-export type RefusalOutcome = 'UNAUTHORIZED' | 'ACCOUNT_INACTIVE' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR';
 const REFUSALS: readonly string[] = ['ACCOUNT_INACTIVE', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR'];
-
-export type Principal = Extract<AuthVerdict, { outcome: 'allow' }>;
 
 /** Flat string context, as API Gateway passes authorizer context values to the integration. */
 export type AuthContext = Record<string, string>;

@@ -1,4 +1,4 @@
-// Partners and API keys. The authorizer only reads (getKeyByHash, getPartner); the admin CLI writes.
+// Partners and API keys in DynamoDB. The authorizer only reads (getKeyByHash, getPartner); the admin CLI writes.
 import {
   type DynamoDBDocumentClient,
   GetCommand,
@@ -6,65 +6,24 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { ACCESS_TABLE, ITEM_PREFIX } from '../../lib/tables';
-
-export const PARTNER_STATUSES = ['active', 'disabled', 'suspended', 'pending'] as const;
-export type PartnerStatus = (typeof PARTNER_STATUSES)[number];
-export type KeyStatus = 'active' | 'revoked';
-
-export interface PartnerRecord {
-  partner_id: string;
-  name: string;
-  status: PartnerStatus;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface KeyRecord {
-  key_hash: string;
-  key_id: string;
-  partner_id: string;
-  /** Non-secret display prefix, e.g. `sas_live_Ab3x`. */
-  prefix: string;
-  workspaces: string[];
-  status: KeyStatus;
-  expires_at?: string;
-  created_at: string;
-  description?: string;
-}
-
-export class NotFoundError extends Error {
-  constructor(what: string) {
-    super(`${what} not found`);
-    this.name = 'NotFoundError';
-  }
-}
-
-export class AlreadyExistsError extends Error {
-  constructor(what: string) {
-    super(`${what} already exists`);
-    this.name = 'AlreadyExistsError';
-  }
-}
-
-export interface AccessStore {
-  getKeyByHash(keyHash: string): Promise<KeyRecord | undefined>;
-  getPartner(partnerId: string): Promise<PartnerRecord | undefined>;
-  createPartner(partner: PartnerRecord): Promise<void>;
-  setPartnerStatus(partnerId: string, status: PartnerStatus, now: string): Promise<PartnerRecord>;
-  putKey(key: KeyRecord): Promise<void>;
-  findKeyById(keyId: string): Promise<KeyRecord | undefined>;
-  /** Applies a change to the key with this id; fails with NotFoundError when there is none. */
-  updateKey(
-    keyId: string,
-    change: { status?: KeyStatus; workspaces?: string[]; expires_at?: string },
-  ): Promise<KeyRecord>;
-  listKeys(partnerId: string): Promise<KeyRecord[]>;
-}
+import { ITEM_PREFIX } from '../contract/tables';
+import {
+  type AccessStore,
+  AlreadyExistsError,
+  type KeyRecord,
+  type KeyStatus,
+  NotFoundError,
+  type PartnerRecord,
+  type PartnerStatus,
+} from '../domain/ports';
 
 const isConditionFailure = (err: unknown) => (err as { name?: string })?.name === 'ConditionalCheckFailedException';
 
 type Item = Record<string, unknown>;
+
+/** Concurrent grant changes on one key retry this often before giving up (each retry is one lost race). */
+const GRANT_RETRIES = 50;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function toKey(item: Item): KeyRecord {
   return {
@@ -188,10 +147,7 @@ export class DynamoAccessStore implements AccessStore {
     return item ? toKey(item) : undefined;
   }
 
-  async updateKey(
-    keyId: string,
-    change: { status?: KeyStatus; workspaces?: string[]; expires_at?: string },
-  ): Promise<KeyRecord> {
+  async updateKey(keyId: string, change: { status?: KeyStatus; expires_at?: string }): Promise<KeyRecord> {
     const key = await this.findKeyById(keyId);
     if (!key) throw new NotFoundError(`key ${keyId}`);
     const sets: string[] = [];
@@ -220,6 +176,41 @@ export class DynamoAccessStore implements AccessStore {
     } catch (err) {
       if (isConditionFailure(err)) throw new NotFoundError(`key ${keyId}`);
       throw err;
+    }
+  }
+
+  async changeGrants(keyId: string, change: { add?: string[]; remove?: string[] }): Promise<KeyRecord> {
+    const remove = new Set(change.remove ?? []);
+    // Optimistic concurrency: write the new list only if the list is still the one we read, else read again.
+    for (let attempt = 0; ; attempt++) {
+      const key = await this.findKeyById(keyId);
+      if (!key) throw new NotFoundError(`key ${keyId}`);
+      // The index is eventually consistent on AWS: read the item itself for the list we compare against.
+      const current = await this.getKeyByHash(key.key_hash);
+      if (!current) throw new NotFoundError(`key ${keyId}`);
+      const next = [...new Set([...current.workspaces, ...(change.add ?? [])])].filter((w) => !remove.has(w));
+      try {
+        const out = await this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: ITEM_PREFIX.key + current.key_hash },
+            UpdateExpression: 'SET #w = :next',
+            ConditionExpression: current.workspaces.length
+              ? 'attribute_exists(pk) AND #w = :current'
+              : 'attribute_exists(pk) AND (attribute_not_exists(#w) OR size(#w) = :zero)',
+            ExpressionAttributeNames: { '#w': 'workspaces' },
+            ExpressionAttributeValues: current.workspaces.length
+              ? { ':next': next, ':current': current.workspaces }
+              : { ':next': next, ':zero': 0 },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return toKey(out.Attributes as Item);
+      } catch (err) {
+        if (!isConditionFailure(err) || attempt >= GRANT_RETRIES) throw err;
+        // Someone else changed the grants between our read and write: back off with jitter and apply ours again.
+        await sleep(Math.random() * 20 * 2 ** Math.min(attempt, 5));
+      }
     }
   }
 

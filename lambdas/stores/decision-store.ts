@@ -7,30 +7,9 @@ import {
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
-import { ITEM_PREFIX } from '../../lib/tables';
-
-export interface DecisionOwner {
-  partner_id: string;
-  key_id: string;
-}
-
-export interface IdempotencyRequest {
-  /** SHA-256 of the partner's Idempotency-Key (the raw key is not stored). */
-  keyHash: string;
-  /** SHA-256 of the canonical request body: same key, different body is a conflict. */
-  requestHash: string;
-}
-
-export type SaveResult =
-  | { kind: 'created'; decision: Decision }
-  | { kind: 'replayed'; decision: Decision }
-  | { kind: 'conflict' };
-
-export interface DecisionStore {
-  save(decision: Decision, owner: DecisionOwner, idempotency?: IdempotencyRequest): Promise<SaveResult>;
-  get(decisionId: string): Promise<Decision | undefined>;
-}
+import type { DecisionOwner, DecisionStore, IdempotencyRequest, SaveResult } from '../domain/ports';
 
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 

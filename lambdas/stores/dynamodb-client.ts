@@ -1,18 +1,21 @@
-// One DynamoDB DocumentClient per container, created on first use and reused (keep-alive connections).
+// The DynamoDB DocumentClient the service uses: one per service object, reused across requests (keep-alive).
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { runtimeConfig } from '../config';
 
 export interface ClientOptions {
   endpoint?: string;
   region?: string;
+  /** How long one attempt may take before it is abandoned (default 1 s). */
+  requestTimeoutMs?: number;
 }
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 1_000;
 
 export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocumentClient {
   const local = options.endpoint !== undefined;
   const client = new DynamoDBClient({
     endpoint: options.endpoint,
-    region: options.region ?? process.env.AWS_REGION ?? 'us-east-1',
+    region: options.region ?? 'us-east-1',
     // DynamoDB Local accepts any credentials; never pick up a developer's real ones for it.
     credentials: local ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
     // Bounded retries and timeouts so a throttled or unreachable database turns into a 503 well inside the 10 s
@@ -20,16 +23,13 @@ export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocum
     // so even the authorizer's two reads in a row end within about 5 s.
     maxAttempts: 2,
     // Without throwOnRequestTimeout the SDK only logs a warning when requestTimeout passes.
-    requestHandler: { connectionTimeout: 500, requestTimeout: 1_000, throwOnRequestTimeout: true },
+    requestHandler: {
+      connectionTimeout: 500,
+      requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      throwOnRequestTimeout: true,
+    },
   });
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
   });
-}
-
-let shared: DynamoDBDocumentClient | undefined;
-
-export function sharedDocumentClient(): DynamoDBDocumentClient {
-  shared ??= createDocumentClient({ endpoint: runtimeConfig().dynamodbEndpoint });
-  return shared;
 }

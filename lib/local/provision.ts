@@ -1,11 +1,11 @@
-// Creates the tables local mode and the tests need, from the one set of definitions in lib/tables.ts.
+// Creates the tables local mode and the tests need, from the one set of definitions in lambdas/contract/tables.ts.
 import {
   CreateTableCommand,
   DescribeTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ACCESS_TABLE, DECISIONS_TABLE, type TableDefinition, createTableInput } from '../tables';
+import { ACCESS_TABLE, DECISIONS_TABLE, type TableDefinition, createTableInput } from '../../lambdas/contract/tables';
 
 export interface TableNames {
   access: string;

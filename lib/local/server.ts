@@ -1,40 +1,26 @@
 // A local HTTP server that behaves like the deployed HTTP API: it matches the same route table, builds the same
-// payload 2.0 events, invokes the authorizer handler on every route that has one, then the route's handler, and
+// payload 2.0 events, invokes the service's authorizer on every route that has one, then the route's handler, and
 // maps the handler's result back to HTTP the way API Gateway does.
 import { isUtf8 } from 'node:buffer';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import { resolve } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
-import { API_BASE_PATH, AUTHORIZER_ENTRY, FALLBACK_ENTRY, ROUTES, matchRoute } from '../routes';
+import { API_BASE_PATH, matchRoute } from '../../lambdas/contract/routes';
 
 /** API Gateway's own limit on a request body (HTTP APIs). */
 const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
 const TEXT_MEDIA = /^(text\/|application\/(json|[\w.+-]+\+json|xml|[\w.+-]+\+xml|javascript|x-www-form-urlencoded)\s*(;|$))/i;
 
-type Handler = (event: unknown, context: Context) => Promise<unknown>;
+type Handler = (event: never, context: Context) => Promise<unknown>;
 
+/** What the server dispatches to: a service object (lambdas/service.ts) or the bundles `cdk synth` wrote. */
 export interface Handlers {
   authorizer: Handler;
   fallback: Handler;
   routes: Record<string, Handler>;
 }
 
-const repoRoot = resolve(__dirname, '..', '..');
-
-async function loadModule(entry: string): Promise<Handler> {
-  const mod = (await import(resolve(repoRoot, entry))) as { handler?: Handler; default?: { handler?: Handler } };
-  const handler = mod.handler ?? mod.default?.handler;
-  if (typeof handler !== 'function') throw new Error(`${entry} exports no handler`);
-  return handler;
-}
-
-/** Loads the real handler modules named by the route table. */
-export async function loadHandlers(): Promise<Handlers> {
-  const routes: Record<string, Handler> = {};
-  for (const route of ROUTES) routes[route.id] = await loadModule(route.entry);
-  return { authorizer: await loadModule(AUTHORIZER_ENTRY), fallback: await loadModule(FALLBACK_ENTRY), routes };
-}
+type Invoke = (event: unknown, context: Context) => Promise<unknown>;
 
 /** A Lambda context like the runtime's, with a 10 s deadline (also used by the bench). */
 export function lambdaContext(functionName: string, logStreamName = 'local'): Context {
@@ -185,7 +171,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
         };
         let verdict: { isAuthorized?: unknown; context?: unknown };
         try {
-          verdict = (await handlers.authorizer(authEvent, lambdaContext('authorizer'))) as typeof verdict;
+          verdict = (await (handlers.authorizer as Invoke)(authEvent, lambdaContext('authorizer'))) as typeof verdict;
         } catch {
           return gatewayError(res, 500, 'Internal Server Error', requestId);
         }
@@ -207,7 +193,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
         body: raw.length ? (text ? raw.toString('utf8') : raw.toString('base64')) : undefined,
         isBase64Encoded: !text,
       };
-      const handler = route ? handlers.routes[route.id] : handlers.fallback;
+      const handler = (route ? handlers.routes[route.id] : handlers.fallback) as Invoke;
       let result: unknown;
       try {
         result = await handler(event, lambdaContext(route?.id ?? 'fallback'));

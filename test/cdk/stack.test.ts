@@ -6,8 +6,9 @@ import * as path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnResource } from 'aws-cdk-lib';
 import { buildApp } from '../../lib/app';
-import { ROUTES } from '../../lib/routes';
-import { ACCESS_TABLE, DECISIONS_TABLE, TABLES, type TableDefinition } from '../../lib/tables';
+import { ROUTES } from '../../lambdas/contract/routes';
+import { ACCESS_TABLE, DECISIONS_TABLE, TABLES, type TableDefinition } from '../../lambdas/contract/tables';
+import { parseSettings } from '../../lambdas/contract/settings';
 import { OUTPUT_KEYS } from '../../lib/stack-outputs';
 import { ALARM_TOPIC_OUTPUT_KEY, LAMBDA_RUNTIME, type SignalAnalysisStack } from '../../lib/stack';
 
@@ -181,9 +182,17 @@ describe('Lambdas', () => {
         DECISIONS_TABLE_NAME: { Ref: logicalId(dev.stack, dev.stack.decisionsTable) },
         AUTH_CACHE_TTL_SECONDS: String(cdkJson.context.authCacheTtlSeconds),
         DECISION_RETENTION_DAYS: String(cdkJson.context.decisionRetentionDays),
-        POWERTOOLS_SERVICE_NAME: 'signal-analysis',
-        POWERTOOLS_METRICS_NAMESPACE: 'SignalAnalysis',
         POWERTOOLS_LOG_LEVEL: 'INFO',
+      });
+      // What the stack writes is what the Lambdas' settings parser reads back (table names stand in for the Refs).
+      const written = { ...fn.Environment.Variables, ACCESS_TABLE_NAME: 'access', DECISIONS_TABLE_NAME: 'decisions' };
+      expect(parseSettings(written)).toMatchObject({
+        accessTableName: 'access',
+        decisionsTableName: 'decisions',
+        authCacheTtlSeconds: cdkJson.context.authCacheTtlSeconds,
+        decisionRetentionDays: cdkJson.context.decisionRetentionDays,
+        logLevel: 'INFO',
+        metricsEnabled: true,
       });
       const logGroupId = fn.LoggingConfig.LogGroup.Ref as string;
       expect(dev.json.Resources[logGroupId]).toMatchObject({

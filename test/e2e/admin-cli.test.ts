@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { KeyAuthorizer } from '../../lambdas/authorizer/authorize';
+import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { isWellFormedApiKey } from '../../lambdas/domain/api-key';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
@@ -92,7 +93,7 @@ it('manages partners and keys, and never stores or lists a secret', async () => 
 
   const revoked = (await admin('key', 'revoke', '--key-id', created.key_id, '--json')).json;
   expect(revoked).toEqual({ key_id: created.key_id, status: 'revoked' });
-  const authorizer = new KeyAuthorizer(new DynamoAccessStore(tables.client, tables.names.access), 0);
+  const authorizer = new KeyAuthorizer(new DynamoAccessStore(tables.client, tables.names.access), { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable });
   expect((await authorizer.verify(`Bearer ${created.key}`)).outcome).toBe('UNAUTHORIZED');
 });
 
@@ -105,7 +106,7 @@ it('rotates a key: the new key has the old grants, the old one works until the g
   expect(rotated.key).toMatch(/^sas_live_/);
   expect(rotated.key_id).not.toBe(old.key_id);
 
-  const authorizer = new KeyAuthorizer(new DynamoAccessStore(tables.client, tables.names.access), 0);
+  const authorizer = new KeyAuthorizer(new DynamoAccessStore(tables.client, tables.names.access), { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable });
   expect((await authorizer.verify(`Bearer ${rotated.key}`)).outcome).toBe('allow');
   expect((await authorizer.verify(`Bearer ${old.key}`)).outcome).toBe('allow');
   expect((await authorizer.verify(`Bearer ${old.key}`, before + 3_601_000 + 60_000)).outcome).toBe('UNAUTHORIZED');

@@ -8,7 +8,9 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { AdminService } from '../../lib/admin';
 import { type RunningDynamoDb, freePort, startDynamoDbLocal } from '../../lib/local/dynamodb-local';
 import { ensureTables, tableNamesWithPrefix } from '../../lib/local/provision';
-import { type RunningServer, loadHandlers, startLocalServer } from '../../lib/local/server';
+import { type RunningServer, startLocalServer } from '../../lib/local/server';
+import { DEFAULT_SETTINGS } from '../../lambdas/contract/settings';
+import { type Service, createService } from '../../lambdas/service';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { call, expectError } from '../support/http';
@@ -19,6 +21,7 @@ let dataDir: string;
 let port: number;
 let db: RunningDynamoDb | undefined;
 let server: RunningServer;
+let service: Service;
 let key: string;
 const names = tableNamesWithPrefix('faults-');
 
@@ -32,19 +35,21 @@ beforeAll(async () => {
   await admin.createPartner({ id: 'acme', name: 'Acme' });
   key = (await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] })).key;
   client.destroy();
-  Object.assign(process.env, {
-    DYNAMODB_ENDPOINT: db.endpoint,
-    ACCESS_TABLE_NAME: names.access,
-    DECISIONS_TABLE_NAME: names.decisions,
-    AUTH_CACHE_TTL_SECONDS: '0',
-    POWERTOOLS_METRICS_DISABLED: 'true',
-    POWERTOOLS_LOG_LEVEL: 'SILENT',
+  service = createService({
+    ...DEFAULT_SETTINGS,
+    dynamodbEndpoint: db.endpoint,
+    accessTableName: names.access,
+    decisionsTableName: names.decisions,
+    authCacheTtlSeconds: 0,
+    logLevel: 'SILENT',
+    metricsEnabled: false,
   });
-  server = await startLocalServer({ port: 0, handlers: await loadHandlers() });
+  server = await startLocalServer({ port: 0, handlers: service });
 });
 
 afterAll(async () => {
   await server?.close();
+  service?.close();
   await db?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });

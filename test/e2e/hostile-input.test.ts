@@ -20,7 +20,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { ERROR_STATUS } from '../../lambdas/http/errors';
+import { ERROR_STATUS } from '../../lambdas/contract/errors';
 import { SOURCES } from '../../lambdas/domain/signal';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
 

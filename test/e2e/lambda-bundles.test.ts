@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { AdminService } from '../../lib/admin';
 import { buildApp } from '../../lib/app';
 import { LAMBDA_ESBUILD_OPTIONS, type LambdaBundle, lambdaBundles } from '../../lib/lambda-bundling';
-import { ROUTES } from '../../lib/routes';
+import { ROUTES } from '../../lambdas/contract/routes';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
 import { call, expectError } from '../support/http';

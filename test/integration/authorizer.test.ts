@@ -3,7 +3,9 @@ import { AdminService } from '../../lib/admin';
 import { freePort } from '../../lib/local/dynamodb-local';
 import { generateApiKey } from '../../lambdas/domain/api-key';
 import { KeyAuthorizer } from '../../lambdas/authorizer/authorize';
-import { type AccessStore, DynamoAccessStore } from '../../lambdas/stores/access-store';
+import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
+import type { AccessStore } from '../../lambdas/domain/ports';
+import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { type TestTables, createTestTables } from '../support/dynamodb';
 
@@ -32,13 +34,13 @@ afterAll(async () => {
 
 it('allows an active key of an active partner, with its workspaces', async () => {
   const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a', 'ws_b'] });
-  const verdict = await new KeyAuthorizer(store, 0).verify(`Bearer ${issued.key}`);
+  const verdict = await new KeyAuthorizer(store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(`Bearer ${issued.key}`);
   expect(verdict).toEqual({ outcome: 'allow', partner_id: 'acme', key_id: issued.key_id, workspaces: ['ws_a', 'ws_b'] });
 });
 
 it('refuses malformed keys and bad checksums without a database read', async () => {
   const { store: s, counter } = counting(store);
-  const authorizer = new KeyAuthorizer(s, 30);
+  const authorizer = new KeyAuthorizer(s, { ttlSeconds: 30, isUnavailable: isDatabaseUnavailable });
   const good = generateApiKey();
   for (const header of [undefined, '', 'Bearer', 'Token x', 'Bearer sas_live_abc', `Bearer ${good.slice(0, -1)}${good.endsWith('A') ? 'B' : 'A'}`]) {
     expect(await authorizer.verify(header)).toEqual({ outcome: 'UNAUTHORIZED' });
@@ -49,7 +51,7 @@ it('refuses malformed keys and bad checksums without a database read', async () 
 it('serves a warm key from the cache with no read, and sees changes after the TTL', async () => {
   const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
   const { store: s, counter } = counting(store);
-  const authorizer = new KeyAuthorizer(s, 30);
+  const authorizer = new KeyAuthorizer(s, { ttlSeconds: 30, isUnavailable: isDatabaseUnavailable });
   const t0 = Date.now();
   expect((await authorizer.verify(`Bearer ${issued.key}`, t0)).outcome).toBe('allow');
   expect(counter.reads).toBe(2); // key, then partner
@@ -66,14 +68,14 @@ it('serves a warm key from the cache with no read, and sees changes after the TT
 it('expires a cached key on the second, without waiting for the TTL', async () => {
   const expiresAt = new Date(Date.now() + 5_000).toISOString();
   const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], expiresAt });
-  const authorizer = new KeyAuthorizer(store, 300);
+  const authorizer = new KeyAuthorizer(store, { ttlSeconds: 300, isUnavailable: isDatabaseUnavailable });
   expect((await authorizer.verify(`Bearer ${issued.key}`, Date.parse(expiresAt) - 1)).outcome).toBe('allow');
   expect((await authorizer.verify(`Bearer ${issued.key}`, Date.parse(expiresAt))).outcome).toBe('UNAUTHORIZED');
 });
 
 it('caches unknown keys too, and keeps the cache bounded', async () => {
   const { store: s, counter } = counting(store);
-  const authorizer = new KeyAuthorizer(s, 30, 2);
+  const authorizer = new KeyAuthorizer(s, { ttlSeconds: 30, isUnavailable: isDatabaseUnavailable, maxEntries: 2 });
   const unknown = generateApiKey();
   await authorizer.verify(`Bearer ${unknown}`);
   await authorizer.verify(`Bearer ${unknown}`);
@@ -86,13 +88,13 @@ it('caches unknown keys too, and keeps the cache bounded', async () => {
 it('reports an inactive partner as ACCOUNT_INACTIVE', async () => {
   await admin.createPartner({ id: 'sleepy', name: 'Sleepy', status: 'pending' });
   const issued = await admin.createKey({ partnerId: 'sleepy', workspaces: ['ws_s'] });
-  expect(await new KeyAuthorizer(store, 0).verify(`Bearer ${issued.key}`)).toEqual({ outcome: 'ACCOUNT_INACTIVE' });
+  expect(await new KeyAuthorizer(store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(`Bearer ${issued.key}`)).toEqual({ outcome: 'ACCOUNT_INACTIVE' });
 });
 
 it('answers SERVICE_UNAVAILABLE when the database cannot be reached', async () => {
   const port = await freePort(); // nothing listens there
   const client = createDocumentClient({ endpoint: `http://127.0.0.1:${port}` });
-  const authorizer = new KeyAuthorizer(new DynamoAccessStore(client, 'nowhere'), 0);
+  const authorizer = new KeyAuthorizer(new DynamoAccessStore(client, 'nowhere'), { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable });
   expect(await authorizer.verify(`Bearer ${generateApiKey()}`)).toEqual({ outcome: 'SERVICE_UNAVAILABLE' });
   client.destroy();
 });

@@ -19,7 +19,7 @@ export interface TestTables {
 
 /** Fresh, uniquely named tables for one test file. */
 export async function createTestTables(label: string): Promise<TestTables> {
-  const client = createDocumentClient({ endpoint: testEndpoint() });
+  const client = createDocumentClient({ endpoint: testEndpoint(), requestTimeoutMs: 4_000 });
   const names = tableNamesWithPrefix(`t-${label}-${randomBytes(4).toString('hex')}-`);
   await ensureTables(client, names);
   return {

@@ -1,6 +1,8 @@
-// The local HTTP API (the real handlers behind lib/local/server.ts) on a free port, over this file's own tables.
+// The local HTTP API (a service object behind lib/local/server.ts) on a free port, over this file's own tables.
 import { AdminService } from '../../lib/admin';
-import { loadHandlers, startLocalServer } from '../../lib/local/server';
+import { startLocalServer } from '../../lib/local/server';
+import { DEFAULT_SETTINGS, type Settings } from '../../lambdas/contract/settings';
+import { type Service, createService } from '../../lambdas/service';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { type TestTables, createTestTables, testEndpoint } from './dynamodb';
 
@@ -8,31 +10,41 @@ export interface TestApi {
   baseUrl: string;
   tables: TestTables;
   admin: AdminService;
+  service: Service;
   close(): Promise<void>;
 }
 
 /**
- * Handlers read their configuration from the environment on first use, and each jest test file has its own module
- * registry, so setting the environment before loading the handlers gives this file its own tables.
+ * Settings for a service over the given tables in the run's DynamoDB Local: no auth cache, quiet, no metrics, and
+ * database attempts long enough that a JVM pause on a loaded machine is not mistaken for an outage.
  */
-export async function startTestApi(label: string, env: Record<string, string> = {}): Promise<TestApi> {
+export function testSettings(tables: TestTables, overrides: Partial<Settings> = {}): Settings {
+  return {
+    ...DEFAULT_SETTINGS,
+    dynamodbEndpoint: testEndpoint(),
+    accessTableName: tables.names.access,
+    decisionsTableName: tables.names.decisions,
+    authCacheTtlSeconds: 0,
+    dynamodbRequestTimeoutMs: 4_000,
+    logLevel: 'SILENT',
+    metricsEnabled: false,
+    ...overrides,
+  };
+}
+
+/** A service of its own over fresh tables, behind the local HTTP server. */
+export async function startTestApi(label: string, overrides: Partial<Settings> = {}): Promise<TestApi> {
   const tables = await createTestTables(label);
-  Object.assign(process.env, {
-    DYNAMODB_ENDPOINT: testEndpoint(),
-    ACCESS_TABLE_NAME: tables.names.access,
-    DECISIONS_TABLE_NAME: tables.names.decisions,
-    AUTH_CACHE_TTL_SECONDS: '0',
-    POWERTOOLS_METRICS_DISABLED: 'true',
-    POWERTOOLS_LOG_LEVEL: 'SILENT',
-    ...env,
-  });
-  const server = await startLocalServer({ port: 0, handlers: await loadHandlers() });
+  const service = createService(testSettings(tables, overrides));
+  const server = await startLocalServer({ port: 0, handlers: service });
   return {
     baseUrl: server.baseUrl,
     tables,
+    service,
     admin: new AdminService(new DynamoAccessStore(tables.client, tables.names.access)),
     async close() {
       await server.close();
+      service.close();
       await tables.drop();
     },
   };

@@ -4,8 +4,8 @@
 import { validate as validateOpenApi, compileErrors } from '@readme/openapi-parser';
 import fc from 'fast-check';
 import type { ValidateFunction } from 'ajv/dist/2020';
-import { API_BASE_PATH, ROUTES } from '../../lib/routes';
-import { DEFAULT_MESSAGE, ERROR_STATUS, type ErrorCode, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../lambdas/http/errors';
+import { API_BASE_PATH, ROUTES } from '../../lambdas/contract/routes';
+import { DEFAULT_MESSAGE, ERROR_STATUS, type ErrorCode, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../lambdas/contract/errors';
 import { MAX_BODY_BYTES } from '../../lambdas/http/api-handler';
 import { LIMITS, WORKSPACE_ID_PATTERN, isEmailAddress, validateIdempotencyKey, validateSignal } from '../../lambdas/analyze/signal-schema';
 import { SOURCES } from '../../lambdas/domain/signal';
@@ -115,7 +115,7 @@ describe('routes (lib/routes.ts)', () => {
   });
 });
 
-describe('errors (lambdas/http/errors.ts)', () => {
+describe('errors (lambdas/contract/errors.ts)', () => {
   it('enumerates exactly the codes of ERROR_STATUS', () => {
     expect([...schemas.ErrorCode.enum].sort()).toEqual([...CODES].sort());
   });

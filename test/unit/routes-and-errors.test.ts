@@ -1,6 +1,7 @@
-import { ROUTES, matchRoute } from '../../lib/routes';
+import { ROUTES, matchRoute } from '../../lambdas/contract/routes';
 import { decodeVerdict, encodeVerdict } from '../../lambdas/http/auth-context';
-import { ApiError, errorResponse, isDatabaseUnavailable, toApiError } from '../../lambdas/http/errors';
+import { ApiError, errorResponse, toApiError } from '../../lambdas/http/errors';
+import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 
 describe('route matching (shared by the stack and local mode)', () => {
   it('matches each route and extracts path parameters', () => {

@@ -1,15 +1,17 @@
 // The one route table. The CDK stack creates an HTTP API route and a Lambda per entry; local mode dispatches to the
-// same handler modules through the same matching. Pure data and matching: no CDK or AWS SDK imports.
+// service's handler of the same id through the same matching. Pure data and matching: no CDK or AWS SDK imports.
 
 export const API_BASE_PATH = '/api/v1';
 
+export type RouteId = 'Analyze' | 'GetDecision';
+
 export interface RouteDefinition {
-  /** Logical id: names the Lambda in the stack. */
-  id: string;
+  /** Logical id: names the Lambda in the stack and the handler in the service object. */
+  id: RouteId;
   method: 'GET' | 'POST';
   /** HTTP API path with `{param}` placeholders. */
   path: string;
-  /** Handler module, relative to the repository root; it exports `handler`. */
+  /** Lambda entry module, relative to the repository root; it exports `handler`. */
   entry: string;
   /** Table access the route's Lambda gets (least privilege). */
   decisions: 'read' | 'write';

@@ -1,0 +1,30 @@
+// Lambda authorizer (HTTP API, payload 2.0, simple responses). It never denies at the gateway: the gateway would
+// answer with its own body. It passes its verdict in the context and the route Lambdas enforce it.
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
+import type { Dependencies } from '../dependencies';
+import { type AuthContext, encodeVerdict } from '../http/auth-context';
+import { describeError } from '../observability';
+import { isDatabaseUnavailable } from '../stores/database-faults';
+import { KeyAuthorizer } from './authorize';
+
+export type AuthorizerResult = { isAuthorized: boolean; context: AuthContext };
+export type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEventV2, context: Context) => Promise<AuthorizerResult>;
+
+export function authorizerHandler({ accessStore, settings, telemetry }: Dependencies): AuthorizerHandler {
+  const keys = new KeyAuthorizer(accessStore, { ttlSeconds: settings.authCacheTtlSeconds, isUnavailable: isDatabaseUnavailable });
+  const { logger } = telemetry;
+  return middy<APIGatewayRequestAuthorizerEventV2, AuthorizerResult>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .handler(async (event) => {
+      try {
+        const verdict = await keys.verify(event.headers?.authorization);
+        return { isAuthorized: true, context: encodeVerdict(verdict) };
+      } catch (err) {
+        // An authorizer that throws gives API Gateway's own 500; answer a contract 500 from the route instead.
+        logger.error('authorizer failed', { request_id: event.requestContext?.requestId, error: describeError(err) });
+        return { isAuthorized: true, context: { outcome: 'INTERNAL_ERROR' } };
+      }
+    }) as unknown as AuthorizerHandler;
+}

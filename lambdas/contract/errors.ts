@@ -1,0 +1,63 @@
+// The contract's error codes, their HTTP statuses and default messages (API-CONTRACT.md sections 2 and 12). Pure
+// data: the stack reads it for its alarms, the HTTP edge for its answers.
+
+export type ErrorCode =
+  | 'UNAUTHORIZED'
+  | 'ACCOUNT_INACTIVE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'INVALID_JSON'
+  | 'WORKSPACE_NOT_ALLOWED'
+  | 'VALIDATION_ERROR'
+  | 'NOT_FOUND'
+  | 'DECISION_NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'IDEMPOTENCY_CONFLICT'
+  | 'RATE_LIMITED'
+  | 'INTERNAL_ERROR'
+  | 'SERVICE_UNAVAILABLE';
+
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  UNAUTHORIZED: 401,
+  ACCOUNT_INACTIVE: 403,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INVALID_JSON: 400,
+  WORKSPACE_NOT_ALLOWED: 403,
+  VALIDATION_ERROR: 400,
+  NOT_FOUND: 404,
+  DECISION_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  IDEMPOTENCY_CONFLICT: 409,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+export const DEFAULT_MESSAGE: Record<ErrorCode, string> = {
+  UNAUTHORIZED: 'Missing or invalid API key.',
+  ACCOUNT_INACTIVE: 'The partner account for this API key is not active.',
+  PAYLOAD_TOO_LARGE: 'The request body is larger than 256 KiB.',
+  UNSUPPORTED_MEDIA_TYPE: 'Content-Type must be application/json.',
+  INVALID_JSON: 'The request body is not valid JSON.',
+  WORKSPACE_NOT_ALLOWED: 'This API key has no access to this workspace.',
+  VALIDATION_ERROR: 'The request is not valid.',
+  NOT_FOUND: 'No such route.',
+  DECISION_NOT_FOUND: 'No decision with this id.',
+  METHOD_NOT_ALLOWED: 'This method is not allowed on this route.',
+  IDEMPOTENCY_CONFLICT: 'This Idempotency-Key was already used with a different request body.',
+  RATE_LIMITED: 'Too many requests. Retry after the number of seconds in Retry-After.',
+  INTERNAL_ERROR: 'An unexpected error occurred. It has been logged; retry later.',
+  SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Retry after the number of seconds in Retry-After.',
+};
+
+/** Codes answered with a 5xx: the stack alarms on each of them. */
+export const SERVER_ERROR_CODES = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => ERROR_STATUS[code] >= 500);
+
+/** Seconds a client should wait after a 503 caused by the database. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}

@@ -1,0 +1,16 @@
+// Names the Lambdas emit under and the stack's alarms read: one place, so a renamed metric cannot orphan an alarm.
+
+export const SERVICE_NAME = 'signal-analysis';
+export const METRICS_NAMESPACE = 'SignalAnalysis';
+
+/** Each metric is a count with one dimension. */
+export const METRICS = {
+  /** Decisions stored, by priority. */
+  decisions: { name: 'Decisions', dimension: 'priority' },
+  /** Requests the authorizer's verdict refused, by error code. */
+  authRefusals: { name: 'AuthRefusals', dimension: 'code' },
+  /** 5xx answers in the contract's shape, by error code. */
+  serverErrors: { name: 'ServerErrors', dimension: 'code' },
+} as const;
+
+export type MetricName = keyof typeof METRICS;

@@ -1,0 +1,146 @@
+// Every environment variable the service reads, with its default, in one place. The Lambdas parse their settings
+// from the environment once (their entry files); local mode, the tests, the bench and the load tool build a Settings
+// object directly. The stack writes the Lambda environment with `lambdaEnvironment()`, the inverse of
+// `parseSettings()`, so the two cannot disagree on a name. Pure: no AWS SDK, no Powertools.
+
+export const ENV = {
+  accessTableName: 'ACCESS_TABLE_NAME',
+  decisionsTableName: 'DECISIONS_TABLE_NAME',
+  dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
+  dynamodbRequestTimeoutMs: 'DYNAMODB_REQUEST_TIMEOUT_MS',
+  region: 'AWS_REGION',
+  authCacheTtlSeconds: 'AUTH_CACHE_TTL_SECONDS',
+  decisionRetentionDays: 'DECISION_RETENTION_DAYS',
+  logLevel: 'POWERTOOLS_LOG_LEVEL',
+  metricsDisabled: 'POWERTOOLS_METRICS_DISABLED',
+  // Local mode and the admin CLI.
+  port: 'PORT',
+  localDynamodbPort: 'LOCAL_DYNAMODB_PORT',
+  localDataDir: 'LOCAL_DATA_DIR',
+  // The admin CLI with --aws.
+  stackName: 'SAS_STACK_NAME',
+  stage: 'SAS_STAGE',
+  // Where eval, bench and the trainers find ../shared/data.
+  dataDir: 'SAS_DATA_DIR',
+} as const;
+
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Settings {
+  accessTableName: string;
+  decisionsTableName: string;
+  /** Set in local mode and tests (DynamoDB Local); unset on AWS. */
+  dynamodbEndpoint?: string;
+  region: string;
+  /**
+   * How long one DynamoDB attempt may take (2 attempts at most), so an unreachable database becomes a 503 well
+   * inside the 10 s Lambda timeout. DynamoDB answers in milliseconds; only DynamoDB Local on a loaded machine
+   * (a JVM pause) needs more, and the tests give it more.
+   */
+  dynamodbRequestTimeoutMs: number;
+  /** How long a key's verdict is reused in a container; 0 reads the key on every request. */
+  authCacheTtlSeconds: number;
+  decisionRetentionDays: number;
+  logLevel: LogLevel;
+  metricsEnabled: boolean;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  accessTableName: 'sas-access',
+  decisionsTableName: 'sas-decisions',
+  region: 'us-east-1',
+  dynamodbRequestTimeoutMs: 1_000,
+  authCacheTtlSeconds: 30,
+  decisionRetentionDays: 90,
+  logLevel: 'INFO',
+  metricsEnabled: true,
+};
+
+export interface LocalSettings {
+  /** Local HTTP API port; 0 picks a free one. */
+  port: number;
+  /** Embedded DynamoDB port; 0 picks a free one. */
+  dynamodbPort: number;
+  /** Where the embedded database keeps its data, or `:memory:`. */
+  dataDir: string;
+}
+
+export const DEFAULT_LOCAL_SETTINGS: LocalSettings = { port: 3000, dynamodbPort: 8000, dataDir: '.local-data' };
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** A bad setting: hosts print the message (it names the variable) and stop. */
+export class SettingsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SettingsError';
+  }
+}
+
+const present = (env: Env, name: string): string | undefined => {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
+};
+
+function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = present(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new SettingsError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function logLevel(env: Env): LogLevel {
+  const raw = present(env, ENV.logLevel)?.toUpperCase();
+  if (raw === undefined) return DEFAULT_SETTINGS.logLevel;
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
+    throw new SettingsError(`${ENV.logLevel} must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  }
+  return raw as LogLevel;
+}
+
+/** The service's settings from an environment (process.env in a Lambda). Throws SettingsError on a bad value. */
+export function parseSettings(env: Env): Settings {
+  return {
+    accessTableName: present(env, ENV.accessTableName) ?? DEFAULT_SETTINGS.accessTableName,
+    decisionsTableName: present(env, ENV.decisionsTableName) ?? DEFAULT_SETTINGS.decisionsTableName,
+    dynamodbEndpoint: present(env, ENV.dynamodbEndpoint),
+    region: present(env, ENV.region) ?? DEFAULT_SETTINGS.region,
+    dynamodbRequestTimeoutMs: integer(env, ENV.dynamodbRequestTimeoutMs, DEFAULT_SETTINGS.dynamodbRequestTimeoutMs, 50, 4_000),
+    authCacheTtlSeconds: integer(env, ENV.authCacheTtlSeconds, DEFAULT_SETTINGS.authCacheTtlSeconds, 0, 86_400),
+    decisionRetentionDays: integer(env, ENV.decisionRetentionDays, DEFAULT_SETTINGS.decisionRetentionDays, 1, 3_650),
+    logLevel: logLevel(env),
+    metricsEnabled: present(env, ENV.metricsDisabled)?.toLowerCase() !== 'true',
+  };
+}
+
+/** Local mode's own settings (ports and data directory). */
+export function parseLocalSettings(env: Env): LocalSettings {
+  return {
+    port: integer(env, ENV.port, DEFAULT_LOCAL_SETTINGS.port, 0, 65_535),
+    dynamodbPort: integer(env, ENV.localDynamodbPort, DEFAULT_LOCAL_SETTINGS.dynamodbPort, 0, 65_535),
+    dataDir: present(env, ENV.localDataDir) ?? DEFAULT_LOCAL_SETTINGS.dataDir,
+  };
+}
+
+/**
+ * The environment the stack gives every Lambda. Values may be CDK tokens (table names), so they are strings here.
+ * The region and the endpoint are not written: Lambda sets AWS_REGION, and on AWS there is no endpoint override.
+ */
+export function lambdaEnvironment(
+  settings: Pick<Settings, 'authCacheTtlSeconds' | 'decisionRetentionDays' | 'logLevel'> & {
+    accessTableName: string;
+    decisionsTableName: string;
+  },
+): Record<string, string> {
+  return {
+    [ENV.accessTableName]: settings.accessTableName,
+    [ENV.decisionsTableName]: settings.decisionsTableName,
+    [ENV.authCacheTtlSeconds]: String(settings.authCacheTtlSeconds),
+    [ENV.decisionRetentionDays]: String(settings.decisionRetentionDays),
+    [ENV.logLevel]: settings.logLevel,
+  };
+}

@@ -1,0 +1,41 @@
+// What every handler is built from: settings, one DynamoDB client, the stores over it, and telemetry. Built once per
+// Lambda container (its entry file) or per service object (local mode, tests, bench). Nothing here reads the
+// environment: settings come in parsed.
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Settings } from './contract/settings';
+import type { AccessStore, DecisionStore } from './domain/ports';
+import { type Telemetry, createTelemetry } from './observability';
+import { DynamoAccessStore } from './stores/access-store';
+import { DynamoDecisionStore } from './stores/decision-store';
+import { createDocumentClient } from './stores/dynamodb-client';
+
+export interface Dependencies {
+  settings: Settings;
+  client: DynamoDBDocumentClient;
+  accessStore: AccessStore;
+  decisionStore: DecisionStore;
+  telemetry: Telemetry;
+}
+
+export interface DependencyOverrides {
+  /** A client to share (tests, the bench); by default one is made from the settings. */
+  client?: DynamoDBDocumentClient;
+  telemetry?: Telemetry;
+}
+
+export function createDependencies(settings: Settings, overrides: DependencyOverrides = {}): Dependencies {
+  const client =
+    overrides.client ??
+    createDocumentClient({
+      endpoint: settings.dynamodbEndpoint,
+      region: settings.region,
+      requestTimeoutMs: settings.dynamodbRequestTimeoutMs,
+    });
+  return {
+    settings,
+    client,
+    accessStore: new DynamoAccessStore(client, settings.accessTableName),
+    decisionStore: new DynamoDecisionStore(client, settings.decisionsTableName, settings.decisionRetentionDays),
+    telemetry: overrides.telemetry ?? createTelemetry(settings),
+  };
+}

@@ -1,0 +1,21 @@
+// `$default` route: every request no route matched. 404 for unknown paths, 405 with Allow for known paths with
+// another method. No key is needed for either (contract section 1).
+import { matchRoute } from '../contract/routes';
+import type { Dependencies } from '../dependencies';
+import { type RouteHandler, apiHandler } from '../http/api-handler';
+import { ApiError } from '../http/errors';
+
+export function fallbackRoute({ telemetry }: Pick<Dependencies, 'telemetry'>): RouteHandler {
+  return apiHandler(
+    async ({ event }) => {
+      const match = matchRoute(event.requestContext.http.method, event.rawPath);
+      if (match.kind === 'method_not_allowed') {
+        const allow = match.allow.join(', ');
+        throw new ApiError('METHOD_NOT_ALLOWED', `This route allows only ${allow}.`, undefined, { Allow: allow });
+      }
+      throw new ApiError('NOT_FOUND');
+    },
+    { auth: false, jsonBody: false },
+    telemetry,
+  );
+}

@@ -1,0 +1,33 @@
+// Which DynamoDB failures mean "the database is unavailable right now" (throttled, timed out, unreachable, 5xx):
+// the service answers those with 503 and Retry-After, everything else is a bug (500).
+
+const RETRYABLE_NAMES = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'TransactionConflictException',
+]);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+// The SDK wraps errors that are not `Error` instances (e.g. from another realm) into a message-only error.
+const WRAPPED_NETWORK_ERROR = /^AWS SDK error wrapper for .*\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN)\b/;
+
+/** True for database faults a retry may cure: throttling, timeouts, an unreachable endpoint, 5xx. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { name?: string; code?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown };
+  if (e.name && RETRYABLE_NAMES.has(e.name)) return true;
+  if (e.code && NETWORK_CODES.has(e.code)) return true;
+  if (err instanceof Error && WRAPPED_NETWORK_ERROR.test(err.message)) return true;
+  if ((e.$metadata?.httpStatusCode ?? 0) >= 500) return true;
+  if (e.name === 'TransactionCanceledException') {
+    const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+    return reasons.some((r) => r.Code === 'ThrottlingError' || r.Code === 'ProvisionedThroughputExceeded');
+  }
+  return e.cause !== undefined && e.cause !== err ? isDatabaseUnavailable(e.cause) : false;
+}
+
