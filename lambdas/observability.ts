@@ -34,12 +34,14 @@ export function createTelemetry(settings: Pick<Settings, 'logLevel' | 'metricsEn
 
 /**
  * What a log may say about an error: its name and stack frames, never its message (which could quote request data).
- * Frames are the `at ...` lines only, so a message spanning lines cannot leak through the stack either.
+ * V8's stack starts with `name: message`; the message's own lines are skipped, so one spanning lines cannot leak.
  */
 export function describeError(err: unknown): { name: string; frames?: string[]; cause?: string } {
   if (!(err instanceof Error)) return { name: typeof err };
+  const messageLines = err.message.split('\n').length;
   const frames = (err.stack ?? '')
     .split('\n')
+    .slice(messageLines)
     .map((line) => line.trim())
     .filter((line) => line.startsWith('at '))
     .slice(0, 15);

@@ -102,7 +102,7 @@ function logLevel(env: Env): LogLevel {
   return raw as LogLevel;
 }
 
-/** The service's settings from an environment (process.env in a Lambda). Throws SettingsError on a bad value. */
+/** The service's settings from an environment (the process environment, in a Lambda). Throws SettingsError on a bad value. */
 export function parseSettings(env: Env): Settings {
   return {
     accessTableName: present(env, ENV.accessTableName) ?? DEFAULT_SETTINGS.accessTableName,

@@ -45,11 +45,15 @@ export function keyChecksum(body: string): string {
   return toBase62(crc32(body), CHECKSUM_LENGTH);
 }
 
-/** Uniform base62 characters from the CSPRNG (rejection sampling: bytes >= 248 would bias the modulo). */
-function randomBase62(length: number): string {
+/** Where key randomness comes from: Node's CSPRNG. A parameter of `generateApiKey` so tests can see it is used. */
+export type RandomSource = (size: number) => Uint8Array;
+export const CSPRNG: RandomSource = randomBytes;
+
+/** Uniform base62 characters from `random` (rejection sampling: bytes >= 248 would bias the modulo). */
+function randomBase62(length: number, random: RandomSource): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
+    for (const byte of random(length * 2)) {
       if (byte < 248 && out.length < length) out += BASE62[byte % 62];
     }
   }
@@ -57,8 +61,8 @@ function randomBase62(length: number): string {
 }
 
 /** Issues a new plaintext key. Show it once; store only `hashApiKey(key)`. */
-export function generateApiKey(env: KeyEnvironment = 'live'): string {
-  const body = `sas_${env}_${randomBase62(RANDOM_LENGTH)}`;
+export function generateApiKey(env: KeyEnvironment = 'live', random: RandomSource = CSPRNG): string {
+  const body = `sas_${env}_${randomBase62(RANDOM_LENGTH, random)}`;
   return body + keyChecksum(body);
 }
 

@@ -4,9 +4,9 @@
 // Requests that fetch refuses to send (raw bytes, CR/LF in headers, duplicate Authorization) go over node:net.
 //
 // What the service answers today where more than one answer would be defensible (HOSTILE_VERBOSE=1 prints them):
-// - `__proto__` anywhere, or `constructor` holding a `prototype`: middy's JSON parser refuses the body and errors.ts
-//   maps that to 400 VALIDATION_ERROR with details [{field: "__proto__" | "constructor", ...}] (before the workspace
-//   grant check, and the field is the bare key, not its path). Other prototype-ish keys are plain data.
+// - `__proto__` anywhere, or `constructor` holding a `prototype`: the body is parsed without those keys and refused
+//   with 400 VALIDATION_ERROR, details [{field: "__proto__" | "constructor", ...}] (the bare key, not its path), after
+//   the workspace grant check as the contract orders it. Other prototype-ish keys are plain data.
 // - invalid UTF-8 in a string: decoded lossily (U+FFFD) and scored, 200. A UTF-8 BOM: 400 INVALID_JSON.
 // - duplicate keys: the last one wins, for the grant check and validation alike.
 // - Content-Encoding is ignored: a plain body claimed as gzip is scored; a gzipped body is 400 INVALID_JSON.
@@ -397,18 +397,25 @@ describe('__proto__, constructor and prototype keys', () => {
     ['__proto__ in metadata', `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"__proto__":{"polluted":"yes"}}}`],
     ['__proto__ deep in metadata', `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"a":[{"b":{"__proto__":{"polluted":"yes"}}}]}}`],
     ['constructor.prototype in metadata', `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"constructor":{"prototype":{"polluted":"yes"}}}}`],
-    ['__proto__ with a foreign workspace', `{"workspace_id":"ws_c","source":"email","subject":"x","__proto__":{"polluted":"yes"}}`],
     ['__proto__ escaped as \\u005f\\u005fproto\\u005f\\u005f', `{"workspace_id":"ws_a","source":"email","subject":"x","\\u005f\\u005fproto\\u005f\\u005f":{"polluted":"yes"}}`],
   ];
   it.each(polluting)('%s: 400 VALIDATION_ERROR naming the key, Object.prototype untouched, next request fine', async (name, text) => {
     const reply = expectContractAnswer(await send('POST', ANALYZE, { key, body: text, headers: { 'content-type': 'application/json' } }), name);
     note(name, reply);
     if (process.env.HOSTILE_VERBOSE) process.stdout.write(`[hostile]   ${reply.text}\n`);
-    // middy's JSON parser refuses these keys; errors.ts maps that to a validation error naming the key.
     expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
     expect(fieldsOf(reply).some((f) => f === '__proto__' || f === 'constructor')).toBe(true);
     expectPrototypeUntouched();
     await expectNormalRequestWorks();
+  });
+
+  it.each([
+    ['__proto__', `{"workspace_id":"ws_c","source":"email","subject":"x","__proto__":{"polluted":"yes"}}`],
+    ['constructor.prototype', `{"constructor":{"prototype":{"polluted":"yes"}},"workspace_id":"ws_c","source":"email"}`],
+  ])('%s with a workspace the key has no grant for: 403 WORKSPACE_NOT_ALLOWED first, as the contract orders', async (name, text) => {
+    const reply = expectContractAnswer(await send('POST', ANALYZE, { key, body: text, headers: { 'content-type': 'application/json' } }), name);
+    expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 403, code: 'WORKSPACE_NOT_ALLOWED' });
+    expectPrototypeUntouched();
   });
 
   it.each([

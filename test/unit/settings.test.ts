@@ -1,0 +1,37 @@
+import { DEFAULT_SETTINGS, ENV, lambdaEnvironment, parseLocalSettings, parseSettings } from '../../lambdas/contract/settings';
+import { describeError } from '../../lambdas/observability';
+
+describe('settings', () => {
+  it('defaults every setting when the environment is empty', () => {
+    expect(parseSettings({})).toEqual({ ...DEFAULT_SETTINGS, dynamodbEndpoint: undefined });
+    expect(parseLocalSettings({})).toEqual({ port: 3000, dynamodbPort: 8000, dataDir: '.local-data' });
+  });
+
+  it('reads what the stack writes back into the same settings', () => {
+    const settings = { ...DEFAULT_SETTINGS, accessTableName: 'a-t', decisionsTableName: 'd-t', authCacheTtlSeconds: 0, decisionRetentionDays: 7, logLevel: 'WARN' as const };
+    expect(parseSettings(lambdaEnvironment(settings))).toEqual({ ...settings, dynamodbEndpoint: undefined });
+  });
+
+  it('refuses a bad number or log level with a message naming the variable', () => {
+    expect(() => parseSettings({ [ENV.authCacheTtlSeconds]: '-1' })).toThrow(/AUTH_CACHE_TTL_SECONDS/);
+    expect(() => parseSettings({ [ENV.decisionRetentionDays]: '1.5' })).toThrow(/DECISION_RETENTION_DAYS/);
+    expect(() => parseSettings({ [ENV.logLevel]: 'LOUD' })).toThrow(/POWERTOOLS_LOG_LEVEL/);
+    expect(() => parseLocalSettings({ [ENV.port]: '70000' })).toThrow(/PORT/);
+  });
+
+  it('treats an empty variable as unset, and reads metrics as disabled only when told so', () => {
+    expect(parseSettings({ [ENV.accessTableName]: '', [ENV.metricsDisabled]: 'false' })).toMatchObject({ accessTableName: 'sas-access', metricsEnabled: true });
+    expect(parseSettings({ [ENV.metricsDisabled]: 'TRUE' }).metricsEnabled).toBe(false);
+  });
+});
+
+describe('what a log may say about an error', () => {
+  it('names the error and its stack frames, never its message, even one spanning lines', () => {
+    const err = new TypeError('body had secret-text\n    at quoted (customer data)');
+    const logged = describeError(err);
+    expect(logged.name).toBe('TypeError');
+    expect(logged.frames!.length).toBeGreaterThan(0);
+    expect(JSON.stringify(logged)).not.toContain('secret-text');
+    expect(JSON.stringify(logged)).not.toContain('customer data');
+  });
+});
