@@ -1,0 +1,181 @@
+// Section "bundles": what `cdk synth` ships for each Lambda against a DocumentClient-only bundle.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { LAMBDA_ESBUILD_OPTIONS, lambdaBundles } from '../../lib/lambda-bundling';
+import type { Signal } from '../../lambdas/domain/signal';
+import { type Figures, REPO_ROOT, median, progress, round2 } from './common';
+import { makeEmails } from './emails';
+import type { Options } from './options';
+
+/**
+ * The reference bundles use the Lambdas' esbuild options (lib/lambda-bundling.ts) without their module aliases: the
+ * DocumentClient with the SDK as it comes. The `_trimmed` reference keeps the aliases, for context.
+ */
+const { alias: LAMBDA_ALIAS, ...PLAIN_ESBUILD_OPTIONS } = LAMBDA_ESBUILD_OPTIONS;
+
+const DOCCLIENT_ONLY_LAZY_ENTRY = `
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+let client;
+export const handler = async (event) => {
+  client ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } });
+  return event.put ? client.send(new PutCommand(event.put)) : client.send(new GetCommand(event.get));
+};
+`;
+
+const DOCCLIENT_ONLY_ENTRY = `
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+const client = DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } });
+export const handler = async (event) =>
+  event.put ? client.send(new PutCommand(event.put)) : client.send(new GetCommand(event.get));
+`;
+
+/**
+ * Module init of a bundle: require() time in a fresh `node` process, the environment as the stack sets it. With
+ * `firstCall`, the bundle is the scorer alone and the time of its first scoreSignal() follows, after a comma.
+ */
+function initTimeMs(file: string, firstCall?: { signal: Signal; now: string }): number[] {
+  const call = firstCall
+    ? `;const s=process.hrtime.bigint();m.scoreSignal(${JSON.stringify(firstCall.signal)},new Date(${JSON.stringify(firstCall.now)}));process.stdout.write(','+String(Number(process.hrtime.bigint()-s)/1e6))`
+    : '';
+  const code = `const t=process.hrtime.bigint();const m=require(${JSON.stringify(file)});process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))${call}`;
+  const run = spawnSync(process.execPath, ['-e', code], {
+    encoding: 'utf8',
+    timeout: 20_000,
+    env: {
+      PATH: process.env.PATH,
+      AWS_REGION: 'us-east-1',
+      ACCESS_TABLE_NAME: 'sas-access',
+      DECISIONS_TABLE_NAME: 'sas-decisions',
+      AUTH_CACHE_TTL_SECONDS: '30',
+      DECISION_RETENTION_DAYS: '90',
+      POWERTOOLS_SERVICE_NAME: 'signal-analysis',
+      POWERTOOLS_METRICS_NAMESPACE: 'SignalAnalysis',
+      POWERTOOLS_LOG_LEVEL: 'INFO',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    },
+  });
+  const ms = run.stdout.split(',').map(Number);
+  if (run.status !== 0 || ms.length === 0 || !ms.every(Number.isFinite)) throw new Error(`loading ${file} failed: ${run.stderr.slice(-500)}`);
+  return ms;
+}
+
+
+const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
+export async function benchBundles(opts: Options): Promise<Figures> {
+  const out = mkdtempSync(path.join(tmpdir(), 'sas-bench-synth-'));
+  try {
+    progress('  cdk synth (bundles every Lambda with esbuild) ...');
+    const cdk = spawnSync(process.execPath, [require.resolve('aws-cdk/bin/cdk'), 'synth', '-q', '--no-notices', '-o', path.join(out, 'cdk.out')], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: 180_000,
+      env: { ...process.env, CDK_DISABLE_VERSION_CHECK: 'true' },
+    });
+    if (cdk.status !== 0) throw new Error(`cdk synth failed: ${(cdk.stderr || cdk.stdout).slice(-1500)}`);
+    const assembly = path.join(out, 'cdk.out');
+    const bundles = lambdaBundles(assembly).map((b) => ({ name: snake(b.id), file: b.file }));
+
+    // The reference bundles, built with the stack's esbuild options (packages from the project's node_modules), and
+    // the scorer alone (for its first-call figure).
+    const esbuild = await import('esbuild');
+    const build = async (name: string, source: string, plugins: import('esbuild').Plugin[] = [], alias = LAMBDA_ALIAS) => {
+      const entry = path.join(out, `${name}-entry.ts`);
+      writeFileSync(entry, source);
+      const file = path.join(out, name, 'index.js');
+      await esbuild.build({
+        ...PLAIN_ESBUILD_OPTIONS,
+        alias,
+        entryPoints: [entry],
+        outfile: file,
+        nodePaths: [path.join(REPO_ROOT, 'node_modules')],
+        plugins,
+        logLevel: 'silent',
+      });
+      return { name, file };
+    };
+    const reference = await build('docclient_only', DOCCLIENT_ONLY_ENTRY, [], {});
+    const lazyReference = await build('docclient_only_lazy_client', DOCCLIENT_ONLY_LAZY_ENTRY, [], {});
+    const trimmedReference = await build('docclient_only_trimmed', DOCCLIENT_ONLY_ENTRY);
+    const scorer = await build('scorer', `export { scoreSignal } from ${JSON.stringify(path.join(REPO_ROOT, 'lambdas/domain/scorer'))};\n`);
+    // What the analyze Lambda weighs without the decision engine (scorer, lexicon, spam model): the same entry with
+    // the scorer module replaced by a stub.
+    const withoutScorer = await build('analyze_without_scorer', `export { handler } from ${JSON.stringify(path.join(REPO_ROOT, 'lambdas/analyze/handler'))};\n`, [
+      {
+        name: 'stub-scorer',
+        setup(b) {
+          b.onResolve({ filter: /\/domain\/scorer$/ }, () => ({ path: 'scorer-stub', namespace: 'stub' }));
+          b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export function scoreSignal() { throw new Error("stub"); }', loader: 'ts' }));
+        },
+      },
+    ]);
+    const [email] = makeEmails(1, 2_000, 11);
+
+    const all = [reference, lazyReference, trimmedReference, ...bundles];
+    const size = (file: string) => statSync(file).size;
+    const gzip = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
+    progress(`  module init: ${opts.initRuns} fresh node processes per bundle, interleaved ...`);
+    const times = new Map<string, number[]>(all.map((b) => [b.name, []]));
+    const scorerInit: number[] = [];
+    const scorerFirst: number[] = [];
+    for (let r = 0; r < opts.initRuns; r++) {
+      for (const b of all) times.get(b.name)!.push(initTimeMs(b.file)[0]);
+      const [init, first] = initTimeMs(scorer.file, { signal: email, now: '2026-11-21T10:00:00Z' });
+      scorerInit.push(init);
+      scorerFirst.push(first);
+    }
+
+    const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
+    const refSize = size(reference.file);
+    const refGzip = gzip(reference.file);
+    const refInit = median(times.get(reference.name)!);
+    const trimmedSize = size(trimmedReference.file);
+    const trimmedGzip = gzip(trimmedReference.file);
+    const trimmedInit = median(times.get(trimmedReference.name)!);
+    const figures: Figures = {
+      bundle_docclient_only_kib: kib(refSize),
+      bundle_docclient_only_gzip_kib: kib(refGzip),
+      init_docclient_only_ms: round2(refInit),
+      init_docclient_only_lazy_client_ms: round2(median(times.get(lazyReference.name)!)),
+      bundle_docclient_only_trimmed_kib: kib(trimmedSize),
+      bundle_docclient_only_trimmed_gzip_kib: kib(trimmedGzip),
+      init_docclient_only_trimmed_ms: round2(trimmedInit),
+      scorer_init_ms: round2(median(scorerInit)),
+      scorer_first_call_ms: round2(median(scorerFirst)),
+      bundle_analyze_without_scorer_gzip_kib: kib(gzip(withoutScorer.file)),
+      bundle_analyze_without_scorer_ratio: round2(Math.max(size(withoutScorer.file) / refSize, gzip(withoutScorer.file) / refGzip)),
+    };
+    let worstSize = 0;
+    let worstInit = 0;
+    let worstSizeTrimmed = 0;
+    let worstInitTrimmed = 0;
+    for (const b of bundles) {
+      const s = size(b.file);
+      const g = gzip(b.file);
+      const init = median(times.get(b.name)!);
+      const sizeRatio = Math.max(s / refSize, g / refGzip);
+      figures[`bundle_${b.name}_kib`] = kib(s);
+      figures[`bundle_${b.name}_gzip_kib`] = kib(g);
+      figures[`bundle_${b.name}_ratio`] = round2(sizeRatio);
+      figures[`init_${b.name}_ms`] = round2(init);
+      figures[`init_${b.name}_ratio`] = round2(init / refInit);
+      worstSize = Math.max(worstSize, sizeRatio);
+      worstSizeTrimmed = Math.max(worstSizeTrimmed, s / trimmedSize, g / trimmedGzip);
+      worstInitTrimmed = Math.max(worstInitTrimmed, init / trimmedInit);
+      worstInit = Math.max(worstInit, init / refInit);
+    }
+    figures.bundle_size_overhead_ratio_max = round2(worstSize);
+    figures.init_time_overhead_ratio_max = round2(worstInit);
+    figures.bundle_size_ratio_max_vs_trimmed = round2(worstSizeTrimmed);
+    figures.init_time_ratio_max_vs_trimmed = round2(worstInitTrimmed);
+    figures.init_runs_per_bundle = opts.initRuns;
+    return figures;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}

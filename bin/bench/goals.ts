@@ -1,0 +1,96 @@
+// The goal shown beside each figure, its PASS/MISS check, and the table that prints them.
+import type { Figures } from './common';
+
+interface Goal {
+  /** Shown beside the figure. */
+  text: string;
+  /** PASS/MISS; figures without a check are context. */
+  check?: (value: number) => boolean;
+}
+
+const atMost = (limit: number) => (v: number) => v <= limit;
+const atLeast = (limit: number) => (v: number) => v >= limit;
+const exactly = (n: number) => (v: number) => v === n;
+
+/** Goal text (and check) shown beside each figure in the table. */
+const GOALS: Record<string, Goal> = {
+  scorer_signals_per_second: { text: '>= 50,000 /s on one core', check: atLeast(50_000) },
+  scorer_slowest_round_per_second: { text: 'context: the slowest of the 5 rounds (the figure above is the median)' },
+  scorer_avg_body_chars: { text: '~2,000' },
+  machine_char_loop_ns_per_char: { text: 'reference: a bare charCodeAt loop on this machine' },
+
+  ddb_reads_cold: { text: 'key not cached: key + partner read' },
+  ddb_writes_cold: { text: 'write items' },
+  ddb_reads_warm: { text: '0 (authorizer cache hit)', check: exactly(0) },
+  ddb_writes_warm: { text: 'exactly 1 write item', check: exactly(1) },
+  ddb_write_calls_warm: { text: '1 PutItem' },
+  ddb_reads_warm_idempotent: { text: '0', check: exactly(0) },
+  ddb_writes_warm_idempotent: { text: 'exactly 2 write items (record + decision)', check: exactly(2) },
+  ddb_write_calls_warm_idempotent: { text: '1 TransactWriteItems call' },
+  ddb_reads_cold_idempotent: { text: 'key + partner read' },
+  ddb_writes_cold_idempotent: { text: 'write items' },
+  ddb_reads_replay: { text: 'idempotent replay: old record comes back with the cancelled write' },
+  ddb_write_calls_replay: { text: 'the cancelled TransactWriteItems' },
+
+  inprocess_p50_ms: { text: 'authorizer + analyze handlers, warm key, context' },
+  inprocess_p99_ms: { text: 'context' },
+  putitem_p50_ms: { text: 'bare DocumentClient PutItem, same item, same DynamoDB Local' },
+  putitem_p99_ms: { text: 'context' },
+  inprocess_vs_putitem_p50_ratio: { text: '<= 1.3x', check: atMost(1.3) },
+  inprocess_vs_putitem_p99_ratio: { text: '<= 1.3x', check: atMost(1.3) },
+  inprocess_iterations: { text: 'sequential, each path, interleaved, after warm-up' },
+
+  http_rps: { text: 'local mode (npm start), POST analyze, autocannon on loopback' },
+  http_p99_ms: { text: 'context' },
+  bare_http_rps: { text: 'bare node:http server doing the same single PutItem' },
+  bare_http_p99_ms: { text: 'context' },
+  http_vs_bare_rps_ratio: { text: '>= 0.7', check: atLeast(0.7) },
+  http_vs_bare_p99_ratio: { text: 'context (lower is better)' },
+  http_connections: { text: 'same for both' },
+  http_seconds_per_round: { text: 'rounds alternate bare/local' },
+  http_rounds: { text: 'per server' },
+  http_non_2xx: { text: '0', check: exactly(0) },
+
+  bundle_docclient_only_kib: { text: 'reference: esbuild bundle holding only the DocumentClient' },
+  bundle_docclient_only_gzip_kib: { text: 'reference' },
+  init_docclient_only_ms: { text: 'reference: median of fresh node processes (client constructed at load)' },
+  init_docclient_only_lazy_client_ms: { text: 'context: same bundle, client constructed on first use, as our handlers do' },
+  bundle_docclient_only_trimmed_kib: { text: "context: the reference with our bundles' aliases (no default credential chain)" },
+  bundle_docclient_only_trimmed_gzip_kib: { text: 'context: the same, gzip' },
+  init_docclient_only_trimmed_ms: { text: 'context: the same, module init' },
+  scorer_init_ms: { text: 'context: the scorer alone (its lexicon index, tables), fresh process' },
+  scorer_first_call_ms: { text: 'context: first scoreSignal of a 2 KB e-mail after load (lazy trie branches, cold code)' },
+  bundle_analyze_without_scorer_gzip_kib: { text: 'context: analyze with the decision engine (scorer, lexicon, spam model) stubbed out' },
+  bundle_analyze_without_scorer_ratio: { text: 'context: the same, worst of minified and gzip, against the reference' },
+  bundle_size_overhead_ratio_max: { text: '<= 1.25 (worst Lambda / DocumentClient-only, minified and gzip)', check: atMost(1.25) },
+  init_time_overhead_ratio_max: { text: '<= 1.25 (worst Lambda / DocumentClient-only)', check: atMost(1.25) },
+  bundle_size_ratio_max_vs_trimmed: { text: 'context: worst Lambda / trimmed reference: the weight of our own code' },
+  init_time_ratio_max_vs_trimmed: { text: 'context: worst Lambda / trimmed reference, module init' },
+  init_runs_per_bundle: { text: 'fresh node processes per bundle, interleaved' },
+
+  goals_missed: { text: 'figures above that miss their goal', check: exactly(0) },
+};
+
+/** Per-Lambda bundle rows get their goal text from their suffix. */
+export function goalFor(key: string): Goal | undefined {
+  if (GOALS[key]) return GOALS[key];
+  if (/^bundle_\w+_gzip_kib$/.test(key)) return { text: 'cdk synth asset index.js, gzip -9' };
+  if (/^bundle_\w+_kib$/.test(key)) return { text: 'cdk synth asset index.js, minified' };
+  if (/^init_\w+_ms$/.test(key)) return { text: 'module init, median' };
+  if (/^(bundle|init)_\w+_ratio$/.test(key)) return { text: '<= 1.25', check: atMost(1.25) };
+  return undefined;
+}
+
+export function printTable(results: Figures): void {
+  const rows = Object.entries(results).map(([k, v]) => {
+    const goal = goalFor(k);
+    const status = goal?.check ? (goal.check(v) ? 'PASS' : 'MISS') : '';
+    return [k, v.toLocaleString('en-US'), status, goal?.text ?? ''];
+  });
+  const heads = ['figure', 'value', 'status', 'goal'];
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), heads[i].length));
+  const line = (r: string[]) => console.log(`${r[0].padEnd(widths[0])}  ${r[1].padStart(widths[1])}  ${r[2].padEnd(widths[2])}  ${r[3]}`.trimEnd());
+  line(heads);
+  line(widths.map((w) => '-'.repeat(w)));
+  rows.forEach(line);
+}

@@ -1,0 +1,59 @@
+// Section "inprocess": the in-process request path against a bare PutItem of the same item.
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
+import { type Figures, percentile, round2, round3 } from './common';
+import { analyzeEvents, analyzeInProcess, decisionItem, expectOk } from './requests';
+import type { World } from './world';
+
+export async function benchInProcess(world: World, iterations: number): Promise<Figures> {
+  const { handlers, body } = world;
+  const client = createDocumentClient({ endpoint: world.db.endpoint });
+  try {
+    const template = await expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body)));
+    const bare = async () => {
+      const item = decisionItem(template, 'bench', 'key_bench');
+      const t = process.hrtime.bigint();
+      await client.send(new PutCommand({ TableName: world.names.decisions, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+      return Number(process.hrtime.bigint() - t) / 1e6;
+    };
+    const full = async () => {
+      const events = analyzeEvents(world.key, body);
+      const t = process.hrtime.bigint();
+      const result = await analyzeInProcess(handlers, events);
+      const ms = Number(process.hrtime.bigint() - t) / 1e6;
+      if (result.statusCode !== 200) throw new Error(`analyze answered ${result.statusCode}`);
+      return ms;
+    };
+    // Warm-up: JIT, connections, DynamoDB Local's own JIT.
+    for (let i = 0; i < Math.min(300, iterations / 4); i++) {
+      await full();
+      await bare();
+    }
+    const a: number[] = [];
+    const b: number[] = [];
+    // Interleaved, alternating which goes first, so drift on the shared machine hits both alike.
+    for (let i = 0; i < iterations; i++) {
+      if (i % 2 === 0) {
+        a.push(await full());
+        b.push(await bare());
+      } else {
+        b.push(await bare());
+        a.push(await full());
+      }
+    }
+    a.sort((x, y) => x - y);
+    b.sort((x, y) => x - y);
+    const [a50, a99, b50, b99] = [percentile(a, 0.5), percentile(a, 0.99), percentile(b, 0.5), percentile(b, 0.99)];
+    return {
+      inprocess_p50_ms: round3(a50),
+      inprocess_p99_ms: round3(a99),
+      putitem_p50_ms: round3(b50),
+      putitem_p99_ms: round3(b99),
+      inprocess_vs_putitem_p50_ratio: round2(a50 / b50),
+      inprocess_vs_putitem_p99_ratio: round2(a99 / b99),
+      inprocess_iterations: iterations,
+    };
+  } finally {
+    client.destroy();
+  }
+}

@@ -1,0 +1,88 @@
+// What a request costs, in figures (printed, not asserted).
+//   npm run bench                      every section, a table with the goal and PASS/MISS beside each figure
+//   npm run --silent bench -- --json   exactly one JSON object on stdout (progress goes to stderr)
+//   npm run bench -- --quick           shorter runs of every section (rougher figures)
+//   npm run bench -- --only=scorer,ddb --skip=http   choose sections: scorer, ddb, inprocess, http, bundles
+//   npm run bench -- --digest          a SHA-256 over the scorer's decisions on fixed inputs (compare across commits)
+// Each section is a function in its own file returning named figures; main() collects them. To add a section,
+// write another bench function, call it in main(), add its name to SECTIONS (options.ts) and give its figures a
+// row in GOALS (goals.ts).
+//
+// Everything runs on this machine: one DynamoDB Local (in memory, on a free loopback port) serves every section
+// that needs a database, and is stopped at the end, as are the HTTP servers and child processes.
+// What the figures mean and how each is measured: docs/performance.md.
+import { JavaMissingError } from '../../lib/local/dynamodb-local';
+import { benchBundles } from './bundles';
+import { type Figures, progress } from './common';
+import { benchDynamoDbCalls } from './ddb-calls';
+import { decisionsDigest } from './digest';
+import { goalFor, printTable } from './goals';
+import { benchHttp } from './http';
+import { benchInProcess } from './in-process';
+import { type Section, options } from './options';
+import { benchScorer } from './scorer';
+import { type World, startWorld, stopWorld } from './world';
+
+async function main(): Promise<void> {
+  const opts = options();
+  // The SDK's notice about Node 20 would land in the middle of the progress lines.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  if (opts.digest) {
+    const digest = decisionsDigest();
+    console.log(
+      opts.json
+        ? JSON.stringify(digest)
+        : `decisions digest ${digest.sha256} over ${digest.signals.toLocaleString('en-US')} signals ` +
+            `(${digest.data_set_signals.toLocaleString('en-US')} from the data sets); scored differently the second time: ${digest.nondeterministic}`,
+    );
+    return;
+  }
+  const results: Figures = {};
+  const started = Date.now();
+  const section = async (name: Section, run: () => Promise<Figures> | Figures) => {
+    if (!opts.sections.has(name)) return;
+    progress(`[${Math.round((Date.now() - started) / 1000)} s] ${name} ...`);
+    Object.assign(results, await run());
+  };
+
+  await section('scorer', benchScorer);
+
+  const needDb = opts.sections.has('ddb') || opts.sections.has('inprocess') || opts.sections.has('http');
+  if (needDb) {
+    let world: World | undefined;
+    try {
+      world = await startWorld();
+    } catch (err) {
+      if (!(err instanceof JavaMissingError)) throw err;
+      console.error(`${err.message}\nSkipping the sections that need DynamoDB Local (ddb, inprocess, http).`);
+    }
+    if (world) {
+      const w = world;
+      const onSignal = () => void stopWorld(w).finally(() => process.exit(130));
+      process.once('SIGINT', onSignal);
+      try {
+        await section('ddb', () => benchDynamoDbCalls(w));
+        await section('inprocess', () => benchInProcess(w, opts.inprocessIterations));
+        await section('http', () => benchHttp(w, opts));
+      } finally {
+        await stopWorld(w);
+        process.removeListener('SIGINT', onSignal);
+      }
+    }
+  }
+
+  // After DynamoDB Local is gone: the JVM would otherwise share the two cores with the init measurements.
+  await section('bundles', () => benchBundles(opts));
+
+  let missed = 0;
+  for (const [k, v] of Object.entries(results)) if (goalFor(k)?.check?.(v) === false) missed++;
+  results.goals_missed = missed;
+  progress(`[${Math.round((Date.now() - started) / 1000)} s] done`);
+  if (opts.json) process.stdout.write(JSON.stringify(results) + '\n');
+  else printTable(results);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,94 @@
+// One analyze request in-process, as API Gateway (and local mode) chains the authorizer and the route handler.
+import { randomBytes } from 'node:crypto';
+import { type Handlers, lambdaContext } from '../../lib/local/server';
+import { ITEM_PREFIX } from '../../lib/tables';
+import type { Decision } from '../../lambdas/domain/decision';
+import { newDecisionId } from '../../lambdas/domain/ids';
+
+export const ANALYZE_PATH = '/api/v1/signals/analyze';
+
+/** The payload 2.0 events lib/local/server.ts builds for POST analyze: the authorizer's, then the route's. */
+export function analyzeEvents(key: string, body: string, idempotencyKey?: string) {
+  const requestId = randomBytes(10).toString('base64');
+  const now = new Date();
+  const routeKey = `POST ${ANALYZE_PATH}`;
+  const headers: Record<string, string> = {
+    host: '127.0.0.1',
+    'user-agent': 'bench',
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    authorization: `Bearer ${key}`,
+  };
+  if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+  const requestContext = {
+    accountId: '000000000000',
+    apiId: 'local',
+    domainName: '127.0.0.1',
+    domainPrefix: 'local',
+    http: { method: 'POST', path: ANALYZE_PATH, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
+    requestId,
+    routeKey,
+    stage: '$default',
+    time: now.toUTCString(),
+    timeEpoch: now.getTime(),
+  };
+  const authorizer = {
+    version: '2.0',
+    type: 'REQUEST',
+    routeArn: `arn:aws:execute-api:local:000000000000:local/$default/POST${ANALYZE_PATH}`,
+    identitySource: [],
+    routeKey,
+    rawPath: ANALYZE_PATH,
+    rawQueryString: '',
+    cookies: [],
+    headers,
+    queryStringParameters: {},
+    requestContext,
+    pathParameters: {},
+    stageVariables: {},
+  };
+  const route = {
+    version: '2.0',
+    routeKey,
+    rawPath: ANALYZE_PATH,
+    rawQueryString: '',
+    headers,
+    requestContext: { ...requestContext, authorizer: { lambda: {} as unknown } },
+    body,
+    isBase64Encoded: false,
+  };
+  return { authorizer, route };
+}
+
+interface HandlerResult {
+  statusCode: number;
+  headers?: Record<string, string>;
+  body: string;
+}
+
+/** Authorizer handler, then the analyze handler, as API Gateway (and local mode) chains them. */
+export async function analyzeInProcess(handlers: Handlers, events: ReturnType<typeof analyzeEvents>): Promise<HandlerResult> {
+  const verdict = (await handlers.authorizer(events.authorizer, lambdaContext('authorizer', 'bench'))) as { isAuthorized?: boolean; context?: unknown };
+  if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
+  events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
+  return (await handlers.routes.Analyze(events.route, lambdaContext('Analyze', 'bench'))) as HandlerResult;
+}
+
+export async function expectOk(result: HandlerResult, replayed = false): Promise<Decision> {
+  if (result.statusCode !== 200) throw new Error(`analyze answered ${result.statusCode}: ${result.body.slice(0, 200)}`);
+  if (replayed !== (result.headers?.['Idempotent-Replayed'] === 'true')) throw new Error(`expected replayed=${replayed}`);
+  return JSON.parse(result.body) as Decision;
+}
+
+/** The item DynamoDecisionStore writes for a decision (lambdas/stores/decision-store.ts), with a fresh id. */
+export function decisionItem(template: Decision, partnerId: string, keyId: string) {
+  const created = new Date();
+  const decision: Decision = { ...template, decision_id: newDecisionId(created.getTime()), created_at: created.toISOString() };
+  return {
+    pk: ITEM_PREFIX.decision + decision.decision_id,
+    decision,
+    partner_id: partnerId,
+    key_id: keyId,
+    expires_at: Math.floor(created.getTime() / 1000) + 90 * 86_400,
+  };
+}
