@@ -1,7 +1,8 @@
 // One analyze request in-process, as API Gateway (and local mode) chains the authorizer and the route handler.
 import { randomBytes } from 'node:crypto';
-import { type Handlers, lambdaContext } from '../../lib/local/server';
-import { ITEM_PREFIX } from '../../lib/tables';
+import { lambdaContext } from '../../lib/local/server';
+import type { Service } from '../../lambdas/service';
+import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import type { Decision } from '../../lambdas/domain/decision';
 import { newDecisionId } from '../../lambdas/domain/ids';
 
@@ -67,8 +68,8 @@ interface HandlerResult {
 }
 
 /** Authorizer handler, then the analyze handler, as API Gateway (and local mode) chains them. */
-export async function analyzeInProcess(handlers: Handlers, events: ReturnType<typeof analyzeEvents>): Promise<HandlerResult> {
-  const verdict = (await handlers.authorizer(events.authorizer, lambdaContext('authorizer', 'bench'))) as { isAuthorized?: boolean; context?: unknown };
+export async function analyzeInProcess(handlers: Service, events: ReturnType<typeof analyzeEvents>): Promise<HandlerResult> {
+  const verdict = (await handlers.authorizer(events.authorizer as unknown as Parameters<Service['authorizer']>[0], lambdaContext('authorizer', 'bench'))) as { isAuthorized?: boolean; context?: unknown };
   if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
   events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
   return (await handlers.routes.Analyze(events.route, lambdaContext('Analyze', 'bench'))) as HandlerResult;

@@ -2,9 +2,10 @@
 import { AdminService } from '../../lib/admin';
 import { type RunningDynamoDb, startDynamoDbLocal } from '../../lib/local/dynamodb-local';
 import { ensureTables, tableNamesWithPrefix, type TableNames } from '../../lib/local/provision';
-import { type Handlers, loadHandlers } from '../../lib/local/server';
+import { DEFAULT_SETTINGS } from '../../lambdas/contract/settings';
+import { type Service, createService } from '../../lambdas/service';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
-import { createDocumentClient, sharedDocumentClient } from '../../lambdas/stores/dynamodb-client';
+import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { CallCounter } from './call-counter';
 import { progress } from './common';
 import { makeEmails } from './emails';
@@ -14,7 +15,8 @@ export interface World {
   names: TableNames;
   admin: AdminService;
   adminClient: ReturnType<typeof createDocumentClient>;
-  handlers: Handlers;
+  /** The service under test; its handlers are what local mode serves. */
+  handlers: Service;
   counter: CallCounter;
   workspace: string;
   /** A warm key: the authorizer has it cached once the first request passed. */
@@ -28,17 +30,7 @@ export async function startWorld(): Promise<World> {
   progress('starting DynamoDB Local (in memory) ...');
   const db = await startDynamoDbLocal({ port: 0, dataDir: ':memory:' });
   const names = tableNamesWithPrefix(`bench-${Date.now().toString(36)}-`);
-  // The handlers read these on first use (and Powertools on import): set before loadHandlers().
-  Object.assign(process.env, {
-    DYNAMODB_ENDPOINT: db.endpoint,
-    ACCESS_TABLE_NAME: names.access,
-    DECISIONS_TABLE_NAME: names.decisions,
-    AUTH_CACHE_TTL_SECONDS: '300',
-    POWERTOOLS_METRICS_DISABLED: 'true',
-    POWERTOOLS_LOG_LEVEL: 'WARN',
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    AWS_REGION: process.env.AWS_REGION || 'us-east-1',
-  });
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
   const adminClient = createDocumentClient({ endpoint: db.endpoint });
   try {
     await ensureTables(adminClient, names);
@@ -46,10 +38,18 @@ export async function startWorld(): Promise<World> {
     const workspace = 'ws_bench';
     await admin.createPartner({ id: 'bench', name: 'Bench partner' });
     const newKey = async () => (await admin.createKey({ partnerId: 'bench', workspaces: [workspace], env: 'test' })).key;
-    const handlers = await loadHandlers();
-    // The handlers' own client (the module singleton of lambdas/stores/dynamodb-client.ts), counted in-process.
+    const service = createService({
+      ...DEFAULT_SETTINGS,
+      dynamodbEndpoint: db.endpoint,
+      accessTableName: names.access,
+      decisionsTableName: names.decisions,
+      authCacheTtlSeconds: 300,
+      logLevel: 'WARN',
+      metricsEnabled: false,
+    });
+    // The service's own client, counted in-process.
     const counter = new CallCounter();
-    sharedDocumentClient().middlewareStack.add(
+    service.dependencies.client.middlewareStack.add(
       (next, context) => async (args) => {
         counter.record(String(context.commandName ?? 'unknown'), (args.input ?? {}) as Record<string, unknown>);
         return next(args);
@@ -58,7 +58,7 @@ export async function startWorld(): Promise<World> {
     );
     const [email] = makeEmails(1, 2_000, 7);
     const body = JSON.stringify({ ...email, workspace_id: workspace, received_at: new Date(Date.now() - 3_600_000).toISOString() });
-    return { db, names, admin, adminClient, handlers, counter, workspace, key: await newKey(), newKey, body };
+    return { db, names, admin, adminClient, handlers: service, counter, workspace, key: await newKey(), newKey, body };
   } catch (err) {
     adminClient.destroy();
     await db.stop();
@@ -67,7 +67,7 @@ export async function startWorld(): Promise<World> {
 }
 
 export async function stopWorld(world: World): Promise<void> {
-  sharedDocumentClient().destroy();
+  world.handlers.close();
   world.adminClient.destroy();
   await world.db.stop();
 }

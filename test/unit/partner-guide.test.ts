@@ -3,7 +3,7 @@
 // it) misleads every integration. Also: every `npm run <script>` the README and docs tell someone to run exists.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ERROR_STATUS, type ErrorCode, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../lambdas/http/errors';
+import { ERROR_STATUS, type ErrorCode, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../lambdas/contract/errors';
 
 const ROOT = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
