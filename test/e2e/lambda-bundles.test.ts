@@ -12,6 +12,7 @@ import { buildApp } from '../../lib/app';
 import { LAMBDA_ESBUILD_OPTIONS, type LambdaBundle, lambdaBundles } from '../../lib/lambda-bundling';
 import { ROUTES } from '../../lambdas/contract/routes';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
+import { lambdaEnvironment } from '../../lambdas/contract/settings';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
 import { call, expectError } from '../support/http';
 
@@ -22,19 +23,21 @@ const run = promisify(execFile);
 const CHAIN_MARKERS = ['AWS_WEB_IDENTITY_TOKEN_FILE', 'sso_start_url', 'credential_process', 'AWS_CONTAINER_CREDENTIALS_FULL_URI'];
 
 /** What the stack sets in a function's environment, pointed at this file's tables, plus Lambda's region. */
-function lambdaEnvironment(tables: TestTables, home: string): NodeJS.ProcessEnv {
+function functionEnvironment(tables: TestTables, home: string): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: home, // an empty home: no ~/.aws files to fall back on
     AWS_REGION: 'us-east-1',
+    ...lambdaEnvironment({
+      accessTableName: tables.names.access,
+      decisionsTableName: tables.names.decisions,
+      authCacheTtlSeconds: 30,
+      decisionRetentionDays: 90,
+      logLevel: 'INFO',
+    }),
+    // Only here, not on AWS: DynamoDB Local, with room for a JVM pause on a loaded machine.
     DYNAMODB_ENDPOINT: testEndpoint(),
-    ACCESS_TABLE_NAME: tables.names.access,
-    DECISIONS_TABLE_NAME: tables.names.decisions,
-    AUTH_CACHE_TTL_SECONDS: '30',
-    DECISION_RETENTION_DAYS: '90',
-    POWERTOOLS_SERVICE_NAME: 'signal-analysis',
-    POWERTOOLS_METRICS_NAMESPACE: 'SignalAnalysis',
-    POWERTOOLS_LOG_LEVEL: 'INFO',
+    DYNAMODB_REQUEST_TIMEOUT_MS: '4000',
   };
 }
 
@@ -104,7 +107,7 @@ beforeAll(async () => {
 
   const child = spawn(process.execPath, ['--conditions=import', '--import', 'tsx', path.join(__dirname, '../support/bundle-host.ts'), JSON.stringify(files)], {
     cwd: REPO_ROOT,
-    env: lambdaEnvironment(tables, work),
+    env: functionEnvironment(tables, work),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   host = child;
@@ -223,7 +226,7 @@ describe('credentials: the environment Lambda provides, and nothing else', () =>
       outfile: probe,
       logLevel: 'silent',
     });
-    const bare: NodeJS.ProcessEnv = { ...lambdaEnvironment(tables, work), PROBE_ENDPOINT: testEndpoint() };
+    const bare: NodeJS.ProcessEnv = { ...functionEnvironment(tables, work), PROBE_ENDPOINT: testEndpoint() };
     const withCredentials = await run(process.execPath, [probe], {
       env: { ...bare, AWS_ACCESS_KEY_ID: 'ASIAEXAMPLEBUNDLETEST', AWS_SECRET_ACCESS_KEY: 'bundle-test-secret', AWS_SESSION_TOKEN: 'bundle-test-session' },
     });
