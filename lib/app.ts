@@ -1,9 +1,17 @@
 // Builds the CDK app exactly as `cdk synth` runs it (bin/app.ts is a thin wrapper), so tests synthesize the same
-// thing: context from cdk.json, overridable like `-c key=value`, and cdk-nag's AwsSolutions checks registered.
+// thing: context from cdk.json, overridable like `-c key=value`, with cdk-nag's AwsSolutions checks and AWS Control
+// Tower's proactive controls (CfnGuard) registered as policy-validation plugins.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { App, Validations } from 'aws-cdk-lib';
+import {
+  App,
+  type IPolicyValidationContext,
+  type IPolicyValidationPlugin,
+  type PolicyValidationPluginReport,
+  Validations,
+} from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { REPO_ROOT, SignalAnalysisStack } from './stack';
 import { DEFAULT_STAGE, stackNameFor } from './stack-outputs';
@@ -42,6 +50,35 @@ function intContext(app: App, key: string, fallback: number, min: number): numbe
   return value;
 }
 
+/** A KMS key ARN (a log group takes a key ARN, not an alias or a bare key id); absent or empty means none. */
+function kmsKeyArnContext(app: App, key: string): string | undefined {
+  const raw: unknown = app.node.tryGetContext(key);
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const value = String(raw).trim();
+  if (!/^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/.test(value)) {
+    throw new Error(`context ${key} must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>), got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+/**
+ * The CfnGuard plugin with its Control Tower rules, every violation marked an error. The plugin reports violations
+ * without a severity, and once any violation of a plugin is acknowledged CDK recomputes that plugin's verdict from
+ * severities alone: without this, the acknowledged VPC finding would let every other Control Tower violation pass.
+ */
+export class ControlTowerChecks implements IPolicyValidationPlugin {
+  private readonly guard = new CfnGuardValidator({ controlTowerRulesEnabled: true });
+  /** `cdk-validator-cfnguard`: the prefix of acknowledgment ids (`cdk-validator-cfnguard::<rule name>`). */
+  readonly name = this.guard.name;
+  readonly version = this.guard.version;
+  readonly ruleIds = this.guard.ruleIds;
+
+  validate(context: IPolicyValidationContext): PolicyValidationPluginReport {
+    const report = this.guard.validate(context);
+    return { ...report, violations: report.violations.map((v) => ({ ...v, severity: v.severity ?? 'error' })) };
+  }
+}
+
 const VALID_RETENTION = new Set<number>(Object.values(RetentionDays).filter((v): v is number => typeof v === 'number'));
 
 export function buildApp(options: BuildAppOptions = {}): BuiltApp {
@@ -54,7 +91,7 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
   if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage)) {
     throw new Error(`context stage must be lower-case letters, digits and dashes (got ${JSON.stringify(stage)})`);
   }
-  const logRetentionDays = intContext(app, 'logRetentionDays', RetentionDays.ONE_MONTH, 1);
+  const logRetentionDays = intContext(app, 'logRetentionDays', RetentionDays.ONE_YEAR, 1);
   if (!VALID_RETENTION.has(logRetentionDays)) {
     throw new Error(`context logRetentionDays must be one of CloudWatch's values: ${[...VALID_RETENTION].join(', ')}`);
   }
@@ -68,9 +105,12 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
     decisionRetentionDays: intContext(app, 'decisionRetentionDays', 90, 1),
     authCacheTtlSeconds: intContext(app, 'authCacheTtlSeconds', 30, 0),
     logRetention: logRetentionDays as RetentionDays,
+    logsKmsKeyArn: kmsKeyArnContext(app, 'logsKmsKeyArn'),
   });
 
-  // cdk-nag 3 is a policy-validation plugin: synth fails with a report while a finding is not acknowledged.
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  // Both are policy-validation plugins: synth fails with their report while a finding is not acknowledged
+  // (`Validations.of(construct).acknowledge`). The CfnGuard plugin runs the cfn-guard binary its npm package ships,
+  // on the synthesized templates, with the Control Tower rules it bundles.
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ControlTowerChecks());
   return { app, stack, stage };
 }

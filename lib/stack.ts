@@ -1,20 +1,24 @@
 // The deployed service: two DynamoDB tables, one Lambda per route plus the authorizer and the fallback, an HTTP API,
-// alarms and their SNS topic. Tables and routes come from lambdas/contract/, the same definitions local
-// mode uses, so the deployed and local shapes cannot drift.
+// alarms and their SNS topic, and the KMS key of the log groups. Tables and routes come from lambdas/contract/, the
+// same definitions local mode uses, so the deployed and local shapes cannot drift.
 import * as path from 'node:path';
 import { AssetStaging, Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 // The access log format class is shared with REST APIs and lives in aws-apigateway.
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   HttpApi,
+  HttpIntegrationType,
   HttpMethod,
   HttpRoute,
+  HttpRouteIntegration,
+  type HttpRouteIntegrationConfig,
   HttpRouteKey,
   HttpStage,
+  IntegrationCredentials,
   LogGroupLogDestination,
+  PayloadFormatVersion,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import {
   Alarm,
   ComparisonOperator,
@@ -28,12 +32,14 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import {
   Effect,
+  type IRole,
   PolicyDocument,
   PolicyStatement,
   Role,
   ServicePrincipal,
 } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { type IKey, Key } from 'aws-cdk-lib/aws-kms';
+import { Architecture, type IFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -44,6 +50,7 @@ import { API_BASE_PATH, AUTHORIZER_ENTRY, FALLBACK_ENTRY, ROUTES } from '../lamb
 import { lambdaEnvironment } from '../lambdas/contract/settings';
 import { ACCESS_TABLE, DECISIONS_TABLE, type TableDefinition } from '../lambdas/contract/tables';
 import { LAMBDA_ALIASES, LAMBDA_ESBUILD_OPTIONS } from './lambda-bundling';
+import { createLogsKey } from './logs-key';
 import { OUTPUT_KEYS } from './stack-outputs';
 
 /** Repository root: Lambda entries in lambdas/contract/routes.ts are relative to it, and esbuild resolves from it. */
@@ -64,9 +71,24 @@ export interface SignalAnalysisStackProps extends StackProps {
   throttlingBurstLimit: number;
   decisionRetentionDays: number;
   authCacheTtlSeconds: number;
-  /** Retention of every log group of the stack (Lambdas and access log). */
+  /** Retention of every log group of the stack (Lambdas and access log); Control Tower asks for a year or more. */
   logRetention?: RetentionDays;
+  /**
+   * ARN of an existing KMS key that encrypts every log group. Its key policy must let CloudWatch Logs of this
+   * account and region use it. Without one the stack creates its own key.
+   */
+  logsKmsKeyArn?: string;
 }
+
+/**
+ * CfnGuard rule (Control Tower's CT.LAMBDA.PR.3, Lambda in a customer VPC) that this stack acknowledges; the
+ * acknowledgment id is `<plugin name>::<rule name>` and the test checks it is the only Control Tower exception.
+ */
+export const LAMBDA_VPC_RULE = 'cdk-validator-cfnguard::lambda_inside_vpc_check';
+const LAMBDA_VPC_REASON =
+  'CT.LAMBDA.PR.3 (Lambda in a VPC): the functions reach only DynamoDB and CloudWatch over AWS APIs with IAM and ' +
+  'TLS, and hold no network-reachable resource a VPC would shield; a VPC would add NAT or VPC-endpoint cost and ' +
+  'ENI cold-start latency with no data-path benefit.';
 
 /** Which DynamoDB actions a Lambda gets, on which table. Nothing else touches the tables from inside AWS. */
 type TableAccess = { table: TableV2; actions: string[] };
@@ -80,13 +102,20 @@ export class SignalAnalysisStack extends Stack {
   readonly apiStage: HttpStage;
   readonly alarmTopic: Topic;
   readonly alarms: Alarm[] = [];
+  /** Encrypts every log group: created by the stack unless `logsKmsKeyArn` names an existing key. */
+  readonly logsKey: IKey;
+  /** The role API Gateway assumes to invoke the authorizer and the route Lambdas. */
+  readonly apiInvokeRole: Role;
 
   constructor(scope: Construct, id: string, props: SignalAnalysisStackProps) {
     super(scope, id, props);
     const isProd = props.stage === 'prod';
     // Prod keeps its data and logs if the stack is deleted; other stages clean up after themselves.
     const removalPolicy = isProd ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
-    const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
+    const logRetention = props.logRetention ?? RetentionDays.ONE_YEAR;
+    this.logsKey = props.logsKmsKeyArn
+      ? Key.fromKeyArn(this, 'ImportedLogsKey', props.logsKmsKeyArn)
+      : createLogsKey(this, 'LogsKey', removalPolicy);
 
     // ---- Tables -------------------------------------------------------------------------------------------------
     const tables = new Map<TableDefinition, TableV2>();
@@ -126,7 +155,11 @@ export class SignalAnalysisStack extends Stack {
     });
 
     const makeFunction = (name: string, entry: string, description: string, access: TableAccess[]) => {
-      const logGroup = new LogGroup(this, `${name}Logs`, { retention: logRetention, removalPolicy });
+      const logGroup = new LogGroup(this, `${name}Logs`, {
+        retention: logRetention,
+        encryptionKey: this.logsKey,
+        removalPolicy,
+      });
       // One role per function, with only what that function does: no AWS managed policy (its log permissions are
       // account-wide), no grant helpers (they add `index/*` and actions the code never calls).
       const statements = [
@@ -205,6 +238,24 @@ export class SignalAnalysisStack extends Stack {
       createDefaultStage: false,
     });
 
+    // API Gateway invokes every Lambda through this role rather than through resource-based permissions on the
+    // functions: the functions then have no resource policy at all (Control Tower's CT.LAMBDA.PR.2 looks for none
+    // that is public), and the role may invoke exactly these functions.
+    this.apiInvokeRole = new Role(this, 'ApiInvokeRole', {
+      assumedBy: new ServicePrincipal('apigateway.amazonaws.com'),
+      description: `API Gateway invokes the Lambdas of ${this.stackName}`,
+      inlinePolicies: {
+        InvokeOwnFunctions: new PolicyDocument({
+          statements: [
+            new PolicyStatement({
+              actions: ['lambda:InvokeFunction'],
+              resources: Object.values(this.functions).map((fn) => fn.functionArn),
+            }),
+          ],
+        }),
+      },
+    });
+
     // It never denies at the gateway (API Gateway would answer with its own body): it hands its verdict to the
     // route Lambdas, which answer in the contract's error shape. No identity source, because one would let the
     // gateway refuse a request without the header with its own 401; and with no identity source there can be no
@@ -214,32 +265,37 @@ export class SignalAnalysisStack extends Stack {
       responseTypes: [HttpLambdaResponseType.SIMPLE],
       identitySource: [],
       resultsCacheTtl: Duration.seconds(0),
+      role: this.apiInvokeRole,
     });
 
     for (const { route, fn } of routeFunctions) {
       this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${route.id}Integration`, fn),
+        integration: new RoleInvokedLambdaIntegration(`${route.id}Integration`, fn, this.apiInvokeRole),
         authorizer,
       });
     }
 
-    // Everything else: 404/405 in the contract's shape, with no key needed (contract section 1).
-    const defaultRoute = new HttpRoute(this, 'DefaultRoute', {
+    // Everything else: 404/405 in the contract's shape, with no key needed (contract section 1). The authorizer
+    // is attached too, so that every route has an authorization type; it never denies, and the fallback ignores
+    // its verdict, so a request without a key still gets the contract's 404/405.
+    new HttpRoute(this, 'DefaultRoute', {
       httpApi: this.api,
       routeKey: HttpRouteKey.DEFAULT,
-      integration: new HttpLambdaIntegration('FallbackIntegration', fallbackFn),
-    });
-    Validations.of(defaultRoute).acknowledge({
-      id: 'AwsSolutions-APIG4',
-      reason:
-        'The $default route only answers 404 NOT_FOUND / 405 METHOD_NOT_ALLOWED for paths and methods no route ' +
-        'matches; it reads no data, and the contract requires these answers without an API key. Every route that ' +
-        'serves data has the Lambda authorizer.',
+      integration: new RoleInvokedLambdaIntegration('FallbackIntegration', fallbackFn, this.apiInvokeRole),
+      authorizer,
     });
 
-    const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: logRetention, removalPolicy });
+    for (const fn of Object.values(this.functions)) {
+      Validations.of(fn).acknowledge({ id: LAMBDA_VPC_RULE, reason: LAMBDA_VPC_REASON });
+    }
+
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
+      retention: logRetention,
+      encryptionKey: this.logsKey,
+      removalPolicy,
+    });
     this.apiStage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       stageName: '$default',
@@ -385,6 +441,29 @@ export class SignalAnalysisStack extends Stack {
       value: this.alarmTopic.topicArn,
       description: 'SNS topic every alarm notifies; subscribe to it',
     });
+  }
+}
+
+/**
+ * A Lambda proxy integration (payload 2.0) that API Gateway invokes with a role instead of a resource-based
+ * permission on the function (CDK's HttpLambdaIntegration always adds one).
+ */
+class RoleInvokedLambdaIntegration extends HttpRouteIntegration {
+  constructor(
+    id: string,
+    private readonly handler: IFunction,
+    private readonly role: IRole,
+  ) {
+    super(id);
+  }
+
+  bind(): HttpRouteIntegrationConfig {
+    return {
+      type: HttpIntegrationType.AWS_PROXY,
+      uri: this.handler.functionArn,
+      payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+      credentials: IntegrationCredentials.fromRole(this.role),
+    };
   }
 }
 

@@ -1,5 +1,5 @@
 // A local HTTP server that behaves like the deployed HTTP API: it matches the same route table, builds the same
-// payload 2.0 events, invokes the service's authorizer on every route that has one, then the route's handler, and
+// payload 2.0 events, invokes the service's authorizer on every request, then the route's handler, and
 // maps the handler's result back to HTTP the way API Gateway does.
 import { isUtf8 } from 'node:buffer';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -153,7 +153,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
       const queryStringParameters = queryOf(rawQueryString);
 
       let authorizerContext: unknown;
-      if (route) {
+      // Every route has the authorizer, the $default route too (the stack attaches it there for Control Tower's
+      // route-authorization control); the fallback ignores the verdict, so 404/405 still need no key.
+      {
         const authEvent: APIGatewayRequestAuthorizerEventV2 = {
           version: '2.0',
           type: 'REQUEST',
@@ -188,7 +190,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
         cookies,
         headers,
         queryStringParameters,
-        requestContext: { ...requestContext, ...(route ? { authorizer: { lambda: authorizerContext } } : {}) },
+        requestContext: { ...requestContext, authorizer: { lambda: authorizerContext } },
         pathParameters,
         body: raw.length ? (text ? raw.toString('utf8') : raw.toString('base64')) : undefined,
         isBase64Encoded: !text,

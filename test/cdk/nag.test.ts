@@ -55,15 +55,14 @@ describe.each([
     expect(() => built.app.synth()).not.toThrow();
   });
 
-  it('acknowledges only with a stated reason, and only what is expected', () => {
+  it('acknowledges nothing of AwsSolutions, and every acknowledgment (any plugin) states its reason', () => {
     const acks = acknowledgments(built);
     for (const ack of acks) {
       expect(typeof ack.reason).toBe('string');
       expect((ack.reason as string).trim().length).toBeGreaterThanOrEqual(40);
     }
-    expect(acks.map((a) => `${a.id} at ${a.path}`)).toEqual([
-      `AwsSolutions-APIG4 at SignalAnalysisService-${stage}/DefaultRoute`,
-    ]);
+    // The Control Tower (CfnGuard) acknowledgments are checked in control-tower.test.ts.
+    expect(acks.filter((a) => /AwsSolutions/i.test(a.id))).toEqual([]);
   });
 });
 
@@ -81,7 +80,7 @@ describe('cdk-nag is live on the stack', () => {
     const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
-      expect(() => built.app.synth()).toThrow(/Validation failed|AwsSolutions-APIG4/);
+      expect(() => built.app.synth()).toThrow(/AwsSolutions-APIG4/);
     } finally {
       error.mockRestore();
       log.mockRestore();

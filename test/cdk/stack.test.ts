@@ -1,5 +1,6 @@
 // The synthesized template, as `cdk synth` makes it (lib/app.ts): routes, authorizer, tables, least privilege,
-// stage settings, alarms and outputs. One synthesis per stage for the whole file: bundling takes seconds.
+// stage settings, log groups and their key, alarms and outputs. One synthesis per stage for the whole file:
+// bundling takes seconds, which is why this file stays one file past 500 lines.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -26,9 +27,14 @@ interface Synth {
 
 function synth(context: Record<string, unknown>, bundle: boolean): Synth {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'sas-cdk-stack-'));
-  const { stack } = buildApp({ context, outdir, bundle });
-  const template = Template.fromStack(stack);
-  return { stack, template, json: template.toJSON() as Synth['json'], outdir };
+  try {
+    const { stack } = buildApp({ context, outdir, bundle });
+    const template = Template.fromStack(stack);
+    return { stack, template, json: template.toJSON() as Synth['json'], outdir };
+  } catch (err) {
+    fs.rmSync(outdir, { recursive: true, force: true });
+    throw err;
+  }
 }
 
 const logicalId = (stack: SignalAnalysisStack, construct: { node: { defaultChild?: unknown } }) =>
@@ -74,17 +80,40 @@ describe('HTTP API routes and authorizer', () => {
     expect(uri).toContain(logicalId(dev.stack, dev.stack.functions.Authorizer));
   });
 
-  it('puts the authorizer on every ROUTES route and not on $default', () => {
+  it('puts the authorizer on every route, $default included (it never denies, so 404/405 need no key)', () => {
     const [[authorizerId]] = ofType(dev, 'AWS::ApiGatewayV2::Authorizer');
-    for (const [, route] of ofType(dev, 'AWS::ApiGatewayV2::Route')) {
-      if (route.Properties.RouteKey === '$default') {
-        expect(route.Properties.AuthorizationType).toBe('NONE');
-        expect(route.Properties.AuthorizerId).toBeUndefined();
-      } else {
-        expect(route.Properties.AuthorizationType).toBe('CUSTOM');
-        expect(route.Properties.AuthorizerId).toEqual({ Ref: authorizerId });
-      }
+    const routes = ofType(dev, 'AWS::ApiGatewayV2::Route');
+    expect(routes).toHaveLength(ROUTES.length + 1);
+    for (const [, route] of routes) {
+      expect(route.Properties.AuthorizationType).toBe('CUSTOM');
+      expect(route.Properties.AuthorizerId).toEqual({ Ref: authorizerId });
     }
+  });
+
+  it('invokes the authorizer and every Lambda through one role, with no resource-based permission', () => {
+    const roleArn = { 'Fn::GetAtt': [logicalId(dev.stack, dev.stack.apiInvokeRole), 'Arn'] };
+    const [[, authorizer]] = ofType(dev, 'AWS::ApiGatewayV2::Authorizer');
+    expect(authorizer.Properties.AuthorizerCredentialsArn).toEqual(roleArn);
+    for (const [, integration] of ofType(dev, 'AWS::ApiGatewayV2::Integration')) {
+      expect(integration.Properties.CredentialsArn).toEqual(roleArn);
+    }
+    expect(ofType(dev, 'AWS::Lambda::Permission')).toEqual([]);
+
+    const role = dev.json.Resources[logicalId(dev.stack, dev.stack.apiInvokeRole)].Properties;
+    expect(role.AssumeRolePolicyDocument.Statement).toEqual([
+      { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'apigateway.amazonaws.com' } },
+    ]);
+    expect(role.ManagedPolicyArns).toBeUndefined();
+    const statements = role.Policies.flatMap((p: Json) => p.PolicyDocument.Statement);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatchObject({ Effect: 'Allow', Action: 'lambda:InvokeFunction' });
+    // Exactly the stack's functions, unqualified (API Gateway invokes $LATEST through the integration URI).
+    expect([...statements[0].Resource].sort((a: Json, b: Json) => JSON.stringify(a).localeCompare(JSON.stringify(b))))
+      .toEqual(
+        Object.values(dev.stack.functions)
+          .map((fn) => ({ 'Fn::GetAtt': [logicalId(dev.stack, fn), 'Arn'] }))
+          .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+      );
   });
 
   it('integrates each route with its own Lambda, payload format 2.0', () => {
@@ -197,7 +226,10 @@ describe('Lambdas', () => {
       const logGroupId = fn.LoggingConfig.LogGroup.Ref as string;
       expect(dev.json.Resources[logGroupId]).toMatchObject({
         Type: 'AWS::Logs::LogGroup',
-        Properties: { RetentionInDays: 30 },
+        Properties: {
+          RetentionInDays: cdkJson.context.logRetentionDays,
+          KmsKeyId: { 'Fn::GetAtt': [logicalId(dev.stack, dev.stack.logsKey as Json), 'Arn'] },
+        },
       });
     }
     const logGroups = names.map(
@@ -327,6 +359,78 @@ describe('least privilege', () => {
         }
       }
     }
+  });
+});
+
+describe('log groups and their KMS key', () => {
+  const keyId = (s: Synth) => logicalId(s.stack, s.stack.logsKey as Json);
+  const keyStatements = (s: Synth): Json[] => s.json.Resources[keyId(s)].Properties.KeyPolicy.Statement;
+
+  it('keep logs a year or more by default, every group encrypted with the stack key', () => {
+    expect(cdkJson.context.logRetentionDays).toBeGreaterThanOrEqual(365);
+    for (const s of [dev, prod]) {
+      const groups = ofType(s, 'AWS::Logs::LogGroup');
+      expect(groups).toHaveLength(Object.keys(s.stack.functions).length + 1); // one per Lambda and the access log
+      for (const [, group] of groups) {
+        expect(group.Properties.RetentionInDays).toBe(cdkJson.context.logRetentionDays);
+        expect(group.Properties.KmsKeyId).toEqual({ 'Fn::GetAtt': [keyId(s), 'Arn'] });
+      }
+    }
+  });
+
+  it('retain the groups and the key together in prod, and delete both elsewhere', () => {
+    for (const [s, policy] of [[dev, 'Delete'], [prod, 'Retain']] as const) {
+      const resources = [...ofType(s, 'AWS::Logs::LogGroup'), ...ofType(s, 'AWS::KMS::Key')];
+      expect(resources).toHaveLength(Object.keys(s.stack.functions).length + 2);
+      for (const [, r] of resources) {
+        expect(r.DeletionPolicy).toBe(policy);
+        expect(r.UpdateReplacePolicy).toBe(policy);
+      }
+    }
+  });
+
+  it('uses a rotated key that CloudWatch Logs of this account and region may use for log groups only', () => {
+    const key = dev.json.Resources[keyId(dev)].Properties;
+    expect(key.EnableKeyRotation).toBe(true);
+    const logs = keyStatements(dev).find((st) => st.Sid === 'CloudWatchLogsOfThisAccountAndRegion');
+    expect(logs).toMatchObject({ Effect: 'Allow', Resource: '*' });
+    expect(JSON.stringify(logs.Principal)).toBe(
+      JSON.stringify({ Service: { 'Fn::Join': ['', ['logs.', { Ref: 'AWS::Region' }, '.amazonaws.com']] } }),
+    );
+    for (const action of logs.Action) expect(action).toMatch(/^kms:(Encrypt|Decrypt|ReEncrypt|GenerateDataKey|Describe)/);
+    const arnPattern = JSON.stringify(logs.Condition.ArnLike['kms:EncryptionContext:aws:logs:arn']);
+    for (const part of [':logs:', 'AWS::Region', 'AWS::AccountId', ':log-group:*']) expect(arnPattern).toContain(part);
+  });
+
+  it('lets no one but AWS services create grants on the key', () => {
+    expect(keyStatements(dev)).toContainEqual({
+      Sid: 'GrantsOnlyForAwsServices',
+      Effect: 'Deny',
+      Principal: { AWS: '*' },
+      Action: 'kms:CreateGrant',
+      Resource: '*',
+      Condition: { BoolIfExists: { 'kms:GrantIsForAWSResource': 'false', 'aws:PrincipalIsAWSService': 'false' } },
+    });
+  });
+
+  it('take retention and an existing key ARN from context instead', () => {
+    const keyArn = 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+    const custom = synth({ stage: 'prod', logRetentionDays: '731', logsKmsKeyArn: keyArn }, false);
+    try {
+      expect(ofType(custom, 'AWS::KMS::Key')).toEqual([]);
+      const groups = ofType(custom, 'AWS::Logs::LogGroup');
+      expect(groups.length).toBeGreaterThan(0);
+      for (const [, group] of groups) {
+        expect(group.Properties).toMatchObject({ RetentionInDays: 731, KmsKeyId: keyArn });
+      }
+    } finally {
+      fs.rmSync(custom.outdir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuse a key that is not a KMS key ARN, and a retention CloudWatch does not offer', () => {
+    expect(() => synth({ logsKmsKeyArn: 'alias/my-logs-key' }, false)).toThrow(/logsKmsKeyArn must be a KMS key ARN/);
+    expect(() => synth({ logRetentionDays: 366 }, false)).toThrow(/logRetentionDays must be one of/);
   });
 });
 
