@@ -4,6 +4,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Settings } from './contract/settings';
 import type { AccessStore, DecisionStore } from './domain/ports';
+import { type WorkspaceAccess, grantsFromVerdict } from './http/workspace-access';
 import { type Telemetry, createTelemetry } from './observability';
 import { DynamoAccessStore } from './stores/access-store';
 import { DynamoDecisionStore } from './stores/decision-store';
@@ -14,6 +15,8 @@ export interface Dependencies {
   client: DynamoDBDocumentClient;
   accessStore: AccessStore;
   decisionStore: DecisionStore;
+  /** Whether a key may use a workspace named in a body or found on a stored item. */
+  workspaceAccess: WorkspaceAccess;
   telemetry: Telemetry;
 }
 
@@ -36,6 +39,7 @@ export function createDependencies(settings: Settings, overrides: DependencyOver
     client,
     accessStore: new DynamoAccessStore(client, settings.accessTableName),
     decisionStore: new DynamoDecisionStore(client, settings.decisionsTableName, settings.decisionRetentionDays),
+    workspaceAccess: grantsFromVerdict,
     telemetry: overrides.telemetry ?? createTelemetry(settings),
   };
 }

@@ -5,14 +5,14 @@ import { ApiError } from '../http/errors';
 import { analyzeSignal, idempotencyRequest } from './analyze-signal';
 import { validateIdempotencyKey, validateSignal } from './signal-schema';
 
-export function analyzeRoute({ decisionStore, telemetry }: Dependencies): RouteHandler {
+export function analyzeRoute({ decisionStore, workspaceAccess, telemetry }: Dependencies): RouteHandler {
   return apiHandler(
     async ({ event, principal, forbiddenKeys }) => {
       const nowMs = Date.now();
       const body = event.body as Record<string, unknown> | null;
       // Row 6 of the refusal order: a workspace the key has no grant for, before any other validation.
       const workspaceId = body && typeof body === 'object' ? body.workspace_id : undefined;
-      if (typeof workspaceId === 'string' && !principal.workspaces.includes(workspaceId)) {
+      if (typeof workspaceId === 'string' && !(await workspaceAccess.allows(principal, workspaceId))) {
         throw new ApiError('WORKSPACE_NOT_ALLOWED');
       }
 

@@ -5,14 +5,20 @@ export const API_BASE_PATH = '/api/v1';
 
 export type RouteId = 'Analyze' | 'GetDecision';
 
+/** Key scopes (contract section 11): each route needs exactly one. */
+export type Scope = 'analyze' | 'read' | 'feedback' | 'policy';
+export const SCOPES: readonly Scope[] = ['analyze', 'read', 'feedback', 'policy'];
+
 export interface RouteDefinition {
   /** Logical id: names the Lambda in the stack and the handler in the service object. */
   id: RouteId;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   /** HTTP API path with `{param}` placeholders. */
   path: string;
   /** Lambda entry module, relative to the repository root; it exports `handler`. */
   entry: string;
+  /** The key scope the route needs. */
+  scope: Scope;
   /** Table access the route's Lambda gets (least privilege). */
   decisions: 'read' | 'write';
 }
@@ -23,6 +29,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     method: 'POST',
     path: `${API_BASE_PATH}/signals/analyze`,
     entry: 'lambdas/analyze/handler.ts',
+    scope: 'analyze',
     decisions: 'write',
   },
   {
@@ -30,6 +37,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     method: 'GET',
     path: `${API_BASE_PATH}/decisions/{decision_id}`,
     entry: 'lambdas/get-decision/handler.ts',
+    scope: 'read',
     decisions: 'read',
   },
 ];
