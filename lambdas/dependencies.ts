@@ -4,10 +4,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Settings } from './contract/settings';
 import type { AccessStore, DecisionStore } from './domain/ports';
-import { type WorkspaceAccess, grantsFromVerdict } from './http/workspace-access';
+import { RateLimiter } from './http/rate-limiter';
+import { GrantAccess, type WorkspaceAccess } from './http/workspace-access';
 import { type Telemetry, createTelemetry } from './observability';
 import { DynamoAccessStore } from './stores/access-store';
 import { DynamoDecisionStore } from './stores/decision-store';
+import { DynamoRateCounterStore } from './stores/rate-counter-store';
 import { createDocumentClient } from './stores/dynamodb-client';
 
 export interface Dependencies {
@@ -17,6 +19,8 @@ export interface Dependencies {
   decisionStore: DecisionStore;
   /** Whether a key may use a workspace named in a body or found on a stored item. */
   workspaceAccess: WorkspaceAccess;
+  /** Per-key rate limits; a route with a key spends from it in the shared chain (lambdas/http/api-handler.ts). */
+  rateLimiter: RateLimiter;
   telemetry: Telemetry;
 }
 
@@ -24,6 +28,8 @@ export interface DependencyOverrides {
   /** A client to share (tests, the bench); by default one is made from the settings. */
   client?: DynamoDBDocumentClient;
   telemetry?: Telemetry;
+  /** The clock of rate limit windows and grant caching (tests move it across window boundaries). */
+  clock?: () => number;
 }
 
 export function createDependencies(settings: Settings, overrides: DependencyOverrides = {}): Dependencies {
@@ -34,12 +40,14 @@ export function createDependencies(settings: Settings, overrides: DependencyOver
       region: settings.region,
       requestTimeoutMs: settings.dynamodbRequestTimeoutMs,
     });
+  const accessStore = new DynamoAccessStore(client, settings.accessTableName);
   return {
     settings,
     client,
-    accessStore: new DynamoAccessStore(client, settings.accessTableName),
+    accessStore,
     decisionStore: new DynamoDecisionStore(client, settings.decisionsTableName, settings.decisionRetentionDays),
-    workspaceAccess: grantsFromVerdict,
+    workspaceAccess: new GrantAccess(accessStore.grants, { ttlSeconds: settings.authCacheTtlSeconds, clock: overrides.clock }),
+    rateLimiter: new RateLimiter(new DynamoRateCounterStore(client, settings.decisionsTableName), { clock: overrides.clock }),
     telemetry: overrides.telemetry ?? createTelemetry(settings),
   };
 }

@@ -8,7 +8,9 @@ import {
   hashApiKey,
 } from '../lambdas/domain/api-key';
 import { newKeyId } from '../lambdas/domain/ids';
-import { WORKSPACE_ID_PATTERN, parseRfc3339 } from '../lambdas/analyze/signal-schema';
+import { parseRfc3339 } from '../lambdas/analyze/signal-schema';
+import { SCOPES, type Scope } from '../lambdas/contract/routes';
+import { MAX_PREFIX_GRANTS, grantProblem, isPrefixGrant } from '../lambdas/domain/grants';
 import {
   type AccessStore,
   type KeyRecord,
@@ -16,7 +18,9 @@ import {
   PARTNER_STATUSES,
   type PartnerRecord,
   type PartnerStatus,
+  SharedGrantError,
 } from '../lambdas/domain/ports';
+import { type RateLimit, parseRateLimit } from '../lambdas/domain/rate-limit';
 
 /** Bad input from the operator: the CLI prints the message and exits non-zero. */
 export class AdminInputError extends Error {
@@ -35,6 +39,8 @@ export interface IssuedKey {
   partner_id: string;
   workspaces: string[];
   expires_at: string | null;
+  scopes: Scope[];
+  rate_limit: RateLimit | null;
 }
 
 export interface KeySummary {
@@ -44,7 +50,15 @@ export interface KeySummary {
   workspaces: string[];
   expires_at: string | null;
   created_at: string;
+  scopes: Scope[];
+  rate_limit: RateLimit | null;
   description?: string;
+}
+
+/** Options of every command that grants. */
+export interface GrantOptions {
+  /** Grant even when another partner's key holds an overlapping workspace or prefix. */
+  allowShared?: boolean;
 }
 
 function assertPartnerStatus(status: string): PartnerStatus {
@@ -54,14 +68,32 @@ function assertPartnerStatus(status: string): PartnerStatus {
   return status as PartnerStatus;
 }
 
-function assertWorkspaces(workspaces: string[]): string[] {
-  if (workspaces.length === 0) throw new AdminInputError('give at least one --workspace');
-  for (const ws of workspaces) {
-    if (!WORKSPACE_ID_PATTERN.test(ws)) {
-      throw new AdminInputError(`bad workspace "${ws}": 1 to 128 characters of A-Z a-z 0-9 . _ : -`);
-    }
+/** Workspace ids and prefix grants (`acme:*`), checked and without repeats. */
+export function assertGrants(grants: string[]): string[] {
+  if (grants.length === 0) throw new AdminInputError('give at least one --workspace (or --workspaces-file)');
+  for (const grant of grants) {
+    const problem = grantProblem(grant);
+    if (problem) throw new AdminInputError(problem);
   }
-  return [...new Set(workspaces)];
+  const unique = [...new Set(grants)];
+  if (unique.filter(isPrefixGrant).length > MAX_PREFIX_GRANTS) {
+    throw new AdminInputError(`a key holds at most ${MAX_PREFIX_GRANTS} prefix grants`);
+  }
+  return unique;
+}
+
+export function assertScopes(scopes: string[] | undefined): Scope[] {
+  if (!scopes?.length) return [...SCOPES];
+  for (const scope of scopes) {
+    if (!(SCOPES as readonly string[]).includes(scope)) throw new AdminInputError(`bad scope "${scope}": use ${SCOPES.join(', ')}`);
+  }
+  return SCOPES.filter((s) => scopes.includes(s));
+}
+
+export function assertRateLimit(text: string): RateLimit {
+  const rate = parseRateLimit(text);
+  if (!rate) throw new AdminInputError(`bad rate limit "${text}": use <n>/s, <n>/m or <n>/h with n from 1 to 1000000000, e.g. 600/m`);
+  return rate;
 }
 
 function normalizeExpiry(expiresAt: string | undefined): string | undefined {
@@ -71,15 +103,19 @@ function normalizeExpiry(expiresAt: string | undefined): string | undefined {
   return new Date(ms).toISOString();
 }
 
-const summary = (k: KeyRecord): KeySummary => ({
+const summary = (k: KeyRecord, workspaces: string[]): KeySummary => ({
   key_id: k.key_id,
   prefix: k.prefix,
   status: k.status,
-  workspaces: k.workspaces,
+  workspaces,
   expires_at: k.expires_at ?? null,
   created_at: k.created_at,
+  scopes: k.scopes,
+  rate_limit: k.rate_limit ?? null,
   ...(k.description ? { description: k.description } : {}),
 });
+
+const sorted = (items: Iterable<string>) => [...items].sort();
 
 export class AdminService {
   constructor(
@@ -108,19 +144,34 @@ export class AdminService {
     return this.store.setPartnerStatus(id, assertPartnerStatus(status), this.now().toISOString());
   }
 
-  async createKey(input: {
-    partnerId: string;
-    workspaces: string[];
-    env?: string;
-    expiresAt?: string;
-    description?: string;
-  }): Promise<IssuedKey> {
+  async createKey(
+    input: {
+      partnerId: string;
+      workspaces: string[];
+      env?: string;
+      expiresAt?: string;
+      description?: string;
+      scopes?: string[];
+      /** `n/s`, `n/m` or `n/h`. */
+      rateLimit?: string;
+    } & GrantOptions,
+  ): Promise<IssuedKey> {
     const env = (input.env ?? 'live') as KeyEnvironment;
     if (!KEY_ENVIRONMENTS.includes(env)) throw new AdminInputError(`bad --env "${input.env}": use live or test`);
-    const workspaces = assertWorkspaces(input.workspaces);
+    const workspaces = assertGrants(input.workspaces);
     const expiresAt = normalizeExpiry(input.expiresAt);
+    const scopes = assertScopes(input.scopes);
+    const rateLimit = input.rateLimit === undefined ? undefined : assertRateLimit(input.rateLimit);
     if (!(await this.store.getPartner(input.partnerId))) throw new NotFoundError(`partner ${input.partnerId}`);
-    return this.issue(input.partnerId, workspaces, env, expiresAt, input.description);
+    await this.refuseSharing(input.partnerId, workspaces, input);
+    return this.issue(input.partnerId, workspaces, env, expiresAt, input.description, scopes, rateLimit);
+  }
+
+  /** The cross-partner check (contract section 8); see docs/operations.md for how far it holds under races. */
+  private async refuseSharing(partnerId: string, grants: string[], options: GrantOptions): Promise<void> {
+    if (options.allowShared) return;
+    const conflicts = await this.store.grants.foreignHolders(partnerId, grants);
+    if (conflicts.length) throw new SharedGrantError(conflicts);
   }
 
   private async issue(
@@ -129,6 +180,8 @@ export class AdminService {
     env: KeyEnvironment,
     expiresAt: string | undefined,
     description: string | undefined,
+    scopes: Scope[],
+    rateLimit: RateLimit | undefined,
   ): Promise<IssuedKey> {
     const now = this.now();
     const key = generateApiKey(env);
@@ -137,14 +190,25 @@ export class AdminService {
       key_id: newKeyId(now.getTime()),
       partner_id: partnerId,
       prefix: displayPrefix(key),
-      workspaces,
       status: 'active',
       expires_at: expiresAt,
       created_at: now.toISOString(),
       description,
+      scopes,
+      rate_limit: rateLimit,
     };
+    // Grants first: the key is stored (and usable) only once all of them are.
+    await this.store.grants.addGrants({ key_id: record.key_id, partner_id: partnerId }, workspaces);
     await this.store.putKey(record);
-    return { key, key_id: record.key_id, partner_id: partnerId, workspaces, expires_at: expiresAt ?? null };
+    return {
+      key,
+      key_id: record.key_id,
+      partner_id: partnerId,
+      workspaces,
+      expires_at: expiresAt ?? null,
+      scopes,
+      rate_limit: rateLimit ?? null,
+    };
   }
 
   async revokeKey(keyId: string): Promise<{ key_id: string; status: string }> {
@@ -152,18 +216,43 @@ export class AdminService {
     return { key_id: key.key_id, status: key.status };
   }
 
-  async grant(keyId: string, workspace: string): Promise<{ key_id: string; workspaces: string[] }> {
-    const [ws] = assertWorkspaces([workspace]);
-    const updated = await this.store.changeGrants(keyId, { add: [ws] });
-    return { key_id: updated.key_id, workspaces: updated.workspaces };
+  /** Adds grants (workspace ids or prefixes); concurrent grants and ungrants on one key never lose each other's. */
+  async grant(keyId: string, workspaces: string | string[], options: GrantOptions = {}): Promise<{ key_id: string; workspaces: string[] }> {
+    const grants = assertGrants(typeof workspaces === 'string' ? [workspaces] : workspaces);
+    const key = await this.requireKey(keyId);
+    const prefixes = grants.filter(isPrefixGrant);
+    if (prefixes.length) {
+      const held = new Set(await this.store.grants.prefixGrants(keyId));
+      if (new Set([...held, ...prefixes]).size > MAX_PREFIX_GRANTS) {
+        throw new AdminInputError(`a key holds at most ${MAX_PREFIX_GRANTS} prefix grants; ${keyId} holds ${held.size}`);
+      }
+    }
+    await this.refuseSharing(key.partner_id, grants, options);
+    await this.store.grants.addGrants({ key_id: keyId, partner_id: key.partner_id }, grants);
+    // The listing is an index read (eventually consistent on AWS): our own change is applied on top of it.
+    const listed = new Set(await this.store.grants.listGrants(keyId));
+    for (const g of grants) listed.add(g);
+    return { key_id: keyId, workspaces: sorted(listed) };
   }
 
-  async ungrant(keyId: string, workspace: string): Promise<{ key_id: string; workspaces: string[] }> {
-    const updated = await this.store.changeGrants(keyId, { remove: [workspace] });
-    return { key_id: updated.key_id, workspaces: updated.workspaces };
+  async ungrant(keyId: string, workspaces: string | string[]): Promise<{ key_id: string; workspaces: string[] }> {
+    const grants = [...new Set(typeof workspaces === 'string' ? [workspaces] : workspaces)];
+    if (grants.length === 0) throw new AdminInputError('give at least one --workspace (or --workspaces-file)');
+    const key = await this.requireKey(keyId);
+    await this.store.grants.removeGrants({ key_id: keyId, partner_id: key.partner_id }, grants);
+    const listed = new Set(await this.store.grants.listGrants(keyId));
+    for (const g of grants) listed.delete(g);
+    return { key_id: keyId, workspaces: sorted(listed) };
   }
 
-  /** Issues a new key with the old key's partner and grants; the old key expires after the grace period. */
+  /** Sets (`n/s|m|h`) or removes (`null`) a key's rate limit; takes effect within AUTH_CACHE_TTL_SECONDS. */
+  async setRateLimit(keyId: string, limit: string | null): Promise<{ key_id: string; rate_limit: RateLimit | null }> {
+    const rate = limit === null ? null : assertRateLimit(limit);
+    const key = await this.store.updateKey(keyId, { rate_limit: rate });
+    return { key_id: key.key_id, rate_limit: key.rate_limit ?? null };
+  }
+
+  /** Issues a new key with the old key's partner, grants, scopes and rate limit; the old key expires after the grace period. */
   async rotateKey(keyId: string, graceSeconds = DEFAULT_ROTATION_GRACE_SECONDS): Promise<IssuedKey & { old_key_id: string; old_key_expires_at: string }> {
     if (!Number.isInteger(graceSeconds) || graceSeconds < 0) {
       throw new AdminInputError('--grace-seconds must be a non-negative whole number');
@@ -171,7 +260,8 @@ export class AdminService {
     const old = await this.requireKey(keyId);
     if (old.status !== 'active') throw new AdminInputError(`key ${keyId} is ${old.status}; only an active key can be rotated`);
     const env: KeyEnvironment = old.prefix.startsWith('sas_test_') ? 'test' : 'live';
-    const issued = await this.issue(old.partner_id, old.workspaces, env, undefined, old.description);
+    const grants = await this.store.grants.listGrants(keyId);
+    const issued = await this.issue(old.partner_id, grants, env, undefined, old.description, old.scopes, old.rate_limit);
     let oldExpiry = new Date(this.now().getTime() + graceSeconds * 1000).toISOString();
     // Rotation never lengthens the old key's life.
     if (old.expires_at && old.expires_at < oldExpiry) oldExpiry = old.expires_at;
@@ -182,7 +272,9 @@ export class AdminService {
   async listKeys(partnerId: string): Promise<{ partner_id: string; keys: KeySummary[] }> {
     if (!(await this.store.getPartner(partnerId))) throw new NotFoundError(`partner ${partnerId}`);
     const keys = await this.store.listKeys(partnerId);
-    return { partner_id: partnerId, keys: keys.map(summary) };
+    const summaries: KeySummary[] = [];
+    for (const key of keys) summaries.push(summary(key, await this.store.grants.listGrants(key.key_id)));
+    return { partner_id: partnerId, keys: summaries };
   }
 
   private async requireKey(keyId: string): Promise<KeyRecord> {

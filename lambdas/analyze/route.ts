@@ -5,7 +5,7 @@ import { ApiError } from '../http/errors';
 import { analyzeSignal, idempotencyRequest } from './analyze-signal';
 import { validateIdempotencyKey, validateSignal } from './signal-schema';
 
-export function analyzeRoute({ decisionStore, workspaceAccess, telemetry }: Dependencies): RouteHandler {
+export function analyzeRoute({ decisionStore, workspaceAccess, telemetry, rateLimiter }: Dependencies): RouteHandler {
   return apiHandler(
     async ({ event, principal, forbiddenKeys }) => {
       const nowMs = Date.now();
@@ -43,6 +43,6 @@ export function analyzeRoute({ decisionStore, workspaceAccess, telemetry }: Depe
       return { statusCode: 200, body: decision, headers: replayed ? { 'Idempotent-Replayed': 'true' } : undefined };
     },
     { auth: true, jsonBody: true },
-    telemetry,
+    { telemetry, rateLimiter },
   );
 }

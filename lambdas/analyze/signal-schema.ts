@@ -1,6 +1,7 @@
 // The analyze request body, validated with valibot. Messages are written here so that no error echoes the
 // client's text back (bodies can be 200,000 characters).
 import * as v from 'valibot';
+import { WORKSPACE_ID_PATTERN } from '../domain/grants';
 import { SOURCES, type JsonValue, type Signal } from '../domain/signal';
 import type { ErrorDetail } from '../http/errors';
 
@@ -15,7 +16,8 @@ export const LIMITS = {
   idempotencyKeyMax: 255,
 } as const;
 
-export const WORKSPACE_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+// One pattern for workspace ids: the grant rules own it.
+export { WORKSPACE_ID_PATTERN };
 // RFC 3339 date-time: offset or Z required; calendar ranges are checked separately.
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/;
 const EMAIL = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:".]+$/;

@@ -1,13 +1,19 @@
-// The authorizer's use case: from an Authorization header to a verdict. Reads go through a bounded in-memory cache
-// keyed by key hash, so a warm key costs no database read; changes show within the cache TTL.
+// The authorizer's use case: from an Authorization header to a verdict. Reads go through bounded in-memory caches
+// keyed by key hash, so a warm key costs no database read; changes show within the cache TTL. Known keys live in an
+// LRU (a hit refreshes), unknown keys in a separate, smaller one: anyone can mint well-formed keys (the checksum is
+// public), and those must never push a key in use out of the cache.
+import type { Scope } from '../contract/routes';
 import { bearerToken, hashApiKey, isWellFormedApiKey } from '../domain/api-key';
+import { LruMap } from '../domain/lru';
 import type { AccessStore, KeyRecord, PartnerRecord } from '../domain/ports';
+import type { RateLimit } from '../domain/rate-limit';
 
 /** Refusals carry the contract's error code as their outcome. */
 export type RefusalOutcome = 'UNAUTHORIZED' | 'ACCOUNT_INACTIVE' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR';
 
+/** Small and bounded whatever the key holds: no grant list (grants are checked per workspace, workspace-access.ts). */
 export type AuthVerdict =
-  | { outcome: 'allow'; partner_id: string; key_id: string; workspaces: string[] }
+  | { outcome: 'allow'; partner_id: string; key_id: string; scopes: Scope[]; rate_limit?: RateLimit }
   | { outcome: RefusalOutcome };
 
 /** The caller of an allowed request. */
@@ -23,20 +29,24 @@ export interface KeyAuthorizerOptions {
   ttlSeconds: number;
   /** True for store failures a retry may cure: they become a 503 verdict instead of an error. */
   isUnavailable: (err: unknown) => boolean;
+  /** Known keys cached (least recently used go first). */
   maxEntries?: number;
+  /** Unknown keys cached, apart from the known ones. */
+  maxUnknownEntries?: number;
 }
 
 export class KeyAuthorizer {
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly known: LruMap<string, CacheEntry>;
+  private readonly unknown: LruMap<string, CacheEntry>;
   private readonly ttlSeconds: number;
-  private readonly maxEntries: number;
 
   constructor(
-    private readonly store: AccessStore,
+    private readonly store: Pick<AccessStore, 'getKeyByHash' | 'getPartner'>,
     private readonly options: KeyAuthorizerOptions,
   ) {
     this.ttlSeconds = options.ttlSeconds;
-    this.maxEntries = options.maxEntries ?? 10_000;
+    this.known = new LruMap(options.maxEntries ?? 10_000);
+    this.unknown = new LruMap(options.maxUnknownEntries ?? 10_000);
   }
 
   async verify(authorization: string | undefined, nowMs: number = Date.now()): Promise<AuthVerdict> {
@@ -55,19 +65,27 @@ export class KeyAuthorizer {
     return verdictFor(entry, nowMs);
   }
 
+  private fresh(entry: CacheEntry | undefined, nowMs: number): entry is CacheEntry {
+    return entry !== undefined && this.ttlSeconds > 0 && nowMs - entry.loadedAtMs < this.ttlSeconds * 1000;
+  }
+
   private async load(keyHash: string, nowMs: number): Promise<CacheEntry> {
-    const hit = this.cache.get(keyHash);
-    if (hit && this.ttlSeconds > 0 && nowMs - hit.loadedAtMs < this.ttlSeconds * 1000) return hit;
+    const hit = this.known.get(keyHash) ?? this.unknown.get(keyHash);
+    if (this.fresh(hit, nowMs)) return hit;
 
     const key = await this.store.getKeyByHash(keyHash);
     // A revoked key is refused whatever its partner's status: no second read.
     const partner = key?.status === 'active' ? await this.store.getPartner(key.partner_id) : undefined;
     const entry: CacheEntry = { key, partner, loadedAtMs: nowMs };
     if (this.ttlSeconds > 0) {
-      // Unknown keys are cached too: a random key never becomes valid later, and this keeps guessing off the table.
-      this.cache.delete(keyHash);
-      this.cache.set(keyHash, entry);
-      if (this.cache.size > this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
+      // Unknown keys are cached too (a random key never becomes valid later), but apart from the known ones.
+      if (key) {
+        this.unknown.delete(keyHash);
+        this.known.set(keyHash, entry);
+      } else {
+        this.known.delete(keyHash);
+        this.unknown.set(keyHash, entry);
+      }
     }
     return entry;
   }
@@ -78,5 +96,11 @@ function verdictFor({ key, partner }: CacheEntry, nowMs: number): AuthVerdict {
   if (!key || key.status !== 'active') return { outcome: 'UNAUTHORIZED' };
   if (key.expires_at && Date.parse(key.expires_at) <= nowMs) return { outcome: 'UNAUTHORIZED' };
   if (!partner || partner.status !== 'active') return { outcome: 'ACCOUNT_INACTIVE' };
-  return { outcome: 'allow', partner_id: key.partner_id, key_id: key.key_id, workspaces: key.workspaces };
+  return {
+    outcome: 'allow',
+    partner_id: key.partner_id,
+    key_id: key.key_id,
+    scopes: key.scopes,
+    ...(key.rate_limit ? { rate_limit: key.rate_limit } : {}),
+  };
 }

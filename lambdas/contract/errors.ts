@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'IDEMPOTENCY_CONFLICT'
   | 'RATE_LIMITED'
+  | 'INSUFFICIENT_SCOPE'
   | 'INTERNAL_ERROR'
   | 'SERVICE_UNAVAILABLE';
 
@@ -30,6 +31,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   METHOD_NOT_ALLOWED: 405,
   IDEMPOTENCY_CONFLICT: 409,
   RATE_LIMITED: 429,
+  INSUFFICIENT_SCOPE: 403,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
 };
@@ -47,6 +49,7 @@ export const DEFAULT_MESSAGE: Record<ErrorCode, string> = {
   METHOD_NOT_ALLOWED: 'This method is not allowed on this route.',
   IDEMPOTENCY_CONFLICT: 'This Idempotency-Key was already used with a different request body.',
   RATE_LIMITED: 'Too many requests. Retry after the number of seconds in Retry-After.',
+  INSUFFICIENT_SCOPE: 'This API key lacks the scope this route needs.',
   INTERNAL_ERROR: 'An unexpected error occurred. It has been logged; retry later.',
   SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Retry after the number of seconds in Retry-After.',
 };

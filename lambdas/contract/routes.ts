@@ -46,6 +46,11 @@ export const ROUTES: readonly RouteDefinition[] = [
 export const AUTHORIZER_ENTRY = 'lambdas/authorizer/handler.ts';
 export const FALLBACK_ENTRY = 'lambdas/fallback/handler.ts';
 
+/** The route of an API Gateway route key (`POST /api/v1/signals/analyze`), as the event carries it. */
+export function routeForKey(routeKey: string | undefined): RouteDefinition | undefined {
+  return ROUTES.find((route) => `${route.method} ${route.path}` === routeKey);
+}
+
 export type RouteMatch =
   | { kind: 'route'; route: RouteDefinition; pathParameters: Record<string, string> }
   | { kind: 'method_not_allowed'; allow: string[] }

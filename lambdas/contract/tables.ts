@@ -25,10 +25,14 @@ export const ACCESS_TABLE: TableDefinition = {
     // Admin look-ups only; the authorizer reads keys by hash through the table itself.
     { indexName: 'by_key_id', partitionKey: 'key_id' },
     { indexName: 'keys_by_partner', partitionKey: 'partner_id', sortKey: 'created_at' },
+    // Grants (one item per key and grant, plus a holder item per grant): `k#<key_id>` lists a key's grants,
+    // `w#<head>` / `p#<head>` find who holds a workspace or a prefix (the cross-partner check). One index for both,
+    // because CloudFormation adds only one index to an existing table per update.
+    { indexName: 'grants_by_head', partitionKey: 'grant_head', sortKey: 'grant_value' },
   ],
 };
 
-/** Decisions and idempotency records, keyed by `pk`; both expire through TTL. */
+/** Decisions, idempotency records and rate limit counters, keyed by `pk`; all expire through TTL. */
 export const DECISIONS_TABLE: TableDefinition = {
   id: 'Decisions',
   partitionKey: 'pk',
@@ -44,6 +48,13 @@ export const ITEM_PREFIX = {
   partner: 'partner#',
   decision: 'decision#',
   idempotency: 'idem#',
+  /** Access table: `grant#<key_id>#<grant>` (what the request path reads), `holder#<grant>#<key_id>` (index only). */
+  grant: 'grant#',
+  grantHolder: 'holder#',
+  /** Access table: `prefixes#<key_id>`, the key's prefix grants as one set (at most 100). */
+  prefixGrants: 'prefixes#',
+  /** Decisions table: `rate#<key_id>#<window seconds>#<window index>`, a rate limit counter. */
+  rateWindow: 'rate#',
 } as const;
 
 /** CreateTable input for a definition (local mode and tests); the stack builds the same shape with CDK. */

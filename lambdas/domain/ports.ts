@@ -1,6 +1,8 @@
 // What the use cases need from storage, as interfaces (ports). The DynamoDB implementations live in lambdas/stores/
 // and depend on this file, never the other way round. Pure types and small error classes: no AWS SDK.
+import type { Scope } from '../contract/routes';
 import type { Decision } from './decision';
+import type { RateLimit } from './rate-limit';
 
 export const PARTNER_STATUSES = ['active', 'disabled', 'suspended', 'pending'] as const;
 export type PartnerStatus = (typeof PARTNER_STATUSES)[number];
@@ -20,11 +22,61 @@ export interface KeyRecord {
   partner_id: string;
   /** Non-secret display prefix, e.g. `sas_live_Ab3x`. */
   prefix: string;
-  workspaces: string[];
   status: KeyStatus;
   expires_at?: string;
   created_at: string;
   description?: string;
+  /** What the key may do (contract section 11); keys made before scopes existed hold all of them. */
+  scopes: Scope[];
+  /** Undefined: no per-key limit. */
+  rate_limit?: RateLimit;
+}
+
+/** The key a grant belongs to, as the grant items record it. */
+export interface GrantOwner {
+  key_id: string;
+  partner_id: string;
+}
+
+/** A grant someone already holds (for the cross-partner check). */
+export interface GrantHolder extends GrantOwner {
+  grant: string;
+}
+
+/** Grants that would share a workspace with another partner's key. */
+export class SharedGrantError extends Error {
+  constructor(readonly conflicts: { grant: string; held: GrantHolder }[]) {
+    const shown = conflicts
+      .slice(0, 5)
+      .map(({ grant, held }) => `"${grant}" overlaps "${held.grant}" held by partner ${held.partner_id} (key ${held.key_id})`);
+    super(
+      `refused: ${conflicts.length} grant(s) would share workspaces with another partner: ${shown.join('; ')}` +
+        `${conflicts.length > 5 ? '; ...' : ''}. Give --allow-shared if the partners should share them.`,
+    );
+    this.name = 'SharedGrantError';
+  }
+}
+
+export class TooManyPrefixGrantsError extends Error {
+  constructor(max: number) {
+    super(`a key holds at most ${max} prefix grants`);
+    this.name = 'TooManyPrefixGrantsError';
+  }
+}
+
+/** Grants as data: one item per (key, grant), so a key may hold any number with the same cost per request. */
+export interface GrantStore {
+  /** Consistent: whether `keyId` may use `workspaceId`, exactly or through a prefix (prefixes read only when asked). */
+  checkGrant(keyId: string, workspaceId: string, knownPrefixes?: string[]): Promise<{ exact: boolean; prefixes?: string[] }>;
+  /** The key's prefix grants, read consistently. */
+  prefixGrants(keyId: string): Promise<string[]>;
+  /** Every grant of a key (admin; on AWS an index read, so a grant made a moment ago may be missing). */
+  listGrants(keyId: string): Promise<string[]>;
+  /** Grants another partner's key holds that overlap any of `grants`. */
+  foreignHolders(partnerId: string, grants: string[]): Promise<{ grant: string; held: GrantHolder }[]>;
+  /** Idempotent; each grant is written with its index entry atomically. */
+  addGrants(owner: GrantOwner, grants: string[]): Promise<void>;
+  removeGrants(owner: GrantOwner, grants: string[]): Promise<void>;
 }
 
 export class NotFoundError extends Error {
@@ -49,13 +101,19 @@ export interface AccessStore {
   putKey(key: KeyRecord): Promise<void>;
   findKeyById(keyId: string): Promise<KeyRecord | undefined>;
   /** Sets status or expiry of the key with this id; fails with NotFoundError when there is none. */
-  updateKey(keyId: string, change: { status?: KeyStatus; expires_at?: string }): Promise<KeyRecord>;
-  /**
-   * Adds and removes workspace grants in one atomic update, so concurrent grants and ungrants on one key never
-   * lose each other's changes. Fails with NotFoundError when there is no such key.
-   */
-  changeGrants(keyId: string, change: { add?: string[]; remove?: string[] }): Promise<KeyRecord>;
+  /** `rate_limit: null` removes the limit. */
+  updateKey(keyId: string, change: { status?: KeyStatus; expires_at?: string; rate_limit?: RateLimit | null }): Promise<KeyRecord>;
   listKeys(partnerId: string): Promise<KeyRecord[]>;
+  grants: GrantStore;
+}
+
+/** The shared per-(key, window) counter rate limits lease tokens from. */
+export interface RateCounterStore {
+  /**
+   * Adds `n` to the counter of this key and window if the result stays at most `ceiling`; answers the new count,
+   * or undefined when it would not fit.
+   */
+  lease(keyId: string, window: { seconds: number; index: number; endMs: number }, n: number, ceiling: number): Promise<number | undefined>;
 }
 
 /** Who asked for a decision: stored beside it, never returned to partners. */

@@ -16,6 +16,6 @@ export function fallbackRoute({ telemetry }: Pick<Dependencies, 'telemetry'>): R
       throw new ApiError('NOT_FOUND');
     },
     { auth: false, jsonBody: false },
-    telemetry,
+    { telemetry },
   );
 }

@@ -4,7 +4,7 @@ import { DECISION_ID_PATTERN } from '../domain/ids';
 import { type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError } from '../http/errors';
 
-export function getDecisionRoute({ decisionStore, workspaceAccess, telemetry }: Dependencies): RouteHandler {
+export function getDecisionRoute({ decisionStore, workspaceAccess, telemetry, rateLimiter }: Dependencies): RouteHandler {
   return apiHandler(
     async ({ event, principal }) => {
       const decisionId = event.pathParameters?.decision_id ?? '';
@@ -15,6 +15,6 @@ export function getDecisionRoute({ decisionStore, workspaceAccess, telemetry }: 
       return { statusCode: 200, body: decision };
     },
     { auth: true, jsonBody: false },
-    telemetry,
+    { telemetry, rateLimiter },
   );
 }

@@ -1,15 +1,18 @@
 // The middy chain every route Lambda shares: Lambda context in the logs, headers normalized, the authorizer's
-// verdict, then (for routes with a body) size, media type and JSON parsing in the contract's order, one error
-// mapping at the end, and metrics flushed once per invocation.
+// verdict, the key's scope for the route and its rate limit (contract section 12's order: 401 → 403
+// ACCOUNT_INACTIVE → 403 INSUFFICIENT_SCOPE → 429), then (for routes with a body) size, media type and JSON parsing
+// in the contract's order, one error mapping at the end, and metrics flushed once per invocation.
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Principal } from '../authorizer/authorize';
+import { type Scope, routeForKey } from '../contract/routes';
 import { type Telemetry, describeError } from '../observability';
 import { decodeVerdict } from './auth-context';
 import { ApiError, type HttpResponse, errorResponse, toApiError, unavailable } from './errors';
+import type { RateLimiter, RateOutcome } from './rate-limiter';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
@@ -31,6 +34,12 @@ export interface ApiRequest {
    * after the workspace check.
    */
   forbiddenKeys: string[];
+  /**
+   * Spends `n` requests of the key's rate limit, or throws `429 RATE_LIMITED` having spent none. Only for routes
+   * created with `rateLimit: 'by-route'` (a batch, whose size is known from its body); every other route spends one
+   * request in the chain, before its own checks.
+   */
+  consumeRateLimit(n: number): Promise<void>;
 }
 
 export interface ApiResult {
@@ -44,9 +53,19 @@ export type RouteHandler = (event: unknown, context: Context) => Promise<unknown
 interface Options {
   auth: boolean;
   jsonBody: boolean;
+  /** The scope the route needs; by default the route table's, found by the event's route key. */
+  scope?: Scope;
+  /** `per-request` (default): the chain spends one request; `by-route`: the route calls consumeRateLimit itself. */
+  rateLimit?: 'per-request' | 'by-route';
 }
 
-type RequestContext = Context & { principal?: Principal; forbiddenKeys?: string[] };
+/** What the chain needs besides the route: telemetry, and for routes with a key the rate limiter. */
+export interface EdgeDependencies {
+  telemetry: Telemetry;
+  rateLimiter?: RateLimiter;
+}
+
+type RequestContext = Context & { principal?: Principal; forbiddenKeys?: string[]; rateLimitHeaders?: Record<string, string> };
 type MiddyRequest = middy.Request<ApiEvent, HttpResponse, Error, RequestContext>;
 
 const requestIdOf = (event: ApiEvent): string => event.requestContext?.requestId ?? 'unknown';
@@ -99,14 +118,33 @@ function parseJsonBody(): middy.MiddlewareObj<ApiEvent, HttpResponse, Error, Req
   };
 }
 
-function finish(response: HttpResponse, requestId: string): HttpResponse {
-  response.headers = { ...response.headers, 'Content-Type': 'application/json', 'X-Request-Id': requestId };
+function finish(response: HttpResponse, requestId: string, rateLimitHeaders?: Record<string, string>): HttpResponse {
+  response.headers = { ...rateLimitHeaders, ...response.headers, 'Content-Type': 'application/json', 'X-Request-Id': requestId };
   return response;
 }
 
-/** Builds a route's Lambda handler around `fn`, with the service's telemetry. */
-export function apiHandler(fn: (req: ApiRequest) => Promise<ApiResult>, options: Options, telemetry: Telemetry): RouteHandler {
+const rateLimited = (outcome: Extract<RateOutcome, { allowed: false }>, limit: number): ApiError =>
+  new ApiError(
+    'RATE_LIMITED',
+    outcome.reason === 'larger_than_limit'
+      ? `This request needs more than the key's whole limit of ${limit} requests per window; it can never fit. Send fewer signals per request.`
+      : undefined,
+    undefined,
+    { ...outcome.headers, 'Retry-After': String(outcome.retryAfterSeconds) },
+  );
+
+async function spend(limiter: RateLimiter, context: RequestContext, n: number): Promise<void> {
+  const principal = context.principal as Principal;
+  const outcome = await limiter.consume(principal, n);
+  context.rateLimitHeaders = outcome.headers;
+  if (!outcome.allowed) throw rateLimited(outcome, principal.rate_limit?.limit ?? 0);
+}
+
+/** Builds a route's Lambda handler around `fn`, with the service's telemetry and rate limiter. */
+export function apiHandler(fn: (req: ApiRequest) => Promise<ApiResult>, options: Options, edge: EdgeDependencies): RouteHandler {
+  const { telemetry, rateLimiter } = edge;
   const { logger, metrics } = telemetry;
+  if (options.auth && !rateLimiter) throw new Error('a route with a key needs the rate limiter');
   const chain = middy<ApiEvent, HttpResponse, Error, RequestContext>();
   // Outermost, so its onError runs last and flushes the counts the error mapping added.
   if (metrics) chain.use(logMetrics(metrics));
@@ -122,7 +160,15 @@ export function apiHandler(fn: (req: ApiRequest) => Promise<ApiResult>, options:
         throw verdict.outcome === 'SERVICE_UNAVAILABLE' ? unavailable() : new ApiError(verdict.outcome);
       }
       request.context.principal = verdict;
+      // One place for every route: the scope the route table names for it.
+      const scope = options.scope ?? routeForKey(request.event.routeKey)?.scope;
+      if (!scope) throw new Error(`no scope known for route key ${request.event.routeKey}`);
+      if (!verdict.scopes.includes(scope)) {
+        throw new ApiError('INSUFFICIENT_SCOPE', `This API key lacks the scope "${scope}" this route needs.`);
+      }
+      request.context.rateLimitHeaders = rateLimiter!.headers(verdict);
     });
+    if (options.rateLimit !== 'by-route') chain.before((request) => spend(rateLimiter!, request.context, 1));
   }
   if (options.jsonBody) chain.before(checkBodyEnvelope).use(parseJsonBody());
 
@@ -135,6 +181,7 @@ export function apiHandler(fn: (req: ApiRequest) => Promise<ApiResult>, options:
         logger.error('request failed', { code: error.code, error: describeError(request.error) });
       }
       request.response = errorResponse(error, requestId);
+      if (request.context.rateLimitHeaders) request.response.headers = { ...request.context.rateLimitHeaders, ...request.response.headers };
     })
     .handler(async (event, context) => {
       const requestId = requestIdOf(event);
@@ -143,7 +190,12 @@ export function apiHandler(fn: (req: ApiRequest) => Promise<ApiResult>, options:
         requestId,
         principal: context.principal as Principal,
         forbiddenKeys: context.forbiddenKeys ?? [],
+        consumeRateLimit: (n) => spend(rateLimiter!, context, n),
       });
-      return finish({ statusCode: result.statusCode, headers: result.headers ?? {}, body: JSON.stringify(result.body) }, requestId);
+      return finish(
+        { statusCode: result.statusCode, headers: result.headers ?? {}, body: JSON.stringify(result.body) },
+        requestId,
+        context.rateLimitHeaders,
+      );
     }) as unknown as RouteHandler;
 }

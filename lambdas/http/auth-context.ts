@@ -1,8 +1,9 @@
 // What the authorizer hands to the route Lambdas. HTTP API authorizers cannot shape their own refusal bodies, so
 // the authorizer always allows at the gateway and passes its verdict here; `requirePrincipal` enforces it in every
-// route Lambda, which then answers in the contract's error shape.
+// route Lambda, which then answers in the contract's error shape. The context is small and bounded: no grant list.
 
 import type { AuthVerdict, RefusalOutcome } from '../authorizer/authorize';
+import { SCOPES, type Scope } from '../contract/routes';
 
 const REFUSALS: readonly string[] = ['ACCOUNT_INACTIVE', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR'];
 
@@ -15,7 +16,9 @@ export function encodeVerdict(verdict: AuthVerdict): AuthContext {
     outcome: 'allow',
     partner_id: verdict.partner_id,
     key_id: verdict.key_id,
-    workspaces: JSON.stringify(verdict.workspaces),
+    scopes: verdict.scopes.join(','),
+    // `<limit>/<window seconds>`, or empty: no per-key limit.
+    rate_limit: verdict.rate_limit ? `${verdict.rate_limit.limit}/${verdict.rate_limit.window_seconds}` : '',
   };
 }
 
@@ -23,15 +26,22 @@ export function encodeVerdict(verdict: AuthVerdict): AuthContext {
 export function decodeVerdict(context: unknown): AuthVerdict {
   const c = (context ?? {}) as Record<string, unknown>;
   if (typeof c.outcome === 'string' && REFUSALS.includes(c.outcome)) return { outcome: c.outcome as RefusalOutcome };
-  if (c.outcome !== 'allow' || typeof c.partner_id !== 'string' || typeof c.key_id !== 'string') {
+  if (c.outcome !== 'allow' || typeof c.partner_id !== 'string' || typeof c.key_id !== 'string' || typeof c.scopes !== 'string') {
     return { outcome: 'UNAUTHORIZED' };
   }
-  let workspaces: unknown;
-  try {
-    workspaces = typeof c.workspaces === 'string' ? JSON.parse(c.workspaces) : c.workspaces;
-  } catch {
-    return { outcome: 'UNAUTHORIZED' };
+  const scopes = c.scopes === '' ? [] : c.scopes.split(',');
+  if (!scopes.every((s) => (SCOPES as readonly string[]).includes(s))) return { outcome: 'UNAUTHORIZED' };
+  let rate_limit: { limit: number; window_seconds: number } | undefined;
+  if (typeof c.rate_limit === 'string' && c.rate_limit !== '') {
+    const m = /^(\d+)\/(\d+)$/.exec(c.rate_limit);
+    if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) return { outcome: 'UNAUTHORIZED' };
+    rate_limit = { limit: Number(m[1]), window_seconds: Number(m[2]) };
   }
-  if (!Array.isArray(workspaces) || !workspaces.every((w) => typeof w === 'string')) return { outcome: 'UNAUTHORIZED' };
-  return { outcome: 'allow', partner_id: c.partner_id, key_id: c.key_id, workspaces };
+  return {
+    outcome: 'allow',
+    partner_id: c.partner_id,
+    key_id: c.key_id,
+    scopes: scopes as Scope[],
+    ...(rate_limit ? { rate_limit } : {}),
+  };
 }

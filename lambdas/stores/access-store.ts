@@ -1,4 +1,5 @@
 // Partners and API keys in DynamoDB. The authorizer only reads (getKeyByHash, getPartner); the admin CLI writes.
+// A key item stays small: its grants are items of their own (grant-store.ts).
 import {
   type DynamoDBDocumentClient,
   GetCommand,
@@ -6,7 +7,9 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { SCOPES, type Scope } from '../contract/routes';
 import { ITEM_PREFIX } from '../contract/tables';
+import type { RateLimit } from '../domain/rate-limit';
 import {
   type AccessStore,
   AlreadyExistsError,
@@ -16,14 +19,11 @@ import {
   type PartnerRecord,
   type PartnerStatus,
 } from '../domain/ports';
+import { DynamoGrantStore } from './grant-store';
 
 const isConditionFailure = (err: unknown) => (err as { name?: string })?.name === 'ConditionalCheckFailedException';
 
 type Item = Record<string, unknown>;
-
-/** Concurrent grant changes on one key retry this often before giving up (each retry is one lost race). */
-const GRANT_RETRIES = 50;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function toKey(item: Item): KeyRecord {
   return {
@@ -31,11 +31,13 @@ function toKey(item: Item): KeyRecord {
     key_id: item.key_id as string,
     partner_id: item.partner_id as string,
     prefix: item.prefix as string,
-    workspaces: (item.workspaces as string[] | undefined) ?? [],
     status: item.status as KeyStatus,
     expires_at: item.expires_at as string | undefined,
     created_at: item.created_at as string,
     description: item.description as string | undefined,
+    // Keys issued before scopes existed could do everything; they keep that.
+    scopes: Array.isArray(item.scopes) ? (item.scopes as Scope[]) : [...SCOPES],
+    rate_limit: item.rate_limit ? (item.rate_limit as RateLimit) : undefined,
   };
 }
 
@@ -50,10 +52,14 @@ function toPartner(item: Item): PartnerRecord {
 }
 
 export class DynamoAccessStore implements AccessStore {
+  readonly grants: DynamoGrantStore;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.grants = new DynamoGrantStore(client, tableName);
+  }
 
   async getKeyByHash(keyHash: string): Promise<KeyRecord | undefined> {
     const out = await this.client.send(
@@ -123,11 +129,12 @@ export class DynamoAccessStore implements AccessStore {
           key_id: key.key_id,
           partner_id: key.partner_id,
           prefix: key.prefix,
-          workspaces: key.workspaces,
           status: key.status,
           expires_at: key.expires_at,
           created_at: key.created_at,
           description: key.description,
+          scopes: key.scopes,
+          rate_limit: key.rate_limit,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
@@ -147,28 +154,33 @@ export class DynamoAccessStore implements AccessStore {
     return item ? toKey(item) : undefined;
   }
 
-  async updateKey(keyId: string, change: { status?: KeyStatus; expires_at?: string }): Promise<KeyRecord> {
+  async updateKey(keyId: string, change: { status?: KeyStatus; expires_at?: string; rate_limit?: RateLimit | null }): Promise<KeyRecord> {
     const key = await this.findKeyById(keyId);
     if (!key) throw new NotFoundError(`key ${keyId}`);
     const sets: string[] = [];
+    const removes: string[] = [];
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
     for (const [field, value] of Object.entries(change)) {
       if (value === undefined) continue;
-      sets.push(`#${field} = :${field}`);
       names[`#${field}`] = field;
+      if (value === null) {
+        removes.push(`#${field}`);
+        continue;
+      }
+      sets.push(`#${field} = :${field}`);
       values[`:${field}`] = value;
     }
-    if (sets.length === 0) return key;
+    if (sets.length === 0 && removes.length === 0) return key;
     try {
       const out = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: ITEM_PREFIX.key + key.key_hash },
-          UpdateExpression: `SET ${sets.join(', ')}`,
+          UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
+          ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -176,41 +188,6 @@ export class DynamoAccessStore implements AccessStore {
     } catch (err) {
       if (isConditionFailure(err)) throw new NotFoundError(`key ${keyId}`);
       throw err;
-    }
-  }
-
-  async changeGrants(keyId: string, change: { add?: string[]; remove?: string[] }): Promise<KeyRecord> {
-    const remove = new Set(change.remove ?? []);
-    // Optimistic concurrency: write the new list only if the list is still the one we read, else read again.
-    for (let attempt = 0; ; attempt++) {
-      const key = await this.findKeyById(keyId);
-      if (!key) throw new NotFoundError(`key ${keyId}`);
-      // The index is eventually consistent on AWS: read the item itself for the list we compare against.
-      const current = await this.getKeyByHash(key.key_hash);
-      if (!current) throw new NotFoundError(`key ${keyId}`);
-      const next = [...new Set([...current.workspaces, ...(change.add ?? [])])].filter((w) => !remove.has(w));
-      try {
-        const out = await this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: { pk: ITEM_PREFIX.key + current.key_hash },
-            UpdateExpression: 'SET #w = :next',
-            ConditionExpression: current.workspaces.length
-              ? 'attribute_exists(pk) AND #w = :current'
-              : 'attribute_exists(pk) AND (attribute_not_exists(#w) OR size(#w) = :zero)',
-            ExpressionAttributeNames: { '#w': 'workspaces' },
-            ExpressionAttributeValues: current.workspaces.length
-              ? { ':next': next, ':current': current.workspaces }
-              : { ':next': next, ':zero': 0 },
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        return toKey(out.Attributes as Item);
-      } catch (err) {
-        if (!isConditionFailure(err) || attempt >= GRANT_RETRIES) throw err;
-        // Someone else changed the grants between our read and write: back off with jitter and apply ours again.
-        await sleep(Math.random() * 20 * 2 ** Math.min(attempt, 5));
-      }
     }
   }
 

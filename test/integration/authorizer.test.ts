@@ -32,10 +32,18 @@ afterAll(async () => {
   await tables?.drop();
 });
 
-it('allows an active key of an active partner, with its workspaces', async () => {
+it('allows an active key of an active partner, with its scopes and limit and no grant list', async () => {
   const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a', 'ws_b'] });
   const verdict = await new KeyAuthorizer(store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(`Bearer ${issued.key}`);
-  expect(verdict).toEqual({ outcome: 'allow', partner_id: 'acme', key_id: issued.key_id, workspaces: ['ws_a', 'ws_b'] });
+  expect(verdict).toEqual({ outcome: 'allow', partner_id: 'acme', key_id: issued.key_id, scopes: ['analyze', 'read', 'feedback', 'policy'] });
+  const limited = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], scopes: ['read'], rateLimit: '600/m' });
+  expect(await new KeyAuthorizer(store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(`Bearer ${limited.key}`)).toEqual({
+    outcome: 'allow',
+    partner_id: 'acme',
+    key_id: limited.key_id,
+    scopes: ['read'],
+    rate_limit: { limit: 600, window_seconds: 60 },
+  });
 });
 
 it('refuses malformed keys and bad checksums without a database read', async () => {
@@ -73,9 +81,9 @@ it('expires a cached key on the second, without waiting for the TTL', async () =
   expect((await authorizer.verify(`Bearer ${issued.key}`, Date.parse(expiresAt))).outcome).toBe('UNAUTHORIZED');
 });
 
-it('caches unknown keys too, and keeps the cache bounded', async () => {
+it('caches unknown keys too, in their own bounded cache', async () => {
   const { store: s, counter } = counting(store);
-  const authorizer = new KeyAuthorizer(s, { ttlSeconds: 30, isUnavailable: isDatabaseUnavailable, maxEntries: 2 });
+  const authorizer = new KeyAuthorizer(s, { ttlSeconds: 30, isUnavailable: isDatabaseUnavailable, maxEntries: 2, maxUnknownEntries: 2 });
   const unknown = generateApiKey();
   await authorizer.verify(`Bearer ${unknown}`);
   await authorizer.verify(`Bearer ${unknown}`);
@@ -83,6 +91,36 @@ it('caches unknown keys too, and keeps the cache bounded', async () => {
   for (let i = 0; i < 5; i++) await authorizer.verify(`Bearer ${generateApiKey()}`);
   await authorizer.verify(`Bearer ${unknown}`); // evicted by the bound: read again
   expect(counter.reads).toBe(7);
+});
+
+it('keeps a key in steady use cached while minted keys flood the unknown cache (real reads)', async () => {
+  const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
+  const { store: s, counter } = counting(store);
+  const authorizer = new KeyAuthorizer(s, { ttlSeconds: 300, isUnavailable: isDatabaseUnavailable, maxEntries: 3, maxUnknownEntries: 50 });
+  const t0 = Date.now();
+  expect((await authorizer.verify(`Bearer ${issued.key}`, t0)).outcome).toBe('allow');
+  expect(counter.reads).toBe(2);
+  for (let i = 0; i < 500; i++) {
+    expect((await authorizer.verify(`Bearer ${generateApiKey()}`, t0 + i)).outcome).toBe('UNAUTHORIZED');
+    if (i % 50 === 0) expect((await authorizer.verify(`Bearer ${issued.key}`, t0 + i)).outcome).toBe('allow');
+  }
+  expect(counter.reads).toBe(2 + 500); // one read per minted key, none for the key in use
+});
+
+it('keeps known keys in an LRU: a hit refreshes, so the least recently used one goes', async () => {
+  const keys = await Promise.all([1, 2, 3].map(() => admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] })));
+  const { store: s, counter } = counting(store);
+  const authorizer = new KeyAuthorizer(s, { ttlSeconds: 300, isUnavailable: isDatabaseUnavailable, maxEntries: 2 });
+  const [a, b, c] = keys.map((k) => `Bearer ${k.key}`);
+  await authorizer.verify(a);
+  await authorizer.verify(b);
+  await authorizer.verify(a); // refreshes a
+  await authorizer.verify(c); // evicts b, the least recently used
+  expect(counter.reads).toBe(6);
+  await authorizer.verify(a);
+  expect(counter.reads).toBe(6);
+  await authorizer.verify(b);
+  expect(counter.reads).toBe(8);
 });
 
 it('reports an inactive partner as ACCOUNT_INACTIVE', async () => {

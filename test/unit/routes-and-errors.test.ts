@@ -29,12 +29,15 @@ describe('route matching (shared by the stack and local mode)', () => {
 
 describe('authorizer verdict in the context', () => {
   it('round-trips an allow verdict and fails closed on anything unreadable', () => {
-    const allow = { outcome: 'allow' as const, partner_id: 'p', key_id: 'k', workspaces: ['a', 'b'] };
+    const allow = { outcome: 'allow' as const, partner_id: 'p', key_id: 'k', scopes: ['analyze' as const, 'read' as const] };
     expect(decodeVerdict(encodeVerdict(allow))).toEqual(allow);
+    const limited = { ...allow, scopes: [], rate_limit: { limit: 600, window_seconds: 60 } };
+    expect(decodeVerdict(encodeVerdict(limited))).toEqual(limited);
     expect(decodeVerdict(encodeVerdict({ outcome: 'ACCOUNT_INACTIVE' }))).toEqual({ outcome: 'ACCOUNT_INACTIVE' });
     expect(decodeVerdict(undefined)).toEqual({ outcome: 'UNAUTHORIZED' });
-    expect(decodeVerdict({ outcome: 'allow', partner_id: 'p', key_id: 'k', workspaces: '{' })).toEqual({ outcome: 'UNAUTHORIZED' });
-    expect(decodeVerdict({ outcome: 'allow', partner_id: 'p', key_id: 'k', workspaces: '[1]' })).toEqual({ outcome: 'UNAUTHORIZED' });
+    expect(decodeVerdict({ outcome: 'allow', partner_id: 'p', key_id: 'k' })).toEqual({ outcome: 'UNAUTHORIZED' });
+    expect(decodeVerdict({ outcome: 'allow', partner_id: 'p', key_id: 'k', scopes: 'analyze,admin' })).toEqual({ outcome: 'UNAUTHORIZED' });
+    expect(decodeVerdict({ outcome: 'allow', partner_id: 'p', key_id: 'k', scopes: 'read', rate_limit: '0/60' })).toEqual({ outcome: 'UNAUTHORIZED' });
     expect(decodeVerdict({ outcome: 'whatever' })).toEqual({ outcome: 'UNAUTHORIZED' });
   });
 });

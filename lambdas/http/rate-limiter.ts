@@ -1,0 +1,121 @@
+// Per-key rate limits across every instance (contract section 11). Each instance leases tokens from a shared counter
+// per (key, window) with one conditional write, and spends them locally: a limit of 100 or more costs a write per
+// block of tokens, not per request. The counter never hands out more than 110% of the limit in a window, which bounds
+// what all instances together accept. Blocks are sized to what this instance used lately and at most 12.5% of the
+// limit, so tokens stranded in other instances cannot push a key sending 80% of its limit over the counter's ceiling
+// while at most 3 instances hold unspent blocks (2 × 12.5% + 80% < 110%; see docs/operations.md). Limits under 100
+// are counted exactly: one conditional write per request, ceiling = the limit.
+import type { Principal } from '../authorizer/authorize';
+import { LruMap } from '../domain/lru';
+import type { RateCounterStore } from '../domain/ports';
+import {
+  LEASE_MIN_LIMIT,
+  type RateLimit,
+  leaseSize,
+  rateLimitHeaders,
+  secondsUntilReset,
+  windowAt,
+  windowCeiling,
+} from '../domain/rate-limit';
+
+export type RateOutcome =
+  | { allowed: true; headers: Record<string, string> }
+  | { allowed: false; headers: Record<string, string>; retryAfterSeconds: number; reason: 'window_full' | 'larger_than_limit' };
+
+interface KeyState {
+  windowIndex: number;
+  /** Leased here and not yet spent. */
+  tokens: number;
+  /** Spent here in this window, and in the window before. */
+  used: number;
+  usedBefore: number;
+  /** The shared counter as last seen (includes every instance's leases). */
+  counter: number;
+}
+
+export interface RateLimiterOptions {
+  clock?: () => number;
+  maxKeys?: number;
+}
+
+export class RateLimiter {
+  private readonly states: LruMap<string, KeyState>;
+  private readonly clock: () => number;
+  /** Counter writes made, for the bench. */
+  writes = 0;
+
+  constructor(
+    private readonly store: RateCounterStore,
+    options: RateLimiterOptions = {},
+  ) {
+    this.clock = options.clock ?? Date.now;
+    this.states = new LruMap(options.maxKeys ?? 10_000);
+  }
+
+  private state(keyId: string, rate: RateLimit, windowIndex: number): KeyState {
+    const id = `${keyId}\n${rate.window_seconds}`;
+    let s = this.states.get(id);
+    if (!s) {
+      s = { windowIndex, tokens: 0, used: 0, usedBefore: 0, counter: 0 };
+      this.states.set(id, s);
+    } else if (s.windowIndex !== windowIndex) {
+      // A new window: unspent tokens of the old one are gone, what was used there sizes the next lease.
+      s.usedBefore = s.windowIndex === windowIndex - 1 ? s.used : 0;
+      Object.assign(s, { windowIndex, tokens: 0, used: 0, counter: 0 });
+    }
+    return s;
+  }
+
+  private headersFor(rate: RateLimit, s: KeyState | undefined, nowMs: number): Record<string, string> {
+    const window = windowAt(nowMs, rate.window_seconds);
+    // What all instances have spent, as far as this one knows: the counter minus our own unspent tokens.
+    const spent = s && s.windowIndex === window.index ? Math.max(s.counter - s.tokens, s.used) : 0;
+    return rateLimitHeaders(rate, rate.limit - spent, secondsUntilReset(window, nowMs));
+  }
+
+  /** The headers for a response that spent nothing (e.g. a batch refused before its size was known). */
+  headers(principal: Principal, nowMs: number = this.clock()): Record<string, string> {
+    const rate = principal.rate_limit;
+    if (!rate) return {};
+    return this.headersFor(rate, this.states.peek(`${principal.key_id}\n${rate.window_seconds}`), nowMs);
+  }
+
+  /** Spends `n` requests of the key's limit in the window of `nowMs`; all or nothing. Unlimited keys cost nothing. */
+  async consume(principal: Principal, n = 1, nowMs: number = this.clock()): Promise<RateOutcome> {
+    const rate = principal.rate_limit;
+    if (!rate) return { allowed: true, headers: {} };
+    const window = windowAt(nowMs, rate.window_seconds);
+    const refuse = (reason: 'window_full' | 'larger_than_limit', s?: KeyState): RateOutcome => ({
+      allowed: false,
+      reason,
+      retryAfterSeconds: secondsUntilReset(window, nowMs),
+      headers: { ...this.headersFor(rate, s, nowMs), RateLimit: `"default";r=0;t=${secondsUntilReset(window, nowMs)}` },
+    });
+    if (n > rate.limit) return refuse('larger_than_limit');
+
+    let s = this.state(principal.key_id, rate, window.index);
+    if (s.tokens < n) {
+      const need = n - s.tokens;
+      const exact = rate.limit < LEASE_MIN_LIMIT;
+      const ceiling = exact ? rate.limit : windowCeiling(rate.limit);
+      const size = leaseSize(rate.limit, need, Math.max(s.usedBefore, s.used));
+      const windowRef = { seconds: rate.window_seconds, index: window.index, endMs: window.endMs };
+      this.writes++;
+      let counter = await this.store.lease(principal.key_id, windowRef, size, ceiling);
+      let leased = size;
+      if (counter === undefined && size > need) {
+        // Near the ceiling: take only what this request needs.
+        this.writes++;
+        counter = await this.store.lease(principal.key_id, windowRef, need, ceiling);
+        leased = need;
+      }
+      s = this.state(principal.key_id, rate, window.index);
+      if (counter === undefined) return refuse('window_full', s);
+      s.tokens += leased;
+      s.counter = Math.max(s.counter, counter);
+    }
+    s.tokens -= n;
+    s.used += n;
+    return { allowed: true, headers: this.headersFor(rate, s, nowMs) };
+  }
+}

@@ -1,0 +1,246 @@
+// Grants as items in the access table (contract section 8). Per grant: `grant#<key_id>#<grant>` (read by the request
+// path with a consistent GetItem; indexed under `k#<key_id>` to list a key's grants) and `holder#<grant>#<key_id>`
+// (indexed under `w#<head>` or `p#<head>` for the cross-partner check), written together in one transaction. A key's
+// prefix grants are also kept as one set, `prefixes#<key_id>`, so the request path reads them in one consistent read.
+import {
+  BatchGetCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { ITEM_PREFIX } from '../contract/tables';
+import { MAX_PREFIX_GRANTS, grantHead, grantsOverlap, isPrefixGrant, prefixOf } from '../domain/grants';
+import { type GrantHolder, type GrantOwner, type GrantStore, TooManyPrefixGrantsError } from '../domain/ports';
+
+const INDEX = 'grants_by_head';
+/** Exact grants per transaction: two items each, within DynamoDB's 100 items per transaction. */
+const GRANTS_PER_TRANSACTION = 50;
+/** Transactions in flight at once when granting thousands. */
+const PARALLEL_TRANSACTIONS = 8;
+/** From this many exact grants under one head, read the head's holders once instead of one query per grant. */
+const WHOLE_HEAD_THRESHOLD = 200;
+const PARALLEL_QUERIES = 16;
+const CONFLICT_RETRIES = 20;
+
+type Item = Record<string, unknown>;
+
+const grantPk = (keyId: string, grant: string) => `${ITEM_PREFIX.grant}${keyId}#${grant}`;
+const holderPk = (keyId: string, grant: string) => `${ITEM_PREFIX.grantHolder}${grant}#${keyId}`;
+const prefixesPk = (keyId: string) => ITEM_PREFIX.prefixGrants + keyId;
+const keyHead = (keyId: string) => `k#${keyId}`;
+const holderHead = (grant: string) => `${isPrefixGrant(grant) ? 'p' : 'w'}#${grantHead(grant)}`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const isConflict = (err: unknown) => {
+  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
+  return (
+    e?.name === 'TransactionConflictException' ||
+    (e?.name === 'TransactionCanceledException' && (e.CancellationReasons ?? []).some((r) => r?.Code === 'TransactionConflict'))
+  );
+};
+const prefixLimitHit = (err: unknown) => {
+  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
+  return e?.name === 'TransactionCanceledException' && (e.CancellationReasons ?? []).some((r) => r?.Code === 'ConditionalCheckFailed');
+};
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Runs `work` over `items` with at most `parallel` in flight. */
+async function inParallel<T>(items: T[], parallel: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(parallel, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]);
+  });
+  await Promise.all(lanes);
+}
+
+const toHolder = (item: Item): GrantHolder => ({
+  grant: item.grant_value as string,
+  key_id: item.grant_key as string,
+  partner_id: item.grant_partner as string,
+});
+
+export class DynamoGrantStore implements GrantStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async checkGrant(keyId: string, workspaceId: string, knownPrefixes?: string[]) {
+    if (knownPrefixes) {
+      const out = await this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { pk: grantPk(keyId, workspaceId) }, ConsistentRead: true, ProjectionExpression: 'pk' }),
+      );
+      return { exact: out.Item !== undefined };
+    }
+    // Both items in one round trip: the exact grant and the key's prefix set.
+    let keys: Item[] = [{ pk: grantPk(keyId, workspaceId) }, { pk: prefixesPk(keyId) }];
+    const found: Item[] = [];
+    for (let attempt = 0; keys.length; attempt++) {
+      const out = await this.client.send(
+        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }),
+      );
+      found.push(...(out.Responses?.[this.tableName] ?? []));
+      keys = (out.UnprocessedKeys?.[this.tableName]?.Keys as Item[] | undefined) ?? [];
+      if (keys.length) await sleep(Math.min(200, 10 * 2 ** attempt));
+    }
+    const prefixItem = found.find((i) => i.pk === prefixesPk(keyId));
+    return {
+      exact: found.some((i) => i.pk === grantPk(keyId, workspaceId)),
+      prefixes: prefixItem ? [...((prefixItem.prefixes as Set<string> | undefined) ?? [])] : [],
+    };
+  }
+
+  async prefixGrants(keyId: string): Promise<string[]> {
+    const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: prefixesPk(keyId) }, ConsistentRead: true }));
+    return [...((out.Item?.prefixes as Set<string> | undefined) ?? [])].sort();
+  }
+
+  async listGrants(keyId: string): Promise<string[]> {
+    return (await this.queryHead(keyHead(keyId))).map((i) => i.grant_value as string);
+  }
+
+  private async queryHead(head: string, condition?: { beginsWith?: string; equals?: string }, excludePartner?: string, stopAtFirst = false): Promise<Item[]> {
+    const items: Item[] = [];
+    let start: Item | undefined;
+    const values: Item = { ':h': head };
+    let keyCondition = 'grant_head = :h';
+    if (condition?.equals !== undefined) {
+      keyCondition += ' AND grant_value = :v';
+      values[':v'] = condition.equals;
+    } else if (condition?.beginsWith !== undefined) {
+      keyCondition += ' AND begins_with(grant_value, :v)';
+      values[':v'] = condition.beginsWith;
+    }
+    if (excludePartner !== undefined) values[':p'] = excludePartner;
+    do {
+      const out = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: INDEX,
+          KeyConditionExpression: keyCondition,
+          FilterExpression: excludePartner !== undefined ? 'grant_partner <> :p' : undefined,
+          ExpressionAttributeValues: values,
+          ProjectionExpression: 'grant_value, grant_key, grant_partner',
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey;
+    } while (start && !(stopAtFirst && items.length));
+    return items;
+  }
+
+  async foreignHolders(partnerId: string, grants: string[]): Promise<{ grant: string; held: GrantHolder }[]> {
+    const conflicts: { grant: string; held: GrantHolder }[] = [];
+    const prefixHolders = new Map<string, GrantHolder[]>();
+    const heads = [...new Set(grants.map(grantHead))];
+    // Prefix grants of other partners, per head (few: a key holds at most 100 prefix grants).
+    await inParallel(heads, PARALLEL_QUERIES, async (head) => {
+      prefixHolders.set(head, (await this.queryHead(`p#${head}`, undefined, partnerId)).map(toHolder));
+    });
+    for (const grant of grants) {
+      for (const held of prefixHolders.get(grantHead(grant)) ?? []) if (grantsOverlap(grant, held.grant)) conflicts.push({ grant, held });
+    }
+
+    const exact = grants.filter((g) => !isPrefixGrant(g));
+    const byHead = new Map<string, string[]>();
+    for (const g of exact) byHead.set(grantHead(g), [...(byHead.get(grantHead(g)) ?? []), g]);
+    const perGrant: string[] = [];
+    await inParallel([...byHead], PARALLEL_QUERIES, async ([head, inHead]) => {
+      if (inHead.length < WHOLE_HEAD_THRESHOLD) {
+        perGrant.push(...inHead);
+        return;
+      }
+      // Granting in bulk: one paged read of the head's holders beats thousands of queries.
+      const wanted = new Set(inHead);
+      for (const item of await this.queryHead(`w#${head}`, undefined, partnerId)) {
+        if (wanted.has(item.grant_value as string)) conflicts.push({ grant: item.grant_value as string, held: toHolder(item) });
+      }
+    });
+    await inParallel(perGrant, PARALLEL_QUERIES, async (grant) => {
+      for (const item of await this.queryHead(holderHead(grant), { equals: grant }, partnerId)) conflicts.push({ grant, held: toHolder(item) });
+    });
+    // A prefix grant collides with any other partner's workspace it would cover.
+    await inParallel(grants.filter(isPrefixGrant), PARALLEL_QUERIES, async (grant) => {
+      const [item] = await this.queryHead(`w#${grantHead(grant)}`, { beginsWith: prefixOf(grant) }, partnerId, true);
+      if (item) conflicts.push({ grant, held: toHolder(item) });
+    });
+    return conflicts;
+  }
+
+  async addGrants(owner: GrantOwner, grants: string[]): Promise<void> {
+    await this.write(owner, grants, 'add');
+  }
+
+  async removeGrants(owner: GrantOwner, grants: string[]): Promise<void> {
+    await this.write(owner, grants, 'remove');
+  }
+
+  private async write(owner: GrantOwner, grants: string[], change: 'add' | 'remove'): Promise<void> {
+    const unique = [...new Set(grants)];
+    const batches = [
+      ...chunks(unique.filter((g) => !isPrefixGrant(g)), GRANTS_PER_TRANSACTION),
+      // One prefix per transaction: each also changes the key's prefix set, under its size condition.
+      ...unique.filter(isPrefixGrant).map((g) => [g]),
+    ];
+    await inParallel(batches, PARALLEL_TRANSACTIONS, async (batch) => {
+      const items = batch.flatMap((grant) => (change === 'add' ? this.puts(owner, grant) : this.deletes(owner, grant)));
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await this.client.send(new TransactWriteCommand({ TransactItems: items }));
+          return;
+        } catch (err) {
+          if (change === 'add' && prefixLimitHit(err) && !isConflict(err)) throw new TooManyPrefixGrantsError(MAX_PREFIX_GRANTS);
+          if (!isConflict(err) || attempt >= CONFLICT_RETRIES) throw err;
+          // Another change to the same key's prefix set or the same grant: back off with jitter, apply ours again.
+          await sleep(Math.random() * 10 * 2 ** Math.min(attempt, 6));
+        }
+      }
+    });
+  }
+
+  private puts(owner: GrantOwner, grant: string) {
+    const common = { kind: 'grant', grant_value: grant, grant_key: owner.key_id, grant_partner: owner.partner_id };
+    const items: object[] = [
+      { Put: { TableName: this.tableName, Item: { pk: grantPk(owner.key_id, grant), grant_head: keyHead(owner.key_id), ...common } } },
+      { Put: { TableName: this.tableName, Item: { pk: holderPk(owner.key_id, grant), grant_head: holderHead(grant), ...common, kind: 'grant_holder' } } },
+    ];
+    if (isPrefixGrant(grant)) {
+      items.push({
+        Update: {
+          TableName: this.tableName,
+          Key: { pk: prefixesPk(owner.key_id) },
+          UpdateExpression: 'ADD prefixes :p SET kind = :kind',
+          // At most 100 prefix grants, counted atomically with the add (a grant already held always fits).
+          ConditionExpression: 'attribute_not_exists(prefixes) OR size(prefixes) < :max OR contains(prefixes, :one)',
+          ExpressionAttributeValues: { ':p': new Set([grant]), ':one': grant, ':max': MAX_PREFIX_GRANTS, ':kind': 'prefix_grants' },
+        },
+      });
+    }
+    return items;
+  }
+
+  private deletes(owner: GrantOwner, grant: string) {
+    const items: object[] = [
+      { Delete: { TableName: this.tableName, Key: { pk: grantPk(owner.key_id, grant) } } },
+      { Delete: { TableName: this.tableName, Key: { pk: holderPk(owner.key_id, grant) } } },
+    ];
+    if (isPrefixGrant(grant)) {
+      items.push({
+        Update: {
+          TableName: this.tableName,
+          Key: { pk: prefixesPk(owner.key_id) },
+          UpdateExpression: 'DELETE prefixes :p',
+          ExpressionAttributeValues: { ':p': new Set([grant]) },
+        },
+      });
+    }
+    return items;
+  }
+}

@@ -1,0 +1,38 @@
+// Rate limit counters: one item per (key, window) in the decisions table, `rate#<key_id>#<window seconds>#<index>`,
+// grown with a conditional ADD and deleted by TTL an hour after the window ends.
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ITEM_PREFIX } from '../contract/tables';
+import type { RateCounterStore } from '../domain/ports';
+
+const KEEP_AFTER_WINDOW_SECONDS = 3_600;
+
+export class DynamoRateCounterStore implements RateCounterStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async lease(keyId: string, window: { seconds: number; index: number; endMs: number }, n: number, ceiling: number): Promise<number | undefined> {
+    if (n > ceiling) return undefined;
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: `${ITEM_PREFIX.rateWindow}${keyId}#${window.seconds}#${window.index}` },
+          UpdateExpression: 'ADD used :n SET expires_at = if_not_exists(expires_at, :expires)',
+          ConditionExpression: 'attribute_not_exists(used) OR used <= :room',
+          ExpressionAttributeValues: {
+            ':n': n,
+            ':room': ceiling - n,
+            ':expires': Math.ceil(window.endMs / 1000) + KEEP_AFTER_WINDOW_SECONDS,
+          },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return Number(out.Attributes?.used);
+    } catch (err) {
+      if ((err as { name?: string })?.name === 'ConditionalCheckFailedException') return undefined;
+      throw err;
+    }
+  }
+}
