@@ -3,11 +3,13 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AdminInputError, AdminService } from '../lib/admin';
+import { readWorkspacesFile } from '../lib/admin/workspaces-file';
 import { IN_MEMORY, dynamoDbAnswers, startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { ensureTables } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
 import { ENV } from '../lambdas/contract/settings';
-import { NotFoundError } from '../lambdas/domain/ports';
+import { NotFoundError, SharedGrantError } from '../lambdas/domain/ports';
+import { formatRateLimit } from '../lambdas/domain/rate-limit';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
 import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
 
@@ -15,13 +17,19 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
 
   partner create --id <id> --name <name> [--status active|disabled|suspended|pending]
   partner set-status --id <id> --status <status>
-  key create --partner <id> --workspace <ws> [--workspace <ws> ...] [--env live|test]
-             [--expires-at <ISO 8601>] [--description <text>]
+  key create --partner <id> --workspace <ws> [--workspace <ws> ...] [--workspaces-file <path>]
+             [--env live|test] [--expires-at <ISO 8601>] [--description <text>]
+             [--scope analyze|read|feedback|policy ...] [--rate-limit <n>/s|m|h] [--allow-shared]
   key revoke --key-id <key_id>
-  key grant --key-id <key_id> --workspace <ws>
-  key ungrant --key-id <key_id> --workspace <ws>
+  key grant --key-id <key_id> --workspace <ws or prefix*> [--workspace ...] [--workspaces-file <path>] [--allow-shared]
+  key ungrant --key-id <key_id> --workspace <ws or prefix*> [--workspace ...] [--workspaces-file <path>]
   key rotate --key-id <key_id> [--grace-seconds <n>]   (default 86400)
+  key set-rate-limit --key-id <key_id> (--limit <n>/s|m|h | --none)
   key list --partner <id>
+
+  A grant is a workspace id or a prefix ending in * (at least 3 characters before it; acme:* covers acme:eu, ...).
+  --workspaces-file holds one workspace id or prefix a line (blank lines and # comments skipped).
+  --scope is repeatable (default: all four). --allow-shared grants workspaces another partner's key holds.
 
   --json   print one JSON object
   --aws    use the deployed tables (AWS default credentials; table names from the stack outputs,
@@ -38,7 +46,12 @@ interface Parsed {
   aws: boolean;
 }
 
-const VALUE_FLAGS = new Set(['id', 'name', 'status', 'partner', 'workspace', 'env', 'expires-at', 'description', 'key-id', 'grace-seconds']);
+const VALUE_FLAGS = new Set([
+  'id', 'name', 'status', 'partner', 'workspace', 'env', 'expires-at', 'description', 'key-id', 'grace-seconds',
+  'workspaces-file', 'scope', 'rate-limit', 'limit',
+]);
+/** Options without a value. */
+const SWITCHES = new Set(['allow-shared', 'none']);
 
 export function parseArgs(argv: string[]): Parsed {
   const parsed: Parsed = { words: [], flags: new Map(), json: false, aws: false };
@@ -50,6 +63,10 @@ export function parseArgs(argv: string[]): Parsed {
     else if (arg.startsWith('--')) {
       const eq = arg.indexOf('=');
       const name = arg.slice(2, eq === -1 ? undefined : eq);
+      if (SWITCHES.has(name) && eq === -1) {
+        parsed.flags.set(name, ['true']);
+        continue;
+      }
       if (!VALUE_FLAGS.has(name)) throw new UsageError(`unknown option --${name}`);
       const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
       if (value === undefined) throw new UsageError(`--${name} needs a value`);
@@ -71,6 +88,19 @@ function one(p: Parsed, name: string, required = true): string | undefined {
 
 type Output = { json: Record<string, unknown>; text: string };
 
+const has = (p: Parsed, name: string) => p.flags.has(name);
+
+/** Every --workspace, then every line of --workspaces-file. */
+async function grantsOf(p: Parsed): Promise<string[]> {
+  const file = one(p, 'workspaces-file', false);
+  return [...(p.flags.get('workspace') ?? []), ...(file === undefined ? [] : await readWorkspacesFile(file))];
+}
+
+const rateText = (rate: { limit: number; window_seconds: number } | null) => (rate ? formatRateLimit(rate) : 'none');
+
+/** Thousands of grants: print a count instead of the list. */
+const workspacesText = (ws: string[]) => (ws.length > 20 ? `${ws.slice(0, 20).join(', ')}, ... (${ws.length} in all)` : ws.join(', ') || '(none)');
+
 async function run(p: Parsed, admin: AdminService): Promise<Output> {
   const command = p.words.join(' ');
   switch (command) {
@@ -86,10 +116,13 @@ async function run(p: Parsed, admin: AdminService): Promise<Output> {
     case 'key create': {
       const issued = await admin.createKey({
         partnerId: one(p, 'partner')!,
-        workspaces: p.flags.get('workspace') ?? [],
+        workspaces: await grantsOf(p),
         env: one(p, 'env', false),
         expiresAt: one(p, 'expires-at', false),
         description: one(p, 'description', false),
+        scopes: p.flags.get('scope'),
+        rateLimit: one(p, 'rate-limit', false),
+        allowShared: has(p, 'allow-shared'),
       });
       return { json: { ...issued }, text: issuedText(issued) };
     }
@@ -100,9 +133,17 @@ async function run(p: Parsed, admin: AdminService): Promise<Output> {
     case 'key grant':
     case 'key ungrant': {
       const keyId = one(p, 'key-id')!;
-      const ws = one(p, 'workspace')!;
-      const out = command === 'key grant' ? await admin.grant(keyId, ws) : await admin.ungrant(keyId, ws);
-      return { json: out, text: `key ${out.key_id} workspaces: ${out.workspaces.join(', ') || '(none)'}` };
+      const grants = await grantsOf(p);
+      if (command === 'key ungrant' && has(p, 'allow-shared')) throw new UsageError('--allow-shared applies to grants only');
+      const out =
+        command === 'key grant' ? await admin.grant(keyId, grants, { allowShared: has(p, 'allow-shared') }) : await admin.ungrant(keyId, grants);
+      return { json: out, text: `key ${out.key_id} workspaces: ${workspacesText(out.workspaces)}` };
+    }
+    case 'key set-rate-limit': {
+      const limit = one(p, 'limit', false);
+      if ((limit === undefined) === !has(p, 'none')) throw new UsageError('give either --limit <n>/s|m|h or --none');
+      const out = await admin.setRateLimit(one(p, 'key-id')!, limit ?? null);
+      return { json: out, text: `key ${out.key_id} rate limit: ${rateText(out.rate_limit)}` };
     }
     case 'key rotate': {
       const grace = one(p, 'grace-seconds', false);
@@ -113,7 +154,9 @@ async function run(p: Parsed, admin: AdminService): Promise<Output> {
     case 'key list': {
       const out = await admin.listKeys(one(p, 'partner')!);
       const lines = out.keys.map(
-        (k) => `${k.key_id}  ${k.prefix}…  ${k.status.padEnd(7)}  ${k.workspaces.join(',')}  created ${k.created_at}${k.expires_at ? `  expires ${k.expires_at}` : ''}`,
+        (k) =>
+          `${k.key_id}  ${k.prefix}…  ${k.status.padEnd(7)}  scopes ${k.scopes.join(',') || '(none)'}  limit ${rateText(k.rate_limit)}  ` +
+          `${workspacesText(k.workspaces)}  created ${k.created_at}${k.expires_at ? `  expires ${k.expires_at}` : ''}`,
       );
       return { json: out, text: lines.length ? lines.join('\n') : `partner ${out.partner_id} has no keys` };
     }
@@ -122,12 +165,22 @@ async function run(p: Parsed, admin: AdminService): Promise<Output> {
   }
 }
 
-function issuedText(k: { key: string; key_id: string; partner_id: string; workspaces: string[]; expires_at: string | null }): string {
+function issuedText(k: {
+  key: string;
+  key_id: string;
+  partner_id: string;
+  workspaces: string[];
+  expires_at: string | null;
+  scopes: string[];
+  rate_limit: { limit: number; window_seconds: number } | null;
+}): string {
   return [
     `key (shown once, store it now): ${k.key}`,
     `key_id: ${k.key_id}`,
     `partner: ${k.partner_id}`,
-    `workspaces: ${k.workspaces.join(', ')}`,
+    `workspaces: ${workspacesText(k.workspaces)}`,
+    `scopes: ${k.scopes.join(', ')}`,
+    `rate limit: ${rateText(k.rate_limit)}`,
     `expires_at: ${k.expires_at ?? 'never'}`,
   ].join('\n');
 }
@@ -185,7 +238,10 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     const message =
       err instanceof NotFoundError ? `unknown ${err.message.replace(/ not found$/, '')}` : (err as Error).message;
-    if (parsed.json) console.log(JSON.stringify({ error: { message } }));
+    if (parsed.json) {
+      const conflicts = err instanceof SharedGrantError ? { conflicts: err.conflicts.map(({ grant, held }) => ({ grant, held_grant: held.grant, key_id: held.key_id, partner_id: held.partner_id })) } : {};
+      console.log(JSON.stringify({ error: { message, ...conflicts } }));
+    }
     console.error(`error: ${message}`);
     if (err instanceof UsageError) console.error(`\n${USAGE}`);
     return err instanceof UsageError ? 2 : 1;

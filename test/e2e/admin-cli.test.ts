@@ -69,7 +69,15 @@ it('manages partners and keys, and never stores or lists a secret', async () => 
   expect((await admin('partner', 'set-status', '--id', 'acme', '--status', 'active', '--json')).json).toEqual({ partner_id: 'acme', status: 'active' });
 
   const created = (await admin('key', 'create', '--partner', 'acme', '--workspace', 'ws_a', '--workspace', 'ws_b', '--env', 'test', '--json')).json;
-  expect(created).toEqual({ key: expect.any(String), key_id: expect.stringMatching(/^key_/), partner_id: 'acme', workspaces: ['ws_a', 'ws_b'], expires_at: null });
+  expect(created).toEqual({
+    key: expect.any(String),
+    key_id: expect.stringMatching(/^key_/),
+    partner_id: 'acme',
+    workspaces: ['ws_a', 'ws_b'],
+    expires_at: null,
+    scopes: ['analyze', 'read', 'feedback', 'policy'],
+    rate_limit: null,
+  });
   expect(created.key).toMatch(/^sas_test_/);
   expect(isWellFormedApiKey(created.key)).toBe(true);
 
@@ -87,6 +95,8 @@ it('manages partners and keys, and never stores or lists a secret', async () => 
       workspaces: ['ws_b', 'ws_c'],
       expires_at: null,
       created_at: expect.any(String),
+      scopes: ['analyze', 'read', 'feedback', 'policy'],
+      rate_limit: null,
     },
   ]);
   expect(listed.stdout).not.toContain(created.key.slice(13));

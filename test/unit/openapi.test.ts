@@ -168,6 +168,7 @@ describe('errors (lambdas/contract/errors.ts)', () => {
       for (const example of Object.values<any>(response.content['application/json'].examples ?? {})) {
         const { code, message } = example.value.error;
         if (code === 'METHOD_NOT_ALLOWED') expect(message).toMatch(/^This route allows only [A-Z]+(, [A-Z]+)*\.$/);
+        else if (code === 'INSUFFICIENT_SCOPE') expect(message).toMatch(/^This API key lacks the scope "(analyze|read|feedback|policy)" this route needs\.$/);
         else expect(message).toBe(DEFAULT_MESSAGE[code as ErrorCode]);
         seen++;
       }

@@ -1,0 +1,20 @@
+// `--workspaces-file <path>`: one workspace id or prefix grant a line, for granting thousands at once. Blank lines and
+// lines starting with # are skipped; anything else is checked like a --workspace (lib/admin.ts assertGrants).
+import { readFile } from 'node:fs/promises';
+import { AdminInputError } from '../admin';
+
+export async function readWorkspacesFile(path: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new AdminInputError(`cannot read --workspaces-file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const grants: string[] = [];
+  text.split(/\r?\n/).forEach((raw) => {
+    const line = raw.trim();
+    if (line && !line.startsWith('#')) grants.push(line);
+  });
+  if (grants.length === 0) throw new AdminInputError(`--workspaces-file ${path} holds no workspace`);
+  return grants;
+}
