@@ -1,0 +1,125 @@
+// Per-key rate limits across instances (contract section 11): three service objects (three "Lambda instances",
+// each with its own leases and caches) behind their own local servers, sharing one DynamoDB Local and one injected
+// clock, so window boundaries are exact. Requests go round-robin over the three, several in flight at once.
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { AdminService } from '../../lib/admin';
+import { type RunningServer, startLocalServer } from '../../lib/local/server';
+import { ITEM_PREFIX } from '../../lambdas/contract/tables';
+import { type Service, createService } from '../../lambdas/service';
+import { DynamoAccessStore } from '../../lambdas/stores/access-store';
+import { type TestTables, createTestTables } from '../support/dynamodb';
+import { testSettings } from '../support/local-api';
+
+jest.setTimeout(120_000);
+
+const INSTANCES = 3;
+const MINUTE = 60_000;
+let tables: TestTables;
+let admin: AdminService;
+let now = Date.parse('2026-11-23T10:00:00.000Z');
+const clock = () => now;
+const instances: { service: Service; server: RunningServer; writes: number }[] = [];
+
+beforeAll(async () => {
+  tables = await createTestTables('ratelimit');
+  admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access));
+  await admin.createPartner({ id: 'acme', name: 'Acme' });
+  for (let i = 0; i < INSTANCES; i++) {
+    const service = createService(testSettings(tables, { authCacheTtlSeconds: 300 }), { clock });
+    const instance = { service, server: await startLocalServer({ port: 0, handlers: service }), writes: 0 };
+    // Count the rate limit counter's writes this instance makes.
+    service.dependencies.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const pk = (args.input as { Key?: { pk?: string } }).Key?.pk;
+        if (context.commandName === 'UpdateCommand' && pk?.startsWith(ITEM_PREFIX.rateWindow)) instance.writes++;
+        return next(args);
+      },
+      { step: 'initialize', name: 'countRateWrites' },
+    );
+    instances.push(instance);
+  }
+});
+afterAll(async () => {
+  for (const { server, service } of instances) {
+    await server.close();
+    service.close();
+  }
+  await tables?.drop();
+});
+
+const totalWrites = () => instances.reduce((sum, i) => sum + i.writes, 0);
+
+/** Sends `count` requests round-robin over the instances, `parallel` at a time; answers the statuses. */
+async function burst(key: string, count: number, parallel = 6): Promise<number[]> {
+  const statuses: number[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) {
+        const i = next++;
+        // A malformed decision id: the route answers 404 without a read, after the limit was spent.
+        const res = await fetch(`${instances[i % INSTANCES].server.baseUrl}/decisions/dec_malformed`, { headers: { authorization: `Bearer ${key}` } });
+        await res.arrayBuffer();
+        statuses[i] = res.status;
+      }
+    }),
+  );
+  return statuses;
+}
+const accepted = (statuses: number[]) => statuses.filter((s) => s === 404).length;
+
+async function counters(keyId: string): Promise<Record<string, number>> {
+  const items = (await tables.client.send(new ScanCommand({ TableName: tables.names.decisions }))).Items ?? [];
+  return Object.fromEntries(items.filter((i) => String(i.pk).startsWith(`${ITEM_PREFIX.rateWindow}${keyId}#`)).map((i) => [i.pk, Number(i.used)]));
+}
+
+it('leases blocks for a limit of 200/m: under 80% never refused, at most 110% accepted, few writes', async () => {
+  const { key, key_id } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '200/m' });
+  now = Date.parse('2026-11-23T10:00:00.000Z') + 5_000;
+  // Window 1 and 2: 80% of the limit, round-robin over three instances; nothing refused.
+  for (let w = 0; w < 2; w++) {
+    const statuses = await burst(key, 160);
+    expect(statuses.filter((s) => s !== 404)).toEqual([]);
+    now += MINUTE;
+  }
+  // Window 3, steady state: writes per request.
+  const before = totalWrites();
+  expect(accepted(await burst(key, 160))).toBe(160);
+  const steadyWrites = totalWrites() - before;
+  expect(steadyWrites / 160).toBeLessThanOrEqual(0.1);
+  now += MINUTE;
+  // Window 4: a flood; at most 110% accepted, and the rest refused with 429.
+  const flood = await burst(key, 400, 12);
+  expect(accepted(flood)).toBeLessThanOrEqual(220);
+  expect(accepted(flood)).toBeGreaterThanOrEqual(160);
+  expect(flood.filter((s) => s !== 404 && s !== 429)).toEqual([]);
+  const stored = await counters(key_id);
+  expect(Object.keys(stored)).toHaveLength(4);
+  for (const used of Object.values(stored)) expect(used).toBeLessThanOrEqual(220);
+});
+
+it('counts a limit under 100 exactly, and a window boundary resets it on the millisecond', async () => {
+  const { key } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '20/m' });
+  const windowStart = Date.parse('2026-11-23T11:00:00.000Z');
+  now = windowStart + MINUTE - 2_000;
+  const statuses = await burst(key, 30, 10);
+  expect(accepted(statuses)).toBe(20);
+  expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+  now = windowStart + MINUTE - 1; // still the same window
+  expect(await burst(key, 3)).toEqual([429, 429, 429]);
+  now = windowStart + MINUTE; // the next window starts
+  expect(accepted(await burst(key, 16))).toBe(16);
+});
+
+it('refuses a request that needs more than the whole limit, and an unlimited key writes nothing', async () => {
+  const { key } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
+  const before = totalWrites();
+  expect(accepted(await burst(key, 30))).toBe(30);
+  expect(totalWrites()).toBe(before);
+
+  const limited = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '5/s' });
+  const principal = { outcome: 'allow' as const, partner_id: 'acme', key_id: limited.key_id, scopes: [], rate_limit: { limit: 5, window_seconds: 1 } };
+  const outcome = await instances[0].service.dependencies.rateLimiter.consume(principal, 6);
+  expect(outcome).toMatchObject({ allowed: false, reason: 'larger_than_limit' });
+  expect(await instances[0].service.dependencies.rateLimiter.consume(principal, 5)).toMatchObject({ allowed: true });
+});
