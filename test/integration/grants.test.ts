@@ -1,0 +1,108 @@
+// Grants as data against DynamoDB Local (contract section 8): exact and prefix grants, the cross-partner check and
+// --allow-shared, the prefix bound, and what the request path reads per (key, workspace).
+import { AdminService } from '../../lib/admin';
+import type { Principal } from '../../lambdas/authorizer/authorize';
+import type { GrantStore } from '../../lambdas/domain/ports';
+import { SharedGrantError } from '../../lambdas/domain/ports';
+import { GrantAccess } from '../../lambdas/http/workspace-access';
+import { DynamoAccessStore } from '../../lambdas/stores/access-store';
+import { type TestTables, createTestTables } from '../support/dynamodb';
+
+let tables: TestTables;
+let store: DynamoAccessStore;
+let admin: AdminService;
+
+beforeAll(async () => {
+  tables = await createTestTables('grants');
+  store = new DynamoAccessStore(tables.client, tables.names.access);
+  admin = new AdminService(store);
+  for (const id of ['acme', 'globex']) await admin.createPartner({ id, name: id });
+});
+afterAll(async () => {
+  await tables?.drop();
+});
+
+const principal = (key_id: string): Principal => ({ outcome: 'allow', partner_id: 'acme', key_id, scopes: ['analyze'] });
+
+/** The real grant store, counting its round trips. */
+function counting(grants: GrantStore) {
+  const counter = { reads: 0 };
+  return {
+    counter,
+    grants: { checkGrant: (k: string, w: string, p?: string[]) => (counter.reads++, grants.checkGrant(k, w, p)) },
+  };
+}
+
+it('refuses to share a workspace or an overlapping prefix with another partner, unless allowed', async () => {
+  const acme = await admin.createKey({ partnerId: 'acme', workspaces: ['shared_ws', 'acmeco:*'] });
+  // The same partner may hold a workspace on several keys.
+  await expect(admin.createKey({ partnerId: 'acme', workspaces: ['shared_ws'] })).resolves.toBeDefined();
+  for (const grants of [['shared_ws'], ['acmeco:eu'], ['acm*'], ['acmeco:eu:*'], ['shar*']]) {
+    const refused = admin.createKey({ partnerId: 'globex', workspaces: ['globex_ws', ...grants] });
+    await expect(refused).rejects.toBeInstanceOf(SharedGrantError);
+    await expect(refused).rejects.toThrow(/--allow-shared/);
+  }
+  const globex = await admin.createKey({ partnerId: 'globex', workspaces: ['globex_ws'] });
+  await expect(admin.grant(globex.key_id, ['acmeco:us'])).rejects.toBeInstanceOf(SharedGrantError);
+  // Nothing of a refused call was stored.
+  expect((await admin.listKeys('globex')).keys.map((k) => k.workspaces)).toEqual([['globex_ws']]);
+
+  const shared = await admin.grant(globex.key_id, ['acmeco:us', 'shared_ws'], { allowShared: true });
+  expect(shared.workspaces).toEqual(['acmeco:us', 'globex_ws', 'shared_ws']);
+  // Once the other partner lets go, the workspace is free again.
+  await admin.ungrant(globex.key_id, ['acmeco:us', 'shared_ws']);
+  await admin.ungrant(acme.key_id, ['acmeco:*']);
+  await expect(admin.grant(globex.key_id, ['acmeco:us'])).resolves.toBeDefined();
+});
+
+it('holds at most 100 prefix grants per key, also when granted concurrently', async () => {
+  const { key_id } = await admin.createKey({ partnerId: 'acme', workspaces: ['pfx000:*'] });
+  const more = Array.from({ length: 110 }, (_, i) => `pfx${String(i + 1).padStart(3, '0')}:*`);
+  await expect(admin.grant(key_id, more)).rejects.toThrow(/at most 100 prefix grants/);
+  // Racing single grants, ten in flight at once: the store's condition keeps the bound.
+  const outcomes: ('ok' | string)[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (next < more.length) {
+        const grant = more[next++];
+        outcomes.push(await store.grants.addGrants({ key_id, partner_id: 'acme' }, [grant]).then(() => 'ok', (err: Error) => err.message));
+      }
+    }),
+  );
+  expect(outcomes.filter((o) => o === 'ok')).toHaveLength(99);
+  expect(new Set(outcomes.filter((o) => o !== 'ok'))).toEqual(new Set(['a key holds at most 100 prefix grants']));
+  expect(await store.grants.prefixGrants(key_id)).toHaveLength(100);
+});
+
+it('reads once per (key, workspace) and caches both answers for the TTL; an ungrant shows after it', async () => {
+  const { key_id } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_one', 'ws_two', 'team:*'] });
+  const { grants, counter } = counting(store.grants);
+  let now = 1_000_000;
+  const access = new GrantAccess(grants, { ttlSeconds: 30, clock: () => now });
+  const p = principal(key_id);
+  expect(await access.allows(p, 'ws_one')).toBe(true); // exact grant and prefix set, one round trip
+  expect(await access.allows(p, 'ws_one')).toBe(true);
+  expect(await access.allows(p, 'ws_other')).toBe(false);
+  expect(await access.allows(p, 'ws_other')).toBe(false);
+  expect(await access.allows(p, 'team:a')).toBe(true); // covered by the cached prefix set: no read
+  expect(await access.allows(p, 'ws_two')).toBe(true);
+  expect(counter.reads).toBe(3);
+
+  await admin.ungrant(key_id, ['ws_one', 'team:*']);
+  now += 29_000;
+  expect(await access.allows(p, 'ws_one')).toBe(true); // within the TTL
+  now += 1_001;
+  expect(await access.allows(p, 'ws_one')).toBe(false);
+  expect(await access.allows(p, 'team:a')).toBe(false);
+});
+
+it('loses nothing when thousands of grants and ungrants on one key run at the same time', async () => {
+  const { key_id } = await admin.createKey({ partnerId: 'acme', workspaces: ['bulk_0'] });
+  const first = Array.from({ length: 600 }, (_, i) => `bulk_a${i}`);
+  const second = Array.from({ length: 600 }, (_, i) => `bulk_b${i}`);
+  await admin.grant(key_id, first.slice(0, 300));
+  await Promise.all([admin.grant(key_id, first.slice(300)), admin.grant(key_id, second), admin.ungrant(key_id, first.slice(0, 100))]);
+  const listed = (await admin.listKeys('acme')).keys.find((k) => k.key_id === key_id)!;
+  expect(listed.workspaces).toEqual(['bulk_0', ...first.slice(100), ...second].sort());
+});
