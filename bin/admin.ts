@@ -39,6 +39,9 @@ if none is running, the CLI starts one on LOCAL_DATA_DIR for the duration of the
 
 class UsageError extends Error {}
 
+/** An operator's command is not latency-bound: a 100-item grant transaction on a busy DynamoDB Local may take seconds. */
+const ADMIN_REQUEST_TIMEOUT_MS = 10_000;
+
 interface Parsed {
   words: string[];
   flags: Map<string, string[]>;
@@ -194,7 +197,7 @@ async function awsTables(): Promise<{ client: DynamoDBDocumentClient; access: st
     access = out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.accessTable)?.OutputValue;
     if (!access) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.accessTable} output`);
   }
-  return { client: createDocumentClient(), access };
+  return { client: createDocumentClient({ requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS }), access };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -229,7 +232,7 @@ async function main(argv: string[]): Promise<number> {
         stopDb = db.stop;
         endpoint = db.endpoint;
       }
-      client = createDocumentClient({ endpoint });
+      client = createDocumentClient({ endpoint, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS });
       await ensureTables(client, { access, decisions: process.env.DECISIONS_TABLE_NAME || 'sas-decisions' });
     }
     const out = await run(parsed, new AdminService(new DynamoAccessStore(client, access)));

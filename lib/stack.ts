@@ -48,7 +48,7 @@ import { SERVER_ERROR_CODES } from '../lambdas/contract/errors';
 import { METRICS, METRICS_NAMESPACE, SERVICE_NAME } from '../lambdas/contract/observability';
 import { API_BASE_PATH, AUTHORIZER_ENTRY, FALLBACK_ENTRY, ROUTES } from '../lambdas/contract/routes';
 import { lambdaEnvironment } from '../lambdas/contract/settings';
-import { ACCESS_TABLE, DECISIONS_TABLE, type TableDefinition } from '../lambdas/contract/tables';
+import { ACCESS_TABLE, DECISIONS_TABLE, ITEM_PREFIX, type TableDefinition } from '../lambdas/contract/tables';
 import { LAMBDA_ALIASES, LAMBDA_ESBUILD_OPTIONS } from './lambda-bundling';
 import { createLogsKey } from './logs-key';
 import { OUTPUT_KEYS } from './stack-outputs';
@@ -90,8 +90,11 @@ const LAMBDA_VPC_REASON =
   'TLS, and hold no network-reachable resource a VPC would shield; a VPC would add NAT or VPC-endpoint cost and ' +
   'ENI cold-start latency with no data-path benefit.';
 
-/** Which DynamoDB actions a Lambda gets, on which table. Nothing else touches the tables from inside AWS. */
-type TableAccess = { table: TableV2; actions: string[] };
+/**
+ * Which DynamoDB actions a Lambda gets, on which table, and (optionally) only on items whose partition key starts
+ * with one of `leadingKeys` (IAM's dynamodb:LeadingKeys). Nothing else touches the tables from inside AWS.
+ */
+type TableAccess = { table: TableV2; actions: string[]; leadingKeys?: string[] };
 
 export class SignalAnalysisStack extends Stack {
   readonly accessTable: TableV2;
@@ -169,7 +172,14 @@ export class SignalAnalysisStack extends Stack {
           resources: [logGroup.logGroupArn],
         }),
         ...access.map(
-          ({ table, actions }) => new PolicyStatement({ actions, resources: [table.tableArn] }),
+          ({ table, actions, leadingKeys }) =>
+            new PolicyStatement({
+              actions,
+              resources: [table.tableArn],
+              conditions: leadingKeys
+                ? { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeys.map((k) => `${k}*`) } }
+                : undefined,
+            }),
         ),
       ];
       const role = new Role(this, `${name}Role`, {
@@ -226,6 +236,14 @@ export class SignalAnalysisStack extends Stack {
           // Writes are PutItem and TransactWriteItems of Puts (which IAM authorizes as PutItem); the idempotency
           // path re-reads with a consistent GetItem. No ConditionCheck items, so no ConditionCheckItem.
           actions: route.decisions === 'write' ? ['dynamodb:PutItem', 'dynamodb:GetItem'] : ['dynamodb:GetItem'],
+        },
+        // Per-key rate limit counters: conditional ADDs on `rate#` items only.
+        { table: this.decisionsTable, actions: ['dynamodb:UpdateItem'], leadingKeys: [ITEM_PREFIX.rateWindow] },
+        // The grant check: the exact grant and the key's prefix set, read only.
+        {
+          table: this.accessTable,
+          actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
+          leadingKeys: [ITEM_PREFIX.grant, ITEM_PREFIX.prefixGrants],
         },
       ]),
     }));

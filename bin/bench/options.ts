@@ -1,7 +1,7 @@
 // Command-line options: which sections run, and how long each measures.
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['scorer', 'ddb', 'inprocess', 'http', 'bundles'] as const;
+export const SECTIONS = ['scorer', 'ddb', 'inprocess', 'access', 'http', 'bundles'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export function options() {
@@ -35,6 +35,7 @@ export function options() {
     quick,
     sections,
     inprocessIterations: quick ? 500 : 2_000,
+    accessIterations: quick ? 300 : 1_000,
     httpSeconds: quick ? 3 : 5,
     httpRounds: quick ? 1 : 2,
     httpConnections: 16,

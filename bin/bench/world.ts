@@ -31,7 +31,8 @@ export async function startWorld(): Promise<World> {
   const db = await startDynamoDbLocal({ port: 0, dataDir: ':memory:' });
   const names = tableNamesWithPrefix(`bench-${Date.now().toString(36)}-`);
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
-  const adminClient = createDocumentClient({ endpoint: db.endpoint });
+  // Generous attempts: a JVM pause on a loaded machine must not fail the set-up (or retry a write that landed).
+  const adminClient = createDocumentClient({ endpoint: db.endpoint, requestTimeoutMs: 4_000 });
   try {
     await ensureTables(adminClient, names);
     const admin = new AdminService(new DynamoAccessStore(adminClient, names.access));

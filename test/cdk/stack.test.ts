@@ -308,21 +308,30 @@ describe('least privilege', () => {
     expect(dynamoGrants(dev, 'Authorizer')).toEqual({ 'dynamodb:GetItem': [arnOf(dev, 'access')] });
   });
 
-  it('gives each route Lambda only what its decisions access needs, on the decisions table only', () => {
+  it('gives each route Lambda its decisions access, rate counters and grant reads, each limited to its items', () => {
+    const grantRead = [arnOf(dev, 'access')];
     for (const route of ROUTES) {
       const expected =
         route.decisions === 'write'
-          ? { 'dynamodb:PutItem': [arnOf(dev, 'decisions')], 'dynamodb:GetItem': [arnOf(dev, 'decisions')] }
-          : { 'dynamodb:GetItem': [arnOf(dev, 'decisions')] };
-      expect(dynamoGrants(dev, route.id)).toEqual(expected);
+          ? { 'dynamodb:PutItem': [arnOf(dev, 'decisions')], 'dynamodb:GetItem': [arnOf(dev, 'decisions'), ...grantRead] }
+          : { 'dynamodb:GetItem': [arnOf(dev, 'decisions'), ...grantRead] };
+      expect(dynamoGrants(dev, route.id)).toEqual({
+        ...expected,
+        'dynamodb:UpdateItem': [arnOf(dev, 'decisions')],
+        'dynamodb:BatchGetItem': grantRead,
+      });
     }
-    expect(Object.keys(dynamoGrants(dev, 'Analyze')).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
-    expect(dynamoGrants(dev, 'GetDecision')).toEqual({ 'dynamodb:GetItem': [arnOf(dev, 'decisions')] });
   });
 
-  it('keeps the access table out of every route role and the decisions table out of the authorizer', () => {
+  it('limits the route roles to rate counters on the decisions table and grant items on the access table', () => {
     for (const route of ROUTES) {
-      expect(JSON.stringify(roleStatements(dev, route.id))).not.toContain(logicalId(dev.stack, dev.stack.accessTable));
+      const statements = roleStatements(dev, route.id);
+      const update = statements.find((st) => actionsOf(st).includes('dynamodb:UpdateItem'))!;
+      expect(update.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['rate#*'] } });
+      for (const st of statements.filter((x) => JSON.stringify(x.Resource).includes(logicalId(dev.stack, dev.stack.accessTable)))) {
+        expect(actionsOf(st).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem']);
+        expect(st.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['grant#*', 'prefixes#*'] } });
+      }
     }
     expect(JSON.stringify(roleStatements(dev, 'Authorizer'))).not.toContain(
       logicalId(dev.stack, dev.stack.decisionsTable),

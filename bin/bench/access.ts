@@ -1,0 +1,158 @@
+// Section "access": grants at partner scale and per-key rate limits (issue 13).
+//   - warm in-process analyze latency with a key holding 1 grant and one holding 10,000 (interleaved, same run);
+//   - the cold cost of a (key, workspace) pair in database reads;
+//   - the admin CLI granting 10,000 workspaces from --workspaces-file (a real process);
+//   - counter writes per request under a rate limit, at steady state, over three instances with an injected clock.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { DEFAULT_SETTINGS } from '../../lambdas/contract/settings';
+import { type Service, createService } from '../../lambdas/service';
+import { CallCounter } from './call-counter';
+import { type Figures, REPO_ROOT, percentile, progress, round2, round3 } from './common';
+import { analyzeEvents, analyzeInProcess } from './requests';
+import type { World } from './world';
+
+const exec = promisify(execFile);
+const MANY = 10_000;
+
+function serviceFor(world: World, clock?: () => number): Service {
+  return createService(
+    {
+      ...DEFAULT_SETTINGS,
+      dynamodbEndpoint: world.db.endpoint,
+      accessTableName: world.names.access,
+      decisionsTableName: world.names.decisions,
+      authCacheTtlSeconds: 300,
+      dynamodbRequestTimeoutMs: 4_000,
+      logLevel: 'WARN',
+      metricsEnabled: false,
+    },
+    { clock },
+  );
+}
+
+function counted(service: Service): CallCounter {
+  const counter = new CallCounter();
+  service.dependencies.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      counter.record(String(context.commandName ?? 'unknown'), (args.input ?? {}) as Record<string, unknown>);
+      return next(args);
+    },
+    { step: 'initialize', name: 'benchAccessCounter' },
+  );
+  return counter;
+}
+
+const bodyFor = (world: World, workspace: string) => JSON.stringify({ ...JSON.parse(world.body), workspace_id: workspace });
+
+async function warmLatency(world: World, iterations: number): Promise<Figures> {
+  const one = await world.admin.createKey({ partnerId: 'bench', workspaces: ['ws_one_grant'], env: 'test' });
+  const many = await world.admin.createKey({ partnerId: 'bench', workspaces: ['ws_many_0'], env: 'test' });
+  progress(`  granting ${MANY.toLocaleString('en-US')} workspaces with the admin CLI (--workspaces-file) ...`);
+  const dir = await mkdtemp(path.join(tmpdir(), 'sas-bench-'));
+  let cliSeconds: number;
+  try {
+    const file = path.join(dir, 'workspaces.txt');
+    await writeFile(file, Array.from({ length: MANY - 1 }, (_, i) => `ws_many_${i + 1}`).join('\n'));
+    const t = Date.now();
+    await exec('node', ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', 'key', 'grant', '--key-id', many.key_id, '--workspaces-file', file, '--json'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, LOCAL_DYNAMODB_PORT: new URL(world.db.endpoint).port, ACCESS_TABLE_NAME: world.names.access, DECISIONS_TABLE_NAME: world.names.decisions },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    cliSeconds = (Date.now() - t) / 1000;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  const listed = await world.admin.listKeys('bench');
+  const manyGrants = listed.keys.find((k) => k.key_id === many.key_id)!.workspaces.length;
+
+  const service = serviceFor(world);
+  const counter = counted(service);
+  try {
+    const keys = [
+      { key: one.key, body: bodyFor(world, 'ws_one_grant') },
+      { key: many.key, body: bodyFor(world, 'ws_many_5000') },
+    ];
+    // Cold: the first request of each key reads the key, the partner, and the grant (with the prefix set).
+    const cold: number[] = [];
+    for (const k of keys) {
+      counter.reset();
+      const r = await analyzeInProcess(service, analyzeEvents(k.key, k.body));
+      if (r.statusCode !== 200) throw new Error(`analyze answered ${r.statusCode}`);
+      cold.push(counter.readItems);
+    }
+    counter.reset();
+    const pairFresh = await analyzeInProcess(service, analyzeEvents(many.key, bodyFor(world, 'ws_many_7')));
+    if (pairFresh.statusCode !== 200) throw new Error(`analyze answered ${pairFresh.statusCode}`);
+    const newPairReads = counter.readItems;
+
+    const times: number[][] = [[], []];
+    const run = async (i: number) => {
+      const t = process.hrtime.bigint();
+      const r = await analyzeInProcess(service, analyzeEvents(keys[i].key, keys[i].body));
+      times[i].push(Number(process.hrtime.bigint() - t) / 1e6);
+      if (r.statusCode !== 200) throw new Error(`analyze answered ${r.statusCode}`);
+    };
+    for (let i = 0; i < 100; i++) await run(i % 2);
+    times[0].length = times[1].length = 0;
+    counter.reset();
+    for (let i = 0; i < iterations; i++) for (const j of i % 2 ? [0, 1] : [1, 0]) await run(j);
+    const warmReads = counter.readItems;
+    const [a, b] = times.map((t) => t.sort((x, y) => x - y));
+    return {
+      access_cli_grant_10000_seconds: round2(cliSeconds),
+      access_grants_listed_many_key: manyGrants,
+      access_warm_p50_ms_1_grant: round3(percentile(a, 0.5)),
+      access_warm_p50_ms_10000_grants: round3(percentile(b, 0.5)),
+      access_warm_p99_ms_1_grant: round3(percentile(a, 0.99)),
+      access_warm_p99_ms_10000_grants: round3(percentile(b, 0.99)),
+      access_warm_p50_ratio_10000_vs_1: round2(percentile(b, 0.5) / percentile(a, 0.5)),
+      access_warm_reads: warmReads,
+      access_cold_read_items_first_request: Math.max(...cold),
+      access_cold_read_items_new_workspace: newPairReads,
+    };
+  } finally {
+    service.close();
+  }
+}
+
+/** Three instances, 80% of the limit round-robin, one window after another; counter writes of the last windows. */
+async function rateWrites(world: World, limit: number, windowSeconds: number): Promise<number> {
+  let now = Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 1_000;
+  const instances = [0, 1, 2].map(() => serviceFor(world, () => now));
+  const counters = instances.map(counted);
+  const { key } = await world.admin.createKey({ partnerId: 'bench', workspaces: [world.workspace], env: 'test', rateLimit: `${limit}/${windowSeconds === 1 ? 's' : 'm'}` });
+  const perWindow = Math.floor(limit * 0.8);
+  let writes = 0;
+  let requests = 0;
+  try {
+    for (let w = 0; w < 5; w++) {
+      for (const c of counters) c.reset();
+      for (let i = 0; i < perWindow; i++) {
+        const r = await analyzeInProcess(instances[i % 3], analyzeEvents(key, world.body));
+        if (r.statusCode !== 200) throw new Error(`a key at 80% of its limit was refused: ${r.statusCode}`);
+      }
+      if (w >= 2) {
+        // Only the counter's writes: every analyze also writes its decision.
+        writes += counters.reduce((sum, c) => sum + (c.commands.get('UpdateCommand') ?? 0), 0);
+        requests += perWindow;
+      }
+      now += windowSeconds * 1000;
+    }
+  } finally {
+    for (const s of instances) s.close();
+  }
+  return writes / requests;
+}
+
+export async function benchAccess(world: World, iterations: number): Promise<Figures> {
+  const figures = await warmLatency(world, iterations);
+  progress('  rate limit writes per request ...');
+  figures.access_rate_writes_per_request_100_per_s = round3(await rateWrites(world, 100, 1));
+  figures.access_rate_writes_per_request_1000_per_m = round3(await rateWrites(world, 1_000, 60));
+  return figures;
+}
