@@ -26,6 +26,7 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
   key rotate --key-id <key_id> [--grace-seconds <n>]   (default 86400)
   key set-rate-limit --key-id <key_id> (--limit <n>/s|m|h | --none)
   key list --partner <id>
+  key migrate-grants          (once, after upgrading from version 1: moves keys' workspace lists into grants)
 
   A grant is a workspace id or a prefix ending in * (at least 3 characters before it; acme:* covers acme:eu, ...).
   --workspaces-file holds one workspace id or prefix a line (blank lines and # comments skipped).
@@ -153,6 +154,10 @@ async function run(p: Parsed, admin: AdminService): Promise<Output> {
       if (grace !== undefined && !/^\d+$/.test(grace)) throw new AdminInputError('--grace-seconds must be a non-negative whole number');
       const out = await admin.rotateKey(one(p, 'key-id')!, grace === undefined ? undefined : Number(grace));
       return { json: { ...out }, text: `${issuedText(out)}\nold key ${out.old_key_id} expires at ${out.old_key_expires_at}` };
+    }
+    case 'key migrate-grants': {
+      const out = await admin.migrateLegacyGrants();
+      return { json: out, text: `moved ${out.grants_migrated} grant(s) of ${out.keys_migrated} key(s) from version 1 lists into grant items` };
     }
     case 'key list': {
       const out = await admin.listKeys(one(p, 'partner')!);

@@ -269,6 +269,12 @@ export class AdminService {
     return { ...issued, old_key_id: keyId, old_key_expires_at: oldExpiry };
   }
 
+  /** `key migrate-grants`: version 1 keys' workspace lists become grant items. */
+  async migrateLegacyGrants(): Promise<{ keys_migrated: number; grants_migrated: number }> {
+    const moved = await this.store.migrateLegacyGrants();
+    return { keys_migrated: moved.keys, grants_migrated: moved.grants };
+  }
+
   async listKeys(partnerId: string): Promise<{ partner_id: string; keys: KeySummary[] }> {
     if (!(await this.store.getPartner(partnerId))) throw new NotFoundError(`partner ${partnerId}`);
     const keys = await this.store.listKeys(partnerId);

@@ -138,7 +138,7 @@ async function rateWrites(world: World, limit: number, windowSeconds: number): P
       }
       if (w >= 2) {
         // Only the counter's writes: every analyze also writes its decision.
-        writes += counters.reduce((sum, c) => sum + (c.commands.get('UpdateCommand') ?? 0), 0);
+        writes += counters.reduce((sum, c) => sum + (c.commands.get('UpdateItemCommand') ?? 0), 0);
         requests += perWindow;
       }
       now += windowSeconds * 1000;

@@ -104,6 +104,8 @@ export interface AccessStore {
   /** `rate_limit: null` removes the limit. */
   updateKey(keyId: string, change: { status?: KeyStatus; expires_at?: string; rate_limit?: RateLimit | null }): Promise<KeyRecord>;
   listKeys(partnerId: string): Promise<KeyRecord[]>;
+  /** Moves version 1's grant lists (on the key item) into grant items; answers how many keys and grants moved. */
+  migrateLegacyGrants(): Promise<{ keys: number; grants: number }>;
   grants: GrantStore;
 }
 

@@ -5,6 +5,7 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { SCOPES, type Scope } from '../contract/routes';
@@ -189,6 +190,37 @@ export class DynamoAccessStore implements AccessStore {
       if (isConditionFailure(err)) throw new NotFoundError(`key ${keyId}`);
       throw err;
     }
+  }
+
+  /**
+   * Version 1 kept a key's workspaces as a list on the key item. Moves every such list into grant items (as they
+   * were: no cross-partner check), then removes the list. Safe to run again; answers what it moved.
+   */
+  async migrateLegacyGrants(): Promise<{ keys: number; grants: number }> {
+    let keys = 0;
+    let grants = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.client.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression: 'kind = :key AND attribute_exists(workspaces)',
+          ExpressionAttributeValues: { ':key': 'key' },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        const list = (item.workspaces as string[] | undefined) ?? [];
+        await this.grants.addGrants({ key_id: item.key_id as string, partner_id: item.partner_id as string }, list);
+        await this.client.send(
+          new UpdateCommand({ TableName: this.tableName, Key: { pk: item.pk }, UpdateExpression: 'REMOVE workspaces' }),
+        );
+        keys++;
+        grants += list.length;
+      }
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return { keys, grants };
   }
 
   async listKeys(partnerId: string): Promise<KeyRecord[]> {

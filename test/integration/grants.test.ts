@@ -1,5 +1,6 @@
 // Grants as data against DynamoDB Local (contract section 8): exact and prefix grants, the cross-partner check and
 // --allow-shared, the prefix bound, and what the request path reads per (key, workspace).
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { AdminService } from '../../lib/admin';
 import type { Principal } from '../../lambdas/authorizer/authorize';
 import type { GrantStore } from '../../lambdas/domain/ports';
@@ -105,4 +106,24 @@ it('loses nothing when thousands of grants and ungrants on one key run at the sa
   await Promise.all([admin.grant(key_id, first.slice(300)), admin.grant(key_id, second), admin.ungrant(key_id, first.slice(0, 100))]);
   const listed = (await admin.listKeys('acme')).keys.find((k) => k.key_id === key_id)!;
   expect(listed.workspaces).toEqual(['bulk_0', ...first.slice(100), ...second].sort());
+});
+
+it('moves the workspace lists of version 1 keys into grants, once', async () => {
+  // A key item as version 1 wrote it: the grants as a list on the item.
+  await tables.client.send(
+    new PutCommand({
+      TableName: tables.names.access,
+      Item: { pk: 'key#v1hash', kind: 'key', key_id: 'key_V1', partner_id: 'acme', prefix: 'sas_live_Ab3x', workspaces: ['v1_a', 'v1_b'], status: 'active', created_at: '2026-01-01T00:00:00.000Z' },
+    }),
+  );
+  const access = new GrantAccess(store.grants, { ttlSeconds: 0 });
+  expect(await access.allows(principal('key_V1'), 'v1_a')).toBe(false);
+  expect(await admin.migrateLegacyGrants()).toEqual({ keys_migrated: 1, grants_migrated: 2 });
+  expect(await access.allows(principal('key_V1'), 'v1_a')).toBe(true);
+  expect((await admin.listKeys('acme')).keys.find((k) => k.key_id === 'key_V1')).toMatchObject({
+    workspaces: ['v1_a', 'v1_b'],
+    scopes: ['analyze', 'read', 'feedback', 'policy'],
+    rate_limit: null,
+  });
+  expect(await admin.migrateLegacyGrants()).toEqual({ keys_migrated: 0, grants_migrated: 0 });
 });

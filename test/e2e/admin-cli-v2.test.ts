@@ -1,0 +1,95 @@
+// The admin CLI, version 2 (contract section 12), as an operator runs it: real processes against DynamoDB Local.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
+
+jest.setTimeout(180_000);
+
+const repo = resolve(__dirname, '..', '..');
+const exec = promisify(execFile);
+let tables: TestTables;
+let env: NodeJS.ProcessEnv;
+let dir: string;
+
+async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
+  const parse = (s: string) => {
+    try {
+      return JSON.parse(s);
+    } catch {
+      return undefined;
+    }
+  };
+  try {
+    const { stdout, stderr } = await exec('node', ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', ...args], { cwd: repo, env });
+    return { code: 0, stdout, stderr, json: parse(stdout) };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr, json: parse(e.stdout) };
+  }
+}
+
+beforeAll(async () => {
+  tables = await createTestTables('cli2');
+  dir = await mkdtemp(join(tmpdir(), 'sas-cli2-'));
+  env = {
+    ...process.env,
+    LOCAL_DYNAMODB_PORT: new URL(testEndpoint()).port,
+    ACCESS_TABLE_NAME: tables.names.access,
+    DECISIONS_TABLE_NAME: tables.names.decisions,
+  };
+  for (const id of ['acme', 'globex']) expect((await admin('partner', 'create', '--id', id, '--name', id)).code).toBe(0);
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await tables?.drop();
+});
+
+it('creates a key with scopes, a rate limit and grants from a file, and lists them', async () => {
+  const file = join(dir, 'ws.txt');
+  await writeFile(file, '# acme workspaces\nacme_1\n\nacme_2\nacme:eu:*\n');
+  const created = await admin('key', 'create', '--partner', 'acme', '--workspace', 'acme_0', '--workspaces-file', file, '--scope', 'read', '--scope', 'analyze', '--rate-limit', '600/m', '--json');
+  expect(created.json).toMatchObject({
+    partner_id: 'acme',
+    workspaces: ['acme_0', 'acme_1', 'acme_2', 'acme:eu:*'],
+    scopes: ['analyze', 'read'],
+    rate_limit: { limit: 600, window_seconds: 60 },
+  });
+  const keyId = created.json.key_id;
+  expect((await admin('key', 'grant', '--key-id', keyId, '--workspace', 'acme_3', '--workspace', 'acme_4', '--json')).json).toEqual({
+    key_id: keyId,
+    workspaces: ['acme:eu:*', 'acme_0', 'acme_1', 'acme_2', 'acme_3', 'acme_4'],
+  });
+  expect((await admin('key', 'set-rate-limit', '--key-id', keyId, '--limit', '5/s', '--json')).json).toEqual({ key_id: keyId, rate_limit: { limit: 5, window_seconds: 1 } });
+  const rotated = (await admin('key', 'rotate', '--key-id', keyId, '--json')).json;
+  expect(rotated).toMatchObject({ scopes: ['analyze', 'read'], rate_limit: { limit: 5, window_seconds: 1 } });
+  expect([...rotated.workspaces].sort()).toEqual(['acme:eu:*', 'acme_0', 'acme_1', 'acme_2', 'acme_3', 'acme_4']);
+  expect((await admin('key', 'set-rate-limit', '--key-id', keyId, '--none', '--json')).json).toEqual({ key_id: keyId, rate_limit: null });
+  const listed = (await admin('key', 'list', '--partner', 'acme', '--json')).json.keys;
+  expect(listed.find((k: { key_id: string }) => k.key_id === keyId)).toMatchObject({ scopes: ['analyze', 'read'], rate_limit: null });
+});
+
+it('refuses to share with another partner unless --allow-shared, naming the holder', async () => {
+  const refused = await admin('key', 'create', '--partner', 'globex', '--workspace', 'acme:eu:paris', '--json');
+  expect(refused.code).not.toBe(0);
+  expect(refused.stderr).toMatch(/share workspaces with another partner.*partner acme.*--allow-shared/s);
+  expect(refused.json.error.conflicts[0]).toMatchObject({ grant: 'acme:eu:paris', held_grant: 'acme:eu:*', partner_id: 'acme' });
+  const allowed = await admin('key', 'create', '--partner', 'globex', '--workspace', 'acme:eu:paris', '--allow-shared', '--json');
+  expect(allowed.json.workspaces).toEqual(['acme:eu:paris']);
+});
+
+it.each([
+  [['key', 'create', '--partner', 'acme', '--workspace', 'w', '--scope', 'admin'], /bad scope "admin"/],
+  [['key', 'create', '--partner', 'acme', '--workspace', 'w', '--rate-limit', '10/d'], /bad rate limit "10\/d"/],
+  [['key', 'create', '--partner', 'acme', '--workspace', 'ab*'], /bad prefix grant "ab\*"/],
+  [['key', 'create', '--partner', 'acme', '--workspaces-file', '/nonexistent/ws.txt'], /cannot read --workspaces-file/],
+  [['key', 'set-rate-limit', '--key-id', 'key_x', '--limit', '5/s', '--none'], /either --limit/],
+  [['key', 'set-rate-limit', '--key-id', 'key_missing', '--none'], /unknown key key_missing/],
+  [['key', 'grant', '--key-id', 'key_missing', '--workspace', 'w'], /unknown key key_missing/],
+])('refuses bad input %j with a clear message', async (args, message) => {
+  const result = await admin(...args);
+  expect(result.code).not.toBe(0);
+  expect(result.stderr).toMatch(message);
+});
