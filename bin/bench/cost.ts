@@ -163,7 +163,7 @@ interface EmailRecord {
 
 /** Real e-mails from the shared data sets, as analyze bodies (text capped at the contract's limits). */
 function realEmails(workspace: string, max: number): string[] {
-  const dir = path.resolve(REPO_ROOT, '..', 'shared', 'data');
+  const dir = process.env.SAS_DATA_DIR ?? path.resolve(REPO_ROOT, '..', 'shared', 'data');
   const out: string[] = [];
   for (const file of ['spamassassin-dev.jsonl', 'enron-berkeley.jsonl']) {
     let text: string;
@@ -343,6 +343,7 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
     figures[`${p}_billed_ms_authorizer`] = round3(m.billedMs[0]);
     figures[`${p}_billed_ms_route`] = round3(m.billedMs[1]);
     figures[`${p}_log_bytes`] = Math.round(m.logBytes);
+    figures[`${p}_log_events`] = round2(m.logEvents);
     figures[`${p}_calls_measured`] = line.samples.length - failed;
     if (failed) figures[`${p}_calls_failed`] = failed;
   }

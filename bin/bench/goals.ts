@@ -90,6 +90,7 @@ const COST_FIGURES: Record<string, string> = {
   billed_ms_authorizer: 'Lambda billed ms (CPU scaled to 512 MB share + measured wait), median',
   billed_ms_route: 'the same, route Lambda',
   log_bytes: 'log bytes per call: Lambda logs, EMF metrics and the access log line',
+  log_events: 'log events per call (CloudWatch adds 26 bytes to each)',
   calls_measured: 'calls that answered 200',
   calls_failed: 'calls that did not answer 200',
 };
@@ -101,7 +102,7 @@ export function goalFor(key: string): Goal | undefined {
   if (/^bundle_\w+_kib$/.test(key)) return { text: 'cdk synth asset index.js, minified' };
   if (/^init_\w+_ms$/.test(key)) return { text: 'module init, median' };
   if (/^(bundle|init)_\w+_ratio$/.test(key)) return { text: '<= 1.25', check: atMost(1.25) };
-  const cost = /^cost_(\w+?)_(usd_per_million|floor_usd_per_million|floor_ratio|write_units|read_units|billed_ms_authorizer|billed_ms_route|log_bytes|calls_measured|calls_failed)$/.exec(key);
+  const cost = /^cost_(\w+?)_(usd_per_million|floor_usd_per_million|floor_ratio|write_units|read_units|billed_ms_authorizer|billed_ms_route|log_bytes|log_events|calls_measured|calls_failed)$/.exec(key);
   if (cost) return { text: COST_FIGURES[cost[2]] ?? '', ...(cost[2] === 'calls_failed' ? { check: exactly(0) } : {}) };
   return undefined;
 }
