@@ -14,10 +14,10 @@ import { MAX_PREFIX_GRANTS, grantHead, grantsOverlap, isPrefixGrant, prefixOf } 
 import { type GrantHolder, type GrantOwner, type GrantStore, TooManyPrefixGrantsError } from '../domain/ports';
 
 const INDEX = 'grants_by_head';
-/** Exact grants per transaction: two items each, within DynamoDB's 100 items per transaction. */
-const GRANTS_PER_TRANSACTION = 50;
+/** Exact grants per transaction (two items each; DynamoDB allows 100 items): small enough that one call stays short on a busy DynamoDB Local. */
+const GRANTS_PER_TRANSACTION = 25;
 /** Transactions in flight at once when granting thousands. */
-const PARALLEL_TRANSACTIONS = 8;
+const PARALLEL_TRANSACTIONS = 4;
 /** From this many exact grants under one head, read the head's holders once instead of one query per grant. */
 const WHOLE_HEAD_THRESHOLD = 200;
 const PARALLEL_QUERIES = 16;

@@ -98,12 +98,12 @@ it('reads once per (key, workspace) and caches both answers for the TTL; an ungr
   expect(await access.allows(p, 'team:a')).toBe(false);
 });
 
-it('loses nothing when thousands of grants and ungrants on one key run at the same time', async () => {
+it('loses nothing when hundreds of grants and ungrants on one key run at the same time', async () => {
   const { key_id } = await admin.createKey({ partnerId: 'acme', workspaces: ['bulk_0'] });
-  const first = Array.from({ length: 600 }, (_, i) => `bulk_a${i}`);
-  const second = Array.from({ length: 600 }, (_, i) => `bulk_b${i}`);
-  await admin.grant(key_id, first.slice(0, 300));
-  await Promise.all([admin.grant(key_id, first.slice(300)), admin.grant(key_id, second), admin.ungrant(key_id, first.slice(0, 100))]);
+  const first = Array.from({ length: 300 }, (_, i) => `bulk_a${i}`);
+  const second = Array.from({ length: 300 }, (_, i) => `bulk_b${i}`);
+  await admin.grant(key_id, first.slice(0, 150));
+  await Promise.all([admin.grant(key_id, first.slice(150)), admin.grant(key_id, second), admin.ungrant(key_id, first.slice(0, 100))]);
   const listed = (await admin.listKeys('acme')).keys.find((k) => k.key_id === key_id)!;
   expect(listed.workspaces).toEqual(['bulk_0', ...first.slice(100), ...second].sort());
 });
