@@ -19,7 +19,7 @@ const GOALS: Record<string, Goal> = {
   scorer_avg_body_chars: { text: '~2,000' },
   machine_char_loop_ns_per_char: { text: 'reference: a bare charCodeAt loop on this machine' },
 
-  ddb_reads_cold: { text: 'key not cached: key + partner read' },
+  ddb_reads_cold: { text: 'key not cached: key + partner read, then grant + prefix set (one BatchGet)' },
   ddb_writes_cold: { text: 'write items' },
   ddb_reads_warm: { text: '0 (authorizer cache hit)', check: exactly(0) },
   ddb_writes_warm: { text: 'exactly 1 write item', check: exactly(1) },
