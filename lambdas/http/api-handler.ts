@@ -160,13 +160,14 @@ export function apiHandler(fn: (req: ApiRequest) => Promise<ApiResult>, options:
         throw verdict.outcome === 'SERVICE_UNAVAILABLE' ? unavailable() : new ApiError(verdict.outcome);
       }
       request.context.principal = verdict;
+      // A limited key gets its RateLimit headers on every answer from here on, refusals included.
+      request.context.rateLimitHeaders = rateLimiter!.headers(verdict);
       // One place for every route: the scope the route table names for it.
       const scope = options.scope ?? routeForKey(request.event.routeKey)?.scope;
       if (!scope) throw new Error(`no scope known for route key ${request.event.routeKey}`);
       if (!verdict.scopes.includes(scope)) {
         throw new ApiError('INSUFFICIENT_SCOPE', `This API key lacks the scope "${scope}" this route needs.`);
       }
-      request.context.rateLimitHeaders = rateLimiter!.headers(verdict);
     });
     if (options.rateLimit !== 'by-route') chain.before((request) => spend(rateLimiter!, request.context, 1));
   }

@@ -97,7 +97,11 @@ describe('rate limits', () => {
 
   it('a scope refusal spends none of the limit; an unlimited key gets no rate limit headers', async () => {
     const { key, key_id } = await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], scopes: ['read'], rateLimit: '1/h' });
-    for (let i = 0; i < 3; i++) expectError(await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: signal('ws_a') }), 403, 'INSUFFICIENT_SCOPE');
+    for (let i = 0; i < 3; i++) {
+      const refused = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: signal('ws_a') });
+      expectError(refused, 403, 'INSUFFICIENT_SCOPE');
+      expect(refused.headers.get('ratelimit')).toMatch(/^"default";r=1;t=\d+$/);
+    }
     expectError(await call(api.baseUrl, 'GET', '/decisions/dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S', { key }), 404, 'DECISION_NOT_FOUND');
     expectError(await call(api.baseUrl, 'GET', '/decisions/dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S', { key }), 429, 'RATE_LIMITED');
     await api.admin.setRateLimit(key_id, null);
