@@ -47,10 +47,14 @@ export const windowCeiling = (limit: number): number => Math.floor(limit * 1.1);
 
 /** Limits below this are counted exactly, one conditional write per request. */
 export const LEASE_MIN_LIMIT = 100;
-/** Largest lease as a share of the limit: with at most 3 instances holding leases, 2 stranded leases + 80% < 110%. */
-export const LEASE_MAX_SHARE = 0.125;
-/** Lease a quarter of what this instance used lately, so an instance with little traffic strands little. */
-export const LEASE_DEMAND_SHARE = 0.25;
+/**
+ * Largest lease as a share of the limit. An instance leases when it needs a token and spends one at once, so each
+ * other instance strands at most 15% - 1 token: with at most 3 instances holding leases, 80% spent + 2 × (15% - 1)
+ * stranded + 1 needed stays within the 110% ceiling, and a key under 80% is never refused.
+ */
+export const LEASE_MAX_SHARE = 0.15;
+/** Lease half of what this instance used lately: an instance with little traffic strands little. */
+export const LEASE_DEMAND_SHARE = 0.5;
 
 /**
  * How many tokens an instance leases when it runs out: `need` for small limits (exact counting), otherwise a block
