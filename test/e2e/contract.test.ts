@@ -30,10 +30,11 @@ beforeAll(async () => {
   for (const status of ['disabled', 'suspended', 'pending']) {
     inactive[status] = (await partnerWithKey(api.admin, `p_${status}`, ['ws_a'], status)).key;
   }
-  const revoked = await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
+  // The inactive partners share ws_a with acme on purpose (the refusal order); the cross-partner check is waived.
+  const revoked = await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], allowShared: true });
   await api.admin.revokeKey(revoked.key_id);
   revokedKey = revoked.key;
-  expiredKey = (await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], expiresAt: '2020-01-01T00:00:00Z' })).key;
+  expiredKey = (await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], expiresAt: '2020-01-01T00:00:00Z', allowShared: true })).key;
 });
 
 afterAll(async () => {
@@ -201,7 +202,7 @@ describe('the decision', () => {
     expectError(await call(api.baseUrl, 'GET', '/decisions/dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S', { key }), 404, 'DECISION_NOT_FOUND');
     expectError(await call(api.baseUrl, 'GET', '/decisions/not-an-id', { key }), 404, 'DECISION_NOT_FOUND');
     // After an ungrant, the same key no longer sees it.
-    const extra = await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a', 'ws_b'] });
+    const extra = await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a', 'ws_b'], allowShared: true });
     expect((await call(api.baseUrl, 'GET', `/decisions/${d.decision_id}`, { key: extra.key })).status).toBe(200);
     await api.admin.ungrant(extra.key_id, 'ws_b');
     expectError(await call(api.baseUrl, 'GET', `/decisions/${d.decision_id}`, { key: extra.key }), 404, 'DECISION_NOT_FOUND');
