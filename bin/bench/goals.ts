@@ -27,7 +27,7 @@ const GOALS: Record<string, Goal> = {
   ddb_reads_warm_idempotent: { text: '0', check: exactly(0) },
   ddb_writes_warm_idempotent: { text: 'exactly 2 write items (record + decision)', check: exactly(2) },
   ddb_write_calls_warm_idempotent: { text: '1 TransactWriteItems call' },
-  ddb_reads_cold_idempotent: { text: 'key + partner read' },
+  ddb_reads_cold_idempotent: { text: 'key + partner read, then grant + prefix set' },
   ddb_writes_cold_idempotent: { text: 'write items' },
   ddb_reads_replay: { text: 'idempotent replay: old record comes back with the cancelled write' },
   ddb_write_calls_replay: { text: 'the cancelled TransactWriteItems' },
