@@ -33,6 +33,7 @@ export function createDependencies(settings: Settings, overrides: DependencyOver
       endpoint: settings.dynamodbEndpoint,
       region: settings.region,
       requestTimeoutMs: settings.dynamodbRequestTimeoutMs,
+      localAccessKeyId: settings.dynamodbLocalAccessKeyId,
     });
   return {
     settings,
