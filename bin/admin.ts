@@ -168,7 +168,7 @@ async function main(argv: string[]): Promise<number> {
       const db = await openLocalDatabase({ port: local.dynamodbPort, dataDir: local.dataDir, region: parseSettings(process.env).region });
       stopDb = db.stop;
       access = process.env.ACCESS_TABLE_NAME || 'sas-access';
-      client = createDocumentClient({ endpoint: db.endpoint, region: db.credentials.region, localAccessKeyId: db.credentials.accessKeyId });
+      client = createDocumentClient({ endpoint: db.endpoint, region: db.credentials.region, localAccessKeyId: db.credentials.accessKeyId, requestTimeoutMs: 4_000 });
       await ensureTables(client, { access, decisions: process.env.DECISIONS_TABLE_NAME || 'sas-decisions' });
     }
     const out = await run(parsed, new AdminService(new DynamoAccessStore(client, access)));
