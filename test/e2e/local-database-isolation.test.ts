@@ -296,8 +296,15 @@ it('restarts a killed database on the same data: 503 while it is down, the same 
 });
 
 it('stops with a reason and a non-zero status when an in-memory database dies (its data is gone)', async () => {
-  const memory = await startLocalMode({ LOCAL_DYNAMODB_PORT: String(await freePort()), LOCAL_DATA_DIR: ':memory:' });
+  const memoryDbPort = String(await freePort());
+  const memory = await startLocalMode({ LOCAL_DYNAMODB_PORT: memoryDbPort, LOCAL_DATA_DIR: ':memory:' });
   expect(memory.output()).toMatch(/secret access key id made for this run only/);
+  // The admin CLI still reaches this run's database (through local mode's port record), whatever its LOCAL_DATA_DIR.
+  const admin = await exec(process.execPath, ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', 'key', 'list', '--partner', 'demo', '--json'], {
+    cwd: repo,
+    env: { ...process.env, LOCAL_DYNAMODB_PORT: memoryDbPort, LOCAL_DATA_DIR: join(tmpdir(), 'sas-no-such-dir') },
+  });
+  expect(JSON.parse(admin.stdout).keys).toHaveLength(1);
   process.kill(jvmOf(memory.child.pid!), 'SIGKILL');
   const code = await memory.exited;
   expect(code).not.toBe(0);
