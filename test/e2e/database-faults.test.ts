@@ -41,6 +41,8 @@ beforeAll(async () => {
     accessTableName: names.access,
     decisionsTableName: names.decisions,
     authCacheTtlSeconds: 0,
+    // A JVM just restarted on a loaded machine is slow; a refused connection is still a 503 at once.
+    dynamodbRequestTimeoutMs: 4_000,
     logLevel: 'SILENT',
     metricsEnabled: false,
   });
