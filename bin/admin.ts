@@ -4,10 +4,10 @@ import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-clo
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AdminInputError, AdminService } from '../lib/admin';
 import { readWorkspacesFile } from '../lib/admin/workspaces-file';
-import { IN_MEMORY, dynamoDbAnswers, startDynamoDbLocal } from '../lib/local/dynamodb-local';
+import { openLocalDatabase } from '../lib/local/connect';
 import { ensureTables } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
-import { ENV } from '../lambdas/contract/settings';
+import { ENV, parseLocalSettings, parseSettings } from '../lambdas/contract/settings';
 import { NotFoundError, SharedGrantError } from '../lambdas/domain/ports';
 import { formatRateLimit } from '../lambdas/domain/rate-limit';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
@@ -225,19 +225,11 @@ async function main(argv: string[]): Promise<number> {
     if (parsed.aws) {
       ({ client, access } = await awsTables());
     } else {
-      const port = Number(process.env.LOCAL_DYNAMODB_PORT || 8000);
-      let endpoint = `http://127.0.0.1:${port}`;
+      const local = parseLocalSettings(process.env);
+      const db = await openLocalDatabase({ port: local.dynamodbPort, dataDir: local.dataDir, region: parseSettings(process.env).region });
+      stopDb = db.stop;
       access = process.env.ACCESS_TABLE_NAME || 'sas-access';
-      if (!(await dynamoDbAnswers(endpoint))) {
-        const dataDir = process.env.LOCAL_DATA_DIR || '.local-data';
-        if (dataDir === IN_MEMORY) {
-          throw new Error(`no DynamoDB Local answers on ${endpoint}: start local mode with \`npm start\` first`);
-        }
-        const db = await startDynamoDbLocal({ port, dataDir });
-        stopDb = db.stop;
-        endpoint = db.endpoint;
-      }
-      client = createDocumentClient({ endpoint, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS });
+      client = createDocumentClient({ endpoint: db.endpoint, region: db.credentials.region, localAccessKeyId: db.credentials.accessKeyId, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS });
       await ensureTables(client, { access, decisions: process.env.DECISIONS_TABLE_NAME || 'sas-decisions' });
     }
     const out = await run(parsed, new AdminService(new DynamoAccessStore(client, access)));

@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { AdminService } from '../lib/admin';
-import { JavaMissingError, startDynamoDbLocal } from '../lib/local/dynamodb-local';
+import { ephemeralCredentials } from '../lib/local/credentials';
+import { IN_MEMORY, JavaMissingError, startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { ensureTables, tableNamesWithPrefix } from '../lib/local/provision';
 import { type RunningServer, startLocalServer } from '../lib/local/server';
 import { DEFAULT_SETTINGS } from '../lambdas/contract/settings';
@@ -327,12 +328,12 @@ async function main() {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
 
   log('starting DynamoDB Local (in memory) ...');
-  const db = await startDynamoDbLocal({ port: 0, dataDir: ':memory:' });
-  const client = createDocumentClient({ endpoint: db.endpoint });
+  const db = await startDynamoDbLocal({ port: 0, dataDir: IN_MEMORY, credentials: ephemeralCredentials(DEFAULT_SETTINGS.region) });
+  const client = createDocumentClient(db.clientOptions);
   const service = createService(
     {
       ...DEFAULT_SETTINGS,
-      dynamodbEndpoint: db.endpoint,
+      ...db.settings,
       accessTableName: names.access,
       decisionsTableName: names.decisions,
       logLevel: 'WARN',

@@ -1,12 +1,15 @@
 // `npm start`: local mode. The embedded DynamoDB, the tables, a demo partner and key, and the local HTTP API.
 import { AdminService } from '../lib/admin';
-import { IN_MEMORY, JavaMissingError, startDynamoDbLocal } from '../lib/local/dynamodb-local';
+import { LocalCredentialsError } from '../lib/local/credentials';
+import { IN_MEMORY, JavaMissingError } from '../lib/local/dynamodb-local';
+import { startEmbeddedDatabase } from '../lib/local/embedded-database';
 import { watchLaunchers } from '../lib/local/parent-watch';
 import { ensureTables } from '../lib/local/provision';
 import { startLocalServer } from '../lib/local/server';
 import { type Settings, SettingsError, parseLocalSettings, parseSettings } from '../lambdas/contract/settings';
 import { createService } from '../lambdas/service';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
+import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
 
 const DEMO_PARTNER = 'demo';
 const DEMO_WORKSPACE = 'ws_demo';
@@ -51,11 +54,21 @@ async function main() {
   // Node 20 runs the SDK fine; its upgrade notice would only clutter the console here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
 
-  const db = await startDynamoDbLocal({ port: local.dynamodbPort, dataDir });
-  const service = createService({ ...settings, dynamodbEndpoint: db.endpoint });
+  let stop: (code: number) => Promise<void> = async (code) => process.exit(code);
+  const db = await startEmbeddedDatabase({
+    port: local.dynamodbPort,
+    dataDir,
+    region: settings.region,
+    log: (line) => console.log(line),
+    onFatal: (message) => {
+      console.error(`local mode stops: ${message}`);
+      void stop(1);
+    },
+  });
+  const service = createService({ ...settings, ...db.settings });
   let server: Awaited<ReturnType<typeof startLocalServer>> | undefined;
   let stopping = false;
-  const stop = async (code: number) => {
+  stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     await server?.close().catch(() => undefined);
@@ -67,10 +80,16 @@ async function main() {
   process.on('SIGTERM', () => void stop(0));
   watchLaunchers(() => void stop(0));
 
+  let demo: Awaited<ReturnType<typeof seedDemo>>;
   try {
-    const { client } = service.dependencies;
-    await ensureTables(client, { access: settings.accessTableName, decisions: settings.decisionsTableName });
-    const demo = await seedDemo(new AdminService(new DynamoAccessStore(client, settings.accessTableName)));
+    // Set-up gets longer attempts than requests do: a fresh database file and a JVM still warming up are slow.
+    const client = createDocumentClient({ ...db.clientOptions, requestTimeoutMs: 4_000 });
+    try {
+      await ensureTables(client, { access: settings.accessTableName, decisions: settings.decisionsTableName });
+      demo = await seedDemo(new AdminService(new DynamoAccessStore(client, settings.accessTableName)));
+    } finally {
+      client.destroy();
+    }
 
     server = await startLocalServer({
       port: local.port,
@@ -79,6 +98,7 @@ async function main() {
     });
     const where = dataDir === IN_MEMORY ? 'in memory (nothing is kept)' : `in ${dataDir}`;
     console.log(`Signal Analysis Service (local mode): DynamoDB Local on port ${db.port}, data ${where}`);
+    for (const notice of db.notices) console.log(`  ${notice}`);
     console.log(`listening on ${server.baseUrl}`);
     console.log('');
     console.log(`Demo partner "${DEMO_PARTNER}", workspace "${DEMO_WORKSPACE}". ${demo.firstStart ? 'Demo key' : 'New demo key for this run'} (shown once):`);
@@ -98,6 +118,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err instanceof JavaMissingError ? err.message : `local mode failed to start: ${(err as Error).message}`);
+  const known = err instanceof JavaMissingError || err instanceof LocalCredentialsError;
+  console.error(known ? err.message : `local mode failed to start: ${(err as Error).message}`);
   process.exit(1);
 });

@@ -39,6 +39,7 @@ export function createDependencies(settings: Settings, overrides: DependencyOver
       endpoint: settings.dynamodbEndpoint,
       region: settings.region,
       requestTimeoutMs: settings.dynamodbRequestTimeoutMs,
+      localAccessKeyId: settings.dynamodbLocalAccessKeyId,
     });
   const accessStore = new DynamoAccessStore(client, settings.accessTableName);
   return {

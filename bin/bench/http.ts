@@ -47,7 +47,7 @@ function autocannon(url: string, seconds: number, connections: number, headers: 
 
 /** The least any server must do for this request: read and parse the body, write the item once, answer JSON. */
 async function startBareServer(world: World, template: Decision): Promise<{ url: string; close(): Promise<void> }> {
-  const client = createDocumentClient({ endpoint: world.db.endpoint });
+  const client = createDocumentClient(world.db.clientOptions);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

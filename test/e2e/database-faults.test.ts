@@ -29,7 +29,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'sas-faults-'));
   port = await freePort();
   db = await startDynamoDbLocal({ port, dataDir });
-  const client = createDocumentClient({ endpoint: db.endpoint });
+  const client = createDocumentClient({ endpoint: db.endpoint, requestTimeoutMs: 4_000 });
   await ensureTables(client, names);
   const admin = new AdminService(new DynamoAccessStore(client, names.access));
   await admin.createPartner({ id: 'acme', name: 'Acme' });
@@ -41,6 +41,8 @@ beforeAll(async () => {
     accessTableName: names.access,
     decisionsTableName: names.decisions,
     authCacheTtlSeconds: 0,
+    // A JVM just restarted on a loaded machine is slow; a refused connection is still a 503 at once.
+    dynamodbRequestTimeoutMs: 4_000,
     logLevel: 'SILENT',
     metricsEnabled: false,
   });
@@ -85,7 +87,7 @@ it('answers 503 while the database is down and recovers without losing or duplic
   // Clients retry everything they sent, with the same idempotency keys.
   for (let i = 0; i < 30; i++) expect((await send(i)).status).toBe(200);
 
-  const client = createDocumentClient({ endpoint: db.endpoint });
+  const client = createDocumentClient({ endpoint: db.endpoint, requestTimeoutMs: 4_000 });
   const scan = await client.send(new ScanCommand({ TableName: names.decisions }));
   client.destroy();
   const stored = (scan.Items ?? []).filter((item) => String(item.pk).startsWith('decision#'));

@@ -1,9 +1,14 @@
 // One in-memory DynamoDB Local for the whole test run, on a free port. Each test file creates its own tables.
+// It runs hardened like local mode's (no telemetry, no web origin, one database per access key id) but with the
+// well-known test credentials, so every test client reaches the run's tables without being told a secret: it holds
+// only data the tests make. The port record lets the admin CLI, run by tests, find it as it finds local mode's.
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
+import { writePortRecord } from '../../lib/local/port-record';
 
 export default async function globalSetup(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const db = await startDynamoDbLocal({ port: 0, dataDir: ':memory:' });
+  writePortRecord({ ...db.credentials, port: db.port, pid: process.pid, dataDir: ':memory:' });
   // Workers are started after this and inherit the environment.
   process.env.TEST_DYNAMODB_ENDPOINT = db.endpoint;
   (globalThis as { __sasTestDb?: typeof db }).__sasTestDb = db;

@@ -1,0 +1,31 @@
+// How the admin CLI reaches local mode's data: the database `npm start` runs on the port (found through its port
+// record), or, when nothing runs there, a DynamoDB Local of its own on the data directory for one command.
+import { type LocalDbCredentials, prepareDataDir } from './credentials';
+import { IN_MEMORY, dynamoDbAnswers, startDynamoDbLocal } from './dynamodb-local';
+import { readPortRecord, runtimeDir } from './port-record';
+
+export interface LocalDatabase {
+  endpoint: string;
+  credentials: LocalDbCredentials;
+  /** Set when this call started the database: stops it. */
+  stop?: () => Promise<void>;
+}
+
+export async function openLocalDatabase(options: { port: number; dataDir: string; region: string }): Promise<LocalDatabase> {
+  const { port, dataDir } = options;
+  const endpoint = `http://127.0.0.1:${port}`;
+  // A live record means local mode runs there (its owner is alive): use it, even if the database is slow right now.
+  const record = readPortRecord(port);
+  if (record) return { endpoint, credentials: { accessKeyId: record.accessKeyId, region: record.region } };
+  // Without a record, the data directory's secret is never sent to whatever answers on the port.
+  if (await dynamoDbAnswers(endpoint, 3_000)) {
+    throw new Error(
+      `something answers on port ${port}, but local mode keeps no record of its database there (looked in ${runtimeDir()}). ` +
+        'Start local mode with `npm start`, or set LOCAL_DYNAMODB_PORT to the port it printed.',
+    );
+  }
+  if (dataDir === IN_MEMORY) throw new Error(`no DynamoDB Local answers on ${endpoint}: start local mode with \`npm start\` first`);
+  const { credentials } = prepareDataDir(dataDir, options.region);
+  const db = await startDynamoDbLocal({ port, dataDir, credentials });
+  return { endpoint: db.endpoint, credentials, stop: db.stop };
+}

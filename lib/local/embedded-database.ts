@@ -1,0 +1,76 @@
+// Local mode's embedded database as one piece: its secret (from the data directory, or fresh for `:memory:`), DynamoDB
+// Local under supervision, and the port record through which the admin CLI finds it.
+import { relative } from 'node:path';
+import type { Settings } from '../../lambdas/contract/settings';
+import type { ClientOptions } from '../../lambdas/stores/dynamodb-client';
+import { type LocalDbCredentials, ephemeralCredentials, prepareDataDir } from './credentials';
+import { IN_MEMORY, NO_WEB_ORIGIN } from './dynamodb-local';
+import { removePortRecord, writePortRecord } from './port-record';
+import { superviseDynamoDbLocal } from './supervisor';
+
+export interface EmbeddedDatabase {
+  endpoint: string;
+  port: number;
+  credentials: LocalDbCredentials;
+  /** What createDocumentClient needs to reach the data. */
+  clientOptions: ClientOptions;
+  /** Merge into the service's settings. */
+  settings: Pick<Settings, 'dynamodbEndpoint' | 'dynamodbLocalAccessKeyId' | 'region'>;
+  /** What to tell the person at the terminal about how the data is protected. */
+  notices: string[];
+  /** The JVM's current process id. */
+  pid(): number;
+  stop(): Promise<void>;
+}
+
+export async function startEmbeddedDatabase(options: {
+  port: number;
+  dataDir: string;
+  region: string;
+  log: (line: string) => void;
+  onFatal: (message: string) => void;
+}): Promise<EmbeddedDatabase> {
+  const { dataDir } = options;
+  const notices: string[] = [];
+  let credentials: LocalDbCredentials;
+  if (dataDir === IN_MEMORY) {
+    credentials = ephemeralCredentials(options.region);
+    notices.push('its database is opened by a secret access key id made for this run only');
+  } else {
+    const prepared = prepareDataDir(dataDir, options.region);
+    credentials = prepared.credentials;
+    const rel = relative(process.cwd(), prepared.credentialsFile);
+    const shown = rel && !rel.startsWith('..') ? rel : prepared.credentialsFile;
+    notices.push(
+      `its database is opened by a secret access key id ${prepared.created ? 'made now and ' : ''}kept in ${shown} ` +
+        '(mode 0600, in a directory only you can enter)',
+      ...prepared.notices,
+    );
+  }
+  notices.push(
+    'DynamoDB Local listens on every network interface; without that id another machine or user reaches only an empty database',
+    `telemetry to AWS is off; CORS allows only ${NO_WEB_ORIGIN}, so no web page can read its answers`,
+  );
+
+  const db = await superviseDynamoDbLocal({ ...options, credentials });
+  const record = { ...credentials, port: db.port, pid: process.pid, dataDir };
+  try {
+    writePortRecord(record);
+  } catch (err) {
+    await db.stop();
+    throw err;
+  }
+  return {
+    endpoint: db.endpoint,
+    port: db.port,
+    credentials,
+    clientOptions: { endpoint: db.endpoint, region: credentials.region, localAccessKeyId: credentials.accessKeyId },
+    settings: { dynamodbEndpoint: db.endpoint, region: credentials.region, dynamodbLocalAccessKeyId: credentials.accessKeyId },
+    notices,
+    pid: db.pid,
+    async stop() {
+      removePortRecord(db.port);
+      await db.stop();
+    },
+  };
+}

@@ -1,0 +1,83 @@
+// Local mode's embedded database, kept alive: if DynamoDB Local dies, it is started again on the same port and data
+// (requests meanwhile meet a refused connection, which the service answers with 503). Data kept in memory died
+// with the process, so then local mode must stop rather than carry on over an empty database.
+import { JavaMissingError, type LocalDbCredentials, IN_MEMORY, type RunningDynamoDb, startDynamoDbLocal } from './dynamodb-local';
+
+export interface SupervisedDynamoDb {
+  endpoint: string;
+  port: number;
+  credentials: LocalDbCredentials;
+  /** The JVM's process id right now (it changes with each restart). */
+  pid(): number;
+  stop(): Promise<void>;
+}
+
+export interface SupervisorOptions {
+  port: number;
+  dataDir: string;
+  credentials: LocalDbCredentials;
+  /** Lines for the person at the terminal. */
+  log: (line: string) => void;
+  /** The database cannot come back (in memory, or no Java any more): local mode stops with this message. */
+  onFatal: (message: string) => void;
+  /** Longest pause between two restart attempts. */
+  maxBackoffMs?: number;
+}
+
+const NAME = 'the embedded database (DynamoDB Local)';
+
+function describeExit(exit: { code: number | null; signal: string | null }): string {
+  return exit.signal ? `was killed (${exit.signal})` : `exited with status ${exit.code}`;
+}
+
+export async function superviseDynamoDbLocal(options: SupervisorOptions): Promise<SupervisedDynamoDb> {
+  const { dataDir, credentials, log, onFatal } = options;
+  let current: RunningDynamoDb = await startDynamoDbLocal({ port: options.port, dataDir, credentials });
+  const port = current.port;
+  let stopping = false;
+
+  const restart = async () => {
+    let pause = 250;
+    for (let attempt = 1; !stopping; attempt++) {
+      try {
+        const db = await startDynamoDbLocal({ port, dataDir, credentials });
+        if (stopping) return db.stop();
+        current = db;
+        log(`${NAME} is back on port ${port} after ${attempt} attempt${attempt === 1 ? '' : 's'}, on the same data`);
+        watch(db);
+        return;
+      } catch (err) {
+        if (err instanceof JavaMissingError) return onFatal(`${NAME} cannot be restarted: ${err.message}`);
+        log(`${NAME} did not restart (${(err as Error).message.split('\n')[0]}); trying again in ${pause} ms`);
+        await new Promise((r) => setTimeout(r, pause));
+        pause = Math.min(pause * 2, options.maxBackoffMs ?? 5_000);
+      }
+    }
+  };
+
+  const watch = (db: RunningDynamoDb) => {
+    void db.exited.then((exit) => {
+      if (stopping || db !== current) return;
+      if (dataDir === IN_MEMORY) {
+        return onFatal(
+          `${NAME} ${describeExit(exit)}. Its data was in memory (LOCAL_DATA_DIR=${IN_MEMORY}) and is lost, so local mode ` +
+            'stops rather than serve an empty database. Run npm start again (or use a data directory to keep data).',
+        );
+      }
+      log(`${NAME} ${describeExit(exit)}; restarting it on the same data in ${dataDir} (requests get 503 until it is back)`);
+      void restart();
+    });
+  };
+  watch(current);
+
+  return {
+    endpoint: current.endpoint,
+    port,
+    credentials,
+    pid: () => current.pid,
+    async stop() {
+      stopping = true;
+      await current.stop();
+    },
+  };
+}
