@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PRIORITIES, ACTIONS, type Assessment } from '../lambdas/domain/decision';
-import { scoreSignal, MODEL_VERSION } from '../lambdas/domain/scorer';
+import { scoreSignal, MODEL_VERSION } from '../lambdas/domain/engine';
 import type { Signal, Source } from '../lambdas/domain/signal';
 
 const DATA_DIR = process.env.SAS_DATA_DIR ?? path.resolve(__dirname, '../../shared/data');

@@ -102,14 +102,14 @@ export async function benchBundles(opts: Options): Promise<Figures> {
     const reference = await build('docclient_only', DOCCLIENT_ONLY_ENTRY, [], {});
     const lazyReference = await build('docclient_only_lazy_client', DOCCLIENT_ONLY_LAZY_ENTRY, [], {});
     const trimmedReference = await build('docclient_only_trimmed', DOCCLIENT_ONLY_ENTRY);
-    const scorer = await build('scorer', `export { scoreSignal } from ${JSON.stringify(path.join(REPO_ROOT, 'lambdas/domain/scorer'))};\n`);
+    const scorer = await build('scorer', `export { scoreSignal } from ${JSON.stringify(path.join(REPO_ROOT, 'lambdas/domain/engine'))};\n`);
     // What the analyze Lambda weighs without the decision engine (scorer, lexicon, spam model): the same entry with
     // the scorer module replaced by a stub.
     const withoutScorer = await build('analyze_without_scorer', `export { handler } from ${JSON.stringify(path.join(REPO_ROOT, 'lambdas/analyze/handler'))};\n`, [
       {
         name: 'stub-scorer',
         setup(b) {
-          b.onResolve({ filter: /\/domain\/scorer$/ }, () => ({ path: 'scorer-stub', namespace: 'stub' }));
+          b.onResolve({ filter: /\/domain\/engine$/ }, () => ({ path: 'scorer-stub', namespace: 'stub' }));
           b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export function scoreSignal() { throw new Error("stub"); }', loader: 'ts' }));
         },
       },

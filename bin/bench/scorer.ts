@@ -1,5 +1,5 @@
 // Section "scorer": the decision engine alone, signals per second on one core.
-import { scoreSignal } from '../../lambdas/domain/scorer';
+import { scoreSignal } from '../../lambdas/domain/engine';
 import type { Figures } from './common';
 import { makeEmails } from './emails';
 

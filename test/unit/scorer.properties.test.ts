@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { ACTIONS, CATEGORIES, QUEUES, priorityForScore, type Assessment } from '../../lambdas/domain/decision';
 import { SOURCES, type JsonValue, type Signal } from '../../lambdas/domain/signal';
-import { ARCHIVE_CATEGORIES, BASE_SCORE, MODEL_VERSION, REASON_CODES, scoreSignal } from '../../lambdas/domain/scorer';
+import { ARCHIVE_CATEGORIES, BASE_SCORE, MODEL_VERSION, REASON_CODES, scoreSignal } from '../../lambdas/domain/engine';
 
 const RUNS = { numRuns: 300 };
 

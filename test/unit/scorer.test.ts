@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { priorityForScore, type Category, type Priority, type RecommendedAction } from '../../lambdas/domain/decision';
 import type { JsonValue, Signal, Source } from '../../lambdas/domain/signal';
-import { BASE_SCORE, CATEGORY_QUEUE, MODEL_VERSION, REASON_CODES, scoreSignal } from '../../lambdas/domain/scorer';
-import { TokenBuffer, tokenizeWith } from '../../lambdas/domain/scorer-text';
+import { BASE_SCORE, CATEGORY_QUEUE, MODEL_VERSION, REASON_CODES, scoreSignal } from '../../lambdas/domain/engine';
+import { TokenBuffer, tokenizeWith } from '../../lambdas/domain/engine/tokens';
 
 const NOW = new Date('2026-11-21T10:00:00Z');
 const JUST_NOW = '2026-11-21T09:58:00Z';

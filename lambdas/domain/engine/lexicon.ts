@@ -4,7 +4,7 @@
 // alternatives (an empty alternative drops the word); a final "$" means "and nothing after it in
 // the clause". Write apostrophes as ’ (the tokenizer reads ' and ’ alike). Keep phrases specific:
 // ordinary business mail must not trip them (npm run eval shows the effect on real e-mail).
-import type { Source } from './signal';
+import type { Source } from '../signal';
 
 export interface LexGroup {
   /** Reason code, or IGNORE for phrases that only shield their words from other matches. */
