@@ -29,7 +29,7 @@ interface Example {
 
 function examples(): Example[] {
   const buf = new TokenBuffer();
-  const scratch = new Int32Array(4096);
+  const scratch = new Int32Array(8192);
   const featuresOf = (subject: string | null, body: string) => {
     buf.reset();
     buf.add(subject ?? '', 0, 1000);
@@ -119,12 +119,13 @@ const all = examples();
 const { weights, prior, kept } = train(all.filter((e) => e.split === 'train'));
 const dev = all.filter((e) => e.split === 'dev');
 const zs = dev.map((e) => logit(e, weights, prior));
+// Calibrated on the whole dev split (e-mail alone flattened the curve and cost SMS recall: tried, measured).
 const { a, b } = platt(zs, dev.map((e) => e.spam));
 
 // Dev figures per corpus at p >= 0.5 and p >= 0.9 (the test split is for npm run eval alone).
 for (const corpus of ['sa', 'sms', 'enron']) {
   const rows = dev.map((e, i) => ({ e, p: 1 / (1 + Math.exp(-(a * zs[i] + b))) })).filter((r) => r.e.corpus === corpus);
-  for (const cut of [0.5, 0.9, 0.97]) {
+  for (const cut of [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.9]) {
     const spam = rows.filter((r) => r.e.spam);
     const ham = rows.filter((r) => !r.e.spam);
     const recall = spam.length ? spam.filter((r) => r.p >= cut).length / spam.length : NaN;

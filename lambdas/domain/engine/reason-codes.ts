@@ -154,7 +154,11 @@ export const REASON_CODES = {
   },
   SPAM_MODEL: {
     min: -60, max: -25, category: 'spam', archive: true,
-    description: 'the e-mail spam model (naive Bayes, calibrated) rates the text as spam: -25 when likely (p >= 0.5), -60 when confident (p >= 0.9), which archives it on its own',
+    description: 'the e-mail spam model (naive Bayes, calibrated) rates the text as spam: -25 when likely (p >= 0.15 for e-mail, 0.3 for other sources), -60 when confident (p >= 0.9), which archives it on its own',
+  },
+  ORDINARY_MAIL_MODEL: {
+    min: 5, max: 5,
+    description: 'newsletter wording (a list footer) in text the spam model reads as ordinary mail (p <= 0.01): review, not archive',
   },
   BULK_OUTWEIGHS_ALARM: {
     min: -60, max: -5,
