@@ -27,6 +27,9 @@ export const BODY_SCAN_CHARS = 20_000;
  */
 export const SPAM_LIKELY = 0.15;
 export const SPAM_LIKELY_SHORT_TEXT = 0.3;
+/** Known model features below which the model does not vote, and from which an e-mail counts as long. */
+const MIN_SPAM_EVIDENCE = 6;
+const LONG_TEXT_EVIDENCE = 20;
 /** At or below this spam probability the model reads the text as ordinary person-to-person mail. */
 export const ORDINARY_MAIL = 0.01;
 export const SPAM_CONFIDENT = 0.9;
@@ -95,10 +98,14 @@ function textDrafts(signal: Signal, md: Meta | null, source: Source): Draft[] {
 }
 
 /** Phase 3: the spam model, except for internal signals and senders the partner vouches for. */
-function spamDraft(source: Source, knownCustomer: boolean): { draft: Draft | null; probability: number | null } {
-  if (source === 'internal' || knownCustomer) return { draft: null, probability: null };
-  const { probability } = spamVerdict(matcher.buf);
-  if (probability < (source === 'email' ? SPAM_LIKELY : SPAM_LIKELY_SHORT_TEXT)) return { draft: null, probability };
+function spamDraft(source: Source, knownCustomer: boolean): { draft: Draft | null; probability: number | null; long: boolean } {
+  if (source === 'internal' || knownCustomer) return { draft: null, probability: null, long: false };
+  const { probability, evidence } = spamVerdict(matcher.buf);
+  // A few known words are no basis for a vote: short business notes share them with spam.
+  if (evidence < MIN_SPAM_EVIDENCE) return { draft: null, probability: null, long: false };
+  const long = evidence >= LONG_TEXT_EVIDENCE;
+  const likely = source === 'email' && long ? SPAM_LIKELY : SPAM_LIKELY_SHORT_TEXT;
+  if (probability < likely) return { draft: null, probability, long };
   const confident = probability >= SPAM_CONFIDENT;
   return {
     draft: {
@@ -107,6 +114,7 @@ function spamDraft(source: Source, knownCustomer: boolean): { draft: Draft | nul
       message: `spam model rates the text as spam (p=${probability.toFixed(2)}${confident ? ', confident' : ''})`,
     },
     probability,
+    long,
   };
 }
 
@@ -124,13 +132,13 @@ const isBulk = (d: Draft) => infoOf(d.code).archive === true || (d.code === 'TAG
 
 /**
  * Phase 4: alarm words against bulk evidence, weighed. A person's own problem (support request, repeated contact,
- * frustration) weighs fully against the bulk evidence; alarm topics ("down", "security", "lawsuit") that a text
- * merely mentions weigh half, and a confident spam call outweighs them all. When the bulk reading wins, the alarm
+ * frustration) weighs one and a half times against the bulk evidence, alarm topics ("down", "security", "lawsuit")
+ * once, and a confident spam call outweighs them all. When the bulk reading wins, the alarm
  * reasons stay listed but are cancelled by BULK_OUTWEIGHS_ALARM and are no category evidence; when it loses, a
  * real problem is never archived and the bulk wording (a footer "unsubscribe", a no-reply sender) is dropped.
  * A sender the partner vouches for is never outweighed.
  */
-function weighBulkAgainstAlarm(drafts: Draft[], knownCustomer: boolean): void {
+function weighBulkAgainstAlarm(drafts: Draft[], knownCustomer: boolean, longText: boolean): void {
   if (hasCode(drafts, 'ALERT_RESOLVED')) dropWhere(drafts, (d) => infoOf(d.code).cancelledByRecovery === true);
   if (hasCode(drafts, 'GRATITUDE_CLOSURE') && !hasCode(drafts, 'REPEATED_CONTACT')) dropWhere(drafts, (d) => infoOf(d.code).cancelledByClosure === true);
   let writer = 0;
@@ -139,12 +147,13 @@ function weighBulkAgainstAlarm(drafts: Draft[], knownCustomer: boolean): void {
   for (const d of drafts) {
     if (WRITER_CODES.has(d.code)) writer += Math.max(d.weight, 0);
     else if (isAlarm(d)) topic += Math.max(d.weight, 0);
-    if (isBulk(d)) bulk += -Math.min(d.weight, 0);
+    // On a short text a spam vote short of confident is a doubt, not evidence against a stated problem.
+    if (isBulk(d) && (d.code !== 'SPAM_MODEL' || longText)) bulk += -Math.min(d.weight, 0);
   }
   const alarm = writer + topic;
   if (alarm === 0) return;
   const spamConfident = drafts.some((d) => d.code === 'SPAM_MODEL' && d.weight <= -60);
-  if (!knownCustomer && bulk > 0 && (spamConfident || bulk >= BULK_OVER_ALARM * writer + topic / 2)) {
+  if (!knownCustomer && bulk > 0 && (spamConfident || bulk >= BULK_OVER_ALARM * writer + topic)) {
     for (const d of drafts) if (isAlarm(d) && d.weight > 0) d.discounted = true;
     const weight = -Math.min(-REASON_CODES.BULK_OUTWEIGHS_ALARM.min, Math.round(alarm));
     drafts.push({ code: 'BULK_OUTWEIGHS_ALARM', weight, message: 'alarm words in text that reads as spam or bulk mail do not count' });
@@ -251,12 +260,12 @@ export function scoreSignal(signal: Signal, now: Date): Assessment {
   const { knownCustomer } = metadataDrafts(drafts, signal, md);
   const spam = spamDraft(source, knownCustomer);
   if (spam.draft) drafts.push(spam.draft);
-  weighBulkAgainstAlarm(drafts, knownCustomer);
+  weighBulkAgainstAlarm(drafts, knownCustomer, spam.long);
   const { category, best, second } = chooseCategory(drafts, source, md);
   categoryDrafts(drafts, category, signal, source, md, now);
   // List footers ("unsubscribe", "mailing list") also sit under discussions between people: when the model reads
   // the text as ordinary mail, newsletter wording alone sends it to review, not to the archive.
-  const ordinary = category === 'newsletter' && spam.probability !== null && spam.probability <= ORDINARY_MAIL;
+  const ordinary = category === 'newsletter' && spam.long && spam.probability !== null && spam.probability <= ORDINARY_MAIL;
   if (ordinary) drafts.push({ code: 'ORDINARY_MAIL_MODEL', weight: 5, message: 'spam model reads the text as ordinary mail (review, not archive)' });
 
   const reasons: Reason[] = [];
