@@ -380,9 +380,9 @@ const TABLE: Row[] = [
     'low', 'review', 'task',
   ],
   [
-    'task about a bug stays a task',
+    'task about a broken feature is a support case',
     { source: 'task', subject: 'Fix checkout bug reported by ACME', body: 'Checkout is broken for Safari users.', metadata: { due_at: hoursFromNow(8) } },
-    'medium', 'respond', 'task',
+    'medium', 'respond', 'support',
   ],
   [
     'task about a production outage is an incident',

@@ -490,6 +490,8 @@ export const METRIC_NOUNS: Readonly<Record<string, 'usage' | 'error' | 'latency'
   mem: 'usage',
   ram: 'usage',
   heap: 'usage',
+  capacity: 'usage',
+  'cluster capacity': 'usage',
   swap: 'usage',
   inodes: 'usage',
   'error rate': 'error',

@@ -40,6 +40,8 @@ const PERSONAL_MIN_EVIDENCE = 10;
 /** Bulk evidence must be at least this many times the alarm evidence to outweigh it. */
 const BULK_OVER_ALARM = 1.5;
 const HOUR = 3_600_000;
+const TASK_HEAD_START = 15;
+const SHORT_TEXT_SERIOUS_ALARM = 40;
 
 const ACTION_BY_PRIORITY = { critical: 'escalate', high: 'respond_now', medium: 'respond', low: 'review' } as const;
 
@@ -127,13 +129,16 @@ const WRITER_CODES: ReadonlySet<ReasonCode> = new Set([
   'CHURN_LANGUAGE',
   'PAYMENT_FAILURE',
 ]);
+/** Second markers that, with newsletter wording, make a text a mailing. */
+const MAILING_MARKERS: ReadonlySet<ReasonCode> = new Set(['BULK_SENDER', 'NO_REPLY_SENDER', 'AUTOMATED_NOTIFICATION']);
 const isAlarm = (d: Draft) => isProblem(d) || d.code === 'URGENCY_LANGUAGE' || d.code === 'SHOUTING' || WRITER_CODES.has(d.code);
 const isBulk = (d: Draft) => infoOf(d.code).archive === true || (d.code === 'TAG_TOPIC' && d.weight < 0);
 
 /**
  * Phase 4: alarm words against bulk evidence, weighed. A person's own problem (support request, repeated contact,
  * frustration) weighs one and a half times against the bulk evidence, alarm topics ("down", "security", "lawsuit")
- * once, and a confident spam call outweighs them all. When the bulk reading wins, the alarm
+ * once (half in a mailing: newsletter wording plus a bulk sender or automated wording), and a confident spam call
+ * outweighs them all. When the bulk reading wins, the alarm
  * reasons stay listed but are cancelled by BULK_OUTWEIGHS_ALARM and are no category evidence; when it loses, a
  * real problem is never archived and the bulk wording (a footer "unsubscribe", a no-reply sender) is dropped.
  * A sender the partner vouches for is never outweighed.
@@ -145,15 +150,21 @@ function weighBulkAgainstAlarm(drafts: Draft[], knownCustomer: boolean, longText
   let topic = 0;
   let bulk = 0;
   for (const d of drafts) {
-    if (WRITER_CODES.has(d.code)) writer += Math.max(d.weight, 0);
+    if (WRITER_CODES.has(d.code) && (d.code !== 'SUPPORT_REQUEST' || d.weight >= 20)) writer += Math.max(d.weight, 0);
     else if (isAlarm(d)) topic += Math.max(d.weight, 0);
     // On a short text a spam vote short of confident is a doubt, not evidence against a stated problem.
     if (isBulk(d) && (d.code !== 'SPAM_MODEL' || longText)) bulk += -Math.min(d.weight, 0);
   }
   const alarm = writer + topic;
   if (alarm === 0) return;
-  const spamConfident = drafts.some((d) => d.code === 'SPAM_MODEL' && d.weight <= -60);
-  if (!knownCustomer && bulk > 0 && (spamConfident || bulk >= BULK_OVER_ALARM * writer + topic)) {
+  // Newsletter wording together with a second bulk marker (a bulk or no-reply sender, automated wording): the text
+  // is a mailing, and the topics it mentions ("critical vulnerability") are its content, not a report: they weigh half.
+  const newsletter = drafts.some((d) => d.code === 'NEWSLETTER_LANGUAGE' && d.weight <= -20);
+  const mailing = newsletter && drafts.some((d) => MAILING_MARKERS.has(d.code) || (d.code === 'TAG_TOPIC' && d.weight < 0));
+  const topicWeight = mailing ? 0.5 : 1;
+  // A confident spam call outweighs everything on a long text; on a short one, not a stated serious problem.
+  const spamConfident = drafts.some((d) => d.code === 'SPAM_MODEL' && d.weight <= -60) && (longText || alarm < SHORT_TEXT_SERIOUS_ALARM);
+  if (!knownCustomer && bulk > 0 && (spamConfident || bulk >= BULK_OVER_ALARM * writer + topicWeight * topic)) {
     for (const d of drafts) if (isAlarm(d) && d.weight > 0) d.discounted = true;
     const weight = -Math.min(-REASON_CODES.BULK_OUTWEIGHS_ALARM.min, Math.round(alarm));
     drafts.push({ code: 'BULK_OUTWEIGHS_ALARM', weight, message: 'alarm words in text that reads as spam or bulk mail do not count' });
@@ -179,8 +190,9 @@ function chooseCategory(drafts: Draft[], source: Source, md: Meta | null): { cat
     catTotal[c] += w;
   }
   const evidence = CATEGORY_PRECEDENCE.map((_, c) => catStrongest[c] + (catTotal[c] - catStrongest[c]) / 2);
-  // A task is a task unless its text is clearly about something riskier (an outage, a breach...).
-  if (source === 'task') evidence[CATEGORY_RANK.task] += 25;
+  // A task is a task unless its text says more: a broken product (support), degraded service or an outage
+  // (incident), a vulnerability (security) each outweigh this head start.
+  if (source === 'task') evidence[CATEGORY_RANK.task] += TASK_HEAD_START;
   const amount = Math.max(asNumber(own(md, 'amount')) ?? 0, asNumber(own(md, 'deal_value')) ?? 0);
   if (source === 'crm_event' && amount > 0) evidence[CATEGORY_RANK.sales_opportunity] += 15;
   if (source === 'internal' && drafts.some((d) => d.code.startsWith('SEVERITY_') && d.weight > 0)) evidence[CATEGORY_RANK.incident] += 1;
