@@ -15,7 +15,7 @@ const FUNCTION_WORDS: Record<string, string> = {
 };
 const LANGS = Object.keys(FUNCTION_WORDS);
 /** Tokens read: the opening of the text tells its language. */
-const READ_TOKENS = 400;
+const READ_TOKENS = 200;
 const MIN_HITS = 3;
 
 let table: Map<number, number[]> | null = null;

@@ -1,23 +1,8 @@
 // The phrase matcher: walks the lexicon trie over a text's tokens and records, per reason code, the strongest (or
 // summed) weight and the phrase that carried it. Its per-call state lives in one PhraseMatcher object that the
 // scorer owns and reuses (the scorer is synchronous; nothing interleaves), not in module variables.
-import {
-  CODE_INDEX,
-  FIRST_WORD,
-  IGNORE_INDEX,
-  METRIC_INDEX,
-  NC,
-  NEGATOR_H2,
-  PAIR_FILTER,
-  PENDING_BIT,
-  ROOT,
-  SINGLE_BIT,
-  compilePending,
-  pairSlot,
-  type Entry,
-  type TrieNode,
-} from './lexicon-trie';
-import { CODES } from './lexicon-trie';
+import * as trie from './lexicon-trie';
+import type { Entry, TrieNode } from './lexicon-trie';
 import { infoOf } from './reason-codes';
 import { TokenBuffer } from './tokens';
 
@@ -33,6 +18,10 @@ interface ScanResult {
 }
 /** Positive evidence this far into the body counts half: long digests mention everything once. */
 export const DEEP_BODY_OFFSET = 3_000;
+
+// Module-local bindings of the trie's tables: the hot loop reads them directly, not through the module object
+// (which a CommonJS host such as tsx or jest turns into getter calls).
+const { CODE_INDEX, CODES, FIRST_WORD, IGNORE_INDEX, METRIC_INDEX, NC, NEGATOR_H2, PAIR_FILTER, PENDING_BIT, ROOT, SINGLE_BIT, compilePending, pairSlot } = trie;
 
 /** Codes whose matches a preceding negation cancels, and codes whose markers add up (see reason-codes.ts). */
 const NEGATABLE = new Set<number>(CODES.flatMap((c, i) => (infoOf(c).negatable ? [i] : [])));

@@ -175,6 +175,7 @@ function weighBulkAgainstAlarm(drafts: Draft[], knownCustomer: boolean, longText
 
 const catStrongest = new Float64Array(CATEGORY_PRECEDENCE.length);
 const catTotal = new Float64Array(CATEGORY_PRECEDENCE.length);
+const catEvidence = new Float64Array(CATEGORY_PRECEDENCE.length);
 const CATEGORY_RANK = Object.fromEntries(CATEGORY_PRECEDENCE.map((c, i) => [c, i])) as Record<Category, number>;
 
 /** Phase 5: the category with the most evidence (its strongest reason plus half of the others). */
@@ -189,7 +190,8 @@ function chooseCategory(drafts: Draft[], source: Source, md: Meta | null): { cat
     catStrongest[c] = Math.max(catStrongest[c], w);
     catTotal[c] += w;
   }
-  const evidence = CATEGORY_PRECEDENCE.map((_, c) => catStrongest[c] + (catTotal[c] - catStrongest[c]) / 2);
+  const evidence = catEvidence;
+  for (let c = 0; c < evidence.length; c++) evidence[c] = catStrongest[c] + (catTotal[c] - catStrongest[c]) / 2;
   // A task is a task unless its text says more: a broken product (support), degraded service or an outage
   // (incident), a vulnerability (security) each outweigh this head start.
   if (source === 'task') evidence[CATEGORY_RANK.task] += TASK_HEAD_START;

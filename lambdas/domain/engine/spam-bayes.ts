@@ -40,20 +40,8 @@ export function spamFeatures(buf: TokenBuffer, out: Int32Array): number {
     stamp = 1;
     seenStamp.fill(0);
   }
-  let n = 0;
-  const add = (f: number): void => {
-    let slot = (f ^ (f >>> 11)) & (SEEN_SIZE - 1);
-    for (;;) {
-      if (seenStamp[slot] !== stamp) {
-        seenStamp[slot] = stamp;
-        seenKeys[slot] = f;
-        out[n++] = f;
-        return;
-      }
-      if (seenKeys[slot] === f) return;
-      slot = (slot + 1) & (SEEN_SIZE - 1);
-    }
-  };
+  written = 0;
+  target = out;
   let tokens = 0;
   let subject = 0;
   for (let i = 0; i < buf.count && tokens < MODEL_TOKENS; i++) {
@@ -73,7 +61,24 @@ export function spamFeatures(buf: TokenBuffer, out: Int32Array): number {
   const low = buf.lower(0) + buf.lower(1);
   if (up >= 10 && up > low) add(F_CAPS);
   add(tokens <= 15 ? F_LEN[0] : tokens <= 60 ? F_LEN[1] : tokens <= 200 ? F_LEN[2] : tokens < MODEL_TOKENS ? F_LEN[3] : F_LEN[4]);
-  return n;
+  return written;
+}
+
+// The distinct-feature set of the current spamFeatures call (module state: no closure per call).
+let written = 0;
+let target: Int32Array = new Int32Array(0);
+function add(f: number): void {
+  let slot = (f ^ (f >>> 11)) & (SEEN_SIZE - 1);
+  for (;;) {
+    if (seenStamp[slot] !== stamp) {
+      seenStamp[slot] = stamp;
+      seenKeys[slot] = f;
+      target[written++] = f;
+      return;
+    }
+    if (seenKeys[slot] === f) return;
+    slot = (slot + 1) & (SEEN_SIZE - 1);
+  }
 }
 
 export const SPAM_MODEL_FORMAT = 'sas-spam-nb-1';
