@@ -1,3 +1,4 @@
+// Over 500 lines on purpose: it is data (one group of phrases per reason code), read as one table.
 // The phrase lexicon of the scorer: which words count as evidence for which reason, at what weight.
 // Phrases are matched on folded words (lower case, no diacritics: "kündigen" matches "kundigen"),
 // never across a clause boundary. Syntax: phrases separated by "|"; "{a,b,}" expands to

@@ -1,3 +1,4 @@
+// About 500 lines on purpose: the tokenizer loop and the character tables it reads belong together.
 // One-pass tokenizer shared by the scorer and the spam-model trainer (bin/train-spam-bayes.ts).
 // Tokens are never materialized as strings: each gets a 30-bit hash of its folded form (lowercase,
 // diacritics stripped), which keeps the hot path allocation-free and fast. A second, independent
