@@ -24,7 +24,8 @@ function lexiconTrieSnapshot(): string[] {
   walk(compileWholeLexicon(), '', '');
   return lines.sort();
 }
-import { TokenBuffer, tokenizeWith } from '../../lambdas/domain/engine/tokens';
+import { TokenBuffer } from '../../lambdas/domain/engine/tokens';
+import { tokenizeWith } from '../support/reference-tokenizer';
 
 const SOURCE_BIT: Record<string, number> = { email: 1, task: 2, crm_event: 4, support_message: 8, internal: 16 };
 const ALL_SOURCES = 31;

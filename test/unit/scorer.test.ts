@@ -4,7 +4,8 @@ import path from 'node:path';
 import { priorityForScore, type Category, type Priority, type RecommendedAction } from '../../lambdas/domain/decision';
 import type { JsonValue, Signal, Source } from '../../lambdas/domain/signal';
 import { BASE_SCORE, CATEGORY_QUEUE, MODEL_VERSION, REASON_CODES, scoreSignal } from '../../lambdas/domain/engine';
-import { TokenBuffer, tokenizeWith } from '../../lambdas/domain/engine/tokens';
+import { TokenBuffer } from '../../lambdas/domain/engine/tokens';
+import { tokenizeWith } from '../support/reference-tokenizer';
 
 const NOW = new Date('2026-11-21T10:00:00Z');
 const JUST_NOW = '2026-11-21T09:58:00Z';
