@@ -65,6 +65,42 @@ function initTimeMs(file: string, firstCall?: { signal: Signal; now: string }): 
 }
 
 
+/** The part of the analyze bundle an input file belongs to (models, lexicon, engine code, our code, libraries). */
+function partOf(input: string): string {
+  if (/lambdas\/domain\/engine\/[^/]+\.json$/.test(input)) return 'engine_models';
+  if (/lambdas\/domain\/engine\/lexicon\.ts$/.test(input)) return 'engine_lexicon';
+  if (/lambdas\/domain\/engine\//.test(input)) return 'engine_code';
+  if (/^lambdas\//.test(input) || input.includes('/lambdas/')) return 'service_code';
+  const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+  if (!m) return 'other';
+  const pkg = m[1];
+  if (pkg.startsWith('@aws-sdk/') || pkg.startsWith('@smithy/') || pkg.startsWith('@aws-crypto/')) return 'lib_aws_sdk';
+  if (pkg.startsWith('@aws-lambda-powertools/')) return 'lib_powertools';
+  if (pkg.startsWith('@middy/')) return 'lib_middy';
+  if (pkg === 'valibot') return 'lib_valibot';
+  return 'lib_other';
+}
+
+/** The analyze Lambda's bundle, built with the stack's options and a metafile: minified bytes per part. */
+async function analyzeWeights(esbuild: typeof import('esbuild'), out: string): Promise<Figures> {
+  const result = await esbuild.build({
+    ...LAMBDA_ESBUILD_OPTIONS,
+    entryPoints: [path.join(REPO_ROOT, 'lambdas/analyze/handler.ts')],
+    outfile: path.join(out, 'analyze-weights', 'index.js'),
+    nodePaths: [path.join(REPO_ROOT, 'node_modules')],
+    absWorkingDir: REPO_ROOT,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const parts: Record<string, number> = {};
+  for (const output of Object.values(result.metafile!.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) parts[partOf(input)] = (parts[partOf(input)] ?? 0) + bytesInOutput;
+  }
+  const figures: Figures = {};
+  for (const [part, bytes] of Object.entries(parts).sort((a, b) => b[1] - a[1])) figures[`weight_${part}_kib`] = Math.round((bytes / 1024) * 10) / 10;
+  return figures;
+}
+
 const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
 export async function benchBundles(opts: Options): Promise<Figures> {
@@ -102,19 +138,20 @@ export async function benchBundles(opts: Options): Promise<Figures> {
     const reference = await build('docclient_only', DOCCLIENT_ONLY_ENTRY, [], {});
     const lazyReference = await build('docclient_only_lazy_client', DOCCLIENT_ONLY_LAZY_ENTRY, [], {});
     const trimmedReference = await build('docclient_only_trimmed', DOCCLIENT_ONLY_ENTRY);
-    const scorer = await build('scorer', `export { scoreSignal } from ${JSON.stringify(path.join(REPO_ROOT, 'lambdas/domain/scorer'))};\n`);
+    const scorer = await build('scorer', `export { scoreSignal } from ${JSON.stringify(path.join(REPO_ROOT, 'lambdas/domain/engine'))};\n`);
     // What the analyze Lambda weighs without the decision engine (scorer, lexicon, spam model): the same entry with
     // the scorer module replaced by a stub.
     const withoutScorer = await build('analyze_without_scorer', `export { handler } from ${JSON.stringify(path.join(REPO_ROOT, 'lambdas/analyze/handler'))};\n`, [
       {
         name: 'stub-scorer',
         setup(b) {
-          b.onResolve({ filter: /\/domain\/scorer$/ }, () => ({ path: 'scorer-stub', namespace: 'stub' }));
+          b.onResolve({ filter: /\/domain\/engine$/ }, () => ({ path: 'scorer-stub', namespace: 'stub' }));
           b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export function scoreSignal() { throw new Error("stub"); }', loader: 'ts' }));
         },
       },
     ]);
     const [email] = makeEmails(1, 2_000, 11);
+    const weights = await analyzeWeights(esbuild, out);
 
     const all = [reference, lazyReference, trimmedReference, ...bundles];
     const size = (file: string) => statSync(file).size;
@@ -174,6 +211,7 @@ export async function benchBundles(opts: Options): Promise<Figures> {
     figures.bundle_size_ratio_max_vs_trimmed = round2(worstSizeTrimmed);
     figures.init_time_ratio_max_vs_trimmed = round2(worstInitTrimmed);
     figures.init_runs_per_bundle = opts.initRuns;
+    Object.assign(figures, weights);
     return figures;
   } finally {
     rmSync(out, { recursive: true, force: true });

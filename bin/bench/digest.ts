@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { scoreSignal } from '../../lambdas/domain/scorer';
+import { scoreSignal } from '../../lambdas/domain/engine';
 import type { Signal } from '../../lambdas/domain/signal';
 import { mulberry32 } from '../seeded-random';
 import { REPO_ROOT } from './common';

@@ -17,7 +17,11 @@ const GOALS: Record<string, Goal> = {
   scorer_signals_per_second: { text: '>= 50,000 /s on one core', check: atLeast(50_000) },
   scorer_slowest_round_per_second: { text: 'context: the slowest of the 5 rounds (the figure above is the median)' },
   scorer_avg_body_chars: { text: '~2,000' },
+  scorer_ms_per_signal: { text: 'context: one ~2 KB e-mail, median round' },
+  scorer_ns_per_char: { text: 'context: the scorer per body character' },
   machine_char_loop_ns_per_char: { text: 'reference: a bare charCodeAt loop on this machine' },
+  scorer_vs_char_loop_ratio: { text: 'context: scorer ns/char / bare loop ns/char (comparable across machines)' },
+  scorer_share_of_warm_request: { text: '< 0.02 (scoring a 2 KB e-mail / warm in-process request, median)', check: (v) => v < 0.02 },
 
   ddb_reads_cold: { text: 'key not cached: key + partner read, then grant + prefix set (one BatchGet)' },
   ddb_writes_cold: { text: 'write items' },
@@ -75,7 +79,7 @@ const GOALS: Record<string, Goal> = {
   scorer_first_call_ms: { text: 'context: first scoreSignal of a 2 KB e-mail after load (lazy trie branches, cold code)' },
   bundle_analyze_without_scorer_gzip_kib: { text: 'context: analyze with the decision engine (scorer, lexicon, spam model) stubbed out' },
   bundle_analyze_without_scorer_ratio: { text: 'context: the same, worst of minified and gzip, against the reference' },
-  bundle_size_overhead_ratio_max: { text: '<= 1.25 (worst Lambda / DocumentClient-only, minified and gzip)', check: atMost(1.25) },
+  bundle_size_overhead_ratio_max: { text: '<= 1.5 (worst Lambda / DocumentClient-only, minified and gzip; issue 11)', check: atMost(1.5) },
   init_time_overhead_ratio_max: { text: '<= 1.25 (worst Lambda / DocumentClient-only)', check: atMost(1.25) },
   bundle_size_ratio_max_vs_trimmed: { text: 'context: worst Lambda / trimmed reference: the weight of our own code' },
   init_time_ratio_max_vs_trimmed: { text: 'context: worst Lambda / trimmed reference, module init' },
@@ -114,7 +118,9 @@ export function goalFor(key: string): Goal | undefined {
   if (/^bundle_\w+_gzip_kib$/.test(key)) return { text: 'cdk synth asset index.js, gzip -9' };
   if (/^bundle_\w+_kib$/.test(key)) return { text: 'cdk synth asset index.js, minified' };
   if (/^init_\w+_ms$/.test(key)) return { text: 'module init, median' };
-  if (/^(bundle|init)_\w+_ratio$/.test(key)) return { text: '<= 1.25', check: atMost(1.25) };
+  if (/^weight_\w+_kib$/.test(key)) return { text: 'context: what this part weighs in the analyze bundle (minified bytes in output)' };
+  if (/^bundle_\w+_ratio$/.test(key)) return { text: '<= 1.5', check: atMost(1.5) };
+  if (/^init_\w+_ratio$/.test(key)) return { text: '<= 1.25', check: atMost(1.25) };
   const cost = /^cost_(\w+?)_(usd_per_million|floor_usd_per_million|floor_ratio|write_units|read_units|billed_ms_authorizer|billed_ms_route|log_bytes|log_events|calls_measured|calls_failed)$/.exec(key);
   if (cost) return { text: COST_FIGURES[cost[2]] ?? '', ...(cost[2] === 'calls_failed' ? { check: exactly(0) } : {}) };
   return undefined;

@@ -1,10 +1,10 @@
 // The analyze use case: score a validated signal, build the decision, store it once (or replay an idempotent one).
 // It speaks in domain terms; the route maps its outcomes to HTTP.
 import { createHash } from 'node:crypto';
-import { buildDecision, type Decision } from '../domain/decision';
+import { buildDecision, NO_POLICY, type Decision, type DecisionPolicy } from '../domain/decision';
 import { newDecisionId } from '../domain/ids';
 import type { DecisionOwner, DecisionStore, IdempotencyRequest } from '../domain/ports';
-import { scoreSignal } from '../domain/scorer';
+import { scoreSignal } from '../domain/engine';
 import type { Signal } from '../domain/signal';
 
 export type AnalyzeOutcome =
@@ -29,22 +29,27 @@ export function idempotencyRequest(idempotencyKey: string, body: unknown): Idemp
   return { keyHash: sha256(idempotencyKey), requestHash: sha256(canonicalJson(body)) };
 }
 
+/** Scores one signal and builds its decision under a workspace's policy: no I/O, one call per signal. */
+export function decideSignal(signal: Signal, decisionId: string, nowMs: number, policy: DecisionPolicy = NO_POLICY): Decision {
+  return buildDecision(
+    {
+      decision_id: decisionId,
+      workspace_id: signal.workspace_id,
+      source: signal.source,
+      received_at: signal.received_at,
+      created_at: new Date(nowMs).toISOString(),
+    },
+    scoreSignal(signal, new Date(nowMs)),
+    policy,
+  );
+}
+
 export async function analyzeSignal(
   signal: Signal,
   owner: DecisionOwner,
   store: DecisionStore,
-  options: { nowMs: number; idempotency?: IdempotencyRequest },
+  options: { nowMs: number; idempotency?: IdempotencyRequest; policy?: DecisionPolicy },
 ): Promise<AnalyzeOutcome> {
-  const assessment = scoreSignal(signal, new Date(options.nowMs));
-  const decision = buildDecision(
-    {
-      decision_id: newDecisionId(options.nowMs),
-      workspace_id: signal.workspace_id,
-      source: signal.source,
-      received_at: signal.received_at,
-      created_at: new Date(options.nowMs).toISOString(),
-    },
-    assessment,
-  );
+  const decision = decideSignal(signal, newDecisionId(options.nowMs), options.nowMs, options.policy);
   return store.save(decision, owner, options.idempotency);
 }

@@ -55,6 +55,11 @@ export interface Assessment {
   queue: Queue;
   reasons: Reason[];
   model_version: string;
+  /** 0 to 1, two decimals: how sure the engine is of category and priority. */
+  confidence: number;
+  /** ISO 639-1 code, or `und`. */
+  language: string;
+  sentiment: 'negative' | 'neutral' | 'positive';
 }
 
 export interface Decision extends Assessment {
@@ -63,7 +68,23 @@ export interface Decision extends Assessment {
   source: string;
   received_at: string;
   created_at: string;
+  /** received_at plus the response time for the priority; null when the action is archive. */
+  respond_by: string | null;
+  policy_version: number;
 }
+
+/** Minutes to respond per priority when the workspace's policy sets none (contract section 4). */
+export const DEFAULT_RESPONSE_MINUTES: Readonly<Record<Priority, number>> = { critical: 60, high: 240, medium: 1_440, low: 4_320 };
+
+/** What a workspace's policy contributes to a decision (the policy module passes the workspace's own). */
+export interface DecisionPolicy {
+  policy_version: number;
+  response_minutes?: Partial<Record<Priority, number>>;
+  /** The workspace's learned-model version, appended to model_version as `+ws.N` when present. */
+  learned_version?: number;
+}
+
+export const NO_POLICY: DecisionPolicy = { policy_version: 0 };
 
 /** Priority bands fixed by the contract. */
 export function priorityForScore(score: number): Priority {
@@ -77,7 +98,12 @@ export function priorityForScore(score: number): Priority {
 export function buildDecision(
   ids: { decision_id: string; workspace_id: string; source: string; received_at: string; created_at: string },
   assessment: Assessment,
+  policy: DecisionPolicy = NO_POLICY,
 ): Decision {
+  const minutes = policy.response_minutes?.[assessment.priority] ?? DEFAULT_RESPONSE_MINUTES[assessment.priority];
+  const received = Date.parse(ids.received_at);
+  const respondBy =
+    assessment.recommended_action === 'archive' || !Number.isFinite(received) ? null : new Date(received + minutes * 60_000).toISOString();
   return {
     decision_id: ids.decision_id,
     workspace_id: ids.workspace_id,
@@ -90,6 +116,11 @@ export function buildDecision(
     source: ids.source,
     received_at: ids.received_at,
     created_at: ids.created_at,
-    model_version: assessment.model_version,
+    model_version: policy.learned_version !== undefined ? `${assessment.model_version}+ws.${policy.learned_version}` : assessment.model_version,
+    confidence: assessment.confidence,
+    language: assessment.language,
+    sentiment: assessment.sentiment,
+    respond_by: respondBy,
+    policy_version: policy.policy_version,
   };
 }

@@ -27,6 +27,8 @@ const DECISION_FIELDS = [
   'created_at',
   'model_version',
 ] as const;
+/** Fields of version 2 decisions; a decision stored before them keeps the shape it was stored with. */
+const DECISION_V2_FIELDS = ['confidence', 'language', 'sentiment', 'respond_by', 'policy_version'] as const;
 
 /** Rebuilds the decision in the contract's field order (DynamoDB maps do not keep order). */
 function decisionFrom(stored: Record<string, unknown>): Decision {
@@ -38,6 +40,9 @@ function decisionFrom(stored: Record<string, unknown>): Decision {
     weight: Number(r.weight),
   }));
   out.score = Number(stored.score);
+  for (const field of DECISION_V2_FIELDS) if (field in stored) out[field] = stored[field];
+  if ('confidence' in stored) out.confidence = Number(stored.confidence);
+  if ('policy_version' in stored) out.policy_version = Number(stored.policy_version);
   return out as unknown as Decision;
 }
 

@@ -137,6 +137,7 @@ describe('the decision', () => {
     expect(Object.keys(d)).toEqual([
       'decision_id', 'workspace_id', 'priority', 'score', 'recommended_action', 'category', 'queue', 'reasons',
       'source', 'received_at', 'created_at', 'model_version',
+      'confidence', 'language', 'sentiment', 'respond_by', 'policy_version',
     ]);
     expect(d.decision_id).toMatch(/^dec_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(d.workspace_id).toBe('ws_a');
@@ -154,6 +155,13 @@ describe('the decision', () => {
     expect(d.source).toBe('email');
     expect(d.received_at).toBe('2026-11-21T09:30:00Z');
     expect(Math.abs(Date.parse(d.created_at) - Date.now())).toBeLessThan(60_000);
+    expect(d.confidence).toBeGreaterThan(0);
+    expect(d.confidence).toBeLessThanOrEqual(1);
+    expect(d.language).toBe('en');
+    expect(['negative', 'neutral', 'positive']).toContain(d.sentiment);
+    const minutes = { critical: 60, high: 240, medium: 1440, low: 4320 }[d.priority as 'critical'];
+    expect(d.respond_by).toBe(new Date(Date.parse('2026-11-21T09:30:00Z') + minutes * 60_000).toISOString());
+    expect(d.policy_version).toBe(0);
 
     const got = await call(api.baseUrl, 'GET', `/decisions/${d.decision_id}`, { key });
     expect(got.status).toBe(200);
@@ -164,7 +172,8 @@ describe('the decision', () => {
     const a = (await call(api.baseUrl, 'POST', ANALYZE, { key, body: signal() })).json;
     const b = (await call(api.baseUrl, 'POST', ANALYZE, { key, body: signal() })).json;
     expect(a.decision_id).not.toBe(b.decision_id);
-    for (const field of ['score', 'priority', 'recommended_action', 'category', 'queue', 'reasons']) expect(b[field]).toEqual(a[field]);
+    for (const field of ['score', 'priority', 'recommended_action', 'category', 'queue', 'reasons', 'confidence', 'language', 'sentiment', 'respond_by'])
+      expect(b[field]).toEqual(a[field]);
   });
 
   it('tells an outage from a newsletter', async () => {

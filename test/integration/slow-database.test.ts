@@ -57,7 +57,7 @@ const decision = () => {
   const now = Date.now();
   return buildDecision(
     { decision_id: newDecisionId(now), workspace_id: 'ws_a', source: 'task', received_at: new Date(now).toISOString(), created_at: new Date(now).toISOString() },
-    { score: 40, priority: 'medium', recommended_action: 'respond', category: 'task', queue: 'operations', reasons: [], model_version: 'test' },
+    { score: 40, priority: 'medium', recommended_action: 'respond', category: 'task', queue: 'operations', reasons: [], model_version: 'test', confidence: 0.5, language: 'en', sentiment: 'neutral' },
   );
 };
 

@@ -11,7 +11,7 @@ import { LIMITS, WORKSPACE_ID_PATTERN, isEmailAddress, validateIdempotencyKey, v
 import { SOURCES } from '../../lambdas/domain/signal';
 import { ACTIONS, CATEGORIES, PRIORITIES, QUEUES, buildDecision } from '../../lambdas/domain/decision';
 import { DECISION_ID_PATTERN, newDecisionId } from '../../lambdas/domain/ids';
-import { scoreSignal } from '../../lambdas/domain/scorer';
+import { scoreSignal } from '../../lambdas/domain/engine';
 import { IDEMPOTENCY_WINDOW_SECONDS } from '../../lambdas/stores/decision-store';
 import {
   HTTP_METHODS,
@@ -191,7 +191,7 @@ describe('the decision (lambdas/domain/decision.ts)', () => {
   it('has the fields of buildDecision, in its order, all required, and no other', () => {
     const built = buildDecision(
       { decision_id: newDecisionId(), workspace_id: 'ws_x', source: 'email', received_at: '2026-11-21T09:00:00Z', created_at: new Date().toISOString() },
-      { score: 50, priority: 'medium', recommended_action: 'respond', category: 'general', queue: 'support', reasons: [], model_version: 'rules-1' },
+      { score: 50, priority: 'medium', recommended_action: 'respond', category: 'general', queue: 'support', reasons: [], model_version: 'rules-1', confidence: 0.5, language: 'en', sentiment: 'neutral' },
     );
     expect(Object.keys(decision.properties)).toEqual(Object.keys(built));
     expect(decision.required).toEqual(Object.keys(built));
@@ -206,7 +206,7 @@ describe('the decision (lambdas/domain/decision.ts)', () => {
     const built = (score: number, priority: string) =>
       buildDecision(
         { decision_id: newDecisionId(), workspace_id: 'ws_x', source: 'task', received_at: '2026-11-21T09:00:00Z', created_at: '2026-11-21T09:00:00.000Z' },
-        { score, priority: priority as any, recommended_action: 'review', category: 'general', queue: 'operations', reasons: [], model_version: 'rules-1' },
+        { score, priority: priority as any, recommended_action: 'review', category: 'general', queue: 'operations', reasons: [], model_version: 'rules-1', confidence: 0.5, language: 'en', sentiment: 'neutral' },
       );
     for (const [score, priority] of [[80, 'critical'], [100, 'critical'], [60, 'high'], [79, 'high'], [35, 'medium'], [59, 'medium'], [0, 'low'], [34, 'low']] as const) {
       expect(accepts(decision, built(score, priority))).toBe(true);

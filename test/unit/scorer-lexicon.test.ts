@@ -1,10 +1,31 @@
-// The scorer builds its phrase trie lazily, one first word at a time (lambdas/domain/scorer.ts). Built completely,
+// The scorer builds its phrase trie lazily, one first word at a time (lambdas/domain/engine/lexicon-trie.ts). Built completely,
 // it must equal the trie the plain eager algorithm builds from the same lexicon: every phrase, in lexicon order,
 // hashed one by one with the reference tokenizer. Also a guard against first-hash collisions in the lexicon, which
 // the lazy build would only notice when a text first contains the word.
-import { IGNORE, LEXICON, METRIC_NOUNS, NEGATORS } from '../../lambdas/domain/scorer-lexicon';
-import { REASON_CODES, lexiconTrieSnapshot } from '../../lambdas/domain/scorer';
-import { TokenBuffer, tokenizeWith } from '../../lambdas/domain/scorer-text';
+import { IGNORE, LEXICON, METRIC_NOUNS, NEGATORS } from '../../lambdas/domain/engine/lexicon';
+import { REASON_CODES } from '../../lambdas/domain/engine';
+import { CODES, IGNORE_INDEX, METRIC_INDEX, compileWholeLexicon, type TrieNode } from '../../lambdas/domain/engine/lexicon-trie';
+
+/** The lazily built trie, completed: one line per node (first-hash path, second hashes, entries in order), sorted. */
+function lexiconTrieSnapshot(): string[] {
+  const lines: string[] = [];
+  const codeName = (code: number) => (code === IGNORE_INDEX ? 'IGNORE' : code === METRIC_INDEX ? 'METRIC' : CODES[code]);
+  const walk = (level: ReadonlyMap<number, TrieNode>, path: string, h2s: string) => {
+    for (const [h1, node] of level) {
+      const p = path ? `${path},${h1}` : String(h1);
+      const h = h2s ? `${h2s},${node.h2}` : String(node.h2);
+      const entries = (node.entries ?? []).map((e) =>
+        [codeName(e.code), e.weight, e.len, +e.eoc, +e.subjectOnly, e.sources, e.near ? [...e.near].sort().join('+') : '-', e.phrase, e.metric ?? ''].join(':'),
+      );
+      lines.push(`${p}|${h}|${entries.join(';')}`);
+      if (node.next) walk(node.next, p, h);
+    }
+  };
+  walk(compileWholeLexicon(), '', '');
+  return lines.sort();
+}
+import { TokenBuffer } from '../../lambdas/domain/engine/tokens';
+import { tokenizeWith } from '../support/reference-tokenizer';
 
 const SOURCE_BIT: Record<string, number> = { email: 1, task: 2, crm_event: 4, support_message: 8, internal: 16 };
 const ALL_SOURCES = 31;

@@ -2,7 +2,8 @@
 // counter, on generated text: ASCII, punctuation, apostrophes, Latin letters with two-unit folds (ß, æ), combining
 // marks, other scripts, surrogates, and texts long enough to hit the token cap.
 import fc from 'fast-check';
-import { MAX_TOKENS, TokenBuffer, tokenizeWith } from '../../lambdas/domain/scorer-text';
+import { MAX_TOKENS, TokenBuffer } from '../../lambdas/domain/engine/tokens';
+import { tokenizeWith } from '../support/reference-tokenizer';
 
 const PIECES = [
   'a', 'b', 'Z', 'é', 'É', 'ü', 'ß', 'æ', 'Æ', 'ø', 'þ', 'ı', 'İ', 'ĳ', 'ﬁ', 'ж', 'Ω', '中', '😀', '\uD800', '\uDC00',

@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { priorityForScore, type Category, type Priority, type RecommendedAction } from '../../lambdas/domain/decision';
 import type { JsonValue, Signal, Source } from '../../lambdas/domain/signal';
-import { BASE_SCORE, CATEGORY_QUEUE, MODEL_VERSION, REASON_CODES, scoreSignal } from '../../lambdas/domain/scorer';
-import { TokenBuffer, tokenizeWith } from '../../lambdas/domain/scorer-text';
+import { BASE_SCORE, CATEGORY_QUEUE, MODEL_VERSION, REASON_CODES, scoreSignal } from '../../lambdas/domain/engine';
+import { TokenBuffer } from '../../lambdas/domain/engine/tokens';
+import { tokenizeWith } from '../support/reference-tokenizer';
 
 const NOW = new Date('2026-11-21T10:00:00Z');
 const JUST_NOW = '2026-11-21T09:58:00Z';
@@ -380,9 +381,9 @@ const TABLE: Row[] = [
     'low', 'review', 'task',
   ],
   [
-    'task about a bug stays a task',
+    'task about a broken feature is a support case',
     { source: 'task', subject: 'Fix checkout bug reported by ACME', body: 'Checkout is broken for Safari users.', metadata: { due_at: hoursFromNow(8) } },
-    'medium', 'respond', 'task',
+    'medium', 'respond', 'support',
   ],
   [
     'task about a production outage is an incident',
@@ -860,9 +861,9 @@ describe('tokenizer copies', () => {
   });
 });
 
-describe('README.md', () => {
+describe('docs/decision-engine.md', () => {
   it('documents every reason code', () => {
-    const doc = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+    const doc = readFileSync(path.resolve(__dirname, '../../docs/decision-engine.md'), 'utf8');
     for (const code of Object.keys(REASON_CODES)) expect(doc).toContain(`\`${code}\``);
   });
 });

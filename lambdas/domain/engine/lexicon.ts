@@ -1,10 +1,11 @@
+// Over 500 lines on purpose: it is data (one group of phrases per reason code), read as one table.
 // The phrase lexicon of the scorer: which words count as evidence for which reason, at what weight.
 // Phrases are matched on folded words (lower case, no diacritics: "kündigen" matches "kundigen"),
 // never across a clause boundary. Syntax: phrases separated by "|"; "{a,b,}" expands to
 // alternatives (an empty alternative drops the word); a final "$" means "and nothing after it in
 // the clause". Write apostrophes as ’ (the tokenizer reads ' and ’ alike). Keep phrases specific:
 // ordinary business mail must not trip them (npm run eval shows the effect on real e-mail).
-import type { Source } from './signal';
+import type { Source } from '../signal';
 
 export interface LexGroup {
   /** Reason code, or IGNORE for phrases that only shield their words from other matches. */
@@ -490,6 +491,8 @@ export const METRIC_NOUNS: Readonly<Record<string, 'usage' | 'error' | 'latency'
   mem: 'usage',
   ram: 'usage',
   heap: 'usage',
+  capacity: 'usage',
+  'cluster capacity': 'usage',
   swap: 'usage',
   inodes: 'usage',
   'error rate': 'error',

@@ -1,4 +1,4 @@
-// One-pass tokenizer shared by the scorer and the spam-model trainer (bin/train-spam-model.ts).
+// One-pass tokenizer shared by the scorer and the spam-model trainer (bin/train-spam-bayes.ts).
 // Tokens are never materialized as strings: each gets a 30-bit hash of its folded form (lowercase,
 // diacritics stripped), which keeps the hot path allocation-free and fast. A second, independent
 // hash is computed only for tokens that match the lexicon, to rule out collisions.
@@ -316,125 +316,18 @@ function tokenizeUnits(buf: TokenBuffer, T: Uint16Array, field: number, n: numbe
 }
 
 /**
- * The reference tokenizer: the plain, branching loop over the string that tokenizeUnits must match
- * token for token (tests compare them). Not used on the request path.
+ * The tokenizer's tables and loop, for the reference tokenizer the tests compare it with
+ * (test/support/reference-tokenizer.ts). Not used on the request path.
  */
-function tokenizeReference(buf: TokenBuffer, text: string, field: number, limit: number): void {
-  const n = text.length < limit ? text.length : limit;
-  let count = buf.count;
-  let clause = ++buf.clauseId;
-  let s = -1; // start of the current token, -1 outside a token
-  let a = 0;
-  let digits = 0;
-  let upper = 0;
-  let wordChars = 0;
-  let digitChars = 0;
-  let bangs = 0;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (CLS[c] === 0) classifyUnit(c);
-    let f = FAST[c];
-    if (f === SLOW) {
-      if (CLS[c] === 3) {
-        if (s >= 0) continue; // a combining mark inside a word adds nothing
-        f = 0;
-      } else {
-        // A word character folding to two units (ß -> ss).
-        if (s < 0) {
-          if (count >= MAX_TOKENS) break;
-          s = i;
-          a = FNV_OFFSET;
-          digits = 0;
-        }
-        a = Math.imul(Math.imul(a ^ FOLD_A[c], FNV_PRIME) ^ FOLD_B[c], FNV_PRIME);
-        continue;
-      }
-    }
-    if (f !== 0) {
-      if (s < 0) {
-        if (count >= MAX_TOKENS) break;
-        s = i;
-        a = FNV_OFFSET;
-        digits = 0;
-      }
-      a = Math.imul(a ^ f, FNV_PRIME);
-      if (c < 91) {
-        if (c < 58) digits++;
-        else if (c >= 65) upper++;
-      }
-      continue;
-    }
-    // A separator.
-    if (s >= 0) {
-      if (isApostrophe(c) && i + 1 < n) {
-        const d = text.charCodeAt(i + 1);
-        if (CLS[d] === 0) classifyUnit(d);
-        if (isLetterUnit(d)) {
-          a = Math.imul(a ^ 0x27, FNV_PRIME);
-          continue;
-        }
-      }
-      buf.h1[count] = a & MASK30;
-      buf.h2[count] = H2_UNKNOWN;
-      buf.start[count] = s;
-      buf.end[count] = i;
-      buf.clause[count] = clause;
-      buf.field[count] = field;
-      buf.digits[count] = digits > 255 ? 255 : digits;
-      digitChars += digits;
-      wordChars += i - s;
-      count++;
-      s = -1;
-    }
-    if (c < 64) {
-      if (c === 33) {
-        clause++;
-        if (i + 1 < n && text.charCodeAt(i + 1) === 33 && (i === 0 || text.charCodeAt(i - 1) !== 33)) bangs++;
-      } else if (c === 63 || c === 10 || c === 13) clause++;
-      else if (c === 46 || c === 44 || c === 59 || c === 58) {
-        const d = i + 1 < n ? text.charCodeAt(i + 1) : 32;
-        if (d === 32 || d === 10 || d === 13 || d === 9) clause++;
-      } else if (c === 36) buf.currency++;
-    } else if (c === 0xa3 || c === 0x20ac) buf.currency++;
-  }
-  if (s >= 0 && count < MAX_TOKENS) {
-    buf.h1[count] = a & MASK30;
-    buf.h2[count] = H2_UNKNOWN;
-    buf.start[count] = s;
-    buf.end[count] = n;
-    buf.clause[count] = clause;
-    buf.field[count] = field;
-    buf.digits[count] = digits > 255 ? 255 : digits;
-    digitChars += digits;
-    wordChars += n - s;
-    count++;
-  }
-  buf.count = count;
-  buf.clauseId = clause + 1;
-  buf.upper[field] += upper;
-  buf.wordChars[field] += wordChars;
-  buf.digitChars[field] += digitChars;
-  buf.bangRuns[field] += bangs;
-}
-
-/**
- * For tests: tokenizes with one implementation. 'fast' is the loop add() uses, 'reference' the
- * plain string loop it must match. ('narrow' and 'wide' name them as the two copies of the loop
- * that preceded them: 'narrow' runs the fast loop, 'wide' the reference.)
- */
-export function tokenizeWith(
-  copy: 'fast' | 'reference' | 'narrow' | 'wide',
-  buf: TokenBuffer,
-  text: string,
-  field: number,
-  limit: number,
-): void {
-  buf.texts[field] = text;
-  if (copy === 'fast' || copy === 'narrow') {
+export const TOKENIZER_INTERNALS = {
+  SLOW, FAST, CLS, FOLD_A, FOLD_B, FNV_OFFSET, FNV_PRIME, MASK30, H2_UNKNOWN, classifyUnit, isApostrophe, isLetterUnit,
+  /** The request path's loop over a text (what TokenBuffer#add runs). */
+  tokenizeFast(buf: TokenBuffer, text: string, field: number, limit: number): void {
+    buf.texts[field] = text;
     const n = text.length < limit ? text.length : limit;
     tokenizeUnits(buf, codeUnits(text, n), field, n);
-  } else tokenizeReference(buf, text, field, limit);
-}
+  },
+};
 
 // Run the loop's common branches once at load, so that the first requests do not leave them
 // without type feedback (which makes V8 deoptimize the compiled loop on real text later). ASCII

@@ -1,0 +1,98 @@
+// Phase 2 of scoring: reasons from metadata (VIP, customer tier, tags, severity) and from the kind of sender.
+import type { Signal } from '../signal';
+import { REASON_CODES } from './reason-codes';
+import { SEVERITY_WORDS, BULK_LOCAL, NO_REPLY_LOCAL, TAGS, TIER_FREE, TIER_PAID, TIER_VIP, own, parseSender, shortString, stringList, type Meta, type TagKind } from './metadata';
+import type { Draft } from './draft';
+
+/** Appends the metadata and sender reasons to `drafts`; says whether the partner vouches for the sender. */
+export function metadataDrafts(drafts: Draft[], signal: Signal, md: Meta | null): { knownCustomer: boolean } {
+  const sender = parseSender(signal.sender);
+  let vip = false;
+  if (own(md, 'vip') === true || own(md, 'vip') === 'true' || own(md, 'vip') === 1) {
+    drafts.push({ code: 'VIP_SENDER', weight: 15, message: 'metadata.vip is true' });
+    vip = true;
+  } else if (sender) {
+    for (const entry of stringList(own(md, 'vip_senders'), 200)) {
+      const e = entry.replace(/^.*<\s*|\s*>.*$/g, '');
+      if (e === sender.address || e === `@${sender.domain}` || (!e.includes('@') && e === sender.domain)) {
+        drafts.push({ code: 'VIP_SENDER', weight: 15, message: 'sender is listed in metadata.vip_senders' });
+        vip = true;
+        break;
+      }
+    }
+  }
+
+  const tier = shortString(own(md, 'customer_tier'), 40);
+  let knownCustomer = vip;
+  if (tier !== null) {
+    if (TIER_VIP.has(tier)) {
+      drafts.push({ code: 'VIP_CUSTOMER', weight: 15, message: `metadata.customer_tier is ${tier}` });
+      knownCustomer = true;
+    } else if (TIER_PAID.has(tier)) {
+      drafts.push({ code: 'CUSTOMER_TIER_PAID', weight: 5, message: `metadata.customer_tier is ${tier} (paid)` });
+      knownCustomer = true;
+    } else if (TIER_FREE.has(tier)) {
+      drafts.push({ code: 'CUSTOMER_TIER_FREE', weight: -5, message: `metadata.customer_tier is ${tier}` });
+    }
+  }
+
+  let tagUrgent = false;
+  let topicTag: { name: string; kind: Exclude<TagKind, 'urgent' | 'vip'> } | null = null;
+  for (const raw of stringList(own(md, 'tags'))) {
+    const name = raw.replace(/[\s_]+/g, '-');
+    const kind = TAGS.get(name);
+    if (kind === undefined) continue;
+    if (kind === 'urgent') {
+      if (!tagUrgent) drafts.push({ code: 'TAG_URGENT', weight: 10, message: `metadata.tags includes ${name}` });
+      tagUrgent = true;
+    } else if (kind === 'vip') {
+      if (!vip) drafts.push({ code: 'VIP_SENDER', weight: 15, message: 'metadata.tags includes vip' });
+      vip = true;
+      knownCustomer = true;
+    } else if (
+      topicTag === null ||
+      Math.abs(kind.weight) > Math.abs(topicTag.kind.weight) ||
+      (kind.problem && !topicTag.kind.problem)
+    ) {
+      topicTag = { name, kind };
+    }
+  }
+  if (topicTag) {
+    drafts.push({
+      code: 'TAG_TOPIC',
+      weight: topicTag.kind.weight,
+      message: `metadata.tags includes ${topicTag.name}`,
+      category: topicTag.kind.category,
+      problem: topicTag.kind.problem,
+    });
+  }
+
+  // metadata.severity beats severity words in the text.
+  const sevRaw = own(md, 'severity');
+  const sevKey = typeof sevRaw === 'number' ? (Number.isInteger(sevRaw) ? String(sevRaw) : null) : shortString(sevRaw, 20);
+  const sev = sevKey !== null ? SEVERITY_WORDS[sevKey.replace(/[_]/g, '-')] : undefined;
+  if (sev) {
+    for (let k = drafts.length - 1; k >= 0; k--) if (drafts[k].code.startsWith('SEVERITY_')) drafts.splice(k, 1);
+    drafts.push({ code: sev, weight: REASON_CODES[sev].max, message: `metadata.severity is ${sevKey}` });
+  } else {
+    // Several severity words in the text: keep the highest.
+    let top: Draft | null = null;
+    let severities = 0;
+    for (const d of drafts) {
+      if (!d.code.startsWith('SEVERITY_')) continue;
+      severities++;
+      if (top === null || d.weight > top.weight) top = d;
+    }
+    if (severities > 1) {
+      for (let k = drafts.length - 1; k >= 0; k--) if (drafts[k].code.startsWith('SEVERITY_') && drafts[k] !== top) drafts.splice(k, 1);
+    }
+  }
+
+  // Sender kind.
+  if (sender) {
+    if (NO_REPLY_LOCAL.test(sender.local)) drafts.push({ code: 'NO_REPLY_SENDER', weight: -15, message: 'sender is a no-reply or system address' });
+    else if (BULK_LOCAL.test(sender.local)) drafts.push({ code: 'BULK_SENDER', weight: -5, message: 'sender is a bulk-mail address' });
+  }
+
+  return { knownCustomer };
+}

@@ -1,0 +1,116 @@
+// Reading metadata and the sender: metadata may be any JSON, so nothing here throws; what does not fit is ignored.
+// Severity words, customer tiers, tags and sender kinds, each in one table.
+import type { Category } from '../decision';
+
+export type Meta = Record<string, unknown>;
+
+export function own(md: Meta | null, key: string): unknown {
+  if (md === null) return undefined;
+  return Object.prototype.hasOwnProperty.call(md, key) ? md[key] : undefined;
+}
+
+export function shortString(v: unknown, max = 100): string | null {
+  return typeof v === 'string' && v.length <= max ? v.trim().toLowerCase() : null;
+}
+
+export function asNumber(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v === 'string' && v.length <= 40 && /^\s*\d[\d,_ ]*(?:\.\d+)?\s*$/.test(v)) {
+    const n = Number(v.replace(/[,_ ]/g, ''));
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+}
+
+export function stringList(v: unknown, maxItems = 50): string[] {
+  if (typeof v === 'string') v = v.length <= 2000 ? v.split(',') : [];
+  if (!Array.isArray(v)) return [];
+  const out: string[] = [];
+  for (let i = 0; i < v.length && i < maxItems; i++) {
+    const s = shortString(v[i], 320);
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:[Zz]|[+-]\d{2}:?\d{2}))?$/;
+
+/** Milliseconds since the epoch, or null. Date-only values mean the end of that day (UTC). */
+export function parseTime(v: unknown): number | null {
+  if (typeof v !== 'string' || v.length > 40) return null;
+  const s = v.trim();
+  if (!RFC3339.test(s)) return null;
+  if (s.length === 10) {
+    const t = Date.parse(`${s}T23:59:59.999Z`);
+    return Number.isFinite(t) ? t : null;
+  }
+  // Date-times must carry an offset (checked above), so parsing does not depend on the host's zone.
+  if (!/[Zz]$|[+-]\d{2}:?\d{2}$/.test(s)) return null;
+  const t = Date.parse(s.replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  return Number.isFinite(t) ? t : null;
+}
+
+export const FREE_MAIL = new Set([
+  'gmail.com', 'googlemail.com', 'yahoo.com', 'yahoo.co.uk', 'yahoo.fr', 'yahoo.de', 'yahoo.es', 'ymail.com', 'hotmail.com',
+  'hotmail.co.uk', 'hotmail.fr', 'hotmail.de', 'hotmail.es', 'outlook.com', 'outlook.de', 'outlook.fr', 'outlook.es',
+  'live.com', 'live.de', 'live.fr', 'msn.com', 'aol.com', 'icloud.com', 'me.com', 'mac.com', 'gmx.de', 'gmx.net', 'gmx.com',
+  'gmx.at', 'gmx.ch', 'web.de', 't-online.de', 'freenet.de', 'orange.fr', 'wanadoo.fr', 'free.fr', 'laposte.net', 'sfr.fr',
+  'yandex.com', 'yandex.ru', 'mail.ru', 'protonmail.com', 'proton.me', 'pm.me', 'zoho.com', 'qq.com', '163.com', '126.com',
+  'libero.it', 'terra.es', 'telefonica.net', 'mail.com', 'fastmail.com', 'tutanota.com', 'hey.com',
+]);
+export const NO_REPLY_LOCAL =
+  /^(?:no-?reply|noreply|do-?not-?reply|donotreply|notifications?|notify|mailer-?daemon|postmaster|bounces?|auto-?confirm|automated|auto-?mailer|alerts?|monitoring|system)(?:[-+._0-9].*)?$/;
+export const BULK_LOCAL =
+  /^(?:newsletters?|news|marketing|promo|promos|promotions?|offers?|deals|digest|updates|mailer|mailing|campaigns?|email-?marketing)(?:[-+._0-9].*)?$/;
+const ADDRESS_IN_BRACKETS = /<\s*([^<>\s@]+@[^<>\s@]+)\s*>/;
+const BARE_ADDRESS = /([^\s<>"',;:@]+@[^\s<>"',;:@]+)/;
+
+export interface SenderInfo {
+  address: string;
+  local: string;
+  domain: string;
+}
+
+export function parseSender(sender: unknown): SenderInfo | null {
+  if (typeof sender !== 'string' || sender.length === 0) return null;
+  const s = sender.length > 400 ? sender.slice(0, 400) : sender;
+  const m = ADDRESS_IN_BRACKETS.exec(s) ?? BARE_ADDRESS.exec(s);
+  if (!m) return null;
+  const address = m[1].toLowerCase().replace(/\.+$/, '');
+  const at = address.lastIndexOf('@');
+  return { address, local: address.slice(0, at), domain: address.slice(at + 1) };
+}
+
+export const TIER_VIP = new Set(['enterprise', 'strategic', 'key', 'key account', 'platinum', 'vip', 'tier 1', 'tier1']);
+export const TIER_PAID = new Set([
+  'pro', 'professional', 'business', 'premium', 'paid', 'team', 'teams', 'growth', 'plus', 'standard', 'gold', 'silver',
+  'scale', 'corporate',
+]);
+export const TIER_FREE = new Set(['free', 'trial', 'freemium', 'community', 'free trial', 'hobby']);
+
+export type Severity = 'SEVERITY_CRITICAL' | 'SEVERITY_HIGH' | 'SEVERITY_MEDIUM' | 'SEVERITY_LOW';
+export const SEVERITY_WORDS: Record<string, Severity> = {};
+for (const w of ['sev0', 'sev1', 'sev-0', 'sev-1', 'sev 0', 'sev 1', 'p0', 'p1', 'critical', 'crit', 'fatal', 'emergency', 'disaster', 'blocker', '0', '1'])
+  SEVERITY_WORDS[w] = 'SEVERITY_CRITICAL';
+for (const w of ['sev2', 'sev-2', 'sev 2', 'p2', 'high', 'major', 'error', 'severe', '2']) SEVERITY_WORDS[w] = 'SEVERITY_HIGH';
+for (const w of ['sev3', 'sev-3', 'sev 3', 'p3', 'medium', 'moderate', 'warning', 'warn', 'minor', '3']) SEVERITY_WORDS[w] = 'SEVERITY_MEDIUM';
+for (const w of ['sev4', 'sev5', 'sev-4', 'sev-5', 'sev 4', 'sev 5', 'p4', 'p5', 'low', 'info', 'informational', 'notice', 'debug', 'trivial', '4', '5'])
+  SEVERITY_WORDS[w] = 'SEVERITY_LOW';
+
+export type TagKind = { category: Category; weight: number; problem: boolean } | 'urgent' | 'vip';
+export const TAGS = new Map<string, TagKind>();
+const tag = (kind: TagKind, words: string) => words.split(' ').forEach((w) => TAGS.set(w, kind));
+tag('urgent', 'urgent asap p0 p1 critical sev1 sev0 high-priority priority escalation escalated blocker emergency');
+tag('vip', 'vip');
+tag({ category: 'incident', weight: 15, problem: true }, 'outage incident down downtime degraded degradation');
+tag({ category: 'security', weight: 15, problem: true }, 'security breach phishing vulnerability malware fraud');
+tag({ category: 'legal', weight: 15, problem: true }, 'legal gdpr compliance lawsuit privacy dsar');
+tag({ category: 'billing', weight: 15, problem: true }, 'billing payment payments invoice payment-failed chargeback');
+tag({ category: 'churn_risk', weight: 15, problem: true }, 'churn churn-risk cancellation cancel at-risk refund');
+tag({ category: 'sales_opportunity', weight: 15, problem: false }, 'sales lead opportunity upsell renewal deal pricing demo');
+tag({ category: 'support', weight: 10, problem: true }, 'bug support help question issue problem');
+tag({ category: 'task', weight: 10, problem: false }, 'task todo to-do action-item');
+tag({ category: 'newsletter', weight: -15, problem: false }, 'newsletter marketing promo promotion bulk');
+tag({ category: 'notification', weight: -15, problem: false }, 'notification automated digest no-reply');
+tag({ category: 'auto_reply', weight: -15, problem: false }, 'auto-reply autoreply ooo out-of-office');
+tag({ category: 'spam', weight: -20, problem: false }, 'spam junk scam');

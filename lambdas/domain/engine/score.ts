@@ -1,0 +1,308 @@
+// Scoring one signal, in phases: text evidence (phrase matcher), metadata and sender evidence, the spam model,
+// weighing bulk evidence against alarm words, choosing the category, category-dependent reasons, and the score.
+//   score = clamp(BASE_SCORE + sum of reason weights, 0, 100)
+// Every point comes from a listed reason. Pure and deterministic: no clock, no randomness, no I/O.
+import { priorityForScore, type Assessment, type Category, type Reason, type RecommendedAction } from '../decision';
+import type { Signal, Source } from '../signal';
+import { confidenceOf } from './confidence';
+import { detectLanguage } from './language';
+import { CODES, SOURCE_BIT } from './lexicon-trie';
+import { FREE_MAIL, asNumber, own, parseSender, parseTime, type Meta } from './metadata';
+import { metadataDrafts } from './metadata-reasons';
+import type { Draft } from './draft';
+import { PhraseMatcher } from './phrase-matcher';
+import { ARCHIVE_CATEGORIES, CATEGORY_PRECEDENCE, REASON_CODES, infoOf, queueFor, type ReasonCode } from './reason-codes';
+import { sentimentOf } from './sentiment';
+import { spamVerdict } from './spam-bayes';
+
+/** The baseline every signal starts from. */
+export const BASE_SCORE = 20;
+export const MODEL_VERSION = 'rules-2';
+/** Only this much of the subject and body is read: bounded cost, same answer every time. */
+export const SUBJECT_SCAN_CHARS = 1_000;
+export const BODY_SCAN_CHARS = 20_000;
+/**
+ * Spam probabilities at which the model's vote counts (e-mail; other sources), and at which it archives on its own.
+ * Set on the dev split: the calibration is pooled over e-mail and SMS, and e-mail spam sits lower on it.
+ */
+export const SPAM_LIKELY = 0.15;
+export const SPAM_LIKELY_SHORT_TEXT = 0.3;
+/** Known model features below which the model does not vote, and from which an e-mail counts as long. */
+const MIN_SPAM_EVIDENCE = 6;
+const LONG_TEXT_EVIDENCE = 20;
+/** At or below this spam probability the model reads the text as ordinary person-to-person mail. */
+export const ORDINARY_MAIL = 0.01;
+export const SPAM_CONFIDENT = 0.9;
+
+/** Least evidence (sum of |weights|) before an archive category or `personal` may be chosen. */
+const ARCHIVE_MIN_EVIDENCE = 15;
+const PERSONAL_MIN_EVIDENCE = 10;
+/** Bulk evidence must be at least this many times the alarm evidence to outweigh it. */
+const BULK_OVER_ALARM = 1.5;
+const HOUR = 3_600_000;
+const TASK_HEAD_START = 15;
+const SHORT_TEXT_SERIOUS_ALARM = 40;
+
+const ACTION_BY_PRIORITY = { critical: 'escalate', high: 'respond_now', medium: 'respond', low: 'review' } as const;
+
+
+const matcher = new PhraseMatcher();
+const textOf = (v: unknown): string => (typeof v === 'string' ? v : '');
+const EXTRA_TEXT_KEYS = ['event', 'event_type', 'type'] as const;
+
+const hasCode = (drafts: Draft[], code: ReasonCode) => drafts.some((d) => d.code === code);
+function dropWhere(drafts: Draft[], drop: (d: Draft) => boolean): void {
+  for (let k = drafts.length - 1; k >= 0; k--) if (drop(drafts[k])) drafts.splice(k, 1);
+}
+const isProblem = (d: Draft) =>
+  d.code === 'TAG_TOPIC' ? d.problem === true : infoOf(d.code).problem === true && (d.code !== 'SUPPORT_REQUEST' || d.weight >= 20);
+const categoryOf = (d: Draft): Category | undefined => (d.code === 'TAG_TOPIC' ? d.category : infoOf(d.code).category);
+
+/** Phase 1: reasons from the text, as the phrase matcher recorded them. */
+function textDrafts(signal: Signal, md: Meta | null, source: Source): Draft[] {
+  const buf = matcher.buf;
+  buf.reset();
+  buf.add(textOf(signal.subject), 0, SUBJECT_SCAN_CHARS);
+  buf.add(textOf(signal.body), 1, BODY_SCAN_CHARS);
+  const extra: string[] = [];
+  for (const key of EXTRA_TEXT_KEYS) {
+    const v = own(md, key);
+    if (typeof v === 'string' && v.length <= 200) extra.push(v);
+  }
+  if (extra.length > 0) buf.add(extra.join('\n'), 2, 1000);
+
+  const { touched, metric } = matcher.scan(SOURCE_BIT[source]);
+  const drafts: Draft[] = [];
+  for (const c of touched) {
+    const code = CODES[c];
+    let weight = matcher.hitWeight[c];
+    if (code === 'URGENCY_LANGUAGE') weight = (matcher.hitCount[c] >= 2 ? 15 : 10) / (matcher.hitDeep[c] === 1 ? 2 : 1);
+    if (infoOf(code).accumulates) weight = Math.max(REASON_CODES[code].min, weight);
+    weight = Math.round(weight);
+    let message = infoOf(code).message?.(matcher.hitPhrase[c]) ?? code;
+    if (matcher.hitDeep[c] === 1 && weight > 0) message += ', late in a long text (half weight)';
+    drafts.push({ code, weight, message });
+    matcher.hitCount[c] = 0;
+  }
+  if (metric) {
+    drafts.push(
+      metric.level === 2
+        ? { code: 'METRIC_CRITICAL', weight: 25, message: `reports ${metric.text}` }
+        : { code: 'METRIC_WARNING', weight: 10, message: `reports ${metric.text}` },
+    );
+  }
+  const upS = buf.upper[0];
+  const upB = buf.upper[1];
+  if (upS >= 6 && upS >= 3 * buf.lower(0)) drafts.push({ code: 'SHOUTING', weight: 5, message: 'subject is written in capitals' });
+  else if (upB >= 30 && upB >= 2 * buf.lower(1)) drafts.push({ code: 'SHOUTING', weight: 5, message: 'body is written in capitals' });
+  else if (buf.bangRuns[0] + buf.bangRuns[1] > 0) drafts.push({ code: 'SHOUTING', weight: 5, message: 'uses repeated exclamation marks' });
+  return drafts;
+}
+
+/** Phase 3: the spam model, except for internal signals and senders the partner vouches for. */
+function spamDraft(source: Source, knownCustomer: boolean): { draft: Draft | null; probability: number | null; long: boolean } {
+  if (source === 'internal' || knownCustomer) return { draft: null, probability: null, long: false };
+  const { probability, evidence } = spamVerdict(matcher.buf);
+  // A few known words are no basis for a vote: short business notes share them with spam.
+  if (evidence < MIN_SPAM_EVIDENCE) return { draft: null, probability: null, long: false };
+  const long = evidence >= LONG_TEXT_EVIDENCE;
+  const likely = source === 'email' && long ? SPAM_LIKELY : SPAM_LIKELY_SHORT_TEXT;
+  if (probability < likely) return { draft: null, probability, long };
+  const confident = probability >= SPAM_CONFIDENT;
+  return {
+    draft: {
+      code: 'SPAM_MODEL',
+      weight: confident ? -60 : -25,
+      message: `spam model rates the text as spam (p=${probability.toFixed(2)}${confident ? ', confident' : ''})`,
+    },
+    probability,
+    long,
+  };
+}
+
+/** Reasons that show a person writing to us about their own problem (not a topic a bulk text mentions). */
+const WRITER_CODES: ReadonlySet<ReasonCode> = new Set([
+  'SUPPORT_REQUEST',
+  'REPEATED_CONTACT',
+  'FRUSTRATION',
+  'REFUND_DEMAND',
+  'CHURN_LANGUAGE',
+  'PAYMENT_FAILURE',
+]);
+/** Second markers that, with newsletter wording, make a text a mailing. */
+const MAILING_MARKERS: ReadonlySet<ReasonCode> = new Set(['BULK_SENDER', 'NO_REPLY_SENDER', 'AUTOMATED_NOTIFICATION']);
+const isAlarm = (d: Draft) => isProblem(d) || d.code === 'URGENCY_LANGUAGE' || d.code === 'SHOUTING' || WRITER_CODES.has(d.code);
+const isBulk = (d: Draft) => infoOf(d.code).archive === true || (d.code === 'TAG_TOPIC' && d.weight < 0);
+
+/**
+ * Phase 4: alarm words against bulk evidence, weighed. A person's own problem (support request, repeated contact,
+ * frustration) weighs one and a half times against the bulk evidence, alarm topics ("down", "security", "lawsuit")
+ * once (half in a mailing: newsletter wording plus a bulk sender or automated wording), and a confident spam call
+ * outweighs them all. When the bulk reading wins, the alarm
+ * reasons stay listed but are cancelled by BULK_OUTWEIGHS_ALARM and are no category evidence; when it loses, a
+ * real problem is never archived and the bulk wording (a footer "unsubscribe", a no-reply sender) is dropped.
+ * A sender the partner vouches for is never outweighed.
+ */
+function weighBulkAgainstAlarm(drafts: Draft[], knownCustomer: boolean, longText: boolean): void {
+  if (hasCode(drafts, 'ALERT_RESOLVED')) dropWhere(drafts, (d) => infoOf(d.code).cancelledByRecovery === true);
+  if (hasCode(drafts, 'GRATITUDE_CLOSURE') && !hasCode(drafts, 'REPEATED_CONTACT')) dropWhere(drafts, (d) => infoOf(d.code).cancelledByClosure === true);
+  let writer = 0;
+  let topic = 0;
+  let bulk = 0;
+  for (const d of drafts) {
+    if (WRITER_CODES.has(d.code) && (d.code !== 'SUPPORT_REQUEST' || d.weight >= 20)) writer += Math.max(d.weight, 0);
+    else if (isAlarm(d)) topic += Math.max(d.weight, 0);
+    // On a short text a spam vote short of confident is a doubt, not evidence against a stated problem.
+    if (isBulk(d) && (d.code !== 'SPAM_MODEL' || longText)) bulk += -Math.min(d.weight, 0);
+  }
+  const alarm = writer + topic;
+  if (alarm === 0) return;
+  // Newsletter wording together with a second bulk marker (a bulk or no-reply sender, automated wording): the text
+  // is a mailing, and the topics it mentions ("critical vulnerability") are its content, not a report: they weigh half.
+  const newsletter = drafts.some((d) => d.code === 'NEWSLETTER_LANGUAGE' && d.weight <= -20);
+  const mailing = newsletter && drafts.some((d) => MAILING_MARKERS.has(d.code) || (d.code === 'TAG_TOPIC' && d.weight < 0));
+  const topicWeight = mailing ? 0.5 : 1;
+  // A confident spam call outweighs everything on a long text; on a short one, not a stated serious problem.
+  const spamConfident = drafts.some((d) => d.code === 'SPAM_MODEL' && d.weight <= -60) && (longText || alarm < SHORT_TEXT_SERIOUS_ALARM);
+  if (!knownCustomer && bulk > 0 && (spamConfident || bulk >= BULK_OVER_ALARM * writer + topicWeight * topic)) {
+    for (const d of drafts) if (isAlarm(d) && d.weight > 0) d.discounted = true;
+    const weight = -Math.min(-REASON_CODES.BULK_OUTWEIGHS_ALARM.min, Math.round(alarm));
+    drafts.push({ code: 'BULK_OUTWEIGHS_ALARM', weight, message: 'alarm words in text that reads as spam or bulk mail do not count' });
+    return;
+  }
+  if (drafts.some(isProblem)) dropWhere(drafts, isBulk);
+}
+
+const catStrongest = new Float64Array(CATEGORY_PRECEDENCE.length);
+const catTotal = new Float64Array(CATEGORY_PRECEDENCE.length);
+const catEvidence = new Float64Array(CATEGORY_PRECEDENCE.length);
+const CATEGORY_RANK = Object.fromEntries(CATEGORY_PRECEDENCE.map((c, i) => [c, i])) as Record<Category, number>;
+
+/** Phase 5: the category with the most evidence (its strongest reason plus half of the others). */
+function chooseCategory(drafts: Draft[], source: Source, md: Meta | null): { category: Category; best: number; second: number } {
+  catStrongest.fill(0);
+  catTotal.fill(0);
+  for (const d of drafts) {
+    const cat = categoryOf(d);
+    if (!cat || d.discounted === true) continue;
+    const c = CATEGORY_RANK[cat];
+    const w = Math.abs(d.weight);
+    catStrongest[c] = Math.max(catStrongest[c], w);
+    catTotal[c] += w;
+  }
+  const evidence = catEvidence;
+  for (let c = 0; c < evidence.length; c++) evidence[c] = catStrongest[c] + (catTotal[c] - catStrongest[c]) / 2;
+  // A task is a task unless its text says more: a broken product (support), degraded service or an outage
+  // (incident), a vulnerability (security) each outweigh this head start.
+  if (source === 'task') evidence[CATEGORY_RANK.task] += TASK_HEAD_START;
+  const amount = Math.max(asNumber(own(md, 'amount')) ?? 0, asNumber(own(md, 'deal_value')) ?? 0);
+  if (source === 'crm_event' && amount > 0) evidence[CATEGORY_RANK.sales_opportunity] += 15;
+  if (source === 'internal' && drafts.some((d) => d.code.startsWith('SEVERITY_') && d.weight > 0)) evidence[CATEGORY_RANK.incident] += 1;
+  let category: Category = 'general';
+  let best = 0;
+  let second = 0;
+  for (let c = 0; c < CATEGORY_PRECEDENCE.length; c++) {
+    const cat = CATEGORY_PRECEDENCE[c];
+    const e = evidence[c];
+    if (ARCHIVE_CATEGORIES.has(cat) && e < ARCHIVE_MIN_EVIDENCE) continue;
+    if (cat === 'personal' && e < PERSONAL_MIN_EVIDENCE) continue;
+    if (e > best) {
+      second = best;
+      best = e;
+      category = cat;
+    } else if (e > second) second = e;
+  }
+  return { category, best, second };
+}
+
+/** Phase 6: reasons that depend on the category and on the time of analysis. */
+function categoryDrafts(drafts: Draft[], category: Category, signal: Signal, source: Source, md: Meta | null, now: Date): void {
+  // Impact words ("everyone", "production") only amplify a problem that affects users.
+  if (category !== 'incident' && category !== 'security' && category !== 'support') dropWhere(drafts, (d) => d.code === 'IMPACT_SCOPE');
+  // Topics do not pile up: the category's strongest topic counts fully, the next half, further ones not at all.
+  const topics = drafts.filter((d) => infoOf(d.code).topic === true && d.weight > 0 && d.discounted !== true);
+  topics.sort((a, b) => {
+    const ca = infoOf(a.code).category === category ? 1 : 0;
+    const cb = infoOf(b.code).category === category ? 1 : 0;
+    return cb - ca || b.weight - a.weight || (a.code < b.code ? -1 : 1);
+  });
+  for (let k = 1; k < topics.length; k++) {
+    if (k === 1) {
+      topics[k].weight = Math.round(topics[k].weight / 2);
+      topics[k].message += ' (second topic, half weight)';
+    } else drafts.splice(drafts.indexOf(topics[k]), 1);
+  }
+  const amount = Math.max(asNumber(own(md, 'amount')) ?? 0, asNumber(own(md, 'deal_value')) ?? 0);
+  if (amount >= 10_000 && (category === 'sales_opportunity' || category === 'churn_risk' || category === 'billing' || source === 'crm_event')) {
+    const w = amount >= 100_000 ? 20 : 10;
+    drafts.push({ code: 'DEAL_VALUE_HIGH', weight: w, message: `metadata amount/deal_value is at least ${w === 20 ? '100,000' : '10,000'}` });
+  }
+  const sender = parseSender(signal.sender);
+  if (category === 'sales_opportunity' && sender && sender.domain.includes('.')) {
+    if (FREE_MAIL.has(sender.domain)) drafts.push({ code: 'SENDER_FREE_MAIL', weight: -5, message: 'sales lead from a free-mail address' });
+    else if (!hasCode(drafts, 'NO_REPLY_SENDER') && !hasCode(drafts, 'BULK_SENDER'))
+      drafts.push({ code: 'SENDER_BUSINESS_DOMAIN', weight: 5, message: 'sales lead from a business domain' });
+  }
+  const nowMs = now instanceof Date ? now.getTime() : NaN;
+  if (ARCHIVE_CATEGORIES.has(category) || !Number.isFinite(nowMs)) return;
+  const due = parseTime(own(md, 'due_at'));
+  if (due !== null) {
+    if (due < nowMs) drafts.push({ code: 'DUE_OVERDUE', weight: 25, message: 'metadata.due_at has passed' });
+    else if (due - nowMs <= 24 * HOUR) drafts.push({ code: 'DUE_WITHIN_24H', weight: 15, message: 'metadata.due_at is within 24 hours' });
+    else if (due - nowMs <= 72 * HOUR) drafts.push({ code: 'DUE_WITHIN_3_DAYS', weight: 5, message: 'metadata.due_at is within 3 days' });
+  }
+  const received = parseTime(signal.received_at);
+  if (received !== null) {
+    const waited = nowMs - received;
+    if (waited > 24 * HOUR) drafts.push({ code: 'WAITING_OVER_24H', weight: 10, message: 'has waited more than 24 hours' });
+    else if (waited > 4 * HOUR) drafts.push({ code: 'WAITING_OVER_4H', weight: 5, message: 'has waited more than 4 hours' });
+  }
+}
+
+const byReasonRank = (a: Reason, b: Reason) => Math.abs(b.weight) - Math.abs(a.weight) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
+
+/**
+ * Scores one validated signal at analysis time `now`.
+ * Deterministic: the same signal and `now` always give the same assessment.
+ */
+export function scoreSignal(signal: Signal, now: Date): Assessment {
+  const source: Source = Object.prototype.hasOwnProperty.call(SOURCE_BIT, signal.source) ? signal.source : 'email';
+  const md: Meta | null =
+    signal.metadata !== null && typeof signal.metadata === 'object' && !Array.isArray(signal.metadata) ? (signal.metadata as Meta) : null;
+
+  const drafts = textDrafts(signal, md, source);
+  const { knownCustomer } = metadataDrafts(drafts, signal, md);
+  const spam = spamDraft(source, knownCustomer);
+  if (spam.draft) drafts.push(spam.draft);
+  weighBulkAgainstAlarm(drafts, knownCustomer, spam.long);
+  const { category, best, second } = chooseCategory(drafts, source, md);
+  categoryDrafts(drafts, category, signal, source, md, now);
+  // List footers ("unsubscribe", "mailing list") also sit under discussions between people: when the model reads
+  // the text as ordinary mail, newsletter wording alone sends it to review, not to the archive.
+  const ordinary = category === 'newsletter' && spam.long && spam.probability !== null && spam.probability <= ORDINARY_MAIL;
+  if (ordinary) drafts.push({ code: 'ORDINARY_MAIL_MODEL', weight: 5, message: 'spam model reads the text as ordinary mail (review, not archive)' });
+
+  const reasons: Reason[] = [];
+  for (const d of drafts) if (d.weight !== 0) reasons.push({ code: d.code, message: d.message, weight: Math.round(d.weight) });
+  reasons.sort(byReasonRank);
+  let sum = 0;
+  for (const r of reasons) sum += r.weight;
+  const raw = BASE_SCORE + sum;
+  const score = raw < 0 ? 0 : raw > 100 ? 100 : raw;
+  const priority = priorityForScore(score);
+  // No-human categories are archived while low and reviewed otherwise: spam or bulk mail never escalates.
+  const action: RecommendedAction = ARCHIVE_CATEGORIES.has(category) ? (priority === 'low' && !ordinary ? 'archive' : 'review') : ACTION_BY_PRIORITY[priority];
+
+  return {
+    score,
+    priority,
+    recommended_action: action,
+    category,
+    queue: queueFor(category, source),
+    reasons,
+    model_version: MODEL_VERSION,
+    confidence: confidenceOf({ category, archived: action === 'archive', best, second, spamProbability: spam.probability }),
+    language: detectLanguage(matcher.buf),
+    sentiment: sentimentOf(reasons),
+  };
+}

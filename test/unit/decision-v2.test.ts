@@ -1,0 +1,86 @@
+// The fields of version 2 of the decision (contract section 4): confidence, language, sentiment, respond_by,
+// policy_version and model_version, and buildDecision taking a workspace's policy.
+import { DEFAULT_RESPONSE_MINUTES, buildDecision, type Assessment } from '../../lambdas/domain/decision';
+import { MODEL_VERSION, scoreSignal } from '../../lambdas/domain/engine';
+import type { Signal } from '../../lambdas/domain/signal';
+
+const NOW = new Date('2026-03-02T10:00:00Z');
+const score = (s: Omit<Signal, 'workspace_id' | 'received_at'>) =>
+  scoreSignal({ workspace_id: 'ws_test', received_at: '2026-03-02T09:00:00Z', ...s }, NOW);
+const ids = { decision_id: 'dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S', workspace_id: 'ws_test', source: 'email', received_at: '2026-03-02T09:00:00Z', created_at: '2026-03-02T10:00:00.000Z' };
+const assessment = (over: Partial<Assessment>): Assessment => ({
+  score: 50, priority: 'medium', recommended_action: 'respond', category: 'support', queue: 'support', reasons: [],
+  model_version: MODEL_VERSION, confidence: 0.8, language: 'en', sentiment: 'neutral', ...over,
+});
+
+describe('confidence', () => {
+  it('is lower for thin evidence than for strong, consistent evidence', () => {
+    const thin = score({ source: 'email', subject: 'Hello', body: 'See you next week.' });
+    const strong = score({ source: 'email', subject: 'Production outage', body: 'Our production site is down for all customers since 9:00, please help urgently.' });
+    expect(thin.confidence).toBeLessThan(strong.confidence);
+  });
+
+  it('is lower when the evidence conflicts (a refund demand and a sales enquiry in one text) than when it agrees', () => {
+    const agreeing = score({ source: 'email', body: 'We want a quote for 200 seats of the enterprise plan and a demo next week.' });
+    const conflicting = score({ source: 'email', body: 'I want a refund for last month. Also, could you send a quote for 200 seats of the enterprise plan?' });
+    expect(conflicting.confidence).toBeLessThan(agreeing.confidence);
+  });
+
+  it('is a number from 0 to 1 with at most two decimals', () => {
+    const a = score({ source: 'email', body: 'My card was declined twice today.' });
+    expect(a.confidence).toBeGreaterThanOrEqual(0);
+    expect(a.confidence).toBeLessThanOrEqual(1);
+    expect(Math.round(a.confidence * 100) / 100).toBe(a.confidence);
+  });
+});
+
+describe('language', () => {
+  it.each([
+    ['en', 'Could you please check why the export is missing from the report? Thanks for your help with this.'],
+    ['de', 'Können Sie bitte prüfen, warum der Export in dem Bericht fehlt? Vielen Dank für Ihre Hilfe und die schnelle Antwort.'],
+    ['fr', 'Pouvez-vous vérifier pourquoi les données ne sont pas dans le rapport? Merci pour votre aide avec cette question.'],
+    ['es', 'Podría revisar por qué los datos no están en el informe? Gracias por su ayuda con esta pregunta y por la respuesta.'],
+  ])('tells %s', (language, body) => {
+    expect(score({ source: 'email', body }).language).toBe(language);
+  });
+
+  it('says und when the text is too short or has no words', () => {
+    expect(score({ source: 'email', body: 'ok' }).language).toBe('und');
+    expect(score({ source: 'internal', body: 'db-3 98% 12:00' }).language).toBe('und');
+  });
+});
+
+describe('sentiment', () => {
+  it('is negative for an angry complaint, positive for thanks, neutral for a plain question', () => {
+    expect(score({ source: 'email', body: 'This is unacceptable, the third time I write and it is still not working!' }).sentiment).toBe('negative');
+    expect(score({ source: 'email', body: 'Thanks, that fixed it! Great support.' }).sentiment).toBe('positive');
+    expect(score({ source: 'email', body: 'What time is the meeting tomorrow?' }).sentiment).toBe('neutral');
+  });
+});
+
+describe('buildDecision with a policy', () => {
+  it('answers by received_at plus the default minutes for the priority, and policy_version 0 without a policy', () => {
+    for (const priority of ['critical', 'high', 'medium', 'low'] as const) {
+      const d = buildDecision(ids, assessment({ priority, recommended_action: 'review' }));
+      expect(d.respond_by).toBe(new Date(Date.parse(ids.received_at) + DEFAULT_RESPONSE_MINUTES[priority] * 60_000).toISOString());
+      expect(d.policy_version).toBe(0);
+      expect(d.model_version).toBe(MODEL_VERSION);
+    }
+    expect(DEFAULT_RESPONSE_MINUTES).toEqual({ critical: 60, high: 240, medium: 1440, low: 4320 });
+  });
+
+  it('uses the workspace response minutes, version and learned-model version when given', () => {
+    const d = buildDecision(ids, assessment({ priority: 'high', recommended_action: 'respond_now' }), {
+      policy_version: 3,
+      response_minutes: { high: 30 },
+      learned_version: 417,
+    });
+    expect(d.respond_by).toBe('2026-03-02T09:30:00.000Z');
+    expect(d.policy_version).toBe(3);
+    expect(d.model_version).toBe(`${MODEL_VERSION}+ws.417`);
+  });
+
+  it('has no respond_by for an archived signal', () => {
+    expect(buildDecision(ids, assessment({ priority: 'low', recommended_action: 'archive', category: 'spam' })).respond_by).toBeNull();
+  });
+});
