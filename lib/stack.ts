@@ -91,7 +91,7 @@ const LAMBDA_VPC_REASON =
   'ENI cold-start latency with no data-path benefit.';
 
 /** Which DynamoDB actions a Lambda gets, on which table. Nothing else touches the tables from inside AWS. */
-type TableAccess = { table: TableV2; actions: string[] };
+type TableAccess = { table: TableV2; actions: string[]; /** An index of the table: the statement names it alone. */ index?: string };
 
 export class SignalAnalysisStack extends Stack {
   readonly accessTable: TableV2;
@@ -169,7 +169,8 @@ export class SignalAnalysisStack extends Stack {
           resources: [logGroup.logGroupArn],
         }),
         ...access.map(
-          ({ table, actions }) => new PolicyStatement({ actions, resources: [table.tableArn] }),
+          ({ table, actions, index }) =>
+            new PolicyStatement({ actions, resources: [index ? `${table.tableArn}/index/${index}` : table.tableArn] }),
         ),
       ];
       const role = new Role(this, `${name}Role`, {
@@ -221,12 +222,15 @@ export class SignalAnalysisStack extends Stack {
     const routeFunctions = ROUTES.map((route) => ({
       route,
       fn: makeFunction(route.id, route.entry, `${route.method} ${route.path}`, [
-        {
+        // What the route table says the route does (no ConditionCheck items anywhere, so no ConditionCheckItem).
+        ...(route.decisions.actions.length
+          ? [{ table: this.decisionsTable, actions: route.decisions.actions.map((a) => `dynamodb:${a}`) }]
+          : []),
+        ...(route.decisions.indexes ?? []).map((index) => ({
           table: this.decisionsTable,
-          // Writes are PutItem and TransactWriteItems of Puts (which IAM authorizes as PutItem); the idempotency
-          // path re-reads with a consistent GetItem. No ConditionCheck items, so no ConditionCheckItem.
-          actions: route.decisions === 'write' ? ['dynamodb:PutItem', 'dynamodb:GetItem'] : ['dynamodb:GetItem'],
-        },
+          actions: ['dynamodb:Query'],
+          index,
+        })),
       ]),
     }));
 

@@ -35,16 +35,23 @@ export async function analyzeSignal(
   store: DecisionStore,
   options: { nowMs: number; idempotency?: IdempotencyRequest },
 ): Promise<AnalyzeOutcome> {
-  const assessment = scoreSignal(signal, new Date(options.nowMs));
-  const decision = buildDecision(
+  return store.save(decideSignal(signal, options.nowMs), owner, options.idempotency);
+}
+
+/**
+ * The decision for a validated signal at a moment: the one function single analyze and batch analyze both decide
+ * with, so a batch stores exactly what analyzing alone would. `decisionId` is given when a decision is rebuilt.
+ */
+export function decideSignal(signal: Signal, nowMs: number, decisionId: string = newDecisionId(nowMs)): Decision {
+  const assessment = scoreSignal(signal, new Date(nowMs));
+  return buildDecision(
     {
-      decision_id: newDecisionId(options.nowMs),
+      decision_id: decisionId,
       workspace_id: signal.workspace_id,
       source: signal.source,
       received_at: signal.received_at,
-      created_at: new Date(options.nowMs).toISOString(),
+      created_at: new Date(nowMs).toISOString(),
     },
     assessment,
   );
-  return store.save(decision, owner, options.idempotency);
 }

@@ -310,14 +310,34 @@ describe('least privilege', () => {
 
   it('gives each route Lambda only what its decisions access needs, on the decisions table only', () => {
     for (const route of ROUTES) {
-      const expected =
-        route.decisions === 'write'
-          ? { 'dynamodb:PutItem': [arnOf(dev, 'decisions')], 'dynamodb:GetItem': [arnOf(dev, 'decisions')] }
-          : { 'dynamodb:GetItem': [arnOf(dev, 'decisions')] };
-      expect(dynamoGrants(dev, route.id)).toEqual(expected);
+      const expected: Record<string, unknown[]> = {};
+      for (const action of route.decisions.actions) expected[`dynamodb:${action}`] = [arnOf(dev, 'decisions')];
+      expect(dynamoGrants(dev, route.id)).toEqual(expect.objectContaining(expected));
+      expect(Object.keys(dynamoGrants(dev, route.id)).sort()).toEqual(
+        [...Object.keys(expected), ...(route.decisions.indexes?.length ? ['dynamodb:Query'] : [])].sort(),
+      );
     }
     expect(Object.keys(dynamoGrants(dev, 'Analyze')).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
     expect(dynamoGrants(dev, 'GetDecision')).toEqual({ 'dynamodb:GetItem': [arnOf(dev, 'decisions')] });
+  });
+
+  it('lets the list Lambda Query the decisions_by_workspace index and nothing else: no Scan, no table Query', () => {
+    const grants = dynamoGrants(dev, 'ListDecisions');
+    expect(grants['dynamodb:Query']).toHaveLength(1);
+    expect(grants['dynamodb:Query'][0]).toContain('/index/decisions_by_workspace');
+    expect(grants['dynamodb:Query'][0]).toContain(logicalId(dev.stack, dev.stack.decisionsTable));
+    expect(grants['dynamodb:Scan']).toBeUndefined();
+    for (const route of ROUTES.filter((r) => r.id !== 'ListDecisions')) expect(dynamoGrants(dev, route.id)['dynamodb:Query']).toBeUndefined();
+    const index = dev.json.Resources[logicalId(dev.stack, dev.stack.decisionsTable)].Properties.GlobalSecondaryIndexes;
+    expect(index).toEqual([
+      expect.objectContaining({
+        IndexName: 'decisions_by_workspace',
+        KeySchema: [
+          { AttributeName: 'workspace_id', KeyType: 'HASH' },
+          { AttributeName: 'decision_id', KeyType: 'RANGE' },
+        ],
+      }),
+    ]);
   });
 
   it('keeps the access table out of every route role and the decisions table out of the authorizer', () => {
