@@ -2,7 +2,7 @@
 //   npm run bench                      every section, a table with the goal and PASS/MISS beside each figure
 //   npm run --silent bench -- --json   exactly one JSON object on stdout (progress goes to stderr)
 //   npm run bench -- --quick           shorter runs of every section (rougher figures)
-//   npm run bench -- --only=scorer,ddb --skip=http   choose sections: scorer, ddb, inprocess, http, bundles
+//   npm run bench -- --only=scorer,ddb --skip=http   choose sections: scorer, ddb, batch, inprocess, http, bundles
 //   npm run bench -- --digest          a SHA-256 over the scorer's decisions on fixed inputs (compare across commits)
 // Each section is a function in its own file returning named figures; main() collects them. To add a section,
 // write another bench function, call it in main(), add its name to SECTIONS (options.ts) and give its figures a
@@ -12,6 +12,7 @@
 // that needs a database, and is stopped at the end, as are the HTTP servers and child processes.
 // What the figures mean and how each is measured: docs/performance.md.
 import { JavaMissingError } from '../../lib/local/dynamodb-local';
+import { benchBatch } from './batch';
 import { benchBundles } from './bundles';
 import { type Figures, progress } from './common';
 import { benchDynamoDbCalls } from './ddb-calls';
@@ -47,14 +48,14 @@ async function main(): Promise<void> {
 
   await section('scorer', benchScorer);
 
-  const needDb = opts.sections.has('ddb') || opts.sections.has('inprocess') || opts.sections.has('http');
+  const needDb = ['ddb', 'batch', 'inprocess', 'http'].some((name) => opts.sections.has(name as Section));
   if (needDb) {
     let world: World | undefined;
     try {
       world = await startWorld();
     } catch (err) {
       if (!(err instanceof JavaMissingError)) throw err;
-      console.error(`${err.message}\nSkipping the sections that need DynamoDB Local (ddb, inprocess, http).`);
+      console.error(`${err.message}\nSkipping the sections that need DynamoDB Local (ddb, batch, inprocess, http).`);
     }
     if (world) {
       const w = world;
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
       process.once('SIGINT', onSignal);
       try {
         await section('ddb', () => benchDynamoDbCalls(w));
+        await section('batch', () => benchBatch(w, opts.quick));
         await section('inprocess', () => benchInProcess(w, opts.inprocessIterations));
         await section('http', () => benchHttp(w, opts));
       } finally {

@@ -9,10 +9,10 @@ import { newDecisionId } from '../../lambdas/domain/ids';
 export const ANALYZE_PATH = '/api/v1/signals/analyze';
 
 /** The payload 2.0 events lib/local/server.ts builds for POST analyze: the authorizer's, then the route's. */
-export function analyzeEvents(key: string, body: string, idempotencyKey?: string) {
+export function analyzeEvents(key: string, body: string, idempotencyKey?: string, path = ANALYZE_PATH) {
   const requestId = randomBytes(10).toString('base64');
   const now = new Date();
-  const routeKey = `POST ${ANALYZE_PATH}`;
+  const routeKey = `POST ${path}`;
   const headers: Record<string, string> = {
     host: '127.0.0.1',
     'user-agent': 'bench',
@@ -26,7 +26,7 @@ export function analyzeEvents(key: string, body: string, idempotencyKey?: string
     apiId: 'local',
     domainName: '127.0.0.1',
     domainPrefix: 'local',
-    http: { method: 'POST', path: ANALYZE_PATH, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
+    http: { method: 'POST', path: path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
     requestId,
     routeKey,
     stage: '$default',
@@ -36,10 +36,10 @@ export function analyzeEvents(key: string, body: string, idempotencyKey?: string
   const authorizer = {
     version: '2.0',
     type: 'REQUEST',
-    routeArn: `arn:aws:execute-api:local:000000000000:local/$default/POST${ANALYZE_PATH}`,
+    routeArn: `arn:aws:execute-api:local:000000000000:local/$default/POST${path}`,
     identitySource: [],
     routeKey,
-    rawPath: ANALYZE_PATH,
+    rawPath: path,
     rawQueryString: '',
     cookies: [],
     headers,
@@ -51,7 +51,7 @@ export function analyzeEvents(key: string, body: string, idempotencyKey?: string
   const route = {
     version: '2.0',
     routeKey,
-    rawPath: ANALYZE_PATH,
+    rawPath: path,
     rawQueryString: '',
     headers,
     requestContext: { ...requestContext, authorizer: { lambda: {} as unknown } },
@@ -61,18 +61,22 @@ export function analyzeEvents(key: string, body: string, idempotencyKey?: string
   return { authorizer, route };
 }
 
-interface HandlerResult {
+export interface HandlerResult {
   statusCode: number;
   headers?: Record<string, string>;
   body: string;
 }
 
 /** Authorizer handler, then the analyze handler, as API Gateway (and local mode) chains them. */
-export async function analyzeInProcess(handlers: Service, events: ReturnType<typeof analyzeEvents>): Promise<HandlerResult> {
+export async function analyzeInProcess(
+  handlers: Service,
+  events: ReturnType<typeof analyzeEvents>,
+  routeId: 'Analyze' | 'AnalyzeBatch' = 'Analyze',
+): Promise<HandlerResult> {
   const verdict = (await handlers.authorizer(events.authorizer as unknown as Parameters<Service['authorizer']>[0], lambdaContext('authorizer', 'bench'))) as { isAuthorized?: boolean; context?: unknown };
   if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
   events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
-  return (await handlers.routes.Analyze(events.route, lambdaContext('Analyze', 'bench'))) as HandlerResult;
+  return (await handlers.routes[routeId](events.route, lambdaContext(routeId, 'bench'))) as HandlerResult;
 }
 
 export async function expectOk(result: HandlerResult, replayed = false): Promise<Decision> {
