@@ -2,6 +2,7 @@
 import { AdminService } from '../lib/admin';
 import { IN_MEMORY, JavaMissingError, startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { watchLaunchers } from '../lib/local/parent-watch';
+import { DOCS_PATH, docsPages } from '../lib/local/docs-pages';
 import { ensureTables } from '../lib/local/provision';
 import { startLocalServer } from '../lib/local/server';
 import { type Settings, SettingsError, parseLocalSettings, parseSettings } from '../lambdas/contract/settings';
@@ -76,6 +77,7 @@ async function main() {
       port: local.port,
       handlers: service,
       accessLog: (line) => console.log(line),
+      pages: docsPages(),
     });
     const where = dataDir === IN_MEMORY ? 'in memory (nothing is kept)' : `in ${dataDir}`;
     console.log(`Signal Analysis Service (local mode): DynamoDB Local on port ${db.port}, data ${where}`);
@@ -89,6 +91,8 @@ async function main() {
       `  curl -s -X POST ${server.baseUrl}/signals/analyze -H "Authorization: Bearer ${demo.key}" -H "Content-Type: application/json" ` +
         `-d '{"workspace_id":"${DEMO_WORKSPACE}","source":"email","subject":"Production outage","body":"Our checkout is down for all customers since 09:10.","sender":"ops@example.com"}'`,
     );
+    console.log('');
+    console.log(`API reference: ${server.baseUrl.replace(/\/api\/v1$/, '')}${DOCS_PATH}`);
     console.log('');
     console.log('Ctrl-C stops the server and the database.');
   } catch (err) {
