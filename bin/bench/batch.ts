@@ -1,10 +1,9 @@
 // Section "batch": what a batch of 100 asks of DynamoDB, and its CPU per signal beside single analyze; and what one
 // page of the decision list asks of DynamoDB.
 import { randomUUID } from 'node:crypto';
-import { lambdaContext } from '../../lib/local/server';
 import type { Service } from '../../lambdas/service';
 import { type Figures, progress, round2 } from './common';
-import { type HandlerResult, analyzeEvents, analyzeInProcess, expectOk } from './requests';
+import { type HandlerResult, analyzeEvents, analyzeInProcess, apiEvents, expectOk, inProcess } from './requests';
 import type { World } from './world';
 
 const BATCH_PATH = '/api/v1/signals/analyze-batch';
@@ -16,7 +15,7 @@ function batchBody(world: World, n: number): string {
 }
 
 async function batchInProcess(world: World, body: string, idempotencyKey?: string): Promise<HandlerResult> {
-  const result = await analyzeInProcess(world.handlers, analyzeEvents(world.key, body, idempotencyKey, BATCH_PATH), 'AnalyzeBatch');
+  const result = await inProcess(world.handlers, apiEvents({ key: world.key, method: 'POST', path: BATCH_PATH, body, idempotencyKey }));
   if (result.statusCode !== 200) throw new Error(`batch answered ${result.statusCode}: ${result.body.slice(0, 200)}`);
   const data = (JSON.parse(result.body) as { data: { decision?: unknown }[] }).data;
   if (!data.every((item) => item.decision)) throw new Error('a bench batch item was refused');
@@ -25,12 +24,7 @@ async function batchInProcess(world: World, body: string, idempotencyKey?: strin
 
 /** One GET /decisions page through the authorizer and the route, as local mode chains them. */
 async function listInProcess(handlers: Service, key: string, query: string): Promise<{ data: { decision_id: string }[] }> {
-  const events = analyzeEvents(key, '', undefined, LIST_PATH);
-  const route = { ...events.route, rawQueryString: query, queryStringParameters: Object.fromEntries(new URLSearchParams(query)), body: undefined };
-  (events.authorizer as { routeKey: string }).routeKey = `GET ${LIST_PATH}`;
-  const verdict = (await handlers.authorizer(events.authorizer as never, lambdaContext('authorizer', 'bench'))) as { context?: unknown };
-  route.requestContext = { ...route.requestContext, authorizer: { lambda: verdict.context ?? {} } };
-  const result = (await handlers.routes.ListDecisions(route as never, lambdaContext('ListDecisions', 'bench'))) as HandlerResult;
+  const result = await inProcess(handlers, apiEvents({ key, method: 'GET', path: LIST_PATH, query }));
   if (result.statusCode !== 200) throw new Error(`list answered ${result.statusCode}: ${result.body.slice(0, 200)}`);
   return JSON.parse(result.body);
 }

@@ -2,7 +2,7 @@
 //   npm run bench                      every section, a table with the goal and PASS/MISS beside each figure
 //   npm run --silent bench -- --json   exactly one JSON object on stdout (progress goes to stderr)
 //   npm run bench -- --quick           shorter runs of every section (rougher figures)
-//   npm run bench -- --only=scorer,ddb --skip=http   choose sections: scorer, ddb, batch, inprocess, http, bundles
+//   npm run bench -- --only=scorer,ddb --skip=http   choose sections: scorer, ddb, batch, inprocess, http, cost, bundles
 //   npm run bench -- --digest          a SHA-256 over the scorer's decisions on fixed inputs (compare across commits)
 // Each section is a function in its own file returning named figures; main() collects them. To add a section,
 // write another bench function, call it in main(), add its name to SECTIONS (options.ts) and give its figures a
@@ -14,6 +14,7 @@
 import { JavaMissingError } from '../../lib/local/dynamodb-local';
 import { benchBatch } from './batch';
 import { benchBundles } from './bundles';
+import { benchCost } from './cost';
 import { type Figures, progress } from './common';
 import { benchDynamoDbCalls } from './ddb-calls';
 import { decisionsDigest } from './digest';
@@ -48,14 +49,14 @@ async function main(): Promise<void> {
 
   await section('scorer', benchScorer);
 
-  const needDb = ['ddb', 'batch', 'inprocess', 'http'].some((name) => opts.sections.has(name as Section));
+  const needDb = ['ddb', 'batch', 'inprocess', 'http', 'cost'].some((s) => opts.sections.has(s as Section));
   if (needDb) {
     let world: World | undefined;
     try {
       world = await startWorld();
     } catch (err) {
       if (!(err instanceof JavaMissingError)) throw err;
-      console.error(`${err.message}\nSkipping the sections that need DynamoDB Local (ddb, batch, inprocess, http).`);
+      console.error(`${err.message}\nSkipping the sections that need DynamoDB Local (ddb, batch, inprocess, http, cost).`);
     }
     if (world) {
       const w = world;
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
         await section('batch', () => benchBatch(w, opts.quick));
         await section('inprocess', () => benchInProcess(w, opts.inprocessIterations));
         await section('http', () => benchHttp(w, opts));
+        await section('cost', () => benchCost(w, opts.quick));
       } finally {
         await stopWorld(w);
         process.removeListener('SIGINT', onSignal);

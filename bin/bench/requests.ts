@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { lambdaContext } from '../../lib/local/server';
 import type { Service } from '../../lambdas/service';
+import { matchRoute } from '../../lambdas/contract/routes';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import type { Decision } from '../../lambdas/domain/decision';
 import { newDecisionId } from '../../lambdas/domain/ids';
@@ -9,24 +10,40 @@ import { newDecisionId } from '../../lambdas/domain/ids';
 export const ANALYZE_PATH = '/api/v1/signals/analyze';
 
 /** The payload 2.0 events lib/local/server.ts builds for POST analyze: the authorizer's, then the route's. */
-export function analyzeEvents(key: string, body: string, idempotencyKey?: string, path = ANALYZE_PATH) {
+export function analyzeEvents(key: string, body: string, idempotencyKey?: string) {
+  return apiEvents({ key, method: 'POST', path: ANALYZE_PATH, body, idempotencyKey });
+}
+
+export interface ApiRequest {
+  key: string;
+  method: 'GET' | 'POST' | 'PUT';
+  /** The path as sent; the route's own `{param}` pattern is matched from the route table. */
+  path: string;
+  query?: string;
+  body?: string;
+  idempotencyKey?: string;
+}
+
+/** The payload 2.0 events of any request, as lib/local/server.ts builds them: the authorizer's, then the route's. */
+export function apiEvents({ key, method, path, query = '', body, idempotencyKey }: ApiRequest) {
   const requestId = randomBytes(10).toString('base64');
   const now = new Date();
-  const routeKey = `POST ${path}`;
-  const headers: Record<string, string> = {
-    host: '127.0.0.1',
-    'user-agent': 'bench',
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(body)),
-    authorization: `Bearer ${key}`,
-  };
+  const match = matchRoute(method, path);
+  if (match.kind !== 'route') throw new Error(`no route for ${method} ${path}`);
+  const routeKey = `${method} ${match.route.path}`;
+  const headers: Record<string, string> = { host: '127.0.0.1', 'user-agent': 'bench', authorization: `Bearer ${key}` };
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(body));
+  }
   if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+  const queryStringParameters = Object.fromEntries(new URLSearchParams(query));
   const requestContext = {
     accountId: '000000000000',
     apiId: 'local',
     domainName: '127.0.0.1',
     domainPrefix: 'local',
-    http: { method: 'POST', path: path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
+    http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
     requestId,
     routeKey,
     stage: '$default',
@@ -36,29 +53,31 @@ export function analyzeEvents(key: string, body: string, idempotencyKey?: string
   const authorizer = {
     version: '2.0',
     type: 'REQUEST',
-    routeArn: `arn:aws:execute-api:local:000000000000:local/$default/POST${path}`,
+    routeArn: `arn:aws:execute-api:local:000000000000:local/$default/${method}${path}`,
     identitySource: [],
     routeKey,
     rawPath: path,
-    rawQueryString: '',
+    rawQueryString: query,
     cookies: [],
     headers,
-    queryStringParameters: {},
+    queryStringParameters,
     requestContext,
-    pathParameters: {},
+    pathParameters: match.pathParameters,
     stageVariables: {},
   };
   const route = {
     version: '2.0',
     routeKey,
     rawPath: path,
-    rawQueryString: '',
+    rawQueryString: query,
     headers,
+    ...(query ? { queryStringParameters } : {}),
+    pathParameters: match.pathParameters,
     requestContext: { ...requestContext, authorizer: { lambda: {} as unknown } },
-    body,
+    ...(body !== undefined ? { body } : {}),
     isBase64Encoded: false,
   };
-  return { authorizer, route };
+  return { routeId: match.route.id, authorizer, route };
 }
 
 export interface HandlerResult {
@@ -68,15 +87,20 @@ export interface HandlerResult {
 }
 
 /** Authorizer handler, then the analyze handler, as API Gateway (and local mode) chains them. */
-export async function analyzeInProcess(
-  handlers: Service,
-  events: ReturnType<typeof analyzeEvents>,
-  routeId: 'Analyze' | 'AnalyzeBatch' = 'Analyze',
-): Promise<HandlerResult> {
+export async function analyzeInProcess(handlers: Service, events: ReturnType<typeof analyzeEvents>): Promise<HandlerResult> {
   const verdict = (await handlers.authorizer(events.authorizer as unknown as Parameters<Service['authorizer']>[0], lambdaContext('authorizer', 'bench'))) as { isAuthorized?: boolean; context?: unknown };
   if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
   events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
-  return (await handlers.routes[routeId](events.route, lambdaContext(routeId, 'bench'))) as HandlerResult;
+  return (await handlers.routes.Analyze(events.route, lambdaContext('Analyze', 'bench'))) as HandlerResult;
+}
+
+/** Authorizer handler, then the route's handler, for events of any route (apiEvents). */
+export async function inProcess(handlers: Service, events: ReturnType<typeof apiEvents>): Promise<HandlerResult> {
+  const verdict = (await handlers.authorizer(events.authorizer as unknown as Parameters<Service['authorizer']>[0], lambdaContext('authorizer', 'bench'))) as { isAuthorized?: boolean; context?: unknown };
+  if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
+  events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
+  const handler = handlers.routes[events.routeId as keyof Service['routes']];
+  return (await handler(events.route, lambdaContext(events.routeId, 'bench'))) as HandlerResult;
 }
 
 export async function expectOk(result: HandlerResult, replayed = false): Promise<Decision> {
@@ -92,6 +116,9 @@ export function decisionItem(template: Decision, partnerId: string, keyId: strin
   return {
     pk: ITEM_PREFIX.decision + decision.decision_id,
     decision,
+    // The keys of the decisions_by_workspace index, so the bare write pays the index write too.
+    workspace_id: decision.workspace_id,
+    decision_id: decision.decision_id,
     partner_id: partnerId,
     key_id: keyId,
     expires_at: Math.floor(created.getTime() / 1000) + 90 * 86_400,

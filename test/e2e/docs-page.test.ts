@@ -58,13 +58,13 @@ it('serves the page, the document and the renderer from this server, and leaves 
   expect(html.status).toBe(200);
   expect(html.headers.get('content-security-policy')).toContain("default-src 'self'");
   expect(await html.text()).not.toMatch(/https?:\/\//);
-  const doc = await (await fetch(`${origin()}/docs/openapi.json`)).json();
+  const doc = (await (await fetch(`${origin()}/docs/openapi.json`)).json()) as { servers: { url: string }[] };
   expect(doc.servers[0].url).toBe(server.baseUrl);
   expect((await fetch(`${origin()}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);
   // Not a page: the API's fallback answers, as before.
   const unknown = await fetch(`${origin()}/docs/nope`);
   expect(unknown.status).toBe(404);
-  expect((await unknown.json()).error.code).toBe('NOT_FOUND');
+  expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
 });
 
 inChromium(`shows every route with no console errors in headless Chromium (skipped without it: ${INSTALL_CHROMIUM})`, async () => {
