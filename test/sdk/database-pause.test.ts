@@ -29,7 +29,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'sas-sdk-pause-'));
   port = await freePort();
   db = await startDynamoDbLocal({ port, dataDir });
-  const client = createDocumentClient({ endpoint: db.endpoint });
+  const client = createDocumentClient({ endpoint: db.endpoint, requestTimeoutMs: 10_000 });
   await ensureTables(client, names);
   const admin = new AdminService(new DynamoAccessStore(client, names.access));
   await admin.createPartner({ id: 'acme', name: 'Acme' });
@@ -55,7 +55,7 @@ afterAll(async () => {
 });
 
 async function storedDecisions(): Promise<string[]> {
-  const client = createDocumentClient({ endpoint: db!.endpoint });
+  const client = createDocumentClient({ endpoint: db!.endpoint, requestTimeoutMs: 10_000 });
   try {
     const scan = await client.send(new ScanCommand({ TableName: names.decisions }));
     return (scan.Items ?? []).filter((i) => String(i.pk).startsWith('decision#')).map((i) => i.decision.decision_id);
