@@ -8,6 +8,7 @@ import { startLocalServer } from '../lib/local/server';
 import { type Settings, SettingsError, parseLocalSettings, parseSettings } from '../lambdas/contract/settings';
 import { createService } from '../lambdas/service';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
+import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
 
 const DEMO_PARTNER = 'demo';
 const DEMO_WORKSPACE = 'ws_demo';
@@ -69,9 +70,16 @@ async function main() {
   watchLaunchers(() => void stop(0));
 
   try {
-    const { client } = service.dependencies;
-    await ensureTables(client, { access: settings.accessTableName, decisions: settings.decisionsTableName });
-    const demo = await seedDemo(new AdminService(new DynamoAccessStore(client, settings.accessTableName)));
+    // Provisioning gets its own client with room to wait: creating a table (or adding an index to kept data) can take
+    // DynamoDB Local seconds on a busy machine, far more than a request's DYNAMODB_REQUEST_TIMEOUT_MS.
+    const client = createDocumentClient({ endpoint: db.endpoint, region: settings.region, requestTimeoutMs: 30_000 });
+    let demo: Awaited<ReturnType<typeof seedDemo>>;
+    try {
+      await ensureTables(client, { access: settings.accessTableName, decisions: settings.decisionsTableName });
+      demo = await seedDemo(new AdminService(new DynamoAccessStore(client, settings.accessTableName)));
+    } finally {
+      client.destroy();
+    }
 
     server = await startLocalServer({
       port: local.port,

@@ -41,6 +41,8 @@ beforeAll(async () => {
     accessTableName: names.access,
     decisionsTableName: names.decisions,
     authCacheTtlSeconds: 300,
+    // Long enough that a JVM pause on a loaded machine, or the restarted database warming up, is not an outage.
+    dynamodbRequestTimeoutMs: 4_000,
     logLevel: 'SILENT',
     metricsEnabled: false,
   });
@@ -72,7 +74,7 @@ it('retries through a real 503 while the database is down and ends with exactly 
     statuses.push(res.status);
     return res;
   };
-  const client = new SignalAnalysisClient({ apiKey: key, baseUrl: server.baseUrl, fetch: noting, maxRetries: 8, timeoutMs: 30_000 });
+  const client = new SignalAnalysisClient({ apiKey: key, baseUrl: server.baseUrl, fetch: noting, maxRetries: 20, timeoutMs: 30_000 });
   // Warm the key into the authorizer's cache, so the outage hits the decision write itself.
   await client.listDecisions({ workspace_id: 'ws_a' });
   expect(await storedDecisions()).toEqual([]);
