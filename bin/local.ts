@@ -4,6 +4,7 @@ import { LocalCredentialsError } from '../lib/local/credentials';
 import { IN_MEMORY, JavaMissingError } from '../lib/local/dynamodb-local';
 import { startEmbeddedDatabase } from '../lib/local/embedded-database';
 import { watchLaunchers } from '../lib/local/parent-watch';
+import { DOCS_PATH, docsPages } from '../lib/local/docs-pages';
 import { ensureTables } from '../lib/local/provision';
 import { startLocalServer } from '../lib/local/server';
 import { type Settings, SettingsError, parseLocalSettings, parseSettings } from '../lambdas/contract/settings';
@@ -82,8 +83,10 @@ async function main() {
 
   let demo: Awaited<ReturnType<typeof seedDemo>>;
   try {
-    // Set-up gets longer attempts than requests do: a fresh database file and a JVM still warming up are slow.
-    const client = createDocumentClient({ ...db.clientOptions, requestTimeoutMs: 4_000 });
+    // Provisioning gets its own client with room to wait: creating a table (or adding an index to kept data) can take
+    // DynamoDB Local seconds on a busy machine, far more than a request's DYNAMODB_REQUEST_TIMEOUT_MS.
+    const client = createDocumentClient({ ...db.clientOptions, requestTimeoutMs: 30_000 });
+    let demo: Awaited<ReturnType<typeof seedDemo>>;
     try {
       await ensureTables(client, { access: settings.accessTableName, decisions: settings.decisionsTableName });
       demo = await seedDemo(new AdminService(new DynamoAccessStore(client, settings.accessTableName)));
@@ -95,6 +98,7 @@ async function main() {
       port: local.port,
       handlers: service,
       accessLog: (line) => console.log(line),
+      pages: docsPages(),
     });
     const where = dataDir === IN_MEMORY ? 'in memory (nothing is kept)' : `in ${dataDir}`;
     console.log(`Signal Analysis Service (local mode): DynamoDB Local on port ${db.port}, data ${where}`);
@@ -109,6 +113,8 @@ async function main() {
       `  curl -s -X POST ${server.baseUrl}/signals/analyze -H "Authorization: Bearer ${demo.key}" -H "Content-Type: application/json" ` +
         `-d '{"workspace_id":"${DEMO_WORKSPACE}","source":"email","subject":"Production outage","body":"Our checkout is down for all customers since 09:10.","sender":"ops@example.com"}'`,
     );
+    console.log('');
+    console.log(`API reference: ${server.baseUrl.replace(/\/api\/v1$/, '')}${DOCS_PATH}`);
     console.log('');
     console.log('Ctrl-C stops the server and the database.');
   } catch (err) {

@@ -3,11 +3,13 @@
 // environment: settings come in parsed.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Settings } from './contract/settings';
-import type { AccessStore, DecisionStore } from './domain/ports';
+import type { AccessStore, DecisionBatchStore, DecisionListStore, DecisionStore } from './domain/ports';
 import { RateLimiter } from './http/rate-limiter';
 import { GrantAccess, type WorkspaceAccess } from './http/workspace-access';
 import { type Telemetry, createTelemetry } from './observability';
 import { DynamoAccessStore } from './stores/access-store';
+import { DynamoDecisionBatchStore } from './stores/decision-batch-store';
+import { DynamoDecisionListStore } from './stores/decision-list-store';
 import { DynamoDecisionStore } from './stores/decision-store';
 import { DynamoRateCounterStore } from './stores/rate-counter-store';
 import { createDocumentClient } from './stores/dynamodb-client';
@@ -17,6 +19,10 @@ export interface Dependencies {
   client: DynamoDBDocumentClient;
   accessStore: AccessStore;
   decisionStore: DecisionStore;
+  /** A workspace's decisions, page by page (GET /decisions). */
+  decisionList: DecisionListStore;
+  /** Many decisions in few writes (POST /signals/analyze-batch). */
+  decisionBatch: DecisionBatchStore;
   /** Whether a key may use a workspace named in a body or found on a stored item. */
   workspaceAccess: WorkspaceAccess;
   /** Per-key rate limits; a route with a key spends from it in the shared chain (lambdas/http/api-handler.ts). */
@@ -47,6 +53,8 @@ export function createDependencies(settings: Settings, overrides: DependencyOver
     client,
     accessStore,
     decisionStore: new DynamoDecisionStore(client, settings.decisionsTableName, settings.decisionRetentionDays),
+    decisionList: new DynamoDecisionListStore(client, settings.decisionsTableName),
+    decisionBatch: new DynamoDecisionBatchStore(client, settings.decisionsTableName, settings.decisionRetentionDays),
     workspaceAccess: new GrantAccess(accessStore.grants, { ttlSeconds: settings.authCacheTtlSeconds, clock: overrides.clock }),
     rateLimiter: new RateLimiter(new DynamoRateCounterStore(client, settings.decisionsTableName), { clock: overrides.clock }),
     telemetry: overrides.telemetry ?? createTelemetry(settings),

@@ -4,15 +4,19 @@
 import type { RouteId } from './contract/routes';
 import type { Settings } from './contract/settings';
 import { analyzeRoute } from './analyze/route';
+import { analyzeBatchRoute } from './analyze-batch/route';
 import { type AuthorizerHandler, authorizerHandler } from './authorizer/authorizer-handler';
 import { type Dependencies, type DependencyOverrides, createDependencies } from './dependencies';
 import { fallbackRoute } from './fallback/route';
 import { getDecisionRoute } from './get-decision/route';
+import { listDecisionsRoute } from './list-decisions/route';
 import type { RouteHandler } from './http/api-handler';
 
 const ROUTE_BUILDERS: Record<RouteId, (deps: Dependencies) => RouteHandler> = {
   Analyze: analyzeRoute,
   GetDecision: getDecisionRoute,
+  ListDecisions: listDecisionsRoute,
+  AnalyzeBatch: analyzeBatchRoute,
 };
 
 export interface Service {

@@ -98,10 +98,11 @@ const LAMBDA_VPC_REASON =
   'ENI cold-start latency with no data-path benefit.';
 
 /**
- * Which DynamoDB actions a Lambda gets, on which table, and (optionally) only on items whose partition key starts
- * with one of `leadingKeys` (IAM's dynamodb:LeadingKeys). Nothing else touches the tables from inside AWS.
+ * Which DynamoDB actions a Lambda gets, on which table (or only on one of its indexes), and optionally only on items
+ * whose partition key starts with one of `leadingKeys` (IAM's dynamodb:LeadingKeys). Nothing else touches the tables
+ * from inside AWS.
  */
-type TableAccess = { table: TableV2; actions: string[]; leadingKeys?: string[] };
+type TableAccess = { table: TableV2; actions: string[]; leadingKeys?: string[]; /** An index of the table: the statement names it alone. */ index?: string };
 
 export class SignalAnalysisStack extends Stack {
   readonly accessTable: TableV2;
@@ -181,10 +182,10 @@ export class SignalAnalysisStack extends Stack {
           resources: [logGroup.logGroupArn],
         }),
         ...access.map(
-          ({ table, actions, leadingKeys }) =>
+          ({ table, actions, leadingKeys, index }) =>
             new PolicyStatement({
               actions,
-              resources: [table.tableArn],
+              resources: [index ? `${table.tableArn}/index/${index}` : table.tableArn],
               conditions: leadingKeys
                 ? { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeys.map((k) => `${k}*`) } }
                 : undefined,
@@ -242,12 +243,15 @@ export class SignalAnalysisStack extends Stack {
     const routeFunctions = ROUTES.map((route) => ({
       route,
       fn: makeFunction(route.id, route.entry, `${route.method} ${route.path}`, [
-        {
+        // What the route table says the route does (no ConditionCheck items anywhere, so no ConditionCheckItem).
+        ...(route.decisions.actions.length
+          ? [{ table: this.decisionsTable, actions: route.decisions.actions.map((a) => `dynamodb:${a}`) }]
+          : []),
+        ...(route.decisions.indexes ?? []).map((index) => ({
           table: this.decisionsTable,
-          // Writes are PutItem and TransactWriteItems of Puts (which IAM authorizes as PutItem); the idempotency
-          // path re-reads with a consistent GetItem. No ConditionCheck items, so no ConditionCheckItem.
-          actions: route.decisions === 'write' ? ['dynamodb:PutItem', 'dynamodb:GetItem'] : ['dynamodb:GetItem'],
-        },
+          actions: ['dynamodb:Query'],
+          index,
+        })),
         // Per-key rate limit counters: conditional ADDs on `rate#` items only.
         { table: this.decisionsTable, actions: ['dynamodb:UpdateItem'], leadingKeys: [ITEM_PREFIX.rateWindow] },
         // The grant check: the exact grant and the key's prefix set, read only.

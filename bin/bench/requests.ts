@@ -94,6 +94,15 @@ export async function analyzeInProcess(handlers: Service, events: ReturnType<typ
   return (await handlers.routes.Analyze(events.route, lambdaContext('Analyze', 'bench'))) as HandlerResult;
 }
 
+/** Authorizer handler, then the route's handler, for events of any route (apiEvents). */
+export async function inProcess(handlers: Service, events: ReturnType<typeof apiEvents>): Promise<HandlerResult> {
+  const verdict = (await handlers.authorizer(events.authorizer as unknown as Parameters<Service['authorizer']>[0], lambdaContext('authorizer', 'bench'))) as { isAuthorized?: boolean; context?: unknown };
+  if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
+  events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
+  const handler = handlers.routes[events.routeId as keyof Service['routes']];
+  return (await handler(events.route, lambdaContext(events.routeId, 'bench'))) as HandlerResult;
+}
+
 export async function expectOk(result: HandlerResult, replayed = false): Promise<Decision> {
   if (result.statusCode !== 200) throw new Error(`analyze answered ${result.statusCode}: ${result.body.slice(0, 200)}`);
   if (replayed !== (result.headers?.['Idempotent-Replayed'] === 'true')) throw new Error(`expected replayed=${replayed}`);
@@ -107,6 +116,9 @@ export function decisionItem(template: Decision, partnerId: string, keyId: strin
   return {
     pk: ITEM_PREFIX.decision + decision.decision_id,
     decision,
+    // The keys of the decisions_by_workspace index, so the bare write pays the index write too.
+    workspace_id: decision.workspace_id,
+    decision_id: decision.decision_id,
     partner_id: partnerId,
     key_id: keyId,
     expires_at: Math.floor(created.getTime() / 1000) + 90 * 86_400,

@@ -3,7 +3,7 @@
 
 export const API_BASE_PATH = '/api/v1';
 
-export type RouteId = 'Analyze' | 'GetDecision';
+export type RouteId = 'Analyze' | 'GetDecision' | 'ListDecisions' | 'AnalyzeBatch';
 
 /** Key scopes (contract section 11): each route needs exactly one. */
 export type Scope = 'analyze' | 'read' | 'feedback' | 'policy';
@@ -19,9 +19,24 @@ export interface RouteDefinition {
   entry: string;
   /** The key scope the route needs. */
   scope: Scope;
-  /** Table access the route's Lambda gets (least privilege). */
-  decisions: 'read' | 'write';
+  /** Table access the route's Lambda gets on the decisions table (least privilege). */
+  decisions: TableAccess;
 }
+
+/** DynamoDB actions a route may be granted; the stack prefixes them with `dynamodb:`. */
+export type TableAction = 'GetItem' | 'PutItem' | 'BatchGetItem' | 'BatchWriteItem' | 'Query';
+
+export interface TableAccess {
+  /** Actions on the table's items. */
+  actions: TableAction[];
+  /** Indexes the route may Query (and nothing else on them). */
+  indexes?: string[];
+}
+
+/** The access of routes that store decisions (PutItem, and TransactWriteItems of Puts, which IAM authorizes as
+ * PutItem; the idempotency path re-reads with a consistent GetItem) and of routes that only read one. */
+const WRITE_DECISIONS: TableAccess = { actions: ['PutItem', 'GetItem'] };
+const READ_DECISIONS: TableAccess = { actions: ['GetItem'] };
 
 export const ROUTES: readonly RouteDefinition[] = [
   {
@@ -30,7 +45,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/signals/analyze`,
     entry: 'lambdas/analyze/handler.ts',
     scope: 'analyze',
-    decisions: 'write',
+    decisions: WRITE_DECISIONS,
   },
   {
     id: 'GetDecision',
@@ -38,7 +53,26 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/decisions/{decision_id}`,
     entry: 'lambdas/get-decision/handler.ts',
     scope: 'read',
-    decisions: 'read',
+    decisions: READ_DECISIONS,
+  },
+  {
+    id: 'ListDecisions',
+    method: 'GET',
+    path: `${API_BASE_PATH}/decisions`,
+    entry: 'lambdas/list-decisions/handler.ts',
+    scope: 'read',
+    // GetItem checks the `starting_after` decision's workspace; the page is one Query on the workspace index.
+    decisions: { actions: ['GetItem'], indexes: ['decisions_by_workspace'] },
+  },
+  {
+    id: 'AnalyzeBatch',
+    method: 'POST',
+    path: `${API_BASE_PATH}/signals/analyze-batch`,
+    entry: 'lambdas/analyze-batch/handler.ts',
+    scope: 'analyze',
+    // BatchWriteItem of up to 25 decisions; the Idempotency-Key record is one conditional PutItem; a replay reads
+    // the record (GetItem) and its decisions (BatchGetItem).
+    decisions: { actions: ['PutItem', 'GetItem', 'BatchWriteItem', 'BatchGetItem'] },
   },
 ];
 

@@ -140,3 +140,48 @@ export interface DecisionStore {
   save(decision: Decision, owner: DecisionOwner, idempotency?: IdempotencyRequest): Promise<SaveResult>;
   get(decisionId: string): Promise<Decision | undefined>;
 }
+
+/** One page of a workspace's decisions, newest first (GET /decisions). */
+export interface DecisionListQuery {
+  workspaceId: string;
+  limit: number;
+  /** Only decisions with ids below this one (the cursor, already checked to be of this workspace). */
+  startingAfter?: string;
+  priorities?: string[];
+  /** Exclusive bounds on `created_at`, epoch ms (fractions allowed). */
+  createdAfterMs?: number;
+  createdBeforeMs?: number;
+  nowMs: number;
+}
+
+export interface DecisionListStore {
+  list(query: DecisionListQuery): Promise<{ decisions: Decision[]; hasMore: boolean }>;
+  /** The workspace of a stored decision (expired or not), or undefined when there is none. */
+  workspaceOf(decisionId: string): Promise<string | undefined>;
+}
+
+/** A batch's answer as stored under its Idempotency-Key: per item a decision id or the item's error. */
+export type BatchItemRecord = { id: string } | { error: { code: string; message: string; details?: { field: string; message: string }[] } };
+
+export type BatchSaveResult =
+  | { kind: 'created' }
+  /** An earlier batch with this key and body: its items, and the moment it was analyzed (to rebuild lost ones). */
+  | { kind: 'replayed'; items: BatchItemRecord[]; createdMs: number }
+  | { kind: 'conflict' };
+
+export interface DecisionBatchStore {
+  /**
+   * Stores a batch's decisions (BatchWriteItem, 25 a request, unprocessed items retried). With an idempotency
+   * request, first claims the key with one conditional write holding the items; when it was claimed before, stores
+   * nothing and answers what the first batch stored.
+   */
+  saveBatch(
+    decisions: Decision[],
+    owner: DecisionOwner,
+    options: { items: BatchItemRecord[]; createdMs: number; idempotency?: IdempotencyRequest },
+  ): Promise<BatchSaveResult>;
+  /** Decisions by id (absent ones left out), for replays. */
+  getMany(decisionIds: string[]): Promise<Map<string, Decision>>;
+  /** Writes decisions without claiming anything: a replay restoring decisions its first attempt did not store. */
+  putMany(decisions: Decision[], owner: DecisionOwner): Promise<void>;
+}

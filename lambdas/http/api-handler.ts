@@ -57,6 +57,8 @@ interface Options {
   scope?: Scope;
   /** `per-request` (default): the chain spends one request; `by-route`: the route calls consumeRateLimit itself. */
   rateLimit?: 'per-request' | 'by-route';
+  /** A larger body limit than MAX_BODY_BYTES, with the 413 message that names it (batch: 1 MiB). */
+  bodyLimit?: { bytes: number; message: string };
 }
 
 /** What the chain needs besides the route: telemetry, and for routes with a key the rate limiter. */
@@ -80,13 +82,13 @@ function normalizeHeaders(request: MiddyRequest): void {
 }
 
 /** 413 and 415 come before JSON parsing (contract order); the parser itself then only parses. */
-function checkBodyEnvelope(request: MiddyRequest): void {
+const checkBodyEnvelope = (limit?: Options['bodyLimit']) => (request: MiddyRequest): void => {
   const { body, isBase64Encoded, headers } = request.event;
   const size = typeof body === 'string' ? (isBase64Encoded ? Buffer.from(body, 'base64').length : Buffer.byteLength(body)) : 0;
-  if (size > MAX_BODY_BYTES) throw new ApiError('PAYLOAD_TOO_LARGE');
+  if (size > (limit?.bytes ?? MAX_BODY_BYTES)) throw new ApiError('PAYLOAD_TOO_LARGE', limit?.message);
   if (!JSON_MEDIA_TYPE.test(headers['content-type'] ?? '')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
   if (typeof body !== 'string' || body.length === 0) throw new ApiError('INVALID_JSON');
-}
+};
 
 const isForbiddenKey = (key: string, value: unknown) =>
   key === '__proto__' || (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype'));
@@ -171,7 +173,7 @@ export function apiHandler(fn: (req: ApiRequest) => Promise<ApiResult>, options:
     });
     if (options.rateLimit !== 'by-route') chain.before((request) => spend(rateLimiter!, request.context, 1));
   }
-  if (options.jsonBody) chain.before(checkBodyEnvelope).use(parseJsonBody());
+  if (options.jsonBody) chain.before(checkBodyEnvelope(options.bodyLimit)).use(parseJsonBody());
 
   return chain
     .onError((request) => {

@@ -31,7 +31,7 @@ const DECISION_FIELDS = [
 const DECISION_V2_FIELDS = ['confidence', 'language', 'sentiment', 'respond_by', 'policy_version'] as const;
 
 /** Rebuilds the decision in the contract's field order (DynamoDB maps do not keep order). */
-function decisionFrom(stored: Record<string, unknown>): Decision {
+export function decisionFrom(stored: Record<string, unknown>): Decision {
   const out: Record<string, unknown> = {};
   for (const field of DECISION_FIELDS) out[field] = stored[field];
   out.reasons = ((stored.reasons as Decision['reasons']) ?? []).map((r) => ({
@@ -46,7 +46,22 @@ function decisionFrom(stored: Record<string, unknown>): Decision {
   return out as unknown as Decision;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The stored item of a decision, the same whether analyzed alone or in a batch. */
+export function decisionItem(decision: Decision, owner: DecisionOwner, nowSeconds: number, retentionDays: number) {
+  return {
+    pk: ITEM_PREFIX.decision + decision.decision_id,
+    // `workspace_id` inside `decision` is what GET checks grants against; partner and key say who asked.
+    decision,
+    // Keys of the decisions_by_workspace index (listing).
+    workspace_id: decision.workspace_id,
+    decision_id: decision.decision_id,
+    partner_id: owner.partner_id,
+    key_id: owner.key_id,
+    expires_at: nowSeconds + retentionDays * 86_400,
+  };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class DynamoDecisionStore implements DecisionStore {
   constructor(
@@ -56,14 +71,7 @@ export class DynamoDecisionStore implements DecisionStore {
   ) {}
 
   private decisionItem(decision: Decision, owner: DecisionOwner, nowSeconds: number) {
-    return {
-      pk: ITEM_PREFIX.decision + decision.decision_id,
-      // `workspace_id` inside `decision` is what GET checks grants against; partner and key say who asked.
-      decision,
-      partner_id: owner.partner_id,
-      key_id: owner.key_id,
-      expires_at: nowSeconds + this.retentionDays * 86_400,
-    };
+    return decisionItem(decision, owner, nowSeconds, this.retentionDays);
   }
 
   async save(decision: Decision, owner: DecisionOwner, idempotency?: IdempotencyRequest): Promise<SaveResult> {

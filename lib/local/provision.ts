@@ -2,6 +2,7 @@
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -17,18 +18,36 @@ export const tableNamesWithPrefix = (prefix: string): TableNames => ({
   decisions: `${prefix}decisions`,
 });
 
-async function tableExists(client: DynamoDBDocumentClient, name: string): Promise<boolean> {
+/** The names of the table's indexes, or undefined when there is no such table. */
+async function existingIndexes(client: DynamoDBDocumentClient, name: string): Promise<string[] | undefined> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: name }));
-    return true;
+    const out = await client.send(new DescribeTableCommand({ TableName: name }));
+    return (out.Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName ?? '');
   } catch (err) {
-    if ((err as { name?: string }).name === 'ResourceNotFoundException') return false;
+    if ((err as { name?: string }).name === 'ResourceNotFoundException') return undefined;
     throw err;
   }
 }
 
+/** Data kept from an older version: its table gets the indexes added since (e.g. decisions_by_workspace). */
+async function addMissingIndexes(client: DynamoDBDocumentClient, def: TableDefinition, name: string, have: string[]) {
+  const input = createTableInput(def, name);
+  for (const index of input.GlobalSecondaryIndexes ?? []) {
+    if (have.includes(index.IndexName)) continue;
+    const keys = index.KeySchema.map((k) => k.AttributeName);
+    await client.send(
+      new UpdateTableCommand({
+        TableName: name,
+        AttributeDefinitions: input.AttributeDefinitions.filter((a) => keys.includes(a.AttributeName)),
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+  }
+}
+
 async function ensureTable(client: DynamoDBDocumentClient, def: TableDefinition, name: string) {
-  if (await tableExists(client, name)) return;
+  const indexes = await existingIndexes(client, name);
+  if (indexes) return addMissingIndexes(client, def, name, indexes);
   try {
     await client.send(new CreateTableCommand(createTableInput(def, name)));
   } catch (err) {

@@ -103,6 +103,13 @@ export interface LocalServerOptions {
   handlers: Handlers;
   /** One line per request (method, path, status, time, request id): never headers or bodies. */
   accessLog?: (line: string) => void;
+  /**
+   * Pages for people outside /api/v1 (the API reference at /docs), given this server's API address; undefined
+   * leaves the request to the API.
+   */
+  pages?: (request: { method: string; path: string; apiBaseUrl: string }) =>
+    | { status: number; headers: Record<string, string>; body: Buffer }
+    | undefined;
 }
 
 export interface RunningServer {
@@ -116,6 +123,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
   const { handlers } = options;
   const host = options.host ?? '127.0.0.1';
 
+  let port = options.port;
   const server = createServer(async (req, res) => {
     const started = process.hrtime.bigint();
     const requestId = randomBytes(10).toString('base64');
@@ -130,6 +138,13 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
     });
 
     try {
+      const outsideApi = rawPath !== API_BASE_PATH && !rawPath.startsWith(`${API_BASE_PATH}/`);
+      const page = outsideApi ? options.pages?.({ method, path: rawPath, apiBaseUrl: `http://${host}:${port}${API_BASE_PATH}` }) : undefined;
+      if (page) {
+        res.writeHead(page.status, { ...page.headers, 'content-length': String(page.body.length) });
+        res.end(page.body);
+        return;
+      }
       const raw = await readBody(req);
       if (raw === 'too_large') return gatewayError(res, 413, 'Request Entity Too Large', requestId);
       const { headers, cookies } = headersOf(req);
@@ -217,7 +232,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
       done();
     });
   });
-  const port = (server.address() as { port: number }).port;
+  port = (server.address() as { port: number }).port;
   return {
     server,
     port,

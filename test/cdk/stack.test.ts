@@ -313,16 +313,37 @@ describe('least privilege', () => {
   it('gives each route Lambda its decisions access, rate counters and grant reads, each limited to its items', () => {
     const grantRead = [arnOf(dev, 'access')];
     for (const route of ROUTES) {
-      const expected =
-        route.decisions === 'write'
-          ? { 'dynamodb:PutItem': [arnOf(dev, 'decisions')], 'dynamodb:GetItem': [arnOf(dev, 'decisions'), ...grantRead] }
-          : { 'dynamodb:GetItem': [arnOf(dev, 'decisions'), ...grantRead] };
-      expect(dynamoGrants(dev, route.id)).toEqual({
-        ...expected,
-        'dynamodb:UpdateItem': [arnOf(dev, 'decisions')],
-        'dynamodb:BatchGetItem': grantRead,
-      });
+      const expected: Record<string, unknown[]> = {};
+      const add = (action: string, arn: unknown) => (expected[`dynamodb:${action}`] ??= []).push(arn);
+      for (const action of route.decisions.actions) add(action, arnOf(dev, 'decisions'));
+      add('UpdateItem', arnOf(dev, 'decisions'));
+      add('GetItem', grantRead[0]);
+      add('BatchGetItem', grantRead[0]);
+      const grants = dynamoGrants(dev, route.id);
+      for (const [action, arns] of Object.entries(expected)) expect([...grants[action]].sort()).toEqual(expect.arrayContaining(arns));
+      expect(Object.keys(grants).sort()).toEqual(
+        [...Object.keys(expected), ...(route.decisions.indexes?.length ? ['dynamodb:Query'] : [])].sort(),
+      );
     }
+  });
+
+  it('lets the list Lambda Query the decisions_by_workspace index and nothing else: no Scan, no table Query', () => {
+    const grants = dynamoGrants(dev, 'ListDecisions');
+    expect(grants['dynamodb:Query']).toHaveLength(1);
+    expect(grants['dynamodb:Query'][0]).toContain('/index/decisions_by_workspace');
+    expect(grants['dynamodb:Query'][0]).toContain(logicalId(dev.stack, dev.stack.decisionsTable));
+    expect(grants['dynamodb:Scan']).toBeUndefined();
+    for (const route of ROUTES.filter((r) => r.id !== 'ListDecisions')) expect(dynamoGrants(dev, route.id)['dynamodb:Query']).toBeUndefined();
+    const index = dev.json.Resources[logicalId(dev.stack, dev.stack.decisionsTable)].Properties.GlobalSecondaryIndexes;
+    expect(index).toEqual([
+      expect.objectContaining({
+        IndexName: 'decisions_by_workspace',
+        KeySchema: [
+          { AttributeName: 'workspace_id', KeyType: 'HASH' },
+          { AttributeName: 'decision_id', KeyType: 'RANGE' },
+        ],
+      }),
+    ]);
   });
 
   it('limits the route roles to rate counters on the decisions table and grant items on the access table', () => {
@@ -357,13 +378,16 @@ describe('least privilege', () => {
     }
   });
 
-  it('has no wildcard action and no "*" or index resource anywhere in the identity policies', () => {
+  it('has no wildcard action and no "*" or index resource anywhere in the identity policies, but the named index the list Queries', () => {
     for (const [, statements] of statementsByRole(dev)) {
       for (const st of statements) {
         for (const action of actionsOf(st)) expect(action).not.toContain('*');
+        const indexQuery = actionsOf(st).join() === 'dynamodb:Query';
         for (const resource of resourcesOf(st)) {
           expect(resource).not.toBe('*');
-          expect(JSON.stringify(resource)).not.toMatch(/\/index\/|"\*"/);
+          expect(JSON.stringify(resource)).not.toMatch(/"\*"|\/index\/\*/);
+          if (!indexQuery) expect(JSON.stringify(resource)).not.toMatch(/\/index\//);
+          else expect(JSON.stringify(resource)).toMatch(/\/index\/decisions_by_workspace"/);
         }
         if (actionsOf(st).some((a) => a.startsWith('dynamodb:'))) {
           for (const resource of resourcesOf(st)) expect(typeof resource).toBe('object'); // a table's GetAtt

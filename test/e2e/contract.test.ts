@@ -233,7 +233,7 @@ describe('retention', () => {
 
 describe('routing', () => {
   it('answers unknown routes with 404 NOT_FOUND and needs no key', async () => {
-    for (const path of ['/nope', '/signals', '/decisions', '/signals/analyze/extra']) {
+    for (const path of ['/nope', '/signals', '/decisions/dec_x/extra', '/signals/analyze/extra']) {
       expectError(await call(api.baseUrl, 'GET', path), 404, 'NOT_FOUND');
     }
     const outside = await call(api.baseUrl.replace('/api/v1', ''), 'GET', '/');

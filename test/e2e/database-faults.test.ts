@@ -29,7 +29,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'sas-faults-'));
   port = await freePort();
   db = await startDynamoDbLocal({ port, dataDir });
-  const client = createDocumentClient({ endpoint: db.endpoint, requestTimeoutMs: 4_000 });
+  const client = createDocumentClient({ endpoint: db.endpoint, requestTimeoutMs: 10_000 });
   await ensureTables(client, names);
   const admin = new AdminService(new DynamoAccessStore(client, names.access));
   await admin.createPartner({ id: 'acme', name: 'Acme' });
@@ -87,7 +87,7 @@ it('answers 503 while the database is down and recovers without losing or duplic
   // Clients retry everything they sent, with the same idempotency keys.
   for (let i = 0; i < 30; i++) expect((await send(i)).status).toBe(200);
 
-  const client = createDocumentClient({ endpoint: db.endpoint, requestTimeoutMs: 4_000 });
+  const client = createDocumentClient({ endpoint: db.endpoint, requestTimeoutMs: 10_000 });
   const scan = await client.send(new ScanCommand({ TableName: names.decisions }));
   client.destroy();
   const stored = (scan.Items ?? []).filter((item) => String(item.pk).startsWith('decision#'));

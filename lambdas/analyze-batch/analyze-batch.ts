@@ -1,0 +1,75 @@
+// The batch use case: each signal authorized and validated on its own, decided by the same function as single
+// analyze, all decisions stored with a few batch writes; with an Idempotency-Key, the whole batch answers once.
+import { DEFAULT_MESSAGE } from '../contract/errors';
+import type { Principal } from '../authorizer/authorize';
+import type { Decision } from '../domain/decision';
+import type { BatchItemRecord, DecisionBatchStore, DecisionOwner, IdempotencyRequest } from '../domain/ports';
+import type { WorkspaceAccess } from '../http/workspace-access';
+import { decideSignal } from '../analyze/analyze-signal';
+import { newDecisionId } from '../domain/ids';
+import { validateSignal } from '../analyze/signal-schema';
+
+export type BatchResultItem =
+  | { index: number; decision: Decision }
+  | { index: number; error: { code: string; message: string; details?: { field: string; message: string }[] } };
+
+export type BatchOutcome =
+  | { kind: 'created'; data: BatchResultItem[]; stored: number }
+  | { kind: 'replayed'; data: BatchResultItem[] }
+  | { kind: 'conflict' };
+
+type ItemVerdict = { decision: Decision } | { error: Extract<BatchResultItem, { error: unknown }>['error'] };
+
+/** One signal, as analyze would judge it: the workspace grant first, then validation, then the decision. */
+async function judge(raw: unknown, principal: Principal, access: WorkspaceAccess, nowMs: number, id?: string): Promise<ItemVerdict> {
+  const workspaceId = raw !== null && typeof raw === 'object' ? (raw as { workspace_id?: unknown }).workspace_id : undefined;
+  if (typeof workspaceId === 'string' && !(await access.allows(principal, workspaceId))) {
+    return { error: { code: 'WORKSPACE_NOT_ALLOWED', message: DEFAULT_MESSAGE.WORKSPACE_NOT_ALLOWED } };
+  }
+  const validation = validateSignal(raw, nowMs);
+  if (!validation.ok) {
+    return { error: { code: 'VALIDATION_ERROR', message: 'This signal is not valid.', details: validation.details } };
+  }
+  return { decision: decideSignal(validation.signal, id ?? newDecisionId(nowMs), nowMs) };
+}
+
+export async function analyzeBatch(
+  signals: unknown[],
+  principal: Principal & DecisionOwner,
+  deps: { workspaceAccess: WorkspaceAccess; store: DecisionBatchStore },
+  options: { nowMs: number; idempotency?: IdempotencyRequest },
+): Promise<BatchOutcome> {
+  const verdicts: ItemVerdict[] = [];
+  for (const raw of signals) verdicts.push(await judge(raw, principal, deps.workspaceAccess, options.nowMs));
+  const decisions = verdicts.flatMap((v) => ('decision' in v ? [v.decision] : []));
+  const items: BatchItemRecord[] = verdicts.map((v) => ('decision' in v ? { id: v.decision.decision_id } : { error: v.error }));
+
+  const saved = await deps.store.saveBatch(decisions, principal, { items, createdMs: options.nowMs, idempotency: options.idempotency });
+  if (saved.kind === 'conflict') return saved;
+  if (saved.kind === 'created') {
+    return { kind: 'created', data: verdicts.map((v, index) => ({ index, ...v })), stored: decisions.length };
+  }
+
+  // A replay: the first batch's decisions by id. Any its first attempt did not get to store (it failed between
+  // claiming the key and writing) are rebuilt from this same body at the first attempt's moment, with their ids.
+  const ids = saved.items.flatMap((item) => ('id' in item ? [item.id] : []));
+  const found = await deps.store.getMany(ids);
+  const rebuilt: Decision[] = [];
+  const data: BatchResultItem[] = [];
+  for (const [index, item] of saved.items.entries()) {
+    if ('error' in item) {
+      data.push({ index, error: item.error });
+      continue;
+    }
+    let decision = found.get(item.id);
+    if (!decision) {
+      const verdict = await judge(signals[index], principal, deps.workspaceAccess, saved.createdMs, item.id);
+      if (!('decision' in verdict)) throw new Error('a replayed batch item no longer validates');
+      decision = verdict.decision;
+      rebuilt.push(decision);
+    }
+    data.push({ index, decision });
+  }
+  if (rebuilt.length) await deps.store.putMany(rebuilt, principal);
+  return { kind: 'replayed', data };
+}

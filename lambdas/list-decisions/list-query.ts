@@ -1,0 +1,70 @@
+// GET /decisions query parameters, checked strictly (contract section 10). API Gateway joins a repeated parameter
+// with commas, so `limit=1&limit=2` arrives as "1,2" and is refused like any other bad value.
+import { WORKSPACE_ID_PATTERN, parseRfc3339 } from '../analyze/signal-schema';
+import { PRIORITIES, type Priority } from '../domain/decision';
+import { DECISION_ID_PATTERN } from '../domain/ids';
+import type { ErrorDetail } from '../http/errors';
+
+export const LIST_LIMIT = { default: 20, max: 100 } as const;
+const KNOWN = new Set(['workspace_id', 'limit', 'starting_after', 'priority', 'created_after', 'created_before']);
+
+export interface ListQuery {
+  limit: number;
+  startingAfter?: string;
+  priorities?: Priority[];
+  createdAfterMs?: number;
+  createdBeforeMs?: number;
+}
+
+/** First step of the refusal order: the workspace, or the detail saying why it is missing or malformed. */
+export function workspaceParameter(params: Record<string, string>): { workspaceId: string } | { detail: ErrorDetail } {
+  const value = params.workspace_id;
+  if (value === undefined || value === '') return { detail: { field: 'workspace_id', message: 'is required' } };
+  if (!WORKSPACE_ID_PATTERN.test(value)) {
+    return { detail: { field: 'workspace_id', message: 'must be 1 to 128 characters of A-Z a-z 0-9 . _ : -' } };
+  }
+  return { workspaceId: value };
+}
+
+/** RFC 3339 to epoch ms, keeping fractions below a millisecond (both time filters are exclusive). */
+function timeParameter(value: string): number | undefined {
+  const ms = parseRfc3339(value);
+  if (ms === undefined) return undefined;
+  const fraction = /\.(\d+)/.exec(value)?.[1] ?? '';
+  return fraction.length > 3 ? ms + Number(`0.${fraction.slice(3)}`) : ms;
+}
+
+/** The other parameters, after the workspace check. */
+export function listQuery(params: Record<string, string>): { ok: true; query: ListQuery } | { ok: false; details: ErrorDetail[] } {
+  const details: ErrorDetail[] = [];
+  for (const name of Object.keys(params)) {
+    if (!KNOWN.has(name)) details.push({ field: name, message: 'is not a parameter of this operation' });
+  }
+  const query: ListQuery = { limit: LIST_LIMIT.default };
+  if (params.limit !== undefined) {
+    const n = /^[0-9]{1,3}$/.test(params.limit) ? Number(params.limit) : NaN;
+    if (!(n >= 1 && n <= LIST_LIMIT.max)) details.push({ field: 'limit', message: 'must be an integer from 1 to 100' });
+    else query.limit = n;
+  }
+  if (params.starting_after !== undefined) {
+    if (!DECISION_ID_PATTERN.test(params.starting_after)) {
+      details.push({ field: 'starting_after', message: 'must be the decision_id of a decision of this workspace' });
+    } else query.startingAfter = params.starting_after;
+  }
+  if (params.priority !== undefined) {
+    const values = params.priority.split(',');
+    if (values.some((p) => !(PRIORITIES as readonly string[]).includes(p))) {
+      details.push({ field: 'priority', message: `must be one or more of ${PRIORITIES.join(', ')}, comma-separated` });
+    } else query.priorities = [...new Set(values)] as Priority[];
+  }
+  for (const [name, key] of [
+    ['created_after', 'createdAfterMs'],
+    ['created_before', 'createdBeforeMs'],
+  ] as const) {
+    if (params[name] === undefined) continue;
+    const ms = timeParameter(params[name]);
+    if (ms === undefined) details.push({ field: name, message: 'must be an RFC 3339 timestamp with Z or an offset' });
+    else query[key] = ms;
+  }
+  return details.length ? { ok: false, details } : { ok: true, query };
+}

@@ -1,0 +1,136 @@
+// A batch's decisions: BatchWriteItem requests of 25 (DynamoDB's maximum) instead of one write per decision, with
+// unprocessed items retried after a jittered backoff. Each item is the one single analyze stores (decisionItem).
+// With an Idempotency-Key the key is claimed first, with one conditional write holding the batch's decision ids and
+// per-item errors (never the decisions themselves): a replay reads the ids back, and decisions its first attempt
+// did not get to store are rebuilt from the same body and moment.
+import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { ITEM_PREFIX } from '../contract/tables';
+import type { Decision } from '../domain/decision';
+import type { BatchSaveResult, BatchItemRecord, DecisionBatchStore, DecisionOwner, IdempotencyRequest } from '../domain/ports';
+import { IDEMPOTENCY_WINDOW_SECONDS, decisionFrom, decisionItem, sleep } from './decision-store';
+
+/** DynamoDB's limits: 25 puts per BatchWriteItem, 100 keys per BatchGetItem. */
+const WRITE_CHUNK = 25;
+const READ_CHUNK = 100;
+/** Rounds of retrying unprocessed items before the request fails (as throttling: 503). */
+const MAX_RETRY_ROUNDS = 6;
+
+class UnprocessedItemsError extends Error {
+  constructor() {
+    super('DynamoDB left batch items unprocessed after every retry');
+    // The HTTP edge maps throttling names to 503 SERVICE_UNAVAILABLE: this is throttling that outlasted our retries.
+    this.name = 'ProvisionedThroughputExceededException';
+  }
+}
+
+const backoff = (round: number) => sleep(Math.random() * 25 * 2 ** round);
+
+export class DynamoDecisionBatchStore implements DecisionBatchStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly retentionDays: number,
+  ) {}
+
+  async saveBatch(
+    decisions: Decision[],
+    owner: DecisionOwner,
+    options: { items: BatchItemRecord[]; createdMs: number; idempotency?: IdempotencyRequest },
+  ): Promise<BatchSaveResult> {
+    if (options.idempotency) {
+      const claimed = await this.claim(owner, options.idempotency, options.items, options.createdMs);
+      if (claimed.kind !== 'created') return claimed;
+    }
+    await this.putMany(decisions, owner);
+    return { kind: 'created' };
+  }
+
+  /** One conditional write: the key is ours, or it was used before (same body: a replay; else a conflict). */
+  private async claim(
+    owner: DecisionOwner,
+    idempotency: IdempotencyRequest,
+    items: BatchItemRecord[],
+    createdMs: number,
+  ): Promise<BatchSaveResult> {
+    const pk = `${ITEM_PREFIX.idempotency}${owner.partner_id}#${idempotency.keyHash}`;
+    const nowSeconds = Math.floor(createdMs / 1000);
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            pk,
+            kind: 'batch',
+            request_hash: idempotency.requestHash,
+            items,
+            created_ms: createdMs,
+            expires_at: nowSeconds + IDEMPOTENCY_WINDOW_SECONDS,
+          },
+          // TTL deletion lags; an expired record is treated as absent and overwritten.
+          ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+          ExpressionAttributeValues: { ':now': nowSeconds },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { kind: 'created' };
+    } catch (err) {
+      const e = err as { name?: string; Item?: Record<string, unknown> };
+      if (e.name !== 'ConditionalCheckFailedException') throw err;
+      // Errors are not translated by the DocumentClient: the old item comes in AttributeValue form.
+      const existing = e.Item
+        ? unmarshall(e.Item as Parameters<typeof unmarshall>[0])
+        : (await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }))).Item;
+      // A single analyze's record under the same key is another request: a conflict, like a different body.
+      if (!existing || existing.kind !== 'batch' || existing.request_hash !== idempotency.requestHash) {
+        return { kind: 'conflict' };
+      }
+      return { kind: 'replayed', items: existing.items as BatchItemRecord[], createdMs: Number(existing.created_ms) };
+    }
+  }
+
+  async putMany(decisions: Decision[], owner: DecisionOwner): Promise<void> {
+    const requests = decisions.map((decision) => ({
+      PutRequest: {
+        Item: decisionItem(decision, owner, Math.floor(Date.parse(decision.created_at) / 1000), this.retentionDays),
+      },
+    }));
+    const chunks: (typeof requests)[] = [];
+    for (let i = 0; i < requests.length; i += WRITE_CHUNK) chunks.push(requests.slice(i, i + WRITE_CHUNK));
+    await Promise.all(chunks.map((chunk) => this.writeChunk(chunk)));
+  }
+
+  private async writeChunk(chunk: { PutRequest: { Item: Record<string, unknown> } }[]): Promise<void> {
+    let pending = chunk;
+    for (let round = 0; pending.length; round++) {
+      if (round > MAX_RETRY_ROUNDS) throw new UnprocessedItemsError();
+      if (round > 0) await backoff(round);
+      const out = await this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
+      pending = (out.UnprocessedItems?.[this.tableName] ?? []) as typeof pending;
+    }
+  }
+
+  async getMany(decisionIds: string[]): Promise<Map<string, Decision>> {
+    const found = new Map<string, Decision>();
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    for (let i = 0; i < decisionIds.length; i += READ_CHUNK) {
+      let keys: Record<string, unknown>[] = decisionIds
+        .slice(i, i + READ_CHUNK)
+        .map((id) => ({ pk: ITEM_PREFIX.decision + id }));
+      for (let round = 0; keys.length; round++) {
+        if (round > MAX_RETRY_ROUNDS) throw new UnprocessedItemsError();
+        if (round > 0) await backoff(round);
+        const out = await this.client.send(
+          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }),
+        );
+        for (const item of out.Responses?.[this.tableName] ?? []) {
+          if (!item.decision || Number(item.expires_at) <= nowSeconds) continue;
+          const decision = decisionFrom(item.decision as Record<string, unknown>);
+          found.set(decision.decision_id, decision);
+        }
+        keys = (out.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as Record<string, unknown>[];
+      }
+    }
+    return found;
+  }
+}

@@ -1,0 +1,332 @@
+// The client: one method per operation of the API, retries that never duplicate a decision, timeouts and
+// cancellation. It needs nothing but the `fetch` of Node.js 20.19+ (or one passed in).
+import { SignalAnalysisConnectionError, SignalAnalysisError } from './errors';
+import type {
+  BatchResult,
+  Decision,
+  DecisionList,
+  ErrorBody,
+  ErrorCode,
+  Feedback,
+  FeedbackRecord,
+  ListDecisionsParams,
+  Policy,
+  PolicyInput,
+  Signal,
+} from './types';
+
+export const SDK_VERSION = '0.1.0';
+
+/** Every operation, by its `operationId`-like name: method and path under the base URL (`.../api/v1`). */
+export const OPERATIONS = {
+  analyze: { method: 'POST', path: '/signals/analyze' },
+  analyzeBatch: { method: 'POST', path: '/signals/analyze-batch' },
+  getDecision: { method: 'GET', path: '/decisions/{decision_id}' },
+  listDecisions: { method: 'GET', path: '/decisions' },
+  submitFeedback: { method: 'POST', path: '/decisions/{decision_id}/feedback' },
+  getPolicy: { method: 'GET', path: '/workspaces/{workspace_id}/policy' },
+  putPolicy: { method: 'PUT', path: '/workspaces/{workspace_id}/policy' },
+} as const;
+
+export interface ClientOptions {
+  /** `sas_live_…` or `sas_test_…`. Keep it on your backend. */
+  apiKey: string;
+  /** Ends in `/api/v1`. Default: local mode, `http://127.0.0.1:3000/api/v1`. */
+  baseUrl?: string;
+  /** How long one attempt may take before it is abandoned (and retried). Default 30,000 ms. */
+  timeoutMs?: number;
+  /** Retries after the first attempt, for 429, 502, 503, 504 and connection failures. Default 3. */
+  maxRetries?: number;
+  /** First backoff step; each retry doubles it, with full jitter. Default 500 ms. */
+  retryBaseMs?: number;
+  /** Largest backoff step without a Retry-After. Default 20,000 ms. */
+  retryMaxMs?: number;
+  /** A Retry-After longer than this is not waited for: the error is thrown instead. Default 60,000 ms. */
+  maxRetryAfterMs?: number;
+  /** Another fetch implementation (tests, proxies). Default: the global fetch. */
+  fetch?: typeof fetch;
+}
+
+export interface RequestOptions {
+  /** Cancels the call, its retries and their waits; the call rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Overrides the client's per-attempt timeout. */
+  timeoutMs?: number;
+  /** Overrides the client's retry count (0: no retries). */
+  maxRetries?: number;
+}
+
+export interface IdempotentRequestOptions extends RequestOptions {
+  /**
+   * The same value for every retry of the same request; the client makes one (a UUID) if you give none. Give your
+   * own (e.g. your id of the signal) to make retries across process restarts safe too.
+   */
+  idempotencyKey?: string;
+}
+
+interface Call {
+  method: string;
+  path: string;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  options?: RequestOptions;
+}
+
+interface Answer<T> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+
+class AttemptTimeout extends Error {}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. */
+function retryAfterMs(headers: Headers): number | undefined {
+  const value = headers.get('retry-after');
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+const toTime = (value: string | Date | undefined) => (value instanceof Date ? value.toISOString() : value);
+
+export class SignalAnalysisClient {
+  private readonly apiKey: string;
+  private readonly baseUrl: string;
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+  private readonly retryBaseMs: number;
+  private readonly retryMaxMs: number;
+  private readonly maxRetryAfterMs: number;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(options: ClientOptions) {
+    if (!options?.apiKey) throw new TypeError('SignalAnalysisClient needs an apiKey');
+    this.apiKey = options.apiKey;
+    this.baseUrl = (options.baseUrl ?? 'http://127.0.0.1:3000/api/v1').replace(/\/+$/, '');
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxRetries = options.maxRetries ?? 3;
+    this.retryBaseMs = options.retryBaseMs ?? 500;
+    this.retryMaxMs = options.retryMaxMs ?? 20_000;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+    this.fetchImpl = options.fetch ?? globalThis.fetch;
+    if (typeof this.fetchImpl !== 'function') throw new TypeError('no fetch: use Node.js 20.19 or newer, or pass options.fetch');
+  }
+
+  /** Scores one signal and stores the decision. Retries are safe: they carry the same Idempotency-Key. */
+  async analyze(signal: Signal, options: IdempotentRequestOptions = {}): Promise<Decision> {
+    return (await this.analyzeWithResponse(signal, options)).decision;
+  }
+
+  /** As `analyze`, also saying whether the answer is a replay of an earlier request with the same key. */
+  async analyzeWithResponse(
+    signal: Signal,
+    options: IdempotentRequestOptions = {},
+  ): Promise<{ decision: Decision; replayed: boolean; requestId: string | undefined }> {
+    const answer = await this.send<Decision>({
+      ...OPERATIONS.analyze,
+      body: signal,
+      headers: { 'Idempotency-Key': options.idempotencyKey ?? globalThis.crypto.randomUUID() },
+      options,
+    });
+    return {
+      decision: answer.body,
+      replayed: answer.headers.get('idempotent-replayed') === 'true',
+      requestId: answer.headers.get('x-request-id') ?? undefined,
+    };
+  }
+
+  /** Scores 1 to 100 signals in one request; the answer has one item per signal, in input order. */
+  async analyzeBatch(signals: Signal[], options: IdempotentRequestOptions = {}): Promise<BatchResult> {
+    const answer = await this.send<BatchResult>({
+      ...OPERATIONS.analyzeBatch,
+      body: { signals },
+      headers: { 'Idempotency-Key': options.idempotencyKey ?? globalThis.crypto.randomUUID() },
+      options,
+    });
+    return answer.body;
+  }
+
+  async getDecision(decisionId: string, options: RequestOptions = {}): Promise<Decision> {
+    return (await this.send<Decision>({ ...this.withId(OPERATIONS.getDecision, 'decision_id', decisionId), options })).body;
+  }
+
+  /** One page of a workspace's decisions, newest first. */
+  async listDecisions(params: ListDecisionsParams, options: RequestOptions = {}): Promise<DecisionList> {
+    const query = {
+      workspace_id: params.workspace_id,
+      limit: params.limit === undefined ? undefined : String(params.limit),
+      starting_after: params.starting_after,
+      priority: Array.isArray(params.priority) ? params.priority.join(',') : params.priority,
+      created_after: toTime(params.created_after),
+      created_before: toTime(params.created_before),
+    };
+    return (await this.send<DecisionList>({ ...OPERATIONS.listDecisions, query, options })).body;
+  }
+
+  /** Every page, following `starting_after` until `has_more` is false: each decision comes exactly once. */
+  async *listDecisionPages(params: ListDecisionsParams, options: RequestOptions = {}): AsyncGenerator<DecisionList> {
+    let startingAfter = params.starting_after;
+    for (;;) {
+      const page = await this.listDecisions({ ...params, starting_after: startingAfter }, options);
+      yield page;
+      if (!page.has_more || page.data.length === 0) return;
+      startingAfter = page.data[page.data.length - 1].decision_id;
+    }
+  }
+
+  /** Every decision of every page, newest first. */
+  async *allDecisions(params: ListDecisionsParams, options: RequestOptions = {}): AsyncGenerator<Decision> {
+    for await (const page of this.listDecisionPages(params, options)) yield* page.data;
+  }
+
+  /** Records what a decision should have been; a second feedback on the same decision replaces the first. */
+  async submitFeedback(decisionId: string, feedback: Feedback, options: RequestOptions = {}): Promise<FeedbackRecord> {
+    return (
+      await this.send<FeedbackRecord>({ ...this.withId(OPERATIONS.submitFeedback, 'decision_id', decisionId), body: feedback, options })
+    ).body;
+  }
+
+  async getPolicy(workspaceId: string, options: RequestOptions = {}): Promise<Policy> {
+    return (await this.send<Policy>({ ...this.withId(OPERATIONS.getPolicy, 'workspace_id', workspaceId), options })).body;
+  }
+
+  /**
+   * Replaces a workspace's policy whole. With `ifMatch` (the version you read), a policy changed meanwhile is not
+   * overwritten: the call fails with `PRECONDITION_FAILED`.
+   */
+  async putPolicy(workspaceId: string, policy: PolicyInput, options: RequestOptions & { ifMatch?: number } = {}): Promise<Policy> {
+    const headers: Record<string, string> = options.ifMatch === undefined ? {} : { 'If-Match': `"${options.ifMatch}"` };
+    return (
+      await this.send<Policy>({ ...this.withId(OPERATIONS.putPolicy, 'workspace_id', workspaceId), body: policy, headers, options })
+    ).body;
+  }
+
+  private withId(op: { method: string; path: string }, name: string, value: string): { method: string; path: string } {
+    if (typeof value !== 'string' || value === '') throw new TypeError(`${name} must be a non-empty string`);
+    return { method: op.method, path: op.path.replace(`{${name}}`, encodeURIComponent(value)) };
+  }
+
+  private url(path: string, query?: Record<string, string | undefined>): string {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(name, value);
+    const search = params.toString();
+    return `${this.baseUrl}${path}${search ? `?${search}` : ''}`;
+  }
+
+  /** Backoff before retry `attempt` (1-based): Retry-After when the service sent one, else full jitter. */
+  private delayMs(attempt: number, retryAfter: number | undefined): number {
+    const step = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** (attempt - 1));
+    const jitter = Math.random() * step;
+    // Retry-After is a floor; a little jitter on top keeps many clients from returning in the same instant.
+    return retryAfter !== undefined ? retryAfter + Math.random() * Math.min(1_000, retryAfter * 0.2 + 100) : jitter;
+  }
+
+  private async send<T>(call: Call): Promise<Answer<T>> {
+    const options = call.options ?? {};
+    const maxRetries = options.maxRetries ?? this.maxRetries;
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const outer = options.signal;
+    const url = this.url(call.path, call.query);
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      Authorization: `Bearer ${this.apiKey}`,
+      'User-Agent': `signal-analysis-sdk/${SDK_VERSION}`,
+      ...call.headers,
+    };
+    let body: string | undefined;
+    if (call.body !== undefined) {
+      body = JSON.stringify(call.body);
+      headers['Content-Type'] = 'application/json';
+    }
+
+    for (let attempt = 1; ; attempt++) {
+      if (outer?.aborted) throw outer.reason;
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(new AttemptTimeout()), timeoutMs);
+      const onAbort = () => controller.abort(outer!.reason);
+      outer?.addEventListener('abort', onAbort, { once: true });
+      let response: Response;
+      let text: string;
+      try {
+        response = await this.fetchImpl(url, { method: call.method, headers, body, signal: controller.signal });
+        text = await response.text();
+      } catch (err) {
+        if (outer?.aborted) throw outer.reason;
+        const timedOut = controller.signal.reason instanceof AttemptTimeout;
+        if (attempt > maxRetries) {
+          throw new SignalAnalysisConnectionError(
+            timedOut ? 'TIMEOUT' : 'CONNECTION_ERROR',
+            timedOut ? `no answer within ${timeoutMs} ms (${attempt} attempts)` : `could not reach ${this.baseUrl} (${attempt} attempts)`,
+            attempt,
+            err,
+          );
+        }
+        await sleep(this.delayMs(attempt, undefined), outer);
+        continue;
+      } finally {
+        clearTimeout(timer);
+        outer?.removeEventListener('abort', onAbort);
+      }
+
+      let json: unknown;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      if (response.ok) return { status: response.status, headers: response.headers, body: json as T };
+
+      const wait = retryAfterMs(response.headers);
+      if (RETRYABLE_STATUS.has(response.status) && attempt <= maxRetries && (wait ?? 0) <= this.maxRetryAfterMs) {
+        await sleep(this.delayMs(attempt, wait), outer);
+        continue;
+      }
+      throw this.errorOf(response, json, text, attempt, wait);
+    }
+  }
+
+  private errorOf(response: Response, json: unknown, text: string, attempts: number, wait: number | undefined): SignalAnalysisError {
+    const service = (json as ErrorBody | undefined)?.error;
+    if (service && typeof service.code === 'string') {
+      return new SignalAnalysisError({
+        status: response.status,
+        code: service.code as ErrorCode,
+        message: service.message,
+        requestId: service.request_id ?? response.headers.get('x-request-id') ?? undefined,
+        details: service.details,
+        retryAfterSeconds: wait === undefined ? undefined : Math.ceil(wait / 1000),
+        attempts,
+      });
+    }
+    // API Gateway's own answers: `{"message": ...}` and its request id header.
+    const gatewayMessage = (json as { message?: unknown } | undefined)?.message;
+    return new SignalAnalysisError({
+      status: response.status,
+      code: `HTTP_${response.status}`,
+      message: typeof gatewayMessage === 'string' ? gatewayMessage : text.slice(0, 200) || `HTTP ${response.status}`,
+      requestId: response.headers.get('x-request-id') ?? response.headers.get('apigw-requestid') ?? undefined,
+      retryAfterSeconds: wait === undefined ? undefined : Math.ceil(wait / 1000),
+      attempts,
+    });
+  }
+}

@@ -1,0 +1,149 @@
+// The SDK against local mode over real sockets: every route it has that the service serves, paging, typed errors,
+// idempotent retries, timeouts and cancellation.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SignalAnalysisClient, SignalAnalysisConnectionError, SignalAnalysisError } from '../../sdk/src';
+import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
+
+jest.setTimeout(120_000);
+
+let api: TestApi;
+let client: SignalAnalysisClient;
+const signal = (i: number) => ({ workspace_id: 'ws_sdk', source: 'task' as const, subject: `Please review contract ${i}` });
+
+beforeAll(async () => {
+  api = await startTestApi('sdk');
+  const { key } = await partnerWithKey(api.admin, 'acme', ['ws_sdk']);
+  client = new SignalAnalysisClient({ apiKey: key, baseUrl: api.baseUrl, timeoutMs: 20_000 });
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+it('analyzes, reads back, and replays with the same Idempotency-Key', async () => {
+  const decision = await client.analyze(signal(1));
+  expect(decision.decision_id).toMatch(/^dec_/);
+  expect(await client.getDecision(decision.decision_id)).toEqual(decision);
+
+  const first = await client.analyzeWithResponse(signal(2), { idempotencyKey: 'sdk-job-2' });
+  const again = await client.analyzeWithResponse(signal(2), { idempotencyKey: 'sdk-job-2' });
+  expect([first.replayed, again.replayed]).toEqual([false, true]);
+  expect(again.decision).toEqual(first.decision);
+  expect(first.requestId).toBeTruthy();
+});
+
+it('analyzes a batch and pages through the workspace with the async iterators, each decision once', async () => {
+  const batch = await client.analyzeBatch([signal(3), { workspace_id: 'ws_sdk' } as never, signal(4)]);
+  expect(batch.data.map((item) => (item.decision ? 'decision' : item.error!.code))).toEqual(['decision', 'VALIDATION_ERROR', 'decision']);
+
+  const pages = [];
+  for await (const page of client.listDecisionPages({ workspace_id: 'ws_sdk', limit: 2 })) pages.push(page);
+  const ids = pages.flatMap((p) => p.data.map((d) => d.decision_id));
+  expect(pages.length).toBeGreaterThanOrEqual(2);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(ids).toHaveLength(4);
+  const all = [];
+  for await (const d of client.allDecisions({ workspace_id: 'ws_sdk', limit: 3, created_after: new Date(0) })) all.push(d.decision_id);
+  expect(all).toEqual(ids);
+  const one = await client.listDecisions({ workspace_id: 'ws_sdk', limit: 1, priority: ['low', 'medium', 'high', 'critical'] });
+  expect(one.data[0].decision_id).toBe(ids[0]);
+});
+
+it('throws typed errors with code, message, request_id and details', async () => {
+  const bad = await client.listDecisions({ workspace_id: 'ws_sdk', limit: 500 }).catch((e: unknown) => e);
+  expect(bad).toBeInstanceOf(SignalAnalysisError);
+  const e = bad as SignalAnalysisError;
+  expect({ status: e.status, code: e.code, attempts: e.attempts }).toEqual({ status: 400, code: 'VALIDATION_ERROR', attempts: 1 });
+  expect(e.details).toEqual([{ field: 'limit', message: expect.any(String) }]);
+  expect(e.requestId).toBeTruthy();
+  expect(e.request_id).toBe(e.requestId);
+
+  await expect(client.getDecision('dec_01M7YP0Z169DWN2DAG06SFY9E9')).rejects.toMatchObject({ status: 404, code: 'DECISION_NOT_FOUND' });
+  await expect(client.analyze({ ...signal(5), workspace_id: 'ws_other' })).rejects.toMatchObject({ status: 403, code: 'WORKSPACE_NOT_ALLOWED' });
+  const stranger = new SignalAnalysisClient({ apiKey: 'sas_test_nope', baseUrl: api.baseUrl });
+  await expect(stranger.getDecision('dec_01M7YP0Z169DWN2DAG06SFY9E9')).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+});
+
+it('gives up on an unreachable service with a connection error after its retries', async () => {
+  const closed = createServer();
+  await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise<void>((r) => closed.close(() => r()));
+  const nowhere = new SignalAnalysisClient({ apiKey: 'sas_test_x', baseUrl: `http://127.0.0.1:${port}/api/v1`, maxRetries: 2, retryBaseMs: 10 });
+  const err = await nowhere.analyze(signal(6)).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(SignalAnalysisConnectionError);
+  expect(err).toMatchObject({ code: 'CONNECTION_ERROR', attempts: 3 });
+});
+
+describe('against a server that answers slowly or with 503 (a real socket, scripted answers)', () => {
+  // A tiny HTTP server stands in for faults the service cannot be made to produce on cue (a hung answer, an exact
+  // Retry-After); the database outage itself is real in database-pause.test.ts.
+  let server: ReturnType<typeof createServer>;
+  let base: string;
+  const seen: { at: number; idempotencyKey?: string }[] = [];
+  let script: ((n: number) => { status: number; headers?: Record<string, string>; body?: unknown; hang?: boolean })[] = [];
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      seen.push({ at: Date.now(), idempotencyKey: req.headers['idempotency-key'] as string | undefined });
+      const step = (script[seen.length - 1] ?? script[script.length - 1])(seen.length);
+      if (step.hang) return; // never answers
+      res.writeHead(step.status, { 'content-type': 'application/json', 'x-request-id': `r${seen.length}`, ...step.headers });
+      res.end(JSON.stringify(step.body ?? {}));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+  beforeEach(() => {
+    seen.length = 0;
+  });
+
+  const unavailable = { status: 503, headers: { 'retry-after': '1' }, body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'x', request_id: 'r' } } };
+  const limited = { status: 429, headers: { 'retry-after': '1' }, body: { error: { code: 'RATE_LIMITED', message: 'x', request_id: 'r' } } };
+
+  it('honors Retry-After on 503 and 429 and sends the same Idempotency-Key on every attempt', async () => {
+    script = [() => unavailable, () => limited, () => ({ status: 200, body: { decision_id: 'dec_x' } })];
+    const c = new SignalAnalysisClient({ apiKey: 'sas_test_x', baseUrl: base });
+    await expect(c.analyze(signal(7))).resolves.toEqual({ decision_id: 'dec_x' });
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen.map((s) => s.idempotencyKey)).size).toBe(1);
+    expect(seen[0].idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(seen[1].at - seen[0].at).toBeGreaterThanOrEqual(1_000);
+    expect(seen[2].at - seen[1].at).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('stops after maxRetries with the last error, typed', async () => {
+    script = [() => unavailable];
+    const c = new SignalAnalysisClient({ apiKey: 'sas_test_x', baseUrl: base, maxRetries: 1 });
+    await expect(c.getDecision('dec_x')).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', attempts: 2, retryAfterSeconds: 1 });
+  });
+
+  it('times out an attempt, retries it, and reports TIMEOUT when none answers', async () => {
+    script = [() => ({ status: 200, hang: true })];
+    const c = new SignalAnalysisClient({ apiKey: 'sas_test_x', baseUrl: base, timeoutMs: 200, maxRetries: 1, retryBaseMs: 10 });
+    const started = Date.now();
+    await expect(c.analyze(signal(8))).rejects.toMatchObject({ name: 'SignalAnalysisConnectionError', code: 'TIMEOUT', attempts: 2 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(new Set(seen.map((s) => s.idempotencyKey)).size).toBe(1);
+  });
+
+  it('cancels the call, its retries and their waits through an AbortSignal', async () => {
+    script = [() => unavailable];
+    const c = new SignalAnalysisClient({ apiKey: 'sas_test_x', baseUrl: base, maxRetries: 10 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('caller gave up')), 300);
+    const started = Date.now();
+    await expect(c.analyze(signal(9), { signal: controller.signal })).rejects.toThrow('caller gave up');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await expect(c.analyze(signal(9), { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('reads an API Gateway answer ({"message"}) as HTTP_<status> with its request id', async () => {
+    script = [() => ({ status: 413, headers: { 'apigw-requestid': 'gw-1' }, body: { message: 'Request Entity Too Large' } })];
+    const c = new SignalAnalysisClient({ apiKey: 'sas_test_x', baseUrl: base });
+    await expect(c.analyze(signal(10))).rejects.toMatchObject({ status: 413, code: 'HTTP_413', message: 'Request Entity Too Large' });
+  });
+});
