@@ -7,12 +7,17 @@ import { analyzeRoute } from './analyze/route';
 import { type AuthorizerHandler, authorizerHandler } from './authorizer/authorizer-handler';
 import { type Dependencies, type DependencyOverrides, createDependencies } from './dependencies';
 import { fallbackRoute } from './fallback/route';
+import { feedbackRoute } from './feedback/route';
+import { getPolicyRoute, putPolicyRoute } from './policy/route';
 import { getDecisionRoute } from './get-decision/route';
 import type { RouteHandler } from './http/api-handler';
 
 const ROUTE_BUILDERS: Record<RouteId, (deps: Dependencies) => RouteHandler> = {
   Analyze: analyzeRoute,
   GetDecision: getDecisionRoute,
+  GetPolicy: getPolicyRoute,
+  PutPolicy: putPolicyRoute,
+  Feedback: feedbackRoute,
 };
 
 export interface Service {

@@ -71,6 +71,8 @@ export interface SignalAnalysisStackProps extends StackProps {
   throttlingBurstLimit: number;
   decisionRetentionDays: number;
   authCacheTtlSeconds: number;
+  /** WORKSPACE_CACHE_TTL_SECONDS of the Lambdas (context `workspaceCacheTtlSeconds`, default 30). */
+  workspaceCacheTtlSeconds?: number;
   /** Retention of every log group of the stack (Lambdas and access log); Control Tower asks for a year or more. */
   logRetention?: RetentionDays;
   /**
@@ -150,6 +152,7 @@ export class SignalAnalysisStack extends Stack {
       accessTableName: this.accessTable.tableName,
       decisionsTableName: this.decisionsTable.tableName,
       authCacheTtlSeconds: props.authCacheTtlSeconds,
+      workspaceCacheTtlSeconds: props.workspaceCacheTtlSeconds,
       decisionRetentionDays: props.decisionRetentionDays,
       logLevel: 'INFO',
     });
@@ -225,7 +228,12 @@ export class SignalAnalysisStack extends Stack {
           table: this.decisionsTable,
           // Writes are PutItem and TransactWriteItems of Puts (which IAM authorizes as PutItem); the idempotency
           // path re-reads with a consistent GetItem. No ConditionCheck items, so no ConditionCheckItem.
-          actions: route.decisions === 'write' ? ['dynamodb:PutItem', 'dynamodb:GetItem'] : ['dynamodb:GetItem'],
+          // Workspace policy and model: UpdateItem (atomic ADDs, the policy, a workspace's first sketch key) and
+          // BatchGetItem (a container loading a workspace).
+          actions:
+            route.decisions === 'write'
+              ? ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem']
+              : ['dynamodb:GetItem'],
         },
       ]),
     }));

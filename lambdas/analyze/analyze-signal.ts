@@ -3,6 +3,9 @@
 import { createHash } from 'node:crypto';
 import { buildDecision, type Decision } from '../domain/decision';
 import { newDecisionId } from '../domain/ids';
+import { sketchSignal, encodeSketch } from '../domain/learning/sketch';
+import type { CachedWorkspace } from '../domain/learning/workspace-cache';
+import { applyWorkspace, withWorkspaceFields } from '../domain/learning/workspace-layer';
 import type { DecisionOwner, DecisionStore, IdempotencyRequest } from '../domain/ports';
 import { scoreSignal } from '../domain/scorer';
 import type { Signal } from '../domain/signal';
@@ -33,10 +36,15 @@ export async function analyzeSignal(
   signal: Signal,
   owner: DecisionOwner,
   store: DecisionStore,
-  options: { nowMs: number; idempotency?: IdempotencyRequest },
+  options: { nowMs: number; idempotency?: IdempotencyRequest; workspace?: CachedWorkspace },
 ): Promise<AnalyzeOutcome> {
-  const assessment = scoreSignal(signal, new Date(options.nowMs));
-  const decision = buildDecision(
+  const global = scoreSignal(signal, new Date(options.nowMs));
+  // The workspace layer: its policy and what it learned, applied after the global engine (pure).
+  const ws = options.workspace;
+  const sketch = ws ? sketchSignal(ws.key, signal) : undefined;
+  const layered = ws ? applyWorkspace(global, signal, ws.policy, ws.state.model, sketch) : undefined;
+  const assessment = (layered ?? global) as typeof global;
+  const built = buildDecision(
     {
       decision_id: newDecisionId(options.nowMs),
       workspace_id: signal.workspace_id,
@@ -46,5 +54,6 @@ export async function analyzeSignal(
     },
     assessment,
   );
-  return store.save(decision, owner, options.idempotency);
+  const decision = withWorkspaceFields(built, ws?.policy);
+  return store.save(decision, owner, options.idempotency, sketch ? { sketch: encodeSketch(sketch) } : {});
 }

@@ -3,7 +3,7 @@
 
 export const API_BASE_PATH = '/api/v1';
 
-export type RouteId = 'Analyze' | 'GetDecision';
+export type RouteId = 'Analyze' | 'GetDecision' | 'GetPolicy' | 'PutPolicy' | 'Feedback';
 
 /** Key scopes (contract section 11): each route needs exactly one. */
 export type Scope = 'analyze' | 'read' | 'feedback' | 'policy';
@@ -39,6 +39,31 @@ export const ROUTES: readonly RouteDefinition[] = [
     entry: 'lambdas/get-decision/handler.ts',
     scope: 'read',
     decisions: 'read',
+  },
+  {
+    id: 'GetPolicy',
+    method: 'GET',
+    path: `${API_BASE_PATH}/workspaces/{workspace_id}/policy`,
+    entry: 'lambdas/policy/get-handler.ts',
+    // Contract section 8: reading a policy needs `read`; replacing it needs `policy`.
+    scope: 'read',
+    decisions: 'read',
+  },
+  {
+    id: 'PutPolicy',
+    method: 'PUT',
+    path: `${API_BASE_PATH}/workspaces/{workspace_id}/policy`,
+    entry: 'lambdas/policy/put-handler.ts',
+    scope: 'policy',
+    decisions: 'write',
+  },
+  {
+    id: 'Feedback',
+    method: 'POST',
+    path: `${API_BASE_PATH}/decisions/{decision_id}/feedback`,
+    entry: 'lambdas/feedback/handler.ts',
+    scope: 'feedback',
+    decisions: 'write',
   },
 ];
 

@@ -10,6 +10,7 @@ export const ENV = {
   dynamodbRequestTimeoutMs: 'DYNAMODB_REQUEST_TIMEOUT_MS',
   region: 'AWS_REGION',
   authCacheTtlSeconds: 'AUTH_CACHE_TTL_SECONDS',
+  workspaceCacheTtlSeconds: 'WORKSPACE_CACHE_TTL_SECONDS',
   decisionRetentionDays: 'DECISION_RETENTION_DAYS',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
   metricsDisabled: 'POWERTOOLS_METRICS_DISABLED',
@@ -41,6 +42,8 @@ export interface Settings {
   dynamodbRequestTimeoutMs: number;
   /** How long a key's verdict is reused in a container; 0 reads the key on every request. */
   authCacheTtlSeconds: number;
+  /** How long a workspace's policy and learned model are reused in a container; 0 reads them on every request. */
+  workspaceCacheTtlSeconds: number;
   decisionRetentionDays: number;
   logLevel: LogLevel;
   metricsEnabled: boolean;
@@ -52,6 +55,7 @@ export const DEFAULT_SETTINGS: Settings = {
   region: 'us-east-1',
   dynamodbRequestTimeoutMs: 1_000,
   authCacheTtlSeconds: 30,
+  workspaceCacheTtlSeconds: 30,
   decisionRetentionDays: 90,
   logLevel: 'INFO',
   metricsEnabled: true,
@@ -111,6 +115,7 @@ export function parseSettings(env: Env): Settings {
     region: present(env, ENV.region) ?? DEFAULT_SETTINGS.region,
     dynamodbRequestTimeoutMs: integer(env, ENV.dynamodbRequestTimeoutMs, DEFAULT_SETTINGS.dynamodbRequestTimeoutMs, 50, 4_000),
     authCacheTtlSeconds: integer(env, ENV.authCacheTtlSeconds, DEFAULT_SETTINGS.authCacheTtlSeconds, 0, 86_400),
+    workspaceCacheTtlSeconds: integer(env, ENV.workspaceCacheTtlSeconds, DEFAULT_SETTINGS.workspaceCacheTtlSeconds, 0, 86_400),
     decisionRetentionDays: integer(env, ENV.decisionRetentionDays, DEFAULT_SETTINGS.decisionRetentionDays, 1, 3_650),
     logLevel: logLevel(env),
     metricsEnabled: present(env, ENV.metricsDisabled)?.toLowerCase() !== 'true',
@@ -132,6 +137,7 @@ export function parseLocalSettings(env: Env): LocalSettings {
  */
 export function lambdaEnvironment(
   settings: Pick<Settings, 'authCacheTtlSeconds' | 'decisionRetentionDays' | 'logLevel'> & {
+    workspaceCacheTtlSeconds?: number;
     accessTableName: string;
     decisionsTableName: string;
   },
@@ -141,6 +147,7 @@ export function lambdaEnvironment(
     [ENV.decisionsTableName]: settings.decisionsTableName,
     [ENV.authCacheTtlSeconds]: String(settings.authCacheTtlSeconds),
     [ENV.decisionRetentionDays]: String(settings.decisionRetentionDays),
+    [ENV.workspaceCacheTtlSeconds]: String(settings.workspaceCacheTtlSeconds ?? DEFAULT_SETTINGS.workspaceCacheTtlSeconds),
     [ENV.logLevel]: settings.logLevel,
   };
 }

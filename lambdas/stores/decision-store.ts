@@ -9,7 +9,7 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
-import type { DecisionOwner, DecisionStore, IdempotencyRequest, SaveResult } from '../domain/ports';
+import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest, SaveResult } from '../domain/ports';
 
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 
@@ -26,18 +26,21 @@ const DECISION_FIELDS = [
   'received_at',
   'created_at',
   'model_version',
+  'respond_by',
+  'policy_version',
 ] as const;
 
-/** Rebuilds the decision in the contract's field order (DynamoDB maps do not keep order). */
-function decisionFrom(stored: Record<string, unknown>): Decision {
+/** Rebuilds the decision in the contract's field order (DynamoDB maps do not keep order); fields it was stored without stay absent. */
+export function decisionFrom(stored: Record<string, unknown>): Decision {
   const out: Record<string, unknown> = {};
-  for (const field of DECISION_FIELDS) out[field] = stored[field];
+  for (const field of DECISION_FIELDS) if (stored[field] !== undefined) out[field] = stored[field];
   out.reasons = ((stored.reasons as Decision['reasons']) ?? []).map((r) => ({
     code: r.code,
     message: r.message,
     weight: Number(r.weight),
   }));
   out.score = Number(stored.score);
+  if (stored.policy_version !== undefined) out.policy_version = Number(stored.policy_version);
   return out as unknown as Decision;
 }
 
@@ -50,8 +53,9 @@ export class DynamoDecisionStore implements DecisionStore {
     private readonly retentionDays: number,
   ) {}
 
-  private decisionItem(decision: Decision, owner: DecisionOwner, nowSeconds: number) {
+  private decisionItem(decision: Decision, owner: DecisionOwner, nowSeconds: number, extra: DecisionExtras) {
     return {
+      ...extra,
       pk: ITEM_PREFIX.decision + decision.decision_id,
       // `workspace_id` inside `decision` is what GET checks grants against; partner and key say who asked.
       decision,
@@ -61,9 +65,9 @@ export class DynamoDecisionStore implements DecisionStore {
     };
   }
 
-  async save(decision: Decision, owner: DecisionOwner, idempotency?: IdempotencyRequest): Promise<SaveResult> {
+  async save(decision: Decision, owner: DecisionOwner, idempotency?: IdempotencyRequest, extra: DecisionExtras = {}): Promise<SaveResult> {
     const nowSeconds = Math.floor(Date.parse(decision.created_at) / 1000);
-    const item = this.decisionItem(decision, owner, nowSeconds);
+    const item = this.decisionItem(decision, owner, nowSeconds, extra);
     if (!idempotency) {
       try {
         await this.client.send(

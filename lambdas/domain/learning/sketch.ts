@@ -73,3 +73,19 @@ export function sketchSignal(key: HalfSipKey, signal: { subject?: string; body?:
   }
   return sketch;
 }
+
+/** Compact text form stored beside a decision: base-36 text buckets joined by `.`, then `|sender|domain`. */
+export function encodeSketch(sketch: Sketch): string {
+  const head = sketch.t.map((b) => b.toString(36)).join('.');
+  return sketch.s === undefined ? head : `${head}|${sketch.s.toString(36)}|${(sketch.d ?? 0).toString(36)}`;
+}
+
+export function decodeSketch(text: string): Sketch {
+  const [head, s, d] = text.split('|');
+  const sketch: Sketch = { t: head ? head.split('.').map((b) => parseInt(b, 36)).filter((b) => b >= 0 && b < TEXT_BUCKETS) : [] };
+  if (s !== undefined && d !== undefined) {
+    sketch.s = parseInt(s, 36) % SENDER_BUCKETS;
+    sketch.d = parseInt(d, 36) % SENDER_BUCKETS;
+  }
+  return sketch;
+}
