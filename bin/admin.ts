@@ -3,6 +3,7 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AdminInputError, AdminService } from '../lib/admin';
+import { WorkspaceAdmin, runWorkspaceCommand } from '../lib/workspace-admin';
 import { IN_MEMORY, dynamoDbAnswers, startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { ensureTables } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
@@ -22,6 +23,9 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
   key ungrant --key-id <key_id> --workspace <ws>
   key rotate --key-id <key_id> [--grace-seconds <n>]   (default 86400)
   key list --partner <id>
+  workspace policy get --workspace <ws>
+  workspace policy set --workspace <ws> --file <policy.json>
+  feedback report --workspace <ws> [--since <ISO 8601>]
 
   --json   print one JSON object
   --aws    use the deployed tables (AWS default credentials; table names from the stack outputs,
@@ -38,7 +42,7 @@ interface Parsed {
   aws: boolean;
 }
 
-const VALUE_FLAGS = new Set(['id', 'name', 'status', 'partner', 'workspace', 'env', 'expires-at', 'description', 'key-id', 'grace-seconds']);
+const VALUE_FLAGS = new Set(['id', 'name', 'status', 'partner', 'workspace', 'env', 'expires-at', 'description', 'key-id', 'grace-seconds', 'file', 'since']);
 
 export function parseArgs(argv: string[]): Parsed {
   const parsed: Parsed = { words: [], flags: new Map(), json: false, aws: false };
@@ -71,8 +75,10 @@ function one(p: Parsed, name: string, required = true): string | undefined {
 
 type Output = { json: Record<string, unknown>; text: string };
 
-async function run(p: Parsed, admin: AdminService): Promise<Output> {
+async function run(p: Parsed, admin: AdminService, workspaces: () => WorkspaceAdmin): Promise<Output> {
   const command = p.words.join(' ');
+  const workspaceOut = await runWorkspaceCommand(command, (name) => one(p, name, false), workspaces);
+  if (workspaceOut) return workspaceOut;
   switch (command) {
     case 'partner create': {
       const partner = await admin.createPartner({ id: one(p, 'id')!, name: one(p, 'name')!, status: one(p, 'status', false) });
@@ -132,16 +138,19 @@ function issuedText(k: { key: string; key_id: string; partner_id: string; worksp
   ].join('\n');
 }
 
-async function awsTables(): Promise<{ client: DynamoDBDocumentClient; access: string }> {
+async function awsTables(): Promise<{ client: DynamoDBDocumentClient; access: string; decisions: string }> {
   let access = process.env[ENV.accessTableName];
-  if (!access) {
+  let decisions = process.env[ENV.decisionsTableName];
+  if (!access || !decisions) {
     const stackName = process.env[ENV.stackName] || stackNameFor(process.env[ENV.stage] || DEFAULT_STAGE);
     const cfn = new CloudFormationClient({});
     const out = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
-    access = out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.accessTable)?.OutputValue;
+    access ??= out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.accessTable)?.OutputValue;
+    decisions ??= out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.decisionsTable)?.OutputValue;
     if (!access) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.accessTable} output`);
+    if (!decisions) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.decisionsTable} output`);
   }
-  return { client: createDocumentClient(), access };
+  return { client: createDocumentClient(), access, decisions };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -161,8 +170,9 @@ async function main(argv: string[]): Promise<number> {
   let client: DynamoDBDocumentClient | undefined;
   try {
     let access: string;
+    let decisions: string;
     if (parsed.aws) {
-      ({ client, access } = await awsTables());
+      ({ client, access, decisions } = await awsTables());
     } else {
       const port = Number(process.env.LOCAL_DYNAMODB_PORT || 8000);
       let endpoint = `http://127.0.0.1:${port}`;
@@ -176,10 +186,12 @@ async function main(argv: string[]): Promise<number> {
         stopDb = db.stop;
         endpoint = db.endpoint;
       }
+      decisions = process.env.DECISIONS_TABLE_NAME || 'sas-decisions';
       client = createDocumentClient({ endpoint });
-      await ensureTables(client, { access, decisions: process.env.DECISIONS_TABLE_NAME || 'sas-decisions' });
+      await ensureTables(client, { access, decisions });
     }
-    const out = await run(parsed, new AdminService(new DynamoAccessStore(client, access)));
+    const db = client;
+    const out = await run(parsed, new AdminService(new DynamoAccessStore(client, access)), () => new WorkspaceAdmin(db, decisions));
     console.log(parsed.json ? JSON.stringify(out.json) : out.text);
     return 0;
   } catch (err) {

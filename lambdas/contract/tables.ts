@@ -28,12 +28,18 @@ export const ACCESS_TABLE: TableDefinition = {
   ],
 };
 
+export const DECISIONS_BY_WORKSPACE_INDEX = 'decisions_by_workspace';
+
 /** Decisions and idempotency records, keyed by `pk`; both expire through TTL. */
 export const DECISIONS_TABLE: TableDefinition = {
   id: 'Decisions',
   partitionKey: 'pk',
   ttlAttribute: 'expires_at',
-  indexes: [],
+  indexes: [
+    // A workspace's decisions by time, for `feedback report` (a Query, never a Scan). Sparse: only decision items
+    // carry `workspace_id` and `created_at` at the top level.
+    { indexName: DECISIONS_BY_WORKSPACE_INDEX, partitionKey: 'workspace_id', sortKey: 'created_at' },
+  ],
 };
 
 export const TABLES = [ACCESS_TABLE, DECISIONS_TABLE] as const;

@@ -80,7 +80,6 @@ export type SaveResult =
 export interface DecisionExtras {
   /** The one-way sketch of the signal (sketch.ts), encoded by encodeSketch. */
   sketch?: string;
-  workspace_id?: string;
 }
 
 export interface DecisionStore {

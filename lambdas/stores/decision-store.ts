@@ -57,6 +57,9 @@ export class DynamoDecisionStore implements DecisionStore {
     return {
       ...extra,
       pk: ITEM_PREFIX.decision + decision.decision_id,
+      // Keys of the decisions_by_workspace index.
+      workspace_id: decision.workspace_id,
+      created_at: decision.created_at,
       // `workspace_id` inside `decision` is what GET checks grants against; partner and key say who asked.
       decision,
       partner_id: owner.partner_id,

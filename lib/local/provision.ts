@@ -2,6 +2,7 @@
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -17,9 +18,10 @@ export const tableNamesWithPrefix = (prefix: string): TableNames => ({
   decisions: `${prefix}decisions`,
 });
 
-async function tableExists(client: DynamoDBDocumentClient, name: string): Promise<boolean> {
+async function tableExists(client: DynamoDBDocumentClient, name: string, def?: TableDefinition): Promise<boolean> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: name }));
+    const out = await client.send(new DescribeTableCommand({ TableName: name }));
+    if (def) await addMissingIndexes(client, def, name, new Set((out.Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName!)));
     return true;
   } catch (err) {
     if ((err as { name?: string }).name === 'ResourceNotFoundException') return false;
@@ -27,8 +29,24 @@ async function tableExists(client: DynamoDBDocumentClient, name: string): Promis
   }
 }
 
+/** A table made by an older version (data kept in LOCAL_DATA_DIR) gets the indexes added since. */
+async function addMissingIndexes(client: DynamoDBDocumentClient, def: TableDefinition, name: string, present: Set<string>) {
+  const full = createTableInput(def, name);
+  for (const index of full.GlobalSecondaryIndexes ?? []) {
+    if (present.has(index.IndexName)) continue;
+    const keys = new Set(index.KeySchema.map((k) => k.AttributeName));
+    await client.send(
+      new UpdateTableCommand({
+        TableName: name,
+        AttributeDefinitions: full.AttributeDefinitions.filter((a) => keys.has(a.AttributeName)),
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+  }
+}
+
 async function ensureTable(client: DynamoDBDocumentClient, def: TableDefinition, name: string) {
-  if (await tableExists(client, name)) return;
+  if (await tableExists(client, name, def)) return;
   try {
     await client.send(new CreateTableCommand(createTableInput(def, name)));
   } catch (err) {
