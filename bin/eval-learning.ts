@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AdminService } from '../lib/admin';
+import { categoryName, parseCsv } from './banking77';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { ensureTables, tableNamesWithPrefix } from '../lib/local/provision';
 import { startLocalServer } from '../lib/local/server';
@@ -24,38 +25,6 @@ const CONCURRENCY = 8;
 /** Short, so the measuring phase starts right after every container-cache entry is stale. */
 const CACHE_TTL_SECONDS = 2;
 const GOALS = { tenPerCategory: 0.65, wholeFile: 0.87 };
-
-/** CSV with a header, quoted fields where the text holds a comma. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cur += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cur);
-      cur = '';
-    } else if (c === '\n') {
-      row.push(cur);
-      rows.push(row);
-      row = [];
-      cur = '';
-    } else if (c !== '\r') cur += c;
-  }
-  if (cur || row.length) rows.push([...row, cur]);
-  return rows;
-}
-
-/** As the data README says a partner would: lower-case, drop what the name pattern does not allow. */
-const categoryName = (raw: string) => raw.toLowerCase().replace(/[^a-z0-9_]/g, '');
 
 interface Example {
   text: string;

@@ -21,6 +21,7 @@ import { benchHttp } from './http';
 import { benchInProcess } from './in-process';
 import { type Section, options } from './options';
 import { benchScorer } from './scorer';
+import { benchWorkspace } from './workspace';
 import { type World, startWorld, stopWorld } from './world';
 
 async function main(): Promise<void> {
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
 
   await section('scorer', benchScorer);
 
-  const needDb = opts.sections.has('ddb') || opts.sections.has('inprocess') || opts.sections.has('http');
+  const needDb = opts.sections.has('ddb') || opts.sections.has('inprocess') || opts.sections.has('http') || opts.sections.has('workspace');
   if (needDb) {
     let world: World | undefined;
     try {
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
         await section('ddb', () => benchDynamoDbCalls(w));
         await section('inprocess', () => benchInProcess(w, opts.inprocessIterations));
         await section('http', () => benchHttp(w, opts));
+        await section('workspace', () => benchWorkspace(w, opts.inprocessIterations, opts.workspacePerCategory));
       } finally {
         await stopWorld(w);
         process.removeListener('SIGINT', onSignal);

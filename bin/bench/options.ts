@@ -1,7 +1,7 @@
 // Command-line options: which sections run, and how long each measures.
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['scorer', 'ddb', 'inprocess', 'http', 'bundles'] as const;
+export const SECTIONS = ['scorer', 'ddb', 'inprocess', 'http', 'workspace', 'bundles'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export function options() {
@@ -35,6 +35,8 @@ export function options() {
     quick,
     sections,
     inprocessIterations: quick ? 500 : 2_000,
+    /** Corrections per banking77 category the workspace section teaches (the whole teaching pool is about 104). */
+    workspacePerCategory: quick ? 10 : 1_000,
     httpSeconds: quick ? 3 : 5,
     httpRounds: quick ? 1 : 2,
     httpConnections: 16,

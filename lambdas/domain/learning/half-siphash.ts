@@ -16,47 +16,51 @@ export function halfSipKey(bytes: Uint8Array): HalfSipKey {
   return { k0: word(0), k1: word(4) };
 }
 
+// The state lives in one module-level array so the round is a plain function the JIT inlines (a closure per call
+// made every hash allocate).
+const V = new Uint32Array(4);
+
+function round(): void {
+  V[0] += V[1];
+  V[1] = rotl(V[1], 5) ^ V[0];
+  V[0] = rotl(V[0], 16);
+  V[2] += V[3];
+  V[3] = rotl(V[3], 8) ^ V[2];
+  V[0] += V[3];
+  V[3] = rotl(V[3], 7) ^ V[0];
+  V[2] += V[1];
+  V[1] = rotl(V[1], 13) ^ V[2];
+  V[2] = rotl(V[2], 16);
+}
+
 /** HalfSipHash-2-4 of `data` under `key`, as an unsigned 32-bit integer. */
 export function halfSipHash(key: HalfSipKey, data: Uint8Array): number {
-  let v0 = key.k0 >>> 0;
-  let v1 = key.k1 >>> 0;
-  let v2 = (0x6c796765 ^ key.k0) >>> 0;
-  let v3 = (0x74656462 ^ key.k1) >>> 0;
-  const round = () => {
-    v0 = (v0 + v1) >>> 0;
-    v1 = rotl(v1, 5) ^ v0;
-    v0 = rotl(v0, 16);
-    v2 = (v2 + v3) >>> 0;
-    v3 = rotl(v3, 8) ^ v2;
-    v0 = (v0 + v3) >>> 0;
-    v3 = rotl(v3, 7) ^ v0;
-    v2 = (v2 + v1) >>> 0;
-    v1 = rotl(v1, 13) ^ v2;
-    v2 = rotl(v2, 16);
-  };
+  V[0] = key.k0;
+  V[1] = key.k1;
+  V[2] = 0x6c796765 ^ key.k0;
+  V[3] = 0x74656462 ^ key.k1;
   const len = data.length;
   const end = len - (len % 4);
   for (let i = 0; i < end; i += 4) {
-    const m = (data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24)) >>> 0;
-    v3 = (v3 ^ m) >>> 0;
+    const m = data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24);
+    V[3] ^= m;
     round();
     round();
-    v0 = (v0 ^ m) >>> 0;
+    V[0] ^= m;
   }
-  let b = (len << 24) >>> 0;
+  let b = len << 24;
   const left = len & 3;
   if (left >= 3) b |= data[end + 2] << 16;
   if (left >= 2) b |= data[end + 1] << 8;
   if (left >= 1) b |= data[end];
-  b >>>= 0;
-  v3 = (v3 ^ b) >>> 0;
+  V[3] ^= b;
   round();
   round();
-  v0 = (v0 ^ b) >>> 0;
-  v2 = (v2 ^ 0xff) >>> 0;
+  V[0] ^= b;
+  V[2] ^= 0xff;
   round();
   round();
   round();
   round();
-  return (v1 ^ v3) >>> 0;
+  return (V[1] ^ V[3]) >>> 0;
 }

@@ -8,9 +8,9 @@ export const TEXT_BUCKETS = 1 << 14;
 /** Sender and domain buckets per workspace. */
 export const SENDER_BUCKETS = 1 << 14;
 /** At most this many distinct text buckets are kept per signal (the first words count). */
-export const MAX_SKETCH_FEATURES = 256;
+export const MAX_SKETCH_FEATURES = 192;
 /** Characters of subject and body that are sketched. */
-const SCAN_CHARS = 4_000;
+const SCAN_CHARS = 1_200;
 
 export interface Sketch {
   /** Distinct text buckets, ascending. */
@@ -46,7 +46,12 @@ export function textFeatures(text: string): string[] {
   return out;
 }
 
-const bucket = (key: HalfSipKey, feature: string, size: number) => halfSipHash(key, encoder.encode(feature)) % size;
+const scratch = new Uint8Array(1_024);
+function bucket(key: HalfSipKey, feature: string, size: number): number {
+  // Features are short: encode into one reused buffer instead of allocating per feature.
+  const { written } = encoder.encodeInto(feature.length <= 300 ? feature : feature.slice(0, 300), scratch);
+  return halfSipHash(key, scratch.subarray(0, written)) % size;
+}
 
 /** Address and domain of a sender like `Ann <ann@acme.com>`, lower-cased; undefined when it holds no address. */
 export function senderParts(sender: string | undefined): { address: string; domain: string } | undefined {
