@@ -44,7 +44,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     id: 'GetPolicy',
     method: 'GET',
     path: `${API_BASE_PATH}/workspaces/{workspace_id}/policy`,
-    entry: 'lambdas/policy/get-handler.ts',
+    entry: 'lambdas/policy/get/handler.ts',
     // Contract section 8: reading a policy needs `read`; replacing it needs `policy`.
     scope: 'read',
     decisions: 'read',
@@ -53,7 +53,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     id: 'PutPolicy',
     method: 'PUT',
     path: `${API_BASE_PATH}/workspaces/{workspace_id}/policy`,
-    entry: 'lambdas/policy/put-handler.ts',
+    entry: 'lambdas/policy/put/handler.ts',
     scope: 'policy',
     decisions: 'write',
   },
