@@ -310,13 +310,20 @@ describe('least privilege', () => {
 
   it('gives each route Lambda only what its decisions access needs, on the decisions table only', () => {
     for (const route of ROUTES) {
+      const write = ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchGetItem'];
       const expected =
         route.decisions === 'write'
-          ? { 'dynamodb:PutItem': [arnOf(dev, 'decisions')], 'dynamodb:GetItem': [arnOf(dev, 'decisions')] }
+          ? Object.fromEntries(write.map((a) => [a, [arnOf(dev, 'decisions')]]))
           : { 'dynamodb:GetItem': [arnOf(dev, 'decisions')] };
       expect(dynamoGrants(dev, route.id)).toEqual(expected);
     }
-    expect(Object.keys(dynamoGrants(dev, 'Analyze')).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+    // Workspace policy and model: BatchGetItem loads them, UpdateItem makes a workspace's sketch key.
+    expect(Object.keys(dynamoGrants(dev, 'Analyze')).sort()).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
     expect(dynamoGrants(dev, 'GetDecision')).toEqual({ 'dynamodb:GetItem': [arnOf(dev, 'decisions')] });
   });
 
