@@ -39,7 +39,14 @@ import {
   ServicePrincipal,
 } from 'aws-cdk-lib/aws-iam';
 import { type IKey, Key } from 'aws-cdk-lib/aws-kms';
-import { Architecture, type IFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  type IFunction,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+} from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -49,7 +56,7 @@ import { METRICS, METRICS_NAMESPACE, SERVICE_NAME } from '../lambdas/contract/ob
 import { API_BASE_PATH, AUTHORIZER_ENTRY, FALLBACK_ENTRY, ROUTES } from '../lambdas/contract/routes';
 import { lambdaEnvironment } from '../lambdas/contract/settings';
 import { ACCESS_TABLE, DECISIONS_TABLE, type TableDefinition } from '../lambdas/contract/tables';
-import { LAMBDA_ALIASES, LAMBDA_ESBUILD_OPTIONS } from './lambda-bundling';
+import { LAMBDA_ALIASES, LAMBDA_ESBUILD_OPTIONS, LAMBDA_MEMORY_MB } from './lambda-bundling';
 import { createLogsKey } from './logs-key';
 import { OUTPUT_KEYS } from './stack-outputs';
 
@@ -148,13 +155,15 @@ export class SignalAnalysisStack extends Stack {
     this.decisionsTable = tables.get(DECISIONS_TABLE)!;
 
     // ---- Lambdas ------------------------------------------------------------------------------------------------
+    // The handlers' own level, and the level Lambda filters application logs at: one value for both.
+    const settingsLogLevel = 'INFO' as const;
     const environment = lambdaEnvironment({
       accessTableName: this.accessTable.tableName,
       decisionsTableName: this.decisionsTable.tableName,
       authCacheTtlSeconds: props.authCacheTtlSeconds,
       workspaceCacheTtlSeconds: props.workspaceCacheTtlSeconds,
       decisionRetentionDays: props.decisionRetentionDays,
-      logLevel: 'INFO',
+      logLevel: settingsLogLevel,
     });
 
     const makeFunction = (name: string, entry: string, description: string, access: TableAccess[]) => {
@@ -186,11 +195,13 @@ export class SignalAnalysisStack extends Stack {
         description,
         runtime: LAMBDA_RUNTIME,
         architecture: Architecture.ARM_64,
-        // 512 MB: Lambda's CPU share grows with memory, and these functions are CPU-bound for their few milliseconds
-        // (module init of a ~350 KiB bundle, SHA-256, parsing up to 256 KiB of JSON). The authorizer runs on every
-        // request, so its cold start and latency add to every call; a quarter of a vCPU (128 MB) would stretch both,
-        // while at 512 MB the shorter duration keeps the cost per request close.
-        memorySize: 512,
+        memorySize: LAMBDA_MEMORY_MB,
+        // JSON logs, so that Lambda filters by level: its own START/END/REPORT lines (INFO) are not written, which
+        // would cost more log ingestion per request than our own lines (the bench's cost section); duration and
+        // errors stay in Lambda's built-in metrics.
+        loggingFormat: LoggingFormat.JSON,
+        systemLogLevelV2: SystemLogLevel.WARN,
+        applicationLogLevelV2: ApplicationLogLevel[settingsLogLevel],
         timeout: Duration.seconds(10),
         role,
         logGroup,

@@ -68,6 +68,16 @@ const GOALS: Record<string, Goal> = {
   init_time_ratio_max_vs_trimmed: { text: 'context: worst Lambda / trimmed reference, module init' },
   init_runs_per_bundle: { text: 'fresh node processes per bundle, interleaved' },
 
+  cost_analyze_floor_ratio: { text: '<= 1.5 (analyze / its floor)', check: atMost(1.5) },
+  cost_batch100_floor_ratio: { text: '<= 1.2 (per decision of a batch of 100 / its floor)', check: atMost(1.2) },
+  decision_item_one_write_unit_share: { text: '>= 0.95 of real e-mails stored in one write unit (1 KB)', check: atLeast(0.95) },
+  decision_item_bytes_median: { text: 'stored decision item, DynamoDB item size, real e-mails' },
+  decision_item_bytes_p95: { text: 'context' },
+  decision_item_bytes_max: { text: 'context' },
+  decision_items_measured: { text: 'SpamAssassin dev + Enron e-mails, evenly spread' },
+  cost_storage_usd_per_million_decisions_retained: { text: 'context: DynamoDB storage for the retention period (not in the ratios)' },
+  cost_managed_nlp_usd_per_million_2kb: { text: 'context: Amazon Comprehend, 3 standard requests for one 2 KB e-mail' },
+
   ws_learned_categories: { text: 'banking77 categories the bench workspace learned (with a policy too)' },
   ws_taught_feedback: { text: 'feedback given through the use case' },
   ws_reads_warm: { text: '0 (policy and model cached per container)', check: exactly(0) },
@@ -86,6 +96,20 @@ const GOALS: Record<string, Goal> = {
   goals_missed: { text: 'figures above that miss their goal', check: exactly(0) },
 };
 
+const COST_FIGURES: Record<string, string> = {
+  usd_per_million: 'USD per million calls (per decision for a batch), us-east-1 arm64 on-demand, logs included',
+  floor_usd_per_million: 'the same call with only its unavoidable parts (1 ms per Lambda, minimum units, access log)',
+  floor_ratio: 'context (goals for analyze and batch100 above)',
+  write_units: 'DynamoDB write units per call, as DynamoDB Local reported them (table and indexes)',
+  read_units: 'DynamoDB read units per call',
+  billed_ms_authorizer: 'Lambda billed ms (CPU scaled to 512 MB share + measured wait), median',
+  billed_ms_route: 'the same, route Lambda',
+  log_bytes: 'log bytes per call: Lambda logs, EMF metrics and the access log line',
+  log_events: 'log events per call (CloudWatch adds 26 bytes to each)',
+  calls_measured: 'calls that answered 200',
+  calls_failed: 'calls that did not answer 200',
+};
+
 /** Per-Lambda bundle rows get their goal text from their suffix. */
 export function goalFor(key: string): Goal | undefined {
   if (GOALS[key]) return GOALS[key];
@@ -93,6 +117,8 @@ export function goalFor(key: string): Goal | undefined {
   if (/^bundle_\w+_kib$/.test(key)) return { text: 'cdk synth asset index.js, minified' };
   if (/^init_\w+_ms$/.test(key)) return { text: 'module init, median' };
   if (/^(bundle|init)_\w+_ratio$/.test(key)) return { text: '<= 1.25', check: atMost(1.25) };
+  const cost = /^cost_(\w+?)_(usd_per_million|floor_usd_per_million|floor_ratio|write_units|read_units|billed_ms_authorizer|billed_ms_route|log_bytes|log_events|calls_measured|calls_failed)$/.exec(key);
+  if (cost) return { text: COST_FIGURES[cost[2]] ?? '', ...(cost[2] === 'calls_failed' ? { check: exactly(0) } : {}) };
   return undefined;
 }
 

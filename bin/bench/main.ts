@@ -2,7 +2,7 @@
 //   npm run bench                      every section, a table with the goal and PASS/MISS beside each figure
 //   npm run --silent bench -- --json   exactly one JSON object on stdout (progress goes to stderr)
 //   npm run bench -- --quick           shorter runs of every section (rougher figures)
-//   npm run bench -- --only=scorer,ddb --skip=http   choose sections: scorer, ddb, inprocess, http, bundles
+//   npm run bench -- --only=scorer,ddb --skip=http   choose sections: scorer, ddb, inprocess, http, cost, bundles
 //   npm run bench -- --digest          a SHA-256 over the scorer's decisions on fixed inputs (compare across commits)
 // Each section is a function in its own file returning named figures; main() collects them. To add a section,
 // write another bench function, call it in main(), add its name to SECTIONS (options.ts) and give its figures a
@@ -13,6 +13,7 @@
 // What the figures mean and how each is measured: docs/performance.md.
 import { JavaMissingError } from '../../lib/local/dynamodb-local';
 import { benchBundles } from './bundles';
+import { benchCost } from './cost';
 import { type Figures, progress } from './common';
 import { benchDynamoDbCalls } from './ddb-calls';
 import { decisionsDigest } from './digest';
@@ -48,14 +49,14 @@ async function main(): Promise<void> {
 
   await section('scorer', benchScorer);
 
-  const needDb = opts.sections.has('ddb') || opts.sections.has('inprocess') || opts.sections.has('http') || opts.sections.has('workspace');
+  const needDb = ['ddb', 'inprocess', 'http', 'cost', 'workspace'].some((s) => opts.sections.has(s as Section));
   if (needDb) {
     let world: World | undefined;
     try {
       world = await startWorld();
     } catch (err) {
       if (!(err instanceof JavaMissingError)) throw err;
-      console.error(`${err.message}\nSkipping the sections that need DynamoDB Local (ddb, inprocess, http).`);
+      console.error(`${err.message}\nSkipping the sections that need DynamoDB Local (ddb, inprocess, http, cost).`);
     }
     if (world) {
       const w = world;
@@ -65,6 +66,8 @@ async function main(): Promise<void> {
         await section('ddb', () => benchDynamoDbCalls(w));
         await section('inprocess', () => benchInProcess(w, opts.inprocessIterations));
         await section('http', () => benchHttp(w, opts));
+        await section('cost', () => benchCost(w, opts.quick));
+        // Last: it gives the bench workspace a policy and a learned model.
         await section('workspace', () => benchWorkspace(w, opts.inprocessIterations, opts.workspacePerCategory));
       } finally {
         await stopWorld(w);

@@ -1,7 +1,7 @@
 // Command-line options: which sections run, and how long each measures.
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['scorer', 'ddb', 'inprocess', 'http', 'workspace', 'bundles'] as const;
+export const SECTIONS = ['scorer', 'ddb', 'inprocess', 'http', 'cost', 'workspace', 'bundles'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export function options() {

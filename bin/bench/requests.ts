@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { lambdaContext } from '../../lib/local/server';
 import type { Service } from '../../lambdas/service';
+import { matchRoute } from '../../lambdas/contract/routes';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import type { Decision } from '../../lambdas/domain/decision';
 import { newDecisionId } from '../../lambdas/domain/ids';
@@ -10,23 +11,39 @@ export const ANALYZE_PATH = '/api/v1/signals/analyze';
 
 /** The payload 2.0 events lib/local/server.ts builds for POST analyze: the authorizer's, then the route's. */
 export function analyzeEvents(key: string, body: string, idempotencyKey?: string) {
+  return apiEvents({ key, method: 'POST', path: ANALYZE_PATH, body, idempotencyKey });
+}
+
+export interface ApiRequest {
+  key: string;
+  method: 'GET' | 'POST' | 'PUT';
+  /** The path as sent; the route's own `{param}` pattern is matched from the route table. */
+  path: string;
+  query?: string;
+  body?: string;
+  idempotencyKey?: string;
+}
+
+/** The payload 2.0 events of any request, as lib/local/server.ts builds them: the authorizer's, then the route's. */
+export function apiEvents({ key, method, path, query = '', body, idempotencyKey }: ApiRequest) {
   const requestId = randomBytes(10).toString('base64');
   const now = new Date();
-  const routeKey = `POST ${ANALYZE_PATH}`;
-  const headers: Record<string, string> = {
-    host: '127.0.0.1',
-    'user-agent': 'bench',
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(body)),
-    authorization: `Bearer ${key}`,
-  };
+  const match = matchRoute(method, path);
+  if (match.kind !== 'route') throw new Error(`no route for ${method} ${path}`);
+  const routeKey = `${method} ${match.route.path}`;
+  const headers: Record<string, string> = { host: '127.0.0.1', 'user-agent': 'bench', authorization: `Bearer ${key}` };
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(body));
+  }
   if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+  const queryStringParameters = Object.fromEntries(new URLSearchParams(query));
   const requestContext = {
     accountId: '000000000000',
     apiId: 'local',
     domainName: '127.0.0.1',
     domainPrefix: 'local',
-    http: { method: 'POST', path: ANALYZE_PATH, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
+    http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
     requestId,
     routeKey,
     stage: '$default',
@@ -36,32 +53,34 @@ export function analyzeEvents(key: string, body: string, idempotencyKey?: string
   const authorizer = {
     version: '2.0',
     type: 'REQUEST',
-    routeArn: `arn:aws:execute-api:local:000000000000:local/$default/POST${ANALYZE_PATH}`,
+    routeArn: `arn:aws:execute-api:local:000000000000:local/$default/${method}${path}`,
     identitySource: [],
     routeKey,
-    rawPath: ANALYZE_PATH,
-    rawQueryString: '',
+    rawPath: path,
+    rawQueryString: query,
     cookies: [],
     headers,
-    queryStringParameters: {},
+    queryStringParameters,
     requestContext,
-    pathParameters: {},
+    pathParameters: match.pathParameters,
     stageVariables: {},
   };
   const route = {
     version: '2.0',
     routeKey,
-    rawPath: ANALYZE_PATH,
-    rawQueryString: '',
+    rawPath: path,
+    rawQueryString: query,
     headers,
+    ...(query ? { queryStringParameters } : {}),
+    pathParameters: match.pathParameters,
     requestContext: { ...requestContext, authorizer: { lambda: {} as unknown } },
-    body,
+    ...(body !== undefined ? { body } : {}),
     isBase64Encoded: false,
   };
-  return { authorizer, route };
+  return { routeId: match.route.id, authorizer, route };
 }
 
-interface HandlerResult {
+export interface HandlerResult {
   statusCode: number;
   headers?: Record<string, string>;
   body: string;

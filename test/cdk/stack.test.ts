@@ -197,7 +197,7 @@ describe('Lambdas', () => {
     expect(ofType(dev, 'AWS::Lambda::Function')).toHaveLength(names.length);
   });
 
-  it('run the latest Node.js on arm64 with 512 MB, 10 s, their own log group and the runtime settings', () => {
+  it('run the latest Node.js on arm64 with 512 MB, 10 s, JSON logs without platform lines, their own log group and the runtime settings', () => {
     for (const name of names) {
       const fn = dev.json.Resources[logicalId(dev.stack, dev.stack.functions[name])].Properties;
       expect(fn.Runtime).toBe(LAMBDA_RUNTIME.name);
@@ -205,6 +205,8 @@ describe('Lambdas', () => {
       expect(fn.Architectures).toEqual(['arm64']);
       expect(fn.MemorySize).toBe(512);
       expect(fn.Timeout).toBe(10);
+      // Lambda's own START/END/REPORT lines (INFO) would cost more log ingestion per request than ours.
+      expect(fn.LoggingConfig).toEqual({ LogFormat: 'JSON', SystemLogLevel: 'WARN', ApplicationLogLevel: 'INFO', LogGroup: expect.anything() });
       expect(fn.Handler).toBe('index.handler');
       expect(fn.Environment.Variables).toEqual({
         ACCESS_TABLE_NAME: { Ref: logicalId(dev.stack, dev.stack.accessTable) },
