@@ -79,7 +79,7 @@ export type SaveResult =
 /** Attributes stored beside a decision and returned by no route: the learning sketch and the workspace id to index by. */
 export interface DecisionExtras {
   /** The one-way sketch of the signal (sketch.ts), encoded by encodeSketch. */
-  sketch?: string;
+  sketch?: Uint8Array;
 }
 
 export interface DecisionStore {

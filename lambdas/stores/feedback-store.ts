@@ -31,7 +31,7 @@ export class DynamoFeedbackStore implements FeedbackStore {
     if (!item?.decision || Number(item.expires_at) <= Math.floor(Date.now() / 1000)) return undefined;
     return {
       decision: decisionFrom(item.decision as Record<string, unknown>),
-      sketch: typeof item.sketch === 'string' ? decodeSketch(item.sketch) : undefined,
+      sketch: item.sketch instanceof Uint8Array ? decodeSketch(item.sketch) : undefined,
       feedback: item.feedback as FeedbackTarget['feedback'],
       learned: (item.learned as FeedbackFields | undefined) ?? {},
       seq: Number(item.feedback_seq ?? 0),

@@ -23,8 +23,9 @@ describe('the sketch', () => {
   it('holds bucket numbers only, round-trips through its stored form, and differs per workspace key', () => {
     const sketch = sketchSignal(key, signal);
     const stored = encodeSketch(sketch);
-    expect(stored).toMatch(/^[0-9a-z.|]+$/);
-    for (const word of ['refund', 'order', 'card', 'ann', 'shop']) expect(stored).not.toContain(word);
+    expect(stored.length).toBe(1 + 2 * (sketch.t.length + 2));
+    const text = Buffer.from(stored).toString('latin1').toLowerCase();
+    for (const word of ['refund', 'order', 'card', 'ann', 'shop']) expect(text).not.toContain(word);
     expect(decodeSketch(stored)).toEqual(sketch);
     expect(sketchSignal(otherKey, signal).t).not.toEqual(sketch.t);
   });
