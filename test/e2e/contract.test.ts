@@ -135,7 +135,7 @@ describe('the decision', () => {
     const d = reply.json;
     expect(Object.keys(d)).toEqual([
       'decision_id', 'workspace_id', 'priority', 'score', 'recommended_action', 'category', 'queue', 'reasons',
-      'source', 'received_at', 'created_at', 'model_version',
+      'source', 'received_at', 'created_at', 'model_version', 'respond_by', 'policy_version',
     ]);
     expect(d.decision_id).toMatch(/^dec_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(d.workspace_id).toBe('ws_a');
