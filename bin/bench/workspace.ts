@@ -5,6 +5,7 @@
 // Runs after the other DynamoDB sections, so their figures are of a fresh workspace.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { applyChanges, learnedChanges } from '../../lambdas/domain/learning/model';
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';
 import { categoryName, parseCsv } from '../banking77';
 import { type Figures, REPO_ROOT, round2, round3 } from './common';
@@ -47,8 +48,8 @@ export async function benchWorkspace(world: World, iterations: number, perCatego
     world.counter.reset();
     const target = await deps.feedbackStore.getTarget(decision.decision_id);
     const workspace = await deps.workspaces.get(ws);
-    await recordFeedback(target!, { category: categoryName(raw) }, deps.feedbackStore, workspace, new Date().toISOString());
-    deps.workspaces.invalidate(ws);
+    const out = await recordFeedback(target!, { category: categoryName(raw) }, deps.feedbackStore, workspace, new Date().toISOString());
+    if (out.kind === 'recorded') applyChanges(workspace.state.model, out.target.sketch!, learnedChanges(out.target.learned, out.learned));
     feedbackWrites += world.counter.writeCalls;
     maxWrites = Math.max(maxWrites, world.counter.writeCalls);
   }

@@ -8,7 +8,9 @@ export const MAX_LABELS = 600;
 /** Concurrent feedback on one decision: how often a request re-reads after losing the race. */
 const ATTEMPTS = 6;
 
-export type FeedbackOutcome = { kind: 'recorded'; target: FeedbackTarget } | { kind: 'busy' };
+export type FeedbackOutcome =
+  | { kind: 'recorded'; target: FeedbackTarget; learned: FeedbackFields }
+  | { kind: 'busy' };
 
 /** The labels a decision counts in the model after this feedback. */
 export function labelsToLearn(fields: FeedbackFields, previous: FeedbackFields, workspace: CachedWorkspace): FeedbackFields {
@@ -31,9 +33,8 @@ export async function recordFeedback(
 ): Promise<FeedbackOutcome> {
   let target: FeedbackTarget | undefined = first;
   for (let attempt = 0; attempt < ATTEMPTS && target; attempt++) {
-    if (await store.record(target, fields, labelsToLearn(fields, target.learned, workspace), createdAt)) {
-      return { kind: 'recorded', target };
-    }
+    const learned = labelsToLearn(fields, target.learned, workspace);
+    if (await store.record(target, fields, learned, createdAt)) return { kind: 'recorded', target, learned };
     await new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** attempt));
     target = await store.getTarget(first.decision.decision_id);
   }

@@ -6,6 +6,7 @@ import { type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, unavailable } from '../http/errors';
 import { validateFeedback } from './feedback-schema';
 import { recordFeedback } from './record-feedback';
+import { applyChanges, learnedChanges } from '../domain/learning/model';
 
 export function feedbackRoute({ feedbackStore, workspaceAccess, workspaces, telemetry }: Dependencies): RouteHandler {
   return apiHandler(
@@ -26,8 +27,12 @@ export function feedbackRoute({ feedbackStore, workspaceAccess, workspaces, tele
       const createdAt = new Date().toISOString();
       const outcome = await recordFeedback(target, validation.fields, feedbackStore, await workspaces.get(workspaceId), createdAt);
       if (outcome.kind === 'busy') throw unavailable();
-      // This container decides with what was just learned at once; others within WORKSPACE_CACHE_TTL_SECONDS.
-      workspaces.invalidate(workspaceId);
+      // This container decides with what was just learned at once (its cached model takes the same change, no
+      // reload); other containers within WORKSPACE_CACHE_TTL_SECONDS.
+      const cached = workspaces.peek(workspaceId);
+      if (cached && outcome.target.sketch) {
+        applyChanges(cached.state.model, outcome.target.sketch, learnedChanges(outcome.target.learned, outcome.learned));
+      }
       telemetry.logger.info('feedback recorded', { decision_id: decisionId, workspace_id: workspaceId });
       return {
         statusCode: 200,

@@ -4,7 +4,7 @@
 // clients never loses a count and never conflicts on a hot label item.
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
-import { LEARNED_FIELDS, type LearnedField } from '../domain/learning/model';
+import { type LearnedField, learnedChanges } from '../domain/learning/model';
 import { type Sketch, decodeSketch } from '../domain/learning/sketch';
 import type { FeedbackFields, FeedbackStore, FeedbackTarget } from '../domain/ports';
 import { decisionFrom } from './decision-store';
@@ -65,14 +65,7 @@ export class DynamoFeedbackStore implements FeedbackStore {
       throw err;
     }
     if (!target.sketch) return true;
-    const changes: { field: LearnedField; label: string; sign: 1 | -1 }[] = [];
-    for (const field of LEARNED_FIELDS) {
-      const before = target.learned[field];
-      const after = learned[field];
-      if (before === after) continue;
-      if (before) changes.push({ field, label: before, sign: -1 });
-      if (after) changes.push({ field, label: after, sign: 1 });
-    }
+    const changes = learnedChanges(target.learned, learned);
     if (changes.length === 0) return true;
     await Promise.all(changes.map((c) => this.addCounts(decision.workspace_id, c.field, c.label, target.sketch!, c.sign)));
     const added = changes.filter((c) => c.sign === 1).map((c) => `${c.field}:${c.label}`);

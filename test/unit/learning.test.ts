@@ -1,7 +1,7 @@
 // The pure learning and policy pieces: the keyed hash, the sketch (no text survives), the gate against the global
 // engine, sender matching with subdomains, whole-word keywords, and the bounded per-container cache.
 import { halfSipHash, halfSipKey } from '../../lambdas/domain/learning/half-siphash';
-import { countSketch, emptyModel, labelCounts, predictField } from '../../lambdas/domain/learning/model';
+import { applyChanges, countSketch, emptyModel, labelCounts, learnedChanges, predictField } from '../../lambdas/domain/learning/model';
 import { decodeSketch, encodeSketch, sketchSignal } from '../../lambdas/domain/learning/sketch';
 import { MAX_WORKSPACES, WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
 import { applyWorkspace } from '../../lambdas/domain/learning/workspace-layer';
@@ -97,4 +97,16 @@ it('keeps at most MAX_WORKSPACES workspaces, shares one load between concurrent 
   expect(loads).toBe(2);
   for (let i = 0; i < MAX_WORKSPACES + 50; i++) await cache.get(`w${i}`);
   expect(cache.size).toBe(MAX_WORKSPACES);
+});
+
+it('moves a decision from its old labels to its new ones, counting it once (replacement)', () => {
+  const s = sketchSignal(key, { body: 'where is my new card', sender: 'a@b.example' });
+  const model = emptyModel();
+  applyChanges(model, s, learnedChanges({}, { category: 'card_arrival', priority: 'high' }));
+  applyChanges(model, s, learnedChanges({ category: 'card_arrival', priority: 'high' }, { category: 'card_delivery' }));
+  const docs = Object.fromEntries(model.labels.map((l) => [`${l.field}:${l.label}`, l.docs]));
+  expect(docs).toEqual({ 'category:card_arrival': 0, 'priority:high': 0, 'category:card_delivery': 1 });
+  expect(model.version).toBe(2);
+  expect(predictField(model, 'category', s)?.label).toBe('card_delivery');
+  expect(predictField(model, 'priority', s)).toBeUndefined();
 });

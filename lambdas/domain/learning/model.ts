@@ -62,6 +62,41 @@ export function countSketch(counts: LabelCounts, sketch: Sketch, sign: 1 | -1): 
   if (sketch.d !== undefined) bump(counts.domains, sketch.d, sign);
 }
 
+export interface LabelChange {
+  field: LearnedField;
+  label: string;
+  sign: 1 | -1;
+}
+
+/** What moving a decision from the labels it counted (`before`) to `after` changes: the store and the cache apply it. */
+export function learnedChanges(
+  before: Partial<Record<LearnedField, string>>,
+  after: Partial<Record<LearnedField, string>>,
+): LabelChange[] {
+  const changes: LabelChange[] = [];
+  for (const field of LEARNED_FIELDS) {
+    if (before[field] === after[field]) continue;
+    if (before[field]) changes.push({ field, label: before[field]!, sign: -1 });
+    if (after[field]) changes.push({ field, label: after[field]!, sign: 1 });
+  }
+  return changes;
+}
+
+/** Applies changes to a model in memory (the container that took the feedback decides with it at once). */
+export function applyChanges(model: WorkspaceModel, sketch: Sketch, changes: readonly LabelChange[]): void {
+  if (changes.length === 0) return;
+  for (const c of changes) {
+    let counts = model.labels.find((l) => l.field === c.field && l.label === c.label);
+    if (!counts) {
+      if (c.sign < 0) continue;
+      counts = labelCounts(c.field, c.label);
+      model.labels.push(counts);
+    }
+    countSketch(counts, sketch, c.sign);
+  }
+  model.version++;
+}
+
 export interface Prediction {
   field: LearnedField;
   label: string;

@@ -65,6 +65,11 @@ export class WorkspaceCache {
     return promise;
   }
 
+  /** The cached entry, fresh or not, without loading: for changes this container made itself. */
+  peek(workspaceId: string): CachedWorkspace | undefined {
+    return this.entries.get(workspaceId)?.value;
+  }
+
   /** Forgets a workspace (after this container changed its policy or model), so the next request reads it fresh. */
   invalidate(workspaceId: string): void {
     const entry = this.entries.get(workspaceId);
