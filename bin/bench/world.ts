@@ -31,7 +31,8 @@ export async function startWorld(): Promise<World> {
   const db = await startDynamoDbLocal({ port: 0, dataDir: ':memory:' });
   const names = tableNamesWithPrefix(`bench-${Date.now().toString(36)}-`);
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
-  const adminClient = createDocumentClient({ endpoint: db.endpoint });
+  // Generous attempts: on a loaded machine a JVM pause must not fail the set-up (the SDK's retry then finds its own item).
+  const adminClient = createDocumentClient({ endpoint: db.endpoint, requestTimeoutMs: 4_000 });
   try {
     await ensureTables(adminClient, names);
     const admin = new AdminService(new DynamoAccessStore(adminClient, names.access));
@@ -44,6 +45,7 @@ export async function startWorld(): Promise<World> {
       accessTableName: names.access,
       decisionsTableName: names.decisions,
       authCacheTtlSeconds: 300,
+      dynamodbRequestTimeoutMs: 4_000,
       logLevel: 'WARN',
       metricsEnabled: false,
     });

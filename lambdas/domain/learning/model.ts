@@ -120,24 +120,44 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
   if (labels.length === 0) return undefined;
   const docsAll = labels.reduce((sum, l) => sum + l.docs, 0);
   const logV = Math.log(TEXT_BUCKETS);
-  const sharing = new Map<number, number>();
-  for (const l of labels) for (const b of sketch.t) if (l.text.has(b)) sharing.set(b, (sharing.get(b) ?? 0) + 1);
+  const logAlpha = Math.log(ALPHA);
+  const n = sketch.t.length;
+  // One pass over (label, bucket): the counts present (most are absent, and an absent bucket's term is the same
+  // for every bucket of a label), and how many labels share each bucket.
+  const sharing = new Float64Array(n);
+  const present: number[][] = labels.map((l) => {
+    const hits: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const c = l.text.get(sketch.t[i]);
+      if (c) {
+        hits.push(i, c);
+        sharing[i]++;
+      }
+    }
+    return hits;
+  });
   const logK = Math.log(labels.length + 1);
-  const weight = sketch.t.map((b) => Math.pow(Math.log((labels.length + 1) / ((sharing.get(b) ?? 0) + 1)) / logK, SHARING_EXPONENT));
-  const lengthNorm = Math.max(1, Math.sqrt(sketch.t.length));
+  const weight = new Float64Array(n);
+  let weightSum = 0;
+  for (let i = 0; i < n; i++) {
+    weight[i] = Math.pow(Math.log((labels.length + 1) / (sharing[i] + 1)) / logK, SHARING_EXPONENT);
+    weightSum += weight[i];
+  }
+  const lengthNorm = Math.max(1, Math.sqrt(n));
 
   let best: { l: LabelCounts; score: number; evidence: number; s: number; d: number } | undefined;
   const scores: number[] = [];
-  for (const l of labels) {
-    const denominator = Math.log(l.total + ALPHA * TEXT_BUCKETS);
+  labels.forEach((l, li) => {
     // Log-likelihood ratio against a uniform "not this workspace's teaching" background: unweighted for the gate,
     // weighted by how distinctive each bucket is for choosing among the labels.
-    let text = 0;
-    let weighted = 0;
-    for (let i = 0; i < sketch.t.length; i++) {
-      const llr = Math.log((l.text.get(sketch.t[i]) ?? 0) + ALPHA) - denominator + logV;
-      text += llr;
-      weighted += weight[i] * llr;
+    const absent = logAlpha - Math.log(l.total + ALPHA * TEXT_BUCKETS) + logV;
+    let text = n * absent;
+    let weighted = weightSum * absent;
+    const hits = present[li];
+    for (let h = 0; h < hits.length; h += 2) {
+      const gain = Math.log(hits[h + 1] + ALPHA) - logAlpha;
+      text += gain;
+      weighted += weight[hits[h]] * gain;
     }
     const s = sketch.s !== undefined ? Math.min(EVIDENCE_CAP, l.senders.get(sketch.s) ?? 0) : 0;
     const d = sketch.d !== undefined ? Math.min(EVIDENCE_CAP, l.domains.get(sketch.d) ?? 0) : 0;
@@ -145,17 +165,19 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
     const score = weighted + Math.log((l.docs + 1) / (docsAll + labels.length)) + 4 * (SENDER_NATS * s + DOMAIN_NATS * d);
     scores.push(score);
     if (!best || score > best.score || (score === best.score && l.label < best.l.label)) best = { l, score, evidence, s, d };
-  }
-  if (!best || best.evidence < LEARNED_MARGIN) return undefined;
-  const top = best.score;
+  });
+  if (!best) return undefined;
+  const chosen: { l: LabelCounts; score: number; evidence: number; s: number; d: number } = best;
+  if (chosen.evidence < LEARNED_MARGIN) return undefined;
+  const top = chosen.score;
   const probability = 1 / scores.reduce((sum, sc) => sum + Math.exp(sc - top), 0);
   return {
     field,
-    label: best.l.label,
-    senderCount: best.s,
-    domainCount: best.d,
-    docs: best.l.docs,
+    label: chosen.l.label,
+    senderCount: chosen.s,
+    domainCount: chosen.d,
+    docs: chosen.l.docs,
     probability,
-    basis: best.s > 0 ? 'sender' : best.d > 0 ? 'domain' : 'text',
+    basis: chosen.s > 0 ? 'sender' : chosen.d > 0 ? 'domain' : 'text',
   };
 }
