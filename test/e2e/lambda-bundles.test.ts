@@ -123,7 +123,8 @@ beforeAll(async () => {
   const ready = outputWhere((output) => /^listening \S+$/m.test(output), 60_000);
   await Promise.race([ready, exited]);
   baseUrl = /^listening (\S+)$/m.exec(hostOutput)![1];
-}, 120_000);
+  // Bundling every Lambda (eight since the workspace routes) takes minutes on a loaded 2-core machine.
+}, 300_000);
 
 afterAll(async () => {
   const child = host;
