@@ -5,6 +5,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AdminInputError, AdminService } from '../lib/admin';
 import { readWorkspacesFile } from '../lib/admin/workspaces-file';
 import { openLocalDatabase } from '../lib/local/connect';
+import { WorkspaceAdmin, runWorkspaceCommand } from '../lib/workspace-admin';
 import { ensureTables } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
 import { ENV, parseLocalSettings, parseSettings } from '../lambdas/contract/settings';
@@ -31,6 +32,9 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
   A grant is a workspace id or a prefix ending in * (at least 3 characters before it; acme:* covers acme:eu, ...).
   --workspaces-file holds one workspace id or prefix a line (blank lines and # comments skipped).
   --scope is repeatable (default: all four). --allow-shared grants workspaces another partner's key holds.
+  workspace policy get --workspace <ws>
+  workspace policy set --workspace <ws> --file <policy.json>
+  feedback report --workspace <ws> [--since <ISO 8601>]
 
   --json   print one JSON object
   --aws    use the deployed tables (AWS default credentials; table names from the stack outputs,
@@ -52,7 +56,7 @@ interface Parsed {
 
 const VALUE_FLAGS = new Set([
   'id', 'name', 'status', 'partner', 'workspace', 'env', 'expires-at', 'description', 'key-id', 'grace-seconds',
-  'workspaces-file', 'scope', 'rate-limit', 'limit',
+  'workspaces-file', 'scope', 'rate-limit', 'limit', 'file', 'since',
 ]);
 /** Options without a value. */
 const SWITCHES = new Set(['allow-shared', 'none']);
@@ -105,8 +109,10 @@ const rateText = (rate: { limit: number; window_seconds: number } | null) => (ra
 /** Thousands of grants: print a count instead of the list. */
 const workspacesText = (ws: string[]) => (ws.length > 20 ? `${ws.slice(0, 20).join(', ')}, ... (${ws.length} in all)` : ws.join(', ') || '(none)');
 
-async function run(p: Parsed, admin: AdminService): Promise<Output> {
+async function run(p: Parsed, admin: AdminService, workspaces: () => WorkspaceAdmin): Promise<Output> {
   const command = p.words.join(' ');
+  const workspaceOut = await runWorkspaceCommand(command, (name) => one(p, name, false), workspaces);
+  if (workspaceOut) return workspaceOut;
   switch (command) {
     case 'partner create': {
       const partner = await admin.createPartner({ id: one(p, 'id')!, name: one(p, 'name')!, status: one(p, 'status', false) });
@@ -193,16 +199,19 @@ function issuedText(k: {
   ].join('\n');
 }
 
-async function awsTables(): Promise<{ client: DynamoDBDocumentClient; access: string }> {
+async function awsTables(): Promise<{ client: DynamoDBDocumentClient; access: string; decisions: string }> {
   let access = process.env[ENV.accessTableName];
-  if (!access) {
+  let decisions = process.env[ENV.decisionsTableName];
+  if (!access || !decisions) {
     const stackName = process.env[ENV.stackName] || stackNameFor(process.env[ENV.stage] || DEFAULT_STAGE);
     const cfn = new CloudFormationClient({});
     const out = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
-    access = out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.accessTable)?.OutputValue;
+    access ??= out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.accessTable)?.OutputValue;
+    decisions ??= out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.decisionsTable)?.OutputValue;
     if (!access) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.accessTable} output`);
+    if (!decisions) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.decisionsTable} output`);
   }
-  return { client: createDocumentClient({ requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS }), access };
+  return { client: createDocumentClient({ requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS }), access, decisions };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -222,17 +231,20 @@ async function main(argv: string[]): Promise<number> {
   let client: DynamoDBDocumentClient | undefined;
   try {
     let access: string;
+    let decisions: string;
     if (parsed.aws) {
-      ({ client, access } = await awsTables());
+      ({ client, access, decisions } = await awsTables());
     } else {
       const local = parseLocalSettings(process.env);
       const db = await openLocalDatabase({ port: local.dynamodbPort, dataDir: local.dataDir, region: parseSettings(process.env).region });
       stopDb = db.stop;
       access = process.env.ACCESS_TABLE_NAME || 'sas-access';
       client = createDocumentClient({ endpoint: db.endpoint, region: db.credentials.region, localAccessKeyId: db.credentials.accessKeyId, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS });
-      await ensureTables(client, { access, decisions: process.env.DECISIONS_TABLE_NAME || 'sas-decisions' });
+      decisions = process.env.DECISIONS_TABLE_NAME || 'sas-decisions';
+      await ensureTables(client, { access, decisions });
     }
-    const out = await run(parsed, new AdminService(new DynamoAccessStore(client, access)));
+    const db = client;
+    const out = await run(parsed, new AdminService(new DynamoAccessStore(client, access)), () => new WorkspaceAdmin(db, decisions));
     console.log(parsed.json ? JSON.stringify(out.json) : out.text);
     return 0;
   } catch (err) {

@@ -3,7 +3,8 @@
 // environment: settings come in parsed.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Settings } from './contract/settings';
-import type { AccessStore, DecisionBatchStore, DecisionListStore, DecisionStore } from './domain/ports';
+import { WorkspaceCache } from './domain/learning/workspace-cache';
+import type { AccessStore, DecisionBatchStore, DecisionListStore, DecisionStore, FeedbackStore, WorkspaceStore } from './domain/ports';
 import { RateLimiter } from './http/rate-limiter';
 import { GrantAccess, type WorkspaceAccess } from './http/workspace-access';
 import { type Telemetry, createTelemetry } from './observability';
@@ -13,6 +14,8 @@ import { DynamoDecisionListStore } from './stores/decision-list-store';
 import { DynamoDecisionStore } from './stores/decision-store';
 import { DynamoRateCounterStore } from './stores/rate-counter-store';
 import { createDocumentClient } from './stores/dynamodb-client';
+import { DynamoFeedbackStore } from './stores/feedback-store';
+import { DynamoWorkspaceStore } from './stores/workspace-store';
 
 export interface Dependencies {
   settings: Settings;
@@ -23,6 +26,10 @@ export interface Dependencies {
   decisionList: DecisionListStore;
   /** Many decisions in few writes (POST /signals/analyze-batch). */
   decisionBatch: DecisionBatchStore;
+  workspaceStore: WorkspaceStore;
+  feedbackStore: FeedbackStore;
+  /** Each workspace's policy and learned model, cached per container for WORKSPACE_CACHE_TTL_SECONDS. */
+  workspaces: WorkspaceCache;
   /** Whether a key may use a workspace named in a body or found on a stored item. */
   workspaceAccess: WorkspaceAccess;
   /** Per-key rate limits; a route with a key spends from it in the shared chain (lambdas/http/api-handler.ts). */
@@ -48,10 +55,14 @@ export function createDependencies(settings: Settings, overrides: DependencyOver
       localAccessKeyId: settings.dynamodbLocalAccessKeyId,
     });
   const accessStore = new DynamoAccessStore(client, settings.accessTableName);
+  const workspaceStore = new DynamoWorkspaceStore(client, settings.decisionsTableName);
   return {
     settings,
     client,
     accessStore,
+    workspaceStore,
+    feedbackStore: new DynamoFeedbackStore(client, settings.decisionsTableName),
+    workspaces: new WorkspaceCache((id) => workspaceStore.loadState(id), settings.workspaceCacheTtlSeconds * 1000),
     decisionStore: new DynamoDecisionStore(client, settings.decisionsTableName, settings.decisionRetentionDays),
     decisionList: new DynamoDecisionListStore(client, settings.decisionsTableName),
     decisionBatch: new DynamoDecisionBatchStore(client, settings.decisionsTableName, settings.decisionRetentionDays),

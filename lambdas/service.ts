@@ -8,6 +8,8 @@ import { analyzeBatchRoute } from './analyze-batch/route';
 import { type AuthorizerHandler, authorizerHandler } from './authorizer/authorizer-handler';
 import { type Dependencies, type DependencyOverrides, createDependencies } from './dependencies';
 import { fallbackRoute } from './fallback/route';
+import { feedbackRoute } from './feedback/route';
+import { getPolicyRoute, putPolicyRoute } from './policy/route';
 import { getDecisionRoute } from './get-decision/route';
 import { listDecisionsRoute } from './list-decisions/route';
 import type { RouteHandler } from './http/api-handler';
@@ -17,6 +19,9 @@ const ROUTE_BUILDERS: Record<RouteId, (deps: Dependencies) => RouteHandler> = {
   GetDecision: getDecisionRoute,
   ListDecisions: listDecisionsRoute,
   AnalyzeBatch: analyzeBatchRoute,
+  GetPolicy: getPolicyRoute,
+  PutPolicy: putPolicyRoute,
+  Feedback: feedbackRoute,
 };
 
 export interface Service {

@@ -104,6 +104,7 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
     throttlingBurstLimit: intContext(app, 'throttlingBurstLimit', 200, 1),
     decisionRetentionDays: intContext(app, 'decisionRetentionDays', 90, 1),
     authCacheTtlSeconds: intContext(app, 'authCacheTtlSeconds', 30, 0),
+    workspaceCacheTtlSeconds: intContext(app, 'workspaceCacheTtlSeconds', 30, 0),
     logRetention: logRetentionDays as RetentionDays,
     logsKmsKeyArn: kmsKeyArnContext(app, 'logsKmsKeyArn'),
   });

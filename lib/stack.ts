@@ -78,6 +78,8 @@ export interface SignalAnalysisStackProps extends StackProps {
   throttlingBurstLimit: number;
   decisionRetentionDays: number;
   authCacheTtlSeconds: number;
+  /** WORKSPACE_CACHE_TTL_SECONDS of the Lambdas (context `workspaceCacheTtlSeconds`, default 30). */
+  workspaceCacheTtlSeconds?: number;
   /** Retention of every log group of the stack (Lambdas and access log); Control Tower asks for a year or more. */
   logRetention?: RetentionDays;
   /**
@@ -163,6 +165,7 @@ export class SignalAnalysisStack extends Stack {
       accessTableName: this.accessTable.tableName,
       decisionsTableName: this.decisionsTable.tableName,
       authCacheTtlSeconds: props.authCacheTtlSeconds,
+      workspaceCacheTtlSeconds: props.workspaceCacheTtlSeconds,
       decisionRetentionDays: props.decisionRetentionDays,
       logLevel: settingsLogLevel,
     });

@@ -110,6 +110,21 @@ const GOALS: Record<string, Goal> = {
   cost_storage_usd_per_million_decisions_retained: { text: 'context: DynamoDB storage for the retention period (not in the ratios)' },
   cost_managed_nlp_usd_per_million_2kb: { text: 'context: Amazon Comprehend, 3 standard requests for one 2 KB e-mail' },
 
+  ws_learned_categories: { text: 'banking77 categories the bench workspace learned (with a policy too)' },
+  ws_taught_feedback: { text: 'feedback given through the use case' },
+  ws_reads_warm: { text: '0 (policy and model cached per container)', check: exactly(0) },
+  ws_writes_warm: { text: 'exactly 1 write', check: exactly(1) },
+  ws_feedback_writes_mean: { text: 'context: decision + changed labels + model version' },
+  ws_feedback_writes_max: { text: '<= 10 (1 decision + 2 per field x 4 + 1 model)', check: atMost(10) },
+  ws_model_load_requests: { text: '1 BatchGet (policy, model) + 1 per 100 labels' },
+  ws_model_load_kib: { text: 'context: approximate bytes read for the model' },
+  ws_model_load_ms: { text: 'context: once per workspace per container per TTL' },
+  ws_model_counts: { text: 'context: learned counts in memory (LRU bound: 2,000,000 over <= 1,000 workspaces)' },
+  ws_inprocess_p50_ms: { text: 'context: analyze with policy + learned model' },
+  ws_putitem_p50_ms: { text: 'context' },
+  ws_inprocess_vs_putitem_p50_ratio: { text: '<= 1.3x', check: atMost(1.3) },
+  ws_inprocess_vs_putitem_p99_ratio: { text: '<= 1.3x', check: atMost(1.3) },
+
   goals_missed: { text: 'figures above that miss their goal', check: exactly(0) },
 };
 

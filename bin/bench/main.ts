@@ -24,6 +24,7 @@ import { benchHttp } from './http';
 import { benchInProcess } from './in-process';
 import { type Section, options } from './options';
 import { benchScorer } from './scorer';
+import { benchWorkspace } from './workspace';
 import { type World, startWorld, stopWorld } from './world';
 
 async function main(): Promise<void> {
@@ -50,14 +51,14 @@ async function main(): Promise<void> {
 
   await section('scorer', benchScorer);
 
-  const needDb = ['ddb', 'batch', 'inprocess', 'access', 'http', 'cost'].some((s) => opts.sections.has(s as Section));
+  const needDb = ['ddb', 'batch', 'inprocess', 'access', 'http', 'cost', 'workspace'].some((s) => opts.sections.has(s as Section));
   if (needDb) {
     let world: World | undefined;
     try {
       world = await startWorld();
     } catch (err) {
       if (!(err instanceof JavaMissingError)) throw err;
-      console.error(`${err.message}\nSkipping the sections that need DynamoDB Local (ddb, batch, inprocess, access, http, cost).`);
+      console.error(`${err.message}\nSkipping the sections that need DynamoDB Local (ddb, batch, inprocess, access, http, cost, workspace).`);
     }
     if (world) {
       const w = world;
@@ -70,6 +71,8 @@ async function main(): Promise<void> {
         await section('access', () => benchAccess(w, opts.accessIterations));
         await section('http', () => benchHttp(w, opts));
         await section('cost', () => benchCost(w, opts.quick));
+        // Last: it gives the bench workspace a policy and a learned model.
+        await section('workspace', () => benchWorkspace(w, opts.inprocessIterations, opts.workspacePerCategory));
       } finally {
         await stopWorld(w);
         process.removeListener('SIGINT', onSignal);

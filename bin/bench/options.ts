@@ -1,7 +1,7 @@
 // Command-line options: which sections run, and how long each measures.
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['scorer', 'ddb', 'batch', 'inprocess', 'access', 'http', 'cost', 'bundles'] as const;
+export const SECTIONS = ['scorer', 'ddb', 'batch', 'inprocess', 'access', 'http', 'cost', 'workspace', 'bundles'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export function options() {
@@ -36,6 +36,8 @@ export function options() {
     sections,
     inprocessIterations: quick ? 500 : 2_000,
     accessIterations: quick ? 300 : 1_000,
+    /** Corrections per banking77 category the workspace section teaches (the whole teaching pool is about 104). */
+    workspacePerCategory: quick ? 10 : 1_000,
     httpSeconds: quick ? 3 : 5,
     httpRounds: quick ? 1 : 2,
     httpConnections: 16,

@@ -46,6 +46,7 @@ export async function startWorld(): Promise<World> {
       accessTableName: names.access,
       decisionsTableName: names.decisions,
       authCacheTtlSeconds: 300,
+      dynamodbRequestTimeoutMs: 4_000,
       logLevel: 'WARN',
       metricsEnabled: false,
     });

@@ -3,6 +3,9 @@
 import { createHash } from 'node:crypto';
 import { buildDecision, NO_POLICY, type Decision, type DecisionPolicy } from '../domain/decision';
 import { newDecisionId } from '../domain/ids';
+import { type Sketch, encodeSketch, sketchSignal } from '../domain/learning/sketch';
+import type { CachedWorkspace } from '../domain/learning/workspace-cache';
+import { applyWorkspace } from '../domain/learning/workspace-layer';
 import type { DecisionOwner, DecisionStore, IdempotencyRequest } from '../domain/ports';
 import { scoreSignal } from '../domain/engine';
 import type { Signal } from '../domain/signal';
@@ -29,9 +32,14 @@ export function idempotencyRequest(idempotencyKey: string, body: unknown): Idemp
   return { keyHash: sha256(idempotencyKey), requestHash: sha256(canonicalJson(body)) };
 }
 
-/** Scores one signal and builds its decision under a workspace's policy: no I/O, one call per signal. */
-export function decideSignal(signal: Signal, decisionId: string, nowMs: number, policy: DecisionPolicy = NO_POLICY): Decision {
-  return buildDecision(
+/** A decision and the sketch learning keeps with it (only for a workspace that has been loaded). */
+function decide(signal: Signal, decisionId: string, nowMs: number, ws?: CachedWorkspace): { decision: Decision; sketch?: Sketch } {
+  const global = scoreSignal(signal, new Date(nowMs));
+  // The workspace layer: its policy and what it learned, applied after the global engine (pure).
+  const sketch = ws ? sketchSignal(ws.key, signal) : undefined;
+  const assessment = ws ? (applyWorkspace(global, signal, ws.policy, ws.state.model, sketch) as typeof global) : global;
+  const policy: DecisionPolicy = ws ? { policy_version: ws.policy.version, response_minutes: ws.policy.responseMinutes } : NO_POLICY;
+  const decision = buildDecision(
     {
       decision_id: decisionId,
       workspace_id: signal.workspace_id,
@@ -39,17 +47,26 @@ export function decideSignal(signal: Signal, decisionId: string, nowMs: number, 
       received_at: signal.received_at,
       created_at: new Date(nowMs).toISOString(),
     },
-    scoreSignal(signal, new Date(nowMs)),
+    assessment,
     policy,
   );
+  return { decision, sketch };
+}
+
+/**
+ * Scores one signal and builds its decision under its workspace's policy and learned model: no I/O, one call per
+ * signal. Single analyze and batch analyze both decide with it, so a batch stores exactly what analyzing alone would.
+ */
+export function decideSignal(signal: Signal, decisionId: string, nowMs: number, workspace?: CachedWorkspace): Decision {
+  return decide(signal, decisionId, nowMs, workspace).decision;
 }
 
 export async function analyzeSignal(
   signal: Signal,
   owner: DecisionOwner,
   store: DecisionStore,
-  options: { nowMs: number; idempotency?: IdempotencyRequest; policy?: DecisionPolicy },
+  options: { nowMs: number; idempotency?: IdempotencyRequest; workspace?: CachedWorkspace },
 ): Promise<AnalyzeOutcome> {
-  const decision = decideSignal(signal, newDecisionId(options.nowMs), options.nowMs, options.policy);
-  return store.save(decision, owner, options.idempotency);
+  const { decision, sketch } = decide(signal, newDecisionId(options.nowMs), options.nowMs, options.workspace);
+  return store.save(decision, owner, options.idempotency, sketch ? { sketch: encodeSketch(sketch) } : {});
 }

@@ -5,7 +5,7 @@ import { ApiError } from '../http/errors';
 import { analyzeSignal, idempotencyRequest } from './analyze-signal';
 import { validateIdempotencyKey, validateSignal } from './signal-schema';
 
-export function analyzeRoute({ decisionStore, workspaceAccess, telemetry, rateLimiter }: Dependencies): RouteHandler {
+export function analyzeRoute({ decisionStore, workspaceAccess, workspaces, telemetry, rateLimiter }: Dependencies): RouteHandler {
   return apiHandler(
     async ({ event, principal, forbiddenKeys }) => {
       const nowMs = Date.now();
@@ -29,6 +29,7 @@ export function analyzeRoute({ decisionStore, workspaceAccess, telemetry, rateLi
 
       const outcome = await analyzeSignal(validation.signal, principal, decisionStore, {
         nowMs,
+        workspace: await workspaces.get(validation.signal.workspace_id),
         idempotency: idempotencyKey !== undefined ? idempotencyRequest(idempotencyKey, body) : undefined,
       });
       if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');

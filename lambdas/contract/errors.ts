@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'DECISION_NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'IDEMPOTENCY_CONFLICT'
+  | 'PRECONDITION_FAILED'
   | 'RATE_LIMITED'
   | 'INSUFFICIENT_SCOPE'
   | 'INTERNAL_ERROR'
@@ -30,6 +31,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   DECISION_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   IDEMPOTENCY_CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
   RATE_LIMITED: 429,
   INSUFFICIENT_SCOPE: 403,
   INTERNAL_ERROR: 500,
@@ -48,6 +50,7 @@ export const DEFAULT_MESSAGE: Record<ErrorCode, string> = {
   DECISION_NOT_FOUND: 'No decision with this id.',
   METHOD_NOT_ALLOWED: 'This method is not allowed on this route.',
   IDEMPOTENCY_CONFLICT: 'This Idempotency-Key was already used with a different request body.',
+  PRECONDITION_FAILED: 'The policy changed since the version in If-Match; read it again and retry.',
   RATE_LIMITED: 'Too many requests. Retry after the number of seconds in Retry-After.',
   INSUFFICIENT_SCOPE: 'This API key lacks the scope this route needs.',
   INTERNAL_ERROR: 'An unexpected error occurred. It has been logged; retry later.',

@@ -3,7 +3,7 @@
 
 export const API_BASE_PATH = '/api/v1';
 
-export type RouteId = 'Analyze' | 'GetDecision' | 'ListDecisions' | 'AnalyzeBatch';
+export type RouteId = 'Analyze' | 'GetDecision' | 'ListDecisions' | 'AnalyzeBatch' | 'GetPolicy' | 'PutPolicy' | 'Feedback';
 
 /** Key scopes (contract section 11): each route needs exactly one. */
 export type Scope = 'analyze' | 'read' | 'feedback' | 'policy';
@@ -24,7 +24,7 @@ export interface RouteDefinition {
 }
 
 /** DynamoDB actions a route may be granted; the stack prefixes them with `dynamodb:`. */
-export type TableAction = 'GetItem' | 'PutItem' | 'BatchGetItem' | 'BatchWriteItem' | 'Query';
+export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'BatchGetItem' | 'BatchWriteItem' | 'Query';
 
 export interface TableAccess {
   /** Actions on the table's items. */
@@ -36,6 +36,9 @@ export interface TableAccess {
 /** The access of routes that store decisions (PutItem, and TransactWriteItems of Puts, which IAM authorizes as
  * PutItem; the idempotency path re-reads with a consistent GetItem) and of routes that only read one. */
 const WRITE_DECISIONS: TableAccess = { actions: ['PutItem', 'GetItem'] };
+/** A route that decides under a workspace's policy and model: it loads them (BatchGetItem) and makes a workspace's
+ * sketch key on its first load (UpdateItem). */
+const DECIDE_IN_WORKSPACE: TableAction[] = ['UpdateItem', 'BatchGetItem'];
 const READ_DECISIONS: TableAccess = { actions: ['GetItem'] };
 
 export const ROUTES: readonly RouteDefinition[] = [
@@ -45,7 +48,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/signals/analyze`,
     entry: 'lambdas/analyze/handler.ts',
     scope: 'analyze',
-    decisions: WRITE_DECISIONS,
+    decisions: { actions: [...WRITE_DECISIONS.actions, ...DECIDE_IN_WORKSPACE] },
   },
   {
     id: 'GetDecision',
@@ -72,7 +75,34 @@ export const ROUTES: readonly RouteDefinition[] = [
     scope: 'analyze',
     // BatchWriteItem of up to 25 decisions; the Idempotency-Key record is one conditional PutItem; a replay reads
     // the record (GetItem) and its decisions (BatchGetItem).
-    decisions: { actions: ['PutItem', 'GetItem', 'BatchWriteItem', 'BatchGetItem'] },
+    decisions: { actions: ['PutItem', 'GetItem', 'BatchWriteItem', 'BatchGetItem', 'UpdateItem'] },
+  },
+  {
+    id: 'GetPolicy',
+    method: 'GET',
+    path: `${API_BASE_PATH}/workspaces/{workspace_id}/policy`,
+    entry: 'lambdas/policy/get/handler.ts',
+    // Contract section 8: reading a policy needs `read`; replacing it needs `policy`.
+    scope: 'read',
+    decisions: READ_DECISIONS,
+  },
+  {
+    id: 'PutPolicy',
+    method: 'PUT',
+    path: `${API_BASE_PATH}/workspaces/{workspace_id}/policy`,
+    entry: 'lambdas/policy/put/handler.ts',
+    scope: 'policy',
+    // The policy item: read, then replaced with a condition on its version (UpdateItem).
+    decisions: { actions: ['GetItem', ...DECIDE_IN_WORKSPACE] },
+  },
+  {
+    id: 'Feedback',
+    method: 'POST',
+    path: `${API_BASE_PATH}/decisions/{decision_id}/feedback`,
+    entry: 'lambdas/feedback/handler.ts',
+    scope: 'feedback',
+    // The decision and its sketch (GetItem), the feedback and the model's counts (conditional UpdateItem ADDs).
+    decisions: { actions: ['GetItem', ...DECIDE_IN_WORKSPACE] },
   },
 ];
 

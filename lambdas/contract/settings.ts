@@ -11,6 +11,7 @@ export const ENV = {
   dynamodbLocalAccessKeyId: 'DYNAMODB_LOCAL_ACCESS_KEY_ID',
   region: 'AWS_REGION',
   authCacheTtlSeconds: 'AUTH_CACHE_TTL_SECONDS',
+  workspaceCacheTtlSeconds: 'WORKSPACE_CACHE_TTL_SECONDS',
   decisionRetentionDays: 'DECISION_RETENTION_DAYS',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
   metricsDisabled: 'POWERTOOLS_METRICS_DISABLED',
@@ -44,6 +45,8 @@ export interface Settings {
   dynamodbRequestTimeoutMs: number;
   /** How long a key's verdict is reused in a container; 0 reads the key on every request. */
   authCacheTtlSeconds: number;
+  /** How long a workspace's policy and learned model are reused in a container; 0 reads them on every request. */
+  workspaceCacheTtlSeconds: number;
   decisionRetentionDays: number;
   logLevel: LogLevel;
   metricsEnabled: boolean;
@@ -55,6 +58,7 @@ export const DEFAULT_SETTINGS: Settings = {
   region: 'us-east-1',
   dynamodbRequestTimeoutMs: 1_000,
   authCacheTtlSeconds: 30,
+  workspaceCacheTtlSeconds: 30,
   decisionRetentionDays: 90,
   logLevel: 'INFO',
   metricsEnabled: true,
@@ -115,6 +119,7 @@ export function parseSettings(env: Env): Settings {
     region: present(env, ENV.region) ?? DEFAULT_SETTINGS.region,
     dynamodbRequestTimeoutMs: integer(env, ENV.dynamodbRequestTimeoutMs, DEFAULT_SETTINGS.dynamodbRequestTimeoutMs, 50, 4_000),
     authCacheTtlSeconds: integer(env, ENV.authCacheTtlSeconds, DEFAULT_SETTINGS.authCacheTtlSeconds, 0, 86_400),
+    workspaceCacheTtlSeconds: integer(env, ENV.workspaceCacheTtlSeconds, DEFAULT_SETTINGS.workspaceCacheTtlSeconds, 0, 86_400),
     decisionRetentionDays: integer(env, ENV.decisionRetentionDays, DEFAULT_SETTINGS.decisionRetentionDays, 1, 3_650),
     logLevel: logLevel(env),
     metricsEnabled: present(env, ENV.metricsDisabled)?.toLowerCase() !== 'true',
@@ -136,6 +141,7 @@ export function parseLocalSettings(env: Env): LocalSettings {
  */
 export function lambdaEnvironment(
   settings: Pick<Settings, 'authCacheTtlSeconds' | 'decisionRetentionDays' | 'logLevel'> & {
+    workspaceCacheTtlSeconds?: number;
     accessTableName: string;
     decisionsTableName: string;
   },
@@ -145,6 +151,7 @@ export function lambdaEnvironment(
     [ENV.decisionsTableName]: settings.decisionsTableName,
     [ENV.authCacheTtlSeconds]: String(settings.authCacheTtlSeconds),
     [ENV.decisionRetentionDays]: String(settings.decisionRetentionDays),
+    [ENV.workspaceCacheTtlSeconds]: String(settings.workspaceCacheTtlSeconds ?? DEFAULT_SETTINGS.workspaceCacheTtlSeconds),
     [ENV.logLevel]: settings.logLevel,
   };
 }

@@ -32,21 +32,21 @@ export const ACCESS_TABLE: TableDefinition = {
   ],
 };
 
-/** Decisions, idempotency records and rate limit counters, keyed by `pk`; all expire through TTL. */
+/** The index the list route queries (and the only thing its Lambda may query); `feedback report` reads it too. */
+export const DECISIONS_BY_WORKSPACE_INDEX = 'decisions_by_workspace';
+
+/** Decisions, idempotency records, rate limit counters and workspace items, keyed by `pk`; all expire through TTL. */
 export const DECISIONS_TABLE: TableDefinition = {
   id: 'Decisions',
   partitionKey: 'pk',
   ttlAttribute: 'expires_at',
   indexes: [
-    // Listing (GET /decisions?workspace_id=): one Query per page on a workspace's partition, newest first. The sort
-    // key is the decision id, a ULID whose time is `created_at`, so id order is time order and a cursor is an id.
-    // Only decision items carry these top-level attributes, so idempotency records stay out of the index.
-    { indexName: 'decisions_by_workspace', partitionKey: 'workspace_id', sortKey: 'decision_id' },
+    // Listing (GET /decisions?workspace_id=) and `feedback report`: one Query per page on a workspace's partition,
+    // newest first. The sort key is the decision id, a ULID whose time is `created_at`, so id order is time order and
+    // a cursor is an id. Only decision items carry these top-level attributes, so other items stay out of the index.
+    { indexName: DECISIONS_BY_WORKSPACE_INDEX, partitionKey: 'workspace_id', sortKey: 'decision_id' },
   ],
 };
-
-/** The index the list route queries (and the only thing its Lambda may query). */
-export const DECISIONS_BY_WORKSPACE_INDEX = 'decisions_by_workspace';
 
 export const TABLES = [ACCESS_TABLE, DECISIONS_TABLE] as const;
 

@@ -136,8 +136,14 @@ export type SaveResult =
   | { kind: 'replayed'; decision: Decision }
   | { kind: 'conflict' };
 
+/** Attributes stored beside a decision and returned by no route: the learning sketch and the workspace id to index by. */
+export interface DecisionExtras {
+  /** The one-way sketch of the signal (sketch.ts), encoded by encodeSketch. */
+  sketch?: Uint8Array;
+}
+
 export interface DecisionStore {
-  save(decision: Decision, owner: DecisionOwner, idempotency?: IdempotencyRequest): Promise<SaveResult>;
+  save(decision: Decision, owner: DecisionOwner, idempotency?: IdempotencyRequest, extra?: DecisionExtras): Promise<SaveResult>;
   get(decisionId: string): Promise<Decision | undefined>;
 }
 
@@ -184,4 +190,50 @@ export interface DecisionBatchStore {
   getMany(decisionIds: string[]): Promise<Map<string, Decision>>;
   /** Writes decisions without claiming anything: a replay restoring decisions its first attempt did not store. */
   putMany(decisions: Decision[], owner: DecisionOwner): Promise<void>;
+}
+
+// ---- Workspaces: policy, learned model, feedback (contract sections 8 and 9) ----
+
+/** What a container caches per workspace: its policy, its learned model and the key its sketches are hashed with. */
+export interface WorkspaceState {
+  policy: import('./policy').StoredPolicy;
+  model: import('./learning/model').WorkspaceModel;
+  /** 8 bytes, hex: this workspace's HalfSipHash key. */
+  sketchKey: string;
+  /** DynamoDB reads the load made (requests) and the bytes of model it read, for the bench. */
+  loadCost: { requests: number; bytes: number };
+}
+
+export type PolicyWrite =
+  | { kind: 'stored'; policy: import('./policy').StoredPolicy }
+  | { kind: 'precondition_failed' };
+
+export interface WorkspaceStore {
+  getPolicy(workspaceId: string): Promise<import('./policy').StoredPolicy>;
+  /** Replaces the policy whole; with `ifMatch`, only when the stored version is that one. */
+  putPolicy(workspaceId: string, policy: import('./policy').WorkspacePolicy, ifMatch: number | undefined, now: string): Promise<PolicyWrite>;
+  /** Policy, model and sketch key in one load (the key is made on a workspace's first load). */
+  loadState(workspaceId: string): Promise<WorkspaceState>;
+}
+
+export type FeedbackFields = Partial<Record<import('./learning/model').LearnedField, string>>;
+
+/** A decision as feedback needs it: the decision, its sketch, and the feedback already given. */
+export interface FeedbackTarget {
+  decision: Decision;
+  sketch?: import('./learning/sketch').Sketch;
+  feedback?: { fields: FeedbackFields; created_at: string };
+  /** The labels this decision currently counts in its workspace's model. */
+  learned: FeedbackFields;
+  /** Optimistic-concurrency counter of feedback on this decision. */
+  seq: number;
+}
+
+export interface FeedbackStore {
+  getTarget(decisionId: string): Promise<FeedbackTarget | undefined>;
+  /**
+   * Stores the feedback (replacing any earlier one) and moves the decision's counts in the model from `target.learned`
+   * to `learned`. Returns false when another feedback on the same decision landed first (the caller reads again).
+   */
+  record(target: FeedbackTarget, fields: FeedbackFields, learned: FeedbackFields, createdAt: string): Promise<boolean>;
 }

@@ -9,7 +9,7 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
-import type { DecisionOwner, DecisionStore, IdempotencyRequest, SaveResult } from '../domain/ports';
+import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest, SaveResult } from '../domain/ports';
 
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 
@@ -26,14 +26,16 @@ const DECISION_FIELDS = [
   'received_at',
   'created_at',
   'model_version',
+  'respond_by',
+  'policy_version',
 ] as const;
 /** Fields of version 2 decisions; a decision stored before them keeps the shape it was stored with. */
 const DECISION_V2_FIELDS = ['confidence', 'language', 'sentiment', 'respond_by', 'policy_version'] as const;
 
-/** Rebuilds the decision in the contract's field order (DynamoDB maps do not keep order). */
+/** Rebuilds the decision in the contract's field order (DynamoDB maps do not keep order); fields it was stored without stay absent. */
 export function decisionFrom(stored: Record<string, unknown>): Decision {
   const out: Record<string, unknown> = {};
-  for (const field of DECISION_FIELDS) out[field] = stored[field];
+  for (const field of DECISION_FIELDS) if (stored[field] !== undefined) out[field] = stored[field];
   out.reasons = ((stored.reasons as Decision['reasons']) ?? []).map((r) => ({
     code: r.code,
     message: r.message,
@@ -70,13 +72,13 @@ export class DynamoDecisionStore implements DecisionStore {
     private readonly retentionDays: number,
   ) {}
 
-  private decisionItem(decision: Decision, owner: DecisionOwner, nowSeconds: number) {
-    return decisionItem(decision, owner, nowSeconds, this.retentionDays);
+  private decisionItem(decision: Decision, owner: DecisionOwner, nowSeconds: number, extra: DecisionExtras) {
+    return { ...extra, ...decisionItem(decision, owner, nowSeconds, this.retentionDays) };
   }
 
-  async save(decision: Decision, owner: DecisionOwner, idempotency?: IdempotencyRequest): Promise<SaveResult> {
+  async save(decision: Decision, owner: DecisionOwner, idempotency?: IdempotencyRequest, extra: DecisionExtras = {}): Promise<SaveResult> {
     const nowSeconds = Math.floor(Date.parse(decision.created_at) / 1000);
-    const item = this.decisionItem(decision, owner, nowSeconds);
+    const item = this.decisionItem(decision, owner, nowSeconds, extra);
     if (!idempotency) {
       try {
         await this.client.send(

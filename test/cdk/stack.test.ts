@@ -213,6 +213,7 @@ describe('Lambdas', () => {
         DECISIONS_TABLE_NAME: { Ref: logicalId(dev.stack, dev.stack.decisionsTable) },
         AUTH_CACHE_TTL_SECONDS: String(cdkJson.context.authCacheTtlSeconds),
         DECISION_RETENTION_DAYS: String(cdkJson.context.decisionRetentionDays),
+        WORKSPACE_CACHE_TTL_SECONDS: String(cdkJson.context.workspaceCacheTtlSeconds),
         POWERTOOLS_LOG_LEVEL: 'INFO',
       });
       // What the stack writes is what the Lambdas' settings parser reads back (table names stand in for the Refs).
@@ -221,6 +222,7 @@ describe('Lambdas', () => {
         accessTableName: 'access',
         decisionsTableName: 'decisions',
         authCacheTtlSeconds: cdkJson.context.authCacheTtlSeconds,
+        workspaceCacheTtlSeconds: cdkJson.context.workspaceCacheTtlSeconds,
         decisionRetentionDays: cdkJson.context.decisionRetentionDays,
         logLevel: 'INFO',
         metricsEnabled: true,
@@ -325,6 +327,13 @@ describe('least privilege', () => {
         [...Object.keys(expected), ...(route.decisions.indexes?.length ? ['dynamodb:Query'] : [])].sort(),
       );
     }
+    // Workspace policy and model: BatchGetItem loads them, UpdateItem makes a workspace's sketch key.
+    expect(Object.keys(dynamoGrants(dev, 'Analyze')).sort()).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
   });
 
   it('lets the list Lambda Query the decisions_by_workspace index and nothing else: no Scan, no table Query', () => {

@@ -123,7 +123,7 @@ beforeAll(async () => {
   const ready = outputWhere((output) => /^listening \S+$/m.test(output), 60_000);
   await Promise.race([ready, exited]);
   baseUrl = /^listening (\S+)$/m.exec(hostOutput)![1];
-}, 300_000); // cdk synth bundles every Lambda (six of them): minutes on a loaded machine
+}, 300_000); // cdk synth bundles every Lambda (nine of them): minutes on a loaded machine
 
 afterAll(async () => {
   const child = host;

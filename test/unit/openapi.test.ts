@@ -1,6 +1,7 @@
 // docs/openapi.yaml: a valid OpenAPI 3.1 document that says what the code does. The forward direction (every response
 // the service sends is documented) is checked by the end-to-end tests through call(); this file checks the document
 // itself and the reverse direction: routes, error codes, enums, limits and examples against the implementation.
+import { withWorkspaceFields } from '../../lambdas/domain/learning/workspace-layer';
 import { validate as validateOpenApi, compileErrors } from '@readme/openapi-parser';
 import fc from 'fast-check';
 import type { ValidateFunction } from 'ajv/dist/2020';
@@ -183,18 +184,21 @@ describe('the decision (lambdas/domain/decision.ts)', () => {
   it('has the enums of PRIORITIES, ACTIONS, CATEGORIES, QUEUES and SOURCES', () => {
     expect(decision.properties.priority.enum).toEqual([...PRIORITIES]);
     expect(decision.properties.recommended_action.enum).toEqual([...ACTIONS]);
-    expect(decision.properties.category.enum).toEqual([...CATEGORIES]);
-    expect(decision.properties.queue.enum).toEqual([...QUEUES]);
+    // Documented values first; a workspace's own names (contract section 4) match the second branch.
+    expect(decision.properties.category.anyOf[0].enum).toEqual([...CATEGORIES]);
+    expect(decision.properties.queue.anyOf[0].enum).toEqual([...QUEUES]);
     expect(decision.properties.source.enum).toEqual([...SOURCES]);
   });
 
-  it('has the fields of buildDecision, in its order, all required, and no other', () => {
-    const built = buildDecision(
+  it('has the fields of buildDecision and the workspace layer, in their order, the v1 ones required, and no other', () => {
+    const v1 = buildDecision(
       { decision_id: newDecisionId(), workspace_id: 'ws_x', source: 'email', received_at: '2026-11-21T09:00:00Z', created_at: new Date().toISOString() },
       { score: 50, priority: 'medium', recommended_action: 'respond', category: 'general', queue: 'support', reasons: [], model_version: 'rules-1', confidence: 0.5, language: 'en', sentiment: 'neutral' },
     );
+    const built = withWorkspaceFields(v1, undefined);
     expect(Object.keys(decision.properties)).toEqual(Object.keys(built));
-    expect(decision.required).toEqual(Object.keys(built));
+    // Decisions stored before v2 keep their shape, so the v2 fields cannot be required of every stored decision.
+    expect(decision.required).toEqual(Object.keys(v1));
     expect(decision.additionalProperties).toBe(false);
     expect(decision.properties.reasons.items.additionalProperties).toBe(false);
     expect(accepts(decision, built)).toBe(true);
@@ -446,7 +450,7 @@ describe('the response checker used by call()', () => {
 
   it.each([
     ['an extra decision field', 'POST', '/signals/analyze', reply(200, { ...decision, extra: 1 })],
-    ['an unknown category', 'POST', '/signals/analyze', reply(200, { ...decision, category: 'misc' })],
+    ['a category that is no name', 'POST', '/signals/analyze', reply(200, { ...decision, category: 'Misc Stuff' })],
     ['a missing X-Request-Id', 'POST', '/signals/analyze', withoutRequestId(reply(200, decision))],
     ['a non-JSON content type', 'POST', '/signals/analyze', reply(200, decision, { 'content-type': 'text/plain' })],
     ['Idempotent-Replayed with another value', 'POST', '/signals/analyze', reply(200, decision, { 'idempotent-replayed': 'yes' })],

@@ -1,0 +1,87 @@
+// Section "workspace": the hot path of a workspace with a policy and a learned 77-category model (issue 12).
+// Teaches ws_bench (the bench's workspace) banking77 categories through the feedback use case, then measures:
+// DynamoDB calls of a warm analyze (goal: 0 reads, 1 write), the in-process request against a bare PutItem (goal:
+// <= 1.3x), writes per feedback (bound: 10), and what a container reads to load the model (requests, KB, ms).
+// Runs after the other DynamoDB sections, so their figures are of a fresh workspace.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { applyChanges, learnedChanges } from '../../lambdas/domain/learning/model';
+import { recordFeedback } from '../../lambdas/feedback/record-feedback';
+import { categoryName, parseCsv } from '../banking77';
+import { type Figures, REPO_ROOT, round2, round3 } from './common';
+import { benchInProcess } from './in-process';
+import { analyzeEvents, analyzeInProcess, expectOk } from './requests';
+import type { World } from './world';
+
+const DATA_DIR = process.env.SAS_DATA_DIR ?? path.resolve(REPO_ROOT, '../shared/data');
+
+export async function benchWorkspace(world: World, iterations: number, perCategory: number): Promise<Figures> {
+  const deps = world.handlers.dependencies;
+  const ws = world.workspace;
+  await deps.workspaceStore.putPolicy(
+    ws,
+    {
+      vip_senders: ['@bigcustomer.example'],
+      blocked_senders: ['@spam.example'],
+      keywords: [{ phrase: 'production outage', weight: 10, category: 'incident', queue: 'oncall' }],
+      thresholds: { critical: 85 },
+      response_minutes: { high: 120 },
+    },
+    undefined,
+    new Date().toISOString(),
+  );
+  deps.workspaces.invalidate(ws);
+
+  const rows = parseCsv(readFileSync(path.join(DATA_DIR, 'banking77-train.csv'), 'utf8')).slice(1);
+  const taught = new Map<string, number>();
+  const teach = rows.filter((r, i) => {
+    if (r.length !== 2 || (i + 1) % 5 === 0) return false;
+    const n = taught.get(r[1]) ?? 0;
+    taught.set(r[1], n + 1);
+    return n < perCategory;
+  });
+  let feedbackWrites = 0;
+  let maxWrites = 0;
+  for (const [text, raw] of teach) {
+    const body = JSON.stringify({ workspace_id: ws, source: 'support_message', body: text });
+    const decision = await expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, body)));
+    world.counter.reset();
+    const target = await deps.feedbackStore.getTarget(decision.decision_id);
+    const workspace = await deps.workspaces.get(ws);
+    const out = await recordFeedback(target!, { category: categoryName(raw) }, deps.feedbackStore, workspace, new Date().toISOString());
+    if (out.kind === 'recorded') applyChanges(workspace.state.model, out.target.sketch!, learnedChanges(out.target.learned, out.learned));
+    feedbackWrites += world.counter.writeCalls;
+    maxWrites = Math.max(maxWrites, world.counter.writeCalls);
+  }
+
+  // Cold load of the taught workspace, then warm requests.
+  deps.workspaces.invalidate(ws);
+  const t0 = process.hrtime.bigint();
+  const state = await deps.workspaceStore.loadState(ws);
+  const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  deps.workspaces.invalidate(ws);
+  await expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
+  world.counter.reset();
+  const decision = await expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
+  const warm = { reads: world.counter.readCalls, writes: world.counter.writeCalls };
+  if (!/\+ws\.\d+$/.test(decision.model_version)) throw new Error('the learned model did not take part in the decision');
+
+  const inprocess = await benchInProcess(world, iterations);
+  const counts = state.model.labels.reduce((sum, l) => sum + l.text.size + l.senders.size + l.domains.size, 0);
+  return {
+    ws_learned_categories: state.model.labels.filter((l) => l.field === 'category').length,
+    ws_taught_feedback: teach.length,
+    ws_reads_warm: warm.reads,
+    ws_writes_warm: warm.writes,
+    ws_feedback_writes_mean: round2(feedbackWrites / teach.length),
+    ws_feedback_writes_max: maxWrites,
+    ws_model_load_requests: state.loadCost.requests,
+    ws_model_load_kib: round2(state.loadCost.bytes / 1024),
+    ws_model_load_ms: round3(loadMs),
+    ws_model_counts: counts,
+    ws_inprocess_p50_ms: inprocess.inprocess_p50_ms,
+    ws_putitem_p50_ms: inprocess.putitem_p50_ms,
+    ws_inprocess_vs_putitem_p50_ratio: inprocess.inprocess_vs_putitem_p50_ratio,
+    ws_inprocess_vs_putitem_p99_ratio: inprocess.inprocess_vs_putitem_p99_ratio,
+  };
+}

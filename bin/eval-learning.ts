@@ -1,0 +1,174 @@
+// Learning curve of a workspace taught only through the HTTP API (contract section 9, issue 12), end to end against
+// local mode: the real handlers behind the local HTTP server over a real socket, on an embedded DynamoDB Local.
+//   npm run eval:learning            human-readable report
+//   npm run --silent eval:learning -- --json   one JSON object
+// Data: banking77-train.csv in ../shared/data (or $SAS_DATA_DIR). The held-out split, fixed before any tuning: every
+// 5th data line (1-based) is held out and never taught; the rest is the teaching pool. "10 per category" teaches the
+// first 10 examples of each category in file order from the pool. Teaching = analyze, then feedback with the right
+// category. Measuring = analyze each held-out query in a workspace and compare its category. No text is printed.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { AdminService } from '../lib/admin';
+import { categoryName, parseCsv } from './banking77';
+import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
+import { ensureTables, tableNamesWithPrefix } from '../lib/local/provision';
+import { startLocalServer } from '../lib/local/server';
+import { DEFAULT_SETTINGS } from '../lambdas/contract/settings';
+import { createService } from '../lambdas/service';
+import { DynamoAccessStore } from '../lambdas/stores/access-store';
+import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
+import type { DynamoFeedbackStore } from '../lambdas/stores/feedback-store';
+
+const DATA_DIR = process.env.SAS_DATA_DIR ?? path.resolve(__dirname, '../../shared/data');
+const JSON_OUT = process.argv.includes('--json');
+const CONCURRENCY = 8;
+/** Short, so the measuring phase starts right after every container-cache entry is stale. */
+const CACHE_TTL_SECONDS = 2;
+const GOALS = { tenPerCategory: 0.65, wholeFile: 0.87 };
+
+interface Example {
+  text: string;
+  category: string;
+}
+
+function log(line: string) {
+  if (!JSON_OUT) process.stderr.write(`${line}\n`);
+}
+
+async function pool<T>(items: T[], fn: (item: T, i: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i], i);
+      }
+    }),
+  );
+}
+
+async function main() {
+  const rows = parseCsv(readFileSync(path.join(DATA_DIR, 'banking77-train.csv'), 'utf8')).slice(1);
+  const examples: Example[] = rows.filter((r) => r.length === 2 && r[0].trim()).map(([text, c]) => ({ text, category: categoryName(c) }));
+  const heldOut = examples.filter((_, i) => (i + 1) % 5 === 0);
+  const teachPool = examples.filter((_, i) => (i + 1) % 5 !== 0);
+  const perCategory = new Map<string, number>();
+  const ten = teachPool.filter((e) => {
+    const n = perCategory.get(e.category) ?? 0;
+    perCategory.set(e.category, n + 1);
+    return n < 10;
+  });
+
+  log('starting DynamoDB Local (in memory) and local mode ...');
+  const db = await startDynamoDbLocal({ port: 0, dataDir: ':memory:' });
+  const names = tableNamesWithPrefix(`evl-${Date.now().toString(36)}-`);
+  const adminClient = createDocumentClient({ endpoint: db.endpoint, requestTimeoutMs: 4_000 });
+  const service = createService({
+    ...DEFAULT_SETTINGS,
+    dynamodbEndpoint: db.endpoint,
+    accessTableName: names.access,
+    decisionsTableName: names.decisions,
+    dynamodbRequestTimeoutMs: 4_000,
+    workspaceCacheTtlSeconds: CACHE_TTL_SECONDS,
+    logLevel: 'ERROR',
+    metricsEnabled: false,
+  });
+  const server = await startLocalServer({ port: 0, handlers: service });
+  try {
+    await ensureTables(adminClient, names);
+    const admin = new AdminService(new DynamoAccessStore(adminClient, names.access));
+    await admin.createPartner({ id: 'eval', name: 'Learning eval' });
+    const { key } = await admin.createKey({ partnerId: 'eval', workspaces: ['ws_ten', 'ws_all'], env: 'test' });
+    const post = async (p: string, body: unknown) => {
+      const res = await fetch(server.baseUrl + p, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const json = (await res.json()) as Record<string, unknown>;
+      if (res.status !== 200) throw new Error(`${p} answered ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const analyze = (workspace: string, e: Example) => post('/signals/analyze', { workspace_id: workspace, source: 'support_message', body: e.text });
+    const feedbackStore = service.dependencies.feedbackStore as DynamoFeedbackStore;
+
+    const teach = async (workspace: string, set: Example[]) => {
+      const t0 = Date.now();
+      const writesBefore = feedbackStore.counter.writes;
+      await pool(set, async (e, i) => {
+        const d = await analyze(workspace, e);
+        await post(`/decisions/${d.decision_id}/feedback`, { category: e.category });
+        if (i % 1000 === 999) log(`  ${workspace}: taught ${i + 1} of ${set.length}`);
+      });
+      return { seconds: (Date.now() - t0) / 1000, writesPerFeedback: (feedbackStore.counter.writes - writesBefore) / set.length };
+    };
+    const measure = async (workspace: string) => {
+      let right = 0;
+      const latencies: number[] = [];
+      await pool(heldOut, async (e) => {
+        const t = performance.now();
+        const d = await analyze(workspace, e);
+        latencies.push(performance.now() - t);
+        if (d.category === e.category) right++;
+      });
+      latencies.sort((a, b) => a - b);
+      return { accuracy: right / heldOut.length, p50Ms: latencies[Math.floor(latencies.length / 2)] };
+    };
+
+    log(`teaching ws_ten: ${ten.length} corrections (10 per category) ...`);
+    const taughtTen = await teach('ws_ten', ten);
+    log(`teaching ws_all: ${teachPool.length} corrections (the whole teaching pool) ...`);
+    const taughtAll = await teach('ws_all', teachPool);
+    await new Promise((r) => setTimeout(r, CACHE_TTL_SECONDS * 1000 + 500));
+    log(`measuring on ${heldOut.length} held-out queries ...`);
+    const ten10 = await measure('ws_ten');
+    const all = await measure('ws_all');
+    const load = await service.dependencies.workspaceStore.loadState('ws_all');
+    const labels = load.model.labels.filter((l) => l.field === 'category');
+    const largestLabel = Math.max(...labels.map((l) => l.text.size + l.senders.size + l.domains.size));
+
+    const report = {
+      data: 'banking77-train.csv',
+      split: 'held out: every 5th data line (1-based); teaching pool: the other lines; 10/category: first 10 per category in file order',
+      held_out: heldOut.length,
+      categories: new Set(examples.map((e) => e.category)).size,
+      ten_per_category: { taught: ten.length, accuracy: round(ten10.accuracy), goal: GOALS.tenPerCategory, pass: ten10.accuracy >= GOALS.tenPerCategory },
+      whole_pool: { taught: teachPool.length, accuracy: round(all.accuracy), goal: GOALS.wholeFile, pass: all.accuracy >= GOALS.wholeFile },
+      writes_per_feedback: { measured: round(taughtAll.writesPerFeedback, 2), bound: 10 },
+      teaching_seconds: { ten: round(taughtTen.seconds, 1), whole: round(taughtAll.seconds, 1) },
+      analyze_p50_ms_over_http: round(all.p50Ms, 2),
+      model_load_77_categories: {
+        requests: load.loadCost.requests,
+        approx_kb: round(load.loadCost.bytes / 1024, 1),
+        labels: load.model.labels.length,
+        largest_label_counts: largestLabel,
+      },
+    };
+    if (JSON_OUT) process.stdout.write(`${JSON.stringify(report)}\n`);
+    else {
+      const line = (name: string, value: string, goal: string, pass?: boolean) =>
+        console.log(`${name.padEnd(44)} ${value.padStart(10)}   goal ${goal}${pass === undefined ? '' : pass ? '  PASS' : '  MISS'}`);
+      console.log(`Learning eval: ${report.data}, ${report.categories} categories, ${report.held_out} held-out queries`);
+      console.log(`  split: ${report.split}`);
+      line('category accuracy, 10 corrections/category', report.ten_per_category.accuracy.toFixed(3), `>= ${GOALS.tenPerCategory}`, report.ten_per_category.pass);
+      line(`category accuracy, whole pool (${teachPool.length})`, report.whole_pool.accuracy.toFixed(3), `>= ${GOALS.wholeFile}`, report.whole_pool.pass);
+      line('DynamoDB writes per feedback (mean)', report.writes_per_feedback.measured.toFixed(2), '<= 10 (bound)', report.writes_per_feedback.measured <= 10);
+      line('model load, 77 categories: requests', String(report.model_load_77_categories.requests), 'bounded (1 + labels/100)');
+      line('model load, 77 categories: approx KB read', report.model_load_77_categories.approx_kb.toFixed(1), 'stated');
+      line('largest label item: counts', String(largestLabel), '<= 49,152 (3 x 16,384)', largestLabel <= 49_152);
+      line('analyze p50 over HTTP while measuring (ms)', report.analyze_p50_ms_over_http.toFixed(2), 'informational');
+    }
+  } finally {
+    await server.close();
+    service.close();
+    adminClient.destroy();
+    await db.stop();
+  }
+}
+
+const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,92 @@
+// Per-container cache of each workspace's policy and learned model, like the key cache: a workspace seen within
+// WORKSPACE_CACHE_TTL_SECONDS costs no read. Bounded LRU: at most MAX_WORKSPACES entries and MAX_CACHED_COUNTS
+// learned counts in all (a 77-category model holds about 140,000), so a container's memory stays bounded whatever
+// its workspaces learned. Concurrent misses for one workspace share one load.
+import type { WorkspaceState } from '../ports';
+import { type CompiledPolicy, compilePolicy } from '../policy';
+import { type HalfSipKey, halfSipKey } from './half-siphash';
+
+export const MAX_WORKSPACES = 1_000;
+export const MAX_CACHED_COUNTS = 2_000_000;
+
+export interface CachedWorkspace {
+  state: WorkspaceState;
+  policy: CompiledPolicy;
+  key: HalfSipKey;
+}
+
+interface Entry {
+  value: CachedWorkspace;
+  loadedAtMs: number;
+  weight: number;
+}
+
+const weightOf = (state: WorkspaceState) =>
+  1 + state.model.labels.reduce((sum, l) => sum + l.text.size + l.senders.size + l.domains.size, 0);
+
+export function cachedWorkspace(state: WorkspaceState): CachedWorkspace {
+  return { state, policy: compilePolicy(state.policy), key: halfSipKey(Buffer.from(state.sketchKey, 'hex')) };
+}
+
+export class WorkspaceCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<string, Promise<CachedWorkspace>>();
+  private totalWeight = 0;
+
+  constructor(
+    private readonly load: (workspaceId: string) => Promise<WorkspaceState>,
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  async get(workspaceId: string): Promise<CachedWorkspace> {
+    const entry = this.entries.get(workspaceId);
+    if (entry && this.now() - entry.loadedAtMs < this.ttlMs) {
+      // Most recently used goes last.
+      this.entries.delete(workspaceId);
+      this.entries.set(workspaceId, entry);
+      return entry.value;
+    }
+    const pending = this.loading.get(workspaceId);
+    if (pending) return pending;
+    const loadedAtMs = this.now();
+    const promise = this.load(workspaceId)
+      .then((state) => {
+        const value = cachedWorkspace(state);
+        if (this.ttlMs > 0) this.store(workspaceId, { value, loadedAtMs, weight: weightOf(state) });
+        return value;
+      })
+      .finally(() => this.loading.delete(workspaceId));
+    this.loading.set(workspaceId, promise);
+    return promise;
+  }
+
+  /** The cached entry, fresh or not, without loading: for changes this container made itself. */
+  peek(workspaceId: string): CachedWorkspace | undefined {
+    return this.entries.get(workspaceId)?.value;
+  }
+
+  /** Forgets a workspace (after this container changed its policy or model), so the next request reads it fresh. */
+  invalidate(workspaceId: string): void {
+    const entry = this.entries.get(workspaceId);
+    if (!entry) return;
+    this.totalWeight -= entry.weight;
+    this.entries.delete(workspaceId);
+  }
+
+  private store(workspaceId: string, entry: Entry): void {
+    this.invalidate(workspaceId);
+    this.entries.set(workspaceId, entry);
+    this.totalWeight += entry.weight;
+    for (const [id, old] of this.entries) {
+      if (this.entries.size <= MAX_WORKSPACES && this.totalWeight <= MAX_CACHED_COUNTS) break;
+      if (id === workspaceId) continue;
+      this.totalWeight -= old.weight;
+      this.entries.delete(id);
+    }
+  }
+}

@@ -1,0 +1,164 @@
+// The workspace layer: a pure step after the global engine's assessment that applies the workspace's policy and what
+// it learned from feedback. A workspace with no policy and nothing learned gets the global assessment unchanged.
+// Precedence (contract sections 8 and 9): a blocked sender wins over everything; policy keywords set the category
+// before learning does; the queue comes from the keyword, then the policy's routing, then learning, then the default.
+import type { Assessment, Decision, Priority, Reason, RecommendedAction } from '../decision';
+import { type CompiledPolicy, DEFAULT_RESPONSE_MINUTES, bandOf, listsSender, priorityFor } from '../policy';
+import { ARCHIVE_CATEGORIES, CATEGORY_QUEUE } from '../engine/reason-codes';
+import type { Signal } from '../signal';
+import { type Prediction, type WorkspaceModel, predictField } from './model';
+import type { Sketch } from './sketch';
+
+const ACTION_BY_PRIORITY: Record<Priority, RecommendedAction> = {
+  critical: 'escalate',
+  high: 'respond_now',
+  medium: 'respond',
+  low: 'review',
+};
+export const VIP_WEIGHT = 20;
+
+/** What the layer decides: the assessment (its category and queue may be the workspace's own names) and the policy version. */
+export interface WorkspaceAssessment extends Omit<Assessment, 'category' | 'queue'> {
+  category: string;
+  queue: string;
+  policy_version: number;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function learnedMessage(p: Prediction, what: string): string {
+  if (p.basis === 'sender') return `${what} ${p.label}: ${plural(p.senderCount, 'correction')} for this sender`;
+  if (p.basis === 'domain') return `${what} ${p.label}: ${plural(p.domainCount, 'correction')} for this sender's domain`;
+  return `${what} ${p.label}: learned from ${plural(p.docs, 'correction')} with similar wording`;
+}
+
+const byWeight = (a: Reason, b: Reason) =>
+  Math.abs(b.weight) - Math.abs(a.weight) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
+
+export function applyWorkspace(
+  global: Assessment,
+  signal: Pick<Signal, 'subject' | 'body' | 'sender'>,
+  policy: CompiledPolicy,
+  model: WorkspaceModel,
+  sketch: Sketch | undefined,
+): WorkspaceAssessment {
+  const learning = policy.learning && model.version > 0 && sketch !== undefined;
+  const out: WorkspaceAssessment = { ...global, reasons: [...global.reasons], policy_version: policy.version };
+  if (learning) out.model_version = `${global.model_version}+ws.${model.version}`;
+  if (policy.empty && !learning) return out;
+
+  const t = policy.thresholds;
+  const reasons = out.reasons;
+  let score = global.score;
+  let category: string = global.category;
+  let queue: string | undefined;
+  let action: RecommendedAction | undefined;
+  let changed = false;
+
+  if (listsSender(policy.blocked, signal.sender)) {
+    const capped = Math.min(score, t.medium - 1);
+    reasons.push({ code: 'POLICY_BLOCKED_SENDER', message: "sender is on the workspace's blocked list", weight: capped - score });
+    out.score = capped;
+    out.priority = 'low';
+    out.category = 'spam';
+    out.queue = policy.queueOf.get('spam') ?? 'none';
+    out.recommended_action = 'archive';
+    out.reasons = reasons.sort(byWeight);
+    return out;
+  }
+  if (listsSender(policy.vip, signal.sender)) {
+    reasons.push({ code: 'POLICY_VIP_SENDER', message: "sender is on the workspace's VIP list", weight: VIP_WEIGHT });
+    score += VIP_WEIGHT;
+    changed = true;
+  }
+
+  let keywordCategory: { category: string; queue?: string; weight: number } | undefined;
+  if (policy.keywords.length) {
+    const text = `${signal.subject ?? ''}\n${signal.body ?? ''}`;
+    for (const { pattern, keyword } of policy.keywords) {
+      if (!pattern.test(text)) continue;
+      reasons.push({ code: 'POLICY_KEYWORD', message: `mentions "${keyword.phrase}" (workspace keyword)`, weight: keyword.weight });
+      score += keyword.weight;
+      changed = true;
+      if (keyword.category && (!keywordCategory || keyword.weight > keywordCategory.weight)) {
+        keywordCategory = { category: keyword.category, queue: keyword.queue, weight: keyword.weight };
+      }
+    }
+  }
+  if (keywordCategory) {
+    category = keywordCategory.category;
+    queue = keywordCategory.queue;
+  }
+
+  let learnedQueue: string | undefined;
+  if (learning) {
+    const c = keywordCategory ? undefined : predictField(model, 'category', sketch);
+    if (c && c.label !== category) {
+      category = c.label;
+      reasons.push({ code: 'LEARNED_CATEGORY', message: learnedMessage(c, 'category'), weight: 0 });
+      changed = true;
+    }
+    const q = predictField(model, 'queue', sketch);
+    if (q) learnedQueue = q.label;
+    const p = predictField(model, 'priority', sketch);
+    const current = priorityFor(Math.max(0, Math.min(100, score)), t);
+    if (p && p.label !== current) {
+      const [lo, hi] = bandOf(p.label as Priority, t);
+      const target = Math.max(lo, Math.min(hi, Math.round((lo + hi) / 2)));
+      reasons.push({ code: 'LEARNED_PRIORITY', message: learnedMessage(p, 'priority'), weight: target - score });
+      score = target;
+      changed = true;
+    }
+    const a = predictField(model, 'recommended_action', sketch);
+    if (a) action = a.label as RecommendedAction;
+    const strongest = [c, q, p, a].find((x) => x && x.basis !== 'text');
+    if (strongest) {
+      const n = strongest.basis === 'sender' ? strongest.senderCount : strongest.domainCount;
+      reasons.push({
+        code: 'LEARNED_SENDER',
+        message: `${plural(n, 'correction')} for this ${strongest.basis === 'sender' ? 'sender' : "sender's domain"}`,
+        weight: 0,
+      });
+    }
+  }
+
+  const trusted = listsSender(policy.trusted, signal.sender);
+  if (trusted) reasons.push({ code: 'POLICY_TRUSTED_SENDER', message: "sender is on the workspace's trusted list", weight: 0 });
+  score = Math.max(0, Math.min(100, Math.round(score)));
+  const priority = priorityFor(score, t);
+  if (trusted && category === 'spam') category = 'general';
+  const archivable = ARCHIVE_CATEGORIES.has(category as never) && !trusted;
+  if (!action || (trusted && action === 'archive')) {
+    action = archivable && priority === 'low' ? 'archive' : ACTION_BY_PRIORITY[priority];
+    if (!changed && !trusted && priority === global.priority && category === global.category) action = global.recommended_action;
+  }
+  out.score = score;
+  out.priority = priority;
+  out.category = category;
+  out.queue =
+    queue ??
+    policy.queueOf.get(category) ??
+    learnedQueue ??
+    (category === global.category ? global.queue : (CATEGORY_QUEUE as Record<string, string>)[category] ?? global.queue);
+  out.recommended_action = action;
+  out.reasons = reasons.sort(byWeight);
+  return out;
+}
+
+/** `received_at` plus the response time of the priority; null when nobody needs to respond. */
+export function respondBy(receivedAt: string, priority: Priority, action: RecommendedAction, minutes: Record<Priority, number>): string | null {
+  if (action === 'archive') return null;
+  const ms = Date.parse(receivedAt) + minutes[priority] * 60_000;
+  const iso = new Date(ms).toISOString();
+  return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
+}
+
+/** The version 2 fields the workspace decides: `respond_by` from its response times and the `policy_version` applied. */
+export function withWorkspaceFields(decision: Decision, policy: CompiledPolicy | undefined): Decision {
+  const minutes = policy?.responseMinutes ?? DEFAULT_RESPONSE_MINUTES;
+  return {
+    ...decision,
+    respond_by: respondBy(decision.received_at, decision.priority, decision.recommended_action, minutes),
+    policy_version: policy?.version ?? 0,
+  } as Decision;
+}

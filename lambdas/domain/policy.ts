@@ -1,0 +1,139 @@
+// A workspace's policy (contract section 8) as the domain uses it: the stored document, its defaults, and a compiled
+// form (sender sets, keyword patterns) built once per cached policy so the hot path only looks things up. Pure.
+import type { Priority } from './decision';
+import { senderParts } from './learning/sketch';
+
+export const NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+
+export interface PolicyKeyword {
+  phrase: string;
+  weight: number;
+  category?: string;
+  queue?: string;
+}
+
+export interface PolicyCategory {
+  name: string;
+  queue?: string;
+  description?: string;
+}
+
+/** The policy exactly as a client sent it: every field optional, defaults never written in. */
+export interface WorkspacePolicy {
+  vip_senders?: string[];
+  trusted_senders?: string[];
+  blocked_senders?: string[];
+  keywords?: PolicyKeyword[];
+  categories?: PolicyCategory[];
+  routing?: Record<string, string>;
+  thresholds?: { critical?: number; high?: number; medium?: number };
+  response_minutes?: Partial<Record<Priority, number>>;
+  learning?: boolean;
+}
+
+export interface StoredPolicy extends WorkspacePolicy {
+  version: number;
+  updated_at: string | null;
+}
+
+export const DEFAULT_THRESHOLDS = { critical: 80, high: 60, medium: 35 } as const;
+export const DEFAULT_RESPONSE_MINUTES: Readonly<Record<Priority, number>> = {
+  critical: 60,
+  high: 240,
+  medium: 1_440,
+  low: 4_320,
+};
+
+/** The policy of a workspace that never set one. */
+export const EMPTY_POLICY: StoredPolicy = { version: 0, updated_at: null };
+
+export interface SenderList {
+  addresses: Set<string>;
+  domains: Set<string>;
+}
+
+export interface CompiledPolicy {
+  version: number;
+  vip: SenderList;
+  trusted: SenderList;
+  blocked: SenderList;
+  keywords: { pattern: RegExp; keyword: PolicyKeyword }[];
+  /** Queue per category, from `categories[].queue` or `routing`. */
+  queueOf: Map<string, string>;
+  thresholds: { critical: number; high: number; medium: number };
+  responseMinutes: Record<Priority, number>;
+  learning: boolean;
+  /** Whether anything in it can change a decision (a fresh workspace skips the layer). */
+  empty: boolean;
+}
+
+function senderList(entries: readonly string[] | undefined): SenderList {
+  const list: SenderList = { addresses: new Set(), domains: new Set() };
+  for (const entry of entries ?? []) {
+    const e = entry.trim().toLowerCase();
+    if (e.startsWith('@')) list.domains.add(e.slice(1));
+    else list.addresses.add(e);
+  }
+  return list;
+}
+
+/** An address is listed by itself, or by its domain or any parent domain (`@acme.com` covers `eu.acme.com`). */
+export function listsSender(list: SenderList, sender: string | undefined): boolean {
+  const parts = senderParts(sender);
+  if (!parts) return false;
+  if (list.addresses.has(parts.address)) return true;
+  let domain = parts.domain;
+  for (;;) {
+    if (list.domains.has(domain)) return true;
+    const dot = domain.indexOf('.');
+    if (dot < 0) return false;
+    domain = domain.slice(dot + 1);
+  }
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whole-word, case-insensitive: the phrase must not continue into a letter or digit on either side. */
+export function keywordPattern(phrase: string): RegExp {
+  const words = phrase.trim().split(/\s+/).map(escapeRegExp).join('\\s+');
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${words}(?![\\p{L}\\p{N}_])`, 'iu');
+}
+
+export function compilePolicy(policy: StoredPolicy): CompiledPolicy {
+  const queueOf = new Map<string, string>();
+  for (const [category, queue] of Object.entries(policy.routing ?? {})) queueOf.set(category, queue);
+  for (const c of policy.categories ?? []) if (c.queue) queueOf.set(c.name, c.queue);
+  return {
+    version: policy.version,
+    vip: senderList(policy.vip_senders),
+    trusted: senderList(policy.trusted_senders),
+    blocked: senderList(policy.blocked_senders),
+    keywords: (policy.keywords ?? []).map((keyword) => ({ pattern: keywordPattern(keyword.phrase), keyword })),
+    queueOf,
+    thresholds: { ...DEFAULT_THRESHOLDS, ...policy.thresholds },
+    responseMinutes: { ...DEFAULT_RESPONSE_MINUTES, ...policy.response_minutes },
+    learning: policy.learning !== false,
+    empty:
+      !policy.vip_senders?.length &&
+      !policy.trusted_senders?.length &&
+      !policy.blocked_senders?.length &&
+      !policy.keywords?.length &&
+      queueOf.size === 0 &&
+      !policy.thresholds,
+  };
+}
+
+export function priorityFor(score: number, t: CompiledPolicy['thresholds']): Priority {
+  if (score >= t.critical) return 'critical';
+  if (score >= t.high) return 'high';
+  if (score >= t.medium) return 'medium';
+  return 'low';
+}
+
+/** The score range of a priority band under these thresholds. */
+export function bandOf(priority: Priority, t: CompiledPolicy['thresholds']): [number, number] {
+  if (priority === 'critical') return [t.critical, 100];
+  if (priority === 'high') return [t.high, t.critical - 1];
+  if (priority === 'medium') return [t.medium, t.high - 1];
+  return [0, t.medium - 1];
+}

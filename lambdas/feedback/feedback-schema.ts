@@ -1,0 +1,51 @@
+// The feedback body (contract section 9): at least one of priority, recommended_action (documented values),
+// category and queue (documented or the workspace's own names). Unknown fields are refused.
+import * as v from 'valibot';
+import { ACTIONS, PRIORITIES } from '../domain/decision';
+import { NAME_PATTERN } from '../domain/policy';
+import type { FeedbackFields } from '../domain/ports';
+import type { ErrorDetail } from '../http/errors';
+
+const name = v.pipe(v.string('must be a string'), v.regex(NAME_PATTERN, 'must match ^[a-z][a-z0-9_]{0,63}$'));
+
+const FeedbackSchema = v.pipe(
+  v.strictObject(
+    {
+      priority: v.optional(v.picklist(PRIORITIES, `must be one of ${PRIORITIES.join(', ')}`)),
+      recommended_action: v.optional(v.picklist(ACTIONS, `must be one of ${ACTIONS.join(', ')}`)),
+      category: v.optional(name),
+      queue: v.optional(name),
+    },
+    'is not a field of feedback',
+  ),
+  v.check(
+    (f) => f.priority !== undefined || f.recommended_action !== undefined || f.category !== undefined || f.queue !== undefined,
+    'must give at least one of priority, recommended_action, category, queue',
+  ),
+);
+
+export type FeedbackValidation = { ok: true; fields: FeedbackFields } | { ok: false; details: ErrorDetail[] };
+
+export function validateFeedback(input: unknown): FeedbackValidation {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    return { ok: false, details: [{ field: '(body)', message: 'must be a JSON object' }] };
+  }
+  const result = v.safeParse(FeedbackSchema, input, { abortPipeEarly: true });
+  if (!result.success) {
+    const seen = new Set<string>();
+    const details: ErrorDetail[] = [];
+    for (const issue of result.issues) {
+      const field = issue.path?.map((p) => String(p.key)).join('.') || '(body)';
+      if (seen.has(field)) continue;
+      seen.add(field);
+      details.push({ field, message: issue.message });
+    }
+    return { ok: false, details };
+  }
+  // In the contract's order, only the fields given.
+  const out: FeedbackFields = {};
+  for (const field of ['priority', 'recommended_action', 'category', 'queue'] as const) {
+    if (result.output[field] !== undefined) out[field] = result.output[field];
+  }
+  return { ok: true, fields: out };
+}

@@ -1,0 +1,42 @@
+// The feedback use case: record what a decision should have been (replacing earlier feedback) and move the decision's
+// counts in its workspace's model to the new labels, unless the workspace's policy turned learning off. A workspace
+// learns at most MAX_LABELS labels; feedback naming more is still recorded, just not learned.
+import type { CachedWorkspace } from '../domain/learning/workspace-cache';
+import type { FeedbackFields, FeedbackStore, FeedbackTarget } from '../domain/ports';
+
+export const MAX_LABELS = 600;
+/** Concurrent feedback on one decision: how often a request re-reads after losing the race. */
+const ATTEMPTS = 6;
+
+export type FeedbackOutcome =
+  | { kind: 'recorded'; target: FeedbackTarget; learned: FeedbackFields }
+  | { kind: 'busy' };
+
+/** The labels a decision counts in the model after this feedback. */
+export function labelsToLearn(fields: FeedbackFields, previous: FeedbackFields, workspace: CachedWorkspace): FeedbackFields {
+  if (!workspace.policy.learning) return previous;
+  const known = new Set(workspace.state.model.labels.map((l) => `${l.field}:${l.label}`));
+  const out: FeedbackFields = {};
+  for (const [field, label] of Object.entries(fields) as [keyof FeedbackFields, string][]) {
+    const id = `${field}:${label}`;
+    if (known.has(id) || previous[field] === label || known.size < MAX_LABELS) out[field] = label;
+  }
+  return out;
+}
+
+export async function recordFeedback(
+  first: FeedbackTarget,
+  fields: FeedbackFields,
+  store: FeedbackStore,
+  workspace: CachedWorkspace,
+  createdAt: string,
+): Promise<FeedbackOutcome> {
+  let target: FeedbackTarget | undefined = first;
+  for (let attempt = 0; attempt < ATTEMPTS && target; attempt++) {
+    const learned = labelsToLearn(fields, target.learned, workspace);
+    if (await store.record(target, fields, learned, createdAt)) return { kind: 'recorded', target, learned };
+    await new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** attempt));
+    target = await store.getTarget(first.decision.decision_id);
+  }
+  return { kind: 'busy' };
+}

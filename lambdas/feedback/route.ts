@@ -1,0 +1,45 @@
+// POST /api/v1/decisions/{decision_id}/feedback (contract section 9). Order: 413, 415, INVALID_JSON (the chain), then
+// 404 exactly as GET answers it (absent, expired or in a workspace the key may not use), then VALIDATION_ERROR.
+import type { Dependencies } from '../dependencies';
+import { DECISION_ID_PATTERN } from '../domain/ids';
+import { type RouteHandler, apiHandler } from '../http/api-handler';
+import { ApiError, unavailable } from '../http/errors';
+import { validateFeedback } from './feedback-schema';
+import { recordFeedback } from './record-feedback';
+import { applyChanges, learnedChanges } from '../domain/learning/model';
+
+export function feedbackRoute({ feedbackStore, workspaceAccess, workspaces, telemetry, rateLimiter }: Dependencies): RouteHandler {
+  return apiHandler(
+    async ({ event, principal, forbiddenKeys }) => {
+      const decisionId = event.pathParameters?.decision_id ?? '';
+      const target = DECISION_ID_PATTERN.test(decisionId) ? await feedbackStore.getTarget(decisionId) : undefined;
+      if (!target || !(await workspaceAccess.allows(principal, target.decision.workspace_id))) {
+        throw new ApiError('DECISION_NOT_FOUND');
+      }
+      const validation = validateFeedback(event.body);
+      if (!validation.ok || forbiddenKeys.length) {
+        throw new ApiError('VALIDATION_ERROR', undefined, [
+          ...forbiddenKeys.map((field) => ({ field, message: 'is not a field of feedback' })),
+          ...(validation.ok ? [] : validation.details),
+        ]);
+      }
+      const workspaceId = target.decision.workspace_id;
+      const createdAt = new Date().toISOString();
+      const outcome = await recordFeedback(target, validation.fields, feedbackStore, await workspaces.get(workspaceId), createdAt);
+      if (outcome.kind === 'busy') throw unavailable();
+      // This container decides with what was just learned at once (its cached model takes the same change, no
+      // reload); other containers within WORKSPACE_CACHE_TTL_SECONDS.
+      const cached = workspaces.peek(workspaceId);
+      if (cached && outcome.target.sketch) {
+        applyChanges(cached.state.model, outcome.target.sketch, learnedChanges(outcome.target.learned, outcome.learned));
+      }
+      telemetry.logger.info('feedback recorded', { decision_id: decisionId, workspace_id: workspaceId });
+      return {
+        statusCode: 200,
+        body: { decision_id: decisionId, workspace_id: workspaceId, feedback: validation.fields, created_at: createdAt },
+      };
+    },
+    { auth: true, jsonBody: true },
+    { telemetry, rateLimiter },
+  );
+}

@@ -1,0 +1,136 @@
+// The policy body of PUT /workspaces/{id}/policy (contract section 8), validated strictly with valibot: unknown
+// fields anywhere are refused, every problem is named in `details`. The admin CLI validates files with the same schema.
+import * as v from 'valibot';
+import { PRIORITIES } from '../domain/decision';
+import { DEFAULT_THRESHOLDS, NAME_PATTERN, type WorkspacePolicy } from '../domain/policy';
+import type { ErrorDetail } from '../http/errors';
+
+export const POLICY_MAX_BYTES = 64 * 1024;
+const ADDRESS = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:".]+$/;
+const DOMAIN = /^@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
+
+const name = (what: string) =>
+  v.pipe(v.string(`must be a ${what} name`), v.regex(NAME_PATTERN, 'must match ^[a-z][a-z0-9_]{0,63}$'));
+const int = (min: number, max: number) =>
+  v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
+
+const senders = v.pipe(
+  v.array(
+    v.pipe(
+      v.string('must be a string'),
+      v.maxLength(320, 'must be at most 320 characters'),
+      v.check((s) => ADDRESS.test(s) || DOMAIN.test(s), 'must be an address (ann@acme.com) or a domain (@acme.com)'),
+    ),
+    'must be an array of addresses and domains',
+  ),
+  v.maxLength(1_000, 'must hold at most 1,000 entries'),
+);
+
+const PolicySchema = v.pipe(
+  v.strictObject(
+    {
+      vip_senders: v.optional(senders),
+      trusted_senders: v.optional(senders),
+      blocked_senders: v.optional(senders),
+      keywords: v.optional(
+        v.pipe(
+          v.array(
+            v.strictObject(
+              {
+                phrase: v.pipe(
+                  v.string('must be a string'),
+                  v.check((s) => s.trim().length >= 1 && s.length <= 100, 'must be 1 to 100 characters'),
+                ),
+                weight: int(-50, 50),
+                category: v.optional(name('category')),
+                queue: v.optional(name('queue')),
+              },
+              'is not a field of a keyword',
+            ),
+            'must be an array of keywords',
+          ),
+          v.maxLength(200, 'must hold at most 200 keywords'),
+        ),
+      ),
+      categories: v.optional(
+        v.pipe(
+          v.array(
+            v.strictObject(
+              {
+                name: name('category'),
+                queue: v.optional(name('queue')),
+                description: v.optional(v.pipe(v.string('must be a string'), v.maxLength(200, 'must be at most 200 characters'))),
+              },
+              'is not a field of a category',
+            ),
+            'must be an array of categories',
+          ),
+          v.maxLength(200, 'must hold at most 200 categories'),
+          v.check((list) => new Set(list.map((c) => c.name)).size === list.length, 'must not name a category twice'),
+        ),
+      ),
+      routing: v.optional(
+        v.pipe(
+          v.custom<Record<string, unknown>>((m) => m !== null && typeof m === 'object' && !Array.isArray(m), 'must be an object'),
+          v.check((m) => Object.keys(m).length <= 200, 'must map at most 200 categories'),
+          v.check((m) => Object.keys(m).every((k) => NAME_PATTERN.test(k)), 'keys must be category names matching ^[a-z][a-z0-9_]{0,63}$'),
+          v.check((m) => Object.values(m).every((q) => typeof q === 'string' && NAME_PATTERN.test(q)), 'values must be queue names matching ^[a-z][a-z0-9_]{0,63}$'),
+        ),
+      ),
+      thresholds: v.optional(
+        v.strictObject({ critical: v.optional(int(1, 100)), high: v.optional(int(1, 100)), medium: v.optional(int(1, 100)) }, 'is not a threshold'),
+      ),
+      response_minutes: v.optional(
+        v.strictObject(
+          Object.fromEntries(PRIORITIES.map((p) => [p, v.optional(int(1, 525_600))])) as Record<
+            (typeof PRIORITIES)[number],
+            v.OptionalSchema<ReturnType<typeof int>, undefined>
+          >,
+          'is not a priority',
+        ),
+      ),
+      learning: v.optional(v.boolean('must be true or false')),
+      // Read-only: a client may send back what it read.
+      version: v.optional(v.unknown()),
+      updated_at: v.optional(v.unknown()),
+    },
+    'is not a field of a policy',
+  ),
+  v.forward(
+    v.check((p) => {
+      const t = { ...DEFAULT_THRESHOLDS, ...p.thresholds };
+      return t.critical > t.high && t.high > t.medium;
+    }, 'must be strictly decreasing (critical > high > medium) once missing ones take their defaults 80, 60, 35'),
+    ['thresholds'],
+  ),
+  v.forward(
+    v.check(
+      (p) => !p.routing || !(p.categories ?? []).some((c) => c.queue !== undefined && Object.hasOwn(p.routing!, c.name)),
+      'a category may get its queue from routing or from its entry in categories, not both',
+    ),
+    ['routing'],
+  ),
+);
+
+export type PolicyValidation = { ok: true; policy: WorkspacePolicy } | { ok: false; details: ErrorDetail[] };
+
+export function validatePolicy(input: unknown): PolicyValidation {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    return { ok: false, details: [{ field: '(body)', message: 'must be a JSON object' }] };
+  }
+  const result = v.safeParse(PolicySchema, input, { abortPipeEarly: true });
+  if (!result.success) {
+    const seen = new Set<string>();
+    const details: ErrorDetail[] = [];
+    for (const issue of result.issues) {
+      const field = issue.path?.map((p) => String(p.key)).join('.') || '(body)';
+      if (seen.has(field)) continue;
+      seen.add(field);
+      details.push({ field, message: issue.message });
+    }
+    return { ok: false, details };
+  }
+  // Exactly as sent, in the order of the contract's table; the read-only fields are dropped.
+  const { version: _v, updated_at: _u, ...policy } = result.output as WorkspacePolicy & { version?: unknown; updated_at?: unknown };
+  return { ok: true, policy: policy as WorkspacePolicy };
+}

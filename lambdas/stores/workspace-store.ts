@@ -1,0 +1,156 @@
+// Policies and learned models, in the decisions table (layout: docs/learning.md).
+//   policy#<ws>                      the policy as sent, its version and updated_at
+//   wsmodel#<ws>                     the workspace's sketch key, model version and the labels it was taught
+//   wslabel#<ws>#<field>:<label>     one label's counts: docs, total, t<bucket>, s<bucket>, d<bucket> (base 36)
+// A label item holds at most 3 x 16,384 counts (about 340 KB), so every item stays under DynamoDB's 400 KB.
+import { randomBytes } from 'node:crypto';
+import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type LabelCounts, type LearnedField, type WorkspaceModel, labelCounts } from '../domain/learning/model';
+import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy } from '../domain/policy';
+import type { PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
+
+export const WORKSPACE_PREFIX = { policy: 'policy#', model: 'wsmodel#', label: 'wslabel#' } as const;
+export const POLICY_FIELDS = [
+  'vip_senders',
+  'trusted_senders',
+  'blocked_senders',
+  'keywords',
+  'categories',
+  'routing',
+  'thresholds',
+  'response_minutes',
+  'learning',
+] as const;
+
+export const labelPk = (workspaceId: string, field: LearnedField, label: string) =>
+  `${WORKSPACE_PREFIX.label}${workspaceId}#${field}:${label}`;
+
+function policyFrom(item: Record<string, unknown> | undefined): StoredPolicy {
+  if (!item) return { ...EMPTY_POLICY };
+  const stored = (item.policy ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const field of POLICY_FIELDS) if (stored[field] !== undefined) out[field] = stored[field];
+  out.version = Number(item.version);
+  out.updated_at = item.updated_at;
+  return out as unknown as StoredPolicy;
+}
+
+/** A label item's attributes back into counts; zero counts (left by replaced feedback) are skipped. */
+export function countsFrom(field: LearnedField, label: string, item: Record<string, unknown>): LabelCounts {
+  const counts = labelCounts(field, label);
+  counts.docs = Number(item.docs ?? 0);
+  counts.total = Number(item.total ?? 0);
+  for (const [name, raw] of Object.entries(item)) {
+    const kind = name[0];
+    if (name.length < 2 || name.length > 5 || (kind !== 't' && kind !== 's' && kind !== 'd')) continue;
+    const bucket = parseInt(name.slice(1), 36);
+    const n = Number(raw);
+    if (!Number.isInteger(bucket) || !(n > 0)) continue;
+    (kind === 't' ? counts.text : kind === 's' ? counts.senders : counts.domains).set(bucket, n);
+  }
+  return counts;
+}
+
+const approxBytes = (item: Record<string, unknown>) => {
+  let bytes = 0;
+  for (const [k, val] of Object.entries(item)) bytes += k.length + (typeof val === 'number' ? 3 : JSON.stringify(val).length);
+  return bytes;
+};
+
+export class DynamoWorkspaceStore implements WorkspaceStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async getPolicy(workspaceId: string): Promise<StoredPolicy> {
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: WORKSPACE_PREFIX.policy + workspaceId }, ConsistentRead: true }),
+    );
+    return policyFrom(out.Item);
+  }
+
+  async putPolicy(workspaceId: string, policy: WorkspacePolicy, ifMatch: number | undefined, now: string): Promise<PolicyWrite> {
+    const condition =
+      ifMatch === undefined ? undefined : ifMatch === 0 ? 'attribute_not_exists(pk) OR #version = :expected' : '#version = :expected';
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: WORKSPACE_PREFIX.policy + workspaceId },
+          UpdateExpression: 'SET #policy = :policy, updated_at = :now, workspace_key = :ws ADD #version :one',
+          ConditionExpression: condition,
+          ExpressionAttributeNames: { '#policy': 'policy', '#version': 'version' },
+          ExpressionAttributeValues: {
+            ':policy': policy,
+            ':now': now,
+            ':ws': workspaceId,
+            ':one': 1,
+            ...(ifMatch === undefined ? {} : { ':expected': ifMatch }),
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return { kind: 'stored', policy: policyFrom(out.Attributes) };
+    } catch (err) {
+      if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return { kind: 'precondition_failed' };
+      throw err;
+    }
+  }
+
+  async loadState(workspaceId: string): Promise<WorkspaceState> {
+    const policyPk = WORKSPACE_PREFIX.policy + workspaceId;
+    const modelPk = WORKSPACE_PREFIX.model + workspaceId;
+    let requests = 1;
+    const first = await this.batchGet([policyPk, modelPk]);
+    const policy = policyFrom(first.get(policyPk));
+    let meta = first.get(modelPk);
+    if (!meta?.sketch_key) {
+      // A workspace's first load makes its sketch key; concurrent first loads agree on whichever was written first.
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: modelPk },
+          UpdateExpression: 'SET sketch_key = if_not_exists(sketch_key, :key)',
+          ExpressionAttributeValues: { ':key': randomBytes(8).toString('hex') },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      meta = out.Attributes ?? {};
+    }
+    const model: WorkspaceModel = { version: Number(meta.version ?? 0), labels: [] };
+    const labels = [...((meta.labels as Set<string> | undefined) ?? [])].sort();
+    let bytes = approxBytes(meta);
+    for (let i = 0; i < labels.length; i += 100) {
+      const slice = labels.slice(i, i + 100);
+      const pks = slice.map((l) => `${WORKSPACE_PREFIX.label}${workspaceId}#${l}`);
+      const items = await this.batchGet(pks);
+      requests += 1;
+      slice.forEach((l, j) => {
+        const item = items.get(pks[j]);
+        if (!item) return;
+        bytes += approxBytes(item);
+        const colon = l.indexOf(':');
+        const counts = countsFrom(l.slice(0, colon) as LearnedField, l.slice(colon + 1), item);
+        if (counts.docs > 0) model.labels.push(counts);
+      });
+    }
+    return { policy, model, sketchKey: String(meta.sketch_key), loadCost: { requests, bytes } };
+  }
+
+  /** BatchGetItem with its unprocessed keys retried (they come back under throttling). */
+  private async batchGet(pks: string[]): Promise<Map<string, Record<string, unknown>>> {
+    const found = new Map<string, Record<string, unknown>>();
+    let keys: Record<string, unknown>[] = pks.map((pk) => ({ pk }));
+    for (let attempt = 0; keys.length > 0 && attempt < 5; attempt++) {
+      const out = await this.client.send(
+        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }),
+      );
+      for (const item of out.Responses?.[this.tableName] ?? []) found.set(String(item.pk), item);
+      keys = (out.UnprocessedKeys?.[this.tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+      if (keys.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+    }
+    if (keys.length) throw Object.assign(new Error('BatchGetItem left keys unprocessed'), { name: 'ProvisionedThroughputExceededException' });
+    return found;
+  }
+}

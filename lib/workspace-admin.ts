@@ -1,0 +1,156 @@
+// Admin commands for workspaces (contract section 12): `workspace policy get|set` and `feedback report`. The policy
+// is validated with the API's own schema and answered exactly as the API answers it; the report reads a workspace's
+// decisions through the decisions_by_workspace index (a Query, never a Scan).
+import { idRange } from '../lambdas/stores/decision-list-store';
+import { readFileSync } from 'node:fs';
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DECISIONS_BY_WORKSPACE_INDEX } from '../lambdas/contract/tables';
+import { LEARNED_FIELDS, type LearnedField } from '../lambdas/domain/learning/model';
+import type { FeedbackFields } from '../lambdas/domain/ports';
+import { WORKSPACE_ID_PATTERN, parseRfc3339 } from '../lambdas/analyze/signal-schema';
+import { validatePolicy } from '../lambdas/policy/policy-schema';
+import { DynamoWorkspaceStore } from '../lambdas/stores/workspace-store';
+
+export class WorkspaceInputError extends Error {}
+
+export interface FieldAgreement {
+  given: number;
+  agreed: number;
+  agreement: number | null;
+}
+
+export interface FeedbackReport {
+  workspace_id: string;
+  decisions: number;
+  with_feedback: number;
+  fields: Record<LearnedField, FieldAgreement>;
+  disagreement_reasons: { code: string; count: number }[];
+}
+
+function assertWorkspace(ws: string | undefined): string {
+  if (!ws || !WORKSPACE_ID_PATTERN.test(ws)) throw new WorkspaceInputError('--workspace must be 1 to 128 characters of A-Z a-z 0-9 . _ : -');
+  return ws;
+}
+
+export class WorkspaceAdmin {
+  private readonly store: DynamoWorkspaceStore;
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly decisionsTable: string,
+  ) {
+    this.store = new DynamoWorkspaceStore(client, decisionsTable);
+  }
+
+  getPolicy(workspace: string | undefined) {
+    return this.store.getPolicy(assertWorkspace(workspace));
+  }
+
+  async setPolicy(workspace: string | undefined, file: string | undefined) {
+    const ws = assertWorkspace(workspace);
+    if (!file) throw new WorkspaceInputError('--file is required');
+    let body: unknown;
+    try {
+      body = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new WorkspaceInputError(`cannot read a JSON policy from ${file}: ${(err as Error).message}`);
+    }
+    const validation = validatePolicy(body);
+    if (!validation.ok) {
+      throw new WorkspaceInputError(`invalid policy: ${validation.details.map((d) => `${d.field} ${d.message}`).join('; ')}`);
+    }
+    const out = await this.store.putPolicy(ws, validation.policy, undefined, new Date().toISOString());
+    if (out.kind !== 'stored') throw new Error('the policy changed during the update; retry');
+    return out.policy;
+  }
+
+  async feedbackReport(workspace: string | undefined, since: string | undefined): Promise<FeedbackReport> {
+    const ws = assertWorkspace(workspace);
+    if (since !== undefined && parseRfc3339(since) === undefined) throw new WorkspaceInputError('--since must be an ISO 8601 timestamp with Z or an offset');
+    const fields = Object.fromEntries(LEARNED_FIELDS.map((f) => [f, { given: 0, agreed: 0, agreement: null }])) as Record<LearnedField, FieldAgreement>;
+    const sinceId = since ? idRange({ createdAfterMs: parseRfc3339(since)! })?.lower : undefined;
+    const reasons = new Map<string, number>();
+    let decisions = 0;
+    let withFeedback = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.decisionsTable,
+          IndexName: DECISIONS_BY_WORKSPACE_INDEX,
+          // The index sorts by decision id, a ULID whose time is created_at: "since" is a lower bound on the id.
+          KeyConditionExpression: sinceId ? 'workspace_id = :ws AND decision_id >= :since' : 'workspace_id = :ws',
+          ExpressionAttributeValues: { ':ws': ws, ...(sinceId ? { ':since': sinceId } : {}) },
+          ProjectionExpression: '#d, feedback, expires_at',
+          ExpressionAttributeNames: { '#d': 'decision' },
+          ExclusiveStartKey: start,
+        }),
+      );
+      const nowSeconds = Math.floor(Date.now() / 1000);
+      for (const item of page.Items ?? []) {
+        if (Number(item.expires_at) <= nowSeconds) continue;
+        decisions++;
+        const feedback = (item.feedback as { fields?: FeedbackFields } | undefined)?.fields;
+        if (!feedback) continue;
+        withFeedback++;
+        const decision = item.decision as Record<string, unknown>;
+        let disagreed = false;
+        for (const f of LEARNED_FIELDS) {
+          if (feedback[f] === undefined) continue;
+          fields[f].given++;
+          if (decision[f] === feedback[f]) fields[f].agreed++;
+          else disagreed = true;
+        }
+        if (!disagreed) continue;
+        for (const r of (decision.reasons as { code: string }[] | undefined) ?? []) reasons.set(r.code, (reasons.get(r.code) ?? 0) + 1);
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    for (const f of LEARNED_FIELDS) fields[f].agreement = fields[f].given ? Math.round((fields[f].agreed / fields[f].given) * 1000) / 1000 : null;
+    return {
+      workspace_id: ws,
+      decisions,
+      with_feedback: withFeedback,
+      fields,
+      disagreement_reasons: [...reasons]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, 20)
+        .map(([code, count]) => ({ code, count })),
+    };
+  }
+}
+
+export type WorkspaceOutput = { json: Record<string, unknown>; text: string };
+
+/** The CLI's workspace commands; undefined for any other command (the caller goes on with its own). */
+export async function runWorkspaceCommand(
+  command: string,
+  flag: (name: string) => string | undefined,
+  admin: () => WorkspaceAdmin,
+): Promise<WorkspaceOutput | undefined> {
+  switch (command) {
+    case 'workspace policy get':
+    case 'workspace policy set': {
+      const policy =
+        command === 'workspace policy get'
+          ? await admin().getPolicy(flag('workspace'))
+          : await admin().setPolicy(flag('workspace'), flag('file'));
+      return { json: { ...policy }, text: JSON.stringify(policy, null, 2) };
+    }
+    case 'feedback report': {
+      const r = await admin().feedbackReport(flag('workspace'), flag('since'));
+      const lines = [
+        `workspace ${r.workspace_id}: ${r.decisions} decisions, ${r.with_feedback} with feedback`,
+        ...LEARNED_FIELDS.map((f) => {
+          const x = r.fields[f];
+          return `  ${f.padEnd(19)} given ${String(x.given).padStart(6)}  agreed ${String(x.agreed).padStart(6)}  agreement ${x.agreement ?? '-'}`;
+        }),
+        'reason codes most present where feedback disagreed:',
+        ...(r.disagreement_reasons.length ? r.disagreement_reasons.map((d) => `  ${d.code} ${d.count}`) : ['  (none)']),
+      ];
+      return { json: { ...r }, text: lines.join('\n') };
+    }
+    default:
+      return undefined;
+  }
+}

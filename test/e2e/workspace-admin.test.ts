@@ -1,0 +1,82 @@
+// `workspace policy get|set` and `feedback report` as an operator runs them (contract section 12): the CLI as a real
+// process against DynamoDB Local, over the tables of a service that made decisions and got feedback over HTTP.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { testEndpoint } from '../support/dynamodb';
+import { call } from '../support/http';
+import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
+
+jest.setTimeout(120_000);
+const repo = resolve(__dirname, '..', '..');
+const exec = promisify(execFile);
+let api: TestApi;
+let key: string;
+let env: NodeJS.ProcessEnv;
+
+async function admin(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec('node', ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', ...args, '--json'], { cwd: repo, env });
+    return { code: 0, json: JSON.parse(stdout), stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, json: undefined, stderr: e.stderr };
+  }
+}
+
+beforeAll(async () => {
+  api = await startTestApi('wsadmin', { workspaceCacheTtlSeconds: 0 });
+  ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_r']));
+  env = {
+    ...process.env,
+    LOCAL_DYNAMODB_PORT: new URL(testEndpoint()).port,
+    ACCESS_TABLE_NAME: api.tables.names.access,
+    DECISIONS_TABLE_NAME: api.tables.names.decisions,
+  };
+}, 60_000);
+afterAll(async () => api?.close());
+
+it('sets a policy from a file, refuses an invalid one, and gets it as the API answers it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'policy-'));
+  writeFileSync(join(dir, 'good.json'), JSON.stringify({ vip_senders: ['@acme.com'], learning: false }));
+  writeFileSync(join(dir, 'bad.json'), JSON.stringify({ vip_senders: ['not an address'] }));
+  const set = await admin('workspace', 'policy', 'set', '--workspace', 'ws_r', '--file', join(dir, 'good.json'));
+  expect(set.json).toEqual({ vip_senders: ['@acme.com'], learning: false, version: 1, updated_at: expect.any(String) });
+  const bad = await admin('workspace', 'policy', 'set', '--workspace', 'ws_r', '--file', join(dir, 'bad.json'));
+  expect(bad.code).not.toBe(0);
+  expect(bad.stderr).toMatch(/vip_senders/);
+  const got = await admin('workspace', 'policy', 'get', '--workspace', 'ws_r');
+  const api1 = await call(api.baseUrl, 'GET', '/workspaces/ws_r/policy', { key });
+  expect(got.json).toEqual(api1.json);
+});
+
+it('reports agreement per field and the reason codes present where feedback disagreed', async () => {
+  const ids: { id: string; category: string; priority: string }[] = [];
+  for (let i = 0; i < 4; i++) {
+    const d = await call(api.baseUrl, 'POST', '/signals/analyze', {
+      key,
+      body: { workspace_id: 'ws_r', source: 'email', sender: 'a@b.example', subject: `Production outage ${i}`, body: 'The site is down for all customers.' },
+    });
+    ids.push({ id: d.json.decision_id, category: d.json.category, priority: d.json.priority });
+  }
+  await call(api.baseUrl, 'POST', `/decisions/${ids[0].id}/feedback`, { key, body: { category: ids[0].category, priority: ids[0].priority } });
+  await call(api.baseUrl, 'POST', `/decisions/${ids[1].id}/feedback`, { key, body: { category: 'other_thing' } });
+  await call(api.baseUrl, 'POST', `/decisions/${ids[2].id}/feedback`, { key, body: { category: 'other_thing' } });
+  const report = await admin('feedback', 'report', '--workspace', 'ws_r');
+  expect(report.json).toMatchObject({
+    workspace_id: 'ws_r',
+    decisions: 4,
+    with_feedback: 3,
+    fields: {
+      category: { given: 3, agreed: 1, agreement: 0.333 },
+      priority: { given: 1, agreed: 1, agreement: 1 },
+      queue: { given: 0, agreed: 0, agreement: null },
+      recommended_action: { given: 0, agreed: 0, agreement: null },
+    },
+  });
+  expect(report.json.disagreement_reasons[0]).toEqual({ code: expect.stringMatching(/^[A-Z_]+$/), count: 2 });
+  const later = await admin('feedback', 'report', '--workspace', 'ws_r', '--since', new Date(Date.now() + 60_000).toISOString());
+  expect(later.json.decisions).toBe(0);
+});

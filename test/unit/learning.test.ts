@@ -1,0 +1,112 @@
+// The pure learning and policy pieces: the keyed hash, the sketch (no text survives), the gate against the global
+// engine, sender matching with subdomains, whole-word keywords, and the bounded per-container cache.
+import { halfSipHash, halfSipKey } from '../../lambdas/domain/learning/half-siphash';
+import { applyChanges, countSketch, emptyModel, labelCounts, learnedChanges, predictField } from '../../lambdas/domain/learning/model';
+import { decodeSketch, encodeSketch, sketchSignal } from '../../lambdas/domain/learning/sketch';
+import { MAX_WORKSPACES, WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
+import { applyWorkspace } from '../../lambdas/domain/learning/workspace-layer';
+import { EMPTY_POLICY, compilePolicy, keywordPattern, listsSender } from '../../lambdas/domain/policy';
+import type { WorkspaceState } from '../../lambdas/domain/ports';
+import { scoreSignal } from '../../lambdas/domain/engine';
+
+const key = halfSipKey(Uint8Array.from([0, 1, 2, 3, 4, 5, 6, 7]));
+const otherKey = halfSipKey(Uint8Array.from([7, 6, 5, 4, 3, 2, 1, 0]));
+
+it('computes HalfSipHash-2-4 as the reference vectors say', () => {
+  const expected = [0x5b9f35a9, 0xb85a4727, 0x03a662fa, 0x04e7fe8a, 0x89466e2a, 0x69b6fac5, 0x23fc6358, 0xc563cf8b];
+  expected.forEach((want, len) => expect(halfSipHash(key, Uint8Array.from({ length: len }, (_, i) => i))).toBe(want));
+});
+
+describe('the sketch', () => {
+  const signal = { subject: 'Refund for order 4411', body: 'Please refund my card payment', sender: 'Ann <ann@shop.example>' };
+
+  it('holds bucket numbers only, round-trips through its stored form, and differs per workspace key', () => {
+    const sketch = sketchSignal(key, signal);
+    const stored = encodeSketch(sketch);
+    expect(stored.length).toBe(1 + 2 * (sketch.t.length + 2));
+    const text = Buffer.from(stored).toString('latin1').toLowerCase();
+    for (const word of ['refund', 'order', 'card', 'ann', 'shop']) expect(text).not.toContain(word);
+    expect(decodeSketch(stored)).toEqual(sketch);
+    expect(sketchSignal(otherKey, signal).t).not.toEqual(sketch.t);
+  });
+});
+
+describe('prediction', () => {
+  const sketch = (text: string, sender?: string) => sketchSignal(key, { body: text, sender });
+
+  it('learns nothing from nothing, and keeps the global answer for wording unlike anything taught', () => {
+    const model = emptyModel();
+    expect(predictField(model, 'category', sketch('card payment refund'))).toBeUndefined();
+    const billing = labelCounts('category', 'card_refund');
+    for (let i = 0; i < 3; i++) countSketch(billing, sketch(`please refund my card payment number ${i}`), 1);
+    model.labels.push(billing);
+    model.version = 3;
+    expect(predictField(model, 'category', sketch('refund my card payment please'))?.label).toBe('card_refund');
+    expect(predictField(model, 'category', sketch('the quarterly board meeting moved to thursday afternoon'))).toBeUndefined();
+  });
+
+  it('follows a sender after a few corrections and says how many, and forgets a count taken back', () => {
+    const model = { version: 4, labels: [labelCounts('queue', 'accounts_payable')] };
+    const s = sketch('invoice attached', 'clerk@supplier.example');
+    for (let i = 0; i < 4; i++) countSketch(model.labels[0], s, 1);
+    const p = predictField(model, 'queue', sketch('something else entirely', 'clerk@supplier.example'));
+    expect(p).toMatchObject({ label: 'accounts_payable', basis: 'sender', senderCount: 4 });
+    for (let i = 0; i < 4; i++) countSketch(model.labels[0], s, -1);
+    expect(model.labels[0]).toMatchObject({ docs: 0, total: 0 });
+    expect(model.labels[0].text.size + model.labels[0].senders.size).toBe(0);
+  });
+});
+
+describe('policy', () => {
+  it('matches addresses exactly and domains with their subdomains, case-insensitively', () => {
+    const list = compilePolicy({ ...EMPTY_POLICY, vip_senders: ['ceo@acme.com', '@corp.example'] }).vip;
+    expect(listsSender(list, 'CEO <Ceo@Acme.com>')).toBe(true);
+    expect(listsSender(list, 'cfo@acme.com')).toBe(false);
+    expect(listsSender(list, 'x@eu.corp.example')).toBe(true);
+    expect(listsSender(list, 'x@notcorp.example')).toBe(false);
+  });
+
+  it('matches keywords as whole words only', () => {
+    expect(keywordPattern('VAT return').test('our vat   return is late')).toBe(true);
+    expect(keywordPattern('VAT').test('elevator')).toBe(false);
+    expect(keywordPattern('c++').test('we use c++ daily')).toBe(true);
+  });
+
+  it('leaves the global assessment untouched for a fresh workspace', () => {
+    const signal = { workspace_id: 'w', source: 'email' as const, subject: 'Production outage', received_at: '2026-01-01T00:00:00Z' };
+    const global = scoreSignal(signal, new Date('2026-01-01T00:00:00Z'));
+    const out = applyWorkspace(global, signal, compilePolicy(EMPTY_POLICY), emptyModel(), sketchSignal(key, signal));
+    const { policy_version, ...rest } = out;
+    expect(policy_version).toBe(0);
+    expect(rest).toEqual(global);
+  });
+});
+
+it('keeps at most MAX_WORKSPACES workspaces, shares one load between concurrent misses, and expires after the TTL', async () => {
+  let loads = 0;
+  let now = 0;
+  const state = (): WorkspaceState => ({ policy: EMPTY_POLICY, model: emptyModel(), sketchKey: '0001020304050607', loadCost: { requests: 1, bytes: 0 } });
+  const cache = new WorkspaceCache(async () => (loads++, state()), 30_000, () => now);
+  await Promise.all([cache.get('a'), cache.get('a'), cache.get('a')]);
+  expect(loads).toBe(1);
+  now = 29_000;
+  await cache.get('a');
+  expect(loads).toBe(1);
+  now = 31_000;
+  await cache.get('a');
+  expect(loads).toBe(2);
+  for (let i = 0; i < MAX_WORKSPACES + 50; i++) await cache.get(`w${i}`);
+  expect(cache.size).toBe(MAX_WORKSPACES);
+});
+
+it('moves a decision from its old labels to its new ones, counting it once (replacement)', () => {
+  const s = sketchSignal(key, { body: 'where is my new card', sender: 'a@b.example' });
+  const model = emptyModel();
+  applyChanges(model, s, learnedChanges({}, { category: 'card_arrival', priority: 'high' }));
+  applyChanges(model, s, learnedChanges({ category: 'card_arrival', priority: 'high' }, { category: 'card_delivery' }));
+  const docs = Object.fromEntries(model.labels.map((l) => [`${l.field}:${l.label}`, l.docs]));
+  expect(docs).toEqual({ 'category:card_arrival': 0, 'priority:high': 0, 'category:card_delivery': 1 });
+  expect(model.version).toBe(2);
+  expect(predictField(model, 'category', s)?.label).toBe('card_delivery');
+  expect(predictField(model, 'priority', s)).toBeUndefined();
+});
