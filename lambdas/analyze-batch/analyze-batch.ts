@@ -5,6 +5,7 @@ import type { Principal } from '../authorizer/authorize';
 import type { Decision } from '../domain/decision';
 import type { BatchItemRecord, DecisionBatchStore, DecisionOwner, IdempotencyRequest } from '../domain/ports';
 import type { WorkspaceAccess } from '../http/workspace-access';
+import type { WorkspaceCache } from '../domain/learning/workspace-cache';
 import { decideSignal } from '../analyze/analyze-signal';
 import { newDecisionId } from '../domain/ids';
 import { validateSignal } from '../analyze/signal-schema';
@@ -21,7 +22,14 @@ export type BatchOutcome =
 type ItemVerdict = { decision: Decision } | { error: Extract<BatchResultItem, { error: unknown }>['error'] };
 
 /** One signal, as analyze would judge it: the workspace grant first, then validation, then the decision. */
-async function judge(raw: unknown, principal: Principal, access: WorkspaceAccess, nowMs: number, id?: string): Promise<ItemVerdict> {
+/** What judging a batch's signals needs: the grant check and, when given, each workspace's policy and model. */
+interface JudgeDeps {
+  workspaceAccess: WorkspaceAccess;
+  workspaces?: Pick<WorkspaceCache, 'get'>;
+}
+
+async function judge(raw: unknown, principal: Principal, deps: JudgeDeps, nowMs: number, id?: string): Promise<ItemVerdict> {
+  const access = deps.workspaceAccess;
   const workspaceId = raw !== null && typeof raw === 'object' ? (raw as { workspace_id?: unknown }).workspace_id : undefined;
   if (typeof workspaceId === 'string' && !(await access.allows(principal, workspaceId))) {
     return { error: { code: 'WORKSPACE_NOT_ALLOWED', message: DEFAULT_MESSAGE.WORKSPACE_NOT_ALLOWED } };
@@ -30,17 +38,19 @@ async function judge(raw: unknown, principal: Principal, access: WorkspaceAccess
   if (!validation.ok) {
     return { error: { code: 'VALIDATION_ERROR', message: 'This signal is not valid.', details: validation.details } };
   }
-  return { decision: decideSignal(validation.signal, id ?? newDecisionId(nowMs), nowMs) };
+  // The workspace's policy and learned model, as single analyze applies them (cached per container).
+  const workspace = deps.workspaces ? await deps.workspaces.get(validation.signal.workspace_id) : undefined;
+  return { decision: decideSignal(validation.signal, id ?? newDecisionId(nowMs), nowMs, workspace) };
 }
 
 export async function analyzeBatch(
   signals: unknown[],
   principal: Principal & DecisionOwner,
-  deps: { workspaceAccess: WorkspaceAccess; store: DecisionBatchStore },
+  deps: JudgeDeps & { store: DecisionBatchStore },
   options: { nowMs: number; idempotency?: IdempotencyRequest },
 ): Promise<BatchOutcome> {
   const verdicts: ItemVerdict[] = [];
-  for (const raw of signals) verdicts.push(await judge(raw, principal, deps.workspaceAccess, options.nowMs));
+  for (const raw of signals) verdicts.push(await judge(raw, principal, deps, options.nowMs));
   const decisions = verdicts.flatMap((v) => ('decision' in v ? [v.decision] : []));
   const items: BatchItemRecord[] = verdicts.map((v) => ('decision' in v ? { id: v.decision.decision_id } : { error: v.error }));
 
@@ -63,7 +73,7 @@ export async function analyzeBatch(
     }
     let decision = found.get(item.id);
     if (!decision) {
-      const verdict = await judge(signals[index], principal, deps.workspaceAccess, saved.createdMs, item.id);
+      const verdict = await judge(signals[index], principal, deps, saved.createdMs, item.id);
       if (!('decision' in verdict)) throw new Error('a replayed batch item no longer validates');
       decision = verdict.decision;
       rebuilt.push(decision);

@@ -7,7 +7,7 @@ import { validateIdempotencyKey } from '../analyze/signal-schema';
 import { analyzeBatch } from './analyze-batch';
 import { BATCH_BODY_LIMIT, validateEnvelope } from './batch-envelope';
 
-export function analyzeBatchRoute({ decisionBatch, workspaceAccess, telemetry, rateLimiter }: Dependencies): RouteHandler {
+export function analyzeBatchRoute({ decisionBatch, workspaceAccess, workspaces, telemetry, rateLimiter }: Dependencies): RouteHandler {
   return apiHandler(
     async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
       const nowMs = Date.now();
@@ -26,7 +26,7 @@ export function analyzeBatchRoute({ decisionBatch, workspaceAccess, telemetry, r
       // before any per-item check; a refusal stores nothing.
       await consumeRateLimit(envelope.signals.length);
 
-      const outcome = await analyzeBatch(envelope.signals, principal, { workspaceAccess, store: decisionBatch }, {
+      const outcome = await analyzeBatch(envelope.signals, principal, { workspaceAccess, workspaces, store: decisionBatch }, {
         nowMs,
         idempotency: idempotencyKey !== undefined ? idempotencyRequest(idempotencyKey, event.body) : undefined,
       });
