@@ -3,10 +3,10 @@
 import { DEFAULT_MESSAGE } from '../contract/errors';
 import type { Principal } from '../authorizer/authorize';
 import type { Decision } from '../domain/decision';
-import type { BatchItemRecord, DecisionBatchStore, DecisionOwner, IdempotencyRequest } from '../domain/ports';
+import type { BatchItemRecord, DecisionBatchStore, DecisionExtras, DecisionOwner, IdempotencyRequest } from '../domain/ports';
 import type { WorkspaceAccess } from '../http/workspace-access';
 import type { WorkspaceCache } from '../domain/learning/workspace-cache';
-import { decideSignal } from '../analyze/analyze-signal';
+import { decideForStore } from '../analyze/analyze-signal';
 import { newDecisionId } from '../domain/ids';
 import { validateSignal } from '../analyze/signal-schema';
 
@@ -19,7 +19,7 @@ export type BatchOutcome =
   | { kind: 'replayed'; data: BatchResultItem[] }
   | { kind: 'conflict' };
 
-type ItemVerdict = { decision: Decision } | { error: Extract<BatchResultItem, { error: unknown }>['error'] };
+type ItemVerdict = { decision: Decision; extra?: DecisionExtras } | { error: Extract<BatchResultItem, { error: unknown }>['error'] };
 
 /** One signal, as analyze would judge it: the workspace grant first, then validation, then the decision. */
 /** What judging a batch's signals needs: the grant check and, when given, each workspace's policy and model. */
@@ -40,7 +40,7 @@ async function judge(raw: unknown, principal: Principal, deps: JudgeDeps, nowMs:
   }
   // The workspace's policy and learned model, as single analyze applies them (cached per container).
   const workspace = deps.workspaces ? await deps.workspaces.get(validation.signal.workspace_id) : undefined;
-  return { decision: decideSignal(validation.signal, id ?? newDecisionId(nowMs), nowMs, workspace) };
+  return decideForStore(validation.signal, id ?? newDecisionId(nowMs), nowMs, workspace);
 }
 
 export async function analyzeBatch(
@@ -53,11 +53,12 @@ export async function analyzeBatch(
   for (const raw of signals) verdicts.push(await judge(raw, principal, deps, options.nowMs));
   const decisions = verdicts.flatMap((v) => ('decision' in v ? [v.decision] : []));
   const items: BatchItemRecord[] = verdicts.map((v) => ('decision' in v ? { id: v.decision.decision_id } : { error: v.error }));
+  const extras = new Map(verdicts.flatMap((v) => ('decision' in v && v.extra ? [[v.decision.decision_id, v.extra] as const] : [])));
 
-  const saved = await deps.store.saveBatch(decisions, principal, { items, createdMs: options.nowMs, idempotency: options.idempotency });
+  const saved = await deps.store.saveBatch(decisions, principal, { items, createdMs: options.nowMs, idempotency: options.idempotency, extras });
   if (saved.kind === 'conflict') return saved;
   if (saved.kind === 'created') {
-    return { kind: 'created', data: verdicts.map((v, index) => ({ index, ...v })), stored: decisions.length };
+    return { kind: 'created', data: verdicts.map((v, index) => ('decision' in v ? { index, decision: v.decision } : { index, error: v.error })), stored: decisions.length };
   }
 
   // A replay: the first batch's decisions by id. Any its first attempt did not get to store (it failed between
@@ -65,6 +66,7 @@ export async function analyzeBatch(
   const ids = saved.items.flatMap((item) => ('id' in item ? [item.id] : []));
   const found = await deps.store.getMany(ids);
   const rebuilt: Decision[] = [];
+  const rebuiltExtras = new Map<string, DecisionExtras>();
   const data: BatchResultItem[] = [];
   for (const [index, item] of saved.items.entries()) {
     if ('error' in item) {
@@ -77,9 +79,10 @@ export async function analyzeBatch(
       if (!('decision' in verdict)) throw new Error('a replayed batch item no longer validates');
       decision = verdict.decision;
       rebuilt.push(decision);
+      if (verdict.extra) rebuiltExtras.set(decision.decision_id, verdict.extra);
     }
     data.push({ index, decision });
   }
-  if (rebuilt.length) await deps.store.putMany(rebuilt, principal);
+  if (rebuilt.length) await deps.store.putMany(rebuilt, principal, rebuiltExtras);
   return { kind: 'replayed', data };
 }

@@ -6,7 +6,7 @@ import { newDecisionId } from '../domain/ids';
 import { type Sketch, encodeSketch, sketchSignal } from '../domain/learning/sketch';
 import type { CachedWorkspace } from '../domain/learning/workspace-cache';
 import { applyWorkspace } from '../domain/learning/workspace-layer';
-import type { DecisionOwner, DecisionStore, IdempotencyRequest } from '../domain/ports';
+import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest } from '../domain/ports';
 import { scoreSignal } from '../domain/engine';
 import type { Signal } from '../domain/signal';
 
@@ -59,6 +59,12 @@ function decide(signal: Signal, decisionId: string, nowMs: number, ws?: CachedWo
  */
 export function decideSignal(signal: Signal, decisionId: string, nowMs: number, workspace?: CachedWorkspace): Decision {
   return decide(signal, decisionId, nowMs, workspace).decision;
+}
+
+/** The decision and what is stored beside it (the learning sketch), for routes that store many at once. */
+export function decideForStore(signal: Signal, decisionId: string, nowMs: number, workspace?: CachedWorkspace): { decision: Decision; extra: DecisionExtras } {
+  const { decision, sketch } = decide(signal, decisionId, nowMs, workspace);
+  return { decision, extra: sketch ? { sketch: encodeSketch(sketch) } : {} };
 }
 
 export async function analyzeSignal(

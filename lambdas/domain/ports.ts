@@ -184,12 +184,12 @@ export interface DecisionBatchStore {
   saveBatch(
     decisions: Decision[],
     owner: DecisionOwner,
-    options: { items: BatchItemRecord[]; createdMs: number; idempotency?: IdempotencyRequest },
+    options: { items: BatchItemRecord[]; createdMs: number; idempotency?: IdempotencyRequest; extras?: Map<string, DecisionExtras> },
   ): Promise<BatchSaveResult>;
   /** Decisions by id (absent ones left out), for replays. */
   getMany(decisionIds: string[]): Promise<Map<string, Decision>>;
   /** Writes decisions without claiming anything: a replay restoring decisions its first attempt did not store. */
-  putMany(decisions: Decision[], owner: DecisionOwner): Promise<void>;
+  putMany(decisions: Decision[], owner: DecisionOwner, extras?: Map<string, DecisionExtras>): Promise<void>;
 }
 
 // ---- Workspaces: policy, learned model, feedback (contract sections 8 and 9) ----

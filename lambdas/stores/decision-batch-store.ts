@@ -7,7 +7,7 @@ import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient, GetCom
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
-import type { BatchSaveResult, BatchItemRecord, DecisionBatchStore, DecisionOwner, IdempotencyRequest } from '../domain/ports';
+import type { BatchSaveResult, BatchItemRecord, DecisionBatchStore, DecisionOwner, IdempotencyRequest, DecisionExtras } from '../domain/ports';
 import { IDEMPOTENCY_WINDOW_SECONDS, decisionFrom, decisionItem, sleep } from './decision-store';
 
 /** DynamoDB's limits: 25 puts per BatchWriteItem, 100 keys per BatchGetItem. */
@@ -36,13 +36,13 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
   async saveBatch(
     decisions: Decision[],
     owner: DecisionOwner,
-    options: { items: BatchItemRecord[]; createdMs: number; idempotency?: IdempotencyRequest },
+    options: { items: BatchItemRecord[]; createdMs: number; idempotency?: IdempotencyRequest; extras?: Map<string, DecisionExtras> },
   ): Promise<BatchSaveResult> {
     if (options.idempotency) {
       const claimed = await this.claim(owner, options.idempotency, options.items, options.createdMs);
       if (claimed.kind !== 'created') return claimed;
     }
-    await this.putMany(decisions, owner);
+    await this.putMany(decisions, owner, options.extras);
     return { kind: 'created' };
   }
 
@@ -89,10 +89,14 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
     }
   }
 
-  async putMany(decisions: Decision[], owner: DecisionOwner): Promise<void> {
+  async putMany(decisions: Decision[], owner: DecisionOwner, extras?: Map<string, DecisionExtras>): Promise<void> {
     const requests = decisions.map((decision) => ({
       PutRequest: {
-        Item: decisionItem(decision, owner, Math.floor(Date.parse(decision.created_at) / 1000), this.retentionDays),
+        // The sketch learning keeps, as single analyze stores it beside its decision.
+        Item: {
+          ...extras?.get(decision.decision_id),
+          ...decisionItem(decision, owner, Math.floor(Date.parse(decision.created_at) / 1000), this.retentionDays),
+        },
       },
     }));
     const chunks: (typeof requests)[] = [];

@@ -26,8 +26,6 @@ const DECISION_FIELDS = [
   'received_at',
   'created_at',
   'model_version',
-  'respond_by',
-  'policy_version',
 ] as const;
 /** Fields of version 2 decisions; a decision stored before them keeps the shape it was stored with. */
 const DECISION_V2_FIELDS = ['confidence', 'language', 'sentiment', 'respond_by', 'policy_version'] as const;

@@ -51,8 +51,11 @@ it('stores every decision exactly as a single analyze would: same item shape, sa
   const single = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: good(7) });
   const batched = await batch([good(7)]);
   const decision = batched.json.data[0].decision;
-  const strip = (d: any) => ({ ...d, decision_id: undefined, created_at: undefined, received_at: undefined });
+  // respond_by follows received_at (the moment of receipt when the signal gives none): compare the time it allows.
+  const allowed = (d: any) => Date.parse(d.respond_by) - Date.parse(d.received_at);
+  const strip = (d: any) => ({ ...d, decision_id: undefined, created_at: undefined, received_at: undefined, respond_by: undefined });
   expect(strip(decision)).toEqual(strip(single.json));
+  expect(allowed(decision)).toBe(allowed(single.json));
   expect((await call(api.baseUrl, 'GET', `/decisions/${decision.decision_id}`, { key })).json).toEqual(decision);
   const item = async (id: string) =>
     (await api.tables.client.send(new GetCommand({ TableName: api.tables.names.decisions, Key: { pk: `decision#${id}` } }))).Item!;
