@@ -357,6 +357,13 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
     figures.decision_item_bytes_max = sizes[sizes.length - 1];
     figures.decision_item_one_write_unit_share = round3(sizes.filter((b) => writeUnitsFor(b) === 1).length / sizes.length);
     figures.decision_items_measured = sizes.length;
+    // What learning's sketch (kept with each decision so feedback can learn from it) adds: the feature that needs more.
+    const withoutSketch = decisionItems(analyzeLine?.samples ?? []).map(({ sketch: _sketch, ...rest }) => dynamoItemBytes(rest)).sort((a, b) => a - b);
+    figures.decision_item_bytes_p95_without_sketch = percentile(withoutSketch, 0.95);
+    figures.decision_item_one_write_unit_share_without_sketch = round3(withoutSketch.filter((b) => writeUnitsFor(b) === 1).length / withoutSketch.length);
+    const extraUnits = sizes.reduce((sum, b) => sum + writeUnitsFor(b), 0) / sizes.length - withoutSketch.reduce((sum, b) => sum + writeUnitsFor(b), 0) / withoutSketch.length;
+    // Each extra unit is paid on the table and on the listing index, which copies the whole item.
+    figures.cost_sketch_usd_per_million_decisions = round3(extraUnits * (listing ? 2 : 1) * PRICES.dynamodbPerMillionWriteUnits);
     // Storage while retained: the item, DynamoDB's 100 bytes of overhead per item, and each index's copy.
     const indexCopies = listing ? 2 : 1;
     const gbMonths = (((median(sizes) + 100) * indexCopies * 1e6) / 1e9) * (settings.decisionRetentionDays / 30);
