@@ -1,6 +1,7 @@
 // The analyze request body, validated with valibot. Messages are written here so that no error echoes the
 // client's text back (bodies can be 200,000 characters).
 import * as v from 'valibot';
+import { validateBody } from '../http/body-validation';
 import { WORKSPACE_ID_PATTERN } from '../domain/grants';
 import { SOURCES, type JsonValue, type Signal } from '../domain/signal';
 import type { ErrorDetail } from '../http/errors';
@@ -125,21 +126,8 @@ export type SignalValidation = { ok: true; signal: Signal } | { ok: false; detai
 
 /** Validates a parsed body; `receivedAtMs` is the time of receipt used when `received_at` is absent. */
 export function validateSignal(input: unknown, receivedAtMs: number): SignalValidation {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    return { ok: false, details: [{ field: '(body)', message: 'must be a JSON object' }] };
-  }
-  const result = v.safeParse(SignalSchema, input, { abortPipeEarly: true });
-  if (!result.success) {
-    const seen = new Set<string>();
-    const details: ErrorDetail[] = [];
-    for (const issue of result.issues) {
-      const field = issue.path?.map((p) => String(p.key)).join('.') || '(body)';
-      if (seen.has(field)) continue;
-      seen.add(field);
-      details.push({ field, message: issue.message });
-    }
-    return { ok: false, details };
-  }
+  const result = validateBody(SignalSchema, input);
+  if (!result.ok) return result;
   const s = result.output;
   // Checked here rather than in the schema: "the future" is relative to the time of receipt passed in.
   const receivedAt = s.received_at !== undefined ? parseRfc3339(s.received_at)! : receivedAtMs;

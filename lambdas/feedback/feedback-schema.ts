@@ -1,6 +1,7 @@
 // The feedback body (contract section 9): at least one of priority, recommended_action (documented values),
 // category and queue (documented or the workspace's own names). Unknown fields are refused.
 import * as v from 'valibot';
+import { validateBody } from '../http/body-validation';
 import { ACTIONS, PRIORITIES } from '../domain/decision';
 import { NAME_PATTERN } from '../domain/policy';
 import type { FeedbackFields } from '../domain/ports';
@@ -27,21 +28,8 @@ const FeedbackSchema = v.pipe(
 export type FeedbackValidation = { ok: true; fields: FeedbackFields } | { ok: false; details: ErrorDetail[] };
 
 export function validateFeedback(input: unknown): FeedbackValidation {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    return { ok: false, details: [{ field: '(body)', message: 'must be a JSON object' }] };
-  }
-  const result = v.safeParse(FeedbackSchema, input, { abortPipeEarly: true });
-  if (!result.success) {
-    const seen = new Set<string>();
-    const details: ErrorDetail[] = [];
-    for (const issue of result.issues) {
-      const field = issue.path?.map((p) => String(p.key)).join('.') || '(body)';
-      if (seen.has(field)) continue;
-      seen.add(field);
-      details.push({ field, message: issue.message });
-    }
-    return { ok: false, details };
-  }
+  const result = validateBody(FeedbackSchema, input);
+  if (!result.ok) return result;
   // In the contract's order, only the fields given.
   const out: FeedbackFields = {};
   for (const field of ['priority', 'recommended_action', 'category', 'queue'] as const) {

@@ -1,6 +1,7 @@
 // The policy body of PUT /workspaces/{id}/policy (contract section 8), validated strictly with valibot: unknown
 // fields anywhere are refused, every problem is named in `details`. The admin CLI validates files with the same schema.
 import * as v from 'valibot';
+import { validateBody } from '../http/body-validation';
 import { PRIORITIES } from '../domain/decision';
 import { DEFAULT_THRESHOLDS, NAME_PATTERN, type WorkspacePolicy } from '../domain/policy';
 import type { ErrorDetail } from '../http/errors';
@@ -115,21 +116,8 @@ const PolicySchema = v.pipe(
 export type PolicyValidation = { ok: true; policy: WorkspacePolicy } | { ok: false; details: ErrorDetail[] };
 
 export function validatePolicy(input: unknown): PolicyValidation {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    return { ok: false, details: [{ field: '(body)', message: 'must be a JSON object' }] };
-  }
-  const result = v.safeParse(PolicySchema, input, { abortPipeEarly: true });
-  if (!result.success) {
-    const seen = new Set<string>();
-    const details: ErrorDetail[] = [];
-    for (const issue of result.issues) {
-      const field = issue.path?.map((p) => String(p.key)).join('.') || '(body)';
-      if (seen.has(field)) continue;
-      seen.add(field);
-      details.push({ field, message: issue.message });
-    }
-    return { ok: false, details };
-  }
+  const result = validateBody(PolicySchema, input);
+  if (!result.ok) return result;
   // Exactly as sent, in the order of the contract's table; the read-only fields are dropped.
   const { version: _v, updated_at: _u, ...policy } = result.output as WorkspacePolicy & { version?: unknown; updated_at?: unknown };
   return { ok: true, policy: policy as WorkspacePolicy };
