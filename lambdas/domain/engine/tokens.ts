@@ -1,4 +1,4 @@
-// One-pass tokenizer shared by the scorer and the spam-model trainer (bin/train-spam-bayes.ts).
+// One-pass tokenizer shared by the scorer and the spam-model trainer (bin/train-spam-model.ts).
 // Tokens are never materialized as strings: each gets a 30-bit hash of its folded form (lowercase,
 // diacritics stripped), which keeps the hot path allocation-free and fast. A second, independent
 // hash is computed only for tokens that match the lexicon, to rule out collisions.

@@ -1,0 +1,99 @@
+// The e-mail spam model (lambdas/domain/engine/spam-model.ts) and how the scorer weighs its vote. Hand-written cases
+// in our own words: tests of behaviour, not the measure of quality (that is `npm run eval` on held-out data).
+import { scoreSignal } from '../../lambdas/domain/engine';
+import { NAMED_FEATURES, spamFeatures, spamVerdict } from '../../lambdas/domain/engine/spam-model';
+import { TokenBuffer } from '../../lambdas/domain/engine/tokens';
+import type { Signal } from '../../lambdas/domain/signal';
+
+const NOW = new Date('2026-03-02T10:00:00Z');
+const score = (s: Omit<Signal, 'workspace_id'>) => scoreSignal({ workspace_id: 'ws_test', ...s }, NOW);
+const buf = new TokenBuffer();
+function verdict(subject: string, body: string, sender?: string) {
+  buf.reset();
+  buf.add(subject, 0, 1000);
+  buf.add(body, 1, 20_000);
+  return spamVerdict(buf, sender);
+}
+
+describe('spam model features', () => {
+  it('are distinct and the same for the same input', () => {
+    const out1 = new Int32Array(4096);
+    const out2 = new Int32Array(4096);
+    buf.reset();
+    buf.add('Re: the plan plan plan', 0, 1000);
+    buf.add('See http://a.example and http://b.example, 50% off! > quoted', 1, 20_000);
+    const n1 = spamFeatures(buf, 'Ann <ann@acme.example>', out1);
+    const n2 = spamFeatures(buf, 'Ann <ann@acme.example>', out2);
+    expect(Array.from(out1.subarray(0, n1))).toEqual(Array.from(out2.subarray(0, n2)));
+    expect(new Set(out1.subarray(0, n1)).size).toBe(n1);
+  });
+
+  it('read the shape of the sender address, never its domain', () => {
+    const body = 'Hello team, attached is the signed contract for next quarter. Let me know if anything is missing from the annex.';
+    const a = verdict('Contract', body, 'Dana Smith <dana.smith@first-company.example>');
+    const b = verdict('Contract', body, 'Dana Smith <dana.smith@another-firm.example>');
+    expect(a.probability).toBe(b.probability);
+  });
+
+  it('have no feature for free-mail providers, non-ASCII text or a missing sender', () => {
+    for (const name of NAMED_FEATURES) expect(name).not.toMatch(/free|ascii|domain|tld|no_sender/);
+  });
+});
+
+describe('the spam vote', () => {
+  it('archives an obvious spam mail on its own, with a reason that says so', () => {
+    const a = score({
+      source: 'email',
+      subject: 'You have been selected!!! Claim your FREE prize now',
+      body:
+        'Congratulations! Your email address has been selected to receive a FREE vacation package and $500 cash. ' +
+        'This is a limited time offer: click here to claim your prize today. No purchase necessary. ' +
+        'Earn extra income from home, lowest mortgage rates, order now and save 80%! ' +
+        'To be removed from our mailing list, reply with REMOVE in the subject line.',
+      sender: 'Best Deals <deals4u2023@promo-mailer.example>',
+    });
+    expect(a.recommended_action).toBe('archive');
+    expect(a.category).toBe('spam');
+    expect(a.reasons.find((r) => r.code === 'SPAM_MODEL')?.message).toMatch(/spam model rates the text as spam/);
+  });
+
+  it.each([
+    ['de', 'Jonas Weber <jonas.weber@beispiel-gmbh.example>', 'Rechnung 2024-118 für März', 'Hallo Frau Berger,\n\nanbei erhalten Sie die Rechnung für die im März gelieferten Ersatzteile. Bitte überweisen Sie den Betrag bis zum 15. April. Bei Fragen zur Lieferung melden Sie sich gerne bei mir.\n\nMit freundlichen Grüßen\nJonas Weber'],
+    ['fr', 'Claire Martin <claire.martin@exemple.example>', 'Réunion de jeudi', "Bonjour à tous,\n\nJe vous propose de décaler la réunion de jeudi à 14h, car l'équipe commerciale ne sera pas disponible le matin. Pouvez-vous me confirmer votre présence ?\n\nBien cordialement,\nClaire"],
+    ['es', 'Lucía Gómez <lucia.gomez@ejemplo.example>', 'Pedido pendiente', 'Hola,\n\nHicimos el pedido 5521 hace dos semanas y todavía no lo hemos recibido. ¿Podrían decirnos cuándo llegará? Necesitamos el material para la obra del lunes.\n\nGracias y un saludo,\nLucía'],
+    ['a free-mail customer', 'mark1987@gmail.com', 'Problem with my order', 'Hi, I ordered two chairs last week (order 88412) and one of them arrived broken. Can you send a replacement or tell me how to return it? Thanks, Mark'],
+    ['a short sales lead', 'Priya <priya.s@outlook.com>', 'Question about pricing', 'Hello, we are a team of 12 and are considering your business plan. Does the annual price include onboarding, and can we pay by invoice? Best regards, Priya'],
+  ])('does not archive ordinary business mail (%s)', (_label, sender, subject, body) => {
+    const a = score({ source: 'email', subject, body, sender });
+    expect(a.recommended_action).not.toBe('archive');
+    expect(a.category).not.toBe('spam');
+  });
+
+  it('is only a doubt on a short text whose own evidence says what it is: the category stays, the score drops a little', () => {
+    const a = score({
+      source: 'email',
+      subject: 'Enterprise plan',
+      body: 'We are a 400-person company interested in your enterprise plan. Could we book a demo and get a quote for 400 seats?',
+      sender: 'cto@umbrella-logistics.example',
+    });
+    expect(a.category).toBe('sales_opportunity');
+    expect(a.recommended_action).toBe('respond');
+    const vote = a.reasons.find((r) => r.code === 'SPAM_MODEL');
+    if (vote) {
+      expect(vote.weight).toBe(-10);
+      expect(vote.message).toMatch(/a doubt on a short text/);
+    }
+  });
+
+  it('sends a long discussion the model reads as ordinary mail to review, even with list or notification wording', () => {
+    const body =
+      'Thanks for the detailed answer yesterday. I tried your suggestion on our build machines and the problem with the ' +
+      'nightly packages went away on two of the three hosts. On the third one the installer still complains about the ' +
+      'old configuration file, so I suspect something left over from the upgrade we did last month. I will compare the ' +
+      'settings with the other hosts tomorrow and write back with what I find, unless you already know what it is.\n\n' +
+      '> Have you tried removing the cached files first?\n\n' +
+      '--\nYou are receiving this because you are subscribed to the users mailing list. To unsubscribe, visit the list page.';
+    const a = score({ source: 'email', subject: 'Re: nightly packages fail to install', body, sender: 'Sam Okafor <sam@build-lab.example>' });
+    expect(a.recommended_action).not.toBe('archive');
+  });
+});
