@@ -201,6 +201,7 @@ export const LEXICON: readonly LexGroup[] = [
       'filling up|running low|low {disk space,disk,memory,free space,space,inodes,free memory}|{disk space,free space,memory} {is,} {low,running low}|' +
       '{running,almost,nearly,will,is going to,predicted to,expected to,is predicted to,is expected to,will soon} run out of ' +
       '{space,disk space,disk,memory,inodes,capacity,file descriptors}|' +
+      '{almost,nearly,soon} out of {space,disk space,disk,memory,inodes,capacity,file descriptors}|' +
       '{will,is going to,is predicted to,is expected to,predicted to,expected to} {fill,fill up,be full,exhaust,run out}|' +
       '{replication,replica,consumer,consumer group,follower,sync} lag|lagging|lagging behind|{seconds,minutes} behind|' +
       'behind {the,its} {primary,master,leader}|' +
