@@ -170,6 +170,12 @@ describe('alert wording that must not flip the severity', () => {
     expect(codes(days)).not.toContain('CRITICAL_CONDITION');
   });
 
+  it('reads a free share as the other side of a usage metric', () => {
+    expect(codes(internal('Disk almost full', 'Only 4% left on {{ $labels.mountpoint }}.'))).toContain('METRIC_CRITICAL');
+    expect(codes(internal('Disk almost full', 'Less than 10% disk space left.'))).toContain('METRIC_WARNING');
+    expect(codes(internal('Disk usage', 'Still 40% free.')).filter((c) => c.startsWith('METRIC'))).toEqual([]);
+  });
+
   it('metadata.severity replaces the severity read from the wording', () => {
     const info = score({ source: 'internal', subject: 'Node out of memory', metadata: { severity: 'info' } });
     expect(codes(info)).toContain('SEVERITY_LOW');

@@ -166,21 +166,27 @@ export const LEXICON: readonly LexGroup[] = [
     phrases:
       '{cannot,can’t,could not,couldn’t,unable to,failed to} {connect,reach} {to,}|connection refused|' +
       '{health check,healthcheck,health checks,healthchecks,probe,probes,liveness probe,readiness probe} {failed,failing,fails,fail}|' +
-      'not ready|notready|unready|is not ready|never became ready|' +
       'corrupt|corrupts|corrupted|corruption|data {is,was,} lost|lost data|deadlock detected',
+  },
+  {
+    // Internal only: in a ticket "not ready", "missing" or "stopped" are about the work, not a system.
+    code: 'CRITICAL_CONDITION',
+    weight: 40,
+    sources: ['internal'],
+    phrases: 'not ready|notready|unready|is not ready|never became ready',
   },
   {
     // Hours to exhaustion or expiry: "will fill within 4 hours", "expires in 12 hours".
     code: 'CRITICAL_CONDITION',
     weight: 40,
-    sources: OPS,
+    sources: ['internal'],
     near: EXHAUST,
     phrases: '{1,2,3,4,5,6,8,12,24,one,two,three,four,six,twelve,few,couple of} hours|an hour|next hour|next few hours|1h|2h|4h|6h|12h|24h',
   },
   {
     code: 'CRITICAL_CONDITION',
     weight: 40,
-    sources: OPS,
+    sources: ['internal'],
     near: INFRA,
     phrases:
       'missing|disappeared|has disappeared|absent|crashed|has crashed|not running|stopped|has stopped|lost|no data|' +
@@ -203,29 +209,31 @@ export const LEXICON: readonly LexGroup[] = [
       '{space,disk space,disk,memory,inodes,capacity,file descriptors}|' +
       '{almost,nearly,soon} out of {space,disk space,disk,memory,inodes,capacity,file descriptors}|' +
       '{will,is going to,is predicted to,is expected to,predicted to,expected to} {fill,fill up,be full,exhaust,run out}|' +
-      '{replication,replica,consumer,consumer group,follower,sync} lag|lagging|lagging behind|{seconds,minutes} behind|' +
+      '{replication,replica,consumer,consumer group,follower,sync} lag|{seconds,minutes} behind|' +
       'behind {the,its} {primary,master,leader}|' +
       'too many {restarts,connections,open files,requests,errors,retries,processes,threads,file descriptors,open connections,failed logins}|' +
       'restarting {frequently,often,too often,repeatedly}|frequent restarts|restarted {more than,several times,multiple times,repeatedly}|' +
       '{high,increased,elevated} {latency,response time,response times,error rate,error rates,failure rate,5xx rate,request latency}|' +
       '{latency,response time,error rate,failure rate} {is,} {high,above,increased,elevated,too high}|' +
       'slow {queries,query,requests,responses,scrapes,replication}|' +
-      '{queue,backlog} {growing,is growing,building up,piling up,too large,is too large}|backlog|backlog growing|pile up|piling up|' +
-      'throttling|throttled|rate limited|' +
+      '{queue,backlog} {growing,is growing,building up,piling up,too large,is too large}|backlog growing|' +
+      'cpu throttling|throttled requests|' +
       'clock {skew,drift,out of sync,not synchronised,not synchronized,not synchronising,not synchronizing}|time drift|ntp {drift,offset}|' +
-      'out of sync|' +
       '{certificate,cert,tls certificate,ssl certificate} {expires soon,expiring soon,will expire,expires in,is expiring,expiring,is about to expire}|' +
       'expiring soon|expires soon|' +
       '{approaching,near,nearing,close to} {the,its,their} {limit,limits,quota,capacity,maximum}|near capacity|nearing capacity|' +
-      'quota {almost,nearly} {full,exhausted,reached}|flapping|under replicated|underreplicated|unassigned shards|shards {are,} unassigned|' +
-      'swapping|dropped packets|packets dropped|connection pool {exhausted,saturated}|saturated|saturation',
+      'quota {almost,nearly} {full,exhausted,reached}|under replicated|underreplicated|unassigned shards|shards {are,} unassigned|' +
+      'dropped packets|packets dropped|connection pool {exhausted,saturated}',
   },
   {
+    // Internal only: in a ticket or a mail these words are as often about work ("product backlog", "pending review").
     code: 'WARNING_CONDITION',
     weight: 20,
-    sources: OPS,
+    sources: ['internal'],
     phrases:
       'pending|stuck|evicted|unhealthy|deadlock|deadlocks|{job,cron job,cronjob,batch job} {failed,has failed,failing}|' +
+      'lagging|lagging behind|backlog|pile up|piling up|throttling|throttled|rate limited|out of sync|flapping|swapping|' +
+      'saturated|saturation|' +
       'errors {increasing,increased,rising}|error spike|takes longer than|taking longer than',
   },
   {
@@ -245,7 +253,7 @@ export const LEXICON: readonly LexGroup[] = [
     // Days to exhaustion or expiry: "will fill up in 4 days", "expires in 14 days".
     code: 'WARNING_CONDITION',
     weight: 20,
-    sources: OPS,
+    sources: ['internal'],
     near: EXHAUST,
     phrases: '{1,2,3,4,5,6,7,10,14,21,30,few,couple of,two,three,four,five,seven,several} days|{a,one,two} {week,weeks}',
   },

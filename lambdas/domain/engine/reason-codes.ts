@@ -58,11 +58,11 @@ export const REASON_CODES = {
   },
   METRIC_CRITICAL: {
     min: 25, max: 25, category: 'incident', problem: true, cancelledByRecovery: true,
-    description: 'a metric past its critical level (usage >= 95%, error rate >= 10%, latency >= 3 s)',
+    description: 'a metric past its critical level (usage >= 95% or, in an alert, <= 5% free; error rate >= 10%; latency >= 3 s)',
   },
   METRIC_WARNING: {
     min: 10, max: 10, category: 'incident', problem: true, cancelledByRecovery: true,
-    description: 'a metric past its warning level (usage >= 85%, error rate >= 2%, latency >= 1 s)',
+    description: 'a metric past its warning level (usage >= 85% or, in an alert, <= 15% free; error rate >= 2%; latency >= 1 s)',
   },
   CRITICAL_CONDITION: {
     min: 10, max: 40, category: 'incident', problem: true, topic: true, negatable: true, cancelledByRecovery: true, cancelledByClosure: true, severityClass: true,

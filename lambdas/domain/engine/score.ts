@@ -69,6 +69,19 @@ function withoutTemplates(text: string, limit: number): string {
   const head = text.length > limit ? text.slice(0, limit) : text;
   return head.replace(TEMPLATE, (t) => TEMPLATE_LABEL.exec(t)?.[1] ?? '');
 }
+// "< 10% left", "5% memory available": a free share, the other side of a usage metric (same thresholds: 95% / 85% used).
+const FREE_SHARE = /(\d{1,3}(?:[.,]\d{1,2})?)\s*%\s*(?:of\s+)?(?:(?:disk|free|disk space|space|memory|inodes|capacity)\s+)?(?:left|free|available|remaining)\b/gi;
+function freeShare(text: string, known: { level: number } | null): { level: 1 | 2; text: string } | null {
+  if (text.indexOf('%') < 0) return null;
+  let best: { level: 1 | 2; text: string } | null = null;
+  FREE_SHARE.lastIndex = 0;
+  for (let m = FREE_SHARE.exec(text), k = 0; m !== null && k < 20; m = FREE_SHARE.exec(text), k++) {
+    const value = Number(m[1].replace(',', '.'));
+    const level = value <= 5 ? 2 : value <= 15 ? 1 : 0;
+    if (level > 0 && level > (best?.level ?? known?.level ?? 0)) best = { level: level === 2 ? 2 : 1, text: `only ${value}% free` };
+  }
+  return best;
+}
 const CAMEL_WORD = /[A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z0-9]*/g;
 const CAMEL_HINT = /[a-z0-9][A-Z]/;
 const CAMEL_BODY_CHARS = 4_000;
@@ -109,7 +122,10 @@ function textDrafts(signal: Signal, md: Meta | null, source: Source): Draft[] {
   if (source === 'internal' || source === 'task' || alertShaped) camelWords(body, CAMEL_BODY_CHARS, extra);
   if (extra.length > 0) buf.add(extra.join('\n'), 2, EXTRA_SCAN_CHARS);
 
-  const { touched, metric } = matcher.scan(SOURCE_BIT[source] | (alertShaped ? SOURCE_BIT.internal : 0));
+  const scanned = matcher.scan(SOURCE_BIT[source] | (alertShaped ? SOURCE_BIT.internal : 0));
+  const { touched } = scanned;
+  let metric = scanned.metric;
+  if ((source === 'internal' || alertShaped) && (metric === null || metric.level < 2)) metric = freeShare(subject, metric) ?? freeShare(body, metric) ?? metric;
   const drafts: Draft[] = [];
   for (const c of touched) {
     const code = CODES[c];
