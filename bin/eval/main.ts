@@ -6,6 +6,7 @@
 import { ACTIONS, PRIORITIES } from '../../lambdas/domain/decision';
 import { MODEL_VERSION, scoreSignal } from '../../lambdas/domain/engine';
 import { DATA_DIR } from '../data-splits';
+import { ALERT_CASES, ALERT_LEVEL, TICKET_CASES, TICKET_LEVEL, alertSignal, spearman, ticketSignal } from './hand-written-cases';
 import { EVAL_SPLIT, agrees, scoreHeldOut, type Scored } from './labeled';
 import { figure, fmtCounts, inc, pct, printFigures, round, type Counts, type Figure } from './report';
 
@@ -99,6 +100,31 @@ function reliability(scored: Scored[]) {
   return { rows, ece: round(ece, 3) };
 }
 
+/** Spearman correlation of score with the written severity label, on the hand-written cases (behaviour, not quality). */
+function handWritten(): { name: string; value: number; detail: string }[] {
+  const now = new Date('2026-03-02T10:00:00Z');
+  const out: { name: string; value: number; detail: string }[] = [];
+  for (const source of ['internal', 'email'] as const) {
+    const scores = ALERT_CASES.map((c) => scoreSignal(alertSignal(c, source), now).score);
+    const meanOf = (label: string) => {
+      const v = scores.filter((_, i) => ALERT_CASES[i].label === label);
+      return (v.reduce((a, b) => a + b, 0) / v.length).toFixed(0);
+    };
+    out.push({
+      name: `alerts as ${source}: Spearman score vs label (${ALERT_CASES.length})`,
+      value: spearman(scores, ALERT_CASES.map((c) => ALERT_LEVEL[c.label])),
+      detail: `mean score critical ${meanOf('critical')}, warning ${meanOf('warning')}, info ${meanOf('info')}`,
+    });
+  }
+  const tickets = TICKET_CASES.map((c) => scoreSignal(ticketSignal(c), now));
+  out.push({
+    name: `bugs and tasks: Spearman score vs label (${TICKET_CASES.length})`,
+    value: spearman(tickets.map((a) => a.score), TICKET_CASES.map((c) => TICKET_LEVEL[c.label])),
+    detail: `in task: ${tickets.filter((a) => a.category === 'task').length} of ${tickets.length}`,
+  });
+  return out;
+}
+
 function main() {
   const { scored, enronInputs } = scoreHeldOut();
   const sa = spamAssassin(scored);
@@ -135,9 +161,13 @@ function main() {
   for (const r of rel.rows) console.log(`  ${r.bucket.padEnd(10)} ${String(r.n).padStart(9)}  ${r.mean_confidence.toFixed(3).padStart(15)}  ${r.agreement.toFixed(3).padStart(9)}   (${pct(r.n, scored.length)} of decisions)`);
   printFigures('', [calibration]);
   console.log();
+  console.log('Hand-written cases (NOT a quality measure: written by the lexicon\'s author; bin/eval/hand-written-cases.ts)');
+  for (const h of handWritten()) console.log(`  ${h.name.padEnd(52)} ${h.value.toFixed(3).padStart(6)}   ${h.detail}`);
+  console.log();
   console.log('Not measured here (no labeled data in ../shared/data):');
   console.log('  - alert and ticket priority against their authors\' severity labels (rank correlation): no labeled alerts or');
-  console.log('    tickets are available; test/unit/engine-alerts.test.ts checks the severity ladder on written examples only.');
+  console.log('    tickets are available; the hand-written figures above and test/unit/engine-alerts.test.ts check the');
+  console.log('    severity ladder on written examples only.');
   console.log('  - language and sentiment accuracy: the sets carry no such labels (language counts above are context).');
 }
 

@@ -4,6 +4,7 @@
 import { PRIORITIES } from '../../lambdas/domain/decision';
 import { scoreSignal } from '../../lambdas/domain/engine';
 import type { Signal } from '../../lambdas/domain/signal';
+import { ALERT_CASES, TICKET_CASES, alertSignal, ticketSignal, type AlertLabel, type TicketLabel } from '../../bin/eval/hand-written-cases';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
 const score = (s: Omit<Signal, 'workspace_id' | 'received_at'>) =>
@@ -56,5 +57,169 @@ describe('bug and task text', () => {
 
   it('stays a task when it is plain work', () => {
     expect(score({ source: 'task', subject: 'Update the footer year', body: 'Change 2025 to 2026 in the footer.' }).category).toBe('task');
+  });
+});
+
+// ---- hand-written labeled cases (bin/eval/hand-written-cases.ts): behaviour, not a quality measure ----------------
+
+const NOW_CASES = new Date('2026-03-02T10:00:00Z');
+const median = (v: number[]) => {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+
+describe.each(['internal', 'email'] as const)('hand-written alert rules as %s signals', (source) => {
+  const scored = ALERT_CASES.map((c) => ({ c, a: scoreSignal(alertSignal(c, source), NOW_CASES) }));
+  const scoresOf = (label: AlertLabel) => scored.filter((x) => x.c.label === label).map((x) => x.a.score);
+
+  it('has enough cases of every class', () => {
+    expect(ALERT_CASES.length).toBeGreaterThanOrEqual(40);
+    for (const label of ['critical', 'warning', 'info'] as const) expect(scoresOf(label).length).toBeGreaterThanOrEqual(12);
+  });
+
+  it('scores critical above warning above info (median and mean)', () => {
+    expect(median(scoresOf('critical'))).toBeGreaterThan(median(scoresOf('warning')));
+    expect(median(scoresOf('warning'))).toBeGreaterThan(median(scoresOf('info')));
+    expect(mean(scoresOf('critical'))).toBeGreaterThan(mean(scoresOf('warning')) + 10);
+    expect(mean(scoresOf('warning'))).toBeGreaterThan(mean(scoresOf('info')) + 10);
+  });
+
+  it('gives every critical alert a reason, and high or critical priority', () => {
+    for (const { c, a } of scored.filter((x) => x.c.label === 'critical')) {
+      expect([c.name, a.reasons.length > 0]).toEqual([c.name, true]);
+      expect([c.name, a.priority === 'high' || a.priority === 'critical']).toEqual([c.name, true]);
+      expect([c.name, a.category]).toEqual([c.name, 'incident']);
+    }
+  });
+
+  it('never escalates an info alert, nor gives it more than medium', () => {
+    for (const { c, a } of scored.filter((x) => x.c.label === 'info')) {
+      expect([c.name, a.recommended_action === 'escalate' || a.recommended_action === 'respond_now']).toEqual([c.name, false]);
+      expect([c.name, a.priority === 'low' || a.priority === 'medium']).toEqual([c.name, true]);
+    }
+  });
+
+  it('puts most warnings at medium or high, never critical', () => {
+    const warnings = scored.filter((x) => x.c.label === 'warning');
+    for (const { c, a } of warnings) expect([c.name, a.priority]).not.toEqual([c.name, 'critical']);
+    const middle = warnings.filter(({ a }) => a.priority === 'medium' || a.priority === 'high').length;
+    expect(middle / warnings.length).toBeGreaterThanOrEqual(0.8);
+  });
+});
+
+describe('alert wording that must not flip the severity', () => {
+  const internal = (subject: string, body = '') => score({ source: 'internal', subject, body });
+  const codes = (a: ReturnType<typeof score>) => a.reasons.map((r) => r.code);
+
+  it('a negated condition is not a condition', () => {
+    const a = internal('Database check', 'The database is not down and there are no errors.');
+    expect(codes(a)).not.toContain('OUTAGE_LANGUAGE');
+    expect(codes(a)).not.toContain('WARNING_CONDITION');
+    expect(a.priority).toBe('low');
+  });
+
+  it('"should never happen" does not soften a critical condition', () => {
+    const a = internal('Replication stopped', 'Replication on {{ $labels.instance }} has stopped. This should never happen.');
+    expect(codes(a)).toContain('CRITICAL_CONDITION');
+    expect(['high', 'critical']).toContain(a.priority);
+  });
+
+  it('negated urgency in an alert description is neither urgent nor "not urgent"', () => {
+    const a = internal('Queue backlog growing', 'Messages pile up. Never critical on its own.');
+    expect(codes(a)).not.toContain('NOT_URGENT');
+    expect(codes(a)).not.toContain('URGENCY_LANGUAGE');
+    expect(codes(a)).toContain('WARNING_CONDITION');
+  });
+
+  it('a description of when the alert resolves is no recovery', () => {
+    for (const body of [
+      'Disk on {{ $labels.instance }} is full. If not resolved, writes fail.',
+      'Disk on {{ $labels.instance }} is full. The alert will be resolved once usage drops.',
+      'Disk on {{ $labels.instance }} is full until resolved by an operator.',
+    ]) {
+      const a = internal('Disk full', body);
+      expect([body, codes(a)]).not.toEqual([body, expect.arrayContaining(['ALERT_RESOLVED'])]);
+      expect([body, a.priority === 'high' || a.priority === 'critical']).toEqual([body, true]);
+    }
+    expect(codes(internal('[RESOLVED] Disk full', 'Disk usage is back to normal.'))).toContain('ALERT_RESOLVED');
+  });
+
+  it('template placeholders add nothing and read like the values they stand for', () => {
+    expect(internal('{{ $labels.alertname }}', 'VALUE = {{ $value }}\n  LABELS = {{ $labels }}').reasons).toEqual([]);
+    const templated = internal('Instance down', '{{ $labels.instance }} of job {{ $labels.job }} has been down for more than 5 minutes.');
+    const rendered = internal('Instance down', 'db-1:9100 of job node has been down for more than 5 minutes.');
+    expect(codes(templated)).toContain('OUTAGE_LANGUAGE');
+    expect(templated.priority).toBe(rendered.priority);
+    const far = internal('Targets down', '{{ $value }}% of the {{ $labels.job }} targets in {{ $labels.namespace }} namespace are down.');
+    expect(codes(far)).toContain('OUTAGE_LANGUAGE');
+  });
+
+  it('reads CamelCase rule names', () => {
+    expect(codes(internal('KubeNodeNotReady'))).toContain('CRITICAL_CONDITION');
+    expect(codes(internal('HostOutOfMemory'))).toContain('CRITICAL_CONDITION');
+    expect(codes(internal('NodeFilesystemAlmostOutOfSpace'))).toContain('WARNING_CONDITION');
+    expect(codes(internal('NodeFilesystemAlmostOutOfSpace'))).not.toContain('CRITICAL_CONDITION');
+    expect(codes(internal('ConfigReloaded'))).toContain('INFORMATIONAL_ALERT');
+  });
+
+  it('hours to exhaustion are critical, days a warning', () => {
+    expect(codes(internal('Disk filling', 'The volume will fill within 4 hours.'))).toContain('CRITICAL_CONDITION');
+    const days = internal('Disk filling', 'The volume will fill within 4 days.');
+    expect(codes(days)).toContain('WARNING_CONDITION');
+    expect(codes(days)).not.toContain('CRITICAL_CONDITION');
+  });
+
+  it('reads a free share as the other side of a usage metric', () => {
+    expect(codes(internal('Disk almost full', 'Only 4% left on {{ $labels.mountpoint }}.'))).toContain('METRIC_CRITICAL');
+    expect(codes(internal('Disk almost full', 'Less than 10% disk space left.'))).toContain('METRIC_WARNING');
+    expect(codes(internal('Disk usage', 'Still 40% free.')).filter((c) => c.startsWith('METRIC'))).toEqual([]);
+  });
+
+  it('metadata.severity replaces the severity read from the wording', () => {
+    const info = score({ source: 'internal', subject: 'Node out of memory', metadata: { severity: 'info' } });
+    expect(codes(info)).toContain('SEVERITY_LOW');
+    expect(codes(info)).not.toContain('CRITICAL_CONDITION');
+    const critical = score({ source: 'internal', subject: 'Config reloaded', metadata: { severity: 'critical' } });
+    expect(codes(critical)).toEqual(['SEVERITY_CRITICAL']);
+    expect(critical.priority).toBe('high');
+  });
+
+  it('a monitoring alert sent by mail reads as one; ordinary mail with the same words does not', () => {
+    const mail = score({ source: 'email', sender: 'alertmanager@ops.example', subject: '[FIRING:1] KubeNodeNotReady', body: 'Node {{ $labels.node }} is not ready.' });
+    expect(codes(mail)).toContain('CRITICAL_CONDITION');
+    const chat = score({ source: 'email', sender: 'ann@example.com', subject: 'Lunch', body: 'The kids are not ready yet, see you at one.' });
+    expect(codes(chat)).not.toContain('CRITICAL_CONDITION');
+  });
+});
+
+describe('hand-written bug and task texts', () => {
+  const scored = TICKET_CASES.map((c) => ({ c, a: scoreSignal(ticketSignal(c), NOW_CASES) }));
+  const scoresOf = (label: TicketLabel) => scored.filter((x) => x.c.label === label).map((x) => x.a.score);
+
+  it('has enough cases', () => {
+    expect(TICKET_CASES.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('orders blockers, crashes, data loss and security above broken features above minor matters', () => {
+    expect(median(scoresOf('high'))).toBeGreaterThan(median(scoresOf('medium')));
+    expect(median(scoresOf('medium'))).toBeGreaterThan(median(scoresOf('low')));
+    expect(Math.min(...scoresOf('high'))).toBeGreaterThanOrEqual(median(scoresOf('medium')));
+    expect(Math.max(...scoresOf('low'))).toBeLessThan(median(scoresOf('medium')));
+  });
+
+  it('gives the category the text supports', () => {
+    for (const { c, a } of scored) if (c.category) expect([c.title, a.category]).toEqual([c.title, c.category]);
+    const categories = new Set(scored.map(({ a }) => a.category));
+    for (const c of ['incident', 'security', 'support', 'task']) expect(categories).toContain(c);
+  });
+
+  it('leaves fewer than half of them in task', () => {
+    expect(scored.filter(({ a }) => a.category === 'task').length / scored.length).toBeLessThan(0.5);
+  });
+
+  it('keeps defect wording out of other sources', () => {
+    const mail = score({ source: 'email', sender: 'a@b.example', subject: 'Minor typo', body: 'Small typo on your pricing page.' });
+    expect(mail.reasons.map((r) => r.code)).not.toContain('MINOR_ISSUE');
   });
 });

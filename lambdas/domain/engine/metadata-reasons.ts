@@ -1,6 +1,6 @@
 // Phase 2 of scoring: reasons from metadata (VIP, customer tier, tags, severity) and from the kind of sender.
 import type { Signal } from '../signal';
-import { REASON_CODES } from './reason-codes';
+import { REASON_CODES, infoOf } from './reason-codes';
 import { SEVERITY_WORDS, BULK_LOCAL, NO_REPLY_LOCAL, TAGS, TIER_FREE, TIER_PAID, TIER_VIP, own, parseSender, shortString, stringList, type Meta, type TagKind } from './metadata';
 import type { Draft } from './draft';
 
@@ -72,7 +72,8 @@ export function metadataDrafts(drafts: Draft[], signal: Signal, md: Meta | null)
   const sevKey = typeof sevRaw === 'number' ? (Number.isInteger(sevRaw) ? String(sevRaw) : null) : shortString(sevRaw, 20);
   const sev = sevKey !== null ? SEVERITY_WORDS[sevKey.replace(/[_]/g, '-')] : undefined;
   if (sev) {
-    for (let k = drafts.length - 1; k >= 0; k--) if (drafts[k].code.startsWith('SEVERITY_')) drafts.splice(k, 1);
+    // The author's own severity label also replaces the severity class read from the alert's wording.
+    for (let k = drafts.length - 1; k >= 0; k--) if (drafts[k].code.startsWith('SEVERITY_') || infoOf(drafts[k].code).severityClass === true) drafts.splice(k, 1);
     drafts.push({ code: sev, weight: REASON_CODES[sev].max, message: `metadata.severity is ${sevKey}` });
   } else {
     // Several severity words in the text: keep the highest.

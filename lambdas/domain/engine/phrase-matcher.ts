@@ -28,6 +28,7 @@ const NEGATABLE = new Set<number>(CODES.flatMap((c, i) => (infoOf(c).negatable ?
 const ACCUMULATE = new Set<number>(CODES.flatMap((c, i) => (infoOf(c).accumulates ? [i] : [])));
 const URGENCY = CODE_INDEX.get('URGENCY_LANGUAGE')!;
 const NOT_URGENT = CODE_INDEX.get('NOT_URGENT')!;
+const INTERNAL_BIT = trie.SOURCE_BIT.internal;
 
 export class PhraseMatcher {
   readonly buf = new TokenBuffer();
@@ -234,7 +235,9 @@ export class PhraseMatcher {
               this.record(entry.code, entry.weight, entry.phrase, i, touched, false);
             }
             entry.seen = this.callStamp;
-          } else if (entry.code === URGENCY) {
+          } else if (entry.code === URGENCY && (sourceBit & INTERNAL_BIT) === 0) {
+            // Negated urgency in a person's text is a hedge ("not urgent"); in an alert rule's description ("never
+            // critical", "if not acted on immediately") it says nothing about this alert's severity.
             this.record(NOT_URGENT, -5, `not ${entry.phrase}`, i, touched, false);
           }
         }

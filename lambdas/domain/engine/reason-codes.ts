@@ -26,6 +26,8 @@ export interface ReasonCodeInfo {
   cancelledByRecovery?: boolean;
   /** Dropped when the writer says the problem is solved (GRATITUDE_CLOSURE) and it does not recur. */
   cancelledByClosure?: boolean;
+  /** Judges how severe an alert is from its wording; metadata.severity, when given, replaces it (as it does SEVERITY_*). */
+  severityClass?: boolean;
   /** The message for a matched lexicon phrase (lexicon text, never signal text). */
   message?: (phrase: string) => string;
 }
@@ -56,11 +58,26 @@ export const REASON_CODES = {
   },
   METRIC_CRITICAL: {
     min: 25, max: 25, category: 'incident', problem: true, cancelledByRecovery: true,
-    description: 'a metric past its critical level (usage >= 95%, error rate >= 10%, latency >= 3 s)',
+    description: 'a metric past its critical level (usage >= 95% or, in an alert, <= 5% free; error rate >= 10%; latency >= 3 s)',
   },
   METRIC_WARNING: {
     min: 10, max: 10, category: 'incident', problem: true, cancelledByRecovery: true,
-    description: 'a metric past its warning level (usage >= 85%, error rate >= 2%, latency >= 1 s)',
+    description: 'a metric past its warning level (usage >= 85% or, in an alert, <= 15% free; error rate >= 2%; latency >= 1 s)',
+  },
+  CRITICAL_CONDITION: {
+    min: 10, max: 40, category: 'incident', problem: true, topic: true, negatable: true, cancelledByRecovery: true, cancelledByClosure: true, severityClass: true,
+    description: 'a condition that stops a system or loses data: out of memory, disk full, no quorum or leader, replication stopped, crash loop, certificate expired, backup failed, node not ready, target missing',
+    message: (p) => `reports a critical condition (${kw(p)})`,
+  },
+  WARNING_CONDITION: {
+    min: 5, max: 20, category: 'incident', problem: true, topic: true, negatable: true, cancelledByRecovery: true, cancelledByClosure: true, severityClass: true,
+    description: 'a condition to act on before it becomes an outage: high usage, lag, disk filling in days, too many restarts, backlog, throttling, clock skew, certificate expiring',
+    message: (p) => `reports a warning condition (${kw(p)})`,
+  },
+  INFORMATIONAL_ALERT: {
+    min: -10, max: -10, negatable: true, severityClass: true,
+    description: 'internal signal that only informs: configuration reloaded, restarted, deployed, scaled, heartbeat, "no action needed"',
+    message: (p) => `internal signal is informational (${kw(p)})`,
   },
   IMPACT_SCOPE: {
     min: 5, max: 10, negatable: true, cancelledByRecovery: true, cancelledByClosure: true,
@@ -116,6 +133,21 @@ export const REASON_CODES = {
     min: 3, max: 20, category: 'support', problem: true, topic: true, negatable: true, cancelledByClosure: true,
     description: 'ordinary support request: something does not work, an error, a how-to question',
     message: (p) => `asks for help with a problem (${kw(p)})`,
+  },
+  BUG_REPORT: {
+    min: 4, max: 15, category: 'support', topic: true, negatable: true, cancelledByClosure: true,
+    description: 'task or chat text reporting a software defect: exception, stack trace, wrong result, "steps to reproduce", regression',
+    message: (p) => `reports a software defect (${kw(p)})`,
+  },
+  SEVERE_DEFECT: {
+    min: 10, max: 20, problem: true, negatable: true, cancelledByClosure: true,
+    description: 'task or chat text says the defect stops work: crash, hang, freeze, blocker, unusable',
+    message: (p) => `the defect stops work (${kw(p)})`,
+  },
+  MINOR_ISSUE: {
+    min: -10, max: -10, negatable: true,
+    description: 'task or chat text about a minor matter: typo, cosmetic issue, feature request, enhancement, refactoring, documentation',
+    message: (p) => `is a minor matter (${kw(p)})`,
   },
   DEADLINE_LANGUAGE: {
     min: 3, max: 10, category: 'task', topic: true, negatable: true,

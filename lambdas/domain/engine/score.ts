@@ -61,20 +61,74 @@ const isProblem = (d: Draft) =>
   d.code === 'TAG_TOPIC' ? d.problem === true : infoOf(d.code).problem === true && (d.code !== 'SUPPORT_REQUEST' || d.weight >= 20);
 const categoryOf = (d: Draft): Category | undefined => (d.code === 'TAG_TOPIC' ? d.category : infoOf(d.code).category);
 
+// Prometheus/Go template placeholders ("{{ $labels.pod }}", "{{ $value | humanize }}", "{{ .Labels.job }}").
+const TEMPLATE_HINT = /\{\{-?\s*[$.]/;
+const TEMPLATE = /\{\{[^{}]{0,200}\}\}/g;
+const TEMPLATE_LABEL = /labels\.([A-Za-z_][A-Za-z0-9_]*)/i;
+const FIRING_HINT = /\[(?:FIRING|ALERT|ALARM)\b/i;
+const MONITORING_SENDER =
+  /^(?:alertmanager|prometheus|grafana|nagios|icinga|zabbix|datadog|pagerduty|opsgenie|monitoring|monitor|alerts?|alerting|cloudwatch|sentry|uptime-?robot|pingdom|statuscake)(?:[-+._0-9].*)?$/;
+function withoutTemplates(text: string, limit: number): string {
+  const head = text.length > limit ? text.slice(0, limit) : text;
+  return head.replace(TEMPLATE, (t) => TEMPLATE_LABEL.exec(t)?.[1] ?? '');
+}
+// "< 10% left", "5% memory available": a free share, the other side of a usage metric (same thresholds: 95% / 85% used).
+const FREE_SHARE = /(\d{1,3}(?:[.,]\d{1,2})?)\s*%\s*(?:of\s+)?(?:(?:disk|free|disk space|space|memory|inodes|capacity)\s+)?(?:left|free|available|remaining)\b/gi;
+function freeShare(text: string, known: { level: number } | null): { level: 1 | 2; text: string } | null {
+  if (text.indexOf('%') < 0) return null;
+  let best: { level: 1 | 2; text: string } | null = null;
+  FREE_SHARE.lastIndex = 0;
+  for (let m = FREE_SHARE.exec(text), k = 0; m !== null && k < 20; m = FREE_SHARE.exec(text), k++) {
+    const value = Number(m[1].replace(',', '.'));
+    const level = value <= 5 ? 2 : value <= 15 ? 1 : 0;
+    if (level > 0 && level > (best?.level ?? known?.level ?? 0)) best = { level: level === 2 ? 2 : 1, text: `only ${value}% free` };
+  }
+  return best;
+}
+const CAMEL_WORD = /[A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z0-9]*/g;
+const CAMEL_HINT = /[a-z0-9][A-Z]/;
+const CAMEL_BODY_CHARS = 4_000;
+const EXTRA_SCAN_CHARS = 2_000;
+/** Appends the CamelCase identifiers of `text` (its first `limit` characters), split into words: "KubeAPIDown" -> "Kube API Down". */
+function camelWords(text: string, limit: number, out: string[]): void {
+  const head = text.length > limit ? text.slice(0, limit) : text;
+  if (!CAMEL_HINT.test(head)) return;
+  const words: string[] = [];
+  for (const m of head.matchAll(CAMEL_WORD)) words.push(m[0].replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2'));
+  if (words.length > 0) out.push(words.join('.\n'));
+}
+
 /** Phase 1: reasons from the text, as the phrase matcher recorded them. */
 function textDrafts(signal: Signal, md: Meta | null, source: Source): Draft[] {
   const buf = matcher.buf;
   buf.reset();
-  buf.add(textOf(signal.subject), 0, SUBJECT_SCAN_CHARS);
-  buf.add(textOf(signal.body), 1, BODY_SCAN_CHARS);
+  let subject = textOf(signal.subject);
+  let body = textOf(signal.body);
+  // Alert rule text arrives with its template placeholders ("{{ $labels.instance }}", "{{ $value }}"): they are read as
+  // the label's name or as nothing, so "{{ $labels.instance }} of job {{ $labels.job }} is down" reads like its words.
+  const templated = TEMPLATE_HINT.test(subject) || TEMPLATE_HINT.test(body.length > BODY_SCAN_CHARS ? body.slice(0, BODY_SCAN_CHARS) : body);
+  if (templated) {
+    subject = withoutTemplates(subject, SUBJECT_SCAN_CHARS);
+    body = withoutTemplates(body, BODY_SCAN_CHARS);
+  }
+  // A monitoring alert sent as mail or chat is read with the alert vocabulary as well.
+  const alertShaped = source !== 'internal' && source !== 'crm_event' && (templated || FIRING_HINT.test(subject) || MONITORING_SENDER.test(parseSender(signal.sender)?.local ?? ''));
+  buf.add(subject, 0, SUBJECT_SCAN_CHARS);
+  buf.add(body, 1, BODY_SCAN_CHARS);
   const extra: string[] = [];
   for (const key of EXTRA_TEXT_KEYS) {
     const v = own(md, key);
     if (typeof v === 'string' && v.length <= 200) extra.push(v);
   }
-  if (extra.length > 0) buf.add(extra.join('\n'), 2, 1000);
+  // Alert rule names are written in CamelCase ("HostOutOfMemory", "KubeNodeNotReady"): their words, split, are read too.
+  camelWords(subject, SUBJECT_SCAN_CHARS, extra);
+  if (source === 'internal' || source === 'task' || alertShaped) camelWords(body, CAMEL_BODY_CHARS, extra);
+  if (extra.length > 0) buf.add(extra.join('\n'), 2, EXTRA_SCAN_CHARS);
 
-  const { touched, metric } = matcher.scan(SOURCE_BIT[source]);
+  const scanned = matcher.scan(SOURCE_BIT[source] | (alertShaped ? SOURCE_BIT.internal : 0));
+  const { touched } = scanned;
+  let metric = scanned.metric;
+  if ((source === 'internal' || alertShaped) && (metric === null || metric.level < 2)) metric = freeShare(subject, metric) ?? freeShare(body, metric) ?? metric;
   const drafts: Draft[] = [];
   for (const c of touched) {
     const code = CODES[c];
