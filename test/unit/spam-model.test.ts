@@ -6,7 +6,8 @@ import { TokenBuffer } from '../../lambdas/domain/engine/tokens';
 import type { Signal } from '../../lambdas/domain/signal';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
-const score = (s: Omit<Signal, 'workspace_id'>) => scoreSignal({ workspace_id: 'ws_test', ...s }, NOW);
+const score = (s: Omit<Signal, 'workspace_id' | 'received_at'>) =>
+  scoreSignal({ workspace_id: 'ws_test', received_at: '2026-03-02T09:00:00Z', ...s }, NOW);
 const buf = new TokenBuffer();
 function verdict(subject: string, body: string, sender?: string) {
   buf.reset();
