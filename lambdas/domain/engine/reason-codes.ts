@@ -190,7 +190,7 @@ export const REASON_CODES = {
   },
   ORDINARY_MAIL_MODEL: {
     min: 5, max: 5,
-    description: 'newsletter wording (a list footer) in text the spam model reads as ordinary mail (p <= 0.01): review, not archive',
+    description: 'newsletter, notification or spam wording in a long text the spam model reads as ordinary mail (p <= 0.03): review, not archive',
   },
   BULK_OUTWEIGHS_ALARM: {
     min: -60, max: -5,
