@@ -180,9 +180,9 @@ describe('scoreSignal properties', () => {
   });
 
   it('never archives a stated outage, breach, legal threat or failed payment from a person, whatever bulk wording surrounds it', () => {
-    // Everything but closure words ("that fixed it" legitimately turns a problem into feedback) and spam or bulk
+    // Everything but closure words ("that fixed it", "working again" legitimately turns a problem into feedback) and spam or bulk
     // markers: against those the problem is weighed, not given a veto (test/unit/engine-bulk.test.ts).
-    const excluded = ['thanks', 'that', 'fixed', 'it', 'resolved', 'you', 'have', 'won', 'prize', 'lottery', 'WIN', 'claim', 'free', 'entry', 'txt', '09061701461', '£1000', 'unsubscribe', 'newsletter'];
+    const excluded = ['thanks', 'that', 'fixed', 'it', 'resolved', 'working', 'automatic', 'office', 'you', 'have', 'won', 'prize', 'lottery', 'WIN', 'claim', 'free', 'entry', 'txt', '09061701461', '£1000', 'unsubscribe', 'newsletter'];
     const noise = fc
       .array(fc.constantFrom(...WORDS.filter((w) => !excluded.includes(w))), { maxLength: 60 })
       .map((ws) => ws.join(' '));

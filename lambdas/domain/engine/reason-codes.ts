@@ -186,7 +186,7 @@ export const REASON_CODES = {
   },
   SPAM_MODEL: {
     min: -60, max: -10, category: 'spam', archive: true,
-    description: 'the spam model (logistic regression, calibrated) rates the text as spam: -25 when likely (p >= 0.15 for a long e-mail, 0.3 otherwise), -60 when confident (p >= 0.8), which archives it on its own; -10 and no category evidence when a short text\'s other evidence (a reason of another category weighing 10 or more) makes a vote short of confident a doubt',
+    description: 'the spam model (logistic regression, calibrated) rates the text as spam: -25 when likely (p >= 0.15 for a long e-mail, 0.3 otherwise), -60 when confident (p >= 0.8 on a long text, 0.9 on a short one), which archives it on its own; -10 and no category evidence when a short text\'s other evidence (a reason of another category weighing 10 or more) makes a vote short of confident a doubt',
   },
   ORDINARY_MAIL_MODEL: {
     min: 5, max: 5,

@@ -30,6 +30,8 @@ export const SPAM_LIKELY = 0.15;
 export const SPAM_LIKELY_SHORT_TEXT = 0.3;
 export const ORDINARY_MAIL = 0.03;
 export const SPAM_CONFIDENT = 0.8;
+/** A short text gives the model fewer words: it is confident only from here (a stated problem may sit beside them). */
+export const SPAM_CONFIDENT_SHORT_TEXT = 0.9;
 /** Known model words below which the model does not vote, and from which a text counts as long. */
 const MIN_SPAM_EVIDENCE = 6;
 /** On a short text, a reason of another category at least this heavy makes a doubtful spam vote a doubt only. */
@@ -173,7 +175,7 @@ function spamDraft(source: Source, sender: string | undefined, knownCustomer: bo
   const long = evidence >= LONG_TEXT_EVIDENCE;
   const likely = source === 'email' && long ? SPAM_LIKELY : SPAM_LIKELY_SHORT_TEXT;
   if (probability < likely) return { draft: null, probability, long, doubtful: false };
-  const confident = probability >= SPAM_CONFIDENT;
+  const confident = probability >= (long ? SPAM_CONFIDENT : SPAM_CONFIDENT_SHORT_TEXT);
   return {
     draft: {
       code: 'SPAM_MODEL',
