@@ -145,6 +145,8 @@ export function indexModel(model: WorkspaceModel): ModelIndex {
     for (const [b, c] of l.senders) postings += post(fi.senders, b, li, c);
     for (const [b, c] of l.domains) postings += post(fi.domains, b, li, c);
   }
+  // Posting lists grown by push carry spare capacity (an array of 2 grows to 22); copies hold exactly their pairs.
+  for (const fi of Object.values(fields)) for (const map of [fi.text, fi.senders, fi.domains]) for (const [b, pairs] of map) map.set(b, pairs.slice());
   model.index = { version: model.version, labelCount: model.labels.length, fields, postings };
   return model.index;
 }
