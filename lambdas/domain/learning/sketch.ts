@@ -228,6 +228,17 @@ export function senderParts(sender: string | undefined): { address: string; doma
   return domain ? { address, domain } : undefined;
 }
 
+const SORT = new Int32Array(MAX_SKETCH_FEATURES);
+/** Ascending, in place: a typed array's native numeric sort (a comparator in JS was a third of the sketch's time). */
+function sortBuckets(t: number[]): number[] {
+  const n = t.length;
+  const view = n === SORT.length ? SORT : SORT.subarray(0, n);
+  for (let i = 0; i < n; i++) view[i] = t[i];
+  view.sort();
+  for (let i = 0; i < n; i++) t[i] = view[i];
+  return t;
+}
+
 export function sketchSignal(key: HalfSipKey, signal: { subject?: string; body?: string; sender?: string }): Sketch {
   const text = `${signal.subject ?? ''}\n${signal.body ?? ''}`;
   const t: number[] = [];
@@ -237,7 +248,7 @@ export function sketchSignal(key: HalfSipKey, signal: { subject?: string; body?:
     t.length = 0;
     sketchTextSlow(key, text, t);
   }
-  const sketch: Sketch = { t: t.sort((a, b) => a - b) };
+  const sketch: Sketch = { t: sortBuckets(t) };
   const parts = senderParts(signal.sender);
   if (parts) {
     sketch.s = bucket(key, `s ${parts.address}`, SENDER_BUCKETS);
