@@ -40,8 +40,22 @@ export interface FieldIndex {
   text: Map<number, number[]>;
   senders: Map<number, number[]>;
   domains: Map<number, number[]>;
-  /** Weight of a bucket shared by s of the K live labels (index s; length K + 1), made when K changes. */
-  weightOf?: Float64Array;
+  /** Per-label figures that change only with the counts: made by the first prediction after a change. */
+  derived?: FieldFigures;
+}
+
+/** What a prediction needs of a field's labels apart from the signal: recomputed only after the counts change. */
+interface FieldFigures {
+  /** Labels with docs > 0 (K), and their docs in all. */
+  k: number;
+  docsAll: number;
+  /** Per label position: 1 when its docs > 0. */
+  live: Uint8Array;
+  /** Per label: the log-likelihood ratio of a bucket it does not hold, and its log prior. */
+  absent: Float64Array;
+  prior: Float64Array;
+  /** Weight of a bucket shared by s of the K labels (index s). */
+  weightOf: Float64Array;
 }
 
 export interface ModelIndex {
@@ -178,6 +192,7 @@ export function applyChanges(model: WorkspaceModel, sketch: Sketch, changes: rea
     countSketch(counts, sketch, c.sign);
     if (index) {
       const fi = index.fields[c.field];
+      fi.derived = undefined;
       const li = fi.labels.indexOf(counts);
       for (const b of sketch.t) index.postings += post(fi.text, b, li, c.sign);
       if (sketch.s !== undefined) index.postings += post(fi.senders, sketch.s, li, c.sign);
@@ -215,15 +230,41 @@ let SCORE = new Float64Array(0);
 const POSTINGS: (number[] | undefined)[] = [];
 let WEIGHT = new Float64Array(MAX_SKETCH_FEATURES);
 /** gain(c) = log(c + alpha) - log(alpha) for the small counts most postings hold. */
-const GAIN = Float64Array.from({ length: 4_096 }, (_, c) => Math.log(c + ALPHA) - Math.log(ALPHA));
-/** Weight of a bucket shared by s of K labels: log(K+1 / s+1) / log(K+1), to the exponent. */
-function weightsFor(fi: FieldIndex, k: number): Float64Array {
-  if (fi.weightOf?.length === k + 1) return fi.weightOf;
-  const table = new Float64Array(k + 1);
+const LOG_ALPHA = Math.log(ALPHA);
+const GAIN = Float64Array.from({ length: 4_096 }, (_, c) => Math.log(c + ALPHA) - LOG_ALPHA);
+function figuresOf(fi: FieldIndex): FieldFigures {
+  if (fi.derived) return fi.derived;
+  const labels = fi.labels;
+  const live = new Uint8Array(labels.length);
+  let k = 0;
+  let docsAll = 0;
+  labels.forEach((l, li) => {
+    if (l.docs <= 0) return;
+    live[li] = 1;
+    k++;
+    docsAll += l.docs;
+  });
+  // The same expressions as the plain loop (test/support/reference-learning.ts), so the same doubles.
+  const logV = Math.log(TEXT_BUCKETS);
+  const logAlpha = Math.log(ALPHA);
+  const absent = new Float64Array(labels.length);
+  const prior = new Float64Array(labels.length);
+  labels.forEach((l, li) => {
+    if (!live[li]) return;
+    absent[li] = logAlpha - Math.log(l.total + ALPHA * TEXT_BUCKETS) + logV;
+    prior[li] = Math.log((l.docs + 1) / (docsAll + k));
+  });
+  // Weight of a bucket shared by s of K labels: log(K+1 / s+1) / log(K+1), to the exponent.
+  const weightOf = new Float64Array(k + 1);
   const logK = Math.log(k + 1);
-  for (let s = 0; s <= k; s++) table[s] = Math.pow(Math.log((k + 1) / (s + 1)) / logK, SHARING_EXPONENT);
-  fi.weightOf = table;
-  return table;
+  for (let sh = 0; sh <= k; sh++) weightOf[sh] = Math.pow(Math.log((k + 1) / (sh + 1)) / logK, SHARING_EXPONENT);
+  fi.derived = { k, docsAll, live, absent, prior, weightOf };
+  return fi.derived;
+}
+
+/** Copies the (label position, count) pairs of live labels into a per-label array. */
+function spread(pairs: number[] | undefined, live: Uint8Array, into: Float64Array): void {
+  if (pairs) for (let j = 0; j < pairs.length; j += 2) if (live[pairs[j]] === 1) into[pairs[j]] = pairs[j + 1];
 }
 
 function ensureScratch(labels: number, n: number): void {
@@ -250,22 +291,12 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
   const fi = modelIndex(model).fields[field];
   const labels = fi.labels;
   const count = labels.length;
-  let k = 0;
-  let docsAll = 0;
-  for (let li = 0; li < count; li++) {
-    const docs = labels[li].docs;
-    if (docs > 0) {
-      k++;
-      docsAll += docs;
-    }
-  }
+  if (count === 0) return undefined;
+  const { k, live, absent, prior, weightOf } = figuresOf(fi);
   if (k === 0) return undefined;
   const t = sketch.t;
   const n = t.length;
   ensureScratch(count, n);
-  const weightOf = weightsFor(fi, k);
-  const logV = Math.log(TEXT_BUCKETS);
-  const logAlpha = Math.log(ALPHA);
 
   // How many (live) labels share each bucket, and with it the bucket's weight.
   let weightSum = 0;
@@ -273,16 +304,14 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
     const pairs = fi.text.get(t[i]);
     POSTINGS[i] = pairs;
     let sharing = 0;
-    if (pairs) for (let j = 0; j < pairs.length; j += 2) if (labels[pairs[j]].docs > 0) sharing++;
+    if (pairs) for (let j = 0; j < pairs.length; j += 2) sharing += live[pairs[j]];
     WEIGHT[i] = weightOf[sharing];
     weightSum += WEIGHT[i];
   }
   for (let li = 0; li < count; li++) {
-    const l = labels[li];
-    if (l.docs <= 0) continue;
-    const absent = logAlpha - Math.log(l.total + ALPHA * TEXT_BUCKETS) + logV;
-    TEXT[li] = n * absent;
-    WEIGHTED[li] = weightSum * absent;
+    if (live[li] === 0) continue;
+    TEXT[li] = n * absent[li];
+    WEIGHTED[li] = weightSum * absent[li];
     SENDER[li] = 0;
     DOMAIN[li] = 0;
   }
@@ -293,25 +322,21 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
     const w = WEIGHT[i];
     for (let j = 0; j < pairs.length; j += 2) {
       const li = pairs[j];
-      if (labels[li].docs <= 0) continue;
+      if (live[li] === 0) continue;
       const c = pairs[j + 1];
-      const gain = c < GAIN.length ? GAIN[c] : Math.log(c + ALPHA) - logAlpha;
+      const gain = c < GAIN.length ? GAIN[c] : Math.log(c + ALPHA) - LOG_ALPHA;
       TEXT[li] += gain;
       WEIGHTED[li] += w * gain;
     }
   }
-  const spread = (pairs: number[] | undefined, into: Float64Array) => {
-    if (pairs) for (let j = 0; j < pairs.length; j += 2) if (labels[pairs[j]].docs > 0) into[pairs[j]] = pairs[j + 1];
-  };
-  if (sketch.s !== undefined) spread(fi.senders.get(sketch.s), SENDER);
-  if (sketch.d !== undefined) spread(fi.domains.get(sketch.d), DOMAIN);
+  if (sketch.s !== undefined) spread(fi.senders.get(sketch.s), live, SENDER);
+  if (sketch.d !== undefined) spread(fi.domains.get(sketch.d), live, DOMAIN);
   const lengthNorm = Math.max(1, Math.sqrt(n));
 
   let best = -1;
   let bestEvidence = 0;
   for (let li = 0; li < count; li++) {
-    const l = labels[li];
-    if (l.docs <= 0) continue;
+    if (live[li] === 0) continue;
     // Log-likelihood ratio against a uniform "not this workspace's teaching" background: unweighted for the gate,
     // weighted by how distinctive each bucket is for choosing among the labels.
     const s = Math.min(EVIDENCE_CAP, SENDER[li]);
@@ -319,9 +344,9 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
     SENDER[li] = s;
     DOMAIN[li] = d;
     const evidence = TEXT[li] / lengthNorm + SENDER_NATS * s + DOMAIN_NATS * d;
-    const score = WEIGHTED[li] + Math.log((l.docs + 1) / (docsAll + k)) + 4 * (SENDER_NATS * s + DOMAIN_NATS * d);
+    const score = WEIGHTED[li] + prior[li] + 4 * (SENDER_NATS * s + DOMAIN_NATS * d);
     SCORE[li] = score;
-    if (best < 0 || score > SCORE[best] || (score === SCORE[best] && l.label < labels[best].label)) {
+    if (best < 0 || score > SCORE[best] || (score === SCORE[best] && labels[li].label < labels[best].label)) {
       best = li;
       bestEvidence = evidence;
     }
@@ -329,7 +354,7 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
   if (best < 0 || bestEvidence < LEARNED_MARGIN) return undefined;
   const top = SCORE[best];
   let sum = 0;
-  for (let li = 0; li < count; li++) if (labels[li].docs > 0) sum += Math.exp(SCORE[li] - top);
+  for (let li = 0; li < count; li++) if (live[li] === 1) sum += Math.exp(SCORE[li] - top);
   const chosen = labels[best];
   const s = SENDER[best];
   const d = DOMAIN[best];
