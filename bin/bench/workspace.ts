@@ -5,7 +5,8 @@
 // Runs after the other DynamoDB sections, so their figures are of a fresh workspace.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { applyChanges, learnedChanges } from '../../lambdas/domain/learning/model';
+import { applyChanges, indexModel, learnedChanges } from '../../lambdas/domain/learning/model';
+import { weightOf } from '../../lambdas/domain/learning/workspace-cache';
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';
 import { categoryName, parseCsv } from '../banking77';
 import { type Figures, REPO_ROOT, round2, round3 } from './common';
@@ -68,6 +69,7 @@ export async function benchWorkspace(world: World, iterations: number, perCatego
 
   const inprocess = await benchInProcess(world, iterations);
   const counts = state.model.labels.reduce((sum, l) => sum + l.text.size + l.senders.size + l.domains.size, 0);
+  const postings = indexModel(state.model).postings;
   return {
     ws_learned_categories: state.model.labels.filter((l) => l.field === 'category').length,
     ws_taught_feedback: teach.length,
@@ -79,6 +81,8 @@ export async function benchWorkspace(world: World, iterations: number, perCatego
     ws_model_load_kib: round2(state.loadCost.bytes / 1024),
     ws_model_load_ms: round3(loadMs),
     ws_model_counts: counts,
+    ws_model_index_postings: postings,
+    ws_cache_weight: weightOf(state),
     ws_inprocess_p50_ms: inprocess.inprocess_p50_ms,
     ws_putitem_p50_ms: inprocess.putitem_p50_ms,
     ws_inprocess_vs_putitem_p50_ratio: inprocess.inprocess_vs_putitem_p50_ratio,
