@@ -129,6 +129,8 @@ const GOALS: Record<string, Goal> = {
   ws_putitem_p50_ms: { text: 'context' },
   ws_inprocess_vs_putitem_p50_ratio: { text: '<= 1.3x', check: atMost(1.3) },
   ws_inprocess_vs_putitem_p99_ratio: { text: '<= 1.3x', check: atMost(1.3) },
+  ws_fresh_inprocess_p50_ms: { text: 'context: a fresh workspace (no policy, nothing learned), same loop' },
+  ws_fresh_vs_putitem_p50_ratio: { text: 'context: the same for a fresh workspace, same moments' },
 
   goals_missed: { text: 'figures above that miss their goal', check: exactly(0) },
 };
