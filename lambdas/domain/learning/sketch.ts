@@ -93,7 +93,7 @@ function kindOf(c: number): number {
   return k;
 }
 
-/** At a surrogate: true when it starts a letter or digit outside the BMP (the fast scanner gives up), else 0. */
+/** At a surrogate: true when it starts a letter or digit outside the BMP (the fast scanner gives up there). */
 function surrogateIsWord(text: string, i: number, n: number): boolean {
   const c = text.charCodeAt(i);
   if (c > 0xdbff || i + 1 >= n) return false;
