@@ -105,14 +105,17 @@ async function main() {
     const measure = async (workspace: string) => {
       let right = 0;
       const latencies: number[] = [];
+      const judged: Judged[] = [];
       await pool(heldOut, async (e) => {
         const t = performance.now();
         const d = await analyze(workspace, e);
         latencies.push(performance.now() - t);
         if (d.category === e.category) right++;
+        const learned = (d.reasons as { code: string }[]).some((r) => r.code === 'LEARNED_CATEGORY');
+        judged.push({ confidence: Number(d.confidence), right: d.category === e.category, learned });
       });
       latencies.sort((a, b) => a - b);
-      return { accuracy: right / heldOut.length, p50Ms: latencies[Math.floor(latencies.length / 2)] };
+      return { accuracy: right / heldOut.length, p50Ms: latencies[Math.floor(latencies.length / 2)], reliability: reliability(judged) };
     };
 
     log(`teaching ws_ten: ${ten.length} corrections (10 per category) ...`);
@@ -137,6 +140,7 @@ async function main() {
       writes_per_feedback: { measured: round(taughtAll.writesPerFeedback, 2), bound: 10 },
       teaching_seconds: { ten: round(taughtTen.seconds, 1), whole: round(taughtAll.seconds, 1) },
       analyze_p50_ms_over_http: round(all.p50Ms, 2),
+      confidence_reliability: { ten_per_category: ten10.reliability, whole_pool: all.reliability },
       model_load_77_categories: {
         requests: load.loadCost.requests,
         approx_kb: round(load.loadCost.bytes / 1024, 1),
@@ -157,6 +161,15 @@ async function main() {
       line('model load, 77 categories: approx KB read', report.model_load_77_categories.approx_kb.toFixed(1), 'stated');
       line('largest label item: counts', String(largestLabel), '<= 49,152 (3 x 16,384)', largestLabel <= 49_152);
       line('analyze p50 over HTTP while measuring (ms)', report.analyze_p50_ms_over_http.toFixed(2), 'informational');
+      for (const [name, r] of [['10 corrections/category', ten10.reliability], ['whole pool', all.reliability]] as const) {
+        console.log(`Confidence reliability, ${name}: decisions whose category was learned (${r.learned.decisions} of ${heldOut.length})`);
+        console.log('  confidence   decisions   mean confidence   accuracy');
+        for (const b of r.learned.buckets) {
+          console.log(`  ${b.range.padEnd(11)} ${String(b.decisions).padStart(9)}   ${b.mean_confidence.toFixed(3).padStart(15)}   ${b.accuracy.toFixed(3).padStart(8)}`);
+        }
+        console.log(`  expected calibration error ${r.learned.ece.toFixed(3)}; mean confidence ${r.learned.mean_confidence.toFixed(3)}, accuracy ${r.learned.accuracy.toFixed(3)}`);
+        console.log(`  nothing learned applied (global category and confidence): ${r.global.decisions} decisions, mean confidence ${r.global.mean_confidence.toFixed(3)}, accuracy ${r.global.accuracy.toFixed(3)}`);
+      }
     }
   } finally {
     await server.close();
@@ -167,6 +180,37 @@ async function main() {
 }
 
 const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
+
+interface Judged {
+  confidence: number;
+  right: boolean;
+  /** The category came from what the workspace learned (reason LEARNED_CATEGORY). */
+  learned: boolean;
+}
+
+/**
+ * A reliability table over tenths of confidence (decisions, mean confidence, accuracy) and the expected calibration
+ * error (the decision-weighted mean gap between mean confidence and accuracy), for the decisions whose category was
+ * learned; the others keep the global engine's category and confidence, which know nothing of banking77's names.
+ */
+function reliability(judged: Judged[]) {
+  const summary = (xs: Judged[]) => ({
+    decisions: xs.length,
+    mean_confidence: xs.length ? round(xs.reduce((s, j) => s + j.confidence, 0) / xs.length) : 0,
+    accuracy: xs.length ? round(xs.filter((j) => j.right).length / xs.length) : 0,
+  });
+  const learned = judged.filter((j) => j.learned);
+  const buckets = Array.from({ length: 10 }, (_, i) => learned.filter((j) => Math.min(9, Math.floor(j.confidence * 10)) === i));
+  const gap = buckets.reduce((s, b) => s + Math.abs(b.reduce((t, j) => t + j.confidence - (j.right ? 1 : 0), 0)), 0);
+  return {
+    learned: {
+      ...summary(learned),
+      ece: learned.length ? round(gap / learned.length) : 0,
+      buckets: buckets.flatMap((b, i) => (b.length ? [{ range: `${(i / 10).toFixed(1)}-${((i + 1) / 10).toFixed(1)}`, ...summary(b) }] : [])),
+    },
+    global: summary(judged.filter((j) => !j.learned)),
+  };
+}
 
 main().catch((err) => {
   console.error(err);

@@ -122,11 +122,15 @@ const GOALS: Record<string, Goal> = {
   ws_model_load_requests: { text: '1 BatchGet (policy, model) + 1 per 100 labels' },
   ws_model_load_kib: { text: 'context: approximate bytes read for the model' },
   ws_model_load_ms: { text: 'context: once per workspace per container per TTL' },
-  ws_model_counts: { text: 'context: learned counts in memory (LRU bound: 2,000,000 over <= 1,000 workspaces)' },
+  ws_model_counts: { text: 'context: learned counts in memory' },
+  ws_model_index_postings: { text: 'context: the index (bucket -> labels), one posting per count' },
+  ws_cache_weight: { text: 'context: counts + postings the cache weighs (LRU bound: 2,000,000 over <= 1,000 workspaces)' },
   ws_inprocess_p50_ms: { text: 'context: analyze with policy + learned model' },
   ws_putitem_p50_ms: { text: 'context' },
   ws_inprocess_vs_putitem_p50_ratio: { text: '<= 1.3x', check: atMost(1.3) },
   ws_inprocess_vs_putitem_p99_ratio: { text: '<= 1.3x', check: atMost(1.3) },
+  ws_fresh_inprocess_p50_ms: { text: 'context: a fresh workspace (no policy, nothing learned), same loop' },
+  ws_fresh_vs_putitem_p50_ratio: { text: 'context: the same for a fresh workspace, same moments' },
 
   goals_missed: { text: 'figures above that miss their goal', check: exactly(0) },
 };

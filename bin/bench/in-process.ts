@@ -5,7 +5,11 @@ import { type Figures, percentile, round2, round3 } from './common';
 import { analyzeEvents, analyzeInProcess, decisionItem, expectOk } from './requests';
 import type { World } from './world';
 
-export async function benchInProcess(world: World, iterations: number): Promise<Figures> {
+/**
+ * `other`: a second analyze path (another key and body) measured in the same loop, at the same moments, so its ratio
+ * is comparable with the first's on a machine whose speed drifts (the workspace section: a fresh workspace).
+ */
+export async function benchInProcess(world: World, iterations: number, other?: { key: string; body: string }): Promise<Figures> {
   const { handlers, body } = world;
   const client = createDocumentClient(world.db.clientOptions);
   try {
@@ -16,8 +20,8 @@ export async function benchInProcess(world: World, iterations: number): Promise<
       await client.send(new PutCommand({ TableName: world.names.decisions, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
       return Number(process.hrtime.bigint() - t) / 1e6;
     };
-    const full = async () => {
-      const events = analyzeEvents(world.key, body);
+    const full = async (key = world.key, requestBody = body) => {
+      const events = analyzeEvents(key, requestBody);
       const t = process.hrtime.bigint();
       const result = await analyzeInProcess(handlers, events);
       const ms = Number(process.hrtime.bigint() - t) / 1e6;
@@ -25,24 +29,24 @@ export async function benchInProcess(world: World, iterations: number): Promise<
       return ms;
     };
     // Warm-up: JIT, connections, DynamoDB Local's own JIT.
+    const second = async () => full(other!.key, other!.body);
     for (let i = 0; i < Math.min(300, iterations / 4); i++) {
       await full();
       await bare();
+      if (other) await second();
     }
     const a: number[] = [];
     const b: number[] = [];
-    // Interleaved, alternating which goes first, so drift on the shared machine hits both alike.
+    const c: number[] = [];
+    // Interleaved, rotating which goes first, so drift on the shared machine hits every path alike.
     for (let i = 0; i < iterations; i++) {
-      if (i % 2 === 0) {
-        a.push(await full());
-        b.push(await bare());
-      } else {
-        b.push(await bare());
-        a.push(await full());
-      }
+      const paths = [async () => a.push(await full()), async () => b.push(await bare())];
+      if (other) paths.push(async () => c.push(await second()));
+      for (let j = 0; j < paths.length; j++) await paths[(i + j) % paths.length]();
     }
     a.sort((x, y) => x - y);
     b.sort((x, y) => x - y);
+    c.sort((x, y) => x - y);
     const [a50, a99, b50, b99] = [percentile(a, 0.5), percentile(a, 0.99), percentile(b, 0.5), percentile(b, 0.99)];
     return {
       inprocess_p50_ms: round3(a50),
@@ -52,6 +56,9 @@ export async function benchInProcess(world: World, iterations: number): Promise<
       inprocess_vs_putitem_p50_ratio: round2(a50 / b50),
       inprocess_vs_putitem_p99_ratio: round2(a99 / b99),
       inprocess_iterations: iterations,
+      ...(other
+        ? { other_p50_ms: round3(percentile(c, 0.5)), other_vs_putitem_p50_ratio: round2(percentile(c, 0.5) / b50) }
+        : {}),
     };
   } finally {
     client.destroy();

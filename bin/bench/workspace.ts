@@ -1,11 +1,13 @@
 // Section "workspace": the hot path of a workspace with a policy and a learned 77-category model (issue 12).
 // Teaches ws_bench (the bench's workspace) banking77 categories through the feedback use case, then measures:
 // DynamoDB calls of a warm analyze (goal: 0 reads, 1 write), the in-process request against a bare PutItem (goal:
-// <= 1.3x), writes per feedback (bound: 10), and what a container reads to load the model (requests, KB, ms).
+// <= 1.3x; a fresh workspace is measured in the same loop for reference), writes per feedback (bound: 10), and what
+// a container reads to load the model (requests, KB, ms).
 // Runs after the other DynamoDB sections, so their figures are of a fresh workspace.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { applyChanges, learnedChanges } from '../../lambdas/domain/learning/model';
+import { applyChanges, indexModel, learnedChanges } from '../../lambdas/domain/learning/model';
+import { weightOf } from '../../lambdas/domain/learning/workspace-cache';
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';
 import { categoryName, parseCsv } from '../banking77';
 import { type Figures, REPO_ROOT, round2, round3 } from './common';
@@ -66,8 +68,13 @@ export async function benchWorkspace(world: World, iterations: number, perCatego
   const warm = { reads: world.counter.readCalls, writes: world.counter.writeCalls };
   if (!/\+ws\.\d+$/.test(decision.model_version)) throw new Error('the learned model did not take part in the decision');
 
-  const inprocess = await benchInProcess(world, iterations);
+  // A fresh workspace (no policy, nothing learned) measured in the same loop: the same-moment reference.
+  const freshWs = `${ws}_fresh`;
+  const freshKey = (await world.admin.createKey({ partnerId: 'bench', workspaces: [freshWs], env: 'test' })).key;
+  const freshBody = JSON.stringify({ ...JSON.parse(world.body), workspace_id: freshWs });
+  const inprocess = await benchInProcess(world, iterations, { key: freshKey, body: freshBody });
   const counts = state.model.labels.reduce((sum, l) => sum + l.text.size + l.senders.size + l.domains.size, 0);
+  const postings = indexModel(state.model).postings;
   return {
     ws_learned_categories: state.model.labels.filter((l) => l.field === 'category').length,
     ws_taught_feedback: teach.length,
@@ -79,9 +86,13 @@ export async function benchWorkspace(world: World, iterations: number, perCatego
     ws_model_load_kib: round2(state.loadCost.bytes / 1024),
     ws_model_load_ms: round3(loadMs),
     ws_model_counts: counts,
+    ws_model_index_postings: postings,
+    ws_cache_weight: weightOf(state),
     ws_inprocess_p50_ms: inprocess.inprocess_p50_ms,
     ws_putitem_p50_ms: inprocess.putitem_p50_ms,
     ws_inprocess_vs_putitem_p50_ratio: inprocess.inprocess_vs_putitem_p50_ratio,
     ws_inprocess_vs_putitem_p99_ratio: inprocess.inprocess_vs_putitem_p99_ratio,
+    ws_fresh_inprocess_p50_ms: inprocess.other_p50_ms,
+    ws_fresh_vs_putitem_p50_ratio: inprocess.other_vs_putitem_p50_ratio,
   };
 }

@@ -110,3 +110,33 @@ it('moves a decision from its old labels to its new ones, counting it once (repl
   expect(predictField(model, 'category', s)?.label).toBe('card_delivery');
   expect(predictField(model, 'priority', s)).toBeUndefined();
 });
+
+describe('confidence of learned decisions', () => {
+  const signal = { workspace_id: 'w', source: 'email' as const, body: 'please refund my card payment', received_at: '2026-01-01T00:00:00Z' };
+  const global = scoreSignal(signal, new Date('2026-01-01T00:00:00Z'));
+  const policy = compilePolicy(EMPTY_POLICY);
+  const taught = (times: number, field: 'category' | 'priority' = 'category', label = 'card_refund') => {
+    const model = emptyModel();
+    for (let i = 0; i < times; i++) applyChanges(model, sketchSignal(key, { body: `please refund my card payment ${i}` }), learnedChanges({}, { [field]: label }));
+    return model;
+  };
+
+  it('follows the learned prediction, low when the teaching is thin and higher as it grows', () => {
+    const once = applyWorkspace(global, signal, policy, taught(1), sketchSignal(key, signal));
+    const often = applyWorkspace(global, signal, policy, taught(40), sketchSignal(key, signal));
+    expect(once.category).toBe('card_refund');
+    expect(once.confidence).toBeLessThanOrEqual(0.5);
+    expect(often.category).toBe('card_refund');
+    expect(often.confidence).toBeGreaterThan(once.confidence);
+    expect(often.confidence).toBeLessThanOrEqual(0.99);
+  });
+
+  it('keeps the global confidence when nothing learned applies, and a learned priority can only lower it', () => {
+    const unlike = { ...signal, body: 'the quarterly board meeting moved to thursday afternoon' };
+    const g = scoreSignal(unlike, new Date('2026-01-01T00:00:00Z'));
+    expect(applyWorkspace(g, unlike, policy, taught(5), sketchSignal(key, unlike)).confidence).toBe(g.confidence);
+    const byPriority = applyWorkspace(global, signal, policy, taught(1, 'priority', 'critical'), sketchSignal(key, signal));
+    expect(byPriority.priority).toBe('critical');
+    expect(byPriority.confidence).toBeLessThanOrEqual(Math.min(global.confidence, 0.5));
+  });
+});

@@ -2,8 +2,6 @@
 // pseudo-random function that is cheap in 32-bit JavaScript arithmetic. Each workspace hashes its features with its
 // own key, so the sketches of two workspaces share nothing and a bucket number alone does not name a word.
 
-const rotl = (x: number, b: number) => ((x << b) | (x >>> (32 - b))) >>> 0;
-
 export interface HalfSipKey {
   k0: number;
   k1: number;
@@ -16,51 +14,55 @@ export function halfSipKey(bytes: Uint8Array): HalfSipKey {
   return { k0: word(0), k1: word(4) };
 }
 
-// The state lives in one module-level array so the round is a plain function the JIT inlines (a closure per call
-// made every hash allocate).
-const V = new Uint32Array(4);
+// The state lives in four local int32 variables and the rounds are written out, so a hash allocates nothing and the
+// JIT keeps the state in registers. Arithmetic is on int32 (`| 0`); the result is made unsigned at the end.
 
-function round(): void {
-  V[0] += V[1];
-  V[1] = rotl(V[1], 5) ^ V[0];
-  V[0] = rotl(V[0], 16);
-  V[2] += V[3];
-  V[3] = rotl(V[3], 8) ^ V[2];
-  V[0] += V[3];
-  V[3] = rotl(V[3], 7) ^ V[0];
-  V[2] += V[1];
-  V[1] = rotl(V[1], 13) ^ V[2];
-  V[2] = rotl(V[2], 16);
-}
-
-/** HalfSipHash-2-4 of `data` under `key`, as an unsigned 32-bit integer. */
-export function halfSipHash(key: HalfSipKey, data: Uint8Array): number {
-  V[0] = key.k0;
-  V[1] = key.k1;
-  V[2] = 0x6c796765 ^ key.k0;
-  V[3] = 0x74656462 ^ key.k1;
-  const len = data.length;
+/** HalfSipHash-2-4 of the first `length` bytes of `data` (all of them by default) under `key`, as an unsigned 32-bit integer. */
+export function halfSipHash(key: HalfSipKey, data: Uint8Array, length: number = data.length): number {
+  let v0 = key.k0 | 0;
+  let v1 = key.k1 | 0;
+  let v2 = (0x6c796765 ^ key.k0) | 0;
+  let v3 = (0x74656462 ^ key.k1) | 0;
+  const len = length;
   const end = len - (len % 4);
   for (let i = 0; i < end; i += 4) {
     const m = data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24);
-    V[3] ^= m;
-    round();
-    round();
-    V[0] ^= m;
+    v3 ^= m;
+    for (let r = 0; r < 2; r++) {
+      v0 = (v0 + v1) | 0;
+      v1 = ((v1 << 5) | (v1 >>> 27)) ^ v0;
+      v0 = (v0 << 16) | (v0 >>> 16);
+      v2 = (v2 + v3) | 0;
+      v3 = ((v3 << 8) | (v3 >>> 24)) ^ v2;
+      v0 = (v0 + v3) | 0;
+      v3 = ((v3 << 7) | (v3 >>> 25)) ^ v0;
+      v2 = (v2 + v1) | 0;
+      v1 = ((v1 << 13) | (v1 >>> 19)) ^ v2;
+      v2 = (v2 << 16) | (v2 >>> 16);
+    }
+    v0 ^= m;
   }
   let b = len << 24;
   const left = len & 3;
   if (left >= 3) b |= data[end + 2] << 16;
   if (left >= 2) b |= data[end + 1] << 8;
   if (left >= 1) b |= data[end];
-  V[3] ^= b;
-  round();
-  round();
-  V[0] ^= b;
-  V[2] ^= 0xff;
-  round();
-  round();
-  round();
-  round();
-  return (V[1] ^ V[3]) >>> 0;
+  v3 ^= b;
+  for (let r = 0; r < 6; r++) {
+    if (r === 2) {
+      v0 ^= b;
+      v2 ^= 0xff;
+    }
+    v0 = (v0 + v1) | 0;
+    v1 = ((v1 << 5) | (v1 >>> 27)) ^ v0;
+    v0 = (v0 << 16) | (v0 >>> 16);
+    v2 = (v2 + v3) | 0;
+    v3 = ((v3 << 8) | (v3 >>> 24)) ^ v2;
+    v0 = (v0 + v3) | 0;
+    v3 = ((v3 << 7) | (v3 >>> 25)) ^ v0;
+    v2 = (v2 + v1) | 0;
+    v1 = ((v1 << 13) | (v1 >>> 19)) ^ v2;
+    v2 = (v2 << 16) | (v2 >>> 16);
+  }
+  return (v1 ^ v3) >>> 0;
 }

@@ -3,8 +3,10 @@
 // Prediction is naive Bayes over the text buckets, each bucket weighted by how few labels share it, plus evidence
 // for the sender and its domain, gated against the global engine: a learned label is used only when its evidence
 // clearly beats "nothing learned applies".
+// A cached model carries an index from bucket to the labels that hold it (per field), so a prediction walks only the
+// postings of the signal's buckets instead of every label times every bucket; applyChanges keeps it in step.
 import type { Sketch } from './sketch';
-import { TEXT_BUCKETS } from './sketch';
+import { MAX_SKETCH_FEATURES, TEXT_BUCKETS } from './sketch';
 
 export const LEARNED_FIELDS = ['category', 'queue', 'priority', 'recommended_action'] as const;
 export type LearnedField = (typeof LEARNED_FIELDS)[number];
@@ -25,6 +27,44 @@ export interface WorkspaceModel {
   /** Increases with every feedback that changed what was learned; 0 when nothing was. */
   version: number;
   labels: LabelCounts[];
+  /** Bucket -> labels, per field: built by indexModel (the cache does on load), kept in step by applyChanges. */
+  index?: ModelIndex;
+}
+
+/**
+ * One field's labels, and for each bucket the labels that counted it: a flat list of (label position, count) pairs.
+ * The positions index `labels`, which only grows (a label whose docs fall to 0 stays, and is skipped).
+ */
+export interface FieldIndex {
+  labels: LabelCounts[];
+  text: Map<number, number[]>;
+  senders: Map<number, number[]>;
+  domains: Map<number, number[]>;
+  /** Per-label figures that change only with the counts: made by the first prediction after a change. */
+  derived?: FieldFigures;
+}
+
+/** What a prediction needs of a field's labels apart from the signal: recomputed only after the counts change. */
+interface FieldFigures {
+  /** Labels with docs > 0 (K), and their docs in all. */
+  k: number;
+  docsAll: number;
+  /** Per label position: 1 when its docs > 0. */
+  live: Uint8Array;
+  /** Per label: the log-likelihood ratio of a bucket it does not hold, and its log prior. */
+  absent: Float64Array;
+  prior: Float64Array;
+  /** Weight of a bucket shared by s of the K labels (index s). */
+  weightOf: Float64Array;
+}
+
+export interface ModelIndex {
+  /** The model version and label count it reflects; anything else means the counts changed behind its back. */
+  version: number;
+  labelCount: number;
+  fields: Record<LearnedField, FieldIndex>;
+  /** Pairs held in all: exactly one per learned count (the cache weighs a workspace by counts plus postings). */
+  postings: number;
 }
 
 // Chosen on the fixed held-out split of banking77-train.csv (every 5th line), see docs/learning.md.
@@ -82,19 +122,85 @@ export function learnedChanges(
   return changes;
 }
 
-/** Applies changes to a model in memory (the container that took the feedback decides with it at once). */
+/** Adds `by` to a label's pair in a posting list, as `bump` does to its count; returns the change in pairs. */
+function post(map: Map<number, number[]>, bucket: number, li: number, by: number): number {
+  const pairs = map.get(bucket);
+  if (!pairs) {
+    if (by <= 0) return 0;
+    map.set(bucket, [li, by]);
+    return 1;
+  }
+  for (let j = 0; j < pairs.length; j += 2) {
+    if (pairs[j] !== li) continue;
+    const next = pairs[j + 1] + by;
+    if (next > 0) {
+      pairs[j + 1] = next;
+      return 0;
+    }
+    pairs.splice(j, 2);
+    if (pairs.length === 0) map.delete(bucket);
+    return -1;
+  }
+  if (by <= 0) return 0;
+  pairs.push(li, by);
+  return 1;
+}
+
+const emptyField = (): FieldIndex => ({ labels: [], text: new Map(), senders: new Map(), domains: new Map() });
+
+/** Builds the model's index (once per load); returns it. Size: one (position, count) pair per learned count. */
+export function indexModel(model: WorkspaceModel): ModelIndex {
+  const fields = Object.fromEntries(LEARNED_FIELDS.map((f) => [f, emptyField()])) as Record<LearnedField, FieldIndex>;
+  let postings = 0;
+  for (const l of model.labels) {
+    const fi = fields[l.field];
+    const li = fi.labels.push(l) - 1;
+    for (const [b, c] of l.text) postings += post(fi.text, b, li, c);
+    for (const [b, c] of l.senders) postings += post(fi.senders, b, li, c);
+    for (const [b, c] of l.domains) postings += post(fi.domains, b, li, c);
+  }
+  // Posting lists grown by push carry spare capacity (an array of 2 grows to 22); copies hold exactly their pairs.
+  for (const fi of Object.values(fields)) for (const map of [fi.text, fi.senders, fi.domains]) for (const [b, pairs] of map) map.set(b, pairs.slice());
+  model.index = { version: model.version, labelCount: model.labels.length, fields, postings };
+  return model.index;
+}
+
+const freshIndex = (model: WorkspaceModel): ModelIndex | undefined =>
+  model.index && model.index.version === model.version && model.index.labelCount === model.labels.length ? model.index : undefined;
+
+/** The model's index, rebuilt if the counts were changed other than through applyChanges. */
+export function modelIndex(model: WorkspaceModel): ModelIndex {
+  return freshIndex(model) ?? indexModel(model);
+}
+
+/** Applies changes to a model in memory (the container that took the feedback decides with it at once), index included. */
 export function applyChanges(model: WorkspaceModel, sketch: Sketch, changes: readonly LabelChange[]): void {
   if (changes.length === 0) return;
+  const index = freshIndex(model);
+  if (!index) model.index = undefined;
   for (const c of changes) {
     let counts = model.labels.find((l) => l.field === c.field && l.label === c.label);
     if (!counts) {
       if (c.sign < 0) continue;
       counts = labelCounts(c.field, c.label);
       model.labels.push(counts);
+      if (index) {
+        index.fields[c.field].labels.push(counts);
+        index.labelCount++;
+      }
     }
     countSketch(counts, sketch, c.sign);
+    if (index) {
+      const fi = index.fields[c.field];
+      fi.derived = undefined;
+      const li = fi.labels.indexOf(counts);
+      for (const b of sketch.t) index.postings += post(fi.text, b, li, c.sign);
+      if (sketch.s !== undefined) index.postings += post(fi.senders, sketch.s, li, c.sign);
+      if (sketch.d !== undefined) index.postings += post(fi.domains, sketch.d, li, c.sign);
+    }
   }
   model.version++;
+  if (index) index.version = model.version;
 }
 
 export interface Prediction {
@@ -109,75 +215,157 @@ export interface Prediction {
   probability: number;
   /** Which evidence decided: the sender, its domain, or the wording. */
   basis: 'sender' | 'domain' | 'text';
+  /** The gate's figure: text evidence (nats per sqrt(feature)) plus sender and domain nats; at least LEARNED_MARGIN. */
+  evidence: number;
+}
+
+// Scratch for predictField, grown to the largest field seen: per label, its text and weighted log-likelihoods,
+// sender and domain counts and score; per sketch bucket, its postings and weight.
+let perLabel = 0;
+let TEXT = new Float64Array(0);
+let WEIGHTED = new Float64Array(0);
+let SENDER = new Float64Array(0);
+let DOMAIN = new Float64Array(0);
+let SCORE = new Float64Array(0);
+const POSTINGS: (number[] | undefined)[] = [];
+let WEIGHT = new Float64Array(MAX_SKETCH_FEATURES);
+/** gain(c) = log(c + alpha) - log(alpha) for the small counts most postings hold. */
+const LOG_ALPHA = Math.log(ALPHA);
+const GAIN = Float64Array.from({ length: 4_096 }, (_, c) => Math.log(c + ALPHA) - LOG_ALPHA);
+function figuresOf(fi: FieldIndex): FieldFigures {
+  if (fi.derived) return fi.derived;
+  const labels = fi.labels;
+  const live = new Uint8Array(labels.length);
+  let k = 0;
+  let docsAll = 0;
+  labels.forEach((l, li) => {
+    if (l.docs <= 0) return;
+    live[li] = 1;
+    k++;
+    docsAll += l.docs;
+  });
+  // The same expressions as the plain loop (test/support/reference-learning.ts), so the same doubles.
+  const logV = Math.log(TEXT_BUCKETS);
+  const logAlpha = Math.log(ALPHA);
+  const absent = new Float64Array(labels.length);
+  const prior = new Float64Array(labels.length);
+  labels.forEach((l, li) => {
+    if (!live[li]) return;
+    absent[li] = logAlpha - Math.log(l.total + ALPHA * TEXT_BUCKETS) + logV;
+    prior[li] = Math.log((l.docs + 1) / (docsAll + k));
+  });
+  // Weight of a bucket shared by s of K labels: log(K+1 / s+1) / log(K+1), to the exponent.
+  const weightOf = new Float64Array(k + 1);
+  const logK = Math.log(k + 1);
+  for (let sh = 0; sh <= k; sh++) weightOf[sh] = Math.pow(Math.log((k + 1) / (sh + 1)) / logK, SHARING_EXPONENT);
+  fi.derived = { k, docsAll, live, absent, prior, weightOf };
+  return fi.derived;
+}
+
+/** Copies the (label position, count) pairs of live labels into a per-label array. */
+function spread(pairs: number[] | undefined, live: Uint8Array, into: Float64Array): void {
+  if (pairs) for (let j = 0; j < pairs.length; j += 2) if (live[pairs[j]] === 1) into[pairs[j]] = pairs[j + 1];
+}
+
+function ensureScratch(labels: number, n: number): void {
+  if (labels > perLabel) {
+    perLabel = Math.max(labels, perLabel * 2, 64);
+    TEXT = new Float64Array(perLabel);
+    WEIGHTED = new Float64Array(perLabel);
+    SENDER = new Float64Array(perLabel);
+    DOMAIN = new Float64Array(perLabel);
+    SCORE = new Float64Array(perLabel);
+  }
+  if (n > WEIGHT.length) WEIGHT = new Float64Array(n);
+  if (n > POSTINGS.length) POSTINGS.length = n;
 }
 
 /**
  * The learned label for one field, or undefined when nothing learned beats the global engine. Deterministic for a
- * given model and sketch (ties go to the label that sorts first).
+ * given model and sketch (ties go to the label that sorts first). Walks the index: for each sketch bucket, the labels
+ * that hold it; labels without the bucket get the same "absent" term, which starts each label's sum. The sums run in
+ * the same order as the plain loop over labels and buckets (test/support/reference-learning.ts), so label and
+ * probability are the same to the last bit.
  */
 export function predictField(model: WorkspaceModel, field: LearnedField, sketch: Sketch): Prediction | undefined {
-  const labels = model.labels.filter((l) => l.field === field && l.docs > 0);
-  if (labels.length === 0) return undefined;
-  const docsAll = labels.reduce((sum, l) => sum + l.docs, 0);
-  const logV = Math.log(TEXT_BUCKETS);
-  const logAlpha = Math.log(ALPHA);
-  const n = sketch.t.length;
-  // One pass over (label, bucket): the counts present (most are absent, and an absent bucket's term is the same
-  // for every bucket of a label), and how many labels share each bucket.
-  const sharing = new Float64Array(n);
-  const present: number[][] = labels.map((l) => {
-    const hits: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const c = l.text.get(sketch.t[i]);
-      if (c) {
-        hits.push(i, c);
-        sharing[i]++;
-      }
-    }
-    return hits;
-  });
-  const logK = Math.log(labels.length + 1);
-  const weight = new Float64Array(n);
+  const fi = modelIndex(model).fields[field];
+  const labels = fi.labels;
+  const count = labels.length;
+  if (count === 0) return undefined;
+  const { k, live, absent, prior, weightOf } = figuresOf(fi);
+  if (k === 0) return undefined;
+  const t = sketch.t;
+  const n = t.length;
+  ensureScratch(count, n);
+
+  // How many (live) labels share each bucket, and with it the bucket's weight.
   let weightSum = 0;
   for (let i = 0; i < n; i++) {
-    weight[i] = Math.pow(Math.log((labels.length + 1) / (sharing[i] + 1)) / logK, SHARING_EXPONENT);
-    weightSum += weight[i];
+    const pairs = fi.text.get(t[i]);
+    POSTINGS[i] = pairs;
+    let sharing = 0;
+    if (pairs) for (let j = 0; j < pairs.length; j += 2) sharing += live[pairs[j]];
+    WEIGHT[i] = weightOf[sharing];
+    weightSum += WEIGHT[i];
   }
+  for (let li = 0; li < count; li++) {
+    if (live[li] === 0) continue;
+    TEXT[li] = n * absent[li];
+    WEIGHTED[li] = weightSum * absent[li];
+    SENDER[li] = 0;
+    DOMAIN[li] = 0;
+  }
+  for (let i = 0; i < n; i++) {
+    const pairs = POSTINGS[i];
+    if (!pairs) continue;
+    POSTINGS[i] = undefined;
+    const w = WEIGHT[i];
+    for (let j = 0; j < pairs.length; j += 2) {
+      const li = pairs[j];
+      if (live[li] === 0) continue;
+      const c = pairs[j + 1];
+      const gain = c < GAIN.length ? GAIN[c] : Math.log(c + ALPHA) - LOG_ALPHA;
+      TEXT[li] += gain;
+      WEIGHTED[li] += w * gain;
+    }
+  }
+  if (sketch.s !== undefined) spread(fi.senders.get(sketch.s), live, SENDER);
+  if (sketch.d !== undefined) spread(fi.domains.get(sketch.d), live, DOMAIN);
   const lengthNorm = Math.max(1, Math.sqrt(n));
 
-  let best: { l: LabelCounts; score: number; evidence: number; s: number; d: number } | undefined;
-  const scores: number[] = [];
-  labels.forEach((l, li) => {
+  let best = -1;
+  let bestEvidence = 0;
+  for (let li = 0; li < count; li++) {
+    if (live[li] === 0) continue;
     // Log-likelihood ratio against a uniform "not this workspace's teaching" background: unweighted for the gate,
     // weighted by how distinctive each bucket is for choosing among the labels.
-    const absent = logAlpha - Math.log(l.total + ALPHA * TEXT_BUCKETS) + logV;
-    let text = n * absent;
-    let weighted = weightSum * absent;
-    const hits = present[li];
-    for (let h = 0; h < hits.length; h += 2) {
-      const gain = Math.log(hits[h + 1] + ALPHA) - logAlpha;
-      text += gain;
-      weighted += weight[hits[h]] * gain;
+    const s = Math.min(EVIDENCE_CAP, SENDER[li]);
+    const d = Math.min(EVIDENCE_CAP, DOMAIN[li]);
+    SENDER[li] = s;
+    DOMAIN[li] = d;
+    const evidence = TEXT[li] / lengthNorm + SENDER_NATS * s + DOMAIN_NATS * d;
+    const score = WEIGHTED[li] + prior[li] + 4 * (SENDER_NATS * s + DOMAIN_NATS * d);
+    SCORE[li] = score;
+    if (best < 0 || score > SCORE[best] || (score === SCORE[best] && labels[li].label < labels[best].label)) {
+      best = li;
+      bestEvidence = evidence;
     }
-    const s = sketch.s !== undefined ? Math.min(EVIDENCE_CAP, l.senders.get(sketch.s) ?? 0) : 0;
-    const d = sketch.d !== undefined ? Math.min(EVIDENCE_CAP, l.domains.get(sketch.d) ?? 0) : 0;
-    const evidence = text / lengthNorm + SENDER_NATS * s + DOMAIN_NATS * d;
-    const score = weighted + Math.log((l.docs + 1) / (docsAll + labels.length)) + 4 * (SENDER_NATS * s + DOMAIN_NATS * d);
-    scores.push(score);
-    if (!best || score > best.score || (score === best.score && l.label < best.l.label)) best = { l, score, evidence, s, d };
-  });
-  if (!best) return undefined;
-  const chosen: { l: LabelCounts; score: number; evidence: number; s: number; d: number } = best;
-  if (chosen.evidence < LEARNED_MARGIN) return undefined;
-  const top = chosen.score;
-  const probability = 1 / scores.reduce((sum, sc) => sum + Math.exp(sc - top), 0);
+  }
+  if (best < 0 || bestEvidence < LEARNED_MARGIN) return undefined;
+  const top = SCORE[best];
+  let sum = 0;
+  for (let li = 0; li < count; li++) if (live[li] === 1) sum += Math.exp(SCORE[li] - top);
+  const chosen = labels[best];
+  const s = SENDER[best];
+  const d = DOMAIN[best];
   return {
     field,
-    label: chosen.l.label,
-    senderCount: chosen.s,
-    domainCount: chosen.d,
-    docs: chosen.l.docs,
-    probability,
-    basis: chosen.s > 0 ? 'sender' : chosen.d > 0 ? 'domain' : 'text',
+    label: chosen.label,
+    senderCount: s,
+    domainCount: d,
+    docs: chosen.docs,
+    probability: 1 / sum,
+    basis: s > 0 ? 'sender' : d > 0 ? 'domain' : 'text',
+    evidence: bestEvidence,
   };
 }

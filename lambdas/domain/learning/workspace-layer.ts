@@ -7,6 +7,7 @@ import { type CompiledPolicy, DEFAULT_RESPONSE_MINUTES, bandOf, listsSender, pri
 import { ARCHIVE_CATEGORIES, CATEGORY_QUEUE } from '../engine/reason-codes';
 import type { Signal } from '../signal';
 import { type Prediction, type WorkspaceModel, predictField } from './model';
+import { learnedConfidence } from './confidence';
 import type { Sketch } from './sketch';
 
 const ACTION_BY_PRIORITY: Record<Priority, RecommendedAction> = {
@@ -91,6 +92,8 @@ export function applyWorkspace(
   }
 
   let learnedQueue: string | undefined;
+  let learnedCategory: Prediction | undefined;
+  let learnedPriority: Prediction | undefined;
   if (learning) {
     const c = keywordCategory ? undefined : predictField(model, 'category', sketch);
     if (c && c.label !== category) {
@@ -98,11 +101,16 @@ export function applyWorkspace(
       reasons.push({ code: 'LEARNED_CATEGORY', message: learnedMessage(c, 'category'), weight: 0 });
       changed = true;
     }
+    // When what was learned decides the category (replacing or confirming the global one), the confidence is the
+    // learned prediction's (lambdas/domain/learning/confidence.ts), set at the end; the global engine's otherwise.
+    if (c) learnedCategory = c;
     const q = predictField(model, 'queue', sketch);
     if (q) learnedQueue = q.label;
     const p = predictField(model, 'priority', sketch);
     const current = priorityFor(Math.max(0, Math.min(100, score)), t);
     if (p && p.label !== current) {
+      // Category and priority must both be right: a learned priority can only lower the confidence (at the end).
+      learnedPriority = p;
       const [lo, hi] = bandOf(p.label as Priority, t);
       const target = Math.max(lo, Math.min(hi, Math.round((lo + hi) / 2)));
       reasons.push({ code: 'LEARNED_PRIORITY', message: learnedMessage(p, 'priority'), weight: target - score });
@@ -142,6 +150,8 @@ export function applyWorkspace(
     (category === global.category ? global.queue : (CATEGORY_QUEUE as Record<string, string>)[category] ?? global.queue);
   out.recommended_action = action;
   out.reasons = reasons.sort(byWeight);
+  if (learnedCategory && learnedCategory.label === category) out.confidence = learnedConfidence(learnedCategory);
+  if (learnedPriority && learnedPriority.label === priority) out.confidence = Math.min(out.confidence, learnedConfidence(learnedPriority));
   return out;
 }
 
