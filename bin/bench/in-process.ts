@@ -1,5 +1,6 @@
 // Section "inprocess": the in-process request path against a bare PutItem of the same item.
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { type Figures, percentile, round2, round3 } from './common';
 import { analyzeEvents, analyzeInProcess, decisionItem, expectOk } from './requests';
@@ -14,8 +15,11 @@ export async function benchInProcess(world: World, iterations: number, other?: {
   const client = createDocumentClient(world.db.clientOptions);
   try {
     const template = await expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body)));
+    // The same item analyze stored, its learning sketch included.
+    const stored = await client.send(new GetCommand({ TableName: world.names.decisions, Key: { pk: ITEM_PREFIX.decision + template.decision_id } }));
+    const extra = stored.Item?.sketch !== undefined ? { sketch: stored.Item.sketch } : {};
     const bare = async () => {
-      const item = decisionItem(template, 'bench', 'key_bench');
+      const item = decisionItem(template, 'bench', 'key_bench', extra);
       const t = process.hrtime.bigint();
       await client.send(new PutCommand({ TableName: world.names.decisions, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
       return Number(process.hrtime.bigint() - t) / 1e6;

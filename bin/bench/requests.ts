@@ -6,6 +6,7 @@ import { matchRoute } from '../../lambdas/contract/routes';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import type { Decision } from '../../lambdas/domain/decision';
 import { newDecisionId } from '../../lambdas/domain/ids';
+import { decisionItem as storedDecisionItem } from '../../lambdas/stores/decision-store';
 
 export const ANALYZE_PATH = '/api/v1/signals/analyze';
 
@@ -110,17 +111,13 @@ export async function expectOk(result: HandlerResult, replayed = false): Promise
 }
 
 /** The item DynamoDecisionStore writes for a decision (lambdas/stores/decision-store.ts), with a fresh id. */
-export function decisionItem(template: Decision, partnerId: string, keyId: string) {
+/**
+ * The item analyze stores for a decision like `template` (the store's own item builder, the index keys included, and
+ * `extra`, such as the learning sketch analyze keeps beside it), with a fresh decision id: what a bare write of the
+ * same item sends.
+ */
+export function decisionItem(template: Decision, partnerId: string, keyId: string, extra: Record<string, unknown> = {}) {
   const created = new Date();
   const decision: Decision = { ...template, decision_id: newDecisionId(created.getTime()), created_at: created.toISOString() };
-  return {
-    pk: ITEM_PREFIX.decision + decision.decision_id,
-    decision,
-    // The keys of the decisions_by_workspace index, so the bare write pays the index write too.
-    workspace_id: decision.workspace_id,
-    decision_id: decision.decision_id,
-    partner_id: partnerId,
-    key_id: keyId,
-    expires_at: Math.floor(created.getTime() / 1000) + 90 * 86_400,
-  };
+  return { ...extra, ...storedDecisionItem(decision, { partner_id: partnerId, key_id: keyId }, Math.floor(created.getTime() / 1000), 90) };
 }

