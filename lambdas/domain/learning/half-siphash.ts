@@ -28,6 +28,8 @@ export function halfSipHash(key: HalfSipKey, data: Uint8Array, length: number = 
   for (let i = 0; i < end; i += 4) {
     const m = data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24);
     v3 ^= m;
+    // The SipRound is written out here and below: a shared helper would need the four words in an array or object,
+    // and keeping them in locals is what makes this fast.
     for (let r = 0; r < 2; r++) {
       v0 = (v0 + v1) | 0;
       v1 = ((v1 << 5) | (v1 >>> 27)) ^ v0;
