@@ -2,7 +2,19 @@
 // come from, and the alert conditions by severity class (lexicon.ts places ALERT_CONDITIONS before INTERNAL_ALERT).
 // Same syntax as lexicon.ts.
 import type { Source } from '../signal';
-import type { LexGroup } from './lexicon';
+
+export interface LexGroup {
+  /** Reason code, or IGNORE for phrases that only shield their words from other matches. */
+  code: string;
+  weight: number;
+  phrases: string;
+  /** Only for these sources (default: all). */
+  sources?: readonly Source[];
+  /** Only in this field (0 = subject). */
+  field?: 0;
+  /** Only when one of these words ("|"-separated) is among the 4 words before, in the same clause. */
+  near?: string;
+}
 
 // Things that can be "down", "unavailable", "slow" (single words, used as a `near` context).
 export const SYSTEMS =

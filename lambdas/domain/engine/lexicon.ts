@@ -6,20 +6,10 @@
 // the clause". Write apostrophes as ’ (the tokenizer reads ' and ’ alike). Keep phrases specific:
 // ordinary business mail must not trip them (npm run eval shows the effect on real e-mail).
 import type { Source } from '../signal';
-import { ALERT_CONDITIONS, OPS, SYSTEMS } from './lexicon-operations';
+import { ALERT_CONDITIONS, OPS, SYSTEMS, type LexGroup } from './lexicon-operations';
 
-export interface LexGroup {
-  /** Reason code, or IGNORE for phrases that only shield their words from other matches. */
-  code: string;
-  weight: number;
-  phrases: string;
-  /** Only for these sources (default: all). */
-  sources?: readonly Source[];
-  /** Only in this field (0 = subject). */
-  field?: 0;
-  /** Only when one of these words ("|"-separated) is among the 4 words before, in the same clause. */
-  near?: string;
-}
+export type { LexGroup };
+
 
 export const IGNORE = 'IGNORE';
 
