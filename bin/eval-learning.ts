@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AdminService } from '../lib/admin';
 import { categoryName, parseCsv } from './banking77';
+import { reliabilityTable, type Judged } from './eval/report';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { ensureTables, tableNamesWithPrefix } from '../lib/local/provision';
 import { startLocalServer } from '../lib/local/server';
@@ -105,7 +106,7 @@ async function main() {
     const measure = async (workspace: string) => {
       let right = 0;
       const latencies: number[] = [];
-      const judged: Judged[] = [];
+      const judged: LearnedJudged[] = [];
       await pool(heldOut, async (e) => {
         const t = performance.now();
         const d = await analyze(workspace, e);
@@ -181,32 +182,29 @@ async function main() {
 
 const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
 
-interface Judged {
-  confidence: number;
-  right: boolean;
+/** A held-out decision: its confidence, whether its category was right, and whether it came from what was learned. */
+interface LearnedJudged extends Judged {
   /** The category came from what the workspace learned (reason LEARNED_CATEGORY). */
   learned: boolean;
 }
 
 /**
- * A reliability table over tenths of confidence (decisions, mean confidence, accuracy) and the expected calibration
- * error (the decision-weighted mean gap between mean confidence and accuracy), for the decisions whose category was
- * learned; the others keep the global engine's category and confidence, which know nothing of banking77's names.
+ * The reliability table over tenths of confidence for the decisions whose category was learned; the others keep the
+ * global engine's category and confidence, which know nothing of banking77's names.
  */
-function reliability(judged: Judged[]) {
+function reliability(judged: LearnedJudged[]) {
   const summary = (xs: Judged[]) => ({
     decisions: xs.length,
     mean_confidence: xs.length ? round(xs.reduce((s, j) => s + j.confidence, 0) / xs.length) : 0,
     accuracy: xs.length ? round(xs.filter((j) => j.right).length / xs.length) : 0,
   });
   const learned = judged.filter((j) => j.learned);
-  const buckets = Array.from({ length: 10 }, (_, i) => learned.filter((j) => Math.min(9, Math.floor(j.confidence * 10)) === i));
-  const gap = buckets.reduce((s, b) => s + Math.abs(b.reduce((t, j) => t + j.confidence - (j.right ? 1 : 0), 0)), 0);
+  const table = reliabilityTable(learned, [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]);
   return {
     learned: {
       ...summary(learned),
-      ece: learned.length ? round(gap / learned.length) : 0,
-      buckets: buckets.flatMap((b, i) => (b.length ? [{ range: `${(i / 10).toFixed(1)}-${((i + 1) / 10).toFixed(1)}`, ...summary(b) }] : [])),
+      ece: table.ece,
+      buckets: table.rows.filter((r) => r.n > 0).map((r) => ({ range: r.bucket, decisions: r.n, mean_confidence: r.mean_confidence, accuracy: r.agreement })),
     },
     global: summary(judged.filter((j) => !j.learned)),
   };

@@ -8,7 +8,7 @@ import { MODEL_VERSION, scoreSignal } from '../../lambdas/domain/engine';
 import { DATA_DIR } from '../data-splits';
 import { ALERT_CASES, ALERT_LEVEL, TICKET_CASES, TICKET_LEVEL, alertSignal, spearman, ticketSignal } from './hand-written-cases';
 import { EVAL_SPLIT, agrees, scoreHeldOut, type Scored } from './labeled';
-import { figure, fmtCounts, inc, pct, printFigures, round, type Counts, type Figure } from './report';
+import { figure, fmtCounts, inc, pct, printFigures, reliabilityTable, round, type Counts, type Figure } from './report';
 
 const JSON_OUT = process.argv.includes('--json');
 
@@ -88,16 +88,7 @@ function enron(scored: Scored[], inputs: ReturnType<typeof scoreHeldOut>['enronI
 
 /** Confidence bucket -> share of decisions the labels agree with (see agrees() for what a label can tell). */
 function reliability(scored: Scored[]) {
-  const edges = [0, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0001];
-  const rows = edges.slice(0, -1).map((lo, i) => {
-    const inBucket = scored.filter((s) => s.assessment.confidence >= lo && s.assessment.confidence < edges[i + 1]);
-    const mean = inBucket.reduce((sum, s) => sum + s.assessment.confidence, 0) / Math.max(inBucket.length, 1);
-    const agree = inBucket.filter(agrees).length / Math.max(inBucket.length, 1);
-    return { bucket: `${lo.toFixed(1)}-${Math.min(edges[i + 1], 1).toFixed(1)}`, n: inBucket.length, mean_confidence: round(mean, 3), agreement: round(agree, 3) };
-  });
-  // Expected calibration error: the bucket-weighted gap between stated confidence and agreement.
-  const ece = rows.reduce((sum, r) => sum + (r.n * Math.abs(r.mean_confidence - r.agreement)) / scored.length, 0);
-  return { rows, ece: round(ece, 3) };
+  return reliabilityTable(scored.map((s) => ({ confidence: s.assessment.confidence, right: agrees(s) })), [0, 0.5, 0.6, 0.7, 0.8, 0.9]);
 }
 
 /** Spearman correlation of score with the written severity label, on the hand-written cases (behaviour, not quality). */

@@ -34,3 +34,28 @@ export function printFigures(title: string, figures: Figure[]): void {
     console.log(`  ${f.name.padEnd(52)} ${String(f.value).padStart(8)}   ${f.goal.padEnd(26)} ${verdict}`);
   }
 }
+
+/** A decision's stated confidence, and whether the labels agree with it. */
+export interface Judged {
+  confidence: number;
+  right: boolean;
+}
+
+/**
+ * Reliability table: per confidence bucket (`lowerEdges` ascending from 0; the last bucket runs to 1), the decisions,
+ * their mean confidence and the share the labels agree with; and the expected calibration error (the
+ * decision-weighted mean gap between the two).
+ */
+export function reliabilityTable(judged: readonly Judged[], lowerEdges: readonly number[]) {
+  const edges = [...lowerEdges, 1.0001];
+  let gap = 0;
+  const rows = lowerEdges.map((lo, i) => {
+    const inBucket = judged.filter((j) => j.confidence >= lo && j.confidence < edges[i + 1]);
+    const n = inBucket.length;
+    const mean = inBucket.reduce((sum, j) => sum + j.confidence, 0) / Math.max(n, 1);
+    const agree = inBucket.filter((j) => j.right).length / Math.max(n, 1);
+    gap += n * Math.abs(mean - agree);
+    return { bucket: `${lo.toFixed(1)}-${Math.min(edges[i + 1], 1).toFixed(1)}`, n, mean_confidence: round(mean, 3), agreement: round(agree, 3) };
+  });
+  return { rows, ece: round(gap / Math.max(judged.length, 1), 3) };
+}
