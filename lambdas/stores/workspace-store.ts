@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type LabelCounts, type LearnedField, type WorkspaceModel, labelCounts } from '../domain/learning/model';
+import { SENDER_BUCKETS, TEXT_BUCKETS } from '../domain/learning/sketch';
 import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy } from '../domain/policy';
 import type { PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
 
@@ -35,17 +36,24 @@ function policyFrom(item: Record<string, unknown> | undefined): StoredPolicy {
   return out as unknown as StoredPolicy;
 }
 
-/** A label item's attributes back into counts; zero counts (left by replaced feedback) are skipped. */
+/** A count's attribute: its kind, then its bucket in base 36 (below 2^14: at most 3 digits). */
+const COUNT_NAME = /^[tsd][0-9a-z]{1,3}$/;
+
+/**
+ * A label item's attributes back into counts; zero counts (left by replaced feedback) are skipped. The item's own
+ * attributes (`docs`, `total`, `pk`, ...) are not counts even where they look like one: `docs` would read as domain
+ * bucket "ocs", out of range.
+ */
 export function countsFrom(field: LearnedField, label: string, item: Record<string, unknown>): LabelCounts {
   const counts = labelCounts(field, label);
   counts.docs = Number(item.docs ?? 0);
   counts.total = Number(item.total ?? 0);
   for (const [name, raw] of Object.entries(item)) {
+    if (!COUNT_NAME.test(name)) continue;
     const kind = name[0];
-    if (name.length < 2 || name.length > 5 || (kind !== 't' && kind !== 's' && kind !== 'd')) continue;
     const bucket = parseInt(name.slice(1), 36);
     const n = Number(raw);
-    if (!Number.isInteger(bucket) || !(n > 0)) continue;
+    if (bucket >= (kind === 't' ? TEXT_BUCKETS : SENDER_BUCKETS) || !(n > 0)) continue;
     (kind === 't' ? counts.text : kind === 's' ? counts.senders : counts.domains).set(bucket, n);
   }
   return counts;
