@@ -11,6 +11,7 @@ import {
   learnedChanges,
   predictField,
 } from '../../lambdas/domain/learning/model';
+import { PostingTable } from '../../lambdas/domain/learning/posting-table';
 import { sketchSignal } from '../../lambdas/domain/learning/sketch';
 import { weightOf } from '../../lambdas/domain/learning/workspace-cache';
 import { mulberry32 } from '../../bin/seeded-random';
@@ -82,8 +83,8 @@ describe('the indexed prediction is the plain one', () => {
     teach(model, key, syntheticSentences(5, 30, 800), 6);
     const kept = model.index!;
     const rebuilt = indexModel({ version: model.version, labels: model.labels });
-    const sorted = (m: Map<number, number[]>) =>
-      [...m].map(([b, pairs]) => [b, [...Array(pairs.length / 2).keys()].map((j) => `${pairs[2 * j]}:${pairs[2 * j + 1]}`).sort()] as const).sort((a, b) => a[0] - b[0]);
+    const sorted = (table: PostingTable) =>
+      [...table.entries()].map(([b, pairs]) => [b, [...Array(pairs.length / 2).keys()].map((j) => `${pairs[2 * j]}:${pairs[2 * j + 1]}`).sort()] as const).sort((a, b) => a[0] - b[0]);
     for (const field of LEARNED_FIELDS) {
       expect(kept.fields[field].labels).toEqual(rebuilt.fields[field].labels);
       for (const kind of ['text', 'senders', 'domains'] as const) expect(sorted(kept.fields[field][kind])).toEqual(sorted(rebuilt.fields[field][kind]));

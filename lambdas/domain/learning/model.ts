@@ -3,8 +3,10 @@
 // Prediction is naive Bayes over the text buckets, each bucket weighted by how few labels share it, plus evidence
 // for the sender and its domain, gated against the global engine: a learned label is used only when its evidence
 // clearly beats "nothing learned applies".
-// A cached model carries an index from bucket to the labels that hold it (per field), so a prediction walks only the
-// postings of the signal's buckets instead of every label times every bucket; applyChanges keeps it in step.
+// A cached model carries an index from bucket to the labels that hold it (per field, in flat posting tables), so a
+// prediction walks only the postings of the signal's buckets instead of every label times every bucket; applyChanges
+// keeps it in step.
+import { PostingTable } from './posting-table';
 import type { Sketch } from './sketch';
 import { MAX_SKETCH_FEATURES, TEXT_BUCKETS } from './sketch';
 
@@ -37,9 +39,9 @@ export interface WorkspaceModel {
  */
 export interface FieldIndex {
   labels: LabelCounts[];
-  text: Map<number, number[]>;
-  senders: Map<number, number[]>;
-  domains: Map<number, number[]>;
+  text: PostingTable;
+  senders: PostingTable;
+  domains: PostingTable;
   /** Per-label figures that change only with the counts: made by the first prediction after a change. */
   derived?: FieldFigures;
 }
@@ -122,31 +124,7 @@ export function learnedChanges(
   return changes;
 }
 
-/** Adds `by` to a label's pair in a posting list, as `bump` does to its count; returns the change in pairs. */
-function post(map: Map<number, number[]>, bucket: number, li: number, by: number): number {
-  const pairs = map.get(bucket);
-  if (!pairs) {
-    if (by <= 0) return 0;
-    map.set(bucket, [li, by]);
-    return 1;
-  }
-  for (let j = 0; j < pairs.length; j += 2) {
-    if (pairs[j] !== li) continue;
-    const next = pairs[j + 1] + by;
-    if (next > 0) {
-      pairs[j + 1] = next;
-      return 0;
-    }
-    pairs.splice(j, 2);
-    if (pairs.length === 0) map.delete(bucket);
-    return -1;
-  }
-  if (by <= 0) return 0;
-  pairs.push(li, by);
-  return 1;
-}
-
-const emptyField = (): FieldIndex => ({ labels: [], text: new Map(), senders: new Map(), domains: new Map() });
+const emptyField = (): FieldIndex => ({ labels: [], text: new PostingTable(), senders: new PostingTable(), domains: new PostingTable() });
 
 /** Builds the model's index (once per load); returns it. Size: one (position, count) pair per learned count. */
 export function indexModel(model: WorkspaceModel): ModelIndex {
@@ -155,12 +133,12 @@ export function indexModel(model: WorkspaceModel): ModelIndex {
   for (const l of model.labels) {
     const fi = fields[l.field];
     const li = fi.labels.push(l) - 1;
-    for (const [b, c] of l.text) postings += post(fi.text, b, li, c);
-    for (const [b, c] of l.senders) postings += post(fi.senders, b, li, c);
-    for (const [b, c] of l.domains) postings += post(fi.domains, b, li, c);
+    for (const [b, c] of l.text) postings += fi.text.add(b, li, c);
+    for (const [b, c] of l.senders) postings += fi.senders.add(b, li, c);
+    for (const [b, c] of l.domains) postings += fi.domains.add(b, li, c);
   }
-  // Posting lists grown by push carry spare capacity (an array of 2 grows to 22); copies hold exactly their pairs.
-  for (const fi of Object.values(fields)) for (const map of [fi.text, fi.senders, fi.domains]) for (const [b, pairs] of map) map.set(b, pairs.slice());
+  // Blocks grown pair by pair carry spare room; after a load each holds exactly its pairs.
+  for (const fi of Object.values(fields)) for (const table of [fi.text, fi.senders, fi.domains]) table.compact();
   model.index = { version: model.version, labelCount: model.labels.length, fields, postings };
   return model.index;
 }
@@ -194,9 +172,9 @@ export function applyChanges(model: WorkspaceModel, sketch: Sketch, changes: rea
       const fi = index.fields[c.field];
       fi.derived = undefined;
       const li = fi.labels.indexOf(counts);
-      for (const b of sketch.t) index.postings += post(fi.text, b, li, c.sign);
-      if (sketch.s !== undefined) index.postings += post(fi.senders, sketch.s, li, c.sign);
-      if (sketch.d !== undefined) index.postings += post(fi.domains, sketch.d, li, c.sign);
+      for (const b of sketch.t) index.postings += fi.text.add(b, li, c.sign);
+      if (sketch.s !== undefined) index.postings += fi.senders.add(sketch.s, li, c.sign);
+      if (sketch.d !== undefined) index.postings += fi.domains.add(sketch.d, li, c.sign);
     }
   }
   model.version++;
@@ -220,14 +198,14 @@ export interface Prediction {
 }
 
 // Scratch for predictField, grown to the largest field seen: per label, its text and weighted log-likelihoods,
-// sender and domain counts and score; per sketch bucket, its postings and weight.
+// sender and domain counts and score; per sketch bucket, the offset of its block in the posting table and its weight.
 let perLabel = 0;
 let TEXT = new Float64Array(0);
 let WEIGHTED = new Float64Array(0);
 let SENDER = new Float64Array(0);
 let DOMAIN = new Float64Array(0);
 let SCORE = new Float64Array(0);
-const POSTINGS: (number[] | undefined)[] = [];
+let BLOCK = new Int32Array(MAX_SKETCH_FEATURES);
 let WEIGHT = new Float64Array(MAX_SKETCH_FEATURES);
 /** gain(c) = log(c + alpha) - log(alpha) for the small counts most postings hold. */
 const LOG_ALPHA = Math.log(ALPHA);
@@ -262,9 +240,13 @@ function figuresOf(fi: FieldIndex): FieldFigures {
   return fi.derived;
 }
 
-/** Copies the (label position, count) pairs of live labels into a per-label array. */
-function spread(pairs: number[] | undefined, live: Uint8Array, into: Float64Array): void {
-  if (pairs) for (let j = 0; j < pairs.length; j += 2) if (live[pairs[j]] === 1) into[pairs[j]] = pairs[j + 1];
+/** Copies the (label position, count) pairs of a bucket's live labels into a per-label array. */
+function spread(table: PostingTable, bucket: number, live: Uint8Array, into: Float64Array): void {
+  const at = table.find(bucket);
+  if (at < 0) return;
+  const d = table.data;
+  const end = at + 2 + 2 * d[at];
+  for (let j = at + 2; j < end; j += 2) if (live[d[j]] === 1) into[d[j]] = d[j + 1];
 }
 
 function ensureScratch(labels: number, n: number): void {
@@ -277,7 +259,7 @@ function ensureScratch(labels: number, n: number): void {
     SCORE = new Float64Array(perLabel);
   }
   if (n > WEIGHT.length) WEIGHT = new Float64Array(n);
-  if (n > POSTINGS.length) POSTINGS.length = n;
+  if (n > BLOCK.length) BLOCK = new Int32Array(n);
 }
 
 /**
@@ -299,12 +281,14 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
   ensureScratch(count, n);
 
   // How many (live) labels share each bucket, and with it the bucket's weight.
+  const table = fi.text;
+  const D = table.data;
   let weightSum = 0;
   for (let i = 0; i < n; i++) {
-    const pairs = fi.text.get(t[i]);
-    POSTINGS[i] = pairs;
+    const at = table.find(t[i]);
+    BLOCK[i] = at;
     let sharing = 0;
-    if (pairs) for (let j = 0; j < pairs.length; j += 2) sharing += live[pairs[j]];
+    if (at >= 0) for (let j = at + 2, end = at + 2 + 2 * D[at]; j < end; j += 2) sharing += live[D[j]];
     WEIGHT[i] = weightOf[sharing];
     weightSum += WEIGHT[i];
   }
@@ -316,21 +300,20 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
     DOMAIN[li] = 0;
   }
   for (let i = 0; i < n; i++) {
-    const pairs = POSTINGS[i];
-    if (!pairs) continue;
-    POSTINGS[i] = undefined;
+    const at = BLOCK[i];
+    if (at < 0) continue;
     const w = WEIGHT[i];
-    for (let j = 0; j < pairs.length; j += 2) {
-      const li = pairs[j];
+    for (let j = at + 2, end = at + 2 + 2 * D[at]; j < end; j += 2) {
+      const li = D[j];
       if (live[li] === 0) continue;
-      const c = pairs[j + 1];
+      const c = D[j + 1];
       const gain = c < GAIN.length ? GAIN[c] : Math.log(c + ALPHA) - LOG_ALPHA;
       TEXT[li] += gain;
       WEIGHTED[li] += w * gain;
     }
   }
-  if (sketch.s !== undefined) spread(fi.senders.get(sketch.s), live, SENDER);
-  if (sketch.d !== undefined) spread(fi.domains.get(sketch.d), live, DOMAIN);
+  if (sketch.s !== undefined) spread(fi.senders, sketch.s, live, SENDER);
+  if (sketch.d !== undefined) spread(fi.domains, sketch.d, live, DOMAIN);
   const lengthNorm = Math.max(1, Math.sqrt(n));
 
   let best = -1;

@@ -1,0 +1,163 @@
+// One field's postings for one kind of bucket (text, sender or domain): for each bucket, the (label position, count)
+// pairs of the labels that counted it, in two flat typed arrays. A prediction reads about 96 buckets of a model that
+// is cold in the CPU caches; a Map of arrays costs about four dependent memory reads per bucket (the Map's entry, the
+// array, its elements), this table two (the slot, then the bucket's block), and less memory per bucket.
+// Buckets are below 2^14 (TEXT_BUCKETS, SENDER_BUCKETS): slots are found by `bucket & mask`, probing linearly, so a
+// table grown to 2^14 slots maps every bucket to its own slot.
+
+/** Slots are probed on `bucket & mask`: bucket values are keyed hashes already, uniform in their low bits. */
+const MAX_SLOTS = 1 << 14;
+const MIN_SLOTS = 16;
+
+export class PostingTable {
+  /**
+   * Two ints per slot: bucket + 1 (0: empty), and the offset of the bucket's block in `data`. A bucket whose pairs
+   * all went away keeps its slot and an empty block (buckets are bounded, so are slots).
+   */
+  private slots = new Int32Array(2 * MIN_SLOTS);
+  private mask = MIN_SLOTS - 1;
+  private used = 0;
+  /** Blocks: [pairs held, pairs it has room for, label, count, label, count, ...]. */
+  data = new Int32Array(64);
+  /** The first free int of `data`, and the ints held by blocks a bucket outgrew. */
+  private end = 0;
+  private waste = 0;
+
+  /** The offset of a bucket's block in `data` (its pairs start 2 further on), or -1 when no label counted it. */
+  find(bucket: number): number {
+    const slots = this.slots;
+    const mask = this.mask;
+    const key = bucket + 1;
+    for (let s = bucket & mask; ; s = (s + 1) & mask) {
+      const k = slots[2 * s];
+      if (k === key) return slots[2 * s + 1];
+      if (k === 0) return -1;
+    }
+  }
+
+  /** Adds `by` to label `li`'s count of `bucket` (a count that falls to 0 or below drops its pair); returns the change in pairs. */
+  add(bucket: number, li: number, by: number): number {
+    if (!(bucket >= 0 && bucket < MAX_SLOTS)) throw new RangeError(`bucket ${bucket} is out of range`);
+    let at = this.find(bucket);
+    if (at < 0) {
+      if (by <= 0) return 0;
+      at = this.insert(bucket);
+    }
+    let d = this.data;
+    const held = d[at];
+    const last = at + 2 * held;
+    for (let j = at + 2; j <= last; j += 2) {
+      if (d[j] !== li) continue;
+      const next = d[j + 1] + by;
+      if (next > 0) {
+        d[j + 1] = next;
+        return 0;
+      }
+      // The last pair takes its place: the order of a bucket's pairs means nothing.
+      d[j] = d[last];
+      d[j + 1] = d[last + 1];
+      d[at] = held - 1;
+      return -1;
+    }
+    if (by <= 0) return 0;
+    if (held === d[at + 1]) {
+      at = this.move(bucket, Math.max(2, 2 * held));
+      d = this.data;
+    }
+    d[at + 2 + 2 * held] = li;
+    d[at + 3 + 2 * held] = by;
+    d[at] = held + 1;
+    return 1;
+  }
+
+  /** Every bucket that holds pairs, with them: for tests and checks, not the hot path. */
+  *entries(): IterableIterator<[number, number[]]> {
+    for (let s = 0; s <= this.mask; s++) {
+      const key = this.slots[2 * s];
+      if (key === 0) continue;
+      const at = this.slots[2 * s + 1];
+      if (this.data[at] > 0) yield [key - 1, Array.from(this.data.subarray(at + 2, at + 2 + 2 * this.data[at]))];
+    }
+  }
+
+  /** Rewrites the blocks back to back, each with room for exactly its pairs (after a load: no spare room anywhere). */
+  compact(): void {
+    let size = 0;
+    for (let s = 0; s <= this.mask; s++) if (this.slots[2 * s] !== 0) size += 2 + 2 * this.data[this.slots[2 * s + 1]];
+    const data = new Int32Array(Math.max(64, size));
+    let end = 0;
+    for (let s = 0; s <= this.mask; s++) {
+      if (this.slots[2 * s] === 0) continue;
+      const at = this.slots[2 * s + 1];
+      const held = this.data[at];
+      data.set(this.data.subarray(at + 2, at + 2 + 2 * held), end + 2);
+      data[end] = held;
+      data[end + 1] = held;
+      this.slots[2 * s + 1] = end;
+      end += 2 + 2 * held;
+    }
+    this.data = data;
+    this.end = end;
+    this.waste = 0;
+  }
+
+  /** Gives a new bucket a slot and an empty block; returns the block's offset. */
+  private insert(bucket: number): number {
+    // Half full at most, until every bucket has a slot of its own.
+    if (2 * (this.used + 1) > this.mask + 1 && this.mask + 1 < MAX_SLOTS) this.rehash(2 * (this.mask + 1));
+    const at = this.allocate(2);
+    this.data[at] = 0;
+    this.data[at + 1] = 2;
+    let s = bucket & this.mask;
+    while (this.slots[2 * s] !== 0) s = (s + 1) & this.mask;
+    this.slots[2 * s] = bucket + 1;
+    this.slots[2 * s + 1] = at;
+    this.used++;
+    return at;
+  }
+
+  private rehash(size: number): void {
+    const old = this.slots;
+    this.slots = new Int32Array(2 * size);
+    this.mask = size - 1;
+    for (let o = 0; o < old.length; o += 2) {
+      if (old[o] === 0) continue;
+      let s = (old[o] - 1) & this.mask;
+      while (this.slots[2 * s] !== 0) s = (s + 1) & this.mask;
+      this.slots[2 * s] = old[o];
+      this.slots[2 * s + 1] = old[o + 1];
+    }
+  }
+
+  /** Moves a full block to a new one with room for `room` pairs; returns its offset. */
+  private move(bucket: number, room: number): number {
+    const to = this.allocate(room);
+    // Found after allocating, which may have compacted.
+    const from = this.find(bucket);
+    const held = this.data[from];
+    this.data.copyWithin(to + 2, from + 2, from + 2 + 2 * held);
+    this.data[to] = held;
+    this.data[to + 1] = room;
+    this.waste += 2 + 2 * this.data[from + 1];
+    let s = bucket & this.mask;
+    while (this.slots[2 * s] !== bucket + 1) s = (s + 1) & this.mask;
+    this.slots[2 * s + 1] = to;
+    return to;
+  }
+
+  /** Room for a block of `room` pairs at the end of `data`: compacts when half of it is outgrown blocks, else grows. */
+  private allocate(room: number): number {
+    const need = 2 + 2 * room;
+    if (this.end + need > this.data.length) {
+      if (this.waste > this.data.length / 2) this.compact();
+      if (this.end + need > this.data.length) {
+        const data = new Int32Array(Math.max(2 * this.data.length, this.end + need));
+        data.set(this.data.subarray(0, this.end));
+        this.data = data;
+      }
+    }
+    const at = this.end;
+    this.end += need;
+    return at;
+  }
+}
