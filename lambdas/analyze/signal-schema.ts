@@ -24,8 +24,20 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?
 const EMAIL = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:".]+$/;
 const DISPLAY_NAME_EMAIL = /^[^<>]*<([^<>]+)>$/;
 
+// The last timestamp parsed: validation checks received_at, then reads its time (one parse per request).
+let lastText: string | undefined;
+let lastMs: number | undefined;
+
 /** Parses an RFC 3339 timestamp into epoch ms, or undefined when it is not one (e.g. month 13, Feb 30). */
 export function parseRfc3339(value: string): number | undefined {
+  if (value !== lastText) {
+    lastMs = parseTimestamp(value);
+    lastText = value;
+  }
+  return lastMs;
+}
+
+function parseTimestamp(value: string): number | undefined {
   const m = RFC3339.exec(value);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
@@ -89,13 +101,14 @@ const SignalSchema = v.pipe(
             (m) => m !== null && typeof m === 'object' && !Array.isArray(m),
             'must be a JSON object',
           ),
-          v.check(
-            (m) => Buffer.byteLength(JSON.stringify(m)) <= LIMITS.metadataBytesMax,
-            'must be at most 16 KiB when serialized',
-          ),
+          // Depth first: it stops at 6 levels, where serializing 10,000 levels would overflow the stack.
           v.check(
             (m) => depthOf(m, 1, LIMITS.metadataDepthMax) <= LIMITS.metadataDepthMax,
             'must be nested at most 5 levels deep',
+          ),
+          v.check(
+            (m) => Buffer.byteLength(JSON.stringify(m)) <= LIMITS.metadataBytesMax,
+            'must be at most 16 KiB when serialized',
           ),
         ),
       ),

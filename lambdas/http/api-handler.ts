@@ -106,6 +106,17 @@ function parseJsonBody(): middy.MiddlewareObj<ApiEvent, HttpResponse, Error, Req
   return {
     before: (request) => {
       const raw = request.event.body as string;
+      // Raw text with no \u escape and neither name cannot hold a forbidden key (no other JSON escape decodes to a
+      // letter or '_'), so it parses without middy's per-key reviver, about 20 us of a 2 KB signal. Any other body,
+      // and one that does not parse, goes through middy's parser.
+      if (!request.event.isBase64Encoded && !raw.includes('\\u') && !raw.includes('__proto__') && !raw.includes('constructor')) {
+        try {
+          request.event.body = JSON.parse(raw);
+          return;
+        } catch {
+          // middy's parser refuses it below, with its own error.
+        }
+      }
       try {
         parser.before!(request as unknown as Parameters<NonNullable<typeof parser.before>>[0]);
         return;

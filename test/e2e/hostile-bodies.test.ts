@@ -188,6 +188,7 @@ describe('__proto__, constructor and prototype keys', () => {
     ['__proto__ deep in metadata', `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"a":[{"b":{"__proto__":{"polluted":"yes"}}}]}}`],
     ['constructor.prototype in metadata', `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"constructor":{"prototype":{"polluted":"yes"}}}}`],
     ['__proto__ escaped as \\u005f\\u005fproto\\u005f\\u005f', `{"workspace_id":"ws_a","source":"email","subject":"x","\\u005f\\u005fproto\\u005f\\u005f":{"polluted":"yes"}}`],
+    ['constructor escaped as \\u0063onstructor, in metadata', `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"\\u0063onstructor":{"prototype":{"polluted":"yes"}}}}`],
   ];
   it.each(polluting)('%s: 400 VALIDATION_ERROR naming the key, Object.prototype untouched, next request fine', async (name, text) => {
     const reply = api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json' } }), name);
