@@ -24,22 +24,39 @@ type Invoke = (event: unknown, context: Context) => Promise<unknown>;
 
 /** A Lambda context like the runtime's, with a 10 s deadline (also used by the bench). */
 export function lambdaContext(functionName: string, logStreamName = 'local'): Context {
-  const deadline = Date.now() + 10_000;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
+  return new LocalContext(functionName, logStreamName, Date.now() + 10_000);
 }
+
+// A class, so that a request builds one closure, not four: callers (middy among them) call
+// getRemainingTimeInMillis unbound, so it is bound per context; the callbacks are shared no-ops.
+class LocalContext implements Context {
+  callbackWaitsForEmptyEventLoop = true;
+  readonly functionVersion = '$LATEST';
+  readonly invokedFunctionArn: string;
+  readonly memoryLimitInMB = '512';
+  readonly awsRequestId = randomUUID();
+  readonly logGroupName: string;
+  readonly getRemainingTimeInMillis: () => number;
+  readonly done = ignore;
+  readonly fail = ignore;
+  readonly succeed = ignore;
+
+  constructor(
+    readonly functionName: string,
+    readonly logStreamName: string,
+    deadline: number,
+  ) {
+    this.invokedFunctionArn = `arn:aws:lambda:local:000000000000:function:${functionName}`;
+    this.logGroupName = `/aws/lambda/${functionName}`;
+    this.getRemainingTimeInMillis = remainingUntil.bind(undefined, deadline);
+  }
+}
+
+function remainingUntil(deadline: number): number {
+  return Math.max(0, deadline - Date.now());
+}
+
+function ignore(): void {}
 
 function gatewayError(res: ServerResponse, status: number, message: string, requestId: string) {
   const body = JSON.stringify({ message });

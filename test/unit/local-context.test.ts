@@ -1,0 +1,16 @@
+// The Lambda context local mode hands the handlers: what the runtime's offers, usable the way middy uses it.
+import { lambdaContext } from '../../lib/local/server';
+
+it('counts down from 10 s, also when its method is called unbound (as middy calls it)', () => {
+  const context = lambdaContext('Analyze');
+  const remaining = context.getRemainingTimeInMillis;
+  expect(remaining()).toBeGreaterThan(9_000);
+  expect(remaining()).toBeLessThanOrEqual(10_000);
+  expect(context).toMatchObject({
+    functionName: 'Analyze',
+    invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:Analyze',
+    logGroupName: '/aws/lambda/Analyze',
+    memoryLimitInMB: '512',
+  });
+  expect(context.awsRequestId).not.toBe(lambdaContext('Analyze').awsRequestId);
+});
