@@ -1,6 +1,6 @@
 // The analyze use case: score a validated signal, build the decision, store it once (or replay an idempotent one).
 // It speaks in domain terms; the route maps its outcomes to HTTP.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { buildDecision, NO_POLICY, type Decision, type DecisionPolicy } from '../domain/decision';
 import { newDecisionId } from '../domain/ids';
 import { type Sketch, encodeSketch, sketchSignal } from '../domain/learning/sketch';
@@ -16,7 +16,7 @@ export type AnalyzeOutcome =
   /** The Idempotency-Key was used before with another body. */
   | { kind: 'conflict' };
 
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const sha256 = (text: string) => hash('sha256', text, 'hex');
 
 /** JSON with object keys sorted, so the same body with other key order or spacing is the same request. */
 export function canonicalJson(value: unknown): string {

@@ -24,20 +24,8 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?
 const EMAIL = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:".]+$/;
 const DISPLAY_NAME_EMAIL = /^[^<>]*<([^<>]+)>$/;
 
-// The last timestamp parsed: validation checks received_at, then reads its time (one parse per request).
-let lastText: string | undefined;
-let lastMs: number | undefined;
-
 /** Parses an RFC 3339 timestamp into epoch ms, or undefined when it is not one (e.g. month 13, Feb 30). */
 export function parseRfc3339(value: string): number | undefined {
-  if (value !== lastText) {
-    lastMs = parseTimestamp(value);
-    lastText = value;
-  }
-  return lastMs;
-}
-
-function parseTimestamp(value: string): number | undefined {
   const m = RFC3339.exec(value);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
@@ -91,7 +79,13 @@ const SignalSchema = v.pipe(
       received_at: v.optional(
         v.pipe(
           v.string('must be a string'),
-          v.check((s) => parseRfc3339(s) !== undefined, 'must be an RFC 3339 timestamp with Z or an offset'),
+          // Checked and read in one parse: the output is the time in epoch ms.
+          v.rawTransform(({ dataset, addIssue, NEVER }) => {
+            const ms = parseRfc3339(dataset.value);
+            if (ms !== undefined) return ms;
+            addIssue({ message: 'must be an RFC 3339 timestamp with Z or an offset' });
+            return NEVER;
+          }),
         ),
       ),
       metadata: v.optional(
@@ -143,7 +137,7 @@ export function validateSignal(input: unknown, receivedAtMs: number): SignalVali
   if (!result.ok) return result;
   const s = result.output;
   // Checked here rather than in the schema: "the future" is relative to the time of receipt passed in.
-  const receivedAt = s.received_at !== undefined ? parseRfc3339(s.received_at)! : receivedAtMs;
+  const receivedAt = s.received_at ?? receivedAtMs;
   if (receivedAt > receivedAtMs + LIMITS.futureToleranceMs) {
     return { ok: false, details: [{ field: 'received_at', message: 'must not be more than 24 hours in the future' }] };
   }

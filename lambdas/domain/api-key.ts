@@ -3,7 +3,7 @@
 // Format: `sas_live_` or `sas_test_`, 32 random base62 characters, then a 6-character checksum: CRC32 (IEEE, as
 // zlib computes it) of everything before it, in base62 (0-9A-Za-z), most significant digit first, padded with 0.
 // The checksum lets the authorizer refuse typos and garbage without a database read.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const KEY_ENVIRONMENTS = ['live', 'test'] as const;
@@ -75,7 +75,8 @@ export function isWellFormedApiKey(key: string): boolean {
 
 /** SHA-256 of the key, hex: the only form in which a key is stored. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // One-shot hash: no Hash object per request (about a third of createHash's time).
+  return hash('sha256', key, 'hex');
 }
 
 /** Non-secret display prefix, e.g. `sas_live_Ab3x`: enough for a person to tell keys apart. */
