@@ -3,7 +3,7 @@
 import { hash } from 'node:crypto';
 import { buildDecision, NO_POLICY, type Decision, type DecisionPolicy } from '../domain/decision';
 import { newDecisionId } from '../domain/ids';
-import { type Sketch, encodeSketch, sketchSignal } from '../domain/learning/sketch';
+import { type Sketch, encodeSketch, signalText, sketchSignal } from '../domain/learning/sketch';
 import type { CachedWorkspace } from '../domain/learning/workspace-cache';
 import { applyWorkspace } from '../domain/learning/workspace-layer';
 import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest } from '../domain/ports';
@@ -36,8 +36,9 @@ export function idempotencyRequest(idempotencyKey: string, body: unknown): Idemp
 function decide(signal: Signal, decisionId: string, nowMs: number, ws?: CachedWorkspace): { decision: Decision; sketch?: Sketch } {
   const global = scoreSignal(signal, new Date(nowMs));
   // The workspace layer: its policy and what it learned, applied after the global engine (pure).
-  const sketch = ws ? sketchSignal(ws.key, signal) : undefined;
-  const assessment = ws ? (applyWorkspace(global, signal, ws.policy, ws.state.model, sketch) as typeof global) : global;
+  const text = ws ? signalText(signal) : '';
+  const sketch = ws ? sketchSignal(ws.key, signal, text) : undefined;
+  const assessment = ws ? (applyWorkspace(global, signal, ws.policy, ws.state.model, sketch, text) as typeof global) : global;
   const policy: DecisionPolicy = ws ? { policy_version: ws.policy.version, response_minutes: ws.policy.responseMinutes } : NO_POLICY;
   const decision = buildDecision(
     {

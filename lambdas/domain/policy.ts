@@ -79,7 +79,11 @@ function senderList(entries: readonly string[] | undefined): SenderList {
 
 /** An address is listed by itself, or by its domain or any parent domain (`@acme.com` covers `eu.acme.com`). */
 export function listsSender(list: SenderList, sender: string | undefined): boolean {
-  const parts = senderParts(sender);
+  return listsParts(list, senderParts(sender));
+}
+
+/** listsSender for a sender already parsed (senderParts), when several lists are checked. */
+export function listsParts(list: SenderList, parts: { address: string; domain: string } | undefined): boolean {
   if (!parts) return false;
   if (list.addresses.has(parts.address)) return true;
   let domain = parts.domain;

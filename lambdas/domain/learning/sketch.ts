@@ -239,8 +239,15 @@ function sortBuckets(t: number[]): number[] {
   return t;
 }
 
-export function sketchSignal(key: HalfSipKey, signal: { subject?: string; body?: string; sender?: string }): Sketch {
-  const text = `${signal.subject ?? ''}\n${signal.body ?? ''}`;
+/** The text learning sketches and policy keywords are matched in: subject, a line break, body. */
+export const signalText = (signal: { subject?: string; body?: string }): string => `${signal.subject ?? ''}\n${signal.body ?? ''}`;
+
+/** `text` is signalText(signal), passed in where the caller has it already. */
+export function sketchSignal(
+  key: HalfSipKey,
+  signal: { subject?: string; body?: string; sender?: string },
+  text: string = signalText(signal),
+): Sketch {
   const t: number[] = [];
   const fast = sketchTextFast(key, text, t);
   for (const b of t) SEEN[b] = 0;
@@ -264,13 +271,21 @@ export function sketchSignal(key: HalfSipKey, signal: { subject?: string; body?:
  */
 export function encodeSketch(sketch: Sketch): Uint8Array {
   const withSender = sketch.s !== undefined;
-  const values = withSender ? [sketch.s!, sketch.d ?? 0, ...sketch.t] : sketch.t;
-  const out = new Uint8Array(1 + values.length * 2);
+  const t = sketch.t;
+  const out = new Uint8Array(1 + 2 * (t.length + (withSender ? 2 : 0)));
   out[0] = withSender ? 1 : 0;
-  values.forEach((v, i) => {
-    out[1 + i * 2] = v >>> 8;
-    out[2 + i * 2] = v & 0xff;
-  });
+  const first = withSender ? 5 : 1;
+  if (withSender) {
+    const d = sketch.d ?? 0;
+    out[1] = sketch.s! >>> 8;
+    out[2] = sketch.s! & 0xff;
+    out[3] = d >>> 8;
+    out[4] = d & 0xff;
+  }
+  for (let i = 0; i < t.length; i++) {
+    out[first + 2 * i] = t[i] >>> 8;
+    out[first + 2 * i + 1] = t[i] & 0xff;
+  }
   return out;
 }
 

@@ -3,12 +3,12 @@
 // Precedence (contract sections 8 and 9): a blocked sender wins over everything; policy keywords set the category
 // before learning does; the queue comes from the keyword, then the policy's routing, then learning, then the default.
 import type { Assessment, Decision, Priority, Reason, RecommendedAction } from '../decision';
-import { type CompiledPolicy, DEFAULT_RESPONSE_MINUTES, bandOf, listsSender, priorityFor } from '../policy';
+import { type CompiledPolicy, DEFAULT_RESPONSE_MINUTES, bandOf, listsParts, priorityFor } from '../policy';
 import { ARCHIVE_CATEGORIES, CATEGORY_QUEUE } from '../engine/reason-codes';
 import type { Signal } from '../signal';
 import { type Prediction, type WorkspaceModel, predictField } from './model';
 import { learnedConfidence } from './confidence';
-import type { Sketch } from './sketch';
+import { type Sketch, senderParts, signalText } from './sketch';
 
 const ACTION_BY_PRIORITY: Record<Priority, RecommendedAction> = {
   critical: 'escalate',
@@ -42,6 +42,8 @@ export function applyWorkspace(
   policy: CompiledPolicy,
   model: WorkspaceModel,
   sketch: Sketch | undefined,
+  /** signalText(signal), where the caller has it already. */
+  text?: string,
 ): WorkspaceAssessment {
   const learning = policy.learning && model.version > 0 && sketch !== undefined;
   const out: WorkspaceAssessment = { ...global, reasons: [...global.reasons], policy_version: policy.version };
@@ -56,7 +58,8 @@ export function applyWorkspace(
   let action: RecommendedAction | undefined;
   let changed = false;
 
-  if (listsSender(policy.blocked, signal.sender)) {
+  const sender = senderParts(signal.sender);
+  if (listsParts(policy.blocked, sender)) {
     const capped = Math.min(score, t.medium - 1);
     reasons.push({ code: 'POLICY_BLOCKED_SENDER', message: "sender is on the workspace's blocked list", weight: capped - score });
     out.score = capped;
@@ -67,7 +70,7 @@ export function applyWorkspace(
     out.reasons = reasons.sort(byWeight);
     return out;
   }
-  if (listsSender(policy.vip, signal.sender)) {
+  if (listsParts(policy.vip, sender)) {
     reasons.push({ code: 'POLICY_VIP_SENDER', message: "sender is on the workspace's VIP list", weight: VIP_WEIGHT });
     score += VIP_WEIGHT;
     changed = true;
@@ -75,9 +78,9 @@ export function applyWorkspace(
 
   let keywordCategory: { category: string; queue?: string; weight: number } | undefined;
   if (policy.keywords.length) {
-    const text = `${signal.subject ?? ''}\n${signal.body ?? ''}`;
+    const haystack = text ?? signalText(signal);
     for (const { pattern, keyword } of policy.keywords) {
-      if (!pattern.test(text)) continue;
+      if (!pattern.test(haystack)) continue;
       reasons.push({ code: 'POLICY_KEYWORD', message: `mentions "${keyword.phrase}" (workspace keyword)`, weight: keyword.weight });
       score += keyword.weight;
       changed = true;
@@ -130,7 +133,7 @@ export function applyWorkspace(
     }
   }
 
-  const trusted = listsSender(policy.trusted, signal.sender);
+  const trusted = listsParts(policy.trusted, sender);
   if (trusted) reasons.push({ code: 'POLICY_TRUSTED_SENDER', message: "sender is on the workspace's trusted list", weight: 0 });
   score = Math.max(0, Math.min(100, Math.round(score)));
   const priority = priorityFor(score, t);
