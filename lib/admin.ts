@@ -8,7 +8,7 @@ import {
   hashApiKey,
 } from '../lambdas/domain/api-key';
 import { newKeyId } from '../lambdas/domain/ids';
-import { parseRfc3339 } from '../lambdas/analyze/signal-schema';
+import { parseRfc3339 } from '../lambdas/domain/timestamps';
 import { SCOPES, type Scope } from '../lambdas/contract/routes';
 import { MAX_PREFIX_GRANTS, grantProblem, isPrefixGrant } from '../lambdas/domain/grants';
 import {

@@ -7,7 +7,8 @@ import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb
 import { DECISIONS_BY_WORKSPACE_INDEX } from '../lambdas/contract/tables';
 import { LEARNED_FIELDS, type LearnedField } from '../lambdas/domain/learning/model';
 import type { FeedbackFields } from '../lambdas/domain/ports';
-import { WORKSPACE_ID_PATTERN, parseRfc3339 } from '../lambdas/analyze/signal-schema';
+import { WORKSPACE_ID_PATTERN } from '../lambdas/analyze/signal-schema';
+import { parseRfc3339 } from '../lambdas/domain/timestamps';
 import { validatePolicy } from '../lambdas/policy/policy-schema';
 import { DynamoWorkspaceStore } from '../lambdas/stores/workspace-store';
 

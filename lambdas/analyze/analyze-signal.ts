@@ -8,6 +8,7 @@ import type { CachedWorkspace } from '../domain/learning/workspace-cache';
 import { applyWorkspace } from '../domain/learning/workspace-layer';
 import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest } from '../domain/ports';
 import { scoreSignal } from '../domain/engine';
+import { isoString } from '../domain/timestamps';
 import type { Signal } from '../domain/signal';
 
 export type AnalyzeOutcome =
@@ -46,7 +47,7 @@ function decide(signal: Signal, decisionId: string, nowMs: number, ws?: CachedWo
       workspace_id: signal.workspace_id,
       source: signal.source,
       received_at: signal.received_at,
-      created_at: new Date(nowMs).toISOString(),
+      created_at: isoString(nowMs),
     },
     assessment,
     policy,

@@ -3,6 +3,7 @@
 import * as v from 'valibot';
 import { validateBody } from '../http/body-validation';
 import { WORKSPACE_ID_PATTERN } from '../domain/grants';
+import { parseRfc3339, toUtcString } from '../domain/timestamps';
 import { SOURCES, type JsonValue, type Signal } from '../domain/signal';
 import type { ErrorDetail } from '../http/errors';
 
@@ -19,28 +20,8 @@ export const LIMITS = {
 
 // One pattern for workspace ids: the grant rules own it.
 export { WORKSPACE_ID_PATTERN };
-// RFC 3339 date-time: offset or Z required; calendar ranges are checked separately.
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/;
 const EMAIL = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:".]+$/;
 const DISPLAY_NAME_EMAIL = /^[^<>]*<([^<>]+)>$/;
-
-/** Parses an RFC 3339 timestamp into epoch ms, or undefined when it is not one (e.g. month 13, Feb 30). */
-export function parseRfc3339(value: string): number | undefined {
-  const m = RFC3339.exec(value);
-  if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined;
-  if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return undefined;
-  if (m[9] && (Number(m[10]) > 23 || Number(m[11]) > 59)) return undefined;
-  const ms = Date.parse(value.toUpperCase());
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
-/** UTC rendering: whole seconds stay whole (`...:00Z`), fractions keep milliseconds. */
-export function toUtcString(ms: number): string {
-  const iso = new Date(ms).toISOString();
-  return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
-}
 
 export function isEmailAddress(sender: string): boolean {
   const display = DISPLAY_NAME_EMAIL.exec(sender.trim());

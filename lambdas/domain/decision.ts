@@ -1,4 +1,5 @@
 // The decision a partner receives. Field order here is the order partners see in responses.
+import { isoString, parseInstant } from './timestamps';
 
 export const PRIORITIES = ['critical', 'high', 'medium', 'low'] as const;
 export type Priority = (typeof PRIORITIES)[number];
@@ -101,9 +102,9 @@ export function buildDecision(
   policy: DecisionPolicy = NO_POLICY,
 ): Decision {
   const minutes = policy.response_minutes?.[assessment.priority] ?? DEFAULT_RESPONSE_MINUTES[assessment.priority];
-  const received = Date.parse(ids.received_at);
+  const received = parseInstant(ids.received_at);
   const respondBy =
-    assessment.recommended_action === 'archive' || !Number.isFinite(received) ? null : new Date(received + minutes * 60_000).toISOString();
+    assessment.recommended_action === 'archive' || !Number.isFinite(received) ? null : isoString(received + minutes * 60_000);
   return {
     decision_id: ids.decision_id,
     workspace_id: ids.workspace_id,

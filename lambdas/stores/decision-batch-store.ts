@@ -8,6 +8,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
 import type { BatchSaveResult, BatchItemRecord, DecisionBatchStore, DecisionOwner, IdempotencyRequest, DecisionExtras } from '../domain/ports';
+import { parseInstant } from '../domain/timestamps';
 import { IDEMPOTENCY_WINDOW_SECONDS, decisionFrom, decisionItem, sleep } from './decision-store';
 
 /** DynamoDB's limits: 25 puts per BatchWriteItem, 100 keys per BatchGetItem. */
@@ -95,7 +96,7 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
         // The sketch learning keeps, as single analyze stores it beside its decision.
         Item: {
           ...extras?.get(decision.decision_id),
-          ...decisionItem(decision, owner, Math.floor(Date.parse(decision.created_at) / 1000), this.retentionDays),
+          ...decisionItem(decision, owner, Math.floor(parseInstant(decision.created_at) / 1000), this.retentionDays),
         },
       },
     }));

@@ -10,6 +10,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
 import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest, SaveResult } from '../domain/ports';
+import { parseInstant } from '../domain/timestamps';
 
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 
@@ -75,7 +76,7 @@ export class DynamoDecisionStore implements DecisionStore {
   }
 
   async save(decision: Decision, owner: DecisionOwner, idempotency?: IdempotencyRequest, extra: DecisionExtras = {}): Promise<SaveResult> {
-    const nowSeconds = Math.floor(Date.parse(decision.created_at) / 1000);
+    const nowSeconds = Math.floor(parseInstant(decision.created_at) / 1000);
     const item = this.decisionItem(decision, owner, nowSeconds, extra);
     if (!idempotency) {
       try {

@@ -1,4 +1,5 @@
-import { parseRfc3339, toUtcString, validateIdempotencyKey, validateSignal } from '../../lambdas/analyze/signal-schema';
+import { validateIdempotencyKey, validateSignal } from '../../lambdas/analyze/signal-schema';
+import { parseRfc3339, toUtcString } from '../../lambdas/domain/timestamps';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');
 const valid = { workspace_id: 'ws_acme', source: 'email', subject: 'Hello', sender: 'ann@example.com' };

@@ -1,6 +1,7 @@
 // Reading metadata and the sender: metadata may be any JSON, so nothing here throws; what does not fit is ignored.
 // Severity words, customer tiers, tags and sender kinds, each in one table.
 import type { Category } from '../decision';
+import { parseInstant } from '../timestamps';
 
 export type Meta = Record<string, unknown>;
 
@@ -46,7 +47,7 @@ export function parseTime(v: unknown): number | null {
   }
   // Date-times must carry an offset (checked above), so parsing does not depend on the host's zone.
   if (!/[Zz]$|[+-]\d{2}:?\d{2}$/.test(s)) return null;
-  const t = Date.parse(s.replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  const t = parseInstant(s.replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
   return Number.isFinite(t) ? t : null;
 }
 

@@ -6,6 +6,7 @@ import type { Assessment, Decision, Priority, Reason, RecommendedAction } from '
 import { type CompiledPolicy, DEFAULT_RESPONSE_MINUTES, bandOf, listsParts, priorityFor } from '../policy';
 import { ARCHIVE_CATEGORIES, CATEGORY_QUEUE } from '../engine/reason-codes';
 import type { Signal } from '../signal';
+import { parseInstant, toUtcString } from '../timestamps';
 import { type Prediction, type WorkspaceModel, predictField } from './model';
 import { learnedConfidence } from './confidence';
 import { type Sketch, senderParts, signalText } from './sketch';
@@ -161,9 +162,7 @@ export function applyWorkspace(
 /** `received_at` plus the response time of the priority; null when nobody needs to respond. */
 export function respondBy(receivedAt: string, priority: Priority, action: RecommendedAction, minutes: Record<Priority, number>): string | null {
   if (action === 'archive') return null;
-  const ms = Date.parse(receivedAt) + minutes[priority] * 60_000;
-  const iso = new Date(ms).toISOString();
-  return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
+  return toUtcString(parseInstant(receivedAt) + minutes[priority] * 60_000);
 }
 
 /** The version 2 fields the workspace decides: `respond_by` from its response times and the `policy_version` applied. */
