@@ -19,6 +19,8 @@ export interface World {
   /** The service under test; its handlers are what local mode serves. */
   handlers: Service;
   counter: CallCounter;
+  /** Puts the counter on the service's client or takes it off: timed loops measure the client as deployed. */
+  counting(on: boolean): void;
   workspace: string;
   /** A warm key: the authorizer has it cached once the first request passed. */
   key: string;
@@ -52,16 +54,22 @@ export async function startWorld(): Promise<World> {
     });
     // The service's own client, counted in-process.
     const counter = new CallCounter();
-    service.dependencies.client.middlewareStack.add(
-      (next, context) => async (args) => {
-        counter.record(String(context.commandName ?? 'unknown'), (args.input ?? {}) as Record<string, unknown>);
-        return next(args);
-      },
-      { step: 'initialize', name: 'benchCallCounter' },
-    );
+    const stack = service.dependencies.client.middlewareStack;
+    const counting = (on: boolean) => {
+      stack.remove('benchCallCounter');
+      if (!on) return;
+      stack.add(
+        (next, context) => async (args) => {
+          counter.record(String(context.commandName ?? 'unknown'), (args.input ?? {}) as Record<string, unknown>);
+          return next(args);
+        },
+        { step: 'initialize', name: 'benchCallCounter' },
+      );
+    };
+    counting(true);
     const [email] = makeEmails(1, 2_000, 7);
     const body = JSON.stringify({ ...email, workspace_id: workspace, received_at: new Date(Date.now() - 3_600_000).toISOString() });
-    return { db, names, admin, adminClient, handlers: service, counter, workspace, key: await newKey(), newKey, body };
+    return { db, names, admin, adminClient, handlers: service, counter, counting, workspace, key: await newKey(), newKey, body };
   } catch (err) {
     adminClient.destroy();
     await db.stop();

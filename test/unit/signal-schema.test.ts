@@ -1,4 +1,5 @@
-import { validateIdempotencyKey, validateSignal } from '../../lambdas/analyze/signal-schema';
+import fc from 'fast-check';
+import { jsonBytesBound, validateIdempotencyKey, validateSignal } from '../../lambdas/analyze/signal-schema';
 import { parseRfc3339, toUtcString } from '../../lambdas/domain/timestamps';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');
@@ -109,5 +110,27 @@ describe('the future limit on received_at', () => {
     const receipt = Date.parse('2030-06-01T00:00:00Z');
     expect(validateSignal({ ...valid, received_at: '2030-06-01T23:59:59Z' }, receipt).ok).toBe(true);
     expect(validateSignal({ ...valid, received_at: '2030-06-02T00:00:01Z' }, receipt).ok).toBe(false);
+  });
+});
+
+describe('the metadata size bound', () => {
+  it('is never below the serialized size, so metadata it lets through is within the limit', () => {
+    const json = fc.oneof(fc.jsonValue({ maxDepth: 5 }), fc.jsonValue({ maxDepth: 5, stringUnit: 'binary' }));
+    fc.assert(
+      fc.property(json, (value) => {
+        const exact = Buffer.byteLength(JSON.stringify(value));
+        const bound = jsonBytesBound(value, 1 << 20);
+        return bound >= exact;
+      }),
+      { numRuns: 5_000 },
+    );
+    // Control characters, lone surrogates and non-BMP characters: the costliest units to serialize.
+    const worst = { a: '\u0001\ud800😀é"\\', b: [-1.7976931348623157e308, null, true] };
+    expect(jsonBytesBound(worst, 1 << 20)).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(worst)));
+  });
+
+  it('still refuses metadata over 16 KiB that the bound cannot clear', () => {
+    expect(validateSignal({ ...valid, metadata: { a: '\u0001'.repeat(3_000) } }, NOW).ok).toBe(false);
+    expect(validateSignal({ ...valid, metadata: { a: 'é'.repeat(3_000) } }, NOW).ok).toBe(true);
   });
 });
