@@ -124,21 +124,33 @@ export function learnedChanges(
   return changes;
 }
 
-const emptyField = (): FieldIndex => ({ labels: [], text: new PostingTable(), senders: new PostingTable(), domains: new PostingTable() });
+const KINDS = ['text', 'senders', 'domains'] as const;
 
 /** Builds the model's index (once per load); returns it. Size: one (position, count) pair per learned count. */
 export function indexModel(model: WorkspaceModel): ModelIndex {
-  const fields = Object.fromEntries(LEARNED_FIELDS.map((f) => [f, emptyField()])) as Record<LearnedField, FieldIndex>;
+  const fields = {} as Record<LearnedField, FieldIndex>;
   let postings = 0;
-  for (const l of model.labels) {
-    const fi = fields[l.field];
-    const li = fi.labels.push(l) - 1;
-    for (const [b, c] of l.text) postings += fi.text.add(b, li, c);
-    for (const [b, c] of l.senders) postings += fi.senders.add(b, li, c);
-    for (const [b, c] of l.domains) postings += fi.domains.add(b, li, c);
+  for (const field of LEARNED_FIELDS) {
+    const labels = model.labels.filter((l) => l.field === field);
+    const [text, senders, domains] = KINDS.map((kind) => {
+      let n = 0;
+      for (const l of labels) n += l[kind].size;
+      const buckets = new Int32Array(n);
+      const positions = new Int32Array(n);
+      const counts = new Int32Array(n);
+      let k = 0;
+      labels.forEach((l, li) => {
+        for (const [b, c] of l[kind]) {
+          buckets[k] = b;
+          positions[k] = li;
+          counts[k++] = c;
+          if (c > 0) postings++;
+        }
+      });
+      return PostingTable.of(buckets, positions, counts, n);
+    });
+    fields[field] = { labels, text, senders, domains };
   }
-  // Blocks grown pair by pair carry spare room; after a load each holds exactly its pairs.
-  for (const fi of Object.values(fields)) for (const table of [fi.text, fi.senders, fi.domains]) table.compact();
   model.index = { version: model.version, labelCount: model.labels.length, fields, postings };
   return model.index;
 }

@@ -8,6 +8,9 @@
 /** Slots are probed on `bucket & mask`: bucket values are keyed hashes already, uniform in their low bits. */
 const MAX_SLOTS = 1 << 14;
 const MIN_SLOTS = 16;
+/** Scratch for PostingTable.of: pairs per bucket (all zero between builds) and each bucket's block offset. */
+const PAIRS = new Int32Array(MAX_SLOTS);
+const BLOCK_AT = new Int32Array(MAX_SLOTS);
 
 export class PostingTable {
   /**
@@ -22,6 +25,57 @@ export class PostingTable {
   /** The first free int of `data`, and the ints held by blocks a bucket outgrew. */
   private end = 0;
   private waste = 0;
+
+  /**
+   * A table holding `n` (bucket, label, count) postings at once, each block exactly its size: one pass to count each
+   * bucket's pairs, one to place them (a load builds the whole model's index this way, not pair by pair).
+   */
+  static of(buckets: Int32Array, labels: Int32Array, counts: Int32Array, n: number): PostingTable {
+    const table = new PostingTable();
+    // Pairs per bucket and block offsets live in shared scratch, zeroed again for the buckets used.
+    const distinctBuckets = new Int32Array(Math.min(n, MAX_SLOTS));
+    let distinct = 0;
+    for (let i = 0; i < n; i++) {
+      const b = buckets[i];
+      if (!(b >= 0 && b < MAX_SLOTS)) {
+        for (let k = 0; k < distinct; k++) PAIRS[distinctBuckets[k]] = 0;
+        throw new RangeError(`bucket ${b} is out of range`);
+      }
+      if (counts[i] > 0 && PAIRS[b]++ === 0) distinctBuckets[distinct++] = b;
+    }
+    let size = MIN_SLOTS;
+    while (size < MAX_SLOTS && size < 2 * distinct) size *= 2;
+    table.slots = new Int32Array(2 * size);
+    table.mask = size - 1;
+    let end = 0;
+    for (let k = 0; k < distinct; k++) {
+      const b = distinctBuckets[k];
+      BLOCK_AT[b] = end;
+      end += 2 + 2 * PAIRS[b];
+    }
+    const data = new Int32Array(Math.max(64, end));
+    for (let i = 0; i < n; i++) {
+      if (counts[i] <= 0) continue;
+      const block = BLOCK_AT[buckets[i]];
+      const held = data[block];
+      data[block + 2 + 2 * held] = labels[i];
+      data[block + 3 + 2 * held] = counts[i];
+      data[block] = held + 1;
+    }
+    for (let k = 0; k < distinct; k++) {
+      const b = distinctBuckets[k];
+      data[BLOCK_AT[b] + 1] = PAIRS[b];
+      PAIRS[b] = 0;
+      let s = b & table.mask;
+      while (table.slots[2 * s] !== 0) s = (s + 1) & table.mask;
+      table.slots[2 * s] = b + 1;
+      table.slots[2 * s + 1] = BLOCK_AT[b];
+    }
+    table.data = data;
+    table.used = distinct;
+    table.end = end;
+    return table;
+  }
 
   /** The offset of a bucket's block in `data` (its pairs start 2 further on), or -1 when no label counted it. */
   find(bucket: number): number {
