@@ -63,6 +63,40 @@ describe('PostingTable', () => {
     expect([...entries.values()].every((n) => n > 0)).toBe(true);
   });
 
+  it('built at once (as a load does) holds what adding the same postings one by one holds', () => {
+    const rand = mulberry32(21);
+    for (const [buckets, labels] of [[5, 3], [3_000, 40], [1 << 14, 8]]) {
+      const seen = new Set<string>();
+      const rows: [number, number, number][] = [];
+      for (let i = 0; i < 20_000; i++) {
+        const b = Math.floor(rand() * buckets);
+        const li = Math.floor(rand() * labels);
+        if (seen.has(`${b}:${li}`)) continue;
+        seen.add(`${b}:${li}`);
+        rows.push([b, li, rand() < 0.05 ? 0 : 1 + Math.floor(rand() * 50)]);
+      }
+      const built = PostingTable.of(Int32Array.from(rows, (r) => r[0]), Int32Array.from(rows, (r) => r[1]), Int32Array.from(rows, (r) => r[2]), rows.length);
+      const added = new PostingTable();
+      for (const [b, li, c] of rows) added.add(b, li, c);
+      const wrong = [];
+      for (let b = 0; b < buckets; b++) {
+        const x = read(built, b);
+        const y = read(added, b);
+        if (x.size !== y.size || [...x].some(([li, c]) => y.get(li) !== c)) wrong.push(b);
+      }
+      expect(wrong).toEqual([]);
+      // And it keeps taking changes.
+      built.add(0, labels + 1, 2);
+      expect(read(built, 0).get(labels + 1)).toBe(2);
+    }
+  });
+
+  it('a build refused for an out-of-range bucket leaves the next build right', () => {
+    expect(() => PostingTable.of(Int32Array.from([3, 1 << 14]), Int32Array.from([0, 0]), Int32Array.from([1, 1]), 2)).toThrow(RangeError);
+    const next = PostingTable.of(Int32Array.from([3]), Int32Array.from([1]), Int32Array.from([4]), 1);
+    expect(read(next, 3)).toEqual(new Map([[1, 4]]));
+  });
+
   it('finds nothing for a bucket no label counted, and nothing more once its pairs went away', () => {
     const table = new PostingTable();
     expect(table.find(7)).toBe(-1);
