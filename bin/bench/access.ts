@@ -8,6 +8,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { IN_MEMORY } from '../../lib/local/dynamodb-local';
+import { removePortRecord, writePortRecord } from '../../lib/local/port-record';
 import { DEFAULT_SETTINGS } from '../../lambdas/contract/settings';
 import { type Service, createService } from '../../lambdas/service';
 import { CallCounter } from './call-counter';
@@ -22,7 +24,8 @@ function serviceFor(world: World, clock?: () => number): Service {
   return createService(
     {
       ...DEFAULT_SETTINGS,
-      dynamodbEndpoint: world.db.endpoint,
+      // The endpoint, and the access key id that selects this database's data (DynamoDB Local keeps one per id).
+      ...world.db.settings,
       accessTableName: world.names.access,
       decisionsTableName: world.names.decisions,
       authCacheTtlSeconds: 300,
@@ -57,6 +60,8 @@ async function warmLatency(world: World, iterations: number): Promise<Figures> {
   try {
     const file = path.join(dir, 'workspaces.txt');
     await writeFile(file, Array.from({ length: MANY - 1 }, (_, i) => `ws_many_${i + 1}`).join('\n'));
+    // The admin CLI finds a running database's credentials through its port record, as it does for `npm start`.
+    writePortRecord({ ...world.db.credentials, port: world.db.port, pid: process.pid, dataDir: IN_MEMORY });
     const t = Date.now();
     await exec('node', ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', 'key', 'grant', '--key-id', many.key_id, '--workspaces-file', file, '--json'], {
       cwd: REPO_ROOT,
@@ -65,6 +70,7 @@ async function warmLatency(world: World, iterations: number): Promise<Figures> {
     });
     cliSeconds = (Date.now() - t) / 1000;
   } finally {
+    removePortRecord(world.db.port);
     await rm(dir, { recursive: true, force: true });
   }
   const listed = await world.admin.listKeys('bench');
