@@ -6,9 +6,23 @@ export class CallCounter {
   writeCalls = 0;
   writeItems = 0;
   readonly commands = new Map<string, number>();
+  /** Items read, per table. */
+  readonly readItemsByTable = new Map<string, number>();
 
   reset(): void {
     this.calls = this.readCalls = this.readItems = this.writeCalls = this.writeItems = 0;
+    this.readItemsByTable.clear();
+  }
+
+  /** Items read from one table since the last reset. */
+  readItemsOf(table: string): number {
+    return this.readItemsByTable.get(table) ?? 0;
+  }
+
+  private readFrom(table: unknown, items: number): void {
+    this.readItems += items;
+    const name = String(table);
+    this.readItemsByTable.set(name, (this.readItemsByTable.get(name) ?? 0) + items);
   }
 
   /** Command name -> operation (GetItemCommand -> Get), worked out once per command: the bench times these calls. */
@@ -27,15 +41,15 @@ export class CallCounter {
       case 'Query':
       case 'Scan':
         this.readCalls++;
-        this.readItems++;
+        this.readFrom(input.TableName, 1);
         break;
       case 'BatchGet':
         this.readCalls++;
-        for (const t of Object.values((input.RequestItems ?? {}) as Record<string, { Keys?: unknown }>)) this.readItems += length(t.Keys);
+        for (const [table, t] of Object.entries((input.RequestItems ?? {}) as Record<string, { Keys?: unknown }>)) this.readFrom(table, length(t.Keys));
         break;
       case 'TransactGet':
         this.readCalls++;
-        this.readItems += length(input.TransactItems);
+        for (const item of (input.TransactItems ?? []) as { Get?: { TableName?: string } }[]) this.readFrom(item.Get?.TableName, 1);
         break;
       case 'Put':
       case 'Update':

@@ -69,6 +69,7 @@ const GOALS: Record<string, Goal> = {
   access_warm_reads: { text: '0: warm keys and pairs are cached', check: exactly(0) },
   access_cold_read_items_first_request: { text: '<= 4: key + partner (authorizer), grant + prefix set (one BatchGet)', check: atMost(4) },
   access_cold_read_items_new_workspace: { text: '<= 1: one read per new (key, workspace) pair', check: atMost(1) },
+  access_cold_workspace_state_items_new_workspace: { text: 'context: the workspace\'s policy and model item, read once per container per TTL (workspace section)' },
   access_rate_writes_per_request_100_per_s: { text: '<= 0.1 counter writes/request, 3 instances at 80% of 100/s', check: atMost(0.1) },
   access_rate_writes_per_request_1000_per_m: { text: '<= 0.1 counter writes/request, 3 instances at 80% of 1,000/m', check: atMost(0.1) },
 
