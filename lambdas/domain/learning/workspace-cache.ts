@@ -1,8 +1,8 @@
 // Per-container cache of each workspace's policy and learned model, like the key cache: a workspace seen within
 // WORKSPACE_CACHE_TTL_SECONDS costs no read. Bounded LRU: at most MAX_WORKSPACES entries and MAX_CACHED_COUNTS
 // learned entries in all: a workspace weighs its counts plus its index's postings (one per count). banking77's 77
-// categories taught 8,003 corrections hold about 57,000 counts (2.5 MB) and as many postings (1.9 MB), so a
-// container's memory stays bounded (about 80 MB at the bound) whatever its workspaces learned. Concurrent misses for
+// categories taught 8,003 corrections hold about 57,000 counts (2.5 MB) and as many postings (0.7 MB), so a
+// container's memory stays bounded (about 60 MB at the bound) whatever its workspaces learned. Concurrent misses for
 // one workspace share one load.
 import type { WorkspaceState } from '../ports';
 import { type CompiledPolicy, compilePolicy } from '../policy';
