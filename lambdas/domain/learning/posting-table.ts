@@ -66,8 +66,7 @@ export class PostingTable {
       const b = distinctBuckets[k];
       data[BLOCK_AT[b] + 1] = PAIRS[b];
       PAIRS[b] = 0;
-      let s = b & table.mask;
-      while (table.slots[2 * s] !== 0) s = (s + 1) & table.mask;
+      const s = table.slotOf(b);
       table.slots[2 * s] = b + 1;
       table.slots[2 * s + 1] = BLOCK_AT[b];
     }
@@ -79,14 +78,18 @@ export class PostingTable {
 
   /** The offset of a bucket's block in `data` (its pairs start 2 further on), or -1 when no label counted it. */
   find(bucket: number): number {
+    const s = this.slotOf(bucket);
+    return this.slots[2 * s] === bucket + 1 ? this.slots[2 * s + 1] : -1;
+  }
+
+  /** The bucket's slot, or the empty slot it would take: linear probing from `bucket & mask`. */
+  private slotOf(bucket: number): number {
     const slots = this.slots;
     const mask = this.mask;
     const key = bucket + 1;
-    for (let s = bucket & mask; ; s = (s + 1) & mask) {
-      const k = slots[2 * s];
-      if (k === key) return slots[2 * s + 1];
-      if (k === 0) return -1;
-    }
+    let s = bucket & mask;
+    while (slots[2 * s] !== key && slots[2 * s] !== 0) s = (s + 1) & mask;
+    return s;
   }
 
   /** Adds `by` to label `li`'s count of `bucket` (a count that falls to 0 or below drops its pair); returns the change in pairs. */
@@ -134,7 +137,7 @@ export class PostingTable {
     }
   }
 
-  /** Rewrites the blocks back to back, each with room for exactly its pairs (after a load: no spare room anywhere). */
+  /** Rewrites the blocks back to back, each with room for exactly its pairs (when half of `data` is outgrown blocks). */
   compact(): void {
     let size = 0;
     for (let s = 0; s <= this.mask; s++) if (this.slots[2 * s] !== 0) size += 2 + 2 * this.data[this.slots[2 * s + 1]];
@@ -162,8 +165,7 @@ export class PostingTable {
     const at = this.allocate(2);
     this.data[at] = 0;
     this.data[at + 1] = 2;
-    let s = bucket & this.mask;
-    while (this.slots[2 * s] !== 0) s = (s + 1) & this.mask;
+    const s = this.slotOf(bucket);
     this.slots[2 * s] = bucket + 1;
     this.slots[2 * s + 1] = at;
     this.used++;
@@ -176,8 +178,7 @@ export class PostingTable {
     this.mask = size - 1;
     for (let o = 0; o < old.length; o += 2) {
       if (old[o] === 0) continue;
-      let s = (old[o] - 1) & this.mask;
-      while (this.slots[2 * s] !== 0) s = (s + 1) & this.mask;
+      const s = this.slotOf(old[o] - 1);
       this.slots[2 * s] = old[o];
       this.slots[2 * s + 1] = old[o + 1];
     }
@@ -193,9 +194,7 @@ export class PostingTable {
     this.data[to] = held;
     this.data[to + 1] = room;
     this.waste += 2 + 2 * this.data[from + 1];
-    let s = bucket & this.mask;
-    while (this.slots[2 * s] !== bucket + 1) s = (s + 1) & this.mask;
-    this.slots[2 * s + 1] = to;
+    this.slots[2 * this.slotOf(bucket) + 1] = to;
     return to;
   }
 
