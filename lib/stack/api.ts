@@ -23,8 +23,8 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { AUTHORIZER_ENTRY, FALLBACK_ENTRY, ROUTES } from '../../lambdas/contract/routes';
-import { ITEM_PREFIX } from '../../lambdas/contract/tables';
-import type { FunctionFactory } from './functions';
+import { AUTHORIZER_ACCESS, FALLBACK_ACCESS, type TableGrant, routeAccess } from './access';
+import type { FunctionFactory, TableAccess } from './functions';
 import type { ServiceTables } from './tables';
 
 /**
@@ -80,31 +80,24 @@ export class ServiceApi {
     const { tables, functions } = props;
     const stackName = Stack.of(scope).stackName;
 
-    const authorizerFn = functions.make('Authorizer', AUTHORIZER_ENTRY, 'Verifies API keys (HTTP API authorizer)', [
-      { table: tables.access, actions: ['dynamodb:GetItem'] },
-    ]);
-    const fallbackFn = functions.make('Fallback', FALLBACK_ENTRY, 'Answers 404/405 for unmatched requests', []);
+    // Each function's table access, limited to the items it touches (lib/stack/access.ts).
+    const onTables = (grants: readonly TableGrant[]): TableAccess[] =>
+      grants.map(({ table, actions, leadingKeys, index }) => ({
+        table: tables[table],
+        actions: actions.map((a) => `dynamodb:${a}`),
+        leadingKeys,
+        index,
+      }));
+    const authorizerFn = functions.make(
+      'Authorizer',
+      AUTHORIZER_ENTRY,
+      'Verifies API keys (HTTP API authorizer)',
+      onTables(AUTHORIZER_ACCESS),
+    );
+    const fallbackFn = functions.make('Fallback', FALLBACK_ENTRY, 'Answers 404/405 for unmatched requests', onTables(FALLBACK_ACCESS));
     const routeFunctions = ROUTES.map((route) => ({
       route,
-      fn: functions.make(route.id, route.entry, `${route.method} ${route.path}`, [
-        // What the route table says the route does (no ConditionCheck items anywhere, so no ConditionCheckItem).
-        ...(route.decisions.actions.length
-          ? [{ table: tables.decisions, actions: route.decisions.actions.map((a) => `dynamodb:${a}`) }]
-          : []),
-        ...(route.decisions.indexes ?? []).map((index) => ({
-          table: tables.decisions,
-          actions: ['dynamodb:Query'],
-          index,
-        })),
-        // Per-key rate limit counters: conditional ADDs on `rate#` items only.
-        { table: tables.decisions, actions: ['dynamodb:UpdateItem'], leadingKeys: [ITEM_PREFIX.rateWindow] },
-        // The grant check: the exact grant and the key's prefix set, read only.
-        {
-          table: tables.access,
-          actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
-          leadingKeys: [ITEM_PREFIX.grant, ITEM_PREFIX.prefixGrants],
-        },
-      ]),
+      fn: functions.make(route.id, route.entry, `${route.method} ${route.path}`, onTables(routeAccess(route))),
     }));
 
     this.api = new HttpApi(scope, 'HttpApi', {
