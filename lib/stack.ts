@@ -3,6 +3,7 @@
 // same definitions local mode uses, so the deployed and local shapes cannot drift. Each part lives in lib/stack/.
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { HttpApi, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Role } from 'aws-cdk-lib/aws-iam';
@@ -15,6 +16,7 @@ import { API_BASE_PATH } from '../lambdas/contract/routes';
 import { lambdaEnvironment } from '../lambdas/contract/settings';
 import { createLogsKey } from './logs-key';
 import { ServiceApi } from './stack/api';
+import { acknowledgeEdgeFindings, createEdgeDistribution, createEdgeOriginSecret, createEdgeWebAcl } from './stack/edge';
 import { FunctionFactory, SETTINGS_LOG_LEVEL } from './stack/functions';
 import { ServiceAlarms } from './stack/observability';
 import { ServiceTables } from './stack/tables';
@@ -41,6 +43,11 @@ export interface SignalAnalysisStackProps extends StackProps {
    * account and region use it. Without one the stack creates its own key.
    */
   logsKmsKeyArn?: string;
+  /**
+   * Edge protection (context `edgeProtection`): CloudFront and a WAF web ACL in front of the API. Without
+   * `webAclArn` the web ACL is made in this stack, which must then be in us-east-1.
+   */
+  edge?: { ipRateLimit: number; webAclArn?: string };
 }
 
 export class SignalAnalysisStack extends Stack {
@@ -56,6 +63,8 @@ export class SignalAnalysisStack extends Stack {
   readonly logsKey: IKey;
   /** The role API Gateway assumes to invoke the authorizer and the route Lambdas. */
   readonly apiInvokeRole: Role;
+  /** Edge protection on: CloudFront in front of the API. */
+  readonly edgeDistribution?: Distribution;
 
   constructor(scope: Construct, id: string, props: SignalAnalysisStackProps) {
     super(scope, id, props);
@@ -71,6 +80,7 @@ export class SignalAnalysisStack extends Stack {
     this.accessTable = tables.access;
     this.decisionsTable = tables.decisions;
 
+    const edgeSecret = props.edge ? createEdgeOriginSecret(this) : undefined;
     const functions = new FunctionFactory(this, {
       logRetention,
       logsKey: this.logsKey,
@@ -92,6 +102,7 @@ export class SignalAnalysisStack extends Stack {
       logRetention,
       logsKey: this.logsKey,
       removalPolicy,
+      edgeOriginSecret: edgeSecret?.secretValue.unsafeUnwrap(),
     });
     this.functions = functions.functions;
     this.api = api.api;
@@ -106,6 +117,15 @@ export class SignalAnalysisStack extends Stack {
       value: `${this.api.apiEndpoint}${API_BASE_PATH}`,
       description: 'Base URL of the API (routes are under it)',
     });
+    if (props.edge && edgeSecret) {
+      const webAclArn = props.edge.webAclArn ?? createEdgeWebAcl(this, props.edge).attrArn;
+      this.edgeDistribution = createEdgeDistribution(this, { api: this.api, secret: edgeSecret, webAclArn });
+      acknowledgeEdgeFindings(this, { distribution: this.edgeDistribution, secret: edgeSecret });
+      new CfnOutput(this, OUTPUT_KEYS.protectedApiBaseUrl, {
+        value: `https://${this.edgeDistribution.distributionDomainName}${API_BASE_PATH}`,
+        description: 'Base URL to use: CloudFront and WAF in front of the API, whose own URL then answers 403',
+      });
+    }
     new CfnOutput(this, OUTPUT_KEYS.accessTable, {
       value: this.accessTable.tableName,
       description: 'API keys and partners (admin CLI --aws)',

@@ -23,6 +23,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { AUTHORIZER_ENTRY, FALLBACK_ENTRY, ROUTES } from '../../lambdas/contract/routes';
+import { ENV } from '../../lambdas/contract/settings';
 import { AUTHORIZER_ACCESS, FALLBACK_ACCESS, type TableGrant, routeAccess } from './access';
 import type { FunctionFactory, TableAccess } from './functions';
 import type { ServiceTables } from './tables';
@@ -67,6 +68,11 @@ export interface ServiceApiProps {
   logRetention: RetentionDays;
   logsKey: IKey;
   removalPolicy: RemovalPolicy;
+  /**
+   * Edge protection on: the origin header's value (a dynamic reference, never the value itself), which the
+   * authorizer and the fallback, the two functions every request meets first, require.
+   */
+  edgeOriginSecret?: string;
 }
 
 /** Adds its resources to `scope` itself, keeping the logical ids of the single-constructor stack it came from. */
@@ -88,13 +94,21 @@ export class ServiceApi {
         leadingKeys,
         index,
       }));
+    const edgeEnvironment = props.edgeOriginSecret ? { [ENV.edgeOriginSecret]: props.edgeOriginSecret } : undefined;
     const authorizerFn = functions.make(
       'Authorizer',
       AUTHORIZER_ENTRY,
       'Verifies API keys (HTTP API authorizer)',
       onTables(AUTHORIZER_ACCESS),
+      edgeEnvironment,
     );
-    const fallbackFn = functions.make('Fallback', FALLBACK_ENTRY, 'Answers 404/405 for unmatched requests', onTables(FALLBACK_ACCESS));
+    const fallbackFn = functions.make(
+      'Fallback',
+      FALLBACK_ENTRY,
+      'Answers 404/405 for unmatched requests',
+      onTables(FALLBACK_ACCESS),
+      edgeEnvironment,
+    );
     const routeFunctions = ROUTES.map((route) => ({
       route,
       fn: functions.make(route.id, route.entry, `${route.method} ${route.path}`, onTables(routeAccess(route))),

@@ -64,7 +64,8 @@ export class FunctionFactory {
     private readonly props: FunctionFactoryProps,
   ) {}
 
-  make(name: string, entry: string, description: string, access: TableAccess[]): NodejsFunction {
+  /** `environment` adds to the environment every function gets. */
+  make(name: string, entry: string, description: string, access: TableAccess[], environment?: Record<string, string>): NodejsFunction {
     const { scope, props } = this;
     const logGroup = new LogGroup(scope, `${name}Logs`, {
       retention: props.logRetention,
@@ -102,7 +103,7 @@ export class FunctionFactory {
       timeout: Duration.seconds(10),
       role,
       logGroup,
-      environment: props.environment,
+      environment: environment ? { ...props.environment, ...environment } : props.environment,
       projectRoot: REPO_ROOT,
       depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
       // The options of lib/lambda-bundling.ts, which the bench and the bundle tests build with too.
