@@ -3,9 +3,9 @@
 // and the fallback (404/405) refuse such a request with 403 FORBIDDEN before anything else. With no secret set (edge
 // protection off, local mode) nothing is required. The secret is compared in constant time and never logged.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { EDGE_ORIGIN_HEADER } from '../contract/edge';
 
-/** The origin header CloudFront sets (lower case, as API Gateway's payload 2.0 names headers). */
-export const EDGE_ORIGIN_HEADER = 'x-origin-verify';
+export { EDGE_ORIGIN_HEADER };
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 

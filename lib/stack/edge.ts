@@ -18,7 +18,7 @@ import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
-import { EDGE_ORIGIN_HEADER } from '../../lambdas/http/edge-origin';
+import { EDGE_ORIGIN_HEADER } from '../../lambdas/contract/edge';
 
 /** CLOUDFRONT-scope web ACLs exist only in us-east-1. */
 export const EDGE_FIREWALL_REGION = 'us-east-1';

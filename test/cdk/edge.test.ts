@@ -152,3 +152,12 @@ describe.each([
     }
   });
 });
+
+describe('what edge protection costs (bin/bench/cost-model.ts)', () => {
+  it('adds CloudFront and WAF per request and the web ACL with its three rules per month', () => {
+    const { edgeCost, edgeCostPerMillionAt } = require('../../bin/bench/cost-model') as typeof import('../../bin/bench/cost-model');
+    const edge = edgeCost(3);
+    expect(edge).toEqual({ cloudfront: 1.0, waf: 0.6, fixedPerMonth: 8 });
+    expect(edgeCostPerMillionAt(edge, 10)).toBeCloseTo(2.4, 10);
+  });
+});
