@@ -636,7 +636,10 @@ describe('alarms', () => {
 describe('outputs', () => {
   it('has the API base URL ending in /api/v1, the table names and the alarm topic', () => {
     const outputs = dev.json.Outputs;
-    for (const key of [...Object.values(OUTPUT_KEYS), ALARM_TOPIC_OUTPUT_KEY]) expect(outputs[key]).toBeDefined();
+    const always = Object.values(OUTPUT_KEYS).filter((k) => k !== OUTPUT_KEYS.protectedApiBaseUrl);
+    for (const key of [...always, ALARM_TOPIC_OUTPUT_KEY]) expect(outputs[key]).toBeDefined();
+    // Edge protection only (test/cdk/edge.test.ts).
+    expect(outputs[OUTPUT_KEYS.protectedApiBaseUrl]).toBeUndefined();
     const [, parts] = outputs[OUTPUT_KEYS.apiBaseUrl].Value['Fn::Join'];
     const apiId = ofType(dev, 'AWS::ApiGatewayV2::Api')[0][0];
     expect(parts[0]).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
