@@ -58,8 +58,8 @@ const SECRET_NAME = /(^|_)(key|api_key|apikey|hash|key_hash|secret|password|toke
 const KEY_CANDIDATE = /sas_(?:live|test)_[0-9A-Za-z]{38}/g;
 const holdsApiKey = (value: string) => [...value.matchAll(KEY_CANDIDATE)].some((m) => isWellFormedApiKey(m[0]));
 const MAX_DEPTH = 8;
-/** An event is a small record of changed fields (a grant transaction lists at most a few dozen grants). */
-export const MAX_AUDIT_EVENT_CHARS = 64 * 1024;
+/** Room for a whole policy before and after (64 KiB each) under DynamoDB's 400 KB item limit. */
+export const MAX_AUDIT_EVENT_BYTES = 300_000;
 
 /**
  * Why `input` must not be stored as an audit event, or undefined when it may be. Refuses field names that name a key,
@@ -74,8 +74,8 @@ export function auditEventProblem(input: AuditEventInput): string | undefined {
     if (!['partner_id', 'key_id', 'workspace_id'].includes(name)) return `target.${name} is not a target field`;
     if (value !== undefined && typeof value !== 'string') return `target.${name} must be a string`;
   }
-  const size = JSON.stringify(input).length;
-  if (size > MAX_AUDIT_EVENT_CHARS) return `audit event of ${size} characters is over ${MAX_AUDIT_EVENT_CHARS}`;
+  const size = Buffer.byteLength(JSON.stringify(input));
+  if (size > MAX_AUDIT_EVENT_BYTES) return `audit event of ${size} bytes is over ${MAX_AUDIT_EVENT_BYTES}`;
   return secretIn('actor', input.actor, 1) ?? secretIn('target', input.target, 1) ?? secretIn('before', input.before, 0) ?? secretIn('after', input.after, 0);
 }
 
