@@ -47,6 +47,19 @@ export interface AuditEvent extends AuditEventInput {
 }
 
 export const newAuditEventId = (nowMs?: number): string => `aud_${ulid(nowMs)}`;
+/** The lowest event id of any event at or after `ms` (ids sort as their times do). */
+export const firstAuditEventIdAt = (ms: number): string => `aud_${ulid(Math.max(0, Math.floor(ms))).slice(0, 10)}${'0'.repeat(16)}`;
+
+/** `admin audit list`: every filter given must match; `keyId` matches the target's key or an actor `key:<keyId>`. */
+export interface AuditQuery {
+  sinceMs?: number;
+  partnerId?: string;
+  keyId?: string;
+  workspaceId?: string;
+  limit: number;
+}
+export const DEFAULT_AUDIT_LIST_LIMIT = 100;
+export const MAX_AUDIT_LIST_LIMIT = 10_000;
 export const AUDIT_EVENT_ID_PATTERN = /^aud_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export const actorForKey = (keyId: string) => `key:${keyId}`;

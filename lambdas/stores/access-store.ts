@@ -207,7 +207,7 @@ export class DynamoAccessStore implements AccessStore {
           'key.rotate',
           { partner_id: old.partner_id, key_id: old.key_id },
           { expires_at: old.expires_at ?? null },
-          { expires_at: retiring.expires_at, new_key_id: key.key_id, new_key: created },
+          { expires_at: retiring.expires_at, new_key_id: key.key_id, new_key_settings: created },
         ),
       );
     } else {

@@ -85,6 +85,8 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
     const sent: Record<string, unknown> = {};
     for (const field of POLICY_FIELDS) if ((policy as Record<string, unknown>)[field] !== undefined) sent[field] = (policy as Record<string, unknown>)[field];
     for (let attempt = 0; ; attempt++) {
+      // A retry is a later write: its updated_at and event time say so (events list in time order).
+      if (attempt > 0) now = new Date().toISOString();
       // Read first: the event records what the policy was. The write is conditional on the version read, so a
       // concurrent PUT makes this one read again (and each leaves its own event).
       const read = await this.client.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
