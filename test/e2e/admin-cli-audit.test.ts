@@ -1,6 +1,8 @@
 // The audit log (contract section 14) as an operator sees it: real admin CLI processes and the local API over a real
 // socket, on DynamoDB Local. Every change leaves its event, a refused change leaves none, and no event holds a secret.
 import { execFile } from 'node:child_process';
+import { type AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -242,6 +244,47 @@ it('keeps two concurrent changes of one key as two events, each with what it saw
   // Each PUT its own event, each from the version it replaced (events of one millisecond may list in any order).
   const versions = (await events('--workspace', 'ws_api')).filter((e) => e.after.version > 1).map((e) => [e.before.version, e.after.version]);
   expect(versions.sort()).toEqual([[1, 2], [2, 3], [3, 4]]);
+});
+
+it('names the caller by its AWS principal ARN with --aws', async () => {
+  // A stand-in for STS (the only part of AWS this machine cannot reach), answering GetCallerIdentity over a real
+  // socket as STS does; the tables are DynamoDB Local's, reached through the SDK's endpoint override.
+  const arn = 'arn:aws:sts::123456789012:assumed-role/Operators/ann';
+  const actions: string[] = [];
+  const sts = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      actions.push(new URLSearchParams(body).get('Action') ?? '');
+      res.writeHead(200, { 'content-type': 'text/xml' });
+      res.end(
+        `<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><GetCallerIdentityResult>` +
+          `<Arn>${arn}</Arn><UserId>AROAEXAMPLE:ann</UserId><Account>123456789012</Account></GetCallerIdentityResult>` +
+          `<ResponseMetadata><RequestId>r1</RequestId></ResponseMetadata></GetCallerIdentityResponse>`,
+      );
+    });
+  });
+  await new Promise<void>((ok) => sts.listen(0, '127.0.0.1', ok));
+  const saved = env;
+  try {
+    env = {
+      ...saved,
+      AWS_ENDPOINT_URL_STS: `http://127.0.0.1:${(sts.address() as AddressInfo).port}`,
+      AWS_ENDPOINT_URL_DYNAMODB: testEndpoint(),
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_REGION: 'us-east-1',
+      AWS_PROFILE: '',
+    };
+    const out = await admin('partner', 'create', '--id', 'initech', '--name', 'Initech', '--aws', '--json');
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(0);
+    expect(await events('--aws', '--partner', 'initech')).toEqual([expect.objectContaining({ action: 'partner.create', actor: arn })]);
+    expect(actions).toEqual(['GetCallerIdentity']); // audit list changes nothing: no STS call
+  } finally {
+    env = saved;
+    await new Promise((done) => sts.close(done));
+  }
 });
 
 it('never holds a key, a key hash or a display prefix', async () => {
