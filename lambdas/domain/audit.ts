@@ -105,7 +105,9 @@ function secretIn(path: string, value: unknown, depth: number): string | undefin
   }
   for (const [name, inner] of Object.entries(value)) {
     // The changed fields' own names; deeper names are data (a policy's routing maps category names, which are free).
-    if (depth === 0 && SECRET_NAME.test(name)) return `${path}.${name}: an audit event holds no key, key hash or text`;
+    // A count (`signals: 100`) says nothing secret; a string, list or object under such a name might.
+    const couldHoldText = typeof inner === 'string' || (inner !== null && typeof inner === 'object');
+    if (depth === 0 && couldHoldText && SECRET_NAME.test(name)) return `${path}.${name}: an audit event holds no key, key hash or text`;
     if (holdsApiKey(name)) return `${path} holds an API key`;
     const problem = secretIn(`${path}.${name}`, inner, depth + 1);
     if (problem) return problem;
