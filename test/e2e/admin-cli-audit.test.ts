@@ -180,6 +180,10 @@ it("records the API's PUT policy with actor key:<key_id>, and none for a refused
   expect(put.status).toBe(200);
   expectError(await call(api.baseUrl, 'PUT', '/workspaces/ws_api/policy', { key, body: { learning: true }, headers: { 'if-match': '"0"' } }), 412, 'PRECONDITION_FAILED');
   expectError(await call(api.baseUrl, 'PUT', '/workspaces/ws_api/policy', { key, body: { learning: 'yes' } }), 400, 'VALIDATION_ERROR');
+  // A policy holding an API key is refused as bad input (never a 5xx), and leaves nothing.
+  const leaky = await call(api.baseUrl, 'PUT', '/workspaces/ws_api/policy', { key, body: { keywords: [{ phrase: `leak ${key}`.slice(0, 100), weight: 1 }] } });
+  expectError(leaky, 400, 'VALIDATION_ERROR');
+  expect(leaky.text).not.toContain(key);
 
   const onWorkspace = await events('--workspace', 'ws_api');
   expect(onWorkspace).toEqual([
