@@ -62,6 +62,19 @@ it('rotates nothing, and records nothing, when the old key is revoked during the
   expect(await store.findKeyById(fresh.key_id)).toBeUndefined();
 });
 
+it('records the grants key migrate-grants moves from a version 1 list', async () => {
+  await tables.client.send(
+    new PutCommand({
+      TableName: tables.names.access,
+      Item: { pk: `key#${'e'.repeat(64)}`, kind: 'key', key_id: 'key_v1', partner_id: 'acme', prefix: 'sas_live_AAAA', status: 'active', created_at: '2026-01-01T00:00:00.000Z', workspaces: ['acme_v1_a', 'acme_v1_b'] },
+    }),
+  );
+  expect(await admin.migrateLegacyGrants()).toEqual({ keys_migrated: 1, grants_migrated: 2 });
+  expect((await log.list({ keyId: 'key_v1', limit: 10 })).map((e) => [e.action, e.actor, e.after])).toEqual([
+    ['key.grant', 'local:ops', { grants: ['acme_v1_a', 'acme_v1_b'] }],
+  ]);
+});
+
 it("writes another writer's event only with that writer's change", async () => {
   const count = (await all()).length;
   const event = (n: number) =>
