@@ -27,7 +27,7 @@ export interface RouteDefinition {
 export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'BatchGetItem' | 'BatchWriteItem' | 'Query';
 
 /** Items of the decisions table a route may touch, named by their partition-key prefix (ITEM_PREFIX in tables.ts). */
-export type DecisionsItem = 'decision' | 'idempotency' | 'policy' | 'workspaceModel' | 'workspaceLabel';
+export type DecisionsItem = 'decision' | 'idempotency' | 'policy' | 'workspaceModel' | 'workspaceLabel' | 'audit';
 
 export interface TableAccess {
   /**
@@ -109,8 +109,9 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/workspaces/{workspace_id}/policy`,
     entry: 'lambdas/policy/put/handler.ts',
     scope: 'policy',
-    // The policy item, replaced with a condition on its version (one UpdateItem that returns the new item).
-    decisions: { actions: { UpdateItem: ['policy'] } },
+    // The policy item: read, then replaced with a condition on its version (UpdateItem) in one TransactWriteItems
+    // with its audit event (`audit#<event_id>`, a PutItem: lambdas/stores/audit-log.ts).
+    decisions: { actions: { GetItem: ['policy'], UpdateItem: ['policy'], PutItem: ['audit'] } },
   },
   {
     id: 'Feedback',

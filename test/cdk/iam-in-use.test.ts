@@ -118,7 +118,7 @@ const grantsOf = (fn: string): readonly TableGrant[] => {
 };
 
 it('makes only DynamoDB calls that each function\'s role allows, on every route', async () => {
-  const admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access));
+  const admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions));
   await admin.createPartner({ id: 'iam', name: 'IAM partner', status: 'active' });
   const exact = (await admin.createKey({ partnerId: 'iam', workspaces: ['ws_iam'], allowShared: true })).key;
   const prefixed = (await admin.createKey({ partnerId: 'iam', workspaces: ['iam:*'], allowShared: true })).key;

@@ -369,10 +369,38 @@ describe('least privilege', () => {
         'UpdateItem wsmodel#*',
       ],
       GetPolicy: ['GetItem policy#*', 'UpdateItem rate#*'],
-      PutPolicy: ['UpdateItem policy#*', 'UpdateItem rate#*'],
+      // The policy's read and conditional update, and its audit event, in one transaction.
+      PutPolicy: ['GetItem+UpdateItem policy#*', 'PutItem audit#*', 'UpdateItem rate#*'],
       Feedback: [...load, 'GetItem decision#*', 'UpdateItem decision#* wslabel#* wsmodel#*'],
     };
     for (const [name, statements] of Object.entries(expected)) expect([name, decisionsStatements(name)]).toEqual([name, statements.sort()]);
+  });
+
+  it('lets the list Lambda Query the decisions_by_workspace index and nothing else: no Scan, no table Query', () => {
+    const grants = dynamoGrants(dev, 'ListDecisions');
+    expect(grants['dynamodb:Query']).toHaveLength(1);
+    expect(grants['dynamodb:Query'][0]).toContain('/index/decisions_by_workspace');
+    expect(grants['dynamodb:Query'][0]).toContain(logicalId(dev.stack, dev.stack.decisionsTable));
+    expect(grants['dynamodb:Scan']).toBeUndefined();
+    for (const route of ROUTES.filter((r) => r.id !== 'ListDecisions')) expect(dynamoGrants(dev, route.id)['dynamodb:Query']).toBeUndefined();
+    const index = dev.json.Resources[logicalId(dev.stack, dev.stack.decisionsTable)].Properties.GlobalSecondaryIndexes;
+    expect(index).toEqual([
+      expect.objectContaining({
+        IndexName: 'decisions_by_workspace',
+        KeySchema: [
+          { AttributeName: 'workspace_id', KeyType: 'HASH' },
+          { AttributeName: 'decision_id', KeyType: 'RANGE' },
+        ],
+      }),
+      // `admin audit list` (an operator's Query; no route may read it).
+      expect.objectContaining({
+        IndexName: 'audit_by_time',
+        KeySchema: [
+          { AttributeName: 'audit_log', KeyType: 'HASH' },
+          { AttributeName: 'event_id', KeyType: 'RANGE' },
+        ],
+      }),
+    ]);
   });
 
   it('limits the route roles to rate counters on the decisions table and grant items on the access table', () => {
