@@ -196,6 +196,10 @@ export const REASON_CODES = {
     min: -60, max: -5,
     description: 'alarming words ("urgent", "down", "lawsuit") inside text that is otherwise spam or bulk mail: they count against the bulk evidence, not as a problem; cancels the alarm words\' points',
   },
+  BULK_NEVER_ESCALATED: {
+    min: -100, max: -1,
+    description: 'spam or bulk mail (spam evidence, newsletter wording, a bulk sender) whose other reasons would reach critical: held at 79 (high), never escalated',
+  },
   PERSONAL_LANGUAGE: {
     min: -10, max: -5, category: 'personal', accumulates: true,
     description: 'personal rather than business mail ("birthday", "dinner"); markers add up',

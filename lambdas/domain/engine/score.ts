@@ -5,6 +5,7 @@
 import { priorityForScore, type Assessment, type Category, type Reason, type RecommendedAction } from '../decision';
 import type { Signal, Source } from '../signal';
 import { confidenceOf } from './confidence';
+import { BULK_SCORE_CAP, SPAM_CHANNELS, archivableCategory, isBulkOrSpam, personAsking, statesSeriousProblem } from './invariants';
 import { detectLanguage } from './language';
 import { CODES, SOURCE_BIT } from './lexicon-trie';
 import { FREE_MAIL, asNumber, own, parseSender, parseTime, type Meta } from './metadata';
@@ -32,6 +33,8 @@ export const ORDINARY_MAIL = 0.03;
 export const SPAM_CONFIDENT = 0.8;
 /** A short text gives the model fewer words: it is confident only from here (a stated problem may sit beside them). */
 export const SPAM_CONFIDENT_SHORT_TEXT = 0.9;
+/** A web form's spam needs stronger evidence than mail's: below this the model's vote on a support message is a doubt. */
+export const SUPPORT_SPAM_CONFIDENT = 0.9;
 /** Known model words below which the model does not vote, and from which a text counts as long. */
 const MIN_SPAM_EVIDENCE = 6;
 /** On a short text, a reason of another category at least this heavy makes a doubtful spam vote a doubt only. */
@@ -168,14 +171,15 @@ interface SpamCall {
 }
 
 function spamDraft(source: Source, sender: string | undefined, knownCustomer: boolean): SpamCall {
-  if (source === 'internal' || knownCustomer) return { draft: null, probability: null, long: false, doubtful: false };
+  if (!SPAM_CHANNELS.has(source) || knownCustomer) return { draft: null, probability: null, long: false, doubtful: false };
   const { probability, evidence } = spamVerdict(matcher.buf, sender);
   // A few known words are no basis for a vote (short business notes share them with spam); confidence still reads p.
   if (evidence < MIN_SPAM_EVIDENCE) return { draft: null, probability, long: false, doubtful: false };
   const long = evidence >= LONG_TEXT_EVIDENCE;
   const likely = source === 'email' && long ? SPAM_LIKELY : SPAM_LIKELY_SHORT_TEXT;
   if (probability < likely) return { draft: null, probability, long, doubtful: false };
-  const confident = probability >= (long ? SPAM_CONFIDENT : SPAM_CONFIDENT_SHORT_TEXT);
+  const webForm = source === 'support_message';
+  const confident = probability >= (webForm ? SUPPORT_SPAM_CONFIDENT : long ? SPAM_CONFIDENT : SPAM_CONFIDENT_SHORT_TEXT);
   return {
     draft: {
       code: 'SPAM_MODEL',
@@ -184,7 +188,9 @@ function spamDraft(source: Source, sender: string | undefined, knownCustomer: bo
     },
     probability,
     long,
-    doubtful: !long && !confident,
+    // A vote short of confident: on a support message always a doubt, on an e-mail a doubt unless other bulk
+    // evidence agrees (doubtSpamVote).
+    doubtful: !confident,
   };
 }
 
@@ -246,8 +252,11 @@ function weighBulkAgainstAlarm(drafts: Draft[], knownCustomer: boolean, longText
  * reason of another category (a sales enquiry, a billing question, a notification) it lowers the score a little but
  * does not choose the category: the text's own evidence does. Alone, it still archives.
  */
-function doubtSpamVote(vote: Draft, drafts: Draft[]): boolean {
-  const other = drafts.some((d) => {
+function doubtSpamVote(vote: Draft, drafts: Draft[], always: boolean): boolean {
+  // Alone, a vote short of confident is no basis to archive: it needs bulk evidence of its own (spam or newsletter
+  // wording, a bulk or no-reply sender) beside it.
+  const corroborated = drafts.some((d) => d !== vote && d.discounted !== true && isBulk(d));
+  const other = always || !corroborated || drafts.some((d) => {
     if (d === vote || d.discounted === true || Math.abs(d.weight) < DOUBT_BESIDE_EVIDENCE) return false;
     const cat = categoryOf(d);
     return cat !== undefined && cat !== 'spam';
@@ -357,11 +366,16 @@ export function scoreSignal(signal: Signal, now: Date): Assessment {
     signal.metadata !== null && typeof signal.metadata === 'object' && !Array.isArray(signal.metadata) ? (signal.metadata as Meta) : null;
 
   const drafts = textDrafts(signal, md, source);
+  // Invariant 1: spam wording is no evidence from a system the partner controls (task, internal, crm_event).
+  if (!SPAM_CHANNELS.has(source)) dropWhere(drafts, (d) => categoryOf(d) === 'spam');
   const { knownCustomer } = metadataDrafts(drafts, signal, md);
   const spam = spamDraft(source, typeof signal.sender === 'string' ? signal.sender : undefined, knownCustomer);
   if (spam.draft) drafts.push(spam.draft);
   weighBulkAgainstAlarm(drafts, knownCustomer, spam.long);
-  const doubted = spam.draft !== null && spam.doubtful && doubtSpamVote(spam.draft, drafts);
+  const doubted = spam.draft !== null && spam.doubtful && doubtSpamVote(spam.draft, drafts, source === 'support_message');
+  // Invariants 3 and 4 read the evidence as weighed: a long text the model is confident is spam states nothing.
+  const spamBeyondDoubt = spam.long && spam.draft !== null && spam.draft.weight <= -60;
+  const serious = !spamBeyondDoubt && statesSeriousProblem(drafts);
   const { category, best, second } = chooseCategory(drafts, source, md);
   categoryDrafts(drafts, category, signal, source, md, now);
   // List footers ("unsubscribe"), notification wording and spam phrases also sit under discussions between people:
@@ -374,11 +388,22 @@ export function scoreSignal(signal: Signal, now: Date): Assessment {
   reasons.sort(byReasonRank);
   let sum = 0;
   for (const r of reasons) sum += r.weight;
+  // Invariant 5: spam and bulk mail are never escalated.
+  if (BASE_SCORE + sum > BULK_SCORE_CAP && isBulkOrSpam(drafts, category)) {
+    const weight = BULK_SCORE_CAP - BASE_SCORE - sum;
+    reasons.push({ code: 'BULK_NEVER_ESCALATED', message: 'spam or bulk mail is never escalated', weight });
+    reasons.sort(byReasonRank);
+    sum += weight;
+  }
   const raw = BASE_SCORE + sum;
   const score = raw < 0 ? 0 : raw > 100 ? 100 : raw;
   const priority = priorityForScore(score);
-  // No-human categories are archived while low and reviewed otherwise: spam or bulk mail never escalates.
-  const action: RecommendedAction = ARCHIVE_CATEGORIES.has(category) ? (priority === 'low' && !ordinary ? 'archive' : 'review') : ACTION_BY_PRIORITY[priority];
+  // No-human categories are archived while low and reviewed otherwise, and only where the invariants allow it
+  // (invariants.ts): from a channel where such mail exists, never a person asking nor a stated serious problem.
+  // An auto-reply speaks in the first person ("I am out of the office") but asks for nothing.
+  const asking = !spamBeyondDoubt && category !== 'auto_reply' && personAsking(matcher.buf);
+  const archivable = priority === 'low' && !ordinary && archivableCategory(source, category) && !serious && !asking;
+  const action: RecommendedAction = ARCHIVE_CATEGORIES.has(category) ? (archivable ? 'archive' : 'review') : ACTION_BY_PRIORITY[priority];
 
   return {
     score,
