@@ -7,7 +7,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MODEL_VERSION, scoreSignal } from '../../lambdas/domain/engine';
-import { describeSplits } from '../data-splits';
+import { shippedSeverityModels, type SeverityModel } from '../../lambdas/domain/engine/severity-model';
+import { ALERT_FOLDS, describeSplits, loadAlerts } from '../data-splits';
+import { alertExample, fitAlertModel, severityModelOf } from '../train-severity-model';
 import { ALERT_CASES, ALERT_LEVEL, TICKET_CASES, TICKET_LEVEL, alertSignal, ticketSignal } from './hand-written-cases';
 import { heldOutCases, scoreCases, type Corpus, type Scored } from './labeled';
 import { languageFigures } from './language';
@@ -103,8 +105,23 @@ function writeMarkdown(figures: Figure[], perCorpus: Record<string, any>): void 
   writeFileSync(file, doc.slice(0, a) + lines.join('\n') + doc.slice(b + MD_END.length));
 }
 
+/** Alert severity models, one per held-out source, each trained on the other sources only. */
+function alertFoldModels(): Map<string, SeverityModel> {
+  const alerts = loadAlerts();
+  const out = new Map<string, SeverityModel>();
+  for (const fold of ALERT_FOLDS) {
+    const train = alerts.filter((r) => r.source !== fold.test).map(alertExample);
+    out.set(fold.test, severityModelOf(fitAlertModel(train, `all but ${fold.test}`)));
+  }
+  return out;
+}
+
 function main() {
-  const scored = scoreCases(heldOutCases());
+  const folds = alertFoldModels();
+  const bug = shippedSeverityModels().bug;
+  const scored = scoreCases(heldOutCases(), (c) =>
+    scoreSignal(c.signal, c.now, c.corpus === 'alerts' ? { severity: { alert: folds.get(c.group!)!, bug } } : {}),
+  );
   const { figures, perCorpus } = goals(scored);
   const language = languageFigures();
   const all = [...figures, ...language.figures];

@@ -248,6 +248,10 @@ export const REASON_CODES = {
     min: -10, max: -10, cancelledByRecovery: true,
     description: 'metadata.severity sev4/sev5/low/info/4/5',
   },
+  SEVERITY_MODEL: {
+    min: -40, max: 40,
+    description: 'an alert (internal) or bug report (task) without metadata.severity/priority: the severity model, learned from real alert rules and bug reports, reads the text as more (+) or less (-) serious; 20 points per unit of log-odds',
+  },
   VIP_SENDER: {
     min: 15, max: 15,
     description: 'metadata.vip is true, the sender is in metadata.vip_senders, or metadata.tags has "vip"',

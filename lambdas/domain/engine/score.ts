@@ -14,6 +14,7 @@ import type { Draft } from './draft';
 import { PhraseMatcher } from './phrase-matcher';
 import { ARCHIVE_CATEGORIES, CATEGORY_PRECEDENCE, REASON_CODES, infoOf, queueFor, type ReasonCode } from './reason-codes';
 import { sentimentOf } from './sentiment';
+import { severityLogit, severityWords, shippedSeverityModels, type SeverityModel } from './severity-model';
 import { spamVerdict } from './spam-model';
 
 /** The baseline every signal starts from. */
@@ -354,13 +355,46 @@ function categoryDrafts(drafts: Draft[], category: Category, signal: Signal, sou
   }
 }
 
+/** Score points per unit of the severity model's log-odds, and the most it may add or take. */
+const SEVERITY_POINTS_PER_LOGIT = 20;
+const SEVERITY_MAX_POINTS = 40;
+
+/** Models the engine uses; the eval passes a fold's models to measure on data they never saw. */
+export interface EngineModels {
+  /** `null`: no severity model (the rules alone, as the trainer reads them). */
+  severity?: { alert: SeverityModel; bug: SeverityModel } | null;
+}
+
+/**
+ * Phase 7: for an alert (`internal`) or a bug report (`task`) without the author's own severity in metadata, the
+ * learned severity model moves the score: its log-odds over the text's words and the rule reasons, in points.
+ */
+function severityReason(source: Source, md: Meta | null, reasons: readonly Reason[], models: EngineModels): Reason | null {
+  if (source !== 'internal' && source !== 'task') return null;
+  if (own(md, 'severity') !== undefined || own(md, 'priority') !== undefined) return null;
+  if (reasons.some((r) => r.code === 'ALERT_RESOLVED')) return null;
+  const pair = models.severity === undefined ? shippedSeverityModels() : models.severity;
+  if (pair === null) return null;
+  const model = source === 'internal' ? pair.alert : pair.bug;
+  // The evidence's part of the log-odds: a text the model knows nothing about moves nothing.
+  const z = severityLogit(model, severityWords(matcher.buf), severityCodes(reasons)) - model.bias;
+  const points = Math.max(-SEVERITY_MAX_POINTS, Math.min(SEVERITY_MAX_POINTS, Math.round(z * SEVERITY_POINTS_PER_LOGIT)));
+  if (points === 0) return null;
+  const what = source === 'internal' ? 'alert rules' : 'bug reports';
+  return { code: 'SEVERITY_MODEL', weight: points, message: `severity model (learned from real ${what}) reads it as ${points > 0 ? 'more' : 'less'} serious` };
+}
+
+/** The rule reasons the severity model reads: every code but the time-dependent ones. */
+export const severityCodes = (reasons: readonly Reason[]): string[] =>
+  reasons.filter((r) => !r.code.startsWith('WAITING_') && !r.code.startsWith('DUE_')).map((r) => (r.weight > 0 ? r.code : `-${r.code}`));
+
 const byReasonRank = (a: Reason, b: Reason) => Math.abs(b.weight) - Math.abs(a.weight) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
 
 /**
  * Scores one validated signal at analysis time `now`.
  * Deterministic: the same signal and `now` always give the same assessment.
  */
-export function scoreSignal(signal: Signal, now: Date): Assessment {
+export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}): Assessment {
   const source: Source = Object.prototype.hasOwnProperty.call(SOURCE_BIT, signal.source) ? signal.source : 'email';
   const md: Meta | null =
     signal.metadata !== null && typeof signal.metadata === 'object' && !Array.isArray(signal.metadata) ? (signal.metadata as Meta) : null;
@@ -385,6 +419,8 @@ export function scoreSignal(signal: Signal, now: Date): Assessment {
 
   const reasons: Reason[] = [];
   for (const d of drafts) if (d.weight !== 0) reasons.push({ code: d.code, message: d.message, weight: Math.round(d.weight) });
+  const severity = severityReason(source, md, reasons, models);
+  if (severity) reasons.push(severity);
   reasons.sort(byReasonRank);
   let sum = 0;
   for (const r of reasons) sum += r.weight;
@@ -417,4 +453,10 @@ export function scoreSignal(signal: Signal, now: Date): Assessment {
     language: detectLanguage(matcher.buf),
     sentiment: sentimentOf(reasons),
   };
+}
+
+/** What the severity model reads for `signal` (the trainer's features): word buckets and the rule reasons' codes. */
+export function severityFeatures(signal: Signal, now: Date): { words: number[]; codes: string[] } {
+  const { reasons } = scoreSignal(signal, now, { severity: null });
+  return { words: severityWords(matcher.buf), codes: severityCodes(reasons) };
 }
