@@ -53,7 +53,7 @@ export function bugSignal(r: BugRow): Signal {
   return { workspace_id: 'eval', source: 'task', received_at: FIXED_NOW.toISOString(), subject: r.summary, body: r.description };
 }
 
-const ALERT_LEVEL = { critical: 3, warning: 2, info: 1 } as const;
+export const ALERT_LEVEL = { critical: 3, warning: 2, info: 1 } as const;
 const ALERT_BANDS: Record<string, readonly Priority[]> = { critical: ['critical', 'high'], warning: ['high', 'medium'], info: ['medium', 'low'] };
 /** Bugs: the top two priorities high/critical, the bottom two low/medium, the middle one medium. */
 const BUG_BANDS: Record<number, readonly Priority[]> = { 5: ['critical', 'high'], 4: ['critical', 'high'], 3: ['medium'], 2: ['medium', 'low'], 1: ['medium', 'low'] };

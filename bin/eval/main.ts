@@ -11,7 +11,9 @@ import { shippedSeverityModels, type SeverityModel } from '../../lambdas/domain/
 import { ALERT_FOLDS, describeSplits, loadAlerts } from '../data-splits';
 import { alertExample, fitAlertModel, severityModelOf } from '../train-severity-model';
 import { ALERT_CASES, ALERT_LEVEL, TICKET_CASES, TICKET_LEVEL, alertSignal, ticketSignal } from './hand-written-cases';
-import { heldOutCases, scoreCases, type Corpus, type Scored } from './labeled';
+import { heldOutCases, scoreCases, type Case, type Corpus, type Scored } from './labeled';
+import { alertRows, fitConfidence, trainingRows } from '../train-confidence';
+import { useConfidenceWeights } from '../../lambdas/domain/engine/confidence';
 import { languageFigures } from './language';
 import { TEN_BINS, auroc, figure, printFigures, reliabilityTable, round, spearman, type Figure } from './report';
 
@@ -116,12 +118,28 @@ function alertFoldModels(): Map<string, SeverityModel> {
   return out;
 }
 
-function main() {
+/**
+ * Alerts are scored fold by fold: the severity model and the confidence model each trained without the source
+ * tested (the confidence model on the other corpora's training side and the other source's rules).
+ */
+function scoreAlertsByFold(cases: Case[]): Scored[] {
   const folds = alertFoldModels();
   const bug = shippedSeverityModels().bug;
-  const scored = scoreCases(heldOutCases(), (c) =>
-    scoreSignal(c.signal, c.now, c.corpus === 'alerts' ? { severity: { alert: folds.get(c.group!)!, bug } } : {}),
-  );
+  const base = trainingRows();
+  const alerts = loadAlerts();
+  const out: Scored[] = [];
+  for (const fold of ALERT_FOLDS) {
+    const models = { severity: { alert: folds.get(fold.test)!, bug } };
+    useConfidenceWeights(fitConfidence([...base, ...alertRows(alerts.filter((r) => r.source !== fold.test), models)]));
+    out.push(...scoreCases(cases.filter((c) => c.group === fold.test), (c) => scoreSignal(c.signal, c.now, models)));
+  }
+  useConfidenceWeights(null);
+  return out;
+}
+
+function main() {
+  const cases = heldOutCases();
+  const scored = [...scoreCases(cases.filter((c) => c.corpus !== 'alerts')), ...scoreAlertsByFold(cases.filter((c) => c.corpus === 'alerts'))];
   const { figures, perCorpus } = goals(scored);
   const language = languageFigures();
   const all = [...figures, ...language.figures];

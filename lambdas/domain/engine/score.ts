@@ -4,7 +4,7 @@
 // Every point comes from a listed reason. Pure and deterministic: no clock, no randomness, no I/O.
 import { priorityForScore, type Assessment, type Category, type Reason, type RecommendedAction } from '../decision';
 import type { Signal, Source } from '../signal';
-import { confidenceOf } from './confidence';
+import { confidenceOf, type ConfidenceInput } from './confidence';
 import { BULK_SCORE_CAP, SPAM_CHANNELS, archivableCategory, isBulkOrSpam, personAsking, statesSeriousProblem } from './invariants';
 import { detectLanguage } from './language';
 import { CODES, SOURCE_BIT } from './lexicon-trie';
@@ -441,6 +441,10 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
   const archivable = priority === 'low' && !ordinary && archivableCategory(source, category) && !serious && !asking;
   const action: RecommendedAction = ARCHIVE_CATEGORIES.has(category) ? (archivable ? 'archive' : 'review') : ACTION_BY_PRIORITY[priority];
 
+  lastConfidence = {
+    source, category, archived: action === 'archive', best, second, spamProbability: spam.probability, modelDoubted: doubted, score,
+    heldBack: ARCHIVE_CATEGORIES.has(category) && action !== 'archive', reasons, words: matcher.buf.count,
+  };
   return {
     score,
     priority,
@@ -449,11 +453,15 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
     queue: queueFor(category, source),
     reasons,
     model_version: MODEL_VERSION,
-    confidence: confidenceOf({ category, archived: action === 'archive', best, second, spamProbability: spam.probability, modelDoubted: doubted }),
+    confidence: confidenceOf(lastConfidence),
     language: detectLanguage(matcher.buf),
     sentiment: sentimentOf(reasons),
   };
 }
+
+let lastConfidence: ConfidenceInput;
+/** What the confidence model read for the last scored signal (bin/train-confidence.ts fits on it). */
+export const lastConfidenceInput = (): ConfidenceInput => lastConfidence;
 
 /** What the severity model reads for `signal` (the trainer's features): word buckets and the rule reasons' codes. */
 export function severityFeatures(signal: Signal, now: Date): { words: number[]; codes: string[] } {
