@@ -58,6 +58,10 @@ describe('language', () => {
     expect(score({ source: 'email', body }).language).toBe(language);
   });
 
+  it('tells en for the README demo signal (bin/local.ts prints it)', () => {
+    expect(score({ source: 'email', subject: 'Production outage', body: 'Our checkout is down for all customers since 09:10.' }).language).toBe('en');
+  });
+
   it('says und when the text is too short or has no words', () => {
     expect(score({ source: 'email', body: 'ok' }).language).toBe('und');
     expect(score({ source: 'internal', body: 'db-3 98% 12:00' }).language).toBe('und');
