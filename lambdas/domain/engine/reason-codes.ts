@@ -249,8 +249,8 @@ export const REASON_CODES = {
     description: 'metadata.severity sev4/sev5/low/info/4/5',
   },
   SEVERITY_MODEL: {
-    min: -40, max: 40,
-    description: 'an alert (internal) or bug report (task) without metadata.severity/priority: the severity model, learned from real alert rules and bug reports, reads the text as more (+) or less (-) serious; 20 points per unit of log-odds',
+    min: -60, max: 60,
+    description: 'an alert (internal) or bug report (task) without metadata.severity/priority: the severity model, learned from real alert rules and bug reports, reads the text as more (+) or less (-) serious; per unit of log-odds 20 points for alerts (at most 40), 50 for bug reports (at most 60)',
   },
   VIP_SENDER: {
     min: 15, max: 15,

@@ -355,9 +355,12 @@ function categoryDrafts(drafts: Draft[], category: Category, signal: Signal, sou
   }
 }
 
-/** Score points per unit of the severity model's log-odds, and the most it may add or take. */
-const SEVERITY_POINTS_PER_LOGIT = 20;
-const SEVERITY_MAX_POINTS = 40;
+/**
+ * Score points per unit of the severity model's log-odds, and the most it may add or take: for bug reports chosen by
+ * cross-validation inside TIMOB (bin/train-severity-model.ts); for alerts set before measuring and kept (no alert
+ * data is left to choose it on without looking at a test source).
+ */
+const SEVERITY_POINTS = { internal: { perLogit: 20, max: 40 }, task: { perLogit: 50, max: 60 } } as const;
 
 /** Models the engine uses; the eval passes a fold's models to measure on data they never saw. */
 export interface EngineModels {
@@ -378,7 +381,8 @@ function severityReason(source: Source, md: Meta | null, reasons: readonly Reaso
   const model = source === 'internal' ? pair.alert : pair.bug;
   // The evidence's part of the log-odds: a text the model knows nothing about moves nothing.
   const z = severityLogit(model, severityWords(matcher.buf), severityCodes(reasons)) - model.bias;
-  const points = Math.max(-SEVERITY_MAX_POINTS, Math.min(SEVERITY_MAX_POINTS, Math.round(z * SEVERITY_POINTS_PER_LOGIT)));
+  const { perLogit, max } = SEVERITY_POINTS[source];
+  const points = Math.max(-max, Math.min(max, Math.round(z * perLogit)));
   if (points === 0) return null;
   const what = source === 'internal' ? 'alert rules' : 'bug reports';
   return { code: 'SEVERITY_MODEL', weight: points, message: `severity model (learned from real ${what}) reads it as ${points > 0 ? 'more' : 'less'} serious` };
