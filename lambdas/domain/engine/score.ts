@@ -1,7 +1,7 @@
 // Scoring one signal, in phases: text evidence (phrase matcher), metadata and sender evidence, the spam model,
-// weighing bulk evidence against alarm words, choosing the category, category-dependent reasons, and the score.
-//   score = clamp(BASE_SCORE + sum of reason weights, 0, 100)
-// Every point comes from a listed reason. Pure and deterministic: no clock, no randomness, no I/O.
+// weighing bulk evidence against alarm words, choosing the category, category-dependent reasons, the learned
+// severity, the invariants (invariants.ts) and the score = clamp(BASE_SCORE + sum of reason weights, 0, 100): every
+// point comes from a listed reason. Pure and deterministic: no clock, no randomness, no I/O.
 import { priorityForScore, type Assessment, type Category, type Reason, type RecommendedAction } from '../decision';
 import type { Signal, Source } from '../signal';
 import { confidenceOf, type ConfidenceInput } from './confidence';
@@ -14,7 +14,9 @@ import type { Draft } from './draft';
 import { PhraseMatcher } from './phrase-matcher';
 import { ARCHIVE_CATEGORIES, CATEGORY_PRECEDENCE, REASON_CODES, infoOf, queueFor, type ReasonCode } from './reason-codes';
 import { sentimentOf } from './sentiment';
-import { severityLogit, severityWords, shippedSeverityModels, type SeverityModel } from './severity-model';
+import { severityWords } from './severity-model';
+import { severityCodes, severityReason, type EngineModels } from './severity';
+import { CAMEL_BODY_CHARS, EXTRA_SCAN_CHARS, FIRING_HINT, MONITORING_SENDER, TEMPLATE_HINT, camelWords, freeShare, withoutTemplates } from './alert-text';
 import { spamVerdict } from './spam-model';
 
 /** The baseline every signal starts from. */
@@ -51,9 +53,7 @@ const BULK_OVER_ALARM = 1.5;
 const HOUR = 3_600_000;
 const TASK_HEAD_START = 15;
 const SHORT_TEXT_SERIOUS_ALARM = 40;
-
 const ACTION_BY_PRIORITY = { critical: 'escalate', high: 'respond_now', medium: 'respond', low: 'review' } as const;
-
 
 const matcher = new PhraseMatcher();
 const textOf = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -66,43 +66,6 @@ function dropWhere(drafts: Draft[], drop: (d: Draft) => boolean): void {
 const isProblem = (d: Draft) =>
   d.code === 'TAG_TOPIC' ? d.problem === true : infoOf(d.code).problem === true && (d.code !== 'SUPPORT_REQUEST' || d.weight >= 20);
 const categoryOf = (d: Draft): Category | undefined => (d.code === 'TAG_TOPIC' ? d.category : infoOf(d.code).category);
-
-// Prometheus/Go template placeholders ("{{ $labels.pod }}", "{{ $value | humanize }}", "{{ .Labels.job }}").
-const TEMPLATE_HINT = /\{\{-?\s*[$.]/;
-const TEMPLATE = /\{\{[^{}]{0,200}\}\}/g;
-const TEMPLATE_LABEL = /labels\.([A-Za-z_][A-Za-z0-9_]*)/i;
-const FIRING_HINT = /\[(?:FIRING|ALERT|ALARM)\b/i;
-const MONITORING_SENDER =
-  /^(?:alertmanager|prometheus|grafana|nagios|icinga|zabbix|datadog|pagerduty|opsgenie|monitoring|monitor|alerts?|alerting|cloudwatch|sentry|uptime-?robot|pingdom|statuscake)(?:[-+._0-9].*)?$/;
-function withoutTemplates(text: string, limit: number): string {
-  const head = text.length > limit ? text.slice(0, limit) : text;
-  return head.replace(TEMPLATE, (t) => TEMPLATE_LABEL.exec(t)?.[1] ?? '');
-}
-// "< 10% left", "5% memory available": a free share, the other side of a usage metric (same thresholds: 95% / 85% used).
-const FREE_SHARE = /(\d{1,3}(?:[.,]\d{1,2})?)\s*%\s*(?:of\s+)?(?:(?:disk|free|disk space|space|memory|inodes|capacity)\s+)?(?:left|free|available|remaining)\b/gi;
-function freeShare(text: string, known: { level: number } | null): { level: 1 | 2; text: string } | null {
-  if (text.indexOf('%') < 0) return null;
-  let best: { level: 1 | 2; text: string } | null = null;
-  FREE_SHARE.lastIndex = 0;
-  for (let m = FREE_SHARE.exec(text), k = 0; m !== null && k < 20; m = FREE_SHARE.exec(text), k++) {
-    const value = Number(m[1].replace(',', '.'));
-    const level = value <= 5 ? 2 : value <= 15 ? 1 : 0;
-    if (level > 0 && level > (best?.level ?? known?.level ?? 0)) best = { level: level === 2 ? 2 : 1, text: `only ${value}% free` };
-  }
-  return best;
-}
-const CAMEL_WORD = /[A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z0-9]*/g;
-const CAMEL_HINT = /[a-z0-9][A-Z]/;
-const CAMEL_BODY_CHARS = 4_000;
-const EXTRA_SCAN_CHARS = 2_000;
-/** Appends the CamelCase identifiers of `text` (its first `limit` characters), split into words: "KubeAPIDown" -> "Kube API Down". */
-function camelWords(text: string, limit: number, out: string[]): void {
-  const head = text.length > limit ? text.slice(0, limit) : text;
-  if (!CAMEL_HINT.test(head)) return;
-  const words: string[] = [];
-  for (const m of head.matchAll(CAMEL_WORD)) words.push(m[0].replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2'));
-  if (words.length > 0) out.push(words.join('.\n'));
-}
 
 /** Phase 1: reasons from the text, as the phrase matcher recorded them. */
 function textDrafts(signal: Signal, md: Meta | null, source: Source): Draft[] {
@@ -355,43 +318,6 @@ function categoryDrafts(drafts: Draft[], category: Category, signal: Signal, sou
   }
 }
 
-/**
- * Score points per unit of the severity model's log-odds, and the most it may add or take: for bug reports chosen by
- * cross-validation inside TIMOB (bin/train-severity-model.ts); for alerts set before measuring and kept (no alert
- * data is left to choose it on without looking at a test source).
- */
-const SEVERITY_POINTS = { internal: { perLogit: 20, max: 40 }, task: { perLogit: 50, max: 60 } } as const;
-
-/** Models the engine uses; the eval passes a fold's models to measure on data they never saw. */
-export interface EngineModels {
-  /** `null`: no severity model (the rules alone, as the trainer reads them). */
-  severity?: { alert: SeverityModel; bug: SeverityModel } | null;
-}
-
-/**
- * Phase 7: for an alert (`internal`) or a bug report (`task`) without the author's own severity in metadata, the
- * learned severity model moves the score: its log-odds over the text's words and the rule reasons, in points.
- */
-function severityReason(source: Source, md: Meta | null, reasons: readonly Reason[], models: EngineModels): Reason | null {
-  if (source !== 'internal' && source !== 'task') return null;
-  if (own(md, 'severity') !== undefined || own(md, 'priority') !== undefined) return null;
-  if (reasons.some((r) => r.code === 'ALERT_RESOLVED')) return null;
-  const pair = models.severity === undefined ? shippedSeverityModels() : models.severity;
-  if (pair === null) return null;
-  const model = source === 'internal' ? pair.alert : pair.bug;
-  // The evidence's part of the log-odds: a text the model knows nothing about moves nothing.
-  const z = severityLogit(model, severityWords(matcher.buf), severityCodes(reasons)) - model.bias;
-  const { perLogit, max } = SEVERITY_POINTS[source];
-  const points = Math.max(-max, Math.min(max, Math.round(z * perLogit)));
-  if (points === 0) return null;
-  const what = source === 'internal' ? 'alert rules' : 'bug reports';
-  return { code: 'SEVERITY_MODEL', weight: points, message: `severity model (learned from real ${what}) reads it as ${points > 0 ? 'more' : 'less'} serious` };
-}
-
-/** The rule reasons the severity model reads: every code but the time-dependent ones. */
-export const severityCodes = (reasons: readonly Reason[]): string[] =>
-  reasons.filter((r) => !r.code.startsWith('WAITING_') && !r.code.startsWith('DUE_')).map((r) => (r.weight > 0 ? r.code : `-${r.code}`));
-
 const byReasonRank = (a: Reason, b: Reason) => Math.abs(b.weight) - Math.abs(a.weight) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
 
 /**
@@ -423,7 +349,7 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
 
   const reasons: Reason[] = [];
   for (const d of drafts) if (d.weight !== 0) reasons.push({ code: d.code, message: d.message, weight: Math.round(d.weight) });
-  const severity = severityReason(source, md, reasons, models);
+  const severity = severityReason(source, md, reasons, models, matcher.buf);
   if (severity) reasons.push(severity);
   reasons.sort(byReasonRank);
   let sum = 0;
