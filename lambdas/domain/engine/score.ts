@@ -21,7 +21,7 @@ import { spamVerdict } from './spam-model';
 
 /** The baseline every signal starts from. */
 export const BASE_SCORE = 20;
-export const MODEL_VERSION = 'rules-2';
+export const MODEL_VERSION = 'rules-3';
 /** Only this much of the subject and body is read: bounded cost, same answer every time. */
 export const SUBJECT_SCAN_CHARS = 1_000;
 export const BODY_SCAN_CHARS = 20_000;
