@@ -97,6 +97,7 @@ export interface BatchResult {
 }
 
 export type ErrorCode =
+  | 'FORBIDDEN'
   | 'UNAUTHORIZED'
   | 'ACCOUNT_INACTIVE'
   | 'INSUFFICIENT_SCOPE'
