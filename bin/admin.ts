@@ -239,7 +239,7 @@ async function main(argv: string[]): Promise<number> {
       const db = await openLocalDatabase({ port: local.dynamodbPort, dataDir: local.dataDir, region: parseSettings(process.env).region });
       stopDb = db.stop;
       access = process.env.ACCESS_TABLE_NAME || 'sas-access';
-      client = createDocumentClient({ endpoint: db.endpoint, region: db.credentials.region, localAccessKeyId: db.credentials.accessKeyId, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS });
+      client = createDocumentClient({ endpoint: db.endpoint, region: db.credentials.region, localAccessKeyId: db.credentials.accessKeyId, httpAgent: db.httpAgent, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS });
       decisions = process.env.DECISIONS_TABLE_NAME || 'sas-decisions';
       await ensureTables(client, { access, decisions });
     }

@@ -1,7 +1,8 @@
 // Local mode's embedded database, kept alive: if DynamoDB Local dies, it is started again on the same port and data
 // (requests meanwhile meet a refused connection, which the service answers with 503). Data kept in memory died
 // with the process, so then local mode must stop rather than carry on over an empty database.
-import { JavaMissingError, type LocalDbCredentials, IN_MEMORY, type RunningDynamoDb, startDynamoDbLocal } from './dynamodb-local';
+import { JavaMissingError, type LocalDbCredentials, IN_MEMORY, PortInUseError, type RunningDynamoDb, startDynamoDbLocal } from './dynamodb-local';
+import { ForeignListenerError } from './listener-owner';
 
 export interface SupervisedDynamoDb {
   endpoint: string;
@@ -48,6 +49,13 @@ export async function superviseDynamoDbLocal(options: SupervisorOptions): Promis
         return;
       } catch (err) {
         if (err instanceof JavaMissingError) return onFatal(`${NAME} cannot be restarted: ${err.message}`);
+        // Another process took the port while the database was down: waiting for it would keep sending it requests.
+        if (err instanceof PortInUseError || err instanceof ForeignListenerError) {
+          return onFatal(
+            `${NAME} cannot be restarted: another process took its port ${port} while it was down, and local mode ` +
+              'sends its database secret to nobody else. Stop that process (or choose another LOCAL_DYNAMODB_PORT) and run npm start again.',
+          );
+        }
         log(`${NAME} did not restart (${(err as Error).message.split('\n')[0]}); trying again in ${pause} ms`);
         await new Promise((r) => setTimeout(r, pause));
         pause = Math.min(pause * 2, options.maxBackoffMs ?? 5_000);

@@ -110,7 +110,8 @@ function retryAfterMs(headers: Headers): number | undefined {
 const toTime = (value: string | Date | undefined) => (value instanceof Date ? value.toISOString() : value);
 
 export class SignalAnalysisClient {
-  private readonly apiKey: string;
+  // A private field, so that logging or serializing a client (console.log, util.inspect, JSON.stringify) never shows it.
+  readonly #apiKey: string;
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
@@ -121,7 +122,7 @@ export class SignalAnalysisClient {
 
   constructor(options: ClientOptions) {
     if (!options?.apiKey) throw new TypeError('SignalAnalysisClient needs an apiKey');
-    this.apiKey = options.apiKey;
+    this.#apiKey = options.apiKey;
     this.baseUrl = (options.baseUrl ?? 'http://127.0.0.1:3000/api/v1').replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxRetries = options.maxRetries ?? 3;
@@ -249,7 +250,7 @@ export class SignalAnalysisClient {
     const url = this.url(call.path, call.query);
     const headers: Record<string, string> = {
       Accept: 'application/json',
-      Authorization: `Bearer ${this.apiKey}`,
+      Authorization: `Bearer ${this.#apiKey}`,
       'User-Agent': `signal-analysis-sdk/${SDK_VERSION}`,
       ...call.headers,
     };
