@@ -19,7 +19,7 @@ import { AdminService } from '../../lib/admin';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
 import { type FuzzRequest, type FuzzWorld, fuzzRequest } from '../support/fuzz-requests';
-import { type Reply, expectContractError, sendHttp, validSignal } from '../support/hostile';
+import { type Reply, contractErrorProblem, sendHttp, validSignal } from '../support/hostile';
 
 jest.setTimeout(600_000);
 
@@ -50,7 +50,7 @@ function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
 }
 
 async function startChild(): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const started = spawn(process.execPath, ['--conditions=import', '--import', 'tsx', resolve(repo, 'test/support/api-child.ts')], {
+  const started = spawn(process.execPath, [...(process.env.FUZZ_CHILD_GC ? ['--expose-gc'] : []), '--conditions=import', '--import', 'tsx', resolve(repo, 'test/support/api-child.ts')], {
     cwd: repo,
     env: {
       ...process.env,
@@ -67,7 +67,11 @@ async function startChild(): Promise<{ child: ChildProcess; baseUrl: string }> {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
-  started.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  started.stdout!.on('data', (c: Buffer) => {
+    output += c.toString();
+    for (const m of output.matchAll(/^memory (\{.*\})$/gm)) memoryReplies.push(JSON.parse(m[1]));
+    output = output.replace(/^memory \{.*\}\n/gm, '');
+  });
   started.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   const baseUrl = await new Promise<string>((done, fail) => {
     const check = setInterval(() => {
@@ -83,6 +87,16 @@ async function startChild(): Promise<{ child: ChildProcess; baseUrl: string }> {
   });
   return { child: started, baseUrl };
 }
+
+const memoryReplies: NodeJS.MemoryUsage[] = [];
+/** The child's own view of its memory (heap used, external), in MB. */
+async function childMemory(): Promise<NodeJS.MemoryUsage> {
+  const before = memoryReplies.length;
+  child.stdin!.write('memory\n');
+  while (memoryReplies.length === before) await new Promise((r) => setTimeout(r, 20));
+  return memoryReplies[memoryReplies.length - 1];
+}
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 
 function send(r: Pick<FuzzRequest, 'method' | 'path' | 'headers' | 'body'>): Promise<Reply> {
   const headers: Record<string, string | string[]> = Object.create(null);
@@ -115,11 +129,8 @@ function problemWith(r: FuzzRequest, reply: Reply): string | undefined {
   if (!reply.headers['x-request-id']) return `no X-Request-Id: ${what}`;
   if (reply.json === undefined) return `unparsable body: ${what}`;
   if (reply.status !== 200) {
-    try {
-      expectContractError(reply, String(what));
-    } catch (err) {
-      return `not a contract error (${(err as Error).message.split('\n')[0]}): ${what}`;
-    }
+    const problem = contractErrorProblem(reply);
+    if (problem) return `not a contract error (${problem}): ${what}`;
     if (reply.status === 405 && !reply.headers.allow) return `405 without Allow: ${what}`;
     if (reply.status === 429 && !reply.headers['retry-after']) return `429 without Retry-After: ${what}`;
     return undefined;
@@ -145,6 +156,8 @@ interface Tally {
 }
 const tally = new Map<string, Tally>();
 let fiveHundreds = 0;
+/** FUZZ_SURVEY=1: why granted requests were refused, to keep the generators reaching the engine. */
+const refusals = new Map<string, number>();
 
 function count(r: FuzzRequest, status: number): void {
   const t = tally.get(r.target) ?? { requests: 0, granted: 0, statuses: {} };
@@ -196,8 +209,10 @@ afterAll(async () => {
 
 it(`answers ${TOTAL} random and hostile requests to every route with contract answers, never a 5xx, in bounded memory`, async () => {
   const pid = child.pid!;
+  const heapStart = await childMemory();
   const rssStart = memoryMb(pid);
   const cpuStart = cpuSeconds(pid);
+  const ownCpuStart = process.cpuUsage();
   const started = process.hrtime.bigint();
   const problems: string[] = [];
   const seed = fc.readConfigureGlobal().seed;
@@ -208,6 +223,11 @@ it(`answers ${TOTAL} random and hostile requests to every route with contract an
       const found: string[] = [];
       requests.forEach((r, i) => {
         count(r, replies[i].status);
+        if (process.env.FUZZ_SURVEY && r.granted && replies[i].status !== 200) {
+          const e = replies[i].json?.error;
+          const why = `${r.target} ${replies[i].status} ${e?.code} ${e?.details?.[0]?.field ?? ''} ${String(e?.details?.[0]?.message ?? '').slice(0, 50)}`;
+          refusals.set(why, (refusals.get(why) ?? 0) + 1);
+        }
         const problem = problemWith(r, replies[i]);
         if (problem) found.push(problem);
       });
@@ -221,19 +241,23 @@ it(`answers ${TOTAL} random and hostile requests to every route with contract an
 
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const rssEnd = memoryMb(pid);
+  const heapEnd = await childMemory();
   const serverCpu = cpuSeconds(pid) - cpuStart;
+  const ownCpu = process.cpuUsage(ownCpuStart);
+  if (process.env.FUZZ_SETTLE) for (let i = 0; i < 30; i++) { await new Promise((r) => setTimeout(r, 1000)); process.stdout.write(`[fuzz-settle] ${i + 1}s RSS ${memoryMb(pid).toFixed(0)} MB\n`); }
   const peak = memoryMb(pid, 'VmHWM');
   const rows = [...tally.entries()].sort(([a], [b]) => a.localeCompare(b));
   const total = rows.reduce((n, [, t]) => n + t.requests, 0);
   const granted = rows.reduce((n, [, t]) => n + t.granted, 0);
   process.stdout.write(
     [
-      `[fuzz] seed ${seed}: ${total} requests in ${seconds.toFixed(1)} s (server CPU ${serverCpu.toFixed(1)} s), ${granted} (${((100 * granted) / total).toFixed(1)}%) with a valid key and a granted workspace, ${fiveHundreds} answers of 5xx`,
+      `[fuzz] seed ${seed}: ${total} requests in ${seconds.toFixed(1)} s (CPU: server ${serverCpu.toFixed(1)} s, test process ${((ownCpu.user + ownCpu.system) / 1e6).toFixed(1)} s), ${granted} (${((100 * granted) / total).toFixed(1)}%) with a valid key and a granted workspace, ${fiveHundreds} answers of 5xx`,
       ...rows.map(([name, t]) => `[fuzz]   ${name.padEnd(14)} ${String(t.requests).padStart(6)} (granted ${String(t.granted).padStart(5)})  ${Object.entries(t.statuses).map(([s, n]) => `${s}:${n}`).join(' ')}`),
-      `[fuzz] server RSS ${rssStart.toFixed(0)} MB before, ${rssEnd.toFixed(0)} MB after (peak ${peak.toFixed(0)} MB); limit +${RSS_GROWTH_LIMIT_MB} MB`,
+      `[fuzz] server RSS ${rssStart.toFixed(0)} MB before, ${rssEnd.toFixed(0)} MB after (peak ${peak.toFixed(0)} MB); limit +${RSS_GROWTH_LIMIT_MB} MB; V8 heap used ${mb(heapStart.heapUsed)} -> ${mb(heapEnd.heapUsed)} MB of ${mb(heapStart.heapTotal)} -> ${mb(heapEnd.heapTotal)}, external ${mb(heapStart.external)} -> ${mb(heapEnd.external)} MB`,
     ].join('\n') + '\n',
   );
 
+  if (process.env.FUZZ_SURVEY) process.stdout.write(`${[...refusals].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([k, n]) => `[fuzz-survey] ${n} ${k}`).join('\n')}\n`);
   if (problems.length) process.stdout.write(`[fuzz] ${problems.length} answers break the contract, the first 40:\n${problems.slice(0, 40).join('\n')}\n`);
   expect(problems).toEqual([]);
   expect(fiveHundreds).toBe(0);

@@ -21,7 +21,14 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop());
   process.stdin.on('end', () => void stop());
   process.stdin.on('error', () => void stop());
-  process.stdin.resume();
+  // A line `memory` on stdin answers one line `memory <process.memoryUsage() as JSON>` (after a full GC when the
+  // process runs with --expose-gc), so a test can tell live heap from what V8 has not collected yet.
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk: string) => {
+    if (!chunk.includes('memory')) return;
+    (globalThis as { gc?: () => void }).gc?.();
+    process.stdout.write(`memory ${JSON.stringify(process.memoryUsage())}\n`);
+  });
   process.stdout.write(`listening on ${server.baseUrl}\n`);
 }
 

@@ -81,25 +81,34 @@ export function expectPrototypeUntouched(): void {
   expect(Object.getPrototypeOf(Object.prototype)).toBeNull();
 }
 
-/** Asserts the contract's error shape (section 2): `error` is the only top-level key, its code's status is the answer's,
- * a message, `request_id` equal to the X-Request-Id header, and `details` (where given) of `{field, message}`. */
-export function expectContractError(reply: Reply, summary: string): void {
+/**
+ * What keeps an answer from having the contract's error shape (section 2), or undefined when it has it: `error` is the
+ * only top-level key; it holds a code whose status is the answer's, a message, `request_id` equal to the X-Request-Id
+ * header, and `details` (where given) of `{field, message}` and nothing else. Plain checks, no `expect`: the fuzz test
+ * runs it 20,000 times.
+ */
+export function contractErrorProblem(reply: Reply): string | undefined {
   const err = reply.json?.error;
-  if (!err || typeof err !== 'object' || Object.keys(reply.json).length !== 1) throw new Error(`not a contract error: ${summary}`);
-  expect(Object.keys(err).every((k) => ['code', 'message', 'request_id', 'details'].includes(k))).toBe(true);
-  expect(typeof err.code).toBe('string');
-  expect(ERROR_STATUS[err.code as keyof typeof ERROR_STATUS]).toBe(reply.status);
-  expect(typeof err.message).toBe('string');
-  expect(err.message.length).toBeGreaterThan(0);
-  expect(err.request_id).toBe(reply.headers['x-request-id']);
+  if (!err || typeof err !== 'object' || Object.keys(reply.json).length !== 1) return 'the body is not {"error": {...}}';
+  const extra = Object.keys(err).filter((k) => !['code', 'message', 'request_id', 'details'].includes(k));
+  if (extra.length) return `error has other keys: ${extra.join(', ')}`;
+  if (typeof err.code !== 'string' || ERROR_STATUS[err.code as keyof typeof ERROR_STATUS] !== reply.status) return `code ${JSON.stringify(err.code)} is not the code of a ${reply.status}`;
+  if (typeof err.message !== 'string' || err.message.length === 0) return 'no message';
+  if (err.request_id !== reply.headers['x-request-id']) return 'request_id differs from X-Request-Id';
   if (err.details !== undefined) {
-    expect(Array.isArray(err.details)).toBe(true);
+    if (!Array.isArray(err.details)) return 'details is not an array';
     for (const d of err.details) {
-      expect(Object.keys(d).sort()).toEqual(['field', 'message']);
-      expect(typeof d.field).toBe('string');
-      expect(typeof d.message).toBe('string');
+      if (d === null || typeof d !== 'object' || Object.keys(d).sort().join() !== 'field,message') return `a detail is not {field, message}: ${JSON.stringify(d)}`;
+      if (typeof d.field !== 'string' || typeof d.message !== 'string') return `a detail's field or message is not a string: ${JSON.stringify(d)}`;
     }
   }
+  return undefined;
+}
+
+/** Asserts the contract's error shape (see contractErrorProblem). */
+export function expectContractError(reply: Reply, summary: string): void {
+  const problem = contractErrorProblem(reply);
+  if (problem) throw new Error(`not a contract error (${problem}): ${summary}`);
 }
 
 export interface SendOptions {
