@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   process.stdin.on('end', () => void stop());
   process.stdin.on('error', () => void stop());
   // A line `memory` on stdin answers one line `memory <process.memoryUsage() as JSON>` (after a full GC when the
-  // process runs with --expose-gc), so a test can tell live heap from what V8 has not collected yet.
+  // process runs with --expose-gc, as the fuzz test starts it), so a test can tell live heap from what V8 has not collected yet.
   process.stdin.setEncoding('utf8');
   process.stdin.on('data', (chunk: string) => {
     if (!chunk.includes('memory')) return;
