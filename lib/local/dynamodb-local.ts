@@ -161,6 +161,8 @@ export async function startDynamoDbLocal(options: {
   port: number;
   dataDir: string;
   credentials?: LocalDbCredentials;
+  /** Told the JVM's process id as soon as it is spawned (before it answers). */
+  onSpawn?: (pid: number) => void;
 }): Promise<RunningDynamoDb> {
   if (!javaAvailable()) throw new JavaMissingError();
   const credentials = options.credentials ?? WELL_KNOWN_CREDENTIALS;
@@ -172,6 +174,7 @@ export async function startDynamoDbLocal(options: {
   if (path) ensurePrivateDir(path, 'data directory');
 
   const child = spawnJava(dynamoDbLocalArgs(port, path));
+  if (child.pid) options.onSpawn?.(child.pid);
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4_000);

@@ -129,28 +129,29 @@ export async function verifyPeer(socket: Socket, port: number, owners: () => num
   }
   const localPort = socket.localPort;
   if (localPort === undefined) throw refuse('a connection that closed at once');
-  // The accepting side shows inode 0 until the server calls accept(): wait for it (DynamoDB Local does so at once).
+  const ownedBy = (inodes: number[]) => {
+    const held = new Set<number>();
+    for (const pid of owners()) for (const inode of socketsOf(pid)) held.add(inode);
+    return inodes.every((i) => held.has(i));
+  };
   for (let attempt = 0; ; attempt++) {
     const inodes = socketInodes(ESTABLISHED, port, localPort);
     if (inodes.length && inodes.every((i) => i !== 0)) {
-      const held = new Set<number>();
-      for (const pid of owners()) for (const inode of socketsOf(pid)) held.add(inode);
-      if (inodes.every((i) => held.has(i))) return;
+      if (ownedBy(inodes)) return;
       throw refuse('another process');
     }
-    if (attempt >= 200 || socket.destroyed) throw refuse(inodes.length ? 'a process that does not accept connections' : 'no process we know');
+    if (inodes.length) {
+      // Not accepted yet (inode 0): it waits in the queue of the listening socket, which decides who will accept it.
+      const listeners = socketInodes(LISTEN, port);
+      if (listeners.length && ownedBy(listeners)) return;
+      if (listeners.length) throw refuse('another process');
+    }
+    if (attempt >= 100 || socket.destroyed) {
+      // The connection went away before its peer could be seen: an ordinary connection failure, nothing was sent.
+      throw Object.assign(new Error(`the connection to port ${port} closed before its peer could be checked`), { code: 'ECONNRESET' });
+    }
     await sleep(attempt < 20 ? 1 : 10);
   }
-}
-
-/** Whether anything but `owners()` listens on `port` right now (Linux; undefined elsewhere). */
-export function foreignListener(port: number, owners: () => number[]): boolean | undefined {
-  if (!PROC) return undefined;
-  const inodes = socketInodes(LISTEN, port);
-  if (inodes.length === 0) return false;
-  const held = new Set<number>();
-  for (const pid of owners()) for (const inode of socketsOf(pid)) held.add(inode);
-  return !inodes.every((i) => held.has(i));
 }
 
 /**
@@ -180,10 +181,10 @@ export class OwnedListenerAgent extends Agent {
     socket.once('connect', () => {
       verifyPeer(socket, this.port, this.owners).then(
         () => settle(null),
-        (err: ForeignListenerError) => {
+        (err: Error) => {
           socket.destroy();
           settle(err);
-          this.onRefused?.(err);
+          if (err instanceof ForeignListenerError) this.onRefused?.(err);
         },
       );
     });

@@ -10,6 +10,8 @@ export interface SupervisedDynamoDb {
   credentials: LocalDbCredentials;
   /** The JVM's process id right now (it changes with each restart). */
   pid(): number;
+  /** The JVM serving now and, during a restart, the one starting (it may accept connections before it is ready). */
+  pids(): number[];
   stop(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ function describeExit(exit: { code: number | null; signal: string | null }): str
 export async function superviseDynamoDbLocal(options: SupervisorOptions): Promise<SupervisedDynamoDb> {
   const { dataDir, credentials, log, onFatal } = options;
   let current: RunningDynamoDb = await startDynamoDbLocal({ port: options.port, dataDir, credentials });
+  let starting: number | undefined;
   const port = current.port;
   let stopping = false;
 
@@ -41,13 +44,14 @@ export async function superviseDynamoDbLocal(options: SupervisorOptions): Promis
     let pause = 250;
     for (let attempt = 1; !stopping; attempt++) {
       try {
-        const db = await startDynamoDbLocal({ port, dataDir, credentials });
+        const db = await startDynamoDbLocal({ port, dataDir, credentials, onSpawn: (pid) => (starting = pid) });
         if (stopping) return db.stop();
         current = db;
         log(`${NAME} is back on port ${port} after ${attempt} attempt${attempt === 1 ? '' : 's'}, on the same data`);
         watch(db);
         return;
       } catch (err) {
+        starting = undefined; // that JVM is gone (its pid may be reused)
         if (err instanceof JavaMissingError) return onFatal(`${NAME} cannot be restarted: ${err.message}`);
         // Another process took the port while the database was down: waiting for it would keep sending it requests.
         if (err instanceof PortInUseError || err instanceof ForeignListenerError) {
@@ -83,6 +87,7 @@ export async function superviseDynamoDbLocal(options: SupervisorOptions): Promis
     port,
     credentials,
     pid: () => current.pid,
+    pids: () => (starting === undefined ? [current.pid] : [current.pid, starting]),
     async stop() {
       stopping = true;
       await current.stop();
