@@ -9,7 +9,7 @@
 // The seed is fixed (test/support/fast-check-seed.ts; FC_SEED=<n> replays another, FC_SEED=random explores) and printed
 // with the figures; FUZZ_REQUESTS sets the number of requests (default 20,000); FUZZ_SHRINK=1 shrinks a failure; FUZZ_SURVEY=1 runs on after one and lists them all.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
@@ -42,6 +42,21 @@ function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The run's DynamoDB Local (started by jest's global setup: our parent, or us when run in band), for its CPU time. */
+function databasePid(): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if ((ppid === process.ppid || ppid === process.pid) && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('DynamoDBLocal')) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
 }
 
 /** Resident memory of a process in MB, from /proc/<pid>/status (VmRSS, or VmHWM for the peak). */
@@ -215,6 +230,8 @@ it(`answers ${TOTAL} random and hostile requests to every route with contract an
   const rssStart = memoryMb(pid);
   const cpuStart = cpuSeconds(pid);
   const ownCpuStart = process.cpuUsage();
+  const dbPid = databasePid();
+  const dbCpuStart = dbPid ? cpuSeconds(dbPid) : 0;
   const started = process.hrtime.bigint();
   const problems: string[] = [];
   const seed = fc.readConfigureGlobal().seed;
@@ -247,13 +264,14 @@ it(`answers ${TOTAL} random and hostile requests to every route with contract an
   const rssEnd = memoryMb(pid);
   const serverCpu = cpuSeconds(pid) - cpuStart;
   const ownCpu = process.cpuUsage(ownCpuStart);
+  const dbCpu = dbPid ? `${(cpuSeconds(dbPid) - dbCpuStart).toFixed(1)} s` : 'not found';
   const peak = memoryMb(pid, 'VmHWM');
   const rows = [...tally.entries()].sort(([a], [b]) => a.localeCompare(b));
   const total = rows.reduce((n, [, t]) => n + t.requests, 0);
   const granted = rows.reduce((n, [, t]) => n + t.granted, 0);
   process.stdout.write(
     [
-      `[fuzz] seed ${seed}: ${total} requests in ${seconds.toFixed(1)} s (CPU: server ${serverCpu.toFixed(1)} s, test process ${((ownCpu.user + ownCpu.system) / 1e6).toFixed(1)} s), ${granted} (${((100 * granted) / total).toFixed(1)}%) with a valid key and a granted workspace, ${fiveHundreds} answers of 5xx`,
+      `[fuzz] seed ${seed}: ${total} requests in ${seconds.toFixed(1)} s (CPU: server ${serverCpu.toFixed(1)} s, test process ${((ownCpu.user + ownCpu.system) / 1e6).toFixed(1)} s, DynamoDB Local ${dbCpu}), ${granted} (${((100 * granted) / total).toFixed(1)}%) with a valid key and a granted workspace, ${fiveHundreds} answers of 5xx`,
       ...rows.map(([name, t]) => `[fuzz]   ${name.padEnd(14)} ${String(t.requests).padStart(6)} (granted ${String(t.granted).padStart(5)})  ${Object.entries(t.statuses).map(([s, n]) => `${s}:${n}`).join(' ')}`),
       `[fuzz] server RSS ${rssStart.toFixed(0)} MB before, ${rssEnd.toFixed(0)} MB after (both after a full GC; ${rssEndRaw.toFixed(0)} MB before it, peak ${peak.toFixed(0)} MB); limit +${RSS_GROWTH_LIMIT_MB} MB; V8 heap used ${mb(heapStart.heapUsed)} -> ${mb(heapEnd.heapUsed)} MB of ${mb(heapStart.heapTotal)} -> ${mb(heapEnd.heapTotal)}, external ${mb(heapStart.external)} -> ${mb(heapEnd.external)} MB`,
     ].join('\n') + '\n',

@@ -96,7 +96,8 @@ const hostileValueText = fc.oneof(
 const wsString = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...WS_CHARS), minLength: min, maxLength: max });
 
 const grantedWorkspace = (w: FuzzWorld) =>
-  fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...w.granted) }, { weight: 2, arbitrary: wsString(1, 128 - w.grantPrefix.length).map((s) => w.grantPrefix + s) });
+  // Mostly the exact grants; one in five a new id under the prefix grant (each new one costs a workspace load).
+  fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...w.granted) }, { weight: 1, arbitrary: wsString(1, 128 - w.grantPrefix.length).map((s) => w.grantPrefix + s) });
 
 /** Workspace ids the full key has no grant for; `room` bounds the longest (a path has less room than a body). */
 const hostileWorkspace = (w: FuzzWorld, room: number) =>
