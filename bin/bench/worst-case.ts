@@ -87,7 +87,7 @@ export async function benchWorstCase(world: World, quick: boolean): Promise<Figu
   const deps = world.handlers.dependencies;
   const ws = world.workspace;
   const policy = maximalPolicy();
-  await deps.workspaceStore.putPolicy(ws, policy, undefined, new Date().toISOString());
+  await deps.workspaceStore.putPolicy(ws, policy, undefined, new Date().toISOString(), { actor: 'local:bench' });
   deps.workspaces.invalidate(ws);
   const body = maximalSignal(ws);
   const signal = JSON.parse(body) as Signal;

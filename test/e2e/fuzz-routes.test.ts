@@ -186,7 +186,7 @@ function count(r: FuzzRequest, status: number): void {
 
 beforeAll(async () => {
   tables = await createTestTables('fuzz-routes');
-  const admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access));
+  const admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions));
   const issue = async (partnerId: string, workspaces: string[], extra: { scopes?: string[]; rateLimit?: string } = {}) =>
     (await admin.createKey({ partnerId, workspaces, allowShared: true, ...extra })).key;
   for (const id of ['acme', 'globex', 'sleepy']) await admin.createPartner({ id, name: `Partner ${id}` });
