@@ -7,7 +7,8 @@
 // resident memory after the run is within 100 MB of where it started (both read after a full GC in the server, so
 // they compare what it holds, not garbage V8 has not collected yet; the raw figure and the peak are printed too).
 // The seed is fixed (test/support/fast-check-seed.ts; FC_SEED=<n> replays another, FC_SEED=random explores) and printed
-// with the figures; FUZZ_REQUESTS sets the number of requests (default 20,000); FUZZ_SHRINK=1 shrinks a failure; FUZZ_SURVEY=1 runs on after one and lists them all.
+// with the figures; FUZZ_REQUESTS sets the number of requests (default 20,000); FUZZ_SHRINK=1 shrinks a failure;
+// FUZZ_SURVEY=1 runs on after one, lists them all, and counts why granted requests were refused.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { Agent } from 'node:http';
@@ -26,8 +27,8 @@ jest.setTimeout(600_000);
 
 const TOTAL = Number(process.env.FUZZ_REQUESTS ?? 20_000);
 /** Requests drawn per property run, all sent at once over at most SOCKETS keep-alive connections. */
-const PER_RUN = 40;
-const SOCKETS = 12;
+const PER_RUN = 32;
+const SOCKETS = 8;
 const RSS_GROWTH_LIMIT_MB = 100;
 const repo = resolve(__dirname, '..', '..');
 
