@@ -200,6 +200,8 @@ export interface WorkspaceState {
   model: import('./learning/model').WorkspaceModel;
   /** 8 bytes, hex: this workspace's HalfSipHash key. */
   sketchKey: string;
+  /** The model generation: a reset (DELETE .../model) starts a new, empty one; absent means 0. */
+  generation?: number;
   /** DynamoDB reads the load made (requests) and the bytes of model it read, for the bench. */
   loadCost: { requests: number; bytes: number };
 }
@@ -227,6 +229,8 @@ export interface FeedbackTarget {
   learned: FeedbackFields;
   /** Optimistic-concurrency counter of feedback on this decision. */
   seq: number;
+  /** The model generation `learned` was counted in (0 before any reset). */
+  learnedGeneration: number;
 }
 
 export interface FeedbackStore {
@@ -235,5 +239,5 @@ export interface FeedbackStore {
    * Stores the feedback (replacing any earlier one) and moves the decision's counts in the model from `target.learned`
    * to `learned`. Returns false when another feedback on the same decision landed first (the caller reads again).
    */
-  record(target: FeedbackTarget, fields: FeedbackFields, learned: FeedbackFields, createdAt: string): Promise<boolean>;
+  record(target: FeedbackTarget, fields: FeedbackFields, learned: FeedbackFields, createdAt: string, generation?: number): Promise<boolean>;
 }

@@ -2,6 +2,7 @@
 //   policy#<ws>                      the policy as sent, its version and updated_at
 //   wsmodel#<ws>                     the workspace's sketch key, model version and the labels it was taught
 //   wslabel#<ws>#<field>:<label>     one label's counts: docs, total, t<bucket>, s<bucket>, d<bucket> (base 36)
+//   wslabel#<ws>#g<n>#<field>:<label> the same in model generation n > 0 (after n resets: DELETE .../model)
 // A label item holds at most 3 x 16,384 counts (about 340 KB), so every item stays under DynamoDB's 400 KB.
 import { randomBytes } from 'node:crypto';
 import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -23,8 +24,9 @@ export const POLICY_FIELDS = [
   'learning',
 ] as const;
 
-export const labelPk = (workspaceId: string, field: LearnedField, label: string) =>
-  `${WORKSPACE_PREFIX.label}${workspaceId}#${field}:${label}`;
+/** A label item's key in a model generation (generation 0 keeps the layout of before resets existed). */
+export const labelPk = (workspaceId: string, field: LearnedField, label: string, generation = 0) =>
+  `${WORKSPACE_PREFIX.label}${workspaceId}#${generation > 0 ? `g${generation}#` : ''}${field}:${label}`;
 
 function policyFrom(item: Record<string, unknown> | undefined): StoredPolicy {
   if (!item) return { ...EMPTY_POLICY };
@@ -127,11 +129,15 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
       meta = out.Attributes ?? {};
     }
     const model: WorkspaceModel = { version: Number(meta.version ?? 0), labels: [] };
+    const generation = Number(meta.generation ?? 0);
     const labels = [...((meta.labels as Set<string> | undefined) ?? [])].sort();
     let bytes = approxBytes(meta);
     for (let i = 0; i < labels.length; i += 100) {
       const slice = labels.slice(i, i + 100);
-      const pks = slice.map((l) => `${WORKSPACE_PREFIX.label}${workspaceId}#${l}`);
+      const pks = slice.map((l) => {
+        const colon = l.indexOf(':');
+        return labelPk(workspaceId, l.slice(0, colon) as LearnedField, l.slice(colon + 1), generation);
+      });
       const items = await this.batchGet(pks);
       requests += 1;
       slice.forEach((l, j) => {
@@ -143,7 +149,7 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
         if (counts.docs > 0) model.labels.push(counts);
       });
     }
-    return { policy, model, sketchKey: String(meta.sketch_key), loadCost: { requests, bytes } };
+    return { policy, model, sketchKey: String(meta.sketch_key), generation, loadCost: { requests, bytes } };
   }
 
   /** BatchGetItem with its unprocessed keys retried (they come back under throttling). */

@@ -364,3 +364,26 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
     evidence: bestEvidence,
   };
 }
+
+/**
+ * Adds an import's label deltas to a model in memory (the container that took the import decides with it at once);
+ * the index is rebuilt on the next prediction.
+ */
+export function applyDeltas(model: WorkspaceModel, deltas: readonly import('./label-delta').LabelDelta[]): void {
+  if (deltas.length === 0) return;
+  for (const delta of deltas) {
+    let counts = model.labels.find((l) => l.field === delta.field && l.label === delta.label);
+    if (!counts) {
+      counts = labelCounts(delta.field, delta.label);
+      model.labels.push(counts);
+    }
+    counts.docs += delta.docs;
+    counts.total += delta.total;
+    for (const [name, n] of delta.counts) {
+      const kind = name[0];
+      bump(kind === 't' ? counts.text : kind === 's' ? counts.senders : counts.domains, parseInt(name.slice(1), 36), n);
+    }
+  }
+  model.version++;
+  model.index = undefined;
+}
