@@ -1,11 +1,13 @@
 // Admin CLI: `npm run --silent admin -- <command>`. Talks to local mode's DynamoDB by default, or with --aws to the
 // deployed tables. Prints a plaintext key only from `key create` / `key rotate`, once.
+import { userInfo } from 'node:os';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AdminInputError, AdminService } from '../lib/admin';
 import { readWorkspacesFile } from '../lib/admin/workspaces-file';
 import { openLocalDatabase } from '../lib/local/connect';
 import { WorkspaceAdmin, runWorkspaceCommand } from '../lib/workspace-admin';
+import { WorkspaceImporter, runImportCommand } from '../lib/admin/workspace-import';
 import { ensureTables } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
 import { ENV, parseLocalSettings, parseSettings } from '../lambdas/contract/settings';
@@ -35,6 +37,8 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
   workspace policy get --workspace <ws>
   workspace policy set --workspace <ws> --file <policy.json>
   feedback report --workspace <ws> [--since <ISO 8601>]
+  workspace import --workspace <ws> --file <examples.jsonl or .csv>
+  workspace forget --workspace <ws>
 
   --json   print one JSON object
   --aws    use the deployed tables (AWS default credentials; table names from the stack outputs,
@@ -109,9 +113,11 @@ const rateText = (rate: { limit: number; window_seconds: number } | null) => (ra
 /** Thousands of grants: print a count instead of the list. */
 const workspacesText = (ws: string[]) => (ws.length > 20 ? `${ws.slice(0, 20).join(', ')}, ... (${ws.length} in all)` : ws.join(', ') || '(none)');
 
-async function run(p: Parsed, admin: AdminService, workspaces: () => WorkspaceAdmin): Promise<Output> {
+async function run(p: Parsed, admin: AdminService, workspaces: () => WorkspaceAdmin, importer: () => WorkspaceImporter): Promise<Output> {
   const command = p.words.join(' ');
-  const workspaceOut = await runWorkspaceCommand(command, (name) => one(p, name, false), workspaces);
+  const workspaceOut =
+    (await runWorkspaceCommand(command, (name) => one(p, name, false), workspaces)) ??
+    (await runImportCommand(command, (name) => one(p, name, false), importer));
   if (workspaceOut) return workspaceOut;
   switch (command) {
     case 'partner create': {
@@ -214,6 +220,15 @@ async function awsTables(): Promise<{ client: DynamoDBDocumentClient; access: st
   return { client: createDocumentClient({ requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS }), access, decisions };
 }
 
+/** The caller's AWS principal ARN, as audit events name an operator using --aws (contract section 14). */
+async function awsActor(): Promise<string> {
+  const sts = '@aws-sdk/client-sts';
+  const { STSClient, GetCallerIdentityCommand } = await import(sts);
+  const out = await new STSClient({}).send(new GetCallerIdentityCommand({}));
+  if (!out.Arn) throw new Error('cannot tell who is calling (sts:GetCallerIdentity gave no ARN)');
+  return out.Arn;
+}
+
 async function main(argv: string[]): Promise<number> {
   // Node 20 runs the SDK fine; its upgrade notice would only clutter the CLI's output.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
@@ -244,7 +259,14 @@ async function main(argv: string[]): Promise<number> {
       await ensureTables(client, { access, decisions });
     }
     const db = client;
-    const out = await run(parsed, new AdminService(new DynamoAccessStore(client, access)), () => new WorkspaceAdmin(db, decisions));
+    const command = parsed.words.join(' ');
+    const actor = command !== 'workspace import' && command !== 'workspace forget' ? '' : parsed.aws ? await awsActor() : `local:${userInfo().username}`;
+    const out = await run(
+      parsed,
+      new AdminService(new DynamoAccessStore(client, access)),
+      () => new WorkspaceAdmin(db, decisions),
+      () => new WorkspaceImporter(db, decisions, actor),
+    );
     console.log(parsed.json ? JSON.stringify(out.json) : out.text);
     return 0;
   } catch (err) {
