@@ -103,6 +103,19 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
     });
   });
 
+  it('stays specific: an unrelated message from the taught senders\' domain keeps the global decision', async () => {
+    // ws_imp was taught customs holds from ops<i>@carrier.example above.
+    const outage = { source: 'email', sender: 'ops1@carrier.example', subject: 'Production outage: checkout down', body: 'Checkout returns 500 errors for all customers since 09:12 UTC.' };
+    const fresh = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: { ...outage, workspace_id: 'ws_other' } });
+    const taughtWs = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: { ...outage, workspace_id: 'ws_imp' } });
+    expect({ category: taughtWs.json.category, queue: taughtWs.json.queue, priority: taughtWs.json.priority }).toEqual({
+      category: fresh.json.category,
+      queue: fresh.json.queue,
+      priority: fresh.json.priority,
+    });
+    expect(taughtWs.json.reasons.some((r: { code: string }) => r.code.startsWith('LEARNED_'))).toBe(false);
+  });
+
   it('replays an import with the same Idempotency-Key and body, teaching nothing twice', async () => {
     const body = { examples: [taught(7), taught(8), { signal: customs(9) }] };
     const headers = { 'idempotency-key': 'import-chunk-1' };
