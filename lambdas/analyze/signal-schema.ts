@@ -41,7 +41,8 @@ function depthOf(value: unknown, depth: number, max: number): number {
 /**
  * At least Buffer.byteLength(JSON.stringify(value)) for parsed JSON (a string unit costs at most 6 bytes, as \u001f;
  * a number at most 25), or Infinity once past `budget`. Serializing metadata only to measure it cost about 7 us of a
- * request; metadata well under the limit is now let through on this bound alone.
+ * request; metadata well under the limit is now let through on this bound alone. It recurses: the schema runs it only
+ * after the depth check passed (abortPipeEarly), so at most 5 levels deep.
  */
 export function jsonBytesBound(value: unknown, budget: number): number {
   if (value === null || typeof value === 'boolean') return 5;
