@@ -202,6 +202,8 @@ export interface WorkspaceState {
   sketchKey: string;
   /** The model generation: a reset (DELETE .../model) starts a new, empty one; absent means 0. */
   generation?: number;
+  /** Each label's version (`<field>:<label>`) when loaded: a refresh reads again only the labels whose version moved. */
+  labelVersions?: Map<string, number>;
   /** DynamoDB reads the load made (requests) and the bytes of model it read, for the bench. */
   loadCost: { requests: number; bytes: number };
 }
@@ -216,6 +218,8 @@ export interface WorkspaceStore {
   putPolicy(workspaceId: string, policy: import('./policy').WorkspacePolicy, ifMatch: number | undefined, now: string): Promise<PolicyWrite>;
   /** Policy, model and sketch key in one load (the key is made on a workspace's first load). */
   loadState(workspaceId: string): Promise<WorkspaceState>;
+  /** What changed since `cached` was loaded, reading only that; undefined when nothing did. */
+  refreshState(workspaceId: string, cached: WorkspaceState): Promise<WorkspaceState | undefined>;
 }
 
 export type FeedbackFields = Partial<Record<import('./learning/model').LearnedField, string>>;

@@ -8,7 +8,7 @@ import { type LearnedField, learnedChanges } from '../domain/learning/model';
 import { type Sketch, decodeSketch } from '../domain/learning/sketch';
 import type { FeedbackFields, FeedbackStore, FeedbackTarget } from '../domain/ports';
 import { decisionFrom } from './decision-store';
-import { WORKSPACE_PREFIX, labelPk } from './workspace-store';
+import { WORKSPACE_PREFIX, labelPk, labelVersionAttribute } from './workspace-store';
 
 /** Counts writes, for the bench's "bounded, stated and measured" figure. */
 export interface WriteCounter {
@@ -72,12 +72,15 @@ export class DynamoFeedbackStore implements FeedbackStore {
     if (changes.length === 0) return true;
     await Promise.all(changes.map((c) => this.addCounts(decision.workspace_id, c.field, c.label, target.sketch!, c.sign, generation)));
     const added = changes.filter((c) => c.sign === 1).map((c) => `${c.field}:${c.label}`);
+    // Each changed label's version too: other containers then read again only the label items that changed.
+    const changed = [...new Set(changes.map((c) => `${c.field}:${c.label}`))];
+    const versionNames = Object.fromEntries(changed.map((l, i) => [`#v${i}`, labelVersionAttribute(l)]));
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { pk: WORKSPACE_PREFIX.model + decision.workspace_id },
-        UpdateExpression: added.length ? 'ADD #version :one, #labels :labels' : 'ADD #version :one',
-        ExpressionAttributeNames: { '#version': 'version', ...(added.length ? { '#labels': 'labels' } : {}) },
+        UpdateExpression: `ADD #version :one${added.length ? ', #labels :labels' : ''}${changed.map((_, i) => `, #v${i} :one`).join('')}`,
+        ExpressionAttributeNames: { '#version': 'version', ...(added.length ? { '#labels': 'labels' } : {}), ...versionNames },
         ExpressionAttributeValues: { ':one': 1, ...(added.length ? { ':labels': new Set(added) } : {}) },
       }),
     );

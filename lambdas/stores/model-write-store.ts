@@ -7,7 +7,7 @@
 // twice. A reset moves the model item to a new, empty generation in one transaction with its audit event.
 import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { LabelDelta } from '../domain/learning/label-delta';
-import { WORKSPACE_PREFIX, labelPk } from './workspace-store';
+import { WORKSPACE_PREFIX, labelPk, labelVersionAttribute } from './workspace-store';
 
 /** One TransactWriteItems entry (the audit writer's Put). */
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
@@ -137,9 +137,14 @@ export class DynamoModelWriteStore {
       Update: {
         TableName: this.tableName,
         Key: { pk: WORKSPACE_PREFIX.model + workspaceId },
-        UpdateExpression: input.labels.length ? 'ADD #version :one, #labels :labels' : 'ADD #version :one',
+        UpdateExpression: `ADD #version :one${input.labels.length ? ', #labels :labels' : ''}${input.labels.map((_, i) => `, #v${i} :one`).join('')}`,
         ConditionExpression: generation === 0 ? 'attribute_not_exists(#gen) OR #gen = :gen' : '#gen = :gen',
-        ExpressionAttributeNames: { '#version': 'version', '#gen': 'generation', ...(input.labels.length ? { '#labels': 'labels' } : {}) },
+        ExpressionAttributeNames: {
+          '#version': 'version',
+          '#gen': 'generation',
+          ...(input.labels.length ? { '#labels': 'labels' } : {}),
+          ...Object.fromEntries(input.labels.map((l, i) => [`#v${i}`, labelVersionAttribute(l)])),
+        },
         ExpressionAttributeValues: { ':one': 1, ':gen': generation, ...(input.labels.length ? { ':labels': new Set(input.labels) } : {}) },
       },
     };

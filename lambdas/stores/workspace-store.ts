@@ -38,6 +38,17 @@ function policyFrom(item: Record<string, unknown> | undefined): StoredPolicy {
   return out as unknown as StoredPolicy;
 }
 
+/** The model item's attribute holding one label's version (`v:<field>:<label>`): it grows with every change to that
+ * label's counts, so a container reads again only the label items whose version moved. */
+export const labelVersionAttribute = (label: string) => `v:${label}`;
+
+/** The version of every label the model item lists (0 for labels taught before versions were kept). */
+function labelVersionsOf(meta: Record<string, unknown>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const label of (meta.labels as Set<string> | undefined) ?? []) out.set(label, Number(meta[labelVersionAttribute(label)] ?? 0));
+  return out;
+}
+
 /** A count's attribute: its kind, then its bucket in base 36 (below 2^14: at most 3 digits). */
 const COUNT_NAME = /^[tsd][0-9a-z]{1,3}$/;
 
@@ -129,9 +140,57 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
       meta = out.Attributes ?? {};
     }
     const model: WorkspaceModel = { version: Number(meta.version ?? 0), labels: [] };
-    const generation = Number(meta.generation ?? 0);
     const labels = [...((meta.labels as Set<string> | undefined) ?? [])].sort();
-    let bytes = approxBytes(meta);
+    const read = await this.readLabels(workspaceId, Number(meta.generation ?? 0), labels);
+    model.labels = read.labels;
+    return {
+      policy,
+      model,
+      sketchKey: String(meta.sketch_key),
+      generation: Number(meta.generation ?? 0),
+      labelVersions: labelVersionsOf(meta),
+      loadCost: { requests: requests + read.requests, bytes: approxBytes(meta) + read.bytes },
+    };
+  }
+
+  /**
+   * What changed since `cached` was loaded, from one eventually consistent read of the policy and model items (small:
+   * a read unit for both when nothing changed): undefined when nothing did; else the state with only the label items
+   * whose version moved read again (all of them after a reset).
+   */
+  async refreshState(workspaceId: string, cached: WorkspaceState): Promise<WorkspaceState | undefined> {
+    const policyPk = WORKSPACE_PREFIX.policy + workspaceId;
+    const modelPk = WORKSPACE_PREFIX.model + workspaceId;
+    const first = await this.batchGet([policyPk, modelPk], false);
+    const meta = first.get(modelPk);
+    const generation = Number(meta?.generation ?? 0);
+    if (!meta?.sketch_key || generation !== (cached.generation ?? 0)) return this.loadState(workspaceId);
+    const policy = policyFrom(first.get(policyPk));
+    const versions = labelVersionsOf(meta);
+    const before = cached.labelVersions ?? new Map<string, number>();
+    const changed = [...versions.keys()].sort().filter((l) => versions.get(l) !== before.get(l));
+    if (changed.length === 0 && policy.version === cached.policy.version && policy.updated_at === cached.policy.updated_at) return undefined;
+    const read = await this.readLabels(workspaceId, generation, changed);
+    const again = new Set(changed);
+    const model: WorkspaceModel = {
+      version: Number(meta.version ?? 0),
+      labels: [...cached.model.labels.filter((l) => !again.has(`${l.field}:${l.label}`)), ...read.labels],
+    };
+    return {
+      policy,
+      model,
+      sketchKey: cached.sketchKey,
+      generation,
+      labelVersions: versions,
+      loadCost: { requests: 1 + read.requests, bytes: approxBytes(meta) + read.bytes },
+    };
+  }
+
+  /** Label items by `<field>:<label>`, in BatchGets of 100 (labels never taught or emptied are skipped). */
+  private async readLabels(workspaceId: string, generation: number, labels: string[]) {
+    const out: LabelCounts[] = [];
+    let bytes = 0;
+    let requests = 0;
     for (let i = 0; i < labels.length; i += 100) {
       const slice = labels.slice(i, i + 100);
       const pks = slice.map((l) => {
@@ -146,19 +205,19 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
         bytes += approxBytes(item);
         const colon = l.indexOf(':');
         const counts = countsFrom(l.slice(0, colon) as LearnedField, l.slice(colon + 1), item);
-        if (counts.docs > 0) model.labels.push(counts);
+        if (counts.docs > 0) out.push(counts);
       });
     }
-    return { policy, model, sketchKey: String(meta.sketch_key), generation, loadCost: { requests, bytes } };
+    return { labels: out, bytes, requests };
   }
 
   /** BatchGetItem with its unprocessed keys retried (they come back under throttling). */
-  private async batchGet(pks: string[]): Promise<Map<string, Record<string, unknown>>> {
+  private async batchGet(pks: string[], consistent = true): Promise<Map<string, Record<string, unknown>>> {
     const found = new Map<string, Record<string, unknown>>();
     let keys: Record<string, unknown>[] = pks.map((pk) => ({ pk }));
     for (let attempt = 0; keys.length > 0 && attempt < 5; attempt++) {
       const out = await this.client.send(
-        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }),
+        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: consistent } } }),
       );
       for (const item of out.Responses?.[this.tableName] ?? []) found.set(String(item.pk), item);
       keys = (out.UnprocessedKeys?.[this.tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
