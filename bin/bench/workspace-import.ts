@@ -44,10 +44,25 @@ export async function benchWorkspaceImport(world: World, teach: [string, string]
     importUnits += 2 + (await itemUnits(`wsmodel#${ws}`, 2));
   }
   const perExample = importUnits / teach.length;
+
+  // Freshness: what a container past its TTL reads when nothing changed (the policy and model items, eventually
+  // consistent: half a unit per 4 KB each), and how long that check takes beside a whole-model load.
+  const readUnits = async (pk: string) => {
+    const out = await deps.client.send(new GetCommand({ TableName: table, Key: { pk } }));
+    return out.Item ? 0.5 * Math.ceil(dynamoItemBytes(out.Item) / 4096) : 0;
+  };
+  const checkUnits = (await readUnits(`policy#${learnedWs}`)) + (await readUnits(`wsmodel#${learnedWs}`));
+  const cached = (await deps.workspaces.get(learnedWs)).state;
+  const t0 = process.hrtime.bigint();
+  const unchanged = await deps.workspaceStore.refreshState(learnedWs, cached);
+  const checkMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (unchanged !== undefined) throw new Error('the bench workspace changed under the freshness check');
   return {
     ws_feedback_write_units: round2(feedbackUnits),
     ws_feedback_vs_floor: round2(feedbackUnits / FEEDBACK_FLOOR_UNITS),
     ws_import_write_units_per_example: round2(perExample),
     ws_import_vs_feedback_floor: round2(perExample / FEEDBACK_FLOOR_UNITS),
+    ws_fresh_check_read_units: checkUnits,
+    ws_fresh_check_ms: round2(checkMs),
   };
 }
