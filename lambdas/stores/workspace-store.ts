@@ -4,7 +4,7 @@
 //   wslabel#<ws>#<field>:<label>     one label's counts: docs, total, t<bucket>, s<bucket>, d<bucket> (base 36)
 //   wslabel#<ws>#g<n>#<field>:<label> the same in model generation n > 0 (after n resets: DELETE .../model)
 // A label item holds at most 3 x 16,384 counts (about 340 KB), so every item stays under DynamoDB's 400 KB.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type LabelCounts, type LearnedField, type WorkspaceModel, labelCounts } from '../domain/learning/model';
 import { SENDER_BUCKETS, TEXT_BUCKETS } from '../domain/learning/sketch';
@@ -38,9 +38,13 @@ function policyFrom(item: Record<string, unknown> | undefined): StoredPolicy {
   return out as unknown as StoredPolicy;
 }
 
-/** The model item's attribute holding one label's version (`v:<field>:<label>`): it grows with every change to that
- * label's counts, so a container reads again only the label items whose version moved. */
-export const labelVersionAttribute = (label: string) => `v:${label}`;
+/**
+ * The model item's attribute holding one label's version: it grows with every change to that label's counts, so a
+ * container reads again only the label items whose version moved. Named `v` + 8 hex digits of the label's SHA-256
+ * (10 bytes, not the label's 20 to 70), so the model item of 77 labels stays under 4 KB: half a read unit. Two labels
+ * sharing a name only means both are read again when either changes.
+ */
+export const labelVersionAttribute = (label: string) => `v${createHash('sha256').update(label).digest('hex').slice(0, 8)}`;
 
 /** The version of every label the model item lists (0 for labels taught before versions were kept). */
 function labelVersionsOf(meta: Record<string, unknown>): Map<string, number> {
