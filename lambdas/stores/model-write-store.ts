@@ -41,6 +41,8 @@ export type ImportWriteResult =
 
 interface Update {
   pk: string;
+  /** `<field>:<label>`: whose version the transaction holding this update bumps. */
+  label: string;
   adds: [string, number][];
 }
 
@@ -50,7 +52,7 @@ function updatesOf(workspaceId: string, generation: number, deltas: LabelDelta[]
   for (const d of deltas) {
     const pk = labelPk(workspaceId, d.field, d.label, generation);
     const entries: [string, number][] = [['docs', d.docs], ['total', d.total], ...d.counts];
-    for (let i = 0; i < entries.length; i += TERMS_PER_UPDATE) out.push({ pk, adds: entries.slice(i, i + TERMS_PER_UPDATE) });
+    for (let i = 0; i < entries.length; i += TERMS_PER_UPDATE) out.push({ pk, label: `${d.field}:${d.label}`, adds: entries.slice(i, i + TERMS_PER_UPDATE) });
   }
   return out;
 }
@@ -126,33 +128,44 @@ export class DynamoModelWriteStore {
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     });
-    // Every part but the last, each with its own claim: independent, so they run side by side.
-    const parts = groups.slice(0, -1).map((updates, i) => [
-      ...(record ? [claim(`${record.pk}#g${generation}#p${i}`, { kind: 'import_part' })] : []),
-      ...updates.map((u) => addItem(this.tableName, u)),
-    ]);
-    await Promise.all(parts.map((items) => this.transact(items, record ? 0 : -1)));
-
-    const model: TransactItem = {
-      Update: {
-        TableName: this.tableName,
-        Key: { pk: WORKSPACE_PREFIX.model + workspaceId },
-        UpdateExpression: `ADD #version :one${input.labels.length ? ', #labels :labels' : ''}${input.labels.map((_, i) => `, #v${i} :one`).join('')}`,
-        ConditionExpression: generation === 0 ? 'attribute_not_exists(#gen) OR #gen = :gen' : '#gen = :gen',
-        ExpressionAttributeNames: {
-          '#version': 'version',
-          '#gen': 'generation',
-          ...(input.labels.length ? { '#labels': 'labels' } : {}),
-          ...Object.fromEntries(input.labels.map((l, i) => [`#v${i}`, labelVersionAttribute(l)])),
+    // Each transaction bumps the versions of the labels it updates (other containers read those items again), in its
+    // one update of the model item: at most UPDATES_PER_TRANSACTION names, well within the 4 KB expression limit.
+    const modelUpdate = (updates: Update[], last: boolean): TransactItem => {
+      const labels = [...new Set(updates.map((u) => u.label))];
+      const added = last ? input.labels : [];
+      return {
+        Update: {
+          TableName: this.tableName,
+          Key: { pk: WORKSPACE_PREFIX.model + workspaceId },
+          UpdateExpression: `ADD ${[...(last ? ['#version :one'] : []), ...(added.length ? ['#labels :labels'] : []), ...labels.map((_, i) => `#v${i} :one`)].join(', ')}`,
+          ...(last ? { ConditionExpression: generation === 0 ? 'attribute_not_exists(#gen) OR #gen = :gen' : '#gen = :gen' } : {}),
+          ExpressionAttributeNames: {
+            ...(last ? { '#version': 'version', '#gen': 'generation' } : {}),
+            ...(added.length ? { '#labels': 'labels' } : {}),
+            ...Object.fromEntries(labels.map((l, i) => [`#v${i}`, labelVersionAttribute(l)])),
+          },
+          ExpressionAttributeValues: { ':one': 1, ...(last ? { ':gen': generation } : {}), ...(added.length ? { ':labels': new Set(added) } : {}) },
         },
-        ExpressionAttributeValues: { ':one': 1, ':gen': generation, ...(input.labels.length ? { ':labels': new Set(input.labels) } : {}) },
-      },
+      };
     };
+    // Every part but the last, each with its own claim; one after the other (they all update the model item, and
+    // concurrent transactions on one item cancel each other).
+    for (const [i, updates] of groups.slice(0, -1).entries()) {
+      const items = [
+        ...(record ? [claim(`${record.pk}#g${generation}#p${i}`, { kind: 'import_part' })] : []),
+        ...updates.map((u) => addItem(this.tableName, u)),
+        modelUpdate(updates, false),
+      ];
+      await this.transact(items, record ? 0 : -1);
+    }
+
+    const lastUpdates = groups[groups.length - 1];
+    const model = modelUpdate(lastUpdates, true);
     const last = [
       model,
       ...(record ? [claim(record.pk, record.item)] : []),
       ...(input.audit ? [input.audit] : []),
-      ...groups[groups.length - 1].map((u) => addItem(this.tableName, u)),
+      ...lastUpdates.map((u) => addItem(this.tableName, u)),
     ];
     const outcome = await this.transact(last, record ? 1 : -1, 0);
     if (outcome === 'claimed_before') return { kind: 'recorded', item: (await this.getRecord(record!.pk)) ?? {} };

@@ -10,7 +10,7 @@ let keyId: string;
 beforeAll(async () => {
   // TTL 0: every request reads the workspace, so what a test sees is what is stored.
   api = await startTestApi('importforget', { workspaceCacheTtlSeconds: 0 });
-  ({ key, keyId } = await partnerWithKey(api.admin, 'acme', ['ws_imp', 'ws_other', 'ws_reset', 'ws_fb', 'ws_idem']));
+  ({ key, keyId } = await partnerWithKey(api.admin, 'acme', ['ws_imp', 'ws_other', 'ws_reset', 'ws_fb', 'ws_idem', 'ws_wide']));
 }, 60_000);
 afterAll(async () => api?.close());
 
@@ -114,6 +114,21 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
       priority: fresh.json.priority,
     });
     expect(taughtWs.json.reasons.some((r: { code: string }) => r.code.startsWith('LEARNED_'))).toBe(false);
+  });
+
+  it('takes 100 examples of 202 labels at once (several transactions) and teaches each once', async () => {
+    const examples = Array.from({ length: 100 }, (_, i) => ({
+      signal: { ...customs(i), body: `${customs(i).body} ${'word'.repeat(1)}${i} more text ${i * 7}` },
+      labels: { category: `cat_${i}`, queue: `queue_${i}`, priority: 'low', recommended_action: 'review' },
+    }));
+    const headers = { 'idempotency-key': 'wide-import' };
+    const reply = await call(api.baseUrl, 'POST', examplesPath('ws_wide'), { key, body: { examples }, headers });
+    expect(reply.json.learned).toBe(100);
+    const again = await call(api.baseUrl, 'POST', examplesPath('ws_wide'), { key, body: { examples }, headers });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const docs = await labelDocs('ws_wide');
+    expect(Object.keys(docs)).toHaveLength(202);
+    expect(docs).toMatchObject({ 'category:cat_0': 1, 'queue:queue_99': 1, 'priority:low': 100, 'recommended_action:review': 100 });
   });
 
   it('replays an import with the same Idempotency-Key and body, teaching nothing twice', async () => {
