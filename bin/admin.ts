@@ -1,10 +1,11 @@
 // Admin CLI: `npm run --silent admin -- <command>`. Talks to local mode's DynamoDB by default, or with --aws to the
 // deployed tables. Prints a plaintext key only from `key create` / `key rotate`, once.
-import { userInfo } from 'node:os';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AdminInputError, AdminService } from '../lib/admin';
 import { readWorkspacesFile } from '../lib/admin/workspaces-file';
+import { awsActor, localActor } from '../lib/admin/actor';
+import { runAuditCommand } from '../lib/admin/audit-command';
 import { openLocalDatabase } from '../lib/local/connect';
 import { WorkspaceAdmin, runWorkspaceCommand } from '../lib/workspace-admin';
 import { WorkspaceImporter, runImportCommand } from '../lib/admin/workspace-import';
@@ -14,6 +15,7 @@ import { ENV, parseLocalSettings, parseSettings } from '../lambdas/contract/sett
 import { NotFoundError, SharedGrantError } from '../lambdas/domain/ports';
 import { formatRateLimit } from '../lambdas/domain/rate-limit';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
+import { DynamoAuditLog } from '../lambdas/stores/audit-store';
 import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
 
 const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--aws]
@@ -39,6 +41,11 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
   feedback report --workspace <ws> [--since <ISO 8601>]
   workspace import --workspace <ws> --file <examples.jsonl or .csv>
   workspace forget --workspace <ws>
+  audit list [--since <ISO 8601>] [--partner <id>] [--key-id <key_id>] [--workspace <ws>] [--limit <n>]   (default 100)
+             newest first; --key-id matches events on that key and events made with it
+
+  Every change is recorded in the audit log with its actor: local:<OS user> locally, the caller's AWS principal ARN
+  (STS GetCallerIdentity) with --aws.
 
   --json   print one JSON object
   --aws    use the deployed tables (AWS default credentials; table names from the stack outputs,
@@ -47,6 +54,8 @@ Local mode (default) uses DynamoDB Local on LOCAL_DYNAMODB_PORT (default 8000), 
 if none is running, the CLI starts one on LOCAL_DATA_DIR for the duration of the command.`;
 
 class UsageError extends Error {}
+
+const READ_ONLY_COMMANDS = new Set(['key list', 'audit list', 'workspace policy get', 'feedback report']);
 
 /** An operator's command is not latency-bound: a 100-item grant transaction on a busy DynamoDB Local may take seconds. */
 const ADMIN_REQUEST_TIMEOUT_MS = 10_000;
@@ -113,12 +122,20 @@ const rateText = (rate: { limit: number; window_seconds: number } | null) => (ra
 /** Thousands of grants: print a count instead of the list. */
 const workspacesText = (ws: string[]) => (ws.length > 20 ? `${ws.slice(0, 20).join(', ')}, ... (${ws.length} in all)` : ws.join(', ') || '(none)');
 
-async function run(p: Parsed, admin: AdminService, workspaces: () => WorkspaceAdmin, importer: () => WorkspaceImporter): Promise<Output> {
+async function run(
+  p: Parsed,
+  admin: AdminService,
+  workspaces: () => WorkspaceAdmin,
+  audit: () => DynamoAuditLog,
+  importer: () => WorkspaceImporter,
+): Promise<Output> {
   const command = p.words.join(' ');
   const workspaceOut =
     (await runWorkspaceCommand(command, (name) => one(p, name, false), workspaces)) ??
     (await runImportCommand(command, (name) => one(p, name, false), importer));
   if (workspaceOut) return workspaceOut;
+  const auditOut = await runAuditCommand(command, (name) => one(p, name, false), audit);
+  if (auditOut) return auditOut;
   switch (command) {
     case 'partner create': {
       const partner = await admin.createPartner({ id: one(p, 'id')!, name: one(p, 'name')!, status: one(p, 'status', false) });
@@ -220,15 +237,6 @@ async function awsTables(): Promise<{ client: DynamoDBDocumentClient; access: st
   return { client: createDocumentClient({ requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS }), access, decisions };
 }
 
-/** The caller's AWS principal ARN, as audit events name an operator using --aws (contract section 14). */
-async function awsActor(): Promise<string> {
-  const sts = '@aws-sdk/client-sts';
-  const { STSClient, GetCallerIdentityCommand } = await import(sts);
-  const out = await new STSClient({}).send(new GetCallerIdentityCommand({}));
-  if (!out.Arn) throw new Error('cannot tell who is calling (sts:GetCallerIdentity gave no ARN)');
-  return out.Arn;
-}
-
 async function main(argv: string[]): Promise<number> {
   // Node 20 runs the SDK fine; its upgrade notice would only clutter the CLI's output.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
@@ -259,12 +267,13 @@ async function main(argv: string[]): Promise<number> {
       await ensureTables(client, { access, decisions });
     }
     const db = client;
-    const command = parsed.words.join(' ');
-    const actor = command !== 'workspace import' && command !== 'workspace forget' ? '' : parsed.aws ? await awsActor() : `local:${userInfo().username}`;
+    // The audit events' actor; a command that changes nothing needs none (and no STS call).
+    const actor = READ_ONLY_COMMANDS.has(parsed.words.join(' ')) ? 'none' : parsed.aws ? await awsActor() : localActor();
     const out = await run(
       parsed,
-      new AdminService(new DynamoAccessStore(client, access)),
-      () => new WorkspaceAdmin(db, decisions),
+      new AdminService(new DynamoAccessStore(client, access, decisions), { actor }),
+      () => new WorkspaceAdmin(db, decisions, actor),
+      () => new DynamoAuditLog(db, decisions),
       () => new WorkspaceImporter(db, decisions, actor),
     );
     console.log(parsed.json ? JSON.stringify(out.json) : out.text);

@@ -1,5 +1,6 @@
 // GET and PUT /api/v1/workspaces/{workspace_id}/policy (contract section 8).
 import type { Dependencies } from '../dependencies';
+import { AuditEventError, actorForKey } from '../domain/audit';
 import type { StoredPolicy } from '../domain/policy';
 import type { Principal } from '../authorizer/authorize';
 import { type ApiEvent, type RouteHandler, apiHandler } from '../http/api-handler';
@@ -49,7 +50,13 @@ export function putPolicyRoute(deps: Dependencies): RouteHandler {
           ...(Number.isNaN(ifMatch) ? [{ field: 'If-Match', message: 'must be a policy version, e.g. "3"' }] : []),
         ]);
       }
-      const result = await deps.workspaceStore.putPolicy(workspaceId, validation.policy, ifMatch, new Date().toISOString());
+      const result = await deps.workspaceStore
+        .putPolicy(workspaceId, validation.policy, ifMatch, new Date().toISOString(), { actor: actorForKey(req.principal.key_id) })
+        .catch((err: unknown) => {
+          // The audit log refuses a policy holding an API key (in a keyword, say): so does the route, as bad input.
+          if (err instanceof AuditEventError) throw new ApiError('VALIDATION_ERROR', undefined, [{ field: 'policy', message: 'must not hold an API key' }]);
+          throw err;
+        });
       if (result.kind === 'precondition_failed') throw new ApiError('PRECONDITION_FAILED');
       deps.workspaces.invalidate(workspaceId);
       deps.telemetry.logger.info('policy stored', { workspace_id: workspaceId, version: result.policy.version });

@@ -41,6 +41,12 @@ export function auditEventPut(tableName: string, input: AuditEventInput, at: Dat
   };
 }
 
+/** The audit table a writing store was given; a store built without one (the authorizer's) only reads. */
+export function auditTableFor(tableName: string | undefined): string {
+  if (!tableName) throw new Error('this store was built without its audit table (the decisions table): it cannot write');
+  return tableName;
+}
+
 /** The event of a stored item (what `admin audit list` prints). */
 export function eventFromItem(item: Record<string, unknown>): AuditEvent {
   return {

@@ -31,7 +31,7 @@ beforeAll(async () => {
   db = await startDynamoDbLocal({ port, dataDir });
   const client = createDocumentClient({ endpoint: db.endpoint, requestTimeoutMs: 10_000 });
   await ensureTables(client, names);
-  const admin = new AdminService(new DynamoAccessStore(client, names.access));
+  const admin = new AdminService(new DynamoAccessStore(client, names.access, names.decisions));
   await admin.createPartner({ id: 'acme', name: 'Acme' });
   key = (await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] })).key;
   client.destroy();

@@ -37,6 +37,9 @@ describe('audit events', () => {
     // A workspace id may be 64 hex digits, a routing entry may name a category "body".
     expect(auditEventProblem({ ...base, action: 'policy.put', target: { workspace_id: 'a'.repeat(64) }, after: { routing: { body: 'q' } } })).toBeUndefined();
     expect(auditEventProblem({ ...base, after: { new_key_id: 'key_01', expires_at: null } })).toBeUndefined();
+    // An import records its counts, whatever they are called.
+    expect(auditEventProblem({ ...base, action: 'model.import', after: { signals: 100, text: 0, learned: 98 } })).toBeUndefined();
+    expect(auditEventProblem({ ...base, action: 'model.import', after: { signals: ['Subject: hi'] } })).toMatch(/text/);
   });
 
   it('refuses an unknown action or target field', () => {
