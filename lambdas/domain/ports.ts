@@ -80,6 +80,14 @@ export interface GrantStore {
   removeGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<void>;
 }
 
+/** A model write that kept losing to concurrent ones: named so the routes answer 503 with Retry-After. */
+export class ModelBusyError extends Error {
+  constructor(cause?: unknown) {
+    super('the model is busy with concurrent writes; retry shortly', { cause });
+    this.name = 'ServiceUnavailable';
+  }
+}
+
 export class NotFoundError extends Error {
   constructor(what: string) {
     super(`${what} not found`);

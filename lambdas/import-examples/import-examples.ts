@@ -10,7 +10,7 @@ import { type LabelDelta, labelDeltas } from '../domain/learning/label-delta';
 import { applyDeltas } from '../domain/learning/model';
 import { type Sketch, sketchSignal } from '../domain/learning/sketch';
 import type { CachedWorkspace, WorkspaceCache } from '../domain/learning/workspace-cache';
-import type { FeedbackFields } from '../domain/ports';
+import { type FeedbackFields, ModelBusyError } from '../domain/ports';
 import type { ErrorDetail } from '../http/errors';
 import type { DynamoModelWriteStore, TransactItem } from '../stores/model-write-store';
 
@@ -139,5 +139,5 @@ export async function importExamples(workspaceId: string, examples: unknown[], d
     // A reset landed in between: sketch again for the new generation.
     deps.workspaces.invalidate(workspaceId);
   }
-  throw Object.assign(new Error('the model was reset repeatedly during the import'), { name: 'TransactionConflictException' });
+  throw new ModelBusyError(new Error('the model was reset repeatedly during the import'));
 }

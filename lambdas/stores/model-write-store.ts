@@ -7,6 +7,7 @@
 // twice. A reset moves the model item to a new, empty generation in one transaction with its audit event.
 import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { LabelDelta } from '../domain/learning/label-delta';
+import { ModelBusyError } from '../domain/ports';
 import { WORKSPACE_PREFIX, labelPk, labelVersionAttribute } from './workspace-store';
 
 /** One TransactWriteItems entry (the audit writer's Put). */
@@ -96,6 +97,9 @@ function addItem(tableName: string, u: Update): TransactItem {
 
 const reasonsOf = (err: unknown): string[] =>
   ((err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+
+/** Writes that kept losing to concurrent ones: the route answers 503 with Retry-After (lambdas/stores/database-faults.ts). */
+const busy = (cause: unknown) => new ModelBusyError(cause);
 
 const isCancelled = (err: unknown) => (err as { name?: string }).name === 'TransactionCanceledException';
 
@@ -200,7 +204,7 @@ export class DynamoModelWriteStore {
       ];
       const outcome = await this.transact(items, -1, 0);
       if (outcome === 'done') return generation + 1;
-      if (attempt >= ATTEMPTS) throw Object.assign(new Error('the model kept changing during the reset'), { name: 'TransactionConflictException' });
+      if (attempt >= ATTEMPTS) throw busy(new Error('the model kept changing during the reset'));
     }
   }
 
@@ -218,7 +222,7 @@ export class DynamoModelWriteStore {
         const reasons = reasonsOf(err);
         if (claimAt >= 0 && reasons[claimAt] === 'ConditionalCheckFailed') return 'claimed_before';
         if (guardAt >= 0 && reasons[guardAt] === 'ConditionalCheckFailed') return 'guard_failed';
-        if (attempt >= ATTEMPTS) throw err;
+        if (attempt >= ATTEMPTS) throw busy(err);
         await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
       }
     }
