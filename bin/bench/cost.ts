@@ -7,6 +7,7 @@ import path from 'node:path';
 import { lambdaContext } from '../../lib/local/server';
 import { LAMBDA_MEMORY_MB } from '../../lib/lambda-bundling';
 import { ACCESS_LOG_FIELDS } from '../../lib/stack';
+import { EDGE_MANAGED_RULE_GROUPS } from '../../lib/stack/edge';
 import { API_BASE_PATH, ROUTES, type RouteId } from '../../lambdas/contract/routes';
 import { ACCESS_TABLE, DECISIONS_TABLE, ITEM_PREFIX, type TableDefinition } from '../../lambdas/contract/tables';
 import { LIMITS } from '../../lambdas/analyze/signal-schema';
@@ -16,6 +17,8 @@ import {
   billedMs,
   costPerMillion,
   dynamoItemBytes,
+  edgeCost,
+  edgeCostPerMillionAt,
   managedNlpCostPerMillion,
   perDecision,
   writeUnitsFor,
@@ -370,6 +373,14 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
     figures.cost_storage_usd_per_million_decisions_retained = round3(gbMonths * PRICES.dynamodbPerGbMonth);
   }
   figures.cost_managed_nlp_usd_per_million_2kb = round2(managedNlpCostPerMillion(2_000));
+  // Edge protection on (-c edgeProtection=true): CloudFront and WAF per request, the web ACL's rules per month.
+  const edge = edgeCost(EDGE_MANAGED_RULE_GROUPS.length + 1);
+  figures.cost_edge_usd_per_million_requests = round3(edge.cloudfront + edge.waf);
+  figures.cost_edge_fixed_usd_per_month = round2(edge.fixedPerMonth);
+  figures.cost_edge_usd_per_million_at_10m_a_month = round3(edgeCostPerMillionAt(edge, 10));
+  if (figures.cost_analyze_usd_per_million !== undefined) {
+    figures.cost_analyze_with_edge_usd_per_million_at_10m_a_month = round3(figures.cost_analyze_usd_per_million + edgeCostPerMillionAt(edge, 10));
+  }
   return figures;
 }
 

@@ -9,7 +9,7 @@ import type { AccessStore, KeyRecord, PartnerRecord } from '../domain/ports';
 import type { RateLimit } from '../domain/rate-limit';
 
 /** Refusals carry the contract's error code as their outcome. */
-export type RefusalOutcome = 'UNAUTHORIZED' | 'ACCOUNT_INACTIVE' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR';
+export type RefusalOutcome = 'FORBIDDEN' | 'UNAUTHORIZED' | 'ACCOUNT_INACTIVE' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR';
 
 /** Small and bounded whatever the key holds: no grant list (grants are checked per workspace, workspace-access.ts). */
 export type AuthVerdict =
