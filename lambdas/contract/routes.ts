@@ -147,7 +147,14 @@ export const ROUTES: readonly RouteDefinition[] = [
     scope: 'feedback',
     // Loads the workspace (BatchGetItem, UpdateItem for its first sketch key); reads its Idempotency-Key record
     // (GetItem); writes the counts, the records and the audit event in TransactWriteItems of UpdateItem and PutItem.
-    decisions: { actions: ['GetItem', 'PutItem', ...DECIDE_IN_WORKSPACE] },
+    decisions: {
+      actions: {
+        ...LOAD_WORKSPACE,
+        GetItem: ['idempotency'],
+        PutItem: ['idempotency', 'audit'],
+        UpdateItem: ['workspaceModel', 'workspaceLabel'],
+      },
+    },
   },
   {
     id: 'ForgetModel',
@@ -157,7 +164,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     scope: 'policy',
     // Reads the model item (GetItem), moves it to a new generation (UpdateItem) with the audit event (PutItem), in
     // one TransactWriteItems.
-    decisions: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
+    decisions: { actions: { GetItem: ['workspaceModel'], UpdateItem: ['workspaceModel'], PutItem: ['audit'] } },
   },
 ];
 
