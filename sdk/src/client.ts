@@ -9,6 +9,9 @@ import type {
   ErrorCode,
   Feedback,
   FeedbackRecord,
+  ImportExample,
+  ImportResult,
+  ModelForgotten,
   ListDecisionsParams,
   Policy,
   PolicyInput,
@@ -26,6 +29,8 @@ export const OPERATIONS = {
   submitFeedback: { method: 'POST', path: '/decisions/{decision_id}/feedback' },
   getPolicy: { method: 'GET', path: '/workspaces/{workspace_id}/policy' },
   putPolicy: { method: 'PUT', path: '/workspaces/{workspace_id}/policy' },
+  importExamples: { method: 'POST', path: '/workspaces/{workspace_id}/examples' },
+  forgetModel: { method: 'DELETE', path: '/workspaces/{workspace_id}/model' },
 } as const;
 
 export interface ClientOptions {
@@ -220,6 +225,26 @@ export class SignalAnalysisClient {
     return (
       await this.send<Policy>({ ...this.withId(OPERATIONS.putPolicy, 'workspace_id', workspaceId), body: policy, headers, options })
     ).body;
+  }
+
+  /**
+   * Teaches a workspace 1 to 100 labeled signals from its history; the answer has one item per example, in input
+   * order. Retried safely: the Idempotency-Key (one made up when not given) makes a retry teach nothing twice.
+   */
+  async importExamples(workspaceId: string, examples: ImportExample[], options: IdempotentRequestOptions = {}): Promise<ImportResult> {
+    return (
+      await this.send<ImportResult>({
+        ...this.withId(OPERATIONS.importExamples, 'workspace_id', workspaceId),
+        body: { examples },
+        headers: { 'Idempotency-Key': options.idempotencyKey ?? globalThis.crypto.randomUUID() },
+        options,
+      })
+    ).body;
+  }
+
+  /** Forgets everything the workspace learned (feedback and imports); its policy and decisions stay. */
+  async forgetModel(workspaceId: string, options: RequestOptions = {}): Promise<ModelForgotten> {
+    return (await this.send<ModelForgotten>({ ...this.withId(OPERATIONS.forgetModel, 'workspace_id', workspaceId), options })).body;
   }
 
   private withId(op: { method: string; path: string }, name: string, value: string): { method: string; path: string } {
