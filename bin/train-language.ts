@@ -1,0 +1,26 @@
+// Rebuilds lambdas/domain/engine/language-trigrams.json: the 300 most frequent character trigrams of each language the
+// engine detects (en, de, fr, es, it, pt, nl), in rank order, taken from the `franc-min` package's data (built by its
+// authors from the Universal Declaration of Human Rights; none of it is the eval's sentences). A build-time step: the
+// package is a dev dependency, the analyze bundle carries only the seven profiles.
+//   npx tsx bin/train-language.ts
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const OUT = path.resolve(__dirname, '../lambdas/domain/engine/language-trigrams.json');
+const FRANC_CODES = { en: 'eng', de: 'deu', fr: 'fra', es: 'spa', it: 'ita', pt: 'por', nl: 'nld' } as const;
+
+async function main(): Promise<void> {
+  const { data } = (await import('franc-min/data.js')) as { data: Record<string, Record<string, string>> };
+  const version = (require('franc-min/package.json') as { version: string }).version;
+  const profiles: Record<string, string> = {};
+  for (const [lang, code] of Object.entries(FRANC_CODES)) {
+    const profile = data.Latin[code];
+    if (profile === undefined) throw new Error(`franc-min ${version}: no Latin profile for ${code}`);
+    profiles[lang] = profile;
+  }
+  const file = { source: `franc-min ${version} data (trigrams ranked by frequency, most frequent first)`, profiles };
+  writeFileSync(OUT, `${JSON.stringify(file)}\n`);
+  console.log(`wrote ${OUT}: ${JSON.stringify(file).length} bytes`);
+}
+
+void main();
