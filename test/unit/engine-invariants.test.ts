@@ -130,4 +130,17 @@ describe('invariant: spam and bulk mail are never escalated', () => {
       RUNS,
     );
   });
+
+  it('holds mail from a bulk-mail sender below critical, whatever alarm it reports', () => {
+    const bulkSender = fc.constantFrom('newsletter@shop.example', 'Deals <marketing@store.example>', 'Weekly <info-7@newsletter.online.example>', 'x.1@news.paper.example');
+    const alarm = fc.tuple(fc.constantFrom(...SERIOUS), words(ALARM)).map(([a, b]) => `${a}. ${b}`);
+    fc.assert(
+      fc.property(fc.constantFrom<Source>('email', 'support_message'), alarm, alarm, bulkSender, (source, subject, body, from) => {
+        const a = score(signalOf(source, subject, body, from));
+        expect(a.recommended_action).not.toBe('escalate');
+        expect(a.priority).not.toBe('critical');
+      }),
+      RUNS,
+    );
+  });
 });

@@ -1,7 +1,7 @@
 // Phase 2 of scoring: reasons from metadata (VIP, customer tier, tags, severity) and from the kind of sender.
 import type { Signal } from '../signal';
 import { REASON_CODES, infoOf } from './reason-codes';
-import { SEVERITY_WORDS, BULK_LOCAL, NO_REPLY_LOCAL, TAGS, TIER_FREE, TIER_PAID, TIER_VIP, own, parseSender, shortString, stringList, type Meta, type TagKind } from './metadata';
+import { SEVERITY_WORDS, BULK_LOCAL, NO_REPLY_LOCAL, bulkSubdomain, TAGS, TIER_FREE, TIER_PAID, TIER_VIP, own, parseSender, shortString, stringList, type Meta, type TagKind } from './metadata';
 import type { Draft } from './draft';
 
 /** Appends the metadata and sender reasons to `drafts`; says whether the partner vouches for the sender. */
@@ -92,7 +92,7 @@ export function metadataDrafts(drafts: Draft[], signal: Signal, md: Meta | null)
   // Sender kind.
   if (sender) {
     if (NO_REPLY_LOCAL.test(sender.local)) drafts.push({ code: 'NO_REPLY_SENDER', weight: -15, message: 'sender is a no-reply or system address' });
-    else if (BULK_LOCAL.test(sender.local)) drafts.push({ code: 'BULK_SENDER', weight: -5, message: 'sender is a bulk-mail address' });
+    else if (BULK_LOCAL.test(sender.local) || bulkSubdomain(sender.domain)) drafts.push({ code: 'BULK_SENDER', weight: -5, message: 'sender is a bulk-mail address' });
   }
 
   return { knownCustomer };

@@ -63,6 +63,11 @@ export const NO_REPLY_LOCAL =
   /^(?:no-?reply|noreply|do-?not-?reply|donotreply|notifications?|notify|mailer-?daemon|postmaster|bounces?|auto-?confirm|automated|auto-?mailer|alerts?|monitoring|system)(?:[-+._0-9].*)?$/;
 export const BULK_LOCAL =
   /^(?:newsletters?|news|marketing|promo|promos|promotions?|offers?|deals|digest|updates|mailer|mailing|campaigns?|email-?marketing)(?:[-+._0-9].*)?$/;
+/** A bulk-mail host: mailing services send from a subdomain named for it (`news.example.com`, `newsletter.shop.example`). */
+export const bulkSubdomain = (domain: string): boolean => {
+  const labels = domain.split('.');
+  return labels.length >= 3 && BULK_LOCAL.test(labels[0]);
+};
 const ADDRESS_IN_BRACKETS = /<\s*([^<>\s@]+@[^<>\s@]+)\s*>/;
 const BARE_ADDRESS = /([^\s<>"',;:@]+@[^\s<>"',;:@]+)/;
 

@@ -333,6 +333,7 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
   // Invariant 1: spam wording is no evidence from a system the partner controls (task, internal, crm_event).
   if (!SPAM_CHANNELS.has(source)) dropWhere(drafts, (d) => categoryOf(d) === 'spam');
   const { knownCustomer } = metadataDrafts(drafts, signal, md);
+  const bulkSender = !knownCustomer && hasCode(drafts, 'BULK_SENDER'); // invariant 5 reads it: alarm words never unmake it
   const spam = spamDraft(source, typeof signal.sender === 'string' ? signal.sender : undefined, knownCustomer);
   if (spam.draft) drafts.push(spam.draft);
   weighBulkAgainstAlarm(drafts, knownCustomer, spam.long);
@@ -354,8 +355,7 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
   reasons.sort(byReasonRank);
   let sum = 0;
   for (const r of reasons) sum += r.weight;
-  // Invariant 5: spam and bulk mail are never escalated.
-  if (BASE_SCORE + sum > BULK_SCORE_CAP && isBulkOrSpam(drafts, category)) {
+  if (BASE_SCORE + sum > BULK_SCORE_CAP && (isBulkOrSpam(drafts, category) || bulkSender)) { // invariant 5
     const weight = BULK_SCORE_CAP - BASE_SCORE - sum;
     reasons.push({ code: 'BULK_NEVER_ESCALATED', message: 'spam or bulk mail is never escalated', weight });
     reasons.sort(byReasonRank);
