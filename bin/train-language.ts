@@ -7,6 +7,12 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const OUT = path.resolve(__dirname, '../lambdas/domain/engine/language-trigrams.json');
+/**
+ * Trigrams kept per language, the most frequent (franc keeps 300): 100 cost 0.017 of accuracy on sentences that are
+ * not the eval's (0.952 -> 0.935) and take the profiles from 4.5 KB to 1.3 KB gzip; 300 put the analyze bundles over
+ * their budget (1.52 x the reference).
+ */
+const KEEP = 100;
 const FRANC_CODES = { en: 'eng', de: 'deu', fr: 'fra', es: 'spa', it: 'ita', pt: 'por', nl: 'nld' } as const;
 
 async function main(): Promise<void> {
@@ -16,7 +22,8 @@ async function main(): Promise<void> {
   for (const [lang, code] of Object.entries(FRANC_CODES)) {
     const profile = data.Latin[code];
     if (profile === undefined) throw new Error(`franc-min ${version}: no Latin profile for ${code}`);
-    profiles[lang] = profile;
+    // Every trigram is three characters: written one after another, no separator (fewer bytes in the bundle).
+    profiles[lang] = profile.split('|').slice(0, KEEP).join('');
   }
   const file = { source: `franc-min ${version} data (trigrams ranked by frequency, most frequent first)`, profiles };
   writeFileSync(OUT, `${JSON.stringify(file)}\n`);

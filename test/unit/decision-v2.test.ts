@@ -58,6 +58,21 @@ describe('language', () => {
     expect(score({ source: 'email', body }).language).toBe(language);
   });
 
+  // Few or no function words: the character trigrams decide (language-trigrams.json).
+  it.each([
+    ['pt', 'Amanhã cedo vou trabalhar, tenho reunião importante.'],
+    ['it', 'Stasera il server della contabilità è lentissimo.'],
+    ['nl', 'Morgenochtend vroeg naar kantoor, belangrijke vergadering.'],
+    ['es', 'Mañana temprano voy a la oficina, reunión importante.'],
+    ['de', 'Morgen früh ins Büro, wichtige Besprechung.'],
+  ])('tells %s from a sentence with few function words', (language, body) => {
+    expect(score({ source: 'email', body }).language).toBe(language);
+  });
+
+  it('says und for a text in another script', () => {
+    expect(score({ source: 'email', body: 'Пожалуйста, проверьте отчёт сегодня вечером.' }).language).toBe('und');
+  });
+
   it('tells en for the README demo signal (bin/local.ts prints it)', () => {
     expect(score({ source: 'email', subject: 'Production outage', body: 'Our checkout is down for all customers since 09:10.' }).language).toBe('en');
   });

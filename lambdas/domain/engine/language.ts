@@ -79,80 +79,112 @@ function letterHints(text: string): void {
 interface TrigramFile {
   profiles: Record<string, string>;
 }
-/** Trigram key (three UTF-16 codes) -> its rank in each language's profile (-1: not in it). */
-let ranks: Map<number, Int16Array> | null = null;
-const PROFILE_SIZE = 300;
-/** Characters of cleaned text read for trigrams: the opening tells the language, and it bounds the work. */
-const TRIGRAM_CHARS = 300;
-const MIN_TRIGRAM_CHARS = 10;
-const key = (a: number, b: number, c: number) => a * 4294967296 + b * 65536 + c;
+/** Characters read for trigrams, cleaned: the opening tells the language, and it bounds the work. */
+const TRIGRAM_CHARS = 160;
+const MIN_TRIGRAM_LETTERS = 10;
+// Each character the profiles use gets a 6-bit code (0: space, 63: any other), so a trigram is an 18-bit key and
+// both its profile ranks and its count in the text are plain typed-array lookups.
+const SPACE = 0;
+const OTHER = 63;
+/** UTF-16 code unit -> its 6-bit code, lower case folded in (built from the profiles' letters). */
+const alphabet = new Uint8Array(65536);
+/** Trigram key -> row + 1 in `rankRows` (0: in no profile). */
+let rowOf: Int16Array | null = null;
+/** Per row, the trigram's rank in each language's profile (-1: not in it). */
+let rankRows: Int16Array = new Int16Array(0);
+/** Trigrams per profile: also the distance of a trigram a language does not have (as franc counts it). */
+let profileSize = 0;
+const counts = new Uint16Array(1 << 18);
+const seen = new Int32Array(TRIGRAM_CHARS);
+const codes = new Uint8Array(TRIGRAM_CHARS + 2);
 
-function trigramRanks(): Map<number, Int16Array> {
-  if (ranks === null) {
-    const file = require('./language-trigrams.json') as TrigramFile;
-    ranks = new Map();
-    LANGS.forEach((lang, l) => {
-      file.profiles[lang].split('|').forEach((t, rank) => {
-        const k = key(t.charCodeAt(0), t.charCodeAt(1), t.charCodeAt(2));
-        let r = ranks!.get(k);
-        if (r === undefined) ranks!.set(k, (r = new Int16Array(LANGS.length).fill(-1)));
-        r[l] = rank;
-      });
-    });
+function loadProfiles(): void {
+  const file = require('./language-trigrams.json') as TrigramFile;
+  const profiles = LANGS.map((lang) => file.profiles[lang].match(/[^]{3}/g) ?? []);
+  const letters = new Map<number, number>();
+  for (const profile of profiles) for (const t of profile) for (const ch of t) if (ch !== ' ' && !letters.has(ch.charCodeAt(0))) letters.set(ch.charCodeAt(0), letters.size + 1);
+  if (letters.size >= OTHER) throw new Error('language-trigrams.json: more letters than 6-bit codes');
+  alphabet.fill(OTHER);
+  for (let c = 0; c < 65536; c++) {
+    if (c <= 0x40 || c === 0xa0) alphabet[c] = SPACE;
+    else {
+      const lower = (c >= 0x41 && c <= 0x5a) || (c >= 0xc0 && c <= 0xde && c !== 0xd7) ? c + 0x20 : c;
+      alphabet[c] = letters.get(lower) ?? OTHER;
+    }
   }
-  return ranks;
+  rowOf = new Int16Array(1 << 18);
+  const rows: number[][] = [];
+  profiles.forEach((profile, l) => {
+    profileSize = Math.max(profileSize, profile.length);
+    profile.forEach((t, rank) => {
+      const k = (codeOf(t.charCodeAt(0)) << 12) | (codeOf(t.charCodeAt(1)) << 6) | codeOf(t.charCodeAt(2));
+      if (rowOf![k] === 0) rowOf![k] = rows.push(new Array<number>(LANGS.length).fill(-1));
+      rows[rowOf![k] - 1][l] = rank;
+    });
+  });
+  rankRows = Int16Array.from(rows.flat());
 }
 
-/** Cleaned as franc cleans: lower case, ASCII punctuation and digits as spaces, runs of spaces as one, padded. */
-function cleanOpening(texts: readonly string[]): number[] {
-  const out: number[] = [32];
+/** Cleaned as franc cleans: lower case; ASCII punctuation, digits and white space as one space. */
+const codeOf = (c: number): number => alphabet[c];
+
+/** The opening of the texts as character codes, padded with spaces; returns how many. */
+function cleanOpening(texts: readonly string[]): number {
+  let n = 0;
+  codes[n++] = SPACE;
   for (const text of texts) {
-    for (let i = 0; i < text.length && out.length < TRIGRAM_CHARS; i++) {
-      let c = text.charCodeAt(i);
-      if ((c >= 0x21 && c <= 0x40) || c <= 0x20 || c === 0xa0) c = 32;
-      else if (c >= 0x41 && c <= 0x5a) c += 0x20;
-      else if (c >= 0xc0) c = text[i].toLowerCase().charCodeAt(0);
-      if (c === 32 && out[out.length - 1] === 32) continue;
-      out.push(c);
+    for (let i = 0; i < text.length && n < TRIGRAM_CHARS; i++) {
+      const c = codeOf(text.charCodeAt(i));
+      if (c === SPACE && codes[n - 1] === SPACE) continue;
+      codes[n++] = c;
     }
-    if (out[out.length - 1] !== 32) out.push(32);
+    if (codes[n - 1] !== SPACE) codes[n++] = SPACE;
   }
-  return out;
+  return n;
 }
 
 const distance = new Float64Array(LANGS.length);
 
 /**
  * franc's distance, summed into `distance`: for each distinct trigram, |count - rank - 1| when the language has it,
- * else 300. Returns the number of distinct trigrams, 0 when the text is too short or no trigram is in any profile.
+ * else the profile size. Returns the number of distinct trigrams, 0 when the text is too short or no trigram is in any
+ * profile.
  */
 function trigramDistances(texts: readonly string[]): number {
+  if (rowOf === null) loadProfiles();
   distance.fill(0);
-  const chars = cleanOpening(texts);
+  const n = cleanOpening(texts);
   let letters = 0;
-  for (const c of chars) if (c !== 32) letters++;
-  if (letters < MIN_TRIGRAM_CHARS) return 0;
-  const counts = new Map<number, number>();
-  for (let i = 0; i + 2 < chars.length; i++) {
-    const k = key(chars[i], chars[i + 1], chars[i + 2]);
-    counts.set(k, (counts.get(k) ?? 0) + 1);
+  for (let i = 0; i < n; i++) if (codes[i] !== SPACE) letters++;
+  if (letters < MIN_TRIGRAM_LETTERS) return 0;
+  let distinct = 0;
+  for (let i = 0; i + 2 < n; i++) {
+    const k = (codes[i] << 12) | (codes[i + 1] << 6) | codes[i + 2];
+    if (counts[k]++ === 0) seen[distinct++] = k;
   }
-  const R = trigramRanks();
   let known = 0;
-  for (const [k, count] of counts) {
-    const r = R.get(k);
-    if (r !== undefined) known++;
-    for (let l = 0; l < LANGS.length; l++) distance[l] += r === undefined || r[l] < 0 ? PROFILE_SIZE : Math.abs(count - r[l] - 1);
+  for (let j = 0; j < distinct; j++) {
+    const k = seen[j];
+    const count = counts[k];
+    counts[k] = 0;
+    const row = rowOf![k] - 1;
+    if (row >= 0) known++;
+    for (let l = 0; l < LANGS.length; l++) {
+      const rank = row < 0 ? -1 : rankRows[row * LANGS.length + l];
+      distance[l] += rank < 0 ? profileSize : Math.abs(count - rank - 1);
+    }
   }
-  return known === 0 ? 0 : counts.size;
+  return known === 0 ? 0 : distinct;
 }
 
 /**
- * Trigram distance per function-word hit: a language's excess distance over the nearest one, per distinct trigram,
- * divided by this, is taken off its hits. Chosen on 2,100 sentences of the Debian packages that are not the eval's
- * (20: 0.951, 30: 0.952, 40: 0.950, 100: 0.931, function words alone with trigrams breaking ties: 0.917).
+ * A language's excess trigram distance over the nearest language, per distinct trigram and as a share of the profile
+ * size, is taken off its function-word hits divided by this. Chosen with the profile size on 2,100 sentences of the
+ * same Debian packages that are not the eval's (bin/train-language.ts): 300 trigrams 0.952, 200: 0.946, 150: 0.940,
+ * 120: 0.937, 100: 0.935 right; function words alone, trigrams breaking their ties, 0.917. 100 keeps the analyze
+ * bundles in budget.
  */
-const TRIGRAM_PER_HIT = 30;
+const TRIGRAM_SHARE_PER_HIT = 0.1;
 
 export function detectLanguage(buf: TokenBuffer): string {
   const W = words();
@@ -171,7 +203,7 @@ export function detectLanguage(buf: TokenBuffer): string {
   if (trigrams > 0) {
     let min = Infinity;
     for (let l = 0; l < LANGS.length; l++) min = Math.min(min, distance[l]);
-    for (let l = 0; l < LANGS.length; l++) hits[l] -= (distance[l] - min) / trigrams / TRIGRAM_PER_HIT;
+    for (let l = 0; l < LANGS.length; l++) hits[l] -= (distance[l] - min) / (trigrams * profileSize) / TRIGRAM_SHARE_PER_HIT;
     let best = 0;
     let tie = false;
     for (let l = 1; l < LANGS.length; l++) {
