@@ -12,7 +12,7 @@ import { ALERT_FOLDS, describeSplits, loadAlerts } from '../data-splits';
 import { alertExample, fitAlertModel, severityModelOf } from '../train-severity-model';
 import { ALERT_CASES, ALERT_LEVEL, TICKET_CASES, TICKET_LEVEL, alertSignal, ticketSignal } from './hand-written-cases';
 import { heldOutCases, scoreCases, type Case, type Corpus, type Scored } from './labeled';
-import { alertRows, fitConfidence, trainingRows } from '../train-confidence';
+import { crossFittedAlertRows, fitConfidence, trainingRows } from '../train-confidence';
 import { useConfidenceWeights } from '../../lambdas/domain/engine/confidence';
 import { languageFigures } from './language';
 import { TEN_BINS, auroc, figure, printFigures, reliabilityTable, round, spearman, type Figure } from './report';
@@ -130,7 +130,7 @@ function scoreAlertsByFold(cases: Case[]): Scored[] {
   const out: Scored[] = [];
   for (const fold of ALERT_FOLDS) {
     const models = { severity: { alert: folds.get(fold.test)!, bug } };
-    useConfidenceWeights(fitConfidence([...base, ...alertRows(alerts.filter((r) => r.source !== fold.test), models)]));
+    useConfidenceWeights(fitConfidence([...base, ...crossFittedAlertRows(alerts.filter((r) => r.source !== fold.test))]));
     out.push(...scoreCases(cases.filter((c) => c.group === fold.test), (c) => scoreSignal(c.signal, c.now, models)));
   }
   useConfidenceWeights(null);
