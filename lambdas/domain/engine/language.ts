@@ -87,14 +87,14 @@ const MIN_TRIGRAM_LETTERS = 10;
 const SPACE = 0;
 const OTHER = 63;
 /** UTF-16 code unit -> its 6-bit code, lower case folded in (built from the profiles' letters). */
-const alphabet = new Uint8Array(65536);
+let alphabet = new Uint8Array(0);
 /** Trigram key -> row + 1 in `rankRows` (0: in no profile). */
 let rowOf: Int16Array | null = null;
 /** Per row, the trigram's rank in each language's profile (-1: not in it). */
 let rankRows: Int16Array = new Int16Array(0);
 /** Trigrams per profile: also the distance of a trigram a language does not have (as franc counts it). */
 let profileSize = 0;
-const counts = new Uint16Array(1 << 18);
+let counts = new Uint16Array(0);
 const seen = new Int32Array(TRIGRAM_CHARS);
 const codes = new Uint8Array(TRIGRAM_CHARS + 2);
 
@@ -104,7 +104,9 @@ function loadProfiles(): void {
   const letters = new Map<number, number>();
   for (const profile of profiles) for (const t of profile) for (const ch of t) if (ch !== ' ' && !letters.has(ch.charCodeAt(0))) letters.set(ch.charCodeAt(0), letters.size + 1);
   if (letters.size >= OTHER) throw new Error('language-trigrams.json: more letters than 6-bit codes');
-  alphabet.fill(OTHER);
+  // Tables built on first use, not at module load (most signals' function words decide).
+  alphabet = new Uint8Array(65536).fill(OTHER);
+  counts = new Uint16Array(1 << 18);
   for (let c = 0; c < 65536; c++) {
     if (c <= 0x40 || c === 0xa0) alphabet[c] = SPACE;
     else {
