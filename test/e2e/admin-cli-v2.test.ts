@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
+import { TSX_NODE_ARGS } from '../support/tsx';
 
 jest.setTimeout(180_000);
 
@@ -23,7 +24,7 @@ async function admin(...args: string[]): Promise<{ code: number; stdout: string;
     }
   };
   try {
-    const { stdout, stderr } = await exec('node', ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', ...args], { cwd: repo, env });
+    const { stdout, stderr } = await exec('node', [...TSX_NODE_ARGS, 'bin/admin.ts', ...args], { cwd: repo, env });
     return { code: 0, stdout, stderr, json: parse(stdout) };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

@@ -8,6 +8,7 @@ import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { isWellFormedApiKey } from '../../lambdas/domain/api-key';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
+import { TSX_NODE_ARGS } from '../support/tsx';
 
 jest.setTimeout(120_000);
 
@@ -26,7 +27,7 @@ interface Result {
 /** Runs the CLI directly with node (what `npm run admin` runs), to keep the suite quick. */
 async function admin(...args: string[]): Promise<Result> {
   try {
-    const { stdout, stderr } = await exec('node', ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', ...args], { cwd: repo, env });
+    const { stdout, stderr } = await exec('node', [...TSX_NODE_ARGS, 'bin/admin.ts', ...args], { cwd: repo, env });
     return { code: 0, stdout, stderr, json: parse(stdout) };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { dynamoDbAnswers, freePort } from '../../lib/local/dynamodb-local';
 import { call } from '../support/http';
+import { TSX_NODE_ARGS } from '../support/tsx';
 
 jest.setTimeout(180_000);
 
@@ -138,7 +139,7 @@ it('says plainly that Java is missing, and how to install it', async () => {
   const bin = mkdtempSync(join(tmpdir(), 'sas-nojava-'));
   symlinkSync(process.execPath, join(bin, 'node'));
   try {
-    await exec(process.execPath, ['--conditions=import', '--import', 'tsx', 'bin/local.ts'], {
+    await exec(process.execPath, [...TSX_NODE_ARGS, 'bin/local.ts'], {
       cwd: repo,
       env: { ...process.env, PATH: bin, PORT: '0', LOCAL_DYNAMODB_PORT: '0', LOCAL_DATA_DIR: ':memory:' },
     });
