@@ -81,7 +81,7 @@ export function loadSms(): SmsRow[] {
 }
 
 if (require.main === module) {
-  const count = (rows: { split: Split }[], pick: (r: any) => string) => {
+  const count = <R extends { split: Split }>(rows: R[], pick: (r: R) => string) => {
     const t: Record<string, Record<Split, number>> = {};
     for (const r of rows) (t[pick(r)] ??= { train: 0, dev: 0, test: 0 })[r.split]++;
     return t;

@@ -90,7 +90,7 @@ async function main() {
       if (res.status !== 200) throw new Error(`${p} answered ${res.status} ${JSON.stringify(json)}`);
       return json;
     };
-    const analyze = (workspace: string, e: Example) => post('/signals/analyze', { workspace_id: workspace, source: 'support_message', body: e.text });
+    const analyze = async (workspace: string, e: Example) => (await post('/signals/analyze', { workspace_id: workspace, source: 'support_message', body: e.text })) as { decision_id: string; category?: string; reasons: { code: string }[]; confidence?: number };
     const feedbackStore = service.dependencies.feedbackStore as DynamoFeedbackStore;
 
     const teach = async (workspace: string, set: Example[]) => {
@@ -112,7 +112,7 @@ async function main() {
         const d = await analyze(workspace, e);
         latencies.push(performance.now() - t);
         if (d.category === e.category) right++;
-        const learned = (d.reasons as { code: string }[]).some((r) => r.code === 'LEARNED_CATEGORY');
+        const learned = d.reasons.some((r) => r.code === 'LEARNED_CATEGORY');
         judged.push({ confidence: Number(d.confidence), right: d.category === e.category, learned });
       });
       latencies.sort((a, b) => a - b);

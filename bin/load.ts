@@ -254,11 +254,11 @@ function record(shared: Shared, tally: Tally, ctx: RequestContext, status: numbe
   const counts = (tally.byKind[kind] ??= {});
   counts[status] = (counts[status] ?? 0) + 1;
   if (!EXPECTED[kind].includes(status) && tally.unexpected.length < 1_000) tally.unexpected.push({ kind, status, body: body.slice(0, 300) });
-  if (!headers['x-request-id'] || !String(headers['content-type'] ?? '').startsWith('application/json')) tally.contractViolations++;
+  if (!headers['x-request-id'] || !(typeof headers['content-type'] === 'string' && headers['content-type'].startsWith('application/json'))) tally.contractViolations++;
 
   let parsed: { decision_id?: unknown; score?: unknown } | undefined;
   try {
-    parsed = JSON.parse(body);
+    parsed = JSON.parse(body) as typeof parsed;
   } catch {
     tally.contractViolations++;
     return;

@@ -46,7 +46,7 @@ export async function benchWorkspace(world: World, iterations: number, perCatego
   let maxWrites = 0;
   for (const [text, raw] of teach) {
     const body = JSON.stringify({ workspace_id: ws, source: 'support_message', body: text });
-    const decision = await expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, body)));
+    const decision = expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, body)));
     world.counter.reset();
     const target = await deps.feedbackStore.getTarget(decision.decision_id);
     const workspace = await deps.workspaces.get(ws);
@@ -62,9 +62,9 @@ export async function benchWorkspace(world: World, iterations: number, perCatego
   const state = await deps.workspaceStore.loadState(ws);
   const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
   deps.workspaces.invalidate(ws);
-  await expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
+  expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
   world.counter.reset();
-  const decision = await expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
+  const decision = expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
   const warm = { reads: world.counter.readCalls, writes: world.counter.writeCalls };
   if (!/\+ws\.\d+$/.test(decision.model_version)) throw new Error('the learned model did not take part in the decision');
 

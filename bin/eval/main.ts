@@ -8,7 +8,7 @@ import { MODEL_VERSION, scoreSignal } from '../../lambdas/domain/engine';
 import { DATA_DIR } from '../data-splits';
 import { ALERT_CASES, ALERT_LEVEL, TICKET_CASES, TICKET_LEVEL, alertSignal, spearman, ticketSignal } from './hand-written-cases';
 import { EVAL_SPLIT, agrees, scoreHeldOut, type Scored } from './labeled';
-import { figure, fmtCounts, inc, pct, printFigures, reliabilityTable, round, type Counts, type Figure } from './report';
+import { figure, fmtCounts, inc, pct, printFigures, reliabilityTable, type Counts, type Figure } from './report';
 
 const JSON_OUT = process.argv.includes('--json');
 
@@ -38,8 +38,11 @@ function sms(scored: Scored[]): Figure[] {
   let tp = 0, fp = 0, fn = 0, tn = 0;
   for (const s of rows) {
     const archived = s.assessment.recommended_action === 'archive';
-    if (s.label === 'spam') archived ? tp++ : fn++;
-    else archived ? fp++ : tn++;
+    if (s.label === 'spam') {
+      if (archived) tp++;
+      else fn++;
+    } else if (archived) fp++;
+    else tn++;
   }
   const f1 = (t: number, f: number, n: number) => (2 * t) / Math.max(2 * t + f + n, 1);
   const macro = (f1(tp, fp, fn) + f1(tn, fn, fp)) / 2;

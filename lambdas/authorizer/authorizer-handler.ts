@@ -26,5 +26,5 @@ export function authorizerHandler({ accessStore, settings, telemetry }: Dependen
         logger.error('authorizer failed', { request_id: event.requestContext?.requestId, error: describeError(err) });
         return { isAuthorized: true, context: { outcome: 'INTERNAL_ERROR' } };
       }
-    }) as unknown as AuthorizerHandler;
+    });
 }

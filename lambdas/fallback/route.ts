@@ -7,7 +7,7 @@ import { ApiError } from '../http/errors';
 
 export function fallbackRoute({ telemetry }: Pick<Dependencies, 'telemetry'>): RouteHandler {
   return apiHandler(
-    async ({ event }) => {
+    ({ event }) => {
       const match = matchRoute(event.requestContext.http.method, event.rawPath);
       if (match.kind === 'method_not_allowed') {
         const allow = match.allow.join(', ');

@@ -213,7 +213,7 @@ export class DynamoAccessStore implements AccessStore {
         const list = (item.workspaces as string[] | undefined) ?? [];
         await this.grants.addGrants({ key_id: item.key_id as string, partner_id: item.partner_id as string }, list);
         await this.client.send(
-          new UpdateCommand({ TableName: this.tableName, Key: { pk: item.pk }, UpdateExpression: 'REMOVE workspaces' }),
+          new UpdateCommand({ TableName: this.tableName, Key: { pk: item.pk as string }, UpdateExpression: 'REMOVE workspaces' }),
         );
         keys++;
         grants += list.length;

@@ -27,5 +27,5 @@ export async function openLocalDatabase(options: { port: number; dataDir: string
   if (dataDir === IN_MEMORY) throw new Error(`no DynamoDB Local answers on ${endpoint}: start local mode with \`npm start\` first`);
   const { credentials } = prepareDataDir(dataDir, options.region);
   const db = await startDynamoDbLocal({ port, dataDir, credentials });
-  return { endpoint: db.endpoint, credentials, stop: db.stop };
+  return { endpoint: db.endpoint, credentials, stop: () => db.stop() };
 }

@@ -67,7 +67,7 @@ export async function startEmbeddedDatabase(options: {
     clientOptions: { endpoint: db.endpoint, region: credentials.region, localAccessKeyId: credentials.accessKeyId },
     settings: { dynamodbEndpoint: db.endpoint, region: credentials.region, dynamodbLocalAccessKeyId: credentials.accessKeyId },
     notices,
-    pid: db.pid,
+    pid: () => db.pid(),
     async stop() {
       removePortRecord(db.port);
       await db.stop();

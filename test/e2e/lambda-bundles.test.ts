@@ -115,8 +115,8 @@ beforeAll(async () => {
   const collect = (chunk: Buffer) => {
     hostOutput += chunk.toString('utf8');
   };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   const exited = new Promise<never>((_, reject) =>
     child.on('exit', (code) => reject(new Error(`bundle host exited (${code}): ${hostOutput.slice(-2000)}`))),
   );

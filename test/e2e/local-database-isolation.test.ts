@@ -127,8 +127,8 @@ async function startLocalMode(env: Record<string, string>): Promise<LocalMode> {
     detached: true, // its own process group, so that cleanup reaches the JVM too
   });
   started.push(child);
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const deadline = Date.now() + 120_000;
   while (!/Ctrl-C stops/.test(output)) {

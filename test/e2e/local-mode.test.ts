@@ -30,8 +30,8 @@ async function startLocalMode(env: Record<string, string>): Promise<Started> {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group, so that cleanup can reach every process it started
   });
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const deadline = Date.now() + 120_000;
   while (!/Ctrl-C stops/.test(output)) {
     if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);

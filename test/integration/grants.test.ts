@@ -61,7 +61,7 @@ it('holds at most 100 prefix grants per key, also when granted concurrently', as
   const more = Array.from({ length: 110 }, (_, i) => `pfx${String(i + 1).padStart(3, '0')}:*`);
   await expect(admin.grant(key_id, more)).rejects.toThrow(/at most 100 prefix grants/);
   // Racing single grants, ten in flight at once: the store's condition keeps the bound.
-  const outcomes: ('ok' | string)[] = [];
+  const outcomes: string[] = []; // 'ok' or the refusal's message
   let next = 0;
   await Promise.all(
     Array.from({ length: 10 }, async () => {

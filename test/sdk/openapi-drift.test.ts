@@ -6,7 +6,6 @@ import ts from 'typescript';
 import { OPERATIONS } from '../../sdk/src/client';
 import { HTTP_METHODS, dereferenceOpenApi, loadOpenApiSource } from '../support/openapi';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const doc = dereferenceOpenApi(loadOpenApiSource());
 const schemas = doc.components.schemas;
 const TYPES_FILE = resolve(__dirname, '..', '..', 'sdk', 'src', 'types.ts');
