@@ -1,5 +1,5 @@
 // The decision a partner receives. Field order here is the order partners see in responses.
-import { isoString, parseInstant } from './timestamps';
+import { parseInstant } from './timestamps';
 
 export const PRIORITIES = ['critical', 'high', 'medium', 'low'] as const;
 export type Priority = (typeof PRIORITIES)[number];
@@ -104,7 +104,7 @@ export function buildDecision(
   const minutes = policy.response_minutes?.[assessment.priority] ?? DEFAULT_RESPONSE_MINUTES[assessment.priority];
   const received = parseInstant(ids.received_at);
   const respondBy =
-    assessment.recommended_action === 'archive' || !Number.isFinite(received) ? null : isoString(received + minutes * 60_000);
+    assessment.recommended_action === 'archive' || !Number.isFinite(received) ? null : new Date(received + minutes * 60_000).toISOString();
   return {
     decision_id: ids.decision_id,
     workspace_id: ids.workspace_id,
