@@ -1,4 +1,4 @@
-// Learning curve of a workspace taught only through the HTTP API (contract section 9, issue 12), end to end against
+// Learning curve of a workspace taught only through the HTTP API (docs/learning.md), end to end against
 // local mode: the real handlers behind the local HTTP server over a real socket, on an embedded DynamoDB Local.
 //   npm run eval:learning            human-readable report
 //   npm run --silent eval:learning -- --json   one JSON object

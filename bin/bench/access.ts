@@ -1,4 +1,4 @@
-// Section "access": grants at partner scale and per-key rate limits (issue 13).
+// Section "access": grants at partner scale and per-key rate limits.
 //   - warm in-process analyze latency with a key holding 1 grant and one holding 10,000 (interleaved, same run);
 //   - the cold cost of a (key, workspace) pair in database reads;
 //   - the admin CLI granting 10,000 workspaces from --workspaces-file (a real process);

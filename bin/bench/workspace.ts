@@ -1,4 +1,4 @@
-// Section "workspace": the hot path of a workspace with a policy and a learned 77-category model (issue 12).
+// Section "workspace": the hot path of a workspace with a policy and a learned 77-category model.
 // Teaches ws_bench (the bench's workspace) banking77 categories through the feedback use case, then measures:
 // DynamoDB calls of a warm analyze (goal: 0 reads, 1 write), the in-process request against a bare PutItem (goal:
 // <= 1.3x; a fresh workspace is measured in the same loop for reference), writes per feedback (bound: 10), and what

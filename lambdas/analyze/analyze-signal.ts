@@ -38,7 +38,7 @@ function decide(signal: Signal, decisionId: string, nowMs: number, ws?: CachedWo
   // The workspace layer: its policy and what it learned, applied after the global engine (pure).
   const text = ws ? signalText(signal) : '';
   const sketch = ws ? sketchSignal(ws.key, signal, text) : undefined;
-  const assessment = ws ? (applyWorkspace(global, signal, ws.policy, ws.state.model, sketch, text) as typeof global) : global;
+  const assessment = ws ? applyWorkspace(global, signal, ws.policy, ws.state.model, sketch, text) : global;
   const policy: DecisionPolicy = ws ? { policy_version: ws.policy.version, response_minutes: ws.policy.responseMinutes } : NO_POLICY;
   const decision = buildDecision(
     {

@@ -10,7 +10,7 @@ export function analyzeRoute({ decisionStore, workspaceAccess, workspaces, telem
     async ({ event, principal, forbiddenKeys }) => {
       const nowMs = Date.now();
       const body = event.body as Record<string, unknown> | null;
-      // Row 6 of the refusal order: a workspace the key has no grant for, before any other validation.
+      // The refusal order (docs/partners.md, Errors): a workspace the key has no grant for, before any other validation.
       const workspaceId = body && typeof body === 'object' ? body.workspace_id : undefined;
       if (typeof workspaceId === 'string' && !(await workspaceAccess.allows(principal, workspaceId))) {
         throw new ApiError('WORKSPACE_NOT_ALLOWED');

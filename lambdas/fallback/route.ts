@@ -1,5 +1,5 @@
 // `$default` route: every request no route matched. 404 for unknown paths, 405 with Allow for known paths with
-// another method. No key is needed for either (contract section 1).
+// another method. No key is needed for either (docs/partners.md, Errors).
 import { matchRoute } from '../contract/routes';
 import type { Dependencies } from '../dependencies';
 import { type RouteHandler, apiHandler } from '../http/api-handler';

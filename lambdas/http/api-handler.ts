@@ -1,7 +1,7 @@
 // The middy chain every route Lambda shares: Lambda context in the logs, headers normalized, the authorizer's
-// verdict, the key's scope for the route and its rate limit (contract section 12's order: 401 → 403
+// verdict, the key's scope for the route and its rate limit (the refusal order of docs/partners.md, Errors: 401 → 403
 // ACCOUNT_INACTIVE → 403 INSUFFICIENT_SCOPE → 429), then (for routes with a body) size, media type and JSON parsing
-// in the contract's order, one error mapping at the end, and metrics flushed once per invocation.
+// in that order, one error mapping at the end, and metrics flushed once per invocation.
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -99,7 +99,7 @@ const isForbiddenKey = (key: string, value: unknown) =>
 
 /**
  * middy's parser refuses a body with a forbidden key outright, before the route could check the workspace. Such a
- * body is parsed again without those keys (their paths remembered), so the route answers in the contract's order.
+ * body is parsed again without those keys (their paths remembered), so the route answers in the refusal order.
  */
 function parseJsonBody(): middy.MiddlewareObj<ApiEvent, HttpResponse, Error, RequestContext> {
   const parser = httpJsonBodyParser({ disableContentTypeCheck: true }); // the media type is checked above

@@ -1,4 +1,4 @@
-// Per-key rate limits across every instance (contract section 11). Each instance leases tokens from a shared counter
+// Per-key rate limits across every instance (docs/partners.md, Scopes and rate limits). Each instance leases tokens from a shared counter
 // per (key, window) with one conditional write, and spends them locally: a limit of 100 or more costs a write per
 // block of tokens, not per request. The counter never hands out more than 110% of the limit in a window, which bounds
 // what all instances together accept. Blocks are sized to what this instance used lately and at most 15% of the

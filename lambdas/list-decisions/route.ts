@@ -8,7 +8,7 @@ export function listDecisionsRoute({ decisionList, workspaceAccess, telemetry, r
   return apiHandler(
     async ({ event, principal }) => {
       const params = (event.queryStringParameters ?? {}) as Record<string, string>;
-      // Refusal order (contract section 12): a missing or malformed workspace, then the grant, then the rest.
+      // Refusal order (docs/partners.md, Errors): a missing or malformed workspace, then the grant, then the rest.
       const workspace = workspaceParameter(params);
       if ('detail' in workspace) throw new ApiError('VALIDATION_ERROR', undefined, [workspace.detail]);
       const { workspaceId } = workspace;

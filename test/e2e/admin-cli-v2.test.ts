@@ -1,4 +1,4 @@
-// The admin CLI, version 2 (contract section 12), as an operator runs it: real processes against DynamoDB Local.
+// The admin CLI, version 2 (README, Admin CLI), as an operator runs it: real processes against DynamoDB Local.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

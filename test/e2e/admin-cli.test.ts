@@ -1,4 +1,4 @@
-// The admin CLI as an operator runs it (contract section 6): real processes against DynamoDB Local.
+// The admin CLI as an operator runs it (README, Admin CLI): real processes against DynamoDB Local.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';

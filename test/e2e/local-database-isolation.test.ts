@@ -1,4 +1,4 @@
-// Contract section 5: the embedded database serves nobody but local mode. Probed the way an outsider would: from
+// docs/operations.md, Local mode's embedded database: the embedded database serves nobody but local mode. Probed the way an outsider would: from
 // another host on the network (a network namespace this test makes, joined to this machine by a veth pair with
 // private addresses; no traffic leaves the machine), and as a web page would (a CORS preflight). Then the database
 // is killed under local mode: 503 while it is down, the same data after the restart; in memory, local mode stops.

@@ -1,4 +1,4 @@
-// `workspace policy get|set` and `feedback report` as an operator runs them (contract section 12): the CLI as a real
+// `workspace policy get|set` and `feedback report` as an operator runs them (README, Admin CLI): the CLI as a real
 // process against DynamoDB Local, over the tables of a service that made decisions and got feedback over HTTP.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -183,7 +183,7 @@ describe('the decision (lambdas/domain/decision.ts)', () => {
   it('has the enums of PRIORITIES, ACTIONS, CATEGORIES, QUEUES and SOURCES', () => {
     expect(decision.properties.priority.enum).toEqual([...PRIORITIES]);
     expect(decision.properties.recommended_action.enum).toEqual([...ACTIONS]);
-    // Documented values first; a workspace's own names (contract section 4) match the second branch.
+    // Documented values first; a workspace's own names (docs/partners.md, The decision) match the second branch.
     expect(decision.properties.category.anyOf[0].enum).toEqual([...CATEGORIES]);
     expect(decision.properties.queue.anyOf[0].enum).toEqual([...QUEUES]);
     expect(decision.properties.source.enum).toEqual([...SOURCES]);
