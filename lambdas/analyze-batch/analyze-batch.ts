@@ -21,19 +21,19 @@ export type BatchOutcome =
 
 type ItemVerdict = { decision: Decision; extra?: DecisionExtras } | { error: Extract<BatchResultItem, { error: unknown }>['error'] };
 
-/** One signal, as analyze would judge it: the workspace grant first, then validation, then the decision. */
+const notAllowed = () => ({ code: 'WORKSPACE_NOT_ALLOWED', message: DEFAULT_MESSAGE.WORKSPACE_NOT_ALLOWED });
+
 /** What judging a batch's signals needs: the grant check and, when given, each workspace's policy and model. */
 interface JudgeDeps {
   workspaceAccess: WorkspaceAccess;
   workspaces?: Pick<WorkspaceCache, 'get'>;
 }
 
+/** One signal, as analyze would judge it: the workspace grant first, then validation, then the decision. */
 async function judge(raw: unknown, principal: Principal, deps: JudgeDeps, nowMs: number, id?: string): Promise<ItemVerdict> {
   const access = deps.workspaceAccess;
   const workspaceId = raw !== null && typeof raw === 'object' ? (raw as { workspace_id?: unknown }).workspace_id : undefined;
-  if (typeof workspaceId === 'string' && !(await access.allows(principal, workspaceId))) {
-    return { error: { code: 'WORKSPACE_NOT_ALLOWED', message: DEFAULT_MESSAGE.WORKSPACE_NOT_ALLOWED } };
-  }
+  if (typeof workspaceId === 'string' && !(await access.allows(principal, workspaceId))) return { error: notAllowed() };
   const validation = validateSignal(raw, nowMs);
   if (!validation.ok) {
     return { error: { code: 'VALIDATION_ERROR', message: 'This signal is not valid.', details: validation.details } };
@@ -63,6 +63,8 @@ export async function analyzeBatch(
 
   // A replay: the first batch's decisions by id. Any its first attempt did not get to store (it failed between
   // claiming the key and writing) are rebuilt from this same body at the first attempt's moment, with their ids.
+  // Every decision is authorized again for this caller (contract section 15): the key is the partner's, not the
+  // caller's, so another key of the partner, or this one after an ungrant, gets WORKSPACE_NOT_ALLOWED for the item.
   const ids = saved.items.flatMap((item) => ('id' in item ? [item.id] : []));
   const found = await deps.store.getMany(ids);
   const rebuilt: Decision[] = [];
@@ -74,9 +76,17 @@ export async function analyzeBatch(
       continue;
     }
     let decision = found.get(item.id);
+    if (decision && !(await deps.workspaceAccess.allows(principal, decision.workspace_id))) {
+      data.push({ index, error: notAllowed() });
+      continue;
+    }
     if (!decision) {
       const verdict = await judge(signals[index], principal, deps, saved.createdMs, item.id);
-      if (!('decision' in verdict)) throw new Error('a replayed batch item no longer validates');
+      if (!('decision' in verdict)) {
+        if (verdict.error.code !== 'WORKSPACE_NOT_ALLOWED') throw new Error('a replayed batch item no longer validates');
+        data.push({ index, error: verdict.error });
+        continue;
+      }
       decision = verdict.decision;
       rebuilt.push(decision);
       if (verdict.extra) rebuiltExtras.set(decision.decision_id, verdict.extra);

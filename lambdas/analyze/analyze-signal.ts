@@ -3,6 +3,7 @@
 import { hash } from 'node:crypto';
 import { buildDecision, NO_POLICY, type Decision, type DecisionPolicy } from '../domain/decision';
 import { newDecisionId } from '../domain/ids';
+import { canonicalJson } from '../domain/json-walk';
 import { type Sketch, encodeSketch, signalText, sketchSignal } from '../domain/learning/sketch';
 import type { CachedWorkspace } from '../domain/learning/workspace-cache';
 import { applyWorkspace } from '../domain/learning/workspace-layer';
@@ -18,15 +19,8 @@ export type AnalyzeOutcome =
 
 const sha256 = (text: string) => hash('sha256', text, 'hex');
 
-/** JSON with object keys sorted, so the same body with other key order or spacing is the same request. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.keys(value)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-  return `{${entries.join(',')}}`;
-}
+// Walked without recursion: the batch route hashes its whole body before judging the items.
+export { canonicalJson };
 
 export function idempotencyRequest(idempotencyKey: string, body: unknown): IdempotencyRequest {
   return { keyHash: sha256(idempotencyKey), requestHash: sha256(canonicalJson(body)) };

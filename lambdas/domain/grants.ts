@@ -7,6 +7,13 @@ export const MAX_PREFIX_GRANTS = 100;
 /** Characters a grant's index head keeps: prefixes have at least this many, so a prefix and the workspaces it covers share a head. */
 export const HEAD_LENGTH = MIN_PREFIX_LENGTH;
 
+/**
+ * True for a string that can be a workspace id. Checked before any lookup or cache insert: an id no grant can match
+ * (too long, other characters) is answered like any workspace without a grant, and costs neither a read nor memory.
+ */
+export const isWorkspaceId = (id: unknown): id is string =>
+  typeof id === 'string' && id.length <= 128 && WORKSPACE_ID_PATTERN.test(id);
+
 export const isPrefixGrant = (grant: string): boolean => grant.endsWith('*');
 
 /** The text a prefix grant matches (without its `*`). */

@@ -10,6 +10,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Principal } from '../authorizer/authorize';
 import { type Scope, routeForKey } from '../contract/routes';
 import { type Telemetry, describeError } from '../observability';
+import { dropForbiddenKeys } from '../domain/json-walk';
 import { decodeVerdict } from './auth-context';
 import { ApiError, type HttpResponse, errorResponse, toApiError, unavailable } from './errors';
 import type { RateLimiter, RateOutcome } from './rate-limiter';
@@ -94,9 +95,6 @@ const checkBodyEnvelope = (limit?: Options['bodyLimit']) => (request: MiddyReque
   if (typeof body !== 'string' || body.length === 0) throw new ApiError('INVALID_JSON');
 };
 
-const isForbiddenKey = (key: string, value: unknown) =>
-  key === '__proto__' || (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype'));
-
 /**
  * middy's parser refuses a body with a forbidden key outright, before the route could check the workspace. Such a
  * body is parsed again without those keys (their paths remembered), so the route answers in the refusal order.
@@ -110,16 +108,18 @@ function parseJsonBody(): middy.MiddlewareObj<ApiEvent, HttpResponse, Error, Req
         parser.before!(request as unknown as Parameters<NonNullable<typeof parser.before>>[0]);
         return;
       } catch (err) {
-        if ((err as Error).message !== 'Forbidden key in JSON body') throw err;
+        // A forbidden key, or a body too deep for the parser's per-key reviver (it recurses, and overflows on a
+        // valid body nested deeper than the stack): parse it plainly, then drop the forbidden keys without recursion.
+        const text = request.event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          throw err;
+        }
+        request.context.forbiddenKeys = dropForbiddenKeys(parsed);
+        request.event.body = parsed;
       }
-      const text = request.event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
-      const found: string[] = [];
-      request.event.body = JSON.parse(text, (key, value: unknown) => {
-        if (!isForbiddenKey(key, value)) return value;
-        found.push(key);
-        return undefined;
-      });
-      request.context.forbiddenKeys = found;
     },
   };
 }

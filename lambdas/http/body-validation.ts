@@ -1,9 +1,17 @@
 // The one way a JSON body is checked against its valibot schema: an object is required, and each field is reported
-// once, with the first message its schema gave (so the `details` of every route read alike).
+// once, with the first message its schema gave (so the `details` of every route read alike). A missing required
+// field is reported as "is required" (contract section 15): valibot gives it the object's own message, which our
+// schemas word for unknown fields.
 import * as v from 'valibot';
 import type { ErrorDetail } from './errors';
 
 export type BodyValidation<T> = { ok: true; output: T } | { ok: false; details: ErrorDetail[] };
+
+export const MISSING_FIELD_MESSAGE = 'is required';
+
+/** An object schema's issue for a key it requires and the input lacks (an unknown key has `expected: 'never'`). */
+const isMissingKey = (issue: v.BaseIssue<unknown>): boolean =>
+  issue.kind === 'schema' && issue.type.endsWith('object') && issue.path?.at(-1)?.origin === 'key' && issue.expected !== 'never';
 
 export function validateBody<S extends v.GenericSchema>(schema: S, input: unknown): BodyValidation<v.InferOutput<S>> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
@@ -17,7 +25,7 @@ export function validateBody<S extends v.GenericSchema>(schema: S, input: unknow
     const field = issue.path?.map((p) => String(p.key)).join('.') || '(body)';
     if (seen.has(field)) continue;
     seen.add(field);
-    details.push({ field, message: issue.message });
+    details.push({ field, message: isMissingKey(issue) ? MISSING_FIELD_MESSAGE : issue.message });
   }
   return { ok: false, details };
 }

@@ -1,0 +1,68 @@
+// Issue 21, finding 11: a missing required field is reported as missing ("is required"), never as an unknown field
+// (contract section 15), on every route with a body schema: analyze, each batch item, the policy's nested entries.
+import { validateSignal } from '../../lambdas/analyze/signal-schema';
+import { validatePolicy } from '../../lambdas/policy/policy-schema';
+import { validateFeedback } from '../../lambdas/feedback/feedback-schema';
+import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
+import { call, expectError } from '../support/http';
+
+jest.setTimeout(120_000);
+
+let api: TestApi;
+let key: string;
+
+beforeAll(async () => {
+  api = await startTestApi('sec-missing');
+  ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_a']));
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+describe('over HTTP', () => {
+  it('analyze {"workspace_id":"ws_a"}: source is required', async () => {
+    const reply = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: { workspace_id: 'ws_a' } });
+    expectError(reply, 400, 'VALIDATION_ERROR');
+    expect(reply.json.error.details).toEqual([{ field: 'source', message: 'is required' }]);
+  });
+
+  it('analyze {}: both required fields are missing; an unknown field is still named as unknown', async () => {
+    const reply = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: { subjekt: 'x' } });
+    expectError(reply, 400, 'VALIDATION_ERROR');
+    expect(reply.json.error.details).toEqual([
+      { field: 'workspace_id', message: 'is required' },
+      { field: 'source', message: 'is required' },
+      { field: 'subjekt', message: 'is not a field of a signal' },
+    ]);
+  });
+
+  it('a batch item without its source: that item says source is required', async () => {
+    const reply = await call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, body: { signals: [{ workspace_id: 'ws_a', subject: 'x' }] } });
+    expect(reply.status).toBe(200);
+    expect(reply.json.data[0].error.details).toEqual([{ field: 'source', message: 'is required' }]);
+  });
+
+  it('a policy keyword without its weight, a category without its name: each is required', async () => {
+    const reply = await call(api.baseUrl, 'PUT', '/workspaces/ws_a/policy', {
+      key,
+      body: { keywords: [{ phrase: 'outage' }], categories: [{ queue: 'ops' }] },
+    });
+    expectError(reply, 400, 'VALIDATION_ERROR');
+    expect(reply.json.error.details).toEqual(
+      expect.arrayContaining([
+        { field: 'keywords.0.weight', message: 'is required' },
+        { field: 'categories.0.name', message: 'is required' },
+      ]),
+    );
+  });
+});
+
+it('the schemas never report a missing field as unknown', () => {
+  const messages = [
+    ...(validateSignal({}, Date.now()) as { details: { message: string }[] }).details,
+    ...(validatePolicy({ keywords: [{}] }) as { details: { message: string }[] }).details,
+    ...(validateFeedback({ priorty: 'high' }) as { details: { message: string }[] }).details,
+  ].map((d) => d.message);
+  expect(messages).toContain('is required');
+  expect(messages.filter((m) => m.startsWith('is not a field'))).toEqual(['is not a field of feedback']);
+});
