@@ -6,14 +6,13 @@ import type { APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
 import type { Dependencies } from '../dependencies';
 import { type AuthContext, encodeVerdict } from '../http/auth-context';
 import { describeError } from '../observability';
-import { isDatabaseUnavailable } from '../stores/database-faults';
 import { KeyAuthorizer } from './authorize';
 
 export type AuthorizerResult = { isAuthorized: boolean; context: AuthContext };
 export type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEventV2, context: Context) => Promise<AuthorizerResult>;
 
-export function authorizerHandler({ accessStore, settings, telemetry }: Dependencies): AuthorizerHandler {
-  const keys = new KeyAuthorizer(accessStore, { ttlSeconds: settings.authCacheTtlSeconds, isUnavailable: isDatabaseUnavailable });
+export function authorizerHandler({ accessStore, settings, telemetry, isUnavailable }: Dependencies): AuthorizerHandler {
+  const keys = new KeyAuthorizer(accessStore, { ttlSeconds: settings.authCacheTtlSeconds, isUnavailable });
   const { logger } = telemetry;
   return middy<APIGatewayRequestAuthorizerEventV2, AuthorizerResult>()
     .use(injectLambdaContext(logger, { resetKeys: true }))

@@ -6,16 +6,13 @@ import { type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError } from '../http/errors';
 
 export function fallbackRoute({ telemetry }: Pick<Dependencies, 'telemetry'>): RouteHandler {
-  return apiHandler(
-    ({ event }) => {
+  // It reads no data: nothing it does can find the database unavailable.
+  return apiHandler({ telemetry, isUnavailable: () => false }, { checks: [] }, ({ event }) => {
       const match = matchRoute(event.requestContext.http.method, event.rawPath);
       if (match.kind === 'method_not_allowed') {
         const allow = match.allow.join(', ');
         throw new ApiError('METHOD_NOT_ALLOWED', `This route allows only ${allow}.`, undefined, { Allow: allow });
       }
-      throw new ApiError('NOT_FOUND');
-    },
-    { auth: false, jsonBody: false },
-    { telemetry },
-  );
+    throw new ApiError('NOT_FOUND');
+  });
 }

@@ -5,7 +5,7 @@ import { AdminService } from '../../lib/admin';
 import type { Principal } from '../../lambdas/authorizer/authorize';
 import type { GrantStore } from '../../lambdas/domain/ports';
 import { SharedGrantError } from '../../lambdas/domain/ports';
-import { GrantAccess } from '../../lambdas/http/workspace-access';
+import { GrantAccess } from '../../lambdas/application/workspace-access';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { type TestTables, createTestTables } from '../support/dynamodb';
 

@@ -5,7 +5,7 @@
 // limit, so tokens stranded in other instances cannot push a key sending 80% of its limit over the counter's ceiling
 // while at most 3 instances hold unspent blocks (80% + 2 × 15% ≤ 110%; see docs/operations.md). Limits under 100
 // are counted exactly: one conditional write per request, ceiling = the limit.
-import type { Principal } from '../authorizer/authorize';
+import type { Principal } from '../domain/principal';
 import { LruMap } from '../domain/lru';
 import type { RateCounterStore } from '../domain/ports';
 import {
