@@ -4,6 +4,8 @@ import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-clo
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AdminInputError, AdminService } from '../lib/admin';
 import { readWorkspacesFile } from '../lib/admin/workspaces-file';
+import { awsActor, localActor } from '../lib/admin/actor';
+import { runAuditCommand } from '../lib/admin/audit-command';
 import { openLocalDatabase } from '../lib/local/connect';
 import { WorkspaceAdmin, runWorkspaceCommand } from '../lib/workspace-admin';
 import { ensureTables } from '../lib/local/provision';
@@ -12,6 +14,7 @@ import { ENV, parseLocalSettings, parseSettings } from '../lambdas/contract/sett
 import { NotFoundError, SharedGrantError } from '../lambdas/domain/ports';
 import { formatRateLimit } from '../lambdas/domain/rate-limit';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
+import { DynamoAuditLog } from '../lambdas/stores/audit-store';
 import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
 
 const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--aws]
@@ -35,6 +38,11 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
   workspace policy get --workspace <ws>
   workspace policy set --workspace <ws> --file <policy.json>
   feedback report --workspace <ws> [--since <ISO 8601>]
+  audit list [--since <ISO 8601>] [--partner <id>] [--key-id <key_id>] [--workspace <ws>] [--limit <n>]   (default 100)
+             newest first; --key-id matches events on that key and events made with it
+
+  Every change is recorded in the audit log with its actor: local:<OS user> locally, the caller's AWS principal ARN
+  (STS GetCallerIdentity) with --aws.
 
   --json   print one JSON object
   --aws    use the deployed tables (AWS default credentials; table names from the stack outputs,
@@ -43,6 +51,8 @@ Local mode (default) uses DynamoDB Local on LOCAL_DYNAMODB_PORT (default 8000), 
 if none is running, the CLI starts one on LOCAL_DATA_DIR for the duration of the command.`;
 
 class UsageError extends Error {}
+
+const READ_ONLY_COMMANDS = new Set(['key list', 'audit list', 'workspace policy get', 'feedback report']);
 
 /** An operator's command is not latency-bound: a 100-item grant transaction on a busy DynamoDB Local may take seconds. */
 const ADMIN_REQUEST_TIMEOUT_MS = 10_000;
@@ -109,10 +119,12 @@ const rateText = (rate: { limit: number; window_seconds: number } | null) => (ra
 /** Thousands of grants: print a count instead of the list. */
 const workspacesText = (ws: string[]) => (ws.length > 20 ? `${ws.slice(0, 20).join(', ')}, ... (${ws.length} in all)` : ws.join(', ') || '(none)');
 
-async function run(p: Parsed, admin: AdminService, workspaces: () => WorkspaceAdmin): Promise<Output> {
+async function run(p: Parsed, admin: AdminService, workspaces: () => WorkspaceAdmin, audit: () => DynamoAuditLog): Promise<Output> {
   const command = p.words.join(' ');
   const workspaceOut = await runWorkspaceCommand(command, (name) => one(p, name, false), workspaces);
   if (workspaceOut) return workspaceOut;
+  const auditOut = await runAuditCommand(command, (name) => one(p, name, false), audit);
+  if (auditOut) return auditOut;
   switch (command) {
     case 'partner create': {
       const partner = await admin.createPartner({ id: one(p, 'id')!, name: one(p, 'name')!, status: one(p, 'status', false) });
@@ -244,7 +256,14 @@ async function main(argv: string[]): Promise<number> {
       await ensureTables(client, { access, decisions });
     }
     const db = client;
-    const out = await run(parsed, new AdminService(new DynamoAccessStore(client, access)), () => new WorkspaceAdmin(db, decisions));
+    // The audit events' actor; a command that changes nothing needs none (and no STS call).
+    const actor = READ_ONLY_COMMANDS.has(parsed.words.join(' ')) ? 'none' : parsed.aws ? await awsActor() : localActor();
+    const out = await run(
+      parsed,
+      new AdminService(new DynamoAccessStore(client, access, decisions), { actor }),
+      () => new WorkspaceAdmin(db, decisions, actor),
+      () => new DynamoAuditLog(db, decisions),
+    );
     console.log(parsed.json ? JSON.stringify(out.json) : out.text);
     return 0;
   } catch (err) {

@@ -77,7 +77,7 @@ async function main() {
   const server = await startLocalServer({ port: 0, handlers: service });
   try {
     await ensureTables(adminClient, names);
-    const admin = new AdminService(new DynamoAccessStore(adminClient, names.access));
+    const admin = new AdminService(new DynamoAccessStore(adminClient, names.access, names.decisions));
     await admin.createPartner({ id: 'eval', name: 'Learning eval' });
     const { key } = await admin.createKey({ partnerId: 'eval', workspaces: ['ws_ten', 'ws_all'], env: 'test' });
     const post = async (p: string, body: unknown) => {

@@ -351,7 +351,7 @@ async function main() {
 
   try {
     await ensureTables(client, names);
-    const admin = new AdminService(new DynamoAccessStore(client, names.access));
+    const admin = new AdminService(new DynamoAccessStore(client, names.access, names.decisions));
     await admin.createPartner({ id: 'load', name: 'Load test partner' });
     const { key } = await admin.createKey({ partnerId: 'load', workspaces: WORKSPACES, env: 'test' });
     server = await startLocalServer({ port: 0, handlers: service });

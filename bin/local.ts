@@ -88,7 +88,7 @@ async function main() {
     let demo: Awaited<ReturnType<typeof seedDemo>>;
     try {
       await ensureTables(client, { access: settings.accessTableName, decisions: settings.decisionsTableName });
-      demo = await seedDemo(new AdminService(new DynamoAccessStore(client, settings.accessTableName)));
+      demo = await seedDemo(new AdminService(new DynamoAccessStore(client, settings.accessTableName, settings.decisionsTableName)));
     } finally {
       client.destroy();
     }

@@ -14,6 +14,7 @@ import { MAX_PREFIX_GRANTS, grantProblem, isPrefixGrant } from '../lambdas/domai
 import {
   type AccessStore,
   type KeyRecord,
+  type KeyRetirement,
   NotFoundError,
   PARTNER_STATUSES,
   type PartnerRecord,
@@ -21,6 +22,7 @@ import {
   SharedGrantError,
 } from '../lambdas/domain/ports';
 import { type RateLimit, parseRateLimit } from '../lambdas/domain/rate-limit';
+import { localActor } from './admin/actor';
 
 /** Bad input from the operator: the CLI prints the message and exits non-zero. */
 export class AdminInputError extends Error {
@@ -118,10 +120,17 @@ const summary = (k: KeyRecord, workspaces: string[]): KeySummary => ({
 const sorted = (items: Iterable<string>) => [...items].sort();
 
 export class AdminService {
+  private readonly now: () => Date;
+  /** The audit events' actor: `local:<OS user>` unless the CLI says otherwise (`--aws`: the caller's principal ARN). */
+  private readonly by: { actor: string };
+
   constructor(
     private readonly store: AccessStore,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    options: { actor?: string; now?: () => Date } = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.by = { actor: options.actor ?? localActor() };
+  }
 
   async createPartner(input: { id: string; name: string; status?: string }): Promise<PartnerRecord> {
     if (!PARTNER_ID_PATTERN.test(input.id)) {
@@ -136,12 +145,12 @@ export class AdminService {
       created_at: at,
       updated_at: at,
     };
-    await this.store.createPartner(partner);
+    await this.store.createPartner(partner, this.by);
     return partner;
   }
 
   async setPartnerStatus(id: string, status: string): Promise<PartnerRecord> {
-    return this.store.setPartnerStatus(id, assertPartnerStatus(status), this.now().toISOString());
+    return this.store.setPartnerStatus(id, assertPartnerStatus(status), this.now().toISOString(), this.by);
   }
 
   async createKey(
@@ -182,6 +191,8 @@ export class AdminService {
     description: string | undefined,
     scopes: Scope[],
     rateLimit: RateLimit | undefined,
+    /** Rotation: the old key's new expiry is stored with the new key, in one transaction and one `key.rotate` event. */
+    retiring?: KeyRetirement,
   ): Promise<IssuedKey> {
     const now = this.now();
     const key = generateApiKey(env);
@@ -198,8 +209,8 @@ export class AdminService {
       rate_limit: rateLimit,
     };
     // Grants first: the key is stored (and usable) only once all of them are.
-    await this.store.grants.addGrants({ key_id: record.key_id, partner_id: partnerId }, workspaces);
-    await this.store.putKey(record);
+    await this.store.grants.addGrants({ key_id: record.key_id, partner_id: partnerId }, workspaces, this.by);
+    await this.store.putKey(record, this.by, retiring);
     return {
       key,
       key_id: record.key_id,
@@ -212,7 +223,7 @@ export class AdminService {
   }
 
   async revokeKey(keyId: string): Promise<{ key_id: string; status: string }> {
-    const key = await this.store.updateKey(keyId, { status: 'revoked' });
+    const key = await this.store.updateKey(keyId, { status: 'revoked' }, { ...this.by, action: 'key.revoke' });
     return { key_id: key.key_id, status: key.status };
   }
 
@@ -228,7 +239,7 @@ export class AdminService {
       }
     }
     await this.refuseSharing(key.partner_id, grants, options);
-    await this.store.grants.addGrants({ key_id: keyId, partner_id: key.partner_id }, grants);
+    await this.store.grants.addGrants({ key_id: keyId, partner_id: key.partner_id }, grants, this.by);
     // The listing is an index read (eventually consistent on AWS): our own change is applied on top of it.
     const listed = new Set(await this.store.grants.listGrants(keyId));
     for (const g of grants) listed.add(g);
@@ -239,7 +250,7 @@ export class AdminService {
     const grants = [...new Set(typeof workspaces === 'string' ? [workspaces] : workspaces)];
     if (grants.length === 0) throw new AdminInputError('give at least one --workspace (or --workspaces-file)');
     const key = await this.requireKey(keyId);
-    await this.store.grants.removeGrants({ key_id: keyId, partner_id: key.partner_id }, grants);
+    await this.store.grants.removeGrants({ key_id: keyId, partner_id: key.partner_id }, grants, this.by);
     const listed = new Set(await this.store.grants.listGrants(keyId));
     for (const g of grants) listed.delete(g);
     return { key_id: keyId, workspaces: sorted(listed) };
@@ -248,7 +259,7 @@ export class AdminService {
   /** Sets (`n/s|m|h`) or removes (`null`) a key's rate limit; takes effect within AUTH_CACHE_TTL_SECONDS. */
   async setRateLimit(keyId: string, limit: string | null): Promise<{ key_id: string; rate_limit: RateLimit | null }> {
     const rate = limit === null ? null : assertRateLimit(limit);
-    const key = await this.store.updateKey(keyId, { rate_limit: rate });
+    const key = await this.store.updateKey(keyId, { rate_limit: rate }, { ...this.by, action: 'key.set_rate_limit' });
     return { key_id: key.key_id, rate_limit: key.rate_limit ?? null };
   }
 
@@ -261,17 +272,17 @@ export class AdminService {
     if (old.status !== 'active') throw new AdminInputError(`key ${keyId} is ${old.status}; only an active key can be rotated`);
     const env: KeyEnvironment = old.prefix.startsWith('sas_test_') ? 'test' : 'live';
     const grants = await this.store.grants.listGrants(keyId);
-    const issued = await this.issue(old.partner_id, grants, env, undefined, old.description, old.scopes, old.rate_limit);
     let oldExpiry = new Date(this.now().getTime() + graceSeconds * 1000).toISOString();
     // Rotation never lengthens the old key's life.
     if (old.expires_at && old.expires_at < oldExpiry) oldExpiry = old.expires_at;
-    await this.store.updateKey(keyId, { expires_at: oldExpiry });
+    const retiring = { key: old, expires_at: oldExpiry };
+    const issued = await this.issue(old.partner_id, grants, env, undefined, old.description, old.scopes, old.rate_limit, retiring);
     return { ...issued, old_key_id: keyId, old_key_expires_at: oldExpiry };
   }
 
   /** `key migrate-grants`: version 1 keys' workspace lists become grant items. */
   async migrateLegacyGrants(): Promise<{ keys_migrated: number; grants_migrated: number }> {
-    const moved = await this.store.migrateLegacyGrants();
+    const moved = await this.store.migrateLegacyGrants(this.by);
     return { keys_migrated: moved.keys, grants_migrated: moved.grants };
   }
 

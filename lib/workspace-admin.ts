@@ -11,6 +11,7 @@ import { WORKSPACE_ID_PATTERN } from '../lambdas/analyze/signal-schema';
 import { parseRfc3339 } from '../lambdas/domain/timestamps';
 import { validatePolicy } from '../lambdas/policy/policy-schema';
 import { DynamoWorkspaceStore } from '../lambdas/stores/workspace-store';
+import { localActor } from './admin/actor';
 
 export class WorkspaceInputError extends Error {}
 
@@ -39,6 +40,8 @@ export class WorkspaceAdmin {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly decisionsTable: string,
+    /** The audit events' actor (contract section 14). */
+    private readonly actor: string = localActor(),
   ) {
     this.store = new DynamoWorkspaceStore(client, decisionsTable);
   }
@@ -60,7 +63,7 @@ export class WorkspaceAdmin {
     if (!validation.ok) {
       throw new WorkspaceInputError(`invalid policy: ${validation.details.map((d) => `${d.field} ${d.message}`).join('; ')}`);
     }
-    const out = await this.store.putPolicy(ws, validation.policy, undefined, new Date().toISOString());
+    const out = await this.store.putPolicy(ws, validation.policy, undefined, new Date().toISOString(), { actor: this.actor });
     if (out.kind !== 'stored') throw new Error('the policy changed during the update; retry');
     return out.policy;
   }

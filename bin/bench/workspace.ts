@@ -31,6 +31,7 @@ export async function benchWorkspace(world: World, iterations: number, perCatego
     },
     undefined,
     new Date().toISOString(),
+    { actor: 'local:bench' },
   );
   deps.workspaces.invalidate(ws);
 

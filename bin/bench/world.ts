@@ -38,7 +38,7 @@ export async function startWorld(): Promise<World> {
   const adminClient = createDocumentClient({ ...db.clientOptions, requestTimeoutMs: 4_000 });
   try {
     await ensureTables(adminClient, names);
-    const admin = new AdminService(new DynamoAccessStore(adminClient, names.access));
+    const admin = new AdminService(new DynamoAccessStore(adminClient, names.access, names.decisions));
     const workspace = 'ws_bench';
     await admin.createPartner({ id: 'bench', name: 'Bench partner' });
     const newKey = async () => (await admin.createKey({ partnerId: 'bench', workspaces: [workspace], env: 'test' })).key;

@@ -92,8 +92,9 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/workspaces/{workspace_id}/policy`,
     entry: 'lambdas/policy/put/handler.ts',
     scope: 'policy',
-    // The policy item: read, then replaced with a condition on its version (UpdateItem).
-    decisions: { actions: ['GetItem', ...DECIDE_IN_WORKSPACE] },
+    // The policy item: read, then replaced with a condition on its version (UpdateItem) in one TransactWriteItems
+    // with its audit event (`audit#<event_id>`, a PutItem: lambdas/stores/audit-log.ts).
+    decisions: { actions: ['GetItem', 'PutItem', ...DECIDE_IN_WORKSPACE] },
   },
   {
     id: 'Feedback',

@@ -35,7 +35,10 @@ export const ACCESS_TABLE: TableDefinition = {
 /** The index the list route queries (and the only thing its Lambda may query); `feedback report` reads it too. */
 export const DECISIONS_BY_WORKSPACE_INDEX = 'decisions_by_workspace';
 
-/** Decisions, idempotency records, rate limit counters and workspace items, keyed by `pk`; all expire through TTL. */
+/** The index `admin audit list` queries (audit events, newest first). */
+export const AUDIT_BY_TIME_INDEX = 'audit_by_time';
+
+/** Decisions, idempotency records, rate limit counters, workspace items and audit events, keyed by `pk`. */
 export const DECISIONS_TABLE: TableDefinition = {
   id: 'Decisions',
   partitionKey: 'pk',
@@ -45,6 +48,10 @@ export const DECISIONS_TABLE: TableDefinition = {
     // newest first. The sort key is the decision id, a ULID whose time is `created_at`, so id order is time order and
     // a cursor is an id. Only decision items carry these top-level attributes, so other items stay out of the index.
     { indexName: DECISIONS_BY_WORKSPACE_INDEX, partitionKey: 'workspace_id', sortKey: 'decision_id' },
+    // `admin audit list`: one Query, newest first, on the audit events' own partition (`audit_log` = "audit", set only
+    // on audit items, so nothing else is in the index). The sort key is the event id, a ULID whose time is `at`, so
+    // `--since` is a key condition; the other filters are a FilterExpression over that partition.
+    { indexName: AUDIT_BY_TIME_INDEX, partitionKey: 'audit_log', sortKey: 'event_id' },
   ],
 };
 
@@ -63,6 +70,8 @@ export const ITEM_PREFIX = {
   prefixGrants: 'prefixes#',
   /** Decisions table: `rate#<key_id>#<window seconds>#<window index>`, a rate limit counter. */
   rateWindow: 'rate#',
+  /** Decisions table: `audit#<event_id>`, an audit event (lambdas/stores/audit-log.ts), kept 400 days. */
+  audit: 'audit#',
 } as const;
 
 /** CreateTable input for a definition (local mode and tests); the stack builds the same shape with CDK. */

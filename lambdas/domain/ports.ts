@@ -74,15 +74,24 @@ export interface GrantStore {
   listGrants(keyId: string): Promise<string[]>;
   /** Grants another partner's key holds that overlap any of `grants`. */
   foreignHolders(partnerId: string, grants: string[]): Promise<{ grant: string; held: GrantHolder }[]>;
-  /** Idempotent; each grant is written with its index entry atomically. */
-  addGrants(owner: GrantOwner, grants: string[]): Promise<void>;
-  removeGrants(owner: GrantOwner, grants: string[]): Promise<void>;
+  /** Idempotent; each grant is written with its index entry atomically, and each transaction with its `key.grant` event. */
+  addGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<void>;
+  /** Each transaction with its `key.ungrant` event. */
+  removeGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<void>;
 }
 
 export class NotFoundError extends Error {
   constructor(what: string) {
     super(`${what} not found`);
     this.name = 'NotFoundError';
+  }
+}
+
+/** The key changed while a command that read it was writing (a concurrent revoke during a rotation). */
+export class KeyChangedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KeyChangedError';
   }
 }
 
@@ -93,19 +102,39 @@ export class AlreadyExistsError extends Error {
   }
 }
 
+/** Who makes a change (the audit event's `actor`, contract section 14). */
+export interface AuditActor {
+  actor: string;
+}
+
+/** A key stored in place of another (`key rotate`): the old key's expiry, changed in the same transaction. */
+export interface KeyRetirement {
+  key: KeyRecord;
+  expires_at: string;
+}
+
+/**
+ * Every write records its audit event in its own transaction (lambdas/stores/audit-log.ts): a change that fails leaves
+ * no event, and no change is stored without one.
+ */
 export interface AccessStore {
   getKeyByHash(keyHash: string): Promise<KeyRecord | undefined>;
   getPartner(partnerId: string): Promise<PartnerRecord | undefined>;
-  createPartner(partner: PartnerRecord): Promise<void>;
-  setPartnerStatus(partnerId: string, status: PartnerStatus, now: string): Promise<PartnerRecord>;
-  putKey(key: KeyRecord): Promise<void>;
+  createPartner(partner: PartnerRecord, by: AuditActor): Promise<void>;
+  /** Unchanged status: nothing written, no event. */
+  setPartnerStatus(partnerId: string, status: PartnerStatus, now: string, by: AuditActor): Promise<PartnerRecord>;
+  /** `key.create`, or with `retiring` `key.rotate` (the new key and the old key's expiry in one transaction). */
+  putKey(key: KeyRecord, by: AuditActor, retiring?: KeyRetirement): Promise<void>;
   findKeyById(keyId: string): Promise<KeyRecord | undefined>;
-  /** Sets status or expiry of the key with this id; fails with NotFoundError when there is none. */
-  /** `rate_limit: null` removes the limit. */
-  updateKey(keyId: string, change: { status?: KeyStatus; expires_at?: string; rate_limit?: RateLimit | null }): Promise<KeyRecord>;
+  /** Sets status, expiry or rate limit (`null` removes it); NotFoundError when there is no such key. */
+  updateKey(
+    keyId: string,
+    change: { status?: KeyStatus; expires_at?: string; rate_limit?: RateLimit | null },
+    by: AuditActor & { action: 'key.revoke' | 'key.set_rate_limit' },
+  ): Promise<KeyRecord>;
   listKeys(partnerId: string): Promise<KeyRecord[]>;
   /** Moves version 1's grant lists (on the key item) into grant items; answers how many keys and grants moved. */
-  migrateLegacyGrants(): Promise<{ keys: number; grants: number }>;
+  migrateLegacyGrants(by: AuditActor): Promise<{ keys: number; grants: number }>;
   grants: GrantStore;
 }
 
@@ -210,8 +239,17 @@ export type PolicyWrite =
 
 export interface WorkspaceStore {
   getPolicy(workspaceId: string): Promise<import('./policy').StoredPolicy>;
-  /** Replaces the policy whole; with `ifMatch`, only when the stored version is that one. */
-  putPolicy(workspaceId: string, policy: import('./policy').WorkspacePolicy, ifMatch: number | undefined, now: string): Promise<PolicyWrite>;
+  /**
+   * Replaces the policy whole; with `ifMatch`, only when the stored version is that one. Records a `policy.put` event
+   * (the changed fields and the version, before and after) in the same transaction.
+   */
+  putPolicy(
+    workspaceId: string,
+    policy: import('./policy').WorkspacePolicy,
+    ifMatch: number | undefined,
+    now: string,
+    by: AuditActor,
+  ): Promise<PolicyWrite>;
   /** Policy, model and sketch key in one load (the key is made on a workspace's first load). */
   loadState(workspaceId: string): Promise<WorkspaceState>;
 }

@@ -1,5 +1,6 @@
 // GET and PUT /api/v1/workspaces/{workspace_id}/policy (docs/partners.md, Workspace policy).
 import type { Dependencies } from '../dependencies';
+import { AuditEventError, actorForKey } from '../domain/audit';
 import type { StoredPolicy } from '../domain/policy';
 import { readPolicy, replacePolicy } from '../application/policy';
 import { type ApiEvent, type Check, type RouteHandler, apiHandler } from '../http/api-handler';
@@ -35,7 +36,7 @@ const PUT_CHECKS: Check[] = [
 ];
 
 export function putPolicyRoute(deps: Dependencies): RouteHandler {
-  return apiHandler(deps, { checks: PUT_CHECKS }, async ({ event, forbiddenKeys }) => {
+  return apiHandler(deps, { checks: PUT_CHECKS }, async ({ event, principal, forbiddenKeys }) => {
     const workspaceId = workspaceOf(event);
     const validation = validatePolicy(event.body);
     const ifMatch = parseIfMatch(event.headers['if-match']);
@@ -48,7 +49,13 @@ export function putPolicyRoute(deps: Dependencies): RouteHandler {
         forbiddenKeys,
       );
     }
-    const result = await replacePolicy(deps, workspaceId, validation.policy, ifMatch, new Date());
+    const result = await replacePolicy(deps, workspaceId, validation.policy, ifMatch, new Date(), {
+      actor: actorForKey(principal.key_id),
+    }).catch((err: unknown) => {
+      // The audit log refuses a policy holding an API key (in a keyword, say): so does the route, as bad input.
+      if (err instanceof AuditEventError) throw validationError([{ field: 'policy', message: 'must not hold an API key' }]);
+      throw err;
+    });
     if (result.kind === 'precondition_failed') throw new ApiError('PRECONDITION_FAILED');
     deps.telemetry.logger.info('policy stored', { workspace_id: workspaceId, version: result.policy.version });
     return { statusCode: 200, body: result.policy, headers: { ETag: etag(result.policy) } };

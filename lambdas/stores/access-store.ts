@@ -6,23 +6,35 @@ import {
   PutCommand,
   QueryCommand,
   ScanCommand,
+  TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { SCOPES, type Scope } from '../contract/routes';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { RateLimit } from '../domain/rate-limit';
+import { changedFields } from '../domain/audit';
 import {
   type AccessStore,
+  type AuditActor,
+  type KeyRetirement,
   AlreadyExistsError,
   type KeyRecord,
   type KeyStatus,
+  KeyChangedError,
   NotFoundError,
   type PartnerRecord,
   type PartnerStatus,
 } from '../domain/ports';
 import { DynamoGrantStore } from './grant-store';
+import { auditEventPut, auditTableFor } from './audit-log';
 
-const isConditionFailure = (err: unknown) => (err as { name?: string })?.name === 'ConditionalCheckFailedException';
+/** The first item of a transaction failed its condition (the change's own item; the event's never does). */
+const firstConditionFailed = (err: unknown) => {
+  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
+  return e?.name === 'TransactionCanceledException' && e.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed';
+};
+/** Another writer changed the item between our read and our conditional write: read again (bounded). */
+const CHANGE_RETRIES = 10;
 
 type Item = Record<string, unknown>;
 
@@ -55,11 +67,18 @@ function toPartner(item: Item): PartnerRecord {
 export class DynamoAccessStore implements AccessStore {
   readonly grants: DynamoGrantStore;
 
+  /** `auditTableName`: the decisions table, where every write records its audit event; without it the store only reads. */
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly auditTableName?: string,
+    private readonly now: () => Date = () => new Date(),
   ) {
-    this.grants = new DynamoGrantStore(client, tableName);
+    this.grants = new DynamoGrantStore(client, tableName, auditTableName, now);
+  }
+
+  private audited(by: AuditActor, action: Parameters<typeof auditEventPut>[1]['action'], target: Parameters<typeof auditEventPut>[1]['target'], before: Item | null, after: Item | null) {
+    return auditEventPut(auditTableFor(this.auditTableName), { actor: by.actor, action, target, before, after }, this.now());
   }
 
   async getKeyByHash(keyHash: string): Promise<KeyRecord | undefined> {
@@ -77,69 +96,132 @@ export class DynamoAccessStore implements AccessStore {
     return out.Item ? toPartner(out.Item) : undefined;
   }
 
-  async createPartner(partner: PartnerRecord): Promise<void> {
+  async createPartner(partner: PartnerRecord, by: AuditActor): Promise<void> {
     try {
       await this.client.send(
-        new PutCommand({
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                // Partner items carry no `partner_id` attribute, so they stay out of the keys_by_partner index.
+                Item: {
+                  pk: ITEM_PREFIX.partner + partner.partner_id,
+                  kind: 'partner',
+                  name: partner.name,
+                  status: partner.status,
+                  created_at: partner.created_at,
+                  updated_at: partner.updated_at,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            this.audited(by, 'partner.create', { partner_id: partner.partner_id }, null, { name: partner.name, status: partner.status }),
+          ],
+        }),
+      );
+    } catch (err) {
+      if (firstConditionFailed(err)) throw new AlreadyExistsError(`partner ${partner.partner_id}`);
+      throw err;
+    }
+  }
+
+  async setPartnerStatus(partnerId: string, status: PartnerStatus, now: string, by: AuditActor): Promise<PartnerRecord> {
+    for (let attempt = 0; ; attempt++) {
+      const partner = await this.getPartner(partnerId);
+      if (!partner) throw new NotFoundError(`partner ${partnerId}`);
+      if (partner.status === status) return partner;
+      try {
+        await this.client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.tableName,
+                  Key: { pk: ITEM_PREFIX.partner + partnerId },
+                  UpdateExpression: 'SET #status = :status, updated_at = :now',
+                  // The status we read is the event's `before`: a concurrent change makes us read again.
+                  ConditionExpression: '#status = :was',
+                  ExpressionAttributeNames: { '#status': 'status' },
+                  ExpressionAttributeValues: { ':status': status, ':now': now, ':was': partner.status },
+                },
+              },
+              this.audited(by, 'partner.set_status', { partner_id: partnerId }, { status: partner.status }, { status }),
+            ],
+          }),
+        );
+        return { ...partner, status, updated_at: now };
+      } catch (err) {
+        if (!firstConditionFailed(err) || attempt >= CHANGE_RETRIES) throw err;
+      }
+    }
+  }
+
+  async putKey(key: KeyRecord, by: AuditActor, retiring?: KeyRetirement): Promise<void> {
+    const created = {
+      status: key.status,
+      scopes: key.scopes,
+      rate_limit: key.rate_limit ?? null,
+      expires_at: key.expires_at ?? null,
+      ...(key.description ? { description: key.description } : {}),
+    };
+    const items: object[] = [
+      {
+        Put: {
           TableName: this.tableName,
-          // Partner items carry no `partner_id` attribute, so they stay out of the keys_by_partner index.
           Item: {
-            pk: ITEM_PREFIX.partner + partner.partner_id,
-            kind: 'partner',
-            name: partner.name,
-            status: partner.status,
-            created_at: partner.created_at,
-            updated_at: partner.updated_at,
+            pk: ITEM_PREFIX.key + key.key_hash,
+            kind: 'key',
+            key_id: key.key_id,
+            partner_id: key.partner_id,
+            prefix: key.prefix,
+            status: key.status,
+            expires_at: key.expires_at,
+            created_at: key.created_at,
+            description: key.description,
+            scopes: key.scopes,
+            rate_limit: key.rate_limit,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-    } catch (err) {
-      if (isConditionFailure(err)) throw new AlreadyExistsError(`partner ${partner.partner_id}`);
-      throw err;
-    }
-  }
-
-  async setPartnerStatus(partnerId: string, status: PartnerStatus, now: string): Promise<PartnerRecord> {
-    try {
-      const out = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: ITEM_PREFIX.partner + partnerId },
-          UpdateExpression: 'SET #status = :status, updated_at = :now',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':status': status, ':now': now },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return toPartner(out.Attributes as Item);
-    } catch (err) {
-      if (isConditionFailure(err)) throw new NotFoundError(`partner ${partnerId}`);
-      throw err;
-    }
-  }
-
-  async putKey(key: KeyRecord): Promise<void> {
-    await this.client.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: {
-          pk: ITEM_PREFIX.key + key.key_hash,
-          kind: 'key',
-          key_id: key.key_id,
-          partner_id: key.partner_id,
-          prefix: key.prefix,
-          status: key.status,
-          expires_at: key.expires_at,
-          created_at: key.created_at,
-          description: key.description,
-          scopes: key.scopes,
-          rate_limit: key.rate_limit,
         },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+      },
+    ];
+    if (retiring) {
+      const old = retiring.key;
+      items.push({
+        Update: {
+          TableName: this.tableName,
+          Key: { pk: ITEM_PREFIX.key + old.key_hash },
+          UpdateExpression: 'SET expires_at = :exp',
+          // Still the key we read (active, same expiry): the event's `before` is then exact.
+          ConditionExpression: old.expires_at === undefined
+            ? '#status = :active AND attribute_not_exists(expires_at)'
+            : '#status = :active AND expires_at = :was',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':exp': retiring.expires_at, ':active': 'active', ...(old.expires_at === undefined ? {} : { ':was': old.expires_at }) },
+        },
+      });
+      items.push(
+        this.audited(
+          by,
+          'key.rotate',
+          { partner_id: old.partner_id, key_id: old.key_id },
+          { expires_at: old.expires_at ?? null },
+          { expires_at: retiring.expires_at, new_key_id: key.key_id, new_key_settings: created },
+        ),
+      );
+    } else {
+      items.push(this.audited(by, 'key.create', { partner_id: key.partner_id, key_id: key.key_id }, null, created));
+    }
+    try {
+      await this.client.send(new TransactWriteCommand({ TransactItems: items as never }));
+    } catch (err) {
+      const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+      if (retiring && reasons?.[1]?.Code === 'ConditionalCheckFailed') {
+        throw new KeyChangedError(`key ${retiring.key.key_id} changed during the rotation (revoked, or its expiry set); nothing was rotated`);
+      }
+      throw err;
+    }
   }
 
   async findKeyById(keyId: string): Promise<KeyRecord | undefined> {
@@ -155,40 +237,68 @@ export class DynamoAccessStore implements AccessStore {
     return item ? toKey(item) : undefined;
   }
 
-  async updateKey(keyId: string, change: { status?: KeyStatus; expires_at?: string; rate_limit?: RateLimit | null }): Promise<KeyRecord> {
-    const key = await this.findKeyById(keyId);
-    if (!key) throw new NotFoundError(`key ${keyId}`);
-    const sets: string[] = [];
-    const removes: string[] = [];
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(change)) {
-      if (value === undefined) continue;
-      names[`#${field}`] = field;
-      if (value === null) {
-        removes.push(`#${field}`);
-        continue;
+  async updateKey(
+    keyId: string,
+    change: { status?: KeyStatus; expires_at?: string; rate_limit?: RateLimit | null },
+    by: AuditActor & { action: 'key.revoke' | 'key.set_rate_limit' },
+  ): Promise<KeyRecord> {
+    for (let attempt = 0; ; attempt++) {
+      const key = await this.findKeyById(keyId);
+      if (!key) throw new NotFoundError(`key ${keyId}`);
+      const was: Item = {};
+      const is: Item = {};
+      for (const [field, value] of Object.entries(change)) {
+        if (value === undefined) continue;
+        was[field] = (key as unknown as Item)[field] ?? null;
+        is[field] = value;
       }
-      sets.push(`#${field} = :${field}`);
-      values[`:${field}`] = value;
-    }
-    if (sets.length === 0 && removes.length === 0) return key;
-    try {
-      const out = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: ITEM_PREFIX.key + key.key_hash },
-          UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return toKey(out.Attributes as Item);
-    } catch (err) {
-      if (isConditionFailure(err)) throw new NotFoundError(`key ${keyId}`);
-      throw err;
+      const diff = changedFields(was, is);
+      const fields = Object.keys(diff.after);
+      // Nothing changes (revoking a revoked key, the same limit again): nothing written, no event.
+      if (fields.length === 0) return key;
+      const sets: string[] = [];
+      const removes: string[] = [];
+      const conditions: string[] = ['attribute_exists(pk)'];
+      const names: Record<string, string> = {};
+      const values: Record<string, unknown> = {};
+      for (const field of fields) {
+        names[`#${field}`] = field;
+        if (diff.after[field] === null) removes.push(`#${field}`);
+        else {
+          sets.push(`#${field} = :${field}`);
+          values[`:${field}`] = diff.after[field];
+        }
+        // The value we read is the event's `before`: a concurrent change makes us read again.
+        if (diff.before[field] === null) conditions.push(`attribute_not_exists(#${field})`);
+        else {
+          conditions.push(`#${field} = :was_${field}`);
+          values[`:was_${field}`] = diff.before[field];
+        }
+      }
+      try {
+        await this.client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.tableName,
+                  Key: { pk: ITEM_PREFIX.key + key.key_hash },
+                  UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
+                  ConditionExpression: conditions.join(' AND '),
+                  ExpressionAttributeNames: names,
+                  ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
+                },
+              },
+              this.audited(by, by.action, { partner_id: key.partner_id, key_id: key.key_id }, diff.before, diff.after),
+            ],
+          }),
+        );
+        const updated: Item = { ...key };
+        for (const field of fields) updated[field] = diff.after[field] ?? undefined;
+        return updated as unknown as KeyRecord;
+      } catch (err) {
+        if (!firstConditionFailed(err) || attempt >= CHANGE_RETRIES) throw err;
+      }
     }
   }
 
@@ -196,7 +306,7 @@ export class DynamoAccessStore implements AccessStore {
    * Version 1 kept a key's workspaces as a list on the key item. Moves every such list into grant items (as they
    * were: no cross-partner check), then removes the list. Safe to run again; answers what it moved.
    */
-  async migrateLegacyGrants(): Promise<{ keys: number; grants: number }> {
+  async migrateLegacyGrants(by: AuditActor): Promise<{ keys: number; grants: number }> {
     let keys = 0;
     let grants = 0;
     let start: Record<string, unknown> | undefined;
@@ -211,7 +321,8 @@ export class DynamoAccessStore implements AccessStore {
       );
       for (const item of out.Items ?? []) {
         const list = (item.workspaces as string[] | undefined) ?? [];
-        await this.grants.addGrants({ key_id: item.key_id as string, partner_id: item.partner_id as string }, list);
+        await this.grants.addGrants({ key_id: item.key_id as string, partner_id: item.partner_id as string }, list, by);
+        // Moving the list is not a change of what the key may do: its grant events above are its record.
         await this.client.send(
           new UpdateCommand({ TableName: this.tableName, Key: { pk: item.pk as string }, UpdateExpression: 'REMOVE workspaces' }),
         );

@@ -11,7 +11,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import { MAX_PREFIX_GRANTS, grantHead, grantsOverlap, isPrefixGrant, prefixOf } from '../domain/grants';
-import { type GrantHolder, type GrantOwner, type GrantStore, TooManyPrefixGrantsError } from '../domain/ports';
+import { type AuditActor, type GrantHolder, type GrantOwner, type GrantStore, TooManyPrefixGrantsError } from '../domain/ports';
+import { auditEventPut, auditTableFor } from './audit-log';
 
 const INDEX = 'grants_by_head';
 /** Exact grants per transaction (two items each; DynamoDB allows 100 items): small enough that one call stays short on a busy DynamoDB Local. */
@@ -69,6 +70,9 @@ export class DynamoGrantStore implements GrantStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
+    /** Where audit events go (the decisions table); without it the store only reads. */
+    private readonly auditTableName?: string,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   async checkGrant(keyId: string, workspaceId: string, knownPrefixes?: string[]) {
@@ -174,15 +178,17 @@ export class DynamoGrantStore implements GrantStore {
     return conflicts;
   }
 
-  async addGrants(owner: GrantOwner, grants: string[]): Promise<void> {
-    await this.write(owner, grants, 'add');
+  async addGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<void> {
+    await this.write(owner, grants, 'add', by);
   }
 
-  async removeGrants(owner: GrantOwner, grants: string[]): Promise<void> {
-    await this.write(owner, grants, 'remove');
+  async removeGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<void> {
+    await this.write(owner, grants, 'remove', by);
   }
 
-  private async write(owner: GrantOwner, grants: string[], change: 'add' | 'remove'): Promise<void> {
+  /** Each transaction carries the event of its own grants: a command of thousands of grants leaves one event per transaction. */
+  private async write(owner: GrantOwner, grants: string[], change: 'add' | 'remove', by: AuditActor): Promise<void> {
+    const auditTable = auditTableFor(this.auditTableName);
     const unique = [...new Set(grants)];
     const batches = [
       ...chunks(unique.filter((g) => !isPrefixGrant(g)), GRANTS_PER_TRANSACTION),
@@ -191,6 +197,19 @@ export class DynamoGrantStore implements GrantStore {
     ];
     await inParallel(batches, PARALLEL_TRANSACTIONS, async (batch) => {
       const items = batch.flatMap((grant) => (change === 'add' ? this.puts(owner, grant) : this.deletes(owner, grant)));
+      items.push(
+        auditEventPut(
+          auditTable,
+          {
+            actor: by.actor,
+            action: change === 'add' ? 'key.grant' : 'key.ungrant',
+            target: { partner_id: owner.partner_id, key_id: owner.key_id },
+            before: change === 'add' ? null : { grants: batch },
+            after: change === 'add' ? { grants: batch } : null,
+          },
+          this.now(),
+        ),
+      );
       for (let attempt = 0; ; attempt++) {
         try {
           await this.client.send(new TransactWriteCommand({ TransactItems: items }));

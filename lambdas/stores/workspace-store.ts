@@ -4,11 +4,13 @@
 //   wslabel#<ws>#<field>:<label>     one label's counts: docs, total, t<bucket>, s<bucket>, d<bucket> (base 36)
 // A label item holds at most 3 x 16,384 counts (about 340 KB), so every item stays under DynamoDB's 400 KB.
 import { randomBytes } from 'node:crypto';
-import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { changedFields } from '../domain/audit';
+import { auditEventPut } from './audit-log';
 import { type LabelCounts, type LearnedField, type WorkspaceModel, labelCounts } from '../domain/learning/model';
 import { SENDER_BUCKETS, TEXT_BUCKETS } from '../domain/learning/sketch';
 import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy } from '../domain/policy';
-import type { PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
+import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
 
 export const WORKSPACE_PREFIX = { policy: 'policy#', model: 'wsmodel#', label: 'wslabel#' } as const;
 export const POLICY_FIELDS = [
@@ -78,31 +80,61 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
     return policyFrom(out.Item);
   }
 
-  async putPolicy(workspaceId: string, policy: WorkspacePolicy, ifMatch: number | undefined, now: string): Promise<PolicyWrite> {
-    const condition =
-      ifMatch === undefined ? undefined : ifMatch === 0 ? 'attribute_not_exists(pk) OR #version = :expected' : '#version = :expected';
-    try {
-      const out = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: WORKSPACE_PREFIX.policy + workspaceId },
-          UpdateExpression: 'SET #policy = :policy, updated_at = :now, workspace_key = :ws ADD #version :one',
-          ConditionExpression: condition,
-          ExpressionAttributeNames: { '#policy': 'policy', '#version': 'version' },
-          ExpressionAttributeValues: {
-            ':policy': policy,
-            ':now': now,
-            ':ws': workspaceId,
-            ':one': 1,
-            ...(ifMatch === undefined ? {} : { ':expected': ifMatch }),
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return { kind: 'stored', policy: policyFrom(out.Attributes) };
-    } catch (err) {
-      if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return { kind: 'precondition_failed' };
-      throw err;
+  async putPolicy(workspaceId: string, policy: WorkspacePolicy, ifMatch: number | undefined, now: string, by: AuditActor): Promise<PolicyWrite> {
+    const key = { pk: WORKSPACE_PREFIX.policy + workspaceId };
+    const sent: Record<string, unknown> = {};
+    for (const field of POLICY_FIELDS) if ((policy as Record<string, unknown>)[field] !== undefined) sent[field] = (policy as Record<string, unknown>)[field];
+    for (let attempt = 0; ; attempt++) {
+      // A retry is a later write: its updated_at and event time say so (events list in time order).
+      if (attempt > 0) now = new Date().toISOString();
+      // Read first: the event records what the policy was. The write is conditional on the version read, so a
+      // concurrent PUT makes this one read again (and each leaves its own event).
+      const read = await this.client.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
+      const stored = policyFrom(read.Item);
+      const version = read.Item ? stored.version : 0;
+      if (ifMatch !== undefined && ifMatch !== version) return { kind: 'precondition_failed' };
+      const { version: _v, updated_at: _u, ...was } = stored as unknown as Record<string, unknown>;
+      const diff = changedFields(was, sent);
+      try {
+        await this.client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.tableName,
+                  Key: key,
+                  UpdateExpression: 'SET #policy = :policy, updated_at = :now, workspace_key = :ws, #version = :next',
+                  ConditionExpression: read.Item ? '#version = :read' : 'attribute_not_exists(pk)',
+                  ExpressionAttributeNames: { '#policy': 'policy', '#version': 'version' },
+                  ExpressionAttributeValues: {
+                    ':policy': policy,
+                    ':now': now,
+                    ':ws': workspaceId,
+                    ':next': version + 1,
+                    ...(read.Item ? { ':read': version } : {}),
+                  },
+                },
+              },
+              auditEventPut(
+                this.tableName,
+                {
+                  actor: by.actor,
+                  action: 'policy.put',
+                  target: { workspace_id: workspaceId },
+                  before: { ...diff.before, version },
+                  after: { ...diff.after, version: version + 1 },
+                },
+                new Date(now),
+              ),
+            ],
+          }),
+        );
+        return { kind: 'stored', policy: policyFrom({ policy, version: version + 1, updated_at: now }) };
+      } catch (err) {
+        const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
+        const raced = e.name === 'TransactionCanceledException' && e.CancellationReasons?.some((r) => r?.Code === 'ConditionalCheckFailed' || r?.Code === 'TransactionConflict');
+        if (!raced || attempt >= 10) throw err;
+      }
     }
   }
 

@@ -352,6 +352,14 @@ describe('least privilege', () => {
           { AttributeName: 'decision_id', KeyType: 'RANGE' },
         ],
       }),
+      // `admin audit list` (an operator's Query; no route may read it).
+      expect.objectContaining({
+        IndexName: 'audit_by_time',
+        KeySchema: [
+          { AttributeName: 'audit_log', KeyType: 'HASH' },
+          { AttributeName: 'event_id', KeyType: 'RANGE' },
+        ],
+      }),
     ]);
   });
 

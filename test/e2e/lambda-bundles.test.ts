@@ -91,7 +91,7 @@ let key: string;
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'sas-bundles-'));
   tables = await createTestTables('bundles');
-  const admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access));
+  const admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions));
   await admin.createPartner({ id: 'acme', name: 'Acme' });
   key = (await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] })).key;
 

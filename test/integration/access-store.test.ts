@@ -9,7 +9,7 @@ let admin: AdminService;
 
 beforeAll(async () => {
   tables = await createTestTables('access');
-  admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access));
+  admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions));
   await admin.createPartner({ id: 'acme', name: 'Acme' });
 });
 afterAll(async () => {

@@ -24,7 +24,7 @@ let admin: AdminService;
 
 beforeAll(async () => {
   tables = await createTestTables('authorizer');
-  store = new DynamoAccessStore(tables.client, tables.names.access);
+  store = new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions);
   admin = new AdminService(store);
   await admin.createPartner({ id: 'acme', name: 'Acme' });
 });

@@ -15,7 +15,7 @@ let admin: AdminService;
 
 beforeAll(async () => {
   tables = await createTestTables('grants');
-  store = new DynamoAccessStore(tables.client, tables.names.access);
+  store = new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions);
   admin = new AdminService(store);
   for (const id of ['acme', 'globex']) await admin.createPartner({ id, name: id });
 });
@@ -67,7 +67,7 @@ it('holds at most 100 prefix grants per key, also when granted concurrently', as
     Array.from({ length: 10 }, async () => {
       while (next < more.length) {
         const grant = more[next++];
-        outcomes.push(await store.grants.addGrants({ key_id, partner_id: 'acme' }, [grant]).then(() => 'ok', (err: Error) => err.message));
+        outcomes.push(await store.grants.addGrants({ key_id, partner_id: 'acme' }, [grant], { actor: 'local:test' }).then(() => 'ok', (err: Error) => err.message));
       }
     }),
   );

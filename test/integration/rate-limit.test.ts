@@ -26,7 +26,7 @@ const instances: { service: Service; server: RunningServer; writes: number }[] =
 
 beforeAll(async () => {
   tables = await createTestTables('ratelimit');
-  admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access));
+  admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions));
   await admin.createPartner({ id: 'acme', name: 'Acme' });
   for (let i = 0; i < INSTANCES; i++) {
     const service = createService(testSettings(tables, { authCacheTtlSeconds: 300 }), { clock });

@@ -13,7 +13,7 @@ let admin: AdminService;
 
 beforeAll(async () => {
   tables = await createTestTables('sec-prefix-ttl');
-  store = new DynamoAccessStore(tables.client, tables.names.access);
+  store = new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions);
   admin = new AdminService(store);
   await admin.createPartner({ id: 'acme', name: 'acme' });
 });

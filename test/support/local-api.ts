@@ -41,7 +41,7 @@ export async function startTestApi(label: string, overrides: Partial<Settings> =
     baseUrl: server.baseUrl,
     tables,
     service,
-    admin: new AdminService(new DynamoAccessStore(tables.client, tables.names.access)),
+    admin: new AdminService(new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions)),
     async close() {
       await server.close();
       service.close();

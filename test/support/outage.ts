@@ -33,7 +33,7 @@ export async function startOutageWorld(label: string, authCacheTtlSeconds: numbe
   const names = tableNamesWithPrefix(`${label}-`);
   const client = createDocumentClient({ endpoint: db.endpoint, requestTimeoutMs: 10_000 });
   await ensureTables(client, names);
-  const admin = new AdminService(new DynamoAccessStore(client, names.access));
+  const admin = new AdminService(new DynamoAccessStore(client, names.access, names.decisions));
   await admin.createPartner({ id: 'acme', name: 'Acme' });
   const { key } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
   client.destroy();

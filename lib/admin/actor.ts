@@ -1,0 +1,25 @@
+// Who runs the admin CLI, as its audit events name them (contract section 14): `local:<OS user>` locally, the
+// caller's AWS principal ARN with `--aws` (STS GetCallerIdentity: the identity the writes are signed with).
+import { userInfo } from 'node:os';
+import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import { actorForLocalUser } from '../../lambdas/domain/audit';
+
+export function localActor(): string {
+  let user: string | undefined;
+  try {
+    user = userInfo().username;
+  } catch {
+    // No passwd entry for this uid (some containers): the environment's name, else the uid.
+  }
+  return actorForLocalUser(user || process.env.USER || process.env.USERNAME || `uid-${process.getuid?.() ?? 'unknown'}`);
+}
+
+export async function awsActor(sts: STSClient = new STSClient({})): Promise<string> {
+  try {
+    const out = await sts.send(new GetCallerIdentityCommand({}));
+    if (!out.Arn) throw new Error('STS answered no ARN');
+    return out.Arn;
+  } finally {
+    sts.destroy();
+  }
+}
