@@ -5,7 +5,7 @@
 import { bearerToken, hashApiKey, isWellFormedApiKey } from '../domain/api-key';
 import { LruMap } from '../domain/lru';
 import type { AccessStore, KeyRecord, PartnerRecord } from '../domain/ports';
-import type { AuthVerdict, Principal } from '../domain/principal';
+import type { AuthVerdict } from '../domain/principal';
 
 export type { AuthVerdict, Principal, RefusalOutcome } from '../domain/principal';
 

@@ -3,7 +3,6 @@
 import {
   type DynamoDBDocumentClient,
   GetCommand,
-  PutCommand,
   QueryCommand,
   ScanCommand,
   TransactWriteCommand,
@@ -214,7 +213,7 @@ export class DynamoAccessStore implements AccessStore {
       items.push(this.audited(by, 'key.create', { partner_id: key.partner_id, key_id: key.key_id }, null, created));
     }
     try {
-      await this.client.send(new TransactWriteCommand({ TransactItems: items as never }));
+      await this.client.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (err) {
       const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
       if (retiring && reasons?.[1]?.Code === 'ConditionalCheckFailed') {
