@@ -8,7 +8,7 @@ import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { isWellFormedApiKey } from '../../lambdas/domain/api-key';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
-import { TSX_NODE_ARGS } from '../support/tsx';
+import { type AdminResult, runAdmin } from '../support/admin-cli';
 
 jest.setTimeout(120_000);
 
@@ -17,30 +17,7 @@ const exec = promisify(execFile);
 let tables: TestTables;
 let env: NodeJS.ProcessEnv;
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: any;
-}
-
-/** Runs the CLI directly with node (what `npm run admin` runs), to keep the suite quick. */
-async function admin(...args: string[]): Promise<Result> {
-  try {
-    const { stdout, stderr } = await exec('node', [...TSX_NODE_ARGS, 'bin/admin.ts', ...args], { cwd: repo, env });
-    return { code: 0, stdout, stderr, json: parse(stdout) };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr, json: parse(e.stdout) };
-  }
-}
-const parse = (s: string) => {
-  try {
-    return JSON.parse(s);
-  } catch {
-    return undefined;
-  }
-};
+const admin = (...args: string[]): Promise<AdminResult> => runAdmin(env, args);
 
 beforeAll(async () => {
   tables = await createTestTables('cli');
