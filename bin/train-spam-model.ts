@@ -1,6 +1,7 @@
 // Rebuilds lambdas/domain/engine/spam-model.json: L2-regularized logistic regression over the features of
-// lambdas/domain/engine/spam-model.ts, on the SpamAssassin development corpus, the SMS Spam Collection and Enron mail
-// (all of it ordinary mail), split by bin/data-splits.ts. The TEST split is never read here.
+// lambdas/domain/engine/spam-model.ts, on the SpamAssassin development corpus (its first 70% by message number) and
+// the SMS Spam Collection, with Enron's train split as ordinary mail (bin/data-splits.ts). The TEST split is never
+// read here.
 //   npx tsx bin/train-spam-model.ts          the shipped model: fitted on TRAIN + DEV; Platt calibration fitted on
 //                                            out-of-fold log-odds (5 folds over TRAIN + DEV)
 //   npx tsx bin/train-spam-model.ts --tune   fitted on TRAIN, calibrated on DEV, DEV figures printed: what the
@@ -12,14 +13,15 @@ import { FEATURE_COUNT, NAMED_FEATURES, SPAM_MODEL_FORMAT, WORD_BITS, spamFeatur
 import { TokenBuffer } from '../lambdas/domain/engine/tokens';
 import { loadEnron, loadSms, loadSpamAssassin, type Split } from './data-splits';
 
-const OUT = path.resolve(__dirname, '../lambdas/domain/engine/spam-model.json');
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const OUT = arg('out') ?? path.resolve(__dirname, '../lambdas/domain/engine/spam-model.json');
 const TUNE = process.argv.includes('--tune');
 /** Word buckets kept (the largest |weight| after a first fit over all of them), then refitted: the shipped file's size. */
 const KEEP_WORDS = 3000;
 /** Word buckets seen in fewer training messages are not fitted. */
 const MIN_DOCS = 2;
 /** L2 penalty, over the total example weight. */
-const L2 = 1;
+const L2 = Number(arg('l2') ?? 1);
 const EPOCHS = 300;
 const STEP = 0.5;
 /** SpamAssassin is the only e-mail spam: its messages count this many times. */

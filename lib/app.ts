@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  Annotations,
   App,
   type IPolicyValidationContext,
   type IPolicyValidationPlugin,
@@ -13,7 +14,8 @@ import {
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { REPO_ROOT, SignalAnalysisStack } from './stack';
+import { REPO_ROOT, SignalAnalysisStack, type SignalAnalysisStackProps } from './stack';
+import { DEFAULT_EDGE_IP_RATE_LIMIT, EDGE_FIREWALL_REGION, EdgeFirewallStack } from './stack/edge';
 import { DEFAULT_STAGE, stackNameFor } from './stack-outputs';
 
 export interface BuildAppOptions {
@@ -29,6 +31,8 @@ export interface BuiltApp {
   app: App;
   stack: SignalAnalysisStack;
   stage: string;
+  /** Edge protection on with the API outside us-east-1: the stack of the web ACL. */
+  edgeFirewall?: EdgeFirewallStack;
 }
 
 /** cdk.json's context: the defaults of every setting (the CLI passes them too; tests have no CLI). */
@@ -48,6 +52,14 @@ function intContext(app: App, key: string, fallback: number, min: number): numbe
     throw new Error(`context ${key} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
   }
   return value;
+}
+
+/** `-c edgeProtection=true` arrives as a string, cdk.json gives a boolean: accept both, refuse anything else. */
+function booleanContext(app: App, key: string): boolean {
+  const raw: unknown = app.node.tryGetContext(key);
+  if (raw === undefined || raw === null || raw === '' || raw === false || raw === 'false') return false;
+  if (raw === true || raw === 'true') return true;
+  throw new Error(`context ${key} must be true or false, got ${JSON.stringify(raw)}`);
 }
 
 /** A KMS key ARN (a log group takes a key ARN, not an alias or a bare key id); absent or empty means none. */
@@ -96,8 +108,34 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
     throw new Error(`context logRetentionDays must be one of CloudWatch's values: ${[...VALID_RETENTION].join(', ')}`);
   }
 
-  // No env: the stack is environment-agnostic, so `cdk synth` needs no credentials; deploy uses the CLI's.
+  // Edge protection needs to know the region, to put the web ACL in us-east-1 (in a second stack when the API is
+  // elsewhere, whose ARN CDK hands over across regions). The region is `-c region=`, else the CLI's; offline with
+  // neither, the app is synthesized for us-east-1 (one stack), so that `cdk synth` still works without credentials.
+  const edgeProtection = booleanContext(app, 'edgeProtection');
+  let edge: SignalAnalysisStackProps['edge'];
+  let env: SignalAnalysisStackProps['env'];
+  let edgeFirewall: EdgeFirewallStack | undefined;
+  if (edgeProtection) {
+    const region = String(app.node.tryGetContext('region') ?? process.env.CDK_DEFAULT_REGION ?? EDGE_FIREWALL_REGION);
+    env = { account: process.env.CDK_DEFAULT_ACCOUNT, region };
+    edge = { ipRateLimit: intContext(app, 'edgeIpRateLimit', DEFAULT_EDGE_IP_RATE_LIMIT, 100) };
+    if (region !== EDGE_FIREWALL_REGION) {
+      edgeFirewall = new EdgeFirewallStack(app, `${stackNameFor(stage)}-edge-firewall`, {
+        description: `Signal Analysis Service (${stage}): the WAF web ACL in front of its CloudFront distribution`,
+        env: { account: env.account, region: EDGE_FIREWALL_REGION },
+        crossRegionReferences: true,
+        ipRateLimit: edge.ipRateLimit,
+      });
+      edge.webAclArn = edgeFirewall.webAclArn;
+    }
+  }
+
+  // Without edge protection, no env: the stack is environment-agnostic, so `cdk synth` needs no credentials;
+  // deploy uses the CLI's.
   const stack = new SignalAnalysisStack(app, stackNameFor(stage), {
+    env,
+    edge,
+    crossRegionReferences: edgeFirewall ? true : undefined,
     description: `Signal Analysis Service (${stage})`,
     stage,
     throttlingRateLimit: intContext(app, 'throttlingRateLimit', 100, 1),
@@ -113,5 +151,11 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
   // (`Validations.of(construct).acknowledge`). The CfnGuard plugin runs the cfn-guard binary its npm package ships,
   // on the synthesized templates, with the Control Tower rules it bundles.
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ControlTowerChecks());
-  return { app, stack, stage };
+  if (edgeFirewall) {
+    Annotations.of(stack).acknowledgeWarning(
+      '@aws-cdk/core:crossStackReferencesDefaultStrong',
+      'Strong is wanted: the web ACL cannot be deleted while the distribution of the API stack still uses it.',
+    );
+  }
+  return { app, stack, stage, edgeFirewall };
 }

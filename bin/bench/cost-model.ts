@@ -107,3 +107,26 @@ function valueBytes(value: unknown): number {
   }
   return 0;
 }
+
+export interface EdgeCost {
+  /** CloudFront's and WAF's per-request prices, per million requests. */
+  cloudfront: number;
+  waf: number;
+  /** The web ACL and its rules, per month whatever the traffic. */
+  fixedPerMonth: number;
+}
+
+/**
+ * What edge protection adds (docs/deploy.md): every request passes CloudFront and the web ACL; the web ACL and its
+ * rules cost a fixed amount a month. Data transfer is left out here as everywhere in this model.
+ */
+export function edgeCost(rules: number, prices: Prices = PRICES): EdgeCost {
+  return {
+    cloudfront: prices.cloudfrontHttpsPerMillionRequests,
+    waf: prices.wafPerMillionRequests,
+    fixedPerMonth: prices.wafPerWebAclMonth + rules * prices.wafPerRuleMonth,
+  };
+}
+
+/** Edge protection's cost per million requests at a monthly volume, the fixed part spread over it. */
+export const edgeCostPerMillionAt = (e: EdgeCost, millionsPerMonth: number) => e.cloudfront + e.waf + e.fixedPerMonth / millionsPerMonth;

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { lambdaContext } from '../../lib/local/server';
 import { LAMBDA_MEMORY_MB } from '../../lib/lambda-bundling';
 import { ACCESS_LOG_FIELDS } from '../../lib/stack';
-import { API_BASE_PATH, ROUTES } from '../../lambdas/contract/routes';
+import { EDGE_MANAGED_RULE_GROUPS } from '../../lib/stack/edge';
+import { API_BASE_PATH, ROUTES, type RouteId } from '../../lambdas/contract/routes';
 import { ACCESS_TABLE, DECISIONS_TABLE, ITEM_PREFIX, type TableDefinition } from '../../lambdas/contract/tables';
 import { LIMITS } from '../../lambdas/analyze/signal-schema';
 import { type Service, createService } from '../../lambdas/service';
@@ -16,6 +17,8 @@ import {
   billedMs,
   costPerMillion,
   dynamoItemBytes,
+  edgeCost,
+  edgeCostPerMillionAt,
   managedNlpCostPerMillion,
   perDecision,
   writeUnitsFor,
@@ -115,7 +118,7 @@ class CapacityMeter {
 /** Runs a handler with its output captured (counted, not shown) and its CPU and wall time taken. */
 async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; sample: HandlerSample }> {
   const writes = { bytes: 0, events: 0 };
-  const originals = { stdout: process.stdout.write.bind(process.stdout), stderr: process.stderr.write.bind(process.stderr) };
+  const originals = [process.stdout.write, process.stderr.write];
   const counting = ((chunk: string | Uint8Array) => {
     const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
     writes.bytes += Buffer.byteLength(text);
@@ -132,8 +135,7 @@ async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; sample: Ha
     const used = process.cpuUsage(cpu);
     return { value, sample: { cpuMs: (used.user + used.system) / 1000, wallMs, logBytes: writes.bytes, logEvents: writes.events } };
   } finally {
-    process.stdout.write = originals.stdout;
-    process.stderr.write = originals.stderr;
+    [process.stdout.write, process.stderr.write] = originals;
   }
 }
 
@@ -144,7 +146,7 @@ async function call(service: Service, meter: CapacityMeter, request: ApiRequest)
   const verdict = auth.value as { isAuthorized?: boolean; context?: unknown };
   if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
   events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
-  const handler = service.routes[events.routeId];
+  const handler = service.routes[events.routeId as RouteId];
   const route = await measured(() => handler(events.route as never, lambdaContext(events.routeId, 'bench')) as Promise<HandlerResult>);
   return {
     result: route.value,
@@ -371,10 +373,18 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
     figures.cost_storage_usd_per_million_decisions_retained = round3(gbMonths * PRICES.dynamodbPerGbMonth);
   }
   figures.cost_managed_nlp_usd_per_million_2kb = round2(managedNlpCostPerMillion(2_000));
+  // Edge protection on (-c edgeProtection=true): CloudFront and WAF per request, the web ACL's rules per month.
+  const edge = edgeCost(EDGE_MANAGED_RULE_GROUPS.length + 1);
+  figures.cost_edge_usd_per_million_requests = round3(edge.cloudfront + edge.waf);
+  figures.cost_edge_fixed_usd_per_month = round2(edge.fixedPerMonth);
+  figures.cost_edge_usd_per_million_at_10m_a_month = round3(edgeCostPerMillionAt(edge, 10));
+  if (figures.cost_analyze_usd_per_million !== undefined) {
+    figures.cost_analyze_with_edge_usd_per_million_at_10m_a_month = round3(figures.cost_analyze_usd_per_million + edgeCostPerMillionAt(edge, 10));
+  }
   return figures;
 }
 
 /** The decision items among what the calls put (idempotency records and learning items are other items). */
 function decisionItems(samples: CallSample[]): Record<string, unknown>[] {
-  return samples.flatMap((s) => s.putItems.filter((item) => (typeof item.pk === 'string' ? item.pk : '').startsWith(ITEM_PREFIX.decision)));
+  return samples.flatMap((s) => s.putItems.filter((item) => String(item.pk ?? '').startsWith(ITEM_PREFIX.decision)));
 }

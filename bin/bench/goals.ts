@@ -113,6 +113,10 @@ const GOALS: Record<string, Goal> = {
   decision_items_measured: { text: 'SpamAssassin dev + Enron e-mails, evenly spread' },
   cost_storage_usd_per_million_decisions_retained: { text: 'context: DynamoDB storage for the retention period (not in the ratios)' },
   cost_managed_nlp_usd_per_million_2kb: { text: 'context: Amazon Comprehend, 3 standard requests for one 2 KB e-mail' },
+  cost_edge_usd_per_million_requests: { text: 'context: edge protection on, CloudFront HTTPS requests + WAF inspections' },
+  cost_edge_fixed_usd_per_month: { text: 'context: edge protection on, the web ACL and its 3 rules, whatever the traffic' },
+  cost_edge_usd_per_million_at_10m_a_month: { text: 'context: edge protection per million requests at 10 million a month' },
+  cost_analyze_with_edge_usd_per_million_at_10m_a_month: { text: 'context: analyze with edge protection on, at 10 million a month' },
 
   ws_learned_categories: { text: 'banking77 categories the bench workspace learned (with a policy too)' },
   ws_taught_feedback: { text: 'feedback given through the use case' },

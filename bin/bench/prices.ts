@@ -30,6 +30,13 @@ export const PRICES = {
   comprehendCharsPerUnit: 100,
   comprehendMinUnits: 3,
   comprehendRequestsForATriage: 3,
+  /** https://aws.amazon.com/cloudfront/pricing/ — edge protection: HTTPS requests, United States ($0.0100 per 10,000). */
+  cloudfrontHttpsPerMillionRequests: 1.0,
+  /** https://aws.amazon.com/waf/pricing/ — requests a web ACL inspects, blocked ones included. */
+  wafPerMillionRequests: 0.6,
+  /** The same page — each web ACL, and each rule or managed rule group in it, per month (prorated hourly). */
+  wafPerWebAclMonth: 5.0,
+  wafPerRuleMonth: 1.0,
 } as const;
 
 /** Lambda gives a function one full vCPU at 1,769 MB and a share in proportion below that (Lambda documentation). */

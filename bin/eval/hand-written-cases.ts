@@ -4,6 +4,7 @@
 // measure: the same person wrote them and the lexicon, and no real labeled alerts or tickets are in ../shared/data.
 // `npm run eval` prints a rank correlation on them, marked as such.
 import type { Signal } from '../../lambdas/domain/signal';
+export { spearman } from './report';
 
 export type AlertLabel = 'critical' | 'warning' | 'info';
 export type TicketLabel = 'high' | 'medium' | 'low';
@@ -125,32 +126,6 @@ export function alertSignal(c: AlertCase, source: 'internal' | 'email' = 'intern
 /** A bug or task as a tracker sends it: title as subject, description as body. */
 export function ticketSignal(c: TicketCase): Signal {
   return { workspace_id: 'ws_eval', source: 'task', received_at: '2026-03-02T09:59:00Z', subject: c.title, body: c.description };
-}
-
-/** Spearman's rank correlation with average ranks for ties. */
-export function spearman(xs: readonly number[], ys: readonly number[]): number {
-  const ranks = (v: readonly number[]) => {
-    const order = v.map((x, i) => [x, i] as const).sort((a, b) => a[0] - b[0]);
-    const r = new Array<number>(v.length);
-    for (let i = 0; i < order.length; ) {
-      let j = i;
-      while (j + 1 < order.length && order[j + 1][0] === order[i][0]) j++;
-      for (let k = i; k <= j; k++) r[order[k][1]] = (i + j) / 2 + 1;
-      i = j + 1;
-    }
-    return r;
-  };
-  const rx = ranks(xs);
-  const ry = ranks(ys);
-  const n = xs.length;
-  const mean = (n + 1) / 2;
-  let sxy = 0, sxx = 0, syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (rx[i] - mean) * (ry[i] - mean);
-    sxx += (rx[i] - mean) ** 2;
-    syy += (ry[i] - mean) ** 2;
-  }
-  return sxx === 0 || syy === 0 ? 0 : sxy / Math.sqrt(sxx * syy);
 }
 
 export const ALERT_LEVEL: Record<AlertLabel, number> = { critical: 3, warning: 2, info: 1 };

@@ -1,24 +1,44 @@
-// Scores the held-out labeled messages once; every section reads these results.
-//   SpamAssassin dev file, TEST split (bin/data-splits.ts): spam, easy_ham (ordinary mail), hard_ham (newsletters,
-//     commercial mail) as source=email with subject, sender and body.
-//   SMS Spam Collection, TEST split (every 5th line) as source=support_message, body only.
-//   Enron/Berkeley, DEV and TEST splits (the train split taught the spam model what ordinary mail looks like) as
-//     source=email, analysed five minutes after receipt.
-import type { Assessment } from '../../lambdas/domain/decision';
+// The held-out labeled cases (bin/data-splits.ts) as signals, each with what "right" means for it (issue 22, item 5):
+//   spamassassin     TEST split (the later 30% by message number) as email: right = archived exactly when spam
+//   web-form spam    the same TEST spam sent as support_message (subject and body, no sender): right = archived
+//   sms              TEST split (every 5th line) as support_message: right = archived exactly when spam
+//   enron            TEST split (40% by id hash) as email: right = not archived
+//   banking77        all of it as support_message: right = not archived (the intent is the learning eval's part)
+//   alerts           each source as internal (subject = name, or summary without one; body = description), scored by the model
+//                    trained without that source: right = the priority band fits the author's severity
+//   bugs             the test projects as task (subject = summary, body = description): right = the priority band
+//                    fits the tracker's priority
+// No message text is ever printed.
+import type { Assessment, Priority } from '../../lambdas/domain/decision';
 import { scoreSignal } from '../../lambdas/domain/engine';
 import type { Signal } from '../../lambdas/domain/signal';
-import { loadEnron, loadSms, loadSpamAssassin, type MailRow } from '../data-splits';
+import {
+  BUG_LEVEL, loadAlerts, loadBanking77, loadBugs, loadEnron, loadSms, loadSpamAssassin,
+  type AlertRow, type BugRow, type MailRow,
+} from '../data-splits';
 
 /** A fixed analysis time for sets without timestamps, so runs are comparable. */
 export const FIXED_NOW = new Date('2026-01-15T12:00:00Z');
 
-export interface Scored {
-  corpus: 'spamassassin' | 'sms' | 'enron';
+export type Corpus = 'spamassassin' | 'web-form spam' | 'sms' | 'enron' | 'banking77' | 'alerts' | 'bugs';
+
+export interface Case {
+  corpus: Corpus;
   label: string;
-  assessment: Assessment;
+  /** Ordinal severity (alerts 3..1, bugs 5..1), for rank correlation. */
+  level?: number;
+  /** Alerts: the source held out. */
+  group?: string;
+  signal: Signal;
+  now: Date;
 }
 
-function mailSignal(row: MailRow, receivedAt: string): Signal {
+export interface Scored extends Case {
+  assessment: Assessment;
+  right: boolean;
+}
+
+export function mailSignal(row: MailRow, receivedAt: string): Signal {
   const signal: Signal = { workspace_id: 'eval', source: 'email', received_at: receivedAt };
   if (row.subject) signal.subject = row.subject;
   if (row.body) signal.body = row.body;
@@ -26,41 +46,80 @@ function mailSignal(row: MailRow, receivedAt: string): Signal {
   return signal;
 }
 
-/** `npm run eval -- --dev` reads the DEV split instead: the one to tune on (thresholds, confidence). */
+export function alertSignal(r: AlertRow): Signal {
+  return { workspace_id: 'eval', source: 'internal', received_at: FIXED_NOW.toISOString(), subject: r.name || r.summary, body: r.description };
+}
+export function bugSignal(r: BugRow): Signal {
+  return { workspace_id: 'eval', source: 'task', received_at: FIXED_NOW.toISOString(), subject: r.summary, body: r.description };
+}
+
+export const ALERT_LEVEL = { critical: 3, warning: 2, info: 1 } as const;
+const ALERT_BANDS: Record<string, readonly Priority[]> = { critical: ['critical', 'high'], warning: ['high', 'medium'], info: ['medium', 'low'] };
+/** Bugs: the top two priorities high/critical, the bottom two low/medium, the middle one medium. */
+const BUG_BANDS: Record<number, readonly Priority[]> = { 5: ['critical', 'high'], 4: ['critical', 'high'], 3: ['medium'], 2: ['medium', 'low'], 1: ['medium', 'low'] };
+
+const archived = (a: Assessment) => a.recommended_action === 'archive';
+
+export function isRight(c: Case, a: Assessment): boolean {
+  switch (c.corpus) {
+    case 'spamassassin':
+    case 'sms':
+      return archived(a) === (c.label === 'spam');
+    case 'web-form spam':
+      return archived(a);
+    case 'enron':
+    case 'banking77':
+      return !archived(a);
+    case 'alerts':
+      return ALERT_BANDS[c.label].includes(a.priority);
+    case 'bugs':
+      return BUG_BANDS[c.level!].includes(a.priority);
+  }
+}
+
+/** Every held-out case, in a fixed order. */
+/** `npm run eval -- --dev` reads SpamAssassin's and SMS's DEV split instead: the one to tune thresholds on. */
 export const EVAL_SPLIT = process.argv.includes('--dev') ? 'dev' : 'test';
 
-export function scoreHeldOut(): { scored: Scored[]; enronInputs: { signal: Signal; now: Date }[] } {
-  const scored: Scored[] = [];
+export function heldOutCases(): Case[] {
+  const now = FIXED_NOW;
+  const at = now.toISOString();
+  const cases: Case[] = [];
   for (const row of loadSpamAssassin()) {
     if (row.split !== EVAL_SPLIT) continue;
-    scored.push({ corpus: 'spamassassin', label: row.label, assessment: scoreSignal(mailSignal(row, FIXED_NOW.toISOString()), FIXED_NOW) });
+    cases.push({ corpus: 'spamassassin', label: row.label, signal: mailSignal(row, at), now });
+    if (row.label === 'spam') {
+      const signal: Signal = { workspace_id: 'eval', source: 'support_message', received_at: at, body: row.body };
+      if (row.subject) signal.subject = row.subject;
+      cases.push({ corpus: 'web-form spam', label: 'spam', signal, now });
+    }
   }
   for (const row of loadSms()) {
     if (row.split !== EVAL_SPLIT) continue;
-    const signal: Signal = { workspace_id: 'eval', source: 'support_message', body: row.text, received_at: FIXED_NOW.toISOString() };
-    scored.push({ corpus: 'sms', label: row.spam ? 'spam' : 'ham', assessment: scoreSignal(signal, FIXED_NOW) });
+    cases.push({ corpus: 'sms', label: row.spam ? 'spam' : 'ham', signal: { workspace_id: 'eval', source: 'support_message', body: row.text, received_at: at }, now });
   }
-  const enronInputs: { signal: Signal; now: Date }[] = [];
   for (const row of loadEnron()) {
-    if (row.split === 'train' || (EVAL_SPLIT === 'dev' && row.split !== 'dev')) continue;
+    if (row.split !== 'test') continue;
     const received = row.received_at ?? '2001-06-01T12:00:00Z';
-    const input = { signal: mailSignal(row, received), now: new Date(Date.parse(received) + 5 * 60_000) };
-    enronInputs.push(input);
-    scored.push({ corpus: 'enron', label: row.label.split(' ')[0], assessment: scoreSignal(input.signal, input.now) });
+    cases.push({ corpus: 'enron', label: row.label.split(' ')[0], signal: mailSignal(row, received), now: new Date(Date.parse(received) + 5 * 60_000) });
   }
-  return { scored, enronInputs };
+  for (const row of loadBanking77())
+    cases.push({ corpus: 'banking77', label: row.intent, signal: { workspace_id: 'eval', source: 'support_message', body: row.text, received_at: at }, now });
+  for (const row of loadAlerts()) {
+    if (row.source !== 'prometheus-operator/kube-prometheus' && row.source !== 'VictoriaMetrics/VictoriaMetrics') continue;
+    cases.push({ corpus: 'alerts', label: row.severity, level: ALERT_LEVEL[row.severity], group: row.source, signal: alertSignal(row), now });
+  }
+  for (const row of loadBugs()) {
+    if (row.split !== 'test') continue;
+    cases.push({ corpus: 'bugs', label: row.priority, level: BUG_LEVEL[row.priority], group: row.project, signal: bugSignal(row), now });
+  }
+  return cases;
 }
 
-/**
- * Whether a careful reader would agree with the decision, from the corpus label alone: spam archived as spam;
- * ordinary mail (easy_ham, SMS ham, Enron) not archived and, for personal Enron mail, not escalated; newsletters
- * (hard_ham) never escalated or sent for an immediate answer. This is all the labels support: they say nothing about
- * which priority a business e-mail deserves.
- */
-export function agrees(s: Scored): boolean {
-  const a = s.assessment;
-  if (s.label === 'spam') return a.recommended_action === 'archive' && a.category === 'spam';
-  if (s.label === 'hard_ham') return a.recommended_action !== 'escalate' && a.recommended_action !== 'respond_now';
-  if (s.corpus === 'enron' && (s.label === '1.2' || s.label === '1.3')) return a.recommended_action !== 'archive' && a.recommended_action !== 'escalate';
-  return a.recommended_action !== 'archive';
+/** Scores the cases; `score` lets the eval use a fold's model (default: the shipped engine). */
+export function scoreCases(cases: Case[], score: (c: Case) => Assessment = (c) => scoreSignal(c.signal, c.now)): Scored[] {
+  return cases.map((c) => {
+    const assessment = score(c);
+    return { ...c, assessment, right: isRight(c, assessment) };
+  });
 }

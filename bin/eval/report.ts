@@ -59,3 +59,48 @@ export function reliabilityTable(judged: readonly Judged[], lowerEdges: readonly
   });
   return { rows, ece: round(gap / Math.max(judged.length, 1), 3) };
 }
+
+/** Ten equal confidence bins (0-0.1, ..., 0.9-1): the reliability table and ECE the issue asks for. */
+export const TEN_BINS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] as const;
+
+/** Area under the ROC curve of confidence separating right from wrong decisions (ties count half). */
+export function auroc(judged: readonly Judged[]): number {
+  const right = judged.filter((j) => j.right).map((j) => j.confidence).sort((a, b) => a - b);
+  const wrong = judged.filter((j) => !j.right).map((j) => j.confidence).sort((a, b) => a - b);
+  if (right.length === 0 || wrong.length === 0) return NaN;
+  let wins = 0;
+  let lo = 0;
+  let hi = 0;
+  for (const r of right) {
+    while (lo < wrong.length && wrong[lo] < r) lo++;
+    while (hi < wrong.length && wrong[hi] <= r) hi++;
+    wins += lo + (hi - lo) / 2;
+  }
+  return wins / (right.length * wrong.length);
+}
+
+/** Spearman rank correlation (ties get their mean rank). */
+export function spearman(xs: readonly number[], ys: readonly number[]): number {
+  const ranks = (v: readonly number[]) => {
+    const order = v.map((x, i) => [x, i] as const).sort((a, b) => a[0] - b[0]);
+    const r = new Array<number>(v.length);
+    for (let i = 0; i < order.length; ) {
+      let j = i;
+      while (j + 1 < order.length && order[j + 1][0] === order[i][0]) j++;
+      for (let k = i; k <= j; k++) r[order[k][1]] = (i + j) / 2 + 1;
+      i = j + 1;
+    }
+    return r;
+  };
+  const rx = ranks(xs);
+  const ry = ranks(ys);
+  const n = xs.length;
+  const mean = (n + 1) / 2;
+  let sxy = 0, sxx = 0, syy = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (rx[i] - mean) * (ry[i] - mean);
+    sxx += (rx[i] - mean) ** 2;
+    syy += (ry[i] - mean) ** 2;
+  }
+  return sxx === 0 || syy === 0 ? 0 : sxy / Math.sqrt(sxx * syy);
+}

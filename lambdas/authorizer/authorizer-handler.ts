@@ -6,6 +6,7 @@ import type { APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
 import type { Dependencies } from '../dependencies';
 import { type AuthContext, encodeVerdict } from '../http/auth-context';
 import { describeError } from '../observability';
+import { bypassedEdge } from '../http/edge-origin';
 import { KeyAuthorizer } from './authorize';
 
 export type AuthorizerResult = { isAuthorized: boolean; context: AuthContext };
@@ -17,6 +18,8 @@ export function authorizerHandler({ accessStore, settings, telemetry, isUnavaila
   return middy<APIGatewayRequestAuthorizerEventV2, AuthorizerResult>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .handler(async (event) => {
+      // First of all: a request that came around CloudFront (edge protection on) is refused whatever its key.
+      if (bypassedEdge(event.headers, settings.edgeOriginSecret)) return { isAuthorized: true, context: { outcome: 'FORBIDDEN' } };
       try {
         const verdict = await keys.verify(event.headers?.authorization);
         return { isAuthorized: true, context: encodeVerdict(verdict) };

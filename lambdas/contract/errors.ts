@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'PRECONDITION_FAILED'
   | 'RATE_LIMITED'
   | 'INSUFFICIENT_SCOPE'
+  | 'FORBIDDEN'
   | 'INTERNAL_ERROR'
   | 'SERVICE_UNAVAILABLE';
 
@@ -34,6 +35,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   PRECONDITION_FAILED: 412,
   RATE_LIMITED: 429,
   INSUFFICIENT_SCOPE: 403,
+  FORBIDDEN: 403,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
 };
@@ -53,6 +55,7 @@ export const DEFAULT_MESSAGE: Record<ErrorCode, string> = {
   PRECONDITION_FAILED: 'The policy changed since the version in If-Match; read it again and retry.',
   RATE_LIMITED: 'Too many requests. Retry after the number of seconds in Retry-After.',
   INSUFFICIENT_SCOPE: 'This API key lacks the scope this route needs.',
+  FORBIDDEN: 'Requests must go through the API\'s protected base URL.',
   INTERNAL_ERROR: 'An unexpected error occurred. It has been logged; retry later.',
   SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Retry after the number of seconds in Retry-After.',
 };

@@ -26,20 +26,25 @@ export interface RouteDefinition {
 /** DynamoDB actions a route may be granted; the stack prefixes them with `dynamodb:`. */
 export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'BatchGetItem' | 'BatchWriteItem' | 'Query';
 
+/** Items of the decisions table a route may touch, named by their partition-key prefix (ITEM_PREFIX in tables.ts). */
+export type DecisionsItem = 'decision' | 'idempotency' | 'policy' | 'workspaceModel' | 'workspaceLabel' | 'audit';
+
 export interface TableAccess {
-  /** Actions on the table's items. */
-  actions: TableAction[];
+  /**
+   * Each action the route calls, with the items it may call it on: the stack makes them IAM `dynamodb:LeadingKeys`
+   * conditions. One batch call may mix kinds (a workspace load reads `policy#` and `wsmodel#` together), so an
+   * action lists every kind it is ever called on. TransactWriteItems of Puts is authorized as PutItem per item.
+   */
+  actions: Partial<Record<TableAction, readonly DecisionsItem[]>>;
   /** Indexes the route may Query (and nothing else on them). */
   indexes?: string[];
 }
 
-/** The access of routes that store decisions (PutItem, and TransactWriteItems of Puts, which IAM authorizes as
- * PutItem; the idempotency path re-reads with a consistent GetItem) and of routes that only read one. */
-const WRITE_DECISIONS: TableAccess = { actions: ['PutItem', 'GetItem'] };
-/** A route that decides under a workspace's policy and model: it loads them (BatchGetItem) and makes a workspace's
- * sketch key on its first load (UpdateItem). */
-const DECIDE_IN_WORKSPACE: TableAction[] = ['UpdateItem', 'BatchGetItem'];
-const READ_DECISIONS: TableAccess = { actions: ['GetItem'] };
+/** Loading a workspace's policy and model (BatchGetItem), and making its sketch key on a first load (UpdateItem). */
+const LOAD_WORKSPACE = {
+  BatchGetItem: ['policy', 'workspaceModel', 'workspaceLabel'],
+  UpdateItem: ['workspaceModel'],
+} as const satisfies TableAccess['actions'];
 
 export const ROUTES: readonly RouteDefinition[] = [
   {
@@ -48,7 +53,11 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/signals/analyze`,
     entry: 'lambdas/analyze/handler.ts',
     scope: 'analyze',
-    decisions: { actions: [...WRITE_DECISIONS.actions, ...DECIDE_IN_WORKSPACE] },
+    // The decision (PutItem), or with an Idempotency-Key the record and the decision in one transaction; a replay
+    // or a lost race reads the record or the decision back (GetItem).
+    decisions: {
+      actions: { ...LOAD_WORKSPACE, PutItem: ['decision', 'idempotency'], GetItem: ['decision', 'idempotency'] },
+    },
   },
   {
     id: 'GetDecision',
@@ -56,7 +65,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/decisions/{decision_id}`,
     entry: 'lambdas/get-decision/handler.ts',
     scope: 'read',
-    decisions: READ_DECISIONS,
+    decisions: { actions: { GetItem: ['decision'] } },
   },
   {
     id: 'ListDecisions',
@@ -65,7 +74,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     entry: 'lambdas/list-decisions/handler.ts',
     scope: 'read',
     // GetItem checks the `starting_after` decision's workspace; the page is one Query on the workspace index.
-    decisions: { actions: ['GetItem'], indexes: ['decisions_by_workspace'] },
+    decisions: { actions: { GetItem: ['decision'] }, indexes: ['decisions_by_workspace'] },
   },
   {
     id: 'AnalyzeBatch',
@@ -75,7 +84,15 @@ export const ROUTES: readonly RouteDefinition[] = [
     scope: 'analyze',
     // BatchWriteItem of up to 25 decisions; the Idempotency-Key record is one conditional PutItem; a replay reads
     // the record (GetItem) and its decisions (BatchGetItem).
-    decisions: { actions: ['PutItem', 'GetItem', 'BatchWriteItem', 'BatchGetItem', 'UpdateItem'] },
+    decisions: {
+      actions: {
+        ...LOAD_WORKSPACE,
+        BatchGetItem: [...LOAD_WORKSPACE.BatchGetItem, 'decision'],
+        BatchWriteItem: ['decision'],
+        PutItem: ['idempotency'],
+        GetItem: ['idempotency'],
+      },
+    },
   },
   {
     id: 'GetPolicy',
@@ -84,7 +101,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     entry: 'lambdas/policy/get/handler.ts',
     // Reading a policy needs `read`; replacing it needs `policy` (docs/partners.md, Workspace policy).
     scope: 'read',
-    decisions: READ_DECISIONS,
+    decisions: { actions: { GetItem: ['policy'] } },
   },
   {
     id: 'PutPolicy',
@@ -94,7 +111,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     scope: 'policy',
     // The policy item: read, then replaced with a condition on its version (UpdateItem) in one TransactWriteItems
     // with its audit event (`audit#<event_id>`, a PutItem: lambdas/stores/audit-log.ts).
-    decisions: { actions: ['GetItem', 'PutItem', ...DECIDE_IN_WORKSPACE] },
+    decisions: { actions: { GetItem: ['policy'], UpdateItem: ['policy'], PutItem: ['audit'] } },
   },
   {
     id: 'Feedback',
@@ -102,8 +119,15 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/decisions/{decision_id}/feedback`,
     entry: 'lambdas/feedback/handler.ts',
     scope: 'feedback',
-    // The decision and its sketch (GetItem), the feedback and the model's counts (conditional UpdateItem ADDs).
-    decisions: { actions: ['GetItem', ...DECIDE_IN_WORKSPACE] },
+    // The decision and its sketch (GetItem), the feedback on it and the model's counts (conditional UpdateItem
+    // ADDs), under the workspace's loaded policy and model.
+    decisions: {
+      actions: {
+        ...LOAD_WORKSPACE,
+        GetItem: ['decision'],
+        UpdateItem: ['decision', 'workspaceModel', 'workspaceLabel'],
+      },
+    },
   },
 ];
 

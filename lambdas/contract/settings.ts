@@ -15,6 +15,8 @@ export const ENV = {
   decisionRetentionDays: 'DECISION_RETENTION_DAYS',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
   metricsDisabled: 'POWERTOOLS_METRICS_DISABLED',
+  // Edge protection only (the stack sets it on the authorizer and the fallback): lambdas/http/edge-origin.ts.
+  edgeOriginSecret: 'EDGE_ORIGIN_SECRET',
   // Local mode and the admin CLI.
   port: 'PORT',
   localDynamodbPort: 'LOCAL_DYNAMODB_PORT',
@@ -50,6 +52,11 @@ export interface Settings {
   decisionRetentionDays: number;
   logLevel: LogLevel;
   metricsEnabled: boolean;
+  /**
+   * With edge protection on: the value CloudFront puts in the origin header, which a request must carry or be
+   * refused `403 FORBIDDEN` (lambdas/http/edge-origin.ts). Unset: no header required. Never logged.
+   */
+  edgeOriginSecret?: string;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -123,6 +130,7 @@ export function parseSettings(env: Env): Settings {
     decisionRetentionDays: integer(env, ENV.decisionRetentionDays, DEFAULT_SETTINGS.decisionRetentionDays, 1, 3_650),
     logLevel: logLevel(env),
     metricsEnabled: present(env, ENV.metricsDisabled)?.toLowerCase() !== 'true',
+    edgeOriginSecret: present(env, ENV.edgeOriginSecret),
   };
 }
 

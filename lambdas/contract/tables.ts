@@ -70,6 +70,12 @@ export const ITEM_PREFIX = {
   prefixGrants: 'prefixes#',
   /** Decisions table: `rate#<key_id>#<window seconds>#<window index>`, a rate limit counter. */
   rateWindow: 'rate#',
+  /** Decisions table: `policy#<workspace>`, a workspace's policy. */
+  policy: 'policy#',
+  /** Decisions table: `wsmodel#<workspace>`, a workspace's learned-model head (version, labels, sketch key). */
+  workspaceModel: 'wsmodel#',
+  /** Decisions table: `wslabel#<workspace>#<field>:<label>`, one learned label's counts. */
+  workspaceLabel: 'wslabel#',
   /** Decisions table: `audit#<event_id>`, an audit event (lambdas/stores/audit-log.ts), kept 400 days. */
   audit: 'audit#',
 } as const;

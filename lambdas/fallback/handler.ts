@@ -3,4 +3,5 @@ import { parseSettings } from '../contract/settings';
 import { createTelemetry } from '../observability';
 import { fallbackRoute } from './route';
 
-export const handler = fallbackRoute({ telemetry: createTelemetry(parseSettings(process.env)) });
+const settings = parseSettings(process.env);
+export const handler = fallbackRoute({ telemetry: createTelemetry(settings), settings });

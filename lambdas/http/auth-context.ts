@@ -5,7 +5,7 @@
 import type { AuthVerdict, RefusalOutcome } from '../domain/principal';
 import { SCOPES, type Scope } from '../contract/routes';
 
-const REFUSALS: readonly string[] = ['ACCOUNT_INACTIVE', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR'];
+const REFUSALS: readonly string[] = ['FORBIDDEN', 'ACCOUNT_INACTIVE', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR'];
 
 /** Flat string context, as API Gateway passes authorizer context values to the integration. */
 export type AuthContext = Record<string, string>;

@@ -11,8 +11,9 @@ import { type LabelCounts, type LearnedField, type WorkspaceModel, labelCounts }
 import { SENDER_BUCKETS, TEXT_BUCKETS } from '../domain/learning/sketch';
 import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy } from '../domain/policy';
 import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
+import { ITEM_PREFIX } from '../contract/tables';
 
-export const WORKSPACE_PREFIX = { policy: 'policy#', model: 'wsmodel#', label: 'wslabel#' } as const;
+export const WORKSPACE_PREFIX = { policy: ITEM_PREFIX.policy, model: ITEM_PREFIX.workspaceModel, label: ITEM_PREFIX.workspaceLabel } as const;
 export const POLICY_FIELDS = [
   'vip_senders',
   'trusted_senders',

@@ -12,6 +12,7 @@ import { ACCESS_TABLE, DECISIONS_TABLE, TABLES, type TableDefinition } from '../
 import { parseSettings } from '../../lambdas/contract/settings';
 import { OUTPUT_KEYS } from '../../lib/stack-outputs';
 import { ALARM_TOPIC_OUTPUT_KEY, LAMBDA_RUNTIME, type SignalAnalysisStack } from '../../lib/stack';
+import { AUTHORIZER_ACCESS, type TableGrant, routeAccess } from '../../lib/stack/access';
 
 type Json = any;
 type Resources = Record<string, { Type: string; Properties: Json; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
@@ -308,32 +309,71 @@ describe('least privilege', () => {
     for (const [, role] of ofType(dev, 'AWS::IAM::Role')) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
   });
 
-  it('lets the authorizer only GetItem on the access table', () => {
-    expect(dynamoGrants(dev, 'Authorizer')).toEqual({ 'dynamodb:GetItem': [arnOf(dev, 'access')] });
+  const leadingKeys = (...prefixes: string[]) => ({
+    'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((p) => `${p}*`) },
+  });
+  /** A function's DynamoDB statements as plain data: actions, table or index, condition. */
+  function dynamoStatements(s: Synth, name: string) {
+    return roleStatements(s, name)
+      .filter((st) => actionsOf(st).some((a) => a.startsWith('dynamodb:')))
+      .map((st) => ({ actions: actionsOf(st).sort(), resources: resourcesOf(st).map((r) => JSON.stringify(r)), condition: st.Condition }));
+  }
+
+  it('lets the authorizer only GetItem the key and partner items of the access table', () => {
+    expect(dynamoStatements(dev, 'Authorizer')).toEqual([
+      { actions: ['dynamodb:GetItem'], resources: [arnOf(dev, 'access')], condition: leadingKeys('key#', 'partner#') },
+    ]);
   });
 
-  it('gives each route Lambda its decisions access, rate counters and grant reads, each limited to its items', () => {
-    const grantRead = [arnOf(dev, 'access')];
+  it('writes each Lambda\'s table access of lib/stack/access.ts, every table statement limited to its items', () => {
+    const expected = (grants: readonly TableGrant[]) =>
+      grants
+        .map((g) => ({
+          actions: g.actions.map((a) => `dynamodb:${a}`).sort(),
+          resources: [
+            g.index
+              ? JSON.stringify({ 'Fn::Join': ['', [JSON.parse(arnOf(dev, g.table)), `/index/${g.index}`]] })
+              : arnOf(dev, g.table),
+          ],
+          condition: g.leadingKeys ? leadingKeys(...g.leadingKeys) : undefined,
+        }))
+        .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    const sorted = (xs: ReturnType<typeof dynamoStatements>) => [...xs].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     for (const route of ROUTES) {
-      const expected: Record<string, unknown[]> = {};
-      const add = (action: string, arn: unknown) => (expected[`dynamodb:${action}`] ??= []).push(arn);
-      for (const action of route.decisions.actions) add(action, arnOf(dev, 'decisions'));
-      add('UpdateItem', arnOf(dev, 'decisions'));
-      add('GetItem', grantRead[0]);
-      add('BatchGetItem', grantRead[0]);
-      const grants = dynamoGrants(dev, route.id);
-      for (const [action, arns] of Object.entries(expected)) expect([...grants[action]].sort()).toEqual(expect.arrayContaining(arns));
-      expect(Object.keys(grants).sort()).toEqual(
-        [...Object.keys(expected), ...(route.decisions.indexes?.length ? ['dynamodb:Query'] : [])].sort(),
-      );
+      expect(sorted(dynamoStatements(dev, route.id))).toEqual(expected(routeAccess(route)));
+      // Only an index Query goes without a condition (an index's keys are not `pk`).
+      for (const st of dynamoStatements(dev, route.id)) {
+        if (st.actions.join() !== 'dynamodb:Query') expect(st.condition).toBeDefined();
+      }
     }
-    // Workspace policy and model: BatchGetItem loads them, UpdateItem makes a workspace's sketch key.
-    expect(Object.keys(dynamoGrants(dev, 'Analyze')).sort()).toEqual([
-      'dynamodb:BatchGetItem',
-      'dynamodb:GetItem',
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-    ]);
+    expect(dynamoStatements(dev, 'Authorizer')).toEqual(expected(AUTHORIZER_ACCESS));
+  });
+
+  it('limits each route to the decisions-table items its stores touch', () => {
+    // Read off lambdas/stores/: which calls each route makes on which `pk` prefixes (rate counters are every route's).
+    const decisionsStatements = (name: string) =>
+      dynamoStatements(dev, name)
+        .filter((st) => st.resources[0] === arnOf(dev, 'decisions'))
+        .map((st) => `${st.actions.map((a) => a.slice('dynamodb:'.length)).join('+')} ${st.condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].join(' ')}`)
+        .sort();
+    const load = ['BatchGetItem policy#* wslabel#* wsmodel#*', 'UpdateItem rate#*'];
+    const expected: Record<string, string[]> = {
+      Analyze: [...load, 'GetItem+PutItem decision#* idem#*', 'UpdateItem wsmodel#*'],
+      GetDecision: ['GetItem decision#*', 'UpdateItem rate#*'],
+      ListDecisions: ['GetItem decision#*', 'UpdateItem rate#*'],
+      AnalyzeBatch: [
+        'BatchGetItem decision#* policy#* wslabel#* wsmodel#*',
+        'BatchWriteItem decision#*',
+        'GetItem+PutItem idem#*',
+        'UpdateItem rate#*',
+        'UpdateItem wsmodel#*',
+      ],
+      GetPolicy: ['GetItem policy#*', 'UpdateItem rate#*'],
+      // The policy's read and conditional update, and its audit event, in one transaction.
+      PutPolicy: ['GetItem+UpdateItem policy#*', 'PutItem audit#*', 'UpdateItem rate#*'],
+      Feedback: [...load, 'GetItem decision#*', 'UpdateItem decision#* wslabel#* wsmodel#*'],
+    };
+    for (const [name, statements] of Object.entries(expected)) expect([name, decisionsStatements(name)]).toEqual([name, statements.sort()]);
   });
 
   it('lets the list Lambda Query the decisions_by_workspace index and nothing else: no Scan, no table Query', () => {
@@ -366,14 +406,11 @@ describe('least privilege', () => {
   it('limits the route roles to rate counters on the decisions table and grant items on the access table', () => {
     for (const route of ROUTES) {
       const statements = roleStatements(dev, route.id);
-      // Routes that keep workspace items update them too; every route updates rate counters under that condition.
       const updates = statements.filter((st) => actionsOf(st).includes('dynamodb:UpdateItem'));
-      expect(updates.map((st) => st.Condition)).toContainEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['rate#*'] } });
-      const unconditioned = updates.filter((st) => !st.Condition);
-      expect(unconditioned.length).toBe(route.decisions.actions.includes('UpdateItem') ? 1 : 0);
+      expect(updates.map((st) => st.Condition)).toContainEqual(leadingKeys('rate#'));
       for (const st of statements.filter((x) => JSON.stringify(x.Resource).includes(logicalId(dev.stack, dev.stack.accessTable)))) {
         expect(actionsOf(st).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem']);
-        expect(st.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['grant#*', 'prefixes#*'] } });
+        expect(st.Condition).toEqual(leadingKeys('grant#', 'prefixes#'));
       }
     }
     expect(JSON.stringify(roleStatements(dev, 'Authorizer'))).not.toContain(
@@ -627,7 +664,10 @@ describe('alarms', () => {
 describe('outputs', () => {
   it('has the API base URL ending in /api/v1, the table names and the alarm topic', () => {
     const outputs = dev.json.Outputs;
-    for (const key of [...Object.values(OUTPUT_KEYS), ALARM_TOPIC_OUTPUT_KEY]) expect(outputs[key]).toBeDefined();
+    const always = Object.values(OUTPUT_KEYS).filter((k) => k !== OUTPUT_KEYS.protectedApiBaseUrl);
+    for (const key of [...always, ALARM_TOPIC_OUTPUT_KEY]) expect(outputs[key]).toBeDefined();
+    // Edge protection only (test/cdk/edge.test.ts).
+    expect(outputs[OUTPUT_KEYS.protectedApiBaseUrl]).toBeUndefined();
     const [, parts] = outputs[OUTPUT_KEYS.apiBaseUrl].Value['Fn::Join'];
     const apiId = ofType(dev, 'AWS::ApiGatewayV2::Api')[0][0];
     expect(parts[0]).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });

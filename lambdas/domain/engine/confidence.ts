@@ -1,16 +1,14 @@
-// How sure the engine is of its decision, 0 to 1 with two decimals: the product of
-//   - how sure it is that the signal needs a human at all (archive or not): the spam model's calibrated probability,
-//     for the reading it chose; 0.97 when the model did not run (internal signals, vouched senders); at least 0.9
-//     when the rules decided against the model: an archive by bulk or notification wording, or a short text whose
-//     own evidence (an outage, a sales enquiry) set the model's doubtful spam vote aside;
-//   - how sure it is of the category (and with it the queue and priority): from the margin between the chosen
-//     category's evidence and the runner-up's. Thin evidence (no reason, or one weak one) and conflicting evidence
-//     (a runner-up almost as strong) keep this factor near its floor.
-// The constants were set on the dev split (bin/data-splits.ts); `npm run eval` prints the reliability on the test
-// split. The labels there judge the archive call only, so the category factor is the part they cannot confirm.
-import type { Category } from '../decision';
+// How likely a careful reviewer keeps the global engine's decision (contract section 4): one logistic regression over
+// a few plain facts of the decision, fitted by bin/train-confidence.ts on the training side of bin/data-splits.ts,
+// where "kept" means what `npm run eval` measures (spam archived exactly when it is spam; ordinary mail kept; a bug
+// report's priority band fitting its tracker priority). It is the one module for the global decision's confidence;
+// a label a workspace learned takes its confidence from lambdas/domain/learning/confidence.ts instead.
+// Thin evidence (a few words, no strong reason) is capped below any decision with evidence of its own.
+import type { Category, Reason } from '../decision';
+import type { Source } from '../signal';
 
 export interface ConfidenceInput {
+  source: Source;
   category: Category;
   archived: boolean;
   /** Evidence of the chosen category and of the runner-up (sum of |weights|, strongest full, others half). */
@@ -18,28 +16,80 @@ export interface ConfidenceInput {
   second: number;
   /** The spam model's probability, or null when it did not run. */
   spamProbability: number | null;
-  /** A short text's own evidence set the model's doubtful spam vote aside. */
+  /** A doubtful spam vote was set aside. */
   modelDoubted?: boolean;
+  score: number;
+  /** The decision's archive category was reviewed rather than archived (an invariant held it back). */
+  heldBack?: boolean;
+  reasons: readonly Reason[];
+  /** Words read from subject and body. */
+  words: number;
 }
 
-/** The category factor with no margin at all, and how fast the margin lifts it to 1. */
-const CATEGORY_FLOOR = 0.9;
-const MARGIN_SCALE = 20;
-const WITHOUT_MODEL = 0.97;
-/** The floor of the first factor when the rules decided against the model's reading. */
-const RULES_OVER_MODEL = 0.9;
+const SOURCES: readonly Source[] = ['email', 'support_message', 'task', 'internal', 'crm_event'];
+const BAND_EDGES = [35, 60, 80];
+export const CONFIDENCE_FEATURES = [
+  'bias', 'email', 'support_message', 'task', 'internal', 'crm_event', 'archived', 'held_back', 'spam_certainty',
+  'spam_ran', 'margin', 'general', 'band_distance', 'reasons', 'strongest', 'few_words', 'log_words', 'severity_model',
+  'model_doubted',
+] as const;
 
+export function confidenceFeatures(c: ConfidenceInput): number[] {
+  let strongest = 0;
+  let severity = 0;
+  for (const r of c.reasons) {
+    strongest = Math.max(strongest, Math.abs(r.weight));
+    if (r.code === 'SEVERITY_MODEL') severity = Math.abs(r.weight);
+  }
+  let band = 100;
+  for (const e of BAND_EDGES) band = Math.min(band, Math.abs(c.score - e + 0.5));
+  const p = c.spamProbability;
+  return [
+    1,
+    ...SOURCES.map((s) => (s === c.source ? 1 : 0)),
+    c.archived ? 1 : 0,
+    c.heldBack === true ? 1 : 0,
+    p === null ? 0 : Math.abs(2 * p - 1),
+    p === null ? 0 : 1,
+    c.category === 'general' ? 0 : 1 - Math.exp(-(c.best - c.second) / 20),
+    c.category === 'general' ? 1 : 0,
+    Math.min(band / 10, 1),
+    Math.min(c.reasons.length, 6) / 6,
+    Math.min(strongest / 50, 1),
+    c.words < 6 ? 1 : 0,
+    Math.log1p(c.words) / 8,
+    severity / 40,
+    c.modelDoubted === true ? 1 : 0,
+  ];
+}
+
+interface ConfidenceModelFile {
+  features: string[];
+  weights: number[];
+  trained_on: string;
+}
+let weights: number[] | null = null;
+
+/** Replaces the weights (the trainer measures a candidate this way); `null` reloads the shipped file. */
+export function useConfidenceWeights(w: number[] | null): void {
+  weights = w;
+}
+
+/** Confidence of a few words with no strong reason (a vague one-liner): below any decision with evidence of its own. */
+const THIN_EVIDENCE_CAP = 0.8;
+const THIN_REASON = 20;
 const clamp = (x: number, lo: number, hi: number) => (x < lo ? lo : x > hi ? hi : x);
 
 export function confidenceOf(input: ConfidenceInput): number {
-  const { category, archived, best, second, spamProbability, modelDoubted } = input;
-  let needsHuman: number;
-  const p = spamProbability;
-  if (p === null) needsHuman = WITHOUT_MODEL;
-  else if (category === 'spam') needsHuman = p;
-  else if (archived) needsHuman = Math.max(p, RULES_OVER_MODEL);
-  else needsHuman = modelDoubted === true ? Math.max(1 - p, RULES_OVER_MODEL) : 1 - p;
-  const margin = category === 'general' ? 0 : best - second;
-  const categoryFactor = CATEGORY_FLOOR + (1 - CATEGORY_FLOOR) * (1 - Math.exp(-margin / MARGIN_SCALE));
-  return Math.round(clamp(needsHuman * categoryFactor, 0.05, 0.99) * 100) / 100;
+  if (weights === null) {
+    const m = require('./confidence-model.json') as ConfidenceModelFile;
+    if (m.features.join() !== CONFIDENCE_FEATURES.join()) throw new Error('confidence-model.json: its features differ from the code: retrain');
+    weights = m.weights;
+  }
+  const f = confidenceFeatures(input);
+  let z = 0;
+  for (let i = 0; i < f.length; i++) z += weights[i] * f[i];
+  let c = 1 / (1 + Math.exp(-z));
+  if (input.words < 6 && input.reasons.every((r) => Math.abs(r.weight) < THIN_REASON)) c = Math.min(c, THIN_EVIDENCE_CAP);
+  return Math.round(clamp(c, 0.05, 0.99) * 100) / 100;
 }

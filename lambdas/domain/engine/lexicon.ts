@@ -56,7 +56,7 @@ export const LEXICON: readonly LexGroup[] = [
       `down for {everyone,everybody,all users,all customers,all of us,us,hours,the whole team}|totally down|completely down|` +
       `service unavailable|503 service unavailable|502 bad gateway|bad gateway|gateway timeout|` +
       `{nobody,no one,none of us,none of our users,none of our customers} can {log in,login,sign in,access,use,connect}|` +
-      `data loss|lost all {our,my,the} data|data {was,has been,got,were} {deleted,wiped,lost,corrupted}|database {corrupted,corruption}|` +
+      `data loss|lost {all,all of} {our,my,the,,} data|lost all data|data {was,has been,got,were} {deleted,wiped,lost,corrupted}|database {corrupted,corruption}|` +
       // German, French, Spanish
       `ausfall|ausfalle|storung|systemausfall|serverausfall|totalausfall|ausgefallen|nicht erreichbar|` +
       `panne|en panne|pannes|hors service|caida del servicio|fuera de servicio|servicio no disponible`,

@@ -196,6 +196,10 @@ export const REASON_CODES = {
     min: -60, max: -5,
     description: 'alarming words ("urgent", "down", "lawsuit") inside text that is otherwise spam or bulk mail: they count against the bulk evidence, not as a problem; cancels the alarm words\' points',
   },
+  BULK_NEVER_ESCALATED: {
+    min: -100, max: -1,
+    description: 'spam or bulk mail (spam evidence, newsletter wording, a bulk sender) whose other reasons would reach critical: held at 79 (high), never escalated',
+  },
   PERSONAL_LANGUAGE: {
     min: -10, max: -5, category: 'personal', accumulates: true,
     description: 'personal rather than business mail ("birthday", "dinner"); markers add up',
@@ -243,6 +247,10 @@ export const REASON_CODES = {
   SEVERITY_LOW: {
     min: -10, max: -10, cancelledByRecovery: true,
     description: 'metadata.severity sev4/sev5/low/info/4/5',
+  },
+  SEVERITY_MODEL: {
+    min: -60, max: 60,
+    description: 'an alert (internal) or bug report (task) without metadata.severity/priority: the severity model, learned from real alert rules and bug reports, reads the text as more (+) or less (-) serious; per unit of log-odds 20 points for alerts (at most 40), 50 for bug reports (at most 60)',
   },
   VIP_SENDER: {
     min: 15, max: 15,

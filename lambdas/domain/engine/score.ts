@@ -1,10 +1,11 @@
 // Scoring one signal, in phases: text evidence (phrase matcher), metadata and sender evidence, the spam model,
-// weighing bulk evidence against alarm words, choosing the category, category-dependent reasons, and the score.
-//   score = clamp(BASE_SCORE + sum of reason weights, 0, 100)
-// Every point comes from a listed reason. Pure and deterministic: no clock, no randomness, no I/O.
+// weighing bulk evidence against alarm words, choosing the category, category-dependent reasons, the learned
+// severity, the invariants (invariants.ts) and the score = clamp(BASE_SCORE + sum of reason weights, 0, 100): every
+// point comes from a listed reason. Pure and deterministic: no clock, no randomness, no I/O.
 import { priorityForScore, type Assessment, type Category, type Reason, type RecommendedAction } from '../decision';
 import type { Signal, Source } from '../signal';
-import { confidenceOf } from './confidence';
+import { confidenceOf, type ConfidenceInput } from './confidence';
+import { BULK_SCORE_CAP, SPAM_CHANNELS, archivableCategory, isBulkOrSpam, personAsking, statesSeriousProblem } from './invariants';
 import { detectLanguage } from './language';
 import { CODES, SOURCE_BIT } from './lexicon-trie';
 import { FREE_MAIL, asNumber, own, parseSender, parseTime, type Meta } from './metadata';
@@ -13,11 +14,14 @@ import type { Draft } from './draft';
 import { PhraseMatcher } from './phrase-matcher';
 import { ARCHIVE_CATEGORIES, CATEGORY_PRECEDENCE, REASON_CODES, infoOf, queueFor, type ReasonCode } from './reason-codes';
 import { sentimentOf } from './sentiment';
+import { severityWords } from './severity-model';
+import { severityCodes, severityReason, type EngineModels } from './severity';
+import { CAMEL_BODY_CHARS, EXTRA_SCAN_CHARS, FIRING_HINT, MONITORING_SENDER, TEMPLATE_HINT, camelWords, freeShare, withoutTemplates } from './alert-text';
 import { spamVerdict } from './spam-model';
 
 /** The baseline every signal starts from. */
 export const BASE_SCORE = 20;
-export const MODEL_VERSION = 'rules-2';
+export const MODEL_VERSION = 'rules-3';
 /** Only this much of the subject and body is read: bounded cost, same answer every time. */
 export const SUBJECT_SCAN_CHARS = 1_000;
 export const BODY_SCAN_CHARS = 20_000;
@@ -32,6 +36,8 @@ export const ORDINARY_MAIL = 0.03;
 export const SPAM_CONFIDENT = 0.8;
 /** A short text gives the model fewer words: it is confident only from here (a stated problem may sit beside them). */
 export const SPAM_CONFIDENT_SHORT_TEXT = 0.9;
+/** A web form's spam needs stronger evidence than mail's: below this the model's vote on a support message is a doubt. */
+export const SUPPORT_SPAM_CONFIDENT = 0.9;
 /** Known model words below which the model does not vote, and from which a text counts as long. */
 const MIN_SPAM_EVIDENCE = 6;
 /** On a short text, a reason of another category at least this heavy makes a doubtful spam vote a doubt only. */
@@ -47,9 +53,7 @@ const BULK_OVER_ALARM = 1.5;
 const HOUR = 3_600_000;
 const TASK_HEAD_START = 15;
 const SHORT_TEXT_SERIOUS_ALARM = 40;
-
 const ACTION_BY_PRIORITY = { critical: 'escalate', high: 'respond_now', medium: 'respond', low: 'review' } as const;
-
 
 const matcher = new PhraseMatcher();
 const textOf = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -62,43 +66,6 @@ function dropWhere(drafts: Draft[], drop: (d: Draft) => boolean): void {
 const isProblem = (d: Draft) =>
   d.code === 'TAG_TOPIC' ? d.problem === true : infoOf(d.code).problem === true && (d.code !== 'SUPPORT_REQUEST' || d.weight >= 20);
 const categoryOf = (d: Draft): Category | undefined => (d.code === 'TAG_TOPIC' ? d.category : infoOf(d.code).category);
-
-// Prometheus/Go template placeholders ("{{ $labels.pod }}", "{{ $value | humanize }}", "{{ .Labels.job }}").
-const TEMPLATE_HINT = /\{\{-?\s*[$.]/;
-const TEMPLATE = /\{\{[^{}]{0,200}\}\}/g;
-const TEMPLATE_LABEL = /labels\.([A-Za-z_][A-Za-z0-9_]*)/i;
-const FIRING_HINT = /\[(?:FIRING|ALERT|ALARM)\b/i;
-const MONITORING_SENDER =
-  /^(?:alertmanager|prometheus|grafana|nagios|icinga|zabbix|datadog|pagerduty|opsgenie|monitoring|monitor|alerts?|alerting|cloudwatch|sentry|uptime-?robot|pingdom|statuscake)(?:[-+._0-9].*)?$/;
-function withoutTemplates(text: string, limit: number): string {
-  const head = text.length > limit ? text.slice(0, limit) : text;
-  return head.replace(TEMPLATE, (t) => TEMPLATE_LABEL.exec(t)?.[1] ?? '');
-}
-// "< 10% left", "5% memory available": a free share, the other side of a usage metric (same thresholds: 95% / 85% used).
-const FREE_SHARE = /(\d{1,3}(?:[.,]\d{1,2})?)\s*%\s*(?:of\s+)?(?:(?:disk|free|disk space|space|memory|inodes|capacity)\s+)?(?:left|free|available|remaining)\b/gi;
-function freeShare(text: string, known: { level: number } | null): { level: 1 | 2; text: string } | null {
-  if (text.indexOf('%') < 0) return null;
-  let best: { level: 1 | 2; text: string } | null = null;
-  FREE_SHARE.lastIndex = 0;
-  for (let m = FREE_SHARE.exec(text), k = 0; m !== null && k < 20; m = FREE_SHARE.exec(text), k++) {
-    const value = Number(m[1].replace(',', '.'));
-    const level = value <= 5 ? 2 : value <= 15 ? 1 : 0;
-    if (level > 0 && level > (best?.level ?? known?.level ?? 0)) best = { level: level === 2 ? 2 : 1, text: `only ${value}% free` };
-  }
-  return best;
-}
-const CAMEL_WORD = /[A-Za-z0-9]*[a-z0-9][A-Z][A-Za-z0-9]*/g;
-const CAMEL_HINT = /[a-z0-9][A-Z]/;
-const CAMEL_BODY_CHARS = 4_000;
-const EXTRA_SCAN_CHARS = 2_000;
-/** Appends the CamelCase identifiers of `text` (its first `limit` characters), split into words: "KubeAPIDown" -> "Kube API Down". */
-function camelWords(text: string, limit: number, out: string[]): void {
-  const head = text.length > limit ? text.slice(0, limit) : text;
-  if (!CAMEL_HINT.test(head)) return;
-  const words: string[] = [];
-  for (const m of head.matchAll(CAMEL_WORD)) words.push(m[0].replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2'));
-  if (words.length > 0) out.push(words.join('.\n'));
-}
 
 /** Phase 1: reasons from the text, as the phrase matcher recorded them. */
 function textDrafts(signal: Signal, md: Meta | null, source: Source): Draft[] {
@@ -168,14 +135,15 @@ interface SpamCall {
 }
 
 function spamDraft(source: Source, sender: string | undefined, knownCustomer: boolean): SpamCall {
-  if (source === 'internal' || knownCustomer) return { draft: null, probability: null, long: false, doubtful: false };
+  if (!SPAM_CHANNELS.has(source) || knownCustomer) return { draft: null, probability: null, long: false, doubtful: false };
   const { probability, evidence } = spamVerdict(matcher.buf, sender);
   // A few known words are no basis for a vote (short business notes share them with spam); confidence still reads p.
   if (evidence < MIN_SPAM_EVIDENCE) return { draft: null, probability, long: false, doubtful: false };
   const long = evidence >= LONG_TEXT_EVIDENCE;
   const likely = source === 'email' && long ? SPAM_LIKELY : SPAM_LIKELY_SHORT_TEXT;
   if (probability < likely) return { draft: null, probability, long, doubtful: false };
-  const confident = probability >= (long ? SPAM_CONFIDENT : SPAM_CONFIDENT_SHORT_TEXT);
+  const webForm = source === 'support_message';
+  const confident = probability >= (webForm ? SUPPORT_SPAM_CONFIDENT : long ? SPAM_CONFIDENT : SPAM_CONFIDENT_SHORT_TEXT);
   return {
     draft: {
       code: 'SPAM_MODEL',
@@ -184,7 +152,9 @@ function spamDraft(source: Source, sender: string | undefined, knownCustomer: bo
     },
     probability,
     long,
-    doubtful: !long && !confident,
+    // A vote short of confident: on a support message always a doubt, on an e-mail a doubt unless other bulk
+    // evidence agrees (doubtSpamVote).
+    doubtful: !confident,
   };
 }
 
@@ -246,8 +216,11 @@ function weighBulkAgainstAlarm(drafts: Draft[], knownCustomer: boolean, longText
  * reason of another category (a sales enquiry, a billing question, a notification) it lowers the score a little but
  * does not choose the category: the text's own evidence does. Alone, it still archives.
  */
-function doubtSpamVote(vote: Draft, drafts: Draft[]): boolean {
-  const other = drafts.some((d) => {
+function doubtSpamVote(vote: Draft, drafts: Draft[], always: boolean): boolean {
+  // Alone, a vote short of confident is no basis to archive: it needs bulk evidence of its own (spam or newsletter
+  // wording, a bulk or no-reply sender) beside it.
+  const corroborated = drafts.some((d) => d !== vote && d.discounted !== true && isBulk(d));
+  const other = always || !corroborated || drafts.some((d) => {
     if (d === vote || d.discounted === true || Math.abs(d.weight) < DOUBT_BESIDE_EVIDENCE) return false;
     const cat = categoryOf(d);
     return cat !== undefined && cat !== 'spam';
@@ -351,17 +324,22 @@ const byReasonRank = (a: Reason, b: Reason) => Math.abs(b.weight) - Math.abs(a.w
  * Scores one validated signal at analysis time `now`.
  * Deterministic: the same signal and `now` always give the same assessment.
  */
-export function scoreSignal(signal: Signal, now: Date): Assessment {
+export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}): Assessment {
   const source: Source = Object.prototype.hasOwnProperty.call(SOURCE_BIT, signal.source) ? signal.source : 'email';
   const md: Meta | null =
     signal.metadata !== null && typeof signal.metadata === 'object' && !Array.isArray(signal.metadata) ? (signal.metadata as Meta) : null;
 
   const drafts = textDrafts(signal, md, source);
+  // Invariant 1: spam wording is no evidence from a system the partner controls (task, internal, crm_event).
+  if (!SPAM_CHANNELS.has(source)) dropWhere(drafts, (d) => categoryOf(d) === 'spam');
   const { knownCustomer } = metadataDrafts(drafts, signal, md);
   const spam = spamDraft(source, typeof signal.sender === 'string' ? signal.sender : undefined, knownCustomer);
   if (spam.draft) drafts.push(spam.draft);
   weighBulkAgainstAlarm(drafts, knownCustomer, spam.long);
-  const doubted = spam.draft !== null && spam.doubtful && doubtSpamVote(spam.draft, drafts);
+  const doubted = spam.draft !== null && spam.doubtful && doubtSpamVote(spam.draft, drafts, source === 'support_message');
+  // Invariants 3 and 4 read the evidence as weighed: a long text the model is confident is spam states nothing.
+  const spamBeyondDoubt = spam.long && spam.draft !== null && spam.draft.weight <= -60;
+  const serious = !spamBeyondDoubt && statesSeriousProblem(drafts);
   const { category, best, second } = chooseCategory(drafts, source, md);
   categoryDrafts(drafts, category, signal, source, md, now);
   // List footers ("unsubscribe"), notification wording and spam phrases also sit under discussions between people:
@@ -371,15 +349,32 @@ export function scoreSignal(signal: Signal, now: Date): Assessment {
 
   const reasons: Reason[] = [];
   for (const d of drafts) if (d.weight !== 0) reasons.push({ code: d.code, message: d.message, weight: Math.round(d.weight) });
+  const severity = severityReason(source, md, reasons, models, matcher.buf);
+  if (severity) reasons.push(severity);
   reasons.sort(byReasonRank);
   let sum = 0;
   for (const r of reasons) sum += r.weight;
+  // Invariant 5: spam and bulk mail are never escalated.
+  if (BASE_SCORE + sum > BULK_SCORE_CAP && isBulkOrSpam(drafts, category)) {
+    const weight = BULK_SCORE_CAP - BASE_SCORE - sum;
+    reasons.push({ code: 'BULK_NEVER_ESCALATED', message: 'spam or bulk mail is never escalated', weight });
+    reasons.sort(byReasonRank);
+    sum += weight;
+  }
   const raw = BASE_SCORE + sum;
   const score = raw < 0 ? 0 : raw > 100 ? 100 : raw;
   const priority = priorityForScore(score);
-  // No-human categories are archived while low and reviewed otherwise: spam or bulk mail never escalates.
-  const action: RecommendedAction = ARCHIVE_CATEGORIES.has(category) ? (priority === 'low' && !ordinary ? 'archive' : 'review') : ACTION_BY_PRIORITY[priority];
+  // No-human categories are archived while low and reviewed otherwise, and only where the invariants allow it
+  // (invariants.ts): from a channel where such mail exists, never a person asking nor a stated serious problem.
+  // An auto-reply speaks in the first person ("I am out of the office") but asks for nothing.
+  const asking = !spamBeyondDoubt && category !== 'auto_reply' && personAsking(matcher.buf);
+  const archivable = priority === 'low' && !ordinary && archivableCategory(source, category) && !serious && !asking;
+  const action: RecommendedAction = ARCHIVE_CATEGORIES.has(category) ? (archivable ? 'archive' : 'review') : ACTION_BY_PRIORITY[priority];
 
+  lastConfidence = {
+    source, category, archived: action === 'archive', best, second, spamProbability: spam.probability, modelDoubted: doubted, score,
+    heldBack: ARCHIVE_CATEGORIES.has(category) && action !== 'archive', reasons, words: matcher.buf.count,
+  };
   return {
     score,
     priority,
@@ -388,8 +383,18 @@ export function scoreSignal(signal: Signal, now: Date): Assessment {
     queue: queueFor(category, source),
     reasons,
     model_version: MODEL_VERSION,
-    confidence: confidenceOf({ category, archived: action === 'archive', best, second, spamProbability: spam.probability, modelDoubted: doubted }),
+    confidence: confidenceOf(lastConfidence),
     language: detectLanguage(matcher.buf),
     sentiment: sentimentOf(reasons),
   };
+}
+
+let lastConfidence: ConfidenceInput;
+/** What the confidence model read for the last scored signal (bin/train-confidence.ts fits on it). */
+export const lastConfidenceInput = (): ConfidenceInput => lastConfidence;
+
+/** What the severity model reads for `signal` (the trainer's features): word buckets and the rule reasons' codes. */
+export function severityFeatures(signal: Signal, now: Date): { words: number[]; codes: string[] } {
+  const { reasons } = scoreSignal(signal, now, { severity: null });
+  return { words: severityWords(matcher.buf), codes: severityCodes(reasons) };
 }

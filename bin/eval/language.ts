@@ -1,0 +1,52 @@
+// Language detection on short real sentences (5 to 20 words) in seven languages, from Debian packages no detector
+// was built from (bin/fetch-language-sample.ts writes them outside the repository). Skipped, with a line saying so,
+// when the sample has not been fetched. `und` counts as wrong. No sentence is ever printed.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { scoreSignal } from '../../lambdas/domain/engine';
+import { SAMPLE_DIR, SAMPLE_LANGUAGES } from '../fetch-language-sample';
+import { figure, type Figure } from './report';
+
+/** The README's demo signal (bin/local.ts prints it): it must answer `en`. */
+export const DEMO_SIGNAL = { workspace_id: 'ws_demo', source: 'email', subject: 'Production outage', body: 'Our checkout is down for all customers since 09:10.', sender: 'ops@example.com', received_at: '2026-11-21T09:30:00Z' } as const;
+
+export function readSample(): Record<string, string[]> | null {
+  if (!SAMPLE_LANGUAGES.every((l) => existsSync(path.join(SAMPLE_DIR, `${l}.txt`)))) return null;
+  const out: Record<string, string[]> = {};
+  for (const l of SAMPLE_LANGUAGES) out[l] = readFileSync(path.join(SAMPLE_DIR, `${l}.txt`), 'utf8').split('\n').filter((s) => s.trim() !== '');
+  return out;
+}
+
+/** Share right per language and overall for a detector (text -> ISO 639-1 code or 'und'). */
+export function accuracy(sample: Record<string, string[]>, detect: (text: string) => string): { per: Record<string, number>; overall: number } {
+  const per: Record<string, number> = {};
+  let right = 0;
+  let total = 0;
+  for (const [lang, list] of Object.entries(sample)) {
+    const ok = list.filter((s) => detect(s) === lang).length;
+    per[lang] = ok / list.length;
+    right += ok;
+    total += list.length;
+  }
+  return { per, overall: right / Math.max(total, 1) };
+}
+
+export const engineLanguage = (text: string) =>
+  scoreSignal({ workspace_id: 'eval', source: 'support_message', body: text, received_at: '2026-01-15T12:00:00Z' }, new Date('2026-01-15T12:00:00Z')).language;
+
+export function languageFigures(): { figures: Figure[]; lines: string[]; detail: unknown } {
+  const demo = scoreSignal({ ...DEMO_SIGNAL }, new Date('2026-11-21T09:30:01Z')).language;
+  const figures: Figure[] = [figure(`README demo signal answers en (answered ${demo})`, demo === 'en' ? 1 : 0, '1', (v) => v === 1)];
+  const sample = readSample();
+  if (sample === null) {
+    return { figures, lines: [`Language: sample not fetched (npx tsx bin/fetch-language-sample.ts writes it to ${SAMPLE_DIR}); skipped`], detail: null };
+  }
+  const { per, overall } = accuracy(sample, engineLanguage);
+  const worst = Object.entries(per).sort((a, b) => a[1] - b[1])[0];
+  figures.push(
+    figure(`language: worst of en/de/fr/es/it/pt/nl (${worst[0]}), 5-20 words`, worst[1], '>= 0.90', (v) => v >= 0.9),
+    figure(`language: overall (${Object.values(sample).reduce((s, l) => s + l.length, 0)} sentences)`, overall, '>= 0.95', (v) => v >= 0.95),
+  );
+  const lines = [`Language on short real sentences (${SAMPLE_DIR}): ${Object.entries(per).map(([l, v]) => `${l} ${v.toFixed(3)}`).join(', ')}`];
+  return { figures, lines, detail: per };
+}

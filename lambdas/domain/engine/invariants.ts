@@ -1,0 +1,66 @@
+// The promises the global engine keeps whatever its weights, models or lexicon say (issue 22, item 1;
+// docs/decision-engine.md, "Invariants"). The scorer applies them last, as plain predicates, so tuning cannot break
+// them; test/unit/engine-invariants.test.ts checks each over generated and real-shaped signals.
+//   1. Archive only where no-human mail exists: spam evidence (the spam model, spam wording) counts only for `email`
+//      and `support_message`; `task` is never archived; `internal` and `crm_event` are never archived as spam; a
+//      support message only as spam or an auto-reply.
+//   2. `support_message` needs stronger spam evidence than `email` (SUPPORT_SPAM_CONFIDENT in score.ts).
+//   3. A person asking for something (a question, or writing in the first person) is never archived, unless the text
+//      is spam beyond doubt (the model confident on a long text) or an auto-reply ("I am out of the office").
+//   4. A stated serious problem (outage, data loss, security incident, legal threat, blocker, critical condition) is
+//      never archived, unless the model is confident the whole long text is spam (its alarm words are then content).
+//      A workspace policy may still block a sender: that is not the global engine's decision.
+//   5. Spam and bulk mail are never escalated: their score stays below `critical`.
+import type { Category } from '../decision';
+import type { Source } from '../signal';
+import type { Draft } from './draft';
+import type { ReasonCode } from './reason-codes';
+import { tokenHashesMany, type TokenBuffer } from './tokens';
+
+/** Channels where spam exists: the spam model runs and spam wording counts only here. */
+export const SPAM_CHANNELS: ReadonlySet<Source> = new Set<Source>(['email', 'support_message']);
+
+/**
+ * Categories a channel may archive: `task` none (work by construction); `internal` and `crm_event` no spam; a
+ * `support_message` (a person filled in a form) only spam and auto-replies, as newsletters and notifications do not
+ * fill in forms.
+ */
+export function archivableCategory(source: Source, category: Category): boolean {
+  if (source === 'task') return false;
+  if (source === 'support_message') return category === 'spam' || category === 'auto_reply';
+  if (source === 'internal' || source === 'crm_event') return category !== 'spam';
+  return true;
+}
+
+/** Reasons that state a serious problem, from this weight on. */
+const SERIOUS: ReadonlySet<ReasonCode> = new Set<ReasonCode>([
+  'OUTAGE_LANGUAGE', 'SECURITY_LANGUAGE', 'LEGAL_THREAT', 'CRITICAL_CONDITION', 'SEVERE_DEFECT', 'METRIC_CRITICAL', 'SEVERITY_CRITICAL',
+]);
+const SERIOUS_MIN_WEIGHT = 15;
+export const statesSeriousProblem = (drafts: readonly Draft[]): boolean =>
+  drafts.some((d) => SERIOUS.has(d.code) && d.weight >= SERIOUS_MIN_WEIGHT);
+
+/** Evidence of bulk or spam mail: what must never be escalated. */
+const BULK: ReadonlySet<ReasonCode> = new Set<ReasonCode>(['SPAM_MODEL', 'SPAM_LANGUAGE', 'NEWSLETTER_LANGUAGE', 'BULK_SENDER', 'BULK_OUTWEIGHS_ALARM']);
+export const isBulkOrSpam = (drafts: readonly Draft[], category: Category): boolean =>
+  category === 'spam' || category === 'newsletter' || drafts.some((d) => BULK.has(d.code));
+/** The highest score bulk or spam mail may reach: `high` at most, never `critical` (escalate). */
+export const BULK_SCORE_CAP = 79;
+
+// First-person words (en, de, fr, es, it, nl, pt): a person writing about their own need.
+const FIRST_PERSON = "i me my mine i'm i've ich mich mir mein meine je moi mon ma mes yo mi mis io mio mia ik mij mijn eu meu minha";
+let firstPerson: Set<number> | null = null;
+/** Tokens read for a person's voice: the opening of a message says who writes. */
+const VOICE_TOKENS = 80;
+
+/** A question, or first-person writing, in the opening of the subject and body. */
+export function personAsking(buf: TokenBuffer): boolean {
+  if (buf.texts[0].includes('?') || buf.texts[1].slice(0, 2_000).includes('?')) return true;
+  firstPerson ??= new Set(tokenHashesMany(FIRST_PERSON.split(' '), false).h1);
+  for (let i = 0, n = 0; i < buf.count && n < VOICE_TOKENS; i++) {
+    if (buf.field[i] > 1) break;
+    n++;
+    if (firstPerson.has(buf.h1[i])) return true;
+  }
+  return false;
+}

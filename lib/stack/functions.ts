@@ -1,0 +1,128 @@
+// How the stack makes a Lambda: its own log group, its own role with only the table access it is given, the
+// bundling options of lib/lambda-bundling.ts and the runtime settings every function shares.
+import * as path from 'node:path';
+import { AssetStaging, Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { LAMBDA_ALIASES, LAMBDA_ESBUILD_OPTIONS, LAMBDA_MEMORY_MB } from '../lambda-bundling';
+
+/** Repository root: Lambda entries in lambdas/contract/routes.ts are relative to it, and esbuild resolves from it. */
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+/**
+ * Pinned rather than NODEJS_LATEST, so a CDK upgrade cannot change the runtime (and the esbuild target) unnoticed;
+ * cdk-nag's L1 flags it once a newer Node.js runtime exists, which is the cue to move.
+ */
+export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
+
+/** The handlers' own level, and the level Lambda filters application logs at: one value for both. */
+export const SETTINGS_LOG_LEVEL = 'INFO' as const;
+
+/**
+ * Which DynamoDB actions a Lambda gets, on which table (or only on one of its indexes), and optionally only on items
+ * whose partition key starts with one of `leadingKeys` (IAM's dynamodb:LeadingKeys). Nothing else touches the tables
+ * from inside AWS.
+ */
+export interface TableAccess {
+  table: TableV2;
+  actions: string[];
+  leadingKeys?: readonly string[];
+  /** An index of the table: the statement names it alone. */
+  index?: string;
+}
+
+export interface FunctionFactoryProps {
+  logRetention: RetentionDays;
+  logsKey: IKey;
+  removalPolicy: RemovalPolicy;
+  environment: Record<string, string>;
+}
+
+/** The statement for one table access; exported for the tests, which check the conditions it writes. */
+export function tableAccessStatement({ table, actions, leadingKeys, index }: TableAccess): PolicyStatement {
+  return new PolicyStatement({
+    actions,
+    resources: [index ? `${table.tableArn}/index/${index}` : table.tableArn],
+    conditions: leadingKeys
+      ? { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeys.map((k) => `${k}*`) } }
+      : undefined,
+  });
+}
+
+/** Makes the stack's functions in `scope` (ids `${name}Function`, `${name}Role`, `${name}Logs`), keeping them by name. */
+export class FunctionFactory {
+  /** Keyed by name (a route id, `Authorizer`, `Fallback`), in creation order. */
+  readonly functions: Record<string, NodejsFunction> = {};
+
+  constructor(
+    private readonly scope: Construct,
+    private readonly props: FunctionFactoryProps,
+  ) {}
+
+  /** `environment` adds to the environment every function gets. */
+  make(name: string, entry: string, description: string, access: TableAccess[], environment?: Record<string, string>): NodejsFunction {
+    const { scope, props } = this;
+    const logGroup = new LogGroup(scope, `${name}Logs`, {
+      retention: props.logRetention,
+      encryptionKey: props.logsKey,
+      removalPolicy: props.removalPolicy,
+    });
+    // One role per function, with only what that function does: no AWS managed policy (its log permissions are
+    // account-wide), no grant helpers (they add `index/*` and actions the code never calls).
+    const statements = [
+      new PolicyStatement({
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        // The group's ARN ends in `:*`, which covers its log streams and nothing else.
+        resources: [logGroup.logGroupArn],
+      }),
+      ...access.map(tableAccessStatement),
+    ];
+    const role = new Role(scope, `${name}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `${name} Lambda of ${Stack.of(scope).stackName}`,
+      inlinePolicies: { LeastPrivilege: new PolicyDocument({ statements }) },
+    });
+    const fn = new NodejsFunction(scope, `${name}Function`, {
+      entry: path.join(REPO_ROOT, entry),
+      handler: 'handler',
+      description,
+      runtime: LAMBDA_RUNTIME,
+      architecture: Architecture.ARM_64,
+      memorySize: LAMBDA_MEMORY_MB,
+      // JSON logs, so that Lambda filters by level: its own START/END/REPORT lines (INFO) are not written, which
+      // would cost more log ingestion per request than our own lines (the bench's cost section); duration and
+      // errors stay in Lambda's built-in metrics.
+      loggingFormat: LoggingFormat.JSON,
+      systemLogLevelV2: SystemLogLevel.WARN,
+      applicationLogLevelV2: ApplicationLogLevel[SETTINGS_LOG_LEVEL],
+      timeout: Duration.seconds(10),
+      role,
+      logGroup,
+      environment: environment ? { ...props.environment, ...environment } : props.environment,
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
+      // The options of lib/lambda-bundling.ts, which the bench and the bundle tests build with too.
+      bundling: {
+        minify: LAMBDA_ESBUILD_OPTIONS.minify,
+        sourceMap: false,
+        format: OutputFormat.CJS,
+        target: LAMBDA_ESBUILD_OPTIONS.target,
+        mainFields: LAMBDA_ESBUILD_OPTIONS.mainFields,
+        esbuildArgs: { '--alias': Object.entries(LAMBDA_ALIASES).map(([alias, file]) => `${alias}=${file}`) },
+        // esbuild resolves alias paths from its working directory: the repository root when it bundles locally,
+        // and, should CDK fall back to Docker (no local esbuild), the mounted repository instead of Docker's `/`.
+        workingDirectory: AssetStaging.BUNDLING_INPUT_DIR,
+        // Bundle the pinned AWS SDK instead of the runtime's copy: tested versions, and one fewer cold-start read.
+        externalModules: [],
+        forceDockerBundling: false,
+      },
+    });
+    this.functions[name] = fn;
+    return fn;
+  }
+}

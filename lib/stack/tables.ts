@@ -1,0 +1,51 @@
+// The two DynamoDB tables, built from lambdas/contract/tables.ts (the definitions local mode uses too).
+import type { RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import { ACCESS_TABLE, DECISIONS_TABLE, type TableDefinition } from '../../lambdas/contract/tables';
+
+export interface ServiceTablesProps {
+  removalPolicy: RemovalPolicy;
+  deletionProtection: boolean;
+}
+
+/**
+ * Adds the tables to `scope` itself rather than to a child construct, so their logical ids (and so the deployed
+ * tables) stay those of the single-constructor stack this replaced: a new id would replace a table and its data.
+ */
+export class ServiceTables {
+  readonly access: TableV2;
+  readonly decisions: TableV2;
+  /** Every table with its definition, in definition order (the alarms iterate it). */
+  readonly all: ReadonlyMap<TableDefinition, TableV2>;
+
+  constructor(scope: Construct, props: ServiceTablesProps) {
+    const all = new Map<TableDefinition, TableV2>();
+    for (const def of [ACCESS_TABLE, DECISIONS_TABLE]) {
+      all.set(
+        def,
+        new TableV2(scope, `${def.id}Table`, {
+          partitionKey: { name: def.partitionKey, type: AttributeType.STRING },
+          globalSecondaryIndexes: def.indexes.map((index) => ({
+            indexName: index.indexName,
+            partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+            sortKey: index.sortKey ? { name: index.sortKey, type: AttributeType.STRING } : undefined,
+          })),
+          timeToLiveAttribute: def.ttlAttribute,
+          // On demand: traffic is spiky and partner-driven; nothing to size or autoscale.
+          billing: Billing.onDemand(),
+          pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+          // AWS managed key (aws/dynamodb) rather than the AWS owned default: the tables hold key hashes and partner
+          // data, and with this key every use shows in the account's CloudTrail, at no key cost and no key policy
+          // to run. A customer managed key would add rotation/policy work without a requirement asking for it.
+          encryption: TableEncryptionV2.awsManagedKey(),
+          deletionProtection: props.deletionProtection,
+          removalPolicy: props.removalPolicy,
+        }),
+      );
+    }
+    this.all = all;
+    this.access = all.get(ACCESS_TABLE)!;
+    this.decisions = all.get(DECISIONS_TABLE)!;
+  }
+}

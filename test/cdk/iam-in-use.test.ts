@@ -1,0 +1,187 @@
+// Local mode does not enforce IAM, so a store call outside a Lambda's role would pass every other test and fail only
+// once deployed. This drives every route over the local HTTP API on DynamoDB Local (fresh and replayed, prefix and
+// exact grants, learning on), records each DynamoDB call the authorizer and each route make with its table, action
+// and partition keys, and checks every one against that function's grants (lib/stack/access.ts, which the stack
+// writes into the roles and test/cdk/stack.test.ts checks in the template).
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { startLocalServer, type RunningServer } from '../../lib/local/server';
+import { AUTHORIZER_ACCESS, FALLBACK_ACCESS, type TableGrant, type TableName, allows, routeAccess } from '../../lib/stack/access';
+import { ROUTES } from '../../lambdas/contract/routes';
+import { type Service, createService } from '../../lambdas/service';
+import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
+import { AdminService } from '../../lib/admin';
+import { DynamoAccessStore } from '../../lambdas/stores/access-store';
+import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
+import { call } from '../support/http';
+import { testSettings } from '../support/local-api';
+
+interface Recorded {
+  fn: string;
+  table: TableName;
+  action: string;
+  keys: string[];
+  index?: string;
+}
+
+type Input = Record<string, any>;
+const pkOf = (key: Input | undefined): string => {
+  const pk = key?.pk;
+  return typeof pk === 'string' ? pk : String(pk?.S);
+};
+
+/** The IAM action(s) one SDK command is authorized as, with the keys of each (a transaction: one per item). */
+function callsOf(command: string, input: Input, tableOf: (name: string) => TableName): Omit<Recorded, 'fn'>[] {
+  const name = command.replace(/Command$/, '').replace(/Item$/, '');
+  const single = (action: string) => [{ table: tableOf(input.TableName), action, keys: [pkOf(input.Key ?? input.Item)] }];
+  switch (name) {
+    case 'Get':
+    case 'Put':
+    case 'Update':
+    case 'Delete':
+      return single(`${name}Item`);
+    case 'Query':
+    case 'Scan':
+      return [{ table: tableOf(input.TableName), action: name, keys: [], index: input.IndexName }];
+    case 'BatchGet':
+      return Object.entries(input.RequestItems as Record<string, Input>).map(([table, r]) => ({
+        table: tableOf(table),
+        action: 'BatchGetItem',
+        keys: (r.Keys as Input[]).map(pkOf),
+      }));
+    case 'BatchWrite':
+      return Object.entries(input.RequestItems as Record<string, Input[]>).map(([table, rs]) => ({
+        table: tableOf(table),
+        action: 'BatchWriteItem',
+        keys: rs.map((r) => pkOf(r.PutRequest?.Item ?? r.DeleteRequest?.Key)),
+      }));
+    case 'TransactWrite':
+      return (input.TransactItems as Input[]).map((item) => {
+        const [kind, op] = Object.entries(item)[0] as [string, Input];
+        const action = kind === 'ConditionCheck' ? 'ConditionCheckItem' : `${kind}Item`;
+        return { table: tableOf(op.TableName), action, keys: [pkOf(op.Key ?? op.Item)] };
+      });
+    default:
+      throw new Error(`unexpected DynamoDB command ${command}`);
+  }
+}
+
+let tables: TestTables;
+let server: RunningServer;
+let services: Service[] = [];
+const recorded: Recorded[] = [];
+/** Which function the route-side client's calls belong to: requests go one at a time. */
+let current = '';
+
+/** A document client that records each call under `fnName()` before sending it. */
+function recordingClient(fnName: () => string): DynamoDBDocumentClient {
+  const client = createDocumentClient({ endpoint: testEndpoint(), requestTimeoutMs: 4_000 });
+  const tableOf = (name: string): TableName => {
+    if (name === tables.names.access) return 'access';
+    if (name === tables.names.decisions) return 'decisions';
+    throw new Error(`call on an unknown table ${name}`);
+  };
+  const send = client.send.bind(client) as (command: unknown, ...rest: unknown[]) => Promise<unknown>;
+  (client as { send: unknown }).send = (command: { constructor: { name: string }; input: Input }, ...rest: unknown[]) => {
+    for (const c of callsOf(command.constructor.name, command.input, tableOf)) recorded.push({ fn: fnName(), ...c });
+    return send(command, ...rest);
+  };
+  return client;
+}
+
+beforeAll(async () => {
+  tables = await createTestTables('iam');
+  // The authorizer's calls come from its own service's client; every route's from the other's.
+  const authSide = createService(testSettings(tables), { client: recordingClient(() => 'Authorizer') });
+  // Workspaces are loaded on every request (no cache), and grants take both the batch and the cached-prefix path.
+  const routeSide = createService(testSettings(tables, { authCacheTtlSeconds: 30, workspaceCacheTtlSeconds: 0 }), {
+    client: recordingClient(() => current),
+  });
+  services = [authSide, routeSide];
+  server = await startLocalServer({
+    port: 0,
+    handlers: { authorizer: authSide.authorizer, fallback: routeSide.fallback, routes: routeSide.routes },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  for (const s of services) s.dependencies.client.destroy();
+  await tables?.drop();
+});
+
+const grantsOf = (fn: string): readonly TableGrant[] => {
+  if (fn === 'Authorizer') return AUTHORIZER_ACCESS;
+  if (fn === 'Fallback') return FALLBACK_ACCESS;
+  const route = ROUTES.find((r) => r.id === fn);
+  if (!route) throw new Error(`no function ${fn}`);
+  return routeAccess(route);
+};
+
+it('makes only DynamoDB calls that each function\'s role allows, on every route', async () => {
+  const admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions));
+  await admin.createPartner({ id: 'iam', name: 'IAM partner', status: 'active' });
+  const exact = (await admin.createKey({ partnerId: 'iam', workspaces: ['ws_iam'], allowShared: true })).key;
+  const prefixed = (await admin.createKey({ partnerId: 'iam', workspaces: ['iam:*'], allowShared: true })).key;
+  const base = `${server.baseUrl}`;
+  const as = async (fn: string, method: string, path: string, options: Parameters<typeof call>[3] = {}) => {
+    current = fn;
+    return call(base, method, path, options);
+  };
+  const signal = (workspace: string, i: number) => ({
+    workspace_id: workspace,
+    source: 'email',
+    sender: `ops${i}@carrier.example`,
+    subject: `Shipment ${i} delayed at customs`,
+    body: 'The container is held at customs pending paperwork.',
+  });
+
+  for (const [key, ws] of [
+    [exact, 'ws_iam'],
+    [prefixed, 'iam:one'],
+  ] as const) {
+    const first = await as('Analyze', 'POST', '/signals/analyze', { key, body: signal(ws, 1) });
+    expect(first.status).toBe(200);
+    const idem = { 'idempotency-key': `iam-${ws}` };
+    for (let i = 0; i < 2; i++) {
+      expect((await as('Analyze', 'POST', '/signals/analyze', { key, body: signal(ws, 2), headers: idem })).status).toBe(200);
+    }
+    const batch = { signals: [signal(ws, 3), signal(ws, 4)] };
+    expect((await as('AnalyzeBatch', 'POST', '/signals/analyze-batch', { key, body: batch })).status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const r = await as('AnalyzeBatch', 'POST', '/signals/analyze-batch', { key, body: batch, headers: { 'idempotency-key': `iam-batch-${ws}` } });
+      expect(r.status).toBe(200);
+    }
+    const id = first.json.decision_id as string;
+    expect((await as('GetDecision', 'GET', `/decisions/${id}`, { key })).status).toBe(200);
+    const list = await as('ListDecisions', 'GET', `/decisions?workspace_id=${encodeURIComponent(ws)}&limit=1`, { key });
+    expect(list.status).toBe(200);
+    const after = list.json.data[0].decision_id as string;
+    expect((await as('ListDecisions', 'GET', `/decisions?workspace_id=${encodeURIComponent(ws)}&starting_after=${after}`, { key })).status).toBe(200);
+    const policyPath = `/workspaces/${encodeURIComponent(ws)}/policy`;
+    expect((await as('GetPolicy', 'GET', policyPath, { key })).status).toBe(200);
+    expect((await as('PutPolicy', 'PUT', policyPath, { key, body: { keywords: [{ phrase: 'customs', weight: 5 }] }, headers: { 'if-match': '"0"' } })).status).toBe(200);
+    // Feedback that teaches the workspace a category: the decision, its feedback and the model's label counts.
+    const feedback = await as('Feedback', 'POST', `/decisions/${id}/feedback`, { key, body: { category: 'customs_hold', queue: 'logistics' } });
+    expect(feedback.status).toBeLessThan(300);
+    expect((await as('Analyze', 'POST', '/signals/analyze', { key, body: signal(ws, 5) })).status).toBe(200);
+  }
+  // Another workspace for a key whose (empty) prefix set is cached: only the exact grant is read.
+  expect((await as('Analyze', 'POST', '/signals/analyze', { key: exact, body: signal('ws_other', 6) })).status).toBe(403);
+  expect((await as('Fallback', 'GET', '/nowhere')).status).toBe(404);
+  expect((await as('Fallback', 'DELETE', '/signals/analyze')).status).toBe(405);
+
+  const refused = recorded.filter((r) => !allows(grantsOf(r.fn), r.table, r.action, r.keys, r.index));
+  expect(refused).toEqual([]);
+  // The paths that matter were exercised: every function called, learning written, both grant paths taken.
+  const seen = (fn: string, action: string, prefix: string) =>
+    recorded.some((r) => r.fn === fn && r.action === action && r.keys.some((k) => k.startsWith(prefix)));
+  for (const route of ROUTES) expect([route.id, recorded.some((r) => r.fn === route.id)]).toEqual([route.id, true]);
+  expect(seen('Feedback', 'UpdateItem', 'wslabel#')).toBe(true);
+  expect(seen('Analyze', 'BatchGetItem', 'wslabel#')).toBe(true);
+  expect(seen('Analyze', 'PutItem', 'idem#')).toBe(true);
+  expect(seen('AnalyzeBatch', 'BatchGetItem', 'decision#')).toBe(true);
+  // The grant check's second path: the key's prefix set known, the exact grant read alone.
+  expect(recorded.some((r) => r.action === 'GetItem' && r.keys[0].startsWith('grant#'))).toBe(true);
+  expect(seen('Authorizer', 'GetItem', 'partner#')).toBe(true);
+  expect(recorded.some((r) => r.fn === 'Fallback')).toBe(false);
+});
