@@ -11,7 +11,6 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { lastConfidenceInput, scoreSignal, type EngineModels } from '../lambdas/domain/engine';
 import { CONFIDENCE_FEATURES, confidenceFeatures } from '../lambdas/domain/engine/confidence';
-import type { Signal } from '../lambdas/domain/signal';
 import { BUG_LEVEL, fnv1a, loadAlerts, loadBugs, loadEnron, loadSms, loadSpamAssassin, type AlertRow } from './data-splits';
 import { shippedSeverityModels } from '../lambdas/domain/engine/severity-model';
 import { bugExample, fitBugModel, severityModelOf } from './train-severity-model';
@@ -45,7 +44,7 @@ export function trainingRows(): Row[] {
     .map((r) => ({ corpus: 'spamassassin', label: r.label, signal: mailSignal(r, at), now: FIXED_NOW }));
   const sms: Case[] = loadSms()
     .filter((r) => r.split !== 'test')
-    .map((r) => ({ corpus: 'sms', label: r.spam ? 'spam' : 'ham', signal: { workspace_id: 'train', source: 'support_message', body: r.text, received_at: at } as Signal, now: FIXED_NOW }));
+    .map((r) => ({ corpus: 'sms', label: r.spam ? 'spam' : 'ham', signal: { workspace_id: 'train', source: 'support_message', body: r.text, received_at: at }, now: FIXED_NOW }));
   const enron: Case[] = loadEnron()
     .filter((r) => r.split === 'train')
     .map((r) => {
