@@ -8,6 +8,7 @@ import { awsActor, localActor } from '../lib/admin/actor';
 import { runAuditCommand } from '../lib/admin/audit-command';
 import { openLocalDatabase } from '../lib/local/connect';
 import { WorkspaceAdmin, runWorkspaceCommand } from '../lib/workspace-admin';
+import { WorkspaceImporter, runImportCommand } from '../lib/admin/workspace-import';
 import { ensureTables } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
 import { ENV, parseLocalSettings, parseSettings } from '../lambdas/contract/settings';
@@ -38,6 +39,8 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
   workspace policy get --workspace <ws>
   workspace policy set --workspace <ws> --file <policy.json>
   feedback report --workspace <ws> [--since <ISO 8601>]
+  workspace import --workspace <ws> --file <examples.jsonl or .csv>
+  workspace forget --workspace <ws>
   audit list [--since <ISO 8601>] [--partner <id>] [--key-id <key_id>] [--workspace <ws>] [--limit <n>]   (default 100)
              newest first; --key-id matches events on that key and events made with it
 
@@ -119,9 +122,17 @@ const rateText = (rate: { limit: number; window_seconds: number } | null) => (ra
 /** Thousands of grants: print a count instead of the list. */
 const workspacesText = (ws: string[]) => (ws.length > 20 ? `${ws.slice(0, 20).join(', ')}, ... (${ws.length} in all)` : ws.join(', ') || '(none)');
 
-async function run(p: Parsed, admin: AdminService, workspaces: () => WorkspaceAdmin, audit: () => DynamoAuditLog): Promise<Output> {
+async function run(
+  p: Parsed,
+  admin: AdminService,
+  workspaces: () => WorkspaceAdmin,
+  audit: () => DynamoAuditLog,
+  importer: () => WorkspaceImporter,
+): Promise<Output> {
   const command = p.words.join(' ');
-  const workspaceOut = await runWorkspaceCommand(command, (name) => one(p, name, false), workspaces);
+  const workspaceOut =
+    (await runWorkspaceCommand(command, (name) => one(p, name, false), workspaces)) ??
+    (await runImportCommand(command, (name) => one(p, name, false), importer));
   if (workspaceOut) return workspaceOut;
   const auditOut = await runAuditCommand(command, (name) => one(p, name, false), audit);
   if (auditOut) return auditOut;
@@ -251,7 +262,7 @@ async function main(argv: string[]): Promise<number> {
       const db = await openLocalDatabase({ port: local.dynamodbPort, dataDir: local.dataDir, region: parseSettings(process.env).region });
       stopDb = db.stop;
       access = process.env.ACCESS_TABLE_NAME || 'sas-access';
-      client = createDocumentClient({ endpoint: db.endpoint, region: db.credentials.region, localAccessKeyId: db.credentials.accessKeyId, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS });
+      client = createDocumentClient({ endpoint: db.endpoint, region: db.credentials.region, localAccessKeyId: db.credentials.accessKeyId, httpAgent: db.httpAgent, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS });
       decisions = process.env.DECISIONS_TABLE_NAME || 'sas-decisions';
       await ensureTables(client, { access, decisions });
     }
@@ -263,6 +274,7 @@ async function main(argv: string[]): Promise<number> {
       new AdminService(new DynamoAccessStore(client, access, decisions), { actor }),
       () => new WorkspaceAdmin(db, decisions, actor),
       () => new DynamoAuditLog(db, decisions),
+      () => new WorkspaceImporter(db, decisions, actor),
     );
     console.log(parsed.json ? JSON.stringify(out.json) : out.text);
     return 0;

@@ -66,7 +66,9 @@ async function main() {
       void stop(1);
     },
   });
-  const service = createService({ ...settings, ...db.settings });
+  // The service's client goes through the embedded database's agent, which sends nothing to a foreign listener.
+  const serviceClient = createDocumentClient({ ...db.clientOptions, requestTimeoutMs: settings.dynamodbRequestTimeoutMs });
+  const service = createService({ ...settings, ...db.settings }, { client: serviceClient });
   let server: Awaited<ReturnType<typeof startLocalServer>> | undefined;
   let stopping = false;
   stop = async (code: number) => {
@@ -74,6 +76,7 @@ async function main() {
     stopping = true;
     await server?.close().catch(() => undefined);
     service.close();
+    serviceClient.destroy();
     await db.stop();
     process.exit(code);
   };

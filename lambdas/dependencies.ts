@@ -65,7 +65,12 @@ export function createDependencies(settings: Settings, overrides: DependencyOver
     accessStore,
     workspaceStore,
     feedbackStore: new DynamoFeedbackStore(client, settings.decisionsTableName),
-    workspaces: new WorkspaceCache((id) => workspaceStore.loadState(id), settings.workspaceCacheTtlSeconds * 1000),
+    workspaces: new WorkspaceCache(
+      (id) => workspaceStore.loadState(id),
+      settings.workspaceCacheTtlSeconds * 1000,
+      Date.now,
+      (id, cached) => workspaceStore.refreshState(id, cached),
+    ),
     decisionStore: new DynamoDecisionStore(client, settings.decisionsTableName, settings.decisionRetentionDays),
     decisionList: new DynamoDecisionListStore(client, settings.decisionsTableName),
     decisionBatch: new DynamoDecisionBatchStore(client, settings.decisionsTableName, settings.decisionRetentionDays),

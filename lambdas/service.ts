@@ -9,6 +9,8 @@ import { type AuthorizerHandler, authorizerHandler } from './authorizer/authoriz
 import { type Dependencies, type DependencyOverrides, createDependencies } from './dependencies';
 import { fallbackRoute } from './fallback/route';
 import { feedbackRoute } from './feedback/route';
+import { forgetModelRoute } from './forget-model/route';
+import { importExamplesRoute } from './import-examples/route';
 import { getPolicyRoute, putPolicyRoute } from './policy/route';
 import { getDecisionRoute } from './get-decision/route';
 import { listDecisionsRoute } from './list-decisions/route';
@@ -22,6 +24,8 @@ const ROUTE_BUILDERS: Record<RouteId, (deps: Dependencies) => RouteHandler> = {
   GetPolicy: getPolicyRoute,
   PutPolicy: putPolicyRoute,
   Feedback: feedbackRoute,
+  ImportExamples: importExamplesRoute,
+  ForgetModel: forgetModelRoute,
 };
 
 export interface Service {

@@ -270,13 +270,18 @@ export class AdminService {
     }
     const old = await this.requireKey(keyId);
     if (old.status !== 'active') throw new AdminInputError(`key ${keyId} is ${old.status}; only an active key can be rotated`);
+    // An expired key is refused like a revoked one: rotating it would hand out a key the old one no longer grants.
+    if (old.expires_at && Date.parse(old.expires_at) <= this.now().getTime()) {
+      throw new AdminInputError(`key ${keyId} expired at ${old.expires_at}; only a key that has not expired can be rotated (issue a new one with key create)`);
+    }
     const env: KeyEnvironment = old.prefix.startsWith('sas_test_') ? 'test' : 'live';
     const grants = await this.store.grants.listGrants(keyId);
     let oldExpiry = new Date(this.now().getTime() + graceSeconds * 1000).toISOString();
     // Rotation never lengthens the old key's life.
     if (old.expires_at && old.expires_at < oldExpiry) oldExpiry = old.expires_at;
     const retiring = { key: old, expires_at: oldExpiry };
-    const issued = await this.issue(old.partner_id, grants, env, undefined, old.description, old.scopes, old.rate_limit, retiring);
+    // The new key keeps the old key's expiry: rotation replaces a secret, it never lengthens a key's life.
+    const issued = await this.issue(old.partner_id, grants, env, old.expires_at, old.description, old.scopes, old.rate_limit, retiring);
     return { ...issued, old_key_id: keyId, old_key_expires_at: oldExpiry };
   }
 

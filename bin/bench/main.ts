@@ -3,7 +3,7 @@
 //   npm run --silent bench -- --json   exactly one JSON object on stdout (progress goes to stderr)
 //   npm run --silent bench -- --markdown   the figures with a goal as docs/performance.md's "Latest figures" table
 //   npm run bench -- --quick           shorter runs of every section (rougher figures)
-//   npm run bench -- --only=scorer,ddb --skip=http   choose sections: scorer, ddb, batch, inprocess, access, http, cost, bundles
+//   npm run bench -- --only=scorer,ddb --skip=http   choose sections: scorer, ddb, batch, inprocess, access, http, cost, workspace, worst-case, bundles
 //   npm run bench -- --digest          a SHA-256 over the scorer's decisions on fixed inputs (compare across commits)
 // Each section is a function in its own file returning named figures; main() collects them. To add a section,
 // write another bench function, call it in main(), add its name to SECTIONS (options.ts) and give its figures a
@@ -27,6 +27,7 @@ import { benchInProcess } from './in-process';
 import { type Section, options } from './options';
 import { benchScorer } from './scorer';
 import { benchWorkspace } from './workspace';
+import { benchWorstCase } from './worst-case';
 import { type World, startWorld, stopWorld } from './world';
 
 async function main(): Promise<void> {
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
 
   await section('scorer', benchScorer);
 
-  const needDb = ['ddb', 'batch', 'inprocess', 'access', 'http', 'cost', 'workspace'].some((s) => opts.sections.has(s as Section));
+  const needDb = ['ddb', 'batch', 'inprocess', 'access', 'http', 'cost', 'workspace', 'worst-case'].some((s) => opts.sections.has(s as Section));
   if (needDb) {
     let world: World | undefined;
     try {
@@ -75,6 +76,8 @@ async function main(): Promise<void> {
         await section('cost', () => benchCost(w, opts.quick));
         // Last: it gives the bench workspace a policy and a learned model.
         await section('workspace', () => benchWorkspace(w, opts.inprocessIterations, opts.workspacePerCategory));
+        // After the workspace section: it replaces the bench workspace's policy with a maximal one.
+        await section('worst-case', () => benchWorstCase(w, opts.quick));
       } finally {
         await stopWorld(w);
         process.removeListener('SIGINT', onSignal);

@@ -1,7 +1,7 @@
 // Command-line options: which sections run, and how long each measures.
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['scorer', 'ddb', 'batch', 'inprocess', 'access', 'http', 'cost', 'workspace', 'bundles'] as const;
+export const SECTIONS = ['scorer', 'ddb', 'batch', 'inprocess', 'access', 'http', 'cost', 'workspace', 'worst-case', 'bundles'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export function options() {

@@ -14,6 +14,7 @@ import { type Figures, REPO_ROOT, round2, round3 } from './common';
 import { benchInProcess } from './in-process';
 import { analyzeEvents, analyzeInProcess, expectOk } from './requests';
 import type { World } from './world';
+import { benchWorkspaceImport } from './workspace-import';
 
 const DATA_DIR = process.env.SAS_DATA_DIR ?? path.resolve(REPO_ROOT, '../shared/data');
 
@@ -76,7 +77,9 @@ export async function benchWorkspace(world: World, iterations: number, perCatego
   const inprocess = await benchInProcess(world, iterations, { key: freshKey, body: freshBody });
   const counts = state.model.labels.reduce((sum, l) => sum + l.text.size + l.senders.size + l.domains.size, 0);
   const postings = indexModel(state.model).postings;
+  const writes = await benchWorkspaceImport(world, teach.map(([text, raw]) => [text, categoryName(raw)]), ws);
   return {
+    ...writes,
     ws_learned_categories: state.model.labels.filter((l) => l.field === 'category').length,
     ws_taught_feedback: teach.length,
     ws_reads_warm: warm.reads,

@@ -3,7 +3,16 @@
 
 export const API_BASE_PATH = '/api/v1';
 
-export type RouteId = 'Analyze' | 'GetDecision' | 'ListDecisions' | 'AnalyzeBatch' | 'GetPolicy' | 'PutPolicy' | 'Feedback';
+export type RouteId =
+  | 'Analyze'
+  | 'GetDecision'
+  | 'ListDecisions'
+  | 'AnalyzeBatch'
+  | 'GetPolicy'
+  | 'PutPolicy'
+  | 'Feedback'
+  | 'ImportExamples'
+  | 'ForgetModel';
 
 /** Key scopes (docs/partners.md, Scopes and rate limits): each route needs exactly one. */
 export type Scope = 'analyze' | 'read' | 'feedback' | 'policy';
@@ -12,7 +21,7 @@ export const SCOPES: readonly Scope[] = ['analyze', 'read', 'feedback', 'policy'
 export interface RouteDefinition {
   /** Logical id: names the Lambda in the stack and the handler in the service object. */
   id: RouteId;
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** HTTP API path with `{param}` placeholders. */
   path: string;
   /** Lambda entry module, relative to the repository root; it exports `handler`. */
@@ -128,6 +137,34 @@ export const ROUTES: readonly RouteDefinition[] = [
         UpdateItem: ['decision', 'workspaceModel', 'workspaceLabel'],
       },
     },
+  },
+  {
+    id: 'ImportExamples',
+    method: 'POST',
+    path: `${API_BASE_PATH}/workspaces/{workspace_id}/examples`,
+    entry: 'lambdas/import-examples/handler.ts',
+    // Contract section 13: importing is teaching, like feedback.
+    scope: 'feedback',
+    // Loads the workspace (BatchGetItem, UpdateItem for its first sketch key); reads its Idempotency-Key record
+    // (GetItem); writes the counts, the records and the audit event in TransactWriteItems of UpdateItem and PutItem.
+    decisions: {
+      actions: {
+        ...LOAD_WORKSPACE,
+        GetItem: ['idempotency'],
+        PutItem: ['idempotency', 'audit'],
+        UpdateItem: ['workspaceModel', 'workspaceLabel'],
+      },
+    },
+  },
+  {
+    id: 'ForgetModel',
+    method: 'DELETE',
+    path: `${API_BASE_PATH}/workspaces/{workspace_id}/model`,
+    entry: 'lambdas/forget-model/handler.ts',
+    scope: 'policy',
+    // Reads the model item (GetItem), moves it to a new generation (UpdateItem) with the audit event (PutItem), in
+    // one TransactWriteItems.
+    decisions: { actions: { GetItem: ['workspaceModel'], UpdateItem: ['workspaceModel'], PutItem: ['audit'] } },
   },
 ];
 

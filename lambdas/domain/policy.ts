@@ -1,6 +1,7 @@
 // A workspace's policy (contract section 8) as the domain uses it: the stored document, its defaults, and a compiled
-// form (sender sets, keyword patterns) built once per cached policy so the hot path only looks things up. Pure.
+// form (sender sets, one keyword automaton) built once per cached policy so the hot path only looks things up. Pure.
 import type { Priority } from './decision';
+import { type KeywordMatcher, keywordMatcher } from './keyword-matcher';
 import { senderParts } from './learning/sketch';
 
 export const NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
@@ -57,7 +58,8 @@ export interface CompiledPolicy {
   vip: SenderList;
   trusted: SenderList;
   blocked: SenderList;
-  keywords: { pattern: RegExp; keyword: PolicyKeyword }[];
+  /** All keywords in one automaton: matching is linear in the text, whatever the policy (keyword-matcher.ts). */
+  keywords: KeywordMatcher<PolicyKeyword>;
   /** Queue per category, from `categories[].queue` or `routing`. */
   queueOf: Map<string, string>;
   thresholds: { critical: number; high: number; medium: number };
@@ -97,7 +99,10 @@ export function listsParts(list: SenderList, parts: { address: string; domain: s
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Whole-word, case-insensitive: the phrase must not continue into a letter or digit on either side. */
+/**
+ * Whole-word, case-insensitive: the phrase must not continue into a letter or digit on either side. The definition of
+ * a match, one phrase at a time (tests compare keywordMatcher with it); decisions use keywordMatcher.
+ */
 export function keywordPattern(phrase: string): RegExp {
   const words = phrase.trim().split(/\s+/).map(escapeRegExp).join('\\s+');
   return new RegExp(`(?<![\\p{L}\\p{N}_])${words}(?![\\p{L}\\p{N}_])`, 'iu');
@@ -112,7 +117,7 @@ export function compilePolicy(policy: StoredPolicy): CompiledPolicy {
     vip: senderList(policy.vip_senders),
     trusted: senderList(policy.trusted_senders),
     blocked: senderList(policy.blocked_senders),
-    keywords: (policy.keywords ?? []).map((keyword) => ({ pattern: keywordPattern(keyword.phrase), keyword })),
+    keywords: keywordMatcher(policy.keywords ?? []),
     queueOf,
     thresholds: { ...DEFAULT_THRESHOLDS, ...policy.thresholds },
     responseMinutes: { ...DEFAULT_RESPONSE_MINUTES, ...policy.response_minutes },

@@ -80,6 +80,14 @@ export interface GrantStore {
   removeGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<void>;
 }
 
+/** A model write that kept losing to concurrent ones: named so the routes answer 503 with Retry-After. */
+export class ModelBusyError extends Error {
+  constructor(cause?: unknown) {
+    super('the model is busy with concurrent writes; retry shortly', { cause });
+    this.name = 'ServiceUnavailable';
+  }
+}
+
 export class NotFoundError extends Error {
   constructor(what: string) {
     super(`${what} not found`);
@@ -229,6 +237,10 @@ export interface WorkspaceState {
   model: import('./learning/model').WorkspaceModel;
   /** 8 bytes, hex: this workspace's HalfSipHash key. */
   sketchKey: string;
+  /** The model generation: a reset (DELETE .../model) starts a new, empty one; absent means 0. */
+  generation?: number;
+  /** Each label's version (`<field>:<label>`) when loaded: a refresh reads again only the labels whose version moved. */
+  labelVersions?: Map<string, number>;
   /** DynamoDB reads the load made (requests) and the bytes of model it read, for the bench. */
   loadCost: { requests: number; bytes: number };
 }
@@ -252,6 +264,8 @@ export interface WorkspaceStore {
   ): Promise<PolicyWrite>;
   /** Policy, model and sketch key in one load (the key is made on a workspace's first load). */
   loadState(workspaceId: string): Promise<WorkspaceState>;
+  /** What changed since `cached` was loaded, reading only that; undefined when nothing did. */
+  refreshState(workspaceId: string, cached: WorkspaceState): Promise<WorkspaceState | undefined>;
 }
 
 export type FeedbackFields = Partial<Record<import('./learning/model').LearnedField, string>>;
@@ -265,6 +279,8 @@ export interface FeedbackTarget {
   learned: FeedbackFields;
   /** Optimistic-concurrency counter of feedback on this decision. */
   seq: number;
+  /** The model generation `learned` was counted in (0 before any reset). */
+  learnedGeneration: number;
 }
 
 export interface FeedbackStore {
@@ -273,5 +289,5 @@ export interface FeedbackStore {
    * Stores the feedback (replacing any earlier one) and moves the decision's counts in the model from `target.learned`
    * to `learned`. Returns false when another feedback on the same decision landed first (the caller reads again).
    */
-  record(target: FeedbackTarget, fields: FeedbackFields, learned: FeedbackFields, createdAt: string): Promise<boolean>;
+  record(target: FeedbackTarget, fields: FeedbackFields, learned: FeedbackFields, createdAt: string, generation?: number): Promise<boolean>;
 }

@@ -31,12 +31,17 @@ export async function recordFeedback(
   workspace: CachedWorkspace,
   createdAt: string,
 ): Promise<FeedbackOutcome> {
-  let target: FeedbackTarget | undefined = first;
+  const generation = workspace.state.generation ?? 0;
+  // A decision counted before a reset (DELETE .../model) counts nothing in the new generation: its feedback teaches
+  // the new model only what it says (contract section 13).
+  const current = (t: FeedbackTarget): FeedbackTarget => (t.learnedGeneration === generation ? t : { ...t, learned: {} });
+  let target: FeedbackTarget | undefined = current(first);
   for (let attempt = 0; attempt < ATTEMPTS && target; attempt++) {
     const learned = labelsToLearn(fields, target.learned, workspace);
-    if (await store.record(target, fields, learned, createdAt)) return { kind: 'recorded', target, learned };
+    if (await store.record(target, fields, learned, createdAt, generation)) return { kind: 'recorded', target, learned };
     await new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** attempt));
-    target = await store.getTarget(first.decision.decision_id);
+    const next = await store.getTarget(first.decision.decision_id);
+    target = next && current(next);
   }
   return { kind: 'busy' };
 }

@@ -1,4 +1,5 @@
 // The DynamoDB DocumentClient the service uses: one per service object, reused across requests (keep-alive).
+import type { Agent } from 'node:http';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
@@ -9,6 +10,8 @@ export interface ClientOptions {
   requestTimeoutMs?: number;
   /** DynamoDB Local only: the secret access key id that selects local mode's database (it keeps one per id). */
   localAccessKeyId?: string;
+  /** DynamoDB Local only: the agent that checks who accepted each connection before the secret is sent (lib/local). */
+  httpAgent?: Agent;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 1_000;
@@ -29,6 +32,7 @@ export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocum
       connectionTimeout: 500,
       requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       throwOnRequestTimeout: true,
+      ...(options.httpAgent ? { httpAgent: options.httpAgent } : {}),
     },
   });
   return DynamoDBDocumentClient.from(client, {

@@ -8,7 +8,7 @@ import { type LearnedField, learnedChanges } from '../domain/learning/model';
 import { type Sketch, decodeSketch } from '../domain/learning/sketch';
 import type { FeedbackFields, FeedbackStore, FeedbackTarget } from '../domain/ports';
 import { decisionFrom } from './decision-store';
-import { WORKSPACE_PREFIX, labelPk } from './workspace-store';
+import { WORKSPACE_PREFIX, labelPk, labelVersionAttribute } from './workspace-store';
 
 /** Counts writes, for the bench's "bounded, stated and measured" figure. */
 export interface WriteCounter {
@@ -35,10 +35,12 @@ export class DynamoFeedbackStore implements FeedbackStore {
       feedback: item.feedback as FeedbackTarget['feedback'],
       learned: (item.learned as FeedbackFields | undefined) ?? {},
       seq: Number(item.feedback_seq ?? 0),
+      learnedGeneration: Number(item.learned_generation ?? 0),
     };
   }
 
-  async record(target: FeedbackTarget, fields: FeedbackFields, learned: FeedbackFields, createdAt: string): Promise<boolean> {
+  /** `target.learned` must be what the decision counts in `generation` (the caller clears it after a reset). */
+  async record(target: FeedbackTarget, fields: FeedbackFields, learned: FeedbackFields, createdAt: string, generation = 0): Promise<boolean> {
     const { decision } = target;
     try {
       await this.client.send(
@@ -46,12 +48,13 @@ export class DynamoFeedbackStore implements FeedbackStore {
           TableName: this.tableName,
           Key: { pk: ITEM_PREFIX.decision + decision.decision_id },
           UpdateExpression:
-            'SET feedback = :fb, learned = :learned, feedback_seq = :next, feedback_workspace_id = :ws, feedback_at = :at',
+            'SET feedback = :fb, learned = :learned, learned_generation = :gen, feedback_seq = :next, feedback_workspace_id = :ws, feedback_at = :at',
           ConditionExpression:
             target.seq === 0 ? 'attribute_exists(pk) AND attribute_not_exists(feedback_seq)' : 'feedback_seq = :prev',
           ExpressionAttributeValues: {
             ':fb': { fields, created_at: createdAt },
             ':learned': learned,
+            ':gen': generation,
             ':next': target.seq + 1,
             ':ws': decision.workspace_id,
             ':at': createdAt,
@@ -67,14 +70,17 @@ export class DynamoFeedbackStore implements FeedbackStore {
     if (!target.sketch) return true;
     const changes = learnedChanges(target.learned, learned);
     if (changes.length === 0) return true;
-    await Promise.all(changes.map((c) => this.addCounts(decision.workspace_id, c.field, c.label, target.sketch!, c.sign)));
+    await Promise.all(changes.map((c) => this.addCounts(decision.workspace_id, c.field, c.label, target.sketch!, c.sign, generation)));
     const added = changes.filter((c) => c.sign === 1).map((c) => `${c.field}:${c.label}`);
+    // Each changed label's version too: other containers then read again only the label items that changed.
+    const changed = [...new Set(changes.map((c) => `${c.field}:${c.label}`))];
+    const versionNames = Object.fromEntries(changed.map((l, i) => [`#v${i}`, labelVersionAttribute(l)]));
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { pk: WORKSPACE_PREFIX.model + decision.workspace_id },
-        UpdateExpression: added.length ? 'ADD #version :one, #labels :labels' : 'ADD #version :one',
-        ExpressionAttributeNames: { '#version': 'version', ...(added.length ? { '#labels': 'labels' } : {}) },
+        UpdateExpression: `ADD #version :one${added.length ? ', #labels :labels' : ''}${changed.map((_, i) => `, #v${i} :one`).join('')}`,
+        ExpressionAttributeNames: { '#version': 'version', ...(added.length ? { '#labels': 'labels' } : {}), ...versionNames },
         ExpressionAttributeValues: { ':one': 1, ...(added.length ? { ':labels': new Set(added) } : {}) },
       }),
     );
@@ -82,7 +88,7 @@ export class DynamoFeedbackStore implements FeedbackStore {
     return true;
   }
 
-  private async addCounts(workspaceId: string, field: LearnedField, label: string, sketch: Sketch, sign: 1 | -1) {
+  private async addCounts(workspaceId: string, field: LearnedField, label: string, sketch: Sketch, sign: 1 | -1, generation: number) {
     const names: Record<string, string> = { '#docs': 'docs', '#total': 'total' };
     const adds = ['#docs :s', '#total :n'];
     const attributes = sketch.t.map((b) => `t${b.toString(36)}`);
@@ -95,7 +101,7 @@ export class DynamoFeedbackStore implements FeedbackStore {
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: { pk: labelPk(workspaceId, field, label) },
+        Key: { pk: labelPk(workspaceId, field, label, generation) },
         UpdateExpression: `ADD ${adds.join(', ')}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: { ':s': sign, ':n': sign * sketch.t.length },

@@ -2,8 +2,9 @@
 //   policy#<ws>                      the policy as sent, its version and updated_at
 //   wsmodel#<ws>                     the workspace's sketch key, model version and the labels it was taught
 //   wslabel#<ws>#<field>:<label>     one label's counts: docs, total, t<bucket>, s<bucket>, d<bucket> (base 36)
+//   wslabel#<ws>#g<n>#<field>:<label> the same in model generation n > 0 (after n resets: DELETE .../model)
 // A label item holds at most 3 x 16,384 counts (about 340 KB), so every item stays under DynamoDB's 400 KB.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { changedFields } from '../domain/audit';
 import { auditEventPut } from './audit-log';
@@ -26,8 +27,9 @@ export const POLICY_FIELDS = [
   'learning',
 ] as const;
 
-export const labelPk = (workspaceId: string, field: LearnedField, label: string) =>
-  `${WORKSPACE_PREFIX.label}${workspaceId}#${field}:${label}`;
+/** A label item's key in a model generation (generation 0 keeps the layout of before resets existed). */
+export const labelPk = (workspaceId: string, field: LearnedField, label: string, generation = 0) =>
+  `${WORKSPACE_PREFIX.label}${workspaceId}#${generation > 0 ? `g${generation}#` : ''}${field}:${label}`;
 
 function policyFrom(item: Record<string, unknown> | undefined): StoredPolicy {
   if (!item) return { ...EMPTY_POLICY };
@@ -37,6 +39,21 @@ function policyFrom(item: Record<string, unknown> | undefined): StoredPolicy {
   out.version = Number(item.version);
   out.updated_at = item.updated_at;
   return out as unknown as StoredPolicy;
+}
+
+/**
+ * The model item's attribute holding one label's version: it grows with every change to that label's counts, so a
+ * container reads again only the label items whose version moved. Named `v` + 8 hex digits of the label's SHA-256
+ * (10 bytes, not the label's 20 to 70), so the model item of 77 labels stays under 4 KB: half a read unit. Two labels
+ * sharing a name only means both are read again when either changes.
+ */
+export const labelVersionAttribute = (label: string) => `v${createHash('sha256').update(label).digest('hex').slice(0, 8)}`;
+
+/** The version of every label the model item lists (0 for labels taught before versions were kept). */
+function labelVersionsOf(meta: Record<string, unknown>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const label of (meta.labels as Set<string> | undefined) ?? []) out.set(label, Number(meta[labelVersionAttribute(label)] ?? 0));
+  return out;
 }
 
 /** A count's attribute: its kind, then its bucket in base 36 (below 2^14: at most 3 digits). */
@@ -161,10 +178,62 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
     }
     const model: WorkspaceModel = { version: Number(meta.version ?? 0), labels: [] };
     const labels = [...((meta.labels as Set<string> | undefined) ?? [])].sort();
-    let bytes = approxBytes(meta);
+    const read = await this.readLabels(workspaceId, Number(meta.generation ?? 0), labels);
+    model.labels = read.labels;
+    return {
+      policy,
+      model,
+      sketchKey: String(meta.sketch_key),
+      generation: Number(meta.generation ?? 0),
+      labelVersions: labelVersionsOf(meta),
+      loadCost: { requests: requests + read.requests, bytes: approxBytes(meta) + read.bytes },
+    };
+  }
+
+  /**
+   * What changed since `cached` was loaded, from one eventually consistent read of the policy and model items (small:
+   * a read unit for both when nothing changed): undefined when nothing did; else the state with only the label items
+   * whose version moved read again (all of them after a reset).
+   */
+  async refreshState(workspaceId: string, cached: WorkspaceState): Promise<WorkspaceState | undefined> {
+    const policyPk = WORKSPACE_PREFIX.policy + workspaceId;
+    const modelPk = WORKSPACE_PREFIX.model + workspaceId;
+    const first = await this.batchGet([policyPk, modelPk], false);
+    const meta = first.get(modelPk);
+    const generation = Number(meta?.generation ?? 0);
+    if (!meta?.sketch_key || generation !== (cached.generation ?? 0)) return this.loadState(workspaceId);
+    const policy = policyFrom(first.get(policyPk));
+    const versions = labelVersionsOf(meta);
+    const before = cached.labelVersions ?? new Map<string, number>();
+    const changed = [...versions.keys()].sort().filter((l) => versions.get(l) !== before.get(l));
+    if (changed.length === 0 && policy.version === cached.policy.version && policy.updated_at === cached.policy.updated_at) return undefined;
+    const read = await this.readLabels(workspaceId, generation, changed);
+    const again = new Set(changed);
+    const model: WorkspaceModel = {
+      version: Number(meta.version ?? 0),
+      labels: [...cached.model.labels.filter((l) => !again.has(`${l.field}:${l.label}`)), ...read.labels],
+    };
+    return {
+      policy,
+      model,
+      sketchKey: cached.sketchKey,
+      generation,
+      labelVersions: versions,
+      loadCost: { requests: 1 + read.requests, bytes: approxBytes(meta) + read.bytes },
+    };
+  }
+
+  /** Label items by `<field>:<label>`, in BatchGets of 100 (labels never taught or emptied are skipped). */
+  private async readLabels(workspaceId: string, generation: number, labels: string[]) {
+    const out: LabelCounts[] = [];
+    let bytes = 0;
+    let requests = 0;
     for (let i = 0; i < labels.length; i += 100) {
       const slice = labels.slice(i, i + 100);
-      const pks = slice.map((l) => `${WORKSPACE_PREFIX.label}${workspaceId}#${l}`);
+      const pks = slice.map((l) => {
+        const colon = l.indexOf(':');
+        return labelPk(workspaceId, l.slice(0, colon) as LearnedField, l.slice(colon + 1), generation);
+      });
       const items = await this.batchGet(pks);
       requests += 1;
       slice.forEach((l, j) => {
@@ -173,19 +242,19 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
         bytes += approxBytes(item);
         const colon = l.indexOf(':');
         const counts = countsFrom(l.slice(0, colon) as LearnedField, l.slice(colon + 1), item);
-        if (counts.docs > 0) model.labels.push(counts);
+        if (counts.docs > 0) out.push(counts);
       });
     }
-    return { policy, model, sketchKey: String(meta.sketch_key), loadCost: { requests, bytes } };
+    return { labels: out, bytes, requests };
   }
 
   /** BatchGetItem with its unprocessed keys retried (they come back under throttling). */
-  private async batchGet(pks: string[]): Promise<Map<string, Record<string, unknown>>> {
+  private async batchGet(pks: string[], consistent = true): Promise<Map<string, Record<string, unknown>>> {
     const found = new Map<string, Record<string, unknown>>();
     let keys: Record<string, unknown>[] = pks.map((pk) => ({ pk }));
     for (let attempt = 0; keys.length > 0 && attempt < 5; attempt++) {
       const out = await this.client.send(
-        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }),
+        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: consistent } } }),
       );
       for (const item of out.Responses?.[this.tableName] ?? []) found.set(String(item.pk), item);
       keys = (out.UnprocessedKeys?.[this.tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];

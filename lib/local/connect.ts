@@ -2,11 +2,14 @@
 // record), or, when nothing runs there, a DynamoDB Local of its own on the data directory for one command.
 import { type LocalDbCredentials, prepareDataDir } from './credentials';
 import { IN_MEMORY, dynamoDbAnswers, startDynamoDbLocal } from './dynamodb-local';
+import { OwnedListenerAgent, childrenOf } from './listener-owner';
 import { readPortRecord, runtimeDir } from './port-record';
 
 export interface LocalDatabase {
   endpoint: string;
   credentials: LocalDbCredentials;
+  /** For the DynamoDB client: checks that the database on the port is local mode's (or ours) before the secret goes. */
+  httpAgent: OwnedListenerAgent;
   /** Set when this call started the database: stops it. */
   stop?: () => Promise<void>;
 }
@@ -16,7 +19,11 @@ export async function openLocalDatabase(options: { port: number; dataDir: string
   const endpoint = `http://127.0.0.1:${port}`;
   // A live record means local mode runs there (its owner is alive): use it, even if the database is slow right now.
   const record = readPortRecord(port);
-  if (record) return { endpoint, credentials: { accessKeyId: record.accessKeyId, region: record.region } };
+  if (record) {
+    // The JVM that local mode started is its child: a process that took the port while it was down is not.
+    const httpAgent = new OwnedListenerAgent(port, () => childrenOf(record.pid));
+    return { endpoint, credentials: { accessKeyId: record.accessKeyId, region: record.region }, httpAgent };
+  }
   // Without a record, the data directory's secret is never sent to whatever answers on the port.
   if (await dynamoDbAnswers(endpoint, 3_000)) {
     throw new Error(
@@ -27,5 +34,5 @@ export async function openLocalDatabase(options: { port: number; dataDir: string
   if (dataDir === IN_MEMORY) throw new Error(`no DynamoDB Local answers on ${endpoint}: start local mode with \`npm start\` first`);
   const { credentials } = prepareDataDir(dataDir, options.region);
   const db = await startDynamoDbLocal({ port, dataDir, credentials });
-  return { endpoint: db.endpoint, credentials, stop: () => db.stop() };
+  return { endpoint: db.endpoint, credentials, httpAgent: db.clientOptions.httpAgent as OwnedListenerAgent, stop: () => db.stop() };
 }

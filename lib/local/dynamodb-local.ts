@@ -10,6 +10,7 @@ import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import type { Settings } from '../../lambdas/contract/settings';
 import { type ClientOptions, createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { type LocalDbCredentials, ensurePrivateDir } from './credentials';
+import { ForeignListenerError, OwnedListenerAgent } from './listener-owner';
 
 export type { LocalDbCredentials };
 
@@ -28,6 +29,14 @@ export class JavaMissingError extends Error {
         'Then run the command again.',
     );
     this.name = 'JavaMissingError';
+  }
+}
+
+/** Something else holds the port DynamoDB Local should listen on. */
+export class PortInUseError extends Error {
+  constructor(port: number) {
+    super(`port ${port} is already in use: DynamoDB Local cannot listen there`);
+    this.name = 'PortInUseError';
   }
 }
 
@@ -81,9 +90,14 @@ export function javaAvailable(): boolean {
   return !probe.error && probe.status === 0;
 }
 
-/** True when a DynamoDB endpoint answers ListTables. */
-export async function dynamoDbAnswers(endpoint: string, timeoutMs = 1_000, credentials?: LocalDbCredentials): Promise<boolean> {
-  const client = createDocumentClient({ endpoint, region: credentials?.region, localAccessKeyId: credentials?.accessKeyId });
+/** True when a DynamoDB endpoint answers ListTables (through `httpAgent` when given: see listener-owner.ts). */
+export async function dynamoDbAnswers(
+  endpoint: string,
+  timeoutMs = 1_000,
+  credentials?: LocalDbCredentials,
+  httpAgent?: OwnedListenerAgent,
+): Promise<boolean> {
+  const client = createDocumentClient({ endpoint, region: credentials?.region, localAccessKeyId: credentials?.accessKeyId, httpAgent });
   try {
     await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(timeoutMs) });
     return true;
@@ -147,17 +161,20 @@ export async function startDynamoDbLocal(options: {
   port: number;
   dataDir: string;
   credentials?: LocalDbCredentials;
+  /** Told the JVM's process id as soon as it is spawned (before it answers). */
+  onSpawn?: (pid: number) => void;
 }): Promise<RunningDynamoDb> {
   if (!javaAvailable()) throw new JavaMissingError();
   const credentials = options.credentials ?? WELL_KNOWN_CREDENTIALS;
   const port = options.port || (await freePort());
   // Otherwise whatever already holds the port would answer our readiness check in place of the JVM we start.
-  if (!(await portBindable(port))) throw new Error(`port ${port} is already in use: DynamoDB Local cannot listen there`);
+  if (!(await portBindable(port))) throw new PortInUseError(port);
   const inMemory = options.dataDir === IN_MEMORY;
   const path = inMemory ? null : resolve(options.dataDir);
   if (path) ensurePrivateDir(path, 'data directory');
 
   const child = spawnJava(dynamoDbLocalArgs(port, path));
+  if (child.pid) options.onSpawn?.(child.pid);
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4_000);
@@ -175,8 +192,15 @@ export async function startDynamoDbLocal(options: {
   });
 
   const endpoint = `http://127.0.0.1:${port}`;
+  // Until the JVM binds, another process may take the port: the secret goes only to a connection our child accepted.
+  let refused: ForeignListenerError | undefined;
+  const httpAgent = new OwnedListenerAgent(port, () => [child.pid!], (err) => (refused = err));
   const deadline = Date.now() + 60_000;
-  while (!(await dynamoDbAnswers(endpoint, 500, credentials))) {
+  while (!(await dynamoDbAnswers(endpoint, 500, credentials, httpAgent))) {
+    if (refused) {
+      child.kill('SIGKILL');
+      throw refused;
+    }
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`DynamoDB Local exited during start-up (port ${port} in use?):\n${output.trim()}`);
     }
@@ -192,7 +216,7 @@ export async function startDynamoDbLocal(options: {
     port,
     pid: child.pid!,
     credentials,
-    clientOptions: { endpoint, region: credentials.region, localAccessKeyId: credentials.accessKeyId },
+    clientOptions: { endpoint, region: credentials.region, localAccessKeyId: credentials.accessKeyId, httpAgent },
     settings: { dynamodbEndpoint: endpoint, region: credentials.region, dynamodbLocalAccessKeyId: credentials.accessKeyId },
     exited,
     async stop() {

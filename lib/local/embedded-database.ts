@@ -5,6 +5,7 @@ import type { Settings } from '../../lambdas/contract/settings';
 import type { ClientOptions } from '../../lambdas/stores/dynamodb-client';
 import { type LocalDbCredentials, ephemeralCredentials, prepareDataDir } from './credentials';
 import { IN_MEMORY, NO_WEB_ORIGIN } from './dynamodb-local';
+import { OwnedListenerAgent } from './listener-owner';
 import { removePortRecord, writePortRecord } from './port-record';
 import { superviseDynamoDbLocal } from './supervisor';
 
@@ -53,6 +54,8 @@ export async function startEmbeddedDatabase(options: {
   );
 
   const db = await superviseDynamoDbLocal({ ...options, credentials });
+  // Every connection the service opens is checked to have been accepted by our JVM (see listener-owner.ts).
+  const httpAgent = new OwnedListenerAgent(db.port, db.pids, (err) => options.onFatal(err.message));
   const record = { ...credentials, port: db.port, pid: process.pid, dataDir };
   try {
     writePortRecord(record);
@@ -64,7 +67,7 @@ export async function startEmbeddedDatabase(options: {
     endpoint: db.endpoint,
     port: db.port,
     credentials,
-    clientOptions: { endpoint: db.endpoint, region: credentials.region, localAccessKeyId: credentials.accessKeyId },
+    clientOptions: { endpoint: db.endpoint, region: credentials.region, localAccessKeyId: credentials.accessKeyId, httpAgent },
     settings: { dynamodbEndpoint: db.endpoint, region: credentials.region, dynamodbLocalAccessKeyId: credentials.accessKeyId },
     notices,
     pid: () => db.pid(),

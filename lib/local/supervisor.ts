@@ -1,7 +1,8 @@
 // Local mode's embedded database, kept alive: if DynamoDB Local dies, it is started again on the same port and data
 // (requests meanwhile meet a refused connection, which the service answers with 503). Data kept in memory died
 // with the process, so then local mode must stop rather than carry on over an empty database.
-import { JavaMissingError, type LocalDbCredentials, IN_MEMORY, type RunningDynamoDb, startDynamoDbLocal } from './dynamodb-local';
+import { JavaMissingError, type LocalDbCredentials, IN_MEMORY, PortInUseError, type RunningDynamoDb, startDynamoDbLocal } from './dynamodb-local';
+import { ForeignListenerError } from './listener-owner';
 
 export interface SupervisedDynamoDb {
   endpoint: string;
@@ -9,6 +10,8 @@ export interface SupervisedDynamoDb {
   credentials: LocalDbCredentials;
   /** The JVM's process id right now (it changes with each restart). */
   pid(): number;
+  /** The JVM serving now and, during a restart, the one starting (it may accept connections before it is ready). */
+  pids(): number[];
   stop(): Promise<void>;
 }
 
@@ -33,6 +36,7 @@ function describeExit(exit: { code: number | null; signal: string | null }): str
 export async function superviseDynamoDbLocal(options: SupervisorOptions): Promise<SupervisedDynamoDb> {
   const { dataDir, credentials, log, onFatal } = options;
   let current: RunningDynamoDb = await startDynamoDbLocal({ port: options.port, dataDir, credentials });
+  let starting: number | undefined;
   const port = current.port;
   let stopping = false;
 
@@ -40,14 +44,22 @@ export async function superviseDynamoDbLocal(options: SupervisorOptions): Promis
     let pause = 250;
     for (let attempt = 1; !stopping; attempt++) {
       try {
-        const db = await startDynamoDbLocal({ port, dataDir, credentials });
+        const db = await startDynamoDbLocal({ port, dataDir, credentials, onSpawn: (pid) => (starting = pid) });
         if (stopping) return db.stop();
         current = db;
         log(`${NAME} is back on port ${port} after ${attempt} attempt${attempt === 1 ? '' : 's'}, on the same data`);
         watch(db);
         return;
       } catch (err) {
+        starting = undefined; // that JVM is gone (its pid may be reused)
         if (err instanceof JavaMissingError) return onFatal(`${NAME} cannot be restarted: ${err.message}`);
+        // Another process took the port while the database was down: waiting for it would keep sending it requests.
+        if (err instanceof PortInUseError || err instanceof ForeignListenerError) {
+          return onFatal(
+            `${NAME} cannot be restarted: another process took its port ${port} while it was down, and local mode ` +
+              'sends its database secret to nobody else. Stop that process (or choose another LOCAL_DYNAMODB_PORT) and run npm start again.',
+          );
+        }
         log(`${NAME} did not restart (${(err as Error).message.split('\n')[0]}); trying again in ${pause} ms`);
         await new Promise((r) => setTimeout(r, pause));
         pause = Math.min(pause * 2, options.maxBackoffMs ?? 5_000);
@@ -75,6 +87,7 @@ export async function superviseDynamoDbLocal(options: SupervisorOptions): Promis
     port,
     credentials,
     pid: () => current.pid,
+    pids: () => (starting === undefined ? [current.pid] : [current.pid, starting]),
     async stop() {
       stopping = true;
       await current.stop();

@@ -8,6 +8,9 @@ import type {
   ErrorBody,
   Feedback,
   FeedbackRecord,
+  ImportExample,
+  ImportResult,
+  ModelForgotten,
   ListDecisionsParams,
   Policy,
   PolicyInput,
@@ -25,6 +28,8 @@ export const OPERATIONS = {
   submitFeedback: { method: 'POST', path: '/decisions/{decision_id}/feedback' },
   getPolicy: { method: 'GET', path: '/workspaces/{workspace_id}/policy' },
   putPolicy: { method: 'PUT', path: '/workspaces/{workspace_id}/policy' },
+  importExamples: { method: 'POST', path: '/workspaces/{workspace_id}/examples' },
+  forgetModel: { method: 'DELETE', path: '/workspaces/{workspace_id}/model' },
 } as const;
 
 export interface ClientOptions {
@@ -109,7 +114,8 @@ function retryAfterMs(headers: Headers): number | undefined {
 const toTime = (value: string | Date | undefined) => (value instanceof Date ? value.toISOString() : value);
 
 export class SignalAnalysisClient {
-  private readonly apiKey: string;
+  // A private field, so that logging or serializing a client (console.log, util.inspect, JSON.stringify) never shows it.
+  readonly #apiKey: string;
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
@@ -120,7 +126,7 @@ export class SignalAnalysisClient {
 
   constructor(options: ClientOptions) {
     if (!options?.apiKey) throw new TypeError('SignalAnalysisClient needs an apiKey');
-    this.apiKey = options.apiKey;
+    this.#apiKey = options.apiKey;
     this.baseUrl = (options.baseUrl ?? 'http://127.0.0.1:3000/api/v1').replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxRetries = options.maxRetries ?? 3;
@@ -220,6 +226,26 @@ export class SignalAnalysisClient {
     ).body;
   }
 
+  /**
+   * Teaches a workspace 1 to 100 labeled signals from its history; the answer has one item per example, in input
+   * order. Retried safely: the Idempotency-Key (one made up when not given) makes a retry teach nothing twice.
+   */
+  async importExamples(workspaceId: string, examples: ImportExample[], options: IdempotentRequestOptions = {}): Promise<ImportResult> {
+    return (
+      await this.send<ImportResult>({
+        ...this.withId(OPERATIONS.importExamples, 'workspace_id', workspaceId),
+        body: { examples },
+        headers: { 'Idempotency-Key': options.idempotencyKey ?? globalThis.crypto.randomUUID() },
+        options,
+      })
+    ).body;
+  }
+
+  /** Forgets everything the workspace learned (feedback and imports); its policy and decisions stay. */
+  async forgetModel(workspaceId: string, options: RequestOptions = {}): Promise<ModelForgotten> {
+    return (await this.send<ModelForgotten>({ ...this.withId(OPERATIONS.forgetModel, 'workspace_id', workspaceId), options })).body;
+  }
+
   private withId(op: { method: string; path: string }, name: string, value: string): { method: string; path: string } {
     if (typeof value !== 'string' || value === '') throw new TypeError(`${name} must be a non-empty string`);
     return { method: op.method, path: op.path.replace(`{${name}}`, encodeURIComponent(value)) };
@@ -248,7 +274,7 @@ export class SignalAnalysisClient {
     const url = this.url(call.path, call.query);
     const headers: Record<string, string> = {
       Accept: 'application/json',
-      Authorization: `Bearer ${this.apiKey}`,
+      Authorization: `Bearer ${this.#apiKey}`,
       'User-Agent': `signal-analysis-sdk/${SDK_VERSION}`,
       ...call.headers,
     };

@@ -96,7 +96,35 @@ export interface BatchResult {
   data: BatchItemResult[];
 }
 
+/** `POST /workspaces/{workspace_id}/examples`: one labeled signal of a workspace's history. */
+export interface ImportExample {
+  /** As for analyze; `workspace_id` may be left out (when given it must be the path's). */
+  signal: Omit<Signal, 'workspace_id'> & { workspace_id?: string };
+  /** The labels the signal should have had (at least one field). */
+  labels: Feedback;
+}
+
+export interface ImportRequest {
+  examples: ImportExample[];
+}
+
+export type ImportItemResult = { index: number; status: 'learned'; error?: never } | { index: number; error: BatchItemError; status?: never };
+
+export interface ImportResult {
+  object: 'list';
+  workspace_id: string;
+  /** Examples learned (those without an error). */
+  learned: number;
+  data: ImportItemResult[];
+}
+
+export interface ModelForgotten {
+  workspace_id: string;
+  forgotten: true;
+}
+
 export type ErrorCode =
+  | 'FORBIDDEN'
   | 'UNAUTHORIZED'
   | 'ACCOUNT_INACTIVE'
   | 'INSUFFICIENT_SCOPE'

@@ -163,7 +163,15 @@ it('makes only DynamoDB calls that each function\'s role allows, on every route'
     // Feedback that teaches the workspace a category: the decision, its feedback and the model's label counts.
     const feedback = await as('Feedback', 'POST', `/decisions/${id}/feedback`, { key, body: { category: 'customs_hold', queue: 'logistics' } });
     expect(feedback.status).toBeLessThan(300);
+    // Importing history (its record, counts, model item and audit event in transactions; a replay reads the record),
+    // then forgetting it (the model item's new generation and its audit event).
+    const examplesPath = `/workspaces/${encodeURIComponent(ws)}/examples`;
+    const imported = { examples: [{ signal: signal(ws, 7), labels: { category: 'customs_hold' } }] };
+    for (let i = 0; i < 2; i++) {
+      expect((await as('ImportExamples', 'POST', examplesPath, { key, body: imported, headers: { 'idempotency-key': `iam-import-${ws}` } })).status).toBe(200);
+    }
     expect((await as('Analyze', 'POST', '/signals/analyze', { key, body: signal(ws, 5) })).status).toBe(200);
+    expect((await as('ForgetModel', 'DELETE', `/workspaces/${encodeURIComponent(ws)}/model`, { key })).status).toBe(200);
   }
   // Another workspace for a key whose (empty) prefix set is cached: only the exact grant is read.
   expect((await as('Analyze', 'POST', '/signals/analyze', { key: exact, body: signal('ws_other', 6) })).status).toBe(403);
@@ -177,6 +185,8 @@ it('makes only DynamoDB calls that each function\'s role allows, on every route'
     recorded.some((r) => r.fn === fn && r.action === action && r.keys.some((k) => k.startsWith(prefix)));
   for (const route of ROUTES) expect([route.id, recorded.some((r) => r.fn === route.id)]).toEqual([route.id, true]);
   expect(seen('Feedback', 'UpdateItem', 'wslabel#')).toBe(true);
+  expect(seen('ImportExamples', 'UpdateItem', 'wslabel#')).toBe(true);
+  expect(seen('ForgetModel', 'PutItem', 'audit#')).toBe(true);
   expect(seen('Analyze', 'BatchGetItem', 'wslabel#')).toBe(true);
   expect(seen('Analyze', 'PutItem', 'idem#')).toBe(true);
   expect(seen('AnalyzeBatch', 'BatchGetItem', 'decision#')).toBe(true);

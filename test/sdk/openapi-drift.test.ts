@@ -64,6 +64,10 @@ const PAIRS: [string, string, string[]][] = [
   ['BatchRequest', 'BatchRequest', []],
   ['BatchResult', 'BatchResult', []],
   ['BatchItemError', 'BatchItemError', []],
+  ['ImportRequest', 'ImportRequest', []],
+  ['ImportExample', 'ImportExample', []],
+  ['ImportResult', 'ImportResult', []],
+  ['ModelForgotten', 'ModelForgotten', []],
   ['ErrorDetail', 'ErrorDetail', []],
 ];
 

@@ -81,11 +81,73 @@ export function expectPrototypeUntouched(): void {
   expect(Object.getPrototypeOf(Object.prototype)).toBeNull();
 }
 
+/**
+ * What keeps an answer from having the contract's error shape (section 2), or undefined when it has it: `error` is the
+ * only top-level key; it holds a code whose status is the answer's, a message, `request_id` equal to the X-Request-Id
+ * header, and `details` (where given) of `{field, message}` and nothing else. Plain checks, no `expect`: the fuzz test
+ * runs it 20,000 times.
+ */
+export function contractErrorProblem(reply: Reply): string | undefined {
+  const err = reply.json?.error;
+  if (!err || typeof err !== 'object' || Object.keys(reply.json).length !== 1) return 'the body is not {"error": {...}}';
+  const extra = Object.keys(err).filter((k) => !['code', 'message', 'request_id', 'details'].includes(k));
+  if (extra.length) return `error has other keys: ${extra.join(', ')}`;
+  if (typeof err.code !== 'string' || ERROR_STATUS[err.code as keyof typeof ERROR_STATUS] !== reply.status) return `code ${JSON.stringify(err.code)} is not the code of a ${reply.status}`;
+  if (typeof err.message !== 'string' || err.message.length === 0) return 'no message';
+  if (err.request_id !== reply.headers['x-request-id']) return 'request_id differs from X-Request-Id';
+  if (err.details !== undefined) {
+    if (!Array.isArray(err.details)) return 'details is not an array';
+    for (const d of err.details) {
+      if (d === null || typeof d !== 'object' || Object.keys(d).sort().join() !== 'field,message') return `a detail is not {field, message}: ${JSON.stringify(d)}`;
+      if (typeof d.field !== 'string' || typeof d.message !== 'string') return `a detail's field or message is not a string: ${JSON.stringify(d)}`;
+    }
+  }
+  return undefined;
+}
+
+/** Asserts the contract's error shape (see contractErrorProblem). */
+export function expectContractError(reply: Reply, summary: string): void {
+  const problem = contractErrorProblem(reply);
+  if (problem) throw new Error(`not a contract error (${problem}): ${summary}`);
+}
+
 export interface SendOptions {
   key?: string;
-  headers?: Record<string, string>;
+  headers?: Record<string, string | string[]>;
   body?: string | Buffer;
   json?: unknown;
+}
+
+/** A request through node:http on the given keep-alive agent (arbitrary body bytes; header values latin1 without
+ * controls; an array value sends the header once per entry). */
+export function sendHttp(target: { host: string; port: number; agent: Agent }, method: string, path: string, options: SendOptions = {}): Promise<Reply> {
+  const { host, port, agent } = target;
+  const headers: Record<string, string | string[]> = { ...(options.headers ?? {}) };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body = options.body;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers['content-type'] ??= 'application/json';
+  }
+  const payload = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
+  if (payload) headers['content-length'] = String(payload.length);
+  return new Promise((done, fail) => {
+    const req = httpRequest({ host, port, method, path, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const out: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+        }
+        done({ status: res.statusCode ?? 0, headers: out, text, json: parseJson(text) });
+      });
+      res.on('error', fail);
+    });
+    req.on('error', fail);
+    req.end(payload);
+  });
 }
 
 export interface HostileApi {
@@ -130,34 +192,7 @@ export async function startHostileApi(label: string): Promise<HostileApi> {
     const { key: otherKey } = await partnerWithKey(api.admin, 'globex', ['ws_c']);
     const decisions = new Map<string, unknown>();
 
-    function send(method: string, path: string, options: SendOptions = {}): Promise<Reply> {
-      const headers: Record<string, string> = { ...(options.headers ?? {}) };
-      if (options.key) headers.authorization = `Bearer ${options.key}`;
-      let body = options.body;
-      if (options.json !== undefined) {
-        body = JSON.stringify(options.json);
-        headers['content-type'] ??= 'application/json';
-      }
-      const payload = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
-      if (payload) headers['content-length'] = String(payload.length);
-      return new Promise((done, fail) => {
-        const req = httpRequest({ host, port, method, path, headers, agent }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            const out: Record<string, string> = {};
-            for (const [name, value] of Object.entries(res.headers)) {
-              if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
-            }
-            done({ status: res.statusCode ?? 0, headers: out, text, json: parseJson(text) });
-          });
-          res.on('error', fail);
-        });
-        req.on('error', fail);
-        req.end(payload);
-      });
-    }
+    const send = (method: string, path: string, options: SendOptions = {}) => sendHttp({ host, port, agent }, method, path, options);
 
     function sendRaw(head: (string | Buffer)[], body: Buffer = Buffer.alloc(0)): Promise<Reply> {
       const lines = [...head, 'Host: 127.0.0.1', 'Connection: close'];
@@ -211,22 +246,7 @@ export async function startHostileApi(label: string): Promise<HostileApi> {
         decisions.set(reply.json.decision_id, reply.json);
         return reply;
       }
-      const err = reply.json?.error;
-      if (!err || typeof err !== 'object' || Object.keys(reply.json).length !== 1) throw new Error(`not a contract error: ${summary}`);
-      expect(Object.keys(err).every((k) => ['code', 'message', 'request_id', 'details'].includes(k))).toBe(true);
-      expect(typeof err.code).toBe('string');
-      expect(ERROR_STATUS[err.code as keyof typeof ERROR_STATUS]).toBe(reply.status);
-      expect(typeof err.message).toBe('string');
-      expect(err.message.length).toBeGreaterThan(0);
-      expect(err.request_id).toBe(reply.headers['x-request-id']);
-      if (err.details !== undefined) {
-        expect(Array.isArray(err.details)).toBe(true);
-        for (const d of err.details) {
-          expect(Object.keys(d).sort()).toEqual(['field', 'message']);
-          expect(typeof d.field).toBe('string');
-          expect(typeof d.message).toBe('string');
-        }
-      }
+      expectContractError(reply, summary);
       return reply;
     }
 

@@ -101,6 +101,7 @@ export function referenceSketch(key: HalfSipKey, signal: { subject?: string; bod
 const ALPHA = 0.1;
 const SHARING_EXPONENT = 0.5;
 const LEARNED_MARGIN = 2;
+const MIN_TEXT_EVIDENCE_PER_FEATURE = 0.6;
 const SENDER_NATS = 3;
 const DOMAIN_NATS = 1.5;
 const EVIDENCE_CAP = 5;
@@ -144,7 +145,7 @@ export function referencePredict(model: WorkspaceModel, field: LearnedField, ske
   }
   const lengthNorm = Math.max(1, Math.sqrt(n));
 
-  let best: { l: LabelCounts; score: number; evidence: number; s: number; d: number } | undefined;
+  let best: { l: LabelCounts; score: number; evidence: number; s: number; d: number; text: number } | undefined;
   const scores: number[] = [];
   labels.forEach((l, li) => {
     const absent = logAlpha - Math.log(l.total + ALPHA * TEXT_BUCKETS) + logV;
@@ -161,11 +162,13 @@ export function referencePredict(model: WorkspaceModel, field: LearnedField, ske
     const evidence = text / lengthNorm + SENDER_NATS * s + DOMAIN_NATS * d;
     const score = weighted + Math.log((l.docs + 1) / (docsAll + labels.length)) + 4 * (SENDER_NATS * s + DOMAIN_NATS * d);
     scores.push(score);
-    if (!best || score > best.score || (score === best.score && l.label < best.l.label)) best = { l, score, evidence, s, d };
+    if (!best || score > best.score || (score === best.score && l.label < best.l.label)) best = { l, score, evidence, s, d, text };
   });
   if (!best) return undefined;
-  const chosen: { l: LabelCounts; score: number; evidence: number; s: number; d: number } = best;
+  const chosen: { l: LabelCounts; score: number; evidence: number; s: number; d: number; text: number } = best;
   if (chosen.evidence < LEARNED_MARGIN) return undefined;
+  // The out-of-distribution check: text evidence per feature, whoever sent it.
+  if (chosen.text / Math.max(1, n) < MIN_TEXT_EVIDENCE_PER_FEATURE) return undefined;
   const top = chosen.score;
   const probability = 1 / scores.reduce((sum, sc) => sum + Math.exp(sc - top), 0);
   return {

@@ -49,8 +49,10 @@ describe('prediction', () => {
     const model = { version: 4, labels: [labelCounts('queue', 'accounts_payable')] };
     const s = sketch('invoice attached', 'clerk@supplier.example');
     for (let i = 0; i < 4; i++) countSketch(model.labels[0], s, 1);
-    const p = predictField(model, 'queue', sketch('something else entirely', 'clerk@supplier.example'));
+    const p = predictField(model, 'queue', sketch('invoice attached for March', 'clerk@supplier.example'));
     expect(p).toMatchObject({ label: 'accounts_payable', basis: 'sender', senderCount: 4 });
+    // Contract section 13: the same sender with other vocabulary is unlike anything taught.
+    expect(predictField(model, 'queue', sketch('something else entirely', 'clerk@supplier.example'))).toBeUndefined();
     for (let i = 0; i < 4; i++) countSketch(model.labels[0], s, -1);
     expect(model.labels[0]).toMatchObject({ docs: 0, total: 0 });
     expect(model.labels[0].text.size + model.labels[0].senders.size).toBe(0);

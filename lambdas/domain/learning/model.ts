@@ -76,6 +76,8 @@ const ALPHA = 0.1;
 const SHARING_EXPONENT = 0.5;
 /** Evidence (nats per sqrt(feature)) a learned label needs before it replaces the global answer. */
 export const LEARNED_MARGIN = 2;
+/** Text evidence (nats per feature) the best label needs, whatever the sender: the out-of-distribution check. */
+export const MIN_TEXT_EVIDENCE_PER_FEATURE = 0.6;
 /** Nats per corroborating correction for the same sender, and for the same domain (capped at 5 corrections). */
 const SENDER_NATS = 3;
 const DOMAIN_NATS = 1.5;
@@ -347,6 +349,10 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
     }
   }
   if (best < 0 || bestEvidence < LEARNED_MARGIN) return undefined;
+  // Out of distribution (contract section 13): the signal's words must be like what the label was taught, whoever
+  // sent it. The best label's text log-likelihood ratio per feature against the uniform background: held-out queries
+  // of taught intents mostly score 1.2 to 4.9, other corpora -0.3 to 0.5 (docs/learning.md).
+  if (TEXT[best] / Math.max(1, n) < MIN_TEXT_EVIDENCE_PER_FEATURE) return undefined;
   const top = SCORE[best];
   let sum = 0;
   for (let li = 0; li < count; li++) if (live[li] === 1) sum += Math.exp(SCORE[li] - top);
@@ -363,4 +369,27 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
     basis: s > 0 ? 'sender' : d > 0 ? 'domain' : 'text',
     evidence: bestEvidence,
   };
+}
+
+/**
+ * Adds an import's label deltas to a model in memory (the container that took the import decides with it at once);
+ * the index is rebuilt on the next prediction.
+ */
+export function applyDeltas(model: WorkspaceModel, deltas: readonly import('./label-delta').LabelDelta[]): void {
+  if (deltas.length === 0) return;
+  for (const delta of deltas) {
+    let counts = model.labels.find((l) => l.field === delta.field && l.label === delta.label);
+    if (!counts) {
+      counts = labelCounts(delta.field, delta.label);
+      model.labels.push(counts);
+    }
+    counts.docs += delta.docs;
+    counts.total += delta.total;
+    for (const [name, n] of delta.counts) {
+      const kind = name[0];
+      bump(kind === 't' ? counts.text : kind === 's' ? counts.senders : counts.domains, parseInt(name.slice(1), 36), n);
+    }
+  }
+  model.version++;
+  model.index = undefined;
 }

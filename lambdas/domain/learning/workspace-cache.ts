@@ -45,6 +45,11 @@ export class WorkspaceCache {
     private readonly load: (workspaceId: string) => Promise<WorkspaceState>,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
+    /**
+     * What changed since a cached state was loaded (undefined: nothing). With it, an entry past its TTL costs one
+     * small read when nothing changed, and otherwise a read of only what changed, never a whole-model load.
+     */
+    private readonly refresh?: (workspaceId: string, cached: WorkspaceState) => Promise<WorkspaceState | undefined>,
   ) {}
 
   get size(): number {
@@ -62,8 +67,14 @@ export class WorkspaceCache {
     const pending = this.loading.get(workspaceId);
     if (pending) return pending;
     const loadedAtMs = this.now();
-    const promise = this.load(workspaceId)
+    const refreshed = entry && this.refresh ? this.refresh(workspaceId, entry.value.state) : this.load(workspaceId);
+    const promise = refreshed
       .then((state) => {
+        if (state === undefined) {
+          // Nothing changed: the same entry, fresh again.
+          this.store(workspaceId, { ...entry!, loadedAtMs });
+          return entry!.value;
+        }
         const value = cachedWorkspace(state);
         if (this.ttlMs > 0) this.store(workspaceId, { value, loadedAtMs, weight: weightOf(state) });
         return value;

@@ -78,10 +78,8 @@ export function applyWorkspace(
   }
 
   let keywordCategory: { category: string; queue?: string; weight: number } | undefined;
-  if (policy.keywords.length) {
-    const haystack = text ?? signalText(signal);
-    for (const { pattern, keyword } of policy.keywords) {
-      if (!pattern.test(haystack)) continue;
+  if (policy.keywords.size) {
+    for (const keyword of policy.keywords.match(text ?? signalText(signal))) {
       reasons.push({ code: 'POLICY_KEYWORD', message: `mentions "${keyword.phrase}" (workspace keyword)`, weight: keyword.weight });
       score += keyword.weight;
       changed = true;

@@ -1,0 +1,68 @@
+// What a feedback and an imported example write, in DynamoDB's billing terms (issue 23): an update is billed by the
+// size of the whole item it leaves (1 unit per KB, twice inside a transaction), so the label items' sizes are read
+// back and priced. Floors: a feedback stores 1 unit (its decision item) and reads half a unit; an imported example
+// should cost no more than a feedback's floor.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { labelDeltas } from '../../lambdas/domain/learning/label-delta';
+import { sketchSignal } from '../../lambdas/domain/learning/sketch';
+import type { FeedbackFields } from '../../lambdas/domain/ports';
+import { importExamples } from '../../lambdas/import-examples/import-examples';
+import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
+import { labelPk } from '../../lambdas/stores/workspace-store';
+import { dynamoItemBytes, writeUnitsFor } from './cost-model';
+import { type Figures, round2 } from './common';
+import type { World } from './world';
+
+const FEEDBACK_FLOOR_UNITS = 1;
+
+export async function benchWorkspaceImport(world: World, teach: [string, string][], learnedWs: string): Promise<Figures> {
+  const deps = world.handlers.dependencies;
+  const table = deps.settings.decisionsTableName;
+  const itemUnits = async (pk: string, factor: number) => {
+    const out = await deps.client.send(new GetCommand({ TableName: table, Key: { pk } }));
+    return out.Item ? factor * writeUnitsFor(dynamoItemBytes(out.Item)) : 0;
+  };
+  // Feedback on the taught workspace: the decision item (1), the one label item it adds to (its size), the model item.
+  const learned = await deps.workspaces.get(learnedWs);
+  const categories = learned.state.model.labels.filter((l) => l.field === 'category');
+  let labelUnits = 0;
+  for (const l of categories) labelUnits += await itemUnits(labelPk(learnedWs, 'category', l.label, learned.state.generation ?? 0), 1);
+  const feedbackUnits = 1 + labelUnits / Math.max(1, categories.length) + (await itemUnits(`wsmodel#${learnedWs}`, 1));
+
+  // The same examples imported into a fresh workspace in chunks of 100 (file order, as a partner's history comes).
+  const ws = `${learnedWs}_import`;
+  const store = new DynamoModelWriteStore(deps.client, table);
+  let importUnits = 0;
+  for (let i = 0; i < teach.length; i += 100) {
+    const examples = teach.slice(i, i + 100).map(([text, category]) => ({ signal: { source: 'support_message', body: text }, labels: { category } }));
+    const out = await importExamples(ws, examples, { workspaces: deps.workspaces, store }, { nowMs: Date.now(), idempotency: { pk: `idem#bench#${ws}#${i}`, requestHash: 'x' } });
+    if (out.kind !== 'imported') throw new Error(`bench import answered ${out.kind}`);
+    const workspace = await deps.workspaces.get(ws);
+    const deltas = labelDeltas(examples.map((e) => ({ sketch: sketchSignal(workspace.key, e.signal), labels: e.labels as FeedbackFields })));
+    // Each label item updated inside a transaction (2 units per KB of the item after), the record and the model item.
+    for (const d of deltas) importUnits += await itemUnits(labelPk(ws, d.field, d.label, workspace.state.generation ?? 0), 2) * Math.ceil((d.counts.size + 2) / 250);
+    importUnits += 2 + (await itemUnits(`wsmodel#${ws}`, 2));
+  }
+  const perExample = importUnits / teach.length;
+
+  // Freshness: what a container past its TTL reads when nothing changed (the policy and model items, eventually
+  // consistent: half a unit per 4 KB each), and how long that check takes beside a whole-model load.
+  const readUnits = async (pk: string) => {
+    const out = await deps.client.send(new GetCommand({ TableName: table, Key: { pk } }));
+    return out.Item ? 0.5 * Math.ceil(dynamoItemBytes(out.Item) / 4096) : 0;
+  };
+  const checkUnits = (await readUnits(`policy#${learnedWs}`)) + (await readUnits(`wsmodel#${learnedWs}`));
+  const cached = (await deps.workspaces.get(learnedWs)).state;
+  const t0 = process.hrtime.bigint();
+  const unchanged = await deps.workspaceStore.refreshState(learnedWs, cached);
+  const checkMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (unchanged !== undefined) throw new Error('the bench workspace changed under the freshness check');
+  return {
+    ws_feedback_write_units: round2(feedbackUnits),
+    ws_feedback_vs_floor: round2(feedbackUnits / FEEDBACK_FLOOR_UNITS),
+    ws_import_write_units_per_example: round2(perExample),
+    ws_import_vs_feedback_floor: round2(perExample / FEEDBACK_FLOOR_UNITS),
+    ws_fresh_check_read_units: checkUnits,
+    ws_fresh_check_ms: round2(checkMs),
+  };
+}

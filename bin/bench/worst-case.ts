@@ -1,0 +1,144 @@
+// Section "worst-case": the CPU one analyze can cost (issue 21): a maximal policy (200 keywords of about 100 characters
+// made of short words that occur in the body, 1,000 entries in each sender list) and a body as large as a request may
+// be (256 KiB). Measured with process.cpuUsage around one in-process request (authorizer + route, this process only:
+// DynamoDB Local is another process), median and worst of several, after warm-up. Beside it, the parts: the global
+// engine alone on the same signal, the policy's keyword automaton alone, and what one regular expression per keyword
+// (the matching before issue 21) would cost on the same text, for comparison.
+import { keywordMatcher } from '../../lambdas/domain/keyword-matcher';
+import { scoreSignal } from '../../lambdas/domain/engine';
+import { keywordPattern, type WorkspacePolicy } from '../../lambdas/domain/policy';
+import { signalText } from '../../lambdas/domain/learning/sketch';
+import type { Signal } from '../../lambdas/domain/signal';
+import { type Figures, median, progress, round2 } from './common';
+import { analyzeEvents, analyzeInProcess, expectOk } from './requests';
+import type { World } from './world';
+
+const REQUEST_LIMIT = 256 * 1024;
+const BODY_MAX_CHARS = 200_000;
+const WIDE_WORDS = ['ça', 'où', 'ün', 'öl', 'ää', 'ßé', 'çà', 'éè'];
+const SHORT_WORDS = ['to', 'in', 'on', 'at', 'of', 'we', 'us', 'go', 'so', 'up', 'an', 'it'];
+const THREE_LETTERS = ['the', 'and', 'for', 'you', 'are', 'was', 'not', 'but', 'now', 'all', 'one', 'our', 'get'];
+
+/** A seeded generator (mulberry32): the same policy and body on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** 200 phrases of 100 characters: a run of 30 "to" (what made backtracking expensive), then three other short words. */
+export function maximalKeywords(): string[] {
+  const phrases: string[] = [];
+  for (let k = 0; phrases.length < 200; k++) {
+    const tail = [SHORT_WORDS[k % 12], THREE_LETTERS[Math.floor(k / 12) % 13], THREE_LETTERS[(k * 7) % 13]];
+    phrases.push([...Array(30).fill('to'), ...tail].join(' '));
+  }
+  return phrases;
+}
+
+export function maximalPolicy(): WorkspacePolicy {
+  const senders = (kind: string) =>
+    Array.from({ length: 1_000 }, (_, i) => (i % 2 ? `@${kind}${i}.io` : `${kind[0]}${i}@x.io`));
+  return {
+    vip_senders: senders('v'),
+    trusted_senders: senders('t'),
+    blocked_senders: senders('b'),
+    keywords: maximalKeywords().map((phrase, i) => ({ phrase, weight: (i % 21) - 10, ...(i % 10 === 0 ? { category: `own_${i}` } : {}) })),
+  };
+}
+
+/**
+ * The largest request the API takes (256 KiB): a body of 200,000 characters (its limit) whose words are mostly runs of
+ * "to" among the other short words, and short words of two-byte letters (so that the request reaches 256 KiB), with
+ * five of the phrases whole.
+ */
+export function maximalSignal(workspace: string): string {
+  const random = seeded(21);
+  const keywords = maximalKeywords();
+  const vocabulary = [...SHORT_WORDS, ...THREE_LETTERS];
+  const envelope = { workspace_id: workspace, source: 'email', subject: 'to go up it so', sender: 'ann@deep.sub.v999.io', body: '' };
+  const roomBytes = REQUEST_LIMIT - Buffer.byteLength(JSON.stringify(envelope));
+  const parts: string[] = [];
+  let chars = 0;
+  let bytes = 0;
+  for (;;) {
+    const r = random();
+    const part = r < 0.6 ? WIDE_WORDS[Math.floor(random() * WIDE_WORDS.length)] : r < 0.93 ? 'to' : vocabulary[Math.floor(random() * vocabulary.length)];
+    if (chars + part.length + 1 > BODY_MAX_CHARS - 600 || bytes + Buffer.byteLength(part) + 1 > roomBytes - 600) break;
+    parts.push(part);
+    chars += part.length + 1;
+    bytes += Buffer.byteLength(part) + 1;
+  }
+  for (let i = 1; i <= 5; i++) parts[Math.floor((parts.length * i) / 6)] = keywords[i * 37];
+  return JSON.stringify({ ...envelope, body: parts.join(' ') });
+}
+
+const cpuMs = (start: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
+};
+
+export async function benchWorstCase(world: World, quick: boolean): Promise<Figures> {
+  const deps = world.handlers.dependencies;
+  const ws = world.workspace;
+  const policy = maximalPolicy();
+  await deps.workspaceStore.putPolicy(ws, policy, undefined, new Date().toISOString(), { actor: 'local:bench' });
+  deps.workspaces.invalidate(ws);
+  const body = maximalSignal(ws);
+  const signal = JSON.parse(body) as Signal;
+  world.counting(false);
+  const runs = quick ? 7 : 21;
+
+  // Warm-up (JIT, the policy compiled into the workspace cache), then one request at a time.
+  for (let i = 0; i < 3; i++) await expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, body)));
+  const request: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const events = analyzeEvents(world.key, body);
+    const start = process.cpuUsage();
+    const result = await analyzeInProcess(world.handlers, events);
+    request.push(cpuMs(start));
+    await expectOk(result);
+  }
+  const decision = await expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, body)));
+
+  const engine: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.cpuUsage();
+    scoreSignal(signal, new Date());
+    engine.push(cpuMs(start));
+  }
+  const matcher = keywordMatcher(policy.keywords!);
+  const text = signalText(signal);
+  const automaton: number[] = [];
+  let matched = 0;
+  for (let i = 0; i < runs; i++) {
+    const start = process.cpuUsage();
+    matched = matcher.match(text).length;
+    automaton.push(cpuMs(start));
+  }
+  // The matching before issue 21, once (it takes seconds): one regular expression per keyword.
+  progress('  worst-case: one regular expression per keyword, once, for comparison ...');
+  const patterns = policy.keywords!.map((k) => keywordPattern(k.phrase));
+  const start = process.cpuUsage();
+  const regexMatched = patterns.filter((p) => p.test(text)).length;
+  const regex = cpuMs(start);
+  if (regexMatched !== matched) throw new Error(`the automaton found ${matched} keywords, the regular expressions ${regexMatched}`);
+
+  request.sort((a, b) => a - b);
+  return {
+    worst_case_analyze_cpu_ms: round2(median(request)),
+    worst_case_analyze_cpu_ms_max: round2(request[request.length - 1]),
+    worst_case_engine_cpu_ms: round2(median(engine)),
+    worst_case_keywords_cpu_ms: round2(median(automaton)),
+    worst_case_keywords_regex_cpu_ms: round2(regex),
+    worst_case_keywords_matched: matched,
+    worst_case_policy_reasons: decision.reasons.filter((r) => r.code.startsWith('POLICY_')).length,
+    worst_case_request_bytes: Buffer.byteLength(body),
+    worst_case_policy_bytes: Buffer.byteLength(JSON.stringify(policy)),
+  };
+}

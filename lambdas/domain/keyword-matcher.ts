@@ -1,0 +1,182 @@
+// All of a policy's keywords (contract section 8) matched in one pass over the text, in time linear in the text: one
+// Aho-Corasick automaton for every phrase, instead of one regular expression per phrase (200 phrases of repeated short
+// words took seconds against a long body). Semantics are keywordPattern's in policy.ts, exactly: case-insensitive as
+// /iu compares (simple case folding), any run of whitespace (\s) between words, and no letter, digit or `_` just
+// before or after the phrase. Whitespace runs become one symbol; each symbol also carries whether the character before
+// it is a word character, so the automaton itself checks the start of a match and only the end is left to check.
+// Pure.
+
+const WORD = /[\p{L}\p{N}_]/iu;
+const SPACE = /\s/;
+const SPACE_CODE = 0x110000; // beyond every code point: the symbol of a whitespace run
+
+/** Per BMP code point, filled on first sight: its fold + 1 (0 = not yet known), and whether it is a word character. */
+const FOLD = new Int32Array(0x10000);
+const IS_WORD = new Uint8Array(0x10000);
+
+const single = (s: string): number | undefined => {
+  const cp = s.codePointAt(0)!;
+  return s.length === (cp > 0xffff ? 2 : 1) ? cp : undefined;
+};
+
+// The simple case foldings that no lowercase or uppercase mapping reaches: found by comparing every code point with
+// /iu once (Node 20). Each is used only if the engine agrees, so a newer Unicode can at worst miss a match, never add one.
+const ALIASES = new Map([
+  [0x1fd3, 0x390],
+  [0x1fe3, 0x3b0],
+  [0xfb05, 0xfb06],
+]);
+
+/** One code point per /iu class: the same for two characters exactly when /iu compares them equal. */
+function computeFold(cp: number): number {
+  const ch = String.fromCodePoint(cp);
+  if (SPACE.test(ch)) return SPACE_CODE;
+  const alias = ALIASES.get(cp);
+  if (alias !== undefined && new RegExp(`^${String.fromCodePoint(alias)}$`, 'iu').test(ch)) return alias;
+  if (ch.toLowerCase() === ch && ch.toUpperCase() === ch) return cp; // no case: a class of its own
+  let current = ch;
+  // Candidates in the same class as `ch` (checked by the regular expression engine itself), until none is new.
+  for (let i = 0; i < 3; i++) {
+    const upper = current.toUpperCase();
+    const candidates = [single(upper) !== undefined ? upper.toLowerCase() : '', current.toLowerCase()];
+    const next = candidates.find((c) => single(c) !== undefined && c !== current && new RegExp(`^${escape(c)}$`, 'iu').test(ch));
+    if (next === undefined) break;
+    current = next;
+  }
+  return current.codePointAt(0)!;
+}
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+function fold(cp: number): number {
+  if (cp < 0x10000) {
+    const known = FOLD[cp];
+    if (known) return known - 1;
+    const f = computeFold(cp);
+    FOLD[cp] = f + 1;
+    IS_WORD[cp] = WORD.test(String.fromCodePoint(cp)) ? 1 : 0;
+    return f;
+  }
+  let f = ASTRAL.get(cp);
+  if (f === undefined) {
+    f = computeFold(cp);
+    if (f !== cp) ASTRAL.set(cp, f); // only the few hundred cased ones: bounded
+  }
+  return f;
+}
+const ASTRAL = new Map<number, number>();
+function isWord(cp: number): boolean {
+  if (cp < 0x10000) {
+    fold(cp);
+    return IS_WORD[cp] === 1;
+  }
+  return WORD.test(String.fromCodePoint(cp));
+}
+for (let cp = 0; cp < 0x80; cp++) fold(cp);
+
+/** The text as symbols (fold * 2 + whether the previous character is a word character) and each symbol's word flag. */
+function symbolsOf(text: string): { symbols: Int32Array; words: Uint8Array; length: number } {
+  const symbols = new Int32Array(text.length);
+  const words = new Uint8Array(text.length);
+  let n = 0;
+  let prevWord = 0;
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    i += cp > 0xffff ? 2 : 1;
+    const f = cp < 0x10000 && FOLD[cp] ? FOLD[cp] - 1 : fold(cp);
+    if (f === SPACE_CODE) {
+      if (n && symbols[n - 1] >> 1 === SPACE_CODE) continue;
+      symbols[n] = f * 2 + prevWord;
+      words[n++] = prevWord = 0;
+      continue;
+    }
+    const word = (cp < 0x10000 ? IS_WORD[cp] === 1 : isWord(cp)) ? 1 : 0;
+    symbols[n] = f * 2 + prevWord;
+    words[n++] = prevWord = word;
+  }
+  return { symbols, words, length: n };
+}
+
+/** A phrase as the symbols of its matches: the first one requires a non-word character before it. */
+function phraseSymbols(phrase: string): number[] {
+  const { symbols, length } = symbolsOf(phrase.trim());
+  if (length) symbols[0] &= ~1;
+  return [...symbols.subarray(0, length)];
+}
+
+export interface KeywordMatcher<K> {
+  readonly size: number;
+  /** The keywords found in `text`, in the order they were given. */
+  match(text: string): K[];
+}
+
+export function keywordMatcher<K extends { phrase: string }>(keywords: readonly K[]): KeywordMatcher<K> {
+  // The trie: children in one map keyed by node * alphabet + symbol index; the alphabet is the phrases' symbols.
+  const alphabet = new Map<number, number>();
+  const phrases = keywords.map((k) => phraseSymbols(k.phrase).map((s) => alphabet.get(s) ?? alphabet.set(s, alphabet.size).get(s)!));
+  const width = Math.max(1, alphabet.size);
+  const child = new Map<number, number>();
+  const out: number[][] = [[]];
+  for (const [k, symbols] of phrases.entries()) {
+    let node = 0;
+    for (const s of symbols) {
+      let next = child.get(node * width + s);
+      if (next === undefined) {
+        next = out.length;
+        out.push([]);
+        child.set(node * width + s, next);
+      }
+      node = next;
+    }
+    out[node].push(k);
+  }
+  // Failure links (longest proper suffix that is a trie node) and dictionary links (nearest one that ends a phrase).
+  const fail = new Int32Array(out.length);
+  const dict = new Int32Array(out.length).fill(-1);
+  const queue: number[] = [0];
+  const childrenOf = new Map<number, [number, number][]>();
+  for (const [key, node] of child) {
+    const parent = Math.floor(key / width);
+    (childrenOf.get(parent) ?? childrenOf.set(parent, []).get(parent)!).push([key % width, node]);
+  }
+  const step = (node: number, s: number): number => {
+    for (;;) {
+      const next = child.get(node * width + s);
+      if (next !== undefined) return next;
+      if (node === 0) return 0;
+      node = fail[node];
+    }
+  };
+  for (let head = 0; head < queue.length; head++) {
+    const node = queue[head];
+    for (const [s, next] of childrenOf.get(node) ?? []) {
+      fail[next] = node === 0 ? 0 : step(fail[node], s);
+      dict[next] = out[fail[next]].length ? fail[next] : dict[fail[next]];
+      queue.push(next);
+    }
+  }
+  const ending = out.filter((o) => o.length).length;
+
+  return {
+    size: keywords.length,
+    match(text: string): K[] {
+      if (keywords.length === 0) return [];
+      const { symbols, words, length } = symbolsOf(text);
+      const found = new Uint8Array(keywords.length);
+      // A node once reported had its whole dictionary chain reported with it: walks stop there (linear overall).
+      const reported = new Uint8Array(out.length);
+      let left = ending;
+      let node = 0;
+      for (let i = 0; i < length && left > 0; i++) {
+        const s = alphabet.get(symbols[i]);
+        node = s === undefined ? 0 : step(node, s);
+        if (node === 0 || (i + 1 < length && words[i + 1])) continue; // the phrase must not run into a word
+        for (let t = out[node].length ? node : dict[node]; t > 0 && !reported[t]; t = dict[t]) {
+          reported[t] = 1;
+          left--;
+          for (const k of out[t]) found[k] = 1;
+        }
+      }
+      return keywords.filter((_, k) => found[k]);
+    },
+  };
+}

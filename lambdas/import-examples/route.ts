@@ -1,0 +1,66 @@
+// POST /api/v1/workspaces/{workspace_id}/examples (contract section 13). Order: 401 → 403 ACCOUNT_INACTIVE → 403
+// INSUFFICIENT_SCOPE (the chain) → 403 WORKSPACE_NOT_ALLOWED (the path) → 413 → 415 → INVALID_JSON → the envelope's
+// VALIDATION_ERROR → 429 (one request of the limit per example) → each example's own errors.
+import { actorForKey } from '../domain/audit';
+import type { Dependencies } from '../dependencies';
+import { idempotencyRequest } from '../analyze/analyze-signal';
+import { validateIdempotencyKey } from '../analyze/signal-schema';
+import { ITEM_PREFIX } from '../contract/tables';
+import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
+import { ApiError, validationError } from '../http/errors';
+import { auditEventPut } from '../stores/audit-log';
+import { DynamoModelWriteStore } from '../stores/model-write-store';
+import { importExamples } from './import-examples';
+import { IMPORT_BODY_LIMIT, validateImportEnvelope } from './import-envelope';
+
+// The workspace is in the path: its 403 before anything about the body; the rate limit is spent per example, after
+// the envelope (consumeRateLimit).
+const CHECKS: Check[] = [
+  'key',
+  'scope',
+  { workspace: 'path' },
+  { jsonBody: { maxBytes: IMPORT_BODY_LIMIT.bytes, tooLargeMessage: IMPORT_BODY_LIMIT.message } },
+];
+
+export function importExamplesRoute(deps: Dependencies): RouteHandler {
+  const { workspaces, telemetry, settings, client } = deps;
+  const store = new DynamoModelWriteStore(client, settings.decisionsTableName);
+  return apiHandler(deps, { checks: CHECKS }, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
+      const nowMs = Date.now();
+      const workspaceId = event.pathParameters?.workspace_id ?? '';
+      const idempotencyKey = event.headers['idempotency-key'];
+      const envelope = validateImportEnvelope(event.body);
+      const keyProblem = validateIdempotencyKey(idempotencyKey);
+      if (!envelope.ok || keyProblem || forbiddenKeys.length) {
+        throw validationError([...(envelope.ok ? [] : envelope.details), ...(keyProblem ? [keyProblem] : [])], forbiddenKeys);
+      }
+      // Contract section 13: one request of the key's limit per example, after the envelope, before any example.
+      await consumeRateLimit(envelope.examples.length);
+
+      const idem = idempotencyKey === undefined ? undefined : idempotencyRequest(idempotencyKey, event.body);
+      const outcome = await importExamples(workspaceId, envelope.examples, { workspaces, store }, {
+        nowMs,
+        idempotency: idem && { pk: `${ITEM_PREFIX.idempotency}${principal.partner_id}#${idem.keyHash}`, requestHash: idem.requestHash },
+        audit: (counts) =>
+          auditEventPut(
+            settings.decisionsTableName,
+            {
+              actor: actorForKey(principal.key_id),
+              action: 'model.import',
+              target: { workspace_id: workspaceId, partner_id: principal.partner_id },
+              before: null,
+              after: counts,
+            },
+            new Date(nowMs),
+          ),
+      });
+      if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');
+      const replayed = outcome.kind === 'replayed';
+      telemetry.logger.info(replayed ? 'import replayed' : 'import learned', {
+        workspace_id: workspaceId,
+        examples: envelope.examples.length,
+        learned: outcome.answer.learned,
+      });
+      return { statusCode: 200, body: outcome.answer, headers: replayed ? { 'Idempotent-Replayed': 'true' } : undefined };
+  });
+}

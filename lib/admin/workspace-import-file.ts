@@ -1,0 +1,127 @@
+// The files `workspace import` reads (contract section 13): JSON Lines, one `{"signal", "labels"}` a line, or CSV with
+// a header (subject, body, sender, source, received_at and the label columns priority, recommended_action, category,
+// queue; a missing source means email; quoted fields may span lines). Each record keeps the line it starts on, so
+// errors name it; a line that cannot be read is an error of its own and the rest goes on.
+
+export interface FileRecord {
+  line: number;
+  example: unknown;
+}
+
+export interface FileProblem {
+  line: number;
+  code: string;
+  message: string;
+}
+
+export interface ParsedFile {
+  records: FileRecord[];
+  problems: FileProblem[];
+  /** Data lines read, valid or not. */
+  examples: number;
+}
+
+const SIGNAL_COLUMNS = ['subject', 'body', 'sender', 'source', 'received_at'] as const;
+const LABEL_COLUMNS = ['priority', 'recommended_action', 'category', 'queue'] as const;
+const KNOWN_COLUMNS = new Set<string>([...SIGNAL_COLUMNS, ...LABEL_COLUMNS]);
+
+/** JSON Lines when the first non-blank character opens an object, else CSV. */
+export function parseImportFile(text: string): ParsedFile {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return /^\s*\{/.test(body) ? parseJsonLines(body) : parseCsv(body);
+}
+
+export function parseJsonLines(text: string): ParsedFile {
+  const records: FileRecord[] = [];
+  const problems: FileProblem[] = [];
+  let examples = 0;
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (!line.trim()) return;
+    examples++;
+    try {
+      records.push({ line: i + 1, example: JSON.parse(line) });
+    } catch {
+      problems.push({ line: i + 1, code: 'INVALID_JSON', message: 'this line is not a JSON object' });
+    }
+  });
+  return { records, problems, examples };
+}
+
+/** RFC 4180 rows, each with the line it starts on; a quote left open is reported at its row's start. */
+function csvRows(text: string): { rows: { line: number; cells: string[] }[]; unclosedAt?: number } {
+  const rows: { line: number; cells: string[] }[] = [];
+  let cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  let line = 1;
+  let rowLine = 1;
+  let started = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') {
+          cell += '"';
+          i++;
+        } else quoted = false;
+      } else {
+        if (c === '\n') line++;
+        cell += c;
+      }
+      continue;
+    }
+    if (c === '"' && cell === '') {
+      quoted = true;
+      started = true;
+    } else if (c === ',') {
+      cells.push(cell);
+      cell = '';
+      started = true;
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      if (started || cell !== '') rows.push({ line: rowLine, cells: [...cells, cell] });
+      cells = [];
+      cell = '';
+      started = false;
+      line++;
+      rowLine = line;
+    } else {
+      cell += c;
+      started = true;
+    }
+  }
+  if (quoted) return { rows, unclosedAt: rowLine };
+  if (started || cell !== '') rows.push({ line: rowLine, cells: [...cells, cell] });
+  return { rows };
+}
+
+export function parseCsv(text: string): ParsedFile {
+  const { rows, unclosedAt } = csvRows(text);
+  const problems: FileProblem[] = [];
+  const records: FileRecord[] = [];
+  const header = rows.shift();
+  if (!header) return { records, problems, examples: 0 };
+  const columns = header.cells.map((c) => c.trim().toLowerCase());
+  const unknown = columns.filter((c) => !KNOWN_COLUMNS.has(c));
+  if (unknown.length) {
+    problems.push({ line: header.line, code: 'VALIDATION_ERROR', message: `unknown column(s) ${unknown.join(', ')} (ignored)` });
+  }
+  for (const row of rows) {
+    if (row.cells.length !== columns.length) {
+      problems.push({ line: row.line, code: 'VALIDATION_ERROR', message: `has ${row.cells.length} fields where the header has ${columns.length}` });
+      continue;
+    }
+    const signal: Record<string, string> = { source: 'email' };
+    const labels: Record<string, string> = {};
+    columns.forEach((name, i) => {
+      const value = row.cells[i];
+      if (value === '') return;
+      if ((SIGNAL_COLUMNS as readonly string[]).includes(name)) signal[name] = value;
+      else if ((LABEL_COLUMNS as readonly string[]).includes(name)) labels[name] = value;
+    });
+    records.push({ line: row.line, example: { signal, labels } });
+  }
+  if (unclosedAt !== undefined) problems.push({ line: unclosedAt, code: 'INVALID_CSV', message: 'a quoted field is never closed' });
+  return { records, problems, examples: rows.length + (unclosedAt !== undefined ? 1 : 0) };
+}

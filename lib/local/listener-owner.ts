@@ -1,0 +1,193 @@
+// Who is at the other end of a connection to the embedded database. Its secret access key id travels in every signed
+// request, and the port is free for any local process to bind while DynamoDB Local is down (it died, or it is still
+// starting): so each connection is handed to the DynamoDB client only once the socket that accepted it is known to
+// belong to our own DynamoDB Local process. On Linux, /proc/net/tcp{,6} names the inode of the accepting socket and
+// /proc/<pid>/fd says which process holds it; elsewhere `lsof` names the process listening on the port; where neither
+// is available, the check is skipped with a warning (the data directory's secret then relies on the port alone).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { Agent, type ClientRequestArgs } from 'node:http';
+import { type NetConnectOpts, type Socket, createConnection } from 'node:net';
+import type { Duplex } from 'node:stream';
+
+/** The database port is held by a process that is not our DynamoDB Local: nothing was sent to it. */
+export class ForeignListenerError extends Error {
+  readonly code = 'EFOREIGNLISTENER';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ForeignListenerError';
+  }
+}
+
+const PROC = existsSync('/proc/net/tcp');
+const LISTEN = '0A';
+const ESTABLISHED = '01';
+
+const portOf = (address: string) => parseInt(address.slice(address.indexOf(':') + 1), 16);
+
+/** Inodes of the TCP sockets in `state` on local port `localPort` (and remote port `remotePort`, when given). */
+function socketInodes(state: string, localPort: number, remotePort?: number): number[] {
+  const inodes: number[] = [];
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue; // no IPv6
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length < 10 || f[3] !== state || portOf(f[1]) !== localPort) continue;
+      if (remotePort !== undefined && portOf(f[2]) !== remotePort) continue;
+      inodes.push(Number(f[9]));
+    }
+  }
+  return inodes;
+}
+
+/** The socket inodes process `pid` holds (empty when it is gone or not ours to read). */
+function socketsOf(pid: number): Set<number> {
+  const held = new Set<number>();
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return held;
+  }
+  for (const fd of fds) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) held.add(Number(m[1]));
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return held;
+}
+
+/** The processes whose parent is `pid` (the JVM local mode started runs as its child: `sh -c 'exec java'`). */
+export function childrenOf(pid: number): number[] {
+  if (PROC) {
+    const children: number[] = [];
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return children;
+  }
+  try {
+    const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' });
+    return out
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/).map(Number))
+      .filter(([child, parent]) => parent === pid && Number.isInteger(child))
+      .map(([child]) => child);
+  } catch {
+    return [];
+  }
+}
+
+/** The processes listening on `port` per lsof, or undefined when lsof cannot tell (not installed). */
+function lsofListeners(port: number): number[] | undefined {
+  try {
+    const out = execFileSync('lsof', ['-nP', `-iTCP:${port}`, '-sTCP:LISTEN', '-Fp'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return out.split('\n').filter((l) => l.startsWith('p')).map((l) => Number(l.slice(1)));
+  } catch (err) {
+    return (err as { status?: number }).status === 1 ? [] : undefined; // 1: nothing listens
+  }
+}
+
+let warned = false;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Resolves when the connection `socket` (connected to `port` on this machine) was accepted by a process in `owners()`;
+ * rejects with ForeignListenerError otherwise.
+ */
+export async function verifyPeer(socket: Socket, port: number, owners: () => number[]): Promise<void> {
+  const refuse = (who: string) =>
+    new ForeignListenerError(
+      `port ${port} is held by ${who}, not by the embedded database (DynamoDB Local) that local mode started: ` +
+        'its secret access key id was not sent. Stop whatever took the port, or choose another LOCAL_DYNAMODB_PORT.',
+    );
+  if (!PROC) {
+    const listeners = lsofListeners(port);
+    if (listeners === undefined) {
+      if (!warned) process.emitWarning(`cannot tell which process listens on port ${port} here (no /proc, no lsof): not checked`);
+      warned = true;
+      return;
+    }
+    const mine = new Set(owners());
+    const foreign = listeners.filter((pid) => !mine.has(pid));
+    if (listeners.length === 0 || foreign.length) throw refuse(foreign.length ? `process ${foreign.join(', ')}` : 'no process we know');
+    return;
+  }
+  const localPort = socket.localPort;
+  if (localPort === undefined) throw refuse('a connection that closed at once');
+  const ownedBy = (inodes: number[]) => {
+    const held = new Set<number>();
+    for (const pid of owners()) for (const inode of socketsOf(pid)) held.add(inode);
+    return inodes.every((i) => held.has(i));
+  };
+  for (let attempt = 0; ; attempt++) {
+    const inodes = socketInodes(ESTABLISHED, port, localPort);
+    if (inodes.length && inodes.every((i) => i !== 0)) {
+      if (ownedBy(inodes)) return;
+      throw refuse('another process');
+    }
+    if (inodes.length) {
+      // Not accepted yet (inode 0): it waits in the queue of the listening socket, which decides who will accept it.
+      const listeners = socketInodes(LISTEN, port);
+      if (listeners.length && ownedBy(listeners)) return;
+      if (listeners.length) throw refuse('another process');
+    }
+    if (attempt >= 100 || socket.destroyed) {
+      // The connection went away before its peer could be seen: an ordinary connection failure, nothing was sent.
+      throw Object.assign(new Error(`the connection to port ${port} closed before its peer could be checked`), { code: 'ECONNRESET' });
+    }
+    await sleep(attempt < 20 ? 1 : 10);
+  }
+}
+
+/**
+ * An http.Agent (for the DynamoDB client's requestHandler) that hands a connection over only once verifyPeer says the
+ * process at the other end is one of `owners()`: a foreign listener gets a connection, never a byte of a request.
+ */
+export class OwnedListenerAgent extends Agent {
+  constructor(
+    private readonly port: number,
+    private readonly owners: () => number[],
+    /** Told of each refusal (local mode stops on it). */
+    private readonly onRefused?: (err: ForeignListenerError) => void,
+  ) {
+    super({ keepAlive: true, maxSockets: 50 });
+  }
+
+  override createConnection(options: ClientRequestArgs, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
+    const socket = createConnection(options as NetConnectOpts);
+    let settled = false;
+    const settle = (err: Error | null) => {
+      if (settled) return;
+      settled = true;
+      socket.off('error', settle);
+      callback?.(err, socket);
+    };
+    socket.on('error', settle);
+    socket.once('connect', () => {
+      verifyPeer(socket, this.port, this.owners).then(
+        () => settle(null),
+        (err: Error) => {
+          socket.destroy();
+          settle(err);
+          if (err instanceof ForeignListenerError) this.onRefused?.(err);
+        },
+      );
+    });
+    return undefined;
+  }
+}

@@ -1,0 +1,123 @@
+// `workspace import` and `workspace forget` as an operator runs them (contract section 13): the CLI as a real process
+// against DynamoDB Local, over the tables of a service that then decides with what was imported over HTTP.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { parseCsv } from '../../lib/admin/workspace-import-file';
+import { progressLine } from '../../lib/admin/workspace-import';
+import { testEndpoint } from '../support/dynamodb';
+import { call } from '../support/http';
+import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
+
+jest.setTimeout(120_000);
+const repo = resolve(__dirname, '..', '..');
+const exec = promisify(execFile);
+let api: TestApi;
+let key: string;
+let env: NodeJS.ProcessEnv;
+const dir = mkdtempSync(join(tmpdir(), 'import-'));
+
+async function admin(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec('node', ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', ...args, '--json'], { cwd: repo, env });
+    return { code: 0, json: JSON.parse(stdout), stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, json: undefined, stderr: e.stderr };
+  }
+}
+
+const labelDocs = async (ws: string) =>
+  Object.fromEntries((await api.service.dependencies.workspaceStore.loadState(ws)).model.labels.map((l) => [`${l.field}:${l.label}`, l.docs]));
+
+beforeAll(async () => {
+  api = await startTestApi('wsimportcli', { workspaceCacheTtlSeconds: 0 });
+  ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_cli', 'ws_csv']));
+  env = {
+    ...process.env,
+    LOCAL_DYNAMODB_PORT: new URL(testEndpoint()).port,
+    ACCESS_TABLE_NAME: api.tables.names.access,
+    DECISIONS_TABLE_NAME: api.tables.names.decisions,
+  };
+}, 60_000);
+afterAll(async () => api?.close());
+
+it('imports JSON Lines in chunks of 100, reports bad lines by number, and teaches nothing twice when run again', async () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 230; i++) {
+    lines.push(JSON.stringify({ signal: { source: 'email', sender: `ops${i}@carrier.example`, subject: `Shipment ${i} held at customs`, body: 'Held pending the import declaration.' }, labels: { category: 'customs_hold', queue: 'logistics' } }));
+  }
+  lines.splice(10, 0, '{not json');
+  lines.splice(150, 0, JSON.stringify({ signal: { source: 'email', subject: 'x' } }));
+  lines.splice(20, 0, '');
+  const file = join(dir, 'history.jsonl');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+
+  const first = await admin('workspace', 'import', '--workspace', 'ws_cli', '--file', file);
+  expect(first.code).toBe(0);
+  expect(first.json).toEqual({
+    workspace_id: 'ws_cli',
+    examples: 232,
+    learned: 230,
+    errors: [
+      { line: 11, code: 'INVALID_JSON', message: expect.any(String) },
+      { line: 152, code: 'VALIDATION_ERROR', message: 'labels is required' },
+    ],
+  });
+  expect(await labelDocs('ws_cli')).toEqual({ 'category:customs_hold': 230, 'queue:logistics': 230 });
+  // The same file again (after an interruption, say): every chunk is answered from its record.
+  const again = await admin('workspace', 'import', '--workspace', 'ws_cli', '--file', file);
+  expect(again.json).toEqual(first.json);
+  expect(await labelDocs('ws_cli')).toEqual({ 'category:customs_hold': 230, 'queue:logistics': 230 });
+
+  const d = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: { workspace_id: 'ws_cli', source: 'email', sender: 'ops999@carrier.example', subject: 'Shipment 999 held at customs', body: 'Held pending the import declaration.' } });
+  expect(d.json).toMatchObject({ category: 'customs_hold', queue: 'logistics' });
+
+  const forgot = await admin('workspace', 'forget', '--workspace', 'ws_cli');
+  expect(forgot.json).toEqual({ workspace_id: 'ws_cli', forgotten: true });
+  expect(await labelDocs('ws_cli')).toEqual({});
+});
+
+it('imports CSV with a header, quoted fields over several lines, and email as the default source', async () => {
+  const csv = [
+    'subject,body,sender,category,queue',
+    '"Invoice 1 overdue","Please pay,',
+    'thanks",billing@supplier.example,supplier_invoice,accounts_payable',
+    'Invoice 2 overdue,Pay it,billing@supplier.example,supplier_invoice,',
+    'too,few',
+    'Invoice 3,Pay,billing@supplier.example,,',
+  ].join('\r\n');
+  const file = join(dir, 'history.csv');
+  writeFileSync(file, csv);
+  const out = await admin('workspace', 'import', '--workspace', 'ws_csv', '--file', file);
+  expect(out.json).toEqual({
+    workspace_id: 'ws_csv',
+    examples: 4,
+    learned: 2,
+    errors: [
+      { line: 5, code: 'VALIDATION_ERROR', message: 'has 2 fields where the header has 5' },
+      { line: 6, code: 'VALIDATION_ERROR', message: expect.stringMatching(/^labels/) },
+    ],
+  });
+  expect(await labelDocs('ws_csv')).toEqual({ 'category:supplier_invoice': 2, 'queue:accounts_payable': 1 });
+  expect(parseCsv(csv).records[0]).toEqual({
+    line: 2,
+    example: { signal: { source: 'email', subject: 'Invoice 1 overdue', body: 'Please pay,\r\nthanks', sender: 'billing@supplier.example' }, labels: { category: 'supplier_invoice', queue: 'accounts_payable' } },
+  });
+});
+
+it('refuses a missing file or workspace with a clear error', async () => {
+  const missing = await admin('workspace', 'import', '--workspace', 'ws_csv', '--file', join(dir, 'nope.jsonl'));
+  expect(missing.code).not.toBe(0);
+  expect(missing.stderr).toMatch(/cannot read/);
+  const bad = await admin('workspace', 'forget', '--workspace', 'bad id');
+  expect(bad.code).not.toBe(0);
+  expect(bad.stderr).toMatch(/--workspace/);
+});
+
+it('shows examples done, rate and time left', () => {
+  expect(progressLine({ done: 500, total: 10_000, elapsedMs: 5_000 })).toBe('imported 500/10000 examples  100/s  1m35s left');
+  expect(progressLine({ done: 10_000, total: 10_000, elapsedMs: 50_000 })).toBe('imported 10000/10000 examples  200/s  done');
+});

@@ -1,0 +1,41 @@
+// The import's pure parts: one example's validation, the per-label deltas, and how a model kept busy is answered.
+import { labelDeltas } from '../../lambdas/domain/learning/label-delta';
+import { ModelBusyError } from '../../lambdas/domain/ports';
+import { toApiError } from '../../lambdas/http/errors';
+import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
+import { validateExample } from '../../lambdas/import-examples/import-examples';
+import { validateImportEnvelope } from '../../lambdas/import-examples/import-envelope';
+
+const now = Date.parse('2026-11-26T00:00:00Z');
+
+it('validates an example as analyze and feedback would, naming every problem at once', () => {
+  expect(validateExample({ signal: { source: 'email', subject: 'Hi' }, labels: { category: 'x' } }, 'ws', now)).toMatchObject({ ok: true, labels: { category: 'x' } });
+  const bad = validateExample({ signal: { source: 'fax', workspace_id: 'ws' }, extra: 1 }, 'ws', now);
+  expect(bad.ok).toBe(false);
+  expect(!bad.ok && bad.details.map((d) => d.field).sort()).toEqual(['extra', 'labels', 'signal.source'].sort());
+  const other = validateExample({ signal: { source: 'email', workspace_id: 'ws_b' }, labels: { queue: 'q' } }, 'ws', now);
+  expect(!other.ok && other.details).toEqual([{ field: 'signal.workspace_id', message: "must be the path's workspace_id or left out" }]);
+});
+
+it('refuses an envelope that is not 1 to 100 examples, or has other fields', () => {
+  expect(validateImportEnvelope({ examples: [1] }).ok).toBe(true);
+  for (const body of [null, [], {}, { examples: [] }, { examples: new Array(101).fill(1) }, { examples: [1], x: 1 }]) {
+    expect(validateImportEnvelope(body).ok).toBe(false);
+  }
+});
+
+it('sums sketches per label: docs, totals and counts', () => {
+  const deltas = labelDeltas([
+    { sketch: { t: [1, 2], s: 5, d: 6 }, labels: { category: 'a', queue: 'q' } },
+    { sketch: { t: [2, 3] }, labels: { category: 'a' } },
+  ]);
+  expect(deltas.map((d) => [d.field, d.label, d.docs, d.total, Object.fromEntries(d.counts)])).toEqual([
+    ['category', 'a', 2, 4, { t1: 1, t2: 2, t3: 1, s5: 1, d6: 1 }],
+    ['queue', 'q', 1, 2, { t1: 1, t2: 1, s5: 1, d6: 1 }],
+  ]);
+});
+
+it('answers a model kept busy by concurrent writes with 503 and Retry-After, not 500', () => {
+  const error = toApiError(new ModelBusyError(new Error('cancelled')), isDatabaseUnavailable);
+  expect(error.status).toBe(503);
+});

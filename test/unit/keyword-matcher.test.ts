@@ -1,0 +1,56 @@
+// The policy keyword automaton (lambdas/domain/keyword-matcher.ts) against the definition of a match, keywordPattern
+// (one /iu regular expression per phrase): the same keywords found on random phrases and texts, over an alphabet of
+// the characters where case-insensitive matching and word boundaries are subtle. Its cost is in `npm run bench`
+// (section worst-case).
+import fc from 'fast-check';
+import '../support/fast-check-seed';
+import { keywordMatcher } from '../../lambdas/domain/keyword-matcher';
+import { keywordPattern } from '../../lambdas/domain/policy';
+
+const TRICKY = [
+  'a', 'b', 'A', 'B', 'k', 'K', '\u212A', 's', 'S', '\u017F', 'i', 'I', '\u0130', '\u0131', '\u00DF', '\u1E9E',
+  '\u03C3', '\u03C2', '\u03A3', '\u0345', '\u03B9', '\u0399', '\u1FBE', '\u0390', '\u1FD3', '\uFB05', '\uFB06',
+  '\u13A0', '\uAB70', '\u{10400}', '\u{10428}', '\u00E9', '\u00C9', '\u01C5', '\u01C6', '\u01C4',
+  '_', '1', '\u0663', '\u2160', '\u2170', '+', '.', '-', '#', '$', '(', '\\', '*', '\u{1F600}', '\uD800', '\uDC00',
+  ' ', ' ', '\t', '\n', '\u00A0', '\u3000', '\u2028', '\uFEFF', '\u200B',
+];
+const char = fc.constantFrom(...TRICKY);
+const text = fc.array(char, { maxLength: 40 }).map((cs) => cs.join(''));
+const phrase = fc.array(char, { minLength: 1, maxLength: 8 }).map((cs) => cs.join('')).filter((p) => p.trim().length > 0);
+/** Phrases that often occur in the text: pieces cut from it, with their case or spacing changed. */
+const related = (t: string) =>
+  fc.tuple(fc.nat(t.length), fc.integer({ min: 1, max: 8 }), fc.constantFrom('same', 'upper', 'lower', 'spaces')).map(([at, n, how]) => {
+    const piece = [...t].slice(at, at + n).join('');
+    if (how === 'upper') return piece.toUpperCase();
+    if (how === 'lower') return piece.toLowerCase();
+    if (how === 'spaces') return piece.replace(/\s+/g, ' \t ');
+    return piece.trim() ? piece : 'a';
+  });
+
+const byRegex = (phrases: string[], t: string) => phrases.filter((p) => keywordPattern(p).test(t));
+const byAutomaton = (phrases: string[], t: string) => keywordMatcher(phrases.map((p) => ({ phrase: p }))).match(t).map((k) => k.phrase);
+
+it('finds exactly the keywords the regular expressions find, on random phrases and texts', () => {
+  fc.assert(
+    fc.property(
+      text.chain((t) => fc.tuple(fc.constant(t), fc.array(fc.oneof(phrase, related(t).map((p) => (p.trim() ? p : 'a'))), { minLength: 1, maxLength: 12 }))),
+      ([t, phrases]) => {
+        expect(byAutomaton(phrases, t)).toEqual(byRegex(phrases, t));
+      },
+    ),
+    { numRuns: 1_000 },
+  );
+});
+
+it('keeps the documented examples and the policy order, duplicates included', () => {
+  const keywords = [{ phrase: 'c++' }, { phrase: 'VAT return' }, { phrase: 'VAT' }, { phrase: 'vat  RETURN' }, { phrase: 'elevator pitch' }];
+  expect(keywordMatcher(keywords).match('our vat   return is late; we use C++ daily, not the elevator')).toEqual([
+    keywords[0],
+    keywords[1],
+    keywords[2],
+    keywords[3],
+  ]);
+  expect(keywordMatcher([{ phrase: 'VAT' }]).match('elevator')).toEqual([]);
+  expect(keywordMatcher([{ phrase: 'ab' }]).match('xab ab_ ab1 ab')).toEqual([{ phrase: 'ab' }]);
+  expect(keywordMatcher([{ phrase: 'ab' }]).match('xab ab_ ab1')).toEqual([]);
+});
