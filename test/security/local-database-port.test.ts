@@ -125,8 +125,8 @@ it('local mode sends no signed request to a process that takes the port after th
     detached: true,
   });
   started.push(child);
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const deadline = Date.now() + 120_000;
   while (!/Ctrl-C stops/.test(output)) {
