@@ -22,6 +22,7 @@ import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
 import { type FuzzRequest, type FuzzWorld, fuzzRequest } from '../support/fuzz-requests';
 import { type Reply, contractErrorProblem, sendHttp, validSignal } from '../support/hostile';
+import { TSX_NODE_ARGS } from '../support/tsx';
 
 jest.setTimeout(600_000);
 
@@ -67,7 +68,7 @@ function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
 }
 
 async function startChild(): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const started = spawn(process.execPath, ['--expose-gc', '--conditions=import', '--import', 'tsx', resolve(repo, 'test/support/api-child.ts')], {
+  const started = spawn(process.execPath, ['--expose-gc', ...TSX_NODE_ARGS, resolve(repo, 'test/support/api-child.ts')], {
     cwd: repo,
     env: {
       ...process.env,
