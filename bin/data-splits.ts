@@ -161,14 +161,21 @@ function csvRecords(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      }
       else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') fields.push(field), (field = '');
+    else if (c === ',') {
+      fields.push(field);
+      field = '';
+    }
     else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
-      fields.push(field), (field = '');
+      fields.push(field);
+      field = '';
       if (fields.length > 1 || fields[0] !== '') records.push(fields);
       fields = [];
     } else field += c;

@@ -1,4 +1,4 @@
-// Learning curve of a workspace taught only through the HTTP API (contract section 9, issue 12), end to end against
+// Learning curve of a workspace taught only through the HTTP API (docs/learning.md), end to end against
 // local mode: the real handlers behind the local HTTP server over a real socket, on an embedded DynamoDB Local.
 //   npm run eval:learning            human-readable report
 //   npm run --silent eval:learning -- --json   one JSON object
@@ -97,7 +97,7 @@ async function main() {
       if (res.status !== 200) throw new Error(`${p} answered ${res.status} ${JSON.stringify(json)}`);
       return json;
     };
-    const analyze = (workspace: string, e: Example) => post('/signals/analyze', { workspace_id: workspace, source: 'support_message', body: e.text });
+    const analyze = async (workspace: string, e: Example) => (await post('/signals/analyze', { workspace_id: workspace, source: 'support_message', body: e.text })) as { decision_id: string; category?: string; reasons: { code: string }[]; confidence?: number };
     const feedbackStore = service.dependencies.feedbackStore as DynamoFeedbackStore;
 
     const importSet = async (workspace: string, set: Example[]) => {
@@ -130,7 +130,7 @@ async function main() {
         const d = await analyze(workspace, e);
         latencies.push(performance.now() - t);
         if (d.category === e.category) right++;
-        const learned = (d.reasons as { code: string }[]).some((r) => r.code === 'LEARNED_CATEGORY');
+        const learned = d.reasons.some((r) => r.code === 'LEARNED_CATEGORY');
         judged.push({ confidence: Number(d.confidence), right: d.category === e.category, learned });
       });
       latencies.sort((a, b) => a - b);

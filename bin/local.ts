@@ -55,7 +55,7 @@ async function main() {
   // Node 20 runs the SDK fine; its upgrade notice would only clutter the console here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
 
-  let stop: (code: number) => Promise<void> = async (code) => process.exit(code);
+  let stop: (code: number) => Promise<void> = (code) => process.exit(code);
   const db = await startEmbeddedDatabase({
     port: local.dynamodbPort,
     dataDir,
@@ -84,7 +84,6 @@ async function main() {
   process.on('SIGTERM', () => void stop(0));
   watchLaunchers(() => void stop(0));
 
-  let demo: Awaited<ReturnType<typeof seedDemo>>;
   try {
     // Provisioning gets its own client with room to wait: creating a table (or adding an index to kept data) can take
     // DynamoDB Local seconds on a busy machine, far more than a request's DYNAMODB_REQUEST_TIMEOUT_MS.

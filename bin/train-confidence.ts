@@ -13,7 +13,6 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { lastConfidenceInput, scoreSignal, type EngineModels } from '../lambdas/domain/engine';
 import { CONFIDENCE_FEATURES, confidenceFeatures } from '../lambdas/domain/engine/confidence';
-import type { Signal } from '../lambdas/domain/signal';
 import { BUG_LEVEL, fnv1a, loadAlerts, loadBugs, loadEnron, loadSms, loadSpamAssassin, type AlertRow } from './data-splits';
 import { shippedSeverityModels } from '../lambdas/domain/engine/severity-model';
 import { alertExample, bugExample, fitAlertModel, fitBugModel, severityModelOf } from './train-severity-model';
@@ -55,7 +54,7 @@ export function trainingRows(): Row[] {
     });
   const sms: Case[] = loadSms()
     .filter((r) => r.split !== 'test')
-    .map((r) => ({ corpus: 'sms', label: r.spam ? 'spam' : 'ham', signal: { workspace_id: 'train', source: 'support_message', body: r.text, received_at: at } as Signal, now: FIXED_NOW }));
+    .map((r) => ({ corpus: 'sms', label: r.spam ? 'spam' : 'ham', signal: { workspace_id: 'train', source: 'support_message', body: r.text, received_at: at }, now: FIXED_NOW }));
   const enron: Case[] = loadEnron()
     .filter((r) => r.split === 'train')
     .map((r) => {

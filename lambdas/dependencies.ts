@@ -5,8 +5,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Settings } from './contract/settings';
 import { WorkspaceCache } from './domain/learning/workspace-cache';
 import type { AccessStore, DecisionBatchStore, DecisionListStore, DecisionStore, FeedbackStore, WorkspaceStore } from './domain/ports';
-import { RateLimiter } from './http/rate-limiter';
-import { GrantAccess, type WorkspaceAccess } from './http/workspace-access';
+import { RateLimiter } from './application/rate-limiter';
+import { GrantAccess, type WorkspaceAccess } from './application/workspace-access';
 import { type Telemetry, createTelemetry } from './observability';
 import { DynamoAccessStore } from './stores/access-store';
 import { DynamoDecisionBatchStore } from './stores/decision-batch-store';
@@ -14,6 +14,7 @@ import { DynamoDecisionListStore } from './stores/decision-list-store';
 import { DynamoDecisionStore } from './stores/decision-store';
 import { DynamoRateCounterStore } from './stores/rate-counter-store';
 import { createDocumentClient } from './stores/dynamodb-client';
+import { isDatabaseUnavailable } from './stores/database-faults';
 import { DynamoFeedbackStore } from './stores/feedback-store';
 import { DynamoWorkspaceStore } from './stores/workspace-store';
 
@@ -34,6 +35,8 @@ export interface Dependencies {
   workspaceAccess: WorkspaceAccess;
   /** Per-key rate limits; a route with a key spends from it in the shared chain (lambdas/http/api-handler.ts). */
   rateLimiter: RateLimiter;
+  /** True for store failures a retry may cure (throttling, timeouts, an unreachable database): 503, not 500. */
+  isUnavailable: (err: unknown) => boolean;
   telemetry: Telemetry;
 }
 
@@ -73,6 +76,7 @@ export function createDependencies(settings: Settings, overrides: DependencyOver
     decisionBatch: new DynamoDecisionBatchStore(client, settings.decisionsTableName, settings.decisionRetentionDays),
     workspaceAccess: new GrantAccess(accessStore.grants, { ttlSeconds: settings.authCacheTtlSeconds, clock: overrides.clock }),
     rateLimiter: new RateLimiter(new DynamoRateCounterStore(client, settings.decisionsTableName), { clock: overrides.clock }),
+    isUnavailable: isDatabaseUnavailable,
     telemetry: overrides.telemetry ?? createTelemetry(settings),
   };
 }

@@ -47,7 +47,7 @@ function cdkJsonContext(): Record<string, unknown> {
 function intContext(app: App, key: string, fallback: number, min: number): number {
   const raw: unknown = app.node.tryGetContext(key);
   if (raw === undefined || raw === null || raw === '') return fallback;
-  const value = typeof raw === 'number' ? raw : Number(String(raw).trim());
+  const value = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw.trim()) : NaN;
   if (!Number.isInteger(value) || value < min) {
     throw new Error(`context ${key} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
   }
@@ -66,7 +66,7 @@ function booleanContext(app: App, key: string): boolean {
 function kmsKeyArnContext(app: App, key: string): string | undefined {
   const raw: unknown = app.node.tryGetContext(key);
   if (raw === undefined || raw === null || raw === '') return undefined;
-  const value = String(raw).trim();
+  const value = typeof raw === 'string' ? raw.trim() : '';
   if (!/^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/.test(value)) {
     throw new Error(`context ${key} must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>), got ${JSON.stringify(raw)}`);
   }
@@ -143,7 +143,7 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
     decisionRetentionDays: intContext(app, 'decisionRetentionDays', 90, 1),
     authCacheTtlSeconds: intContext(app, 'authCacheTtlSeconds', 30, 0),
     workspaceCacheTtlSeconds: intContext(app, 'workspaceCacheTtlSeconds', 30, 0),
-    logRetention: logRetentionDays as RetentionDays,
+    logRetention: logRetentionDays,
     logsKmsKeyArn: kmsKeyArnContext(app, 'logsKmsKeyArn'),
   });
 

@@ -1,4 +1,4 @@
-// Admin commands for workspaces (contract section 12): `workspace policy get|set` and `feedback report`. The policy
+// Admin commands for workspaces (README, Admin CLI): `workspace policy get|set` and `feedback report`. The policy
 // is validated with the API's own schema and answered exactly as the API answers it; the report reads a workspace's
 // decisions through the decisions_by_workspace index (a Query, never a Scan).
 import { idRange } from '../lambdas/stores/decision-list-store';

@@ -1,4 +1,4 @@
-// Section "access": grants at partner scale and per-key rate limits (issue 13).
+// Section "access": grants at partner scale and per-key rate limits.
 //   - warm in-process analyze latency with a key holding 1 grant and one holding 10,000 (interleaved, same run);
 //   - the cold cost of a (key, workspace) pair in database reads;
 //   - the admin CLI granting 10,000 workspaces from --workspaces-file (a real process);
@@ -63,7 +63,7 @@ async function warmLatency(world: World, iterations: number): Promise<Figures> {
     // The admin CLI finds a running database's credentials through its port record, as it does for `npm start`.
     writePortRecord({ ...world.db.credentials, port: world.db.port, pid: process.pid, dataDir: IN_MEMORY });
     const t = Date.now();
-    await exec('node', ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', 'key', 'grant', '--key-id', many.key_id, '--workspaces-file', file, '--json'], {
+    await exec('node', ['--import', './bin/require-esm-only.mjs', '--import', 'tsx', 'bin/admin.ts', 'key', 'grant', '--key-id', many.key_id, '--workspaces-file', file, '--json'], {
       cwd: REPO_ROOT,
       env: { ...process.env, LOCAL_DYNAMODB_PORT: new URL(world.db.endpoint).port, ACCESS_TABLE_NAME: world.names.access, DECISIONS_TABLE_NAME: world.names.decisions },
       maxBuffer: 64 * 1024 * 1024,

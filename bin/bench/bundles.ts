@@ -93,7 +93,7 @@ async function analyzeWeights(esbuild: typeof import('esbuild'), out: string): P
     logLevel: 'silent',
   });
   const parts: Record<string, number> = {};
-  for (const output of Object.values(result.metafile!.outputs)) {
+  for (const output of Object.values(result.metafile.outputs)) {
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) parts[partOf(input)] = (parts[partOf(input)] ?? 0) + bytesInOutput;
   }
   const figures: Figures = {};

@@ -8,7 +8,7 @@ import { lambdaContext } from '../../lib/local/server';
 import { LAMBDA_MEMORY_MB } from '../../lib/lambda-bundling';
 import { ACCESS_LOG_FIELDS } from '../../lib/stack';
 import { EDGE_MANAGED_RULE_GROUPS } from '../../lib/stack/edge';
-import { API_BASE_PATH, ROUTES, type RouteId } from '../../lambdas/contract/routes';
+import { API_BASE_PATH, ROUTES } from '../../lambdas/contract/routes';
 import { ACCESS_TABLE, DECISIONS_TABLE, ITEM_PREFIX, type TableDefinition } from '../../lambdas/contract/tables';
 import { LIMITS } from '../../lambdas/analyze/signal-schema';
 import { type Service, createService } from '../../lambdas/service';
@@ -118,7 +118,7 @@ class CapacityMeter {
 /** Runs a handler with its output captured (counted, not shown) and its CPU and wall time taken. */
 async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; sample: HandlerSample }> {
   const writes = { bytes: 0, events: 0 };
-  const originals = [process.stdout.write, process.stderr.write];
+  const originals = { stdout: process.stdout.write.bind(process.stdout), stderr: process.stderr.write.bind(process.stderr) };
   const counting = ((chunk: string | Uint8Array) => {
     const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
     writes.bytes += Buffer.byteLength(text);
@@ -135,7 +135,8 @@ async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; sample: Ha
     const used = process.cpuUsage(cpu);
     return { value, sample: { cpuMs: (used.user + used.system) / 1000, wallMs, logBytes: writes.bytes, logEvents: writes.events } };
   } finally {
-    [process.stdout.write, process.stderr.write] = originals;
+    process.stdout.write = originals.stdout;
+    process.stderr.write = originals.stderr;
   }
 }
 
@@ -146,7 +147,7 @@ async function call(service: Service, meter: CapacityMeter, request: ApiRequest)
   const verdict = auth.value as { isAuthorized?: boolean; context?: unknown };
   if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
   events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
-  const handler = service.routes[events.routeId as RouteId];
+  const handler = service.routes[events.routeId];
   const route = await measured(() => handler(events.route as never, lambdaContext(events.routeId, 'bench')) as Promise<HandlerResult>);
   return {
     result: route.value,
@@ -386,5 +387,5 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
 
 /** The decision items among what the calls put (idempotency records and learning items are other items). */
 function decisionItems(samples: CallSample[]): Record<string, unknown>[] {
-  return samples.flatMap((s) => s.putItems.filter((item) => String(item.pk ?? '').startsWith(ITEM_PREFIX.decision)));
+  return samples.flatMap((s) => s.putItems.filter((item) => (typeof item.pk === 'string' ? item.pk : '').startsWith(ITEM_PREFIX.decision)));
 }

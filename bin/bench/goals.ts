@@ -177,6 +177,19 @@ export function goalFor(key: string): Goal | undefined {
   return undefined;
 }
 
+/** The figures with a goal, as the markdown table docs/performance.md shows under "Latest figures". */
+export function markdownTable(results: Figures, heading: string): string {
+  const rows = Object.entries(results).flatMap(([k, v]) => {
+    const goal = goalFor(k);
+    // The machine's own speed, so a reader can tell a loaded machine from a slow build.
+    if (k === 'machine_char_loop_ns_per_char') return [`| \`${k}\` | ${goal?.text ?? ''} | ${v.toLocaleString('en-US')} | |`];
+    if (!goal?.check || k === 'goals_missed') return [];
+    return [`| \`${k}\` | ${goal.text.replaceAll('|', '\\|')} | **${v.toLocaleString('en-US')}** | ${goal.check(v) ? 'PASS' : 'MISS'} |`];
+  });
+  const missed = `Goals missed: ${results.goals_missed ?? 0}.`;
+  return [heading, '', '| Figure | Goal | Now | |', '|---|---|---|---|', ...rows, '', missed].join('\n');
+}
+
 export function printTable(results: Figures): void {
   const rows = Object.entries(results).map(([k, v]) => {
     const goal = goalFor(k);

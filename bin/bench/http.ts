@@ -82,7 +82,7 @@ async function startBareServer(world: World, template: Decision): Promise<{ url:
 }
 
 export async function benchHttp(world: World, opts: Options): Promise<Figures> {
-  const template = await expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
+  const template = expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
   const dir = mkdtempSync(path.join(tmpdir(), 'sas-bench-'));
   const bodyFile = path.join(dir, 'body.json');
   writeFileSync(bodyFile, world.body);

@@ -16,10 +16,10 @@ export async function benchInProcess(world: World, iterations: number, other?: {
   // Neither client carries the bench's call counter while timed.
   world.counting(false);
   try {
-    const template = await expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body)));
+    const template = expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body)));
     // The same item analyze stored, its learning sketch included.
     const stored = await client.send(new GetCommand({ TableName: world.names.decisions, Key: { pk: ITEM_PREFIX.decision + template.decision_id } }));
-    const extra = stored.Item?.sketch !== undefined ? { sketch: stored.Item.sketch } : {};
+    const extra = stored.Item?.sketch !== undefined ? { sketch: stored.Item.sketch as unknown } : {};
     const bare = async () => {
       const item = decisionItem(template, 'bench', 'key_bench', extra);
       const t = process.hrtime.bigint();

@@ -1,6 +1,7 @@
 // What a request costs, in figures (printed, not asserted).
 //   npm run bench                      every section, a table with the goal and PASS/MISS beside each figure
 //   npm run --silent bench -- --json   exactly one JSON object on stdout (progress goes to stderr)
+//   npm run --silent bench -- --markdown   the figures with a goal as docs/performance.md's "Latest figures" table
 //   npm run bench -- --quick           shorter runs of every section (rougher figures)
 //   npm run bench -- --only=scorer,ddb --skip=http   choose sections: scorer, ddb, batch, inprocess, access, http, cost, workspace, worst-case, bundles
 //   npm run bench -- --digest          a SHA-256 over the scorer's decisions on fixed inputs (compare across commits)
@@ -11,6 +12,7 @@
 // Everything runs on this machine: one DynamoDB Local (in memory, on a free loopback port) serves every section
 // that needs a database, and is stopped at the end, as are the HTTP servers and child processes.
 // What the figures mean and how each is measured: docs/performance.md.
+import os from 'node:os';
 import { JavaMissingError } from '../../lib/local/dynamodb-local';
 import { benchAccess } from './access';
 import { benchBatch } from './batch';
@@ -19,7 +21,7 @@ import { benchCost } from './cost';
 import { type Figures, progress } from './common';
 import { benchDynamoDbCalls } from './ddb-calls';
 import { decisionsDigest } from './digest';
-import { goalFor, printTable } from './goals';
+import { goalFor, markdownTable, printTable } from './goals';
 import { benchHttp } from './http';
 import { benchInProcess } from './in-process';
 import { type Section, options } from './options';
@@ -96,6 +98,11 @@ async function main(): Promise<void> {
   results.goals_missed = missed;
   progress(`[${Math.round((Date.now() - started) / 1000)} s] done`);
   if (opts.json) process.stdout.write(JSON.stringify(results) + '\n');
+  else if (opts.markdown) {
+    const run = `${opts.quick ? '`--quick` run' : 'full run'} of ${[...opts.sections].join(', ')}`;
+    const heading = `${new Date().toISOString().slice(0, 10)}, Node ${process.versions.node}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), ${run}:`;
+    process.stdout.write(markdownTable(results, heading) + '\n');
+  }
   else printTable(results);
 }
 

@@ -8,6 +8,7 @@ export function options() {
   const { values } = parseArgs({
     options: {
       json: { type: 'boolean', default: false },
+      markdown: { type: 'boolean', default: false },
       quick: { type: 'boolean', default: false },
       only: { type: 'string' },
       skip: { type: 'string' },
@@ -16,7 +17,7 @@ export function options() {
     },
   });
   if (values.help) {
-    console.log('usage: npm run bench -- [--json] [--quick] [--only=SECTIONS] [--skip=SECTIONS]   (sections: ' + SECTIONS.join(', ') + ')');
+    console.log('usage: npm run bench -- [--json | --markdown] [--quick] [--only=SECTIONS] [--skip=SECTIONS]   (sections: ' + SECTIONS.join(', ') + ')');
     console.log('       npm run bench -- --digest   one SHA-256 over the decisions of a fixed set of signals (compare across commits)');
     process.exit(0);
   }
@@ -31,6 +32,7 @@ export function options() {
   const quick = values.quick;
   return {
     json: values.json,
+    markdown: values.markdown,
     digest: values.digest,
     quick,
     sections,

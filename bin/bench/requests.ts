@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { lambdaContext } from '../../lib/local/server';
 import type { Service } from '../../lambdas/service';
 import { matchRoute } from '../../lambdas/contract/routes';
-import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import type { Decision } from '../../lambdas/domain/decision';
 import { newDecisionId } from '../../lambdas/domain/ids';
 import { decisionItem as storedDecisionItem } from '../../lambdas/stores/decision-store';
@@ -100,11 +99,11 @@ export async function inProcess(handlers: Service, events: ReturnType<typeof api
   const verdict = (await handlers.authorizer(events.authorizer as unknown as Parameters<Service['authorizer']>[0], lambdaContext('authorizer', 'bench'))) as { isAuthorized?: boolean; context?: unknown };
   if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
   events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
-  const handler = handlers.routes[events.routeId as keyof Service['routes']];
+  const handler = handlers.routes[events.routeId];
   return (await handler(events.route, lambdaContext(events.routeId, 'bench'))) as HandlerResult;
 }
 
-export async function expectOk(result: HandlerResult, replayed = false): Promise<Decision> {
+export function expectOk(result: HandlerResult, replayed = false): Decision {
   if (result.statusCode !== 200) throw new Error(`analyze answered ${result.statusCode}: ${result.body.slice(0, 200)}`);
   if (replayed !== (result.headers?.['Idempotent-Replayed'] === 'true')) throw new Error(`expected replayed=${replayed}`);
   return JSON.parse(result.body) as Decision;

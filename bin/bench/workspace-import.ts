@@ -5,7 +5,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { labelDeltas } from '../../lambdas/domain/learning/label-delta';
 import { sketchSignal } from '../../lambdas/domain/learning/sketch';
-import type { FeedbackFields } from '../../lambdas/domain/ports';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { labelPk } from '../../lambdas/stores/workspace-store';
@@ -38,7 +37,7 @@ export async function benchWorkspaceImport(world: World, teach: [string, string]
     const out = await importExamples(ws, examples, { workspaces: deps.workspaces, store }, { nowMs: Date.now(), idempotency: { pk: `idem#bench#${ws}#${i}`, requestHash: 'x' } });
     if (out.kind !== 'imported') throw new Error(`bench import answered ${out.kind}`);
     const workspace = await deps.workspaces.get(ws);
-    const deltas = labelDeltas(examples.map((e) => ({ sketch: sketchSignal(workspace.key, e.signal), labels: e.labels as FeedbackFields })));
+    const deltas = labelDeltas(examples.map((e) => ({ sketch: sketchSignal(workspace.key, e.signal), labels: e.labels })));
     // Each label item updated inside a transaction (2 units per KB of the item after), the record and the model item.
     for (const d of deltas) importUnits += await itemUnits(labelPk(ws, d.field, d.label, workspace.state.generation ?? 0), 2) * Math.ceil((d.counts.size + 2) / 250);
     importUnits += 2 + (await itemUnits(`wsmodel#${ws}`, 2));

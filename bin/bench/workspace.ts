@@ -1,4 +1,4 @@
-// Section "workspace": the hot path of a workspace with a policy and a learned 77-category model (issue 12).
+// Section "workspace": the hot path of a workspace with a policy and a learned 77-category model.
 // Teaches ws_bench (the bench's workspace) banking77 categories through the feedback use case, then measures:
 // DynamoDB calls of a warm analyze (goal: 0 reads, 1 write), the in-process request against a bare PutItem (goal:
 // <= 1.3x; a fresh workspace is measured in the same loop for reference), writes per feedback (bound: 10), and what
@@ -48,7 +48,7 @@ export async function benchWorkspace(world: World, iterations: number, perCatego
   let maxWrites = 0;
   for (const [text, raw] of teach) {
     const body = JSON.stringify({ workspace_id: ws, source: 'support_message', body: text });
-    const decision = await expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, body)));
+    const decision = expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, body)));
     world.counter.reset();
     const target = await deps.feedbackStore.getTarget(decision.decision_id);
     const workspace = await deps.workspaces.get(ws);
@@ -64,9 +64,9 @@ export async function benchWorkspace(world: World, iterations: number, perCatego
   const state = await deps.workspaceStore.loadState(ws);
   const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
   deps.workspaces.invalidate(ws);
-  await expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
+  expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
   world.counter.reset();
-  const decision = await expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
+  const decision = expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
   const warm = { reads: world.counter.readCalls, writes: world.counter.writeCalls };
   if (!/\+ws\.\d+$/.test(decision.model_version)) throw new Error('the learned model did not take part in the decision');
 

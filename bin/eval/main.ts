@@ -30,7 +30,15 @@ const OUTAGE = { workspace_id: 'eval', source: 'email', received_at: '2026-01-15
 const SPAM = { workspace_id: 'eval', source: 'email', received_at: '2026-01-15T11:59:00Z', subject: 'You have WON a FREE prize!!!', body: 'Congratulations! You have been selected to receive a $1000 gift card. Click here to claim your prize now. Limited time offer, act now! Unsubscribe here.', sender: 'winner@promo-deals.example' } as const;
 const VAGUE = ['hi', 'quick question', 'any update?', 'please call me', 'see attached', 'ok thanks'];
 
-function goals(scored: Scored[]): { figures: Figure[]; perCorpus: Record<string, unknown> } {
+interface CorpusConfidence {
+  n: number;
+  wrong: number;
+  ece: number;
+  auroc: number | null;
+  rows: unknown;
+}
+
+function goals(scored: Scored[]): { figures: Figure[]; perCorpus: Record<string, CorpusConfidence> } {
   const of = (corpus: Corpus, label?: string) => scored.filter((s) => s.corpus === corpus && (label === undefined || s.label === label));
   const bugs = of('bugs');
   const topBugs = bugs.filter((s) => (s.level ?? 0) >= 4);
@@ -52,7 +60,7 @@ function goals(scored: Scored[]): { figures: Figure[]; perCorpus: Record<string,
     figure(`alerts text only: rho, lower of kube->VM (${vm.length}) / VM->kube (${kube.length})`, Math.min(rho(vm), rho(kube)), '>= 0.4', (v) => v >= 0.4),
     figure(`bugs: rho with tracker priority, test projects (${bugs.length})`, rho(bugs), '>= 0.25', (v) => v >= 0.25),
   ];
-  const perCorpus: Record<string, unknown> = {};
+  const perCorpus: Record<string, CorpusConfidence> = {};
   let worstEce = 0;
   let worstAuroc = 1;
   const corpora: Corpus[] = ['spamassassin', 'web-form spam', 'sms', 'enron', 'banking77', 'alerts', 'bugs'];
@@ -93,7 +101,7 @@ function handWritten(): { name: string; value: number }[] {
 const MD_BEGIN = '<!-- eval:goals:begin (written by `npm run eval -- --markdown`) -->';
 const MD_END = '<!-- eval:goals:end -->';
 
-function writeMarkdown(figures: Figure[], perCorpus: Record<string, any>): void {
+function writeMarkdown(figures: Figure[], perCorpus: Record<string, CorpusConfidence>): void {
   const file = path.resolve(__dirname, '../../docs/decision-engine.md');
   const lines = [MD_BEGIN, '', '| Figure (held out) | Value | Goal | |', '|---|---|---|---|'];
   for (const f of figures) lines.push(`| ${f.name} | ${f.value} | ${f.goal} | ${f.pass === undefined ? '' : f.pass ? 'PASS' : 'MISS'} |`);
@@ -153,7 +161,7 @@ function main() {
   printFigures('Goals of issue 22, on held-out data', all);
   console.log();
   console.log('Confidence per corpus (right as bin/eval/labeled.ts defines it; reliability over 10 bins)');
-  for (const [corpus, v] of Object.entries(perCorpus) as [string, any][]) {
+  for (const [corpus, v] of Object.entries(perCorpus)) {
     console.log(`  ${corpus}: ${v.n} decisions, ${v.wrong} wrong, ECE ${v.ece}, AUROC ${v.auroc ?? '(fewer than 30 wrong)'}`);
     const rows = (v.rows as { bucket: string; n: number; mean_confidence: number; agreement: number }[]).filter((r) => r.n > 0);
     console.log(`    ${rows.map((r) => `${r.bucket}: ${r.n} @ ${r.mean_confidence.toFixed(2)} -> ${r.agreement.toFixed(2)}`).join('; ')}`);

@@ -1,10 +1,10 @@
 // The batch use case: each signal authorized and validated on its own, decided by the same function as single
 // analyze, all decisions stored with a few batch writes; with an Idempotency-Key, the whole batch answers once.
 import { DEFAULT_MESSAGE } from '../contract/errors';
-import type { Principal } from '../authorizer/authorize';
+import type { Principal } from '../domain/principal';
 import type { Decision } from '../domain/decision';
 import type { BatchItemRecord, DecisionBatchStore, DecisionExtras, DecisionOwner, IdempotencyRequest } from '../domain/ports';
-import type { WorkspaceAccess } from '../http/workspace-access';
+import type { WorkspaceAccess } from '../application/workspace-access';
 import type { WorkspaceCache } from '../domain/learning/workspace-cache';
 import { decideForStore } from '../analyze/analyze-signal';
 import { newDecisionId } from '../domain/ids';

@@ -1,28 +1,27 @@
 // POST /api/v1/signals/analyze-batch
 import type { Dependencies } from '../dependencies';
-import { type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError } from '../http/errors';
+import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
+import { ApiError, validationError } from '../http/errors';
 import { idempotencyRequest } from '../analyze/analyze-signal';
 import { validateIdempotencyKey } from '../analyze/signal-schema';
 import { analyzeBatch } from './analyze-batch';
 import { BATCH_BODY_LIMIT, validateEnvelope } from './batch-envelope';
 
-export function analyzeBatchRoute({ decisionBatch, workspaceAccess, workspaces, telemetry, rateLimiter }: Dependencies): RouteHandler {
-  return apiHandler(
-    async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
+// Each signal names its own workspace: refused per item by the use case, after the rate limit per signal.
+const CHECKS: Check[] = ['key', 'scope', { jsonBody: { maxBytes: BATCH_BODY_LIMIT.bytes, tooLargeMessage: BATCH_BODY_LIMIT.message } }];
+
+export function analyzeBatchRoute(deps: Dependencies): RouteHandler {
+  const { decisionBatch, workspaceAccess, workspaces, telemetry } = deps;
+  return apiHandler(deps, { checks: CHECKS }, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
       const nowMs = Date.now();
       const idempotencyKey = event.headers['idempotency-key'];
       const envelope = validateEnvelope(event.body);
       const keyProblem = validateIdempotencyKey(idempotencyKey);
       if (!envelope.ok || keyProblem || forbiddenKeys.length) {
-        throw new ApiError('VALIDATION_ERROR', undefined, [
-          ...forbiddenKeys.map((field) => ({ field, message: 'this key is not allowed' })),
-          ...(envelope.ok ? [] : envelope.details),
-          ...(keyProblem ? [keyProblem] : []),
-        ]);
+        throw validationError([...(envelope.ok ? [] : envelope.details), ...(keyProblem ? [keyProblem] : [])], forbiddenKeys);
       }
 
-      // Contract section 11: a batch takes one request of the key's limit per signal, after its envelope is valid and
+      // docs/partners.md, Scopes and rate limits: a batch takes one request of the key's limit per signal, after its envelope is valid and
       // before any per-item check; a refusal stores nothing.
       await consumeRateLimit(envelope.signals.length);
 
@@ -43,8 +42,5 @@ export function analyzeBatchRoute({ decisionBatch, workspaceAccess, workspaces, 
         body: { object: 'list', data: outcome.data },
         headers: replayed ? { 'Idempotent-Replayed': 'true' } : undefined,
       };
-    },
-    { auth: true, jsonBody: true, bodyLimit: BATCH_BODY_LIMIT, rateLimit: 'by-route' },
-    { telemetry, rateLimiter },
-  );
+  });
 }

@@ -9,7 +9,6 @@ import type { CachedWorkspace } from '../domain/learning/workspace-cache';
 import { applyWorkspace } from '../domain/learning/workspace-layer';
 import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest } from '../domain/ports';
 import { scoreSignal } from '../domain/engine';
-import { isoString } from '../domain/timestamps';
 import type { Signal } from '../domain/signal';
 
 export type AnalyzeOutcome =
@@ -33,7 +32,7 @@ function decide(signal: Signal, decisionId: string, nowMs: number, ws?: CachedWo
   // The workspace layer: its policy and what it learned, applied after the global engine (pure).
   const text = ws ? signalText(signal) : '';
   const sketch = ws ? sketchSignal(ws.key, signal, text) : undefined;
-  const assessment = ws ? (applyWorkspace(global, signal, ws.policy, ws.state.model, sketch, text) as typeof global) : global;
+  const assessment = ws ? applyWorkspace(global, signal, ws.policy, ws.state.model, sketch, text) : global;
   const policy: DecisionPolicy = ws ? { policy_version: ws.policy.version, response_minutes: ws.policy.responseMinutes } : NO_POLICY;
   const decision = buildDecision(
     {
@@ -41,7 +40,7 @@ function decide(signal: Signal, decisionId: string, nowMs: number, ws?: CachedWo
       workspace_id: signal.workspace_id,
       source: signal.source,
       received_at: signal.received_at,
-      created_at: isoString(nowMs),
+      created_at: new Date(nowMs).toISOString(),
     },
     assessment,
     policy,
@@ -50,14 +49,9 @@ function decide(signal: Signal, decisionId: string, nowMs: number, ws?: CachedWo
 }
 
 /**
- * Scores one signal and builds its decision under its workspace's policy and learned model: no I/O, one call per
- * signal. Single analyze and batch analyze both decide with it, so a batch stores exactly what analyzing alone would.
+ * The decision and what is stored beside it (the learning sketch), for routes that store many at once: no I/O, one
+ * call per signal, the same decide() single analyze uses, so a batch stores exactly what analyzing alone would.
  */
-export function decideSignal(signal: Signal, decisionId: string, nowMs: number, workspace?: CachedWorkspace): Decision {
-  return decide(signal, decisionId, nowMs, workspace).decision;
-}
-
-/** The decision and what is stored beside it (the learning sketch), for routes that store many at once. */
 export function decideForStore(signal: Signal, decisionId: string, nowMs: number, workspace?: CachedWorkspace): { decision: Decision; extra: DecisionExtras } {
   const { decision, sketch } = decide(signal, decisionId, nowMs, workspace);
   return { decision, extra: sketch ? { sketch: encodeSketch(sketch) } : {} };

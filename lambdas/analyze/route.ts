@@ -1,30 +1,22 @@
 // POST /api/v1/signals/analyze
 import type { Dependencies } from '../dependencies';
-import { type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError } from '../http/errors';
+import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
+import { ApiError, validationError } from '../http/errors';
 import { analyzeSignal, idempotencyRequest } from './analyze-signal';
 import { validateIdempotencyKey, validateSignal } from './signal-schema';
 
-export function analyzeRoute({ decisionStore, workspaceAccess, workspaces, telemetry, rateLimiter }: Dependencies): RouteHandler {
-  return apiHandler(
-    async ({ event, principal, forbiddenKeys }) => {
-      const nowMs = Date.now();
-      const body = event.body as Record<string, unknown> | null;
-      // Row 6 of the refusal order: a workspace the key has no grant for, before any other validation.
-      const workspaceId = body && typeof body === 'object' ? body.workspace_id : undefined;
-      if (typeof workspaceId === 'string' && !(await workspaceAccess.allows(principal, workspaceId))) {
-        throw new ApiError('WORKSPACE_NOT_ALLOWED');
-      }
+const CHECKS: Check[] = ['key', 'scope', 'rate-limit', { jsonBody: {} }, { workspace: 'body' }];
 
+export function analyzeRoute(deps: Dependencies): RouteHandler {
+  const { decisionStore, workspaces, telemetry } = deps;
+  return apiHandler(deps, { checks: CHECKS }, async ({ event, principal, forbiddenKeys }) => {
+      const nowMs = Date.now();
+      const body = event.body;
       const idempotencyKey = event.headers['idempotency-key'];
       const validation = validateSignal(body, nowMs);
       const keyProblem = validateIdempotencyKey(idempotencyKey);
       if (!validation.ok || keyProblem || forbiddenKeys.length) {
-        throw new ApiError('VALIDATION_ERROR', undefined, [
-          ...forbiddenKeys.map((field) => ({ field, message: 'this key is not allowed' })),
-          ...(validation.ok ? [] : validation.details),
-          ...(keyProblem ? [keyProblem] : []),
-        ]);
+        throw validationError([...(validation.ok ? [] : validation.details), ...(keyProblem ? [keyProblem] : [])], forbiddenKeys);
       }
 
       const outcome = await analyzeSignal(validation.signal, principal, decisionStore, {
@@ -42,8 +34,5 @@ export function analyzeRoute({ decisionStore, workspaceAccess, workspaces, telem
       });
       if (!replayed) telemetry.count('decisions', decision.priority);
       return { statusCode: 200, body: decision, headers: replayed ? { 'Idempotent-Replayed': 'true' } : undefined };
-    },
-    { auth: true, jsonBody: true },
-    { telemetry, rateLimiter },
-  );
+  });
 }

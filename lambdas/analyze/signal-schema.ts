@@ -38,32 +38,6 @@ function depthOf(value: unknown, depth: number, max: number): number {
   return deepest;
 }
 
-/**
- * At least Buffer.byteLength(JSON.stringify(value)) for parsed JSON (a string unit costs at most 6 bytes, as \u001f;
- * a number at most 25), or Infinity once past `budget`. Serializing metadata only to measure it cost about 7 us of a
- * request; metadata well under the limit is now let through on this bound alone. It recurses: the schema runs it only
- * after the depth check passed (abortPipeEarly), so at most 5 levels deep.
- */
-export function jsonBytesBound(value: unknown, budget: number): number {
-  if (value === null || typeof value === 'boolean') return 5;
-  if (typeof value === 'number') return 25;
-  if (typeof value === 'string') return 2 + 6 * value.length;
-  if (typeof value !== 'object') return Infinity;
-  let total = 2;
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      total += 1 + jsonBytesBound(item, budget - total);
-      if (total > budget) return Infinity;
-    }
-    return total;
-  }
-  for (const key of Object.keys(value)) {
-    total += 4 + 6 * key.length + jsonBytesBound((value as Record<string, unknown>)[key], budget - total);
-    if (total > budget) return Infinity;
-  }
-  return total;
-}
-
 /** 200000 -> "200,000", as toLocaleString('en-US') writes it, without loading Intl at module load (~10 ms). */
 export const withThousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
@@ -108,7 +82,7 @@ const SignalSchema = v.pipe(
             'must be nested at most 5 levels deep',
           ),
           v.check(
-            (m) => jsonBytesBound(m, LIMITS.metadataBytesMax) <= LIMITS.metadataBytesMax || Buffer.byteLength(JSON.stringify(m)) <= LIMITS.metadataBytesMax,
+            (m) => Buffer.byteLength(JSON.stringify(m)) <= LIMITS.metadataBytesMax,
             'must be at most 16 KiB when serialized',
           ),
         ),

@@ -2,22 +2,12 @@
 // keyed by key hash, so a warm key costs no database read; changes show within the cache TTL. Known keys live in an
 // LRU (a hit refreshes), unknown keys in a separate, smaller one: anyone can mint well-formed keys (the checksum is
 // public), and those must never push a key in use out of the cache.
-import type { Scope } from '../contract/routes';
 import { bearerToken, hashApiKey, isWellFormedApiKey } from '../domain/api-key';
 import { LruMap } from '../domain/lru';
 import type { AccessStore, KeyRecord, PartnerRecord } from '../domain/ports';
-import type { RateLimit } from '../domain/rate-limit';
+import type { AuthVerdict } from '../domain/principal';
 
-/** Refusals carry the contract's error code as their outcome. */
-export type RefusalOutcome = 'FORBIDDEN' | 'UNAUTHORIZED' | 'ACCOUNT_INACTIVE' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR';
-
-/** Small and bounded whatever the key holds: no grant list (grants are checked per workspace, workspace-access.ts). */
-export type AuthVerdict =
-  | { outcome: 'allow'; partner_id: string; key_id: string; scopes: Scope[]; rate_limit?: RateLimit }
-  | { outcome: RefusalOutcome };
-
-/** The caller of an allowed request. */
-export type Principal = Extract<AuthVerdict, { outcome: 'allow' }>;
+export type { AuthVerdict, Principal, RefusalOutcome } from '../domain/principal';
 
 interface CacheEntry {
   key?: KeyRecord;

@@ -6,15 +6,14 @@ import type { APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
 import type { Dependencies } from '../dependencies';
 import { type AuthContext, encodeVerdict } from '../http/auth-context';
 import { describeError } from '../observability';
-import { isDatabaseUnavailable } from '../stores/database-faults';
 import { bypassedEdge } from '../http/edge-origin';
 import { KeyAuthorizer } from './authorize';
 
 export type AuthorizerResult = { isAuthorized: boolean; context: AuthContext };
 export type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEventV2, context: Context) => Promise<AuthorizerResult>;
 
-export function authorizerHandler({ accessStore, settings, telemetry }: Dependencies): AuthorizerHandler {
-  const keys = new KeyAuthorizer(accessStore, { ttlSeconds: settings.authCacheTtlSeconds, isUnavailable: isDatabaseUnavailable });
+export function authorizerHandler({ accessStore, settings, telemetry, isUnavailable }: Dependencies): AuthorizerHandler {
+  const keys = new KeyAuthorizer(accessStore, { ttlSeconds: settings.authCacheTtlSeconds, isUnavailable });
   const { logger } = telemetry;
   return middy<APIGatewayRequestAuthorizerEventV2, AuthorizerResult>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
@@ -29,5 +28,5 @@ export function authorizerHandler({ accessStore, settings, telemetry }: Dependen
         logger.error('authorizer failed', { request_id: event.requestContext?.requestId, error: describeError(err) });
         return { isAuthorized: true, context: { outcome: 'INTERNAL_ERROR' } };
       }
-    }) as unknown as AuthorizerHandler;
+    });
 }

@@ -14,7 +14,7 @@ export type RouteId =
   | 'ImportExamples'
   | 'ForgetModel';
 
-/** Key scopes (contract section 11): each route needs exactly one. */
+/** Key scopes (docs/partners.md, Scopes and rate limits): each route needs exactly one. */
 export type Scope = 'analyze' | 'read' | 'feedback' | 'policy';
 export const SCOPES: readonly Scope[] = ['analyze', 'read', 'feedback', 'policy'];
 
@@ -108,7 +108,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     method: 'GET',
     path: `${API_BASE_PATH}/workspaces/{workspace_id}/policy`,
     entry: 'lambdas/policy/get/handler.ts',
-    // Contract section 8: reading a policy needs `read`; replacing it needs `policy`.
+    // Reading a policy needs `read`; replacing it needs `policy` (docs/partners.md, Workspace policy).
     scope: 'read',
     decisions: { actions: { GetItem: ['policy'] } },
   },

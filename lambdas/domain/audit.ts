@@ -136,8 +136,8 @@ export function auditEvent(input: AuditEventInput, at: Date): AuditEvent {
     action: input.action,
     target,
     // Plain JSON data: no undefined fields (DynamoDB refuses them), no class instances.
-    before: input.before === null ? null : JSON.parse(JSON.stringify(input.before)),
-    after: input.after === null ? null : JSON.parse(JSON.stringify(input.after)),
+    before: input.before === null ? null : (JSON.parse(JSON.stringify(input.before)) as Record<string, unknown>),
+    after: input.after === null ? null : (JSON.parse(JSON.stringify(input.after)) as Record<string, unknown>),
   };
 }
 

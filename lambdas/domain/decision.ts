@@ -1,5 +1,5 @@
 // The decision a partner receives. Field order here is the order partners see in responses.
-import { isoString, parseInstant } from './timestamps';
+import { parseInstant } from './timestamps';
 
 export const PRIORITIES = ['critical', 'high', 'medium', 'low'] as const;
 export type Priority = (typeof PRIORITIES)[number];
@@ -63,7 +63,13 @@ export interface Assessment {
   sentiment: 'negative' | 'neutral' | 'positive';
 }
 
-export interface Decision extends Assessment {
+/** What a decision is built from: the engine's assessment, or one a workspace's learned labels renamed (any string). */
+export interface DecisionAssessment extends Omit<Assessment, 'category' | 'queue'> {
+  category: Category | (string & {});
+  queue: Queue | (string & {});
+}
+
+export interface Decision extends DecisionAssessment {
   decision_id: string;
   workspace_id: string;
   source: string;
@@ -74,15 +80,13 @@ export interface Decision extends Assessment {
   policy_version: number;
 }
 
-/** Minutes to respond per priority when the workspace's policy sets none (contract section 4). */
+/** Minutes to respond per priority when the workspace's policy sets none (docs/partners.md, The decision). */
 export const DEFAULT_RESPONSE_MINUTES: Readonly<Record<Priority, number>> = { critical: 60, high: 240, medium: 1_440, low: 4_320 };
 
 /** What a workspace's policy contributes to a decision (the policy module passes the workspace's own). */
 export interface DecisionPolicy {
   policy_version: number;
   response_minutes?: Partial<Record<Priority, number>>;
-  /** The workspace's learned-model version, appended to model_version as `+ws.N` when present. */
-  learned_version?: number;
 }
 
 export const NO_POLICY: DecisionPolicy = { policy_version: 0 };
@@ -98,13 +102,13 @@ export function priorityForScore(score: number): Priority {
 /** Builds the decision object in the field order partners see; GET returns exactly this object. */
 export function buildDecision(
   ids: { decision_id: string; workspace_id: string; source: string; received_at: string; created_at: string },
-  assessment: Assessment,
+  assessment: DecisionAssessment,
   policy: DecisionPolicy = NO_POLICY,
 ): Decision {
   const minutes = policy.response_minutes?.[assessment.priority] ?? DEFAULT_RESPONSE_MINUTES[assessment.priority];
   const received = parseInstant(ids.received_at);
   const respondBy =
-    assessment.recommended_action === 'archive' || !Number.isFinite(received) ? null : isoString(received + minutes * 60_000);
+    assessment.recommended_action === 'archive' || !Number.isFinite(received) ? null : new Date(received + minutes * 60_000).toISOString();
   return {
     decision_id: ids.decision_id,
     workspace_id: ids.workspace_id,
@@ -117,7 +121,7 @@ export function buildDecision(
     source: ids.source,
     received_at: ids.received_at,
     created_at: ids.created_at,
-    model_version: policy.learned_version !== undefined ? `${assessment.model_version}+ws.${policy.learned_version}` : assessment.model_version,
+    model_version: assessment.model_version,
     confidence: assessment.confidence,
     language: assessment.language,
     sentiment: assessment.sentiment,

@@ -26,7 +26,7 @@ export interface KeyRecord {
   expires_at?: string;
   created_at: string;
   description?: string;
-  /** What the key may do (contract section 11); keys made before scopes existed hold all of them. */
+  /** What the key may do (docs/partners.md, Scopes and rate limits); keys made before scopes existed hold all of them. */
   scopes: Scope[];
   /** Undefined: no per-key limit. */
   rate_limit?: RateLimit;
@@ -229,7 +229,7 @@ export interface DecisionBatchStore {
   putMany(decisions: Decision[], owner: DecisionOwner, extras?: Map<string, DecisionExtras>): Promise<void>;
 }
 
-// ---- Workspaces: policy, learned model, feedback (contract sections 8 and 9) ----
+// ---- Workspaces: policy, learned model, feedback (docs/partners.md, Workspace policy; Feedback) ----
 
 /** What a container caches per workspace: its policy, its learned model and the key its sketches are hashed with. */
 export interface WorkspaceState {

@@ -1,4 +1,4 @@
-// Per-key rate limits (contract section 11): fixed windows aligned to the epoch, the IETF RateLimit headers, and
+// Per-key rate limits (docs/partners.md, Scopes and rate limits): fixed windows aligned to the epoch, the IETF RateLimit headers, and
 // how big a block of tokens one instance may lease from the shared counter. Pure: the counter lives behind a port.
 
 export interface RateLimit {

@@ -3,14 +3,14 @@
 import type { Dependencies } from '../dependencies';
 import { DECISION_ID_PATTERN } from '../domain/ids';
 import { type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError, unavailable } from '../http/errors';
+import { ApiError, unavailable, validationError } from '../http/errors';
 import { validateFeedback } from './feedback-schema';
 import { recordFeedback } from './record-feedback';
 import { applyChanges, learnedChanges } from '../domain/learning/model';
 
-export function feedbackRoute({ feedbackStore, workspaceAccess, workspaces, telemetry, rateLimiter }: Dependencies): RouteHandler {
-  return apiHandler(
-    async ({ event, principal, forbiddenKeys }) => {
+export function feedbackRoute(deps: Dependencies): RouteHandler {
+  const { feedbackStore, workspaceAccess, workspaces, telemetry } = deps;
+  return apiHandler(deps, { checks: ['key', 'scope', 'rate-limit', { jsonBody: {} }] }, async ({ event, principal, forbiddenKeys }) => {
       const decisionId = event.pathParameters?.decision_id ?? '';
       const target = DECISION_ID_PATTERN.test(decisionId) ? await feedbackStore.getTarget(decisionId) : undefined;
       if (!target || !(await workspaceAccess.allows(principal, target.decision.workspace_id))) {
@@ -18,10 +18,7 @@ export function feedbackRoute({ feedbackStore, workspaceAccess, workspaces, tele
       }
       const validation = validateFeedback(event.body);
       if (!validation.ok || forbiddenKeys.length) {
-        throw new ApiError('VALIDATION_ERROR', undefined, [
-          ...forbiddenKeys.map((field) => ({ field, message: 'is not a field of feedback' })),
-          ...(validation.ok ? [] : validation.details),
-        ]);
+        throw validationError(validation.ok ? [] : validation.details, forbiddenKeys);
       }
       const workspaceId = target.decision.workspace_id;
       const createdAt = new Date().toISOString();
@@ -38,8 +35,5 @@ export function feedbackRoute({ feedbackStore, workspaceAccess, workspaces, tele
         statusCode: 200,
         body: { decision_id: decisionId, workspace_id: workspaceId, feedback: validation.fields, created_at: createdAt },
       };
-    },
-    { auth: true, jsonBody: true },
-    { telemetry, rateLimiter },
-  );
+  });
 }

@@ -1,19 +1,19 @@
 // DELETE /api/v1/workspaces/{workspace_id}/model (contract section 13): forgets everything the workspace learned by
 // switching to a new, empty model generation in one write, whatever the model's size; policy and decisions stay.
-// Order: 401 → 403 ACCOUNT_INACTIVE → 403 INSUFFICIENT_SCOPE → 429 (the chain) → 403 WORKSPACE_NOT_ALLOWED.
+// Order: 401 → 403 ACCOUNT_INACTIVE → 403 INSUFFICIENT_SCOPE → 429 → 403 WORKSPACE_NOT_ALLOWED (the path).
 import { actorForKey } from '../domain/audit';
 import type { Dependencies } from '../dependencies';
-import { type RouteHandler, apiHandler } from '../http/api-handler';
+import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
 import { auditEventPut } from '../stores/audit-log';
 import { DynamoModelWriteStore } from '../stores/model-write-store';
-import { requireWorkspaceInPath } from '../import-examples/workspace-path';
+
+const CHECKS: Check[] = ['key', 'scope', 'rate-limit', { workspace: 'path' }];
 
 export function forgetModelRoute(deps: Dependencies): RouteHandler {
-  const { workspaces, telemetry, rateLimiter, settings, client } = deps;
+  const { workspaces, telemetry, settings, client } = deps;
   const store = new DynamoModelWriteStore(client, settings.decisionsTableName);
-  return apiHandler(
-    async ({ event, principal }) => {
-      const workspaceId = await requireWorkspaceInPath(deps, event, principal);
+  return apiHandler(deps, { checks: CHECKS }, async ({ event, principal }) => {
+      const workspaceId = event.pathParameters?.workspace_id ?? '';
       const generation = await store.forget(workspaceId, ({ before, after }) =>
         auditEventPut(
           settings.decisionsTableName,
@@ -25,8 +25,5 @@ export function forgetModelRoute(deps: Dependencies): RouteHandler {
       workspaces.invalidate(workspaceId);
       telemetry.logger.info('model forgotten', { workspace_id: workspaceId, generation });
       return { statusCode: 200, body: { workspace_id: workspaceId, forgotten: true } };
-    },
-    { auth: true, jsonBody: false },
-    { telemetry, rateLimiter },
-  );
+  });
 }

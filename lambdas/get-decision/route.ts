@@ -4,17 +4,14 @@ import { DECISION_ID_PATTERN } from '../domain/ids';
 import { type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError } from '../http/errors';
 
-export function getDecisionRoute({ decisionStore, workspaceAccess, telemetry, rateLimiter }: Dependencies): RouteHandler {
-  return apiHandler(
-    async ({ event, principal }) => {
+export function getDecisionRoute(deps: Dependencies): RouteHandler {
+  const { decisionStore, workspaceAccess } = deps;
+  return apiHandler(deps, { checks: ['key', 'scope', 'rate-limit'] }, async ({ event, principal }) => {
       const decisionId = event.pathParameters?.decision_id ?? '';
       // A malformed id cannot exist: answer without a read.
       const decision = DECISION_ID_PATTERN.test(decisionId) ? await decisionStore.get(decisionId) : undefined;
       // A decision in a workspace this key may not access is reported as absent: existence is never leaked.
       if (!decision || !(await workspaceAccess.allows(principal, decision.workspace_id))) throw new ApiError('DECISION_NOT_FOUND');
       return { statusCode: 200, body: decision };
-    },
-    { auth: true, jsonBody: false },
-    { telemetry, rateLimiter },
-  );
+  });
 }

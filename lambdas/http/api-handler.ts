@@ -1,19 +1,20 @@
-// The middy chain every route Lambda shares: Lambda context in the logs, headers normalized, the authorizer's
-// verdict, the key's scope for the route and its rate limit (contract section 12's order: 401 → 403
-// ACCOUNT_INACTIVE → 403 INSUFFICIENT_SCOPE → 429), then (for routes with a body) size, media type and JSON parsing
-// in the contract's order, one error mapping at the end, and metrics flushed once per invocation.
+// The one pipeline every route Lambda runs: Lambda context in the logs, headers normalized, then the checks the route
+// declares, in the order it declares them (the refusal order of docs/partners.md, Errors: 401 → 403
+// ACCOUNT_INACTIVE → 403 INSUFFICIENT_SCOPE → 429 → 413 → 415 → 400 INVALID_JSON → 403 WORKSPACE_NOT_ALLOWED), the
+// route's own work, one error mapping at the end, and metrics flushed once per invocation.
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { Principal } from '../authorizer/authorize';
-import { type Scope, routeForKey } from '../contract/routes';
+import type { Principal } from '../domain/principal';
+import { routeForKey } from '../contract/routes';
 import { type Telemetry, describeError } from '../observability';
 import { dropForbiddenKeys } from '../domain/json-walk';
 import { decodeVerdict } from './auth-context';
 import { ApiError, type HttpResponse, errorResponse, toApiError, unavailable } from './errors';
-import type { RateLimiter, RateOutcome } from './rate-limiter';
+import type { RateLimiter, RateOutcome } from '../application/rate-limiter';
+import type { WorkspaceAccess } from '../application/workspace-access';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
@@ -27,20 +28,20 @@ export interface ApiEvent extends Omit<APIGatewayProxyEventV2, 'body'> {
 export interface ApiRequest {
   event: ApiEvent;
   requestId: string;
-  /** Present on routes created with `auth: true`. */
+  /** Present on routes whose checks include 'key'. */
   principal: Principal;
   /**
    * Keys the JSON body held that could poison an object's prototype (`__proto__`, `constructor.prototype`), as
-   * JSON paths. They were dropped while parsing; the route refuses them as a validation error in its own order,
-   * after the workspace check.
+   * JSON paths. They were dropped while parsing; the route refuses them with its own validation error
+   * (validationError), after the workspace check.
    */
   forbiddenKeys: string[];
   /**
    * Spends `n` requests of the key's rate limit, or throws `429 RATE_LIMITED` having spent none. Only for routes
-   * created with `rateLimit: 'by-route'` (a batch, whose size is known from its body); every other route spends one
-   * request in the chain, before its own checks.
+   * whose checks leave out 'rate-limit' (a batch, whose size is known from its body); every other route spends one
+   * request in the pipeline.
    */
-  consumeRateLimit(n: number): Promise<void>;
+  consumeRateLimit: (n: number) => Promise<void>;
 }
 
 export interface ApiResult {
@@ -51,31 +52,44 @@ export interface ApiResult {
 
 export type RouteHandler = (event: unknown, context: Context) => Promise<unknown>;
 
+/** One refusal step of a route, run by the pipeline in the order the route lists them. */
+export type Check =
+  /** 401 UNAUTHORIZED, 403 ACCOUNT_INACTIVE: the authorizer's verdict. */
+  | 'key'
+  /** 403 INSUFFICIENT_SCOPE: the scope the route table names for the route. */
+  | 'scope'
+  /** 429 RATE_LIMITED: one request of the key's limit (a route that spends per item calls consumeRateLimit instead). */
+  | 'rate-limit'
+  /** 413, 415, 400 INVALID_JSON: the body's size (default MAX_BODY_BYTES), media type and JSON. */
+  | { jsonBody: { maxBytes?: number; tooLargeMessage?: string } }
+  /** 403 WORKSPACE_NOT_ALLOWED: the workspace named in the path, or the body's `workspace_id` when it is a string
+   * (any other value is the body's validation error). */
+  | { workspace: 'path' | 'body' };
+
 interface Options {
-  auth: boolean;
-  jsonBody: boolean;
-  /** The scope the route needs; by default the route table's, found by the event's route key. */
-  scope?: Scope;
-  /** `per-request` (default): the chain spends one request; `by-route`: the route calls consumeRateLimit itself. */
-  rateLimit?: 'per-request' | 'by-route';
-  /** A larger body limit than MAX_BODY_BYTES, with the 413 message that names it (batch: 1 MiB). */
-  bodyLimit?: { bytes: number; message: string };
-  /** A smaller body limit than the default 256 KiB (the policy: 64 KiB). */
-  maxBodyBytes?: number;
-  /** A check that comes before the body's own (a workspace named in the path: 403 before 413/415/400). */
-  beforeBody?: (event: ApiEvent, principal: Principal) => Promise<void>;
+  /** In refusal order. */
+  checks: Check[];
 }
 
-/** What the chain needs besides the route: telemetry, and for routes with a key the rate limiter. */
+/** What the pipeline needs besides the route: telemetry, the error classification of the stores, and for routes
+ * with a key the rate limiter and the workspace access check. */
 export interface EdgeDependencies {
   telemetry: Telemetry;
+  /** True for store failures a retry may cure: they answer 503 SERVICE_UNAVAILABLE. */
+  isUnavailable: (err: unknown) => boolean;
   rateLimiter?: RateLimiter;
+  workspaceAccess?: WorkspaceAccess;
 }
 
 type RequestContext = Context & { principal?: Principal; forbiddenKeys?: string[]; rateLimitHeaders?: Record<string, string> };
 type MiddyRequest = middy.Request<ApiEvent, HttpResponse, Error, RequestContext>;
 
 const requestIdOf = (event: ApiEvent): string => event.requestContext?.requestId ?? 'unknown';
+
+function principalOf(request: MiddyRequest): Principal {
+  if (!request.context.principal) throw new Error("the route's checks need 'key' first");
+  return request.context.principal;
+}
 
 /** API Gateway lower-cases header names in payload 2.0; local callers and tests may not. */
 function normalizeHeaders(request: MiddyRequest): void {
@@ -87,34 +101,23 @@ function normalizeHeaders(request: MiddyRequest): void {
 }
 
 /** 413 and 415 come before JSON parsing (contract order); the parser itself then only parses. */
-const checkBodyEnvelope = (limit?: Options['bodyLimit']) => (request: MiddyRequest): void => {
+const checkBodyEnvelope = (maxBytes: number, tooLargeMessage?: string) => (request: MiddyRequest): void => {
   const { body, isBase64Encoded, headers } = request.event;
   const size = typeof body === 'string' ? (isBase64Encoded ? Buffer.from(body, 'base64').length : Buffer.byteLength(body)) : 0;
-  if (size > (limit?.bytes ?? MAX_BODY_BYTES)) throw new ApiError('PAYLOAD_TOO_LARGE', limit?.message);
+  if (size > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', tooLargeMessage);
   if (!JSON_MEDIA_TYPE.test(headers['content-type'] ?? '')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
   if (typeof body !== 'string' || body.length === 0) throw new ApiError('INVALID_JSON');
 };
 
 /**
  * middy's parser refuses a body with a forbidden key outright, before the route could check the workspace. Such a
- * body is parsed again without those keys (their paths remembered), so the route answers in the contract's order.
+ * body is parsed again without those keys (their paths remembered), so the route answers in the refusal order.
  */
 function parseJsonBody(): middy.MiddlewareObj<ApiEvent, HttpResponse, Error, RequestContext> {
   const parser = httpJsonBodyParser({ disableContentTypeCheck: true }); // the media type is checked above
   return {
     before: (request) => {
       const raw = request.event.body as string;
-      // Raw text with no \u escape and neither name cannot hold a forbidden key (no other JSON escape decodes to a
-      // letter or '_'), so it parses without middy's per-key reviver, about 20 us of a 2 KB signal. Any other body,
-      // and one that does not parse, goes through middy's parser.
-      if (!request.event.isBase64Encoded && !raw.includes('\\u') && !raw.includes('__proto__') && !raw.includes('constructor')) {
-        try {
-          request.event.body = JSON.parse(raw);
-          return;
-        } catch {
-          // middy's parser refuses it below, with its own error.
-        }
-      }
       try {
         parser.before!(request as unknown as Parameters<NonNullable<typeof parser.before>>[0]);
         return;
@@ -158,10 +161,9 @@ async function spend(limiter: RateLimiter, context: RequestContext, n: number): 
 }
 
 /** Builds a route's Lambda handler around `fn`, with the service's telemetry and rate limiter. */
-export function apiHandler(fn: (req: ApiRequest) => Promise<ApiResult>, options: Options, edge: EdgeDependencies): RouteHandler {
-  const { telemetry, rateLimiter } = edge;
+export function apiHandler(edge: EdgeDependencies, options: Options, fn: (req: ApiRequest) => Promise<ApiResult>): RouteHandler {
+  const { telemetry, rateLimiter, workspaceAccess, isUnavailable } = edge;
   const { logger, metrics } = telemetry;
-  if (options.auth && !rateLimiter) throw new Error('a route with a key needs the rate limiter');
   const chain = middy<ApiEvent, HttpResponse, Error, RequestContext>();
   // Outermost, so its onError runs last and flushes the counts the error mapping added.
   if (metrics) chain.use(logMetrics(metrics));
@@ -169,37 +171,59 @@ export function apiHandler(fn: (req: ApiRequest) => Promise<ApiResult>, options:
     logger.appendKeys({ request_id: requestIdOf(request.event) });
     normalizeHeaders(request);
   });
-  if (options.auth) {
-    chain.before((request) => {
-      const verdict = decodeVerdict(request.event.requestContext?.authorizer?.lambda);
-      if (verdict.outcome !== 'allow') {
-        telemetry.count('authRefusals', verdict.outcome);
-        throw verdict.outcome === 'SERVICE_UNAVAILABLE' ? unavailable() : new ApiError(verdict.outcome);
-      }
-      request.context.principal = verdict;
-      // A limited key gets its RateLimit headers on every answer from here on, refusals included.
-      request.context.rateLimitHeaders = rateLimiter!.headers(verdict);
-      // One place for every route: the scope the route table names for it.
-      const scope = options.scope ?? routeForKey(request.event.routeKey)?.scope;
-      if (!scope) throw new Error(`no scope known for route key ${request.event.routeKey}`);
-      if (!verdict.scopes.includes(scope)) {
-        throw new ApiError('INSUFFICIENT_SCOPE', `This API key lacks the scope "${scope}" this route needs.`);
-      }
-    });
-    if (options.rateLimit !== 'by-route') chain.before((request) => spend(rateLimiter!, request.context, 1));
+  const needs = <T>(what: T | undefined, name: string): T => {
+    if (what === undefined) throw new Error(`a route with these checks needs the ${name}`);
+    return what;
+  };
+  for (const check of options.checks) {
+    if (check === 'key') {
+      const limiter = needs(rateLimiter, 'rate limiter');
+      chain.before((request) => {
+        const verdict = decodeVerdict(request.event.requestContext?.authorizer?.lambda);
+        if (verdict.outcome !== 'allow') {
+          telemetry.count('authRefusals', verdict.outcome);
+          throw verdict.outcome === 'SERVICE_UNAVAILABLE' ? unavailable() : new ApiError(verdict.outcome);
+        }
+        request.context.principal = verdict;
+        // A limited key gets its RateLimit headers on every answer from here on, refusals included.
+        request.context.rateLimitHeaders = limiter.headers(verdict);
+      });
+    } else if (check === 'scope') {
+      chain.before((request) => {
+        const scope = routeForKey(request.event.routeKey)?.scope;
+        if (!scope) throw new Error(`no scope known for route key ${request.event.routeKey}`);
+        if (!principalOf(request).scopes.includes(scope)) {
+          throw new ApiError('INSUFFICIENT_SCOPE', `This API key lacks the scope "${scope}" this route needs.`);
+        }
+      });
+    } else if (check === 'rate-limit') {
+      const limiter = needs(rateLimiter, 'rate limiter');
+      chain.before((request) => spend(limiter, request.context, 1));
+    } else if ('jsonBody' in check) {
+      const { maxBytes = MAX_BODY_BYTES, tooLargeMessage } = check.jsonBody;
+      chain.before(checkBodyEnvelope(maxBytes, tooLargeMessage)).use(parseJsonBody());
+    } else {
+      const access = needs(workspaceAccess, 'workspace access check');
+      const from = check.workspace;
+      chain.before(async (request) => {
+        const body = request.event.body;
+        const named =
+          from === 'path'
+            ? (request.event.pathParameters?.workspace_id ?? '')
+            : body !== null && typeof body === 'object'
+              ? (body as Record<string, unknown>).workspace_id
+              : undefined;
+        // A malformed id can have no grant: the same 403 as any workspace the key may not use.
+        if (typeof named === 'string' && !(await access.allows(principalOf(request), named))) {
+          throw new ApiError('WORKSPACE_NOT_ALLOWED');
+        }
+      });
+    }
   }
-  const { beforeBody } = options;
-  if (beforeBody) chain.before((request) => beforeBody(request.event, request.context.principal as Principal));
-  const bodyLimit =
-    options.bodyLimit ??
-    (options.maxBodyBytes
-      ? { bytes: options.maxBodyBytes, message: `The request body is larger than ${options.maxBodyBytes / 1024} KiB.` }
-      : undefined);
-  if (options.jsonBody) chain.before(checkBodyEnvelope(bodyLimit)).use(parseJsonBody());
 
   return chain
     .onError((request) => {
-      const error = toApiError(request.error);
+      const error = toApiError(request.error, isUnavailable);
       const requestId = requestIdOf(request.event);
       if (error.status >= 500) {
         telemetry.count('serverErrors', error.code);
@@ -215,7 +239,7 @@ export function apiHandler(fn: (req: ApiRequest) => Promise<ApiResult>, options:
         requestId,
         principal: context.principal as Principal,
         forbiddenKeys: context.forbiddenKeys ?? [],
-        consumeRateLimit: (n) => spend(rateLimiter!, context, n),
+        consumeRateLimit: (n) => spend(needs(rateLimiter, 'rate limiter'), context, n),
       });
       return finish(
         { statusCode: result.statusCode, headers: result.headers ?? {}, body: JSON.stringify(result.body) },

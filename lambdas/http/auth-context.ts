@@ -2,7 +2,7 @@
 // the authorizer always allows at the gateway and passes its verdict here; `requirePrincipal` enforces it in every
 // route Lambda, which then answers in the contract's error shape. The context is small and bounded: no grant list.
 
-import type { AuthVerdict, RefusalOutcome } from '../authorizer/authorize';
+import type { AuthVerdict, RefusalOutcome } from '../domain/principal';
 import { SCOPES, type Scope } from '../contract/routes';
 
 const REFUSALS: readonly string[] = ['FORBIDDEN', 'ACCOUNT_INACTIVE', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR'];

@@ -6,7 +6,6 @@ import {
   type ErrorDetail,
   UNAVAILABLE_RETRY_AFTER_SECONDS,
 } from '../contract/errors';
-import { isDatabaseUnavailable } from '../stores/database-faults';
 
 export type { ErrorCode, ErrorDetail };
 
@@ -32,9 +31,18 @@ function fromMiddyError(err: { statusCode: number }): ApiError {
   return new ApiError(err.statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'INVALID_JSON');
 }
 
-export function toApiError(err: unknown): ApiError {
+/**
+ * The one way a request's VALIDATION_ERROR is built: the keys the JSON parser dropped (`__proto__`,
+ * `constructor.prototype`) first, each with the same message, then the route's own details.
+ */
+export function validationError(details: ErrorDetail[], forbiddenKeys: readonly string[] = []): ApiError {
+  return new ApiError('VALIDATION_ERROR', undefined, [...forbiddenKeys.map((field) => ({ field, message: 'this key is not allowed' })), ...details]);
+}
+
+/** `isUnavailable` classifies store failures a retry may cure (the stores know their SDK's errors; the edge does not). */
+export function toApiError(err: unknown, isUnavailable: (err: unknown) => boolean): ApiError {
   if (err instanceof ApiError) return err;
-  if (isDatabaseUnavailable(err)) return unavailable();
+  if (isUnavailable(err)) return unavailable();
   const middy = err as { statusCode?: unknown; expose?: unknown; message: string };
   if (middy && typeof middy.statusCode === 'number' && middy.expose === true) {
     return fromMiddyError(middy as { statusCode: number });

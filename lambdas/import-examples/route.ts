@@ -6,30 +6,33 @@ import type { Dependencies } from '../dependencies';
 import { idempotencyRequest } from '../analyze/analyze-signal';
 import { validateIdempotencyKey } from '../analyze/signal-schema';
 import { ITEM_PREFIX } from '../contract/tables';
-import { type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError } from '../http/errors';
+import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
+import { ApiError, validationError } from '../http/errors';
 import { auditEventPut } from '../stores/audit-log';
 import { DynamoModelWriteStore } from '../stores/model-write-store';
-import { requireWorkspaceInPath } from './workspace-path';
 import { importExamples } from './import-examples';
 import { IMPORT_BODY_LIMIT, validateImportEnvelope } from './import-envelope';
 
+// The workspace is in the path: its 403 before anything about the body; the rate limit is spent per example, after
+// the envelope (consumeRateLimit).
+const CHECKS: Check[] = [
+  'key',
+  'scope',
+  { workspace: 'path' },
+  { jsonBody: { maxBytes: IMPORT_BODY_LIMIT.bytes, tooLargeMessage: IMPORT_BODY_LIMIT.message } },
+];
+
 export function importExamplesRoute(deps: Dependencies): RouteHandler {
-  const { workspaces, telemetry, rateLimiter, settings, client } = deps;
+  const { workspaces, telemetry, settings, client } = deps;
   const store = new DynamoModelWriteStore(client, settings.decisionsTableName);
-  return apiHandler(
-    async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
+  return apiHandler(deps, { checks: CHECKS }, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
       const nowMs = Date.now();
       const workspaceId = event.pathParameters?.workspace_id ?? '';
       const idempotencyKey = event.headers['idempotency-key'];
       const envelope = validateImportEnvelope(event.body);
       const keyProblem = validateIdempotencyKey(idempotencyKey);
       if (!envelope.ok || keyProblem || forbiddenKeys.length) {
-        throw new ApiError('VALIDATION_ERROR', undefined, [
-          ...forbiddenKeys.map((field) => ({ field, message: 'this key is not allowed' })),
-          ...(envelope.ok ? [] : envelope.details),
-          ...(keyProblem ? [keyProblem] : []),
-        ]);
+        throw validationError([...(envelope.ok ? [] : envelope.details), ...(keyProblem ? [keyProblem] : [])], forbiddenKeys);
       }
       // Contract section 13: one request of the key's limit per example, after the envelope, before any example.
       await consumeRateLimit(envelope.examples.length);
@@ -59,16 +62,5 @@ export function importExamplesRoute(deps: Dependencies): RouteHandler {
         learned: outcome.answer.learned,
       });
       return { statusCode: 200, body: outcome.answer, headers: replayed ? { 'Idempotent-Replayed': 'true' } : undefined };
-    },
-    {
-      auth: true,
-      jsonBody: true,
-      bodyLimit: IMPORT_BODY_LIMIT,
-      rateLimit: 'by-route',
-      beforeBody: async (event, principal) => {
-        await requireWorkspaceInPath(deps, event, principal);
-      },
-    },
-    { telemetry, rateLimiter },
-  );
+  });
 }

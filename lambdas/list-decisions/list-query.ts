@@ -1,4 +1,4 @@
-// GET /decisions query parameters, checked strictly (contract section 10). API Gateway joins a repeated parameter
+// GET /decisions query parameters, checked strictly (docs/partners.md, Listing decisions). API Gateway joins a repeated parameter
 // with commas, so `limit=1&limit=2` arrives as "1,2" and is refused like any other bad value.
 import { WORKSPACE_ID_PATTERN } from '../analyze/signal-schema';
 import { parseRfc3339 } from '../domain/timestamps';

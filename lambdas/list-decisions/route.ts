@@ -1,33 +1,28 @@
 // GET /api/v1/decisions?workspace_id=...: a workspace's decisions, newest first, one page per request.
 import type { Dependencies } from '../dependencies';
 import { type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError } from '../http/errors';
+import { ApiError, validationError } from '../http/errors';
 import { listQuery, workspaceParameter } from './list-query';
 
-export function listDecisionsRoute({ decisionList, workspaceAccess, telemetry, rateLimiter }: Dependencies): RouteHandler {
-  return apiHandler(
-    async ({ event, principal }) => {
+export function listDecisionsRoute(deps: Dependencies): RouteHandler {
+  const { decisionList, workspaceAccess } = deps;
+  return apiHandler(deps, { checks: ['key', 'scope', 'rate-limit'] }, async ({ event, principal }) => {
       const params = (event.queryStringParameters ?? {}) as Record<string, string>;
-      // Refusal order (contract section 12): a missing or malformed workspace, then the grant, then the rest.
+      // Refusal order (docs/partners.md, Errors): a missing or malformed workspace, then the grant, then the rest.
       const workspace = workspaceParameter(params);
-      if ('detail' in workspace) throw new ApiError('VALIDATION_ERROR', undefined, [workspace.detail]);
+      if ('detail' in workspace) throw validationError([workspace.detail]);
       const { workspaceId } = workspace;
       if (!(await workspaceAccess.allows(principal, workspaceId))) throw new ApiError('WORKSPACE_NOT_ALLOWED');
       const parsed = listQuery(params);
-      if (!parsed.ok) throw new ApiError('VALIDATION_ERROR', undefined, parsed.details);
+      if (!parsed.ok) throw validationError(parsed.details);
       const { query } = parsed;
 
       // The cursor must be a decision of this workspace: another workspace's id would otherwise page through
       // nothing silently, and an id that never existed is a client bug worth naming.
       if (query.startingAfter && (await decisionList.workspaceOf(query.startingAfter)) !== workspaceId) {
-        throw new ApiError('VALIDATION_ERROR', undefined, [
-          { field: 'starting_after', message: 'must be the decision_id of a decision of this workspace' },
-        ]);
+        throw validationError([{ field: 'starting_after', message: 'must be the decision_id of a decision of this workspace' }]);
       }
       const page = await decisionList.list({ workspaceId, ...query, nowMs: Date.now() });
       return { statusCode: 200, body: { object: 'list', data: page.decisions, has_more: page.hasMore } };
-    },
-    { auth: true, jsonBody: false },
-    { telemetry, rateLimiter },
-  );
+  });
 }

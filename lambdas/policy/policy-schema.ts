@@ -120,5 +120,5 @@ export function validatePolicy(input: unknown): PolicyValidation {
   if (!result.ok) return result;
   // Exactly as sent, in the order of the contract's table; the read-only fields are dropped.
   const { version: _v, updated_at: _u, ...policy } = result.output as WorkspacePolicy & { version?: unknown; updated_at?: unknown };
-  return { ok: true, policy: policy as WorkspacePolicy };
+  return { ok: true, policy: policy };
 }

@@ -1,11 +1,10 @@
-// GET and PUT /api/v1/workspaces/{workspace_id}/policy (contract section 8).
+// GET and PUT /api/v1/workspaces/{workspace_id}/policy (docs/partners.md, Workspace policy).
 import type { Dependencies } from '../dependencies';
 import { AuditEventError, actorForKey } from '../domain/audit';
 import type { StoredPolicy } from '../domain/policy';
-import type { Principal } from '../authorizer/authorize';
-import { type ApiEvent, type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError } from '../http/errors';
-import { WORKSPACE_ID_PATTERN } from '../analyze/signal-schema';
+import { readPolicy, replacePolicy } from '../application/policy';
+import { type ApiEvent, type Check, type RouteHandler, apiHandler } from '../http/api-handler';
+import { ApiError, validationError } from '../http/errors';
 import { POLICY_MAX_BYTES, validatePolicy } from './policy-schema';
 
 const etag = (policy: StoredPolicy) => `"${policy.version}"`;
@@ -17,60 +16,48 @@ export function parseIfMatch(header: string | undefined): number | undefined {
   return m ? Number(m[1]) : Number.NaN;
 }
 
-async function allowedWorkspace(deps: Dependencies, event: ApiEvent, principal: Principal): Promise<string> {
-  const workspaceId = event.pathParameters?.workspace_id ?? '';
-  // A malformed id can have no grant: the same 403 as any workspace the key may not use.
-  if (!WORKSPACE_ID_PATTERN.test(workspaceId) || !(await deps.workspaceAccess.allows(principal, workspaceId))) {
-    throw new ApiError('WORKSPACE_NOT_ALLOWED');
-  }
-  return workspaceId;
-}
+/** The workspace in the path; the pipeline's workspace check has allowed it. */
+const workspaceOf = (event: ApiEvent): string => event.pathParameters?.workspace_id ?? '';
 
 export function getPolicyRoute(deps: Dependencies): RouteHandler {
-  return apiHandler(
-    async (req) => {
-      const policy = await deps.workspaceStore.getPolicy(await allowedWorkspace(deps, req.event, req.principal));
-      return { statusCode: 200, body: policy, headers: { ETag: etag(policy) } };
-    },
-    { auth: true, jsonBody: false },
-    { telemetry: deps.telemetry, rateLimiter: deps.rateLimiter },
-  );
+  return apiHandler(deps, { checks: ['key', 'scope', 'rate-limit', { workspace: 'path' }] }, async ({ event }) => {
+    const policy = await readPolicy(deps, workspaceOf(event));
+    return { statusCode: 200, body: policy, headers: { ETag: etag(policy) } };
+  });
 }
 
+// The workspace is in the path: its 403 comes before the body's 413, 415 and 400.
+const PUT_CHECKS: Check[] = [
+  'key',
+  'scope',
+  'rate-limit',
+  { workspace: 'path' },
+  { jsonBody: { maxBytes: POLICY_MAX_BYTES, tooLargeMessage: `The request body is larger than ${POLICY_MAX_BYTES / 1024} KiB.` } },
+];
+
 export function putPolicyRoute(deps: Dependencies): RouteHandler {
-  return apiHandler(
-    async (req) => {
-      const workspaceId = req.event.pathParameters?.workspace_id ?? '';
-      const validation = validatePolicy(req.event.body);
-      const ifMatch = parseIfMatch(req.event.headers['if-match']);
-      if (!validation.ok || req.forbiddenKeys.length || Number.isNaN(ifMatch)) {
-        throw new ApiError('VALIDATION_ERROR', undefined, [
-          ...req.forbiddenKeys.map((field) => ({ field, message: 'is not a field of a policy' })),
+  return apiHandler(deps, { checks: PUT_CHECKS }, async ({ event, principal, forbiddenKeys }) => {
+    const workspaceId = workspaceOf(event);
+    const validation = validatePolicy(event.body);
+    const ifMatch = parseIfMatch(event.headers['if-match']);
+    if (!validation.ok || forbiddenKeys.length || Number.isNaN(ifMatch)) {
+      throw validationError(
+        [
           ...(validation.ok ? [] : validation.details),
           ...(Number.isNaN(ifMatch) ? [{ field: 'If-Match', message: 'must be a policy version, e.g. "3"' }] : []),
-        ]);
-      }
-      const result = await deps.workspaceStore
-        .putPolicy(workspaceId, validation.policy, ifMatch, new Date().toISOString(), { actor: actorForKey(req.principal.key_id) })
-        .catch((err: unknown) => {
-          // The audit log refuses a policy holding an API key (in a keyword, say): so does the route, as bad input.
-          if (err instanceof AuditEventError) throw new ApiError('VALIDATION_ERROR', undefined, [{ field: 'policy', message: 'must not hold an API key' }]);
-          throw err;
-        });
-      if (result.kind === 'precondition_failed') throw new ApiError('PRECONDITION_FAILED');
-      deps.workspaces.invalidate(workspaceId);
-      deps.telemetry.logger.info('policy stored', { workspace_id: workspaceId, version: result.policy.version });
-      return { statusCode: 200, body: result.policy, headers: { ETag: etag(result.policy) } };
-    },
-    {
-      auth: true,
-      jsonBody: true,
-      maxBodyBytes: POLICY_MAX_BYTES,
-      // The workspace is in the path: 403 comes before the body's 413, 415 and 400 (contract section 12).
-      beforeBody: async (event, principal) => {
-        await allowedWorkspace(deps, event, principal);
-      },
-    },
-    { telemetry: deps.telemetry, rateLimiter: deps.rateLimiter },
-  );
+        ],
+        forbiddenKeys,
+      );
+    }
+    const result = await replacePolicy(deps, workspaceId, validation.policy, ifMatch, new Date(), {
+      actor: actorForKey(principal.key_id),
+    }).catch((err: unknown) => {
+      // The audit log refuses a policy holding an API key (in a keyword, say): so does the route, as bad input.
+      if (err instanceof AuditEventError) throw validationError([{ field: 'policy', message: 'must not hold an API key' }]);
+      throw err;
+    });
+    if (result.kind === 'precondition_failed') throw new ApiError('PRECONDITION_FAILED');
+    deps.telemetry.logger.info('policy stored', { workspace_id: workspaceId, version: result.policy.version });
+    return { statusCode: 200, body: result.policy, headers: { ETag: etag(result.policy) } };
+  });
 }

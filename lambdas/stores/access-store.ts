@@ -3,7 +3,6 @@
 import {
   type DynamoDBDocumentClient,
   GetCommand,
-  PutCommand,
   QueryCommand,
   ScanCommand,
   TransactWriteCommand,
@@ -214,7 +213,7 @@ export class DynamoAccessStore implements AccessStore {
       items.push(this.audited(by, 'key.create', { partner_id: key.partner_id, key_id: key.key_id }, null, created));
     }
     try {
-      await this.client.send(new TransactWriteCommand({ TransactItems: items as never }));
+      await this.client.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (err) {
       const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
       if (retiring && reasons?.[1]?.Code === 'ConditionalCheckFailed') {
@@ -324,7 +323,7 @@ export class DynamoAccessStore implements AccessStore {
         await this.grants.addGrants({ key_id: item.key_id as string, partner_id: item.partner_id as string }, list, by);
         // Moving the list is not a change of what the key may do: its grant events above are its record.
         await this.client.send(
-          new UpdateCommand({ TableName: this.tableName, Key: { pk: item.pk }, UpdateExpression: 'REMOVE workspaces' }),
+          new UpdateCommand({ TableName: this.tableName, Key: { pk: item.pk as string }, UpdateExpression: 'REMOVE workspaces' }),
         );
         keys++;
         grants += list.length;

@@ -54,7 +54,7 @@ export function eventFromItem(item: Record<string, unknown>): AuditEvent {
     at: item.at as string,
     actor: item.actor as string,
     action: item.action as AuditEvent['action'],
-    target: (item.target ?? {}) as AuditEvent['target'],
+    target: item.target ?? {},
     before: (item.before ?? null) as AuditEvent['before'],
     after: (item.after ?? null) as AuditEvent['after'],
   };

@@ -41,5 +41,5 @@ export function credentialsFromEnvironment(env: NodeJS.ProcessEnv): EnvironmentC
 
 /** What the SDK expects from @aws-sdk/credential-provider-node: a provider of the execution role's credentials. */
 export function defaultProvider(): () => Promise<EnvironmentCredentials> {
-  return async () => credentialsFromEnvironment(process.env);
+  return () => Promise.resolve().then(() => credentialsFromEnvironment(process.env));
 }

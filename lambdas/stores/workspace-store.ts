@@ -159,7 +159,7 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
   async loadState(workspaceId: string): Promise<WorkspaceState> {
     const policyPk = WORKSPACE_PREFIX.policy + workspaceId;
     const modelPk = WORKSPACE_PREFIX.model + workspaceId;
-    let requests = 1;
+    const requests = 1;
     const first = await this.batchGet([policyPk, modelPk]);
     const policy = policyFrom(first.get(policyPk));
     let meta = first.get(modelPk);

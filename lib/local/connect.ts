@@ -34,5 +34,5 @@ export async function openLocalDatabase(options: { port: number; dataDir: string
   if (dataDir === IN_MEMORY) throw new Error(`no DynamoDB Local answers on ${endpoint}: start local mode with \`npm start\` first`);
   const { credentials } = prepareDataDir(dataDir, options.region);
   const db = await startDynamoDbLocal({ port, dataDir, credentials });
-  return { endpoint: db.endpoint, credentials, httpAgent: db.clientOptions.httpAgent as OwnedListenerAgent, stop: db.stop };
+  return { endpoint: db.endpoint, credentials, httpAgent: db.clientOptions.httpAgent as OwnedListenerAgent, stop: () => db.stop() };
 }

@@ -75,7 +75,7 @@ export function docsPages(): (request: { method: string; path: string; apiBaseUr
     if (path === `${DOCS_PATH}/openapi.yaml`) return page(200, 'application/yaml; charset=utf-8', readFileSync(OPENAPI_FILE));
     if (path === `${DOCS_PATH}/openapi.json`) {
       // Read on every request, so an edit to the document shows on reload.
-      const doc = parseYaml(readFileSync(OPENAPI_FILE, 'utf8'));
+      const doc = parseYaml(readFileSync(OPENAPI_FILE, 'utf8')) as { servers?: unknown[] };
       doc.servers = [{ url: apiBaseUrl, description: 'This local mode' }, ...(doc.servers ?? [])];
       return page(200, 'application/json; charset=utf-8', JSON.stringify(doc));
     }

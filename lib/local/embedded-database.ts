@@ -55,7 +55,7 @@ export async function startEmbeddedDatabase(options: {
 
   const db = await superviseDynamoDbLocal({ ...options, credentials });
   // Every connection the service opens is checked to have been accepted by our JVM (see listener-owner.ts).
-  const httpAgent = new OwnedListenerAgent(db.port, db.pids, (err) => options.onFatal(err.message));
+  const httpAgent = new OwnedListenerAgent(db.port, () => db.pids(), (err) => options.onFatal(err.message));
   const record = { ...credentials, port: db.port, pid: process.pid, dataDir };
   try {
     writePortRecord(record);
@@ -70,7 +70,7 @@ export async function startEmbeddedDatabase(options: {
     clientOptions: { endpoint: db.endpoint, region: credentials.region, localAccessKeyId: credentials.accessKeyId, httpAgent },
     settings: { dynamodbEndpoint: db.endpoint, region: credentials.region, dynamodbLocalAccessKeyId: credentials.accessKeyId },
     notices,
-    pid: db.pid,
+    pid: () => db.pid(),
     async stop() {
       removePortRecord(db.port);
       await db.stop();

@@ -105,7 +105,7 @@ function writeResult(res: ServerResponse, result: unknown, requestId: string) {
   const status = structured ? Number(r.statusCode) : 200;
   const headers: Record<string, string | string[]> = structured ? { ...(r.headers ?? {}) } : { 'content-type': 'application/json' };
   let body: Buffer;
-  if (structured) body = r.isBase64Encoded ? Buffer.from(String(r.body ?? ''), 'base64') : Buffer.from(String(r.body ?? ''));
+  if (structured) body = r.isBase64Encoded ? Buffer.from(typeof r.body === 'string' ? r.body : '', 'base64') : Buffer.from(typeof r.body === 'string' ? r.body : '');
   else body = Buffer.from(JSON.stringify(result));
   if (structured && r.cookies?.length) headers['set-cookie'] = r.cookies;
   headers['apigw-requestid'] = requestId;
@@ -141,7 +141,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
   const host = options.host ?? '127.0.0.1';
 
   let port = options.port;
-  const server = createServer(async (req, res) => {
+  // Every failure is answered inside, so the promise the request handler starts never rejects.
+  const server = createServer((req, res) => void (async () => {
     const started = process.hrtime.bigint();
     const requestId = randomBytes(10).toString('base64');
     const method = (req.method ?? 'GET').toUpperCase();
@@ -199,7 +200,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
           cookies: cookies ?? [],
           headers,
           queryStringParameters: queryStringParameters ?? {},
-          requestContext: requestContext as APIGatewayRequestAuthorizerEventV2['requestContext'],
+          requestContext: requestContext,
           pathParameters: pathParameters ?? {},
           stageVariables: {},
         };
@@ -239,7 +240,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
       if (!res.headersSent) gatewayError(res, 500, 'Internal Server Error', requestId);
       else res.destroy();
     }
-  });
+  })());
   server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((done, fail) => {

@@ -6,7 +6,6 @@ import type {
   Decision,
   DecisionList,
   ErrorBody,
-  ErrorCode,
   Feedback,
   FeedbackRecord,
   ImportExample,
@@ -90,10 +89,10 @@ class AttemptTimeout extends Error {}
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
+    if (signal?.aborted) return reject(signal.reason as Error);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal!.reason);
+      reject(signal!.reason as Error);
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
@@ -336,7 +335,7 @@ export class SignalAnalysisClient {
     if (service && typeof service.code === 'string') {
       return new SignalAnalysisError({
         status: response.status,
-        code: service.code as ErrorCode,
+        code: service.code,
         message: service.message,
         requestId: service.request_id ?? response.headers.get('x-request-id') ?? undefined,
         details: service.details,

@@ -96,7 +96,7 @@ describe.each(['dev', 'prod'])('Control Tower proactive controls on the %s stage
 
   it('synthesizes with no unacknowledged violation', () => {
     const report = guardReport(built.outdir);
-    expect(report.violations.map((v) => `${v.ruleName} at ${v.violatingConstructs.map((c) => c.constructPath)}`)).toEqual([]);
+    expect(report.violations.map((v) => `${v.ruleName} at ${v.violatingConstructs.map((c) => c.constructPath).join(', ')}`)).toEqual([]);
     expect(report.conclusion).toBe('success');
   });
 

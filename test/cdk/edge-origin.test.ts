@@ -13,7 +13,7 @@ async function send(api: TestApi, method: string, path: string, headers: Record<
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, json: JSON.parse(text) as any, requestId: res.headers.get('x-request-id') };
+  return { status: res.status, json: JSON.parse(text), requestId: res.headers.get('x-request-id') };
 }
 
 describe('with edge protection on', () => {

@@ -155,6 +155,7 @@ describe.each([
 
 describe('what edge protection costs (bin/bench/cost-model.ts)', () => {
   it('adds CloudFront and WAF per request and the web ACL with its three rules per month', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded inside the test, as the file has it
     const { edgeCost, edgeCostPerMillionAt } = require('../../bin/bench/cost-model') as typeof import('../../bin/bench/cost-model');
     const edge = edgeCost(3);
     expect(edge).toEqual({ cloudfront: 1.0, waf: 0.6, fixedPerMonth: 8 });

@@ -455,7 +455,7 @@ describe('least privilege', () => {
 });
 
 describe('log groups and their KMS key', () => {
-  const keyId = (s: Synth) => logicalId(s.stack, s.stack.logsKey as Json);
+  const keyId = (s: Synth) => logicalId(s.stack, s.stack.logsKey);
   const keyStatements = (s: Synth): Json[] => s.json.Resources[keyId(s)].Properties.KeyPolicy.Statement;
 
   it('keep logs a year or more by default, every group encrypted with the stack key', () => {

@@ -1,4 +1,4 @@
-// Contract sections 8, 11 and 12 over a real socket: prefix grants, scopes in the refusal order, and rate limit
+// docs/partners.md's Scopes and rate limits and the refusal order, over a real socket: prefix grants, scopes in the refusal order, and rate limit
 // headers with 429 (the cross-instance accuracy is test/integration/rate-limit.test.ts).
 import { ROUTES, SCOPES, type Scope } from '../../lambdas/contract/routes';
 import { type TestApi, startTestApi } from '../support/local-api';

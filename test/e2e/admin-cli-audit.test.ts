@@ -13,6 +13,7 @@ import { AUDIT_EVENT_ID_PATTERN } from '../../lambdas/domain/audit';
 import { call, expectError } from '../support/http';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
 import { testEndpoint } from '../support/dynamodb';
+import { TSX_NODE_ARGS } from '../support/tsx';
 
 jest.setTimeout(300_000);
 
@@ -42,7 +43,7 @@ async function admin(...args: string[]): Promise<Result> {
   };
   let out: Result;
   try {
-    const { stdout, stderr } = await exec('node', ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', ...args], { cwd: repo, env });
+    const { stdout, stderr } = await exec('node', [...TSX_NODE_ARGS, 'bin/admin.ts', ...args], { cwd: repo, env });
     out = { code: 0, stdout, stderr, json: parse(stdout) };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

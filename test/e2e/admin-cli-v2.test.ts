@@ -1,35 +1,17 @@
-// The admin CLI, version 2 (contract section 12), as an operator runs it: real processes against DynamoDB Local.
-import { execFile } from 'node:child_process';
+// The admin CLI, version 2 (README, Admin CLI), as an operator runs it: real processes against DynamoDB Local.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
+import { type AdminResult, runAdmin } from '../support/admin-cli';
 
 jest.setTimeout(180_000);
 
-const repo = resolve(__dirname, '..', '..');
-const exec = promisify(execFile);
 let tables: TestTables;
 let env: NodeJS.ProcessEnv;
 let dir: string;
 
-async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
-  const parse = (s: string) => {
-    try {
-      return JSON.parse(s);
-    } catch {
-      return undefined;
-    }
-  };
-  try {
-    const { stdout, stderr } = await exec('node', ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', ...args], { cwd: repo, env });
-    return { code: 0, stdout, stderr, json: parse(stdout) };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr, json: parse(e.stdout) };
-  }
-}
+const admin = (...args: string[]): Promise<AdminResult> => runAdmin(env, args);
 
 beforeAll(async () => {
   tables = await createTestTables('cli2');

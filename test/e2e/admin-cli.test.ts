@@ -1,4 +1,4 @@
-// The admin CLI as an operator runs it (contract section 6): real processes against DynamoDB Local.
+// The admin CLI as an operator runs it (README, Admin CLI): real processes against DynamoDB Local.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -8,6 +8,7 @@ import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { isWellFormedApiKey } from '../../lambdas/domain/api-key';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
+import { type AdminResult, runAdmin } from '../support/admin-cli';
 
 jest.setTimeout(120_000);
 
@@ -16,30 +17,7 @@ const exec = promisify(execFile);
 let tables: TestTables;
 let env: NodeJS.ProcessEnv;
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: any;
-}
-
-/** Runs the CLI directly with node (what `npm run admin` runs), to keep the suite quick. */
-async function admin(...args: string[]): Promise<Result> {
-  try {
-    const { stdout, stderr } = await exec('node', ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', ...args], { cwd: repo, env });
-    return { code: 0, stdout, stderr, json: parse(stdout) };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr, json: parse(e.stdout) };
-  }
-}
-const parse = (s: string) => {
-  try {
-    return JSON.parse(s);
-  } catch {
-    return undefined;
-  }
-};
+const admin = (...args: string[]): Promise<AdminResult> => runAdmin(env, args);
 
 beforeAll(async () => {
   tables = await createTestTables('cli');

@@ -22,6 +22,7 @@ import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
 import { type FuzzRequest, type FuzzWorld, fuzzRequest } from '../support/fuzz-requests';
 import { type Reply, contractErrorProblem, sendHttp, validSignal } from '../support/hostile';
+import { TSX_NODE_ARGS } from '../support/tsx';
 
 jest.setTimeout(600_000);
 
@@ -67,7 +68,7 @@ function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
 }
 
 async function startChild(): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const started = spawn(process.execPath, ['--expose-gc', '--conditions=import', '--import', 'tsx', resolve(repo, 'test/support/api-child.ts')], {
+  const started = spawn(process.execPath, ['--expose-gc', ...TSX_NODE_ARGS, resolve(repo, 'test/support/api-child.ts')], {
     cwd: repo,
     env: {
       ...process.env,
@@ -84,12 +85,12 @@ async function startChild(): Promise<{ child: ChildProcess; baseUrl: string }> {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
-  started.stdout!.on('data', (c: Buffer) => {
+  started.stdout.on('data', (c: Buffer) => {
     output += c.toString();
     for (const m of output.matchAll(/^memory (\{.*\})$/gm)) memoryReplies.push(JSON.parse(m[1]));
     output = output.replace(/^memory \{.*\}\n/gm, '');
   });
-  started.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  started.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const baseUrl = await new Promise<string>((done, fail) => {
     const check = setInterval(() => {
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(output);
@@ -138,18 +139,18 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 function problemWith(r: FuzzRequest, reply: Reply): string | undefined {
   // Described only when something is wrong: a request's description costs more than checking its answer.
   const what = { toString: () => `${fc.stringify(r)} -> ${reply.status} ${reply.text.slice(0, 300)}` };
-  if (reply.status >= 500) return `5xx: ${what}`;
+  if (reply.status >= 500) return `5xx: ${String(what)}`;
   // Node's HTTP parser refuses what breaks HTTP itself (headers over 16 KiB) before the service, as API Gateway's edge
   // would: a bare 400/431 with no body.
   if ((reply.status === 400 || reply.status === 431) && reply.headers['x-request-id'] === undefined && reply.text === '') return undefined;
-  if (!/^application\/json/.test(reply.headers['content-type'] ?? '')) return `not JSON: ${what}`;
-  if (!reply.headers['x-request-id']) return `no X-Request-Id: ${what}`;
-  if (reply.json === undefined) return `unparsable body: ${what}`;
+  if (!/^application\/json/.test(reply.headers['content-type'] ?? '')) return `not JSON: ${String(what)}`;
+  if (!reply.headers['x-request-id']) return `no X-Request-Id: ${String(what)}`;
+  if (reply.json === undefined) return `unparsable body: ${String(what)}`;
   if (reply.status !== 200) {
     const problem = contractErrorProblem(reply);
-    if (problem) return `not a contract error (${problem}): ${what}`;
-    if (reply.status === 405 && !reply.headers.allow) return `405 without Allow: ${what}`;
-    if (reply.status === 429 && !reply.headers['retry-after']) return `429 without Retry-After: ${what}`;
+    if (problem) return `not a contract error (${problem}): ${String(what)}`;
+    if (reply.status === 405 && !reply.headers.allow) return `405 without Allow: ${String(what)}`;
+    if (reply.status === 429 && !reply.headers['retry-after']) return `429 without Retry-After: ${String(what)}`;
     return undefined;
   }
   const body = reply.json;
@@ -161,7 +162,7 @@ function problemWith(r: FuzzRequest, reply: Reply): string | undefined {
     : r.target === 'Feedback' ? isObject(body) && DECISION_ID_PATTERN.test(String(body.decision_id))
     : r.target === 'unknown path' || r.target === 'wrong method' ? false
     : isObject(body);
-  return ok ? undefined : `200 of the wrong shape: ${what}`;
+  return ok ? undefined : `200 of the wrong shape: ${String(what)}`;
 }
 
 // ---- the run ----------------------------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ import fc from 'fast-check';
 import { SOURCES } from '../../lambdas/domain/signal';
 import {
   ANALYZE,
-  CONTROL_CHARS,
   type HostileApi,
   KiB,
   codeOf,

@@ -15,6 +15,7 @@ import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { lambdaEnvironment } from '../../lambdas/contract/settings';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
 import { call, expectError } from '../support/http';
+import { TSX_NODE_ARGS } from '../support/tsx';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const run = promisify(execFile);
@@ -105,7 +106,7 @@ beforeAll(async () => {
     routes: Object.fromEntries(ROUTES.map((r) => [r.id, file(r.id)])),
   };
 
-  const child = spawn(process.execPath, ['--conditions=import', '--import', 'tsx', path.join(__dirname, '../support/bundle-host.ts'), JSON.stringify(files)], {
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, path.join(__dirname, '../support/bundle-host.ts'), JSON.stringify(files)], {
     cwd: REPO_ROOT,
     env: functionEnvironment(tables, work),
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -114,8 +115,8 @@ beforeAll(async () => {
   const collect = (chunk: Buffer) => {
     hostOutput += chunk.toString('utf8');
   };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   const exited = new Promise<never>((_, reject) =>
     child.on('exit', (code) => reject(new Error(`bundle host exited (${code}): ${hostOutput.slice(-2000)}`))),
   );

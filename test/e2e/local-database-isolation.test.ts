@@ -1,4 +1,4 @@
-// Contract section 5: the embedded database serves nobody but local mode. Probed the way an outsider would: from
+// docs/operations.md, Local mode's embedded database: the embedded database serves nobody but local mode. Probed the way an outsider would: from
 // another host on the network (a network namespace this test makes, joined to this machine by a veth pair with
 // private addresses; no traffic leaves the machine), and as a web page would (a CORS preflight). Then the database
 // is killed under local mode: 503 while it is down, the same data after the restart; in memory, local mode stops.
@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { CREDENTIALS_FILE } from '../../lib/local/credentials';
 import { NO_WEB_ORIGIN, freePort } from '../../lib/local/dynamodb-local';
 import { call, expectError } from '../support/http';
+import { TSX_NODE_ARGS } from '../support/tsx';
 
 jest.setTimeout(400_000);
 
@@ -118,7 +119,7 @@ const dirs: string[] = [];
 
 async function startLocalMode(env: Record<string, string>): Promise<LocalMode> {
   let output = '';
-  const child = spawn(process.execPath, ['--conditions=import', '--import', 'tsx', 'bin/local.ts'], {
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'bin/local.ts'], {
     cwd: repo,
     // Database attempts long enough that a JVM pause on a loaded machine is not mistaken for an outage.
     env: { ...process.env, PORT: '0', DYNAMODB_REQUEST_TIMEOUT_MS: '4000', ...env },
@@ -126,8 +127,8 @@ async function startLocalMode(env: Record<string, string>): Promise<LocalMode> {
     detached: true, // its own process group, so that cleanup reaches the JVM too
   });
   started.push(child);
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const deadline = Date.now() + 120_000;
   while (!/Ctrl-C stops/.test(output)) {
@@ -300,7 +301,7 @@ it('stops with a reason and a non-zero status when an in-memory database dies (i
   const memory = await startLocalMode({ LOCAL_DYNAMODB_PORT: memoryDbPort, LOCAL_DATA_DIR: ':memory:' });
   expect(memory.output()).toMatch(/secret access key id made for this run only/);
   // The admin CLI still reaches this run's database (through local mode's port record), whatever its LOCAL_DATA_DIR.
-  const admin = await exec(process.execPath, ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', 'key', 'list', '--partner', 'demo', '--json'], {
+  const admin = await exec(process.execPath, [...TSX_NODE_ARGS, 'bin/admin.ts', 'key', 'list', '--partner', 'demo', '--json'], {
     cwd: repo,
     env: { ...process.env, LOCAL_DYNAMODB_PORT: memoryDbPort, LOCAL_DATA_DIR: join(tmpdir(), 'sas-no-such-dir') },
   });

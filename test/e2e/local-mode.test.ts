@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { dynamoDbAnswers, freePort } from '../../lib/local/dynamodb-local';
 import { call } from '../support/http';
+import { TSX_NODE_ARGS } from '../support/tsx';
 
 jest.setTimeout(180_000);
 
@@ -29,8 +30,8 @@ async function startLocalMode(env: Record<string, string>): Promise<Started> {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group, so that cleanup can reach every process it started
   });
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const deadline = Date.now() + 120_000;
   while (!/Ctrl-C stops/.test(output)) {
     if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
@@ -138,7 +139,7 @@ it('says plainly that Java is missing, and how to install it', async () => {
   const bin = mkdtempSync(join(tmpdir(), 'sas-nojava-'));
   symlinkSync(process.execPath, join(bin, 'node'));
   try {
-    await exec(process.execPath, ['--conditions=import', '--import', 'tsx', 'bin/local.ts'], {
+    await exec(process.execPath, [...TSX_NODE_ARGS, 'bin/local.ts'], {
       cwd: repo,
       env: { ...process.env, PATH: bin, PORT: '0', LOCAL_DYNAMODB_PORT: '0', LOCAL_DATA_DIR: ':memory:' },
     });

@@ -21,7 +21,7 @@ beforeAll(async () => {
       // The service's JSON log lines are what this test reads; keep them out of the test run's output.
       if (String(chunk).startsWith('{')) return true;
       return (real as (...args: unknown[]) => boolean).call(stream, chunk, ...rest);
-    }) as typeof stream.write;
+    });
   }
 });
 afterAll(async () => {

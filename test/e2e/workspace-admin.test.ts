@@ -1,30 +1,19 @@
-// `workspace policy get|set` and `feedback report` as an operator runs them (contract section 12): the CLI as a real
+// `workspace policy get|set` and `feedback report` as an operator runs them (README, Admin CLI): the CLI as a real
 // process against DynamoDB Local, over the tables of a service that made decisions and got feedback over HTTP.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { testEndpoint } from '../support/dynamodb';
 import { call } from '../support/http';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
+import { type AdminResult, runAdmin } from '../support/admin-cli';
 
 jest.setTimeout(120_000);
-const repo = resolve(__dirname, '..', '..');
-const exec = promisify(execFile);
 let api: TestApi;
 let key: string;
 let env: NodeJS.ProcessEnv;
 
-async function admin(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec('node', ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', ...args, '--json'], { cwd: repo, env });
-    return { code: 0, json: JSON.parse(stdout), stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, json: undefined, stderr: e.stderr };
-  }
-}
+const admin = (...args: string[]): Promise<AdminResult> => runAdmin(env, [...args, '--json']);
 
 beforeAll(async () => {
   api = await startTestApi('wsadmin', { workspaceCacheTtlSeconds: 0 });

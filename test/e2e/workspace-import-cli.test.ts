@@ -10,6 +10,7 @@ import { progressLine } from '../../lib/admin/workspace-import';
 import { testEndpoint } from '../support/dynamodb';
 import { call } from '../support/http';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
+import { TSX_NODE_ARGS } from '../support/tsx';
 
 jest.setTimeout(120_000);
 const repo = resolve(__dirname, '..', '..');
@@ -21,7 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), 'import-'));
 
 async function admin(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec('node', ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', ...args, '--json'], { cwd: repo, env });
+    const { stdout, stderr } = await exec('node', [...TSX_NODE_ARGS, 'bin/admin.ts', ...args, '--json'], { cwd: repo, env });
     return { code: 0, json: JSON.parse(stdout), stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

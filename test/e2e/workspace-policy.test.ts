@@ -1,4 +1,4 @@
-// Policy and feedback over a real socket (contract sections 8 and 9): ETag/If-Match, strict validation, what each
+// Policy and feedback over a real socket (docs/partners.md, Workspace policy; Feedback): ETag/If-Match, strict validation, what each
 // policy field does to a decision, feedback's 404 and replacement, and learning a workspace's own category and queue
 // from a few corrections without touching another workspace.
 import { call, expectError } from '../support/http';

@@ -5,7 +5,7 @@ import { AdminService } from '../../lib/admin';
 import type { Principal } from '../../lambdas/authorizer/authorize';
 import type { GrantStore } from '../../lambdas/domain/ports';
 import { SharedGrantError } from '../../lambdas/domain/ports';
-import { GrantAccess } from '../../lambdas/http/workspace-access';
+import { GrantAccess } from '../../lambdas/application/workspace-access';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { type TestTables, createTestTables } from '../support/dynamodb';
 
@@ -61,7 +61,7 @@ it('holds at most 100 prefix grants per key, also when granted concurrently', as
   const more = Array.from({ length: 110 }, (_, i) => `pfx${String(i + 1).padStart(3, '0')}:*`);
   await expect(admin.grant(key_id, more)).rejects.toThrow(/at most 100 prefix grants/);
   // Racing single grants, ten in flight at once: the store's condition keeps the bound.
-  const outcomes: ('ok' | string)[] = [];
+  const outcomes: string[] = []; // 'ok' or the refusal's message
   let next = 0;
   await Promise.all(
     Array.from({ length: 10 }, async () => {

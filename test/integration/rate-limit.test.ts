@@ -1,4 +1,4 @@
-// Per-key rate limits across instances (contract section 11): three service objects (three "Lambda instances",
+// Per-key rate limits across instances (docs/partners.md, Scopes and rate limits): three service objects (three "Lambda instances",
 // each with its own leases and caches) behind their own local servers, sharing one DynamoDB Local and one injected
 // clock, so window boundaries are exact. Requests go round-robin over the three, several in flight at once.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';

@@ -34,7 +34,7 @@ it('analyzes, reads back, and replays with the same Idempotency-Key', async () =
 
 it('analyzes a batch and pages through the workspace with the async iterators, each decision once', async () => {
   const batch = await client.analyzeBatch([signal(3), { workspace_id: 'ws_sdk' } as never, signal(4)]);
-  expect(batch.data.map((item) => (item.decision ? 'decision' : item.error!.code))).toEqual(['decision', 'VALIDATION_ERROR', 'decision']);
+  expect(batch.data.map((item) => (item.decision ? 'decision' : item.error.code))).toEqual(['decision', 'VALIDATION_ERROR', 'decision']);
 
   const pages = [];
   for await (const page of client.listDecisionPages({ workspace_id: 'ws_sdk', limit: 2 })) pages.push(page);

@@ -6,7 +6,6 @@ import ts from 'typescript';
 import { OPERATIONS } from '../../sdk/src/client';
 import { HTTP_METHODS, dereferenceOpenApi, loadOpenApiSource } from '../support/openapi';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const doc = dereferenceOpenApi(loadOpenApiSource());
 const schemas = doc.components.schemas;
 const TYPES_FILE = resolve(__dirname, '..', '..', 'sdk', 'src', 'types.ts');
@@ -106,7 +105,7 @@ describe.each(PAIRS)('SDK %s against OpenAPI %s', (sdkName, schemaName, optional
 
 it('has the error codes of the document', () => {
   const sdk = literalsOf(aliases.get('ErrorCode'))!;
-  // Codes of contract section 12 that the SDK knows before the routes answering them are documented.
+  // Error codes that the SDK knows before the routes answering them are documented.
   const ahead = ['INSUFFICIENT_SCOPE', 'PRECONDITION_FAILED'].filter((c) => !schemas.ErrorCode.enum.includes(c));
   expect([...sdk].sort()).toEqual([...schemas.ErrorCode.enum, ...ahead].sort());
 });
@@ -117,7 +116,7 @@ it('has an operation for every operation of the document, with its method and pa
   );
   const sdk = Object.values(OPERATIONS).map((op) => `${op.method} ${op.path}`);
   expect(documented.filter((op) => !sdk.includes(op))).toEqual([]);
-  // Feedback and policy (contract sections 8 and 9) are in the SDK already; once documented they are held to it above.
+  // Feedback and policy (docs/partners.md, Workspace policy; Feedback) are in the SDK already; once documented they are held to it above.
   const undocumented = sdk.filter((op) => !documented.includes(op));
   expect(undocumented.every((op) => /feedback|policy/.test(op))).toBe(true);
 });

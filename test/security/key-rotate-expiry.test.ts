@@ -8,6 +8,7 @@ import { KeyAuthorizer } from '../../lambdas/authorizer/authorize';
 import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
+import { TSX_NODE_ARGS } from '../support/tsx';
 
 jest.setTimeout(120_000);
 
@@ -18,7 +19,7 @@ let env: NodeJS.ProcessEnv;
 
 async function admin(...args: string[]): Promise<{ code: number; stderr: string; json: any }> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', ...args, '--json'], { cwd: repo, env });
+    const { stdout, stderr } = await exec(process.execPath, [...TSX_NODE_ARGS, 'bin/admin.ts', ...args, '--json'], { cwd: repo, env });
     return { code: 0, stderr, json: JSON.parse(stdout) };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

@@ -12,6 +12,7 @@ import { dynamoDbAnswers, freePort } from '../../lib/local/dynamodb-local';
 import { OwnedListenerAgent } from '../../lib/local/listener-owner';
 import { removePortRecord, writePortRecord } from '../../lib/local/port-record';
 import { call } from '../support/http';
+import { TSX_NODE_ARGS } from '../support/tsx';
 
 jest.setTimeout(240_000);
 
@@ -68,7 +69,7 @@ it('the admin CLI sends no signed request to a process that is not local mode’
     const result = await new Promise<{ code: number | null; stderr: string }>((done) => {
       execFile(
         process.execPath,
-        ['--conditions=import', '--import', 'tsx', 'bin/admin.ts', 'key', 'list', '--partner', 'demo'],
+        [...TSX_NODE_ARGS, 'bin/admin.ts', 'key', 'list', '--partner', 'demo'],
         { cwd: repo, env: { ...process.env, LOCAL_DYNAMODB_PORT: String(port) }, timeout: 60_000 },
         (err, _stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
       );
@@ -118,15 +119,15 @@ it('local mode sends no signed request to a process that takes the port after th
   dirs.push(dataDir);
   const dbPort = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--conditions=import', '--import', 'tsx', 'bin/local.ts'], {
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'bin/local.ts'], {
     cwd: repo,
     env: { ...process.env, PORT: '0', LOCAL_DYNAMODB_PORT: String(dbPort), LOCAL_DATA_DIR: dataDir, DYNAMODB_REQUEST_TIMEOUT_MS: '4000' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
   started.push(child);
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const deadline = Date.now() + 120_000;
   while (!/Ctrl-C stops/.test(output)) {

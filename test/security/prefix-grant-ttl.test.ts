@@ -3,7 +3,7 @@
 // no later than what it was derived from. Against DynamoDB Local, with a test clock.
 import type { Principal } from '../../lambdas/authorizer/authorize';
 import { AdminService } from '../../lib/admin';
-import { GrantAccess } from '../../lambdas/http/workspace-access';
+import { GrantAccess } from '../../lambdas/application/workspace-access';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { type TestTables, createTestTables } from '../support/dynamodb';
 

@@ -5,7 +5,7 @@
 // by bytes, so long keys cannot fill memory however many entries fit.
 import type { Principal } from '../../lambdas/authorizer/authorize';
 import { LruMap } from '../../lambdas/domain/lru';
-import { GrantAccess } from '../../lambdas/http/workspace-access';
+import { GrantAccess } from '../../lambdas/application/workspace-access';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { type TestApi, startTestApi } from '../support/local-api';
 import { call, expectError } from '../support/http';

@@ -7,6 +7,7 @@ import { type Handlers, startLocalServer } from '../../lib/local/server';
 type Handler = Handlers['authorizer'];
 
 function loadBundle(file: string): Handler {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a bundle chosen at run time, loaded as Lambda's runtime loads it
   const handler = (require(file) as { handler?: Handler }).handler;
   if (typeof handler !== 'function') throw new Error(`${file} exports no handler`);
   return handler;

@@ -12,7 +12,6 @@ export const OPENAPI_FILE = resolve(__dirname, '..', '..', 'docs', 'openapi.yaml
 /** The methods an OpenAPI path item may hold as operations. */
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
 
 /** What the checker needs of a reply (structurally the `Reply` of ./http). */

@@ -102,3 +102,42 @@ it('reads the environment in lambdas/ only in the Lambda entry files and the bun
   const allowed = (f: string) => f.endsWith('/handler.ts') || f === 'lambdas/stores/lambda-credentials.ts';
   expect(readers.filter((f) => !allowed(f))).toEqual([]);
 });
+
+describe('layers: routes translate HTTP, the application holds the use cases, stores only persist', () => {
+  const LAYERS = ['contract', 'domain', 'http', 'application', 'stores'];
+  const layerOf = (file: string): string => {
+    const [top, second] = file.split('/');
+    if (top !== 'lambdas') return top;
+    if (!file.slice('lambdas/'.length).includes('/')) return 'wiring'; // dependencies.ts, service.ts, observability.ts
+    return LAYERS.includes(second) ? second : 'routes';
+  };
+  /** What each layer may import from lambdas/ (besides itself). */
+  const ALLOWED: Record<string, string[]> = {
+    contract: [],
+    domain: ['contract'],
+    application: ['domain', 'contract'],
+    stores: ['domain', 'contract'],
+    http: ['application', 'domain', 'contract', 'wiring'],
+    routes: ['http', 'application', 'domain', 'contract', 'wiring'],
+  };
+
+  // Known, and to be moved behind the store interfaces by the learning work: the import and forget routes build
+  // their model-write store and audit event themselves.
+  const KNOWN_LEAKS = new Set(['lambdas/forget-model/route.ts', 'lambdas/import-examples/route.ts', 'lambdas/import-examples/import-examples.ts']);
+
+  it.each(Object.keys(ALLOWED))('%s imports only the layers below it', (layer) => {
+    const wrong = [...GRAPH]
+      .filter(([f]) => f.startsWith('lambdas/') && layerOf(f) === layer && !KNOWN_LEAKS.has(f))
+      .flatMap(([f, { local }]) =>
+        local.filter((l) => layerOf(l) !== layer && !ALLOWED[layer].includes(layerOf(l))).map((l) => `${f} -> ${l}`),
+      );
+    expect(wrong).toEqual([]);
+  });
+
+  it('keeps the application free of the AWS SDK, middy and Powertools', () => {
+    const packages = [...GRAPH]
+      .filter(([f]) => layerOf(f) === 'application')
+      .flatMap(([f, { packages: p }]) => p.filter((name) => !name.startsWith('node:')).map((name) => `${f} -> ${name}`));
+    expect(packages).toEqual([]);
+  });
+});

@@ -18,7 +18,7 @@ describe('audit events', () => {
     expect(Put.ConditionExpression).toBe('attribute_not_exists(pk)');
     expect(Put.Item).toMatchObject({ actor: 'local:ops', action: 'key.set_rate_limit', at: at.toISOString(), audit_log: 'audit' });
     expect(Put.Item.event_id).toMatch(AUDIT_EVENT_ID_PATTERN);
-    expect(Put.Item.pk).toBe(`audit#${Put.Item.event_id}`);
+    expect(Put.Item.pk).toBe(`audit#${String(Put.Item.event_id)}`);
     expect(Put.Item.expires_at).toBe(at.getTime() / 1000 + 400 * 86_400);
   });
 

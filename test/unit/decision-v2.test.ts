@@ -1,4 +1,4 @@
-// The fields of version 2 of the decision (contract section 4): confidence, language, sentiment, respond_by,
+// The fields of version 2 of the decision (docs/partners.md, The decision): confidence, language, sentiment, respond_by,
 // policy_version and model_version, and buildDecision taking a workspace's policy.
 import { DEFAULT_RESPONSE_MINUTES, buildDecision, type Assessment } from '../../lambdas/domain/decision';
 import { MODEL_VERSION, scoreSignal } from '../../lambdas/domain/engine';
@@ -102,15 +102,13 @@ describe('buildDecision with a policy', () => {
     expect(DEFAULT_RESPONSE_MINUTES).toEqual({ critical: 60, high: 240, medium: 1440, low: 4320 });
   });
 
-  it('uses the workspace response minutes, version and learned-model version when given', () => {
+  it('uses the workspace response minutes and policy version when given', () => {
     const d = buildDecision(ids, assessment({ priority: 'high', recommended_action: 'respond_now' }), {
       policy_version: 3,
       response_minutes: { high: 30 },
-      learned_version: 417,
     });
     expect(d.respond_by).toBe('2026-03-02T09:30:00.000Z');
     expect(d.policy_version).toBe(3);
-    expect(d.model_version).toBe(`${MODEL_VERSION}+ws.417`);
   });
 
   it('has no respond_by for an archived signal', () => {

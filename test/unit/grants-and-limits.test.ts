@@ -1,4 +1,4 @@
-// The pure rules of grants (contract section 8) and rate limits (section 11).
+// The pure rules of grants (docs/operations.md, Grants) and rate limits (docs/partners.md, Scopes and rate limits).
 import { grantCovers, grantHead, grantProblem, grantsOverlap } from '../../lambdas/domain/grants';
 import { LruMap } from '../../lambdas/domain/lru';
 import { leaseSize, parseRateLimit, rateLimitHeaders, secondsUntilReset, windowAt, windowCeiling } from '../../lambdas/domain/rate-limit';

@@ -2,6 +2,7 @@
 import { labelDeltas } from '../../lambdas/domain/learning/label-delta';
 import { ModelBusyError } from '../../lambdas/domain/ports';
 import { toApiError } from '../../lambdas/http/errors';
+import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import { validateExample } from '../../lambdas/import-examples/import-examples';
 import { validateImportEnvelope } from '../../lambdas/import-examples/import-envelope';
 
@@ -35,6 +36,6 @@ it('sums sketches per label: docs, totals and counts', () => {
 });
 
 it('answers a model kept busy by concurrent writes with 503 and Retry-After, not 500', () => {
-  const error = toApiError(new ModelBusyError(new Error('cancelled')));
+  const error = toApiError(new ModelBusyError(new Error('cancelled')), isDatabaseUnavailable);
   expect(error.status).toBe(503);
 });

@@ -25,7 +25,6 @@ import {
   serverBasePath,
 } from '../support/openapi';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const source = loadOpenApiSource();
 const doc = dereferenceOpenApi(source);
 const ajv = createSchemaAjv();
@@ -36,7 +35,7 @@ const validatorFor = (schema: unknown): ValidateFunction => {
   return v;
 };
 const schemas = doc.components.schemas;
-const accepts = (schema: unknown, value: unknown): boolean => validatorFor(schema)(value) as boolean;
+const accepts = (schema: unknown, value: unknown): boolean => validatorFor(schema)(value);
 
 /** Every operation of the document: [METHOD, path template, operation]. */
 const operations: [string, string, any][] = Object.entries<any>(doc.paths).flatMap(([template, item]) =>
@@ -184,7 +183,7 @@ describe('the decision (lambdas/domain/decision.ts)', () => {
   it('has the enums of PRIORITIES, ACTIONS, CATEGORIES, QUEUES and SOURCES', () => {
     expect(decision.properties.priority.enum).toEqual([...PRIORITIES]);
     expect(decision.properties.recommended_action.enum).toEqual([...ACTIONS]);
-    // Documented values first; a workspace's own names (contract section 4) match the second branch.
+    // Documented values first; a workspace's own names (docs/partners.md, The decision) match the second branch.
     expect(decision.properties.category.anyOf[0].enum).toEqual([...CATEGORIES]);
     expect(decision.properties.queue.anyOf[0].enum).toEqual([...QUEUES]);
     expect(decision.properties.source.enum).toEqual([...SOURCES]);

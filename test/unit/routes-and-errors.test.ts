@@ -63,14 +63,14 @@ describe('error mapping', () => {
       Object.assign(new Error('x'), { $metadata: { httpStatusCode: 500 } }),
     ]) {
       expect(isDatabaseUnavailable(err)).toBe(true);
-      const mapped = toApiError(err);
+      const mapped = toApiError(err, isDatabaseUnavailable);
       expect(mapped.status).toBe(503);
       expect(mapped.headers['Retry-After']).toMatch(/^\d+$/);
     }
   });
 
   it('hides anything unexpected behind 500 INTERNAL_ERROR with no internals', () => {
-    const mapped = toApiError(new TypeError('Cannot read properties of undefined (reading secretThing)'));
+    const mapped = toApiError(new TypeError('Cannot read properties of undefined (reading secretThing)'), isDatabaseUnavailable);
     expect(mapped.code).toBe('INTERNAL_ERROR');
     expect(mapped.message).not.toContain('secretThing');
   });

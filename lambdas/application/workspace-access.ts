@@ -5,7 +5,7 @@
 // cached, so an ungrant, like a grant, takes effect within the TTL: an answer derived from a cached prefix set keeps
 // that set's load time, so it never outlives it. An id no grant can match is refused before any read or cache
 // insert, and the caches are bounded by bytes as well as entries (worst case about 2 x DEFAULT_CACHE_BYTES).
-import type { Principal } from '../authorizer/authorize';
+import type { Principal } from '../domain/principal';
 import { grantCovers, isWorkspaceId } from '../domain/grants';
 import { LruMap } from '../domain/lru';
 import type { GrantStore } from '../domain/ports';

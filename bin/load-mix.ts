@@ -1,0 +1,99 @@
+// The load test's request mix (bin/load.ts): which kinds of request, how often, what each may answer, and the
+// varied valid signals it sends. Random on purpose: a load test explores; it asserts nothing a test would.
+export type Kind =
+  | 'analyze'
+  | 'analyze_idempotent_new'
+  | 'analyze_idempotent_replay'
+  | 'get_decision'
+  | 'bad_key'
+  | 'wrong_workspace'
+  | 'invalid_json'
+  | 'validation'
+  | 'unknown_route';
+
+/** Weights in percent: 70 valid analyze (20 of them with an Idempotency-Key), 10 GET, 20 invalid. */
+export const MIX: [Kind, number][] = [
+  ['analyze', 56],
+  ['analyze_idempotent_new', 7],
+  ['analyze_idempotent_replay', 7],
+  ['get_decision', 10],
+  ['bad_key', 4],
+  ['wrong_workspace', 4],
+  ['invalid_json', 4],
+  ['validation', 4],
+  ['unknown_route', 4],
+];
+
+export const EXPECTED: Record<Kind, number[]> = {
+  analyze: [200],
+  analyze_idempotent_new: [200],
+  analyze_idempotent_replay: [200],
+  // 404 only when no decision exists yet (the very first requests) and a made-up id is asked for.
+  get_decision: [200, 404],
+  bad_key: [401],
+  wrong_workspace: [403],
+  invalid_json: [400],
+  validation: [400],
+  unknown_route: [404],
+};
+
+export const WORKSPACES = ['ws_load_a', 'ws_load_b'];
+const SOURCES = ['email', 'task', 'crm_event', 'support_message', 'internal'] as const;
+const SUBJECTS = [
+  'Production outage: checkout down for all customers',
+  'Invoice 2231 charged twice',
+  'We are considering cancelling our subscription',
+  'Quote request for 200 enterprise seats',
+  'Our November newsletter',
+  'Out of office',
+  'Suspicious login attempts on admin accounts',
+  'Please review the Q3 report draft',
+  'Password reset not working',
+  'Legal notice regarding data processing agreement',
+];
+const BODIES = [
+  'Since 09:10 every checkout fails with a 502 error. This is costing us revenue, please help urgently.',
+  'We were billed twice for the same invoice this month. Please refund the duplicate charge.',
+  'Your pricing went up again and we are evaluating alternatives. Unless something changes we will not renew.',
+  'We would like a quote for 200 seats of the enterprise plan, with SSO, before the end of the quarter.',
+  'Read our latest product news and tips. You are receiving this because you subscribed. Unsubscribe here.',
+  'I am out of the office until Monday with limited access to email.',
+  'We noticed repeated failed login attempts from unknown IP addresses on two admin accounts overnight.',
+  'Could you review the attached Q3 report draft by Friday? Thanks.',
+  'The password reset e-mail never arrives for several of our users.',
+  'Our counsel has concerns about clause 7 of the data processing agreement. Please respond within 10 days.',
+];
+const SENDERS = ['Ops Lead <ops@customer.example>', 'billing@customer.example', 'newsletter@news.vendor.example', 'ann@gmail.com', 'cfo@bigcorp.example'];
+const TIERS = ['enterprise', 'pro', 'free', 'business', 'trial'];
+
+export function pick<T>(items: readonly T[]): T {
+  return items[Math.floor(Math.random() * items.length)];
+}
+
+export function pickKind(): Kind {
+  let r = Math.random() * 100;
+  for (const [kind, weight] of MIX) {
+    r -= weight;
+    if (r < 0) return kind;
+  }
+  return 'analyze';
+}
+
+/** A valid signal, varied: every source, optional sender, metadata and received_at. */
+export function validSignal(): Record<string, unknown> {
+  const i = Math.floor(Math.random() * SUBJECTS.length);
+  const source = pick(SOURCES);
+  const signal: Record<string, unknown> = { workspace_id: pick(WORKSPACES), source, subject: SUBJECTS[i], body: BODIES[i] };
+  if (source === 'email' || Math.random() < 0.3) signal.sender = pick(SENDERS);
+  if (Math.random() < 0.6) {
+    signal.metadata = {
+      customer_tier: pick(TIERS),
+      ...(Math.random() < 0.3 ? { vip: true } : {}),
+      ...(Math.random() < 0.3 ? { tags: [pick(['urgent', 'billing', 'login', 'sales'])] } : {}),
+      ...(Math.random() < 0.3 ? { amount: Math.floor(Math.random() * 200_000) } : {}),
+      ...(Math.random() < 0.2 ? { due_at: new Date(Date.now() + (Math.random() - 0.3) * 5 * 86_400_000).toISOString() } : {}),
+    };
+  }
+  if (Math.random() < 0.5) signal.received_at = new Date(Date.now() - Math.floor(Math.random() * 3 * 86_400_000)).toISOString();
+  return signal;
+}

@@ -1,0 +1,34 @@
+// The admin CLI as an operator runs it: a real process, run directly with node (what `npm run admin` runs) to keep
+// the suite quick. Any exit status is returned, not thrown, with stdout parsed as JSON where it is JSON.
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { TSX_NODE_ARGS } from './tsx';
+
+const exec = promisify(execFile);
+const repo = resolve(__dirname, '..', '..');
+
+export interface AdminResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+const parse = (s: string): unknown => {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return undefined;
+  }
+};
+
+export async function runAdmin(env: NodeJS.ProcessEnv, args: string[]): Promise<AdminResult> {
+  try {
+    const { stdout, stderr } = await exec('node', [...TSX_NODE_ARGS, 'bin/admin.ts', ...args], { cwd: repo, env });
+    return { code: 0, stdout, stderr, json: parse(stdout) };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr, json: parse(e.stdout) };
+  }
+}
