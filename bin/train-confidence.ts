@@ -13,6 +13,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { lastConfidenceInput, scoreSignal, type EngineModels } from '../lambdas/domain/engine';
 import { CONFIDENCE_FEATURES, confidenceFeatures } from '../lambdas/domain/engine/confidence';
+import type { Signal } from '../lambdas/domain/signal';
 import { BUG_LEVEL, fnv1a, loadAlerts, loadBugs, loadEnron, loadSms, loadSpamAssassin, type AlertRow } from './data-splits';
 import { shippedSeverityModels } from '../lambdas/domain/engine/severity-model';
 import { alertExample, bugExample, fitAlertModel, fitBugModel, severityModelOf } from './train-severity-model';

@@ -3,7 +3,7 @@
 // authors from the Universal Declaration of Human Rights; none of it is the eval's sentences). A build-time step: the
 // package is a dev dependency, the analyze bundle carries only the seven profiles.
 //   npx tsx bin/train-language.ts
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const OUT = path.resolve(__dirname, '../lambdas/domain/engine/language-trigrams.json');
@@ -17,7 +17,11 @@ const FRANC_CODES = { en: 'eng', de: 'deu', fr: 'fra', es: 'spa', it: 'ita', pt:
 
 async function main(): Promise<void> {
   const { data } = (await import('franc-min/data.js')) as { data: Record<string, Record<string, string>> };
-  const version = (require('franc-min/package.json') as { version: string }).version;
+  const version = (
+    JSON.parse(readFileSync(path.resolve(__dirname, '../node_modules/franc-min/package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
   const profiles: Record<string, string> = {};
   for (const [lang, code] of Object.entries(FRANC_CODES)) {
     const profile = data.Latin[code];
@@ -26,8 +30,8 @@ async function main(): Promise<void> {
     profiles[lang] = profile.split('|').slice(0, KEEP).join('');
   }
   const file = { source: `franc-min ${version} data (trigrams ranked by frequency, most frequent first)`, profiles };
-  writeFileSync(OUT, `${JSON.stringify(file)}\n`);
-  console.log(`wrote ${OUT}: ${JSON.stringify(file).length} bytes`);
+  writeFileSync(OUT, `${JSON.stringify(file, null, 2)}\n`);
+  console.log(`wrote ${OUT}`);
 }
 
 void main();

@@ -7,25 +7,32 @@
 import { tokenHashesMany, type TokenBuffer } from './tokens';
 
 const FUNCTION_WORDS: Record<string, string> = {
-  en: 'the and is are was were to of in that this it for with you your we our have has had not be been will would please thanks ' +
+  en:
+    'the and is are was were to of in that this it for with you your we our have has had not be been will would please thanks ' +
     'a an on at by from as or but if they them their there what which who when where how why all can could should do does did ' +
     'my me i he she his her its than then so no yes just about into out up over after before because only also any some very',
-  de: 'der die das und ist sind nicht ein eine einen einem einer mit für fur auf ich sie wir ihr uns bitte danke zu den dem des bei ' +
+  de:
+    'der die das und ist sind nicht ein eine einen einem einer mit für fur auf ich sie wir ihr uns bitte danke zu den dem des bei ' +
     'oder auch aber wenn dass daß wie was wer wo warum noch nur schon sehr kann können muss war waren wird werden hat haben habe ' +
     'mein meine dein sein seine kein keine nichts man sich mir mich dir dich es im vom zum zur über uber nach vor durch gegen ohne um',
-  fr: 'le la les et est sont pas une un des du pour avec vous nous je merci sur dans ce cette qui que au aux ne il elle ils elles ' +
+  fr:
+    'le la les et est sont pas une un des du pour avec vous nous je merci sur dans ce cette qui que au aux ne il elle ils elles ' +
     'on se sa son ses leur leurs mais ou où donc car comme tout tous plus très tres peut être etre avoir fait par en y mon ma mes ' +
     "ton ta tes notre votre aussi quand sans sous entre chez d'un d'une c'est n'est l'on qu'il",
-  es: 'el la los las y es son no una un del para con usted nosotros gracias por en que su sus al pero como está esta este ' +
+  es:
+    'el la los las y es son no una un del para con usted nosotros gracias por en que su sus al pero como está esta este ' +
     'esto estos estas lo le les se me mi mis tu tus muy más mas ya hay ser fue era tiene tienen puede cuando donde porque ' +
     'sin sobre entre hasta desde todo todos nada algo él ella ellos yo también tambien sí si',
-  it: 'il lo gli e è non una di per con voi noi grazie che sono della nel questo ' +
+  it:
+    'il lo gli e è non una di per con voi noi grazie che sono della nel questo ' +
     'la le i un uno del dello degli delle al alla ai agli alle dal dalla nei nella sul sulla ma se come anche più piu ' +
     'molto ha hanno ho essere stato era fa tutto tutti niente qualcosa quando dove perché perche chi cosa mio mia suo sua io tu lui lei',
-  nl: 'de het een en is zijn niet met voor wij jullie bedankt op van dat deze ook ' +
+  nl:
+    'de het een en is zijn niet met voor wij jullie bedankt op van dat deze ook ' +
     'ik je jij hij zij ze we wat wie waar hoe waarom maar als of dan nog al naar bij uit om over door tot kan kunnen moet ' +
     'was waren wordt worden heeft hebben heb geen niets er hier daar dit die mijn zijn haar ons onze uw veel meer',
-  pt: 'o os as e é são não uma um do da para com você nós obrigado que em por seu sua ' +
+  pt:
+    'o os as e é são não uma um do da para com você nós obrigado que em por seu sua ' +
     'dos das no na nos nas ao aos pelo pela mas se como mais muito já ja há ser foi era tem têm pode quando onde porque ' +
     'sem sobre entre até desde tudo todos nada algo ele ela eles elas eu meu minha também tambem sim isso isto este esta',
 };
@@ -59,10 +66,36 @@ const hits = new Float64Array(LANGS.length);
 // Letters only some of the languages write (the tokens are folded without diacritics, so they are read from the text):
 // each counts half a hit, shared among the languages that use it.
 const LETTERS: Record<string, string> = {
-  ñ: 'es', '¿': 'es', '¡': 'es', ã: 'pt', õ: 'pt', ç: 'fr pt', ß: 'de', ä: 'de', ö: 'de', ü: 'de', è: 'it fr', ò: 'it', ù: 'it fr',
-  ì: 'it', ê: 'fr pt', â: 'fr pt', î: 'fr', ô: 'fr pt', û: 'fr', œ: 'fr', ë: 'nl fr', ï: 'nl fr', á: 'es pt', í: 'es pt', ó: 'es pt', ú: 'es pt',
+  ñ: 'es',
+  '¿': 'es',
+  '¡': 'es',
+  ã: 'pt',
+  õ: 'pt',
+  ç: 'fr pt',
+  ß: 'de',
+  ä: 'de',
+  ö: 'de',
+  ü: 'de',
+  è: 'it fr',
+  ò: 'it',
+  ù: 'it fr',
+  ì: 'it',
+  ê: 'fr pt',
+  â: 'fr pt',
+  î: 'fr',
+  ô: 'fr pt',
+  û: 'fr',
+  œ: 'fr',
+  ë: 'nl fr',
+  ï: 'nl fr',
+  á: 'es pt',
+  í: 'es pt',
+  ó: 'es pt',
+  ú: 'es pt',
 };
-const LETTER_LANGS = new Map<number, number[]>(Object.entries(LETTERS).map(([ch, ls]) => [ch.charCodeAt(0), ls.split(' ').map((l) => LANGS.indexOf(l))]));
+const LETTER_LANGS = new Map<number, number[]>(
+  Object.entries(LETTERS).map(([ch, ls]) => [ch.charCodeAt(0), ls.split(' ').map((l) => LANGS.indexOf(l))]),
+);
 /** Characters read for letter hints: the opening of the text. */
 const LETTER_CHARS = 1_000;
 
@@ -102,7 +135,10 @@ function loadProfiles(): void {
   const file = require('./language-trigrams.json') as TrigramFile;
   const profiles = LANGS.map((lang) => file.profiles[lang].match(/[^]{3}/g) ?? []);
   const letters = new Map<number, number>();
-  for (const profile of profiles) for (const t of profile) for (const ch of t) if (ch !== ' ' && !letters.has(ch.charCodeAt(0))) letters.set(ch.charCodeAt(0), letters.size + 1);
+  for (const profile of profiles)
+    for (const t of profile)
+      for (const ch of t)
+        if (ch !== ' ' && !letters.has(ch.charCodeAt(0))) letters.set(ch.charCodeAt(0), letters.size + 1);
   if (letters.size >= OTHER) throw new Error('language-trigrams.json: more letters than 6-bit codes');
   // Tables built on first use, not at module load (most signals' function words decide).
   alphabet = new Uint8Array(65536).fill(OTHER);
@@ -218,11 +254,15 @@ export function detectLanguage(buf: TokenBuffer): string {
   if (trigrams > 0) {
     let min = Infinity;
     for (let l = 0; l < LANGS.length; l++) min = Math.min(min, distance[l]);
-    for (let l = 0; l < LANGS.length; l++) hits[l] -= (distance[l] - min) / (trigrams * profileSize) / TRIGRAM_SHARE_PER_HIT;
+    for (let l = 0; l < LANGS.length; l++)
+      hits[l] -= (distance[l] - min) / (trigrams * profileSize) / TRIGRAM_SHARE_PER_HIT;
     let best = 0;
     let tie = false;
     for (let l = 1; l < LANGS.length; l++) {
-      if (hits[l] > hits[best]) { best = l; tie = false; } else if (hits[l] === hits[best]) tie = true;
+      if (hits[l] > hits[best]) {
+        best = l;
+        tie = false;
+      } else if (hits[l] === hits[best]) tie = true;
     }
     if (!tie) return LANGS[best];
   }
