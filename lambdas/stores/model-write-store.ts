@@ -17,7 +17,9 @@ export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWrit
 const TERMS_PER_UPDATE = 250;
 /** Actions per transaction (DynamoDB's limit is 100; room for the records, the model item and the audit event). */
 const UPDATES_PER_TRANSACTION = 90;
-const ATTEMPTS = 6;
+const ATTEMPTS = 10;
+/** The longest pause between two attempts: a conflict is another transaction on the same model item, over in milliseconds. */
+const MAX_BACKOFF_MS = 300;
 /** An import's idempotency records are kept 24 hours, like every Idempotency-Key. */
 const RECORD_SECONDS = 24 * 60 * 60;
 
@@ -223,7 +225,7 @@ export class DynamoModelWriteStore {
         if (claimAt >= 0 && reasons[claimAt] === 'ConditionalCheckFailed') return 'claimed_before';
         if (guardAt >= 0 && reasons[guardAt] === 'ConditionalCheckFailed') return 'guard_failed';
         if (attempt >= ATTEMPTS) throw busy(err);
-        await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** attempt));
+        await new Promise((r) => setTimeout(r, Math.random() * Math.min(MAX_BACKOFF_MS, 20 * 2 ** attempt)));
       }
     }
   }
