@@ -7,11 +7,6 @@ export default tseslint.config(
   {
     ignores: ['node_modules/', 'cdk.out/', 'coverage/', '.local-data/', 'sdk/dist/', 'sdk/node_modules/'],
   },
-  {
-    // The decision engine and the learning internals are being rewritten on their own branches (issues 22 and 23),
-    // which bring them to 0 findings as they land; drop this block then.
-    ignores: ['lambdas/domain/engine/', 'lambdas/domain/learning/'],
-  },
   eslint.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {
@@ -23,7 +18,12 @@ export default tseslint.config(
       // dropped from a copy with a rest pattern.
       '@typescript-eslint/no-unused-vars': [
         'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
       ],
     },
   },

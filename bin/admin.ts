@@ -68,8 +68,22 @@ interface Parsed {
 }
 
 const VALUE_FLAGS = new Set([
-  'id', 'name', 'status', 'partner', 'workspace', 'env', 'expires-at', 'description', 'key-id', 'grace-seconds',
-  'workspaces-file', 'scope', 'rate-limit', 'limit', 'file', 'since',
+  'id',
+  'name',
+  'status',
+  'partner',
+  'workspace',
+  'env',
+  'expires-at',
+  'description',
+  'key-id',
+  'grace-seconds',
+  'workspaces-file',
+  'scope',
+  'rate-limit',
+  'limit',
+  'file',
+  'since',
 ]);
 /** Options without a value. */
 const SWITCHES = new Set(['allow-shared', 'none']);
@@ -120,7 +134,8 @@ async function grantsOf(p: Parsed): Promise<string[]> {
 const rateText = (rate: { limit: number; window_seconds: number } | null) => (rate ? formatRateLimit(rate) : 'none');
 
 /** Thousands of grants: print a count instead of the list. */
-const workspacesText = (ws: string[]) => (ws.length > 20 ? `${ws.slice(0, 20).join(', ')}, ... (${ws.length} in all)` : ws.join(', ') || '(none)');
+const workspacesText = (ws: string[]) =>
+  ws.length > 20 ? `${ws.slice(0, 20).join(', ')}, ... (${ws.length} in all)` : ws.join(', ') || '(none)';
 
 async function run(
   p: Parsed,
@@ -138,13 +153,20 @@ async function run(
   if (auditOut) return auditOut;
   switch (command) {
     case 'partner create': {
-      const partner = await admin.createPartner({ id: one(p, 'id')!, name: one(p, 'name')!, status: one(p, 'status', false) });
+      const partner = await admin.createPartner({
+        id: one(p, 'id')!,
+        name: one(p, 'name')!,
+        status: one(p, 'status', false),
+      });
       const json = { partner_id: partner.partner_id, name: partner.name, status: partner.status };
       return { json, text: `created partner ${partner.partner_id} (${partner.name}), status ${partner.status}` };
     }
     case 'partner set-status': {
       const partner = await admin.setPartnerStatus(one(p, 'id')!, one(p, 'status')!);
-      return { json: { partner_id: partner.partner_id, status: partner.status }, text: `partner ${partner.partner_id} is now ${partner.status}` };
+      return {
+        json: { partner_id: partner.partner_id, status: partner.status },
+        text: `partner ${partner.partner_id} is now ${partner.status}`,
+      };
     }
     case 'key create': {
       const issued = await admin.createKey({
@@ -167,9 +189,12 @@ async function run(
     case 'key ungrant': {
       const keyId = one(p, 'key-id')!;
       const grants = await grantsOf(p);
-      if (command === 'key ungrant' && has(p, 'allow-shared')) throw new UsageError('--allow-shared applies to grants only');
+      if (command === 'key ungrant' && has(p, 'allow-shared'))
+        throw new UsageError('--allow-shared applies to grants only');
       const out =
-        command === 'key grant' ? await admin.grant(keyId, grants, { allowShared: has(p, 'allow-shared') }) : await admin.ungrant(keyId, grants);
+        command === 'key grant'
+          ? await admin.grant(keyId, grants, { allowShared: has(p, 'allow-shared') })
+          : await admin.ungrant(keyId, grants);
       return { json: out, text: `key ${out.key_id} workspaces: ${workspacesText(out.workspaces)}` };
     }
     case 'key set-rate-limit': {
@@ -180,13 +205,20 @@ async function run(
     }
     case 'key rotate': {
       const grace = one(p, 'grace-seconds', false);
-      if (grace !== undefined && !/^\d+$/.test(grace)) throw new AdminInputError('--grace-seconds must be a non-negative whole number');
+      if (grace !== undefined && !/^\d+$/.test(grace))
+        throw new AdminInputError('--grace-seconds must be a non-negative whole number');
       const out = await admin.rotateKey(one(p, 'key-id')!, grace === undefined ? undefined : Number(grace));
-      return { json: { ...out }, text: `${issuedText(out)}\nold key ${out.old_key_id} expires at ${out.old_key_expires_at}` };
+      return {
+        json: { ...out },
+        text: `${issuedText(out)}\nold key ${out.old_key_id} expires at ${out.old_key_expires_at}`,
+      };
     }
     case 'key migrate-grants': {
       const out = await admin.migrateLegacyGrants();
-      return { json: out, text: `moved ${out.grants_migrated} grant(s) of ${out.keys_migrated} key(s) from version 1 lists into grant items` };
+      return {
+        json: out,
+        text: `moved ${out.grants_migrated} grant(s) of ${out.keys_migrated} key(s) from version 1 lists into grant items`,
+      };
     }
     case 'key list': {
       const out = await admin.listKeys(one(p, 'partner')!);
@@ -259,16 +291,30 @@ async function main(argv: string[]): Promise<number> {
       ({ client, access, decisions } = await awsTables());
     } else {
       const local = parseLocalSettings(process.env);
-      const db = await openLocalDatabase({ port: local.dynamodbPort, dataDir: local.dataDir, region: parseSettings(process.env).region });
+      const db = await openLocalDatabase({
+        port: local.dynamodbPort,
+        dataDir: local.dataDir,
+        region: parseSettings(process.env).region,
+      });
       stopDb = db.stop;
       access = process.env.ACCESS_TABLE_NAME || 'sas-access';
-      client = createDocumentClient({ endpoint: db.endpoint, region: db.credentials.region, localAccessKeyId: db.credentials.accessKeyId, httpAgent: db.httpAgent, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS });
+      client = createDocumentClient({
+        endpoint: db.endpoint,
+        region: db.credentials.region,
+        localAccessKeyId: db.credentials.accessKeyId,
+        httpAgent: db.httpAgent,
+        requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS,
+      });
       decisions = process.env.DECISIONS_TABLE_NAME || 'sas-decisions';
       await ensureTables(client, { access, decisions });
     }
     const db = client;
     // The audit events' actor; a command that changes nothing needs none (and no STS call).
-    const actor = READ_ONLY_COMMANDS.has(parsed.words.join(' ')) ? 'none' : parsed.aws ? await awsActor() : localActor();
+    const actor = READ_ONLY_COMMANDS.has(parsed.words.join(' '))
+      ? 'none'
+      : parsed.aws
+        ? await awsActor()
+        : localActor();
     const out = await run(
       parsed,
       new AdminService(new DynamoAccessStore(client, access, decisions), { actor }),
@@ -282,7 +328,17 @@ async function main(argv: string[]): Promise<number> {
     const message =
       err instanceof NotFoundError ? `unknown ${err.message.replace(/ not found$/, '')}` : (err as Error).message;
     if (parsed.json) {
-      const conflicts = err instanceof SharedGrantError ? { conflicts: err.conflicts.map(({ grant, held }) => ({ grant, held_grant: held.grant, key_id: held.key_id, partner_id: held.partner_id })) } : {};
+      const conflicts =
+        err instanceof SharedGrantError
+          ? {
+              conflicts: err.conflicts.map(({ grant, held }) => ({
+                grant,
+                held_grant: held.grant,
+                key_id: held.key_id,
+                partner_id: held.partner_id,
+              })),
+            }
+          : {};
       console.log(JSON.stringify({ error: { message, ...conflicts } }));
     }
     console.error(`error: ${message}`);

@@ -31,4 +31,3 @@ export function parseCsv(text: string): string[][] {
 
 /** As the data README says a partner would: lower-case, drop what the name pattern does not allow. */
 export const categoryName = (raw: string) => raw.toLowerCase().replace(/[^a-z0-9_]/g, '');
-

@@ -85,7 +85,8 @@ export function loadSpamAssassin(): MailRow[] {
   });
 }
 
-export const loadEnron = (): MailRow[] => jsonl('enron-berkeley.jsonl').map((r) => mailRow(r, fnv1a(String(r.id)) % 10 < 6 ? 'train' : 'test'));
+export const loadEnron = (): MailRow[] =>
+  jsonl('enron-berkeley.jsonl').map((r) => mailRow(r, fnv1a(String(r.id)) % 10 < 6 ? 'train' : 'test'));
 
 export interface SmsRow {
   spam: boolean;
@@ -140,7 +141,18 @@ export interface BugRow {
 }
 export const BUG_TRAIN_PROJECT = 'TIMOB';
 /** Tracker priority, 5 the most urgent: Jira's five names, Bugzilla's P1-P5. */
-export const BUG_LEVEL: Record<string, number> = { Critical: 5, High: 4, Medium: 3, Low: 2, Trivial: 1, P1: 5, P2: 4, P3: 3, P4: 2, P5: 1 };
+export const BUG_LEVEL: Record<string, number> = {
+  Critical: 5,
+  High: 4,
+  Medium: 3,
+  Low: 2,
+  Trivial: 1,
+  P1: 5,
+  P2: 4,
+  P3: 3,
+  P4: 2,
+  P5: 1,
+};
 
 export const loadBugs = (): BugRow[] =>
   jsonl('bug-reports-dev.jsonl').map((r) => ({
@@ -164,15 +176,13 @@ function csvRecords(text: string): string[][] {
       if (c === '"' && text[i + 1] === '"') {
         field += '"';
         i++;
-      }
-      else if (c === '"') quoted = false;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
     else if (c === ',') {
       fields.push(field);
       field = '';
-    }
-    else if (c === '\n' || c === '\r') {
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
       fields.push(field);
       field = '';
@@ -189,14 +199,20 @@ export interface SupportRow {
   intent: string;
 }
 export const loadBanking77 = (): SupportRow[] =>
-  csvRecords(readFileSync(path.join(DATA_DIR, 'banking77-train.csv'), 'utf8')).map((f) => ({ text: f[0], intent: f[1] }));
+  csvRecords(readFileSync(path.join(DATA_DIR, 'banking77-train.csv'), 'utf8')).map((f) => ({
+    text: f[0],
+    intent: f[1],
+  }));
 
 /** The splits, counted: printed by `npm run eval` and by running this file. */
 export function describeSplits(): string[] {
   const count = <T>(rows: T[], key: (r: T) => string) => {
     const t: Record<string, number> = {};
     for (const r of rows) t[key(r)] = (t[key(r)] ?? 0) + 1;
-    return Object.entries(t).sort().map(([k, v]) => `${k} ${v}`).join(', ');
+    return Object.entries(t)
+      .sort()
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
   };
   const alerts = loadAlerts();
   return [

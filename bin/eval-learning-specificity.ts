@@ -21,12 +21,27 @@ const TAUGHT_EVERY = 4;
 const PER_CORPUS = 300;
 const DOMAIN = 'bank.example';
 
-export async function timeWorkspaceImport(client: DynamoDBDocumentClient, decisionsTable: string, examples: Example[]): Promise<{ seconds: number }> {
+export async function timeWorkspaceImport(
+  client: DynamoDBDocumentClient,
+  decisionsTable: string,
+  examples: Example[],
+): Promise<{ seconds: number }> {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'evl-import-')), 'banking77.jsonl');
-  writeFileSync(file, examples.map((e) => JSON.stringify({ signal: { source: 'support_message', body: e.text }, labels: { category: e.category } })).join('\n'));
+  writeFileSync(
+    file,
+    examples
+      .map((e) =>
+        JSON.stringify({ signal: { source: 'support_message', body: e.text }, labels: { category: e.category } }),
+      )
+      .join('\n'),
+  );
   const t0 = Date.now();
-  const report = await new WorkspaceImporter(client, decisionsTable, 'local:eval-learning').importFile('ws_import_all', file);
-  if (report.learned !== examples.length) throw new Error(`workspace import learned ${report.learned} of ${examples.length}`);
+  const report = await new WorkspaceImporter(client, decisionsTable, 'local:eval-learning').importFile(
+    'ws_import_all',
+    file,
+  );
+  if (report.learned !== examples.length)
+    throw new Error(`workspace import learned ${report.learned} of ${examples.length}`);
   return { seconds: (Date.now() - t0) / 1000 };
 }
 
@@ -53,9 +68,18 @@ export async function measureSpecificity(options: { dataDir: string; pool: Examp
     await post(`/workspaces/${ws}/examples`, { examples });
   }
   const corpora: Record<string, { subject?: string; body: string }[]> = {
-    business_email: jsonl(path.join(dataDir, 'enron-berkeley.jsonl')).map((m) => ({ subject: m.subject ?? undefined, body: String(m.body ?? '') })),
-    alert_rules: jsonl(path.join(dataDir, 'alert-rules-dev.jsonl')).map((a) => ({ subject: String(a.summary ?? a.name), body: String(a.description ?? '') })),
-    bug_reports: jsonl(path.join(dataDir, 'bug-reports-dev.jsonl')).map((b) => ({ subject: String(b.summary), body: String(b.description ?? '') })),
+    business_email: jsonl(path.join(dataDir, 'enron-berkeley.jsonl')).map((m) => ({
+      subject: m.subject ?? undefined,
+      body: String(m.body ?? ''),
+    })),
+    alert_rules: jsonl(path.join(dataDir, 'alert-rules-dev.jsonl')).map((a) => ({
+      subject: String(a.summary ?? a.name),
+      body: String(a.description ?? ''),
+    })),
+    bug_reports: jsonl(path.join(dataDir, 'bug-reports-dev.jsonl')).map((b) => ({
+      subject: String(b.summary),
+      body: String(b.description ?? ''),
+    })),
   };
   const byCorpus: Record<string, { decisions: number; taught: number }> = {};
   let decisions = 0;

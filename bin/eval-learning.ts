@@ -54,7 +54,9 @@ async function pool<T>(items: T[], fn: (item: T, i: number) => Promise<void>) {
 
 async function main() {
   const rows = parseCsv(readFileSync(path.join(DATA_DIR, 'banking77-train.csv'), 'utf8')).slice(1);
-  const examples: Example[] = rows.filter((r) => r.length === 2 && r[0].trim()).map(([text, c]) => ({ text, category: categoryName(c) }));
+  const examples: Example[] = rows
+    .filter((r) => r.length === 2 && r[0].trim())
+    .map(([text, c]) => ({ text, category: categoryName(c) }));
   const heldOut = examples.filter((_, i) => (i + 1) % 5 === 0);
   const teachPool = examples.filter((_, i) => (i + 1) % 5 !== 0);
   const firstPer = (k: number) => {
@@ -97,7 +99,13 @@ async function main() {
       if (res.status !== 200) throw new Error(`${p} answered ${res.status} ${JSON.stringify(json)}`);
       return json;
     };
-    const analyze = async (workspace: string, e: Example) => (await post('/signals/analyze', { workspace_id: workspace, source: 'support_message', body: e.text })) as { decision_id: string; category?: string; reasons: { code: string }[]; confidence?: number };
+    const analyze = async (workspace: string, e: Example) =>
+      (await post('/signals/analyze', { workspace_id: workspace, source: 'support_message', body: e.text })) as {
+        decision_id: string;
+        category?: string;
+        reasons: { code: string }[];
+        confidence?: number;
+      };
     const feedbackStore = service.dependencies.feedbackStore as DynamoFeedbackStore;
 
     const importSet = async (workspace: string, set: Example[]) => {
@@ -105,9 +113,13 @@ async function main() {
       const chunks: Example[][] = [];
       for (let i = 0; i < set.length; i += 100) chunks.push(set.slice(i, i + 100));
       await pool(chunks, async (chunk) => {
-        const examples = chunk.map((e) => ({ signal: { source: 'support_message', body: e.text }, labels: { category: e.category } }));
+        const examples = chunk.map((e) => ({
+          signal: { source: 'support_message', body: e.text },
+          labels: { category: e.category },
+        }));
         const out = await post(`/workspaces/${workspace}/examples`, { examples });
-        if (out.learned !== chunk.length) throw new Error(`import into ${workspace} learned ${String(out.learned)} of ${chunk.length}`);
+        if (out.learned !== chunk.length)
+          throw new Error(`import into ${workspace} learned ${String(out.learned)} of ${chunk.length}`);
       });
       return { seconds: (Date.now() - t0) / 1000 };
     };
@@ -119,7 +131,10 @@ async function main() {
         await post(`/decisions/${d.decision_id}/feedback`, { category: e.category });
         if (i % 1000 === 999) log(`  ${workspace}: taught ${i + 1} of ${set.length}`);
       });
-      return { seconds: (Date.now() - t0) / 1000, writesPerFeedback: (feedbackStore.counter.writes - writesBefore) / set.length };
+      return {
+        seconds: (Date.now() - t0) / 1000,
+        writesPerFeedback: (feedbackStore.counter.writes - writesBefore) / set.length,
+      };
     };
     const measure = async (workspace: string) => {
       let right = 0;
@@ -134,7 +149,11 @@ async function main() {
         judged.push({ confidence: Number(d.confidence), right: d.category === e.category, learned });
       });
       latencies.sort((a, b) => a - b);
-      return { accuracy: right / heldOut.length, p50Ms: latencies[Math.floor(latencies.length / 2)], reliability: reliability(judged) };
+      return {
+        accuracy: right / heldOut.length,
+        p50Ms: latencies[Math.floor(latencies.length / 2)],
+        reliability: reliability(judged),
+      };
     };
 
     log(`teaching ws_ten: ${ten.length} corrections (10 per category) through analyze and feedback ...`);
@@ -154,7 +173,11 @@ async function main() {
     const curve: { per_category: number | 'all'; taught: number; accuracy: number }[] = [];
     for (const [ws, set] of curveSets) {
       const m = ws === 'ws_all' ? undefined : await measure(ws);
-      curve.push({ per_category: ws === 'ws_all' ? 'all' : Number(ws.slice(4)), taught: set.length, accuracy: round((m ?? { accuracy: 0 }).accuracy) });
+      curve.push({
+        per_category: ws === 'ws_all' ? 'all' : Number(ws.slice(4)),
+        taught: set.length,
+        accuracy: round((m ?? { accuracy: 0 }).accuracy),
+      });
     }
     const imported10 = curve.find((c) => c.per_category === 10)!.accuracy;
     const all = await measure('ws_all');
@@ -165,14 +188,31 @@ async function main() {
 
     const report = {
       data: 'banking77-train.csv',
-      split: 'held out: every 5th data line (1-based); teaching pool: the other lines; 10/category: first 10 per category in file order',
+      split:
+        'held out: every 5th data line (1-based); teaching pool: the other lines; 10/category: first 10 per category in file order',
       held_out: heldOut.length,
       categories: new Set(examples.map((e) => e.category)).size,
-      ten_per_category: { taught: ten.length, accuracy: imported10, by_feedback: round(ten10.accuracy), goal: GOALS.tenPerCategory, pass: imported10 >= GOALS.tenPerCategory },
+      ten_per_category: {
+        taught: ten.length,
+        accuracy: imported10,
+        by_feedback: round(ten10.accuracy),
+        goal: GOALS.tenPerCategory,
+        pass: imported10 >= GOALS.tenPerCategory,
+      },
       curve,
-      import_whole_file: { examples: examples.length, seconds: round(importAll.seconds, 1), goal: GOALS.importSeconds, pass: importAll.seconds <= GOALS.importSeconds },
+      import_whole_file: {
+        examples: examples.length,
+        seconds: round(importAll.seconds, 1),
+        goal: GOALS.importSeconds,
+        pass: importAll.seconds <= GOALS.importSeconds,
+      },
       specificity: { ...specificity, goal: GOALS.spillover, pass: specificity.spillover <= GOALS.spillover },
-      whole_pool: { taught: teachPool.length, accuracy: round(all.accuracy), goal: GOALS.wholeFile, pass: all.accuracy >= GOALS.wholeFile },
+      whole_pool: {
+        taught: teachPool.length,
+        accuracy: round(all.accuracy),
+        goal: GOALS.wholeFile,
+        pass: all.accuracy >= GOALS.wholeFile,
+      },
       writes_per_feedback: { measured: round(taughtTen.writesPerFeedback, 2), bound: 10 },
       teaching_seconds: { ten_by_feedback: round(taughtTen.seconds, 1) },
       analyze_p50_ms_over_http: round(all.p50Ms, 2),
@@ -187,28 +227,85 @@ async function main() {
     if (JSON_OUT) process.stdout.write(`${JSON.stringify(report)}\n`);
     else {
       const line = (name: string, value: string, goal: string, pass?: boolean) =>
-        console.log(`${name.padEnd(44)} ${value.padStart(10)}   goal ${goal}${pass === undefined ? '' : pass ? '  PASS' : '  MISS'}`);
-      console.log(`Learning eval: ${report.data}, ${report.categories} categories, ${report.held_out} held-out queries`);
+        console.log(
+          `${name.padEnd(44)} ${value.padStart(10)}   goal ${goal}${pass === undefined ? '' : pass ? '  PASS' : '  MISS'}`,
+        );
+      console.log(
+        `Learning eval: ${report.data}, ${report.categories} categories, ${report.held_out} held-out queries`,
+      );
       console.log(`  split: ${report.split}`);
-      for (const c of curve) line(`category accuracy, ${c.per_category} per category (${c.taught}, imported)`, c.accuracy.toFixed(3), c.per_category === 10 ? `>= ${GOALS.tenPerCategory}` : c.per_category === 'all' ? `>= ${GOALS.wholeFile}` : 'curve', c.per_category === 10 ? report.ten_per_category.pass : c.per_category === 'all' ? report.whole_pool.pass : undefined);
-      line('category accuracy, 10/category by feedback', report.ten_per_category.by_feedback.toFixed(3), 'same as imported (within a few thousandths)');
-      line(`workspace import of the whole file (${examples.length}), s`, report.import_whole_file.seconds.toFixed(1), `<= ${GOALS.importSeconds}`, report.import_whole_file.pass);
-      line(`taught labels on other corpora (${specificity.decisions})`, `${(specificity.spillover * 100).toFixed(2)}%`, `<= ${GOALS.spillover * 100}%`, report.specificity.pass);
-      line('  of those, naming a LEARNED_* reason', `${specificity.taught_with_learned_reason}/${specificity.taught_label_decisions}`, 'all');
-      for (const [corpus, n] of Object.entries(specificity.by_corpus)) line(`  ${corpus}: taught labels`, `${n.taught}/${n.decisions}`, 'informational');
-      line('DynamoDB writes per feedback (mean)', report.writes_per_feedback.measured.toFixed(2), '<= 10 (bound)', report.writes_per_feedback.measured <= 10);
-      line('model load, 77 categories: requests', String(report.model_load_77_categories.requests), 'bounded (1 + labels/100)');
+      for (const c of curve)
+        line(
+          `category accuracy, ${c.per_category} per category (${c.taught}, imported)`,
+          c.accuracy.toFixed(3),
+          c.per_category === 10
+            ? `>= ${GOALS.tenPerCategory}`
+            : c.per_category === 'all'
+              ? `>= ${GOALS.wholeFile}`
+              : 'curve',
+          c.per_category === 10
+            ? report.ten_per_category.pass
+            : c.per_category === 'all'
+              ? report.whole_pool.pass
+              : undefined,
+        );
+      line(
+        'category accuracy, 10/category by feedback',
+        report.ten_per_category.by_feedback.toFixed(3),
+        'same as imported (within a few thousandths)',
+      );
+      line(
+        `workspace import of the whole file (${examples.length}), s`,
+        report.import_whole_file.seconds.toFixed(1),
+        `<= ${GOALS.importSeconds}`,
+        report.import_whole_file.pass,
+      );
+      line(
+        `taught labels on other corpora (${specificity.decisions})`,
+        `${(specificity.spillover * 100).toFixed(2)}%`,
+        `<= ${GOALS.spillover * 100}%`,
+        report.specificity.pass,
+      );
+      line(
+        '  of those, naming a LEARNED_* reason',
+        `${specificity.taught_with_learned_reason}/${specificity.taught_label_decisions}`,
+        'all',
+      );
+      for (const [corpus, n] of Object.entries(specificity.by_corpus))
+        line(`  ${corpus}: taught labels`, `${n.taught}/${n.decisions}`, 'informational');
+      line(
+        'DynamoDB writes per feedback (mean)',
+        report.writes_per_feedback.measured.toFixed(2),
+        '<= 10 (bound)',
+        report.writes_per_feedback.measured <= 10,
+      );
+      line(
+        'model load, 77 categories: requests',
+        String(report.model_load_77_categories.requests),
+        'bounded (1 + labels/100)',
+      );
       line('model load, 77 categories: approx KB read', report.model_load_77_categories.approx_kb.toFixed(1), 'stated');
       line('largest label item: counts', String(largestLabel), '<= 49,152 (3 x 16,384)', largestLabel <= 49_152);
       line('analyze p50 over HTTP while measuring (ms)', report.analyze_p50_ms_over_http.toFixed(2), 'informational');
-      for (const [name, r] of [['10 corrections/category', ten10.reliability], ['whole pool', all.reliability]] as const) {
-        console.log(`Confidence reliability, ${name}: decisions whose category was learned (${r.learned.decisions} of ${heldOut.length})`);
+      for (const [name, r] of [
+        ['10 corrections/category', ten10.reliability],
+        ['whole pool', all.reliability],
+      ] as const) {
+        console.log(
+          `Confidence reliability, ${name}: decisions whose category was learned (${r.learned.decisions} of ${heldOut.length})`,
+        );
         console.log('  confidence   decisions   mean confidence   accuracy');
         for (const b of r.learned.buckets) {
-          console.log(`  ${b.range.padEnd(11)} ${String(b.decisions).padStart(9)}   ${b.mean_confidence.toFixed(3).padStart(15)}   ${b.accuracy.toFixed(3).padStart(8)}`);
+          console.log(
+            `  ${b.range.padEnd(11)} ${String(b.decisions).padStart(9)}   ${b.mean_confidence.toFixed(3).padStart(15)}   ${b.accuracy.toFixed(3).padStart(8)}`,
+          );
         }
-        console.log(`  expected calibration error ${r.learned.ece.toFixed(3)}; mean confidence ${r.learned.mean_confidence.toFixed(3)}, accuracy ${r.learned.accuracy.toFixed(3)}`);
-        console.log(`  nothing learned applied (global category and confidence): ${r.global.decisions} decisions, mean confidence ${r.global.mean_confidence.toFixed(3)}, accuracy ${r.global.accuracy.toFixed(3)}`);
+        console.log(
+          `  expected calibration error ${r.learned.ece.toFixed(3)}; mean confidence ${r.learned.mean_confidence.toFixed(3)}, accuracy ${r.learned.accuracy.toFixed(3)}`,
+        );
+        console.log(
+          `  nothing learned applied (global category and confidence): ${r.global.decisions} decisions, mean confidence ${r.global.mean_confidence.toFixed(3)}, accuracy ${r.global.accuracy.toFixed(3)}`,
+        );
       }
     }
   } finally {
@@ -243,7 +340,9 @@ function reliability(judged: LearnedJudged[]) {
     learned: {
       ...summary(learned),
       ece: table.ece,
-      buckets: table.rows.filter((r) => r.n > 0).map((r) => ({ range: r.bucket, decisions: r.n, mean_confidence: r.mean_confidence, accuracy: r.agreement })),
+      buckets: table.rows
+        .filter((r) => r.n > 0)
+        .map((r) => ({ range: r.bucket, decisions: r.n, mean_confidence: r.mean_confidence, accuracy: r.agreement })),
     },
     global: summary(judged.filter((j) => !j.learned)),
   };

@@ -39,9 +39,12 @@ function fortuneText(file: string): string[] {
   const bytes = readFileSync(file);
   const utf8 = bytes.toString('utf8');
   // Most packages are UTF-8; an older one is Latin-1 (replacement characters tell).
-  return (utf8.includes('\uFFFD') ? bytes.toString('latin1') : utf8)
-    .split(/\n%\n/)
-    .map((e) => e.split('\n').filter((l) => !/^\s*(--|—)/.test(l)).join(' '));
+  return (utf8.includes('\uFFFD') ? bytes.toString('latin1') : utf8).split(/\n%\n/).map((e) =>
+    e
+      .split('\n')
+      .filter((l) => !/^\s*(--|—)/.test(l))
+      .join(' '),
+  );
 }
 
 /** A manual page's running text: macro lines dropped, font and character escapes removed. */
@@ -60,7 +63,10 @@ function sentences(texts: string[]): string[] {
   const out: string[] = [];
   for (const t of texts)
     for (const s of t.replace(/\s+/g, ' ').split(/(?<=[.!?])\s+/)) {
-      const words = s.trim().split(' ').filter((w) => /\p{L}/u.test(w));
+      const words = s
+        .trim()
+        .split(' ')
+        .filter((w) => /\p{L}/u.test(w));
       if (words.length >= 5 && words.length <= 20 && !/[<>{}=\\/]/.test(s)) out.push(s.trim());
     }
   return out;
@@ -70,12 +76,14 @@ function fetchLanguage(lang: (typeof SAMPLE_LANGUAGES)[number]): number {
   const { pkg, kind, dir } = PACKAGES[lang];
   const work = path.join(SAMPLE_DIR, 'pkg', pkg);
   mkdirSync(work, { recursive: true });
-  if (!readdirSync(work).some((f) => f.endsWith('.deb'))) execFileSync('apt-get', ['download', pkg], { cwd: work, stdio: 'ignore' });
+  if (!readdirSync(work).some((f) => f.endsWith('.deb')))
+    execFileSync('apt-get', ['download', pkg], { cwd: work, stdio: 'ignore' });
   const deb = readdirSync(work).find((f) => f.endsWith('.deb'))!;
   execFileSync('dpkg-deb', ['-x', path.join(work, deb), path.join(work, 'root')]);
   let all = files(path.join(work, 'root', dir));
   // The English fortunes directory also holds the other languages' subdirectories in some packages: top level only.
-  if (lang === 'en' || lang === 'pt') all = all.filter((f) => path.dirname(f) === path.join(work, 'root', dir) || lang === 'pt');
+  if (lang === 'en' || lang === 'pt')
+    all = all.filter((f) => path.dirname(f) === path.join(work, 'root', dir) || lang === 'pt');
   const found = sentences(all.flatMap((f) => (kind === 'fortunes' ? fortuneText(f) : manText(f))));
   const step = Math.max(1, Math.floor(found.length / PER_LANGUAGE));
   const kept = found.filter((_, i) => i % step === 0).slice(0, PER_LANGUAGE);

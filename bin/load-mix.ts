@@ -63,7 +63,13 @@ const BODIES = [
   'The password reset e-mail never arrives for several of our users.',
   'Our counsel has concerns about clause 7 of the data processing agreement. Please respond within 10 days.',
 ];
-const SENDERS = ['Ops Lead <ops@customer.example>', 'billing@customer.example', 'newsletter@news.vendor.example', 'ann@gmail.com', 'cfo@bigcorp.example'];
+const SENDERS = [
+  'Ops Lead <ops@customer.example>',
+  'billing@customer.example',
+  'newsletter@news.vendor.example',
+  'ann@gmail.com',
+  'cfo@bigcorp.example',
+];
 const TIERS = ['enterprise', 'pro', 'free', 'business', 'trial'];
 
 export function pick<T>(items: readonly T[]): T {
@@ -83,7 +89,12 @@ export function pickKind(): Kind {
 export function validSignal(): Record<string, unknown> {
   const i = Math.floor(Math.random() * SUBJECTS.length);
   const source = pick(SOURCES);
-  const signal: Record<string, unknown> = { workspace_id: pick(WORKSPACES), source, subject: SUBJECTS[i], body: BODIES[i] };
+  const signal: Record<string, unknown> = {
+    workspace_id: pick(WORKSPACES),
+    source,
+    subject: SUBJECTS[i],
+    body: BODIES[i],
+  };
   if (source === 'email' || Math.random() < 0.3) signal.sender = pick(SENDERS);
   if (Math.random() < 0.6) {
     signal.metadata = {
@@ -91,9 +102,12 @@ export function validSignal(): Record<string, unknown> {
       ...(Math.random() < 0.3 ? { vip: true } : {}),
       ...(Math.random() < 0.3 ? { tags: [pick(['urgent', 'billing', 'login', 'sales'])] } : {}),
       ...(Math.random() < 0.3 ? { amount: Math.floor(Math.random() * 200_000) } : {}),
-      ...(Math.random() < 0.2 ? { due_at: new Date(Date.now() + (Math.random() - 0.3) * 5 * 86_400_000).toISOString() } : {}),
+      ...(Math.random() < 0.2
+        ? { due_at: new Date(Date.now() + (Math.random() - 0.3) * 5 * 86_400_000).toISOString() }
+        : {}),
     };
   }
-  if (Math.random() < 0.5) signal.received_at = new Date(Date.now() - Math.floor(Math.random() * 3 * 86_400_000)).toISOString();
+  if (Math.random() < 0.5)
+    signal.received_at = new Date(Date.now() - Math.floor(Math.random() * 3 * 86_400_000)).toISOString();
   return signal;
 }

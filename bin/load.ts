@@ -55,13 +55,17 @@ function options() {
     },
   });
   if (values.help) {
-    console.log('usage: npm run load -- [--duration SECONDS (default 15, at most 300)] [--connections N (default 64)] [--json]');
+    console.log(
+      'usage: npm run load -- [--duration SECONDS (default 15, at most 300)] [--connections N (default 64)] [--json]',
+    );
     process.exit(0);
   }
   const duration = Number(values.duration);
   const connections = Number(values.connections);
-  if (!Number.isInteger(duration) || duration < 1 || duration > 300) fail('--duration must be a whole number of seconds from 1 to 300');
-  if (!Number.isInteger(connections) || connections < 1 || connections > 1_000) fail('--connections must be a whole number from 1 to 1000');
+  if (!Number.isInteger(duration) || duration < 1 || duration > 300)
+    fail('--duration must be a whole number of seconds from 1 to 300');
+  if (!Number.isInteger(connections) || connections < 1 || connections > 1_000)
+    fail('--connections must be a whole number from 1 to 1000');
   return { duration, connections, json: values.json };
 }
 
@@ -96,7 +100,10 @@ interface RequestContext {
   expectedId?: string;
 }
 
-function buildRequest(shared: Shared, ctx: RequestContext): { method: string; path: string; headers: Record<string, string>; body?: string } {
+function buildRequest(
+  shared: Shared,
+  ctx: RequestContext,
+): { method: string; path: string; headers: Record<string, string>; body?: string } {
   const kind = pickKind();
   ctx.kind = kind;
   ctx.replayIndex = undefined;
@@ -108,7 +115,12 @@ function buildRequest(shared: Shared, ctx: RequestContext): { method: string; pa
     case 'analyze':
       return { method: 'POST', path: analyze, headers: { ...auth, ...json }, body: JSON.stringify(validSignal()) };
     case 'analyze_idempotent_new':
-      return { method: 'POST', path: analyze, headers: { ...auth, ...json, 'idempotency-key': randomUUID() }, body: JSON.stringify(validSignal()) };
+      return {
+        method: 'POST',
+        path: analyze,
+        headers: { ...auth, ...json, 'idempotency-key': randomUUID() },
+        body: JSON.stringify(validSignal()),
+      };
     case 'analyze_idempotent_replay': {
       const i = Math.floor(Math.random() * shared.replayPool.length);
       ctx.replayIndex = i;
@@ -121,32 +133,66 @@ function buildRequest(shared: Shared, ctx: RequestContext): { method: string; pa
       return { method: 'GET', path: `/api/v1/decisions/${id}`, headers: auth };
     }
     case 'bad_key': {
-      const bad = pick([`Bearer ${pick(shared.unknownKeys)}`, `Bearer ${shared.key.slice(0, -1)}${shared.key.endsWith('0') ? '1' : '0'}`, 'Bearer sas_live_short', `Basic ${shared.key}`, '']);
-      return { method: 'POST', path: analyze, headers: { ...(bad ? { authorization: bad } : {}), ...json }, body: JSON.stringify(validSignal()) };
+      const bad = pick([
+        `Bearer ${pick(shared.unknownKeys)}`,
+        `Bearer ${shared.key.slice(0, -1)}${shared.key.endsWith('0') ? '1' : '0'}`,
+        'Bearer sas_live_short',
+        `Basic ${shared.key}`,
+        '',
+      ]);
+      return {
+        method: 'POST',
+        path: analyze,
+        headers: { ...(bad ? { authorization: bad } : {}), ...json },
+        body: JSON.stringify(validSignal()),
+      };
     }
     case 'wrong_workspace':
-      return { method: 'POST', path: analyze, headers: { ...auth, ...json }, body: JSON.stringify({ ...validSignal(), workspace_id: 'ws_not_granted' }) };
+      return {
+        method: 'POST',
+        path: analyze,
+        headers: { ...auth, ...json },
+        body: JSON.stringify({ ...validSignal(), workspace_id: 'ws_not_granted' }),
+      };
     case 'invalid_json':
-      return { method: 'POST', path: analyze, headers: { ...auth, ...json }, body: pick(['{', '{"workspace_id":"ws_load_a",}', 'null null', '{"a":NaN}', '']) };
+      return {
+        method: 'POST',
+        path: analyze,
+        headers: { ...auth, ...json },
+        body: pick(['{', '{"workspace_id":"ws_load_a",}', 'null null', '{"a":NaN}', '']),
+      };
     case 'validation':
       return {
         method: 'POST',
         path: analyze,
         headers: { ...auth, ...json },
-        body: JSON.stringify(pick([
-          { workspace_id: 'ws_load_a', source: 'fax', subject: 'x' },
-          { workspace_id: 'ws_load_a', source: 'email' },
-          { workspace_id: 'ws_load_a', source: 'email', subject: 'x', sender: 'not an address' },
-          { workspace_id: 'ws_load_a', source: 'task', subject: 'x', colour: 'red' },
-          { workspace_id: 'ws_load_a', source: 'task', subject: 'x', received_at: 'yesterday' },
-        ])),
+        body: JSON.stringify(
+          pick([
+            { workspace_id: 'ws_load_a', source: 'fax', subject: 'x' },
+            { workspace_id: 'ws_load_a', source: 'email' },
+            { workspace_id: 'ws_load_a', source: 'email', subject: 'x', sender: 'not an address' },
+            { workspace_id: 'ws_load_a', source: 'task', subject: 'x', colour: 'red' },
+            { workspace_id: 'ws_load_a', source: 'task', subject: 'x', received_at: 'yesterday' },
+          ]),
+        ),
       };
     case 'unknown_route':
-      return { method: pick(['GET', 'POST']), path: pick(['/api/v1/nope', '/api/v2/signals/analyze', '/', '/api/v1/signals']), headers: {} };
+      return {
+        method: pick(['GET', 'POST']),
+        path: pick(['/api/v1/nope', '/api/v2/signals/analyze', '/', '/api/v1/signals']),
+        headers: {},
+      };
   }
 }
 
-function record(shared: Shared, tally: Tally, ctx: RequestContext, status: number, body: string, rawHeaders: Record<string, unknown>) {
+function record(
+  shared: Shared,
+  tally: Tally,
+  ctx: RequestContext,
+  status: number,
+  body: string,
+  rawHeaders: Record<string, unknown>,
+) {
   // autocannon passes header names as the server wrote them.
   const headers: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(rawHeaders)) headers[name.toLowerCase()] = value;
@@ -154,8 +200,13 @@ function record(shared: Shared, tally: Tally, ctx: RequestContext, status: numbe
   tally.statusCounts[status] = (tally.statusCounts[status] ?? 0) + 1;
   const counts = (tally.byKind[kind] ??= {});
   counts[status] = (counts[status] ?? 0) + 1;
-  if (!EXPECTED[kind].includes(status) && tally.unexpected.length < 1_000) tally.unexpected.push({ kind, status, body: body.slice(0, 300) });
-  if (!headers['x-request-id'] || !(typeof headers['content-type'] === 'string' && headers['content-type'].startsWith('application/json'))) tally.contractViolations++;
+  if (!EXPECTED[kind].includes(status) && tally.unexpected.length < 1_000)
+    tally.unexpected.push({ kind, status, body: body.slice(0, 300) });
+  if (
+    !headers['x-request-id'] ||
+    !(typeof headers['content-type'] === 'string' && headers['content-type'].startsWith('application/json'))
+  )
+    tally.contractViolations++;
 
   let parsed: { decision_id?: unknown; score?: unknown } | undefined;
   try {
@@ -200,7 +251,9 @@ async function verifyDecisions(
     let keys: Record<string, unknown>[] = ids.slice(i, i + 100).map((id) => ({ pk: ITEM_PREFIX.decision + id }));
     const found = new Map<string, { score?: unknown }>();
     for (let attempt = 0; keys.length && attempt < 10; attempt++) {
-      const out = await client.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: keys, ConsistentRead: true } } }));
+      const out = await client.send(
+        new BatchGetCommand({ RequestItems: { [table]: { Keys: keys, ConsistentRead: true } } }),
+      );
       for (const item of out.Responses?.[table] ?? []) {
         const decision = item.decision as { decision_id?: string; score?: unknown } | undefined;
         if (decision?.decision_id) found.set(decision.decision_id, decision);
@@ -229,7 +282,11 @@ async function main() {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
 
   log('starting DynamoDB Local (in memory) ...');
-  const db = await startDynamoDbLocal({ port: 0, dataDir: IN_MEMORY, credentials: ephemeralCredentials(DEFAULT_SETTINGS.region) });
+  const db = await startDynamoDbLocal({
+    port: 0,
+    dataDir: IN_MEMORY,
+    credentials: ephemeralCredentials(DEFAULT_SETTINGS.region),
+  });
   const client = createDocumentClient(db.clientOptions);
   const service = createService(
     {
@@ -260,15 +317,31 @@ async function main() {
     const shared: Shared = {
       key,
       unknownKeys: Array.from({ length: 20 }, () => generateApiKey('live')),
-      replayPool: Array.from({ length: 50 }, () => ({ idempotencyKey: `load-${randomUUID()}`, body: JSON.stringify(validSignal()) })),
+      replayPool: Array.from({ length: 50 }, () => ({
+        idempotencyKey: `load-${randomUUID()}`,
+        body: JSON.stringify(validSignal()),
+      })),
       decisions: new Map(),
       decisionIds: [],
     };
-    const tally: Tally = { statusCounts: {}, byKind: {}, unexpected: [], contractViolations: 0, replayed: 0, replayMismatches: 0, getMismatches: 0 };
+    const tally: Tally = {
+      statusCounts: {},
+      byKind: {},
+      unexpected: [],
+      contractViolations: 0,
+      replayed: 0,
+      replayMismatches: 0,
+      getMismatches: 0,
+    };
 
     // Warm-up: the first request loads modules and opens connections; keep it out of the figures.
-    await fetch(`${server.baseUrl}/signals/analyze`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(validSignal()) })
-      .then(async (res) => record(shared, tally, { kind: 'analyze' }, res.status, await res.text(), Object.fromEntries(res.headers)));
+    await fetch(`${server.baseUrl}/signals/analyze`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(validSignal()),
+    }).then(async (res) =>
+      record(shared, tally, { kind: 'analyze' }, res.status, await res.text(), Object.fromEntries(res.headers)),
+    );
 
     log(`load: ${opts.connections} connections for ${opts.duration} s against ${server.baseUrl}`);
     const autocannon = await loadAutocannon();
@@ -326,21 +399,47 @@ async function main() {
       tally.getMismatches === 0;
 
     if (opts.json) {
-      console.log(JSON.stringify({ ...figures, ok, ...(missing.length ? { missing_decision_ids: missing.slice(0, 20) } : {}), ...(tally.unexpected.length ? { unexpected_samples: tally.unexpected.slice(0, 5) } : {}) }));
+      console.log(
+        JSON.stringify({
+          ...figures,
+          ok,
+          ...(missing.length ? { missing_decision_ids: missing.slice(0, 20) } : {}),
+          ...(tally.unexpected.length ? { unexpected_samples: tally.unexpected.slice(0, 5) } : {}),
+        }),
+      );
     } else {
-      const kinds = Object.entries(tally.byKind).map(([k, c]) => `    ${k.padEnd(26)} ${Object.entries(c).map(([s, n]) => `${s}: ${n}`).join(', ')}`);
+      const kinds = Object.entries(tally.byKind).map(
+        ([k, c]) =>
+          `    ${k.padEnd(26)} ${Object.entries(c)
+            .map(([s, n]) => `${s}: ${n}`)
+            .join(', ')}`,
+      );
       console.log('');
-      console.log(`requests          ${figures.requests_total} in ${figures.duration_seconds} s = ${figures.requests_per_second} requests/s (${opts.connections} connections)`);
-      console.log(`latency           p50 ${figures.latency_p50_ms} ms, p90 ${figures.latency_p90_ms} ms, p99 ${figures.latency_p99_ms} ms, max ${figures.latency_max_ms} ms`);
-      console.log(`status counts     ${Object.entries(tally.statusCounts).map(([s, n]) => `${s}: ${n}`).join(', ')}`);
+      console.log(
+        `requests          ${figures.requests_total} in ${figures.duration_seconds} s = ${figures.requests_per_second} requests/s (${opts.connections} connections)`,
+      );
+      console.log(
+        `latency           p50 ${figures.latency_p50_ms} ms, p90 ${figures.latency_p90_ms} ms, p99 ${figures.latency_p99_ms} ms, max ${figures.latency_max_ms} ms`,
+      );
+      console.log(
+        `status counts     ${Object.entries(tally.statusCounts)
+          .map(([s, n]) => `${s}: ${n}`)
+          .join(', ')}`,
+      );
       console.log('by request kind');
       console.log(kinds.join('\n'));
       console.log(`5xx               ${serverErrors}`);
       console.log(`connection errors ${result.errors} (timeouts ${result.timeouts})`);
-      console.log(`unexpected        ${tally.unexpected.length}${tally.unexpected.length ? ` e.g. ${JSON.stringify(tally.unexpected[0])}` : ''}`);
-      console.log(`contract checks   ${tally.contractViolations} answers without JSON or X-Request-Id; ${tally.replayMismatches} replays with another decision; ${tally.getMismatches} GETs of another decision`);
+      console.log(
+        `unexpected        ${tally.unexpected.length}${tally.unexpected.length ? ` e.g. ${JSON.stringify(tally.unexpected[0])}` : ''}`,
+      );
+      console.log(
+        `contract checks   ${tally.contractViolations} answers without JSON or X-Request-Id; ${tally.replayMismatches} replays with another decision; ${tally.getMismatches} GETs of another decision`,
+      );
       console.log(`idempotent        ${tally.replayed} replays answered with Idempotent-Replayed: true`);
-      console.log(`decisions         ${shared.decisions.size} created, ${verified} read back from DynamoDB, ${missing.length} missing${missing.length ? ` (e.g. ${missing.slice(0, 3).join(', ')})` : ''}`);
+      console.log(
+        `decisions         ${shared.decisions.size} created, ${verified} read back from DynamoDB, ${missing.length} missing${missing.length ? ` (e.g. ${missing.slice(0, 3).join(', ')})` : ''}`,
+      );
       console.log(ok ? 'OK' : 'FAILED');
     }
     process.exitCode = ok ? 0 : 1;

@@ -67,7 +67,10 @@ async function main() {
     },
   });
   // The service's client goes through the embedded database's agent, which sends nothing to a foreign listener.
-  const serviceClient = createDocumentClient({ ...db.clientOptions, requestTimeoutMs: settings.dynamodbRequestTimeoutMs });
+  const serviceClient = createDocumentClient({
+    ...db.clientOptions,
+    requestTimeoutMs: settings.dynamodbRequestTimeoutMs,
+  });
   const service = createService({ ...settings, ...db.settings }, { client: serviceClient });
   let server: Awaited<ReturnType<typeof startLocalServer>> | undefined;
   let stopping = false;
@@ -91,7 +94,9 @@ async function main() {
     let demo: Awaited<ReturnType<typeof seedDemo>>;
     try {
       await ensureTables(client, { access: settings.accessTableName, decisions: settings.decisionsTableName });
-      demo = await seedDemo(new AdminService(new DynamoAccessStore(client, settings.accessTableName, settings.decisionsTableName)));
+      demo = await seedDemo(
+        new AdminService(new DynamoAccessStore(client, settings.accessTableName, settings.decisionsTableName)),
+      );
     } finally {
       client.destroy();
     }
@@ -107,7 +112,9 @@ async function main() {
     for (const notice of db.notices) console.log(`  ${notice}`);
     console.log(`listening on ${server.baseUrl}`);
     console.log('');
-    console.log(`Demo partner "${DEMO_PARTNER}", workspace "${DEMO_WORKSPACE}". ${demo.firstStart ? 'Demo key' : 'New demo key for this run'} (shown once):`);
+    console.log(
+      `Demo partner "${DEMO_PARTNER}", workspace "${DEMO_WORKSPACE}". ${demo.firstStart ? 'Demo key' : 'New demo key for this run'} (shown once):`,
+    );
     console.log(`  ${demo.key}`);
     console.log('');
     console.log('Try it:');

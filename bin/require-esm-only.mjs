@@ -25,7 +25,8 @@ if (typeof Module.registerHooks === 'function') {
     try {
       return resolveFilename.call(this, request, ...rest);
     } catch (error) {
-      const manifest = error?.code === 'ERR_PACKAGE_PATH_NOT_EXPORTED' && /in (\S+package\.json)/.exec(error.message)?.[1];
+      const manifest =
+        error?.code === 'ERR_PACKAGE_PATH_NOT_EXPORTED' && /in (\S+package\.json)/.exec(error.message)?.[1];
       const entry = manifest && importEntry(JSON.parse(readFileSync(manifest, 'utf8')).exports?.['.']);
       if (!entry) throw error;
       return join(dirname(manifest), entry);

@@ -14,7 +14,16 @@ import path from 'node:path';
 import { lastConfidenceInput, scoreSignal, type EngineModels } from '../lambdas/domain/engine';
 import { CONFIDENCE_FEATURES, confidenceFeatures } from '../lambdas/domain/engine/confidence';
 import type { Signal } from '../lambdas/domain/signal';
-import { BUG_LEVEL, fnv1a, loadAlerts, loadBugs, loadEnron, loadSms, loadSpamAssassin, type AlertRow } from './data-splits';
+import {
+  BUG_LEVEL,
+  fnv1a,
+  loadAlerts,
+  loadBugs,
+  loadEnron,
+  loadSms,
+  loadSpamAssassin,
+  type AlertRow,
+} from './data-splits';
 import { shippedSeverityModels } from '../lambdas/domain/engine/severity-model';
 import { alertExample, bugExample, fitAlertModel, fitBugModel, severityModelOf } from './train-severity-model';
 import { ALERT_LEVEL, FIXED_NOW, alertSignal, bugSignal, isRight, mailSignal, type Case } from './eval/labeled';
@@ -55,12 +64,22 @@ export function trainingRows(): Row[] {
     });
   const sms: Case[] = loadSms()
     .filter((r) => r.split !== 'test')
-    .map((r) => ({ corpus: 'sms', label: r.spam ? 'spam' : 'ham', signal: { workspace_id: 'train', source: 'support_message', body: r.text, received_at: at }, now: FIXED_NOW }));
+    .map((r) => ({
+      corpus: 'sms',
+      label: r.spam ? 'spam' : 'ham',
+      signal: { workspace_id: 'train', source: 'support_message', body: r.text, received_at: at },
+      now: FIXED_NOW,
+    }));
   const enron: Case[] = loadEnron()
     .filter((r) => r.split === 'train')
     .map((r) => {
       const received = r.received_at ?? '2001-06-01T12:00:00Z';
-      return { corpus: 'enron', label: r.label, signal: mailSignal(r, received), now: new Date(Date.parse(received) + 5 * 60_000) };
+      return {
+        corpus: 'enron',
+        label: r.label,
+        signal: mailSignal(r, received),
+        now: new Date(Date.parse(received) + 5 * 60_000),
+      };
     });
   // TIMOB's reports scored as the eval scores other projects: by a bug model not fitted on them (2 folds by id hash).
   const timob = loadBugs().filter((r) => r.split === 'train');
@@ -70,15 +89,35 @@ export function trainingRows(): Row[] {
     const bug = severityModelOf(fitBugModel(timob.filter((r) => !inFold(r.id)).map(bugExample), 'fold'));
     const cases: Case[] = timob
       .filter((r) => inFold(r.id))
-      .map((r) => ({ corpus: 'bugs', label: r.priority, level: BUG_LEVEL[r.priority], signal: bugSignal(r), now: FIXED_NOW }));
-    bugRows.push(...rowsOf(cases, { severity: { alert: shippedSeverityModels().alert, bug } }).map((row) => ({ ...row, w: row.w / 2 })));
+      .map((r) => ({
+        corpus: 'bugs',
+        label: r.priority,
+        level: BUG_LEVEL[r.priority],
+        signal: bugSignal(r),
+        now: FIXED_NOW,
+      }));
+    bugRows.push(
+      ...rowsOf(cases, { severity: { alert: shippedSeverityModels().alert, bug } }).map((row) => ({
+        ...row,
+        w: row.w / 2,
+      })),
+    );
   }
   return [...rowsOf(sa), ...rowsOf(webForm), ...rowsOf(sms), ...rowsOf(enron), ...bugRows];
 }
 
 /** Alert rules as training rows, scored with `models` (the fold's severity model in the eval). */
 export const alertRows = (alerts: readonly AlertRow[], models: EngineModels = {}): Row[] =>
-  rowsOf(alerts.map((r) => ({ corpus: 'alerts', label: r.severity, level: ALERT_LEVEL[r.severity], signal: alertSignal(r), now: FIXED_NOW })), models);
+  rowsOf(
+    alerts.map((r) => ({
+      corpus: 'alerts',
+      label: r.severity,
+      level: ALERT_LEVEL[r.severity],
+      signal: alertSignal(r),
+      now: FIXED_NOW,
+    })),
+    models,
+  );
 
 /**
  * Alert rules as training rows, each half (by id hash) scored by an alert model fitted on the other half: as a source
@@ -89,7 +128,12 @@ export function crossFittedAlertRows(alerts: readonly AlertRow[]): Row[] {
   for (const k of [0, 1]) {
     const inFold = (r: AlertRow) => fnv1a(r.id) % 2 === k;
     const alert = severityModelOf(fitAlertModel(alerts.filter((r) => !inFold(r)).map(alertExample), 'fold'));
-    out.push(...alertRows(alerts.filter(inFold), { severity: { alert, bug: shippedSeverityModels().bug } }).map((row) => ({ ...row, w: row.w / 2 })));
+    out.push(
+      ...alertRows(alerts.filter(inFold), { severity: { alert, bug: shippedSeverityModels().bug } }).map((row) => ({
+        ...row,
+        w: row.w / 2,
+      })),
+    );
   }
   return out;
 }
@@ -126,8 +170,11 @@ if (require.main === module) {
   const file = {
     features: [...CONFIDENCE_FEATURES],
     weights,
-    trained_on: 'training side of bin/data-splits.ts: SpamAssassin train+dev (and its spam as support_message), SMS train+dev, Enron train, TIMOB, all alert rules (each corpus weighs the same)',
+    trained_on:
+      'training side of bin/data-splits.ts: SpamAssassin train+dev (and its spam as support_message), SMS train+dev, Enron train, TIMOB, all alert rules (each corpus weighs the same)',
   };
   writeFileSync(OUT, `${JSON.stringify(file)}\n`);
-  console.log(`wrote ${OUT} from ${rows.length} decisions: ${CONFIDENCE_FEATURES.map((f, i) => `${f}=${weights[i]}`).join(' ')}`);
+  console.log(
+    `wrote ${OUT} from ${rows.length} decisions: ${CONFIDENCE_FEATURES.map((f, i) => `${f}=${weights[i]}`).join(' ')}`,
+  );
 }

@@ -10,7 +10,11 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { severityFeatures } from '../lambdas/domain/engine';
 import {
-  SEVERITY_MODEL_FORMAT, SEVERITY_WORD_BITS, modelFromFile, type SeverityModel, type SeverityModelFile,
+  SEVERITY_MODEL_FORMAT,
+  SEVERITY_WORD_BITS,
+  modelFromFile,
+  type SeverityModel,
+  type SeverityModelFile,
 } from '../lambdas/domain/engine/severity-model';
 import type { Signal } from '../lambdas/domain/signal';
 import { BUG_LEVEL, loadAlerts, loadBugs, type AlertRow, type BugRow } from './data-splits';
@@ -45,7 +49,12 @@ export const alertExample = (r: AlertRow) => severityExample(alertSignal(r), ALE
 export const bugExample = (r: BugRow) => severityExample(bugSignal(r), bugTarget(r.priority));
 
 /** Full-batch Adagrad on the cross-entropy with soft targets plus L2; keeps the KEEP_WORDS strongest words. */
-export function fitSeverity(rows: readonly SeverityExample[], trainedOn: string, l2 = L2, useWords = true): SeverityModelFile['models']['alert'] {
+export function fitSeverity(
+  rows: readonly SeverityExample[],
+  trainedOn: string,
+  l2 = L2,
+  useWords = true,
+): SeverityModelFile['models']['alert'] {
   const WORDS = 1 << SEVERITY_WORD_BITS;
   const codeIds = new Map<string, number>();
   for (const r of rows) for (const c of r.codes) if (!codeIds.has(c)) codeIds.set(c, WORDS + codeIds.size);
@@ -77,7 +86,11 @@ export function fitSeverity(rows: readonly SeverityExample[], trainedOn: string,
     gb2 += gb * gb;
     b -= (STEP * gb) / Math.sqrt(gb2);
   }
-  const words = usedList.filter((x) => x < WORDS).sort((x, y) => Math.abs(w[y]) - Math.abs(w[x]) || x - y).slice(0, KEEP_WORDS).sort((x, y) => x - y);
+  const words = usedList
+    .filter((x) => x < WORDS)
+    .sort((x, y) => Math.abs(w[y]) - Math.abs(w[x]) || x - y)
+    .slice(0, KEEP_WORDS)
+    .sort((x, y) => x - y);
   const q = (v: number) => Math.round(v * SCALE);
   let previous = 0;
   const buckets = words.map((x) => {
@@ -95,14 +108,18 @@ export function fitSeverity(rows: readonly SeverityExample[], trainedOn: string,
  * source ordered the other's alerts no better than chance (fold rho about 0 against 0.2 for the codes), so they are
  * left out. The bug model reads words and codes (TIMOB's 4,049 reports; L2 chosen inside TIMOB).
  */
-export const fitAlertModel = (rows: readonly SeverityExample[], trainedOn: string) => fitSeverity(rows, trainedOn, L2, false);
-export const fitBugModel = (rows: readonly SeverityExample[], trainedOn: string) => fitSeverity(rows, trainedOn, BUG_L2, true);
+export const fitAlertModel = (rows: readonly SeverityExample[], trainedOn: string) =>
+  fitSeverity(rows, trainedOn, L2, false);
+export const fitBugModel = (rows: readonly SeverityExample[], trainedOn: string) =>
+  fitSeverity(rows, trainedOn, BUG_L2, true);
 
 export const severityModelOf = (m: SeverityModelFile['models']['alert']): SeverityModel => modelFromFile(m, SCALE);
 
 if (require.main === module) {
   const alerts = loadAlerts().map(alertExample);
-  const bugs = loadBugs().filter((r) => r.split === 'train').map(bugExample);
+  const bugs = loadBugs()
+    .filter((r) => r.split === 'train')
+    .map(bugExample);
   const file: SeverityModelFile = {
     format: SEVERITY_MODEL_FORMAT,
     note: 'Hashed words and rule codes (see lambdas/domain/engine/severity-model.ts); rebuild with npx tsx bin/train-severity-model.ts',

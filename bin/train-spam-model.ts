@@ -9,7 +9,14 @@
 // Deterministic: same data, same file.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { FEATURE_COUNT, NAMED_FEATURES, SPAM_MODEL_FORMAT, WORD_BITS, spamFeatures, type SpamModelFile } from '../lambdas/domain/engine/spam-model';
+import {
+  FEATURE_COUNT,
+  NAMED_FEATURES,
+  SPAM_MODEL_FORMAT,
+  WORD_BITS,
+  spamFeatures,
+  type SpamModelFile,
+} from '../lambdas/domain/engine/spam-model';
 import { TokenBuffer } from '../lambdas/domain/engine/tokens';
 import { loadEnron, loadSms, loadSpamAssassin, type Split } from './data-splits';
 
@@ -50,11 +57,32 @@ function examples(): Example[] {
   };
   const out: Example[] = [];
   for (const r of loadSpamAssassin())
-    out.push({ features: featuresOf(r.subject, r.body, r.sender), spam: r.label === 'spam', weight: EMAIL_WEIGHT, split: r.split, corpus: 'sa', label: r.label });
+    out.push({
+      features: featuresOf(r.subject, r.body, r.sender),
+      spam: r.label === 'spam',
+      weight: EMAIL_WEIGHT,
+      split: r.split,
+      corpus: 'sa',
+      label: r.label,
+    });
   for (const r of loadSms())
-    out.push({ features: featuresOf(null, r.text, null), spam: r.spam, weight: 1, split: r.split, corpus: 'sms', label: r.spam ? 'spam' : 'ham' });
+    out.push({
+      features: featuresOf(null, r.text, null),
+      spam: r.spam,
+      weight: 1,
+      split: r.split,
+      corpus: 'sms',
+      label: r.spam ? 'spam' : 'ham',
+    });
   for (const r of loadEnron())
-    out.push({ features: featuresOf(r.subject, r.body, r.sender), spam: false, weight: 1, split: r.split, corpus: 'enron', label: r.label });
+    out.push({
+      features: featuresOf(r.subject, r.body, r.sender),
+      spam: false,
+      weight: 1,
+      split: r.split,
+      corpus: 'enron',
+      label: r.label,
+    });
   return out.filter((e) => e.split !== 'test');
 }
 
@@ -109,7 +137,8 @@ function fit(rows: Example[]): Fitted {
   for (let f = WORD_BUCKETS; f < FEATURE_COUNT; f++) kept[f] = 1;
   const second = fitOn(rows, kept);
   // Quantized as shipped, so calibration and figures see the weights the service uses.
-  for (let f = 0; f < FEATURE_COUNT; f++) second.weights[f] = kept[f] ? Math.round(second.weights[f] * SCALE) / SCALE : 0;
+  for (let f = 0; f < FEATURE_COUNT; f++)
+    second.weights[f] = kept[f] ? Math.round(second.weights[f] * SCALE) / SCALE : 0;
   second.bias = Math.round(second.bias * SCALE) / SCALE;
   return second;
 }
@@ -129,7 +158,11 @@ function platt(zs: number[], labels: boolean[]): { a: number; b: number } {
   let a = 1;
   let b = 0;
   for (let it = 0; it < 100; it++) {
-    let gA = 0, gB = 0, hAA = 1e-9, hAB = 0, hBB = 1e-9;
+    let gA = 0,
+      gB = 0,
+      hAA = 1e-9,
+      hAB = 0,
+      hBB = 1e-9;
     for (let i = 0; i < zs.length; i++) {
       const p = 1 / (1 + Math.exp(-(a * zs[i] + b)));
       const d = p - (labels[i] ? tPos : tNeg);
@@ -175,9 +208,16 @@ if (TUNE) {
   model = fit(all.filter((e) => e.split === 'train'));
   const dev = all.filter((e) => e.split === 'dev');
   const zs = dev.map((e) => logit(model, e));
-  calibration = platt(zs, dev.map((e) => e.spam));
-  report('DEV split (not fitted on)', dev.map((e, i) => ({ e, p: 1 / (1 + Math.exp(-(calibration.a * zs[i] + calibration.b))) })));
-  trainedOn = 'train split (bin/data-splits.ts) of spamassassin-dev.jsonl, sms-spam-collection.tsv, enron-berkeley.jsonl; calibrated on the dev split (--tune)';
+  calibration = platt(
+    zs,
+    dev.map((e) => e.spam),
+  );
+  report(
+    'DEV split (not fitted on)',
+    dev.map((e, i) => ({ e, p: 1 / (1 + Math.exp(-(calibration.a * zs[i] + calibration.b))) })),
+  );
+  trainedOn =
+    'train split (bin/data-splits.ts) of spamassassin-dev.jsonl, sms-spam-collection.tsv, enron-berkeley.jsonl; calibrated on the dev split (--tune)';
 } else {
   // Out-of-fold log-odds for the calibration: each message scored by a model fitted without it.
   const zs: number[] = [];
@@ -194,9 +234,13 @@ if (TUNE) {
     labels.push(r.e.spam);
   }
   calibration = platt(zs, labels);
-  report('TRAIN + DEV, out of fold (each message scored by a model not fitted on it)', oof.map((r) => ({ e: r.e, p: 1 / (1 + Math.exp(-(calibration.a * r.z + calibration.b))) })));
+  report(
+    'TRAIN + DEV, out of fold (each message scored by a model not fitted on it)',
+    oof.map((r) => ({ e: r.e, p: 1 / (1 + Math.exp(-(calibration.a * r.z + calibration.b))) })),
+  );
   model = fit(all);
-  trainedOn = 'train and dev splits (bin/data-splits.ts) of spamassassin-dev.jsonl, sms-spam-collection.tsv, enron-berkeley.jsonl; calibrated on out-of-fold log-odds (5 folds)';
+  trainedOn =
+    'train and dev splits (bin/data-splits.ts) of spamassassin-dev.jsonl, sms-spam-collection.tsv, enron-berkeley.jsonl; calibrated on out-of-fold log-odds (5 folds)';
 }
 
 const buckets: number[] = [];
@@ -220,5 +264,9 @@ const file: SpamModelFile = {
   named_weights: NAMED_FEATURES.map((_, i) => Math.round(model.weights[WORD_BUCKETS + i] * SCALE)),
 };
 writeFileSync(OUT, `${JSON.stringify(file)}\n`);
-console.log(`wrote ${OUT}: ${buckets.length} word buckets, ${NAMED_FEATURES.length} named features, ${JSON.stringify(file).length} bytes, platt a=${calibration.a} b=${calibration.b}`);
-console.log(`named weights: ${NAMED_FEATURES.map((n, i) => `${n}=${(file.named_weights[i] / SCALE).toFixed(2)}`).join(' ')}`);
+console.log(
+  `wrote ${OUT}: ${buckets.length} word buckets, ${NAMED_FEATURES.length} named features, ${JSON.stringify(file).length} bytes, platt a=${calibration.a} b=${calibration.b}`,
+);
+console.log(
+  `named weights: ${NAMED_FEATURES.map((n, i) => `${n}=${(file.named_weights[i] / SCALE).toFixed(2)}`).join(' ')}`,
+);

@@ -4,7 +4,14 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Settings } from './contract/settings';
 import { WorkspaceCache } from './domain/learning/workspace-cache';
-import type { AccessStore, DecisionBatchStore, DecisionListStore, DecisionStore, FeedbackStore, WorkspaceStore } from './domain/ports';
+import type {
+  AccessStore,
+  DecisionBatchStore,
+  DecisionListStore,
+  DecisionStore,
+  FeedbackStore,
+  WorkspaceStore,
+} from './domain/ports';
 import { RateLimiter } from './application/rate-limiter';
 import { GrantAccess, type WorkspaceAccess } from './application/workspace-access';
 import { type Telemetry, createTelemetry } from './observability';
@@ -74,8 +81,13 @@ export function createDependencies(settings: Settings, overrides: DependencyOver
     decisionStore: new DynamoDecisionStore(client, settings.decisionsTableName, settings.decisionRetentionDays),
     decisionList: new DynamoDecisionListStore(client, settings.decisionsTableName),
     decisionBatch: new DynamoDecisionBatchStore(client, settings.decisionsTableName, settings.decisionRetentionDays),
-    workspaceAccess: new GrantAccess(accessStore.grants, { ttlSeconds: settings.authCacheTtlSeconds, clock: overrides.clock }),
-    rateLimiter: new RateLimiter(new DynamoRateCounterStore(client, settings.decisionsTableName), { clock: overrides.clock }),
+    workspaceAccess: new GrantAccess(accessStore.grants, {
+      ttlSeconds: settings.authCacheTtlSeconds,
+      clock: overrides.clock,
+    }),
+    rateLimiter: new RateLimiter(new DynamoRateCounterStore(client, settings.decisionsTableName), {
+      clock: overrides.clock,
+    }),
     isUnavailable: isDatabaseUnavailable,
     telemetry: overrides.telemetry ?? createTelemetry(settings),
   };

@@ -19,7 +19,9 @@ export interface Telemetry {
 
 export function createTelemetry(settings: Pick<Settings, 'logLevel' | 'metricsEnabled'>): Telemetry {
   const logger = new Logger({ serviceName: SERVICE_NAME, logLevel: settings.logLevel });
-  const metrics = settings.metricsEnabled ? new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME }) : undefined;
+  const metrics = settings.metricsEnabled
+    ? new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME })
+    : undefined;
   return {
     logger,
     metrics,

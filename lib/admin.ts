@@ -87,21 +87,26 @@ export function assertGrants(grants: string[]): string[] {
 export function assertScopes(scopes: string[] | undefined): Scope[] {
   if (!scopes?.length) return [...SCOPES];
   for (const scope of scopes) {
-    if (!(SCOPES as readonly string[]).includes(scope)) throw new AdminInputError(`bad scope "${scope}": use ${SCOPES.join(', ')}`);
+    if (!(SCOPES as readonly string[]).includes(scope))
+      throw new AdminInputError(`bad scope "${scope}": use ${SCOPES.join(', ')}`);
   }
   return SCOPES.filter((s) => scopes.includes(s));
 }
 
 export function assertRateLimit(text: string): RateLimit {
   const rate = parseRateLimit(text);
-  if (!rate) throw new AdminInputError(`bad rate limit "${text}": use <n>/s, <n>/m or <n>/h with n from 1 to 1000000000, e.g. 600/m`);
+  if (!rate)
+    throw new AdminInputError(
+      `bad rate limit "${text}": use <n>/s, <n>/m or <n>/h with n from 1 to 1000000000, e.g. 600/m`,
+    );
   return rate;
 }
 
 function normalizeExpiry(expiresAt: string | undefined): string | undefined {
   if (expiresAt === undefined) return undefined;
   const ms = parseRfc3339(expiresAt);
-  if (ms === undefined) throw new AdminInputError(`malformed date "${expiresAt}": use ISO 8601, e.g. 2027-01-31T00:00:00Z`);
+  if (ms === undefined)
+    throw new AdminInputError(`malformed date "${expiresAt}": use ISO 8601, e.g. 2027-01-31T00:00:00Z`);
   return new Date(ms).toISOString();
 }
 
@@ -228,14 +233,20 @@ export class AdminService {
   }
 
   /** Adds grants (workspace ids or prefixes); concurrent grants and ungrants on one key never lose each other's. */
-  async grant(keyId: string, workspaces: string | string[], options: GrantOptions = {}): Promise<{ key_id: string; workspaces: string[] }> {
+  async grant(
+    keyId: string,
+    workspaces: string | string[],
+    options: GrantOptions = {},
+  ): Promise<{ key_id: string; workspaces: string[] }> {
     const grants = assertGrants(typeof workspaces === 'string' ? [workspaces] : workspaces);
     const key = await this.requireKey(keyId);
     const prefixes = grants.filter(isPrefixGrant);
     if (prefixes.length) {
       const held = new Set(await this.store.grants.prefixGrants(keyId));
       if (new Set([...held, ...prefixes]).size > MAX_PREFIX_GRANTS) {
-        throw new AdminInputError(`a key holds at most ${MAX_PREFIX_GRANTS} prefix grants; ${keyId} holds ${held.size}`);
+        throw new AdminInputError(
+          `a key holds at most ${MAX_PREFIX_GRANTS} prefix grants; ${keyId} holds ${held.size}`,
+        );
       }
     }
     await this.refuseSharing(key.partner_id, grants, options);
@@ -264,15 +275,21 @@ export class AdminService {
   }
 
   /** Issues a new key with the old key's partner, grants, scopes and rate limit; the old key expires after the grace period. */
-  async rotateKey(keyId: string, graceSeconds = DEFAULT_ROTATION_GRACE_SECONDS): Promise<IssuedKey & { old_key_id: string; old_key_expires_at: string }> {
+  async rotateKey(
+    keyId: string,
+    graceSeconds = DEFAULT_ROTATION_GRACE_SECONDS,
+  ): Promise<IssuedKey & { old_key_id: string; old_key_expires_at: string }> {
     if (!Number.isInteger(graceSeconds) || graceSeconds < 0) {
       throw new AdminInputError('--grace-seconds must be a non-negative whole number');
     }
     const old = await this.requireKey(keyId);
-    if (old.status !== 'active') throw new AdminInputError(`key ${keyId} is ${old.status}; only an active key can be rotated`);
+    if (old.status !== 'active')
+      throw new AdminInputError(`key ${keyId} is ${old.status}; only an active key can be rotated`);
     // An expired key is refused like a revoked one: rotating it would hand out a key the old one no longer grants.
     if (old.expires_at && Date.parse(old.expires_at) <= this.now().getTime()) {
-      throw new AdminInputError(`key ${keyId} expired at ${old.expires_at}; only a key that has not expired can be rotated (issue a new one with key create)`);
+      throw new AdminInputError(
+        `key ${keyId} expired at ${old.expires_at}; only a key that has not expired can be rotated (issue a new one with key create)`,
+      );
     }
     const env: KeyEnvironment = old.prefix.startsWith('sas_test_') ? 'test' : 'live';
     const grants = await this.store.grants.listGrants(keyId);
@@ -281,7 +298,16 @@ export class AdminService {
     if (old.expires_at && old.expires_at < oldExpiry) oldExpiry = old.expires_at;
     const retiring = { key: old, expires_at: oldExpiry };
     // The new key keeps the old key's expiry: rotation replaces a secret, it never lengthens a key's life.
-    const issued = await this.issue(old.partner_id, grants, env, old.expires_at, old.description, old.scopes, old.rate_limit, retiring);
+    const issued = await this.issue(
+      old.partner_id,
+      grants,
+      env,
+      old.expires_at,
+      old.description,
+      old.scopes,
+      old.rate_limit,
+      retiring,
+    );
     return { ...issued, old_key_id: keyId, old_key_expires_at: oldExpiry };
   }
 

@@ -68,7 +68,9 @@ function kmsKeyArnContext(app: App, key: string): string | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   const value = typeof raw === 'string' ? raw.trim() : '';
   if (!/^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/.test(value)) {
-    throw new Error(`context ${key} must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>), got ${JSON.stringify(raw)}`);
+    throw new Error(
+      `context ${key} must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>), got ${JSON.stringify(raw)}`,
+    );
   }
   return value;
 }

@@ -49,7 +49,10 @@ export function lambdaBundles(assemblyDir: string): LambdaBundle[] {
   const templateFile = readdirSync(assemblyDir).find((f) => f.endsWith('.template.json'));
   if (!templateFile) throw new Error(`no template in ${assemblyDir}`);
   const template = JSON.parse(readFileSync(path.join(assemblyDir, templateFile), 'utf8')) as {
-    Resources: Record<string, { Type: string; Properties?: { Code?: { S3Key?: string } }; Metadata?: Record<string, string> }>;
+    Resources: Record<
+      string,
+      { Type: string; Properties?: { Code?: { S3Key?: string } }; Metadata?: Record<string, string> }
+    >;
   };
   const bundles: LambdaBundle[] = [];
   for (const [logicalId, resource] of Object.entries(template.Resources)) {
@@ -60,7 +63,8 @@ export function lambdaBundles(assemblyDir: string): LambdaBundle[] {
     const key = resource.Properties?.Code?.S3Key;
     if (!name || !assetDir || !key) continue;
     // The function's code is `<asset hash>.zip`; its metadata names the asset directory with the same hash.
-    if (!assetDir.endsWith(key.replace(/\.zip$/, ''))) throw new Error(`${logicalId}: asset ${assetDir} does not match ${key}`);
+    if (!assetDir.endsWith(key.replace(/\.zip$/, '')))
+      throw new Error(`${logicalId}: asset ${assetDir} does not match ${key}`);
     bundles.push({ id: name[1], file: path.join(assemblyDir, assetDir, 'index.js') });
   }
   if (bundles.length === 0) throw new Error(`no bundled Lambda in ${assemblyDir} (synthesized without bundling?)`);

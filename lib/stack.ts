@@ -16,7 +16,12 @@ import { API_BASE_PATH } from '../lambdas/contract/routes';
 import { lambdaEnvironment } from '../lambdas/contract/settings';
 import { createLogsKey } from './logs-key';
 import { ServiceApi } from './stack/api';
-import { acknowledgeEdgeFindings, createEdgeDistribution, createEdgeOriginSecret, createEdgeWebAcl } from './stack/edge';
+import {
+  acknowledgeEdgeFindings,
+  createEdgeDistribution,
+  createEdgeOriginSecret,
+  createEdgeWebAcl,
+} from './stack/edge';
 import { FunctionFactory, SETTINGS_LOG_LEVEL } from './stack/functions';
 import { ServiceAlarms } from './stack/observability';
 import { ServiceTables } from './stack/tables';

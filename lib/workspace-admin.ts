@@ -30,7 +30,8 @@ export interface FeedbackReport {
 }
 
 function assertWorkspace(ws: string | undefined): string {
-  if (!ws || !WORKSPACE_ID_PATTERN.test(ws)) throw new WorkspaceInputError('--workspace must be 1 to 128 characters of A-Z a-z 0-9 . _ : -');
+  if (!ws || !WORKSPACE_ID_PATTERN.test(ws))
+    throw new WorkspaceInputError('--workspace must be 1 to 128 characters of A-Z a-z 0-9 . _ : -');
   return ws;
 }
 
@@ -61,17 +62,24 @@ export class WorkspaceAdmin {
     }
     const validation = validatePolicy(body);
     if (!validation.ok) {
-      throw new WorkspaceInputError(`invalid policy: ${validation.details.map((d) => `${d.field} ${d.message}`).join('; ')}`);
+      throw new WorkspaceInputError(
+        `invalid policy: ${validation.details.map((d) => `${d.field} ${d.message}`).join('; ')}`,
+      );
     }
-    const out = await this.store.putPolicy(ws, validation.policy, undefined, new Date().toISOString(), { actor: this.actor });
+    const out = await this.store.putPolicy(ws, validation.policy, undefined, new Date().toISOString(), {
+      actor: this.actor,
+    });
     if (out.kind !== 'stored') throw new Error('the policy changed during the update; retry');
     return out.policy;
   }
 
   async feedbackReport(workspace: string | undefined, since: string | undefined): Promise<FeedbackReport> {
     const ws = assertWorkspace(workspace);
-    if (since !== undefined && parseRfc3339(since) === undefined) throw new WorkspaceInputError('--since must be an ISO 8601 timestamp with Z or an offset');
-    const fields = Object.fromEntries(LEARNED_FIELDS.map((f) => [f, { given: 0, agreed: 0, agreement: null }])) as Record<LearnedField, FieldAgreement>;
+    if (since !== undefined && parseRfc3339(since) === undefined)
+      throw new WorkspaceInputError('--since must be an ISO 8601 timestamp with Z or an offset');
+    const fields = Object.fromEntries(
+      LEARNED_FIELDS.map((f) => [f, { given: 0, agreed: 0, agreement: null }]),
+    ) as Record<LearnedField, FieldAgreement>;
     const sinceId = since ? idRange({ createdAfterMs: parseRfc3339(since)! })?.lower : undefined;
     const reasons = new Map<string, number>();
     let decisions = 0;
@@ -106,11 +114,13 @@ export class WorkspaceAdmin {
           else disagreed = true;
         }
         if (!disagreed) continue;
-        for (const r of (decision.reasons as { code: string }[] | undefined) ?? []) reasons.set(r.code, (reasons.get(r.code) ?? 0) + 1);
+        for (const r of (decision.reasons as { code: string }[] | undefined) ?? [])
+          reasons.set(r.code, (reasons.get(r.code) ?? 0) + 1);
       }
       start = page.LastEvaluatedKey;
     } while (start);
-    for (const f of LEARNED_FIELDS) fields[f].agreement = fields[f].given ? Math.round((fields[f].agreed / fields[f].given) * 1000) / 1000 : null;
+    for (const f of LEARNED_FIELDS)
+      fields[f].agreement = fields[f].given ? Math.round((fields[f].agreed / fields[f].given) * 1000) / 1000 : null;
     return {
       workspace_id: ws,
       decisions,

@@ -49,7 +49,8 @@ function counted(service: Service): CallCounter {
   return counter;
 }
 
-const bodyFor = (world: World, workspace: string) => JSON.stringify({ ...JSON.parse(world.body), workspace_id: workspace });
+const bodyFor = (world: World, workspace: string) =>
+  JSON.stringify({ ...JSON.parse(world.body), workspace_id: workspace });
 
 async function warmLatency(world: World, iterations: number): Promise<Figures> {
   const one = await world.admin.createKey({ partnerId: 'bench', workspaces: ['ws_one_grant'], env: 'test' });
@@ -63,11 +64,33 @@ async function warmLatency(world: World, iterations: number): Promise<Figures> {
     // The admin CLI finds a running database's credentials through its port record, as it does for `npm start`.
     writePortRecord({ ...world.db.credentials, port: world.db.port, pid: process.pid, dataDir: IN_MEMORY });
     const t = Date.now();
-    await exec('node', ['--import', './bin/require-esm-only.mjs', '--import', 'tsx', 'bin/admin.ts', 'key', 'grant', '--key-id', many.key_id, '--workspaces-file', file, '--json'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, LOCAL_DYNAMODB_PORT: new URL(world.db.endpoint).port, ACCESS_TABLE_NAME: world.names.access, DECISIONS_TABLE_NAME: world.names.decisions },
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    await exec(
+      'node',
+      [
+        '--import',
+        './bin/require-esm-only.mjs',
+        '--import',
+        'tsx',
+        'bin/admin.ts',
+        'key',
+        'grant',
+        '--key-id',
+        many.key_id,
+        '--workspaces-file',
+        file,
+        '--json',
+      ],
+      {
+        cwd: REPO_ROOT,
+        env: {
+          ...process.env,
+          LOCAL_DYNAMODB_PORT: new URL(world.db.endpoint).port,
+          ACCESS_TABLE_NAME: world.names.access,
+          DECISIONS_TABLE_NAME: world.names.decisions,
+        },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     cliSeconds = (Date.now() - t) / 1000;
   } finally {
     removePortRecord(world.db.port);
@@ -136,7 +159,12 @@ async function rateWrites(world: World, limit: number, windowSeconds: number): P
   let now = Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 1_000;
   const instances = [0, 1, 2].map(() => serviceFor(world, () => now));
   const counters = instances.map(counted);
-  const { key } = await world.admin.createKey({ partnerId: 'bench', workspaces: [world.workspace], env: 'test', rateLimit: `${limit}/${windowSeconds === 1 ? 's' : 'm'}` });
+  const { key } = await world.admin.createKey({
+    partnerId: 'bench',
+    workspaces: [world.workspace],
+    env: 'test',
+    rateLimit: `${limit}/${windowSeconds === 1 ? 's' : 'm'}`,
+  });
   const perWindow = Math.floor(limit * 0.8);
   let writes = 0;
   let requests = 0;

@@ -15,7 +15,10 @@ function batchBody(world: World, n: number): string {
 }
 
 async function batchInProcess(world: World, body: string, idempotencyKey?: string): Promise<HandlerResult> {
-  const result = await inProcess(world.handlers, apiEvents({ key: world.key, method: 'POST', path: BATCH_PATH, body, idempotencyKey }));
+  const result = await inProcess(
+    world.handlers,
+    apiEvents({ key: world.key, method: 'POST', path: BATCH_PATH, body, idempotencyKey }),
+  );
   if (result.statusCode !== 200) throw new Error(`batch answered ${result.statusCode}: ${result.body.slice(0, 200)}`);
   const data = (JSON.parse(result.body) as { data: { decision?: unknown }[] }).data;
   if (!data.every((item) => item.decision)) throw new Error('a bench batch item was refused');
@@ -23,7 +26,11 @@ async function batchInProcess(world: World, body: string, idempotencyKey?: strin
 }
 
 /** One GET /decisions page through the authorizer and the route, as local mode chains them. */
-async function listInProcess(handlers: Service, key: string, query: string): Promise<{ data: { decision_id: string }[] }> {
+async function listInProcess(
+  handlers: Service,
+  key: string,
+  query: string,
+): Promise<{ data: { decision_id: string }[] }> {
   const result = await inProcess(handlers, apiEvents({ key, method: 'GET', path: LIST_PATH, query }));
   if (result.statusCode !== 200) throw new Error(`list answered ${result.statusCode}: ${result.body.slice(0, 200)}`);
   return JSON.parse(result.body) as { data: { decision_id: string }[] };
@@ -65,7 +72,8 @@ export async function benchBatch(world: World, quick: boolean): Promise<Figures>
   for (let r = 0; r < rounds; r++) {
     single.push(
       await cpuPerSignal(perRound, async () => {
-        for (let i = 0; i < perRound; i++) expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, world.body)));
+        for (let i = 0; i < perRound; i++)
+          expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, world.body)));
       }),
     );
     batched.push(
@@ -83,9 +91,15 @@ export async function benchBatch(world: World, quick: boolean): Promise<Figures>
   const firstPage = { queries: counter.commands.get('QueryCommand') ?? 0, calls: counter.calls };
   counter.reset();
   counter.commands.clear();
-  await listInProcess(handlers, world.key, `workspace_id=${world.workspace}&limit=100&starting_after=${first.data[99].decision_id}`);
+  await listInProcess(
+    handlers,
+    world.key,
+    `workspace_id=${world.workspace}&limit=100&starting_after=${first.data[99].decision_id}`,
+  );
   const nextPage = { queries: counter.commands.get('QueryCommand') ?? 0, calls: counter.calls };
-  progress(`  batch CPU per signal (us) single ${single.map(Math.round).join('/')}, batch ${batched.map(Math.round).join('/')}`);
+  progress(
+    `  batch CPU per signal (us) single ${single.map(Math.round).join('/')}, batch ${batched.map(Math.round).join('/')}`,
+  );
 
   return {
     batch100_write_calls: plain.writeCalls,

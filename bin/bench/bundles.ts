@@ -60,10 +60,10 @@ function initTimeMs(file: string, firstCall?: { signal: Signal; now: string }): 
     },
   });
   const ms = run.stdout.split(',').map(Number);
-  if (run.status !== 0 || ms.length === 0 || !ms.every(Number.isFinite)) throw new Error(`loading ${file} failed: ${run.stderr.slice(-500)}`);
+  if (run.status !== 0 || ms.length === 0 || !ms.every(Number.isFinite))
+    throw new Error(`loading ${file} failed: ${run.stderr.slice(-500)}`);
   return ms;
 }
-
 
 /** The part of the analyze bundle an input file belongs to (models, lexicon, engine code, our code, libraries). */
 function partOf(input: string): string {
@@ -94,10 +94,12 @@ async function analyzeWeights(esbuild: typeof import('esbuild'), out: string): P
   });
   const parts: Record<string, number> = {};
   for (const output of Object.values(result.metafile.outputs)) {
-    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) parts[partOf(input)] = (parts[partOf(input)] ?? 0) + bytesInOutput;
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs))
+      parts[partOf(input)] = (parts[partOf(input)] ?? 0) + bytesInOutput;
   }
   const figures: Figures = {};
-  for (const [part, bytes] of Object.entries(parts).sort((a, b) => b[1] - a[1])) figures[`weight_${part}_kib`] = Math.round((bytes / 1024) * 10) / 10;
+  for (const [part, bytes] of Object.entries(parts).sort((a, b) => b[1] - a[1]))
+    figures[`weight_${part}_kib`] = Math.round((bytes / 1024) * 10) / 10;
   return figures;
 }
 
@@ -107,12 +109,16 @@ export async function benchBundles(opts: Options): Promise<Figures> {
   const out = mkdtempSync(path.join(tmpdir(), 'sas-bench-synth-'));
   try {
     progress('  cdk synth (bundles every Lambda with esbuild) ...');
-    const cdk = spawnSync(process.execPath, [require.resolve('aws-cdk/bin/cdk'), 'synth', '-q', '--no-notices', '-o', path.join(out, 'cdk.out')], {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-      timeout: 180_000,
-      env: { ...process.env, CDK_DISABLE_VERSION_CHECK: 'true' },
-    });
+    const cdk = spawnSync(
+      process.execPath,
+      [require.resolve('aws-cdk/bin/cdk'), 'synth', '-q', '--no-notices', '-o', path.join(out, 'cdk.out')],
+      {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        timeout: 180_000,
+        env: { ...process.env, CDK_DISABLE_VERSION_CHECK: 'true' },
+      },
+    );
     if (cdk.status !== 0) throw new Error(`cdk synth failed: ${(cdk.stderr || cdk.stdout).slice(-1500)}`);
     const assembly = path.join(out, 'cdk.out');
     const bundles = lambdaBundles(assembly).map((b) => ({ name: snake(b.id), file: b.file }));
@@ -120,7 +126,12 @@ export async function benchBundles(opts: Options): Promise<Figures> {
     // The reference bundles, built with the stack's esbuild options (packages from the project's node_modules), and
     // the scorer alone (for its first-call figure).
     const esbuild = await import('esbuild');
-    const build = async (name: string, source: string, plugins: import('esbuild').Plugin[] = [], alias = LAMBDA_ALIAS) => {
+    const build = async (
+      name: string,
+      source: string,
+      plugins: import('esbuild').Plugin[] = [],
+      alias = LAMBDA_ALIAS,
+    ) => {
       const entry = path.join(out, `${name}-entry.ts`);
       writeFileSync(entry, source);
       const file = path.join(out, name, 'index.js');
@@ -138,18 +149,28 @@ export async function benchBundles(opts: Options): Promise<Figures> {
     const reference = await build('docclient_only', DOCCLIENT_ONLY_ENTRY, [], {});
     const lazyReference = await build('docclient_only_lazy_client', DOCCLIENT_ONLY_LAZY_ENTRY, [], {});
     const trimmedReference = await build('docclient_only_trimmed', DOCCLIENT_ONLY_ENTRY);
-    const scorer = await build('scorer', `export { scoreSignal } from ${JSON.stringify(path.join(REPO_ROOT, 'lambdas/domain/engine'))};\n`);
+    const scorer = await build(
+      'scorer',
+      `export { scoreSignal } from ${JSON.stringify(path.join(REPO_ROOT, 'lambdas/domain/engine'))};\n`,
+    );
     // What the analyze Lambda weighs without the decision engine (scorer, lexicon, spam model): the same entry with
     // the scorer module replaced by a stub.
-    const withoutScorer = await build('analyze_without_scorer', `export { handler } from ${JSON.stringify(path.join(REPO_ROOT, 'lambdas/analyze/handler'))};\n`, [
-      {
-        name: 'stub-scorer',
-        setup(b) {
-          b.onResolve({ filter: /\/domain\/engine$/ }, () => ({ path: 'scorer-stub', namespace: 'stub' }));
-          b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export function scoreSignal() { throw new Error("stub"); }', loader: 'ts' }));
+    const withoutScorer = await build(
+      'analyze_without_scorer',
+      `export { handler } from ${JSON.stringify(path.join(REPO_ROOT, 'lambdas/analyze/handler'))};\n`,
+      [
+        {
+          name: 'stub-scorer',
+          setup(b) {
+            b.onResolve({ filter: /\/domain\/engine$/ }, () => ({ path: 'scorer-stub', namespace: 'stub' }));
+            b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
+              contents: 'export function scoreSignal() { throw new Error("stub"); }',
+              loader: 'ts',
+            }));
+          },
         },
-      },
-    ]);
+      ],
+    );
     const [email] = makeEmails(1, 2_000, 11);
     const weights = await analyzeWeights(esbuild, out);
 
@@ -185,7 +206,9 @@ export async function benchBundles(opts: Options): Promise<Figures> {
       scorer_init_ms: round2(median(scorerInit)),
       scorer_first_call_ms: round2(median(scorerFirst)),
       bundle_analyze_without_scorer_gzip_kib: kib(gzip(withoutScorer.file)),
-      bundle_analyze_without_scorer_ratio: round2(Math.max(size(withoutScorer.file) / refSize, gzip(withoutScorer.file) / refGzip)),
+      bundle_analyze_without_scorer_ratio: round2(
+        Math.max(size(withoutScorer.file) / refSize, gzip(withoutScorer.file) / refGzip),
+      ),
     };
     let worstSize = 0;
     let worstInit = 0;

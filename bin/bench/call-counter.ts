@@ -45,11 +45,13 @@ export class CallCounter {
         break;
       case 'BatchGet':
         this.readCalls++;
-        for (const [table, t] of Object.entries((input.RequestItems ?? {}) as Record<string, { Keys?: unknown }>)) this.readFrom(table, length(t.Keys));
+        for (const [table, t] of Object.entries((input.RequestItems ?? {}) as Record<string, { Keys?: unknown }>))
+          this.readFrom(table, length(t.Keys));
         break;
       case 'TransactGet':
         this.readCalls++;
-        for (const item of (input.TransactItems ?? []) as { Get?: { TableName?: string } }[]) this.readFrom(item.Get?.TableName, 1);
+        for (const item of (input.TransactItems ?? []) as { Get?: { TableName?: string } }[])
+          this.readFrom(item.Get?.TableName, 1);
         break;
       case 'Put':
       case 'Update':
@@ -59,12 +61,14 @@ export class CallCounter {
         break;
       case 'BatchWrite':
         this.writeCalls++;
-        for (const t of Object.values((input.RequestItems ?? {}) as Record<string, unknown>)) this.writeItems += length(t);
+        for (const t of Object.values((input.RequestItems ?? {}) as Record<string, unknown>))
+          this.writeItems += length(t);
         break;
       case 'TransactWrite':
         this.writeCalls++;
         // ConditionCheck entries are not writes.
-        for (const item of (input.TransactItems ?? []) as Record<string, unknown>[]) if (!item.ConditionCheck) this.writeItems++;
+        for (const item of (input.TransactItems ?? []) as Record<string, unknown>[])
+          if (!item.ConditionCheck) this.writeItems++;
         break;
       default:
         break;

@@ -39,7 +39,8 @@ export function costPerMillion(r: CallResources, prices: Prices = PRICES): CallC
   const api = r.apiRequests * prices.httpApiPerMillionRequests;
   const lambdaRequests = r.billedMs.length * prices.lambdaPerMillionInvocations;
   const lambdaDuration = r.billedMs.reduce((sum, ms) => sum + (ms / 1000) * gb, 0) * prices.lambdaArmPerGbSecond * 1e6;
-  const dynamodb = r.writeUnits * prices.dynamodbPerMillionWriteUnits + r.readUnits * prices.dynamodbPerMillionReadUnits;
+  const dynamodb =
+    r.writeUnits * prices.dynamodbPerMillionWriteUnits + r.readUnits * prices.dynamodbPerMillionReadUnits;
   // A million calls write (bytes + overhead) MB; ingestion and storage are priced per GB (10^9 bytes here, an upper bound).
   const logGb = ((r.logBytes + r.logEvents * LOG_EVENT_OVERHEAD_BYTES) * 1e6) / 1e9;
   const logs = logGb * (prices.cloudwatchLogsPerGbIngested + prices.cloudwatchLogsPerGbMonth * r.logRetentionMonths);
@@ -96,14 +97,23 @@ function valueBytes(value: unknown): number {
   if (value === null || typeof value === 'boolean') return 1;
   if (typeof value === 'string') return Buffer.byteLength(value);
   if (typeof value === 'number') {
-    const digits = String(Math.abs(value)).replace(/[.\-e+]/g, '').replace(/^0+/, '').length || 1;
+    const digits =
+      String(Math.abs(value))
+        .replace(/[.\-e+]/g, '')
+        .replace(/^0+/, '').length || 1;
     return Math.ceil(digits / 2) + 1;
   }
   if (Array.isArray(value)) return 3 + value.reduce((sum: number, v) => sum + 1 + valueBytes(v), 0);
   if (value instanceof Uint8Array) return value.byteLength;
   if (value instanceof Set) return [...value].reduce((sum: number, v) => sum + valueBytes(v), 0);
   if (typeof value === 'object') {
-    return 3 + Object.entries(value as Record<string, unknown>).reduce((sum, [k, v]) => (v === undefined ? sum : sum + 1 + Buffer.byteLength(k) + valueBytes(v)), 0);
+    return (
+      3 +
+      Object.entries(value as Record<string, unknown>).reduce(
+        (sum, [k, v]) => (v === undefined ? sum : sum + 1 + Buffer.byteLength(k) + valueBytes(v)),
+        0,
+      )
+    );
   }
   return 0;
 }
@@ -129,4 +139,5 @@ export function edgeCost(rules: number, prices: Prices = PRICES): EdgeCost {
 }
 
 /** Edge protection's cost per million requests at a monthly volume, the fixed part spread over it. */
-export const edgeCostPerMillionAt = (e: EdgeCost, millionsPerMonth: number) => e.cloudfront + e.waf + e.fixedPerMonth / millionsPerMonth;
+export const edgeCostPerMillionAt = (e: EdgeCost, millionsPerMonth: number) =>
+  e.cloudfront + e.waf + e.fixedPerMonth / millionsPerMonth;

@@ -75,7 +75,9 @@ class CapacityMeter {
         const name = String(context.commandName ?? '').replace(/Command$/, '');
         const out = await next(args);
         const consumed = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-        const reported = [consumed ?? []].flat().reduce((sum: number, c) => sum + Number((c as { CapacityUnits?: number }).CapacityUnits ?? 0), 0);
+        const reported = [consumed ?? []]
+          .flat()
+          .reduce((sum: number, c) => sum + Number((c as { CapacityUnits?: number }).CapacityUnits ?? 0), 0);
         if (/^(GetItem|BatchGetItem|TransactGetItems|Query|Scan)$/.test(name)) this.readUnits += reported;
         else this.writeUnits += this.priced(name, input, reported);
         return out;
@@ -89,8 +91,11 @@ class CapacityMeter {
     if (name === 'PutItem') return this.put(input as unknown as Put, 1);
     if (name === 'BatchWriteItem') {
       let units = 0;
-      for (const [table, requests] of Object.entries((input.RequestItems ?? {}) as Record<string, { PutRequest?: { Item: Record<string, unknown> } }[]>)) {
-        for (const r of requests) units += r.PutRequest ? this.put({ TableName: table, Item: r.PutRequest.Item }, 1) : 1;
+      for (const [table, requests] of Object.entries(
+        (input.RequestItems ?? {}) as Record<string, { PutRequest?: { Item: Record<string, unknown> } }[]>,
+      )) {
+        for (const r of requests)
+          units += r.PutRequest ? this.put({ TableName: table, Item: r.PutRequest.Item }, 1) : 1;
       }
       return units;
     }
@@ -118,7 +123,10 @@ class CapacityMeter {
 /** Runs a handler with its output captured (counted, not shown) and its CPU and wall time taken. */
 async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; sample: HandlerSample }> {
   const writes = { bytes: 0, events: 0 };
-  const originals = { stdout: process.stdout.write.bind(process.stdout), stderr: process.stderr.write.bind(process.stderr) };
+  const originals = {
+    stdout: process.stdout.write.bind(process.stdout),
+    stderr: process.stderr.write.bind(process.stderr),
+  };
   const counting = ((chunk: string | Uint8Array) => {
     const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
     writes.bytes += Buffer.byteLength(text);
@@ -133,7 +141,10 @@ async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; sample: Ha
     const value = await fn();
     const wallMs = Number(process.hrtime.bigint() - t) / 1e6;
     const used = process.cpuUsage(cpu);
-    return { value, sample: { cpuMs: (used.user + used.system) / 1000, wallMs, logBytes: writes.bytes, logEvents: writes.events } };
+    return {
+      value,
+      sample: { cpuMs: (used.user + used.system) / 1000, wallMs, logBytes: writes.bytes, logEvents: writes.events },
+    };
   } finally {
     process.stdout.write = originals.stdout;
     process.stderr.write = originals.stderr;
@@ -143,12 +154,16 @@ async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; sample: Ha
 async function call(service: Service, meter: CapacityMeter, request: ApiRequest): Promise<CallSample> {
   const events = apiEvents(request);
   meter.reset();
-  const auth = await measured(() => service.authorizer(events.authorizer as never, lambdaContext('authorizer', 'bench')));
+  const auth = await measured(() =>
+    service.authorizer(events.authorizer as never, lambdaContext('authorizer', 'bench')),
+  );
   const verdict = auth.value as { isAuthorized?: boolean; context?: unknown };
   if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
   events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
   const handler = service.routes[events.routeId];
-  const route = await measured(() => handler(events.route as never, lambdaContext(events.routeId, 'bench')) as Promise<HandlerResult>);
+  const route = await measured(
+    () => handler(events.route as never, lambdaContext(events.routeId, 'bench')) as Promise<HandlerResult>,
+  );
   return {
     result: route.value,
     authorizer: auth.sample,
@@ -267,7 +282,12 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
   const settings = world.handlers.dependencies.settings;
   // Logs and metrics as deployed (INFO, EMF on), so that their bytes are counted.
   const service = createService({ ...settings, logLevel: 'INFO', metricsEnabled: true });
-  const meter = new CapacityMeter(new Map([[world.names.access, ACCESS_TABLE], [world.names.decisions, DECISIONS_TABLE]]));
+  const meter = new CapacityMeter(
+    new Map([
+      [world.names.access, ACCESS_TABLE],
+      [world.names.decisions, DECISIONS_TABLE],
+    ]),
+  );
   meter.attach(service);
   const key = await world.newKey();
   const ws = world.workspace;
@@ -279,53 +299,122 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
     const emails = realEmails(ws, quick ? 400 : 2_000);
     if (!emails.length) throw new Error('no e-mails found in ../shared/data');
     // Warm-up: the key is cached, the code is compiled, as in a warm Lambda.
-    for (const body of emails.slice(0, 50)) await call(service, meter, { key, method: 'POST', path: `${API_BASE_PATH}/signals/analyze`, body });
+    for (const body of emails.slice(0, 50))
+      await call(service, meter, { key, method: 'POST', path: `${API_BASE_PATH}/signals/analyze`, body });
 
     progress(`  cost: analyze over ${emails.length} real e-mails ...`);
     const analyze: CallSample[] = [];
-    for (const body of emails) analyze.push(await call(service, meter, { key, method: 'POST', path: `${API_BASE_PATH}/signals/analyze`, body }));
-    lines.push({ name: 'analyze', decisions: 1, samples: analyze, floor: { writeUnits: decisionFloorWrites, readUnits: 0 }, routeKey: `POST ${API_BASE_PATH}/signals/analyze` });
+    for (const body of emails)
+      analyze.push(await call(service, meter, { key, method: 'POST', path: `${API_BASE_PATH}/signals/analyze`, body }));
+    lines.push({
+      name: 'analyze',
+      decisions: 1,
+      samples: analyze,
+      floor: { writeUnits: decisionFloorWrites, readUnits: 0 },
+      routeKey: `POST ${API_BASE_PATH}/signals/analyze`,
+    });
 
     const some = emails.slice(0, quick ? 100 : 300);
     const idempotent: CallSample[] = [];
     for (const [i, body] of some.entries()) {
-      idempotent.push(await call(service, meter, { key, method: 'POST', path: `${API_BASE_PATH}/signals/analyze`, body, idempotencyKey: `cost-${Date.now()}-${i}` }));
+      idempotent.push(
+        await call(service, meter, {
+          key,
+          method: 'POST',
+          path: `${API_BASE_PATH}/signals/analyze`,
+          body,
+          idempotencyKey: `cost-${Date.now()}-${i}`,
+        }),
+      );
     }
     // The record (1 unit) written beside the decision, without a transaction.
-    lines.push({ name: 'analyze_idempotent', decisions: 1, samples: idempotent, floor: { writeUnits: decisionFloorWrites + 1, readUnits: 0 }, routeKey: `POST ${API_BASE_PATH}/signals/analyze` });
+    lines.push({
+      name: 'analyze_idempotent',
+      decisions: 1,
+      samples: idempotent,
+      floor: { writeUnits: decisionFloorWrites + 1, readUnits: 0 },
+      routeKey: `POST ${API_BASE_PATH}/signals/analyze`,
+    });
 
     const batchPath = `${API_BASE_PATH}/signals/analyze-batch`;
     if (hasRoute('POST', batchPath)) {
       const batches: CallSample[] = [];
       for (let b = 0; b < (quick ? 3 : 10); b++) {
-        const signals = Array.from({ length: 100 }, (_, i) => JSON.parse(emails[(b * 100 + i) % emails.length]) as unknown);
-        batches.push(await call(service, meter, { key, method: 'POST', path: batchPath, body: JSON.stringify({ signals }) }));
+        const signals = Array.from(
+          { length: 100 },
+          (_, i) => JSON.parse(emails[(b * 100 + i) % emails.length]) as unknown,
+        );
+        batches.push(
+          await call(service, meter, { key, method: 'POST', path: batchPath, body: JSON.stringify({ signals }) }),
+        );
       }
-      lines.push({ name: 'batch100', decisions: 100, samples: batches, floor: { writeUnits: 100 * decisionFloorWrites, readUnits: 0 }, routeKey: `POST ${batchPath}` });
+      lines.push({
+        name: 'batch100',
+        decisions: 100,
+        samples: batches,
+        floor: { writeUnits: 100 * decisionFloorWrites, readUnits: 0 },
+        routeKey: `POST ${batchPath}`,
+      });
     }
 
-    const ids = analyze.filter((s) => s.result.statusCode === 200).map((s) => (JSON.parse(s.result.body) as { decision_id: string }).decision_id);
+    const ids = analyze
+      .filter((s) => s.result.statusCode === 200)
+      .map((s) => (JSON.parse(s.result.body) as { decision_id: string }).decision_id);
     const gets: CallSample[] = [];
-    for (const id of ids.slice(0, quick ? 100 : 300)) gets.push(await call(service, meter, { key, method: 'GET', path: `${API_BASE_PATH}/decisions/${id}` }));
+    for (const id of ids.slice(0, quick ? 100 : 300))
+      gets.push(await call(service, meter, { key, method: 'GET', path: `${API_BASE_PATH}/decisions/${id}` }));
     // One strongly consistent read of an item under 4 KB: a GET right after analyze must find the decision.
-    lines.push({ name: 'get', decisions: 1, samples: gets, floor: { writeUnits: 0, readUnits: 1 }, routeKey: `GET ${API_BASE_PATH}/decisions/{decision_id}` });
+    lines.push({
+      name: 'get',
+      decisions: 1,
+      samples: gets,
+      floor: { writeUnits: 0, readUnits: 1 },
+      routeKey: `GET ${API_BASE_PATH}/decisions/{decision_id}`,
+    });
 
     if (listing) {
       const pages: CallSample[] = [];
-      for (let i = 0; i < (quick ? 30 : 100); i++) pages.push(await call(service, meter, { key, method: 'GET', path: `${API_BASE_PATH}/decisions`, query: `workspace_id=${ws}` }));
+      for (let i = 0; i < (quick ? 30 : 100); i++)
+        pages.push(
+          await call(service, meter, {
+            key,
+            method: 'GET',
+            path: `${API_BASE_PATH}/decisions`,
+            query: `workspace_id=${ws}`,
+          }),
+        );
       // A page of 20 decisions read from an index (eventually consistent: half a unit per 4 KB).
       const itemBytes = median(decisionItems(analyze).map(dynamoItemBytes));
-      lines.push({ name: 'list_page', decisions: 1, samples: pages, floor: { writeUnits: 0, readUnits: Math.ceil((20 * itemBytes) / 4096) * 0.5 }, routeKey: `GET ${API_BASE_PATH}/decisions` });
+      lines.push({
+        name: 'list_page',
+        decisions: 1,
+        samples: pages,
+        floor: { writeUnits: 0, readUnits: Math.ceil((20 * itemBytes) / 4096) * 0.5 },
+        routeKey: `GET ${API_BASE_PATH}/decisions`,
+      });
     }
 
     const feedbackPath = (id: string) => `${API_BASE_PATH}/decisions/${id}/feedback`;
     if (ROUTES.some((r) => r.method === 'POST' && r.path === feedbackPath('{decision_id}'))) {
       const feedback: CallSample[] = [];
       for (const id of ids.slice(0, quick ? 100 : 300)) {
-        feedback.push(await call(service, meter, { key, method: 'POST', path: feedbackPath(id), body: JSON.stringify({ category: 'billing', priority: 'high' }) }));
+        feedback.push(
+          await call(service, meter, {
+            key,
+            method: 'POST',
+            path: feedbackPath(id),
+            body: JSON.stringify({ category: 'billing', priority: 'high' }),
+          }),
+        );
       }
       // Read the decision (eventually consistent) and store the feedback (1 unit).
-      lines.push({ name: 'feedback', decisions: 1, samples: feedback, floor: { writeUnits: 1, readUnits: 0.5 }, routeKey: `POST ${feedbackPath('{decision_id}')}` });
+      lines.push({
+        name: 'feedback',
+        decisions: 1,
+        samples: feedback,
+        floor: { writeUnits: 1, readUnits: 0.5 },
+        routeKey: `POST ${feedbackPath('{decision_id}')}`,
+      });
     }
   } finally {
     service.close();
@@ -354,20 +443,32 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
 
   // The stored decision item over real e-mails (analyze's own puts).
   const analyzeLine = lines.find((l) => l.name === 'analyze');
-  const sizes = decisionItems(analyzeLine?.samples ?? []).map(dynamoItemBytes).sort((a, b) => a - b);
+  const sizes = decisionItems(analyzeLine?.samples ?? [])
+    .map(dynamoItemBytes)
+    .sort((a, b) => a - b);
   if (sizes.length) {
     figures.decision_item_bytes_median = median(sizes);
     figures.decision_item_bytes_p95 = percentile(sizes, 0.95);
     figures.decision_item_bytes_max = sizes[sizes.length - 1];
-    figures.decision_item_one_write_unit_share = round3(sizes.filter((b) => writeUnitsFor(b) === 1).length / sizes.length);
+    figures.decision_item_one_write_unit_share = round3(
+      sizes.filter((b) => writeUnitsFor(b) === 1).length / sizes.length,
+    );
     figures.decision_items_measured = sizes.length;
     // What learning's sketch (kept with each decision so feedback can learn from it) adds: the feature that needs more.
-    const withoutSketch = decisionItems(analyzeLine?.samples ?? []).map(({ sketch: _sketch, ...rest }) => dynamoItemBytes(rest)).sort((a, b) => a - b);
+    const withoutSketch = decisionItems(analyzeLine?.samples ?? [])
+      .map(({ sketch: _sketch, ...rest }) => dynamoItemBytes(rest))
+      .sort((a, b) => a - b);
     figures.decision_item_bytes_p95_without_sketch = percentile(withoutSketch, 0.95);
-    figures.decision_item_one_write_unit_share_without_sketch = round3(withoutSketch.filter((b) => writeUnitsFor(b) === 1).length / withoutSketch.length);
-    const extraUnits = sizes.reduce((sum, b) => sum + writeUnitsFor(b), 0) / sizes.length - withoutSketch.reduce((sum, b) => sum + writeUnitsFor(b), 0) / withoutSketch.length;
+    figures.decision_item_one_write_unit_share_without_sketch = round3(
+      withoutSketch.filter((b) => writeUnitsFor(b) === 1).length / withoutSketch.length,
+    );
+    const extraUnits =
+      sizes.reduce((sum, b) => sum + writeUnitsFor(b), 0) / sizes.length -
+      withoutSketch.reduce((sum, b) => sum + writeUnitsFor(b), 0) / withoutSketch.length;
     // Each extra unit is paid on the table and on the listing index, which copies the whole item.
-    figures.cost_sketch_usd_per_million_decisions = round3(extraUnits * (listing ? 2 : 1) * PRICES.dynamodbPerMillionWriteUnits);
+    figures.cost_sketch_usd_per_million_decisions = round3(
+      extraUnits * (listing ? 2 : 1) * PRICES.dynamodbPerMillionWriteUnits,
+    );
     // Storage while retained: the item, DynamoDB's 100 bytes of overhead per item, and each index's copy.
     const indexCopies = listing ? 2 : 1;
     const gbMonths = (((median(sizes) + 100) * indexCopies * 1e6) / 1e9) * (settings.decisionRetentionDays / 30);
@@ -380,12 +481,16 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
   figures.cost_edge_fixed_usd_per_month = round2(edge.fixedPerMonth);
   figures.cost_edge_usd_per_million_at_10m_a_month = round3(edgeCostPerMillionAt(edge, 10));
   if (figures.cost_analyze_usd_per_million !== undefined) {
-    figures.cost_analyze_with_edge_usd_per_million_at_10m_a_month = round3(figures.cost_analyze_usd_per_million + edgeCostPerMillionAt(edge, 10));
+    figures.cost_analyze_with_edge_usd_per_million_at_10m_a_month = round3(
+      figures.cost_analyze_usd_per_million + edgeCostPerMillionAt(edge, 10),
+    );
   }
   return figures;
 }
 
 /** The decision items among what the calls put (idempotency records and learning items are other items). */
 function decisionItems(samples: CallSample[]): Record<string, unknown>[] {
-  return samples.flatMap((s) => s.putItems.filter((item) => (typeof item.pk === 'string' ? item.pk : '').startsWith(ITEM_PREFIX.decision)));
+  return samples.flatMap((s) =>
+    s.putItems.filter((item) => (typeof item.pk === 'string' ? item.pk : '').startsWith(ITEM_PREFIX.decision)),
+  );
 }

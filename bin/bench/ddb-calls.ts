@@ -13,17 +13,34 @@ export async function benchDynamoDbCalls(world: World): Promise<Figures> {
   const measure = async (run: (i: number) => Promise<void>) => {
     counter.reset();
     for (let i = 0; i < per; i++) await run(i);
-    return { reads: counter.readItems / per, writes: counter.writeItems / per, writeCalls: counter.writeCalls / per, calls: counter.calls / per };
+    return {
+      reads: counter.readItems / per,
+      writes: counter.writeItems / per,
+      writeCalls: counter.writeCalls / per,
+      calls: counter.calls / per,
+    };
   };
   const coldKeys = await Promise.all(Array.from({ length: 2 * per }, () => world.newKey()));
 
-  const cold = await measure(async (i) => void (expectOk(await analyzeInProcess(handlers, analyzeEvents(coldKeys[i], body)))));
-  const warm = await measure(async () => void (expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body)))));
-  const warmIdem = await measure(async () => void (expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body, `bench-${randomUUID()}`)))));
-  const coldIdem = await measure(async (i) => void (expectOk(await analyzeInProcess(handlers, analyzeEvents(coldKeys[per + i], body, `bench-${randomUUID()}`)))));
+  const cold = await measure(
+    async (i) => void expectOk(await analyzeInProcess(handlers, analyzeEvents(coldKeys[i], body))),
+  );
+  const warm = await measure(
+    async () => void expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body))),
+  );
+  const warmIdem = await measure(
+    async () =>
+      void expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body, `bench-${randomUUID()}`))),
+  );
+  const coldIdem = await measure(
+    async (i) =>
+      void expectOk(await analyzeInProcess(handlers, analyzeEvents(coldKeys[per + i], body, `bench-${randomUUID()}`))),
+  );
   const replayKey = `bench-${randomUUID()}`;
   expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body, replayKey)));
-  const replay = await measure(async () => void (expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body, replayKey)), true)));
+  const replay = await measure(
+    async () => void expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body, replayKey)), true),
+  );
   progress(`  DynamoDB commands seen: ${[...counter.commands].map(([n, c]) => `${n} x${c}`).join(', ')}`);
   return {
     ddb_reads_cold: cold.reads,

@@ -16,7 +16,12 @@ import { makeEmails } from './emails';
  * is scored twice, and a different second decision is counted (the scorer must not depend on what it saw before).
  * Only hashes and counts are printed, never data-set text.
  */
-export function decisionsDigest(): { signals: number; data_set_signals: number; nondeterministic: number; sha256: string } {
+export function decisionsDigest(): {
+  signals: number;
+  data_set_signals: number;
+  nondeterministic: number;
+  sha256: string;
+} {
   const sources: Signal['source'][] = ['email', 'task', 'crm_event', 'support_message', 'internal'];
   const now = new Date('2026-11-21T10:00:00Z');
   const all = createHash('sha256');
@@ -34,20 +39,76 @@ export function decisionsDigest(): { signals: number; data_set_signals: number; 
   const rnd = mulberry32(7);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
   const alphabet = [
-    'a', 'b', 'e', 'o', 'n', 's', 't', ' ', ' ', '  ', '.', '. ', ',', ', ', '!', '!!', '?', ';', ':', '\n', '\r\n', '\t', "'",
-    '\u2019', '-', '0', '1', '9', '%', '$', '\u20ac', '\u00a3', '\u00e9', '\u00fc', '\u00df', '\u00e6', '\u00c6', '\u00f8',
-    '\u00fe', '\u0130', '\u0131', 'e\u0301', '\u0301', '\u4e2d', '\u{1F600}', '\u0436', '\u03a9', '\u0133', '\ufb01', '\u00a0',
-    '\u2028', 'A', 'Z', '\u01c5', '\u1e9e', '\u216b', '\u0663', '\ud800', '\udc00',
+    'a',
+    'b',
+    'e',
+    'o',
+    'n',
+    's',
+    't',
+    ' ',
+    ' ',
+    '  ',
+    '.',
+    '. ',
+    ',',
+    ', ',
+    '!',
+    '!!',
+    '?',
+    ';',
+    ':',
+    '\n',
+    '\r\n',
+    '\t',
+    "'",
+    '\u2019',
+    '-',
+    '0',
+    '1',
+    '9',
+    '%',
+    '$',
+    '\u20ac',
+    '\u00a3',
+    '\u00e9',
+    '\u00fc',
+    '\u00df',
+    '\u00e6',
+    '\u00c6',
+    '\u00f8',
+    '\u00fe',
+    '\u0130',
+    '\u0131',
+    'e\u0301',
+    '\u0301',
+    '\u4e2d',
+    '\u{1F600}',
+    '\u0436',
+    '\u03a9',
+    '\u0133',
+    '\ufb01',
+    '\u00a0',
+    '\u2028',
+    'A',
+    'Z',
+    '\u01c5',
+    '\u1e9e',
+    '\u216b',
+    '\u0663',
+    '\ud800',
+    '\udc00',
   ];
   const words = (
     'down outage urgent asap not no payment invoice refund cancel subscription lawyer breach security phishing ' +
     'unsubscribe newsletter thanks fixed error cpu at 98 % latency 3500 ms disk 96% sev1 p1 critical warning resolved ' +
     'back to normal quote demo seats enterprise prize won lottery claim birthday dinner k\u00fcndigen dringend ' +
-    'r\u00e9silier urgente isn\u2019t l\u2019\u00e9quipe don\'t can\'t Stra\u00dfe'
+    "r\u00e9silier urgente isn\u2019t l\u2019\u00e9quipe don't can't Stra\u00dfe"
   ).split(' ');
   const text = (length: number) => {
     let t = '';
-    while (t.length < length) t += rnd() < 0.5 ? pick(words) + pick([' ', '. ', ', ', '! ', '\n', '\u2019', "'"]) : pick(alphabet);
+    while (t.length < length)
+      t += rnd() < 0.5 ? pick(words) + pick([' ', '. ', ', ', '! ', '\n', '\u2019', "'"]) : pick(alphabet);
     return t;
   };
   const metadata: Signal['metadata'][] = [
@@ -71,7 +132,12 @@ export function decisionsDigest(): { signals: number; data_set_signals: number; 
       metadata: pick(metadata),
     });
   }
-  score({ workspace_id: 'w', source: 'email', body: 'a b '.repeat(9_000) + 'site is down', received_at: '2026-11-21T09:00:00Z' });
+  score({
+    workspace_id: 'w',
+    source: 'email',
+    body: 'a b '.repeat(9_000) + 'site is down',
+    received_at: '2026-11-21T09:00:00Z',
+  });
   const dir = process.env.SAS_DATA_DIR ?? path.resolve(REPO_ROOT, '..', 'shared', 'data');
   const read = (name: string) => {
     try {
@@ -84,13 +150,25 @@ export function decisionsDigest(): { signals: number; data_set_signals: number; 
     if (!line.trim()) continue;
     const m = JSON.parse(line) as { subject?: string; body?: string; sender?: string; received_at?: string };
     for (const source of ['email', 'support_message', 'internal'] as const) {
-      score({ workspace_id: 'w', source, subject: m.subject ?? undefined, body: m.body ?? undefined, sender: m.sender ?? undefined, received_at: m.received_at ?? '2026-11-21T09:00:00Z' });
+      score({
+        workspace_id: 'w',
+        source,
+        subject: m.subject ?? undefined,
+        body: m.body ?? undefined,
+        sender: m.sender ?? undefined,
+        received_at: m.received_at ?? '2026-11-21T09:00:00Z',
+      });
       dataSet++;
     }
   }
   for (const line of read('sms-spam-collection.tsv').split('\n').slice(1)) {
     if (!line.trim()) continue;
-    score({ workspace_id: 'w', source: 'support_message', body: line.slice(line.indexOf('\t') + 1), received_at: '2026-11-21T09:00:00Z' });
+    score({
+      workspace_id: 'w',
+      source: 'support_message',
+      body: line.slice(line.indexOf('\t') + 1),
+      received_at: '2026-11-21T09:00:00Z',
+    });
     dataSet++;
   }
   return { signals, data_set_signals: dataSet, nondeterministic, sha256: all.digest('hex') };

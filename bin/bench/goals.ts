@@ -21,7 +21,10 @@ const GOALS: Record<string, Goal> = {
   scorer_ns_per_char: { text: 'context: the scorer per body character' },
   machine_char_loop_ns_per_char: { text: 'reference: a bare charCodeAt loop on this machine' },
   scorer_vs_char_loop_ratio: { text: 'context: scorer ns/char / bare loop ns/char (comparable across machines)' },
-  scorer_share_of_warm_request: { text: '< 0.02 (scoring a 2 KB e-mail / warm in-process request, median)', check: (v) => v < 0.02 },
+  scorer_share_of_warm_request: {
+    text: '< 0.02 (scoring a 2 KB e-mail / warm in-process request, median)',
+    check: (v) => v < 0.02,
+  },
 
   ddb_reads_cold: { text: 'key not cached: key + partner read, then grant + prefix set (one BatchGet)' },
   ddb_writes_cold: { text: 'write items' },
@@ -36,10 +39,16 @@ const GOALS: Record<string, Goal> = {
   ddb_reads_replay: { text: 'idempotent replay: old record comes back with the cancelled write' },
   ddb_write_calls_replay: { text: 'the cancelled TransactWriteItems' },
 
-  batch100_write_calls: { text: '<= 4 write requests for 100 signals (BatchWriteItem of 25; retries only for unprocessed items)', check: atMost(4) },
+  batch100_write_calls: {
+    text: '<= 4 write requests for 100 signals (BatchWriteItem of 25; retries only for unprocessed items)',
+    check: atMost(4),
+  },
   batch100_write_items: { text: '100 decisions' },
   batch100_ddb_calls: { text: 'context: every DynamoDB call of the batch (warm key)' },
-  batch100_write_calls_idempotent: { text: '<= 5: one more conditional PutItem for the Idempotency-Key', check: atMost(5) },
+  batch100_write_calls_idempotent: {
+    text: '<= 5: one more conditional PutItem for the Idempotency-Key',
+    check: atMost(5),
+  },
   batch100_write_items_idempotent: { text: 'context: the record (ids only) + 100 decisions' },
   batch100_replay_read_calls: { text: 'context: the record back with the refused claim, then one BatchGetItem of 100' },
   batch100_replay_write_calls: { text: 'context: the refused conditional PutItem' },
@@ -59,7 +68,10 @@ const GOALS: Record<string, Goal> = {
   inprocess_vs_putitem_p99_ratio: { text: '<= 1.3x', check: atMost(1.3) },
   inprocess_iterations: { text: 'sequential, each path, interleaved, after warm-up' },
 
-  access_cli_grant_10000_seconds: { text: '< 60 s: admin CLI process, key grant --workspaces-file of 10,000', check: (v) => v < 60 },
+  access_cli_grant_10000_seconds: {
+    text: '< 60 s: admin CLI process, key grant --workspaces-file of 10,000',
+    check: (v) => v < 60,
+  },
   access_grants_listed_many_key: { text: '10,000: key list shows them all', check: exactly(10_000) },
   access_warm_p50_ms_1_grant: { text: 'context: warm analyze in-process, key with 1 grant' },
   access_warm_p50_ms_10000_grants: { text: 'context: the same, key with 10,000 grants, interleaved' },
@@ -67,11 +79,22 @@ const GOALS: Record<string, Goal> = {
   access_warm_p99_ms_10000_grants: { text: 'context' },
   access_warm_p50_ratio_10000_vs_1: { text: '<= 1.1: nothing per request grows with the grants', check: atMost(1.1) },
   access_warm_reads: { text: '0: warm keys and pairs are cached', check: exactly(0) },
-  access_cold_read_items_first_request: { text: '<= 4: key + partner (authorizer), grant + prefix set (one BatchGet)', check: atMost(4) },
+  access_cold_read_items_first_request: {
+    text: '<= 4: key + partner (authorizer), grant + prefix set (one BatchGet)',
+    check: atMost(4),
+  },
   access_cold_read_items_new_workspace: { text: '<= 1: one read per new (key, workspace) pair', check: atMost(1) },
-  access_cold_workspace_state_items_new_workspace: { text: 'context: the workspace\'s policy and model item, read once per container per TTL (workspace section)' },
-  access_rate_writes_per_request_100_per_s: { text: '<= 0.1 counter writes/request, 3 instances at 80% of 100/s', check: atMost(0.1) },
-  access_rate_writes_per_request_1000_per_m: { text: '<= 0.1 counter writes/request, 3 instances at 80% of 1,000/m', check: atMost(0.1) },
+  access_cold_workspace_state_items_new_workspace: {
+    text: "context: the workspace's policy and model item, read once per container per TTL (workspace section)",
+  },
+  access_rate_writes_per_request_100_per_s: {
+    text: '<= 0.1 counter writes/request, 3 instances at 80% of 100/s',
+    check: atMost(0.1),
+  },
+  access_rate_writes_per_request_1000_per_m: {
+    text: '<= 0.1 counter writes/request, 3 instances at 80% of 1,000/m',
+    check: atMost(0.1),
+  },
 
   http_rps: { text: 'local mode (npm start), POST analyze, autocannon on loopback' },
   http_p99_ms: { text: 'context' },
@@ -87,15 +110,26 @@ const GOALS: Record<string, Goal> = {
   bundle_docclient_only_kib: { text: 'reference: esbuild bundle holding only the DocumentClient' },
   bundle_docclient_only_gzip_kib: { text: 'reference' },
   init_docclient_only_ms: { text: 'reference: median of fresh node processes (client constructed at load)' },
-  init_docclient_only_lazy_client_ms: { text: 'context: same bundle, client constructed on first use, as our handlers do' },
-  bundle_docclient_only_trimmed_kib: { text: "context: the reference with our bundles' aliases (no default credential chain)" },
+  init_docclient_only_lazy_client_ms: {
+    text: 'context: same bundle, client constructed on first use, as our handlers do',
+  },
+  bundle_docclient_only_trimmed_kib: {
+    text: "context: the reference with our bundles' aliases (no default credential chain)",
+  },
   bundle_docclient_only_trimmed_gzip_kib: { text: 'context: the same, gzip' },
   init_docclient_only_trimmed_ms: { text: 'context: the same, module init' },
   scorer_init_ms: { text: 'context: the scorer alone (its lexicon index, tables), fresh process' },
-  scorer_first_call_ms: { text: 'context: first scoreSignal of a 2 KB e-mail after load (lazy trie branches, cold code)' },
-  bundle_analyze_without_scorer_gzip_kib: { text: 'context: analyze with the decision engine (scorer, lexicon, spam model) stubbed out' },
+  scorer_first_call_ms: {
+    text: 'context: first scoreSignal of a 2 KB e-mail after load (lazy trie branches, cold code)',
+  },
+  bundle_analyze_without_scorer_gzip_kib: {
+    text: 'context: analyze with the decision engine (scorer, lexicon, spam model) stubbed out',
+  },
   bundle_analyze_without_scorer_ratio: { text: 'context: the same, worst of minified and gzip, against the reference' },
-  bundle_size_overhead_ratio_max: { text: '<= 1.5 (worst Lambda / DocumentClient-only, minified and gzip; issue 11)', check: atMost(1.5) },
+  bundle_size_overhead_ratio_max: {
+    text: '<= 1.5 (worst Lambda / DocumentClient-only, minified and gzip; issue 11)',
+    check: atMost(1.5),
+  },
   init_time_overhead_ratio_max: { text: '<= 1.25 (worst Lambda / DocumentClient-only)', check: atMost(1.25) },
   bundle_size_ratio_max_vs_trimmed: { text: 'context: worst Lambda / trimmed reference: the weight of our own code' },
   init_time_ratio_max_vs_trimmed: { text: 'context: worst Lambda / trimmed reference, module init' },
@@ -103,20 +137,39 @@ const GOALS: Record<string, Goal> = {
 
   cost_analyze_floor_ratio: { text: '<= 1.5 (analyze / its floor)', check: atMost(1.5) },
   cost_batch100_floor_ratio: { text: '<= 1.2 (per decision of a batch of 100 / its floor)', check: atMost(1.2) },
-  decision_item_one_write_unit_share: { text: '>= 0.95 of real e-mails stored in one write unit (1 KB)', check: atLeast(0.95) },
-  decision_item_bytes_p95_without_sketch: { text: "context: the same item without learning's sketch (197 bytes of hashes kept for feedback)" },
-  decision_item_one_write_unit_share_without_sketch: { text: 'context: the share in one write unit without the sketch: the sketch is the feature that needs more' },
-  cost_sketch_usd_per_million_decisions: { text: "context: what the sketch's extra write units cost (table and listing index)" },
+  decision_item_one_write_unit_share: {
+    text: '>= 0.95 of real e-mails stored in one write unit (1 KB)',
+    check: atLeast(0.95),
+  },
+  decision_item_bytes_p95_without_sketch: {
+    text: "context: the same item without learning's sketch (197 bytes of hashes kept for feedback)",
+  },
+  decision_item_one_write_unit_share_without_sketch: {
+    text: 'context: the share in one write unit without the sketch: the sketch is the feature that needs more',
+  },
+  cost_sketch_usd_per_million_decisions: {
+    text: "context: what the sketch's extra write units cost (table and listing index)",
+  },
   decision_item_bytes_median: { text: 'stored decision item, DynamoDB item size, real e-mails' },
   decision_item_bytes_p95: { text: 'context' },
   decision_item_bytes_max: { text: 'context' },
   decision_items_measured: { text: 'SpamAssassin dev + Enron e-mails, evenly spread' },
-  cost_storage_usd_per_million_decisions_retained: { text: 'context: DynamoDB storage for the retention period (not in the ratios)' },
+  cost_storage_usd_per_million_decisions_retained: {
+    text: 'context: DynamoDB storage for the retention period (not in the ratios)',
+  },
   cost_managed_nlp_usd_per_million_2kb: { text: 'context: Amazon Comprehend, 3 standard requests for one 2 KB e-mail' },
-  cost_edge_usd_per_million_requests: { text: 'context: edge protection on, CloudFront HTTPS requests + WAF inspections' },
-  cost_edge_fixed_usd_per_month: { text: 'context: edge protection on, the web ACL and its 3 rules, whatever the traffic' },
-  cost_edge_usd_per_million_at_10m_a_month: { text: 'context: edge protection per million requests at 10 million a month' },
-  cost_analyze_with_edge_usd_per_million_at_10m_a_month: { text: 'context: analyze with edge protection on, at 10 million a month' },
+  cost_edge_usd_per_million_requests: {
+    text: 'context: edge protection on, CloudFront HTTPS requests + WAF inspections',
+  },
+  cost_edge_fixed_usd_per_month: {
+    text: 'context: edge protection on, the web ACL and its 3 rules, whatever the traffic',
+  },
+  cost_edge_usd_per_million_at_10m_a_month: {
+    text: 'context: edge protection per million requests at 10 million a month',
+  },
+  cost_analyze_with_edge_usd_per_million_at_10m_a_month: {
+    text: 'context: analyze with edge protection on, at 10 million a month',
+  },
 
   ws_learned_categories: { text: 'banking77 categories the bench workspace learned (with a policy too)' },
   ws_taught_feedback: { text: 'feedback given through the use case' },
@@ -129,17 +182,24 @@ const GOALS: Record<string, Goal> = {
   ws_model_load_ms: { text: 'context: once per workspace per container per TTL' },
   ws_model_counts: { text: 'context: learned counts in memory' },
   ws_model_index_postings: { text: 'context: the index (bucket -> labels), one posting per count' },
-  ws_cache_weight: { text: 'context: counts + postings the cache weighs (LRU bound: 2,000,000 over <= 1,000 workspaces)' },
+  ws_cache_weight: {
+    text: 'context: counts + postings the cache weighs (LRU bound: 2,000,000 over <= 1,000 workspaces)',
+  },
   ws_inprocess_p50_ms: { text: 'context: analyze with policy + learned model' },
   ws_putitem_p50_ms: { text: 'context' },
   ws_inprocess_vs_putitem_p50_ratio: { text: '<= 1.3x', check: atMost(1.3) },
   ws_inprocess_vs_putitem_p99_ratio: { text: '<= 1.3x', check: atMost(1.3) },
   ws_fresh_inprocess_p50_ms: { text: 'context: a fresh workspace (no policy, nothing learned), same loop' },
-  worst_case_analyze_cpu_ms: { text: '< 50 ms CPU: one in-process analyze, maximal policy, 256 KiB request (median)', check: (v) => v < 50 },
+  worst_case_analyze_cpu_ms: {
+    text: '< 50 ms CPU: one in-process analyze, maximal policy, 256 KiB request (median)',
+    check: (v) => v < 50,
+  },
   worst_case_analyze_cpu_ms_max: { text: 'context: the slowest of those requests' },
   worst_case_engine_cpu_ms: { text: 'context: the global engine alone (scoreSignal) on the same signal' },
   worst_case_keywords_cpu_ms: { text: 'context: the 200 keywords, one automaton, on the same text' },
-  worst_case_keywords_regex_cpu_ms: { text: 'context: the same with one regular expression per keyword (before issue 21)' },
+  worst_case_keywords_regex_cpu_ms: {
+    text: 'context: the same with one regular expression per keyword (before issue 21)',
+  },
   worst_case_keywords_matched: { text: 'context: keywords found (the same both ways)' },
   worst_case_policy_reasons: { text: 'context: POLICY_* reasons on the decision' },
   worst_case_request_bytes: { text: 'context: the request body (limit 262,144)' },
@@ -169,10 +229,14 @@ export function goalFor(key: string): Goal | undefined {
   if (/^bundle_\w+_gzip_kib$/.test(key)) return { text: 'cdk synth asset index.js, gzip -9' };
   if (/^bundle_\w+_kib$/.test(key)) return { text: 'cdk synth asset index.js, minified' };
   if (/^init_\w+_ms$/.test(key)) return { text: 'module init, median' };
-  if (/^weight_\w+_kib$/.test(key)) return { text: 'context: what this part weighs in the analyze bundle (minified bytes in output)' };
+  if (/^weight_\w+_kib$/.test(key))
+    return { text: 'context: what this part weighs in the analyze bundle (minified bytes in output)' };
   if (/^bundle_\w+_ratio$/.test(key)) return { text: '<= 1.5', check: atMost(1.5) };
   if (/^init_\w+_ratio$/.test(key)) return { text: '<= 1.25', check: atMost(1.25) };
-  const cost = /^cost_(\w+?)_(usd_per_million|floor_usd_per_million|floor_ratio|write_units|read_units|billed_ms_authorizer|billed_ms_route|log_bytes|log_events|calls_measured|calls_failed)$/.exec(key);
+  const cost =
+    /^cost_(\w+?)_(usd_per_million|floor_usd_per_million|floor_ratio|write_units|read_units|billed_ms_authorizer|billed_ms_route|log_bytes|log_events|calls_measured|calls_failed)$/.exec(
+      key,
+    );
   if (cost) return { text: COST_FIGURES[cost[2]] ?? '', ...(cost[2] === 'calls_failed' ? { check: exactly(0) } : {}) };
   return undefined;
 }
@@ -182,9 +246,12 @@ export function markdownTable(results: Figures, heading: string): string {
   const rows = Object.entries(results).flatMap(([k, v]) => {
     const goal = goalFor(k);
     // The machine's own speed, so a reader can tell a loaded machine from a slow build.
-    if (k === 'machine_char_loop_ns_per_char') return [`| \`${k}\` | ${goal?.text ?? ''} | ${v.toLocaleString('en-US')} | |`];
+    if (k === 'machine_char_loop_ns_per_char')
+      return [`| \`${k}\` | ${goal?.text ?? ''} | ${v.toLocaleString('en-US')} | |`];
     if (!goal?.check || k === 'goals_missed') return [];
-    return [`| \`${k}\` | ${goal.text.replaceAll('|', '\\|')} | **${v.toLocaleString('en-US')}** | ${goal.check(v) ? 'PASS' : 'MISS'} |`];
+    return [
+      `| \`${k}\` | ${goal.text.replaceAll('|', '\\|')} | **${v.toLocaleString('en-US')}** | ${goal.check(v) ? 'PASS' : 'MISS'} |`,
+    ];
   });
   const missed = `Goals missed: ${results.goals_missed ?? 0}.`;
   return [heading, '', '| Figure | Goal | Now | |', '|---|---|---|---|', ...rows, '', missed].join('\n');
@@ -198,7 +265,8 @@ export function printTable(results: Figures): void {
   });
   const heads = ['figure', 'value', 'status', 'goal'];
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), heads[i].length));
-  const line = (r: string[]) => console.log(`${r[0].padEnd(widths[0])}  ${r[1].padStart(widths[1])}  ${r[2].padEnd(widths[2])}  ${r[3]}`.trimEnd());
+  const line = (r: string[]) =>
+    console.log(`${r[0].padEnd(widths[0])}  ${r[1].padStart(widths[1])}  ${r[2].padEnd(widths[2])}  ${r[3]}`.trimEnd());
   line(heads);
   line(widths.map((w) => '-'.repeat(w)));
   rows.forEach(line);

@@ -21,9 +21,29 @@ interface CannonResult {
 }
 
 /** autocannon in its own process (the server's event loop stays the server's), loopback only, bounded time. */
-function autocannon(url: string, seconds: number, connections: number, headers: Record<string, string>, bodyFile: string): Promise<CannonResult> {
+function autocannon(
+  url: string,
+  seconds: number,
+  connections: number,
+  headers: Record<string, string>,
+  bodyFile: string,
+): Promise<CannonResult> {
   const bin = require.resolve('autocannon/autocannon.js');
-  const args = [bin, '--json', '-n', '-c', String(connections), '-d', String(seconds), '-t', '10', '-m', 'POST', '-i', bodyFile];
+  const args = [
+    bin,
+    '--json',
+    '-n',
+    '-c',
+    String(connections),
+    '-d',
+    String(seconds),
+    '-t',
+    '10',
+    '-m',
+    'POST',
+    '-i',
+    bodyFile,
+  ];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
   args.push(url);
   return new Promise((done, failed) => {
@@ -36,8 +56,20 @@ function autocannon(url: string, seconds: number, connections: number, headers: 
     child.on('close', (code) => {
       clearTimeout(timer);
       try {
-        const r = JSON.parse(out) as { requests: { total: number }; duration: number; latency: { p99: number }; non2xx: number; errors: number; timeouts: number };
-        done({ rps: r.requests.total / r.duration, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts });
+        const r = JSON.parse(out) as {
+          requests: { total: number };
+          duration: number;
+          latency: { p99: number };
+          non2xx: number;
+          errors: number;
+          timeouts: number;
+        };
+        done({
+          rps: r.requests.total / r.duration,
+          p99: r.latency.p99,
+          non2xx: r.non2xx,
+          errors: r.errors + r.timeouts,
+        });
       } catch {
         failed(new Error(`autocannon failed (exit ${code}): ${err.slice(-500)}`));
       }
@@ -56,7 +88,13 @@ async function startBareServer(world: World, template: Decision): Promise<{ url:
         try {
           const signal = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { workspace_id?: string };
           const item = decisionItem({ ...template, workspace_id: String(signal.workspace_id) }, 'bench', 'key_bench');
-          await client.send(new PutCommand({ TableName: world.names.decisions, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+          await client.send(
+            new PutCommand({
+              TableName: world.names.decisions,
+              Item: item,
+              ConditionExpression: 'attribute_not_exists(pk)',
+            }),
+          );
           const out = JSON.stringify(item.decision);
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
           res.end(out);

@@ -10,7 +10,11 @@ import type { World } from './world';
  * `other`: a second analyze path (another key and body) measured in the same loop, at the same moments, so its ratio
  * is comparable with the first's on a machine whose speed drifts (the workspace section: a fresh workspace).
  */
-export async function benchInProcess(world: World, iterations: number, other?: { key: string; body: string }): Promise<Figures> {
+export async function benchInProcess(
+  world: World,
+  iterations: number,
+  other?: { key: string; body: string },
+): Promise<Figures> {
   const { handlers, body } = world;
   const client = createDocumentClient(world.db.clientOptions);
   // Neither client carries the bench's call counter while timed.
@@ -18,12 +22,20 @@ export async function benchInProcess(world: World, iterations: number, other?: {
   try {
     const template = expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body)));
     // The same item analyze stored, its learning sketch included.
-    const stored = await client.send(new GetCommand({ TableName: world.names.decisions, Key: { pk: ITEM_PREFIX.decision + template.decision_id } }));
+    const stored = await client.send(
+      new GetCommand({ TableName: world.names.decisions, Key: { pk: ITEM_PREFIX.decision + template.decision_id } }),
+    );
     const extra = stored.Item?.sketch !== undefined ? { sketch: stored.Item.sketch as unknown } : {};
     const bare = async () => {
       const item = decisionItem(template, 'bench', 'key_bench', extra);
       const t = process.hrtime.bigint();
-      await client.send(new PutCommand({ TableName: world.names.decisions, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+      await client.send(
+        new PutCommand({
+          TableName: world.names.decisions,
+          Item: item,
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
       return Number(process.hrtime.bigint() - t) / 1e6;
     };
     const full = async (key = world.key, requestBody = body) => {

@@ -54,14 +54,18 @@ async function main(): Promise<void> {
 
   await section('scorer', benchScorer);
 
-  const needDb = ['ddb', 'batch', 'inprocess', 'access', 'http', 'cost', 'workspace', 'worst-case'].some((s) => opts.sections.has(s as Section));
+  const needDb = ['ddb', 'batch', 'inprocess', 'access', 'http', 'cost', 'workspace', 'worst-case'].some((s) =>
+    opts.sections.has(s as Section),
+  );
   if (needDb) {
     let world: World | undefined;
     try {
       world = await startWorld();
     } catch (err) {
       if (!(err instanceof JavaMissingError)) throw err;
-      console.error(`${err.message}\nSkipping the sections that need DynamoDB Local (ddb, batch, inprocess, access, http, cost, workspace).`);
+      console.error(
+        `${err.message}\nSkipping the sections that need DynamoDB Local (ddb, batch, inprocess, access, http, cost, workspace).`,
+      );
     }
     if (world) {
       const w = world;
@@ -90,7 +94,8 @@ async function main(): Promise<void> {
 
   // The scorer's share of a warm request: one 2 KB e-mail scored, against the in-process request's median.
   if (results.scorer_ms_per_signal !== undefined && results.inprocess_p50_ms !== undefined) {
-    results.scorer_share_of_warm_request = Math.round((results.scorer_ms_per_signal / results.inprocess_p50_ms) * 10_000) / 10_000;
+    results.scorer_share_of_warm_request =
+      Math.round((results.scorer_ms_per_signal / results.inprocess_p50_ms) * 10_000) / 10_000;
   }
 
   let missed = 0;
@@ -102,8 +107,7 @@ async function main(): Promise<void> {
     const run = `${opts.quick ? '`--quick` run' : 'full run'} of ${[...opts.sections].join(', ')}`;
     const heading = `${new Date().toISOString().slice(0, 10)}, Node ${process.versions.node}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}), ${run}:`;
     process.stdout.write(markdownTable(results, heading) + '\n');
-  }
-  else printTable(results);
+  } else printTable(results);
 }
 
 main().catch((err: unknown) => {

@@ -1,7 +1,18 @@
 // Command-line options: which sections run, and how long each measures.
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['scorer', 'ddb', 'batch', 'inprocess', 'access', 'http', 'cost', 'workspace', 'worst-case', 'bundles'] as const;
+export const SECTIONS = [
+  'scorer',
+  'ddb',
+  'batch',
+  'inprocess',
+  'access',
+  'http',
+  'cost',
+  'workspace',
+  'worst-case',
+  'bundles',
+] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export function options() {
@@ -17,18 +28,31 @@ export function options() {
     },
   });
   if (values.help) {
-    console.log('usage: npm run bench -- [--json | --markdown] [--quick] [--only=SECTIONS] [--skip=SECTIONS]   (sections: ' + SECTIONS.join(', ') + ')');
-    console.log('       npm run bench -- --digest   one SHA-256 over the decisions of a fixed set of signals (compare across commits)');
+    console.log(
+      'usage: npm run bench -- [--json | --markdown] [--quick] [--only=SECTIONS] [--skip=SECTIONS]   (sections: ' +
+        SECTIONS.join(', ') +
+        ')',
+    );
+    console.log(
+      '       npm run bench -- --digest   one SHA-256 over the decisions of a fixed set of signals (compare across commits)',
+    );
     process.exit(0);
   }
   const list = (raw: string | undefined) => {
-    const names = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    for (const n of names) if (!(SECTIONS as readonly string[]).includes(n)) fail(`unknown section "${n}" (sections: ${SECTIONS.join(', ')})`);
+    const names = (raw ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    for (const n of names)
+      if (!(SECTIONS as readonly string[]).includes(n))
+        fail(`unknown section "${n}" (sections: ${SECTIONS.join(', ')})`);
     return names as Section[];
   };
   const only = list(values.only);
   const skip = list(values.skip);
-  const sections = new Set<Section>(SECTIONS.filter((s) => (only.length === 0 || only.includes(s)) && !skip.includes(s)));
+  const sections = new Set<Section>(
+    SECTIONS.filter((s) => (only.length === 0 || only.includes(s)) && !skip.includes(s)),
+  );
   const quick = values.quick;
   return {
     json: values.json,

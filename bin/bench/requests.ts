@@ -87,8 +87,14 @@ export interface HandlerResult {
 }
 
 /** Authorizer handler, then the analyze handler, as API Gateway (and local mode) chains them. */
-export async function analyzeInProcess(handlers: Service, events: ReturnType<typeof analyzeEvents>): Promise<HandlerResult> {
-  const verdict = (await handlers.authorizer(events.authorizer as unknown as Parameters<Service['authorizer']>[0], lambdaContext('authorizer', 'bench'))) as { isAuthorized?: boolean; context?: unknown };
+export async function analyzeInProcess(
+  handlers: Service,
+  events: ReturnType<typeof analyzeEvents>,
+): Promise<HandlerResult> {
+  const verdict = (await handlers.authorizer(
+    events.authorizer as unknown as Parameters<Service['authorizer']>[0],
+    lambdaContext('authorizer', 'bench'),
+  )) as { isAuthorized?: boolean; context?: unknown };
   if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
   events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
   return (await handlers.routes.Analyze(events.route, lambdaContext('Analyze', 'bench'))) as HandlerResult;
@@ -96,7 +102,10 @@ export async function analyzeInProcess(handlers: Service, events: ReturnType<typ
 
 /** Authorizer handler, then the route's handler, for events of any route (apiEvents). */
 export async function inProcess(handlers: Service, events: ReturnType<typeof apiEvents>): Promise<HandlerResult> {
-  const verdict = (await handlers.authorizer(events.authorizer as unknown as Parameters<Service['authorizer']>[0], lambdaContext('authorizer', 'bench'))) as { isAuthorized?: boolean; context?: unknown };
+  const verdict = (await handlers.authorizer(
+    events.authorizer as unknown as Parameters<Service['authorizer']>[0],
+    lambdaContext('authorizer', 'bench'),
+  )) as { isAuthorized?: boolean; context?: unknown };
   if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
   events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
   const handler = handlers.routes[events.routeId];
@@ -105,7 +114,8 @@ export async function inProcess(handlers: Service, events: ReturnType<typeof api
 
 export function expectOk(result: HandlerResult, replayed = false): Decision {
   if (result.statusCode !== 200) throw new Error(`analyze answered ${result.statusCode}: ${result.body.slice(0, 200)}`);
-  if (replayed !== (result.headers?.['Idempotent-Replayed'] === 'true')) throw new Error(`expected replayed=${replayed}`);
+  if (replayed !== (result.headers?.['Idempotent-Replayed'] === 'true'))
+    throw new Error(`expected replayed=${replayed}`);
   return JSON.parse(result.body) as Decision;
 }
 
@@ -115,8 +125,20 @@ export function expectOk(result: HandlerResult, replayed = false): Decision {
  * `extra`, such as the learning sketch analyze keeps beside it), with a fresh decision id: what a bare write of the
  * same item sends.
  */
-export function decisionItem(template: Decision, partnerId: string, keyId: string, extra: Record<string, unknown> = {}) {
+export function decisionItem(
+  template: Decision,
+  partnerId: string,
+  keyId: string,
+  extra: Record<string, unknown> = {},
+) {
   const created = new Date();
-  const decision: Decision = { ...template, decision_id: newDecisionId(created.getTime()), created_at: created.toISOString() };
-  return { ...extra, ...storedDecisionItem(decision, { partner_id: partnerId, key_id: keyId }, Math.floor(created.getTime() / 1000), 90) };
+  const decision: Decision = {
+    ...template,
+    decision_id: newDecisionId(created.getTime()),
+    created_at: created.toISOString(),
+  };
+  return {
+    ...extra,
+    ...storedDecisionItem(decision, { partner_id: partnerId, key_id: keyId }, Math.floor(created.getTime() / 1000), 90),
+  };
 }

@@ -14,7 +14,11 @@ import type { World } from './world';
 
 const FEEDBACK_FLOOR_UNITS = 1;
 
-export async function benchWorkspaceImport(world: World, teach: [string, string][], learnedWs: string): Promise<Figures> {
+export async function benchWorkspaceImport(
+  world: World,
+  teach: [string, string][],
+  learnedWs: string,
+): Promise<Figures> {
   const deps = world.handlers.dependencies;
   const table = deps.settings.decisionsTableName;
   const itemUnits = async (pk: string, factor: number) => {
@@ -25,7 +29,8 @@ export async function benchWorkspaceImport(world: World, teach: [string, string]
   const learned = await deps.workspaces.get(learnedWs);
   const categories = learned.state.model.labels.filter((l) => l.field === 'category');
   let labelUnits = 0;
-  for (const l of categories) labelUnits += await itemUnits(labelPk(learnedWs, 'category', l.label, learned.state.generation ?? 0), 1);
+  for (const l of categories)
+    labelUnits += await itemUnits(labelPk(learnedWs, 'category', l.label, learned.state.generation ?? 0), 1);
   const feedbackUnits = 1 + labelUnits / Math.max(1, categories.length) + (await itemUnits(`wsmodel#${learnedWs}`, 1));
 
   // The same examples imported into a fresh workspace in chunks of 100 (file order, as a partner's history comes).
@@ -33,13 +38,25 @@ export async function benchWorkspaceImport(world: World, teach: [string, string]
   const store = new DynamoModelWriteStore(deps.client, table);
   let importUnits = 0;
   for (let i = 0; i < teach.length; i += 100) {
-    const examples = teach.slice(i, i + 100).map(([text, category]) => ({ signal: { source: 'support_message', body: text }, labels: { category } }));
-    const out = await importExamples(ws, examples, { workspaces: deps.workspaces, store }, { nowMs: Date.now(), idempotency: { pk: `idem#bench#${ws}#${i}`, requestHash: 'x' } });
+    const examples = teach
+      .slice(i, i + 100)
+      .map(([text, category]) => ({ signal: { source: 'support_message', body: text }, labels: { category } }));
+    const out = await importExamples(
+      ws,
+      examples,
+      { workspaces: deps.workspaces, store },
+      { nowMs: Date.now(), idempotency: { pk: `idem#bench#${ws}#${i}`, requestHash: 'x' } },
+    );
     if (out.kind !== 'imported') throw new Error(`bench import answered ${out.kind}`);
     const workspace = await deps.workspaces.get(ws);
-    const deltas = labelDeltas(examples.map((e) => ({ sketch: sketchSignal(workspace.key, e.signal), labels: e.labels })));
+    const deltas = labelDeltas(
+      examples.map((e) => ({ sketch: sketchSignal(workspace.key, e.signal), labels: e.labels })),
+    );
     // Each label item updated inside a transaction (2 units per KB of the item after), the record and the model item.
-    for (const d of deltas) importUnits += await itemUnits(labelPk(ws, d.field, d.label, workspace.state.generation ?? 0), 2) * Math.ceil((d.counts.size + 2) / 250);
+    for (const d of deltas)
+      importUnits +=
+        (await itemUnits(labelPk(ws, d.field, d.label, workspace.state.generation ?? 0), 2)) *
+        Math.ceil((d.counts.size + 2) / 250);
     importUnits += 2 + (await itemUnits(`wsmodel#${ws}`, 2));
   }
   const perExample = importUnits / teach.length;

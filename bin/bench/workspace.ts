@@ -52,8 +52,15 @@ export async function benchWorkspace(world: World, iterations: number, perCatego
     world.counter.reset();
     const target = await deps.feedbackStore.getTarget(decision.decision_id);
     const workspace = await deps.workspaces.get(ws);
-    const out = await recordFeedback(target!, { category: categoryName(raw) }, deps.feedbackStore, workspace, new Date().toISOString());
-    if (out.kind === 'recorded') applyChanges(workspace.state.model, out.target.sketch!, learnedChanges(out.target.learned, out.learned));
+    const out = await recordFeedback(
+      target!,
+      { category: categoryName(raw) },
+      deps.feedbackStore,
+      workspace,
+      new Date().toISOString(),
+    );
+    if (out.kind === 'recorded')
+      applyChanges(workspace.state.model, out.target.sketch!, learnedChanges(out.target.learned, out.learned));
     feedbackWrites += world.counter.writeCalls;
     maxWrites = Math.max(maxWrites, world.counter.writeCalls);
   }
@@ -68,7 +75,8 @@ export async function benchWorkspace(world: World, iterations: number, perCatego
   world.counter.reset();
   const decision = expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
   const warm = { reads: world.counter.readCalls, writes: world.counter.writeCalls };
-  if (!/\+ws\.\d+$/.test(decision.model_version)) throw new Error('the learned model did not take part in the decision');
+  if (!/\+ws\.\d+$/.test(decision.model_version))
+    throw new Error('the learned model did not take part in the decision');
 
   // A fresh workspace (no policy, nothing learned) measured in the same loop: the same-moment reference.
   const freshWs = `${ws}_fresh`;
@@ -77,7 +85,11 @@ export async function benchWorkspace(world: World, iterations: number, perCatego
   const inprocess = await benchInProcess(world, iterations, { key: freshKey, body: freshBody });
   const counts = state.model.labels.reduce((sum, l) => sum + l.text.size + l.senders.size + l.domains.size, 0);
   const postings = indexModel(state.model).postings;
-  const writes = await benchWorkspaceImport(world, teach.map(([text, raw]) => [text, categoryName(raw)]), ws);
+  const writes = await benchWorkspaceImport(
+    world,
+    teach.map(([text, raw]) => [text, categoryName(raw)]),
+    ws,
+  );
   return {
     ...writes,
     ws_learned_categories: state.model.labels.filter((l) => l.field === 'category').length,

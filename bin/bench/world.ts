@@ -31,7 +31,11 @@ export interface World {
 
 export async function startWorld(): Promise<World> {
   progress('starting DynamoDB Local (in memory) ...');
-  const db = await startDynamoDbLocal({ port: 0, dataDir: IN_MEMORY, credentials: ephemeralCredentials(DEFAULT_SETTINGS.region) });
+  const db = await startDynamoDbLocal({
+    port: 0,
+    dataDir: IN_MEMORY,
+    credentials: ephemeralCredentials(DEFAULT_SETTINGS.region),
+  });
   const names = tableNamesWithPrefix(`bench-${Date.now().toString(36)}-`);
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
   // Generous attempts: a JVM pause on a loaded machine must not fail the set-up (or retry a write that landed).
@@ -41,7 +45,8 @@ export async function startWorld(): Promise<World> {
     const admin = new AdminService(new DynamoAccessStore(adminClient, names.access, names.decisions));
     const workspace = 'ws_bench';
     await admin.createPartner({ id: 'bench', name: 'Bench partner' });
-    const newKey = async () => (await admin.createKey({ partnerId: 'bench', workspaces: [workspace], env: 'test' })).key;
+    const newKey = async () =>
+      (await admin.createKey({ partnerId: 'bench', workspaces: [workspace], env: 'test' })).key;
     const service = createService({
       ...DEFAULT_SETTINGS,
       ...db.settings,
@@ -68,8 +73,24 @@ export async function startWorld(): Promise<World> {
     };
     counting(true);
     const [email] = makeEmails(1, 2_000, 7);
-    const body = JSON.stringify({ ...email, workspace_id: workspace, received_at: new Date(Date.now() - 3_600_000).toISOString() });
-    return { db, names, admin, adminClient, handlers: service, counter, counting, workspace, key: await newKey(), newKey, body };
+    const body = JSON.stringify({
+      ...email,
+      workspace_id: workspace,
+      received_at: new Date(Date.now() - 3_600_000).toISOString(),
+    });
+    return {
+      db,
+      names,
+      admin,
+      adminClient,
+      handlers: service,
+      counter,
+      counting,
+      workspace,
+      key: await newKey(),
+      newKey,
+      body,
+    };
   } catch (err) {
     adminClient.destroy();
     await db.stop();
@@ -82,4 +103,3 @@ export async function stopWorld(world: World): Promise<void> {
   world.adminClient.destroy();
   await world.db.stop();
 }
-

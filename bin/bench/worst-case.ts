@@ -48,7 +48,11 @@ export function maximalPolicy(): WorkspacePolicy {
     vip_senders: senders('v'),
     trusted_senders: senders('t'),
     blocked_senders: senders('b'),
-    keywords: maximalKeywords().map((phrase, i) => ({ phrase, weight: (i % 21) - 10, ...(i % 10 === 0 ? { category: `own_${i}` } : {}) })),
+    keywords: maximalKeywords().map((phrase, i) => ({
+      phrase,
+      weight: (i % 21) - 10,
+      ...(i % 10 === 0 ? { category: `own_${i}` } : {}),
+    })),
   };
 }
 
@@ -61,14 +65,25 @@ export function maximalSignal(workspace: string): string {
   const random = seeded(21);
   const keywords = maximalKeywords();
   const vocabulary = [...SHORT_WORDS, ...THREE_LETTERS];
-  const envelope = { workspace_id: workspace, source: 'email', subject: 'to go up it so', sender: 'ann@deep.sub.v999.io', body: '' };
+  const envelope = {
+    workspace_id: workspace,
+    source: 'email',
+    subject: 'to go up it so',
+    sender: 'ann@deep.sub.v999.io',
+    body: '',
+  };
   const roomBytes = REQUEST_LIMIT - Buffer.byteLength(JSON.stringify(envelope));
   const parts: string[] = [];
   let chars = 0;
   let bytes = 0;
   for (;;) {
     const r = random();
-    const part = r < 0.6 ? WIDE_WORDS[Math.floor(random() * WIDE_WORDS.length)] : r < 0.93 ? 'to' : vocabulary[Math.floor(random() * vocabulary.length)];
+    const part =
+      r < 0.6
+        ? WIDE_WORDS[Math.floor(random() * WIDE_WORDS.length)]
+        : r < 0.93
+          ? 'to'
+          : vocabulary[Math.floor(random() * vocabulary.length)];
     if (chars + part.length + 1 > BODY_MAX_CHARS - 600 || bytes + Buffer.byteLength(part) + 1 > roomBytes - 600) break;
     parts.push(part);
     chars += part.length + 1;
@@ -127,7 +142,8 @@ export async function benchWorstCase(world: World, quick: boolean): Promise<Figu
   const start = process.cpuUsage();
   const regexMatched = patterns.filter((p) => p.test(text)).length;
   const regex = cpuMs(start);
-  if (regexMatched !== matched) throw new Error(`the automaton found ${matched} keywords, the regular expressions ${regexMatched}`);
+  if (regexMatched !== matched)
+    throw new Error(`the automaton found ${matched} keywords, the regular expressions ${regexMatched}`);
 
   request.sort((a, b) => a - b);
   return {

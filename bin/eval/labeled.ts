@@ -13,8 +13,16 @@ import type { Assessment, Priority } from '../../lambdas/domain/decision';
 import { scoreSignal } from '../../lambdas/domain/engine';
 import type { Signal } from '../../lambdas/domain/signal';
 import {
-  BUG_LEVEL, loadAlerts, loadBanking77, loadBugs, loadEnron, loadSms, loadSpamAssassin,
-  type AlertRow, type BugRow, type MailRow,
+  BUG_LEVEL,
+  loadAlerts,
+  loadBanking77,
+  loadBugs,
+  loadEnron,
+  loadSms,
+  loadSpamAssassin,
+  type AlertRow,
+  type BugRow,
+  type MailRow,
 } from '../data-splits';
 
 /** A fixed analysis time for sets without timestamps, so runs are comparable. */
@@ -47,16 +55,38 @@ export function mailSignal(row: MailRow, receivedAt: string): Signal {
 }
 
 export function alertSignal(r: AlertRow): Signal {
-  return { workspace_id: 'eval', source: 'internal', received_at: FIXED_NOW.toISOString(), subject: r.name || r.summary, body: r.description };
+  return {
+    workspace_id: 'eval',
+    source: 'internal',
+    received_at: FIXED_NOW.toISOString(),
+    subject: r.name || r.summary,
+    body: r.description,
+  };
 }
 export function bugSignal(r: BugRow): Signal {
-  return { workspace_id: 'eval', source: 'task', received_at: FIXED_NOW.toISOString(), subject: r.summary, body: r.description };
+  return {
+    workspace_id: 'eval',
+    source: 'task',
+    received_at: FIXED_NOW.toISOString(),
+    subject: r.summary,
+    body: r.description,
+  };
 }
 
 export const ALERT_LEVEL = { critical: 3, warning: 2, info: 1 } as const;
-const ALERT_BANDS: Record<string, readonly Priority[]> = { critical: ['critical', 'high'], warning: ['high', 'medium'], info: ['medium', 'low'] };
+const ALERT_BANDS: Record<string, readonly Priority[]> = {
+  critical: ['critical', 'high'],
+  warning: ['high', 'medium'],
+  info: ['medium', 'low'],
+};
 /** Bugs: the top two priorities high/critical, the bottom two low/medium, the middle one medium. */
-const BUG_BANDS: Record<number, readonly Priority[]> = { 5: ['critical', 'high'], 4: ['critical', 'high'], 3: ['medium'], 2: ['medium', 'low'], 1: ['medium', 'low'] };
+const BUG_BANDS: Record<number, readonly Priority[]> = {
+  5: ['critical', 'high'],
+  4: ['critical', 'high'],
+  3: ['medium'],
+  2: ['medium', 'low'],
+  1: ['medium', 'low'],
+};
 
 const archived = (a: Assessment) => a.recommended_action === 'archive';
 
@@ -96,28 +126,61 @@ export function heldOutCases(): Case[] {
   }
   for (const row of loadSms()) {
     if (row.split !== EVAL_SPLIT) continue;
-    cases.push({ corpus: 'sms', label: row.spam ? 'spam' : 'ham', signal: { workspace_id: 'eval', source: 'support_message', body: row.text, received_at: at }, now });
+    cases.push({
+      corpus: 'sms',
+      label: row.spam ? 'spam' : 'ham',
+      signal: { workspace_id: 'eval', source: 'support_message', body: row.text, received_at: at },
+      now,
+    });
   }
   for (const row of loadEnron()) {
     if (row.split !== 'test') continue;
     const received = row.received_at ?? '2001-06-01T12:00:00Z';
-    cases.push({ corpus: 'enron', label: row.label.split(' ')[0], signal: mailSignal(row, received), now: new Date(Date.parse(received) + 5 * 60_000) });
+    cases.push({
+      corpus: 'enron',
+      label: row.label.split(' ')[0],
+      signal: mailSignal(row, received),
+      now: new Date(Date.parse(received) + 5 * 60_000),
+    });
   }
   for (const row of loadBanking77())
-    cases.push({ corpus: 'banking77', label: row.intent, signal: { workspace_id: 'eval', source: 'support_message', body: row.text, received_at: at }, now });
+    cases.push({
+      corpus: 'banking77',
+      label: row.intent,
+      signal: { workspace_id: 'eval', source: 'support_message', body: row.text, received_at: at },
+      now,
+    });
   for (const row of loadAlerts()) {
-    if (row.source !== 'prometheus-operator/kube-prometheus' && row.source !== 'VictoriaMetrics/VictoriaMetrics') continue;
-    cases.push({ corpus: 'alerts', label: row.severity, level: ALERT_LEVEL[row.severity], group: row.source, signal: alertSignal(row), now });
+    if (row.source !== 'prometheus-operator/kube-prometheus' && row.source !== 'VictoriaMetrics/VictoriaMetrics')
+      continue;
+    cases.push({
+      corpus: 'alerts',
+      label: row.severity,
+      level: ALERT_LEVEL[row.severity],
+      group: row.source,
+      signal: alertSignal(row),
+      now,
+    });
   }
   for (const row of loadBugs()) {
     if (row.split !== 'test') continue;
-    cases.push({ corpus: 'bugs', label: row.priority, level: BUG_LEVEL[row.priority], group: row.project, signal: bugSignal(row), now });
+    cases.push({
+      corpus: 'bugs',
+      label: row.priority,
+      level: BUG_LEVEL[row.priority],
+      group: row.project,
+      signal: bugSignal(row),
+      now,
+    });
   }
   return cases;
 }
 
 /** Scores the cases; `score` lets the eval use a fold's model (default: the shipped engine). */
-export function scoreCases(cases: Case[], score: (c: Case) => Assessment = (c) => scoreSignal(c.signal, c.now)): Scored[] {
+export function scoreCases(
+  cases: Case[],
+  score: (c: Case) => Assessment = (c) => scoreSignal(c.signal, c.now),
+): Scored[] {
   return cases.map((c) => {
     const assessment = score(c);
     return { ...c, assessment, right: isRight(c, assessment) };

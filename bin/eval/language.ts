@@ -8,17 +8,30 @@ import { SAMPLE_DIR, SAMPLE_LANGUAGES } from '../fetch-language-sample';
 import { figure, type Figure } from './report';
 
 /** The README's demo signal (bin/local.ts prints it): it must answer `en`. */
-export const DEMO_SIGNAL = { workspace_id: 'ws_demo', source: 'email', subject: 'Production outage', body: 'Our checkout is down for all customers since 09:10.', sender: 'ops@example.com', received_at: '2026-11-21T09:30:00Z' } as const;
+export const DEMO_SIGNAL = {
+  workspace_id: 'ws_demo',
+  source: 'email',
+  subject: 'Production outage',
+  body: 'Our checkout is down for all customers since 09:10.',
+  sender: 'ops@example.com',
+  received_at: '2026-11-21T09:30:00Z',
+} as const;
 
 export function readSample(): Record<string, string[]> | null {
   if (!SAMPLE_LANGUAGES.every((l) => existsSync(path.join(SAMPLE_DIR, `${l}.txt`)))) return null;
   const out: Record<string, string[]> = {};
-  for (const l of SAMPLE_LANGUAGES) out[l] = readFileSync(path.join(SAMPLE_DIR, `${l}.txt`), 'utf8').split('\n').filter((s) => s.trim() !== '');
+  for (const l of SAMPLE_LANGUAGES)
+    out[l] = readFileSync(path.join(SAMPLE_DIR, `${l}.txt`), 'utf8')
+      .split('\n')
+      .filter((s) => s.trim() !== '');
   return out;
 }
 
 /** Share right per language and overall for a detector (text -> ISO 639-1 code or 'und'). */
-export function accuracy(sample: Record<string, string[]>, detect: (text: string) => string): { per: Record<string, number>; overall: number } {
+export function accuracy(
+  sample: Record<string, string[]>,
+  detect: (text: string) => string,
+): { per: Record<string, number>; overall: number } {
   const per: Record<string, number> = {};
   let right = 0;
   let total = 0;
@@ -32,21 +45,41 @@ export function accuracy(sample: Record<string, string[]>, detect: (text: string
 }
 
 export const engineLanguage = (text: string) =>
-  scoreSignal({ workspace_id: 'eval', source: 'support_message', body: text, received_at: '2026-01-15T12:00:00Z' }, new Date('2026-01-15T12:00:00Z')).language;
+  scoreSignal(
+    { workspace_id: 'eval', source: 'support_message', body: text, received_at: '2026-01-15T12:00:00Z' },
+    new Date('2026-01-15T12:00:00Z'),
+  ).language;
 
 export function languageFigures(): { figures: Figure[]; lines: string[]; detail: unknown } {
   const demo = scoreSignal({ ...DEMO_SIGNAL }, new Date('2026-11-21T09:30:01Z')).language;
-  const figures: Figure[] = [figure(`README demo signal answers en (answered ${demo})`, demo === 'en' ? 1 : 0, '1', (v) => v === 1)];
+  const figures: Figure[] = [
+    figure(`README demo signal answers en (answered ${demo})`, demo === 'en' ? 1 : 0, '1', (v) => v === 1),
+  ];
   const sample = readSample();
   if (sample === null) {
-    return { figures, lines: [`Language: sample not fetched (npx tsx bin/fetch-language-sample.ts writes it to ${SAMPLE_DIR}); skipped`], detail: null };
+    return {
+      figures,
+      lines: [
+        `Language: sample not fetched (npx tsx bin/fetch-language-sample.ts writes it to ${SAMPLE_DIR}); skipped`,
+      ],
+      detail: null,
+    };
   }
   const { per, overall } = accuracy(sample, engineLanguage);
   const worst = Object.entries(per).sort((a, b) => a[1] - b[1])[0];
   figures.push(
     figure(`language: worst of en/de/fr/es/it/pt/nl (${worst[0]}), 5-20 words`, worst[1], '>= 0.90', (v) => v >= 0.9),
-    figure(`language: overall (${Object.values(sample).reduce((s, l) => s + l.length, 0)} sentences)`, overall, '>= 0.95', (v) => v >= 0.95),
+    figure(
+      `language: overall (${Object.values(sample).reduce((s, l) => s + l.length, 0)} sentences)`,
+      overall,
+      '>= 0.95',
+      (v) => v >= 0.95,
+    ),
   );
-  const lines = [`Language on short real sentences (${SAMPLE_DIR}): ${Object.entries(per).map(([l, v]) => `${l} ${v.toFixed(3)}`).join(', ')}`];
+  const lines = [
+    `Language on short real sentences (${SAMPLE_DIR}): ${Object.entries(per)
+      .map(([l, v]) => `${l} ${v.toFixed(3)}`)
+      .join(', ')}`,
+  ];
   return { figures, lines, detail: per };
 }

@@ -26,8 +26,21 @@ const archived = (s: Scored) => s.assessment.recommended_action === 'archive';
 const escalated = (s: Scored) => s.assessment.recommended_action === 'escalate' || s.assessment.priority === 'critical';
 
 /** A plain outage report, obvious spam and vague one-liners, written here (no corpus text). */
-const OUTAGE = { workspace_id: 'eval', source: 'email', received_at: '2026-01-15T11:59:00Z', subject: 'Production outage', body: 'Our checkout is down for all customers since 09:10. Every payment fails with error 500.' } as const;
-const SPAM = { workspace_id: 'eval', source: 'email', received_at: '2026-01-15T11:59:00Z', subject: 'You have WON a FREE prize!!!', body: 'Congratulations! You have been selected to receive a $1000 gift card. Click here to claim your prize now. Limited time offer, act now! Unsubscribe here.', sender: 'winner@promo-deals.example' } as const;
+const OUTAGE = {
+  workspace_id: 'eval',
+  source: 'email',
+  received_at: '2026-01-15T11:59:00Z',
+  subject: 'Production outage',
+  body: 'Our checkout is down for all customers since 09:10. Every payment fails with error 500.',
+} as const;
+const SPAM = {
+  workspace_id: 'eval',
+  source: 'email',
+  received_at: '2026-01-15T11:59:00Z',
+  subject: 'You have WON a FREE prize!!!',
+  body: 'Congratulations! You have been selected to receive a $1000 gift card. Click here to claim your prize now. Limited time offer, act now! Unsubscribe here.',
+  sender: 'winner@promo-deals.example',
+} as const;
 const VAGUE = ['hi', 'quick question', 'any update?', 'please call me', 'see attached', 'ok thanks'];
 
 interface CorpusConfidence {
@@ -39,25 +52,75 @@ interface CorpusConfidence {
 }
 
 function goals(scored: Scored[]): { figures: Figure[]; perCorpus: Record<string, CorpusConfidence> } {
-  const of = (corpus: Corpus, label?: string) => scored.filter((s) => s.corpus === corpus && (label === undefined || s.label === label));
+  const of = (corpus: Corpus, label?: string) =>
+    scored.filter((s) => s.corpus === corpus && (label === undefined || s.label === label));
   const bugs = of('bugs');
   const topBugs = bugs.filter((s) => (s.level ?? 0) >= 4);
   const alerts = of('alerts');
-  const rho = (list: Scored[]) => spearman(list.map((s) => s.assessment.score), list.map((s) => s.level!));
+  const rho = (list: Scored[]) =>
+    spearman(
+      list.map((s) => s.assessment.score),
+      list.map((s) => s.level!),
+    );
   const kube = alerts.filter((s) => s.group === 'prometheus-operator/kube-prometheus');
   const vm = alerts.filter((s) => s.group === 'VictoriaMetrics/VictoriaMetrics');
   const ham = [...of('spamassassin', 'easy_ham'), ...of('enron')];
-  const junk = [...of('spamassassin', 'spam'), ...of('spamassassin', 'hard_ham'), ...of('web-form spam'), ...of('sms', 'spam')];
+  const junk = [
+    ...of('spamassassin', 'spam'),
+    ...of('spamassassin', 'hard_ham'),
+    ...of('web-form spam'),
+    ...of('sms', 'spam'),
+  ];
   const figures: Figure[] = [
-    figure(`BANKING77 as support_message archived (of ${of('banking77').length})`, count(of('banking77'), archived), '0', (v) => v === 0),
-    figure(`bugs as task archived, test projects (${bugs.length})`, share(bugs, archived), '<= 0.005', (v) => v <= 0.005),
-    figure(`bugs of the top two priorities archived (of ${topBugs.length})`, count(topBugs, archived), '0', (v) => v === 0),
-    figure(`critical alerts archived (of ${of('alerts', 'critical').length})`, count(of('alerts', 'critical'), archived), '0', (v) => v === 0),
-    figure(`e-mail ham archived (easy_ham test + Enron, ${ham.length})`, share(ham, archived), '<= 0.01', (v) => v <= 0.01),
-    figure(`SpamAssassin spam -> archive (test, ${of('spamassassin', 'spam').length})`, share(of('spamassassin', 'spam'), archived), '>= 0.95', (v) => v >= 0.95),
-    figure(`same spam as support_message -> archive (${of('web-form spam').length})`, share(of('web-form spam'), archived), '>= 0.80', (v) => v >= 0.8),
+    figure(
+      `BANKING77 as support_message archived (of ${of('banking77').length})`,
+      count(of('banking77'), archived),
+      '0',
+      (v) => v === 0,
+    ),
+    figure(
+      `bugs as task archived, test projects (${bugs.length})`,
+      share(bugs, archived),
+      '<= 0.005',
+      (v) => v <= 0.005,
+    ),
+    figure(
+      `bugs of the top two priorities archived (of ${topBugs.length})`,
+      count(topBugs, archived),
+      '0',
+      (v) => v === 0,
+    ),
+    figure(
+      `critical alerts archived (of ${of('alerts', 'critical').length})`,
+      count(of('alerts', 'critical'), archived),
+      '0',
+      (v) => v === 0,
+    ),
+    figure(
+      `e-mail ham archived (easy_ham test + Enron, ${ham.length})`,
+      share(ham, archived),
+      '<= 0.01',
+      (v) => v <= 0.01,
+    ),
+    figure(
+      `SpamAssassin spam -> archive (test, ${of('spamassassin', 'spam').length})`,
+      share(of('spamassassin', 'spam'), archived),
+      '>= 0.95',
+      (v) => v >= 0.95,
+    ),
+    figure(
+      `same spam as support_message -> archive (${of('web-form spam').length})`,
+      share(of('web-form spam'), archived),
+      '>= 0.80',
+      (v) => v >= 0.8,
+    ),
     figure(`spam and newsletters escalated (of ${junk.length})`, count(junk, escalated), '0', (v) => v === 0),
-    figure(`alerts text only: rho, lower of kube->VM (${vm.length}) / VM->kube (${kube.length})`, Math.min(rho(vm), rho(kube)), '>= 0.4', (v) => v >= 0.4),
+    figure(
+      `alerts text only: rho, lower of kube->VM (${vm.length}) / VM->kube (${kube.length})`,
+      Math.min(rho(vm), rho(kube)),
+      '>= 0.4',
+      (v) => v >= 0.4,
+    ),
     figure(`bugs: rho with tracker priority, test projects (${bugs.length})`, rho(bugs), '>= 0.25', (v) => v >= 0.25),
   ];
   const perCorpus: Record<string, CorpusConfidence> = {};
@@ -72,7 +135,13 @@ function goals(scored: Scored[]): { figures: Figure[]; perCorpus: Record<string,
     const area = wrong >= 30 && wrong < judged.length ? auroc(judged) : NaN;
     worstEce = Math.max(worstEce, rel.ece);
     if (!Number.isNaN(area)) worstAuroc = Math.min(worstAuroc, area);
-    perCorpus[corpus] = { n: list.length, wrong, ece: rel.ece, auroc: Number.isNaN(area) ? null : round(area, 3), rows: rel.rows };
+    perCorpus[corpus] = {
+      n: list.length,
+      wrong,
+      ece: rel.ece,
+      auroc: Number.isNaN(area) ? null : round(area, 3),
+      rows: rel.rows,
+    };
   }
   figures.push(
     figure('confidence AUROC right vs wrong, worst corpus (>= 30 wrong)', worstAuroc, '>= 0.75', (v) => v >= 0.75),
@@ -81,9 +150,19 @@ function goals(scored: Scored[]): { figures: Figure[]; perCorpus: Record<string,
   const now = new Date('2026-01-15T12:00:00Z');
   const outage = scoreSignal({ ...OUTAGE }, now).confidence;
   const spam = scoreSignal({ ...SPAM }, now).confidence;
-  const vague = Math.max(...VAGUE.map((body) => scoreSignal({ workspace_id: 'eval', source: 'email', received_at: OUTAGE.received_at, body }, now).confidence));
+  const vague = Math.max(
+    ...VAGUE.map(
+      (body) =>
+        scoreSignal({ workspace_id: 'eval', source: 'email', received_at: OUTAGE.received_at, body }, now).confidence,
+    ),
+  );
   figures.push(
-    figure(`most confident vague one-liner minus min(outage ${outage}, spam ${spam})`, vague - Math.min(outage, spam), '< 0', (v) => v < 0),
+    figure(
+      `most confident vague one-liner minus min(outage ${outage}, spam ${spam})`,
+      vague - Math.min(outage, spam),
+      '< 0',
+      (v) => v < 0,
+    ),
   );
   return { figures, perCorpus };
 }
@@ -93,8 +172,20 @@ function handWritten(): { name: string; value: number }[] {
   const alerts = ALERT_CASES.map((c) => scoreSignal(alertSignal(c, 'internal'), now).score);
   const tickets = TICKET_CASES.map((c) => scoreSignal(ticketSignal(c), now).score);
   return [
-    { name: `hand-written alerts (${ALERT_CASES.length}): Spearman`, value: spearman(alerts, ALERT_CASES.map((c) => ALERT_LEVEL[c.label])) },
-    { name: `hand-written bugs and tasks (${TICKET_CASES.length}): Spearman`, value: spearman(tickets, TICKET_CASES.map((c) => TICKET_LEVEL[c.label])) },
+    {
+      name: `hand-written alerts (${ALERT_CASES.length}): Spearman`,
+      value: spearman(
+        alerts,
+        ALERT_CASES.map((c) => ALERT_LEVEL[c.label]),
+      ),
+    },
+    {
+      name: `hand-written bugs and tasks (${TICKET_CASES.length}): Spearman`,
+      value: spearman(
+        tickets,
+        TICKET_CASES.map((c) => TICKET_LEVEL[c.label]),
+      ),
+    },
   ];
 }
 
@@ -104,9 +195,11 @@ const MD_END = '<!-- eval:goals:end -->';
 function writeMarkdown(figures: Figure[], perCorpus: Record<string, CorpusConfidence>): void {
   const file = path.resolve(__dirname, '../../docs/decision-engine.md');
   const lines = [MD_BEGIN, '', '| Figure (held out) | Value | Goal | |', '|---|---|---|---|'];
-  for (const f of figures) lines.push(`| ${f.name} | ${f.value} | ${f.goal} | ${f.pass === undefined ? '' : f.pass ? 'PASS' : 'MISS'} |`);
+  for (const f of figures)
+    lines.push(`| ${f.name} | ${f.value} | ${f.goal} | ${f.pass === undefined ? '' : f.pass ? 'PASS' : 'MISS'} |`);
   lines.push('', '| Corpus | Decisions | Wrong | ECE (10 bins) | AUROC (>= 30 wrong) |', '|---|---|---|---|---|');
-  for (const [k, v] of Object.entries(perCorpus)) lines.push(`| ${k} | ${v.n} | ${v.wrong} | ${v.ece} | ${v.auroc ?? '-'} |`);
+  for (const [k, v] of Object.entries(perCorpus))
+    lines.push(`| ${k} | ${v.n} | ${v.wrong} | ${v.ece} | ${v.auroc ?? '-'} |`);
   lines.push('', MD_END);
   const doc = readFileSync(file, 'utf8');
   const a = doc.indexOf(MD_BEGIN);
@@ -138,8 +231,15 @@ function scoreAlertsByFold(cases: Case[]): Scored[] {
   const out: Scored[] = [];
   for (const fold of ALERT_FOLDS) {
     const models = { severity: { alert: folds.get(fold.test)!, bug } };
-    useConfidenceWeights(fitConfidence([...base, ...crossFittedAlertRows(alerts.filter((r) => r.source !== fold.test))]));
-    out.push(...scoreCases(cases.filter((c) => c.group === fold.test), (c) => scoreSignal(c.signal, c.now, models)));
+    useConfidenceWeights(
+      fitConfidence([...base, ...crossFittedAlertRows(alerts.filter((r) => r.source !== fold.test))]),
+    );
+    out.push(
+      ...scoreCases(
+        cases.filter((c) => c.group === fold.test),
+        (c) => scoreSignal(c.signal, c.now, models),
+      ),
+    );
   }
   useConfidenceWeights(null);
   return out;
@@ -147,12 +247,17 @@ function scoreAlertsByFold(cases: Case[]): Scored[] {
 
 function main() {
   const cases = heldOutCases();
-  const scored = [...scoreCases(cases.filter((c) => c.corpus !== 'alerts')), ...scoreAlertsByFold(cases.filter((c) => c.corpus === 'alerts'))];
+  const scored = [
+    ...scoreCases(cases.filter((c) => c.corpus !== 'alerts')),
+    ...scoreAlertsByFold(cases.filter((c) => c.corpus === 'alerts')),
+  ];
   const { figures, perCorpus } = goals(scored);
   const language = languageFigures();
   const all = [...figures, ...language.figures];
   if (JSON_OUT) {
-    process.stdout.write(`${JSON.stringify({ model_version: MODEL_VERSION, figures: all, confidence: perCorpus, language: language.detail })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ model_version: MODEL_VERSION, figures: all, confidence: perCorpus, language: language.detail })}\n`,
+    );
     return;
   }
   console.log(`Decision engine ${MODEL_VERSION}: held-out evaluation (splits in bin/data-splits.ts)`);
@@ -162,14 +267,22 @@ function main() {
   console.log();
   console.log('Confidence per corpus (right as bin/eval/labeled.ts defines it; reliability over 10 bins)');
   for (const [corpus, v] of Object.entries(perCorpus)) {
-    console.log(`  ${corpus}: ${v.n} decisions, ${v.wrong} wrong, ECE ${v.ece}, AUROC ${v.auroc ?? '(fewer than 30 wrong)'}`);
-    const rows = (v.rows as { bucket: string; n: number; mean_confidence: number; agreement: number }[]).filter((r) => r.n > 0);
-    console.log(`    ${rows.map((r) => `${r.bucket}: ${r.n} @ ${r.mean_confidence.toFixed(2)} -> ${r.agreement.toFixed(2)}`).join('; ')}`);
+    console.log(
+      `  ${corpus}: ${v.n} decisions, ${v.wrong} wrong, ECE ${v.ece}, AUROC ${v.auroc ?? '(fewer than 30 wrong)'}`,
+    );
+    const rows = (v.rows as { bucket: string; n: number; mean_confidence: number; agreement: number }[]).filter(
+      (r) => r.n > 0,
+    );
+    console.log(
+      `    ${rows.map((r) => `${r.bucket}: ${r.n} @ ${r.mean_confidence.toFixed(2)} -> ${r.agreement.toFixed(2)}`).join('; ')}`,
+    );
   }
   console.log();
   for (const line of language.lines) console.log(line);
   console.log();
-  console.log('Hand-written cases (NOT a quality measure: written by the lexicon\'s author; bin/eval/hand-written-cases.ts)');
+  console.log(
+    "Hand-written cases (NOT a quality measure: written by the lexicon's author; bin/eval/hand-written-cases.ts)",
+  );
   for (const h of handWritten()) console.log(`  ${h.name.padEnd(52)} ${h.value.toFixed(3).padStart(6)}`);
   if (MARKDOWN) {
     writeMarkdown(all, perCorpus);

@@ -55,7 +55,12 @@ export function reliabilityTable(judged: readonly Judged[], lowerEdges: readonly
     const mean = inBucket.reduce((sum, j) => sum + j.confidence, 0) / Math.max(n, 1);
     const agree = inBucket.filter((j) => j.right).length / Math.max(n, 1);
     gap += n * Math.abs(mean - agree);
-    return { bucket: `${lo.toFixed(1)}-${Math.min(edges[i + 1], 1).toFixed(1)}`, n, mean_confidence: round(mean, 3), agreement: round(agree, 3) };
+    return {
+      bucket: `${lo.toFixed(1)}-${Math.min(edges[i + 1], 1).toFixed(1)}`,
+      n,
+      mean_confidence: round(mean, 3),
+      agreement: round(agree, 3),
+    };
   });
   return { rows, ece: round(gap / Math.max(judged.length, 1), 3) };
 }
@@ -65,8 +70,14 @@ export const TEN_BINS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] as cons
 
 /** Area under the ROC curve of confidence separating right from wrong decisions (ties count half). */
 export function auroc(judged: readonly Judged[]): number {
-  const right = judged.filter((j) => j.right).map((j) => j.confidence).sort((a, b) => a - b);
-  const wrong = judged.filter((j) => !j.right).map((j) => j.confidence).sort((a, b) => a - b);
+  const right = judged
+    .filter((j) => j.right)
+    .map((j) => j.confidence)
+    .sort((a, b) => a - b);
+  const wrong = judged
+    .filter((j) => !j.right)
+    .map((j) => j.confidence)
+    .sort((a, b) => a - b);
   if (right.length === 0 || wrong.length === 0) return NaN;
   let wins = 0;
   let lo = 0;
@@ -84,7 +95,7 @@ export function spearman(xs: readonly number[], ys: readonly number[]): number {
   const ranks = (v: readonly number[]) => {
     const order = v.map((x, i) => [x, i] as const).sort((a, b) => a[0] - b[0]);
     const r = new Array<number>(v.length);
-    for (let i = 0; i < order.length; ) {
+    for (let i = 0; i < order.length;) {
       let j = i;
       while (j + 1 < order.length && order[j + 1][0] === order[i][0]) j++;
       for (let k = i; k <= j; k++) r[order[k][1]] = (i + j) / 2 + 1;
@@ -96,7 +107,9 @@ export function spearman(xs: readonly number[], ys: readonly number[]): number {
   const ry = ranks(ys);
   const n = xs.length;
   const mean = (n + 1) / 2;
-  let sxy = 0, sxx = 0, syy = 0;
+  let sxy = 0,
+    sxx = 0,
+    syy = 0;
   for (let i = 0; i < n; i++) {
     sxy += (rx[i] - mean) * (ry[i] - mean);
     sxx += (rx[i] - mean) ** 2;

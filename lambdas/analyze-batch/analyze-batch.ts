@@ -3,7 +3,13 @@
 import { DEFAULT_MESSAGE } from '../contract/errors';
 import type { Principal } from '../domain/principal';
 import type { Decision } from '../domain/decision';
-import type { BatchItemRecord, DecisionBatchStore, DecisionExtras, DecisionOwner, IdempotencyRequest } from '../domain/ports';
+import type {
+  BatchItemRecord,
+  DecisionBatchStore,
+  DecisionExtras,
+  DecisionOwner,
+  IdempotencyRequest,
+} from '../domain/ports';
 import type { WorkspaceAccess } from '../application/workspace-access';
 import type { WorkspaceCache } from '../domain/learning/workspace-cache';
 import { decideForStore } from '../analyze/analyze-signal';
@@ -19,7 +25,8 @@ export type BatchOutcome =
   | { kind: 'replayed'; data: BatchResultItem[] }
   | { kind: 'conflict' };
 
-type ItemVerdict = { decision: Decision; extra?: DecisionExtras } | { error: Extract<BatchResultItem, { error: unknown }>['error'] };
+type ItemVerdict =
+  { decision: Decision; extra?: DecisionExtras } | { error: Extract<BatchResultItem, { error: unknown }>['error'] };
 
 const notAllowed = () => ({ code: 'WORKSPACE_NOT_ALLOWED', message: DEFAULT_MESSAGE.WORKSPACE_NOT_ALLOWED });
 
@@ -30,9 +37,16 @@ interface JudgeDeps {
 }
 
 /** One signal, as analyze would judge it: the workspace grant first, then validation, then the decision. */
-async function judge(raw: unknown, principal: Principal, deps: JudgeDeps, nowMs: number, id?: string): Promise<ItemVerdict> {
+async function judge(
+  raw: unknown,
+  principal: Principal,
+  deps: JudgeDeps,
+  nowMs: number,
+  id?: string,
+): Promise<ItemVerdict> {
   const access = deps.workspaceAccess;
-  const workspaceId = raw !== null && typeof raw === 'object' ? (raw as { workspace_id?: unknown }).workspace_id : undefined;
+  const workspaceId =
+    raw !== null && typeof raw === 'object' ? (raw as { workspace_id?: unknown }).workspace_id : undefined;
   if (typeof workspaceId === 'string' && !(await access.allows(principal, workspaceId))) return { error: notAllowed() };
   const validation = validateSignal(raw, nowMs);
   if (!validation.ok) {
@@ -52,13 +66,26 @@ export async function analyzeBatch(
   const verdicts: ItemVerdict[] = [];
   for (const raw of signals) verdicts.push(await judge(raw, principal, deps, options.nowMs));
   const decisions = verdicts.flatMap((v) => ('decision' in v ? [v.decision] : []));
-  const items: BatchItemRecord[] = verdicts.map((v) => ('decision' in v ? { id: v.decision.decision_id } : { error: v.error }));
-  const extras = new Map(verdicts.flatMap((v) => ('decision' in v && v.extra ? [[v.decision.decision_id, v.extra] as const] : [])));
+  const items: BatchItemRecord[] = verdicts.map((v) =>
+    'decision' in v ? { id: v.decision.decision_id } : { error: v.error },
+  );
+  const extras = new Map(
+    verdicts.flatMap((v) => ('decision' in v && v.extra ? [[v.decision.decision_id, v.extra] as const] : [])),
+  );
 
-  const saved = await deps.store.saveBatch(decisions, principal, { items, createdMs: options.nowMs, idempotency: options.idempotency, extras });
+  const saved = await deps.store.saveBatch(decisions, principal, {
+    items,
+    createdMs: options.nowMs,
+    idempotency: options.idempotency,
+    extras,
+  });
   if (saved.kind === 'conflict') return saved;
   if (saved.kind === 'created') {
-    return { kind: 'created', data: verdicts.map((v, index) => ('decision' in v ? { index, decision: v.decision } : { index, error: v.error })), stored: decisions.length };
+    return {
+      kind: 'created',
+      data: verdicts.map((v, index) => ('decision' in v ? { index, decision: v.decision } : { index, error: v.error })),
+      stored: decisions.length,
+    };
   }
 
   // A replay: the first batch's decisions by id. Any its first attempt did not get to store (it failed between
@@ -83,7 +110,8 @@ export async function analyzeBatch(
     if (!decision) {
       const verdict = await judge(signals[index], principal, deps, saved.createdMs, item.id);
       if (!('decision' in verdict)) {
-        if (verdict.error.code !== 'WORKSPACE_NOT_ALLOWED') throw new Error('a replayed batch item no longer validates');
+        if (verdict.error.code !== 'WORKSPACE_NOT_ALLOWED')
+          throw new Error('a replayed batch item no longer validates');
         data.push({ index, error: verdict.error });
         continue;
       }

@@ -5,7 +5,9 @@ import type { ErrorDetail } from '../http/errors';
 export const BATCH_LIMITS = { signalsMax: 100, bodyBytes: 1024 * 1024 } as const;
 export const BATCH_BODY_LIMIT = { bytes: BATCH_LIMITS.bodyBytes, message: 'The request body is larger than 1 MiB.' };
 
-export function validateEnvelope(body: unknown): { ok: true; signals: unknown[] } | { ok: false; details: ErrorDetail[] } {
+export function validateEnvelope(
+  body: unknown,
+): { ok: true; signals: unknown[] } | { ok: false; details: ErrorDetail[] } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return { ok: false, details: [{ field: '(body)', message: 'must be a JSON object with a signals array' }] };
   }

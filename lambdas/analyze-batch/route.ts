@@ -8,39 +8,52 @@ import { analyzeBatch } from './analyze-batch';
 import { BATCH_BODY_LIMIT, validateEnvelope } from './batch-envelope';
 
 // Each signal names its own workspace: refused per item by the use case, after the rate limit per signal.
-const CHECKS: Check[] = ['key', 'scope', { jsonBody: { maxBytes: BATCH_BODY_LIMIT.bytes, tooLargeMessage: BATCH_BODY_LIMIT.message } }];
+const CHECKS: Check[] = [
+  'key',
+  'scope',
+  { jsonBody: { maxBytes: BATCH_BODY_LIMIT.bytes, tooLargeMessage: BATCH_BODY_LIMIT.message } },
+];
 
 export function analyzeBatchRoute(deps: Dependencies): RouteHandler {
   const { decisionBatch, workspaceAccess, workspaces, telemetry } = deps;
   return apiHandler(deps, { checks: CHECKS }, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
-      const nowMs = Date.now();
-      const idempotencyKey = event.headers['idempotency-key'];
-      const envelope = validateEnvelope(event.body);
-      const keyProblem = validateIdempotencyKey(idempotencyKey);
-      if (!envelope.ok || keyProblem || forbiddenKeys.length) {
-        throw validationError([...(envelope.ok ? [] : envelope.details), ...(keyProblem ? [keyProblem] : [])], forbiddenKeys);
-      }
+    const nowMs = Date.now();
+    const idempotencyKey = event.headers['idempotency-key'];
+    const envelope = validateEnvelope(event.body);
+    const keyProblem = validateIdempotencyKey(idempotencyKey);
+    if (!envelope.ok || keyProblem || forbiddenKeys.length) {
+      throw validationError(
+        [...(envelope.ok ? [] : envelope.details), ...(keyProblem ? [keyProblem] : [])],
+        forbiddenKeys,
+      );
+    }
 
-      // docs/partners.md, Scopes and rate limits: a batch takes one request of the key's limit per signal, after its envelope is valid and
-      // before any per-item check; a refusal stores nothing.
-      await consumeRateLimit(envelope.signals.length);
+    // docs/partners.md, Scopes and rate limits: a batch takes one request of the key's limit per signal, after its envelope is valid and
+    // before any per-item check; a refusal stores nothing.
+    await consumeRateLimit(envelope.signals.length);
 
-      const outcome = await analyzeBatch(envelope.signals, principal, { workspaceAccess, workspaces, store: decisionBatch }, {
+    const outcome = await analyzeBatch(
+      envelope.signals,
+      principal,
+      { workspaceAccess, workspaces, store: decisionBatch },
+      {
         nowMs,
         idempotency: idempotencyKey !== undefined ? idempotencyRequest(idempotencyKey, event.body) : undefined,
-      });
-      if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');
-      const replayed = outcome.kind === 'replayed';
-      telemetry.logger.info(replayed ? 'batch replayed' : 'batch stored', {
-        partner_id: principal.partner_id,
-        signals: envelope.signals.length,
-        decision_ids: outcome.data.flatMap((item) => ('decision' in item ? [item.decision.decision_id] : [])),
-      });
-      if (!replayed) for (const item of outcome.data) if ('decision' in item) telemetry.count('decisions', item.decision.priority);
-      return {
-        statusCode: 200,
-        body: { object: 'list', data: outcome.data },
-        headers: replayed ? { 'Idempotent-Replayed': 'true' } : undefined,
-      };
+      },
+    );
+    if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');
+    const replayed = outcome.kind === 'replayed';
+    telemetry.logger.info(replayed ? 'batch replayed' : 'batch stored', {
+      partner_id: principal.partner_id,
+      signals: envelope.signals.length,
+      decision_ids: outcome.data.flatMap((item) => ('decision' in item ? [item.decision.decision_id] : [])),
+    });
+    if (!replayed)
+      for (const item of outcome.data) if ('decision' in item) telemetry.count('decisions', item.decision.priority);
+    return {
+      statusCode: 200,
+      body: { object: 'list', data: outcome.data },
+      headers: replayed ? { 'Idempotent-Replayed': 'true' } : undefined,
+    };
   });
 }

@@ -27,13 +27,20 @@ export function idempotencyRequest(idempotencyKey: string, body: unknown): Idemp
 }
 
 /** A decision and the sketch learning keeps with it (only for a workspace that has been loaded). */
-function decide(signal: Signal, decisionId: string, nowMs: number, ws?: CachedWorkspace): { decision: Decision; sketch?: Sketch } {
+function decide(
+  signal: Signal,
+  decisionId: string,
+  nowMs: number,
+  ws?: CachedWorkspace,
+): { decision: Decision; sketch?: Sketch } {
   const global = scoreSignal(signal, new Date(nowMs));
   // The workspace layer: its policy and what it learned, applied after the global engine (pure).
   const text = ws ? signalText(signal) : '';
   const sketch = ws ? sketchSignal(ws.key, signal, text) : undefined;
   const assessment = ws ? applyWorkspace(global, signal, ws.policy, ws.state.model, sketch, text) : global;
-  const policy: DecisionPolicy = ws ? { policy_version: ws.policy.version, response_minutes: ws.policy.responseMinutes } : NO_POLICY;
+  const policy: DecisionPolicy = ws
+    ? { policy_version: ws.policy.version, response_minutes: ws.policy.responseMinutes }
+    : NO_POLICY;
   const decision = buildDecision(
     {
       decision_id: decisionId,
@@ -52,7 +59,12 @@ function decide(signal: Signal, decisionId: string, nowMs: number, ws?: CachedWo
  * The decision and what is stored beside it (the learning sketch), for routes that store many at once: no I/O, one
  * call per signal, the same decide() single analyze uses, so a batch stores exactly what analyzing alone would.
  */
-export function decideForStore(signal: Signal, decisionId: string, nowMs: number, workspace?: CachedWorkspace): { decision: Decision; extra: DecisionExtras } {
+export function decideForStore(
+  signal: Signal,
+  decisionId: string,
+  nowMs: number,
+  workspace?: CachedWorkspace,
+): { decision: Decision; extra: DecisionExtras } {
   const { decision, sketch } = decide(signal, decisionId, nowMs, workspace);
   return { decision, extra: sketch ? { sketch: encodeSketch(sketch) } : {} };
 }

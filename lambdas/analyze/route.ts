@@ -10,29 +10,32 @@ const CHECKS: Check[] = ['key', 'scope', 'rate-limit', { jsonBody: {} }, { works
 export function analyzeRoute(deps: Dependencies): RouteHandler {
   const { decisionStore, workspaces, telemetry } = deps;
   return apiHandler(deps, { checks: CHECKS }, async ({ event, principal, forbiddenKeys }) => {
-      const nowMs = Date.now();
-      const body = event.body;
-      const idempotencyKey = event.headers['idempotency-key'];
-      const validation = validateSignal(body, nowMs);
-      const keyProblem = validateIdempotencyKey(idempotencyKey);
-      if (!validation.ok || keyProblem || forbiddenKeys.length) {
-        throw validationError([...(validation.ok ? [] : validation.details), ...(keyProblem ? [keyProblem] : [])], forbiddenKeys);
-      }
+    const nowMs = Date.now();
+    const body = event.body;
+    const idempotencyKey = event.headers['idempotency-key'];
+    const validation = validateSignal(body, nowMs);
+    const keyProblem = validateIdempotencyKey(idempotencyKey);
+    if (!validation.ok || keyProblem || forbiddenKeys.length) {
+      throw validationError(
+        [...(validation.ok ? [] : validation.details), ...(keyProblem ? [keyProblem] : [])],
+        forbiddenKeys,
+      );
+    }
 
-      const outcome = await analyzeSignal(validation.signal, principal, decisionStore, {
-        nowMs,
-        workspace: await workspaces.get(validation.signal.workspace_id),
-        idempotency: idempotencyKey !== undefined ? idempotencyRequest(idempotencyKey, body) : undefined,
-      });
-      if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');
-      const { decision } = outcome;
-      const replayed = outcome.kind === 'replayed';
-      telemetry.logger.info(replayed ? 'decision replayed' : 'decision stored', {
-        decision_id: decision.decision_id,
-        partner_id: principal.partner_id,
-        priority: decision.priority,
-      });
-      if (!replayed) telemetry.count('decisions', decision.priority);
-      return { statusCode: 200, body: decision, headers: replayed ? { 'Idempotent-Replayed': 'true' } : undefined };
+    const outcome = await analyzeSignal(validation.signal, principal, decisionStore, {
+      nowMs,
+      workspace: await workspaces.get(validation.signal.workspace_id),
+      idempotency: idempotencyKey !== undefined ? idempotencyRequest(idempotencyKey, body) : undefined,
+    });
+    if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');
+    const { decision } = outcome;
+    const replayed = outcome.kind === 'replayed';
+    telemetry.logger.info(replayed ? 'decision replayed' : 'decision stored', {
+      decision_id: decision.decision_id,
+      partner_id: principal.partner_id,
+      priority: decision.priority,
+    });
+    if (!replayed) telemetry.count('decisions', decision.priority);
+    return { statusCode: 200, body: decision, headers: replayed ? { 'Idempotent-Replayed': 'true' } : undefined };
   });
 }

@@ -20,7 +20,12 @@ import {
 
 export type RateOutcome =
   | { allowed: true; headers: Record<string, string> }
-  | { allowed: false; headers: Record<string, string>; retryAfterSeconds: number; reason: 'window_full' | 'larger_than_limit' };
+  | {
+      allowed: false;
+      headers: Record<string, string>;
+      retryAfterSeconds: number;
+      reason: 'window_full' | 'larger_than_limit';
+    };
 
 interface KeyState {
   windowIndex: number;

@@ -50,10 +50,14 @@ export class GrantAccess implements WorkspaceAccess {
   ) {
     this.ttlMs = options.ttlSeconds * 1000;
     const maxBytes = options.maxBytes ?? DEFAULT_CACHE_BYTES;
-    this.pairs = new LruMap(options.maxPairs ?? 50_000, { maxBytes, sizeOf: (key) => stringBytes(key) + ENTRY_OVERHEAD_BYTES });
+    this.pairs = new LruMap(options.maxPairs ?? 50_000, {
+      maxBytes,
+      sizeOf: (key) => stringBytes(key) + ENTRY_OVERHEAD_BYTES,
+    });
     this.prefixes = new LruMap(options.maxKeys ?? 10_000, {
       maxBytes,
-      sizeOf: (key, set) => stringBytes(key) + ENTRY_OVERHEAD_BYTES + set.value.reduce((sum, p) => sum + stringBytes(p) + 8, 0),
+      sizeOf: (key, set) =>
+        stringBytes(key) + ENTRY_OVERHEAD_BYTES + set.value.reduce((sum, p) => sum + stringBytes(p) + 8, 0),
     });
     this.clock = options.clock ?? Date.now;
   }
@@ -79,12 +83,19 @@ export class GrantAccess implements WorkspaceAccess {
     const known = this.prefixes.get(principal.key_id);
     const knownPrefixes = this.fresh(known, nowMs) ? known : undefined;
     // A prefix already known to cover the workspace needs no read at all; the answer is as old as the prefix set.
-    if (knownPrefixes?.value.some((p) => grantCovers(p, workspaceId))) return this.remember(pairKey, true, knownPrefixes.loadedAtMs);
+    if (knownPrefixes?.value.some((p) => grantCovers(p, workspaceId)))
+      return this.remember(pairKey, true, knownPrefixes.loadedAtMs);
 
     const found = await this.grants.checkGrant(principal.key_id, workspaceId, knownPrefixes?.value);
-    if (found.prefixes && this.ttlMs > 0) this.prefixes.set(principal.key_id, { value: found.prefixes, loadedAtMs: nowMs });
+    if (found.prefixes && this.ttlMs > 0)
+      this.prefixes.set(principal.key_id, { value: found.prefixes, loadedAtMs: nowMs });
     if (found.exact) return this.remember(pairKey, true, nowMs);
-    if (found.prefixes) return this.remember(pairKey, found.prefixes.some((p) => grantCovers(p, workspaceId)), nowMs);
+    if (found.prefixes)
+      return this.remember(
+        pairKey,
+        found.prefixes.some((p) => grantCovers(p, workspaceId)),
+        nowMs,
+      );
     // No exact grant, and the cached prefix set does not cover it: a refusal as old as that set.
     return this.remember(pairKey, false, knownPrefixes?.loadedAtMs ?? nowMs);
   }

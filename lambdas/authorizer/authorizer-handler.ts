@@ -10,16 +10,25 @@ import { bypassedEdge } from '../http/edge-origin';
 import { KeyAuthorizer } from './authorize';
 
 export type AuthorizerResult = { isAuthorized: boolean; context: AuthContext };
-export type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEventV2, context: Context) => Promise<AuthorizerResult>;
+export type AuthorizerHandler = (
+  event: APIGatewayRequestAuthorizerEventV2,
+  context: Context,
+) => Promise<AuthorizerResult>;
 
-export function authorizerHandler({ accessStore, settings, telemetry, isUnavailable }: Dependencies): AuthorizerHandler {
+export function authorizerHandler({
+  accessStore,
+  settings,
+  telemetry,
+  isUnavailable,
+}: Dependencies): AuthorizerHandler {
   const keys = new KeyAuthorizer(accessStore, { ttlSeconds: settings.authCacheTtlSeconds, isUnavailable });
   const { logger } = telemetry;
   return middy<APIGatewayRequestAuthorizerEventV2, AuthorizerResult>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .handler(async (event) => {
       // First of all: a request that came around CloudFront (edge protection on) is refused whatever its key.
-      if (bypassedEdge(event.headers, settings.edgeOriginSecret)) return { isAuthorized: true, context: { outcome: 'FORBIDDEN' } };
+      if (bypassedEdge(event.headers, settings.edgeOriginSecret))
+        return { isAuthorized: true, context: { outcome: 'FORBIDDEN' } };
       try {
         const verdict = await keys.verify(event.headers?.authorization);
         return { isAuthorized: true, context: encodeVerdict(verdict) };

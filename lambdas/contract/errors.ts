@@ -55,13 +55,15 @@ export const DEFAULT_MESSAGE: Record<ErrorCode, string> = {
   PRECONDITION_FAILED: 'The policy changed since the version in If-Match; read it again and retry.',
   RATE_LIMITED: 'Too many requests. Retry after the number of seconds in Retry-After.',
   INSUFFICIENT_SCOPE: 'This API key lacks the scope this route needs.',
-  FORBIDDEN: 'Requests must go through the API\'s protected base URL.',
+  FORBIDDEN: "Requests must go through the API's protected base URL.",
   INTERNAL_ERROR: 'An unexpected error occurred. It has been logged; retry later.',
   SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Retry after the number of seconds in Retry-After.',
 };
 
 /** Codes answered with a 5xx: the stack alarms on each of them. */
-export const SERVER_ERROR_CODES = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => ERROR_STATUS[code] >= 500);
+export const SERVER_ERROR_CODES = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter(
+  (code) => ERROR_STATUS[code] >= 500,
+);
 
 /** Seconds a client should wait after a 503 caused by the database. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;

@@ -124,9 +124,21 @@ export function parseSettings(env: Env): Settings {
     dynamodbEndpoint: present(env, ENV.dynamodbEndpoint),
     dynamodbLocalAccessKeyId: present(env, ENV.dynamodbLocalAccessKeyId),
     region: present(env, ENV.region) ?? DEFAULT_SETTINGS.region,
-    dynamodbRequestTimeoutMs: integer(env, ENV.dynamodbRequestTimeoutMs, DEFAULT_SETTINGS.dynamodbRequestTimeoutMs, 50, 4_000),
+    dynamodbRequestTimeoutMs: integer(
+      env,
+      ENV.dynamodbRequestTimeoutMs,
+      DEFAULT_SETTINGS.dynamodbRequestTimeoutMs,
+      50,
+      4_000,
+    ),
     authCacheTtlSeconds: integer(env, ENV.authCacheTtlSeconds, DEFAULT_SETTINGS.authCacheTtlSeconds, 0, 86_400),
-    workspaceCacheTtlSeconds: integer(env, ENV.workspaceCacheTtlSeconds, DEFAULT_SETTINGS.workspaceCacheTtlSeconds, 0, 86_400),
+    workspaceCacheTtlSeconds: integer(
+      env,
+      ENV.workspaceCacheTtlSeconds,
+      DEFAULT_SETTINGS.workspaceCacheTtlSeconds,
+      0,
+      86_400,
+    ),
     decisionRetentionDays: integer(env, ENV.decisionRetentionDays, DEFAULT_SETTINGS.decisionRetentionDays, 1, 3_650),
     logLevel: logLevel(env),
     metricsEnabled: present(env, ENV.metricsDisabled)?.toLowerCase() !== 'true',
@@ -159,7 +171,9 @@ export function lambdaEnvironment(
     [ENV.decisionsTableName]: settings.decisionsTableName,
     [ENV.authCacheTtlSeconds]: String(settings.authCacheTtlSeconds),
     [ENV.decisionRetentionDays]: String(settings.decisionRetentionDays),
-    [ENV.workspaceCacheTtlSeconds]: String(settings.workspaceCacheTtlSeconds ?? DEFAULT_SETTINGS.workspaceCacheTtlSeconds),
+    [ENV.workspaceCacheTtlSeconds]: String(
+      settings.workspaceCacheTtlSeconds ?? DEFAULT_SETTINGS.workspaceCacheTtlSeconds,
+    ),
     [ENV.logLevel]: settings.logLevel,
   };
 }

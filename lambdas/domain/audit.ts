@@ -48,7 +48,8 @@ export interface AuditEvent extends AuditEventInput {
 
 export const newAuditEventId = (nowMs?: number): string => `aud_${ulid(nowMs)}`;
 /** The lowest event id of any event at or after `ms` (ids sort as their times do). */
-export const firstAuditEventIdAt = (ms: number): string => `aud_${ulid(Math.max(0, Math.floor(ms))).slice(0, 10)}${'0'.repeat(16)}`;
+export const firstAuditEventIdAt = (ms: number): string =>
+  `aud_${ulid(Math.max(0, Math.floor(ms))).slice(0, 10)}${'0'.repeat(16)}`;
 
 /** `admin audit list`: every filter given must match; `keyId` matches the target's key or an actor `key:<keyId>`. */
 export interface AuditQuery {
@@ -66,7 +67,8 @@ export const actorForKey = (keyId: string) => `key:${keyId}`;
 export const actorForLocalUser = (user: string) => `local:${user}`;
 
 /** A field name that could carry a secret or signal text: a key, a hash, a token, a body. `key_id` is fine. */
-const SECRET_NAME = /(^|_)(key|api_key|apikey|hash|key_hash|secret|password|token|authorization|text|body|subject|signal|signals|content)$/i;
+const SECRET_NAME =
+  /(^|_)(key|api_key|apikey|hash|key_hash|secret|password|token|authorization|text|body|subject|signal|signals|content)$/i;
 /** An API key somewhere in a string (its checksum must match: a workspace id may look like one by chance only). */
 const KEY_CANDIDATE = /sas_(?:live|test)_[0-9A-Za-z]{38}/g;
 const holdsApiKey = (value: string) => [...value.matchAll(KEY_CANDIDATE)].some((m) => isWellFormedApiKey(m[0]));
@@ -81,7 +83,8 @@ export const MAX_AUDIT_EVENT_BYTES = 300_000;
  * guessed at beyond that: a workspace id may legitimately be 64 hex digits.
  */
 export function auditEventProblem(input: AuditEventInput): string | undefined {
-  if (!(AUDIT_ACTIONS as readonly string[]).includes(input.action)) return `unknown audit action "${String(input.action)}"`;
+  if (!(AUDIT_ACTIONS as readonly string[]).includes(input.action))
+    return `unknown audit action "${String(input.action)}"`;
   if (typeof input.actor !== 'string' || !input.actor.trim()) return 'an audit event needs an actor';
   for (const [name, value] of Object.entries(input.target ?? {})) {
     if (!['partner_id', 'key_id', 'workspace_id'].includes(name)) return `target.${name} is not a target field`;
@@ -89,7 +92,12 @@ export function auditEventProblem(input: AuditEventInput): string | undefined {
   }
   const size = Buffer.byteLength(JSON.stringify(input));
   if (size > MAX_AUDIT_EVENT_BYTES) return `audit event of ${size} bytes is over ${MAX_AUDIT_EVENT_BYTES}`;
-  return secretIn('actor', input.actor, 1) ?? secretIn('target', input.target, 1) ?? secretIn('before', input.before, 0) ?? secretIn('after', input.after, 0);
+  return (
+    secretIn('actor', input.actor, 1) ??
+    secretIn('target', input.target, 1) ??
+    secretIn('before', input.before, 0) ??
+    secretIn('after', input.after, 0)
+  );
 }
 
 function secretIn(path: string, value: unknown, depth: number): string | undefined {
@@ -107,7 +115,8 @@ function secretIn(path: string, value: unknown, depth: number): string | undefin
     // The changed fields' own names; deeper names are data (a policy's routing maps category names, which are free).
     // A count (`signals: 100`) says nothing secret; a string, list or object under such a name might.
     const couldHoldText = typeof inner === 'string' || (inner !== null && typeof inner === 'object');
-    if (depth === 0 && couldHoldText && SECRET_NAME.test(name)) return `${path}.${name}: an audit event holds no key, key hash or text`;
+    if (depth === 0 && couldHoldText && SECRET_NAME.test(name))
+      return `${path}.${name}: an audit event holds no key, key hash or text`;
     if (holdsApiKey(name)) return `${path} holds an API key`;
     const problem = secretIn(`${path}.${name}`, inner, depth + 1);
     if (problem) return problem;
@@ -128,7 +137,8 @@ export function auditEvent(input: AuditEventInput, at: Date): AuditEvent {
   const problem = auditEventProblem(input);
   if (problem) throw new AuditEventError(problem);
   const target: AuditTarget = {};
-  for (const name of ['partner_id', 'key_id', 'workspace_id'] as const) if (input.target[name] !== undefined) target[name] = input.target[name];
+  for (const name of ['partner_id', 'key_id', 'workspace_id'] as const)
+    if (input.target[name] !== undefined) target[name] = input.target[name];
   return {
     event_id: newAuditEventId(at.getTime()),
     at: at.toISOString(),

@@ -81,7 +81,12 @@ export interface Decision extends DecisionAssessment {
 }
 
 /** Minutes to respond per priority when the workspace's policy sets none (docs/partners.md, The decision). */
-export const DEFAULT_RESPONSE_MINUTES: Readonly<Record<Priority, number>> = { critical: 60, high: 240, medium: 1_440, low: 4_320 };
+export const DEFAULT_RESPONSE_MINUTES: Readonly<Record<Priority, number>> = {
+  critical: 60,
+  high: 240,
+  medium: 1_440,
+  low: 4_320,
+};
 
 /** What a workspace's policy contributes to a decision (the policy module passes the workspace's own). */
 export interface DecisionPolicy {
@@ -108,7 +113,9 @@ export function buildDecision(
   const minutes = policy.response_minutes?.[assessment.priority] ?? DEFAULT_RESPONSE_MINUTES[assessment.priority];
   const received = parseInstant(ids.received_at);
   const respondBy =
-    assessment.recommended_action === 'archive' || !Number.isFinite(received) ? null : new Date(received + minutes * 60_000).toISOString();
+    assessment.recommended_action === 'archive' || !Number.isFinite(received)
+      ? null
+      : new Date(received + minutes * 60_000).toISOString();
   return {
     decision_id: ids.decision_id,
     workspace_id: ids.workspace_id,

@@ -49,4 +49,5 @@ export function grantsOverlap(a: string, b: string): boolean {
 }
 
 /** The first characters of a grant: workspaces and the prefixes that cover them share this head. */
-export const grantHead = (grant: string): string => (isPrefixGrant(grant) ? prefixOf(grant) : grant).slice(0, HEAD_LENGTH);
+export const grantHead = (grant: string): string =>
+  (isPrefixGrant(grant) ? prefixOf(grant) : grant).slice(0, HEAD_LENGTH);

@@ -38,7 +38,8 @@ export function canonicalJson(value: unknown): string {
 
 /** Keys that could poison an object's prototype if the body were ever merged into another object. */
 export const isForbiddenKey = (key: string, value: unknown): boolean =>
-  key === '__proto__' || (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype'));
+  key === '__proto__' ||
+  (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype'));
 
 /**
  * Removes every forbidden key from parsed JSON (JSON.parse defines them as plain own properties; it never sets a

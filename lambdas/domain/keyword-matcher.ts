@@ -39,7 +39,9 @@ function computeFold(cp: number): number {
   for (let i = 0; i < 3; i++) {
     const upper = current.toUpperCase();
     const candidates = [single(upper) !== undefined ? upper.toLowerCase() : '', current.toLowerCase()];
-    const next = candidates.find((c) => single(c) !== undefined && c !== current && new RegExp(`^${escape(c)}$`, 'iu').test(ch));
+    const next = candidates.find(
+      (c) => single(c) !== undefined && c !== current && new RegExp(`^${escape(c)}$`, 'iu').test(ch),
+    );
     if (next === undefined) break;
     current = next;
   }
@@ -79,7 +81,7 @@ function symbolsOf(text: string): { symbols: Int32Array; words: Uint8Array; leng
   const words = new Uint8Array(text.length);
   let n = 0;
   let prevWord = 0;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const cp = text.codePointAt(i)!;
     i += cp > 0xffff ? 2 : 1;
     const f = cp < 0x10000 && FOLD[cp] ? FOLD[cp] - 1 : fold(cp);
@@ -112,7 +114,9 @@ export interface KeywordMatcher<K> {
 export function keywordMatcher<K extends { phrase: string }>(keywords: readonly K[]): KeywordMatcher<K> {
   // The trie: children in one map keyed by node * alphabet + symbol index; the alphabet is the phrases' symbols.
   const alphabet = new Map<number, number>();
-  const phrases = keywords.map((k) => phraseSymbols(k.phrase).map((s) => alphabet.get(s) ?? alphabet.set(s, alphabet.size).get(s)!));
+  const phrases = keywords.map((k) =>
+    phraseSymbols(k.phrase).map((s) => alphabet.get(s) ?? alphabet.set(s, alphabet.size).get(s)!),
+  );
   const width = Math.max(1, alphabet.size);
   const child = new Map<number, number>();
   const out: number[][] = [[]];

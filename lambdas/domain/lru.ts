@@ -49,7 +49,8 @@ export class LruMap<K, V> {
     this.map.set(key, { value, bytes });
     this.totalBytes += bytes;
     const maxBytes = this.byteBound?.maxBytes ?? Infinity;
-    while (this.map.size > this.maxEntries || this.totalBytes > maxBytes) this.delete(this.map.keys().next().value as K);
+    while (this.map.size > this.maxEntries || this.totalBytes > maxBytes)
+      this.delete(this.map.keys().next().value as K);
   }
 
   delete(key: K): void {

@@ -48,7 +48,10 @@ export class SharedGrantError extends Error {
   constructor(readonly conflicts: { grant: string; held: GrantHolder }[]) {
     const shown = conflicts
       .slice(0, 5)
-      .map(({ grant, held }) => `"${grant}" overlaps "${held.grant}" held by partner ${held.partner_id} (key ${held.key_id})`);
+      .map(
+        ({ grant, held }) =>
+          `"${grant}" overlaps "${held.grant}" held by partner ${held.partner_id} (key ${held.key_id})`,
+      );
     super(
       `refused: ${conflicts.length} grant(s) would share workspaces with another partner: ${shown.join('; ')}` +
         `${conflicts.length > 5 ? '; ...' : ''}. Give --allow-shared if the partners should share them.`,
@@ -67,7 +70,11 @@ export class TooManyPrefixGrantsError extends Error {
 /** Grants as data: one item per (key, grant), so a key may hold any number with the same cost per request. */
 export interface GrantStore {
   /** Consistent: whether `keyId` may use `workspaceId`, exactly or through a prefix (prefixes read only when asked). */
-  checkGrant(keyId: string, workspaceId: string, knownPrefixes?: string[]): Promise<{ exact: boolean; prefixes?: string[] }>;
+  checkGrant(
+    keyId: string,
+    workspaceId: string,
+    knownPrefixes?: string[],
+  ): Promise<{ exact: boolean; prefixes?: string[] }>;
   /** The key's prefix grants, read consistently. */
   prefixGrants(keyId: string): Promise<string[]>;
   /** Every grant of a key (admin; on AWS an index read, so a grant made a moment ago may be missing). */
@@ -152,7 +159,12 @@ export interface RateCounterStore {
    * Adds `n` to the counter of this key and window if the result stays at most `ceiling`; answers the new count,
    * or undefined when it would not fit.
    */
-  lease(keyId: string, window: { seconds: number; index: number; endMs: number }, n: number, ceiling: number): Promise<number | undefined>;
+  lease(
+    keyId: string,
+    window: { seconds: number; index: number; endMs: number },
+    n: number,
+    ceiling: number,
+  ): Promise<number | undefined>;
 }
 
 /** Who asked for a decision: stored beside it, never returned to partners. */
@@ -169,9 +181,7 @@ export interface IdempotencyRequest {
 }
 
 export type SaveResult =
-  | { kind: 'created'; decision: Decision }
-  | { kind: 'replayed'; decision: Decision }
-  | { kind: 'conflict' };
+  { kind: 'created'; decision: Decision } | { kind: 'replayed'; decision: Decision } | { kind: 'conflict' };
 
 /** Attributes stored beside a decision and returned by no route: the learning sketch and the workspace id to index by. */
 export interface DecisionExtras {
@@ -180,7 +190,12 @@ export interface DecisionExtras {
 }
 
 export interface DecisionStore {
-  save(decision: Decision, owner: DecisionOwner, idempotency?: IdempotencyRequest, extra?: DecisionExtras): Promise<SaveResult>;
+  save(
+    decision: Decision,
+    owner: DecisionOwner,
+    idempotency?: IdempotencyRequest,
+    extra?: DecisionExtras,
+  ): Promise<SaveResult>;
   get(decisionId: string): Promise<Decision | undefined>;
 }
 
@@ -204,7 +219,8 @@ export interface DecisionListStore {
 }
 
 /** A batch's answer as stored under its Idempotency-Key: per item a decision id or the item's error. */
-export type BatchItemRecord = { id: string } | { error: { code: string; message: string; details?: { field: string; message: string }[] } };
+export type BatchItemRecord =
+  { id: string } | { error: { code: string; message: string; details?: { field: string; message: string }[] } };
 
 export type BatchSaveResult =
   | { kind: 'created' }
@@ -221,7 +237,12 @@ export interface DecisionBatchStore {
   saveBatch(
     decisions: Decision[],
     owner: DecisionOwner,
-    options: { items: BatchItemRecord[]; createdMs: number; idempotency?: IdempotencyRequest; extras?: Map<string, DecisionExtras> },
+    options: {
+      items: BatchItemRecord[];
+      createdMs: number;
+      idempotency?: IdempotencyRequest;
+      extras?: Map<string, DecisionExtras>;
+    },
   ): Promise<BatchSaveResult>;
   /** Decisions by id (absent ones left out), for replays. */
   getMany(decisionIds: string[]): Promise<Map<string, Decision>>;
@@ -245,9 +266,7 @@ export interface WorkspaceState {
   loadCost: { requests: number; bytes: number };
 }
 
-export type PolicyWrite =
-  | { kind: 'stored'; policy: import('./policy').StoredPolicy }
-  | { kind: 'precondition_failed' };
+export type PolicyWrite = { kind: 'stored'; policy: import('./policy').StoredPolicy } | { kind: 'precondition_failed' };
 
 export interface WorkspaceStore {
   getPolicy(workspaceId: string): Promise<import('./policy').StoredPolicy>;
@@ -289,5 +308,11 @@ export interface FeedbackStore {
    * Stores the feedback (replacing any earlier one) and moves the decision's counts in the model from `target.learned`
    * to `learned`. Returns false when another feedback on the same decision landed first (the caller reads again).
    */
-  record(target: FeedbackTarget, fields: FeedbackFields, learned: FeedbackFields, createdAt: string, generation?: number): Promise<boolean>;
+  record(
+    target: FeedbackTarget,
+    fields: FeedbackFields,
+    learned: FeedbackFields,
+    createdAt: string,
+    generation?: number,
+  ): Promise<boolean>;
 }

@@ -4,7 +4,8 @@ import type { Scope } from '../contract/routes';
 import type { RateLimit } from './rate-limit';
 
 /** Refusals carry the contract's error code as their outcome. */
-export type RefusalOutcome = 'FORBIDDEN' | 'UNAUTHORIZED' | 'ACCOUNT_INACTIVE' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR';
+export type RefusalOutcome =
+  'FORBIDDEN' | 'UNAUTHORIZED' | 'ACCOUNT_INACTIVE' | 'SERVICE_UNAVAILABLE' | 'INTERNAL_ERROR';
 
 /** The caller of an allowed request. Small and bounded whatever the key holds: no grant list (grants are checked
  * per workspace, lambdas/application/workspace-access.ts). */

@@ -19,7 +19,9 @@ export function parseRateLimit(text: string): RateLimit | undefined {
 }
 
 export function formatRateLimit(rate: RateLimit): string {
-  const unit = (Object.keys(WINDOW_UNITS) as (keyof typeof WINDOW_UNITS)[]).find((u) => WINDOW_UNITS[u] === rate.window_seconds);
+  const unit = (Object.keys(WINDOW_UNITS) as (keyof typeof WINDOW_UNITS)[]).find(
+    (u) => WINDOW_UNITS[u] === rate.window_seconds,
+  );
   return unit ? `${rate.limit}/${unit}` : `${rate.limit}/${rate.window_seconds}s`;
 }
 
@@ -37,7 +39,8 @@ export function windowAt(nowMs: number, windowSeconds: number): Window {
 }
 
 /** Whole seconds until the window resets (at least 1, so a client never retries at once). */
-export const secondsUntilReset = (window: Window, nowMs: number): number => Math.max(1, Math.ceil((window.endMs - nowMs) / 1000));
+export const secondsUntilReset = (window: Window, nowMs: number): number =>
+  Math.max(1, Math.ceil((window.endMs - nowMs) / 1000));
 
 /**
  * What the shared counter may hand out per window across all instances: 110% of the limit (the contract's ceiling on

@@ -11,11 +11,11 @@ export function fallbackRoute({ telemetry, settings }: Pick<Dependencies, 'telem
   return apiHandler({ telemetry, isUnavailable: () => false }, { checks: [] }, ({ event }) => {
     // Edge protection on: a request that came around CloudFront gets 403 before its 404/405.
     if (bypassedEdge(event.headers, settings.edgeOriginSecret)) throw new ApiError('FORBIDDEN');
-      const match = matchRoute(event.requestContext.http.method, event.rawPath);
-      if (match.kind === 'method_not_allowed') {
-        const allow = match.allow.join(', ');
-        throw new ApiError('METHOD_NOT_ALLOWED', `This route allows only ${allow}.`, undefined, { Allow: allow });
-      }
+    const match = matchRoute(event.requestContext.http.method, event.rawPath);
+    if (match.kind === 'method_not_allowed') {
+      const allow = match.allow.join(', ');
+      throw new ApiError('METHOD_NOT_ALLOWED', `This route allows only ${allow}.`, undefined, { Allow: allow });
+    }
     throw new ApiError('NOT_FOUND');
   });
 }

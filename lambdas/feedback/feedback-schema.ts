@@ -20,7 +20,11 @@ const FeedbackSchema = v.pipe(
     'is not a field of feedback',
   ),
   v.check(
-    (f) => f.priority !== undefined || f.recommended_action !== undefined || f.category !== undefined || f.queue !== undefined,
+    (f) =>
+      f.priority !== undefined ||
+      f.recommended_action !== undefined ||
+      f.category !== undefined ||
+      f.queue !== undefined,
     'must give at least one of priority, recommended_action, category, queue',
   ),
 );

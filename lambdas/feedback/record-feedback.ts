@@ -8,12 +8,14 @@ export const MAX_LABELS = 600;
 /** Concurrent feedback on one decision: how often a request re-reads after losing the race. */
 const ATTEMPTS = 6;
 
-export type FeedbackOutcome =
-  | { kind: 'recorded'; target: FeedbackTarget; learned: FeedbackFields }
-  | { kind: 'busy' };
+export type FeedbackOutcome = { kind: 'recorded'; target: FeedbackTarget; learned: FeedbackFields } | { kind: 'busy' };
 
 /** The labels a decision counts in the model after this feedback. */
-export function labelsToLearn(fields: FeedbackFields, previous: FeedbackFields, workspace: CachedWorkspace): FeedbackFields {
+export function labelsToLearn(
+  fields: FeedbackFields,
+  previous: FeedbackFields,
+  workspace: CachedWorkspace,
+): FeedbackFields {
   if (!workspace.policy.learning) return previous;
   const known = new Set(workspace.state.model.labels.map((l) => `${l.field}:${l.label}`));
   const out: FeedbackFields = {};
@@ -34,11 +36,13 @@ export async function recordFeedback(
   const generation = workspace.state.generation ?? 0;
   // A decision counted before a reset (DELETE .../model) counts nothing in the new generation: its feedback teaches
   // the new model only what it says (contract section 13).
-  const current = (t: FeedbackTarget): FeedbackTarget => (t.learnedGeneration === generation ? t : { ...t, learned: {} });
+  const current = (t: FeedbackTarget): FeedbackTarget =>
+    t.learnedGeneration === generation ? t : { ...t, learned: {} };
   let target: FeedbackTarget | undefined = current(first);
   for (let attempt = 0; attempt < ATTEMPTS && target; attempt++) {
     const learned = labelsToLearn(fields, target.learned, workspace);
-    if (await store.record(target, fields, learned, createdAt, generation)) return { kind: 'recorded', target, learned };
+    if (await store.record(target, fields, learned, createdAt, generation))
+      return { kind: 'recorded', target, learned };
     await new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** attempt));
     const next = await store.getTarget(first.decision.decision_id);
     target = next && current(next);

@@ -10,7 +10,10 @@ import { applyChanges, learnedChanges } from '../domain/learning/model';
 
 export function feedbackRoute(deps: Dependencies): RouteHandler {
   const { feedbackStore, workspaceAccess, workspaces, telemetry } = deps;
-  return apiHandler(deps, { checks: ['key', 'scope', 'rate-limit', { jsonBody: {} }] }, async ({ event, principal, forbiddenKeys }) => {
+  return apiHandler(
+    deps,
+    { checks: ['key', 'scope', 'rate-limit', { jsonBody: {} }] },
+    async ({ event, principal, forbiddenKeys }) => {
       const decisionId = event.pathParameters?.decision_id ?? '';
       const target = DECISION_ID_PATTERN.test(decisionId) ? await feedbackStore.getTarget(decisionId) : undefined;
       if (!target || !(await workspaceAccess.allows(principal, target.decision.workspace_id))) {
@@ -22,18 +25,34 @@ export function feedbackRoute(deps: Dependencies): RouteHandler {
       }
       const workspaceId = target.decision.workspace_id;
       const createdAt = new Date().toISOString();
-      const outcome = await recordFeedback(target, validation.fields, feedbackStore, await workspaces.get(workspaceId), createdAt);
+      const outcome = await recordFeedback(
+        target,
+        validation.fields,
+        feedbackStore,
+        await workspaces.get(workspaceId),
+        createdAt,
+      );
       if (outcome.kind === 'busy') throw unavailable();
       // This container decides with what was just learned at once (its cached model takes the same change, no
       // reload); other containers within WORKSPACE_CACHE_TTL_SECONDS.
       const cached = workspaces.peek(workspaceId);
       if (cached && outcome.target.sketch) {
-        applyChanges(cached.state.model, outcome.target.sketch, learnedChanges(outcome.target.learned, outcome.learned));
+        applyChanges(
+          cached.state.model,
+          outcome.target.sketch,
+          learnedChanges(outcome.target.learned, outcome.learned),
+        );
       }
       telemetry.logger.info('feedback recorded', { decision_id: decisionId, workspace_id: workspaceId });
       return {
         statusCode: 200,
-        body: { decision_id: decisionId, workspace_id: workspaceId, feedback: validation.fields, created_at: createdAt },
+        body: {
+          decision_id: decisionId,
+          workspace_id: workspaceId,
+          feedback: validation.fields,
+          created_at: createdAt,
+        },
       };
-  });
+    },
+  );
 }

@@ -13,17 +13,23 @@ export function forgetModelRoute(deps: Dependencies): RouteHandler {
   const { workspaces, telemetry, settings, client } = deps;
   const store = new DynamoModelWriteStore(client, settings.decisionsTableName);
   return apiHandler(deps, { checks: CHECKS }, async ({ event, principal }) => {
-      const workspaceId = event.pathParameters?.workspace_id ?? '';
-      const generation = await store.forget(workspaceId, ({ before, after }) =>
-        auditEventPut(
-          settings.decisionsTableName,
-          { actor: actorForKey(principal.key_id), action: 'model.forget', target: { workspace_id: workspaceId, partner_id: principal.partner_id }, before, after },
-          new Date(),
-        ),
-      );
-      // This container decides as a fresh workspace at once; others within WORKSPACE_CACHE_TTL_SECONDS.
-      workspaces.invalidate(workspaceId);
-      telemetry.logger.info('model forgotten', { workspace_id: workspaceId, generation });
-      return { statusCode: 200, body: { workspace_id: workspaceId, forgotten: true } };
+    const workspaceId = event.pathParameters?.workspace_id ?? '';
+    const generation = await store.forget(workspaceId, ({ before, after }) =>
+      auditEventPut(
+        settings.decisionsTableName,
+        {
+          actor: actorForKey(principal.key_id),
+          action: 'model.forget',
+          target: { workspace_id: workspaceId, partner_id: principal.partner_id },
+          before,
+          after,
+        },
+        new Date(),
+      ),
+    );
+    // This container decides as a fresh workspace at once; others within WORKSPACE_CACHE_TTL_SECONDS.
+    workspaces.invalidate(workspaceId);
+    telemetry.logger.info('model forgotten', { workspace_id: workspaceId, generation });
+    return { statusCode: 200, body: { workspace_id: workspaceId, forgotten: true } };
   });
 }

@@ -7,11 +7,12 @@ import { ApiError } from '../http/errors';
 export function getDecisionRoute(deps: Dependencies): RouteHandler {
   const { decisionStore, workspaceAccess } = deps;
   return apiHandler(deps, { checks: ['key', 'scope', 'rate-limit'] }, async ({ event, principal }) => {
-      const decisionId = event.pathParameters?.decision_id ?? '';
-      // A malformed id cannot exist: answer without a read.
-      const decision = DECISION_ID_PATTERN.test(decisionId) ? await decisionStore.get(decisionId) : undefined;
-      // A decision in a workspace this key may not access is reported as absent: existence is never leaked.
-      if (!decision || !(await workspaceAccess.allows(principal, decision.workspace_id))) throw new ApiError('DECISION_NOT_FOUND');
-      return { statusCode: 200, body: decision };
+    const decisionId = event.pathParameters?.decision_id ?? '';
+    // A malformed id cannot exist: answer without a read.
+    const decision = DECISION_ID_PATTERN.test(decisionId) ? await decisionStore.get(decisionId) : undefined;
+    // A decision in a workspace this key may not access is reported as absent: existence is never leaked.
+    if (!decision || !(await workspaceAccess.allows(principal, decision.workspace_id)))
+      throw new ApiError('DECISION_NOT_FOUND');
+    return { statusCode: 200, body: decision };
   });
 }

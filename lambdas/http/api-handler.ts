@@ -81,7 +81,11 @@ export interface EdgeDependencies {
   workspaceAccess?: WorkspaceAccess;
 }
 
-type RequestContext = Context & { principal?: Principal; forbiddenKeys?: string[]; rateLimitHeaders?: Record<string, string> };
+type RequestContext = Context & {
+  principal?: Principal;
+  forbiddenKeys?: string[];
+  rateLimitHeaders?: Record<string, string>;
+};
 type MiddyRequest = middy.Request<ApiEvent, HttpResponse, Error, RequestContext>;
 
 const requestIdOf = (event: ApiEvent): string => event.requestContext?.requestId ?? 'unknown';
@@ -101,13 +105,16 @@ function normalizeHeaders(request: MiddyRequest): void {
 }
 
 /** 413 and 415 come before JSON parsing (contract order); the parser itself then only parses. */
-const checkBodyEnvelope = (maxBytes: number, tooLargeMessage?: string) => (request: MiddyRequest): void => {
-  const { body, isBase64Encoded, headers } = request.event;
-  const size = typeof body === 'string' ? (isBase64Encoded ? Buffer.from(body, 'base64').length : Buffer.byteLength(body)) : 0;
-  if (size > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', tooLargeMessage);
-  if (!JSON_MEDIA_TYPE.test(headers['content-type'] ?? '')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
-  if (typeof body !== 'string' || body.length === 0) throw new ApiError('INVALID_JSON');
-};
+const checkBodyEnvelope =
+  (maxBytes: number, tooLargeMessage?: string) =>
+  (request: MiddyRequest): void => {
+    const { body, isBase64Encoded, headers } = request.event;
+    const size =
+      typeof body === 'string' ? (isBase64Encoded ? Buffer.from(body, 'base64').length : Buffer.byteLength(body)) : 0;
+    if (size > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', tooLargeMessage);
+    if (!JSON_MEDIA_TYPE.test(headers['content-type'] ?? '')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
+    if (typeof body !== 'string' || body.length === 0) throw new ApiError('INVALID_JSON');
+  };
 
 /**
  * middy's parser refuses a body with a forbidden key outright, before the route could check the workspace. Such a
@@ -139,7 +146,12 @@ function parseJsonBody(): middy.MiddlewareObj<ApiEvent, HttpResponse, Error, Req
 }
 
 function finish(response: HttpResponse, requestId: string, rateLimitHeaders?: Record<string, string>): HttpResponse {
-  response.headers = { ...rateLimitHeaders, ...response.headers, 'Content-Type': 'application/json', 'X-Request-Id': requestId };
+  response.headers = {
+    ...rateLimitHeaders,
+    ...response.headers,
+    'Content-Type': 'application/json',
+    'X-Request-Id': requestId,
+  };
   return response;
 }
 
@@ -161,7 +173,11 @@ async function spend(limiter: RateLimiter, context: RequestContext, n: number): 
 }
 
 /** Builds a route's Lambda handler around `fn`, with the service's telemetry and rate limiter. */
-export function apiHandler(edge: EdgeDependencies, options: Options, fn: (req: ApiRequest) => Promise<ApiResult>): RouteHandler {
+export function apiHandler(
+  edge: EdgeDependencies,
+  options: Options,
+  fn: (req: ApiRequest) => Promise<ApiResult>,
+): RouteHandler {
   const { telemetry, rateLimiter, workspaceAccess, isUnavailable } = edge;
   const { logger, metrics } = telemetry;
   const chain = middy<ApiEvent, HttpResponse, Error, RequestContext>();
@@ -230,7 +246,8 @@ export function apiHandler(edge: EdgeDependencies, options: Options, fn: (req: A
         logger.error('request failed', { code: error.code, error: describeError(request.error) });
       }
       request.response = errorResponse(error, requestId);
-      if (request.context.rateLimitHeaders) request.response.headers = { ...request.context.rateLimitHeaders, ...request.response.headers };
+      if (request.context.rateLimitHeaders)
+        request.response.headers = { ...request.context.rateLimitHeaders, ...request.response.headers };
     })
     .handler(async (event, context) => {
       const requestId = requestIdOf(event);

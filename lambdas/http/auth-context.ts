@@ -26,7 +26,12 @@ export function encodeVerdict(verdict: AuthVerdict): AuthContext {
 export function decodeVerdict(context: unknown): AuthVerdict {
   const c = (context ?? {}) as Record<string, unknown>;
   if (typeof c.outcome === 'string' && REFUSALS.includes(c.outcome)) return { outcome: c.outcome as RefusalOutcome };
-  if (c.outcome !== 'allow' || typeof c.partner_id !== 'string' || typeof c.key_id !== 'string' || typeof c.scopes !== 'string') {
+  if (
+    c.outcome !== 'allow' ||
+    typeof c.partner_id !== 'string' ||
+    typeof c.key_id !== 'string' ||
+    typeof c.scopes !== 'string'
+  ) {
     return { outcome: 'UNAUTHORIZED' };
   }
   const scopes = c.scopes === '' ? [] : c.scopes.split(',');

@@ -11,7 +11,10 @@ export const MISSING_FIELD_MESSAGE = 'is required';
 
 /** An object schema's issue for a key it requires and the input lacks (an unknown key has `expected: 'never'`). */
 const isMissingKey = (issue: v.BaseIssue<unknown>): boolean =>
-  issue.kind === 'schema' && issue.type.endsWith('object') && issue.path?.at(-1)?.origin === 'key' && issue.expected !== 'never';
+  issue.kind === 'schema' &&
+  issue.type.endsWith('object') &&
+  issue.path?.at(-1)?.origin === 'key' &&
+  issue.expected !== 'never';
 
 export function validateBody<S extends v.GenericSchema>(schema: S, input: unknown): BodyValidation<v.InferOutput<S>> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {

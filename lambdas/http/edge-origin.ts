@@ -10,10 +10,14 @@ export { EDGE_ORIGIN_HEADER };
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /** Whether a request must be refused because it did not come through CloudFront. */
-export function bypassedEdge(headers: Record<string, string | undefined> | undefined, secret: string | undefined): boolean {
+export function bypassedEdge(
+  headers: Record<string, string | undefined> | undefined,
+  secret: string | undefined,
+): boolean {
   if (!secret) return false;
   let sent: string | undefined;
-  for (const [name, value] of Object.entries(headers ?? {})) if (name.toLowerCase() === EDGE_ORIGIN_HEADER) sent = value;
+  for (const [name, value] of Object.entries(headers ?? {}))
+    if (name.toLowerCase() === EDGE_ORIGIN_HEADER) sent = value;
   // Digests of equal length, so the comparison takes the same time whatever was sent.
   return sent === undefined || !timingSafeEqual(digest(sent), digest(secret));
 }

@@ -36,7 +36,10 @@ function fromMiddyError(err: { statusCode: number }): ApiError {
  * `constructor.prototype`) first, each with the same message, then the route's own details.
  */
 export function validationError(details: ErrorDetail[], forbiddenKeys: readonly string[] = []): ApiError {
-  return new ApiError('VALIDATION_ERROR', undefined, [...forbiddenKeys.map((field) => ({ field, message: 'this key is not allowed' })), ...details]);
+  return new ApiError('VALIDATION_ERROR', undefined, [
+    ...forbiddenKeys.map((field) => ({ field, message: 'this key is not allowed' })),
+    ...details,
+  ]);
 }
 
 /** `isUnavailable` classifies store failures a retry may cure (the stores know their SDK's errors; the edge does not). */

@@ -5,7 +5,9 @@ import type { ErrorDetail } from '../http/errors';
 export const IMPORT_LIMITS = { examplesMax: 100, bodyBytes: 1024 * 1024 } as const;
 export const IMPORT_BODY_LIMIT = { bytes: IMPORT_LIMITS.bodyBytes, message: 'The request body is larger than 1 MiB.' };
 
-export function validateImportEnvelope(body: unknown): { ok: true; examples: unknown[] } | { ok: false; details: ErrorDetail[] } {
+export function validateImportEnvelope(
+  body: unknown,
+): { ok: true; examples: unknown[] } | { ok: false; details: ErrorDetail[] } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return { ok: false, details: [{ field: '(body)', message: 'must be a JSON object with an examples array' }] };
   }

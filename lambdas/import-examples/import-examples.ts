@@ -14,7 +14,9 @@ import { type FeedbackFields, ModelBusyError } from '../domain/ports';
 import type { ErrorDetail } from '../http/errors';
 import type { DynamoModelWriteStore, TransactItem } from '../stores/model-write-store';
 
-export type ImportItem = { index: number; status: 'learned' } | { index: number; error: { code: string; message: string; details?: ErrorDetail[] } };
+export type ImportItem =
+  | { index: number; status: 'learned' }
+  | { index: number; error: { code: string; message: string; details?: ErrorDetail[] } };
 
 export interface ImportAnswer {
   object: 'list';
@@ -39,20 +41,24 @@ export interface ImportOptions {
 }
 
 const EXAMPLE_FIELDS = new Set(['signal', 'labels']);
-const prefixed = (prefix: string, details: ErrorDetail[]) => details.map((d) => ({ ...d, field: `${prefix}.${d.field}` }));
+const prefixed = (prefix: string, details: ErrorDetail[]) =>
+  details.map((d) => ({ ...d, field: `${prefix}.${d.field}` }));
 
 /** One example's signal and labels, or what is wrong with it (every problem at once). */
 export function validateExample(
   raw: unknown,
   workspaceId: string,
   nowMs: number,
-): { ok: true; signal: { subject?: string; body?: string; sender?: string }; labels: FeedbackFields } | { ok: false; details: ErrorDetail[] } {
+):
+  | { ok: true; signal: { subject?: string; body?: string; sender?: string }; labels: FeedbackFields }
+  | { ok: false; details: ErrorDetail[] } {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return { ok: false, details: [{ field: '(example)', message: 'must be an object with signal and labels' }] };
   }
   const details: ErrorDetail[] = [];
   const example = raw as Record<string, unknown>;
-  for (const key of Object.keys(example)) if (!EXAMPLE_FIELDS.has(key)) details.push({ field: key, message: 'is not a field of an example' });
+  for (const key of Object.keys(example))
+    if (!EXAMPLE_FIELDS.has(key)) details.push({ field: key, message: 'is not a field of an example' });
   let signal: ReturnType<typeof validateSignal> | undefined;
   if (example.signal === undefined) details.push({ field: 'signal', message: 'is required' });
   else if (example.signal === null || typeof example.signal !== 'object' || Array.isArray(example.signal)) {
@@ -89,7 +95,10 @@ function teachable(labels: FeedbackFields, known: Set<string>): FeedbackFields {
   return out;
 }
 
-function teach(workspace: CachedWorkspace, valid: { signal: { subject?: string; body?: string; sender?: string }; labels: FeedbackFields }[]): LabelDelta[] {
+function teach(
+  workspace: CachedWorkspace,
+  valid: { signal: { subject?: string; body?: string; sender?: string }; labels: FeedbackFields }[],
+): LabelDelta[] {
   const known = new Set(workspace.state.model.labels.map((l) => `${l.field}:${l.label}`));
   const taught: { sketch: Sketch; labels: FeedbackFields }[] = valid.map((v) => ({
     sketch: sketchSignal(workspace.key, v.signal),
@@ -98,7 +107,12 @@ function teach(workspace: CachedWorkspace, valid: { signal: { subject?: string; 
   return labelDeltas(taught);
 }
 
-export async function importExamples(workspaceId: string, examples: unknown[], deps: ImportDeps, options: ImportOptions): Promise<ImportOutcome> {
+export async function importExamples(
+  workspaceId: string,
+  examples: unknown[],
+  deps: ImportDeps,
+  options: ImportOptions,
+): Promise<ImportOutcome> {
   const data: ImportItem[] = [];
   const valid: { signal: { subject?: string; body?: string; sender?: string }; labels: FeedbackFields }[] = [];
   examples.forEach((raw, index) => {
@@ -106,7 +120,11 @@ export async function importExamples(workspaceId: string, examples: unknown[], d
     if (v.ok) {
       valid.push(v);
       data.push({ index, status: 'learned' });
-    } else data.push({ index, error: { code: 'VALIDATION_ERROR', message: 'This example is not valid.', details: v.details } });
+    } else
+      data.push({
+        index,
+        error: { code: 'VALIDATION_ERROR', message: 'This example is not valid.', details: v.details },
+      });
   });
   const answer: ImportAnswer = { object: 'list', workspace_id: workspaceId, learned: valid.length, data };
   for (let attempt = 0; attempt < 3; attempt++) {

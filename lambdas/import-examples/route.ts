@@ -26,21 +26,31 @@ export function importExamplesRoute(deps: Dependencies): RouteHandler {
   const { workspaces, telemetry, settings, client } = deps;
   const store = new DynamoModelWriteStore(client, settings.decisionsTableName);
   return apiHandler(deps, { checks: CHECKS }, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
-      const nowMs = Date.now();
-      const workspaceId = event.pathParameters?.workspace_id ?? '';
-      const idempotencyKey = event.headers['idempotency-key'];
-      const envelope = validateImportEnvelope(event.body);
-      const keyProblem = validateIdempotencyKey(idempotencyKey);
-      if (!envelope.ok || keyProblem || forbiddenKeys.length) {
-        throw validationError([...(envelope.ok ? [] : envelope.details), ...(keyProblem ? [keyProblem] : [])], forbiddenKeys);
-      }
-      // Contract section 13: one request of the key's limit per example, after the envelope, before any example.
-      await consumeRateLimit(envelope.examples.length);
+    const nowMs = Date.now();
+    const workspaceId = event.pathParameters?.workspace_id ?? '';
+    const idempotencyKey = event.headers['idempotency-key'];
+    const envelope = validateImportEnvelope(event.body);
+    const keyProblem = validateIdempotencyKey(idempotencyKey);
+    if (!envelope.ok || keyProblem || forbiddenKeys.length) {
+      throw validationError(
+        [...(envelope.ok ? [] : envelope.details), ...(keyProblem ? [keyProblem] : [])],
+        forbiddenKeys,
+      );
+    }
+    // Contract section 13: one request of the key's limit per example, after the envelope, before any example.
+    await consumeRateLimit(envelope.examples.length);
 
-      const idem = idempotencyKey === undefined ? undefined : idempotencyRequest(idempotencyKey, event.body);
-      const outcome = await importExamples(workspaceId, envelope.examples, { workspaces, store }, {
+    const idem = idempotencyKey === undefined ? undefined : idempotencyRequest(idempotencyKey, event.body);
+    const outcome = await importExamples(
+      workspaceId,
+      envelope.examples,
+      { workspaces, store },
+      {
         nowMs,
-        idempotency: idem && { pk: `${ITEM_PREFIX.idempotency}${principal.partner_id}#${idem.keyHash}`, requestHash: idem.requestHash },
+        idempotency: idem && {
+          pk: `${ITEM_PREFIX.idempotency}${principal.partner_id}#${idem.keyHash}`,
+          requestHash: idem.requestHash,
+        },
         audit: (counts) =>
           auditEventPut(
             settings.decisionsTableName,
@@ -53,14 +63,15 @@ export function importExamplesRoute(deps: Dependencies): RouteHandler {
             },
             new Date(nowMs),
           ),
-      });
-      if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');
-      const replayed = outcome.kind === 'replayed';
-      telemetry.logger.info(replayed ? 'import replayed' : 'import learned', {
-        workspace_id: workspaceId,
-        examples: envelope.examples.length,
-        learned: outcome.answer.learned,
-      });
-      return { statusCode: 200, body: outcome.answer, headers: replayed ? { 'Idempotent-Replayed': 'true' } : undefined };
+      },
+    );
+    if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');
+    const replayed = outcome.kind === 'replayed';
+    telemetry.logger.info(replayed ? 'import replayed' : 'import learned', {
+      workspace_id: workspaceId,
+      examples: envelope.examples.length,
+      learned: outcome.answer.learned,
+    });
+    return { statusCode: 200, body: outcome.answer, headers: replayed ? { 'Idempotent-Replayed': 'true' } : undefined };
   });
 }

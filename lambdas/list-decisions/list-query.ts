@@ -36,7 +36,9 @@ function timeParameter(value: string): number | undefined {
 }
 
 /** The other parameters, after the workspace check. */
-export function listQuery(params: Record<string, string>): { ok: true; query: ListQuery } | { ok: false; details: ErrorDetail[] } {
+export function listQuery(
+  params: Record<string, string>,
+): { ok: true; query: ListQuery } | { ok: false; details: ErrorDetail[] } {
   const details: ErrorDetail[] = [];
   for (const name of Object.keys(params)) {
     if (!KNOWN.has(name)) details.push({ field: name, message: 'is not a parameter of this operation' });

@@ -7,22 +7,24 @@ import { listQuery, workspaceParameter } from './list-query';
 export function listDecisionsRoute(deps: Dependencies): RouteHandler {
   const { decisionList, workspaceAccess } = deps;
   return apiHandler(deps, { checks: ['key', 'scope', 'rate-limit'] }, async ({ event, principal }) => {
-      const params = (event.queryStringParameters ?? {}) as Record<string, string>;
-      // Refusal order (docs/partners.md, Errors): a missing or malformed workspace, then the grant, then the rest.
-      const workspace = workspaceParameter(params);
-      if ('detail' in workspace) throw validationError([workspace.detail]);
-      const { workspaceId } = workspace;
-      if (!(await workspaceAccess.allows(principal, workspaceId))) throw new ApiError('WORKSPACE_NOT_ALLOWED');
-      const parsed = listQuery(params);
-      if (!parsed.ok) throw validationError(parsed.details);
-      const { query } = parsed;
+    const params = (event.queryStringParameters ?? {}) as Record<string, string>;
+    // Refusal order (docs/partners.md, Errors): a missing or malformed workspace, then the grant, then the rest.
+    const workspace = workspaceParameter(params);
+    if ('detail' in workspace) throw validationError([workspace.detail]);
+    const { workspaceId } = workspace;
+    if (!(await workspaceAccess.allows(principal, workspaceId))) throw new ApiError('WORKSPACE_NOT_ALLOWED');
+    const parsed = listQuery(params);
+    if (!parsed.ok) throw validationError(parsed.details);
+    const { query } = parsed;
 
-      // The cursor must be a decision of this workspace: another workspace's id would otherwise page through
-      // nothing silently, and an id that never existed is a client bug worth naming.
-      if (query.startingAfter && (await decisionList.workspaceOf(query.startingAfter)) !== workspaceId) {
-        throw validationError([{ field: 'starting_after', message: 'must be the decision_id of a decision of this workspace' }]);
-      }
-      const page = await decisionList.list({ workspaceId, ...query, nowMs: Date.now() });
-      return { statusCode: 200, body: { object: 'list', data: page.decisions, has_more: page.hasMore } };
+    // The cursor must be a decision of this workspace: another workspace's id would otherwise page through
+    // nothing silently, and an id that never existed is a client bug worth naming.
+    if (query.startingAfter && (await decisionList.workspaceOf(query.startingAfter)) !== workspaceId) {
+      throw validationError([
+        { field: 'starting_after', message: 'must be the decision_id of a decision of this workspace' },
+      ]);
+    }
+    const page = await decisionList.list({ workspaceId, ...query, nowMs: Date.now() });
+    return { statusCode: 200, body: { object: 'list', data: page.decisions, has_more: page.hasMore } };
   });
 }

@@ -13,7 +13,12 @@ const DOMAIN = /^@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{
 const name = (what: string) =>
   v.pipe(v.string(`must be a ${what} name`), v.regex(NAME_PATTERN, 'must match ^[a-z][a-z0-9_]{0,63}$'));
 const int = (min: number, max: number) =>
-  v.pipe(v.number('must be an integer'), v.integer('must be an integer'), v.minValue(min, `must be at least ${min}`), v.maxValue(max, `must be at most ${max}`));
+  v.pipe(
+    v.number('must be an integer'),
+    v.integer('must be an integer'),
+    v.minValue(min, `must be at least ${min}`),
+    v.maxValue(max, `must be at most ${max}`),
+  );
 
 const senders = v.pipe(
   v.array(
@@ -60,7 +65,9 @@ const PolicySchema = v.pipe(
               {
                 name: name('category'),
                 queue: v.optional(name('queue')),
-                description: v.optional(v.pipe(v.string('must be a string'), v.maxLength(200, 'must be at most 200 characters'))),
+                description: v.optional(
+                  v.pipe(v.string('must be a string'), v.maxLength(200, 'must be at most 200 characters')),
+                ),
               },
               'is not a field of a category',
             ),
@@ -72,14 +79,26 @@ const PolicySchema = v.pipe(
       ),
       routing: v.optional(
         v.pipe(
-          v.custom<Record<string, unknown>>((m) => m !== null && typeof m === 'object' && !Array.isArray(m), 'must be an object'),
+          v.custom<Record<string, unknown>>(
+            (m) => m !== null && typeof m === 'object' && !Array.isArray(m),
+            'must be an object',
+          ),
           v.check((m) => Object.keys(m).length <= 200, 'must map at most 200 categories'),
-          v.check((m) => Object.keys(m).every((k) => NAME_PATTERN.test(k)), 'keys must be category names matching ^[a-z][a-z0-9_]{0,63}$'),
-          v.check((m) => Object.values(m).every((q) => typeof q === 'string' && NAME_PATTERN.test(q)), 'values must be queue names matching ^[a-z][a-z0-9_]{0,63}$'),
+          v.check(
+            (m) => Object.keys(m).every((k) => NAME_PATTERN.test(k)),
+            'keys must be category names matching ^[a-z][a-z0-9_]{0,63}$',
+          ),
+          v.check(
+            (m) => Object.values(m).every((q) => typeof q === 'string' && NAME_PATTERN.test(q)),
+            'values must be queue names matching ^[a-z][a-z0-9_]{0,63}$',
+          ),
         ),
       ),
       thresholds: v.optional(
-        v.strictObject({ critical: v.optional(int(1, 100)), high: v.optional(int(1, 100)), medium: v.optional(int(1, 100)) }, 'is not a threshold'),
+        v.strictObject(
+          { critical: v.optional(int(1, 100)), high: v.optional(int(1, 100)), medium: v.optional(int(1, 100)) },
+          'is not a threshold',
+        ),
       ),
       response_minutes: v.optional(
         v.strictObject(
@@ -106,7 +125,8 @@ const PolicySchema = v.pipe(
   ),
   v.forward(
     v.check(
-      (p) => !p.routing || !(p.categories ?? []).some((c) => c.queue !== undefined && Object.hasOwn(p.routing!, c.name)),
+      (p) =>
+        !p.routing || !(p.categories ?? []).some((c) => c.queue !== undefined && Object.hasOwn(p.routing!, c.name)),
       'a category may get its queue from routing or from its entry in categories, not both',
     ),
     ['routing'],
@@ -119,6 +139,10 @@ export function validatePolicy(input: unknown): PolicyValidation {
   const result = validateBody(PolicySchema, input);
   if (!result.ok) return result;
   // Exactly as sent, in the order of the contract's table; the read-only fields are dropped.
-  const { version: _v, updated_at: _u, ...policy } = result.output as WorkspacePolicy & { version?: unknown; updated_at?: unknown };
+  const {
+    version: _v,
+    updated_at: _u,
+    ...policy
+  } = result.output as WorkspacePolicy & { version?: unknown; updated_at?: unknown };
   return { ok: true, policy: policy };
 }

@@ -32,7 +32,12 @@ const PUT_CHECKS: Check[] = [
   'scope',
   'rate-limit',
   { workspace: 'path' },
-  { jsonBody: { maxBytes: POLICY_MAX_BYTES, tooLargeMessage: `The request body is larger than ${POLICY_MAX_BYTES / 1024} KiB.` } },
+  {
+    jsonBody: {
+      maxBytes: POLICY_MAX_BYTES,
+      tooLargeMessage: `The request body is larger than ${POLICY_MAX_BYTES / 1024} KiB.`,
+    },
+  },
 ];
 
 export function putPolicyRoute(deps: Dependencies): RouteHandler {
@@ -53,7 +58,8 @@ export function putPolicyRoute(deps: Dependencies): RouteHandler {
       actor: actorForKey(principal.key_id),
     }).catch((err: unknown) => {
       // The audit log refuses a policy holding an API key (in a keyword, say): so does the route, as bad input.
-      if (err instanceof AuditEventError) throw validationError([{ field: 'policy', message: 'must not hold an API key' }]);
+      if (err instanceof AuditEventError)
+        throw validationError([{ field: 'policy', message: 'must not hold an API key' }]);
       throw err;
     });
     if (result.kind === 'precondition_failed') throw new ApiError('PRECONDITION_FAILED');

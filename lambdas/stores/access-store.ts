@@ -76,8 +76,18 @@ export class DynamoAccessStore implements AccessStore {
     this.grants = new DynamoGrantStore(client, tableName, auditTableName, now);
   }
 
-  private audited(by: AuditActor, action: Parameters<typeof auditEventPut>[1]['action'], target: Parameters<typeof auditEventPut>[1]['target'], before: Item | null, after: Item | null) {
-    return auditEventPut(auditTableFor(this.auditTableName), { actor: by.actor, action, target, before, after }, this.now());
+  private audited(
+    by: AuditActor,
+    action: Parameters<typeof auditEventPut>[1]['action'],
+    target: Parameters<typeof auditEventPut>[1]['target'],
+    before: Item | null,
+    after: Item | null,
+  ) {
+    return auditEventPut(
+      auditTableFor(this.auditTableName),
+      { actor: by.actor, action, target, before, after },
+      this.now(),
+    );
   }
 
   async getKeyByHash(keyHash: string): Promise<KeyRecord | undefined> {
@@ -115,7 +125,10 @@ export class DynamoAccessStore implements AccessStore {
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
-            this.audited(by, 'partner.create', { partner_id: partner.partner_id }, null, { name: partner.name, status: partner.status }),
+            this.audited(by, 'partner.create', { partner_id: partner.partner_id }, null, {
+              name: partner.name,
+              status: partner.status,
+            }),
           ],
         }),
       );
@@ -125,7 +138,12 @@ export class DynamoAccessStore implements AccessStore {
     }
   }
 
-  async setPartnerStatus(partnerId: string, status: PartnerStatus, now: string, by: AuditActor): Promise<PartnerRecord> {
+  async setPartnerStatus(
+    partnerId: string,
+    status: PartnerStatus,
+    now: string,
+    by: AuditActor,
+  ): Promise<PartnerRecord> {
     for (let attempt = 0; ; attempt++) {
       const partner = await this.getPartner(partnerId);
       if (!partner) throw new NotFoundError(`partner ${partnerId}`);
@@ -193,11 +211,16 @@ export class DynamoAccessStore implements AccessStore {
           Key: { pk: ITEM_PREFIX.key + old.key_hash },
           UpdateExpression: 'SET expires_at = :exp',
           // Still the key we read (active, same expiry): the event's `before` is then exact.
-          ConditionExpression: old.expires_at === undefined
-            ? '#status = :active AND attribute_not_exists(expires_at)'
-            : '#status = :active AND expires_at = :was',
+          ConditionExpression:
+            old.expires_at === undefined
+              ? '#status = :active AND attribute_not_exists(expires_at)'
+              : '#status = :active AND expires_at = :was',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':exp': retiring.expires_at, ':active': 'active', ...(old.expires_at === undefined ? {} : { ':was': old.expires_at }) },
+          ExpressionAttributeValues: {
+            ':exp': retiring.expires_at,
+            ':active': 'active',
+            ...(old.expires_at === undefined ? {} : { ':was': old.expires_at }),
+          },
         },
       });
       items.push(
@@ -217,7 +240,9 @@ export class DynamoAccessStore implements AccessStore {
     } catch (err) {
       const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
       if (retiring && reasons?.[1]?.Code === 'ConditionalCheckFailed') {
-        throw new KeyChangedError(`key ${retiring.key.key_id} changed during the rotation (revoked, or its expiry set); nothing was rotated`);
+        throw new KeyChangedError(
+          `key ${retiring.key.key_id} changed during the rotation (revoked, or its expiry set); nothing was rotated`,
+        );
       }
       throw err;
     }
@@ -282,7 +307,12 @@ export class DynamoAccessStore implements AccessStore {
                 Update: {
                   TableName: this.tableName,
                   Key: { pk: ITEM_PREFIX.key + key.key_hash },
-                  UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
+                  UpdateExpression: [
+                    sets.length ? `SET ${sets.join(', ')}` : '',
+                    removes.length ? `REMOVE ${removes.join(', ')}` : '',
+                  ]
+                    .join(' ')
+                    .trim(),
                   ConditionExpression: conditions.join(' AND '),
                   ExpressionAttributeNames: names,
                   ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
@@ -323,7 +353,11 @@ export class DynamoAccessStore implements AccessStore {
         await this.grants.addGrants({ key_id: item.key_id as string, partner_id: item.partner_id as string }, list, by);
         // Moving the list is not a change of what the key may do: its grant events above are its record.
         await this.client.send(
-          new UpdateCommand({ TableName: this.tableName, Key: { pk: item.pk as string }, UpdateExpression: 'REMOVE workspaces' }),
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: item.pk as string },
+            UpdateExpression: 'REMOVE workspaces',
+          }),
         );
         keys++;
         grants += list.length;

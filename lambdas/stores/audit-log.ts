@@ -37,13 +37,18 @@ export function auditItem(event: AuditEvent): Record<string, unknown> {
  */
 export function auditEventPut(tableName: string, input: AuditEventInput, at: Date): AuditEventPut {
   return {
-    Put: { TableName: tableName, Item: auditItem(auditEvent(input, at)), ConditionExpression: 'attribute_not_exists(pk)' },
+    Put: {
+      TableName: tableName,
+      Item: auditItem(auditEvent(input, at)),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
   };
 }
 
 /** The audit table a writing store was given; a store built without one (the authorizer's) only reads. */
 export function auditTableFor(tableName: string | undefined): string {
-  if (!tableName) throw new Error('this store was built without its audit table (the decisions table): it cannot write');
+  if (!tableName)
+    throw new Error('this store was built without its audit table (the decisions table): it cannot write');
   return tableName;
 }
 

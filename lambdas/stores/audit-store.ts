@@ -23,7 +23,8 @@ export class DynamoAuditLog {
     }
     // TTL deletes within days of expiry, not at once: an expired event is not listed meanwhile.
     const filters = ['#exp > :now'];
-    if (query.partnerId !== undefined || query.keyId !== undefined || query.workspaceId !== undefined) names['#target'] = 'target';
+    if (query.partnerId !== undefined || query.keyId !== undefined || query.workspaceId !== undefined)
+      names['#target'] = 'target';
     if (query.partnerId !== undefined) {
       filters.push('#target.partner_id = :partner');
       values[':partner'] = query.partnerId;

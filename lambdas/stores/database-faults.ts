@@ -12,9 +12,18 @@ const RETRYABLE_NAMES = new Set([
   'RequestTimeoutException',
   'TransactionConflictException',
 ]);
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 // The SDK wraps errors that are not `Error` instances (e.g. from another realm) into a message-only error.
-const WRAPPED_NETWORK_ERROR = /^AWS SDK error wrapper for .*\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN)\b/;
+const WRAPPED_NETWORK_ERROR =
+  /^AWS SDK error wrapper for .*\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN)\b/;
 
 /** True for database faults a retry may cure: throttling, timeouts, an unreachable endpoint, 5xx. */
 export function isDatabaseUnavailable(err: unknown): boolean {
@@ -30,4 +39,3 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   }
   return e.cause !== undefined && e.cause !== err ? isDatabaseUnavailable(e.cause) : false;
 }
-

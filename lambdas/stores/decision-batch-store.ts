@@ -3,11 +3,24 @@
 // With an Idempotency-Key the key is claimed first, with one conditional write holding the batch's decision ids and
 // per-item errors (never the decisions themselves): a replay reads the ids back, and decisions its first attempt
 // did not get to store are rebuilt from the same body and moment.
-import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
-import type { BatchSaveResult, BatchItemRecord, DecisionBatchStore, DecisionOwner, IdempotencyRequest, DecisionExtras } from '../domain/ports';
+import type {
+  BatchSaveResult,
+  BatchItemRecord,
+  DecisionBatchStore,
+  DecisionOwner,
+  IdempotencyRequest,
+  DecisionExtras,
+} from '../domain/ports';
 import { parseInstant } from '../domain/timestamps';
 import { IDEMPOTENCY_WINDOW_SECONDS, decisionFrom, decisionItem, sleep } from './decision-store';
 
@@ -37,7 +50,12 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
   async saveBatch(
     decisions: Decision[],
     owner: DecisionOwner,
-    options: { items: BatchItemRecord[]; createdMs: number; idempotency?: IdempotencyRequest; extras?: Map<string, DecisionExtras> },
+    options: {
+      items: BatchItemRecord[];
+      createdMs: number;
+      idempotency?: IdempotencyRequest;
+      extras?: Map<string, DecisionExtras>;
+    },
   ): Promise<BatchSaveResult> {
     if (options.idempotency) {
       const claimed = await this.claim(owner, options.idempotency, options.items, options.createdMs);
@@ -81,7 +99,8 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
       // Errors are not translated by the DocumentClient: the old item comes in AttributeValue form.
       const existing = e.Item
         ? unmarshall(e.Item as Parameters<typeof unmarshall>[0])
-        : (await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }))).Item;
+        : (await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true })))
+            .Item;
       // A single analyze's record under the same key is another request: a conflict, like a different body.
       if (!existing || existing.kind !== 'batch' || existing.request_hash !== idempotency.requestHash) {
         return { kind: 'conflict' };

@@ -37,9 +37,9 @@ export function idBefore(id: string): string | undefined {
 }
 
 /** Inclusive id bounds for the query, or undefined when nothing can match. */
-export function idRange(query: Pick<DecisionListQuery, 'startingAfter' | 'createdAfterMs' | 'createdBeforeMs'>):
-  | { lower?: string; upper?: string }
-  | undefined {
+export function idRange(
+  query: Pick<DecisionListQuery, 'startingAfter' | 'createdAfterMs' | 'createdBeforeMs'>,
+): { lower?: string; upper?: string } | undefined {
   let lower: string | undefined;
   let upper: string | undefined;
   if (query.createdAfterMs !== undefined) {

@@ -1,11 +1,6 @@
 // Decisions and idempotency records. A decision is written with one conditional write; with an Idempotency-Key,
 // the record and the decision go in one transaction, so two concurrent requests with the same key make one decision.
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
@@ -75,7 +70,12 @@ export class DynamoDecisionStore implements DecisionStore {
     return { ...extra, ...decisionItem(decision, owner, nowSeconds, this.retentionDays) };
   }
 
-  async save(decision: Decision, owner: DecisionOwner, idempotency?: IdempotencyRequest, extra: DecisionExtras = {}): Promise<SaveResult> {
+  async save(
+    decision: Decision,
+    owner: DecisionOwner,
+    idempotency?: IdempotencyRequest,
+    extra: DecisionExtras = {},
+  ): Promise<SaveResult> {
     const nowSeconds = Math.floor(parseInstant(decision.created_at) / 1000);
     const item = this.decisionItem(decision, owner, nowSeconds, extra);
     if (!idempotency) {
@@ -145,14 +145,20 @@ export class DynamoDecisionStore implements DecisionStore {
   }
 
   private async readItem(pk: string): Promise<Record<string, unknown> | undefined> {
-    const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }));
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
+    );
     return out.Item;
   }
 
   async get(decisionId: string): Promise<Decision | undefined> {
     const out = await this.client.send(
       // Consistent: a GET right after analyze must find the decision.
-      new GetCommand({ TableName: this.tableName, Key: { pk: ITEM_PREFIX.decision + decisionId }, ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { pk: ITEM_PREFIX.decision + decisionId },
+        ConsistentRead: true,
+      }),
     );
     // Past its retention a decision is gone, even while DynamoDB's TTL sweep (which can lag) has not deleted it.
     if (!out.Item?.decision || Number(out.Item.expires_at) <= Math.floor(Date.now() / 1000)) return undefined;

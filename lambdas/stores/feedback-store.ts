@@ -25,7 +25,11 @@ export class DynamoFeedbackStore implements FeedbackStore {
 
   async getTarget(decisionId: string): Promise<FeedbackTarget | undefined> {
     const out = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk: ITEM_PREFIX.decision + decisionId }, ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { pk: ITEM_PREFIX.decision + decisionId },
+        ConsistentRead: true,
+      }),
     );
     const item = out.Item;
     if (!item?.decision || Number(item.expires_at) <= Math.floor(Date.now() / 1000)) return undefined;
@@ -40,7 +44,13 @@ export class DynamoFeedbackStore implements FeedbackStore {
   }
 
   /** `target.learned` must be what the decision counts in `generation` (the caller clears it after a reset). */
-  async record(target: FeedbackTarget, fields: FeedbackFields, learned: FeedbackFields, createdAt: string, generation = 0): Promise<boolean> {
+  async record(
+    target: FeedbackTarget,
+    fields: FeedbackFields,
+    learned: FeedbackFields,
+    createdAt: string,
+    generation = 0,
+  ): Promise<boolean> {
     const { decision } = target;
     try {
       await this.client.send(
@@ -70,7 +80,9 @@ export class DynamoFeedbackStore implements FeedbackStore {
     if (!target.sketch) return true;
     const changes = learnedChanges(target.learned, learned);
     if (changes.length === 0) return true;
-    await Promise.all(changes.map((c) => this.addCounts(decision.workspace_id, c.field, c.label, target.sketch!, c.sign, generation)));
+    await Promise.all(
+      changes.map((c) => this.addCounts(decision.workspace_id, c.field, c.label, target.sketch!, c.sign, generation)),
+    );
     const added = changes.filter((c) => c.sign === 1).map((c) => `${c.field}:${c.label}`);
     // Each changed label's version too: other containers then read again only the label items that changed.
     const changed = [...new Set(changes.map((c) => `${c.field}:${c.label}`))];
@@ -80,7 +92,11 @@ export class DynamoFeedbackStore implements FeedbackStore {
         TableName: this.tableName,
         Key: { pk: WORKSPACE_PREFIX.model + decision.workspace_id },
         UpdateExpression: `ADD #version :one${added.length ? ', #labels :labels' : ''}${changed.map((_, i) => `, #v${i} :one`).join('')}`,
-        ExpressionAttributeNames: { '#version': 'version', ...(added.length ? { '#labels': 'labels' } : {}), ...versionNames },
+        ExpressionAttributeNames: {
+          '#version': 'version',
+          ...(added.length ? { '#labels': 'labels' } : {}),
+          ...versionNames,
+        },
         ExpressionAttributeValues: { ':one': 1, ...(added.length ? { ':labels': new Set(added) } : {}) },
       }),
     );
@@ -88,7 +104,14 @@ export class DynamoFeedbackStore implements FeedbackStore {
     return true;
   }
 
-  private async addCounts(workspaceId: string, field: LearnedField, label: string, sketch: Sketch, sign: 1 | -1, generation: number) {
+  private async addCounts(
+    workspaceId: string,
+    field: LearnedField,
+    label: string,
+    sketch: Sketch,
+    sign: 1 | -1,
+    generation: number,
+  ) {
     const names: Record<string, string> = { '#docs': 'docs', '#total': 'total' };
     const adds = ['#docs :s', '#total :n'];
     const attributes = sketch.t.map((b) => `t${b.toString(36)}`);

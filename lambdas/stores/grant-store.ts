@@ -11,7 +11,13 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import { MAX_PREFIX_GRANTS, grantHead, grantsOverlap, isPrefixGrant, prefixOf } from '../domain/grants';
-import { type AuditActor, type GrantHolder, type GrantOwner, type GrantStore, TooManyPrefixGrantsError } from '../domain/ports';
+import {
+  type AuditActor,
+  type GrantHolder,
+  type GrantOwner,
+  type GrantStore,
+  TooManyPrefixGrantsError,
+} from '../domain/ports';
 import { auditEventPut, auditTableFor } from './audit-log';
 
 const INDEX = 'grants_by_head';
@@ -37,12 +43,16 @@ const isConflict = (err: unknown) => {
   const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
   return (
     e?.name === 'TransactionConflictException' ||
-    (e?.name === 'TransactionCanceledException' && (e.CancellationReasons ?? []).some((r) => r?.Code === 'TransactionConflict'))
+    (e?.name === 'TransactionCanceledException' &&
+      (e.CancellationReasons ?? []).some((r) => r?.Code === 'TransactionConflict'))
   );
 };
 const prefixLimitHit = (err: unknown) => {
   const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
-  return e?.name === 'TransactionCanceledException' && (e.CancellationReasons ?? []).some((r) => r?.Code === 'ConditionalCheckFailed');
+  return (
+    e?.name === 'TransactionCanceledException' &&
+    (e.CancellationReasons ?? []).some((r) => r?.Code === 'ConditionalCheckFailed')
+  );
 };
 
 function chunks<T>(items: T[], size: number): T[][] {
@@ -78,7 +88,12 @@ export class DynamoGrantStore implements GrantStore {
   async checkGrant(keyId: string, workspaceId: string, knownPrefixes?: string[]) {
     if (knownPrefixes) {
       const out = await this.client.send(
-        new GetCommand({ TableName: this.tableName, Key: { pk: grantPk(keyId, workspaceId) }, ConsistentRead: true, ProjectionExpression: 'pk' }),
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { pk: grantPk(keyId, workspaceId) },
+          ConsistentRead: true,
+          ProjectionExpression: 'pk',
+        }),
       );
       return { exact: out.Item !== undefined };
     }
@@ -101,7 +116,9 @@ export class DynamoGrantStore implements GrantStore {
   }
 
   async prefixGrants(keyId: string): Promise<string[]> {
-    const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: prefixesPk(keyId) }, ConsistentRead: true }));
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: prefixesPk(keyId) }, ConsistentRead: true }),
+    );
     return [...((out.Item?.prefixes as Set<string> | undefined) ?? [])].sort();
   }
 
@@ -109,7 +126,12 @@ export class DynamoGrantStore implements GrantStore {
     return (await this.queryHead(keyHead(keyId))).map((i) => i.grant_value as string);
   }
 
-  private async queryHead(head: string, condition?: { beginsWith?: string; equals?: string }, excludePartner?: string, stopAtFirst = false): Promise<Item[]> {
+  private async queryHead(
+    head: string,
+    condition?: { beginsWith?: string; equals?: string },
+    excludePartner?: string,
+    stopAtFirst = false,
+  ): Promise<Item[]> {
     const items: Item[] = [];
     let start: Item | undefined;
     const values: Item = { ':h': head };
@@ -149,7 +171,8 @@ export class DynamoGrantStore implements GrantStore {
       prefixHolders.set(head, (await this.queryHead(`p#${head}`, undefined, partnerId)).map(toHolder));
     });
     for (const grant of grants) {
-      for (const held of prefixHolders.get(grantHead(grant)) ?? []) if (grantsOverlap(grant, held.grant)) conflicts.push({ grant, held });
+      for (const held of prefixHolders.get(grantHead(grant)) ?? [])
+        if (grantsOverlap(grant, held.grant)) conflicts.push({ grant, held });
     }
 
     const exact = grants.filter((g) => !isPrefixGrant(g));
@@ -164,11 +187,13 @@ export class DynamoGrantStore implements GrantStore {
       // Granting in bulk: one paged read of the head's holders beats thousands of queries.
       const wanted = new Set(inHead);
       for (const item of await this.queryHead(`w#${head}`, undefined, partnerId)) {
-        if (wanted.has(item.grant_value as string)) conflicts.push({ grant: item.grant_value as string, held: toHolder(item) });
+        if (wanted.has(item.grant_value as string))
+          conflicts.push({ grant: item.grant_value as string, held: toHolder(item) });
       }
     });
     await inParallel(perGrant, PARALLEL_QUERIES, async (grant) => {
-      for (const item of await this.queryHead(holderHead(grant), { equals: grant }, partnerId)) conflicts.push({ grant, held: toHolder(item) });
+      for (const item of await this.queryHead(holderHead(grant), { equals: grant }, partnerId))
+        conflicts.push({ grant, held: toHolder(item) });
     });
     // A prefix grant collides with any other partner's workspace it would cover.
     await inParallel(grants.filter(isPrefixGrant), PARALLEL_QUERIES, async (grant) => {
@@ -191,7 +216,10 @@ export class DynamoGrantStore implements GrantStore {
     const auditTable = auditTableFor(this.auditTableName);
     const unique = [...new Set(grants)];
     const batches = [
-      ...chunks(unique.filter((g) => !isPrefixGrant(g)), GRANTS_PER_TRANSACTION),
+      ...chunks(
+        unique.filter((g) => !isPrefixGrant(g)),
+        GRANTS_PER_TRANSACTION,
+      ),
       // One prefix per transaction: each also changes the key's prefix set, under its size condition.
       ...unique.filter(isPrefixGrant).map((g) => [g]),
     ];
@@ -215,7 +243,8 @@ export class DynamoGrantStore implements GrantStore {
           await this.client.send(new TransactWriteCommand({ TransactItems: items }));
           return;
         } catch (err) {
-          if (change === 'add' && prefixLimitHit(err) && !isConflict(err)) throw new TooManyPrefixGrantsError(MAX_PREFIX_GRANTS);
+          if (change === 'add' && prefixLimitHit(err) && !isConflict(err))
+            throw new TooManyPrefixGrantsError(MAX_PREFIX_GRANTS);
           if (!isConflict(err) || attempt >= CONFLICT_RETRIES) throw err;
           // Another change to the same key's prefix set or the same grant: back off with jitter, apply ours again.
           await sleep(Math.random() * 10 * 2 ** Math.min(attempt, 6));
@@ -227,8 +256,18 @@ export class DynamoGrantStore implements GrantStore {
   private puts(owner: GrantOwner, grant: string) {
     const common = { kind: 'grant', grant_value: grant, grant_key: owner.key_id, grant_partner: owner.partner_id };
     const items: object[] = [
-      { Put: { TableName: this.tableName, Item: { pk: grantPk(owner.key_id, grant), grant_head: keyHead(owner.key_id), ...common } } },
-      { Put: { TableName: this.tableName, Item: { pk: holderPk(owner.key_id, grant), grant_head: holderHead(grant), ...common, kind: 'grant_holder' } } },
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: { pk: grantPk(owner.key_id, grant), grant_head: keyHead(owner.key_id), ...common },
+        },
+      },
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: { pk: holderPk(owner.key_id, grant), grant_head: holderHead(grant), ...common, kind: 'grant_holder' },
+        },
+      },
     ];
     if (isPrefixGrant(grant)) {
       items.push({
@@ -238,7 +277,12 @@ export class DynamoGrantStore implements GrantStore {
           UpdateExpression: 'ADD prefixes :p SET kind = :kind',
           // At most 100 prefix grants, counted atomically with the add (a grant already held always fits).
           ConditionExpression: 'attribute_not_exists(prefixes) OR size(prefixes) < :max OR contains(prefixes, :one)',
-          ExpressionAttributeValues: { ':p': new Set([grant]), ':one': grant, ':max': MAX_PREFIX_GRANTS, ':kind': 'prefix_grants' },
+          ExpressionAttributeValues: {
+            ':p': new Set([grant]),
+            ':one': grant,
+            ':max': MAX_PREFIX_GRANTS,
+            ':kind': 'prefix_grants',
+          },
         },
       });
     }

@@ -38,9 +38,7 @@ export interface ImportWrite {
 }
 
 export type ImportWriteResult =
-  | { kind: 'applied' }
-  | { kind: 'recorded'; item: Record<string, unknown> }
-  | { kind: 'generation_changed' };
+  { kind: 'applied' } | { kind: 'recorded'; item: Record<string, unknown> } | { kind: 'generation_changed' };
 
 interface Update {
   pk: string;
@@ -55,7 +53,8 @@ function updatesOf(workspaceId: string, generation: number, deltas: LabelDelta[]
   for (const d of deltas) {
     const pk = labelPk(workspaceId, d.field, d.label, generation);
     const entries: [string, number][] = [['docs', d.docs], ['total', d.total], ...d.counts];
-    for (let i = 0; i < entries.length; i += TERMS_PER_UPDATE) out.push({ pk, label: `${d.field}:${d.label}`, adds: entries.slice(i, i + TERMS_PER_UPDATE) });
+    for (let i = 0; i < entries.length; i += TERMS_PER_UPDATE)
+      out.push({ pk, label: `${d.field}:${d.label}`, adds: entries.slice(i, i + TERMS_PER_UPDATE) });
   }
   return out;
 }
@@ -113,7 +112,9 @@ export class DynamoModelWriteStore {
 
   /** The idempotency record of an import, if one was written (read consistently). */
   async getRecord(pk: string): Promise<Record<string, unknown> | undefined> {
-    const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }));
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
+    );
     const item = out.Item;
     return item && Number(item.expires_at) > Math.floor(Date.now() / 1000) ? item : undefined;
   }
@@ -144,13 +145,19 @@ export class DynamoModelWriteStore {
           TableName: this.tableName,
           Key: { pk: WORKSPACE_PREFIX.model + workspaceId },
           UpdateExpression: `ADD ${[...(last ? ['#version :one'] : []), ...(added.length ? ['#labels :labels'] : []), ...labels.map((_, i) => `#v${i} :one`)].join(', ')}`,
-          ...(last ? { ConditionExpression: generation === 0 ? 'attribute_not_exists(#gen) OR #gen = :gen' : '#gen = :gen' } : {}),
+          ...(last
+            ? { ConditionExpression: generation === 0 ? 'attribute_not_exists(#gen) OR #gen = :gen' : '#gen = :gen' }
+            : {}),
           ExpressionAttributeNames: {
             ...(last ? { '#version': 'version', '#gen': 'generation' } : {}),
             ...(added.length ? { '#labels': 'labels' } : {}),
             ...Object.fromEntries(labels.map((l, i) => [`#v${i}`, labelVersionAttribute(l)])),
           },
-          ExpressionAttributeValues: { ':one': 1, ...(last ? { ':gen': generation } : {}), ...(added.length ? { ':labels': new Set(added) } : {}) },
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ...(last ? { ':gen': generation } : {}),
+            ...(added.length ? { ':labels': new Set(added) } : {}),
+          },
         },
       };
     };
@@ -183,10 +190,15 @@ export class DynamoModelWriteStore {
    * Forgets the workspace's model: the model item moves to a new generation with no labels and version 0 (the sketch
    * key stays), in one transaction with the audit event. The old generation's label items are never read again.
    */
-  async forget(workspaceId: string, audit?: (change: { before: Record<string, unknown>; after: Record<string, unknown> }) => TransactItem): Promise<number> {
+  async forget(
+    workspaceId: string,
+    audit?: (change: { before: Record<string, unknown>; after: Record<string, unknown> }) => TransactItem,
+  ): Promise<number> {
     const pk = WORKSPACE_PREFIX.model + workspaceId;
     for (let attempt = 0; ; attempt++) {
-      const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }));
+      const out = await this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
+      );
       const generation = Number(out.Item?.generation ?? 0);
       const labels = (out.Item?.labels as Set<string> | undefined)?.size ?? 0;
       const before = { generation, labels, version: Number(out.Item?.version ?? 0) };
@@ -214,7 +226,11 @@ export class DynamoModelWriteStore {
    * Runs one transaction, retried on conflicts. `claimAt`: the position of a claim whose failed condition means this
    * part (or import) was written before; `guardAt`: a condition whose failure is the caller's to handle.
    */
-  private async transact(items: TransactItem[], claimAt: number, guardAt = -1): Promise<'done' | 'claimed_before' | 'guard_failed'> {
+  private async transact(
+    items: TransactItem[],
+    claimAt: number,
+    guardAt = -1,
+  ): Promise<'done' | 'claimed_before' | 'guard_failed'> {
     for (let attempt = 0; ; attempt++) {
       try {
         await this.client.send(new TransactWriteCommand({ TransactItems: items }));

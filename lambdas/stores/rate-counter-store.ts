@@ -12,7 +12,12 @@ export class DynamoRateCounterStore implements RateCounterStore {
     private readonly tableName: string,
   ) {}
 
-  async lease(keyId: string, window: { seconds: number; index: number; endMs: number }, n: number, ceiling: number): Promise<number | undefined> {
+  async lease(
+    keyId: string,
+    window: { seconds: number; index: number; endMs: number },
+    n: number,
+    ceiling: number,
+  ): Promise<number | undefined> {
     if (n > ceiling) return undefined;
     try {
       const out = await this.client.send(

@@ -5,7 +5,13 @@
 //   wslabel#<ws>#g<n>#<field>:<label> the same in model generation n > 0 (after n resets: DELETE .../model)
 // A label item holds at most 3 x 16,384 counts (about 340 KB), so every item stays under DynamoDB's 400 KB.
 import { createHash, randomBytes } from 'node:crypto';
-import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { changedFields } from '../domain/audit';
 import { auditEventPut } from './audit-log';
 import { type LabelCounts, type LearnedField, type WorkspaceModel, labelCounts } from '../domain/learning/model';
@@ -14,7 +20,11 @@ import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy } from '../domain
 import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
 import { ITEM_PREFIX } from '../contract/tables';
 
-export const WORKSPACE_PREFIX = { policy: ITEM_PREFIX.policy, model: ITEM_PREFIX.workspaceModel, label: ITEM_PREFIX.workspaceLabel } as const;
+export const WORKSPACE_PREFIX = {
+  policy: ITEM_PREFIX.policy,
+  model: ITEM_PREFIX.workspaceModel,
+  label: ITEM_PREFIX.workspaceLabel,
+} as const;
 export const POLICY_FIELDS = [
   'vip_senders',
   'trusted_senders',
@@ -47,12 +57,14 @@ function policyFrom(item: Record<string, unknown> | undefined): StoredPolicy {
  * (10 bytes, not the label's 20 to 70), so the model item of 77 labels stays under 4 KB: half a read unit. Two labels
  * sharing a name only means both are read again when either changes.
  */
-export const labelVersionAttribute = (label: string) => `v${createHash('sha256').update(label).digest('hex').slice(0, 8)}`;
+export const labelVersionAttribute = (label: string) =>
+  `v${createHash('sha256').update(label).digest('hex').slice(0, 8)}`;
 
 /** The version of every label the model item lists (0 for labels taught before versions were kept). */
 function labelVersionsOf(meta: Record<string, unknown>): Map<string, number> {
   const out = new Map<string, number>();
-  for (const label of (meta.labels as Set<string> | undefined) ?? []) out.set(label, Number(meta[labelVersionAttribute(label)] ?? 0));
+  for (const label of (meta.labels as Set<string> | undefined) ?? [])
+    out.set(label, Number(meta[labelVersionAttribute(label)] ?? 0));
   return out;
 }
 
@@ -81,7 +93,8 @@ export function countsFrom(field: LearnedField, label: string, item: Record<stri
 
 const approxBytes = (item: Record<string, unknown>) => {
   let bytes = 0;
-  for (const [k, val] of Object.entries(item)) bytes += k.length + (typeof val === 'number' ? 3 : JSON.stringify(val).length);
+  for (const [k, val] of Object.entries(item))
+    bytes += k.length + (typeof val === 'number' ? 3 : JSON.stringify(val).length);
   return bytes;
 };
 
@@ -93,21 +106,35 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
 
   async getPolicy(workspaceId: string): Promise<StoredPolicy> {
     const out = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk: WORKSPACE_PREFIX.policy + workspaceId }, ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { pk: WORKSPACE_PREFIX.policy + workspaceId },
+        ConsistentRead: true,
+      }),
     );
     return policyFrom(out.Item);
   }
 
-  async putPolicy(workspaceId: string, policy: WorkspacePolicy, ifMatch: number | undefined, now: string, by: AuditActor): Promise<PolicyWrite> {
+  async putPolicy(
+    workspaceId: string,
+    policy: WorkspacePolicy,
+    ifMatch: number | undefined,
+    now: string,
+    by: AuditActor,
+  ): Promise<PolicyWrite> {
     const key = { pk: WORKSPACE_PREFIX.policy + workspaceId };
     const sent: Record<string, unknown> = {};
-    for (const field of POLICY_FIELDS) if ((policy as Record<string, unknown>)[field] !== undefined) sent[field] = (policy as Record<string, unknown>)[field];
+    for (const field of POLICY_FIELDS)
+      if ((policy as Record<string, unknown>)[field] !== undefined)
+        sent[field] = (policy as Record<string, unknown>)[field];
     for (let attempt = 0; ; attempt++) {
       // A retry is a later write: its updated_at and event time say so (events list in time order).
       if (attempt > 0) now = new Date().toISOString();
       // Read first: the event records what the policy was. The write is conditional on the version read, so a
       // concurrent PUT makes this one read again (and each leaves its own event).
-      const read = await this.client.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
+      const read = await this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }),
+      );
       const stored = policyFrom(read.Item);
       const version = read.Item ? stored.version : 0;
       if (ifMatch !== undefined && ifMatch !== version) return { kind: 'precondition_failed' };
@@ -150,7 +177,9 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
         return { kind: 'stored', policy: policyFrom({ policy, version: version + 1, updated_at: now }) };
       } catch (err) {
         const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
-        const raced = e.name === 'TransactionCanceledException' && e.CancellationReasons?.some((r) => r?.Code === 'ConditionalCheckFailed' || r?.Code === 'TransactionConflict');
+        const raced =
+          e.name === 'TransactionCanceledException' &&
+          e.CancellationReasons?.some((r) => r?.Code === 'ConditionalCheckFailed' || r?.Code === 'TransactionConflict');
         if (!raced || attempt >= 10) throw err;
       }
     }
@@ -206,7 +235,12 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
     const versions = labelVersionsOf(meta);
     const before = cached.labelVersions ?? new Map<string, number>();
     const changed = [...versions.keys()].sort().filter((l) => versions.get(l) !== before.get(l));
-    if (changed.length === 0 && policy.version === cached.policy.version && policy.updated_at === cached.policy.updated_at) return undefined;
+    if (
+      changed.length === 0 &&
+      policy.version === cached.policy.version &&
+      policy.updated_at === cached.policy.updated_at
+    )
+      return undefined;
     const read = await this.readLabels(workspaceId, generation, changed);
     const again = new Set(changed);
     const model: WorkspaceModel = {
@@ -260,7 +294,10 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
       keys = (out.UnprocessedKeys?.[this.tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
       if (keys.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
     }
-    if (keys.length) throw Object.assign(new Error('BatchGetItem left keys unprocessed'), { name: 'ProvisionedThroughputExceededException' });
+    if (keys.length)
+      throw Object.assign(new Error('BatchGetItem left keys unprocessed'), {
+        name: 'ProvisionedThroughputExceededException',
+      });
     return found;
   }
 }

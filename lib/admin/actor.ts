@@ -11,7 +11,9 @@ export function localActor(): string {
   } catch {
     // No passwd entry for this uid (some containers): the environment's name, else the uid.
   }
-  return actorForLocalUser(user || process.env.USER || process.env.USERNAME || `uid-${process.getuid?.() ?? 'unknown'}`);
+  return actorForLocalUser(
+    user || process.env.USER || process.env.USERNAME || `uid-${process.getuid?.() ?? 'unknown'}`,
+  );
 }
 
 export async function awsActor(sts: STSClient = new STSClient({})): Promise<string> {

@@ -1,13 +1,19 @@
 // `admin audit list` (contract section 14): the audit log, newest first, with its filters.
 import { AdminInputError } from '../admin';
-import { type AuditEvent, type AuditQuery, DEFAULT_AUDIT_LIST_LIMIT, MAX_AUDIT_LIST_LIMIT } from '../../lambdas/domain/audit';
+import {
+  type AuditEvent,
+  type AuditQuery,
+  DEFAULT_AUDIT_LIST_LIMIT,
+  MAX_AUDIT_LIST_LIMIT,
+} from '../../lambdas/domain/audit';
 import { parseRfc3339 } from '../../lambdas/domain/timestamps';
 import type { DynamoAuditLog } from '../../lambdas/stores/audit-store';
 
 export function auditQuery(flag: (name: string) => string | undefined): AuditQuery {
   const since = flag('since');
   const sinceMs = since === undefined ? undefined : parseRfc3339(since);
-  if (since !== undefined && sinceMs === undefined) throw new AdminInputError(`malformed date "${since}": use ISO 8601, e.g. 2027-01-31T00:00:00Z`);
+  if (since !== undefined && sinceMs === undefined)
+    throw new AdminInputError(`malformed date "${since}": use ISO 8601, e.g. 2027-01-31T00:00:00Z`);
   const limitText = flag('limit');
   const limit = limitText === undefined ? DEFAULT_AUDIT_LIST_LIMIT : Number(limitText);
   if (!/^\d+$/.test(limitText ?? '1') || !(limit >= 1 && limit <= MAX_AUDIT_LIST_LIMIT)) {
@@ -20,7 +26,13 @@ export function auditQuery(flag: (name: string) => string | undefined): AuditQue
 }
 
 const targetText = (t: AuditEvent['target']) =>
-  [t.partner_id && `partner ${t.partner_id}`, t.key_id && `key ${t.key_id}`, t.workspace_id && `workspace ${t.workspace_id}`].filter(Boolean).join(', ');
+  [
+    t.partner_id && `partner ${t.partner_id}`,
+    t.key_id && `key ${t.key_id}`,
+    t.workspace_id && `workspace ${t.workspace_id}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
 
 export function auditEventText(e: AuditEvent): string {
   return `${e.at}  ${e.action.padEnd(18)}  ${targetText(e.target) || '-'}  by ${e.actor}  ${JSON.stringify(e.before)} -> ${JSON.stringify(e.after)}`;

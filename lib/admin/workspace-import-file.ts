@@ -105,11 +105,19 @@ export function parseCsv(text: string): ParsedFile {
   const columns = header.cells.map((c) => c.trim().toLowerCase());
   const unknown = columns.filter((c) => !KNOWN_COLUMNS.has(c));
   if (unknown.length) {
-    problems.push({ line: header.line, code: 'VALIDATION_ERROR', message: `unknown column(s) ${unknown.join(', ')} (ignored)` });
+    problems.push({
+      line: header.line,
+      code: 'VALIDATION_ERROR',
+      message: `unknown column(s) ${unknown.join(', ')} (ignored)`,
+    });
   }
   for (const row of rows) {
     if (row.cells.length !== columns.length) {
-      problems.push({ line: row.line, code: 'VALIDATION_ERROR', message: `has ${row.cells.length} fields where the header has ${columns.length}` });
+      problems.push({
+        line: row.line,
+        code: 'VALIDATION_ERROR',
+        message: `has ${row.cells.length} fields where the header has ${columns.length}`,
+      });
       continue;
     }
     const signal: Record<string, string> = { source: 'email' };
@@ -122,6 +130,7 @@ export function parseCsv(text: string): ParsedFile {
     });
     records.push({ line: row.line, example: { signal, labels } });
   }
-  if (unclosedAt !== undefined) problems.push({ line: unclosedAt, code: 'INVALID_CSV', message: 'a quoted field is never closed' });
+  if (unclosedAt !== undefined)
+    problems.push({ line: unclosedAt, code: 'INVALID_CSV', message: 'a quoted field is never closed' });
   return { records, problems, examples: rows.length + (unclosedAt !== undefined ? 1 : 0) };
 }

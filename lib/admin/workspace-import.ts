@@ -38,7 +38,8 @@ const CHUNKS_IN_FLIGHT = 4;
 const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 
 function assertWorkspace(ws: string | undefined): string {
-  if (!ws || !WORKSPACE_ID_PATTERN.test(ws)) throw new WorkspaceImportInputError('--workspace must be 1 to 128 characters of A-Z a-z 0-9 . _ : -');
+  if (!ws || !WORKSPACE_ID_PATTERN.test(ws))
+    throw new WorkspaceImportInputError('--workspace must be 1 to 128 characters of A-Z a-z 0-9 . _ : -');
   return ws;
 }
 
@@ -69,7 +70,11 @@ export class WorkspaceImporter {
     this.workspaceStore = new DynamoWorkspaceStore(client, decisionsTable);
   }
 
-  async importFile(workspace: string | undefined, file: string | undefined, onProgress?: (p: ImportProgress) => void): Promise<ImportReport> {
+  async importFile(
+    workspace: string | undefined,
+    file: string | undefined,
+    onProgress?: (p: ImportProgress) => void,
+  ): Promise<ImportReport> {
     const ws = assertWorkspace(workspace);
     if (!file) throw new WorkspaceImportInputError('--file is required');
     let content: Buffer;
@@ -96,13 +101,26 @@ export class WorkspaceImporter {
       const examples = slice.map((r) => r.example);
       // The model generation too: after a reset, the same file teaches the new model again.
       const idempotencyKey = `${fileHash}:${ws}:g${generation}:${chunk}`;
-      const outcome = await importExamples(ws, examples, { workspaces, store: this.store }, {
-        nowMs: Date.now(),
-        idempotency: { pk: `${ITEM_PREFIX.idempotency}admin#${sha256(idempotencyKey)}`, requestHash: sha256(canonicalJson({ examples })) },
-        audit: (counts) =>
-          auditEventPut(this.decisionsTable, { actor: this.actor, action: 'model.import', target: { workspace_id: ws }, before: null, after: counts }, new Date()),
-      });
-      if (outcome.kind === 'conflict') throw new Error(`chunk ${chunk + 1} was imported before with other content; nothing more was imported`);
+      const outcome = await importExamples(
+        ws,
+        examples,
+        { workspaces, store: this.store },
+        {
+          nowMs: Date.now(),
+          idempotency: {
+            pk: `${ITEM_PREFIX.idempotency}admin#${sha256(idempotencyKey)}`,
+            requestHash: sha256(canonicalJson({ examples })),
+          },
+          audit: (counts) =>
+            auditEventPut(
+              this.decisionsTable,
+              { actor: this.actor, action: 'model.import', target: { workspace_id: ws }, before: null, after: counts },
+              new Date(),
+            ),
+        },
+      );
+      if (outcome.kind === 'conflict')
+        throw new Error(`chunk ${chunk + 1} was imported before with other content; nothing more was imported`);
       learned += outcome.answer.learned;
       for (const item of outcome.answer.data) {
         if (!('error' in item)) continue;
@@ -126,7 +144,11 @@ export class WorkspaceImporter {
   async forget(workspace: string | undefined): Promise<{ workspace_id: string; forgotten: true }> {
     const ws = assertWorkspace(workspace);
     await this.store.forget(ws, ({ before, after }) =>
-      auditEventPut(this.decisionsTable, { actor: this.actor, action: 'model.forget', target: { workspace_id: ws }, before, after }, new Date()),
+      auditEventPut(
+        this.decisionsTable,
+        { actor: this.actor, action: 'model.forget', target: { workspace_id: ws }, before, after },
+        new Date(),
+      ),
     );
     return { workspace_id: ws, forgotten: true };
   }

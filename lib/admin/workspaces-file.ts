@@ -8,7 +8,9 @@ export async function readWorkspacesFile(path: string): Promise<string[]> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new AdminInputError(`cannot read --workspaces-file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new AdminInputError(
+      `cannot read --workspaces-file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   const grants: string[] = [];
   text.split(/\r?\n/).forEach((raw) => {

@@ -14,7 +14,11 @@ export interface LocalDatabase {
   stop?: () => Promise<void>;
 }
 
-export async function openLocalDatabase(options: { port: number; dataDir: string; region: string }): Promise<LocalDatabase> {
+export async function openLocalDatabase(options: {
+  port: number;
+  dataDir: string;
+  region: string;
+}): Promise<LocalDatabase> {
   const { port, dataDir } = options;
   const endpoint = `http://127.0.0.1:${port}`;
   // A live record means local mode runs there (its owner is alive): use it, even if the database is slow right now.
@@ -31,8 +35,14 @@ export async function openLocalDatabase(options: { port: number; dataDir: string
         'Start local mode with `npm start`, or set LOCAL_DYNAMODB_PORT to the port it printed.',
     );
   }
-  if (dataDir === IN_MEMORY) throw new Error(`no DynamoDB Local answers on ${endpoint}: start local mode with \`npm start\` first`);
+  if (dataDir === IN_MEMORY)
+    throw new Error(`no DynamoDB Local answers on ${endpoint}: start local mode with \`npm start\` first`);
   const { credentials } = prepareDataDir(dataDir, options.region);
   const db = await startDynamoDbLocal({ port, dataDir, credentials });
-  return { endpoint: db.endpoint, credentials, httpAgent: db.clientOptions.httpAgent as OwnedListenerAgent, stop: () => db.stop() };
+  return {
+    endpoint: db.endpoint,
+    credentials,
+    httpAgent: db.clientOptions.httpAgent as OwnedListenerAgent,
+    stop: () => db.stop(),
+  };
 }

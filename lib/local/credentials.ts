@@ -3,7 +3,18 @@
 // whoever does not know the id reaches only an empty database of their own. So each data directory gets an id drawn
 // from a CSPRNG, kept in a file only its owner can read, in a directory only its owner can enter.
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export interface LocalDbCredentials {
@@ -53,7 +64,8 @@ function ownAndPrivate(path: string, mode: number, what: string): boolean {
   const st = lstatSync(path);
   if (st.isSymbolicLink()) throw new LocalCredentialsError(`${what} ${path} is a symbolic link; refusing to use it`);
   const me = uid();
-  if (me !== undefined && st.uid !== me) throw new LocalCredentialsError(`${what} ${path} belongs to another user (uid ${st.uid}); refusing to use it`);
+  if (me !== undefined && st.uid !== me)
+    throw new LocalCredentialsError(`${what} ${path} belongs to another user (uid ${st.uid}); refusing to use it`);
   if ((st.mode & 0o077) === 0) return false;
   chmodSync(path, mode);
   return true;
@@ -72,10 +84,17 @@ function parseCredentials(text: string, path: string): LocalDbCredentials {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new LocalCredentialsError(`${path} is not valid JSON: delete it only if you accept losing access to the data beside it`);
+    throw new LocalCredentialsError(
+      `${path} is not valid JSON: delete it only if you accept losing access to the data beside it`,
+    );
   }
   const { accessKeyId, region } = (parsed ?? {}) as Partial<LocalDbCredentials>;
-  if (typeof accessKeyId !== 'string' || !ACCESS_KEY_ID_PATTERN.test(accessKeyId) || typeof region !== 'string' || !/^[a-z0-9-]{1,32}$/.test(region)) {
+  if (
+    typeof accessKeyId !== 'string' ||
+    !ACCESS_KEY_ID_PATTERN.test(accessKeyId) ||
+    typeof region !== 'string' ||
+    !/^[a-z0-9-]{1,32}$/.test(region)
+  ) {
     throw new LocalCredentialsError(`${path} does not hold an access key id and region as local mode writes them`);
   }
   return { accessKeyId, region };
@@ -111,7 +130,8 @@ export function prepareDataDir(dataDir: string, region: string, randomBytes?: Ra
   let credentials: LocalDbCredentials;
   let created = false;
   if (existsSync(file)) {
-    if (ownAndPrivate(file, 0o600, 'credentials file')) notices.push(`made ${file} readable by its owner only (mode 0600)`);
+    if (ownAndPrivate(file, 0o600, 'credentials file'))
+      notices.push(`made ${file} readable by its owner only (mode 0600)`);
     credentials = parseCredentials(readFileSync(file, 'utf8'), file);
   } else {
     const fresh: LocalDbCredentials = { accessKeyId: generateAccessKeyId(randomBytes), region };

@@ -52,13 +52,18 @@ const INIT = `window.ui = SwaggerUIBundle({
 
 const SECURITY_HEADERS = {
   // Swagger UI sets inline styles; everything else must come from this server.
-  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 };
 
 function page(status: number, type: string, body: string | Buffer, cache = 'no-cache'): Page {
-  return { status, headers: { 'content-type': type, 'cache-control': cache, ...SECURITY_HEADERS }, body: Buffer.from(body) };
+  return {
+    status,
+    headers: { 'content-type': type, 'cache-control': cache, ...SECURITY_HEADERS },
+    body: Buffer.from(body),
+  };
 }
 
 /**
@@ -72,7 +77,8 @@ export function docsPages(): (request: { method: string; path: string; apiBaseUr
     if (method !== 'GET' || (path !== DOCS_PATH && !path.startsWith(`${DOCS_PATH}/`))) return undefined;
     if (path === DOCS_PATH || path === `${DOCS_PATH}/`) return page(200, 'text/html; charset=utf-8', HTML);
     if (path === `${DOCS_PATH}/init.js`) return page(200, 'text/javascript; charset=utf-8', INIT);
-    if (path === `${DOCS_PATH}/openapi.yaml`) return page(200, 'application/yaml; charset=utf-8', readFileSync(OPENAPI_FILE));
+    if (path === `${DOCS_PATH}/openapi.yaml`)
+      return page(200, 'application/yaml; charset=utf-8', readFileSync(OPENAPI_FILE));
     if (path === `${DOCS_PATH}/openapi.json`) {
       // Read on every request, so an edit to the document shows on reload.
       const doc = parseYaml(readFileSync(OPENAPI_FILE, 'utf8')) as { servers?: unknown[] };

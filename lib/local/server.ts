@@ -9,7 +9,8 @@ import { API_BASE_PATH, matchRoute } from '../../lambdas/contract/routes';
 
 /** API Gateway's own limit on a request body (HTTP APIs). */
 const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
-const TEXT_MEDIA = /^(text\/|application\/(json|[\w.+-]+\+json|xml|[\w.+-]+\+xml|javascript|x-www-form-urlencoded)\s*(;|$))/i;
+const TEXT_MEDIA =
+  /^(text\/|application\/(json|[\w.+-]+\+json|xml|[\w.+-]+\+xml|javascript|x-www-form-urlencoded)\s*(;|$))/i;
 
 type Handler = (event: never, context: Context) => Promise<unknown>;
 
@@ -60,7 +61,11 @@ function ignore(): void {}
 
 function gatewayError(res: ServerResponse, status: number, message: string, requestId: string) {
   const body = JSON.stringify({ message });
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'apigw-requestid': requestId });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    'apigw-requestid': requestId,
+  });
   res.end(body);
 }
 
@@ -87,7 +92,10 @@ function headersOf(req: IncomingMessage): { headers: Record<string, string>; coo
     if (values === undefined || name === 'cookie') continue;
     headers[name] = values.join(',');
   }
-  const cookies = req.headers.cookie?.split(';').map((c) => c.trim()).filter(Boolean);
+  const cookies = req.headers.cookie
+    ?.split(';')
+    .map((c) => c.trim())
+    .filter(Boolean);
   return { headers, cookies: cookies?.length ? cookies : undefined };
 }
 
@@ -100,12 +108,23 @@ function queryOf(raw: string): Record<string, string> | undefined {
 
 /** Lambda proxy (payload 2.0) result → HTTP response, as API Gateway maps it. */
 function writeResult(res: ServerResponse, result: unknown, requestId: string) {
-  const r = (result ?? {}) as { statusCode?: number; headers?: Record<string, string>; body?: unknown; isBase64Encoded?: boolean; cookies?: string[] };
+  const r = (result ?? {}) as {
+    statusCode?: number;
+    headers?: Record<string, string>;
+    body?: unknown;
+    isBase64Encoded?: boolean;
+    cookies?: string[];
+  };
   const structured = typeof r === 'object' && 'statusCode' in r;
   const status = structured ? Number(r.statusCode) : 200;
-  const headers: Record<string, string | string[]> = structured ? { ...(r.headers ?? {}) } : { 'content-type': 'application/json' };
+  const headers: Record<string, string | string[]> = structured
+    ? { ...(r.headers ?? {}) }
+    : { 'content-type': 'application/json' };
   let body: Buffer;
-  if (structured) body = r.isBase64Encoded ? Buffer.from(typeof r.body === 'string' ? r.body : '', 'base64') : Buffer.from(typeof r.body === 'string' ? r.body : '');
+  if (structured)
+    body = r.isBase64Encoded
+      ? Buffer.from(typeof r.body === 'string' ? r.body : '', 'base64')
+      : Buffer.from(typeof r.body === 'string' ? r.body : '');
   else body = Buffer.from(JSON.stringify(result));
   if (structured && r.cookies?.length) headers['set-cookie'] = r.cookies;
   headers['apigw-requestid'] = requestId;
@@ -124,9 +143,11 @@ export interface LocalServerOptions {
    * Pages for people outside /api/v1 (the API reference at /docs), given this server's API address; undefined
    * leaves the request to the API.
    */
-  pages?: (request: { method: string; path: string; apiBaseUrl: string }) =>
-    | { status: number; headers: Record<string, string>; body: Buffer }
-    | undefined;
+  pages?: (request: {
+    method: string;
+    path: string;
+    apiBaseUrl: string;
+  }) => { status: number; headers: Record<string, string>; body: Buffer } | undefined;
 }
 
 export interface RunningServer {
@@ -142,105 +163,120 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
 
   let port = options.port;
   // Every failure is answered inside, so the promise the request handler starts never rejects.
-  const server = createServer((req, res) => void (async () => {
-    const started = process.hrtime.bigint();
-    const requestId = randomBytes(10).toString('base64');
-    const method = (req.method ?? 'GET').toUpperCase();
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const rawPath = q === -1 ? url : url.slice(0, q);
-    const rawQueryString = q === -1 ? '' : url.slice(q + 1);
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      options.accessLog?.(`${method} ${rawPath} ${res.statusCode} ${ms.toFixed(1)}ms request_id=${requestId}`);
-    });
+  const server = createServer(
+    (req, res) =>
+      void (async () => {
+        const started = process.hrtime.bigint();
+        const requestId = randomBytes(10).toString('base64');
+        const method = (req.method ?? 'GET').toUpperCase();
+        const url = req.url ?? '/';
+        const q = url.indexOf('?');
+        const rawPath = q === -1 ? url : url.slice(0, q);
+        const rawQueryString = q === -1 ? '' : url.slice(q + 1);
+        res.on('finish', () => {
+          const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          options.accessLog?.(`${method} ${rawPath} ${res.statusCode} ${ms.toFixed(1)}ms request_id=${requestId}`);
+        });
 
-    try {
-      const outsideApi = rawPath !== API_BASE_PATH && !rawPath.startsWith(`${API_BASE_PATH}/`);
-      const page = outsideApi ? options.pages?.({ method, path: rawPath, apiBaseUrl: `http://${host}:${port}${API_BASE_PATH}` }) : undefined;
-      if (page) {
-        res.writeHead(page.status, { ...page.headers, 'content-length': String(page.body.length) });
-        res.end(page.body);
-        return;
-      }
-      const raw = await readBody(req);
-      if (raw === 'too_large') return gatewayError(res, 413, 'Request Entity Too Large', requestId);
-      const { headers, cookies } = headersOf(req);
-      const match = matchRoute(method, rawPath);
-      const route = match.kind === 'route' ? match.route : undefined;
-      const routeKey = route ? `${route.method} ${route.path}` : '$default';
-      const now = new Date();
-      const requestContext = {
-        accountId: '000000000000',
-        apiId: 'local',
-        domainName: headers.host ?? host,
-        domainPrefix: 'local',
-        http: { method, path: rawPath, protocol: `HTTP/${req.httpVersion}`, sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
-        requestId,
-        routeKey,
-        stage: '$default',
-        time: now.toUTCString(),
-        timeEpoch: now.getTime(),
-      };
-      const pathParameters = match.kind === 'route' && Object.keys(match.pathParameters).length ? match.pathParameters : undefined;
-      const queryStringParameters = queryOf(rawQueryString);
-
-      let authorizerContext: unknown;
-      // Every route has the authorizer, the $default route too (the stack attaches it there for Control Tower's
-      // route-authorization control); the fallback ignores the verdict, so 404/405 still need no key.
-      {
-        const authEvent: APIGatewayRequestAuthorizerEventV2 = {
-          version: '2.0',
-          type: 'REQUEST',
-          routeArn: `arn:aws:execute-api:local:000000000000:local/$default/${method}${rawPath}`,
-          identitySource: [],
-          routeKey,
-          rawPath,
-          rawQueryString,
-          cookies: cookies ?? [],
-          headers,
-          queryStringParameters: queryStringParameters ?? {},
-          requestContext: requestContext,
-          pathParameters: pathParameters ?? {},
-          stageVariables: {},
-        };
-        let verdict: { isAuthorized?: unknown; context?: unknown };
         try {
-          verdict = (await (handlers.authorizer as Invoke)(authEvent, lambdaContext('authorizer'))) as typeof verdict;
-        } catch {
-          return gatewayError(res, 500, 'Internal Server Error', requestId);
-        }
-        if (verdict?.isAuthorized !== true) return gatewayError(res, 403, 'Forbidden', requestId);
-        authorizerContext = verdict.context ?? {};
-      }
+          const outsideApi = rawPath !== API_BASE_PATH && !rawPath.startsWith(`${API_BASE_PATH}/`);
+          const page = outsideApi
+            ? options.pages?.({ method, path: rawPath, apiBaseUrl: `http://${host}:${port}${API_BASE_PATH}` })
+            : undefined;
+          if (page) {
+            res.writeHead(page.status, { ...page.headers, 'content-length': String(page.body.length) });
+            res.end(page.body);
+            return;
+          }
+          const raw = await readBody(req);
+          if (raw === 'too_large') return gatewayError(res, 413, 'Request Entity Too Large', requestId);
+          const { headers, cookies } = headersOf(req);
+          const match = matchRoute(method, rawPath);
+          const route = match.kind === 'route' ? match.route : undefined;
+          const routeKey = route ? `${route.method} ${route.path}` : '$default';
+          const now = new Date();
+          const requestContext = {
+            accountId: '000000000000',
+            apiId: 'local',
+            domainName: headers.host ?? host,
+            domainPrefix: 'local',
+            http: {
+              method,
+              path: rawPath,
+              protocol: `HTTP/${req.httpVersion}`,
+              sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+              userAgent: headers['user-agent'] ?? '',
+            },
+            requestId,
+            routeKey,
+            stage: '$default',
+            time: now.toUTCString(),
+            timeEpoch: now.getTime(),
+          };
+          const pathParameters =
+            match.kind === 'route' && Object.keys(match.pathParameters).length ? match.pathParameters : undefined;
+          const queryStringParameters = queryOf(rawQueryString);
 
-      const text = raw.length === 0 || (TEXT_MEDIA.test(headers['content-type'] ?? '') && isUtf8(raw));
-      const event: APIGatewayProxyEventV2 & { requestContext: { authorizer?: unknown } } = {
-        version: '2.0',
-        routeKey,
-        rawPath,
-        rawQueryString,
-        cookies,
-        headers,
-        queryStringParameters,
-        requestContext: { ...requestContext, authorizer: { lambda: authorizerContext } },
-        pathParameters,
-        body: raw.length ? (text ? raw.toString('utf8') : raw.toString('base64')) : undefined,
-        isBase64Encoded: !text,
-      };
-      const handler = (route ? handlers.routes[route.id] : handlers.fallback) as Invoke;
-      let result: unknown;
-      try {
-        result = await handler(event, lambdaContext(route?.id ?? 'fallback'));
-      } catch {
-        return gatewayError(res, 500, 'Internal Server Error', requestId);
-      }
-      writeResult(res, result, requestId);
-    } catch {
-      if (!res.headersSent) gatewayError(res, 500, 'Internal Server Error', requestId);
-      else res.destroy();
-    }
-  })());
+          let authorizerContext: unknown;
+          // Every route has the authorizer, the $default route too (the stack attaches it there for Control Tower's
+          // route-authorization control); the fallback ignores the verdict, so 404/405 still need no key.
+          {
+            const authEvent: APIGatewayRequestAuthorizerEventV2 = {
+              version: '2.0',
+              type: 'REQUEST',
+              routeArn: `arn:aws:execute-api:local:000000000000:local/$default/${method}${rawPath}`,
+              identitySource: [],
+              routeKey,
+              rawPath,
+              rawQueryString,
+              cookies: cookies ?? [],
+              headers,
+              queryStringParameters: queryStringParameters ?? {},
+              requestContext: requestContext,
+              pathParameters: pathParameters ?? {},
+              stageVariables: {},
+            };
+            let verdict: { isAuthorized?: unknown; context?: unknown };
+            try {
+              verdict = (await (handlers.authorizer as Invoke)(
+                authEvent,
+                lambdaContext('authorizer'),
+              )) as typeof verdict;
+            } catch {
+              return gatewayError(res, 500, 'Internal Server Error', requestId);
+            }
+            if (verdict?.isAuthorized !== true) return gatewayError(res, 403, 'Forbidden', requestId);
+            authorizerContext = verdict.context ?? {};
+          }
+
+          const text = raw.length === 0 || (TEXT_MEDIA.test(headers['content-type'] ?? '') && isUtf8(raw));
+          const event: APIGatewayProxyEventV2 & { requestContext: { authorizer?: unknown } } = {
+            version: '2.0',
+            routeKey,
+            rawPath,
+            rawQueryString,
+            cookies,
+            headers,
+            queryStringParameters,
+            requestContext: { ...requestContext, authorizer: { lambda: authorizerContext } },
+            pathParameters,
+            body: raw.length ? (text ? raw.toString('utf8') : raw.toString('base64')) : undefined,
+            isBase64Encoded: !text,
+          };
+          const handler = (route ? handlers.routes[route.id] : handlers.fallback) as Invoke;
+          let result: unknown;
+          try {
+            result = await handler(event, lambdaContext(route?.id ?? 'fallback'));
+          } catch {
+            return gatewayError(res, 500, 'Internal Server Error', requestId);
+          }
+          writeResult(res, result, requestId);
+        } catch {
+          if (!res.headersSent) gatewayError(res, 500, 'Internal Server Error', requestId);
+          else res.destroy();
+        }
+      })(),
+  );
   server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((done, fail) => {

@@ -1,7 +1,14 @@
 // Local mode's embedded database, kept alive: if DynamoDB Local dies, it is started again on the same port and data
 // (requests meanwhile meet a refused connection, which the service answers with 503). Data kept in memory died
 // with the process, so then local mode must stop rather than carry on over an empty database.
-import { JavaMissingError, type LocalDbCredentials, IN_MEMORY, PortInUseError, type RunningDynamoDb, startDynamoDbLocal } from './dynamodb-local';
+import {
+  JavaMissingError,
+  type LocalDbCredentials,
+  IN_MEMORY,
+  PortInUseError,
+  type RunningDynamoDb,
+  startDynamoDbLocal,
+} from './dynamodb-local';
 import { ForeignListenerError } from './listener-owner';
 
 export interface SupervisedDynamoDb {
@@ -76,7 +83,9 @@ export async function superviseDynamoDbLocal(options: SupervisorOptions): Promis
             'stops rather than serve an empty database. Run npm start again (or use a data directory to keep data).',
         );
       }
-      log(`${NAME} ${describeExit(exit)}; restarting it on the same data in ${dataDir} (requests get 503 until it is back)`);
+      log(
+        `${NAME} ${describeExit(exit)}; restarting it on the same data in ${dataDir} (requests get 503 until it is back)`,
+      );
       void restart();
     });
   };

@@ -58,7 +58,13 @@ export function routeAccess(route: RouteDefinition): TableGrant[] {
 }
 
 /** Whether `grants` allow `action` on a table (or index) for a call whose partition keys are `keys`. */
-export function allows(grants: readonly TableGrant[], table: TableName, action: string, keys: string[], index?: string): boolean {
+export function allows(
+  grants: readonly TableGrant[],
+  table: TableName,
+  action: string,
+  keys: string[],
+  index?: string,
+): boolean {
   return grants.some(
     (g) =>
       g.table === table &&

@@ -27,7 +27,10 @@ export const EDGE_FIREWALL_REGION = 'us-east-1';
 export const DEFAULT_EDGE_IP_RATE_LIMIT = 6_000;
 
 /** The managed rule groups of the web ACL, in priority order after the rate-based rule. */
-export const EDGE_MANAGED_RULE_GROUPS = ['AWSManagedRulesCommonRuleSet', 'AWSManagedRulesKnownBadInputsRuleSet'] as const;
+export const EDGE_MANAGED_RULE_GROUPS = [
+  'AWSManagedRulesCommonRuleSet',
+  'AWSManagedRulesKnownBadInputsRuleSet',
+] as const;
 
 export interface EdgeFirewallProps {
   /** Requests per client IP per 5 minutes. */
@@ -57,7 +60,9 @@ export function createEdgeWebAcl(scope: Construct, props: EdgeFirewallProps): Cf
         name: 'RateLimitPerClientIp',
         priority: 0,
         action: { block: {} },
-        statement: { rateBasedStatement: { limit: props.ipRateLimit, aggregateKeyType: 'IP', evaluationWindowSec: 300 } },
+        statement: {
+          rateBasedStatement: { limit: props.ipRateLimit, aggregateKeyType: 'IP', evaluationWindowSec: 300 },
+        },
         visibilityConfig: visibility('rate-limit'),
       },
       ...EDGE_MANAGED_RULE_GROUPS.map((group, i) => ({
@@ -69,7 +74,9 @@ export function createEdgeWebAcl(scope: Construct, props: EdgeFirewallProps): Cf
             vendorName: 'AWS',
             name: group,
             ruleActionOverrides:
-              group === 'AWSManagedRulesCommonRuleSet' ? [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }] : undefined,
+              group === 'AWSManagedRulesCommonRuleSet'
+                ? [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }]
+                : undefined,
           },
         },
         visibilityConfig: visibility(group),
@@ -163,7 +170,7 @@ export const EDGE_ACKNOWLEDGMENTS = {
       'served to every client without a choice of method.',
     'cdk-validator-cfnguard::cloudfront_default_root_object_configured_check':
       'CT.CLOUDFRONT.PR.1 (default root object): the origin is an API, not a website; `/` has no object to serve and ' +
-      'answers the API\'s own 404.',
+      "answers the API's own 404.",
     'cdk-validator-cfnguard::cloudfront_origin_failover_enabled_check':
       'CT.CLOUDFRONT.PR.4 (origin failover): there is one HTTP API in one region, with one set of tables; a second ' +
       'origin would be a second deployment, which this service does not run.',
@@ -176,7 +183,7 @@ export const EDGE_ACKNOWLEDGMENTS = {
   /** CDK's own provider Lambdas that carry the web ACL's ARN across regions (crossRegionReferences). */
   crossRegionProvider: {
     'cdk-validator-cfnguard::lambda_inside_vpc_check':
-      'CT.LAMBDA.PR.3 (Lambda in a VPC): CDK\'s cross-region reference provider runs only during deployments and ' +
+      "CT.LAMBDA.PR.3 (Lambda in a VPC): CDK's cross-region reference provider runs only during deployments and " +
       'reaches only SSM Parameter Store over AWS APIs; a VPC would add NAT or endpoint cost for no benefit.',
   },
 } as const;

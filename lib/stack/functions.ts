@@ -65,7 +65,13 @@ export class FunctionFactory {
   ) {}
 
   /** `environment` adds to the environment every function gets. */
-  make(name: string, entry: string, description: string, access: TableAccess[], environment?: Record<string, string>): NodejsFunction {
+  make(
+    name: string,
+    entry: string,
+    description: string,
+    access: TableAccess[],
+    environment?: Record<string, string>,
+  ): NodejsFunction {
     const { scope, props } = this;
     const logGroup = new LogGroup(scope, `${name}Logs`, {
       retention: props.logRetention,

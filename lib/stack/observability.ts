@@ -72,7 +72,7 @@ export class ServiceAlarms {
         label: '5xx % of requests',
       }),
       5,
-      'At least 5% of API requests got a 5xx (ours or API Gateway\'s) in 2 consecutive 5-minute periods.',
+      "At least 5% of API requests got a 5xx (ours or API Gateway's) in 2 consecutive 5-minute periods.",
       2,
     );
 

@@ -134,7 +134,8 @@ export class SignalAnalysisClient {
     this.retryMaxMs = options.retryMaxMs ?? 20_000;
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
     this.fetchImpl = options.fetch ?? globalThis.fetch;
-    if (typeof this.fetchImpl !== 'function') throw new TypeError('no fetch: use Node.js 20.19 or newer, or pass options.fetch');
+    if (typeof this.fetchImpl !== 'function')
+      throw new TypeError('no fetch: use Node.js 20.19 or newer, or pass options.fetch');
   }
 
   /** Scores one signal and stores the decision. Retries are safe: they carry the same Idempotency-Key. */
@@ -172,7 +173,8 @@ export class SignalAnalysisClient {
   }
 
   async getDecision(decisionId: string, options: RequestOptions = {}): Promise<Decision> {
-    return (await this.send<Decision>({ ...this.withId(OPERATIONS.getDecision, 'decision_id', decisionId), options })).body;
+    return (await this.send<Decision>({ ...this.withId(OPERATIONS.getDecision, 'decision_id', decisionId), options }))
+      .body;
   }
 
   /** One page of a workspace's decisions, newest first. */
@@ -207,22 +209,36 @@ export class SignalAnalysisClient {
   /** Records what a decision should have been; a second feedback on the same decision replaces the first. */
   async submitFeedback(decisionId: string, feedback: Feedback, options: RequestOptions = {}): Promise<FeedbackRecord> {
     return (
-      await this.send<FeedbackRecord>({ ...this.withId(OPERATIONS.submitFeedback, 'decision_id', decisionId), body: feedback, options })
+      await this.send<FeedbackRecord>({
+        ...this.withId(OPERATIONS.submitFeedback, 'decision_id', decisionId),
+        body: feedback,
+        options,
+      })
     ).body;
   }
 
   async getPolicy(workspaceId: string, options: RequestOptions = {}): Promise<Policy> {
-    return (await this.send<Policy>({ ...this.withId(OPERATIONS.getPolicy, 'workspace_id', workspaceId), options })).body;
+    return (await this.send<Policy>({ ...this.withId(OPERATIONS.getPolicy, 'workspace_id', workspaceId), options }))
+      .body;
   }
 
   /**
    * Replaces a workspace's policy whole. With `ifMatch` (the version you read), a policy changed meanwhile is not
    * overwritten: the call fails with `PRECONDITION_FAILED`.
    */
-  async putPolicy(workspaceId: string, policy: PolicyInput, options: RequestOptions & { ifMatch?: number } = {}): Promise<Policy> {
+  async putPolicy(
+    workspaceId: string,
+    policy: PolicyInput,
+    options: RequestOptions & { ifMatch?: number } = {},
+  ): Promise<Policy> {
     const headers: Record<string, string> = options.ifMatch === undefined ? {} : { 'If-Match': `"${options.ifMatch}"` };
     return (
-      await this.send<Policy>({ ...this.withId(OPERATIONS.putPolicy, 'workspace_id', workspaceId), body: policy, headers, options })
+      await this.send<Policy>({
+        ...this.withId(OPERATIONS.putPolicy, 'workspace_id', workspaceId),
+        body: policy,
+        headers,
+        options,
+      })
     ).body;
   }
 
@@ -230,7 +246,11 @@ export class SignalAnalysisClient {
    * Teaches a workspace 1 to 100 labeled signals from its history; the answer has one item per example, in input
    * order. Retried safely: the Idempotency-Key (one made up when not given) makes a retry teach nothing twice.
    */
-  async importExamples(workspaceId: string, examples: ImportExample[], options: IdempotentRequestOptions = {}): Promise<ImportResult> {
+  async importExamples(
+    workspaceId: string,
+    examples: ImportExample[],
+    options: IdempotentRequestOptions = {},
+  ): Promise<ImportResult> {
     return (
       await this.send<ImportResult>({
         ...this.withId(OPERATIONS.importExamples, 'workspace_id', workspaceId),
@@ -243,7 +263,9 @@ export class SignalAnalysisClient {
 
   /** Forgets everything the workspace learned (feedback and imports); its policy and decisions stay. */
   async forgetModel(workspaceId: string, options: RequestOptions = {}): Promise<ModelForgotten> {
-    return (await this.send<ModelForgotten>({ ...this.withId(OPERATIONS.forgetModel, 'workspace_id', workspaceId), options })).body;
+    return (
+      await this.send<ModelForgotten>({ ...this.withId(OPERATIONS.forgetModel, 'workspace_id', workspaceId), options })
+    ).body;
   }
 
   private withId(op: { method: string; path: string }, name: string, value: string): { method: string; path: string } {
@@ -301,7 +323,9 @@ export class SignalAnalysisClient {
         if (attempt > maxRetries) {
           throw new SignalAnalysisConnectionError(
             timedOut ? 'TIMEOUT' : 'CONNECTION_ERROR',
-            timedOut ? `no answer within ${timeoutMs} ms (${attempt} attempts)` : `could not reach ${this.baseUrl} (${attempt} attempts)`,
+            timedOut
+              ? `no answer within ${timeoutMs} ms (${attempt} attempts)`
+              : `could not reach ${this.baseUrl} (${attempt} attempts)`,
             attempt,
             err,
           );
@@ -330,7 +354,13 @@ export class SignalAnalysisClient {
     }
   }
 
-  private errorOf(response: Response, json: unknown, text: string, attempts: number, wait: number | undefined): SignalAnalysisError {
+  private errorOf(
+    response: Response,
+    json: unknown,
+    text: string,
+    attempts: number,
+    wait: number | undefined,
+  ): SignalAnalysisError {
     const service = (json as ErrorBody | undefined)?.error;
     if (service && typeof service.code === 'string') {
       return new SignalAnalysisError({

@@ -89,7 +89,8 @@ export interface BatchItemError {
   details?: ErrorDetail[];
 }
 
-export type BatchItemResult = { index: number; decision: Decision; error?: never } | { index: number; error: BatchItemError; decision?: never };
+export type BatchItemResult =
+  { index: number; decision: Decision; error?: never } | { index: number; error: BatchItemError; decision?: never };
 
 export interface BatchResult {
   object: 'list';
@@ -108,7 +109,8 @@ export interface ImportRequest {
   examples: ImportExample[];
 }
 
-export type ImportItemResult = { index: number; status: 'learned'; error?: never } | { index: number; error: BatchItemError; status?: never };
+export type ImportItemResult =
+  { index: number; status: 'learned'; error?: never } | { index: number; error: BatchItemError; status?: never };
 
 export interface ImportResult {
   object: 'list';

@@ -68,14 +68,18 @@ function synthFailure(built: BuiltApp): string {
 
 /** Each bundled rule file with its rule names and the resource types its header says it reports on. */
 function bundledRules(): { control: string; types: string[] }[] {
-  const files = fs
-    .readdirSync(RULES_DIR, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.guard'));
+  const files = fs.readdirSync(RULES_DIR, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.guard'));
   return files.map((file) => {
     const text = fs.readFileSync(path.join(RULES_DIR, file), 'utf8');
     const control = /\[(CT\.[A-Z0-9]+\.PR\.\d+)\]/.exec(text)?.[1] ?? file;
     const reportsOn = /#\s*Reports on:\s*\n#\s*(.+)\n/.exec(text)?.[1] ?? '';
-    return { control, types: reportsOn.split(',').map((t) => t.trim()).filter(Boolean) };
+    return {
+      control,
+      types: reportsOn
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    };
   });
 }
 
@@ -96,12 +100,16 @@ describe.each(['dev', 'prod'])('Control Tower proactive controls on the %s stage
 
   it('synthesizes with no unacknowledged violation', () => {
     const report = guardReport(built.outdir);
-    expect(report.violations.map((v) => `${v.ruleName} at ${v.violatingConstructs.map((c) => c.constructPath).join(', ')}`)).toEqual([]);
+    expect(
+      report.violations.map((v) => `${v.ruleName} at ${v.violatingConstructs.map((c) => c.constructPath).join(', ')}`),
+    ).toEqual([]);
     expect(report.conclusion).toBe('success');
   });
 
   it('acknowledges only CT.LAMBDA.PR.3 (Lambda in a VPC), once per Lambda, with its reason', () => {
-    const functionPaths = Object.values(built.stack.functions).map((fn) => fn.node.path).sort();
+    const functionPaths = Object.values(built.stack.functions)
+      .map((fn) => fn.node.path)
+      .sort();
     const suppressed = guardReport(built.outdir).suppressedViolations ?? [];
     expect([...new Set(suppressed.map((v) => v.ruleName))]).toEqual(['lambda_inside_vpc_check']);
     expect(suppressed.map((v) => v.acknowledgedAt).sort()).toEqual(functionPaths);

@@ -31,23 +31,34 @@ describe('with edge protection on', () => {
     ['no key', 'POST', '/signals/analyze', {}, signal],
     ['an unknown path (404 otherwise)', 'GET', '/nowhere', {}, undefined],
     ['a wrong method (405 otherwise)', 'DELETE', '/signals/analyze', {}, undefined],
-    ['a wrong header value', 'GET', '/decisions?workspace_id=ws_edge', { [EDGE_ORIGIN_HEADER]: `${SECRET}x` }, undefined],
+    [
+      'a wrong header value',
+      'GET',
+      '/decisions?workspace_id=ws_edge',
+      { [EDGE_ORIGIN_HEADER]: `${SECRET}x` },
+      undefined,
+    ],
     ['an invalid body', 'POST', '/signals/analyze', {}, { nope: true }],
   ];
 
-  it.each(cases)('refuses a request that bypassed CloudFront with 403 FORBIDDEN first: %s', async (name, method, path, extra, body) => {
-    const headers: Record<string, string> = { ...extra };
-    if (name !== 'no key') headers.authorization = `Bearer ${key}`;
-    const reply = await send(api, method, path, headers, body);
-    expect({ status: reply.status, code: reply.json.error?.code }).toEqual({ status: 403, code: 'FORBIDDEN' });
-    expect(Object.keys(reply.json)).toEqual(['error']);
-    expect(reply.json.error.request_id).toBe(reply.requestId);
-    expect(JSON.stringify(reply.json)).not.toContain(SECRET);
-  });
+  it.each(cases)(
+    'refuses a request that bypassed CloudFront with 403 FORBIDDEN first: %s',
+    async (name, method, path, extra, body) => {
+      const headers: Record<string, string> = { ...extra };
+      if (name !== 'no key') headers.authorization = `Bearer ${key}`;
+      const reply = await send(api, method, path, headers, body);
+      expect({ status: reply.status, code: reply.json.error?.code }).toEqual({ status: 403, code: 'FORBIDDEN' });
+      expect(Object.keys(reply.json)).toEqual(['error']);
+      expect(reply.json.error.request_id).toBe(reply.requestId);
+      expect(JSON.stringify(reply.json)).not.toContain(SECRET);
+    },
+  );
 
   it('serves a request that carries the header as usual, 404/405 and key checks included', async () => {
     const through = { [EDGE_ORIGIN_HEADER]: SECRET };
-    expect((await send(api, 'POST', '/signals/analyze', { ...through, authorization: `Bearer ${key}` }, signal)).status).toBe(200);
+    expect(
+      (await send(api, 'POST', '/signals/analyze', { ...through, authorization: `Bearer ${key}` }, signal)).status,
+    ).toBe(200);
     expect((await send(api, 'POST', '/signals/analyze', through, signal)).json.error.code).toBe('UNAUTHORIZED');
     expect((await send(api, 'GET', '/nowhere', through)).json.error.code).toBe('NOT_FOUND');
     expect((await send(api, 'DELETE', '/signals/analyze', through)).json.error.code).toBe('METHOD_NOT_ALLOWED');

@@ -34,7 +34,8 @@ function build(context: Record<string, unknown>): BuiltApp & { outdir: string } 
   }
 }
 
-const resources = (t: Template, type: string): [string, Json][] => Object.entries(t.toJSON().Resources).filter(([, r]: [string, Json]) => r.Type === type) as [string, Json][];
+const resources = (t: Template, type: string): [string, Json][] =>
+  Object.entries(t.toJSON().Resources).filter(([, r]: [string, Json]) => r.Type === type) as [string, Json][];
 
 /** The secret's dynamic reference: the value itself is in no template. */
 const secretReference = (secretId: string) => ({
@@ -54,7 +55,8 @@ beforeAll(() => {
 describe('edge protection off (the default)', () => {
   it('adds no CloudFront, WAF, secret, second stack, origin header setting or protected URL', () => {
     const t = Template.fromStack(off.stack);
-    for (const type of ['AWS::CloudFront::Distribution', 'AWS::WAFv2::WebACL', 'AWS::SecretsManager::Secret']) t.resourceCountIs(type, 0);
+    for (const type of ['AWS::CloudFront::Distribution', 'AWS::WAFv2::WebACL', 'AWS::SecretsManager::Secret'])
+      t.resourceCountIs(type, 0);
     expect(off.edgeFirewall).toBeUndefined();
     expect(off.app.node.children.filter((c) => c.node.id.includes('edge'))).toEqual([]);
     expect(JSON.stringify(t.toJSON())).not.toContain(ENV.edgeOriginSecret);
@@ -119,7 +121,9 @@ describe.each([
       CustomOriginConfig: { OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] },
       OriginCustomHeaders: [{ HeaderName: EDGE_ORIGIN_HEADER, HeaderValue: secretReference(secretId) }],
     });
-    expect(JSON.stringify(config.Origins[0].DomainName)).toContain(built.stack.getLogicalId(built.stack.api.node.defaultChild as never));
+    expect(JSON.stringify(config.Origins[0].DomainName)).toContain(
+      built.stack.getLogicalId(built.stack.api.node.defaultChild as never),
+    );
     expect(JSON.stringify(config.WebACLId)).toMatch(built.edgeFirewall ? /ExportsReader/ : /EdgeWebAcl/);
     expect(JSON.stringify(api.toJSON().Outputs[OUTPUT_KEYS.protectedApiBaseUrl].Value)).toContain('/api/v1');
   });
@@ -155,8 +159,9 @@ describe.each([
 
 describe('what edge protection costs (bin/bench/cost-model.ts)', () => {
   it('adds CloudFront and WAF per request and the web ACL with its three rules per month', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded inside the test, as the file has it
-    const { edgeCost, edgeCostPerMillionAt } = require('../../bin/bench/cost-model') as typeof import('../../bin/bench/cost-model');
+    const { edgeCost, edgeCostPerMillionAt } =
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded inside the test, as the file has it
+      require('../../bin/bench/cost-model') as typeof import('../../bin/bench/cost-model');
     const edge = edgeCost(3);
     expect(edge).toEqual({ cloudfront: 1.0, waf: 0.6, fixedPerMonth: 8 });
     expect(edgeCostPerMillionAt(edge, 10)).toBeCloseTo(2.4, 10);

@@ -5,7 +5,14 @@
 // writes into the roles and test/cdk/stack.test.ts checks in the template).
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startLocalServer, type RunningServer } from '../../lib/local/server';
-import { AUTHORIZER_ACCESS, FALLBACK_ACCESS, type TableGrant, type TableName, allows, routeAccess } from '../../lib/stack/access';
+import {
+  AUTHORIZER_ACCESS,
+  FALLBACK_ACCESS,
+  type TableGrant,
+  type TableName,
+  allows,
+  routeAccess,
+} from '../../lib/stack/access';
 import { ROUTES } from '../../lambdas/contract/routes';
 import { type Service, createService } from '../../lambdas/service';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
@@ -32,7 +39,9 @@ const pkOf = (key: Input | undefined): string => {
 /** The IAM action(s) one SDK command is authorized as, with the keys of each (a transaction: one per item). */
 function callsOf(command: string, input: Input, tableOf: (name: string) => TableName): Omit<Recorded, 'fn'>[] {
   const name = command.replace(/Command$/, '').replace(/Item$/, '');
-  const single = (action: string) => [{ table: tableOf(input.TableName), action, keys: [pkOf(input.Key ?? input.Item)] }];
+  const single = (action: string) => [
+    { table: tableOf(input.TableName), action, keys: [pkOf(input.Key ?? input.Item)] },
+  ];
   switch (name) {
     case 'Get':
     case 'Put':
@@ -81,7 +90,10 @@ function recordingClient(fnName: () => string): DynamoDBDocumentClient {
     throw new Error(`call on an unknown table ${name}`);
   };
   const send = client.send.bind(client) as (command: unknown, ...rest: unknown[]) => Promise<unknown>;
-  (client as { send: unknown }).send = (command: { constructor: { name: string }; input: Input }, ...rest: unknown[]) => {
+  (client as { send: unknown }).send = (
+    command: { constructor: { name: string }; input: Input },
+    ...rest: unknown[]
+  ) => {
     for (const c of callsOf(command.constructor.name, command.input, tableOf)) recorded.push({ fn: fnName(), ...c });
     return send(command, ...rest);
   };
@@ -117,7 +129,7 @@ const grantsOf = (fn: string): readonly TableGrant[] => {
   return routeAccess(route);
 };
 
-it('makes only DynamoDB calls that each function\'s role allows, on every route', async () => {
+it("makes only DynamoDB calls that each function's role allows, on every route", async () => {
   const admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions));
   await admin.createPartner({ id: 'iam', name: 'IAM partner', status: 'active' });
   const exact = (await admin.createKey({ partnerId: 'iam', workspaces: ['ws_iam'], allowShared: true })).key;
@@ -143,12 +155,18 @@ it('makes only DynamoDB calls that each function\'s role allows, on every route'
     expect(first.status).toBe(200);
     const idem = { 'idempotency-key': `iam-${ws}` };
     for (let i = 0; i < 2; i++) {
-      expect((await as('Analyze', 'POST', '/signals/analyze', { key, body: signal(ws, 2), headers: idem })).status).toBe(200);
+      expect(
+        (await as('Analyze', 'POST', '/signals/analyze', { key, body: signal(ws, 2), headers: idem })).status,
+      ).toBe(200);
     }
     const batch = { signals: [signal(ws, 3), signal(ws, 4)] };
     expect((await as('AnalyzeBatch', 'POST', '/signals/analyze-batch', { key, body: batch })).status).toBe(200);
     for (let i = 0; i < 2; i++) {
-      const r = await as('AnalyzeBatch', 'POST', '/signals/analyze-batch', { key, body: batch, headers: { 'idempotency-key': `iam-batch-${ws}` } });
+      const r = await as('AnalyzeBatch', 'POST', '/signals/analyze-batch', {
+        key,
+        body: batch,
+        headers: { 'idempotency-key': `iam-batch-${ws}` },
+      });
       expect(r.status).toBe(200);
     }
     const id = first.json.decision_id as string;
@@ -156,25 +174,54 @@ it('makes only DynamoDB calls that each function\'s role allows, on every route'
     const list = await as('ListDecisions', 'GET', `/decisions?workspace_id=${encodeURIComponent(ws)}&limit=1`, { key });
     expect(list.status).toBe(200);
     const after = list.json.data[0].decision_id as string;
-    expect((await as('ListDecisions', 'GET', `/decisions?workspace_id=${encodeURIComponent(ws)}&starting_after=${after}`, { key })).status).toBe(200);
+    expect(
+      (
+        await as('ListDecisions', 'GET', `/decisions?workspace_id=${encodeURIComponent(ws)}&starting_after=${after}`, {
+          key,
+        })
+      ).status,
+    ).toBe(200);
     const policyPath = `/workspaces/${encodeURIComponent(ws)}/policy`;
     expect((await as('GetPolicy', 'GET', policyPath, { key })).status).toBe(200);
-    expect((await as('PutPolicy', 'PUT', policyPath, { key, body: { keywords: [{ phrase: 'customs', weight: 5 }] }, headers: { 'if-match': '"0"' } })).status).toBe(200);
+    expect(
+      (
+        await as('PutPolicy', 'PUT', policyPath, {
+          key,
+          body: { keywords: [{ phrase: 'customs', weight: 5 }] },
+          headers: { 'if-match': '"0"' },
+        })
+      ).status,
+    ).toBe(200);
     // Feedback that teaches the workspace a category: the decision, its feedback and the model's label counts.
-    const feedback = await as('Feedback', 'POST', `/decisions/${id}/feedback`, { key, body: { category: 'customs_hold', queue: 'logistics' } });
+    const feedback = await as('Feedback', 'POST', `/decisions/${id}/feedback`, {
+      key,
+      body: { category: 'customs_hold', queue: 'logistics' },
+    });
     expect(feedback.status).toBeLessThan(300);
     // Importing history (its record, counts, model item and audit event in transactions; a replay reads the record),
     // then forgetting it (the model item's new generation and its audit event).
     const examplesPath = `/workspaces/${encodeURIComponent(ws)}/examples`;
     const imported = { examples: [{ signal: signal(ws, 7), labels: { category: 'customs_hold' } }] };
     for (let i = 0; i < 2; i++) {
-      expect((await as('ImportExamples', 'POST', examplesPath, { key, body: imported, headers: { 'idempotency-key': `iam-import-${ws}` } })).status).toBe(200);
+      expect(
+        (
+          await as('ImportExamples', 'POST', examplesPath, {
+            key,
+            body: imported,
+            headers: { 'idempotency-key': `iam-import-${ws}` },
+          })
+        ).status,
+      ).toBe(200);
     }
     expect((await as('Analyze', 'POST', '/signals/analyze', { key, body: signal(ws, 5) })).status).toBe(200);
-    expect((await as('ForgetModel', 'DELETE', `/workspaces/${encodeURIComponent(ws)}/model`, { key })).status).toBe(200);
+    expect((await as('ForgetModel', 'DELETE', `/workspaces/${encodeURIComponent(ws)}/model`, { key })).status).toBe(
+      200,
+    );
   }
   // Another workspace for a key whose (empty) prefix set is cached: only the exact grant is read.
-  expect((await as('Analyze', 'POST', '/signals/analyze', { key: exact, body: signal('ws_other', 6) })).status).toBe(403);
+  expect((await as('Analyze', 'POST', '/signals/analyze', { key: exact, body: signal('ws_other', 6) })).status).toBe(
+    403,
+  );
   expect((await as('Fallback', 'GET', '/nowhere')).status).toBe(404);
   expect((await as('Fallback', 'DELETE', '/signals/analyze')).status).toBe(405);
 

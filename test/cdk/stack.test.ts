@@ -15,7 +15,10 @@ import { ALARM_TOPIC_OUTPUT_KEY, LAMBDA_RUNTIME, type SignalAnalysisStack } from
 import { AUTHORIZER_ACCESS, type TableGrant, routeAccess } from '../../lib/stack/access';
 
 type Json = any;
-type Resources = Record<string, { Type: string; Properties: Json; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
+type Resources = Record<
+  string,
+  { Type: string; Properties: Json; DeletionPolicy?: string; UpdateReplacePolicy?: string }
+>;
 
 const cdkJson = JSON.parse(fs.readFileSync(path.join(__dirname, '../../cdk.json'), 'utf8')) as { context: Json };
 
@@ -62,7 +65,9 @@ const ofType = (s: Synth, type: string) => Object.entries(s.json.Resources).filt
 
 describe('HTTP API routes and authorizer', () => {
   it('has exactly the routes of ROUTES plus $default', () => {
-    const keys = ofType(dev, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey).sort();
+    const keys = ofType(dev, 'AWS::ApiGatewayV2::Route')
+      .map(([, r]) => r.Properties.RouteKey)
+      .sort();
     expect(keys).toEqual([...ROUTES.map((r) => `${r.method} ${r.path}`), '$default'].sort());
   });
 
@@ -109,12 +114,13 @@ describe('HTTP API routes and authorizer', () => {
     expect(statements).toHaveLength(1);
     expect(statements[0]).toMatchObject({ Effect: 'Allow', Action: 'lambda:InvokeFunction' });
     // Exactly the stack's functions, unqualified (API Gateway invokes $LATEST through the integration URI).
-    expect([...statements[0].Resource].sort((a: Json, b: Json) => JSON.stringify(a).localeCompare(JSON.stringify(b))))
-      .toEqual(
-        Object.values(dev.stack.functions)
-          .map((fn) => ({ 'Fn::GetAtt': [logicalId(dev.stack, fn), 'Arn'] }))
-          .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
-      );
+    expect(
+      [...statements[0].Resource].sort((a: Json, b: Json) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    ).toEqual(
+      Object.values(dev.stack.functions)
+        .map((fn) => ({ 'Fn::GetAtt': [logicalId(dev.stack, fn), 'Arn'] }))
+        .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    );
   });
 
   it('integrates each route with its own Lambda, payload format 2.0', () => {
@@ -207,7 +213,12 @@ describe('Lambdas', () => {
       expect(fn.MemorySize).toBe(512);
       expect(fn.Timeout).toBe(10);
       // Lambda's own START/END/REPORT lines (INFO) would cost more log ingestion per request than ours.
-      expect(fn.LoggingConfig).toEqual({ LogFormat: 'JSON', SystemLogLevel: 'WARN', ApplicationLogLevel: 'INFO', LogGroup: expect.anything() });
+      expect(fn.LoggingConfig).toEqual({
+        LogFormat: 'JSON',
+        SystemLogLevel: 'WARN',
+        ApplicationLogLevel: 'INFO',
+        LogGroup: expect.anything(),
+      });
       expect(fn.Handler).toBe('index.handler');
       expect(fn.Environment.Variables).toEqual({
         ACCESS_TABLE_NAME: { Ref: logicalId(dev.stack, dev.stack.accessTable) },
@@ -316,7 +327,11 @@ describe('least privilege', () => {
   function dynamoStatements(s: Synth, name: string) {
     return roleStatements(s, name)
       .filter((st) => actionsOf(st).some((a) => a.startsWith('dynamodb:')))
-      .map((st) => ({ actions: actionsOf(st).sort(), resources: resourcesOf(st).map((r) => JSON.stringify(r)), condition: st.Condition }));
+      .map((st) => ({
+        actions: actionsOf(st).sort(),
+        resources: resourcesOf(st).map((r) => JSON.stringify(r)),
+        condition: st.Condition,
+      }));
   }
 
   it('lets the authorizer only GetItem the key and partner items of the access table', () => {
@@ -325,7 +340,7 @@ describe('least privilege', () => {
     ]);
   });
 
-  it('writes each Lambda\'s table access of lib/stack/access.ts, every table statement limited to its items', () => {
+  it("writes each Lambda's table access of lib/stack/access.ts, every table statement limited to its items", () => {
     const expected = (grants: readonly TableGrant[]) =>
       grants
         .map((g) => ({
@@ -338,7 +353,8 @@ describe('least privilege', () => {
           condition: g.leadingKeys ? leadingKeys(...g.leadingKeys) : undefined,
         }))
         .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-    const sorted = (xs: ReturnType<typeof dynamoStatements>) => [...xs].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    const sorted = (xs: ReturnType<typeof dynamoStatements>) =>
+      [...xs].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     for (const route of ROUTES) {
       expect(sorted(dynamoStatements(dev, route.id))).toEqual(expected(routeAccess(route)));
       // Only an index Query goes without a condition (an index's keys are not `pk`).
@@ -354,7 +370,10 @@ describe('least privilege', () => {
     const decisionsStatements = (name: string) =>
       dynamoStatements(dev, name)
         .filter((st) => st.resources[0] === arnOf(dev, 'decisions'))
-        .map((st) => `${st.actions.map((a) => a.slice('dynamodb:'.length)).join('+')} ${st.condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].join(' ')}`)
+        .map(
+          (st) =>
+            `${st.actions.map((a) => a.slice('dynamodb:'.length)).join('+')} ${st.condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].join(' ')}`,
+        )
         .sort();
     const load = ['BatchGetItem policy#* wslabel#* wsmodel#*', 'UpdateItem rate#*'];
     const expected: Record<string, string[]> = {
@@ -373,7 +392,8 @@ describe('least privilege', () => {
       PutPolicy: ['GetItem+UpdateItem policy#*', 'PutItem audit#*', 'UpdateItem rate#*'],
       Feedback: [...load, 'GetItem decision#*', 'UpdateItem decision#* wslabel#* wsmodel#*'],
     };
-    for (const [name, statements] of Object.entries(expected)) expect([name, decisionsStatements(name)]).toEqual([name, statements.sort()]);
+    for (const [name, statements] of Object.entries(expected))
+      expect([name, decisionsStatements(name)]).toEqual([name, statements.sort()]);
   });
 
   it('lets the list Lambda Query the decisions_by_workspace index and nothing else: no Scan, no table Query', () => {
@@ -382,7 +402,8 @@ describe('least privilege', () => {
     expect(grants['dynamodb:Query'][0]).toContain('/index/decisions_by_workspace');
     expect(grants['dynamodb:Query'][0]).toContain(logicalId(dev.stack, dev.stack.decisionsTable));
     expect(grants['dynamodb:Scan']).toBeUndefined();
-    for (const route of ROUTES.filter((r) => r.id !== 'ListDecisions')) expect(dynamoGrants(dev, route.id)['dynamodb:Query']).toBeUndefined();
+    for (const route of ROUTES.filter((r) => r.id !== 'ListDecisions'))
+      expect(dynamoGrants(dev, route.id)['dynamodb:Query']).toBeUndefined();
     const index = dev.json.Resources[logicalId(dev.stack, dev.stack.decisionsTable)].Properties.GlobalSecondaryIndexes;
     expect(index).toEqual([
       expect.objectContaining({
@@ -408,7 +429,9 @@ describe('least privilege', () => {
       const statements = roleStatements(dev, route.id);
       const updates = statements.filter((st) => actionsOf(st).includes('dynamodb:UpdateItem'));
       expect(updates.map((st) => st.Condition)).toContainEqual(leadingKeys('rate#'));
-      for (const st of statements.filter((x) => JSON.stringify(x.Resource).includes(logicalId(dev.stack, dev.stack.accessTable)))) {
+      for (const st of statements.filter((x) =>
+        JSON.stringify(x.Resource).includes(logicalId(dev.stack, dev.stack.accessTable)),
+      )) {
         expect(actionsOf(st).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem']);
         expect(st.Condition).toEqual(leadingKeys('grant#', 'prefixes#'));
       }
@@ -471,7 +494,10 @@ describe('log groups and their KMS key', () => {
   });
 
   it('retain the groups and the key together in prod, and delete both elsewhere', () => {
-    for (const [s, policy] of [[dev, 'Delete'], [prod, 'Retain']] as const) {
+    for (const [s, policy] of [
+      [dev, 'Delete'],
+      [prod, 'Retain'],
+    ] as const) {
       const resources = [...ofType(s, 'AWS::Logs::LogGroup'), ...ofType(s, 'AWS::KMS::Key')];
       expect(resources).toHaveLength(Object.keys(s.stack.functions).length + 2);
       for (const [, r] of resources) {
@@ -489,7 +515,8 @@ describe('log groups and their KMS key', () => {
     expect(JSON.stringify(logs.Principal)).toBe(
       JSON.stringify({ Service: { 'Fn::Join': ['', ['logs.', { Ref: 'AWS::Region' }, '.amazonaws.com']] } }),
     );
-    for (const action of logs.Action) expect(action).toMatch(/^kms:(Encrypt|Decrypt|ReEncrypt|GenerateDataKey|Describe)/);
+    for (const action of logs.Action)
+      expect(action).toMatch(/^kms:(Encrypt|Decrypt|ReEncrypt|GenerateDataKey|Describe)/);
     const arnPattern = JSON.stringify(logs.Condition.ArnLike['kms:EncryptionContext:aws:logs:arn']);
     for (const part of [':logs:', 'AWS::Region', 'AWS::AccountId', ':log-group:*']) expect(arnPattern).toContain(part);
   });
@@ -627,7 +654,10 @@ describe('alarms', () => {
     for (const table of [dev.stack.accessTable, dev.stack.decisionsTable]) {
       const ref = JSON.stringify({ Ref: logicalId(dev.stack, table) });
       const matches = find(
-        (m) => m.Namespace === 'AWS/DynamoDB' && /Throttle/.test(m.MetricName) && JSON.stringify(dim(m, 'TableName')) === ref,
+        (m) =>
+          m.Namespace === 'AWS/DynamoDB' &&
+          /Throttle/.test(m.MetricName) &&
+          JSON.stringify(dim(m, 'TableName')) === ref,
       );
       expect(matches).toHaveLength(1);
     }
@@ -641,7 +671,7 @@ describe('alarms', () => {
     for (const m of metricsOf(matches[0])) expect(dim(m, 'service')).toBe('signal-analysis');
   });
 
-  it('go to a topic that refuses publishing without TLS and lets this account\'s alarms publish', () => {
+  it("go to a topic that refuses publishing without TLS and lets this account's alarms publish", () => {
     const [[, policy]] = ofType(dev, 'AWS::SNS::TopicPolicy');
     const statements = policy.Properties.PolicyDocument.Statement as Json[];
     expect(statements).toEqual(

@@ -80,7 +80,21 @@ let newKeyId: string;
 it('records each admin command as one event, newest first, with the changed fields only', async () => {
   expect((await admin('partner', 'create', '--id', 'acme', '--name', 'Acme', '--json')).code).toBe(0);
   expect((await admin('partner', 'set-status', '--id', 'acme', '--status', 'suspended', '--json')).code).toBe(0);
-  const created = await admin('key', 'create', '--partner', 'acme', '--workspace', 'ws_a', '--workspace', 'ws_b', '--rate-limit', '10/m', '--description', 'billing', '--json');
+  const created = await admin(
+    'key',
+    'create',
+    '--partner',
+    'acme',
+    '--workspace',
+    'ws_a',
+    '--workspace',
+    'ws_b',
+    '--rate-limit',
+    '10/m',
+    '--description',
+    'billing',
+    '--json',
+  );
   expect(created.code).toBe(0);
   keyId = created.json.key_id;
   expect((await admin('key', 'grant', '--key-id', keyId, '--workspace', 'ws_c', '--json')).code).toBe(0);
@@ -92,7 +106,9 @@ it('records each admin command as one event, newest first, with the changed fiel
   expect((await admin('key', 'revoke', '--key-id', newKeyId, '--json')).code).toBe(0);
   const policyFile = join(dir, 'policy.json');
   await writeFile(policyFile, JSON.stringify({ vip_senders: ['@acme.com'], thresholds: { critical: 90 } }));
-  expect((await admin('workspace', 'policy', 'set', '--workspace', 'ws_a', '--file', policyFile, '--json')).code).toBe(0);
+  expect((await admin('workspace', 'policy', 'set', '--workspace', 'ws_a', '--file', policyFile, '--json')).code).toBe(
+    0,
+  );
 
   const log = await events();
   expect(log.map((e) => e.action)).toEqual([
@@ -115,9 +131,21 @@ it('records each admin command as one event, newest first, with the changed fiel
     expect(e.actor).toBe(me);
   }
   const [policy, revoke, rotate, newGrants, rate, ungrant, grant, create, createGrants, status, partner] = log;
-  expect(partner).toMatchObject({ target: { partner_id: 'acme' }, before: null, after: { name: 'Acme', status: 'active' } });
-  expect(status).toMatchObject({ target: { partner_id: 'acme' }, before: { status: 'active' }, after: { status: 'suspended' } });
-  expect(createGrants).toMatchObject({ target: { partner_id: 'acme', key_id: keyId }, before: null, after: { grants: ['ws_a', 'ws_b'] } });
+  expect(partner).toMatchObject({
+    target: { partner_id: 'acme' },
+    before: null,
+    after: { name: 'Acme', status: 'active' },
+  });
+  expect(status).toMatchObject({
+    target: { partner_id: 'acme' },
+    before: { status: 'active' },
+    after: { status: 'suspended' },
+  });
+  expect(createGrants).toMatchObject({
+    target: { partner_id: 'acme', key_id: keyId },
+    before: null,
+    after: { grants: ['ws_a', 'ws_b'] },
+  });
   expect(create).toEqual(
     expect.objectContaining({
       target: { partner_id: 'acme', key_id: keyId },
@@ -141,9 +169,17 @@ it('records each admin command as one event, newest first, with the changed fiel
   expect(rotate).toMatchObject({
     target: { partner_id: 'acme', key_id: keyId },
     before: { expires_at: null },
-    after: { expires_at: rotated.json.old_key_expires_at, new_key_id: newKeyId, new_key_settings: expect.objectContaining({ rate_limit: { limit: 20, window_seconds: 60 } }) },
+    after: {
+      expires_at: rotated.json.old_key_expires_at,
+      new_key_id: newKeyId,
+      new_key_settings: expect.objectContaining({ rate_limit: { limit: 20, window_seconds: 60 } }),
+    },
   });
-  expect(revoke).toMatchObject({ target: { key_id: newKeyId }, before: { status: 'active' }, after: { status: 'revoked' } });
+  expect(revoke).toMatchObject({
+    target: { key_id: newKeyId },
+    before: { status: 'active' },
+    after: { status: 'revoked' },
+  });
   expect(policy).toMatchObject({
     target: { workspace_id: 'ws_a' },
     before: { vip_senders: null, thresholds: null, version: 0 },
@@ -179,10 +215,25 @@ it("records the API's PUT policy with actor key:<key_id>, and none for a refused
   issuedKeys.push(key);
   const put = await call(api.baseUrl, 'PUT', '/workspaces/ws_api/policy', { key, body: { learning: false } });
   expect(put.status).toBe(200);
-  expectError(await call(api.baseUrl, 'PUT', '/workspaces/ws_api/policy', { key, body: { learning: true }, headers: { 'if-match': '"0"' } }), 412, 'PRECONDITION_FAILED');
-  expectError(await call(api.baseUrl, 'PUT', '/workspaces/ws_api/policy', { key, body: { learning: 'yes' } }), 400, 'VALIDATION_ERROR');
+  expectError(
+    await call(api.baseUrl, 'PUT', '/workspaces/ws_api/policy', {
+      key,
+      body: { learning: true },
+      headers: { 'if-match': '"0"' },
+    }),
+    412,
+    'PRECONDITION_FAILED',
+  );
+  expectError(
+    await call(api.baseUrl, 'PUT', '/workspaces/ws_api/policy', { key, body: { learning: 'yes' } }),
+    400,
+    'VALIDATION_ERROR',
+  );
   // A policy holding an API key is refused as bad input (never a 5xx), and leaves nothing.
-  const leaky = await call(api.baseUrl, 'PUT', '/workspaces/ws_api/policy', { key, body: { keywords: [{ phrase: `leak ${key}`.slice(0, 100), weight: 1 }] } });
+  const leaky = await call(api.baseUrl, 'PUT', '/workspaces/ws_api/policy', {
+    key,
+    body: { keywords: [{ phrase: `leak ${key}`.slice(0, 100), weight: 1 }] },
+  });
   expectError(leaky, 400, 'VALIDATION_ERROR');
   expect(leaky.text).not.toContain(key);
 
@@ -221,7 +272,11 @@ it('filters by partner, workspace and time, and limits newest first', async () =
 
   const text = await admin('audit', 'list', '--limit', '1');
   expect(text.stdout).toContain(all[0].action);
-  for (const bad of [['--since', 'yesterday'], ['--limit', '0'], ['--limit', 'ten']]) {
+  for (const bad of [
+    ['--since', 'yesterday'],
+    ['--limit', '0'],
+    ['--limit', 'ten'],
+  ]) {
     const out = await admin('audit', 'list', ...bad);
     expect(out.code).toBe(1);
     expect(out.stderr).toMatch(/^error: (malformed date|--limit must)/m);
@@ -243,12 +298,23 @@ it('keeps two concurrent changes of one key as two events, each with what it saw
 
   const policyKey = issuedKeys[issuedKeys.length - 1];
   const puts = await Promise.all(
-    [1, 2, 3].map((n) => call(api.baseUrl, 'PUT', '/workspaces/ws_api/policy', { key: policyKey, body: { thresholds: { critical: 90 - n } } })),
+    [1, 2, 3].map((n) =>
+      call(api.baseUrl, 'PUT', '/workspaces/ws_api/policy', {
+        key: policyKey,
+        body: { thresholds: { critical: 90 - n } },
+      }),
+    ),
   );
   expect(puts.map((p) => p.status)).toEqual([200, 200, 200]);
   // Each PUT its own event, each from the version it replaced (events of one millisecond may list in any order).
-  const versions = (await events('--workspace', 'ws_api')).filter((e) => e.after.version > 1).map((e) => [e.before.version, e.after.version]);
-  expect(versions.sort()).toEqual([[1, 2], [2, 3], [3, 4]]);
+  const versions = (await events('--workspace', 'ws_api'))
+    .filter((e) => e.after.version > 1)
+    .map((e) => [e.before.version, e.after.version]);
+  expect(versions.sort()).toEqual([
+    [1, 2],
+    [2, 3],
+    [3, 4],
+  ]);
 });
 
 it('names the caller by its AWS principal ARN with --aws', async () => {
@@ -284,7 +350,9 @@ it('names the caller by its AWS principal ARN with --aws', async () => {
     const out = await admin('partner', 'create', '--id', 'initech', '--name', 'Initech', '--aws', '--json');
     expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
-    expect(await events('--aws', '--partner', 'initech')).toEqual([expect.objectContaining({ action: 'partner.create', actor: arn })]);
+    expect(await events('--aws', '--partner', 'initech')).toEqual([
+      expect.objectContaining({ action: 'partner.create', actor: arn }),
+    ]);
     expect(actions).toEqual(['GetCallerIdentity']); // audit list changes nothing: no STS call
   } finally {
     env = saved;

@@ -22,7 +22,8 @@ beforeAll(async () => {
     ACCESS_TABLE_NAME: tables.names.access,
     DECISIONS_TABLE_NAME: tables.names.decisions,
   };
-  for (const id of ['acme', 'globex']) expect((await admin('partner', 'create', '--id', id, '--name', id)).code).toBe(0);
+  for (const id of ['acme', 'globex'])
+    expect((await admin('partner', 'create', '--id', id, '--name', id)).code).toBe(0);
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -32,7 +33,23 @@ afterAll(async () => {
 it('creates a key with scopes, a rate limit and grants from a file, and lists them', async () => {
   const file = join(dir, 'ws.txt');
   await writeFile(file, '# acme workspaces\nacme_1\n\nacme_2\nacme:eu:*\n');
-  const created = await admin('key', 'create', '--partner', 'acme', '--workspace', 'acme_0', '--workspaces-file', file, '--scope', 'read', '--scope', 'analyze', '--rate-limit', '600/m', '--json');
+  const created = await admin(
+    'key',
+    'create',
+    '--partner',
+    'acme',
+    '--workspace',
+    'acme_0',
+    '--workspaces-file',
+    file,
+    '--scope',
+    'read',
+    '--scope',
+    'analyze',
+    '--rate-limit',
+    '600/m',
+    '--json',
+  );
   expect(created.json).toMatchObject({
     partner_id: 'acme',
     workspaces: ['acme_0', 'acme_1', 'acme_2', 'acme:eu:*'],
@@ -40,25 +57,49 @@ it('creates a key with scopes, a rate limit and grants from a file, and lists th
     rate_limit: { limit: 600, window_seconds: 60 },
   });
   const keyId = created.json.key_id;
-  expect((await admin('key', 'grant', '--key-id', keyId, '--workspace', 'acme_3', '--workspace', 'acme_4', '--json')).json).toEqual({
+  expect(
+    (await admin('key', 'grant', '--key-id', keyId, '--workspace', 'acme_3', '--workspace', 'acme_4', '--json')).json,
+  ).toEqual({
     key_id: keyId,
     workspaces: ['acme:eu:*', 'acme_0', 'acme_1', 'acme_2', 'acme_3', 'acme_4'],
   });
-  expect((await admin('key', 'set-rate-limit', '--key-id', keyId, '--limit', '5/s', '--json')).json).toEqual({ key_id: keyId, rate_limit: { limit: 5, window_seconds: 1 } });
+  expect((await admin('key', 'set-rate-limit', '--key-id', keyId, '--limit', '5/s', '--json')).json).toEqual({
+    key_id: keyId,
+    rate_limit: { limit: 5, window_seconds: 1 },
+  });
   const rotated = (await admin('key', 'rotate', '--key-id', keyId, '--json')).json;
   expect(rotated).toMatchObject({ scopes: ['analyze', 'read'], rate_limit: { limit: 5, window_seconds: 1 } });
   expect([...rotated.workspaces].sort()).toEqual(['acme:eu:*', 'acme_0', 'acme_1', 'acme_2', 'acme_3', 'acme_4']);
-  expect((await admin('key', 'set-rate-limit', '--key-id', keyId, '--none', '--json')).json).toEqual({ key_id: keyId, rate_limit: null });
+  expect((await admin('key', 'set-rate-limit', '--key-id', keyId, '--none', '--json')).json).toEqual({
+    key_id: keyId,
+    rate_limit: null,
+  });
   const listed = (await admin('key', 'list', '--partner', 'acme', '--json')).json.keys;
-  expect(listed.find((k: { key_id: string }) => k.key_id === keyId)).toMatchObject({ scopes: ['analyze', 'read'], rate_limit: null });
+  expect(listed.find((k: { key_id: string }) => k.key_id === keyId)).toMatchObject({
+    scopes: ['analyze', 'read'],
+    rate_limit: null,
+  });
 });
 
 it('refuses to share with another partner unless --allow-shared, naming the holder', async () => {
   const refused = await admin('key', 'create', '--partner', 'globex', '--workspace', 'acme:eu:paris', '--json');
   expect(refused.code).not.toBe(0);
   expect(refused.stderr).toMatch(/share workspaces with another partner.*partner acme.*--allow-shared/s);
-  expect(refused.json.error.conflicts[0]).toMatchObject({ grant: 'acme:eu:paris', held_grant: 'acme:eu:*', partner_id: 'acme' });
-  const allowed = await admin('key', 'create', '--partner', 'globex', '--workspace', 'acme:eu:paris', '--allow-shared', '--json');
+  expect(refused.json.error.conflicts[0]).toMatchObject({
+    grant: 'acme:eu:paris',
+    held_grant: 'acme:eu:*',
+    partner_id: 'acme',
+  });
+  const allowed = await admin(
+    'key',
+    'create',
+    '--partner',
+    'globex',
+    '--workspace',
+    'acme:eu:paris',
+    '--allow-shared',
+    '--json',
+  );
   expect(allowed.json.workspaces).toEqual(['acme:eu:paris']);
 });
 

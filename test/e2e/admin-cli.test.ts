@@ -34,19 +34,42 @@ afterAll(async () => {
 
 it('runs through npm as documented and prints one JSON object with --json', async () => {
   const id = `p${randomBytes(3).toString('hex')}`;
-  const { stdout } = await exec('npm', ['run', '--silent', 'admin', '--', 'partner', 'create', '--id', id, '--name', 'Acme Corp', '--json'], { cwd: repo, env });
+  const { stdout } = await exec(
+    'npm',
+    ['run', '--silent', 'admin', '--', 'partner', 'create', '--id', id, '--name', 'Acme Corp', '--json'],
+    { cwd: repo, env },
+  );
   expect(JSON.parse(stdout)).toEqual({ partner_id: id, name: 'Acme Corp', status: 'active' });
 });
 
 it('manages partners and keys, and never stores or lists a secret', async () => {
-  expect((await admin('partner', 'create', '--id', 'acme', '--name', 'Acme', '--status', 'pending', '--json')).json).toEqual({
+  expect(
+    (await admin('partner', 'create', '--id', 'acme', '--name', 'Acme', '--status', 'pending', '--json')).json,
+  ).toEqual({
     partner_id: 'acme',
     name: 'Acme',
     status: 'pending',
   });
-  expect((await admin('partner', 'set-status', '--id', 'acme', '--status', 'active', '--json')).json).toEqual({ partner_id: 'acme', status: 'active' });
+  expect((await admin('partner', 'set-status', '--id', 'acme', '--status', 'active', '--json')).json).toEqual({
+    partner_id: 'acme',
+    status: 'active',
+  });
 
-  const created = (await admin('key', 'create', '--partner', 'acme', '--workspace', 'ws_a', '--workspace', 'ws_b', '--env', 'test', '--json')).json;
+  const created = (
+    await admin(
+      'key',
+      'create',
+      '--partner',
+      'acme',
+      '--workspace',
+      'ws_a',
+      '--workspace',
+      'ws_b',
+      '--env',
+      'test',
+      '--json',
+    )
+  ).json;
   expect(created).toEqual({
     key: expect.any(String),
     key_id: expect.stringMatching(/^key_/),
@@ -81,7 +104,10 @@ it('manages partners and keys, and never stores or lists a secret', async () => 
 
   const revoked = (await admin('key', 'revoke', '--key-id', created.key_id, '--json')).json;
   expect(revoked).toEqual({ key_id: created.key_id, status: 'revoked' });
-  const authorizer = new KeyAuthorizer(new DynamoAccessStore(tables.client, tables.names.access), { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable });
+  const authorizer = new KeyAuthorizer(new DynamoAccessStore(tables.client, tables.names.access), {
+    ttlSeconds: 0,
+    isUnavailable: isDatabaseUnavailable,
+  });
   expect((await authorizer.verify(`Bearer ${created.key}`)).outcome).toBe('UNAUTHORIZED');
 });
 
@@ -94,7 +120,10 @@ it('rotates a key: the new key has the old grants, the old one works until the g
   expect(rotated.key).toMatch(/^sas_live_/);
   expect(rotated.key_id).not.toBe(old.key_id);
 
-  const authorizer = new KeyAuthorizer(new DynamoAccessStore(tables.client, tables.names.access), { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable });
+  const authorizer = new KeyAuthorizer(new DynamoAccessStore(tables.client, tables.names.access), {
+    ttlSeconds: 0,
+    isUnavailable: isDatabaseUnavailable,
+  });
   expect((await authorizer.verify(`Bearer ${rotated.key}`)).outcome).toBe('allow');
   expect((await authorizer.verify(`Bearer ${old.key}`)).outcome).toBe('allow');
   expect((await authorizer.verify(`Bearer ${old.key}`, before + 3_601_000 + 60_000)).outcome).toBe('UNAUTHORIZED');
@@ -107,7 +136,19 @@ it('rotates a key: the new key has the old grants, the old one works until the g
 
 it('creates keys with an expiry, normalized to UTC', async () => {
   await admin('partner', 'create', '--id', 'exp', '--name', 'Expiring');
-  const created = (await admin('key', 'create', '--partner', 'exp', '--workspace', 'w1', '--expires-at', '2030-01-31T10:00:00+01:00', '--json')).json;
+  const created = (
+    await admin(
+      'key',
+      'create',
+      '--partner',
+      'exp',
+      '--workspace',
+      'w1',
+      '--expires-at',
+      '2030-01-31T10:00:00+01:00',
+      '--json',
+    )
+  ).json;
   expect(created.expires_at).toBe('2030-01-31T09:00:00.000Z');
 });
 

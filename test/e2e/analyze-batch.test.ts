@@ -9,7 +9,13 @@ jest.setTimeout(120_000);
 
 let api: TestApi;
 let key: string;
-const good = (i: number) => ({ workspace_id: 'ws_b', source: 'email', subject: `Production outage ${i}`, body: 'Checkout is down.', sender: 'ops@example.com' });
+const good = (i: number) => ({
+  workspace_id: 'ws_b',
+  source: 'email',
+  subject: `Production outage ${i}`,
+  body: 'Checkout is down.',
+  sender: 'ops@example.com',
+});
 
 async function decisionCount(): Promise<number> {
   const scan = await api.tables.client.send(new ScanCommand({ TableName: api.tables.names.decisions }));
@@ -39,8 +45,15 @@ it('answers each item in input order: decisions for good signals, errors for bad
   expect(reply.status).toBe(200);
   expect(reply.json.object).toBe('list');
   expect(reply.json.data.map((item: any) => item.index)).toEqual([0, 1, 2, 3, 4, 5]);
-  const kinds = reply.json.data.map((item: any) => item.decision ? 'decision' : item.error.code);
-  expect(kinds).toEqual(['decision', 'VALIDATION_ERROR', 'WORKSPACE_NOT_ALLOWED', 'decision', 'VALIDATION_ERROR', 'VALIDATION_ERROR']);
+  const kinds = reply.json.data.map((item: any) => (item.decision ? 'decision' : item.error.code));
+  expect(kinds).toEqual([
+    'decision',
+    'VALIDATION_ERROR',
+    'WORKSPACE_NOT_ALLOWED',
+    'decision',
+    'VALIDATION_ERROR',
+    'VALIDATION_ERROR',
+  ]);
   expect(reply.json.data[1].error.details).toEqual([{ field: 'source', message: expect.any(String) }]);
   expect(reply.json.data[5].error.details).toEqual([{ field: 'extra', message: expect.any(String) }]);
   expect(reply.json.data[2].error.details).toBeUndefined();
@@ -53,15 +66,27 @@ it('stores every decision exactly as a single analyze would: same item shape, sa
   const decision = batched.json.data[0].decision;
   // respond_by follows received_at (the moment of receipt when the signal gives none): compare the time it allows.
   const allowed = (d: any) => Date.parse(d.respond_by) - Date.parse(d.received_at);
-  const strip = (d: any) => ({ ...d, decision_id: undefined, created_at: undefined, received_at: undefined, respond_by: undefined });
+  const strip = (d: any) => ({
+    ...d,
+    decision_id: undefined,
+    created_at: undefined,
+    received_at: undefined,
+    respond_by: undefined,
+  });
   expect(strip(decision)).toEqual(strip(single.json));
   expect(allowed(decision)).toBe(allowed(single.json));
   expect((await call(api.baseUrl, 'GET', `/decisions/${decision.decision_id}`, { key })).json).toEqual(decision);
   const item = async (id: string) =>
-    (await api.tables.client.send(new GetCommand({ TableName: api.tables.names.decisions, Key: { pk: `decision#${id}` } }))).Item!;
+    (
+      await api.tables.client.send(
+        new GetCommand({ TableName: api.tables.names.decisions, Key: { pk: `decision#${id}` } }),
+      )
+    ).Item!;
   const [a, b] = [await item(single.json.decision_id), await item(decision.decision_id)];
   expect(Object.keys(b).sort()).toEqual(Object.keys(a).sort());
-  expect(b.expires_at - Math.floor(Date.parse(decision.created_at) / 1000)).toBe(a.expires_at - Math.floor(Date.parse(single.json.created_at) / 1000));
+  expect(b.expires_at - Math.floor(Date.parse(decision.created_at) / 1000)).toBe(
+    a.expires_at - Math.floor(Date.parse(single.json.created_at) / 1000),
+  );
   // And it is listed.
   const listed = await call(api.baseUrl, 'GET', '/decisions?workspace_id=ws_b&limit=1', { key });
   expect(listed.json.data[0]).toEqual(decision);
@@ -86,7 +111,11 @@ it('replays the whole batch for the same Idempotency-Key and body, conflicts on 
   expect(await decisionCount()).toBe(count);
   expectError(await batch([good(1)], { 'idempotency-key': 'batch-1' }), 409, 'IDEMPOTENCY_CONFLICT');
   // A key used for a single analyze is another request.
-  await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: good(1), headers: { 'idempotency-key': 'single-1' } });
+  await call(api.baseUrl, 'POST', '/signals/analyze', {
+    key,
+    body: good(1),
+    headers: { 'idempotency-key': 'single-1' },
+  });
   expectError(await batch([good(1)], { 'idempotency-key': 'single-1' }), 409, 'IDEMPOTENCY_CONFLICT');
 });
 
@@ -96,17 +125,31 @@ it('a replay restores decisions that its first attempt did not get to store, wit
   // What a crash between claiming the key and writing the decisions leaves: the record without its decisions.
   // Caused directly in the table, since a Lambda cannot be killed at that instant from a test.
   for (const item of first.json.data) {
-    await api.tables.client.send(new DeleteCommand({ TableName: api.tables.names.decisions, Key: { pk: `decision#${item.decision.decision_id}` } }));
+    await api.tables.client.send(
+      new DeleteCommand({
+        TableName: api.tables.names.decisions,
+        Key: { pk: `decision#${item.decision.decision_id}` },
+      }),
+    );
   }
   const replay = await batch(signals, { 'idempotency-key': 'batch-lost' });
   expect(replay.json).toEqual(first.json);
   for (const item of first.json.data) {
-    expect((await call(api.baseUrl, 'GET', `/decisions/${item.decision.decision_id}`, { key })).json).toEqual(item.decision);
+    expect((await call(api.baseUrl, 'GET', `/decisions/${item.decision.decision_id}`, { key })).json).toEqual(
+      item.decision,
+    );
   }
 });
 
 it('refuses a bad envelope or Idempotency-Key as a whole, before any item, and a body over 1 MiB', async () => {
-  for (const body of [{}, { signals: [] }, { signals: 'x' }, { signals: Array.from({ length: 101 }, (_, i) => good(i)) }, { signals: [good(1)], more: 1 }, [good(1)]]) {
+  for (const body of [
+    {},
+    { signals: [] },
+    { signals: 'x' },
+    { signals: Array.from({ length: 101 }, (_, i) => good(i)) },
+    { signals: [good(1)], more: 1 },
+    [good(1)],
+  ]) {
     const reply = await call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, body });
     expectError(reply, 400, 'VALIDATION_ERROR');
   }
@@ -116,9 +159,32 @@ it('refuses a bad envelope or Idempotency-Key as a whole, before any item, and a
   expectError(tooLarge, 413, 'PAYLOAD_TOO_LARGE');
   expect(tooLarge.json.error.message).toMatch(/1 MiB/);
   // 300 KiB is fine for a batch (over the 256 KiB of single analyze).
-  const ok = await call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, body: { signals: [good(1), { ...good(2), body: 'y'.repeat(150_000) }, { ...good(3), body: 'z'.repeat(150_000) }] } });
+  const ok = await call(api.baseUrl, 'POST', '/signals/analyze-batch', {
+    key,
+    body: { signals: [good(1), { ...good(2), body: 'y'.repeat(150_000) }, { ...good(3), body: 'z'.repeat(150_000) }] },
+  });
   expect(ok.status).toBe(200);
-  expectError(await call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, rawBody: '{', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON');
-  expectError(await call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, rawBody: '{}', headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-  expectError(await call(api.baseUrl, 'POST', '/signals/analyze-batch', { body: { signals: [good(1)] } }), 401, 'UNAUTHORIZED');
+  expectError(
+    await call(api.baseUrl, 'POST', '/signals/analyze-batch', {
+      key,
+      rawBody: '{',
+      headers: { 'content-type': 'application/json' },
+    }),
+    400,
+    'INVALID_JSON',
+  );
+  expectError(
+    await call(api.baseUrl, 'POST', '/signals/analyze-batch', {
+      key,
+      rawBody: '{}',
+      headers: { 'content-type': 'text/plain' },
+    }),
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+  );
+  expectError(
+    await call(api.baseUrl, 'POST', '/signals/analyze-batch', { body: { signals: [good(1)] } }),
+    401,
+    'UNAUTHORIZED',
+  );
 });

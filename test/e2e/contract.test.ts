@@ -34,7 +34,14 @@ beforeAll(async () => {
   const revoked = await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], allowShared: true });
   await api.admin.revokeKey(revoked.key_id);
   revokedKey = revoked.key;
-  expiredKey = (await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], expiresAt: '2020-01-01T00:00:00Z', allowShared: true })).key;
+  expiredKey = (
+    await api.admin.createKey({
+      partnerId: 'acme',
+      workspaces: ['ws_a'],
+      expiresAt: '2020-01-01T00:00:00Z',
+      allowShared: true,
+    })
+  ).key;
 });
 
 afterAll(async () => {
@@ -53,15 +60,24 @@ describe('authentication (row 1: 401 UNAUTHORIZED, the same text for every case)
     ['an expired key', () => ({ authorization: `Bearer ${expiredKey}` })],
   ];
   it.each(cases)('refuses %s', async (_name, headers) => {
-    for (const [method, path] of [['POST', ANALYZE], ['GET', '/decisions/dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S']]) {
-      const reply = await call(api.baseUrl, method, path, { headers: headers(), body: method === 'POST' ? signal() : undefined });
+    for (const [method, path] of [
+      ['POST', ANALYZE],
+      ['GET', '/decisions/dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S'],
+    ]) {
+      const reply = await call(api.baseUrl, method, path, {
+        headers: headers(),
+        body: method === 'POST' ? signal() : undefined,
+      });
       expectError(reply, 401, 'UNAUTHORIZED');
       expect(reply.json.error.message).toBe('Missing or invalid API key.');
     }
   });
 
   it('accepts the scheme word in any case', async () => {
-    const reply = await call(api.baseUrl, 'POST', ANALYZE, { headers: { authorization: `bEaReR ${key}` }, body: signal() });
+    const reply = await call(api.baseUrl, 'POST', ANALYZE, {
+      headers: { authorization: `bEaReR ${key}` },
+      body: signal(),
+    });
     expect(reply.status).toBe(200);
   });
 });
@@ -69,43 +85,95 @@ describe('authentication (row 1: 401 UNAUTHORIZED, the same text for every case)
 describe('refusal order', () => {
   const big = 'x'.repeat(256 * 1024 + 1);
 
-  it.each(['disabled', 'suspended', 'pending'])('row 2: a %s partner gets 403 ACCOUNT_INACTIVE, also on GET', async (status) => {
-    expectError(await call(api.baseUrl, 'POST', ANALYZE, { key: inactive[status], body: signal() }), 403, 'ACCOUNT_INACTIVE');
-    expectError(await call(api.baseUrl, 'GET', '/decisions/dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S', { key: inactive[status] }), 403, 'ACCOUNT_INACTIVE');
-  });
+  it.each(['disabled', 'suspended', 'pending'])(
+    'row 2: a %s partner gets 403 ACCOUNT_INACTIVE, also on GET',
+    async (status) => {
+      expectError(
+        await call(api.baseUrl, 'POST', ANALYZE, { key: inactive[status], body: signal() }),
+        403,
+        'ACCOUNT_INACTIVE',
+      );
+      expectError(
+        await call(api.baseUrl, 'GET', '/decisions/dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S', { key: inactive[status] }),
+        403,
+        'ACCOUNT_INACTIVE',
+      );
+    },
+  );
 
   it('row 1 before 2 before 3: a missing key wins over an oversized body; an inactive account too', async () => {
-    expectError(await call(api.baseUrl, 'POST', ANALYZE, { rawBody: big, headers: { 'content-type': 'text/plain' } }), 401, 'UNAUTHORIZED');
-    expectError(await call(api.baseUrl, 'POST', ANALYZE, { key: inactive.disabled, rawBody: big }), 403, 'ACCOUNT_INACTIVE');
+    expectError(
+      await call(api.baseUrl, 'POST', ANALYZE, { rawBody: big, headers: { 'content-type': 'text/plain' } }),
+      401,
+      'UNAUTHORIZED',
+    );
+    expectError(
+      await call(api.baseUrl, 'POST', ANALYZE, { key: inactive.disabled, rawBody: big }),
+      403,
+      'ACCOUNT_INACTIVE',
+    );
   });
 
   it('row 3: a body over 256 KiB is 413, before the media type is looked at', async () => {
-    expectError(await call(api.baseUrl, 'POST', ANALYZE, { key, rawBody: big, headers: { 'content-type': 'text/plain' } }), 413, 'PAYLOAD_TOO_LARGE');
+    expectError(
+      await call(api.baseUrl, 'POST', ANALYZE, { key, rawBody: big, headers: { 'content-type': 'text/plain' } }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
     const exactly = JSON.stringify(signal({ body: '' }));
     const padded = exactly.slice(0, -1) + ' '.repeat(256 * 1024 - Buffer.byteLength(exactly)) + '}';
     expect(Buffer.byteLength(padded)).toBe(256 * 1024);
-    const atLimit = await call(api.baseUrl, 'POST', ANALYZE, { key, rawBody: padded, headers: { 'content-type': 'application/json' } });
+    const atLimit = await call(api.baseUrl, 'POST', ANALYZE, {
+      key,
+      rawBody: padded,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(atLimit.status).toBe(200);
   });
 
   it('row 4: 415 unless Content-Type is application/json (parameters allowed)', async () => {
     const body = JSON.stringify(signal());
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/jsonx', 'application/vnd.api+json']) {
-      expectError(await call(api.baseUrl, 'POST', ANALYZE, { key, rawBody: body, headers: { 'content-type': type } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/jsonx',
+      'application/vnd.api+json',
+    ]) {
+      expectError(
+        await call(api.baseUrl, 'POST', ANALYZE, { key, rawBody: body, headers: { 'content-type': type } }),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
     }
     expectError(await call(api.baseUrl, 'POST', ANALYZE, { key, rawBody: body }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    const ok = await call(api.baseUrl, 'POST', ANALYZE, { key, rawBody: body, headers: { 'content-type': 'Application/JSON; charset=utf-8' } });
+    const ok = await call(api.baseUrl, 'POST', ANALYZE, {
+      key,
+      rawBody: body,
+      headers: { 'content-type': 'Application/JSON; charset=utf-8' },
+    });
     expect(ok.status).toBe(200);
   });
 
   it('row 5: 400 INVALID_JSON for a body that is not JSON, before the workspace is checked', async () => {
     for (const raw of ['{', '', '{"workspace_id":"ws_zzz",}', 'null null']) {
-      expectError(await call(api.baseUrl, 'POST', ANALYZE, { key, rawBody: raw, headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON');
+      expectError(
+        await call(api.baseUrl, 'POST', ANALYZE, {
+          key,
+          rawBody: raw,
+          headers: { 'content-type': 'application/json' },
+        }),
+        400,
+        'INVALID_JSON',
+      );
     }
   });
 
   it('row 6: 403 WORKSPACE_NOT_ALLOWED for a workspace without a grant, before other validation', async () => {
-    expectError(await call(api.baseUrl, 'POST', ANALYZE, { key, body: signal({ workspace_id: 'ws_c' }) }), 403, 'WORKSPACE_NOT_ALLOWED');
+    expectError(
+      await call(api.baseUrl, 'POST', ANALYZE, { key, body: signal({ workspace_id: 'ws_c' }) }),
+      403,
+      'WORKSPACE_NOT_ALLOWED',
+    );
     expectError(
       await call(api.baseUrl, 'POST', ANALYZE, { key, body: { workspace_id: 'ws_c', source: 'fax', extra: 1 } }),
       403,
@@ -114,7 +182,10 @@ describe('refusal order', () => {
   });
 
   it('row 7: 400 VALIDATION_ERROR with details naming each field', async () => {
-    const reply = await call(api.baseUrl, 'POST', ANALYZE, { key, body: { workspace_id: 'ws_a', source: 'fax', colour: 'red' } });
+    const reply = await call(api.baseUrl, 'POST', ANALYZE, {
+      key,
+      body: { workspace_id: 'ws_a', source: 'fax', colour: 'red' },
+    });
     expectError(reply, 400, 'VALIDATION_ERROR');
     const fields = reply.json.error.details.map((d: { field: string }) => d.field);
     expect(fields).toEqual(expect.arrayContaining(['source', 'colour']));
@@ -135,9 +206,23 @@ describe('the decision', () => {
     expect(reply.headers.get('x-request-id')).toBeTruthy();
     const d = reply.json;
     expect(Object.keys(d)).toEqual([
-      'decision_id', 'workspace_id', 'priority', 'score', 'recommended_action', 'category', 'queue', 'reasons',
-      'source', 'received_at', 'created_at', 'model_version',
-      'confidence', 'language', 'sentiment', 'respond_by', 'policy_version',
+      'decision_id',
+      'workspace_id',
+      'priority',
+      'score',
+      'recommended_action',
+      'category',
+      'queue',
+      'reasons',
+      'source',
+      'received_at',
+      'created_at',
+      'model_version',
+      'confidence',
+      'language',
+      'sentiment',
+      'respond_by',
+      'policy_version',
     ]);
     expect(d.decision_id).toMatch(/^dec_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(d.workspace_id).toBe('ws_a');
@@ -172,7 +257,18 @@ describe('the decision', () => {
     const a = (await call(api.baseUrl, 'POST', ANALYZE, { key, body: signal() })).json;
     const b = (await call(api.baseUrl, 'POST', ANALYZE, { key, body: signal() })).json;
     expect(a.decision_id).not.toBe(b.decision_id);
-    for (const field of ['score', 'priority', 'recommended_action', 'category', 'queue', 'reasons', 'confidence', 'language', 'sentiment', 'respond_by'])
+    for (const field of [
+      'score',
+      'priority',
+      'recommended_action',
+      'category',
+      'queue',
+      'reasons',
+      'confidence',
+      'language',
+      'sentiment',
+      'respond_by',
+    ])
       expect(b[field]).toEqual(a[field]);
   });
 
@@ -207,14 +303,26 @@ describe('the decision', () => {
 
   it('GET hides decisions of workspaces the key may not access, and unknown or malformed ids, as 404', async () => {
     const d = (await call(api.baseUrl, 'POST', ANALYZE, { key, body: signal({ workspace_id: 'ws_b' }) })).json;
-    expectError(await call(api.baseUrl, 'GET', `/decisions/${d.decision_id}`, { key: otherKey }), 404, 'DECISION_NOT_FOUND');
-    expectError(await call(api.baseUrl, 'GET', '/decisions/dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S', { key }), 404, 'DECISION_NOT_FOUND');
+    expectError(
+      await call(api.baseUrl, 'GET', `/decisions/${d.decision_id}`, { key: otherKey }),
+      404,
+      'DECISION_NOT_FOUND',
+    );
+    expectError(
+      await call(api.baseUrl, 'GET', '/decisions/dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S', { key }),
+      404,
+      'DECISION_NOT_FOUND',
+    );
     expectError(await call(api.baseUrl, 'GET', '/decisions/not-an-id', { key }), 404, 'DECISION_NOT_FOUND');
     // After an ungrant, the same key no longer sees it.
     const extra = await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a', 'ws_b'], allowShared: true });
     expect((await call(api.baseUrl, 'GET', `/decisions/${d.decision_id}`, { key: extra.key })).status).toBe(200);
     await api.admin.ungrant(extra.key_id, 'ws_b');
-    expectError(await call(api.baseUrl, 'GET', `/decisions/${d.decision_id}`, { key: extra.key }), 404, 'DECISION_NOT_FOUND');
+    expectError(
+      await call(api.baseUrl, 'GET', `/decisions/${d.decision_id}`, { key: extra.key }),
+      404,
+      'DECISION_NOT_FOUND',
+    );
   });
 });
 
@@ -222,11 +330,15 @@ describe('retention', () => {
   it('stores decisions with a TTL of DECISION_RETENTION_DAYS, and GET treats an expired one as gone', async () => {
     const d = (await call(api.baseUrl, 'POST', ANALYZE, { key, body: signal() })).json;
     const table = api.tables.names.decisions;
-    const item = (await api.tables.client.send(new GetCommand({ TableName: table, Key: { pk: `decision#${d.decision_id}` } }))).Item!;
+    const item = (
+      await api.tables.client.send(new GetCommand({ TableName: table, Key: { pk: `decision#${d.decision_id}` } }))
+    ).Item!;
     const days = (item.expires_at - Date.parse(d.created_at) / 1000) / 86_400;
     expect(Math.round(days)).toBe(90);
     // TTL deletion lags; until it runs, the expired item must not be served.
-    await api.tables.client.send(new PutCommand({ TableName: table, Item: { ...item, expires_at: Math.floor(Date.now() / 1000) - 1 } }));
+    await api.tables.client.send(
+      new PutCommand({ TableName: table, Item: { ...item, expires_at: Math.floor(Date.now() / 1000) - 1 } }),
+    );
     expectError(await call(api.baseUrl, 'GET', `/decisions/${d.decision_id}`, { key }), 404, 'DECISION_NOT_FOUND');
   });
 });

@@ -13,13 +13,22 @@ beforeAll(async () => {
 });
 afterAll(() => world?.close());
 
-const body = (i: number) => ({ workspace_id: 'ws_a', source: 'task', subject: `Task ${i}`, body: 'Please review the quarterly report.' });
+const body = (i: number) => ({
+  workspace_id: 'ws_a',
+  source: 'task',
+  subject: `Task ${i}`,
+  body: 'Please review the quarterly report.',
+});
 
 it('answers 503 while the database is down and recovers without losing or duplicating decisions', async () => {
   const answered = new Map<string, string>(); // idempotency key -> decision id answered with 200
   const send = async (i: number) => {
     const idem = `job-${i}`;
-    const reply = await call(world.baseUrl, 'POST', '/signals/analyze', { key: world.key, body: body(i), headers: { 'idempotency-key': idem } });
+    const reply = await call(world.baseUrl, 'POST', '/signals/analyze', {
+      key: world.key,
+      body: body(i),
+      headers: { 'idempotency-key': idem },
+    });
     if (reply.status === 200) {
       const previous = answered.get(idem);
       if (previous) expect(reply.json.decision_id).toBe(previous);
@@ -38,7 +47,11 @@ it('answers 503 while the database is down and recovers without losing or duplic
     expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
   }
   // A GET is refused the same way.
-  expectError(await call(world.baseUrl, 'GET', '/decisions/dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S', { key: world.key }), 503, 'SERVICE_UNAVAILABLE');
+  expectError(
+    await call(world.baseUrl, 'GET', '/decisions/dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S', { key: world.key }),
+    503,
+    'SERVICE_UNAVAILABLE',
+  );
 
   await world.startDatabase();
   // Clients retry everything they sent, with the same idempotency keys.

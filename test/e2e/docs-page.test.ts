@@ -29,7 +29,10 @@ const CHROMIUM_ARGS = [
 
 const haveChromium = existsSync(CHROMIUM);
 const inChromium = haveChromium ? it : it.skip;
-if (!haveChromium) console.warn(`Chromium not found at ${CHROMIUM}: the /docs browser test is skipped. Install it with: ${INSTALL_CHROMIUM}`);
+if (!haveChromium)
+  console.warn(
+    `Chromium not found at ${CHROMIUM}: the /docs browser test is skipped. Install it with: ${INSTALL_CHROMIUM}`,
+  );
 
 let tables: TestTables;
 let service: Service;
@@ -67,28 +70,39 @@ it('serves the page, the document and the renderer from this server, and leaves 
   expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
 });
 
-inChromium(`shows every route with no console errors in headless Chromium (skipped without it: ${INSTALL_CHROMIUM})`, async () => {
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  const page = context.pages()[0] ?? (await context.newPage());
-  const problems: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('requestfailed', (req) => problems.push(`failed: ${req.url()}`));
-  page.on('request', (req) => {
-    if (!req.url().startsWith(origin()) && !req.url().startsWith('data:')) problems.push(`other origin: ${req.url()}`);
-  });
+inChromium(
+  `shows every route with no console errors in headless Chromium (skipped without it: ${INSTALL_CHROMIUM})`,
+  async () => {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const problems: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+    });
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    page.on('requestfailed', (req) => problems.push(`failed: ${req.url()}`));
+    page.on('request', (req) => {
+      if (!req.url().startsWith(origin()) && !req.url().startsWith('data:'))
+        problems.push(`other origin: ${req.url()}`);
+    });
 
-  const response = await page.goto(`${origin()}/docs`, { waitUntil: 'load' });
-  expect(response?.status()).toBe(200);
-  await page.locator('.opblock').first().waitFor({ timeout: 60_000 });
-  const shown = await page.$$eval('.opblock', (blocks) =>
-    blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
-  );
-  const routes = ROUTES.map((r) => `${r.method} ${r.path.slice(API_BASE_PATH.length)}`);
-  expect([...shown].sort()).toEqual([...routes].sort());
-  expect(await page.title()).toContain('Signal Analysis Service');
-  await page.waitForLoadState('networkidle');
-  expect(problems).toEqual([]);
-});
+    const response = await page.goto(`${origin()}/docs`, { waitUntil: 'load' });
+    expect(response?.status()).toBe(200);
+    await page.locator('.opblock').first().waitFor({ timeout: 60_000 });
+    const shown = await page.$$eval('.opblock', (blocks) =>
+      blocks.map(
+        (b) =>
+          `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+      ),
+    );
+    const routes = ROUTES.map((r) => `${r.method} ${r.path.slice(API_BASE_PATH.length)}`);
+    expect([...shown].sort()).toEqual([...routes].sort());
+    expect(await page.title()).toContain('Signal Analysis Service');
+    await page.waitForLoadState('networkidle');
+    expect(problems).toEqual([]);
+  },
+);

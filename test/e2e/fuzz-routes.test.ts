@@ -60,7 +60,11 @@ function databasePid(): number | undefined {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if ((ppid === process.ppid || ppid === process.pid) && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('DynamoDBLocal')) return Number(entry);
+      if (
+        (ppid === process.ppid || ppid === process.pid) &&
+        readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('DynamoDBLocal')
+      )
+        return Number(entry);
     } catch {
       // gone meanwhile
     }
@@ -70,27 +74,33 @@ function databasePid(): number | undefined {
 
 /** Resident memory of a process in MB, from /proc/<pid>/status (VmRSS, or VmHWM for the peak). */
 function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon' | 'RssFile' = 'VmRSS'): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`));
   return Number(/(\d+)/.exec(line ?? '')![1]) / 1024;
 }
 
 async function startChild(): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const started = spawn(process.execPath, ['--expose-gc', ...TSX_NODE_ARGS, resolve(repo, 'test/support/api-child.ts')], {
-    cwd: repo,
-    env: {
-      ...process.env,
-      DYNAMODB_ENDPOINT: testEndpoint(),
-      ACCESS_TABLE_NAME: tables.names.access,
-      DECISIONS_TABLE_NAME: tables.names.decisions,
-      // Caches on, as local mode runs: what a request may leave in them is part of what is measured.
-      AUTH_CACHE_TTL_SECONDS: '30',
-      WORKSPACE_CACHE_TTL_SECONDS: '30',
-      DYNAMODB_REQUEST_TIMEOUT_MS: '4000',
-      POWERTOOLS_LOG_LEVEL: 'SILENT',
-      POWERTOOLS_METRICS_DISABLED: 'true',
+  const started = spawn(
+    process.execPath,
+    ['--expose-gc', ...TSX_NODE_ARGS, resolve(repo, 'test/support/api-child.ts')],
+    {
+      cwd: repo,
+      env: {
+        ...process.env,
+        DYNAMODB_ENDPOINT: testEndpoint(),
+        ACCESS_TABLE_NAME: tables.names.access,
+        DECISIONS_TABLE_NAME: tables.names.decisions,
+        // Caches on, as local mode runs: what a request may leave in them is part of what is measured.
+        AUTH_CACHE_TTL_SECONDS: '30',
+        WORKSPACE_CACHE_TTL_SECONDS: '30',
+        DYNAMODB_REQUEST_TIMEOUT_MS: '4000',
+        POWERTOOLS_LOG_LEVEL: 'SILENT',
+        POWERTOOLS_METRICS_DISABLED: 'true',
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
     },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  );
   let output = '';
   started.stdout.on('data', (c: Buffer) => {
     output += c.toString();
@@ -133,7 +143,15 @@ function send(r: Pick<FuzzRequest, 'method' | 'path' | 'headers' | 'body'>): Pro
 }
 
 async function analyze(key: string, workspace: string): Promise<string> {
-  const reply = await send({ method: 'POST', path: '/api/v1/signals/analyze', headers: [['authorization', `Bearer ${key}`], ['content-type', 'application/json']], body: Buffer.from(JSON.stringify(validSignal({ workspace_id: workspace }))) });
+  const reply = await send({
+    method: 'POST',
+    path: '/api/v1/signals/analyze',
+    headers: [
+      ['authorization', `Bearer ${key}`],
+      ['content-type', 'application/json'],
+    ],
+    body: Buffer.from(JSON.stringify(validSignal({ workspace_id: workspace }))),
+  });
   if (reply.status !== 200) throw new Error(`seeding a decision: ${reply.status} ${reply.text}`);
   return reply.json.decision_id;
 }
@@ -149,7 +167,12 @@ function problemWith(r: FuzzRequest, reply: Reply): string | undefined {
   if (reply.status >= 500) return `5xx: ${String(what)}`;
   // Node's HTTP parser refuses what breaks HTTP itself (headers over 16 KiB) before the service, as API Gateway's edge
   // would: a bare 400/431 with no body.
-  if ((reply.status === 400 || reply.status === 431) && reply.headers['x-request-id'] === undefined && reply.text === '') return undefined;
+  if (
+    (reply.status === 400 || reply.status === 431) &&
+    reply.headers['x-request-id'] === undefined &&
+    reply.text === ''
+  )
+    return undefined;
   if (!/^application\/json/.test(reply.headers['content-type'] ?? '')) return `not JSON: ${String(what)}`;
   if (!reply.headers['x-request-id']) return `no X-Request-Id: ${String(what)}`;
   if (reply.json === undefined) return `unparsable body: ${String(what)}`;
@@ -162,13 +185,30 @@ function problemWith(r: FuzzRequest, reply: Reply): string | undefined {
   }
   const body = reply.json;
   const ok =
-    r.target === 'Analyze' || r.target === 'GetDecision' ? isObject(body) && DECISION_ID_PATTERN.test(String(body.decision_id))
-    : r.target === 'ListDecisions' ? isObject(body) && body.object === 'list' && Array.isArray(body.data)
-    : r.target === 'AnalyzeBatch' ? isObject(body) && body.object === 'list' && Array.isArray(body.data) && body.data.every((item) => isObject(item) && typeof item.index === 'number' && (isObject(item.decision) || (isObject(item.error) && typeof item.error.code === 'string' && ERROR_STATUS[item.error.code as keyof typeof ERROR_STATUS] < 500)))
-    : r.target === 'GetPolicy' || r.target === 'PutPolicy' ? isObject(body) && typeof body.version === 'number'
-    : r.target === 'Feedback' ? isObject(body) && DECISION_ID_PATTERN.test(String(body.decision_id))
-    : r.target === 'unknown path' || r.target === 'wrong method' ? false
-    : isObject(body);
+    r.target === 'Analyze' || r.target === 'GetDecision'
+      ? isObject(body) && DECISION_ID_PATTERN.test(String(body.decision_id))
+      : r.target === 'ListDecisions'
+        ? isObject(body) && body.object === 'list' && Array.isArray(body.data)
+        : r.target === 'AnalyzeBatch'
+          ? isObject(body) &&
+            body.object === 'list' &&
+            Array.isArray(body.data) &&
+            body.data.every(
+              (item) =>
+                isObject(item) &&
+                typeof item.index === 'number' &&
+                (isObject(item.decision) ||
+                  (isObject(item.error) &&
+                    typeof item.error.code === 'string' &&
+                    ERROR_STATUS[item.error.code as keyof typeof ERROR_STATUS] < 500)),
+            )
+          : r.target === 'GetPolicy' || r.target === 'PutPolicy'
+            ? isObject(body) && typeof body.version === 'number'
+            : r.target === 'Feedback'
+              ? isObject(body) && DECISION_ID_PATTERN.test(String(body.decision_id))
+              : r.target === 'unknown path' || r.target === 'wrong method'
+                ? false
+                : isObject(body);
   return ok ? undefined : `200 of the wrong shape: ${String(what)}`;
 }
 
@@ -196,8 +236,11 @@ function count(r: FuzzRequest, status: number): void {
 beforeAll(async () => {
   tables = await createTestTables('fuzz-routes');
   const admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions));
-  const issue = async (partnerId: string, workspaces: string[], extra: { scopes?: string[]; rateLimit?: string } = {}) =>
-    (await admin.createKey({ partnerId, workspaces, allowShared: true, ...extra })).key;
+  const issue = async (
+    partnerId: string,
+    workspaces: string[],
+    extra: { scopes?: string[]; rateLimit?: string } = {},
+  ) => (await admin.createKey({ partnerId, workspaces, allowShared: true, ...extra })).key;
   for (const id of ['acme', 'globex', 'sleepy']) await admin.createPartner({ id, name: `Partner ${id}` });
   const granted = ['ws_a', 'ws_b'];
   const grants = [...granted, 'acme:*'];
@@ -217,9 +260,16 @@ beforeAll(async () => {
   target = { host: url.hostname, port: Number(url.port), agent };
 
   const decisions = { granted: [] as string[], foreign: [] as string[] };
-  for (const ws of [...granted, 'acme:x', 'acme:y']) for (let i = 0; i < 3; i++) decisions.granted.push(await analyze(full, ws));
+  for (const ws of [...granted, 'acme:x', 'acme:y'])
+    for (let i = 0; i < 3; i++) decisions.granted.push(await analyze(full, ws));
   for (let i = 0; i < 3; i++) decisions.foreign.push(await analyze(otherPartner, 'ws_c'));
-  world = { keys: { full, readOnly, otherPartner, inactive, revoked: revokedIssued.key, limited }, granted, grantPrefix: 'acme:', foreign: ['ws_c'], decisions };
+  world = {
+    keys: { full, readOnly, otherPartner, inactive, revoked: revokedIssued.key, limited },
+    granted,
+    grantPrefix: 'acme:',
+    foreign: ['ws_c'],
+    decisions,
+  };
 });
 
 afterAll(async () => {
@@ -283,13 +333,30 @@ it(`answers ${TOTAL} random and hostile requests to every route with contract an
   process.stdout.write(
     [
       `[fuzz] seed ${seed}: ${total} requests in ${seconds.toFixed(1)} s (CPU: server ${serverCpu.toFixed(1)} s, test process ${((ownCpu.user + ownCpu.system) / 1e6).toFixed(1)} s, DynamoDB Local ${dbCpu}), ${granted} (${((100 * granted) / total).toFixed(1)}%) with a valid key and a granted workspace, ${fiveHundreds} answers of 5xx`,
-      ...rows.map(([name, t]) => `[fuzz]   ${name.padEnd(14)} ${String(t.requests).padStart(6)} (granted ${String(t.granted).padStart(5)})  ${Object.entries(t.statuses).map(([s, n]) => `${s}:${n}`).join(' ')}`),
+      ...rows.map(
+        ([name, t]) =>
+          `[fuzz]   ${name.padEnd(14)} ${String(t.requests).padStart(6)} (granted ${String(t.granted).padStart(5)})  ${Object.entries(
+            t.statuses,
+          )
+            .map(([s, n]) => `${s}:${n}`)
+            .join(' ')}`,
+      ),
       `[fuzz] server RSS ${rssStart.toFixed(0)} MB before, ${rssEnd.toFixed(0)} MB after (both after a full GC; ${rssEndRaw.toFixed(0)} MB before it, peak ${peak.toFixed(0)} MB; at the end ${anonEnd.toFixed(0)} MB anonymous, ${fileEnd.toFixed(0)} MB mapped files); limits: +${LIVE_GROWTH_LIMIT_MB} MB live, +${RSS_GROWTH_LIMIT_MB} MB resident; V8 heap used ${mb(heapStart.heapUsed)} -> ${mb(heapEnd.heapUsed)} MB of ${mb(heapStart.heapTotal)} -> ${mb(heapEnd.heapTotal)}, external ${mb(heapStart.external)} -> ${mb(heapEnd.external)} MB`,
     ].join('\n') + '\n',
   );
 
-  if (process.env.FUZZ_SURVEY) process.stdout.write(`${[...refusals].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([k, n]) => `[fuzz-survey] ${n} ${k}`).join('\n')}\n`);
-  if (problems.length) process.stdout.write(`[fuzz] ${problems.length} answers break the contract, the first 40:\n${problems.slice(0, 40).join('\n')}\n`);
+  if (process.env.FUZZ_SURVEY)
+    process.stdout.write(
+      `${[...refusals]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 40)
+        .map(([k, n]) => `[fuzz-survey] ${n} ${k}`)
+        .join('\n')}\n`,
+    );
+  if (problems.length)
+    process.stdout.write(
+      `[fuzz] ${problems.length} answers break the contract, the first 40:\n${problems.slice(0, 40).join('\n')}\n`,
+    );
   expect(problems).toEqual([]);
   expect(fiveHundreds).toBe(0);
   expect(total).toBeGreaterThanOrEqual(TOTAL);

@@ -40,7 +40,11 @@ afterAll(async () => {
 
 describe('bodies that are not (valid) JSON', () => {
   const json = (text: string | Buffer, headers: Record<string, string> = {}) =>
-    api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json', ...headers } });
+    api.send('POST', ANALYZE, {
+      key: api.key,
+      body: text,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
 
   it.each([
     ['empty', ''],
@@ -97,16 +101,29 @@ describe('bodies that are not (valid) JSON', () => {
   });
 
   it('invalid UTF-8 in a key or in workspace_id: 400, never 5xx', async () => {
-    const inKey = Buffer.concat([Buffer.from('{"workspace_id":"ws_a","source":"email","subject":"x","'), Buffer.from([0xff, 0xfe]), Buffer.from('":1}')]);
+    const inKey = Buffer.concat([
+      Buffer.from('{"workspace_id":"ws_a","source":"email","subject":"x","'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('":1}'),
+    ]);
     expect(api.expectContractAnswer(await json(inKey), 'invalid UTF-8 key').status).toBe(400);
-    const inWorkspace = Buffer.concat([Buffer.from('{"workspace_id":"ws_'), Buffer.from([0xc3]), Buffer.from('","source":"email","subject":"x"}')]);
+    const inWorkspace = Buffer.concat([
+      Buffer.from('{"workspace_id":"ws_'),
+      Buffer.from([0xc3]),
+      Buffer.from('","source":"email","subject":"x"}'),
+    ]);
     // "ws_\uFFFD" is a string the key has no grant for: row 6 comes before validation.
-    expect(codeOf(api.expectContractAnswer(await json(inWorkspace), 'invalid UTF-8 workspace'))).toBe('WORKSPACE_NOT_ALLOWED');
+    expect(codeOf(api.expectContractAnswer(await json(inWorkspace), 'invalid UTF-8 workspace'))).toBe(
+      'WORKSPACE_NOT_ALLOWED',
+    );
   });
 
   it('a whole body in UTF-16 claimed as charset=utf-16: a contract 400', async () => {
     const utf16 = Buffer.from(`\ufeff${JSON.stringify(validSignal())}`, 'utf16le');
-    const reply = api.expectContractAnswer(await json(utf16, { 'content-type': 'application/json; charset=utf-16' }), 'utf-16');
+    const reply = api.expectContractAnswer(
+      await json(utf16, { 'content-type': 'application/json; charset=utf-16' }),
+      'utf-16',
+    );
     expect(reply.status).toBe(400);
   });
 
@@ -115,7 +132,8 @@ describe('bodies that are not (valid) JSON', () => {
     const reply = api.expectContractAnswer(await json(bom), 'BOM');
     note('BOM', reply);
     // RFC 8259 lets a parser either ignore a BOM or treat it as an error.
-    if (reply.status !== 200) expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'INVALID_JSON' });
+    if (reply.status !== 200)
+      expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'INVALID_JSON' });
   });
 });
 
@@ -126,11 +144,23 @@ describe('deep nesting', () => {
     ['10,000 levels of {', () => deep('{"a":', '}', 10_000)],
     ['10,000 levels of [ and { mixed', () => deep('[{"a":', '}]', 5_000)],
     ['120,000 levels of [ (just under 256 KiB)', () => deep('[', ']', 120_000, '')],
-    ['10,000 levels as metadata', () => `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":${deep('{"a":', '}', 10_000)}}`],
-    ['10,000 levels as subject', () => `{"workspace_id":"ws_a","source":"email","subject":${deep('[', ']', 10_000, '')}}`],
-    ['10,000 levels as workspace_id of a foreign workspace', () => `{"workspace_id":${deep('[', ']', 10_000, '"ws_c"')},"source":"email"}`],
+    [
+      '10,000 levels as metadata',
+      () => `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":${deep('{"a":', '}', 10_000)}}`,
+    ],
+    [
+      '10,000 levels as subject',
+      () => `{"workspace_id":"ws_a","source":"email","subject":${deep('[', ']', 10_000, '')}}`,
+    ],
+    [
+      '10,000 levels as workspace_id of a foreign workspace',
+      () => `{"workspace_id":${deep('[', ']', 10_000, '"ws_c"')},"source":"email"}`,
+    ],
   ])('%s: a 400, never 5xx', async (name, text) => {
-    const reply = api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, body: text(), headers: { 'content-type': 'application/json' } }), name);
+    const reply = api.expectContractAnswer(
+      await api.send('POST', ANALYZE, { key: api.key, body: text(), headers: { 'content-type': 'application/json' } }),
+      name,
+    );
     note(name, reply);
     expect(reply.status).toBe(400);
     expect(['INVALID_JSON', 'VALIDATION_ERROR']).toContain(codeOf(reply));
@@ -139,32 +169,61 @@ describe('deep nesting', () => {
   it('metadata nested exactly 5 deep is accepted, 6 deep is refused naming metadata', async () => {
     const five = { a: { b: { c: { d: { e: 'x' } } } } }; // metadata itself is depth 1
     expect(depthOf(five)).toBe(5);
-    expect(api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, json: validSignal({ metadata: five }) })).status).toBe(200);
+    expect(
+      api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, json: validSignal({ metadata: five }) }))
+        .status,
+    ).toBe(200);
     const six = { a: { b: { c: { d: { e: ['x'] } } } } };
     expect(depthOf(six)).toBe(6);
-    const reply = api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, json: validSignal({ metadata: six }) }));
+    const reply = api.expectContractAnswer(
+      await api.send('POST', ANALYZE, { key: api.key, json: validSignal({ metadata: six }) }),
+    );
     expect(reply.status).toBe(400);
     expect(fieldsOf(reply)).toContain('metadata');
   });
 });
 
 describe('numbers', () => {
-  const numbers = ['1e400', '-1e400', '1e-400', '-0', '123456789012345678901234567890', '-123456789012345678901234567890', '0.1e1', '9007199254740993', '1E+2'];
-  it.each(numbers)('%s in metadata (amount, deal_value, due_at, severity, vip, tags, customer_tier): 200', async (n) => {
-    const metadata = `{"amount":${n},"deal_value":${n},"due_at":${n},"severity":${n},"vip":${n},"tags":[${n}],"customer_tier":${n},"x":{"y":[${n}]}}`;
-    for (const source of SOURCES) {
-      const text = `{"workspace_id":"ws_a","source":"${source}","subject":"Renewal of our contract","metadata":${metadata}}`;
-      const reply = api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json' } }), n);
-      expect(reply.status).toBe(200);
-      expect(Number.isInteger(reply.json.score)).toBe(true);
-    }
-  });
+  const numbers = [
+    '1e400',
+    '-1e400',
+    '1e-400',
+    '-0',
+    '123456789012345678901234567890',
+    '-123456789012345678901234567890',
+    '0.1e1',
+    '9007199254740993',
+    '1E+2',
+  ];
+  it.each(numbers)(
+    '%s in metadata (amount, deal_value, due_at, severity, vip, tags, customer_tier): 200',
+    async (n) => {
+      const metadata = `{"amount":${n},"deal_value":${n},"due_at":${n},"severity":${n},"vip":${n},"tags":[${n}],"customer_tier":${n},"x":{"y":[${n}]}}`;
+      for (const source of SOURCES) {
+        const text = `{"workspace_id":"ws_a","source":"${source}","subject":"Renewal of our contract","metadata":${metadata}}`;
+        const reply = api.expectContractAnswer(
+          await api.send('POST', ANALYZE, {
+            key: api.key,
+            body: text,
+            headers: { 'content-type': 'application/json' },
+          }),
+          n,
+        );
+        expect(reply.status).toBe(200);
+        expect(Number.isInteger(reply.json.score)).toBe(true);
+      }
+    },
+  );
 
   it.each(numbers)('%s in every top-level field: 400 VALIDATION_ERROR naming the field', async (n) => {
     for (const field of ['workspace_id', 'source', 'subject', 'body', 'sender', 'received_at', 'metadata']) {
       const entries = validEntries().map(([k, v]): [string, string] => [k, k === field ? n : v]);
       const reply = api.expectContractAnswer(
-        await api.send('POST', ANALYZE, { key: api.key, body: objectText(entries), headers: { 'content-type': 'application/json' } }),
+        await api.send('POST', ANALYZE, {
+          key: api.key,
+          body: objectText(entries),
+          headers: { 'content-type': 'application/json' },
+        }),
         `${field}=${n}`,
       );
       expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
@@ -173,8 +232,20 @@ describe('numbers', () => {
   });
 
   it('"NaN", "Infinity" and huge numbers as text in metadata: 200', async () => {
-    const metadata = { amount: 'NaN', deal_value: 'Infinity', due_at: 'NaN', severity: 'NaN', x: '1e400', y: '-0', z: '99999999999999999999999999999999999999' };
-    expect(api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, json: validSignal({ source: 'crm_event', metadata }) })).status).toBe(200);
+    const metadata = {
+      amount: 'NaN',
+      deal_value: 'Infinity',
+      due_at: 'NaN',
+      severity: 'NaN',
+      x: '1e400',
+      y: '-0',
+      z: '99999999999999999999999999999999999999',
+    };
+    expect(
+      api.expectContractAnswer(
+        await api.send('POST', ANALYZE, { key: api.key, json: validSignal({ source: 'crm_event', metadata }) }),
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -183,57 +254,121 @@ describe('__proto__, constructor and prototype keys', () => {
     ['__proto__ at top level', `{"__proto__":{"polluted":"yes"},"workspace_id":"ws_a","source":"email","subject":"x"}`],
     ['__proto__ as the only key', `{"__proto__":{"polluted":"yes"}}`],
     ['__proto__ as null', `{"workspace_id":"ws_a","source":"email","subject":"x","__proto__":null}`],
-    ['constructor.prototype at top level', `{"constructor":{"prototype":{"polluted":"yes"}},"workspace_id":"ws_a","source":"email","subject":"x"}`],
-    ['__proto__ in metadata', `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"__proto__":{"polluted":"yes"}}}`],
-    ['__proto__ deep in metadata', `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"a":[{"b":{"__proto__":{"polluted":"yes"}}}]}}`],
-    ['constructor.prototype in metadata', `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"constructor":{"prototype":{"polluted":"yes"}}}}`],
-    ['__proto__ escaped as \\u005f\\u005fproto\\u005f\\u005f', `{"workspace_id":"ws_a","source":"email","subject":"x","\\u005f\\u005fproto\\u005f\\u005f":{"polluted":"yes"}}`],
-    ['constructor escaped as \\u0063onstructor, in metadata', `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"\\u0063onstructor":{"prototype":{"polluted":"yes"}}}}`],
+    [
+      'constructor.prototype at top level',
+      `{"constructor":{"prototype":{"polluted":"yes"}},"workspace_id":"ws_a","source":"email","subject":"x"}`,
+    ],
+    [
+      '__proto__ in metadata',
+      `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"__proto__":{"polluted":"yes"}}}`,
+    ],
+    [
+      '__proto__ deep in metadata',
+      `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"a":[{"b":{"__proto__":{"polluted":"yes"}}}]}}`,
+    ],
+    [
+      'constructor.prototype in metadata',
+      `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"constructor":{"prototype":{"polluted":"yes"}}}}`,
+    ],
+    [
+      '__proto__ escaped as \\u005f\\u005fproto\\u005f\\u005f',
+      `{"workspace_id":"ws_a","source":"email","subject":"x","\\u005f\\u005fproto\\u005f\\u005f":{"polluted":"yes"}}`,
+    ],
+    [
+      'constructor escaped as \\u0063onstructor, in metadata',
+      `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"\\u0063onstructor":{"prototype":{"polluted":"yes"}}}}`,
+    ],
   ];
-  it.each(polluting)('%s: 400 VALIDATION_ERROR naming the key, Object.prototype untouched, next request fine', async (name, text) => {
-    const reply = api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json' } }), name);
-    note(name, reply);
-    if (process.env.HOSTILE_VERBOSE) process.stdout.write(`[hostile]   ${reply.text}\n`);
-    expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
-    expect(fieldsOf(reply).some((f) => f === '__proto__' || f === 'constructor')).toBe(true);
-    expectPrototypeUntouched();
-    await api.expectNormalRequestWorks();
-  });
+  it.each(polluting)(
+    '%s: 400 VALIDATION_ERROR naming the key, Object.prototype untouched, next request fine',
+    async (name, text) => {
+      const reply = api.expectContractAnswer(
+        await api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json' } }),
+        name,
+      );
+      note(name, reply);
+      if (process.env.HOSTILE_VERBOSE) process.stdout.write(`[hostile]   ${reply.text}\n`);
+      expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+      expect(fieldsOf(reply).some((f) => f === '__proto__' || f === 'constructor')).toBe(true);
+      expectPrototypeUntouched();
+      await api.expectNormalRequestWorks();
+    },
+  );
 
   it.each([
     ['__proto__', `{"workspace_id":"ws_c","source":"email","subject":"x","__proto__":{"polluted":"yes"}}`],
-    ['constructor.prototype', `{"constructor":{"prototype":{"polluted":"yes"}},"workspace_id":"ws_c","source":"email"}`],
-  ])('%s with a workspace the key has no grant for: 403 WORKSPACE_NOT_ALLOWED first, as the contract orders', async (name, text) => {
-    const reply = api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json' } }), name);
-    expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 403, code: 'WORKSPACE_NOT_ALLOWED' });
-    expectPrototypeUntouched();
-  });
+    [
+      'constructor.prototype',
+      `{"constructor":{"prototype":{"polluted":"yes"}},"workspace_id":"ws_c","source":"email"}`,
+    ],
+  ])(
+    '%s with a workspace the key has no grant for: 403 WORKSPACE_NOT_ALLOWED first, as the contract orders',
+    async (name, text) => {
+      const reply = api.expectContractAnswer(
+        await api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json' } }),
+        name,
+      );
+      expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 403, code: 'WORKSPACE_NOT_ALLOWED' });
+      expectPrototypeUntouched();
+    },
+  );
 
   it.each([
-    ['constructor (a string) at top level', `{"constructor":"x","workspace_id":"ws_a","source":"email","subject":"x"}`, 'constructor'],
-    ['prototype at top level', `{"prototype":{"polluted":"yes"},"workspace_id":"ws_a","source":"email","subject":"x"}`, 'prototype'],
-    ['hasOwnProperty at top level', `{"hasOwnProperty":1,"workspace_id":"ws_a","source":"email","subject":"x"}`, 'hasOwnProperty'],
+    [
+      'constructor (a string) at top level',
+      `{"constructor":"x","workspace_id":"ws_a","source":"email","subject":"x"}`,
+      'constructor',
+    ],
+    [
+      'prototype at top level',
+      `{"prototype":{"polluted":"yes"},"workspace_id":"ws_a","source":"email","subject":"x"}`,
+      'prototype',
+    ],
+    [
+      'hasOwnProperty at top level',
+      `{"hasOwnProperty":1,"workspace_id":"ws_a","source":"email","subject":"x"}`,
+      'hasOwnProperty',
+    ],
     ['toString at top level', `{"toString":"x","workspace_id":"ws_a","source":"email","subject":"x"}`, 'toString'],
   ])('%s: an unknown field, 400 naming it', async (name, text, field) => {
-    const reply = api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json' } }), name);
+    const reply = api.expectContractAnswer(
+      await api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json' } }),
+      name,
+    );
     expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
     expect(fieldsOf(reply)).toContain(field);
     expectPrototypeUntouched();
   });
 
   it('constructor, prototype, hasOwnProperty, toString and valueOf as metadata keys are plain data: 200', async () => {
-    const metadata = { constructor: 'x', prototype: { polluted: 'yes' }, hasOwnProperty: 1, toString: 'y', valueOf: null, customer_tier: { toString: 1 }, tags: { length: 5 } };
-    expect(api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, json: validSignal({ metadata }) })).status).toBe(200);
+    const metadata = {
+      constructor: 'x',
+      prototype: { polluted: 'yes' },
+      hasOwnProperty: 1,
+      toString: 'y',
+      valueOf: null,
+      customer_tier: { toString: 1 },
+      tags: { length: 5 },
+    };
+    expect(
+      api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, json: validSignal({ metadata }) }))
+        .status,
+    ).toBe(200);
     expectPrototypeUntouched();
     await api.expectNormalRequestWorks();
   });
 
   it('source and workspace_id naming Object.prototype members are refused', async () => {
     for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
-      const reply = api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, json: validSignal({ source: name }) }), `source=${name}`);
+      const reply = api.expectContractAnswer(
+        await api.send('POST', ANALYZE, { key: api.key, json: validSignal({ source: name }) }),
+        `source=${name}`,
+      );
       expect(fieldsOf(reply)).toContain('source');
       // A workspace named like a prototype member has no grant (the grant list is an array, not an object).
-      const ws = api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, json: validSignal({ workspace_id: name.replace(/_/g, 'x') }) }));
+      const ws = api.expectContractAnswer(
+        await api.send('POST', ANALYZE, { key: api.key, json: validSignal({ workspace_id: name.replace(/_/g, 'x') }) }),
+      );
       expect(codeOf(ws)).toBe('WORKSPACE_NOT_ALLOWED');
     }
     expectPrototypeUntouched();
@@ -241,35 +376,56 @@ describe('__proto__, constructor and prototype keys', () => {
 });
 
 describe('control characters, NUL and odd code points in every string field', () => {
-  const fields = ['workspace_id', 'source', 'subject', 'body', 'sender', 'received_at', 'metadata key', 'metadata value', 'Idempotency-Key'] as const;
+  const fields = [
+    'workspace_id',
+    'source',
+    'subject',
+    'body',
+    'sender',
+    'received_at',
+    'metadata key',
+    'metadata value',
+    'Idempotency-Key',
+  ] as const;
   it.each(fields)('%s', async (field) => {
     for (const c of CONTROL_CHARS) {
       for (const where of ['start', 'middle', 'end', 'alone'] as const) {
-        const put = (s: string) => (where === 'start' ? c + s : where === 'end' ? s + c : where === 'alone' ? c : s.slice(0, 2) + c + s.slice(2));
+        const put = (s: string) =>
+          where === 'start' ? c + s : where === 'end' ? s + c : where === 'alone' ? c : s.slice(0, 2) + c + s.slice(2);
         let body: Record<string, unknown> = validSignal();
         const headers: Record<string, string> = {};
         if (field === 'metadata key') body = validSignal({ metadata: { [put('customer_tier')]: 'enterprise' } });
-        else if (field === 'metadata value') body = validSignal({ metadata: { customer_tier: put('enterprise'), tags: [put('urgent')] } });
+        else if (field === 'metadata value')
+          body = validSignal({ metadata: { customer_tier: put('enterprise'), tags: [put('urgent')] } });
         else if (field === 'Idempotency-Key') {
           // node:http refuses to send controls in a header; those go over a raw socket below.
           if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(put('idem-key'))) continue;
           headers['idempotency-key'] = put(`idem-${randomUUID()}`);
         } else body = validSignal({ [field]: put(String(validSignal()[field])) });
-        const reply = api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, json: body, headers }), `${field} ${JSON.stringify(c)} ${where}`);
+        const reply = api.expectContractAnswer(
+          await api.send('POST', ANALYZE, { key: api.key, json: body, headers }),
+          `${field} ${JSON.stringify(c)} ${where}`,
+        );
         expect([200, 400, 403]).toContain(reply.status);
       }
     }
   });
 
   it('a subject of nothing but whitespace and controls is blank (no metadata): 400 naming body', async () => {
-    const reply = api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, json: { workspace_id: 'ws_a', source: 'task', subject: ' \t\n\u00a0\u2028 ', body: '\r\n' } }));
+    const reply = api.expectContractAnswer(
+      await api.send('POST', ANALYZE, {
+        key: api.key,
+        json: { workspace_id: 'ws_a', source: 'task', subject: ' \t\n\u00a0\u2028 ', body: '\r\n' },
+      }),
+    );
     expect(reply.status).toBe(400);
     expect(fieldsOf(reply)).toContain('body');
   });
 });
 
 describe('size limits', () => {
-  const analyze = (text: string) => api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json' } });
+  const analyze = (text: string) =>
+    api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json' } });
   /** A signal whose serialized size is exactly `bytes`, padded in `field` with `unit`. */
   function sized(bytes: number, field: 'subject' | 'body' | 'sender' | 'metadata', unit = 'x'): string {
     const make = (n: number) =>
@@ -286,16 +442,22 @@ describe('size limits', () => {
   const under = 250 * KiB;
   const over = 256 * KiB + 1;
 
-  it.each(['subject', 'body', 'sender', 'metadata'] as const)('a 250 KiB %s (body just under 256 KiB): 400 VALIDATION_ERROR naming it', async (field) => {
-    const reply = api.expectContractAnswer(await analyze(sized(under, field)), field);
-    expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
-    expect(fieldsOf(reply)).toContain(field);
-  });
+  it.each(['subject', 'body', 'sender', 'metadata'] as const)(
+    'a 250 KiB %s (body just under 256 KiB): 400 VALIDATION_ERROR naming it',
+    async (field) => {
+      const reply = api.expectContractAnswer(await analyze(sized(under, field)), field);
+      expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+      expect(fieldsOf(reply)).toContain(field);
+    },
+  );
 
-  it.each(['subject', 'body', 'sender', 'metadata'] as const)('a %s pushing the body just over 256 KiB: 413 PAYLOAD_TOO_LARGE', async (field) => {
-    const reply = api.expectContractAnswer(await analyze(sized(over, field)), field);
-    expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
-  });
+  it.each(['subject', 'body', 'sender', 'metadata'] as const)(
+    'a %s pushing the body just over 256 KiB: 413 PAYLOAD_TOO_LARGE',
+    async (field) => {
+      const reply = api.expectContractAnswer(await analyze(sized(over, field)), field);
+      expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+    },
+  );
 
   it('exactly 256 KiB with a 200,000-character body is accepted; multi-byte characters count as bytes', async () => {
     const text = JSON.stringify(validSignal({ body: 'x'.repeat(200_000) }));
@@ -306,7 +468,10 @@ describe('size limits', () => {
     const wide = JSON.stringify(validSignal({ body: 'é'.repeat(140_000) }));
     expect(codeOf(api.expectContractAnswer(await analyze(wide)))).toBe('PAYLOAD_TOO_LARGE');
     // Escapes count as the bytes sent: 50,000 "\u00e9" escapes are 300,000 bytes.
-    const escaped = JSON.stringify(validSignal({ body: '' })).replace('"body":""', `"body":"${'\\u00e9'.repeat(50_000)}"`);
+    const escaped = JSON.stringify(validSignal({ body: '' })).replace(
+      '"body":""',
+      `"body":"${'\\u00e9'.repeat(50_000)}"`,
+    );
     expect(codeOf(api.expectContractAnswer(await analyze(escaped)))).toBe('PAYLOAD_TOO_LARGE');
   });
 
@@ -317,38 +482,87 @@ describe('size limits', () => {
 
   it('over 256 KiB and not JSON, or with the wrong media type: still 413 (size comes first)', async () => {
     const junk = Buffer.alloc(300 * KiB, 0xff);
-    expect(codeOf(api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, body: junk, headers: { 'content-type': 'application/json' } })))).toBe('PAYLOAD_TOO_LARGE');
-    expect(codeOf(api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, body: junk, headers: { 'content-type': 'application/octet-stream' } })))).toBe('PAYLOAD_TOO_LARGE');
+    expect(
+      codeOf(
+        api.expectContractAnswer(
+          await api.send('POST', ANALYZE, {
+            key: api.key,
+            body: junk,
+            headers: { 'content-type': 'application/json' },
+          }),
+        ),
+      ),
+    ).toBe('PAYLOAD_TOO_LARGE');
+    expect(
+      codeOf(
+        api.expectContractAnswer(
+          await api.send('POST', ANALYZE, {
+            key: api.key,
+            body: junk,
+            headers: { 'content-type': 'application/octet-stream' },
+          }),
+        ),
+      ),
+    ).toBe('PAYLOAD_TOO_LARGE');
   });
 });
 
 describe('duplicate keys', () => {
   it('the last duplicate wins, consistently for the grant check, validation and the stored decision', async () => {
-    const analyze = (text: string) => api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json' } });
+    const analyze = (text: string) =>
+      api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json' } });
     const twoSources = `{"workspace_id":"ws_a","source":"email","source":"task","subject":"Prepare the quarterly report"}`;
     const reply = api.expectContractAnswer(await analyze(twoSources));
     expect(reply.status).toBe(200);
     expect(reply.json.source).toBe('task');
     // Only the last workspace counts: a foreign one last is refused, a granted one last is allowed.
-    expect(codeOf(api.expectContractAnswer(await analyze(`{"workspace_id":"ws_a","workspace_id":"ws_c","source":"task","subject":"x"}`)))).toBe('WORKSPACE_NOT_ALLOWED');
-    const granted = api.expectContractAnswer(await analyze(`{"workspace_id":"ws_c","workspace_id":"ws_a","source":"task","subject":"x"}`));
+    expect(
+      codeOf(
+        api.expectContractAnswer(
+          await analyze(`{"workspace_id":"ws_a","workspace_id":"ws_c","source":"task","subject":"x"}`),
+        ),
+      ),
+    ).toBe('WORKSPACE_NOT_ALLOWED');
+    const granted = api.expectContractAnswer(
+      await analyze(`{"workspace_id":"ws_c","workspace_id":"ws_a","source":"task","subject":"x"}`),
+    );
     expect(granted.status).toBe(200);
     expect(granted.json.workspace_id).toBe('ws_a');
     // A valid value hidden by an invalid one is refused, and the reverse is accepted.
-    expect(codeOf(api.expectContractAnswer(await analyze(`{"workspace_id":"ws_a","source":"task","source":"fax","subject":"x"}`)))).toBe('VALIDATION_ERROR');
-    expect(api.expectContractAnswer(await analyze(`{"workspace_id":"ws_a","source":"task","subject":"x","metadata":[],"metadata":{}}`)).status).toBe(200);
+    expect(
+      codeOf(
+        api.expectContractAnswer(await analyze(`{"workspace_id":"ws_a","source":"task","source":"fax","subject":"x"}`)),
+      ),
+    ).toBe('VALIDATION_ERROR');
+    expect(
+      api.expectContractAnswer(
+        await analyze(`{"workspace_id":"ws_a","source":"task","subject":"x","metadata":[],"metadata":{}}`),
+      ).status,
+    ).toBe(200);
   });
 });
 
 describe('wrong types in every field', () => {
   const wrong: [string, unknown][] = [
-    ['0', 0], ['-1', -1], ['1.5', 1.5], ['[]', []], ['["x"]', ['x']], ['{}', {}], ['{"a":1}', { a: 1 }], ['null', null], ['true', true], ['false', false],
+    ['0', 0],
+    ['-1', -1],
+    ['1.5', 1.5],
+    ['[]', []],
+    ['["x"]', ['x']],
+    ['{}', {}],
+    ['{"a":1}', { a: 1 }],
+    ['null', null],
+    ['true', true],
+    ['false', false],
   ];
   const fields = ['workspace_id', 'source', 'subject', 'body', 'sender', 'received_at', 'metadata'];
   it.each(fields)('%s', async (field) => {
     for (const [label, value] of wrong) {
       if (field === 'metadata' && value !== null && typeof value === 'object' && !Array.isArray(value)) continue; // objects are metadata's type
-      const reply = api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, json: validSignal({ [field]: value }) }), `${field}=${label}`);
+      const reply = api.expectContractAnswer(
+        await api.send('POST', ANALYZE, { key: api.key, json: validSignal({ [field]: value }) }),
+        `${field}=${label}`,
+      );
       expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
       expect(fieldsOf(reply)).toContain(field);
     }
@@ -363,12 +577,14 @@ describe('wrong types in every field', () => {
 
   it('wrong-typed Idempotency-Key-like values never matter: headers are strings', async () => {
     for (const value of ['', ' ', 'x'.repeat(256), '[]', '{}', 'null', '\t']) {
-      const reply = api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, json: validSignal(), headers: { 'idempotency-key': value } }), `idem=${JSON.stringify(value)}`);
+      const reply = api.expectContractAnswer(
+        await api.send('POST', ANALYZE, { key: api.key, json: validSignal(), headers: { 'idempotency-key': value } }),
+        `idem=${JSON.stringify(value)}`,
+      );
       expect([200, 400]).toContain(reply.status);
     }
   });
 });
-
 
 // ---- afterwards -------------------------------------------------------------------------------------------------
 

@@ -38,7 +38,10 @@ describe('headers', () => {
 
   it('CR/LF in Idempotency-Key cannot inject a header into the answer', async () => {
     const reply = api.expectRefusedOrContract(
-      await api.rawAnalyze([auth(api.key), 'Content-Type: application/json', `Idempotency-Key: inj-${Date.now()}\r\nX-Injected: yes`], body()),
+      await api.rawAnalyze(
+        [auth(api.key), 'Content-Type: application/json', `Idempotency-Key: inj-${Date.now()}\r\nX-Injected: yes`],
+        body(),
+      ),
       'CRLF',
     );
     // On the wire CRLF ends the header line: this is two headers, and the answer echoes neither.
@@ -53,7 +56,10 @@ describe('headers', () => {
     ['an escape', 'abc\u001bdef'],
     ['a DEL', 'abc\u007fdef'],
   ])('%s in Idempotency-Key: refused by the HTTP parser or a contract 400', async (name, value) => {
-    const reply = api.expectRefusedOrContract(await api.rawAnalyze([auth(api.key), 'Content-Type: application/json', `Idempotency-Key: ${value}`], body()), name);
+    const reply = api.expectRefusedOrContract(
+      await api.rawAnalyze([auth(api.key), 'Content-Type: application/json', `Idempotency-Key: ${value}`], body()),
+      name,
+    );
     expect(reply.status).toBe(400);
     expect(reply.headers['x-injected']).toBeUndefined();
   });
@@ -61,46 +67,98 @@ describe('headers', () => {
   it('Idempotency-Key with bytes over 0x7F: 400 VALIDATION_ERROR naming Idempotency-Key', async () => {
     for (const bytes of [[0xc3, 0xa9], [0xff], [0x80, 0x81]]) {
       const head = Buffer.concat([Buffer.from('Idempotency-Key: k-'), Buffer.from(bytes)]);
-      const reply = api.expectContractAnswer(await api.rawAnalyze([auth(api.key), 'Content-Type: application/json', head], body()));
+      const reply = api.expectContractAnswer(
+        await api.rawAnalyze([auth(api.key), 'Content-Type: application/json', head], body()),
+      );
       expect(codeOf(reply)).toBe('VALIDATION_ERROR');
       expect(fieldsOf(reply)).toContain('Idempotency-Key');
     }
   });
 
   it('Idempotency-Key of 255 characters is fine, 256 is refused', async () => {
-    const ok = api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, json: validSignal(), headers: { 'idempotency-key': `${Date.now()}`.padEnd(255, 'k') } }));
+    const ok = api.expectContractAnswer(
+      await api.send('POST', ANALYZE, {
+        key: api.key,
+        json: validSignal(),
+        headers: { 'idempotency-key': `${Date.now()}`.padEnd(255, 'k') },
+      }),
+    );
     expect(ok.status).toBe(200);
-    const long = api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, json: validSignal(), headers: { 'idempotency-key': 'k'.repeat(256) } }));
+    const long = api.expectContractAnswer(
+      await api.send('POST', ANALYZE, {
+        key: api.key,
+        json: validSignal(),
+        headers: { 'idempotency-key': 'k'.repeat(256) },
+      }),
+    );
     expect(fieldsOf(long)).toContain('Idempotency-Key');
   });
 
-  it('very long header values: a contract answer up to Node\'s header limit, a bare 431 beyond it', async () => {
+  it("very long header values: a contract answer up to Node's header limit, a bare 431 beyond it", async () => {
     for (const size of [1 * KiB, 8 * KiB, 15 * KiB]) {
       const pad = 'a'.repeat(size);
-      expect(api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, json: validSignal(), headers: { 'x-padding': pad } })).status).toBe(200);
-      expect(codeOf(api.expectContractAnswer(await api.send('POST', ANALYZE, { json: validSignal(), headers: { authorization: `Bearer ${pad}` } })))).toBe('UNAUTHORIZED');
-      expect(codeOf(api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, json: validSignal(), headers: { 'idempotency-key': pad } })))).toBe('VALIDATION_ERROR');
-      expect(codeOf(api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, json: validSignal(), headers: { 'content-type': `application/json; x=${pad}` } })))).not.toBe('UNSUPPORTED_MEDIA_TYPE');
+      expect(
+        api.expectContractAnswer(
+          await api.send('POST', ANALYZE, { key: api.key, json: validSignal(), headers: { 'x-padding': pad } }),
+        ).status,
+      ).toBe(200);
+      expect(
+        codeOf(
+          api.expectContractAnswer(
+            await api.send('POST', ANALYZE, { json: validSignal(), headers: { authorization: `Bearer ${pad}` } }),
+          ),
+        ),
+      ).toBe('UNAUTHORIZED');
+      expect(
+        codeOf(
+          api.expectContractAnswer(
+            await api.send('POST', ANALYZE, { key: api.key, json: validSignal(), headers: { 'idempotency-key': pad } }),
+          ),
+        ),
+      ).toBe('VALIDATION_ERROR');
+      expect(
+        codeOf(
+          api.expectContractAnswer(
+            await api.send('POST', ANALYZE, {
+              key: api.key,
+              json: validSignal(),
+              headers: { 'content-type': `application/json; x=${pad}` },
+            }),
+          ),
+        ),
+      ).not.toBe('UNSUPPORTED_MEDIA_TYPE');
     }
-    const huge = await api.rawAnalyze([auth(api.key), 'Content-Type: application/json', `X-Padding: ${'a'.repeat(64 * KiB)}`], body());
+    const huge = await api.rawAnalyze(
+      [auth(api.key), 'Content-Type: application/json', `X-Padding: ${'a'.repeat(64 * KiB)}`],
+      body(),
+    );
     expect(api.expectRefusedOrContract(huge, 'huge header').status).toBeLessThan(500);
   });
 
   it('many headers', async () => {
     const headers: Record<string, string> = {};
     for (let i = 0; i < 500; i++) headers[`x-h${i}`] = String(i);
-    const reply = api.expectRefusedOrContract(await api.send('POST', ANALYZE, { key: api.key, json: validSignal(), headers }), 'many headers');
+    const reply = api.expectRefusedOrContract(
+      await api.send('POST', ANALYZE, { key: api.key, json: validSignal(), headers }),
+      'many headers',
+    );
     expect(reply.status).toBeLessThan(500);
   });
 
   it('two Authorization headers: 401, whichever comes first (joined with a comma, as API Gateway does)', async () => {
-    const junkFirst = api.expectContractAnswer(await api.rawAnalyze(['Authorization: Bearer junk', auth(api.key), 'Content-Type: application/json'], body()));
+    const junkFirst = api.expectContractAnswer(
+      await api.rawAnalyze(['Authorization: Bearer junk', auth(api.key), 'Content-Type: application/json'], body()),
+    );
     note('two Authorization, junk first', junkFirst);
     expect(codeOf(junkFirst)).toBe('UNAUTHORIZED');
-    const validFirst = api.expectContractAnswer(await api.rawAnalyze([auth(api.key), 'Authorization: Bearer junk', 'Content-Type: application/json'], body()));
+    const validFirst = api.expectContractAnswer(
+      await api.rawAnalyze([auth(api.key), 'Authorization: Bearer junk', 'Content-Type: application/json'], body()),
+    );
     note('two Authorization, valid first', validFirst);
     expect(codeOf(validFirst)).toBe('UNAUTHORIZED');
-    const twoPartners = api.expectContractAnswer(await api.rawAnalyze([auth(api.otherKey), auth(api.key), 'Content-Type: application/json'], body()));
+    const twoPartners = api.expectContractAnswer(
+      await api.rawAnalyze([auth(api.otherKey), auth(api.key), 'Content-Type: application/json'], body()),
+    );
     note('two Authorization, globex then acme', twoPartners);
     expect(codeOf(twoPartners)).toBe('UNAUTHORIZED');
   });
@@ -111,7 +169,11 @@ describe('headers', () => {
       Buffer.concat([Buffer.from('Authorization: Bearer '), Buffer.from(api.key.replace('sas_', 'ѕаѕ_'), 'utf8')]),
       Buffer.concat([Buffer.from('Authorization: '), Buffer.from('Bеarer ', 'utf8'), Buffer.from(api.key)]), // Cyrillic е
       Buffer.concat([Buffer.from('Authorization: Bearer '), Buffer.from('🔑'.repeat(20), 'utf8')]),
-      Buffer.concat([Buffer.from('Authorization: Bearer '), Buffer.from([0xff, 0xfe, 0x00].slice(0, 2)), Buffer.from(api.key)]),
+      Buffer.concat([
+        Buffer.from('Authorization: Bearer '),
+        Buffer.from([0xff, 0xfe, 0x00].slice(0, 2)),
+        Buffer.from(api.key),
+      ]),
       `Authorization: Bearer\t${api.key}`,
       `Authorization: Bearer ${api.key},${api.key}`,
       `Authorization: Bearer ${api.key} ${api.key}`,
@@ -121,7 +183,10 @@ describe('headers', () => {
       'Authorization:',
     ];
     for (const line of variants) {
-      const reply = api.expectRefusedOrContract(await api.rawAnalyze([line, 'Content-Type: application/json'], body()), String(line));
+      const reply = api.expectRefusedOrContract(
+        await api.rawAnalyze([line, 'Content-Type: application/json'], body()),
+        String(line),
+      );
       expect(reply.status).toBe(reply.headers['x-request-id'] ? 401 : 400);
       if (reply.headers['x-request-id']) expect(reply.json.error.message).toBe('Missing or invalid API key.');
     }
@@ -138,7 +203,11 @@ describe('headers', () => {
       ['x-bogus', Buffer.from(text)],
     ] as [string, Buffer][]) {
       const reply = api.expectContractAnswer(
-        await api.send('POST', ANALYZE, { key: api.key, body: payload, headers: { 'content-type': 'application/json', 'content-encoding': encoding } }),
+        await api.send('POST', ANALYZE, {
+          key: api.key,
+          body: payload,
+          headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        }),
         `content-encoding ${encoding}`,
       );
       note(`content-encoding ${encoding} (${payload[0] === 0x1f ? 'gzipped' : 'plain'} body)`, reply);
@@ -146,7 +215,13 @@ describe('headers', () => {
     }
     // A gzip bomb: 300 KiB of zeros compress to a few hundred bytes and are never inflated.
     const bomb = gzipSync(Buffer.alloc(300 * KiB));
-    const reply = api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, body: bomb, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }));
+    const reply = api.expectContractAnswer(
+      await api.send('POST', ANALYZE, {
+        key: api.key,
+        body: bomb,
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      }),
+    );
     note('gzip bomb', reply);
     expect([400, 413, 415]).toContain(reply.status);
   });
@@ -173,15 +248,24 @@ describe('headers', () => {
     ['multipart/form-data; boundary=application/json', 415],
     [' application/json', 200], // leading OWS is not part of the header value
   ])('Content-Type %j: %d', async (type, status) => {
-    const reply = api.expectContractAnswer(await api.send('POST', ANALYZE, { key: api.key, body: body(), headers: { 'content-type': type } }), type);
+    const reply = api.expectContractAnswer(
+      await api.send('POST', ANALYZE, { key: api.key, body: body(), headers: { 'content-type': type } }),
+      type,
+    );
     expect(reply.status).toBe(status);
     if (status === 415) expect(codeOf(reply)).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('no Content-Type, an empty one, and two of them', async () => {
-    expect(codeOf(api.expectContractAnswer(await api.rawAnalyze([auth(api.key)], body())))).toBe('UNSUPPORTED_MEDIA_TYPE');
-    expect(codeOf(api.expectContractAnswer(await api.rawAnalyze([auth(api.key), 'Content-Type:'], body())))).toBe('UNSUPPORTED_MEDIA_TYPE');
-    const two = api.expectContractAnswer(await api.rawAnalyze([auth(api.key), 'Content-Type: text/plain', 'Content-Type: application/json'], body()));
+    expect(codeOf(api.expectContractAnswer(await api.rawAnalyze([auth(api.key)], body())))).toBe(
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    expect(codeOf(api.expectContractAnswer(await api.rawAnalyze([auth(api.key), 'Content-Type:'], body())))).toBe(
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    const two = api.expectContractAnswer(
+      await api.rawAnalyze([auth(api.key), 'Content-Type: text/plain', 'Content-Type: application/json'], body()),
+    );
     note('two Content-Type, text/plain first', two);
     expect([200, 415]).toContain(two.status);
   });
@@ -189,16 +273,39 @@ describe('headers', () => {
 
 describe('paths and methods', () => {
   it('odd decision ids and paths: a contract 404/405, never 5xx', async () => {
-    const ids = ['%00', '%ff', '%E0%A4%A', '..%2f..%2fetc%2fpasswd', 'dec_' + '0'.repeat(26), 'dec_' + 'Z'.repeat(5000), '%F0%9F%94%91', 'dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S%00', '__proto__', 'constructor'];
+    const ids = [
+      '%00',
+      '%ff',
+      '%E0%A4%A',
+      '..%2f..%2fetc%2fpasswd',
+      'dec_' + '0'.repeat(26),
+      'dec_' + 'Z'.repeat(5000),
+      '%F0%9F%94%91',
+      'dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S%00',
+      '__proto__',
+      'constructor',
+    ];
     for (const id of ids) {
       const reply = api.expectContractAnswer(await api.send('GET', `/api/v1/decisions/${id}`, { key: api.key }), id);
       expect(codeOf(reply)).toBe('DECISION_NOT_FOUND');
     }
-    for (const path of ['/api/v1/signals/analyze/', '/api/v1//signals/analyze', '/API/V1/signals/analyze', '/api/v1/signals/analyze%00', '/api/v1/signals/%2e%2e/analyze', `/${'a/'.repeat(2000)}`]) {
+    for (const path of [
+      '/api/v1/signals/analyze/',
+      '/api/v1//signals/analyze',
+      '/API/V1/signals/analyze',
+      '/api/v1/signals/analyze%00',
+      '/api/v1/signals/%2e%2e/analyze',
+      `/${'a/'.repeat(2000)}`,
+    ]) {
       const reply = api.expectContractAnswer(await api.send('POST', path, { key: api.key, json: validSignal() }), path);
       expect([404, 405]).toContain(reply.status);
     }
-    const withQuery = api.expectContractAnswer(await api.send('POST', `${ANALYZE}?__proto__[polluted]=yes&constructor[prototype][polluted]=yes&a=%ff`, { key: api.key, json: validSignal() }));
+    const withQuery = api.expectContractAnswer(
+      await api.send('POST', `${ANALYZE}?__proto__[polluted]=yes&constructor[prototype][polluted]=yes&a=%ff`, {
+        key: api.key,
+        json: validSignal(),
+      }),
+    );
     expect(withQuery.status).toBe(200);
     expectPrototypeUntouched();
   });
@@ -206,25 +313,56 @@ describe('paths and methods', () => {
   it('odd methods: a contract 404/405 or a bare 400 from the HTTP parser', async () => {
     // HEAD has no body in its answer; CONNECT takes over the socket.
     for (const method of ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', 'TRACE', 'post', 'FOO']) {
-      const reply = api.expectRefusedOrContract(await api.sendRaw([`${method} ${ANALYZE} HTTP/1.1`, `Authorization: Bearer ${api.key}`, 'Content-Type: application/json'], Buffer.from('{}')), method);
+      const reply = api.expectRefusedOrContract(
+        await api.sendRaw(
+          [`${method} ${ANALYZE} HTTP/1.1`, `Authorization: Bearer ${api.key}`, 'Content-Type: application/json'],
+          Buffer.from('{}'),
+        ),
+        method,
+      );
       expect([400, 404, 405]).toContain(reply.status);
     }
   });
 
   it('header names that are Object.prototype members: a normal answer', async () => {
-    const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__'];
-    const reply = api.expectContractAnswer(await api.rawAnalyze([`Authorization: Bearer ${api.key}`, 'Content-Type: application/json', ...names.map((n) => `${n}: x`)], JSON.stringify(validSignal())));
+    const names = [
+      '__proto__',
+      'constructor',
+      'toString',
+      'hasOwnProperty',
+      'valueOf',
+      'isPrototypeOf',
+      '__defineGetter__',
+    ];
+    const reply = api.expectContractAnswer(
+      await api.rawAnalyze(
+        [`Authorization: Bearer ${api.key}`, 'Content-Type: application/json', ...names.map((n) => `${n}: x`)],
+        JSON.stringify(validSignal()),
+      ),
+    );
     expect(reply.status).toBe(200);
-    const get = api.expectContractAnswer(await api.sendRaw([`GET /api/v1/decisions/${reply.json.decision_id} HTTP/1.1`, `Authorization: Bearer ${api.key}`, ...names.map((n) => `${n}: x`)]));
+    const get = api.expectContractAnswer(
+      await api.sendRaw([
+        `GET /api/v1/decisions/${reply.json.decision_id} HTTP/1.1`,
+        `Authorization: Bearer ${api.key}`,
+        ...names.map((n) => `${n}: x`),
+      ]),
+    );
     expect(get.status).toBe(200);
-    const fallback = api.expectContractAnswer(await api.sendRaw(['GET /nope HTTP/1.1', ...names.map((n) => `${n}: x`)]));
+    const fallback = api.expectContractAnswer(
+      await api.sendRaw(['GET /nope HTTP/1.1', ...names.map((n) => `${n}: x`)]),
+    );
     expect(codeOf(fallback)).toBe('NOT_FOUND');
-    const query = api.expectContractAnswer(await api.send('POST', `${ANALYZE}?__proto__=x&constructor=y&toString=z&hasOwnProperty=1&valueOf=2`, { key: api.key, json: validSignal() }));
+    const query = api.expectContractAnswer(
+      await api.send('POST', `${ANALYZE}?__proto__=x&constructor=y&toString=z&hasOwnProperty=1&valueOf=2`, {
+        key: api.key,
+        json: validSignal(),
+      }),
+    );
     expect(query.status).toBe(200);
     expectPrototypeUntouched();
   });
 });
-
 
 // ---- afterwards -------------------------------------------------------------------------------------------------
 

@@ -35,7 +35,11 @@ afterAll(async () => {
 
 describe('properties (fast-check)', () => {
   const post = (text: string | Buffer, headers: Record<string, string> = {}) =>
-    api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json', ...headers } });
+    api.send('POST', ANALYZE, {
+      key: api.key,
+      body: text,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
 
   it('any JSON value as the body: a contract answer', async () => {
     await fc.assert(
@@ -48,10 +52,19 @@ describe('properties (fast-check)', () => {
 
   it('any bytes as the body: a contract answer', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 300 }).map((s) => new Uint8Array(Buffer.from(s)))), async (bytes) => {
-        const reply = api.expectContractAnswer(await post(Buffer.from(bytes)), Buffer.from(bytes).toString('hex').slice(0, 200));
-        expect(reply.status).toBeGreaterThanOrEqual(200);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 300 }),
+          fc.string({ unit: 'binary', maxLength: 300 }).map((s) => new Uint8Array(Buffer.from(s))),
+        ),
+        async (bytes) => {
+          const reply = api.expectContractAnswer(
+            await post(Buffer.from(bytes)),
+            Buffer.from(bytes).toString('hex').slice(0, 200),
+          );
+          expect(reply.status).toBeGreaterThanOrEqual(200);
+        },
+      ),
       { numRuns: PROPERTY_RUNS },
     );
   });
@@ -70,26 +83,79 @@ describe('properties (fast-check)', () => {
   });
 
   it('each field replaced by anything (or left out), with an Idempotency-Key sometimes: a contract answer, and the right one', async () => {
-    const field = <T>(valid: fc.Arbitrary<T>) => fc.option(fc.oneof({ weight: 3, arbitrary: valid.map((v) => JSON.stringify(v)) }, { weight: 1, arbitrary: anyValueText }), { nil: undefined });
+    const field = <T>(valid: fc.Arbitrary<T>) =>
+      fc.option(
+        fc.oneof({ weight: 3, arbitrary: valid.map((v) => JSON.stringify(v)) }, { weight: 1, arbitrary: anyValueText }),
+        { nil: undefined },
+      );
     const signalArb = fc.record({
       workspace_id: field(fc.constantFrom('ws_a', 'ws_b', 'ws_c', 'ws_zz')),
       source: field(fc.constantFrom(...SOURCES)),
       subject: field(hostileString(200)),
       body: field(hostileString(500)),
-      sender: field(fc.oneof(fc.emailAddress(), hostileString(40), hostileString(10).map((n) => `${n} <a@b.co>`))),
-      received_at: field(fc.oneof(fc.date({ min: new Date('1970-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString()), hostileString(30), fc.constantFrom('2026-02-30T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01T00:00:00+24:00', '9999-12-31T23:59:59Z', '0000-01-01T00:00:00Z', '2026-01-01t00:00:00z'))),
-      metadata: field(fc.dictionary(fc.oneof(fc.constantFrom('customer_tier', 'vip', 'tags', 'due_at', 'amount', 'deal_value', 'severity', 'vip_senders'), hostileString(10)), hostileJson, { maxKeys: 6 })),
+      sender: field(
+        fc.oneof(
+          fc.emailAddress(),
+          hostileString(40),
+          hostileString(10).map((n) => `${n} <a@b.co>`),
+        ),
+      ),
+      received_at: field(
+        fc.oneof(
+          fc
+            .date({ min: new Date('1970-01-01'), max: new Date('2030-01-01'), noInvalidDate: true })
+            .map((d) => d.toISOString()),
+          hostileString(30),
+          fc.constantFrom(
+            '2026-02-30T00:00:00Z',
+            '2026-01-01T24:00:00Z',
+            '2026-01-01T00:00:00+24:00',
+            '9999-12-31T23:59:59Z',
+            '0000-01-01T00:00:00Z',
+            '2026-01-01t00:00:00z',
+          ),
+        ),
+      ),
+      metadata: field(
+        fc.dictionary(
+          fc.oneof(
+            fc.constantFrom(
+              'customer_tier',
+              'vip',
+              'tags',
+              'due_at',
+              'amount',
+              'deal_value',
+              'severity',
+              'vip_senders',
+            ),
+            hostileString(10),
+          ),
+          hostileJson,
+          { maxKeys: 6 },
+        ),
+      ),
     });
-    const idem = fc.option(fc.oneof(fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 40 }).filter((s) => /^[\t\x20-\x7e]+$/.test(s)), fc.uuid()), { nil: undefined });
+    const idem = fc.option(
+      fc.oneof(
+        fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 40 }).filter((s) => /^[\t\x20-\x7e]+$/.test(s)),
+        fc.uuid(),
+      ),
+      { nil: undefined },
+    );
     await fc.assert(
       fc.asyncProperty(signalArb, idem, async (signal, idemKey) => {
         const entries = Object.entries(signal).filter((e): e is [string, string] => e[1] !== undefined);
         const text = objectText(entries);
-        const reply = api.expectContractAnswer(await post(text, idemKey === undefined ? {} : { 'idempotency-key': idemKey }), `${text.slice(0, 300)} idem=${idemKey}`);
+        const reply = api.expectContractAnswer(
+          await post(text, idemKey === undefined ? {} : { 'idempotency-key': idemKey }),
+          `${text.slice(0, 300)} idem=${idemKey}`,
+        );
         const parsed = parseJson(text) as Record<string, unknown>;
         // fast-check slips "__proto__" and "constructor" into its strings: the JSON parser refuses those first.
         if (hasForbiddenKey(parsed)) expect(codeOf(reply)).toBe('VALIDATION_ERROR');
-        else if (parsed.workspace_id === 'ws_c' || parsed.workspace_id === 'ws_zz') expect(codeOf(reply)).toBe('WORKSPACE_NOT_ALLOWED');
+        else if (parsed.workspace_id === 'ws_c' || parsed.workspace_id === 'ws_zz')
+          expect(codeOf(reply)).toBe('WORKSPACE_NOT_ALLOWED');
         if (reply.status === 200) {
           expect(reply.json.workspace_id).toBe(parsed.workspace_id);
           expect(reply.json.source).toBe(parsed.source);
@@ -108,8 +174,17 @@ describe('properties (fast-check)', () => {
         hostileString(2000),
         fc.option(hostileString(80), { nil: undefined }),
         async (source, subject, bodyText, sender) => {
-          const signal = { workspace_id: 'ws_b', source, subject, body: bodyText, ...(sender === undefined ? {} : { sender }) };
-          const reply = api.expectContractAnswer(await post(JSON.stringify(signal)), JSON.stringify(signal).slice(0, 300));
+          const signal = {
+            workspace_id: 'ws_b',
+            source,
+            subject,
+            body: bodyText,
+            ...(sender === undefined ? {} : { sender }),
+          };
+          const reply = api.expectContractAnswer(
+            await post(JSON.stringify(signal)),
+            JSON.stringify(signal).slice(0, 300),
+          );
           expect(reply.status).toBe(200);
           expect(Number.isInteger(reply.json.score) && reply.json.score >= 0 && reply.json.score <= 100).toBe(true);
         },
@@ -119,19 +194,42 @@ describe('properties (fast-check)', () => {
   });
 
   it('any metadata within the limits (scorer keys with any values) on a valid signal: always scored, 200', async () => {
-    const scorerKey = fc.constantFrom('customer_tier', 'vip', 'tags', 'due_at', 'amount', 'deal_value', 'severity', 'vip_senders', 'priority', 'plan');
-    const value = fc.oneof(hostileJson, hostileString(40), fc.array(hostileString(20), { maxLength: 8 }), fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.double(), fc.integer());
+    const scorerKey = fc.constantFrom(
+      'customer_tier',
+      'vip',
+      'tags',
+      'due_at',
+      'amount',
+      'deal_value',
+      'severity',
+      'vip_senders',
+      'priority',
+      'plan',
+    );
+    const value = fc.oneof(
+      hostileJson,
+      hostileString(40),
+      fc.array(hostileString(20), { maxLength: 8 }),
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.double(),
+      fc.integer(),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.dictionary(fc.oneof(scorerKey, hostileString(12)), value, { minKeys: 1, maxKeys: 8 }), fc.constantFrom(...SOURCES), async (metadata, source) => {
-        const text = JSON.stringify({ workspace_id: 'ws_a', source, metadata });
-        const parsed = JSON.parse(text) as { metadata: Record<string, unknown> };
-        const reply = api.expectContractAnswer(await post(text), text.slice(0, 300));
-        const forbidden = hasForbiddenKey(parsed.metadata);
-        const tooBig = Buffer.byteLength(JSON.stringify(parsed.metadata)) > 16 * KiB;
-        const tooDeep = depthOf(parsed.metadata) > 5;
-        if (!forbidden && !tooBig && !tooDeep && Object.keys(parsed.metadata).length > 0) expect(reply.status).toBe(200);
-        if (forbidden) expect(codeOf(reply)).toBe('VALIDATION_ERROR');
-      }),
+      fc.asyncProperty(
+        fc.dictionary(fc.oneof(scorerKey, hostileString(12)), value, { minKeys: 1, maxKeys: 8 }),
+        fc.constantFrom(...SOURCES),
+        async (metadata, source) => {
+          const text = JSON.stringify({ workspace_id: 'ws_a', source, metadata });
+          const parsed = JSON.parse(text) as { metadata: Record<string, unknown> };
+          const reply = api.expectContractAnswer(await post(text), text.slice(0, 300));
+          const forbidden = hasForbiddenKey(parsed.metadata);
+          const tooBig = Buffer.byteLength(JSON.stringify(parsed.metadata)) > 16 * KiB;
+          const tooDeep = depthOf(parsed.metadata) > 5;
+          if (!forbidden && !tooBig && !tooDeep && Object.keys(parsed.metadata).length > 0)
+            expect(reply.status).toBe(200);
+          if (forbidden) expect(codeOf(reply)).toBe('VALIDATION_ERROR');
+        },
+      ),
       { numRuns: PROPERTY_RUNS },
     );
     expectPrototypeUntouched();
@@ -142,18 +240,23 @@ describe('properties (fast-check)', () => {
     await fc.assert(
       fc.asyncProperty(headerBytes, headerBytes, fc.boolean(), async (idem, authBytes, validKey) => {
         const head = [
-          validKey ? `Authorization: Bearer ${api.key}` : Buffer.concat([Buffer.from('Authorization: Bearer '), Buffer.from(authBytes)]),
+          validKey
+            ? `Authorization: Bearer ${api.key}`
+            : Buffer.concat([Buffer.from('Authorization: Bearer '), Buffer.from(authBytes)]),
           'Content-Type: application/json',
           Buffer.concat([Buffer.from('Idempotency-Key: '), Buffer.from(idem)]),
         ];
-        const reply = api.expectRefusedOrContract(await api.rawAnalyze(head, JSON.stringify(validSignal())), `idem=${Buffer.from(idem).toString('hex')} auth=${Buffer.from(authBytes).toString('hex')}`, true);
+        const reply = api.expectRefusedOrContract(
+          await api.rawAnalyze(head, JSON.stringify(validSignal())),
+          `idem=${Buffer.from(idem).toString('hex')} auth=${Buffer.from(authBytes).toString('hex')}`,
+          true,
+        );
         expect(reply.status).toBeLessThan(500);
       }),
       { numRuns: Math.min(PROPERTY_RUNS, 150) },
     );
   });
 });
-
 
 // ---- afterwards -------------------------------------------------------------------------------------------------
 

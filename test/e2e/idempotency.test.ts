@@ -29,12 +29,20 @@ afterAll(async () => {
 });
 
 it('replays the first decision for the same key and body, with Idempotent-Replayed, and stores nothing new', async () => {
-  const first = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body, headers: { 'idempotency-key': 'order-1' } });
+  const first = await call(api.baseUrl, 'POST', '/signals/analyze', {
+    key,
+    body,
+    headers: { 'idempotency-key': 'order-1' },
+  });
   expect(first.status).toBe(200);
   expect(first.headers.get('idempotent-replayed')).toBeNull();
   const before = await decisionCount();
   // Same body with other key order and spacing is the same request.
-  const reordered = JSON.stringify({ body: body.body, subject: body.subject, source: body.source, workspace_id: body.workspace_id }, null, 2);
+  const reordered = JSON.stringify(
+    { body: body.body, subject: body.subject, source: body.source, workspace_id: body.workspace_id },
+    null,
+    2,
+  );
   const again = await call(api.baseUrl, 'POST', '/signals/analyze', {
     key,
     rawBody: reordered,
@@ -47,19 +55,31 @@ it('replays the first decision for the same key and body, with Idempotent-Replay
 });
 
 it('answers 409 IDEMPOTENCY_CONFLICT for the same key with a different body, and keeps the first decision', async () => {
-  const first = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body, headers: { 'idempotency-key': 'order-2' } });
+  const first = await call(api.baseUrl, 'POST', '/signals/analyze', {
+    key,
+    body,
+    headers: { 'idempotency-key': 'order-2' },
+  });
   const conflict = await call(api.baseUrl, 'POST', '/signals/analyze', {
     key,
     body: { ...body, subject: 'Something else' },
     headers: { 'idempotency-key': 'order-2' },
   });
   expectError(conflict, 409, 'IDEMPOTENCY_CONFLICT');
-  const replay = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body, headers: { 'idempotency-key': 'order-2' } });
+  const replay = await call(api.baseUrl, 'POST', '/signals/analyze', {
+    key,
+    body,
+    headers: { 'idempotency-key': 'order-2' },
+  });
   expect(replay.json.decision_id).toBe(first.json.decision_id);
 });
 
 it('scopes keys per partner: another partner using the same Idempotency-Key gets its own decision', async () => {
-  const a = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body, headers: { 'idempotency-key': 'shared-1' } });
+  const a = await call(api.baseUrl, 'POST', '/signals/analyze', {
+    key,
+    body,
+    headers: { 'idempotency-key': 'shared-1' },
+  });
   const b = await call(api.baseUrl, 'POST', '/signals/analyze', {
     key: sameWorkspaceOtherPartner,
     body,
@@ -97,14 +117,22 @@ it('treats an expired record (TTL not yet swept) as absent', async () => {
       },
     }),
   );
-  const reply = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body, headers: { 'idempotency-key': idemKey } });
+  const reply = await call(api.baseUrl, 'POST', '/signals/analyze', {
+    key,
+    body,
+    headers: { 'idempotency-key': idemKey },
+  });
   expect(reply.status).toBe(200);
   expect(reply.headers.get('idempotent-replayed')).toBeNull();
   expect(reply.json.decision_id).not.toBe('dec_00000000000000000000000000');
 });
 
 it('refuses a malformed Idempotency-Key with 400 VALIDATION_ERROR', async () => {
-  const reply = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body, headers: { 'idempotency-key': 'x'.repeat(256) } });
+  const reply = await call(api.baseUrl, 'POST', '/signals/analyze', {
+    key,
+    body,
+    headers: { 'idempotency-key': 'x'.repeat(256) },
+  });
   expectError(reply, 400, 'VALIDATION_ERROR');
   expect(reply.json.error.details).toEqual([{ field: 'Idempotency-Key', message: expect.any(String) }]);
 });

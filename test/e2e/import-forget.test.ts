@@ -10,7 +10,14 @@ let keyId: string;
 beforeAll(async () => {
   // TTL 0: every request reads the workspace, so what a test sees is what is stored.
   api = await startTestApi('importforget', { workspaceCacheTtlSeconds: 0 });
-  ({ key, keyId } = await partnerWithKey(api.admin, 'acme', ['ws_imp', 'ws_other', 'ws_reset', 'ws_fb', 'ws_idem', 'ws_wide']));
+  ({ key, keyId } = await partnerWithKey(api.admin, 'acme', [
+    'ws_imp',
+    'ws_other',
+    'ws_reset',
+    'ws_fb',
+    'ws_idem',
+    'ws_wide',
+  ]));
 }, 60_000);
 afterAll(async () => api?.close());
 
@@ -31,29 +38,101 @@ async function labelDocs(ws: string): Promise<Record<string, number>> {
 
 describe('POST /workspaces/{workspace_id}/examples', () => {
   it('refuses in the contract order: 401, scope, workspace, 413, 415, INVALID_JSON, envelope, 429', async () => {
-    expectError(await call(api.baseUrl, 'POST', examplesPath('ws_imp'), { body: { examples: [taught(0)] } }), 401, 'UNAUTHORIZED');
+    expectError(
+      await call(api.baseUrl, 'POST', examplesPath('ws_imp'), { body: { examples: [taught(0)] } }),
+      401,
+      'UNAUTHORIZED',
+    );
     const { key: analyzeOnly } = await (async () => {
       await api.admin.createPartner({ id: 'scoped', name: 'Scoped', status: 'active' }).catch(() => undefined);
-      return api.admin.createKey({ partnerId: 'scoped', workspaces: ['ws_imp'], scopes: ['analyze'], allowShared: true });
+      return api.admin.createKey({
+        partnerId: 'scoped',
+        workspaces: ['ws_imp'],
+        scopes: ['analyze'],
+        allowShared: true,
+      });
     })();
-    expectError(await call(api.baseUrl, 'POST', examplesPath('ws_imp'), { key: analyzeOnly, rawBody: 'nope' }), 403, 'INSUFFICIENT_SCOPE');
+    expectError(
+      await call(api.baseUrl, 'POST', examplesPath('ws_imp'), { key: analyzeOnly, rawBody: 'nope' }),
+      403,
+      'INSUFFICIENT_SCOPE',
+    );
     // The path's workspace comes before anything about the body, a malformed id included.
-    expectError(await call(api.baseUrl, 'POST', examplesPath('ws_nogrant'), { key, rawBody: 'x'.repeat(1024 * 1024 + 1) }), 403, 'WORKSPACE_NOT_ALLOWED');
-    expectError(await call(api.baseUrl, 'POST', examplesPath('bad%20id'), { key, rawBody: 'nope' }), 403, 'WORKSPACE_NOT_ALLOWED');
-    expectError(await call(api.baseUrl, 'POST', examplesPath('ws_imp'), { key, rawBody: 'x'.repeat(1024 * 1024 + 1), headers: { 'content-type': 'text/plain' } }), 413, 'PAYLOAD_TOO_LARGE');
-    expectError(await call(api.baseUrl, 'POST', examplesPath('ws_imp'), { key, rawBody: '{}', headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    expectError(await call(api.baseUrl, 'POST', examplesPath('ws_imp'), { key, rawBody: '{', headers: { 'content-type': 'application/json' } }), 400, 'INVALID_JSON');
-    for (const body of [[], {}, { examples: [] }, { examples: 'x' }, { examples: Array(101).fill(taught(0)) }, { examples: [taught(0)], extra: 1 }]) {
+    expectError(
+      await call(api.baseUrl, 'POST', examplesPath('ws_nogrant'), { key, rawBody: 'x'.repeat(1024 * 1024 + 1) }),
+      403,
+      'WORKSPACE_NOT_ALLOWED',
+    );
+    expectError(
+      await call(api.baseUrl, 'POST', examplesPath('bad%20id'), { key, rawBody: 'nope' }),
+      403,
+      'WORKSPACE_NOT_ALLOWED',
+    );
+    expectError(
+      await call(api.baseUrl, 'POST', examplesPath('ws_imp'), {
+        key,
+        rawBody: 'x'.repeat(1024 * 1024 + 1),
+        headers: { 'content-type': 'text/plain' },
+      }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
+    expectError(
+      await call(api.baseUrl, 'POST', examplesPath('ws_imp'), {
+        key,
+        rawBody: '{}',
+        headers: { 'content-type': 'text/plain' },
+      }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    expectError(
+      await call(api.baseUrl, 'POST', examplesPath('ws_imp'), {
+        key,
+        rawBody: '{',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'INVALID_JSON',
+    );
+    for (const body of [
+      [],
+      {},
+      { examples: [] },
+      { examples: 'x' },
+      { examples: Array(101).fill(taught(0)) },
+      { examples: [taught(0)], extra: 1 },
+    ]) {
       expectError(await call(api.baseUrl, 'POST', examplesPath('ws_imp'), { key, body }), 400, 'VALIDATION_ERROR');
     }
     // One request of the limit per example: 3 fit a limit of 3, a fourth does not; an envelope error spends none.
     await api.admin.createPartner({ id: 'limited', name: 'Limited', status: 'active' });
-    const limited = await api.admin.createKey({ partnerId: 'limited', workspaces: ['ws_other'], rateLimit: '3/h', allowShared: true });
-    expectError(await call(api.baseUrl, 'POST', examplesPath('ws_other'), { key: limited.key, body: { examples: [] } }), 400, 'VALIDATION_ERROR');
-    expectError(await call(api.baseUrl, 'POST', examplesPath('ws_other'), { key: limited.key, body: { examples: [1, 2, 3, 4] } }), 429, 'RATE_LIMITED');
-    const fits = await call(api.baseUrl, 'POST', examplesPath('ws_other'), { key: limited.key, body: { examples: [1, 2, 3] } });
+    const limited = await api.admin.createKey({
+      partnerId: 'limited',
+      workspaces: ['ws_other'],
+      rateLimit: '3/h',
+      allowShared: true,
+    });
+    expectError(
+      await call(api.baseUrl, 'POST', examplesPath('ws_other'), { key: limited.key, body: { examples: [] } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await call(api.baseUrl, 'POST', examplesPath('ws_other'), { key: limited.key, body: { examples: [1, 2, 3, 4] } }),
+      429,
+      'RATE_LIMITED',
+    );
+    const fits = await call(api.baseUrl, 'POST', examplesPath('ws_other'), {
+      key: limited.key,
+      body: { examples: [1, 2, 3] },
+    });
     expect(fits.status).toBe(200);
-    expectError(await call(api.baseUrl, 'POST', examplesPath('ws_other'), { key: limited.key, body: { examples: [1] } }), 429, 'RATE_LIMITED');
+    expectError(
+      await call(api.baseUrl, 'POST', examplesPath('ws_other'), { key: limited.key, body: { examples: [1] } }),
+      429,
+      'RATE_LIMITED',
+    );
   });
 
   it('answers each example in input order, learning the valid ones only', async () => {
@@ -64,7 +143,11 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
         { signal: { ...customs(2), workspace_id: 'ws_other' }, labels: { category: 'customs_hold' } },
         { signal: { ...customs(3), source: 'fax' }, labels: { category: 'customs_hold' } },
         { signal: customs(4), labels: { category: 'Not A Name' } },
-        { signal: { ...customs(5), workspace_id: 'ws_imp' }, labels: { category: 'customs_hold', queue: 'logistics' }, extra: true },
+        {
+          signal: { ...customs(5), workspace_id: 'ws_imp' },
+          labels: { category: 'customs_hold', queue: 'logistics' },
+          extra: true,
+        },
         'not an example',
         { signal: { ...customs(6), workspace_id: 'ws_imp' }, labels: { priority: 'high' } },
       ],
@@ -88,14 +171,26 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
   });
 
   it('teaches what analyze then feedback would: similar signals get the taught category and queue', async () => {
-    const before = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: { ...customs(99), workspace_id: 'ws_other' } });
-    const reply = await call(api.baseUrl, 'POST', examplesPath('ws_imp'), { key, body: { examples: [1, 2, 3, 4, 5].map(taught) } });
+    const before = await call(api.baseUrl, 'POST', '/signals/analyze', {
+      key,
+      body: { ...customs(99), workspace_id: 'ws_other' },
+    });
+    const reply = await call(api.baseUrl, 'POST', examplesPath('ws_imp'), {
+      key,
+      body: { examples: [1, 2, 3, 4, 5].map(taught) },
+    });
     expect(reply.json.learned).toBe(5);
-    const d = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: { ...customs(42), workspace_id: 'ws_imp' } });
+    const d = await call(api.baseUrl, 'POST', '/signals/analyze', {
+      key,
+      body: { ...customs(42), workspace_id: 'ws_imp' },
+    });
     expect(d.json).toMatchObject({ category: 'customs_hold', queue: 'logistics' });
     expect(d.json.reasons.map((r: { code: string }) => r.code)).toContain('LEARNED_CATEGORY');
     // Another workspace of the same key is unchanged.
-    const after = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: { ...customs(99), workspace_id: 'ws_other' } });
+    const after = await call(api.baseUrl, 'POST', '/signals/analyze', {
+      key,
+      body: { ...customs(99), workspace_id: 'ws_other' },
+    });
     expect({ category: after.json.category, queue: after.json.queue, reasons: after.json.reasons }).toEqual({
       category: before.json.category,
       queue: before.json.queue,
@@ -103,11 +198,22 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
     });
   });
 
-  it('stays specific: an unrelated message from the taught senders\' domain keeps the global decision', async () => {
+  it("stays specific: an unrelated message from the taught senders' domain keeps the global decision", async () => {
     // ws_imp was taught customs holds from ops<i>@carrier.example above.
-    const outage = { source: 'email', sender: 'ops1@carrier.example', subject: 'Production outage: checkout down', body: 'Checkout returns 500 errors for all customers since 09:12 UTC.' };
-    const fresh = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: { ...outage, workspace_id: 'ws_other' } });
-    const taughtWs = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: { ...outage, workspace_id: 'ws_imp' } });
+    const outage = {
+      source: 'email',
+      sender: 'ops1@carrier.example',
+      subject: 'Production outage: checkout down',
+      body: 'Checkout returns 500 errors for all customers since 09:12 UTC.',
+    };
+    const fresh = await call(api.baseUrl, 'POST', '/signals/analyze', {
+      key,
+      body: { ...outage, workspace_id: 'ws_other' },
+    });
+    const taughtWs = await call(api.baseUrl, 'POST', '/signals/analyze', {
+      key,
+      body: { ...outage, workspace_id: 'ws_imp' },
+    });
     expect({ category: taughtWs.json.category, queue: taughtWs.json.queue, priority: taughtWs.json.priority }).toEqual({
       category: fresh.json.category,
       queue: fresh.json.queue,
@@ -128,7 +234,12 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     const docs = await labelDocs('ws_wide');
     expect(Object.keys(docs)).toHaveLength(202);
-    expect(docs).toMatchObject({ 'category:cat_0': 1, 'queue:queue_99': 1, 'priority:low': 100, 'recommended_action:review': 100 });
+    expect(docs).toMatchObject({
+      'category:cat_0': 1,
+      'queue:queue_99': 1,
+      'priority:low': 100,
+      'recommended_action:review': 100,
+    });
   });
 
   it('replays an import with the same Idempotency-Key and body, teaching nothing twice', async () => {
@@ -142,13 +253,24 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.json).toEqual(first.json);
     expect(await labelDocs('ws_idem')).toEqual({ 'category:customs_hold': 2, 'queue:logistics': 2 });
-    expectError(await call(api.baseUrl, 'POST', examplesPath('ws_idem'), { key, body: { examples: [taught(10)] }, headers }), 409, 'IDEMPOTENCY_CONFLICT');
+    expectError(
+      await call(api.baseUrl, 'POST', examplesPath('ws_idem'), { key, body: { examples: [taught(10)] }, headers }),
+      409,
+      'IDEMPOTENCY_CONFLICT',
+    );
     expect(await labelDocs('ws_idem')).toEqual({ 'category:customs_hold': 2, 'queue:logistics': 2 });
   });
 
   it('records the import in the audit log, in its transaction, with the key as actor and its counts', async () => {
     const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
-    const out = await api.tables.client.send(new ScanCommand({ TableName: api.tables.names.decisions, FilterExpression: '#a = :a', ExpressionAttributeNames: { '#a': 'action' }, ExpressionAttributeValues: { ':a': 'model.import' } }));
+    const out = await api.tables.client.send(
+      new ScanCommand({
+        TableName: api.tables.names.decisions,
+        FilterExpression: '#a = :a',
+        ExpressionAttributeNames: { '#a': 'action' },
+        ExpressionAttributeValues: { ':a': 'model.import' },
+      }),
+    );
     const events = (out.Items ?? []).filter((e) => e.target?.workspace_id === 'ws_idem');
     // Two imports of ws_idem were sent; the replay and the conflict wrote no event.
     expect(events).toHaveLength(1);
@@ -159,24 +281,45 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
 describe('DELETE /workspaces/{workspace_id}/model', () => {
   it('needs the policy scope and a grant for the workspace', async () => {
     await api.admin.createPartner({ id: 'fbonly', name: 'Feedback only', status: 'active' });
-    const fbOnly = await api.admin.createKey({ partnerId: 'fbonly', workspaces: ['ws_reset'], scopes: ['feedback'], allowShared: true });
+    const fbOnly = await api.admin.createKey({
+      partnerId: 'fbonly',
+      workspaces: ['ws_reset'],
+      scopes: ['feedback'],
+      allowShared: true,
+    });
     expectError(await call(api.baseUrl, 'DELETE', modelPath('ws_reset'), {}), 401, 'UNAUTHORIZED');
-    expectError(await call(api.baseUrl, 'DELETE', modelPath('ws_reset'), { key: fbOnly.key }), 403, 'INSUFFICIENT_SCOPE');
+    expectError(
+      await call(api.baseUrl, 'DELETE', modelPath('ws_reset'), { key: fbOnly.key }),
+      403,
+      'INSUFFICIENT_SCOPE',
+    );
     expectError(await call(api.baseUrl, 'DELETE', modelPath('ws_nogrant'), { key }), 403, 'WORKSPACE_NOT_ALLOWED');
   });
 
   it('forgets at once: the workspace then decides as a fresh one, its policy kept', async () => {
-    const fresh = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: { ...customs(50), workspace_id: 'ws_reset' } });
+    const fresh = await call(api.baseUrl, 'POST', '/signals/analyze', {
+      key,
+      body: { ...customs(50), workspace_id: 'ws_reset' },
+    });
     await call(api.baseUrl, 'PUT', '/workspaces/ws_reset/policy', { key, body: { vip_senders: ['ceo@acme.example'] } });
-    await call(api.baseUrl, 'POST', examplesPath('ws_reset'), { key, body: { examples: [1, 2, 3, 4, 5, 6].map(taught) } });
-    const learned = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: { ...customs(50), workspace_id: 'ws_reset' } });
+    await call(api.baseUrl, 'POST', examplesPath('ws_reset'), {
+      key,
+      body: { examples: [1, 2, 3, 4, 5, 6].map(taught) },
+    });
+    const learned = await call(api.baseUrl, 'POST', '/signals/analyze', {
+      key,
+      body: { ...customs(50), workspace_id: 'ws_reset' },
+    });
     expect(learned.json.category).toBe('customs_hold');
     expect(learned.json.model_version).toMatch(/\+ws\./);
 
     const reset = await call(api.baseUrl, 'DELETE', modelPath('ws_reset'), { key });
     expect(reset.status).toBe(200);
     expect(reset.json).toEqual({ workspace_id: 'ws_reset', forgotten: true });
-    const after = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: { ...customs(50), workspace_id: 'ws_reset' } });
+    const after = await call(api.baseUrl, 'POST', '/signals/analyze', {
+      key,
+      body: { ...customs(50), workspace_id: 'ws_reset' },
+    });
     expect(after.json.category).toBe(fresh.json.category);
     expect(after.json.model_version).toBe(fresh.json.model_version);
     expect(after.json.reasons.some((r: { code: string }) => r.code.startsWith('LEARNED_'))).toBe(false);
@@ -189,11 +332,20 @@ describe('DELETE /workspaces/{workspace_id}/model', () => {
   });
 
   it('lets feedback on a decision made before the reset teach the new model only what it says', async () => {
-    const d = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: { ...customs(60), workspace_id: 'ws_fb' } });
-    await call(api.baseUrl, 'POST', `/decisions/${d.json.decision_id}/feedback`, { key, body: { category: 'customs_hold', queue: 'logistics' } });
+    const d = await call(api.baseUrl, 'POST', '/signals/analyze', {
+      key,
+      body: { ...customs(60), workspace_id: 'ws_fb' },
+    });
+    await call(api.baseUrl, 'POST', `/decisions/${d.json.decision_id}/feedback`, {
+      key,
+      body: { category: 'customs_hold', queue: 'logistics' },
+    });
     expect(await labelDocs('ws_fb')).toEqual({ 'category:customs_hold': 1, 'queue:logistics': 1 });
     expect((await call(api.baseUrl, 'DELETE', modelPath('ws_fb'), { key })).status).toBe(200);
-    await call(api.baseUrl, 'POST', `/decisions/${d.json.decision_id}/feedback`, { key, body: { category: 'freight' } });
+    await call(api.baseUrl, 'POST', `/decisions/${d.json.decision_id}/feedback`, {
+      key,
+      body: { category: 'freight' },
+    });
     expect(await labelDocs('ws_fb')).toEqual({ 'category:freight': 1 });
   });
 });

@@ -21,7 +21,12 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const run = promisify(execFile);
 
 /** Strings only the SDK's default credential chain holds: web identity, SSO, credential processes, ECS metadata. */
-const CHAIN_MARKERS = ['AWS_WEB_IDENTITY_TOKEN_FILE', 'sso_start_url', 'credential_process', 'AWS_CONTAINER_CREDENTIALS_FULL_URI'];
+const CHAIN_MARKERS = [
+  'AWS_WEB_IDENTITY_TOKEN_FILE',
+  'sso_start_url',
+  'credential_process',
+  'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+];
 
 /** What the stack sets in a function's environment, pointed at this file's tables, plus Lambda's region. */
 function functionEnvironment(tables: TestTables, home: string): NodeJS.ProcessEnv {
@@ -46,7 +51,8 @@ function functionEnvironment(tables: TestTables, home: string): NodeJS.ProcessEn
 async function outputWhere(ready: (output: string) => boolean, timeoutMs = 10_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (!ready(hostOutput)) {
-    if (Date.now() > deadline) throw new Error(`bundle host output never matched; its tail: ${hostOutput.slice(-1500)}`);
+    if (Date.now() > deadline)
+      throw new Error(`bundle host output never matched; its tail: ${hostOutput.slice(-1500)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return hostOutput;
@@ -72,7 +78,9 @@ const hasMetric = (output: string, name: string, dimension: string, value: strin
     );
   });
 
-const urgentSignal = (text = 'Our production checkout has been down for all customers since 09:10. Please help urgently.') => ({
+const urgentSignal = (
+  text = 'Our production checkout has been down for all customers since 09:10. Please help urgently.',
+) => ({
   workspace_id: 'ws_a',
   source: 'email',
   subject: 'Checkout is down',
@@ -97,7 +105,11 @@ beforeAll(async () => {
 
   const assembly = path.join(work, 'cdk.out');
   // As `cdk synth` runs it: the CLI also turns on the asset metadata that names each function's bundle.
-  buildApp({ context: { stage: 'dev', 'aws:cdk:enable-asset-metadata': true }, outdir: assembly, bundle: true }).app.synth();
+  buildApp({
+    context: { stage: 'dev', 'aws:cdk:enable-asset-metadata': true },
+    outdir: assembly,
+    bundle: true,
+  }).app.synth();
   bundles = lambdaBundles(assembly);
   const file = (id: string) => bundles.find((b) => b.id === id)?.file ?? `(no bundle for ${id})`;
   const files = {
@@ -106,11 +118,15 @@ beforeAll(async () => {
     routes: Object.fromEntries(ROUTES.map((r) => [r.id, file(r.id)])),
   };
 
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, path.join(__dirname, '../support/bundle-host.ts'), JSON.stringify(files)], {
-    cwd: REPO_ROOT,
-    env: functionEnvironment(tables, work),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...TSX_NODE_ARGS, path.join(__dirname, '../support/bundle-host.ts'), JSON.stringify(files)],
+    {
+      cwd: REPO_ROOT,
+      env: functionEnvironment(tables, work),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   host = child;
   const collect = (chunk: Buffer) => {
     hostOutput += chunk.toString('utf8');
@@ -173,7 +189,13 @@ it('loads the spam model inside the analyze bundle', async () => {
 
 it('publishes decisions by priority and refusals by code as CloudWatch metrics (EMF)', async () => {
   expect((await call(baseUrl, 'POST', '/signals/analyze', { key, body: urgentSignal() })).status).toBe(200);
-  expectError(await call(baseUrl, 'GET', '/decisions/dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S', { headers: { authorization: 'Bearer nope' } }), 401, 'UNAUTHORIZED');
+  expectError(
+    await call(baseUrl, 'GET', '/decisions/dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S', {
+      headers: { authorization: 'Bearer nope' },
+    }),
+    401,
+    'UNAUTHORIZED',
+  );
   const output = await outputWhere(
     (o) => hasMetric(o, 'Decisions', 'priority', 'critical') && hasMetric(o, 'AuthRefusals', 'code', 'UNAUTHORIZED'),
   );
@@ -183,7 +205,10 @@ it('publishes decisions by priority and refusals by code as CloudWatch metrics (
 
 it("logs the decision id, never the key or the signal's text", async () => {
   const marker = `unmistakable-${Date.now()}`;
-  const reply = await call(baseUrl, 'POST', '/signals/analyze', { key, body: urgentSignal(`Checkout is down, ${marker}. Please help.`) });
+  const reply = await call(baseUrl, 'POST', '/signals/analyze', {
+    key,
+    body: urgentSignal(`Checkout is down, ${marker}. Please help.`),
+  });
   expect(reply.status).toBe(200);
   const output = await outputWhere((o) => o.includes(reply.json.decision_id));
   expect(output).not.toContain(key);
@@ -196,15 +221,21 @@ describe('credentials: the environment Lambda provides, and nothing else', () =>
     const { alias: _aliases, ...plainOptions } = LAMBDA_ESBUILD_OPTIONS;
     const plain = await esbuild.build({
       ...plainOptions,
-      stdin: { contents: "export { DynamoDBClient } from '@aws-sdk/client-dynamodb';", resolveDir: REPO_ROOT, loader: 'ts' },
+      stdin: {
+        contents: "export { DynamoDBClient } from '@aws-sdk/client-dynamodb';",
+        resolveDir: REPO_ROOT,
+        loader: 'ts',
+      },
       write: false,
       logLevel: 'silent',
     });
     const plainText = plain.outputFiles[0].text;
-    for (const marker of CHAIN_MARKERS) expect({ marker, inPlainBundle: plainText.includes(marker) }).toEqual({ marker, inPlainBundle: true });
+    for (const marker of CHAIN_MARKERS)
+      expect({ marker, inPlainBundle: plainText.includes(marker) }).toEqual({ marker, inPlainBundle: true });
     for (const b of bundles) {
       const text = readFileSync(b.file, 'utf8');
-      for (const marker of CHAIN_MARKERS) expect({ bundle: b.id, marker, found: text.includes(marker) }).toEqual({ bundle: b.id, marker, found: false });
+      for (const marker of CHAIN_MARKERS)
+        expect({ bundle: b.id, marker, found: text.includes(marker) }).toEqual({ bundle: b.id, marker, found: false });
     }
   });
 
@@ -229,12 +260,19 @@ describe('credentials: the environment Lambda provides, and nothing else', () =>
     });
     const bare: NodeJS.ProcessEnv = { ...functionEnvironment(tables, work), PROBE_ENDPOINT: testEndpoint() };
     const withCredentials = await run(process.execPath, [probe], {
-      env: { ...bare, AWS_ACCESS_KEY_ID: 'ASIAEXAMPLEBUNDLETEST', AWS_SECRET_ACCESS_KEY: 'bundle-test-secret', AWS_SESSION_TOKEN: 'bundle-test-session' },
+      env: {
+        ...bare,
+        AWS_ACCESS_KEY_ID: 'ASIAEXAMPLEBUNDLETEST',
+        AWS_SECRET_ACCESS_KEY: 'bundle-test-secret',
+        AWS_SESSION_TOKEN: 'bundle-test-session',
+      },
     });
     expect(withCredentials.stdout.trim()).toBe('signed and answered');
 
     // Without them the full chain would go on to files, SSO and metadata endpoints; the bundles stop and say why.
     const without = await run(process.execPath, [probe], { env: bare });
-    expect(without.stdout.trim()).toMatch(/^failed: No AWS credentials in AWS_ACCESS_KEY_ID \/ AWS_SECRET_ACCESS_KEY\./);
+    expect(without.stdout.trim()).toMatch(
+      /^failed: No AWS credentials in AWS_ACCESS_KEY_ID \/ AWS_SECRET_ACCESS_KEY\./,
+    );
   });
 });

@@ -118,8 +118,19 @@ it('refuses in the contract order: workspace_id, then the grant, then the other 
   expectError(await list('workspace_id=ws_list&limit=0', otherKey), 403, 'WORKSPACE_NOT_ALLOWED');
   const bad = await list('workspace_id=ws_list&limit=0&priority=urgent&created_after=yesterday&sort=asc');
   expectError(bad, 400, 'VALIDATION_ERROR');
-  expect(bad.json.error.details.map((d: any) => d.field).sort()).toEqual(['created_after', 'limit', 'priority', 'sort']);
-  for (const query of ['limit=101', 'limit=1.5', 'limit=1&limit=2', 'workspace_id=ws_list', 'created_before=2026-13-01T00:00:00Z']) {
+  expect(bad.json.error.details.map((d: any) => d.field).sort()).toEqual([
+    'created_after',
+    'limit',
+    'priority',
+    'sort',
+  ]);
+  for (const query of [
+    'limit=101',
+    'limit=1.5',
+    'limit=1&limit=2',
+    'workspace_id=ws_list',
+    'created_before=2026-13-01T00:00:00Z',
+  ]) {
     expectError(await list(`workspace_id=ws_list&${query}`), 400, 'VALIDATION_ERROR');
   }
   expectError(await call(api.baseUrl, 'GET', '/decisions?workspace_id=ws_list'), 401, 'UNAUTHORIZED');
@@ -133,7 +144,11 @@ it('accepts as starting_after only a decision id of the same workspace', async (
     expect(reply.json.error.details).toEqual([{ field: 'starting_after', message: expect.any(String) }]);
   }
   const last = created[0].decision_id;
-  expect((await list(`workspace_id=ws_list&starting_after=${last}`)).json).toEqual({ object: 'list', data: [], has_more: false });
+  expect((await list(`workspace_id=ws_list&starting_after=${last}`)).json).toEqual({
+    object: 'list',
+    data: [],
+    has_more: false,
+  });
 });
 
 it('answers 405 with Allow: GET for another method on /decisions', async () => {

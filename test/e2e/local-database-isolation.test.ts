@@ -101,7 +101,14 @@ async function probeFromOtherHost(port: number, credentials: { id: string; regio
     env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     timeout: 60_000,
   });
-  return JSON.parse(stdout) as { id: string; region: string; tables?: string[]; listError?: string; items?: number; scanError?: string }[];
+  return JSON.parse(stdout) as {
+    id: string;
+    region: string;
+    tables?: string[];
+    listError?: string;
+    items?: number;
+    scanError?: string;
+  }[];
 }
 
 // ---- local mode as `npm start` runs it --------------------------------------------------------------------------
@@ -148,7 +155,8 @@ function jvmOf(pid: number): number {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('DynamoDBLocal.jar')) return Number(entry);
+      if (ppid === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('DynamoDBLocal.jar'))
+        return Number(entry);
     } catch {
       // the process went away while we looked
     }
@@ -209,7 +217,12 @@ beforeAll(async () => {
   local = await startLocalMode({ LOCAL_DYNAMODB_PORT: String(dbPort), LOCAL_DATA_DIR: dataDir });
   const reply = await call(local.baseUrl, 'POST', '/signals/analyze', {
     key: local.demoKey,
-    body: { workspace_id: 'ws_demo', source: 'task', subject: 'Review the quarterly report', body: 'Please have a look.' },
+    body: {
+      workspace_id: 'ws_demo',
+      source: 'task',
+      subject: 'Review the quarterly report',
+      body: 'Please have a look.',
+    },
   });
   expect(reply.status).toBe(200);
   decision = reply.json;
@@ -221,8 +234,20 @@ it('says at start how the data is protected', () => {
 });
 
 withNamespace('gives another host on the network nothing usable, whatever credentials it guesses', async () => {
-  const guesses = ['local', 'fakeMyKeyId', 'AKIAIOSFODNN7EXAMPLE', 'DUMMYIDEXAMPLE', 'test', 'x', 'dynamodb', 'admin']
-    .flatMap((id) => [{ id, region: 'us-east-1' }, { id, region: 'localhost' }, { id, region: 'eu-west-1' }]);
+  const guesses = [
+    'local',
+    'fakeMyKeyId',
+    'AKIAIOSFODNN7EXAMPLE',
+    'DUMMYIDEXAMPLE',
+    'test',
+    'x',
+    'dynamodb',
+    'admin',
+  ].flatMap((id) => [
+    { id, region: 'us-east-1' },
+    { id, region: 'localhost' },
+    { id, region: 'eu-west-1' },
+  ]);
   const seen = await probeFromOtherHost(dbPort, guesses);
   expect(seen).toHaveLength(guesses.length);
   for (const probe of seen) {
@@ -247,11 +272,18 @@ it('lets no web page read its answers: a cross-origin preflight gets no Access-C
   const preflight = (origin: string) =>
     fetch(`http://127.0.0.1:${dbPort}/`, {
       method: 'OPTIONS',
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-amz-target,authorization' },
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-amz-target,authorization',
+      },
     });
   for (const origin of ['http://localhost:3000', 'http://127.0.0.1:8080', 'https://example.com', 'null']) {
     const res = await preflight(origin);
-    expect({ origin, allowOrigin: res.headers.get('access-control-allow-origin') }).toEqual({ origin, allowOrigin: null });
+    expect({ origin, allowOrigin: res.headers.get('access-control-allow-origin') }).toEqual({
+      origin,
+      allowOrigin: null,
+    });
   }
   // The control: the one allowed origin (which no page can have) does get the header, so CORS is on and configured.
   expect((await preflight(NO_WEB_ORIGIN)).headers.get('access-control-allow-origin')).toBe(NO_WEB_ORIGIN);
@@ -280,7 +312,9 @@ it('restarts a killed database on the same data: 503 while it is down, the same 
   });
   expect(back.json).toEqual(decision);
   expect(jvmOf(local.child.pid!)).not.toBe(jvm);
-  expect(local.output()).toMatch(/the embedded database \(DynamoDB Local\) was killed \(SIGKILL\); restarting it on the same data/);
+  expect(local.output()).toMatch(
+    /the embedded database \(DynamoDB Local\) was killed \(SIGKILL\); restarting it on the same data/,
+  );
   expect(local.output()).toMatch(/is back on port \d+ after \d+ attempts?, on the same data/);
   // New decisions are stored again too (a JVM just started may still be slow to write: 503 until then, nothing else).
   const fresh = await until('a new decision to be stored', async () => {
@@ -301,14 +335,20 @@ it('stops with a reason and a non-zero status when an in-memory database dies (i
   const memory = await startLocalMode({ LOCAL_DYNAMODB_PORT: memoryDbPort, LOCAL_DATA_DIR: ':memory:' });
   expect(memory.output()).toMatch(/secret access key id made for this run only/);
   // The admin CLI still reaches this run's database (through local mode's port record), whatever its LOCAL_DATA_DIR.
-  const admin = await exec(process.execPath, [...TSX_NODE_ARGS, 'bin/admin.ts', 'key', 'list', '--partner', 'demo', '--json'], {
-    cwd: repo,
-    env: { ...process.env, LOCAL_DYNAMODB_PORT: memoryDbPort, LOCAL_DATA_DIR: join(tmpdir(), 'sas-no-such-dir') },
-  });
+  const admin = await exec(
+    process.execPath,
+    [...TSX_NODE_ARGS, 'bin/admin.ts', 'key', 'list', '--partner', 'demo', '--json'],
+    {
+      cwd: repo,
+      env: { ...process.env, LOCAL_DYNAMODB_PORT: memoryDbPort, LOCAL_DATA_DIR: join(tmpdir(), 'sas-no-such-dir') },
+    },
+  );
   expect(JSON.parse(admin.stdout).keys).toHaveLength(1);
   process.kill(jvmOf(memory.child.pid!), 'SIGKILL');
   const code = await memory.exited;
   expect(code).not.toBe(0);
   expect(code).not.toBeNull();
-  expect(memory.output()).toMatch(/local mode stops: the embedded database \(DynamoDB Local\) was killed \(SIGKILL\)\. Its data was in memory/);
+  expect(memory.output()).toMatch(
+    /local mode stops: the embedded database \(DynamoDB Local\) was killed \(SIGKILL\)\. Its data was in memory/,
+  );
 });

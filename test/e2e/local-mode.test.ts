@@ -79,7 +79,12 @@ afterAll(() => {
 
 it('starts, prints a working demo key and curl command, persists data, and stops cleanly', async () => {
   const dbPort = await freePort();
-  const env = { PORT: '0', LOCAL_DYNAMODB_PORT: String(dbPort), LOCAL_DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'DEBUG' };
+  const env = {
+    PORT: '0',
+    LOCAL_DYNAMODB_PORT: String(dbPort),
+    LOCAL_DATA_DIR: dataDir,
+    POWERTOOLS_LOG_LEVEL: 'DEBUG',
+  };
   const first = await startLocalMode(env);
   running.push(first.child);
   expect(first.output()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\/api\/v1/);
@@ -91,10 +96,14 @@ it('starts, prints a working demo key and curl command, persists data, and stops
   expect(decision.workspace_id).toBe('ws_demo');
 
   // The admin CLI talks to the same database while the server runs.
-  const cli = await exec('npm', ['run', '--silent', 'admin', '--', 'key', 'create', '--partner', 'demo', '--workspace', 'ws_demo', '--json'], {
-    cwd: repo,
-    env: { ...process.env, LOCAL_DYNAMODB_PORT: String(dbPort), LOCAL_DATA_DIR: dataDir },
-  });
+  const cli = await exec(
+    'npm',
+    ['run', '--silent', 'admin', '--', 'key', 'create', '--partner', 'demo', '--workspace', 'ws_demo', '--json'],
+    {
+      cwd: repo,
+      env: { ...process.env, LOCAL_DYNAMODB_PORT: String(dbPort), LOCAL_DATA_DIR: dataDir },
+    },
+  );
   const issued = JSON.parse(cli.stdout);
   const secretSubject = 'Quarterly merger plan WOMBAT-4412';
   const secretBody = 'Confidential body text NARWHAL-9921 about the deal';
@@ -127,7 +136,9 @@ it('starts, prints a working demo key and curl command, persists data, and stops
   const again = await call(second.baseUrl, 'GET', `/decisions/${decision.decision_id}`, { key: second.demoKey });
   expect(again.status).toBe(200);
   expect(again.json).toEqual(decision);
-  expect((await call(second.baseUrl, 'GET', `/decisions/${decision.decision_id}`, { key: first.demoKey })).status).toBe(401);
+  expect((await call(second.baseUrl, 'GET', `/decisions/${decision.decision_id}`, { key: first.demoKey })).status).toBe(
+    401,
+  );
 
   // Ctrl-C: the terminal sends SIGINT to the whole process group.
   process.kill(-second.child.pid!, 'SIGINT');

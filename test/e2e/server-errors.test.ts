@@ -16,12 +16,12 @@ beforeAll(async () => {
   for (const name of ['stdout', 'stderr'] as const) {
     const stream = process[name];
     const real = realWrites[name];
-    stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    stream.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
       written.push(String(chunk));
       // The service's JSON log lines are what this test reads; keep them out of the test run's output.
       if (String(chunk).startsWith('{')) return true;
       return (real as (...args: unknown[]) => boolean).call(stream, chunk, ...rest);
-    });
+    };
   }
 });
 afterAll(async () => {
@@ -39,7 +39,9 @@ it('answers 500 INTERNAL_ERROR and logs the error name, stack frames and request
   expectError(reply, 500, 'INTERNAL_ERROR');
   const requestId = reply.headers.get('x-request-id');
   const lines = written.flatMap((chunk) => chunk.split('\n')).filter((l) => l.startsWith('{'));
-  const failure = lines.map((l) => JSON.parse(l)).find((l) => l.message === 'request failed' && l.request_id === requestId);
+  const failure = lines
+    .map((l) => JSON.parse(l))
+    .find((l) => l.message === 'request failed' && l.request_id === requestId);
   expect(failure).toMatchObject({
     level: 'ERROR',
     code: 'INTERNAL_ERROR',

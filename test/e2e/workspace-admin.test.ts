@@ -46,11 +46,20 @@ it('reports agreement per field and the reason codes present where feedback disa
   for (let i = 0; i < 4; i++) {
     const d = await call(api.baseUrl, 'POST', '/signals/analyze', {
       key,
-      body: { workspace_id: 'ws_r', source: 'email', sender: 'a@b.example', subject: `Production outage ${i}`, body: 'The site is down for all customers.' },
+      body: {
+        workspace_id: 'ws_r',
+        source: 'email',
+        sender: 'a@b.example',
+        subject: `Production outage ${i}`,
+        body: 'The site is down for all customers.',
+      },
     });
     ids.push({ id: d.json.decision_id, category: d.json.category, priority: d.json.priority });
   }
-  await call(api.baseUrl, 'POST', `/decisions/${ids[0].id}/feedback`, { key, body: { category: ids[0].category, priority: ids[0].priority } });
+  await call(api.baseUrl, 'POST', `/decisions/${ids[0].id}/feedback`, {
+    key,
+    body: { category: ids[0].category, priority: ids[0].priority },
+  });
   await call(api.baseUrl, 'POST', `/decisions/${ids[1].id}/feedback`, { key, body: { category: 'other_thing' } });
   await call(api.baseUrl, 'POST', `/decisions/${ids[2].id}/feedback`, { key, body: { category: 'other_thing' } });
   const report = await admin('feedback', 'report', '--workspace', 'ws_r');
@@ -66,6 +75,13 @@ it('reports agreement per field and the reason codes present where feedback disa
     },
   });
   expect(report.json.disagreement_reasons[0]).toEqual({ code: expect.stringMatching(/^[A-Z_]+$/), count: 2 });
-  const later = await admin('feedback', 'report', '--workspace', 'ws_r', '--since', new Date(Date.now() + 60_000).toISOString());
+  const later = await admin(
+    'feedback',
+    'report',
+    '--workspace',
+    'ws_r',
+    '--since',
+    new Date(Date.now() + 60_000).toISOString(),
+  );
   expect(later.json.decisions).toBe(0);
 });

@@ -22,7 +22,10 @@ const dir = mkdtempSync(join(tmpdir(), 'import-'));
 
 async function admin(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec('node', [...TSX_NODE_ARGS, 'bin/admin.ts', ...args, '--json'], { cwd: repo, env });
+    const { stdout, stderr } = await exec('node', [...TSX_NODE_ARGS, 'bin/admin.ts', ...args, '--json'], {
+      cwd: repo,
+      env,
+    });
     return { code: 0, json: JSON.parse(stdout), stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -31,7 +34,12 @@ async function admin(...args: string[]): Promise<{ code: number; json: any; stde
 }
 
 const labelDocs = async (ws: string) =>
-  Object.fromEntries((await api.service.dependencies.workspaceStore.loadState(ws)).model.labels.map((l) => [`${l.field}:${l.label}`, l.docs]));
+  Object.fromEntries(
+    (await api.service.dependencies.workspaceStore.loadState(ws)).model.labels.map((l) => [
+      `${l.field}:${l.label}`,
+      l.docs,
+    ]),
+  );
 
 beforeAll(async () => {
   api = await startTestApi('wsimportcli', { workspaceCacheTtlSeconds: 0 });
@@ -48,7 +56,17 @@ afterAll(async () => api?.close());
 it('imports JSON Lines in chunks of 100, reports bad lines by number, and teaches nothing twice when run again', async () => {
   const lines: string[] = [];
   for (let i = 0; i < 230; i++) {
-    lines.push(JSON.stringify({ signal: { source: 'email', sender: `ops${i}@carrier.example`, subject: `Shipment ${i} held at customs`, body: 'Held pending the import declaration.' }, labels: { category: 'customs_hold', queue: 'logistics' } }));
+    lines.push(
+      JSON.stringify({
+        signal: {
+          source: 'email',
+          sender: `ops${i}@carrier.example`,
+          subject: `Shipment ${i} held at customs`,
+          body: 'Held pending the import declaration.',
+        },
+        labels: { category: 'customs_hold', queue: 'logistics' },
+      }),
+    );
   }
   lines.splice(10, 0, '{not json');
   lines.splice(150, 0, JSON.stringify({ signal: { source: 'email', subject: 'x' } }));
@@ -73,7 +91,16 @@ it('imports JSON Lines in chunks of 100, reports bad lines by number, and teache
   expect(again.json).toEqual(first.json);
   expect(await labelDocs('ws_cli')).toEqual({ 'category:customs_hold': 230, 'queue:logistics': 230 });
 
-  const d = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: { workspace_id: 'ws_cli', source: 'email', sender: 'ops999@carrier.example', subject: 'Shipment 999 held at customs', body: 'Held pending the import declaration.' } });
+  const d = await call(api.baseUrl, 'POST', '/signals/analyze', {
+    key,
+    body: {
+      workspace_id: 'ws_cli',
+      source: 'email',
+      sender: 'ops999@carrier.example',
+      subject: 'Shipment 999 held at customs',
+      body: 'Held pending the import declaration.',
+    },
+  });
   expect(d.json).toMatchObject({ category: 'customs_hold', queue: 'logistics' });
 
   const forgot = await admin('workspace', 'forget', '--workspace', 'ws_cli');
@@ -105,7 +132,15 @@ it('imports CSV with a header, quoted fields over several lines, and email as th
   expect(await labelDocs('ws_csv')).toEqual({ 'category:supplier_invoice': 2, 'queue:accounts_payable': 1 });
   expect(parseCsv(csv).records[0]).toEqual({
     line: 2,
-    example: { signal: { source: 'email', subject: 'Invoice 1 overdue', body: 'Please pay,\r\nthanks', sender: 'billing@supplier.example' }, labels: { category: 'supplier_invoice', queue: 'accounts_payable' } },
+    example: {
+      signal: {
+        source: 'email',
+        subject: 'Invoice 1 overdue',
+        body: 'Please pay,\r\nthanks',
+        sender: 'billing@supplier.example',
+      },
+      labels: { category: 'supplier_invoice', queue: 'accounts_payable' },
+    },
   });
 });
 
@@ -119,6 +154,10 @@ it('refuses a missing file or workspace with a clear error', async () => {
 });
 
 it('shows examples done, rate and time left', () => {
-  expect(progressLine({ done: 500, total: 10_000, elapsedMs: 5_000 })).toBe('imported 500/10000 examples  100/s  1m35s left');
-  expect(progressLine({ done: 10_000, total: 10_000, elapsedMs: 50_000 })).toBe('imported 10000/10000 examples  200/s  done');
+  expect(progressLine({ done: 500, total: 10_000, elapsedMs: 5_000 })).toBe(
+    'imported 500/10000 examples  100/s  1m35s left',
+  );
+  expect(progressLine({ done: 10_000, total: 10_000, elapsedMs: 50_000 })).toBe(
+    'imported 10000/10000 examples  200/s  done',
+  );
 });

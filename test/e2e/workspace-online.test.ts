@@ -25,7 +25,10 @@ it('reflects each correction in the next decision of the same container', async 
   let d = first;
   let corrections = 0;
   while (d.json.category !== 'customs_hold' && corrections < 5) {
-    await call(api.baseUrl, 'POST', `/decisions/${d.json.decision_id}/feedback`, { key, body: { category: 'customs_hold', queue: 'logistics' } });
+    await call(api.baseUrl, 'POST', `/decisions/${d.json.decision_id}/feedback`, {
+      key,
+      body: { category: 'customs_hold', queue: 'logistics' },
+    });
     corrections++;
     d = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: signal(corrections) });
   }

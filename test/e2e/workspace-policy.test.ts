@@ -16,7 +16,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => api?.close());
 
-const analyze = (body: Record<string, unknown>, k = key) => call(api.baseUrl, 'POST', '/signals/analyze', { key: k, body });
+const analyze = (body: Record<string, unknown>, k = key) =>
+  call(api.baseUrl, 'POST', '/signals/analyze', { key: k, body });
 const putPolicy = (ws: string, body: unknown, headers: Record<string, string> = {}, k = key) =>
   call(api.baseUrl, 'PUT', `/workspaces/${ws}/policy`, { key: k, body, headers });
 
@@ -53,7 +54,11 @@ describe('policy', () => {
   });
 
   it('answers 403 for a workspace the key may not use, before looking at the body', async () => {
-    expectError(await call(api.baseUrl, 'GET', '/workspaces/ws_a/policy', { key: otherKey }), 403, 'WORKSPACE_NOT_ALLOWED');
+    expectError(
+      await call(api.baseUrl, 'GET', '/workspaces/ws_a/policy', { key: otherKey }),
+      403,
+      'WORKSPACE_NOT_ALLOWED',
+    );
     expectError(await putPolicy('ws_a', 'not json at all', {}, otherKey), 403, 'WORKSPACE_NOT_ALLOWED');
   });
 
@@ -64,8 +69,18 @@ describe('policy', () => {
       thresholds: { medium: 20 },
       response_minutes: { medium: 15, low: 15, high: 15, critical: 15 },
     });
-    const plain = await analyze({ workspace_id: 'ws_a', source: 'email', sender: 'x@elsewhere.org', subject: 'our vat return question' });
-    const d = await analyze({ workspace_id: 'ws_b', source: 'email', sender: 'Ann <ann@eu.acme.com>', subject: 'our vat return question' });
+    const plain = await analyze({
+      workspace_id: 'ws_a',
+      source: 'email',
+      sender: 'x@elsewhere.org',
+      subject: 'our vat return question',
+    });
+    const d = await analyze({
+      workspace_id: 'ws_b',
+      source: 'email',
+      sender: 'Ann <ann@eu.acme.com>',
+      subject: 'our vat return question',
+    });
     expect(d.status).toBe(200);
     expect(d.json).toMatchObject({ category: 'vat', queue: 'tax_team', policy_version: 1 });
     expect(d.json.score).toBe(Math.min(100, plain.json.score + 30));
@@ -77,9 +92,19 @@ describe('policy', () => {
 
   it('archives a blocked sender as spam whatever the text, and learning never changes that', async () => {
     await putPolicy('ws_blocked', { blocked_senders: ['@spam.example'], vip_senders: ['@spam.example'] });
-    const urgent = { workspace_id: 'ws_blocked', source: 'email', sender: 'boss@x.spam.example', subject: 'URGENT production outage, site down' };
+    const urgent = {
+      workspace_id: 'ws_blocked',
+      source: 'email',
+      sender: 'boss@x.spam.example',
+      subject: 'URGENT production outage, site down',
+    };
     const d = await analyze(urgent);
-    expect(d.json).toMatchObject({ recommended_action: 'archive', category: 'spam', priority: 'low', respond_by: null });
+    expect(d.json).toMatchObject({
+      recommended_action: 'archive',
+      category: 'spam',
+      priority: 'low',
+      respond_by: null,
+    });
     for (let i = 0; i < 5; i++) {
       const again = await analyze(urgent);
       await call(api.baseUrl, 'POST', `/decisions/${again.json.decision_id}/feedback`, {
@@ -102,12 +127,22 @@ describe('feedback and learning', () => {
 
   it('answers 404 exactly as GET for an unknown decision or one in another workspace, then validates', async () => {
     const d = await analyze(invoice('ws_a', 0));
-    const foreign = await call(api.baseUrl, 'POST', `/decisions/${d.json.decision_id}/feedback`, { key: otherKey, body: { category: 'x' } });
+    const foreign = await call(api.baseUrl, 'POST', `/decisions/${d.json.decision_id}/feedback`, {
+      key: otherKey,
+      body: { category: 'x' },
+    });
     expectError(foreign, 404, 'DECISION_NOT_FOUND');
-    expectError(await call(api.baseUrl, 'POST', '/decisions/dec_nope/feedback', { key, body: {} }), 404, 'DECISION_NOT_FOUND');
+    expectError(
+      await call(api.baseUrl, 'POST', '/decisions/dec_nope/feedback', { key, body: {} }),
+      404,
+      'DECISION_NOT_FOUND',
+    );
     const empty = await call(api.baseUrl, 'POST', `/decisions/${d.json.decision_id}/feedback`, { key, body: {} });
     expectError(empty, 400, 'VALIDATION_ERROR');
-    const bad = await call(api.baseUrl, 'POST', `/decisions/${d.json.decision_id}/feedback`, { key, body: { category: 'Bad Name', priority: 'urgent' } });
+    const bad = await call(api.baseUrl, 'POST', `/decisions/${d.json.decision_id}/feedback`, {
+      key,
+      body: { category: 'Bad Name', priority: 'urgent' },
+    });
     expect(bad.json.error.details.map((x: { field: string }) => x.field).sort()).toEqual(['category', 'priority']);
   });
 
@@ -143,8 +178,10 @@ describe('feedback and learning', () => {
   it('counts a decision once with its latest feedback (replacement), and learning:false decides as a fresh workspace', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await analyze(invoice('ws_off', i))).json.decision_id);
-    for (const id of ids) await call(api.baseUrl, 'POST', `/decisions/${id}/feedback`, { key, body: { category: 'wrong_one' } });
-    for (const id of ids) await call(api.baseUrl, 'POST', `/decisions/${id}/feedback`, { key, body: { category: 'right_one' } });
+    for (const id of ids)
+      await call(api.baseUrl, 'POST', `/decisions/${id}/feedback`, { key, body: { category: 'wrong_one' } });
+    for (const id of ids)
+      await call(api.baseUrl, 'POST', `/decisions/${id}/feedback`, { key, body: { category: 'right_one' } });
     expect((await analyze(invoice('ws_off', 7))).json.category).toBe('right_one');
 
     await putPolicy('ws_off', { learning: false });
@@ -160,7 +197,10 @@ describe('feedback and learning', () => {
     const labels = ['alpha', 'beta', 'gamma'];
     const replies = await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
-        call(api.baseUrl, 'POST', `/decisions/${d.json.decision_id}/feedback`, { key, body: { category: labels[i % 3] } }),
+        call(api.baseUrl, 'POST', `/decisions/${d.json.decision_id}/feedback`, {
+          key,
+          body: { category: labels[i % 3] },
+        }),
       ),
     );
     for (const r of replies) expect([200, 503]).toContain(r.status);

@@ -28,7 +28,10 @@ it('loses nothing when grants and ungrants on one key interleave', async () => {
   const start = Array.from({ length: 6 }, (_, i) => `ws_old${i}`);
   const { key_id } = await admin.createKey({ partnerId: 'acme', workspaces: start });
   const fresh = Array.from({ length: 6 }, (_, i) => `ws_new${i}`);
-  await Promise.all([...fresh.map((ws) => admin.grant(key_id, ws)), ...start.slice(0, 3).map((ws) => admin.ungrant(key_id, ws))]);
+  await Promise.all([
+    ...fresh.map((ws) => admin.grant(key_id, ws)),
+    ...start.slice(0, 3).map((ws) => admin.ungrant(key_id, ws)),
+  ]);
   const [listed] = (await admin.listKeys('acme')).keys.filter((k) => k.key_id === key_id);
   expect([...listed.workspaces].sort()).toEqual([...start.slice(3), ...fresh].sort());
 });

@@ -35,7 +35,9 @@ it('refuses the 101st prefix grant with its event, keeping the 100 that fit with
   const before = (await log.list({ keyId: key.key_id, limit: 10_000 })).filter((e) => e.action === 'key.grant');
   expect(before).toHaveLength(1 + 99); // one a prefix transaction
   // Past the check that reads first: the transaction's own condition refuses the 101st, and with it its event.
-  await expect(store.grants.addGrants({ key_id: key.key_id, partner_id: 'acme' }, [prefixes[99]], { actor: 'local:ops' })).rejects.toThrow(/at most 100/);
+  await expect(
+    store.grants.addGrants({ key_id: key.key_id, partner_id: 'acme' }, [prefixes[99]], { actor: 'local:ops' }),
+  ).rejects.toThrow(/at most 100/);
   const after = (await log.list({ keyId: key.key_id, limit: 10_000 })).filter((e) => e.action === 'key.grant');
   expect(after).toHaveLength(before.length);
 });
@@ -44,7 +46,9 @@ it('leaves one event per grant transaction of a bulk grant, each naming its own 
   const key = await admin.createKey({ partnerId: 'acme', workspaces: ['acme_bulk_0'] });
   const grants = Array.from({ length: 60 }, (_, i) => `acme_bulk_${i + 1}`);
   await admin.grant(key.key_id, grants);
-  const events = (await log.list({ keyId: key.key_id, limit: 100 })).filter((e) => e.action === 'key.grant' && e.after?.grants);
+  const events = (await log.list({ keyId: key.key_id, limit: 100 })).filter(
+    (e) => e.action === 'key.grant' && e.after?.grants,
+  );
   const listed = events.flatMap((e) => e.after!.grants as string[]);
   expect(events.length).toBe(1 + 3); // the create's grant, then 25 + 25 + 10
   expect(listed.sort()).toEqual(['acme_bulk_0', ...grants].sort());
@@ -57,7 +61,9 @@ it('rotates nothing, and records nothing, when the old key is revoked during the
   const count = (await all()).length;
   // What rotateKey would write after reading the key while it was still active.
   const fresh = { ...old, key_hash: 'f'.repeat(64), key_id: `${old.key_id}X`, created_at: new Date().toISOString() };
-  await expect(store.putKey(fresh, { actor: 'local:ops' }, { key: old, expires_at: new Date().toISOString() })).rejects.toThrow(KeyChangedError);
+  await expect(
+    store.putKey(fresh, { actor: 'local:ops' }, { key: old, expires_at: new Date().toISOString() }),
+  ).rejects.toThrow(KeyChangedError);
   expect(await all()).toHaveLength(count);
   expect(await store.findKeyById(fresh.key_id)).toBeUndefined();
 });
@@ -66,7 +72,16 @@ it('records the grants key migrate-grants moves from a version 1 list', async ()
   await tables.client.send(
     new PutCommand({
       TableName: tables.names.access,
-      Item: { pk: `key#${'e'.repeat(64)}`, kind: 'key', key_id: 'key_v1', partner_id: 'acme', prefix: 'sas_live_AAAA', status: 'active', created_at: '2026-01-01T00:00:00.000Z', workspaces: ['acme_v1_a', 'acme_v1_b'] },
+      Item: {
+        pk: `key#${'e'.repeat(64)}`,
+        kind: 'key',
+        key_id: 'key_v1',
+        partner_id: 'acme',
+        prefix: 'sas_live_AAAA',
+        status: 'active',
+        created_at: '2026-01-01T00:00:00.000Z',
+        workspaces: ['acme_v1_a', 'acme_v1_b'],
+      },
     }),
   );
   expect(await admin.migrateLegacyGrants()).toEqual({ keys_migrated: 1, grants_migrated: 2 });
@@ -78,8 +93,20 @@ it('records the grants key migrate-grants moves from a version 1 list', async ()
 it("writes another writer's event only with that writer's change", async () => {
   const count = (await all()).length;
   const event = (n: number) =>
-    auditEventPut(tables.names.decisions, { actor: 'key:key_x', action: 'model.forget', target: { workspace_id: 'ws_m' }, before: { generation: n }, after: { generation: n + 1 } }, new Date());
-  await tables.client.send(new PutCommand({ TableName: tables.names.decisions, Item: { pk: 'wsmodel#ws_m', generation: 1 } }));
+    auditEventPut(
+      tables.names.decisions,
+      {
+        actor: 'key:key_x',
+        action: 'model.forget',
+        target: { workspace_id: 'ws_m' },
+        before: { generation: n },
+        after: { generation: n + 1 },
+      },
+      new Date(),
+    );
+  await tables.client.send(
+    new PutCommand({ TableName: tables.names.decisions, Item: { pk: 'wsmodel#ws_m', generation: 1 } }),
+  );
   const change = (expected: number) => ({
     Update: {
       TableName: tables.names.decisions,
@@ -89,10 +116,20 @@ it("writes another writer's event only with that writer's change", async () => {
       ExpressionAttributeValues: { ':next': expected + 1, ':expected': expected },
     },
   });
-  await expect(tables.client.send(new TransactWriteCommand({ TransactItems: [change(7), event(7)] }))).rejects.toThrow();
+  await expect(
+    tables.client.send(new TransactWriteCommand({ TransactItems: [change(7), event(7)] })),
+  ).rejects.toThrow();
   expect(await all()).toHaveLength(count);
   await tables.client.send(new TransactWriteCommand({ TransactItems: [change(1), event(1)] }));
-  expect((await log.list({ workspaceId: 'ws_m', limit: 10 })).map((e) => [e.action, e.actor, e.after])).toEqual([['model.forget', 'key:key_x', { generation: 2 }]]);
+  expect((await log.list({ workspaceId: 'ws_m', limit: 10 })).map((e) => [e.action, e.actor, e.after])).toEqual([
+    ['model.forget', 'key:key_x', { generation: 2 }],
+  ]);
   // An event that would hold a key is refused before anything is sent.
-  expect(() => auditEventPut(tables.names.decisions, { actor: 'local:ops', action: 'key.create', target: {}, before: null, after: { key_hash: 'x' } }, new Date())).toThrow(AuditEventError);
+  expect(() =>
+    auditEventPut(
+      tables.names.decisions,
+      { actor: 'local:ops', action: 'key.create', target: {}, before: null, after: { key_hash: 'x' } },
+      new Date(),
+    ),
+  ).toThrow(AuditEventError);
 });

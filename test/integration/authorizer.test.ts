@@ -34,10 +34,26 @@ afterAll(async () => {
 
 it('allows an active key of an active partner, with its scopes and limit and no grant list', async () => {
   const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a', 'ws_b'] });
-  const verdict = await new KeyAuthorizer(store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(`Bearer ${issued.key}`);
-  expect(verdict).toEqual({ outcome: 'allow', partner_id: 'acme', key_id: issued.key_id, scopes: ['analyze', 'read', 'feedback', 'policy'] });
-  const limited = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], scopes: ['read'], rateLimit: '600/m' });
-  expect(await new KeyAuthorizer(store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(`Bearer ${limited.key}`)).toEqual({
+  const verdict = await new KeyAuthorizer(store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(
+    `Bearer ${issued.key}`,
+  );
+  expect(verdict).toEqual({
+    outcome: 'allow',
+    partner_id: 'acme',
+    key_id: issued.key_id,
+    scopes: ['analyze', 'read', 'feedback', 'policy'],
+  });
+  const limited = await admin.createKey({
+    partnerId: 'acme',
+    workspaces: ['ws_a'],
+    scopes: ['read'],
+    rateLimit: '600/m',
+  });
+  expect(
+    await new KeyAuthorizer(store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(
+      `Bearer ${limited.key}`,
+    ),
+  ).toEqual({
     outcome: 'allow',
     partner_id: 'acme',
     key_id: limited.key_id,
@@ -50,7 +66,14 @@ it('refuses malformed keys and bad checksums without a database read', async () 
   const { store: s, counter } = counting(store);
   const authorizer = new KeyAuthorizer(s, { ttlSeconds: 30, isUnavailable: isDatabaseUnavailable });
   const good = generateApiKey();
-  for (const header of [undefined, '', 'Bearer', 'Token x', 'Bearer sas_live_abc', `Bearer ${good.slice(0, -1)}${good.endsWith('A') ? 'B' : 'A'}`]) {
+  for (const header of [
+    undefined,
+    '',
+    'Bearer',
+    'Token x',
+    'Bearer sas_live_abc',
+    `Bearer ${good.slice(0, -1)}${good.endsWith('A') ? 'B' : 'A'}`,
+  ]) {
     expect(await authorizer.verify(header)).toEqual({ outcome: 'UNAUTHORIZED' });
   }
   expect(counter.reads).toBe(0);
@@ -83,7 +106,12 @@ it('expires a cached key on the second, without waiting for the TTL', async () =
 
 it('caches unknown keys too, in their own bounded cache', async () => {
   const { store: s, counter } = counting(store);
-  const authorizer = new KeyAuthorizer(s, { ttlSeconds: 30, isUnavailable: isDatabaseUnavailable, maxEntries: 2, maxUnknownEntries: 2 });
+  const authorizer = new KeyAuthorizer(s, {
+    ttlSeconds: 30,
+    isUnavailable: isDatabaseUnavailable,
+    maxEntries: 2,
+    maxUnknownEntries: 2,
+  });
   const unknown = generateApiKey();
   await authorizer.verify(`Bearer ${unknown}`);
   await authorizer.verify(`Bearer ${unknown}`);
@@ -96,7 +124,12 @@ it('caches unknown keys too, in their own bounded cache', async () => {
 it('keeps a key in steady use cached while minted keys flood the unknown cache (real reads)', async () => {
   const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
   const { store: s, counter } = counting(store);
-  const authorizer = new KeyAuthorizer(s, { ttlSeconds: 300, isUnavailable: isDatabaseUnavailable, maxEntries: 3, maxUnknownEntries: 50 });
+  const authorizer = new KeyAuthorizer(s, {
+    ttlSeconds: 300,
+    isUnavailable: isDatabaseUnavailable,
+    maxEntries: 3,
+    maxUnknownEntries: 50,
+  });
   const t0 = Date.now();
   expect((await authorizer.verify(`Bearer ${issued.key}`, t0)).outcome).toBe('allow');
   expect(counter.reads).toBe(2);
@@ -126,13 +159,20 @@ it('keeps known keys in an LRU: a hit refreshes, so the least recently used one 
 it('reports an inactive partner as ACCOUNT_INACTIVE', async () => {
   await admin.createPartner({ id: 'sleepy', name: 'Sleepy', status: 'pending' });
   const issued = await admin.createKey({ partnerId: 'sleepy', workspaces: ['ws_s'] });
-  expect(await new KeyAuthorizer(store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(`Bearer ${issued.key}`)).toEqual({ outcome: 'ACCOUNT_INACTIVE' });
+  expect(
+    await new KeyAuthorizer(store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(
+      `Bearer ${issued.key}`,
+    ),
+  ).toEqual({ outcome: 'ACCOUNT_INACTIVE' });
 });
 
 it('answers SERVICE_UNAVAILABLE when the database cannot be reached', async () => {
   const port = await freePort(); // nothing listens there
   const client = createDocumentClient({ endpoint: `http://127.0.0.1:${port}` });
-  const authorizer = new KeyAuthorizer(new DynamoAccessStore(client, 'nowhere'), { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable });
+  const authorizer = new KeyAuthorizer(new DynamoAccessStore(client, 'nowhere'), {
+    ttlSeconds: 0,
+    isUnavailable: isDatabaseUnavailable,
+  });
   expect(await authorizer.verify(`Bearer ${generateApiKey()}`)).toEqual({ outcome: 'SERVICE_UNAVAILABLE' });
   client.destroy();
 });

@@ -23,7 +23,12 @@ afterAll(async () => {
   await tables?.drop();
 });
 
-const principal = (key_id: string): Principal => ({ outcome: 'allow', partner_id: 'acme', key_id, scopes: ['analyze'] });
+const principal = (key_id: string): Principal => ({
+  outcome: 'allow',
+  partner_id: 'acme',
+  key_id,
+  scopes: ['analyze'],
+});
 
 /** The real grant store, counting its round trips. */
 function counting(grants: GrantStore) {
@@ -67,7 +72,12 @@ it('holds at most 100 prefix grants per key, also when granted concurrently', as
     Array.from({ length: 10 }, async () => {
       while (next < more.length) {
         const grant = more[next++];
-        outcomes.push(await store.grants.addGrants({ key_id, partner_id: 'acme' }, [grant], { actor: 'local:test' }).then(() => 'ok', (err: Error) => err.message));
+        outcomes.push(
+          await store.grants.addGrants({ key_id, partner_id: 'acme' }, [grant], { actor: 'local:test' }).then(
+            () => 'ok',
+            (err: Error) => err.message,
+          ),
+        );
       }
     }),
   );
@@ -103,7 +113,11 @@ it('loses nothing when hundreds of grants and ungrants on one key run at the sam
   const first = Array.from({ length: 300 }, (_, i) => `bulk_a${i}`);
   const second = Array.from({ length: 300 }, (_, i) => `bulk_b${i}`);
   await admin.grant(key_id, first.slice(0, 150));
-  await Promise.all([admin.grant(key_id, first.slice(150)), admin.grant(key_id, second), admin.ungrant(key_id, first.slice(0, 100))]);
+  await Promise.all([
+    admin.grant(key_id, first.slice(150)),
+    admin.grant(key_id, second),
+    admin.ungrant(key_id, first.slice(0, 100)),
+  ]);
   const listed = (await admin.listKeys('acme')).keys.find((k) => k.key_id === key_id)!;
   expect(listed.workspaces).toEqual(['bulk_0', ...first.slice(100), ...second].sort());
 });
@@ -113,7 +127,16 @@ it('moves the workspace lists of version 1 keys into grants, once', async () => 
   await tables.client.send(
     new PutCommand({
       TableName: tables.names.access,
-      Item: { pk: 'key#v1hash', kind: 'key', key_id: 'key_V1', partner_id: 'acme', prefix: 'sas_live_Ab3x', workspaces: ['v1_a', 'v1_b'], status: 'active', created_at: '2026-01-01T00:00:00.000Z' },
+      Item: {
+        pk: 'key#v1hash',
+        kind: 'key',
+        key_id: 'key_V1',
+        partner_id: 'acme',
+        prefix: 'sas_live_Ab3x',
+        workspaces: ['v1_a', 'v1_b'],
+        status: 'active',
+        created_at: '2026-01-01T00:00:00.000Z',
+      },
     }),
   );
   const access = new GrantAccess(store.grants, { ttlSeconds: 0 });

@@ -38,7 +38,13 @@ it('loads back exactly the counts the feedback wrote', async () => {
     const outcome = await analyzeSignal(signal, owner, deps.decisionStore, { nowMs: Date.now(), workspace });
     if (outcome.kind !== 'created') throw new Error(outcome.kind);
     const target = await deps.feedbackStore.getTarget(outcome.decision.decision_id);
-    const recorded = await recordFeedback(target!, { category: 'card_declined' }, deps.feedbackStore, workspace, new Date().toISOString());
+    const recorded = await recordFeedback(
+      target!,
+      { category: 'card_declined' },
+      deps.feedbackStore,
+      workspace,
+      new Date().toISOString(),
+    );
     expect(recorded.kind).toBe('recorded');
   }
 

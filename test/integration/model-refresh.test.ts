@@ -19,7 +19,12 @@ beforeAll(async () => {
 afterAll(async () => tables?.drop());
 
 const example = (category: string, i: number) => ({
-  signal: { source: 'email', sender: `a${i}@${category}.example`, subject: `${category} request ${i}`, body: `Please handle the ${category} case number ${i}.` },
+  signal: {
+    source: 'email',
+    sender: `a${i}@${category}.example`,
+    subject: `${category} request ${i}`,
+    body: `Please handle the ${category} case number ${i}.`,
+  },
   labels: { category },
 });
 
@@ -41,7 +46,8 @@ it('reads one small pair of items when nothing changed, and only the changed lab
   );
   // Another container's writes: three labels taught.
   const other = new WorkspaceCache((id) => store.loadState(id), 0);
-  const teach = (examples: unknown[]) => importExamples(ws, examples, { workspaces: other, store: writes }, { nowMs: Date.now() });
+  const teach = (examples: unknown[]) =>
+    importExamples(ws, examples, { workspaces: other, store: writes }, { nowMs: Date.now() });
   await teach(['billing', 'shipping', 'returns'].flatMap((c) => [0, 1, 2].map((i) => example(c, i))));
 
   const first = await cache.get(ws);
@@ -51,7 +57,11 @@ it('reads one small pair of items when nothing changed, and only the changed lab
   now += 31_000;
   const same = await cache.get(ws);
   expect(same).toBe(first);
-  expect({ loads: calls.loads, refreshes: calls.refreshes, result: calls.last }).toEqual({ loads: 1, refreshes: 1, result: undefined });
+  expect({ loads: calls.loads, refreshes: calls.refreshes, result: calls.last }).toEqual({
+    loads: 1,
+    refreshes: 1,
+    result: undefined,
+  });
 
   await teach([example('billing', 9)]);
   now += 31_000;

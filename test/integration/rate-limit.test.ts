@@ -62,7 +62,9 @@ async function burst(key: string, count: number, parallel = 6): Promise<number[]
       while (next < count) {
         const i = next++;
         // A malformed decision id: the route answers 404 without a read, after the limit was spent.
-        const res = await fetch(`${instances[i % INSTANCES].server.baseUrl}/decisions/dec_malformed`, { headers: { authorization: `Bearer ${key}` } });
+        const res = await fetch(`${instances[i % INSTANCES].server.baseUrl}/decisions/dec_malformed`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
         await res.arrayBuffer();
         statuses[i] = res.status;
       }
@@ -74,7 +76,11 @@ const accepted = (statuses: number[]) => statuses.filter((s) => s === 404).lengt
 
 async function counters(keyId: string): Promise<Record<string, number>> {
   const items = (await tables.client.send(new ScanCommand({ TableName: tables.names.decisions }))).Items ?? [];
-  return Object.fromEntries(items.filter((i) => String(i.pk).startsWith(`${ITEM_PREFIX.rateWindow}${keyId}#`)).map((i) => [i.pk, Number(i.used)]));
+  return Object.fromEntries(
+    items
+      .filter((i) => String(i.pk).startsWith(`${ITEM_PREFIX.rateWindow}${keyId}#`))
+      .map((i) => [i.pk, Number(i.used)]),
+  );
 }
 
 it('leases blocks for a limit of 200/m: under 80% never refused, at most 110% accepted, few writes', async () => {
@@ -124,7 +130,13 @@ it('refuses a request that needs more than the whole limit, and an unlimited key
   expect(before).toBeGreaterThan(0);
 
   const limited = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '5/s' });
-  const principal = { outcome: 'allow' as const, partner_id: 'acme', key_id: limited.key_id, scopes: [], rate_limit: { limit: 5, window_seconds: 1 } };
+  const principal = {
+    outcome: 'allow' as const,
+    partner_id: 'acme',
+    key_id: limited.key_id,
+    scopes: [],
+    rate_limit: { limit: 5, window_seconds: 1 },
+  };
   const outcome = await instances[0].service.dependencies.rateLimiter.consume(principal, 6);
   expect(outcome).toMatchObject({ allowed: false, reason: 'larger_than_limit' });
   expect(await instances[0].service.dependencies.rateLimiter.consume(principal, 5)).toMatchObject({ allowed: true });

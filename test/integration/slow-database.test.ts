@@ -56,8 +56,25 @@ afterAll(async () => {
 const decision = () => {
   const now = Date.now();
   return buildDecision(
-    { decision_id: newDecisionId(now), workspace_id: 'ws_a', source: 'task', received_at: new Date(now).toISOString(), created_at: new Date(now).toISOString() },
-    { score: 40, priority: 'medium', recommended_action: 'respond', category: 'task', queue: 'operations', reasons: [], model_version: 'test', confidence: 0.5, language: 'en', sentiment: 'neutral' },
+    {
+      decision_id: newDecisionId(now),
+      workspace_id: 'ws_a',
+      source: 'task',
+      received_at: new Date(now).toISOString(),
+      created_at: new Date(now).toISOString(),
+    },
+    {
+      score: 40,
+      priority: 'medium',
+      recommended_action: 'respond',
+      category: 'task',
+      queue: 'operations',
+      reasons: [],
+      model_version: 'test',
+      confidence: 0.5,
+      language: 'en',
+      sentiment: 'neutral',
+    },
   );
 };
 
@@ -67,19 +84,24 @@ it('treats a write whose reply timed out, and whose retry then met its own item,
   delay.putItems = 1;
   delay.ms = 1_500; // beyond the client's 1 s request timeout: the SDK retries the write
   const d = decision();
-  await expect(store.save(d, { partner_id: 'acme', key_id: 'key_1' })).resolves.toEqual({ kind: 'created', decision: d });
+  await expect(store.save(d, { partner_id: 'acme', key_id: 'key_1' })).resolves.toEqual({
+    kind: 'created',
+    decision: d,
+  });
   expect(await store.get(d.decision_id)).toEqual(d);
   const scan = await tables.client.send(new ScanCommand({ TableName: tables.names.decisions }));
   expect(scan.Items).toHaveLength(1);
   client.destroy();
 });
 
-it('still refuses a genuine collision with someone else\'s item', async () => {
+it("still refuses a genuine collision with someone else's item", async () => {
   const client = createDocumentClient({ endpoint: proxyUrl });
   const store = new DynamoDecisionStore(client, tables.names.decisions, 90);
   const d = decision();
   await store.save(d, { partner_id: 'acme', key_id: 'key_1' });
   const clash = { ...d, created_at: new Date(Date.parse(d.created_at) + 1).toISOString() };
-  await expect(store.save(clash, { partner_id: 'acme', key_id: 'key_1' })).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+  await expect(store.save(clash, { partner_id: 'acme', key_id: 'key_1' })).rejects.toMatchObject({
+    name: 'ConditionalCheckFailedException',
+  });
   client.destroy();
 });

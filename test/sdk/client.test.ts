@@ -9,7 +9,11 @@ jest.setTimeout(120_000);
 
 let api: TestApi;
 let client: SignalAnalysisClient;
-const signal = (i: number) => ({ workspace_id: 'ws_sdk', source: 'task' as const, subject: `Please review contract ${i}` });
+const signal = (i: number) => ({
+  workspace_id: 'ws_sdk',
+  source: 'task' as const,
+  subject: `Please review contract ${i}`,
+});
 
 beforeAll(async () => {
   api = await startTestApi('sdk');
@@ -34,7 +38,11 @@ it('analyzes, reads back, and replays with the same Idempotency-Key', async () =
 
 it('analyzes a batch and pages through the workspace with the async iterators, each decision once', async () => {
   const batch = await client.analyzeBatch([signal(3), { workspace_id: 'ws_sdk' } as never, signal(4)]);
-  expect(batch.data.map((item) => (item.decision ? 'decision' : item.error.code))).toEqual(['decision', 'VALIDATION_ERROR', 'decision']);
+  expect(batch.data.map((item) => (item.decision ? 'decision' : item.error.code))).toEqual([
+    'decision',
+    'VALIDATION_ERROR',
+    'decision',
+  ]);
 
   const pages = [];
   for await (const page of client.listDecisionPages({ workspace_id: 'ws_sdk', limit: 2 })) pages.push(page);
@@ -43,9 +51,14 @@ it('analyzes a batch and pages through the workspace with the async iterators, e
   expect(new Set(ids).size).toBe(ids.length);
   expect(ids).toHaveLength(4);
   const all = [];
-  for await (const d of client.allDecisions({ workspace_id: 'ws_sdk', limit: 3, created_after: new Date(0) })) all.push(d.decision_id);
+  for await (const d of client.allDecisions({ workspace_id: 'ws_sdk', limit: 3, created_after: new Date(0) }))
+    all.push(d.decision_id);
   expect(all).toEqual(ids);
-  const one = await client.listDecisions({ workspace_id: 'ws_sdk', limit: 1, priority: ['low', 'medium', 'high', 'critical'] });
+  const one = await client.listDecisions({
+    workspace_id: 'ws_sdk',
+    limit: 1,
+    priority: ['low', 'medium', 'high', 'critical'],
+  });
   expect(one.data[0].decision_id).toBe(ids[0]);
 });
 
@@ -53,15 +66,28 @@ it('throws typed errors with code, message, request_id and details', async () =>
   const bad = await client.listDecisions({ workspace_id: 'ws_sdk', limit: 500 }).catch((e: unknown) => e);
   expect(bad).toBeInstanceOf(SignalAnalysisError);
   const e = bad as SignalAnalysisError;
-  expect({ status: e.status, code: e.code, attempts: e.attempts }).toEqual({ status: 400, code: 'VALIDATION_ERROR', attempts: 1 });
+  expect({ status: e.status, code: e.code, attempts: e.attempts }).toEqual({
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    attempts: 1,
+  });
   expect(e.details).toEqual([{ field: 'limit', message: expect.any(String) }]);
   expect(e.requestId).toBeTruthy();
   expect(e.request_id).toBe(e.requestId);
 
-  await expect(client.getDecision('dec_01M7YP0Z169DWN2DAG06SFY9E9')).rejects.toMatchObject({ status: 404, code: 'DECISION_NOT_FOUND' });
-  await expect(client.analyze({ ...signal(5), workspace_id: 'ws_other' })).rejects.toMatchObject({ status: 403, code: 'WORKSPACE_NOT_ALLOWED' });
+  await expect(client.getDecision('dec_01M7YP0Z169DWN2DAG06SFY9E9')).rejects.toMatchObject({
+    status: 404,
+    code: 'DECISION_NOT_FOUND',
+  });
+  await expect(client.analyze({ ...signal(5), workspace_id: 'ws_other' })).rejects.toMatchObject({
+    status: 403,
+    code: 'WORKSPACE_NOT_ALLOWED',
+  });
   const stranger = new SignalAnalysisClient({ apiKey: 'sas_test_nope', baseUrl: api.baseUrl });
-  await expect(stranger.getDecision('dec_01M7YP0Z169DWN2DAG06SFY9E9')).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+  await expect(stranger.getDecision('dec_01M7YP0Z169DWN2DAG06SFY9E9')).rejects.toMatchObject({
+    status: 401,
+    code: 'UNAUTHORIZED',
+  });
 });
 
 it('gives up on an unreachable service with a connection error after its retries', async () => {
@@ -69,7 +95,12 @@ it('gives up on an unreachable service with a connection error after its retries
   await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
   const { port } = closed.address() as AddressInfo;
   await new Promise<void>((r) => closed.close(() => r()));
-  const nowhere = new SignalAnalysisClient({ apiKey: 'sas_test_x', baseUrl: `http://127.0.0.1:${port}/api/v1`, maxRetries: 2, retryBaseMs: 10 });
+  const nowhere = new SignalAnalysisClient({
+    apiKey: 'sas_test_x',
+    baseUrl: `http://127.0.0.1:${port}/api/v1`,
+    maxRetries: 2,
+    retryBaseMs: 10,
+  });
   const err = await nowhere.analyze(signal(6)).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(SignalAnalysisConnectionError);
   expect(err).toMatchObject({ code: 'CONNECTION_ERROR', attempts: 3 });
@@ -81,13 +112,18 @@ describe('against a server that answers slowly or with 503 (a real socket, scrip
   let server: ReturnType<typeof createServer>;
   let base: string;
   const seen: { at: number; idempotencyKey?: string }[] = [];
-  let script: ((n: number) => { status: number; headers?: Record<string, string>; body?: unknown; hang?: boolean })[] = [];
+  let script: ((n: number) => { status: number; headers?: Record<string, string>; body?: unknown; hang?: boolean })[] =
+    [];
   beforeAll(async () => {
     server = createServer((req, res) => {
       seen.push({ at: Date.now(), idempotencyKey: req.headers['idempotency-key'] as string | undefined });
       const step = (script[seen.length - 1] ?? script[script.length - 1])(seen.length);
       if (step.hang) return; // never answers
-      res.writeHead(step.status, { 'content-type': 'application/json', 'x-request-id': `r${seen.length}`, ...step.headers });
+      res.writeHead(step.status, {
+        'content-type': 'application/json',
+        'x-request-id': `r${seen.length}`,
+        ...step.headers,
+      });
       res.end(JSON.stringify(step.body ?? {}));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -101,8 +137,16 @@ describe('against a server that answers slowly or with 503 (a real socket, scrip
     seen.length = 0;
   });
 
-  const unavailable = { status: 503, headers: { 'retry-after': '1' }, body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'x', request_id: 'r' } } };
-  const limited = { status: 429, headers: { 'retry-after': '1' }, body: { error: { code: 'RATE_LIMITED', message: 'x', request_id: 'r' } } };
+  const unavailable = {
+    status: 503,
+    headers: { 'retry-after': '1' },
+    body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'x', request_id: 'r' } },
+  };
+  const limited = {
+    status: 429,
+    headers: { 'retry-after': '1' },
+    body: { error: { code: 'RATE_LIMITED', message: 'x', request_id: 'r' } },
+  };
 
   it('honors Retry-After on 503 and 429 and sends the same Idempotency-Key on every attempt', async () => {
     script = [() => unavailable, () => limited, () => ({ status: 200, body: { decision_id: 'dec_x' } })];
@@ -118,14 +162,29 @@ describe('against a server that answers slowly or with 503 (a real socket, scrip
   it('stops after maxRetries with the last error, typed', async () => {
     script = [() => unavailable];
     const c = new SignalAnalysisClient({ apiKey: 'sas_test_x', baseUrl: base, maxRetries: 1 });
-    await expect(c.getDecision('dec_x')).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', attempts: 2, retryAfterSeconds: 1 });
+    await expect(c.getDecision('dec_x')).rejects.toMatchObject({
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE',
+      attempts: 2,
+      retryAfterSeconds: 1,
+    });
   });
 
   it('times out an attempt, retries it, and reports TIMEOUT when none answers', async () => {
     script = [() => ({ status: 200, hang: true })];
-    const c = new SignalAnalysisClient({ apiKey: 'sas_test_x', baseUrl: base, timeoutMs: 200, maxRetries: 1, retryBaseMs: 10 });
+    const c = new SignalAnalysisClient({
+      apiKey: 'sas_test_x',
+      baseUrl: base,
+      timeoutMs: 200,
+      maxRetries: 1,
+      retryBaseMs: 10,
+    });
     const started = Date.now();
-    await expect(c.analyze(signal(8))).rejects.toMatchObject({ name: 'SignalAnalysisConnectionError', code: 'TIMEOUT', attempts: 2 });
+    await expect(c.analyze(signal(8))).rejects.toMatchObject({
+      name: 'SignalAnalysisConnectionError',
+      code: 'TIMEOUT',
+      attempts: 2,
+    });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(new Set(seen.map((s) => s.idempotencyKey)).size).toBe(1);
   });
@@ -142,8 +201,14 @@ describe('against a server that answers slowly or with 503 (a real socket, scrip
   });
 
   it('reads an API Gateway answer ({"message"}) as HTTP_<status> with its request id', async () => {
-    script = [() => ({ status: 413, headers: { 'apigw-requestid': 'gw-1' }, body: { message: 'Request Entity Too Large' } })];
+    script = [
+      () => ({ status: 413, headers: { 'apigw-requestid': 'gw-1' }, body: { message: 'Request Entity Too Large' } }),
+    ];
     const c = new SignalAnalysisClient({ apiKey: 'sas_test_x', baseUrl: base });
-    await expect(c.analyze(signal(10))).rejects.toMatchObject({ status: 413, code: 'HTTP_413', message: 'Request Entity Too Large' });
+    await expect(c.analyze(signal(10))).rejects.toMatchObject({
+      status: 413,
+      code: 'HTTP_413',
+      message: 'Request Entity Too Large',
+    });
   });
 });

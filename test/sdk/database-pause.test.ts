@@ -20,13 +20,25 @@ it('retries through a real 503 while the database is down and ends with exactly 
     statuses.push(res.status);
     return res;
   };
-  const client = new SignalAnalysisClient({ apiKey: world.key, baseUrl: world.baseUrl, fetch: noting, maxRetries: 20, timeoutMs: 30_000 });
+  const client = new SignalAnalysisClient({
+    apiKey: world.key,
+    baseUrl: world.baseUrl,
+    fetch: noting,
+    maxRetries: 20,
+    timeoutMs: 30_000,
+  });
   // Warm the key into the authorizer's cache, so the outage hits the decision write itself.
   await client.listDecisions({ workspace_id: 'ws_a' });
   expect(await world.storedDecisionIds()).toEqual([]);
 
   await world.stopDatabase();
-  const pending = client.analyzeWithResponse({ workspace_id: 'ws_a', source: 'email', subject: 'Production outage', body: 'Checkout is down.', sender: 'ops@example.com' });
+  const pending = client.analyzeWithResponse({
+    workspace_id: 'ws_a',
+    source: 'email',
+    subject: 'Production outage',
+    body: 'Checkout is down.',
+    sender: 'ops@example.com',
+  });
   while (!statuses.includes(503)) await new Promise((r) => setTimeout(r, 50));
   await world.startDatabase();
 

@@ -32,7 +32,8 @@ function membersOf(name: string): Map<string, Member> {
     for (const t of clause.types) for (const [k, v] of membersOf(t.expression.getText(source))) out.set(k, v);
   }
   for (const m of decl.members) {
-    if (ts.isPropertySignature(m) && m.name) out.set(m.name.getText(source), { optional: Boolean(m.questionToken), type: m.type });
+    if (ts.isPropertySignature(m) && m.name)
+      out.set(m.name.getText(source), { optional: Boolean(m.questionToken), type: m.type });
   }
   return out;
 }
@@ -52,7 +53,8 @@ function literalsOf(type: ts.TypeNode | undefined): string[] | undefined {
   return undefined;
 }
 
-const enumOf = (schema: any): string[] | undefined => schema?.enum ?? (schema?.const !== undefined ? [schema.const] : undefined);
+const enumOf = (schema: any): string[] | undefined =>
+  schema?.enum ?? (schema?.const !== undefined ? [schema.const] : undefined);
 
 /** SDK declaration ↔ OpenAPI schema, and the fields the SDK may leave optional though the document requires them. */
 const PAIRS: [string, string, string[]][] = [
@@ -98,7 +100,11 @@ describe.each(PAIRS)('SDK %s against OpenAPI %s', (sdkName, schemaName, optional
       const prop = schema.properties?.[name];
       if (!prop || !literals) continue;
       const values = enumOf(prop) ?? enumOf(prop.items);
-      expect({ sdkName, name, values: [...literals].sort() }).toEqual({ sdkName, name, values: [...(values ?? [])].sort() });
+      expect({ sdkName, name, values: [...literals].sort() }).toEqual({
+        sdkName,
+        name,
+        values: [...(values ?? [])].sort(),
+      });
     }
   });
 });

@@ -26,7 +26,13 @@ afterAll(async () => {
 });
 
 const run = (cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) =>
-  execFileSync(cmd, args, { cwd, encoding: 'utf8', timeout: 180_000, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: 180_000,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 
 it('packs, installs offline with no dependencies, type-checks and runs a partner program', async () => {
   run('npm', ['pack', '--silent', '--pack-destination', dir], join(REPO, 'sdk'));
@@ -57,7 +63,22 @@ export async function main(): Promise<Decision['priority'] | string> {
   );
   run(
     process.execPath,
-    [join(REPO, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--typeRoots', join(REPO, 'node_modules/@types'), '--types', 'node', 'partner.ts'],
+    [
+      join(REPO, 'node_modules/typescript/bin/tsc'),
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--typeRoots',
+      join(REPO, 'node_modules/@types'),
+      '--types',
+      'node',
+      'partner.ts',
+    ],
     app,
   );
 

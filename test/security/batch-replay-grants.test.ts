@@ -13,10 +13,21 @@ let keyA: string;
 let keyAId: string;
 let keyB: string;
 
-const signal = (workspace_id: string, i: number) => ({ workspace_id, source: 'email', subject: `Production outage ${i}`, body: 'Checkout is down.', sender: 'ops@example.com' });
+const signal = (workspace_id: string, i: number) => ({
+  workspace_id,
+  source: 'email',
+  subject: `Production outage ${i}`,
+  body: 'Checkout is down.',
+  sender: 'ops@example.com',
+});
 const batch = (key: string, signals: unknown[], idempotencyKey: string) =>
-  call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, body: { signals }, headers: { 'Idempotency-Key': idempotencyKey } });
-const kinds = (reply: { json: any }) => reply.json.data.map((item: any) => (item.decision ? 'decision' : item.error.code));
+  call(api.baseUrl, 'POST', '/signals/analyze-batch', {
+    key,
+    body: { signals },
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
+const kinds = (reply: { json: any }) =>
+  reply.json.data.map((item: any) => (item.decision ? 'decision' : item.error.code));
 
 beforeAll(async () => {
   // authCacheTtlSeconds is 0 here: a grant change shows at once.
@@ -32,7 +43,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-it("a batch replayed by another key of the partner does not hand out the workspaces that key cannot access", async () => {
+it('a batch replayed by another key of the partner does not hand out the workspaces that key cannot access', async () => {
   const signals = [signal('ws_a', 0), signal('ws_shared', 1), signal('ws_b', 2)];
   const first = await batch(keyA, signals, 'sec-replay-1');
   expect(first.status).toBe(200);
@@ -43,7 +54,10 @@ it("a batch replayed by another key of the partner does not hand out the workspa
   expect(replay.headers.get('idempotent-replayed')).toBe('true');
   // ws_a is not key B's: no decision of it. ws_shared is: the first answer's decision, as a replay gives it.
   expect(kinds(replay)).toEqual(['WORKSPACE_NOT_ALLOWED', 'decision', 'WORKSPACE_NOT_ALLOWED']);
-  expect(replay.json.data[0]).toEqual({ index: 0, error: { code: 'WORKSPACE_NOT_ALLOWED', message: expect.any(String) } });
+  expect(replay.json.data[0]).toEqual({
+    index: 0,
+    error: { code: 'WORKSPACE_NOT_ALLOWED', message: expect.any(String) },
+  });
   expect(JSON.stringify(replay.json)).not.toContain(first.json.data[0].decision.decision_id);
   expect(replay.json.data[1].decision).toEqual(first.json.data[1].decision);
 
@@ -73,7 +87,8 @@ it('a replay whose first attempt lost a decision it may not see answers that ite
   // The first attempt "failed" between claiming the key and writing this decision.
   const scan = await api.tables.client.send(new ScanCommand({ TableName: api.tables.names.decisions }));
   for (const item of scan.Items ?? []) {
-    if (String(item.pk).includes(lostId)) await api.tables.client.send(new DeleteCommand({ TableName: api.tables.names.decisions, Key: { pk: item.pk } }));
+    if (String(item.pk).includes(lostId))
+      await api.tables.client.send(new DeleteCommand({ TableName: api.tables.names.decisions, Key: { pk: item.pk } }));
   }
   const replay = await batch(keyB, signals, 'sec-replay-3');
   expect(replay.status).toBe(200);

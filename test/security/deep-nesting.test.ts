@@ -13,7 +13,11 @@ let key: string;
 const deep = (open: string, close: string, n: number, inner = '1') => open.repeat(n) + inner + close.repeat(n);
 const good = '{"workspace_id":"ws_a","source":"email","subject":"Checkout is down"}';
 const batchRaw = (text: string, headers: Record<string, string> = {}) =>
-  call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, rawBody: text, headers: { 'content-type': 'application/json', ...headers } });
+  call(api.baseUrl, 'POST', '/signals/analyze-batch', {
+    key,
+    rawBody: text,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 
 beforeAll(async () => {
   api = await startTestApi('sec-deep');
@@ -25,10 +29,22 @@ afterAll(async () => {
 
 const items: [string, () => string][] = [
   ['an item of 200,000 nested arrays (400 KB)', () => deep('[', ']', 200_000, '')],
-  ['an item whose metadata nests 100,000 objects', () => `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":${deep('{"a":', '}', 100_000)}}`],
-  ['an item whose subject nests 200,000 arrays', () => `{"workspace_id":"ws_a","source":"email","subject":${deep('[', ']', 200_000, '')}}`],
-  ['an item of a foreign workspace with a deep field', () => `{"workspace_id":"ws_z","source":"email","subject":"x","extra":${deep('[', ']', 200_000, '')}}`],
-  ['a deep item with a \\u escape (the prototype-key parser)', () => `{"workspace_id":"ws_\\u0061","source":"email","subject":"x","metadata":${deep('[', ']', 200_000, '')}}`],
+  [
+    'an item whose metadata nests 100,000 objects',
+    () => `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":${deep('{"a":', '}', 100_000)}}`,
+  ],
+  [
+    'an item whose subject nests 200,000 arrays',
+    () => `{"workspace_id":"ws_a","source":"email","subject":${deep('[', ']', 200_000, '')}}`,
+  ],
+  [
+    'an item of a foreign workspace with a deep field',
+    () => `{"workspace_id":"ws_z","source":"email","subject":"x","extra":${deep('[', ']', 200_000, '')}}`,
+  ],
+  [
+    'a deep item with a \\u escape (the prototype-key parser)',
+    () => `{"workspace_id":"ws_\\u0061","source":"email","subject":"x","metadata":${deep('[', ']', 200_000, '')}}`,
+  ],
 ];
 
 describe.each([
@@ -51,16 +67,28 @@ describe.each([
   });
 });
 
-it('a deep envelope field with an Idempotency-Key is the envelope\'s 400, not a 500', async () => {
-  const reply = await batchRaw(`{"signals":[${good}],"x":${deep('[', ']', 200_000, '')}}`, { 'Idempotency-Key': 'deep-envelope' });
+it("a deep envelope field with an Idempotency-Key is the envelope's 400, not a 500", async () => {
+  const reply = await batchRaw(`{"signals":[${good}],"x":${deep('[', ']', 200_000, '')}}`, {
+    'Idempotency-Key': 'deep-envelope',
+  });
   expectError(reply, 400, 'VALIDATION_ERROR');
 });
 
 it.each([
-  ['analyze, deep metadata with a \\u escape', `{"workspace_id":"ws_\\u0061","source":"email","subject":"x","metadata":${deep('{"a":', '}', 40_000)}}`],
-  ['analyze, deep unknown field with an Idempotency-Key', `{"workspace_id":"ws_a","source":"email","subject":"x","extra":${deep('[', ']', 120_000, '')}}`],
+  [
+    'analyze, deep metadata with a \\u escape',
+    `{"workspace_id":"ws_\\u0061","source":"email","subject":"x","metadata":${deep('{"a":', '}', 40_000)}}`,
+  ],
+  [
+    'analyze, deep unknown field with an Idempotency-Key',
+    `{"workspace_id":"ws_a","source":"email","subject":"x","extra":${deep('[', ']', 120_000, '')}}`,
+  ],
 ])('%s: 400 VALIDATION_ERROR', async (_what, text) => {
-  const reply = await call(api.baseUrl, 'POST', '/signals/analyze', { key, rawBody: text, headers: { 'content-type': 'application/json', 'Idempotency-Key': 'deep-analyze' } });
+  const reply = await call(api.baseUrl, 'POST', '/signals/analyze', {
+    key,
+    rawBody: text,
+    headers: { 'content-type': 'application/json', 'Idempotency-Key': 'deep-analyze' },
+  });
   expectError(reply, 400, 'VALIDATION_ERROR');
 });
 
@@ -69,7 +97,9 @@ it('canonical JSON walks any depth without recursion, and writes what it always 
   for (let i = 0; i < 300_000; i++) value = i % 2 ? [value] : { b: value };
   const text = canonicalJson(value);
   expect(text.length).toBeGreaterThan(300_000);
-  expect(canonicalJson({ b: [1, 'x', null, { d: true, c: 2.5 }], a: {} })).toBe('{"a":{},"b":[1,"x",null,{"c":2.5,"d":true}]}');
+  expect(canonicalJson({ b: [1, 'x', null, { d: true, c: 2.5 }], a: {} })).toBe(
+    '{"a":{},"b":[1,"x",null,{"c":2.5,"d":true}]}',
+  );
   expect(canonicalJson('\u2028"')).toBe(JSON.stringify('\u2028"'));
   expect(canonicalJson([])).toBe('[]');
 });

@@ -19,7 +19,10 @@ let env: NodeJS.ProcessEnv;
 
 async function admin(...args: string[]): Promise<{ code: number; stderr: string; json: any }> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [...TSX_NODE_ARGS, 'bin/admin.ts', ...args, '--json'], { cwd: repo, env });
+    const { stdout, stderr } = await exec(process.execPath, [...TSX_NODE_ARGS, 'bin/admin.ts', ...args, '--json'], {
+      cwd: repo,
+      env,
+    });
     return { code: 0, stderr, json: JSON.parse(stdout) };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -43,28 +46,61 @@ afterAll(async () => {
 
 it('keeps the expiry, scopes and rate limit of the rotated key, and never lengthens the old key’s life', async () => {
   const expiresAt = new Date(Date.now() + 2 * 3_600_000).toISOString();
-  const old = (await admin('key', 'create', '--partner', 'rot', '--workspace', 'ws_r', '--expires-at', expiresAt, '--scope', 'read', '--rate-limit', '7/m')).json;
+  const old = (
+    await admin(
+      'key',
+      'create',
+      '--partner',
+      'rot',
+      '--workspace',
+      'ws_r',
+      '--expires-at',
+      expiresAt,
+      '--scope',
+      'read',
+      '--rate-limit',
+      '7/m',
+    )
+  ).json;
   const rotated = await admin('key', 'rotate', '--key-id', old.key_id, '--grace-seconds', '86400');
   expect(rotated.code).toBe(0);
-  expect(rotated.json).toMatchObject({ expires_at: expiresAt, scopes: ['read'], rate_limit: { limit: 7, window_seconds: 60 }, workspaces: ['ws_r'] });
+  expect(rotated.json).toMatchObject({
+    expires_at: expiresAt,
+    scopes: ['read'],
+    rate_limit: { limit: 7, window_seconds: 60 },
+    workspaces: ['ws_r'],
+  });
   expect(rotated.json.old_key_expires_at).toBe(expiresAt); // the grace period is longer than what the old key had left
 
   const listed = (await admin('key', 'list', '--partner', 'rot')).json.keys;
   expect(listed.find((k: { key_id: string }) => k.key_id === rotated.json.key_id).expires_at).toBe(expiresAt);
 
   // What a client notices: the new key stops working when the old one would have.
-  const authorizer = new KeyAuthorizer(new DynamoAccessStore(tables.client, tables.names.access), { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable });
+  const authorizer = new KeyAuthorizer(new DynamoAccessStore(tables.client, tables.names.access), {
+    ttlSeconds: 0,
+    isUnavailable: isDatabaseUnavailable,
+  });
   expect((await authorizer.verify(`Bearer ${rotated.json.key}`)).outcome).toBe('allow');
-  expect((await authorizer.verify(`Bearer ${rotated.json.key}`, Date.parse(expiresAt) + 1_000)).outcome).toBe('UNAUTHORIZED');
+  expect((await authorizer.verify(`Bearer ${rotated.json.key}`, Date.parse(expiresAt) + 1_000)).outcome).toBe(
+    'UNAUTHORIZED',
+  );
 });
 
 it('refuses to rotate an expired key, with a clear message, and issues nothing', async () => {
-  const expired = (await admin('key', 'create', '--partner', 'rot', '--workspace', 'ws_x', '--expires-at', '2020-01-01T00:00:00Z')).json;
+  const expired = (
+    await admin('key', 'create', '--partner', 'rot', '--workspace', 'ws_x', '--expires-at', '2020-01-01T00:00:00Z')
+  ).json;
   const before = (await admin('key', 'list', '--partner', 'rot')).json.keys.length;
   const refused = await admin('key', 'rotate', '--key-id', expired.key_id);
   expect(refused.code).not.toBe(0);
-  expect(refused.stderr).toMatch(new RegExp(`key ${expired.key_id} expired at 2020-01-01T00:00:00.000Z; only a key that has not expired can be rotated`));
+  expect(refused.stderr).toMatch(
+    new RegExp(
+      `key ${expired.key_id} expired at 2020-01-01T00:00:00.000Z; only a key that has not expired can be rotated`,
+    ),
+  );
   const after = (await admin('key', 'list', '--partner', 'rot')).json.keys;
   expect(after).toHaveLength(before);
-  expect(after.find((k: { key_id: string }) => k.key_id === expired.key_id).expires_at).toBe('2020-01-01T00:00:00.000Z');
+  expect(after.find((k: { key_id: string }) => k.key_id === expired.key_id).expires_at).toBe(
+    '2020-01-01T00:00:00.000Z',
+  );
 });

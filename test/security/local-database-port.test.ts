@@ -22,7 +22,10 @@ const servers: Server[] = [];
 const dirs: string[] = [];
 
 /** A process that is not the database: it listens on `port` and keeps every byte it is sent. */
-async function foreignListener(port: number, attempts = 1): Promise<{ received: () => string; connections: () => number }> {
+async function foreignListener(
+  port: number,
+  attempts = 1,
+): Promise<{ received: () => string; connections: () => number }> {
   let received = '';
   let connections = 0;
   for (let attempt = 1; ; attempt++) {
@@ -91,8 +94,17 @@ it('at start-up, a listener that is not the JVM being started gets no signed req
   const child = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
   started.push(child);
   let refused: Error | undefined;
-  const agent = new OwnedListenerAgent(port, () => [child.pid!], (err) => (refused = err));
-  const answered = await dynamoDbAnswers(`http://127.0.0.1:${port}`, 5_000, { accessKeyId: secret, region: 'us-east-1' }, agent);
+  const agent = new OwnedListenerAgent(
+    port,
+    () => [child.pid!],
+    (err) => (refused = err),
+  );
+  const answered = await dynamoDbAnswers(
+    `http://127.0.0.1:${port}`,
+    5_000,
+    { accessKeyId: secret, region: 'us-east-1' },
+    agent,
+  );
   expect(answered).toBe(false);
   expect(foreign.connections()).toBeGreaterThan(0); // it was reached...
   expect(foreign.received()).toBe(''); // ...and sent nothing
@@ -106,7 +118,8 @@ function jvmOf(pid: number): number {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('DynamoDBLocal.jar')) return Number(entry);
+      if (ppid === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('DynamoDBLocal.jar'))
+        return Number(entry);
     } catch {
       // gone meanwhile
     }
@@ -121,7 +134,13 @@ it('local mode sends no signed request to a process that takes the port after th
   let output = '';
   const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'bin/local.ts'], {
     cwd: repo,
-    env: { ...process.env, PORT: '0', LOCAL_DYNAMODB_PORT: String(dbPort), LOCAL_DATA_DIR: dataDir, DYNAMODB_REQUEST_TIMEOUT_MS: '4000' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      LOCAL_DYNAMODB_PORT: String(dbPort),
+      LOCAL_DATA_DIR: dataDir,
+      DYNAMODB_REQUEST_TIMEOUT_MS: '4000',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -37,7 +37,10 @@ describe('over HTTP', () => {
   });
 
   it('a batch item without its source: that item says source is required', async () => {
-    const reply = await call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, body: { signals: [{ workspace_id: 'ws_a', subject: 'x' }] } });
+    const reply = await call(api.baseUrl, 'POST', '/signals/analyze-batch', {
+      key,
+      body: { signals: [{ workspace_id: 'ws_a', subject: 'x' }] },
+    });
     expect(reply.status).toBe(200);
     expect(reply.json.data[0].error.details).toEqual([{ field: 'source', message: 'is required' }]);
   });

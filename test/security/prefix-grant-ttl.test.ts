@@ -22,7 +22,12 @@ afterAll(async () => {
 });
 
 const TTL_MS = 30_000;
-const principal = (key_id: string): Principal => ({ outcome: 'allow', partner_id: 'acme', key_id, scopes: ['analyze'] });
+const principal = (key_id: string): Principal => ({
+  outcome: 'allow',
+  partner_id: 'acme',
+  key_id,
+  scopes: ['analyze'],
+});
 
 it('an ungranted prefix stops covering every workspace within one TTL of the change', async () => {
   const { key_id } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_exact', 'team:*'] });

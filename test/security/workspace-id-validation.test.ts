@@ -17,7 +17,13 @@ let key: string;
 let prefixKey: string;
 let prefixKeyId: string;
 
-const signal = (workspace_id: string) => ({ workspace_id, source: 'email', subject: 'Production outage', body: 'Checkout is down.', sender: 'ops@example.com' });
+const signal = (workspace_id: string) => ({
+  workspace_id,
+  source: 'email',
+  subject: 'Production outage',
+  body: 'Checkout is down.',
+  sender: 'ops@example.com',
+});
 const tooLong = 'ws_' + 'x'.repeat(2_100);
 const longUnderPrefix = 'acme:' + 'x'.repeat(200_000);
 
@@ -43,20 +49,36 @@ describe('over HTTP', () => {
   });
 
   it('a key with a prefix grant cannot pass an id of 200,000 characters under its prefix: 403, not 5xx', async () => {
-    const reply = await call(api.baseUrl, 'POST', '/signals/analyze', { key: prefixKey, body: signal(longUnderPrefix) });
+    const reply = await call(api.baseUrl, 'POST', '/signals/analyze', {
+      key: prefixKey,
+      body: signal(longUnderPrefix),
+    });
     expectError(reply, 403, 'WORKSPACE_NOT_ALLOWED');
     // The prefix grant itself still works.
-    expect((await call(api.baseUrl, 'POST', '/signals/analyze', { key: prefixKey, body: signal('acme:eu') })).status).toBe(200);
+    expect(
+      (await call(api.baseUrl, 'POST', '/signals/analyze', { key: prefixKey, body: signal('acme:eu') })).status,
+    ).toBe(200);
   });
 
   it('in a batch, only the item with the bad id fails (WORKSPACE_NOT_ALLOWED); the others are decided', async () => {
-    const reply = await call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, body: { signals: [signal('ws_a'), signal(tooLong), signal('ws_a')] } });
+    const reply = await call(api.baseUrl, 'POST', '/signals/analyze-batch', {
+      key,
+      body: { signals: [signal('ws_a'), signal(tooLong), signal('ws_a')] },
+    });
     expect(reply.status).toBe(200);
-    expect(reply.json.data.map((item: any) => (item.decision ? 'decision' : item.error.code))).toEqual(['decision', 'WORKSPACE_NOT_ALLOWED', 'decision']);
+    expect(reply.json.data.map((item: any) => (item.decision ? 'decision' : item.error.code))).toEqual([
+      'decision',
+      'WORKSPACE_NOT_ALLOWED',
+      'decision',
+    ]);
   });
 
   it('the policy path answers 403 for a bad id; the list route keeps 400 VALIDATION_ERROR naming workspace_id', async () => {
-    expectError(await call(api.baseUrl, 'GET', `/workspaces/${'w'.repeat(2_100)}/policy`, { key }), 403, 'WORKSPACE_NOT_ALLOWED');
+    expectError(
+      await call(api.baseUrl, 'GET', `/workspaces/${'w'.repeat(2_100)}/policy`, { key }),
+      403,
+      'WORKSPACE_NOT_ALLOWED',
+    );
     const list = await call(api.baseUrl, 'GET', `/decisions?workspace_id=${'w'.repeat(2_100)}`, { key });
     expectError(list, 400, 'VALIDATION_ERROR');
     expect(list.json.error.details).toEqual([{ field: 'workspace_id', message: expect.any(String) }]);
@@ -64,14 +86,23 @@ describe('over HTTP', () => {
 });
 
 describe('the grant cache', () => {
-  const principal = (key_id: string): Principal => ({ outcome: 'allow', partner_id: 'acme', key_id, scopes: ['analyze'] });
+  const principal = (key_id: string): Principal => ({
+    outcome: 'allow',
+    partner_id: 'acme',
+    key_id,
+    scopes: ['analyze'],
+  });
 
   it('neither reads nor caches an id no grant can match', async () => {
     const store = new DynamoAccessStore(api.tables.client, api.tables.names.access);
     let reads = 0;
-    const access = new GrantAccess({ checkGrant: (k, w, p) => (reads++, store.grants.checkGrant(k, w, p)) }, { ttlSeconds: 30 });
+    const access = new GrantAccess(
+      { checkGrant: (k, w, p) => (reads++, store.grants.checkGrant(k, w, p)) },
+      { ttlSeconds: 30 },
+    );
     const p = principal(prefixKeyId);
-    for (const id of [longUnderPrefix, 'acme:' + 'y'.repeat(124), 'acme:a b', tooLong]) expect(await access.allows(p, id)).toBe(false);
+    for (const id of [longUnderPrefix, 'acme:' + 'y'.repeat(124), 'acme:a b', tooLong])
+      expect(await access.allows(p, id)).toBe(false);
     expect(reads).toBe(0);
     expect(access.cacheStats()).toEqual({ pairs: 0, prefixSets: 0, bytes: 0 });
     expect(await access.allows(p, 'acme:' + 'y'.repeat(123))).toBe(true);
@@ -84,7 +115,8 @@ describe('the grant cache', () => {
     const access = new GrantAccess(store.grants, { ttlSeconds: 30, maxPairs: 1_000_000, maxBytes });
     const p = principal(prefixKeyId);
     // Covered by the cached prefix set after the first read: one database read in all.
-    for (let i = 0; i < 2_000; i++) expect(await access.allows(p, `acme:${String(i).padStart(6, '0')}${'z'.repeat(110)}`)).toBe(true);
+    for (let i = 0; i < 2_000; i++)
+      expect(await access.allows(p, `acme:${String(i).padStart(6, '0')}${'z'.repeat(110)}`)).toBe(true);
     const stats = access.cacheStats();
     expect(stats.bytes).toBeLessThanOrEqual(maxBytes);
     expect(stats.pairs).toBeGreaterThan(100);

@@ -7,7 +7,10 @@ import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 
 export function testEndpoint(): string {
   const endpoint = process.env.TEST_DYNAMODB_ENDPOINT;
-  if (!endpoint) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests through jest (global-setup starts DynamoDB Local)');
+  if (!endpoint)
+    throw new Error(
+      'TEST_DYNAMODB_ENDPOINT is not set: run the tests through jest (global-setup starts DynamoDB Local)',
+    );
   return endpoint;
 }
 
@@ -26,7 +29,8 @@ export async function createTestTables(label: string): Promise<TestTables> {
     client,
     names,
     async drop() {
-      for (const name of Object.values(names)) await client.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined);
+      for (const name of Object.values(names))
+        await client.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined);
       client.destroy();
     },
   };

@@ -17,14 +17,44 @@ const buildHostileString = (maxLength: number): fc.Arbitrary<string> =>
     fc.string({ unit: 'binary', maxLength }),
     fc.string({ unit: fc.constantFrom(...CONTROL_CHARS, 'a', ' ', '@', '<', '>', '"', '\\'), maxLength }),
     fc.string({ unit: 'grapheme', maxLength }),
-    fc.array(fc.constantFrom('outage', 'urgent', 'down', 'refund', 'lawsuit', 'unsubscribe', 'invoice', 'security', 'breach', 'vip', 'P1', 'sev1', '!!!', 'ASAP', 'cancel', 'http://x.example'), { maxLength: 20 }).map((w) => w.join(' ')),
+    fc
+      .array(
+        fc.constantFrom(
+          'outage',
+          'urgent',
+          'down',
+          'refund',
+          'lawsuit',
+          'unsubscribe',
+          'invoice',
+          'security',
+          'breach',
+          'vip',
+          'P1',
+          'sev1',
+          '!!!',
+          'ASAP',
+          'cancel',
+          'http://x.example',
+        ),
+        { maxLength: 20 },
+      )
+      .map((w) => w.join(' ')),
   );
 
 export const hostileJson = fc.jsonValue({ maxDepth: 4, stringUnit: 'binary' });
 
 /** A text-level number, beyond what JSON.stringify would ever write. */
 export const hostileNumberText = fc.oneof(
-  fc.constantFrom('1e400', '-1e400', '-0', '1e-400', '123456789012345678901234567890', '0.000000000000000000000001', '9007199254740993'),
+  fc.constantFrom(
+    '1e400',
+    '-1e400',
+    '-0',
+    '1e-400',
+    '123456789012345678901234567890',
+    '0.000000000000000000000001',
+    '9007199254740993',
+  ),
   fc.double().map((d) => (Number.isFinite(d) ? JSON.stringify(d) : '0')),
   fc.bigInt().map(String),
 );
@@ -47,4 +77,18 @@ export function hasForbiddenKey(value: unknown): boolean {
   return false;
 }
 
-export const KEY_NAMES = ['workspace_id', 'source', 'subject', 'body', 'sender', 'received_at', 'metadata', '__proto__', 'constructor', 'prototype', '', ' ', 'toString'];
+export const KEY_NAMES = [
+  'workspace_id',
+  'source',
+  'subject',
+  'body',
+  'sender',
+  'received_at',
+  'metadata',
+  '__proto__',
+  'constructor',
+  'prototype',
+  '',
+  ' ',
+  'toString',
+];

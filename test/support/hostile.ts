@@ -13,8 +13,29 @@ export const ANALYZE = '/api/v1/signals/analyze';
 export const KiB = 1024;
 const DECISION_ID = /^dec_[0-9A-HJKMNP-TV-Z]{26}$/;
 export const CONTROL_CHARS = [
-  '\u0000', '\u0001', '\u0007', '\b', '\t', '\n', '\u000b', '\f', '\r', '\u001b', '\u001f', '\u007f', '\u0085',
-  '\u00a0', '\u200b', '\u2028', '\u2029', '\ufeff', '\ufffe', '\uffff', '\ud800', '\udfff', '\udbff\udfff',
+  '\u0000',
+  '\u0001',
+  '\u0007',
+  '\b',
+  '\t',
+  '\n',
+  '\u000b',
+  '\f',
+  '\r',
+  '\u001b',
+  '\u001f',
+  '\u007f',
+  '\u0085',
+  '\u00a0',
+  '\u200b',
+  '\u2028',
+  '\u2029',
+  '\ufeff',
+  '\ufffe',
+  '\uffff',
+  '\ud800',
+  '\udfff',
+  '\udbff\udfff',
 ];
 
 /** Object.prototype as it was before any request (this module loads once per test file): nothing may change it. */
@@ -33,7 +54,8 @@ export const validSignal = (overrides: Record<string, unknown> = {}): Record<str
 });
 
 /** JSON text of an object from entries, so keys like `__proto__` are real keys and duplicates stay duplicates. */
-export const objectText = (entries: [string, string][]) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
+export const objectText = (entries: [string, string][]) =>
+  `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
 export const validEntries = (overrides: Record<string, unknown> = {}): [string, string][] =>
   Object.entries(validSignal(overrides)).map(([k, v]) => [k, JSON.stringify(v)]);
 
@@ -60,11 +82,15 @@ export function parseJson(text: string): unknown {
 }
 
 export const codeOf = (reply: Reply): string | undefined => reply.json?.error?.code;
-export const fieldsOf = (reply: Reply): string[] => (reply.json?.error?.details ?? []).map((d: { field: string }) => d.field);
+export const fieldsOf = (reply: Reply): string[] =>
+  (reply.json?.error?.details ?? []).map((d: { field: string }) => d.field);
 
 /** HOSTILE_VERBOSE=1 prints what the service answered to the cases where more than one answer is acceptable. */
 export function note(what: string, reply: Reply): void {
-  if (process.env.HOSTILE_VERBOSE) process.stdout.write(`[hostile] ${what}: ${reply.status} ${reply.json?.error?.code ?? (reply.json?.decision_id ? 'decision' : JSON.stringify(reply.text.slice(0, 60)))}\n`);
+  if (process.env.HOSTILE_VERBOSE)
+    process.stdout.write(
+      `[hostile] ${what}: ${reply.status} ${reply.json?.error?.code ?? (reply.json?.decision_id ? 'decision' : JSON.stringify(reply.text.slice(0, 60)))}\n`,
+    );
 }
 
 export function expectPrototypeUntouched(): void {
@@ -89,17 +115,21 @@ export function expectPrototypeUntouched(): void {
  */
 export function contractErrorProblem(reply: Reply): string | undefined {
   const err = reply.json?.error;
-  if (!err || typeof err !== 'object' || Object.keys(reply.json).length !== 1) return 'the body is not {"error": {...}}';
+  if (!err || typeof err !== 'object' || Object.keys(reply.json).length !== 1)
+    return 'the body is not {"error": {...}}';
   const extra = Object.keys(err).filter((k) => !['code', 'message', 'request_id', 'details'].includes(k));
   if (extra.length) return `error has other keys: ${extra.join(', ')}`;
-  if (typeof err.code !== 'string' || ERROR_STATUS[err.code as keyof typeof ERROR_STATUS] !== reply.status) return `code ${JSON.stringify(err.code)} is not the code of a ${reply.status}`;
+  if (typeof err.code !== 'string' || ERROR_STATUS[err.code as keyof typeof ERROR_STATUS] !== reply.status)
+    return `code ${JSON.stringify(err.code)} is not the code of a ${reply.status}`;
   if (typeof err.message !== 'string' || err.message.length === 0) return 'no message';
   if (err.request_id !== reply.headers['x-request-id']) return 'request_id differs from X-Request-Id';
   if (err.details !== undefined) {
     if (!Array.isArray(err.details)) return 'details is not an array';
     for (const d of err.details) {
-      if (d === null || typeof d !== 'object' || Object.keys(d).sort().join() !== 'field,message') return `a detail is not {field, message}: ${JSON.stringify(d)}`;
-      if (typeof d.field !== 'string' || typeof d.message !== 'string') return `a detail's field or message is not a string: ${JSON.stringify(d)}`;
+      if (d === null || typeof d !== 'object' || Object.keys(d).sort().join() !== 'field,message')
+        return `a detail is not {field, message}: ${JSON.stringify(d)}`;
+      if (typeof d.field !== 'string' || typeof d.message !== 'string')
+        return `a detail's field or message is not a string: ${JSON.stringify(d)}`;
     }
   }
   return undefined;
@@ -120,7 +150,12 @@ export interface SendOptions {
 
 /** A request through node:http on the given keep-alive agent (arbitrary body bytes; header values latin1 without
  * controls; an array value sends the header once per entry). */
-export function sendHttp(target: { host: string; port: number; agent: Agent }, method: string, path: string, options: SendOptions = {}): Promise<Reply> {
+export function sendHttp(
+  target: { host: string; port: number; agent: Agent },
+  method: string,
+  path: string,
+  options: SendOptions = {},
+): Promise<Reply> {
   const { host, port, agent } = target;
   const headers: Record<string, string | string[]> = { ...(options.headers ?? {}) };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
@@ -192,17 +227,24 @@ export async function startHostileApi(label: string): Promise<HostileApi> {
     const { key: otherKey } = await partnerWithKey(api.admin, 'globex', ['ws_c']);
     const decisions = new Map<string, unknown>();
 
-    const send = (method: string, path: string, options: SendOptions = {}) => sendHttp({ host, port, agent }, method, path, options);
+    const send = (method: string, path: string, options: SendOptions = {}) =>
+      sendHttp({ host, port, agent }, method, path, options);
 
     function sendRaw(head: (string | Buffer)[], body: Buffer = Buffer.alloc(0)): Promise<Reply> {
       const lines = [...head, 'Host: 127.0.0.1', 'Connection: close'];
       if (!head.some((l) => /^content-length:/i.test(String(l)))) lines.push(`Content-Length: ${body.length}`);
-      const bytes = Buffer.concat([...lines.flatMap((l) => [Buffer.isBuffer(l) ? l : Buffer.from(l, 'latin1'), Buffer.from('\r\n')]), Buffer.from('\r\n'), body]);
+      const bytes = Buffer.concat([
+        ...lines.flatMap((l) => [Buffer.isBuffer(l) ? l : Buffer.from(l, 'latin1'), Buffer.from('\r\n')]),
+        Buffer.from('\r\n'),
+        body,
+      ]);
       return new Promise((done, fail) => {
         const socket = connect(port, host);
         const chunks: Buffer[] = [];
         socket.on('data', (c) => chunks.push(c));
-        socket.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' && chunks.length ? finish() : fail(err)));
+        socket.on('error', (err) =>
+          (err as NodeJS.ErrnoException).code === 'ECONNRESET' && chunks.length ? finish() : fail(err),
+        );
         socket.on('end', () => finish());
         socket.setTimeout(15_000, () => socket.destroy(new Error('raw request timed out')));
         let finished = false;
@@ -252,7 +294,12 @@ export async function startHostileApi(label: string): Promise<HostileApi> {
 
     function expectRefusedOrContract(reply: Reply, what: string, quiet = false): Reply {
       if (!quiet) note(what, reply);
-      if ((reply.status === 400 || reply.status === 431) && reply.headers['x-request-id'] === undefined && reply.text === '') return reply;
+      if (
+        (reply.status === 400 || reply.status === 431) &&
+        reply.headers['x-request-id'] === undefined &&
+        reply.text === ''
+      )
+        return reply;
       return expectContractAnswer(reply, what);
     }
 

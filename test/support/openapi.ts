@@ -107,7 +107,10 @@ export function compileSchema(ajv: Ajv2020, schema: Json): ValidateFunction {
 
 export function formatAjvErrors(errors: ErrorObject[] | null | undefined): string {
   return (errors ?? [])
-    .map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`)
+    .map(
+      (e) =>
+        `${e.instancePath || '(root)'} ${e.message ?? ''}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`,
+    )
     .join('; ');
 }
 
@@ -140,7 +143,9 @@ export type Resolution =
 const METHOD_SET = new Set<string>(HTTP_METHODS);
 
 export function documentedMethods(pathItem: Json): string[] {
-  return Object.keys(pathItem ?? {}).filter((k) => METHOD_SET.has(k)).map((k) => k.toUpperCase());
+  return Object.keys(pathItem ?? {})
+    .filter((k) => METHOD_SET.has(k))
+    .map((k) => k.toUpperCase());
 }
 
 function without(responses: Record<string, Json>, status: string): Record<string, Json> {
@@ -154,19 +159,32 @@ export function resolveRequest(doc: Json, method: string, url: string): Resoluti
   const base = serverBasePath(doc);
   const fallback: Record<string, Json> = doc['x-fallback']?.responses ?? {};
   const relative = pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : undefined;
-  const template = relative === undefined ? undefined : Object.keys(doc.paths ?? {}).find((t) => matchTemplate(t, relative));
+  const template =
+    relative === undefined ? undefined : Object.keys(doc.paths ?? {}).find((t) => matchTemplate(t, relative));
   if (template === undefined) return { kind: 'not_found', responses: without(fallback, '405') };
   const pathItem = doc.paths[template];
   const operation = pathItem[method.toLowerCase()];
   if (METHOD_SET.has(method.toLowerCase()) && operation) {
-    return { kind: 'operation', template, method: method.toUpperCase(), operation, responses: operation.responses ?? {} };
+    return {
+      kind: 'operation',
+      template,
+      method: method.toUpperCase(),
+      operation,
+      responses: operation.responses ?? {},
+    };
   }
-  return { kind: 'method_not_allowed', template, allow: documentedMethods(pathItem), responses: without(fallback, '404') };
+  return {
+    kind: 'method_not_allowed',
+    template,
+    allow: documentedMethods(pathItem),
+    responses: without(fallback, '404'),
+  };
 }
 
 function describeResolution(resolution: Resolution, method: string): string {
   if (resolution.kind === 'operation') return `operation ${resolution.method} ${resolution.template}`;
-  if (resolution.kind === 'method_not_allowed') return `fallback: ${method.toUpperCase()} on ${resolution.template} (documented: ${resolution.allow.join(', ')})`;
+  if (resolution.kind === 'method_not_allowed')
+    return `fallback: ${method.toUpperCase()} on ${resolution.template} (documented: ${resolution.allow.join(', ')})`;
   return 'fallback: path not in the document';
 }
 
@@ -200,7 +218,8 @@ export function createOpenApiChecker(doc: Json = dereferenceOpenApi(loadOpenApiS
   // difference between the service and the document.
   const knownHeaders = new Set<string>();
   const collect = (responses: Record<string, Json> | undefined) => {
-    for (const r of Object.values(responses ?? {})) for (const h of Object.keys(r?.headers ?? {})) knownHeaders.add(h.toLowerCase());
+    for (const r of Object.values(responses ?? {}))
+      for (const h of Object.keys(r?.headers ?? {})) knownHeaders.add(h.toLowerCase());
   };
   for (const h of Object.keys(doc.components?.headers ?? {})) knownHeaders.add(h.toLowerCase());
   for (const item of Object.values<Json>(doc.paths ?? {})) for (const m of HTTP_METHODS) collect(item[m]?.responses);
@@ -221,7 +240,10 @@ export function createOpenApiChecker(doc: Json = dereferenceOpenApi(loadOpenApiS
       Object.keys(content).find((k) => k.toLowerCase() === mediaType) ??
       Object.keys(content).find((k) => k.endsWith('/*') && mediaType.startsWith(k.slice(0, -1).toLowerCase())) ??
       Object.keys(content).find((k) => k === '*/*');
-    if (!key) return void problems.push(`Content-Type ${contentType} is not documented (documented: ${Object.keys(content).join(', ')})`);
+    if (!key)
+      return void problems.push(
+        `Content-Type ${contentType} is not documented (documented: ${Object.keys(content).join(', ')})`,
+      );
     const schema = content[key].schema;
     if (!schema) return;
     let body: unknown = reply.json;
@@ -238,7 +260,8 @@ export function createOpenApiChecker(doc: Json = dereferenceOpenApi(loadOpenApiS
 
   function checkHeaders(response: Json, reply: CheckedReply, problems: string[]): void {
     const documented = new Map<string, Json>();
-    for (const [name, header] of Object.entries<Json>(response.headers ?? {})) documented.set(name.toLowerCase(), header);
+    for (const [name, header] of Object.entries<Json>(response.headers ?? {}))
+      documented.set(name.toLowerCase(), header);
     for (const [name, header] of documented) {
       const raw = reply.headers.get(name);
       if (raw === null) {
@@ -247,12 +270,14 @@ export function createOpenApiChecker(doc: Json = dereferenceOpenApi(loadOpenApiS
       }
       if (header.schema) {
         const validate = validatorFor(header.schema);
-        if (!validate(headerValue(raw, header.schema))) problems.push(`header ${name}: ${JSON.stringify(raw)} ${formatAjvErrors(validate.errors)}`);
+        if (!validate(headerValue(raw, header.schema)))
+          problems.push(`header ${name}: ${JSON.stringify(raw)} ${formatAjvErrors(validate.errors)}`);
       }
     }
     reply.headers.forEach((_value, name) => {
       const lower = name.toLowerCase();
-      if (knownHeaders.has(lower) && !documented.has(lower)) problems.push(`header ${name} is not documented for this response`);
+      if (knownHeaders.has(lower) && !documented.has(lower))
+        problems.push(`header ${name} is not documented for this response`);
     });
   }
 
@@ -271,7 +296,9 @@ export function createOpenApiChecker(doc: Json = dereferenceOpenApi(loadOpenApiS
       resolution.responses[status] ?? resolution.responses[`${status[0]}XX`] ?? resolution.responses.default;
     if (!response) {
       const documented = Object.keys(resolution.responses).join(', ') || 'none';
-      return [`status ${status} is not documented for ${describeResolution(resolution, method)} (documented: ${documented})`];
+      return [
+        `status ${status} is not documented for ${describeResolution(resolution, method)} (documented: ${documented})`,
+      ];
     }
     const problems: string[] = [];
     checkHeaders(response, reply, problems);
@@ -281,13 +308,21 @@ export function createOpenApiChecker(doc: Json = dereferenceOpenApi(loadOpenApiS
     const body = reply.json as { error?: { request_id?: unknown } } | undefined;
     if (body && typeof body === 'object' && body.error && typeof body.error === 'object') {
       if (body.error.request_id !== reply.headers.get('x-request-id')) {
-        problems.push(`error.request_id ${JSON.stringify(body.error.request_id)} differs from X-Request-Id ${JSON.stringify(reply.headers.get('x-request-id'))}`);
+        problems.push(
+          `error.request_id ${JSON.stringify(body.error.request_id)} differs from X-Request-Id ${JSON.stringify(reply.headers.get('x-request-id'))}`,
+        );
       }
     }
     if (reply.status === 405 && resolution.kind === 'method_not_allowed') {
-      const allow = (reply.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean).sort();
+      const allow = (reply.headers.get('allow') ?? '')
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean)
+        .sort();
       if (allow.join(',') !== [...resolution.allow].sort().join(',')) {
-        problems.push(`Allow ${JSON.stringify(reply.headers.get('allow'))} differs from the documented methods ${resolution.allow.join(', ')}`);
+        problems.push(
+          `Allow ${JSON.stringify(reply.headers.get('allow'))} differs from the documented methods ${resolution.allow.join(', ')}`,
+        );
       }
     }
     return problems.map((p) => `${describeResolution(resolution, method)}, status ${status}: ${p}`);

@@ -4,7 +4,13 @@
 // prediction the same label and probability. Test oracles, so they live with the tests.
 import type { HalfSipKey } from '../../lambdas/domain/learning/half-siphash';
 import type { LabelCounts, LearnedField, WorkspaceModel } from '../../lambdas/domain/learning/model';
-import { MAX_SKETCH_FEATURES, SENDER_BUCKETS, type Sketch, TEXT_BUCKETS, senderParts } from '../../lambdas/domain/learning/sketch';
+import {
+  MAX_SKETCH_FEATURES,
+  SENDER_BUCKETS,
+  type Sketch,
+  TEXT_BUCKETS,
+  senderParts,
+} from '../../lambdas/domain/learning/sketch';
 
 // HalfSipHash-2-4 as it was first written (state in a Uint32Array, rounds as a function), kept so the oracle shares
 // no code with the fast path it checks.
@@ -117,7 +123,11 @@ export interface ReferencePrediction {
 }
 
 /** predictField as it was before the index: every label of the field, every sketch bucket, a Map lookup each. */
-export function referencePredict(model: WorkspaceModel, field: LearnedField, sketch: Sketch): ReferencePrediction | undefined {
+export function referencePredict(
+  model: WorkspaceModel,
+  field: LearnedField,
+  sketch: Sketch,
+): ReferencePrediction | undefined {
   const labels = model.labels.filter((l) => l.field === field && l.docs > 0);
   if (labels.length === 0) return undefined;
   const docsAll = labels.reduce((sum, l) => sum + l.docs, 0);
@@ -160,9 +170,11 @@ export function referencePredict(model: WorkspaceModel, field: LearnedField, ske
     const s = sketch.s !== undefined ? Math.min(EVIDENCE_CAP, l.senders.get(sketch.s) ?? 0) : 0;
     const d = sketch.d !== undefined ? Math.min(EVIDENCE_CAP, l.domains.get(sketch.d) ?? 0) : 0;
     const evidence = text / lengthNorm + SENDER_NATS * s + DOMAIN_NATS * d;
-    const score = weighted + Math.log((l.docs + 1) / (docsAll + labels.length)) + 4 * (SENDER_NATS * s + DOMAIN_NATS * d);
+    const score =
+      weighted + Math.log((l.docs + 1) / (docsAll + labels.length)) + 4 * (SENDER_NATS * s + DOMAIN_NATS * d);
     scores.push(score);
-    if (!best || score > best.score || (score === best.score && l.label < best.l.label)) best = { l, score, evidence, s, d, text };
+    if (!best || score > best.score || (score === best.score && l.label < best.l.label))
+      best = { l, score, evidence, s, d, text };
   });
   if (!best) return undefined;
   const chosen: { l: LabelCounts; score: number; evidence: number; s: number; d: number; text: number } = best;

@@ -2,7 +2,20 @@
 // (lambdas/domain/engine/tokens.ts) must match token for token. A test oracle, so it lives with the tests.
 import { MAX_TOKENS, TOKENIZER_INTERNALS, type TokenBuffer } from '../../lambdas/domain/engine/tokens';
 
-const { SLOW, FAST, CLS, FOLD_A, FOLD_B, FNV_OFFSET, FNV_PRIME, MASK30, H2_UNKNOWN, classifyUnit, isApostrophe, isLetterUnit } = TOKENIZER_INTERNALS;
+const {
+  SLOW,
+  FAST,
+  CLS,
+  FOLD_A,
+  FOLD_B,
+  FNV_OFFSET,
+  FNV_PRIME,
+  MASK30,
+  H2_UNKNOWN,
+  classifyUnit,
+  isApostrophe,
+  isLetterUnit,
+} = TOKENIZER_INTERNALS;
 
 export function tokenizeReference(buf: TokenBuffer, text: string, field: number, limit: number): void {
   const n = text.length < limit ? text.length : limit;
@@ -102,9 +115,14 @@ export function tokenizeReference(buf: TokenBuffer, text: string, field: number,
   buf.bangRuns[field] += bangs;
 }
 
-
 /** Tokenizes with one implementation: 'fast' (or 'narrow') is the request path's loop, 'reference' (or 'wide') this one. */
-export function tokenizeWith(copy: 'fast' | 'reference' | 'narrow' | 'wide', buf: TokenBuffer, text: string, field: number, limit: number): void {
+export function tokenizeWith(
+  copy: 'fast' | 'reference' | 'narrow' | 'wide',
+  buf: TokenBuffer,
+  text: string,
+  field: number,
+  limit: number,
+): void {
   if (copy === 'fast' || copy === 'narrow') TOKENIZER_INTERNALS.tokenizeFast(buf, text, field, limit);
   else {
     buf.texts[field] = text;

@@ -48,12 +48,16 @@ function reachable(from: string): Set<string> {
 }
 
 it('resolves every relative import to a source file', () => {
-  const unresolved = [...GRAPH].flatMap(([f, { local }]) => local.filter((l) => l.endsWith('(unresolved)')).map((l) => `${f} -> ${l}`));
+  const unresolved = [...GRAPH].flatMap(([f, { local }]) =>
+    local.filter((l) => l.endsWith('(unresolved)')).map((l) => `${f} -> ${l}`),
+  );
   expect(unresolved).toEqual([]);
 });
 
 it('keeps lambdas/ free of imports from lib/ and bin/', () => {
-  const wrong = [...GRAPH].filter(([f]) => f.startsWith('lambdas/')).flatMap(([f, { local }]) => local.filter((l) => !l.startsWith('lambdas/')).map((l) => `${f} -> ${l}`));
+  const wrong = [...GRAPH]
+    .filter(([f]) => f.startsWith('lambdas/'))
+    .flatMap(([f, { local }]) => local.filter((l) => !l.startsWith('lambdas/')).map((l) => `${f} -> ${l}`));
   expect(wrong).toEqual([]);
 });
 
@@ -61,7 +65,11 @@ it('keeps the contract module pure: it imports only itself and no package', () =
   const contract = [...GRAPH].filter(([f]) => f.startsWith('lambdas/contract/'));
   expect(contract.length).toBeGreaterThan(0);
   for (const [file, { local, packages }] of contract) {
-    expect({ file, local: local.filter((l) => !l.startsWith('lambdas/contract/')), packages }).toEqual({ file, local: [], packages: [] });
+    expect({ file, local: local.filter((l) => !l.startsWith('lambdas/contract/')), packages }).toEqual({
+      file,
+      local: [],
+      packages: [],
+    });
   }
 });
 
@@ -70,7 +78,11 @@ it('keeps the domain free of the AWS SDK, Powertools, middy and the HTTP edge', 
     const reached = [file, ...reachable(file)];
     const outside = reached.filter((f) => !f.startsWith('lambdas/domain/') && !f.startsWith('lambdas/contract/'));
     const packages = reached.flatMap((f) => GRAPH.get(f)?.packages ?? []).filter((p) => !p.startsWith('node:'));
-    expect({ file, outside, packages: packages.filter((p) => p !== 'valibot') }).toEqual({ file, outside: [], packages: [] });
+    expect({ file, outside, packages: packages.filter((p) => p !== 'valibot') }).toEqual({
+      file,
+      outside: [],
+      packages: [],
+    });
   }
 });
 
@@ -97,8 +109,10 @@ it('has no import cycle', () => {
   expect(cycles).toEqual([]);
 });
 
-it('reads the environment in lambdas/ only in the Lambda entry files and the bundles\' credential reader', () => {
-  const readers = FILES.filter((f) => f.startsWith('lambdas/') && /process\.env\b/.test(readFileSync(join(ROOT, f), 'utf8')));
+it("reads the environment in lambdas/ only in the Lambda entry files and the bundles' credential reader", () => {
+  const readers = FILES.filter(
+    (f) => f.startsWith('lambdas/') && /process\.env\b/.test(readFileSync(join(ROOT, f), 'utf8')),
+  );
   const allowed = (f: string) => f.endsWith('/handler.ts') || f === 'lambdas/stores/lambda-credentials.ts';
   expect(readers.filter((f) => !allowed(f))).toEqual([]);
 });
@@ -123,7 +137,11 @@ describe('layers: routes translate HTTP, the application holds the use cases, st
 
   // Known, and to be moved behind the store interfaces by the learning work: the import and forget routes build
   // their model-write store and audit event themselves.
-  const KNOWN_LEAKS = new Set(['lambdas/forget-model/route.ts', 'lambdas/import-examples/route.ts', 'lambdas/import-examples/import-examples.ts']);
+  const KNOWN_LEAKS = new Set([
+    'lambdas/forget-model/route.ts',
+    'lambdas/import-examples/route.ts',
+    'lambdas/import-examples/import-examples.ts',
+  ]);
 
   it.each(Object.keys(ALLOWED))('%s imports only the layers below it', (layer) => {
     const wrong = [...GRAPH]
@@ -137,7 +155,9 @@ describe('layers: routes translate HTTP, the application holds the use cases, st
   it('keeps the application free of the AWS SDK, middy and Powertools', () => {
     const packages = [...GRAPH]
       .filter(([f]) => layerOf(f) === 'application')
-      .flatMap(([f, { packages: p }]) => p.filter((name) => !name.startsWith('node:')).map((name) => `${f} -> ${name}`));
+      .flatMap(([f, { packages: p }]) =>
+        p.filter((name) => !name.startsWith('node:')).map((name) => `${f} -> ${name}`),
+      );
     expect(packages).toEqual([]);
   });
 });

@@ -1,5 +1,10 @@
 import { generateApiKey, hashApiKey } from '../../lambdas/domain/api-key';
-import { AUDIT_EVENT_ID_PATTERN, type AuditEventInput, auditEventProblem, changedFields } from '../../lambdas/domain/audit';
+import {
+  AUDIT_EVENT_ID_PATTERN,
+  type AuditEventInput,
+  auditEventProblem,
+  changedFields,
+} from '../../lambdas/domain/audit';
 import { auditEventPut } from '../../lambdas/stores/audit-log';
 
 const base: AuditEventInput = {
@@ -16,7 +21,12 @@ describe('audit events', () => {
     const { Put } = auditEventPut('t', base, at);
     expect(Put.TableName).toBe('t');
     expect(Put.ConditionExpression).toBe('attribute_not_exists(pk)');
-    expect(Put.Item).toMatchObject({ actor: 'local:ops', action: 'key.set_rate_limit', at: at.toISOString(), audit_log: 'audit' });
+    expect(Put.Item).toMatchObject({
+      actor: 'local:ops',
+      action: 'key.set_rate_limit',
+      at: at.toISOString(),
+      audit_log: 'audit',
+    });
     expect(Put.Item.event_id).toMatch(AUDIT_EVENT_ID_PATTERN);
     expect(Put.Item.pk).toBe(`audit#${String(Put.Item.event_id)}`);
     expect(Put.Item.expires_at).toBe(at.getTime() / 1000 + 400 * 86_400);
@@ -35,10 +45,19 @@ describe('audit events', () => {
   it('accepts ids and data that only look odd', () => {
     expect(auditEventProblem(base)).toBeUndefined();
     // A workspace id may be 64 hex digits, a routing entry may name a category "body".
-    expect(auditEventProblem({ ...base, action: 'policy.put', target: { workspace_id: 'a'.repeat(64) }, after: { routing: { body: 'q' } } })).toBeUndefined();
+    expect(
+      auditEventProblem({
+        ...base,
+        action: 'policy.put',
+        target: { workspace_id: 'a'.repeat(64) },
+        after: { routing: { body: 'q' } },
+      }),
+    ).toBeUndefined();
     expect(auditEventProblem({ ...base, after: { new_key_id: 'key_01', expires_at: null } })).toBeUndefined();
     // An import records its counts, whatever they are called.
-    expect(auditEventProblem({ ...base, action: 'model.import', after: { signals: 100, text: 0, learned: 98 } })).toBeUndefined();
+    expect(
+      auditEventProblem({ ...base, action: 'model.import', after: { signals: 100, text: 0, learned: 98 } }),
+    ).toBeUndefined();
     expect(auditEventProblem({ ...base, action: 'model.import', after: { signals: ['Subject: hi'] } })).toMatch(/text/);
   });
 
@@ -48,6 +67,9 @@ describe('audit events', () => {
   });
 
   it('keeps the changed fields only', () => {
-    expect(changedFields({ a: 1, b: 2, c: null }, { a: 1, b: 3, d: 4 })).toEqual({ before: { b: 2, d: null }, after: { b: 3, d: 4 } });
+    expect(changedFields({ a: 1, b: 2, c: null }, { a: 1, b: 3, d: 4 })).toEqual({
+      before: { b: 2, d: null },
+      after: { b: 3, d: 4 },
+    });
   });
 });

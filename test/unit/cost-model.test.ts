@@ -44,7 +44,10 @@ describe('the cost of a call per million', () => {
 
   it('follows the prices it is given, so another region is one table away', () => {
     const doubled = Object.fromEntries(Object.entries(PRICES).map(([k, v]) => [k, typeof v === 'number' ? v * 2 : v]));
-    expect(costPerMillion(analyzeFloor, doubled as unknown as typeof PRICES).total).toBeCloseTo(2 * costPerMillion(analyzeFloor).total, 6);
+    expect(costPerMillion(analyzeFloor, doubled as unknown as typeof PRICES).total).toBeCloseTo(
+      2 * costPerMillion(analyzeFloor).total,
+      6,
+    );
   });
 });
 

@@ -8,16 +8,35 @@ import type { Signal } from '../../lambdas/domain/signal';
 const NOW = new Date('2026-03-02T10:00:00Z');
 const score = (s: Omit<Signal, 'workspace_id' | 'received_at'>) =>
   scoreSignal({ workspace_id: 'ws_test', received_at: '2026-03-02T09:00:00Z', ...s }, NOW);
-const ids = { decision_id: 'dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S', workspace_id: 'ws_test', source: 'email', received_at: '2026-03-02T09:00:00Z', created_at: '2026-03-02T10:00:00.000Z' };
+const ids = {
+  decision_id: 'dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S',
+  workspace_id: 'ws_test',
+  source: 'email',
+  received_at: '2026-03-02T09:00:00Z',
+  created_at: '2026-03-02T10:00:00.000Z',
+};
 const assessment = (over: Partial<Assessment>): Assessment => ({
-  score: 50, priority: 'medium', recommended_action: 'respond', category: 'support', queue: 'support', reasons: [],
-  model_version: MODEL_VERSION, confidence: 0.8, language: 'en', sentiment: 'neutral', ...over,
+  score: 50,
+  priority: 'medium',
+  recommended_action: 'respond',
+  category: 'support',
+  queue: 'support',
+  reasons: [],
+  model_version: MODEL_VERSION,
+  confidence: 0.8,
+  language: 'en',
+  sentiment: 'neutral',
+  ...over,
 });
 
 describe('confidence', () => {
   it('is lower for thin evidence than for strong, consistent evidence', () => {
     const thin = score({ source: 'email', subject: 'Hello', body: 'See you next week.' });
-    const strong = score({ source: 'email', subject: 'Production outage', body: 'Our production site is down for all customers since 9:00, please help urgently.' });
+    const strong = score({
+      source: 'email',
+      subject: 'Production outage',
+      body: 'Our production site is down for all customers since 9:00, please help urgently.',
+    });
     expect(thin.confidence).toBeLessThan(strong.confidence);
   });
 
@@ -25,17 +44,33 @@ describe('confidence', () => {
     // The same spam reading for both, so only the category's margin differs: evidence as scoreSignal measures it
     // for "a quote for 200 seats and a demo" (sales 25, no runner-up) and for "a refund, and a quote" (churn 25,
     // sales 12.5). The learned weight of the margin is small (bin/train-confidence.ts): never the wrong way round.
-    const same = { source: 'email', archived: false, spamProbability: 0.1, score: 45, reasons: [{ code: 'SALES_INTEREST', message: 'x', weight: 25 }], words: 20 } as const;
+    const same = {
+      source: 'email',
+      archived: false,
+      spamProbability: 0.1,
+      score: 45,
+      reasons: [{ code: 'SALES_INTEREST', message: 'x', weight: 25 }],
+      words: 20,
+    } as const;
     const agreeing = confidenceOf({ ...same, category: 'sales_opportunity', best: 25, second: 0 });
     const conflicting = confidenceOf({ ...same, category: 'churn_risk', best: 25, second: 12.5 });
     expect(conflicting).toBeLessThanOrEqual(agreeing);
-    const refundAndQuote = score({ source: 'email', body: 'I want a refund for last month. Also, could you send a quote for 200 seats of the enterprise plan?' });
+    const refundAndQuote = score({
+      source: 'email',
+      body: 'I want a refund for last month. Also, could you send a quote for 200 seats of the enterprise plan?',
+    });
     expect(refundAndQuote.category).toBe('churn_risk');
-    expect(refundAndQuote.reasons.map((r) => r.code)).toEqual(expect.arrayContaining(['REFUND_DEMAND', 'SALES_INTEREST']));
+    expect(refundAndQuote.reasons.map((r) => r.code)).toEqual(
+      expect.arrayContaining(['REFUND_DEMAND', 'SALES_INTEREST']),
+    );
   });
 
   it('does not let a doubtful spam vote on a short text lower the confidence of what the text plainly says', () => {
-    const outage = score({ source: 'email', subject: 'Production outage', body: 'Our production site is down for all customers since 9:00, please help urgently.' });
+    const outage = score({
+      source: 'email',
+      subject: 'Production outage',
+      body: 'Our production site is down for all customers since 9:00, please help urgently.',
+    });
     expect(outage.category).toBe('incident');
     expect(outage.confidence).toBeGreaterThanOrEqual(0.85);
   });
@@ -51,9 +86,18 @@ describe('confidence', () => {
 describe('language', () => {
   it.each([
     ['en', 'Could you please check why the export is missing from the report? Thanks for your help with this.'],
-    ['de', 'Können Sie bitte prüfen, warum der Export in dem Bericht fehlt? Vielen Dank für Ihre Hilfe und die schnelle Antwort.'],
-    ['fr', 'Pouvez-vous vérifier pourquoi les données ne sont pas dans le rapport? Merci pour votre aide avec cette question.'],
-    ['es', 'Podría revisar por qué los datos no están en el informe? Gracias por su ayuda con esta pregunta y por la respuesta.'],
+    [
+      'de',
+      'Können Sie bitte prüfen, warum der Export in dem Bericht fehlt? Vielen Dank für Ihre Hilfe und die schnelle Antwort.',
+    ],
+    [
+      'fr',
+      'Pouvez-vous vérifier pourquoi les données ne sont pas dans le rapport? Merci pour votre aide avec cette question.',
+    ],
+    [
+      'es',
+      'Podría revisar por qué los datos no están en el informe? Gracias por su ayuda con esta pregunta y por la respuesta.',
+    ],
   ])('tells %s', (language, body) => {
     expect(score({ source: 'email', body }).language).toBe(language);
   });
@@ -74,7 +118,13 @@ describe('language', () => {
   });
 
   it('tells en for the README demo signal (bin/local.ts prints it)', () => {
-    expect(score({ source: 'email', subject: 'Production outage', body: 'Our checkout is down for all customers since 09:10.' }).language).toBe('en');
+    expect(
+      score({
+        source: 'email',
+        subject: 'Production outage',
+        body: 'Our checkout is down for all customers since 09:10.',
+      }).language,
+    ).toBe('en');
   });
 
   it('says und when the text is too short or has no words', () => {
@@ -85,7 +135,10 @@ describe('language', () => {
 
 describe('sentiment', () => {
   it('is negative for an angry complaint, positive for thanks, neutral for a plain question', () => {
-    expect(score({ source: 'email', body: 'This is unacceptable, the third time I write and it is still not working!' }).sentiment).toBe('negative');
+    expect(
+      score({ source: 'email', body: 'This is unacceptable, the third time I write and it is still not working!' })
+        .sentiment,
+    ).toBe('negative');
     expect(score({ source: 'email', body: 'Thanks, that fixed it! Great support.' }).sentiment).toBe('positive');
     expect(score({ source: 'email', body: 'What time is the meeting tomorrow?' }).sentiment).toBe('neutral');
   });
@@ -95,7 +148,9 @@ describe('buildDecision with a policy', () => {
   it('answers by received_at plus the default minutes for the priority, and policy_version 0 without a policy', () => {
     for (const priority of ['critical', 'high', 'medium', 'low'] as const) {
       const d = buildDecision(ids, assessment({ priority, recommended_action: 'review' }));
-      expect(d.respond_by).toBe(new Date(Date.parse(ids.received_at) + DEFAULT_RESPONSE_MINUTES[priority] * 60_000).toISOString());
+      expect(d.respond_by).toBe(
+        new Date(Date.parse(ids.received_at) + DEFAULT_RESPONSE_MINUTES[priority] * 60_000).toISOString(),
+      );
       expect(d.policy_version).toBe(0);
       expect(d.model_version).toBe(MODEL_VERSION);
     }
@@ -112,6 +167,8 @@ describe('buildDecision with a policy', () => {
   });
 
   it('has no respond_by for an archived signal', () => {
-    expect(buildDecision(ids, assessment({ priority: 'low', recommended_action: 'archive', category: 'spam' })).respond_by).toBeNull();
+    expect(
+      buildDecision(ids, assessment({ priority: 'low', recommended_action: 'archive', category: 'spam' })).respond_by,
+    ).toBeNull();
   });
 });

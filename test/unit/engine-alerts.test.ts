@@ -4,7 +4,14 @@
 import { PRIORITIES } from '../../lambdas/domain/decision';
 import { scoreSignal } from '../../lambdas/domain/engine';
 import type { Signal } from '../../lambdas/domain/signal';
-import { ALERT_CASES, TICKET_CASES, alertSignal, ticketSignal, type AlertLabel, type TicketLabel } from '../../bin/eval/hand-written-cases';
+import {
+  ALERT_CASES,
+  TICKET_CASES,
+  alertSignal,
+  ticketSignal,
+  type AlertLabel,
+  type TicketLabel,
+} from '../../bin/eval/hand-written-cases';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
 const score = (s: Omit<Signal, 'workspace_id' | 'received_at'>) =>
@@ -12,9 +19,21 @@ const score = (s: Omit<Signal, 'workspace_id' | 'received_at'>) =>
 const rank = (p: string) => PRIORITIES.length - PRIORITIES.indexOf(p as (typeof PRIORITIES)[number]);
 
 describe('operational alerts', () => {
-  const info = score({ source: 'internal', subject: 'Nightly report generated', body: 'The nightly usage report was generated.' });
-  const capacity = score({ source: 'internal', subject: 'Capacity warning', body: 'Cluster capacity at 92%, consider adding nodes.' });
-  const degraded = score({ source: 'internal', subject: 'Replica degraded', body: 'Replica db-2 is degraded: replication lag above threshold.' });
+  const info = score({
+    source: 'internal',
+    subject: 'Nightly report generated',
+    body: 'The nightly usage report was generated.',
+  });
+  const capacity = score({
+    source: 'internal',
+    subject: 'Capacity warning',
+    body: 'Cluster capacity at 92%, consider adding nodes.',
+  });
+  const degraded = score({
+    source: 'internal',
+    subject: 'Replica degraded',
+    body: 'Replica db-2 is degraded: replication lag above threshold.',
+  });
   const unreachable = score({
     source: 'internal',
     subject: 'payments-api unreachable',
@@ -30,11 +49,16 @@ describe('operational alerts', () => {
   });
 
   it('are incidents for engineering once anything is wrong', () => {
-    for (const a of [capacity, degraded, unreachable]) expect([a.category, a.queue]).toEqual(['incident', 'engineering']);
+    for (const a of [capacity, degraded, unreachable])
+      expect([a.category, a.queue]).toEqual(['incident', 'engineering']);
   });
 
   it('are not made critical by a negated severity word in the rule text', () => {
-    const a = score({ source: 'internal', subject: 'Alert rule: low disk', body: 'This alert is never critical and should not page anyone.' });
+    const a = score({
+      source: 'internal',
+      subject: 'Alert rule: low disk',
+      body: 'This alert is never critical and should not page anyone.',
+    });
     expect(a.priority).not.toBe('critical');
     expect(a.priority).not.toBe('high');
   });
@@ -42,21 +66,37 @@ describe('operational alerts', () => {
 
 describe('bug and task text', () => {
   it('becomes an incident when it reports an outage or degraded production', () => {
-    const a = score({ source: 'task', subject: 'Login down for all users', body: 'Since the deploy the login service is down for all users in production.' });
+    const a = score({
+      source: 'task',
+      subject: 'Login down for all users',
+      body: 'Since the deploy the login service is down for all users in production.',
+    });
     expect(a.category).toBe('incident');
   });
 
   it('becomes a security case when it reports a vulnerability', () => {
-    expect(score({ source: 'task', subject: 'XSS in comments', body: 'Security vulnerability: script injection (XSS) in the comment field.' }).category).toBe('security');
+    expect(
+      score({
+        source: 'task',
+        subject: 'XSS in comments',
+        body: 'Security vulnerability: script injection (XSS) in the comment field.',
+      }).category,
+    ).toBe('security');
   });
 
   it('becomes a support case when a customer cannot use the product', () => {
-    const a = score({ source: 'task', subject: 'Customer cannot reset password', body: 'A customer cannot reset their password; the reset e-mail never arrives.' });
+    const a = score({
+      source: 'task',
+      subject: 'Customer cannot reset password',
+      body: 'A customer cannot reset their password; the reset e-mail never arrives.',
+    });
     expect(a.category).toBe('support');
   });
 
   it('stays a task when it is plain work', () => {
-    expect(score({ source: 'task', subject: 'Update the footer year', body: 'Change 2025 to 2026 in the footer.' }).category).toBe('task');
+    expect(
+      score({ source: 'task', subject: 'Update the footer year', body: 'Change 2025 to 2026 in the footer.' }).category,
+    ).toBe('task');
   });
 });
 
@@ -75,7 +115,8 @@ describe.each(['internal', 'email'] as const)('hand-written alert rules as %s si
 
   it('has enough cases of every class', () => {
     expect(ALERT_CASES.length).toBeGreaterThanOrEqual(40);
-    for (const label of ['critical', 'warning', 'info'] as const) expect(scoresOf(label).length).toBeGreaterThanOrEqual(12);
+    for (const label of ['critical', 'warning', 'info'] as const)
+      expect(scoresOf(label).length).toBeGreaterThanOrEqual(12);
   });
 
   it('scores critical above warning above info (median and mean)', () => {
@@ -95,7 +136,10 @@ describe.each(['internal', 'email'] as const)('hand-written alert rules as %s si
 
   it('never escalates an info alert, nor gives it more than medium', () => {
     for (const { c, a } of scored.filter((x) => x.c.label === 'info')) {
-      expect([c.name, a.recommended_action === 'escalate' || a.recommended_action === 'respond_now']).toEqual([c.name, false]);
+      expect([c.name, a.recommended_action === 'escalate' || a.recommended_action === 'respond_now']).toEqual([
+        c.name,
+        false,
+      ]);
       expect([c.name, a.priority === 'low' || a.priority === 'medium']).toEqual([c.name, true]);
     }
   });
@@ -120,7 +164,10 @@ describe('alert wording that must not flip the severity', () => {
   });
 
   it('"should never happen" does not soften a critical condition', () => {
-    const a = internal('Replication stopped', 'Replication on {{ $labels.instance }} has stopped. This should never happen.');
+    const a = internal(
+      'Replication stopped',
+      'Replication on {{ $labels.instance }} has stopped. This should never happen.',
+    );
     expect(codes(a)).toContain('CRITICAL_CONDITION');
     expect(['high', 'critical']).toContain(a.priority);
   });
@@ -147,11 +194,17 @@ describe('alert wording that must not flip the severity', () => {
 
   it('template placeholders add nothing and read like the values they stand for', () => {
     expect(internal('{{ $labels.alertname }}', 'VALUE = {{ $value }}\n  LABELS = {{ $labels }}').reasons).toEqual([]);
-    const templated = internal('Instance down', '{{ $labels.instance }} of job {{ $labels.job }} has been down for more than 5 minutes.');
+    const templated = internal(
+      'Instance down',
+      '{{ $labels.instance }} of job {{ $labels.job }} has been down for more than 5 minutes.',
+    );
     const rendered = internal('Instance down', 'db-1:9100 of job node has been down for more than 5 minutes.');
     expect(codes(templated)).toContain('OUTAGE_LANGUAGE');
     expect(templated.priority).toBe(rendered.priority);
-    const far = internal('Targets down', '{{ $value }}% of the {{ $labels.job }} targets in {{ $labels.namespace }} namespace are down.');
+    const far = internal(
+      'Targets down',
+      '{{ $value }}% of the {{ $labels.job }} targets in {{ $labels.namespace }} namespace are down.',
+    );
     expect(codes(far)).toContain('OUTAGE_LANGUAGE');
   });
 
@@ -171,7 +224,9 @@ describe('alert wording that must not flip the severity', () => {
   });
 
   it('reads a free share as the other side of a usage metric', () => {
-    expect(codes(internal('Disk almost full', 'Only 4% left on {{ $labels.mountpoint }}.'))).toContain('METRIC_CRITICAL');
+    expect(codes(internal('Disk almost full', 'Only 4% left on {{ $labels.mountpoint }}.'))).toContain(
+      'METRIC_CRITICAL',
+    );
     expect(codes(internal('Disk almost full', 'Less than 10% disk space left.'))).toContain('METRIC_WARNING');
     expect(codes(internal('Disk usage', 'Still 40% free.')).filter((c) => c.startsWith('METRIC'))).toEqual([]);
   });
@@ -186,9 +241,19 @@ describe('alert wording that must not flip the severity', () => {
   });
 
   it('a monitoring alert sent by mail reads as one; ordinary mail with the same words does not', () => {
-    const mail = score({ source: 'email', sender: 'alertmanager@ops.example', subject: '[FIRING:1] KubeNodeNotReady', body: 'Node {{ $labels.node }} is not ready.' });
+    const mail = score({
+      source: 'email',
+      sender: 'alertmanager@ops.example',
+      subject: '[FIRING:1] KubeNodeNotReady',
+      body: 'Node {{ $labels.node }} is not ready.',
+    });
     expect(codes(mail)).toContain('CRITICAL_CONDITION');
-    const chat = score({ source: 'email', sender: 'ann@example.com', subject: 'Lunch', body: 'The kids are not ready yet, see you at one.' });
+    const chat = score({
+      source: 'email',
+      sender: 'ann@example.com',
+      subject: 'Lunch',
+      body: 'The kids are not ready yet, see you at one.',
+    });
     expect(codes(chat)).not.toContain('CRITICAL_CONDITION');
   });
 });
@@ -219,7 +284,12 @@ describe('hand-written bug and task texts', () => {
   });
 
   it('keeps defect wording out of other sources', () => {
-    const mail = score({ source: 'email', sender: 'a@b.example', subject: 'Minor typo', body: 'Small typo on your pricing page.' });
+    const mail = score({
+      source: 'email',
+      sender: 'a@b.example',
+      subject: 'Minor typo',
+      body: 'Small typo on your pricing page.',
+    });
     expect(mail.reasons.map((r) => r.code)).not.toContain('MINOR_ISSUE');
   });
 });

@@ -10,12 +10,64 @@ const RUNS = { numRuns: 400 };
 const NOW = new Date('2026-11-21T10:00:00Z');
 
 const SPAMMY = [
-  'you have won', 'claim your prize', 'lottery', 'FREE', 'WIN', 'click here', 'unsubscribe', 'newsletter', 'limited offer',
-  'act now', '£1000', '$5,000', 'txt', 'call 09061701461', 'viagra', 'cheap', 'http://win.example', 'winner', '!!!',
-  'no-reply', 'weekly digest', 'special promotion', 'buy now', 'cash', 'guaranteed', 'risk free', 'URGENT', 'bonus',
+  'you have won',
+  'claim your prize',
+  'lottery',
+  'FREE',
+  'WIN',
+  'click here',
+  'unsubscribe',
+  'newsletter',
+  'limited offer',
+  'act now',
+  '£1000',
+  '$5,000',
+  'txt',
+  'call 09061701461',
+  'viagra',
+  'cheap',
+  'http://win.example',
+  'winner',
+  '!!!',
+  'no-reply',
+  'weekly digest',
+  'special promotion',
+  'buy now',
+  'cash',
+  'guaranteed',
+  'risk free',
+  'URGENT',
+  'bonus',
 ];
-const ALARM = ['urgent', 'ASAP', 'down', 'outage', 'breach', 'hacked', 'lawsuit', 'critical', 'security', 'error', 'crash'];
-const FILLER = ['the', 'a', 'and', 'today', 'account', 'payment', 'service', 'team', 'please', '.', ',', '\n', 'now', 'update'];
+const ALARM = [
+  'urgent',
+  'ASAP',
+  'down',
+  'outage',
+  'breach',
+  'hacked',
+  'lawsuit',
+  'critical',
+  'security',
+  'error',
+  'crash',
+];
+const FILLER = [
+  'the',
+  'a',
+  'and',
+  'today',
+  'account',
+  'payment',
+  'service',
+  'team',
+  'please',
+  '.',
+  ',',
+  '\n',
+  'now',
+  'update',
+];
 const SERIOUS = [
   'our production site is down for all customers',
   'someone broke into my account and changed the password, this is a security incident',
@@ -34,9 +86,16 @@ const ASKING = [
   'I need to change my address',
 ];
 
-const words = (list: readonly string[]) => fc.array(fc.constantFrom(...list, ...FILLER), { maxLength: 80 }).map((ws) => ws.join(' '));
+const words = (list: readonly string[]) =>
+  fc.array(fc.constantFrom(...list, ...FILLER), { maxLength: 80 }).map((ws) => ws.join(' '));
 const mixed = fc.oneof(words(SPAMMY), words([...SPAMMY, ...ALARM]), words(ALARM), fc.string({ maxLength: 200 }));
-const sender = fc.constantFrom('winner@promo.example', 'noreply@shop.example', 'newsletter@news.example', 'Ann <ann@gmail.com>', undefined);
+const sender = fc.constantFrom(
+  'winner@promo.example',
+  'noreply@shop.example',
+  'newsletter@news.example',
+  'Ann <ann@gmail.com>',
+  undefined,
+);
 
 function signalOf(source: Source, subject: string, body: string, from?: string): Signal {
   const s: Signal = { workspace_id: 'ws_inv', source, received_at: '2026-11-21T09:59:00Z', subject, body };
@@ -49,12 +108,18 @@ const spamBeyondDoubt = (a: Assessment) => a.reasons.some((r) => r.code === 'SPA
 describe('invariant: archive only from a channel where no-human mail exists', () => {
   it('never archives a task, and never calls a task, internal or crm_event signal spam', () => {
     fc.assert(
-      fc.property(fc.constantFrom<Source>('task', 'internal', 'crm_event'), mixed, mixed, sender, (source, subject, body, from) => {
-        const a = score(signalOf(source, subject, body, from));
-        expect(a.category).not.toBe('spam');
-        expect(a.reasons.map((r) => r.code)).not.toContain('SPAM_MODEL');
-        if (source === 'task') expect(a.recommended_action).not.toBe('archive');
-      }),
+      fc.property(
+        fc.constantFrom<Source>('task', 'internal', 'crm_event'),
+        mixed,
+        mixed,
+        sender,
+        (source, subject, body, from) => {
+          const a = score(signalOf(source, subject, body, from));
+          expect(a.category).not.toBe('spam');
+          expect(a.reasons.map((r) => r.code)).not.toContain('SPAM_MODEL');
+          if (source === 'task') expect(a.recommended_action).not.toBe('archive');
+        },
+      ),
       RUNS,
     );
   });
@@ -64,7 +129,9 @@ describe('invariant: archive only from a channel where no-human mail exists', ()
       fc.property(mixed, mixed, (subject, body) => {
         const a = score(signalOf('support_message', subject, body));
         if (a.recommended_action === 'archive' && a.category === 'spam')
-          expect(a.reasons.some((r) => (r.code === 'SPAM_MODEL' && r.weight <= -60) || r.code === 'SPAM_LANGUAGE')).toBe(true);
+          expect(
+            a.reasons.some((r) => (r.code === 'SPAM_MODEL' && r.weight <= -60) || r.code === 'SPAM_LANGUAGE'),
+          ).toBe(true);
       }),
       RUNS,
     );
@@ -110,7 +177,13 @@ describe('invariant: a stated serious problem is never archived', () => {
   });
 
   it('keeps a plainly written security incident sent as a support message', () => {
-    const a = score(signalOf('support_message', 'Account compromised', 'Someone logged into my account from another country last night and changed my password and e-mail. I did not do this. Please lock the account.'));
+    const a = score(
+      signalOf(
+        'support_message',
+        'Account compromised',
+        'Someone logged into my account from another country last night and changed my password and e-mail. I did not do this. Please lock the account.',
+      ),
+    );
     expect(a.recommended_action).not.toBe('archive');
     expect(a.category).toBe('security');
   });
@@ -119,27 +192,51 @@ describe('invariant: a stated serious problem is never archived', () => {
 describe('invariant: spam and bulk mail are never escalated', () => {
   it('holds anything with spam or bulk evidence below critical', () => {
     fc.assert(
-      fc.property(fc.constantFrom<Source>('email', 'support_message'), mixed, words([...SPAMMY, ...ALARM, ...ALARM]), sender, (source, subject, body, from) => {
-        const a = score(signalOf(source, subject, body, from));
-        const bulk = a.category === 'spam' || a.category === 'newsletter' || a.reasons.some((r) => ['SPAM_MODEL', 'SPAM_LANGUAGE', 'NEWSLETTER_LANGUAGE', 'BULK_SENDER', 'BULK_OUTWEIGHS_ALARM'].includes(r.code));
-        if (bulk) {
-          expect(a.recommended_action).not.toBe('escalate');
-          expect(a.priority).not.toBe('critical');
-        }
-      }),
+      fc.property(
+        fc.constantFrom<Source>('email', 'support_message'),
+        mixed,
+        words([...SPAMMY, ...ALARM, ...ALARM]),
+        sender,
+        (source, subject, body, from) => {
+          const a = score(signalOf(source, subject, body, from));
+          const bulk =
+            a.category === 'spam' ||
+            a.category === 'newsletter' ||
+            a.reasons.some((r) =>
+              ['SPAM_MODEL', 'SPAM_LANGUAGE', 'NEWSLETTER_LANGUAGE', 'BULK_SENDER', 'BULK_OUTWEIGHS_ALARM'].includes(
+                r.code,
+              ),
+            );
+          if (bulk) {
+            expect(a.recommended_action).not.toBe('escalate');
+            expect(a.priority).not.toBe('critical');
+          }
+        },
+      ),
       RUNS,
     );
   });
 
   it('holds mail from a bulk-mail sender below critical, whatever alarm it reports', () => {
-    const bulkSender = fc.constantFrom('newsletter@shop.example', 'Deals <marketing@store.example>', 'Weekly <info-7@newsletter.online.example>', 'x.1@news.paper.example');
+    const bulkSender = fc.constantFrom(
+      'newsletter@shop.example',
+      'Deals <marketing@store.example>',
+      'Weekly <info-7@newsletter.online.example>',
+      'x.1@news.paper.example',
+    );
     const alarm = fc.tuple(fc.constantFrom(...SERIOUS), words(ALARM)).map(([a, b]) => `${a}. ${b}`);
     fc.assert(
-      fc.property(fc.constantFrom<Source>('email', 'support_message'), alarm, alarm, bulkSender, (source, subject, body, from) => {
-        const a = score(signalOf(source, subject, body, from));
-        expect(a.recommended_action).not.toBe('escalate');
-        expect(a.priority).not.toBe('critical');
-      }),
+      fc.property(
+        fc.constantFrom<Source>('email', 'support_message'),
+        alarm,
+        alarm,
+        bulkSender,
+        (source, subject, body, from) => {
+          const a = score(signalOf(source, subject, body, from));
+          expect(a.recommended_action).not.toBe('escalate');
+          expect(a.priority).not.toBe('critical');
+        },
+      ),
       RUNS,
     );
   });

@@ -1,12 +1,20 @@
 // The pure rules of grants (docs/operations.md, Grants) and rate limits (docs/partners.md, Scopes and rate limits).
 import { grantCovers, grantHead, grantProblem, grantsOverlap } from '../../lambdas/domain/grants';
 import { LruMap } from '../../lambdas/domain/lru';
-import { leaseSize, parseRateLimit, rateLimitHeaders, secondsUntilReset, windowAt, windowCeiling } from '../../lambdas/domain/rate-limit';
+import {
+  leaseSize,
+  parseRateLimit,
+  rateLimitHeaders,
+  secondsUntilReset,
+  windowAt,
+  windowCeiling,
+} from '../../lambdas/domain/rate-limit';
 
 describe('grants', () => {
   it('takes workspace ids and prefixes with at least 3 characters before the *', () => {
     for (const ok of ['ws_a', 'acme:*', 'abc*', 'a.b-c:*']) expect(grantProblem(ok)).toBeUndefined();
-    for (const bad of ['', 'ab*', '*', 'acme:**', 'ac me', 'x'.repeat(129), 'a*b']) expect(grantProblem(bad)).toBeDefined();
+    for (const bad of ['', 'ab*', '*', 'acme:**', 'ac me', 'x'.repeat(129), 'a*b'])
+      expect(grantProblem(bad)).toBeDefined();
   });
 
   it('covers and overlaps as a prefix match', () => {

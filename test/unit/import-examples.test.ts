@@ -9,12 +9,20 @@ import { validateImportEnvelope } from '../../lambdas/import-examples/import-env
 const now = Date.parse('2026-11-26T00:00:00Z');
 
 it('validates an example as analyze and feedback would, naming every problem at once', () => {
-  expect(validateExample({ signal: { source: 'email', subject: 'Hi' }, labels: { category: 'x' } }, 'ws', now)).toMatchObject({ ok: true, labels: { category: 'x' } });
+  expect(
+    validateExample({ signal: { source: 'email', subject: 'Hi' }, labels: { category: 'x' } }, 'ws', now),
+  ).toMatchObject({ ok: true, labels: { category: 'x' } });
   const bad = validateExample({ signal: { source: 'fax', workspace_id: 'ws' }, extra: 1 }, 'ws', now);
   expect(bad.ok).toBe(false);
   expect(!bad.ok && bad.details.map((d) => d.field).sort()).toEqual(['extra', 'labels', 'signal.source'].sort());
-  const other = validateExample({ signal: { source: 'email', workspace_id: 'ws_b' }, labels: { queue: 'q' } }, 'ws', now);
-  expect(!other.ok && other.details).toEqual([{ field: 'signal.workspace_id', message: "must be the path's workspace_id or left out" }]);
+  const other = validateExample(
+    { signal: { source: 'email', workspace_id: 'ws_b' }, labels: { queue: 'q' } },
+    'ws',
+    now,
+  );
+  expect(!other.ok && other.details).toEqual([
+    { field: 'signal.workspace_id', message: "must be the path's workspace_id or left out" },
+  ]);
 });
 
 it('refuses an envelope that is not 1 to 100 examples, or has other fields', () => {

@@ -8,32 +8,107 @@ import { keywordMatcher } from '../../lambdas/domain/keyword-matcher';
 import { keywordPattern } from '../../lambdas/domain/policy';
 
 const TRICKY = [
-  'a', 'b', 'A', 'B', 'k', 'K', '\u212A', 's', 'S', '\u017F', 'i', 'I', '\u0130', '\u0131', '\u00DF', '\u1E9E',
-  '\u03C3', '\u03C2', '\u03A3', '\u0345', '\u03B9', '\u0399', '\u1FBE', '\u0390', '\u1FD3', '\uFB05', '\uFB06',
-  '\u13A0', '\uAB70', '\u{10400}', '\u{10428}', '\u00E9', '\u00C9', '\u01C5', '\u01C6', '\u01C4',
-  '_', '1', '\u0663', '\u2160', '\u2170', '+', '.', '-', '#', '$', '(', '\\', '*', '\u{1F600}', '\uD800', '\uDC00',
-  ' ', ' ', '\t', '\n', '\u00A0', '\u3000', '\u2028', '\uFEFF', '\u200B',
+  'a',
+  'b',
+  'A',
+  'B',
+  'k',
+  'K',
+  '\u212A',
+  's',
+  'S',
+  '\u017F',
+  'i',
+  'I',
+  '\u0130',
+  '\u0131',
+  '\u00DF',
+  '\u1E9E',
+  '\u03C3',
+  '\u03C2',
+  '\u03A3',
+  '\u0345',
+  '\u03B9',
+  '\u0399',
+  '\u1FBE',
+  '\u0390',
+  '\u1FD3',
+  '\uFB05',
+  '\uFB06',
+  '\u13A0',
+  '\uAB70',
+  '\u{10400}',
+  '\u{10428}',
+  '\u00E9',
+  '\u00C9',
+  '\u01C5',
+  '\u01C6',
+  '\u01C4',
+  '_',
+  '1',
+  '\u0663',
+  '\u2160',
+  '\u2170',
+  '+',
+  '.',
+  '-',
+  '#',
+  '$',
+  '(',
+  '\\',
+  '*',
+  '\u{1F600}',
+  '\uD800',
+  '\uDC00',
+  ' ',
+  ' ',
+  '\t',
+  '\n',
+  '\u00A0',
+  '\u3000',
+  '\u2028',
+  '\uFEFF',
+  '\u200B',
 ];
 const char = fc.constantFrom(...TRICKY);
 const text = fc.array(char, { maxLength: 40 }).map((cs) => cs.join(''));
-const phrase = fc.array(char, { minLength: 1, maxLength: 8 }).map((cs) => cs.join('')).filter((p) => p.trim().length > 0);
+const phrase = fc
+  .array(char, { minLength: 1, maxLength: 8 })
+  .map((cs) => cs.join(''))
+  .filter((p) => p.trim().length > 0);
 /** Phrases that often occur in the text: pieces cut from it, with their case or spacing changed. */
 const related = (t: string) =>
-  fc.tuple(fc.nat(t.length), fc.integer({ min: 1, max: 8 }), fc.constantFrom('same', 'upper', 'lower', 'spaces')).map(([at, n, how]) => {
-    const piece = [...t].slice(at, at + n).join('');
-    if (how === 'upper') return piece.toUpperCase();
-    if (how === 'lower') return piece.toLowerCase();
-    if (how === 'spaces') return piece.replace(/\s+/g, ' \t ');
-    return piece.trim() ? piece : 'a';
-  });
+  fc
+    .tuple(fc.nat(t.length), fc.integer({ min: 1, max: 8 }), fc.constantFrom('same', 'upper', 'lower', 'spaces'))
+    .map(([at, n, how]) => {
+      const piece = [...t].slice(at, at + n).join('');
+      if (how === 'upper') return piece.toUpperCase();
+      if (how === 'lower') return piece.toLowerCase();
+      if (how === 'spaces') return piece.replace(/\s+/g, ' \t ');
+      return piece.trim() ? piece : 'a';
+    });
 
 const byRegex = (phrases: string[], t: string) => phrases.filter((p) => keywordPattern(p).test(t));
-const byAutomaton = (phrases: string[], t: string) => keywordMatcher(phrases.map((p) => ({ phrase: p }))).match(t).map((k) => k.phrase);
+const byAutomaton = (phrases: string[], t: string) =>
+  keywordMatcher(phrases.map((p) => ({ phrase: p })))
+    .match(t)
+    .map((k) => k.phrase);
 
 it('finds exactly the keywords the regular expressions find, on random phrases and texts', () => {
   fc.assert(
     fc.property(
-      text.chain((t) => fc.tuple(fc.constant(t), fc.array(fc.oneof(phrase, related(t).map((p) => (p.trim() ? p : 'a'))), { minLength: 1, maxLength: 12 }))),
+      text.chain((t) =>
+        fc.tuple(
+          fc.constant(t),
+          fc.array(
+            fc.oneof(
+              phrase,
+              related(t).map((p) => (p.trim() ? p : 'a')),
+            ),
+            { minLength: 1, maxLength: 12 },
+          ),
+        ),
+      ),
       ([t, phrases]) => {
         expect(byAutomaton(phrases, t)).toEqual(byRegex(phrases, t));
       },
@@ -43,7 +118,13 @@ it('finds exactly the keywords the regular expressions find, on random phrases a
 });
 
 it('keeps the documented examples and the policy order, duplicates included', () => {
-  const keywords = [{ phrase: 'c++' }, { phrase: 'VAT return' }, { phrase: 'VAT' }, { phrase: 'vat  RETURN' }, { phrase: 'elevator pitch' }];
+  const keywords = [
+    { phrase: 'c++' },
+    { phrase: 'VAT return' },
+    { phrase: 'VAT' },
+    { phrase: 'vat  RETURN' },
+    { phrase: 'elevator pitch' },
+  ];
   expect(keywordMatcher(keywords).match('our vat   return is late; we use C++ daily, not the elevator')).toEqual([
     keywords[0],
     keywords[1],

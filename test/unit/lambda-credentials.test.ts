@@ -4,7 +4,11 @@ import { credentialsFromEnvironment, defaultProvider } from '../../lambdas/store
 const LAMBDA_ENV = { AWS_ACCESS_KEY_ID: 'ASIAEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret', AWS_SESSION_TOKEN: 'token' };
 
 it("reads the execution role's credentials as Lambda sets them", () => {
-  expect(credentialsFromEnvironment(LAMBDA_ENV)).toEqual({ accessKeyId: 'ASIAEXAMPLE', secretAccessKey: 'secret', sessionToken: 'token' });
+  expect(credentialsFromEnvironment(LAMBDA_ENV)).toEqual({
+    accessKeyId: 'ASIAEXAMPLE',
+    secretAccessKey: 'secret',
+    sessionToken: 'token',
+  });
 });
 
 it('reads the optional variables the SDK reads too', () => {
@@ -24,7 +28,9 @@ it.each([
   ['an empty key id', { ...LAMBDA_ENV, AWS_ACCESS_KEY_ID: '' }],
   ['a profile instead', { AWS_PROFILE: 'dev' }],
 ])('refuses %s, naming the variables it needs', (_case, env) => {
-  expect(() => credentialsFromEnvironment(env)).toThrow(/^No AWS credentials in AWS_ACCESS_KEY_ID \/ AWS_SECRET_ACCESS_KEY\./);
+  expect(() => credentialsFromEnvironment(env)).toThrow(
+    /^No AWS credentials in AWS_ACCESS_KEY_ID \/ AWS_SECRET_ACCESS_KEY\./,
+  );
 });
 
 it('provides what the process environment holds when the SDK asks', async () => {

@@ -20,7 +20,11 @@ import { referencePredict } from '../support/reference-learning';
 const keyOf = (bytes: Uint8Array) => halfSipKey(bytes);
 
 // Synthetic banking77-like teaching: many categories, each with its own words over a shared everyday vocabulary.
-function syntheticSentences(seed: number, categories: number, count: number): { text: string; category: string; sender?: string }[] {
+function syntheticSentences(
+  seed: number,
+  categories: number,
+  count: number,
+): { text: string; category: string; sender?: string }[] {
   const rand = mulberry32(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
   const common = 'i my the a to is can how do what why card account money please help need still not yet'.split(' ');
@@ -30,14 +34,21 @@ function syntheticSentences(seed: number, categories: number, count: number): { 
   );
   return Array.from({ length: count }, () => {
     const c = Math.floor(rand() * categories);
-    const words = Array.from({ length: 4 + Math.floor(rand() * 12) }, () => (rand() < 0.45 ? pick(topic[c]) : pick(common)));
+    const words = Array.from({ length: 4 + Math.floor(rand() * 12) }, () =>
+      rand() < 0.45 ? pick(topic[c]) : pick(common),
+    );
     if (rand() < 0.3) words.push(pick(topic[Math.floor(rand() * categories)]));
     const sender = rand() < 0.2 ? `client${Math.floor(rand() * 15)}@bank${c % 4}.example` : undefined;
     return { text: words.join(' ') + (rand() < 0.5 ? '?' : ''), category: `cat_${c}`, sender };
   });
 }
 
-function teach(model: WorkspaceModel, key: ReturnType<typeof keyOf>, examples: ReturnType<typeof syntheticSentences>, seed: number) {
+function teach(
+  model: WorkspaceModel,
+  key: ReturnType<typeof keyOf>,
+  examples: ReturnType<typeof syntheticSentences>,
+  seed: number,
+) {
   const rand = mulberry32(seed);
   const priorities = ['low', 'medium', 'high'];
   examples.forEach((e, i) => {
@@ -47,7 +58,12 @@ function teach(model: WorkspaceModel, key: ReturnType<typeof keyOf>, examples: R
     if (i % 5 === 0) labels.queue = `q_${Number(e.category.slice(4)) % 5}`;
     applyChanges(model, sketch, learnedChanges({}, labels));
     // Some feedback is replaced: the decision moves to other labels (and, now and then, to none).
-    if (rand() < 0.1) applyChanges(model, sketch, learnedChanges(labels, rand() < 0.5 ? { category: `cat_${Math.floor(rand() * 60)}` } : {}));
+    if (rand() < 0.1)
+      applyChanges(
+        model,
+        sketch,
+        learnedChanges(labels, rand() < 0.5 ? { category: `cat_${Math.floor(rand() * 60)}` } : {}),
+      );
   });
 }
 
@@ -84,10 +100,16 @@ describe('the indexed prediction is the plain one', () => {
     const kept = model.index!;
     const rebuilt = indexModel({ version: model.version, labels: model.labels });
     const sorted = (table: PostingTable) =>
-      [...table.entries()].map(([b, pairs]) => [b, [...Array(pairs.length / 2).keys()].map((j) => `${pairs[2 * j]}:${pairs[2 * j + 1]}`).sort()] as const).sort((a, b) => a[0] - b[0]);
+      [...table.entries()]
+        .map(
+          ([b, pairs]) =>
+            [b, [...Array(pairs.length / 2).keys()].map((j) => `${pairs[2 * j]}:${pairs[2 * j + 1]}`).sort()] as const,
+        )
+        .sort((a, b) => a[0] - b[0]);
     for (const field of LEARNED_FIELDS) {
       expect(kept.fields[field].labels).toEqual(rebuilt.fields[field].labels);
-      for (const kind of ['text', 'senders', 'domains'] as const) expect(sorted(kept.fields[field][kind])).toEqual(sorted(rebuilt.fields[field][kind]));
+      for (const kind of ['text', 'senders', 'domains'] as const)
+        expect(sorted(kept.fields[field][kind])).toEqual(sorted(rebuilt.fields[field][kind]));
     }
     const counts = model.labels.reduce((sum, l) => sum + l.text.size + l.senders.size + l.domains.size, 0);
     expect(kept.postings).toBe(counts);

@@ -1,7 +1,14 @@
 // The pure learning and policy pieces: the keyed hash, the sketch (no text survives), the gate against the global
 // engine, sender matching with subdomains, whole-word keywords, and the bounded per-container cache.
 import { halfSipHash, halfSipKey } from '../../lambdas/domain/learning/half-siphash';
-import { applyChanges, countSketch, emptyModel, labelCounts, learnedChanges, predictField } from '../../lambdas/domain/learning/model';
+import {
+  applyChanges,
+  countSketch,
+  emptyModel,
+  labelCounts,
+  learnedChanges,
+  predictField,
+} from '../../lambdas/domain/learning/model';
 import { decodeSketch, encodeSketch, sketchSignal } from '../../lambdas/domain/learning/sketch';
 import { MAX_WORKSPACES, WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
 import { applyWorkspace } from '../../lambdas/domain/learning/workspace-layer';
@@ -14,11 +21,22 @@ const otherKey = halfSipKey(Uint8Array.from([7, 6, 5, 4, 3, 2, 1, 0]));
 
 it('computes HalfSipHash-2-4 as the reference vectors say', () => {
   const expected = [0x5b9f35a9, 0xb85a4727, 0x03a662fa, 0x04e7fe8a, 0x89466e2a, 0x69b6fac5, 0x23fc6358, 0xc563cf8b];
-  expected.forEach((want, len) => expect(halfSipHash(key, Uint8Array.from({ length: len }, (_, i) => i))).toBe(want));
+  expected.forEach((want, len) =>
+    expect(
+      halfSipHash(
+        key,
+        Uint8Array.from({ length: len }, (_, i) => i),
+      ),
+    ).toBe(want),
+  );
 });
 
 describe('the sketch', () => {
-  const signal = { subject: 'Refund for order 4411', body: 'Please refund my card payment', sender: 'Ann <ann@shop.example>' };
+  const signal = {
+    subject: 'Refund for order 4411',
+    body: 'Please refund my card payment',
+    sender: 'Ann <ann@shop.example>',
+  };
 
   it('holds bucket numbers only, round-trips through its stored form, and differs per workspace key', () => {
     const sketch = sketchSignal(key, signal);
@@ -42,7 +60,9 @@ describe('prediction', () => {
     model.labels.push(billing);
     model.version = 3;
     expect(predictField(model, 'category', sketch('refund my card payment please'))?.label).toBe('card_refund');
-    expect(predictField(model, 'category', sketch('the quarterly board meeting moved to thursday afternoon'))).toBeUndefined();
+    expect(
+      predictField(model, 'category', sketch('the quarterly board meeting moved to thursday afternoon')),
+    ).toBeUndefined();
   });
 
   it('follows a sender after a few corrections and says how many, and forgets a count taken back', () => {
@@ -75,7 +95,12 @@ describe('policy', () => {
   });
 
   it('leaves the global assessment untouched for a fresh workspace', () => {
-    const signal = { workspace_id: 'w', source: 'email' as const, subject: 'Production outage', received_at: '2026-01-01T00:00:00Z' };
+    const signal = {
+      workspace_id: 'w',
+      source: 'email' as const,
+      subject: 'Production outage',
+      received_at: '2026-01-01T00:00:00Z',
+    };
     const global = scoreSignal(signal, new Date('2026-01-01T00:00:00Z'));
     const out = applyWorkspace(global, signal, compilePolicy(EMPTY_POLICY), emptyModel(), sketchSignal(key, signal));
     const { policy_version, ...rest } = out;
@@ -87,8 +112,17 @@ describe('policy', () => {
 it('keeps at most MAX_WORKSPACES workspaces, shares one load between concurrent misses, and expires after the TTL', async () => {
   let loads = 0;
   let now = 0;
-  const state = (): WorkspaceState => ({ policy: EMPTY_POLICY, model: emptyModel(), sketchKey: '0001020304050607', loadCost: { requests: 1, bytes: 0 } });
-  const cache = new WorkspaceCache(async () => (loads++, state()), 30_000, () => now);
+  const state = (): WorkspaceState => ({
+    policy: EMPTY_POLICY,
+    model: emptyModel(),
+    sketchKey: '0001020304050607',
+    loadCost: { requests: 1, bytes: 0 },
+  });
+  const cache = new WorkspaceCache(
+    async () => (loads++, state()),
+    30_000,
+    () => now,
+  );
   await Promise.all([cache.get('a'), cache.get('a'), cache.get('a')]);
   expect(loads).toBe(1);
   now = 29_000;
@@ -114,12 +148,22 @@ it('moves a decision from its old labels to its new ones, counting it once (repl
 });
 
 describe('confidence of learned decisions', () => {
-  const signal = { workspace_id: 'w', source: 'email' as const, body: 'please refund my card payment', received_at: '2026-01-01T00:00:00Z' };
+  const signal = {
+    workspace_id: 'w',
+    source: 'email' as const,
+    body: 'please refund my card payment',
+    received_at: '2026-01-01T00:00:00Z',
+  };
   const global = scoreSignal(signal, new Date('2026-01-01T00:00:00Z'));
   const policy = compilePolicy(EMPTY_POLICY);
   const taught = (times: number, field: 'category' | 'priority' = 'category', label = 'card_refund') => {
     const model = emptyModel();
-    for (let i = 0; i < times; i++) applyChanges(model, sketchSignal(key, { body: `please refund my card payment ${i}` }), learnedChanges({}, { [field]: label }));
+    for (let i = 0; i < times; i++)
+      applyChanges(
+        model,
+        sketchSignal(key, { body: `please refund my card payment ${i}` }),
+        learnedChanges({}, { [field]: label }),
+      );
     return model;
   };
 
@@ -137,7 +181,13 @@ describe('confidence of learned decisions', () => {
     const unlike = { ...signal, body: 'the quarterly board meeting moved to thursday afternoon' };
     const g = scoreSignal(unlike, new Date('2026-01-01T00:00:00Z'));
     expect(applyWorkspace(g, unlike, policy, taught(5), sketchSignal(key, unlike)).confidence).toBe(g.confidence);
-    const byPriority = applyWorkspace(global, signal, policy, taught(1, 'priority', 'critical'), sketchSignal(key, signal));
+    const byPriority = applyWorkspace(
+      global,
+      signal,
+      policy,
+      taught(1, 'priority', 'critical'),
+      sketchSignal(key, signal),
+    );
     expect(byPriority.priority).toBe('critical');
     expect(byPriority.confidence).toBeLessThanOrEqual(Math.min(global.confidence, 0.5));
   });

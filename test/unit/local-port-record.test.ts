@@ -19,7 +19,13 @@ afterEach(() => {
   rmSync(runtime, { recursive: true, force: true });
 });
 
-const record = (port: number, pid = process.pid) => ({ accessKeyId: 'a'.repeat(40), region: 'us-east-1', port, pid, dataDir: '/data' });
+const record = (port: number, pid = process.pid) => ({
+  accessKeyId: 'a'.repeat(40),
+  region: 'us-east-1',
+  port,
+  pid,
+  dataDir: '/data',
+});
 
 it('is written readable by its owner only, in a directory only its owner can enter, and read back', () => {
   const path = writePortRecord(record(8123));

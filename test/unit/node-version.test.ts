@@ -12,7 +12,7 @@ function libSources(dir: string): string[] {
 }
 
 describe('the Node.js version the tests run on', () => {
-  it('.nvmrc names the Lambdas\' runtime major, which .ci/run installs and engines allows', () => {
+  it(".nvmrc names the Lambdas' runtime major, which .ci/run installs and engines allows", () => {
     const nvmrc = readFileSync(path.join(root, '.nvmrc'), 'utf8').trim().replace(/^v/, '');
     const runtimes = new Set(
       libSources(path.join(root, 'lib')).flatMap((file) =>

@@ -6,9 +6,20 @@ import { validate as validateOpenApi, compileErrors } from '@readme/openapi-pars
 import fc from 'fast-check';
 import type { ValidateFunction } from 'ajv/dist/2020';
 import { API_BASE_PATH, ROUTES } from '../../lambdas/contract/routes';
-import { DEFAULT_MESSAGE, ERROR_STATUS, type ErrorCode, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../lambdas/contract/errors';
+import {
+  DEFAULT_MESSAGE,
+  ERROR_STATUS,
+  type ErrorCode,
+  UNAVAILABLE_RETRY_AFTER_SECONDS,
+} from '../../lambdas/contract/errors';
 import { MAX_BODY_BYTES } from '../../lambdas/http/api-handler';
-import { LIMITS, WORKSPACE_ID_PATTERN, isEmailAddress, validateIdempotencyKey, validateSignal } from '../../lambdas/analyze/signal-schema';
+import {
+  LIMITS,
+  WORKSPACE_ID_PATTERN,
+  isEmailAddress,
+  validateIdempotencyKey,
+  validateSignal,
+} from '../../lambdas/analyze/signal-schema';
 import { SOURCES } from '../../lambdas/domain/signal';
 import { ACTIONS, CATEGORIES, PRIORITIES, QUEUES, buildDecision } from '../../lambdas/domain/decision';
 import { DECISION_ID_PATTERN, newDecisionId } from '../../lambdas/domain/ids';
@@ -44,9 +55,17 @@ const operations: [string, string, any][] = Object.entries<any>(doc.paths).flatM
 /** Every documented response with its status and where it is: operations' and the fallback's. */
 const responses: { where: string; status: string; response: any }[] = [
   ...operations.flatMap(([method, template, op]) =>
-    Object.entries<any>(op.responses).map(([status, response]) => ({ where: `${method} ${template}`, status, response })),
+    Object.entries<any>(op.responses).map(([status, response]) => ({
+      where: `${method} ${template}`,
+      status,
+      response,
+    })),
   ),
-  ...Object.entries<any>(doc['x-fallback'].responses).map(([status, response]) => ({ where: 'x-fallback', status, response })),
+  ...Object.entries<any>(doc['x-fallback'].responses).map(([status, response]) => ({
+    where: 'x-fallback',
+    status,
+    response,
+  })),
 ];
 const errorResponses = responses.filter((r) => Number(r.status) >= 400);
 const jsonSchemaOf = (response: any) => response.content['application/json'].schema;
@@ -79,7 +98,10 @@ describe('the document', () => {
 
   it('names the deployed and the local server, both ending in the API base path', () => {
     const urls = doc.servers.map((s: { url: string }) => s.url);
-    expect(urls).toEqual(['https://{api-id}.execute-api.{region}.amazonaws.com/api/v1', 'http://127.0.0.1:3000/api/v1']);
+    expect(urls).toEqual([
+      'https://{api-id}.execute-api.{region}.amazonaws.com/api/v1',
+      'http://127.0.0.1:3000/api/v1',
+    ]);
     expect(Object.keys(doc.servers[0].variables).sort()).toEqual(['api-id', 'region']);
     expect(serverBasePath(doc)).toBe(API_BASE_PATH);
   });
@@ -122,14 +144,20 @@ describe('errors (lambdas/contract/errors.ts)', () => {
 
   it.each(CODES)('documents %s under its status', (code) => {
     const status = String(ERROR_STATUS[code]);
-    const carriers = errorResponses.filter((r) => r.status === status && accepts(jsonSchemaOf(r.response), errorBody(code)));
+    const carriers = errorResponses.filter(
+      (r) => r.status === status && accepts(jsonSchemaOf(r.response), errorBody(code)),
+    );
     expect(carriers.map((r) => r.where)).not.toEqual([]);
   });
 
   it('constrains each error response to the codes of its status, and to at least one', () => {
     for (const { where, status, response } of errorResponses) {
       const accepted = CODES.filter((code) => accepts(jsonSchemaOf(response), errorBody(code)));
-      expect({ where, status, accepted: accepted.filter((c) => String(ERROR_STATUS[c]) !== status) }).toEqual({ where, status, accepted: [] });
+      expect({ where, status, accepted: accepted.filter((c) => String(ERROR_STATUS[c]) !== status) }).toEqual({
+        where,
+        status,
+        accepted: [],
+      });
       expect(accepted.length).toBeGreaterThan(0);
     }
   });
@@ -139,15 +167,21 @@ describe('errors (lambdas/contract/errors.ts)', () => {
     expect(accepts(generic, errorBody('UNAUTHORIZED'))).toBe(true);
     expect(accepts(generic, { ...errorBody('UNAUTHORIZED'), extra: 1 })).toBe(false);
     expect(accepts(generic, errorBody('UNAUTHORIZED', { hint: 'x' }))).toBe(false);
-    expect(accepts(generic, errorBody('UNAUTHORIZED', { details: [{ field: 'a', message: 'b', extra: 1 }] }))).toBe(false);
+    expect(accepts(generic, errorBody('UNAUTHORIZED', { details: [{ field: 'a', message: 'b', extra: 1 }] }))).toBe(
+      false,
+    );
     expect(accepts(generic, { message: 'Unauthorized' })).toBe(false);
     for (const { status, response } of errorResponses) {
-      for (const code of CODES.filter((c) => String(ERROR_STATUS[c]) === status && accepts(jsonSchemaOf(response), errorBody(c)))) {
+      for (const code of CODES.filter(
+        (c) => String(ERROR_STATUS[c]) === status && accepts(jsonSchemaOf(response), errorBody(c)),
+      )) {
         if (code === 'VALIDATION_ERROR') {
           const { details: _d, ...bare } = errorBody(code).error as Record<string, unknown>;
           expect(accepts(jsonSchemaOf(response), { error: bare })).toBe(false);
         } else {
-          expect(accepts(jsonSchemaOf(response), errorBody(code, { details: [{ field: 'a', message: 'b' }] }))).toBe(false);
+          expect(accepts(jsonSchemaOf(response), errorBody(code, { details: [{ field: 'a', message: 'b' }] }))).toBe(
+            false,
+          );
         }
       }
     }
@@ -155,7 +189,11 @@ describe('errors (lambdas/contract/errors.ts)', () => {
 
   it('requires X-Request-Id on every response, Retry-After on 429 and 503, Allow on 405', () => {
     for (const { where, status, response } of responses) {
-      expect({ where, status, required: response.headers?.['X-Request-Id']?.required }).toEqual({ where, status, required: true });
+      expect({ where, status, required: response.headers?.['X-Request-Id']?.required }).toEqual({
+        where,
+        status,
+        required: true,
+      });
       if (status === '429' || status === '503') expect(response.headers['Retry-After'].required).toBe(true);
       if (status === '405') expect(response.headers.Allow.required).toBe(true);
     }
@@ -168,7 +206,8 @@ describe('errors (lambdas/contract/errors.ts)', () => {
       for (const example of Object.values<any>(response.content['application/json'].examples ?? {})) {
         const { code, message } = example.value.error;
         if (code === 'METHOD_NOT_ALLOWED') expect(message).toMatch(/^This route allows only [A-Z]+(, [A-Z]+)*\.$/);
-        else if (code === 'INSUFFICIENT_SCOPE') expect(message).toMatch(/^This API key lacks the scope "(analyze|read|feedback|policy)" this route needs\.$/);
+        else if (code === 'INSUFFICIENT_SCOPE')
+          expect(message).toMatch(/^This API key lacks the scope "(analyze|read|feedback|policy)" this route needs\.$/);
         else expect(message).toBe(DEFAULT_MESSAGE[code as ErrorCode]);
         seen++;
       }
@@ -191,8 +230,25 @@ describe('the decision (lambdas/domain/decision.ts)', () => {
 
   it('has the fields of buildDecision and the workspace layer, in their order, the v1 ones required, and no other', () => {
     const v1 = buildDecision(
-      { decision_id: newDecisionId(), workspace_id: 'ws_x', source: 'email', received_at: '2026-11-21T09:00:00Z', created_at: new Date().toISOString() },
-      { score: 50, priority: 'medium', recommended_action: 'respond', category: 'general', queue: 'support', reasons: [], model_version: 'rules-1', confidence: 0.5, language: 'en', sentiment: 'neutral' },
+      {
+        decision_id: newDecisionId(),
+        workspace_id: 'ws_x',
+        source: 'email',
+        received_at: '2026-11-21T09:00:00Z',
+        created_at: new Date().toISOString(),
+      },
+      {
+        score: 50,
+        priority: 'medium',
+        recommended_action: 'respond',
+        category: 'general',
+        queue: 'support',
+        reasons: [],
+        model_version: 'rules-1',
+        confidence: 0.5,
+        language: 'en',
+        sentiment: 'neutral',
+      },
     );
     const built = withWorkspaceFields(v1, undefined);
     expect(Object.keys(decision.properties)).toEqual(Object.keys(built));
@@ -208,13 +264,46 @@ describe('the decision (lambdas/domain/decision.ts)', () => {
   it('ties priority to the score bands of the contract', () => {
     const built = (score: number, priority: string) =>
       buildDecision(
-        { decision_id: newDecisionId(), workspace_id: 'ws_x', source: 'task', received_at: '2026-11-21T09:00:00Z', created_at: '2026-11-21T09:00:00.000Z' },
-        { score, priority: priority as any, recommended_action: 'review', category: 'general', queue: 'operations', reasons: [], model_version: 'rules-1', confidence: 0.5, language: 'en', sentiment: 'neutral' },
+        {
+          decision_id: newDecisionId(),
+          workspace_id: 'ws_x',
+          source: 'task',
+          received_at: '2026-11-21T09:00:00Z',
+          created_at: '2026-11-21T09:00:00.000Z',
+        },
+        {
+          score,
+          priority: priority as any,
+          recommended_action: 'review',
+          category: 'general',
+          queue: 'operations',
+          reasons: [],
+          model_version: 'rules-1',
+          confidence: 0.5,
+          language: 'en',
+          sentiment: 'neutral',
+        },
       );
-    for (const [score, priority] of [[80, 'critical'], [100, 'critical'], [60, 'high'], [79, 'high'], [35, 'medium'], [59, 'medium'], [0, 'low'], [34, 'low']] as const) {
+    for (const [score, priority] of [
+      [80, 'critical'],
+      [100, 'critical'],
+      [60, 'high'],
+      [79, 'high'],
+      [35, 'medium'],
+      [59, 'medium'],
+      [0, 'low'],
+      [34, 'low'],
+    ] as const) {
       expect(accepts(decision, built(score, priority))).toBe(true);
     }
-    for (const [score, priority] of [[79, 'critical'], [80, 'high'], [59, 'high'], [60, 'medium'], [34, 'medium'], [35, 'low']] as const) {
+    for (const [score, priority] of [
+      [79, 'critical'],
+      [80, 'high'],
+      [59, 'high'],
+      [60, 'medium'],
+      [34, 'medium'],
+      [35, 'low'],
+    ] as const) {
       expect(accepts(decision, built(score, priority))).toBe(false);
     }
   });
@@ -226,7 +315,13 @@ describe('the decision (lambdas/domain/decision.ts)', () => {
       const v = validateSignal(value, nowMs);
       if (!v.ok) throw new Error(`example signal refused: ${JSON.stringify(v.details)}`);
       const d = buildDecision(
-        { decision_id: newDecisionId(nowMs), workspace_id: v.signal.workspace_id, source: v.signal.source, received_at: v.signal.received_at, created_at: new Date(nowMs).toISOString() },
+        {
+          decision_id: newDecisionId(nowMs),
+          workspace_id: v.signal.workspace_id,
+          source: v.signal.source,
+          received_at: v.signal.received_at,
+          created_at: new Date(nowMs).toISOString(),
+        },
         scoreSignal(v.signal, new Date(nowMs)),
       );
       const check = validatorFor(decision);
@@ -244,7 +339,11 @@ describe('the signal (lambdas/analyze/signal-schema.ts)', () => {
     expect(signal.required).toEqual(['workspace_id', 'source']);
     expect(signal.additionalProperties).toBe(false);
     expect(Object.keys(p)).toEqual(['workspace_id', 'source', 'subject', 'body', 'sender', 'received_at', 'metadata']);
-    expect(p.workspace_id).toMatchObject({ minLength: 1, maxLength: LIMITS.workspaceIdMax, pattern: WORKSPACE_ID_PATTERN.source });
+    expect(p.workspace_id).toMatchObject({
+      minLength: 1,
+      maxLength: LIMITS.workspaceIdMax,
+      pattern: WORKSPACE_ID_PATTERN.source,
+    });
     expect(p.source.enum).toEqual([...SOURCES]);
     expect(p.subject.maxLength).toBe(LIMITS.subjectMax);
     expect(p.body.maxLength).toBe(LIMITS.bodyMax);
@@ -328,7 +427,27 @@ describe('the signal (lambdas/analyze/signal-schema.ts)', () => {
   it('states an e-mail rule for senders equivalent to the implementation', () => {
     const rule = signal.then.properties.sender.pattern as string;
     const re = new RegExp(rule, 'u');
-    const unit = fc.constantFrom('a', 'b', '.', '@', '<', '>', ' ', '"', ',', ';', ':', '(', ')', '[', ']', '\t', '\n', '\u00a0', 'é');
+    const unit = fc.constantFrom(
+      'a',
+      'b',
+      '.',
+      '@',
+      '<',
+      '>',
+      ' ',
+      '"',
+      ',',
+      ';',
+      ':',
+      '(',
+      ')',
+      '[',
+      ']',
+      '\t',
+      '\n',
+      '\u00a0',
+      'é',
+    );
     fc.assert(
       fc.property(fc.string({ unit, maxLength: 24 }), (s) => {
         expect({ s, documented: s === '' || re.test(s) }).toEqual({ s, documented: s === '' || isEmailAddress(s) });
@@ -357,7 +476,19 @@ describe('the signal (lambdas/analyze/signal-schema.ts)', () => {
 
   it('states the Idempotency-Key rule of validateIdempotencyKey', () => {
     const check = validatorFor(doc.components.parameters.IdempotencyKey.schema);
-    for (const key of ['a', 'order-1', ' spaced ', '~!@#$%^&*()', 'x'.repeat(255), 'x'.repeat(256), '', 'tab\there', 'é', 'line\nbreak', '\x7f']) {
+    for (const key of [
+      'a',
+      'order-1',
+      ' spaced ',
+      '~!@#$%^&*()',
+      'x'.repeat(255),
+      'x'.repeat(256),
+      '',
+      'tab\there',
+      'é',
+      'line\nbreak',
+      '\x7f',
+    ]) {
       expect({ key, documented: check(key) }).toEqual({ key, documented: validateIdempotencyKey(key) === undefined });
     }
   });
@@ -375,11 +506,14 @@ describe('examples', () => {
       if (node.schema && typeof node.schema === 'object') {
         // Media type, parameter or header object.
         if ('example' in node) found.push({ where: `${where}/example`, schema: node.schema, value: node.example });
-        for (const [name, ex] of Object.entries<any>(node.examples ?? {})) found.push({ where: `${where}/examples/${name}`, schema: node.schema, value: ex.value });
+        for (const [name, ex] of Object.entries<any>(node.examples ?? {}))
+          found.push({ where: `${where}/examples/${name}`, schema: node.schema, value: ex.value });
       }
       if (Array.isArray(node.examples) && ('type' in node || 'allOf' in node || 'enum' in node)) {
         // A JSON Schema with its own `examples`.
-        node.examples.forEach((value: unknown, i: number) => found.push({ where: `${where}/examples/${i}`, schema: node, value }));
+        node.examples.forEach((value: unknown, i: number) =>
+          found.push({ where: `${where}/examples/${i}`, schema: node, value }),
+        );
       }
       for (const [k, v] of Object.entries(node)) walk(v, `${where}/${k}`);
     };
@@ -398,12 +532,19 @@ describe('examples', () => {
 
   it('every request body, response and header has an example', () => {
     const media: [string, any][] = [
-      ...operations.flatMap(([m, t, op]) => (op.requestBody ? [[`${m} ${t} request`, op.requestBody.content['application/json']] as [string, any]] : [])),
+      ...operations.flatMap(([m, t, op]) =>
+        op.requestBody ? [[`${m} ${t} request`, op.requestBody.content['application/json']] as [string, any]] : [],
+      ),
       ...responses.map((r): [string, any] => [`${r.where} ${r.status}`, r.response.content['application/json']]),
-      ...Object.entries<any>(doc['x-api-gateway-responses'].responses).map(([s, r]): [string, any] => [`gateway ${s}`, r.content['application/json']]),
+      ...Object.entries<any>(doc['x-api-gateway-responses'].responses).map(([s, r]): [string, any] => [
+        `gateway ${s}`,
+        r.content['application/json'],
+      ]),
     ];
-    for (const [where, m] of media) expect({ where, has: 'example' in m || Object.keys(m.examples ?? {}).length > 0 }).toEqual({ where, has: true });
-    for (const [name, h] of Object.entries<any>(doc.components.headers)) expect({ name, has: 'example' in h }).toEqual({ name, has: true });
+    for (const [where, m] of media)
+      expect({ where, has: 'example' in m || Object.keys(m.examples ?? {}).length > 0 }).toEqual({ where, has: true });
+    for (const [name, h] of Object.entries<any>(doc.components.headers))
+      expect({ name, has: 'example' in h }).toEqual({ name, has: true });
   });
 
   it('every decision example is a decision the API could return for its signal', () => {
@@ -411,7 +552,10 @@ describe('examples', () => {
     expect(decisions.length).toBeGreaterThanOrEqual(3);
     for (const { value } of decisions) {
       // The ULID time is the decision's created_at.
-      const ulidTime = [...value.decision_id.slice(4, 14)].reduce((t: number, c: string) => t * 32 + '0123456789ABCDEFGHJKMNPQRSTVWXYZ'.indexOf(c), 0);
+      const ulidTime = [...value.decision_id.slice(4, 14)].reduce(
+        (t: number, c: string) => t * 32 + '0123456789ABCDEFGHJKMNPQRSTVWXYZ'.indexOf(c),
+        0,
+      );
       expect(new Date(ulidTime).toISOString()).toBe(value.created_at);
       const weights = value.reasons.map((r: { weight: number }) => Math.abs(r.weight));
       expect(weights).toEqual([...weights].sort((a: number, b: number) => b - a));
@@ -437,14 +581,26 @@ describe('the response checker used by call()', () => {
 
   it('passes documented responses', () => {
     expect(checker.check('POST', `${BASE}/signals/analyze`, reply(200, decision))).toEqual([]);
-    expect(checker.check('POST', `${BASE}/signals/analyze`, reply(200, decision, { 'idempotent-replayed': 'true' }))).toEqual([]);
+    expect(
+      checker.check('POST', `${BASE}/signals/analyze`, reply(200, decision, { 'idempotent-replayed': 'true' })),
+    ).toEqual([]);
     expect(checker.check('GET', `${BASE}/decisions/${decision.decision_id}?x=1`, reply(200, decision))).toEqual([]);
     expect(checker.check('GET', `${BASE}/decisions/anything`, reply(404, err('DECISION_NOT_FOUND')))).toEqual([]);
     expect(checker.check('GET', `${BASE}/nope`, reply(404, err('NOT_FOUND')))).toEqual([]);
     expect(checker.check('GET', 'http://127.0.0.1:3000/', reply(404, err('NOT_FOUND')))).toEqual([]);
-    expect(checker.check('DELETE', `${BASE}/signals/analyze`, reply(405, err('METHOD_NOT_ALLOWED'), { allow: 'POST' }))).toEqual([]);
-    expect(checker.check('POST', `${BASE}/signals/analyze`, reply(503, err('SERVICE_UNAVAILABLE'), { 'retry-after': '2' }))).toEqual([]);
-    expect(checker.check('POST', `${BASE}/signals/analyze`, withoutRequestId(reply(413, { message: 'Request Entity Too Large' })))).toEqual([]);
+    expect(
+      checker.check('DELETE', `${BASE}/signals/analyze`, reply(405, err('METHOD_NOT_ALLOWED'), { allow: 'POST' })),
+    ).toEqual([]);
+    expect(
+      checker.check('POST', `${BASE}/signals/analyze`, reply(503, err('SERVICE_UNAVAILABLE'), { 'retry-after': '2' })),
+    ).toEqual([]);
+    expect(
+      checker.check(
+        'POST',
+        `${BASE}/signals/analyze`,
+        withoutRequestId(reply(413, { message: 'Request Entity Too Large' })),
+      ),
+    ).toEqual([]);
   });
 
   it.each([
@@ -452,8 +608,18 @@ describe('the response checker used by call()', () => {
     ['a category that is no name', 'POST', '/signals/analyze', reply(200, { ...decision, category: 'Misc Stuff' })],
     ['a missing X-Request-Id', 'POST', '/signals/analyze', withoutRequestId(reply(200, decision))],
     ['a non-JSON content type', 'POST', '/signals/analyze', reply(200, decision, { 'content-type': 'text/plain' })],
-    ['Idempotent-Replayed with another value', 'POST', '/signals/analyze', reply(200, decision, { 'idempotent-replayed': 'yes' })],
-    ['Idempotent-Replayed on an error', 'POST', '/signals/analyze', reply(409, err('IDEMPOTENCY_CONFLICT'), { 'idempotent-replayed': 'true' })],
+    [
+      'Idempotent-Replayed with another value',
+      'POST',
+      '/signals/analyze',
+      reply(200, decision, { 'idempotent-replayed': 'yes' }),
+    ],
+    [
+      'Idempotent-Replayed on an error',
+      'POST',
+      '/signals/analyze',
+      reply(409, err('IDEMPOTENCY_CONFLICT'), { 'idempotent-replayed': 'true' }),
+    ],
     ['an undocumented status', 'POST', '/signals/analyze', reply(404, err('NOT_FOUND'))],
     ['a code of another status', 'POST', '/signals/analyze', reply(403, err('UNAUTHORIZED'))],
     ['WORKSPACE_NOT_ALLOWED on GET', 'GET', '/decisions/x', reply(403, err('WORKSPACE_NOT_ALLOWED'))],
@@ -463,10 +629,20 @@ describe('the response checker used by call()', () => {
     ['a 405 without Allow', 'GET', '/signals/analyze', reply(405, err('METHOD_NOT_ALLOWED'))],
     ['a 404 for a known path', 'GET', '/signals/analyze', reply(404, err('NOT_FOUND'))],
     ['a 405 for an unknown path', 'GET', '/nope', reply(405, err('METHOD_NOT_ALLOWED'), { allow: 'GET' })],
-    ['a request id differing from X-Request-Id', 'GET', '/nope', reply(404, errorBody('NOT_FOUND', { request_id: 'other' }))],
+    [
+      'a request id differing from X-Request-Id',
+      'GET',
+      '/nope',
+      reply(404, errorBody('NOT_FOUND', { request_id: 'other' })),
+    ],
     ["API Gateway's own 403", 'POST', '/signals/analyze', withoutRequestId(reply(403, { message: 'Forbidden' }))],
     ["API Gateway's own 500", 'GET', '/nope', withoutRequestId(reply(500, { message: 'Internal Server Error' }))],
-    ['a gateway-shaped 413 with X-Request-Id', 'POST', '/signals/analyze', reply(413, { message: 'Request Entity Too Large' })],
+    [
+      'a gateway-shaped 413 with X-Request-Id',
+      'POST',
+      '/signals/analyze',
+      reply(413, { message: 'Request Entity Too Large' }),
+    ],
   ])('fails %s', (_name, method, path, r) => {
     expect(checker.check(method, `${BASE}${path}`, r)).not.toEqual([]);
   });

@@ -47,7 +47,8 @@ describe('README.md and docs/', () => {
     const files = ['README.md', 'docs/partners.md', 'docs/operations.md', 'docs/performance.md', 'docs/deploy.md'];
     const mentioned = new Set<string>();
     for (const file of files) {
-      for (const m of read(file).matchAll(/npm (?:run (?:--silent )?([a-z][\w:-]*)|(start|test)\b)/g)) mentioned.add(m[1] ?? m[2]);
+      for (const m of read(file).matchAll(/npm (?:run (?:--silent )?([a-z][\w:-]*)|(start|test)\b)/g))
+        mentioned.add(m[1] ?? m[2]);
     }
     expect(mentioned.size).toBeGreaterThan(5);
     expect([...mentioned].filter((name) => !scripts.includes(name))).toEqual([]);

@@ -65,7 +65,11 @@ describe('PostingTable', () => {
 
   it('built at once (as a load does) holds what adding the same postings one by one holds', () => {
     const rand = mulberry32(21);
-    for (const [buckets, labels] of [[5, 3], [3_000, 40], [1 << 14, 8]]) {
+    for (const [buckets, labels] of [
+      [5, 3],
+      [3_000, 40],
+      [1 << 14, 8],
+    ]) {
       const seen = new Set<string>();
       const rows: [number, number, number][] = [];
       for (let i = 0; i < 20_000; i++) {
@@ -75,7 +79,12 @@ describe('PostingTable', () => {
         seen.add(`${b}:${li}`);
         rows.push([b, li, rand() < 0.05 ? 0 : 1 + Math.floor(rand() * 50)]);
       }
-      const built = PostingTable.of(Int32Array.from(rows, (r) => r[0]), Int32Array.from(rows, (r) => r[1]), Int32Array.from(rows, (r) => r[2]), rows.length);
+      const built = PostingTable.of(
+        Int32Array.from(rows, (r) => r[0]),
+        Int32Array.from(rows, (r) => r[1]),
+        Int32Array.from(rows, (r) => r[2]),
+        rows.length,
+      );
       const added = new PostingTable();
       for (const [b, li, c] of rows) added.add(b, li, c);
       const wrong = [];
@@ -92,7 +101,9 @@ describe('PostingTable', () => {
   });
 
   it('a build refused for an out-of-range bucket leaves the next build right', () => {
-    expect(() => PostingTable.of(Int32Array.from([3, 1 << 14]), Int32Array.from([0, 0]), Int32Array.from([1, 1]), 2)).toThrow(RangeError);
+    expect(() =>
+      PostingTable.of(Int32Array.from([3, 1 << 14]), Int32Array.from([0, 0]), Int32Array.from([1, 1]), 2),
+    ).toThrow(RangeError);
     const next = PostingTable.of(Int32Array.from([3]), Int32Array.from([1]), Int32Array.from([4]), 1);
     expect(read(next, 3)).toEqual(new Map([[1, 4]]));
   });

@@ -17,7 +17,12 @@ function tableUnder(heading: string): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(first + 2)) {
     if (!line.startsWith('|')) break;
-    rows.push(line.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim()));
+    rows.push(
+      line
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim()),
+    );
   }
   return rows;
 }
@@ -26,7 +31,11 @@ const firstCode = (cell: string) => /`([^`]*)`/.exec(cell)?.[1];
 
 describe('README', () => {
   it('lists every route with its method and scope, and no other', () => {
-    const listed = tableUnder('Routes').map(([method, route, scope]) => [firstCode(method), firstCode(route), firstCode(scope)]);
+    const listed = tableUnder('Routes').map(([method, route, scope]) => [
+      firstCode(method),
+      firstCode(route),
+      firstCode(scope),
+    ]);
     const code = ROUTES.map((r) => [r.method, r.path, r.scope]);
     expect([...listed].sort()).toEqual([...code].sort());
   });
@@ -48,7 +57,10 @@ describe('README', () => {
       [ENV.stage]: DEFAULT_STAGE,
       [ENV.stackName]: stackNameFor('<stage>'),
     };
-    const rows = tableUnder('Configuration').map(([name, fallback]) => [firstCode(name), firstCode(fallback) ?? fallback]);
+    const rows = tableUnder('Configuration').map(([name, fallback]) => [
+      firstCode(name),
+      firstCode(fallback) ?? fallback,
+    ]);
     expect(rows.map(([name]) => name).sort()).toEqual(Object.values(ENV).sort());
     for (const [name, fallback] of rows) {
       if (name! in defaults) expect([name, fallback]).toEqual([name, defaults[name!]]);
@@ -56,7 +68,9 @@ describe('README', () => {
   });
 
   it('gives the defaults of the stack settings that cdk.json holds', () => {
-    const { context } = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+    const { context } = JSON.parse(readFileSync(path.join(root, 'cdk.json'), 'utf8')) as {
+      context: Record<string, unknown>;
+    };
     for (const [key, value] of Object.entries(context)) {
       expect([key, readme.includes(`\`${key}\` (\`${String(value)}\``)]).toEqual([key, true]);
     }

@@ -29,15 +29,24 @@ describe('route matching (shared by the stack and local mode)', () => {
 
 describe('authorizer verdict in the context', () => {
   it('round-trips an allow verdict and fails closed on anything unreadable', () => {
-    const allow = { outcome: 'allow' as const, partner_id: 'p', key_id: 'k', scopes: ['analyze' as const, 'read' as const] };
+    const allow = {
+      outcome: 'allow' as const,
+      partner_id: 'p',
+      key_id: 'k',
+      scopes: ['analyze' as const, 'read' as const],
+    };
     expect(decodeVerdict(encodeVerdict(allow))).toEqual(allow);
     const limited = { ...allow, scopes: [], rate_limit: { limit: 600, window_seconds: 60 } };
     expect(decodeVerdict(encodeVerdict(limited))).toEqual(limited);
     expect(decodeVerdict(encodeVerdict({ outcome: 'ACCOUNT_INACTIVE' }))).toEqual({ outcome: 'ACCOUNT_INACTIVE' });
     expect(decodeVerdict(undefined)).toEqual({ outcome: 'UNAUTHORIZED' });
     expect(decodeVerdict({ outcome: 'allow', partner_id: 'p', key_id: 'k' })).toEqual({ outcome: 'UNAUTHORIZED' });
-    expect(decodeVerdict({ outcome: 'allow', partner_id: 'p', key_id: 'k', scopes: 'analyze,admin' })).toEqual({ outcome: 'UNAUTHORIZED' });
-    expect(decodeVerdict({ outcome: 'allow', partner_id: 'p', key_id: 'k', scopes: 'read', rate_limit: '0/60' })).toEqual({ outcome: 'UNAUTHORIZED' });
+    expect(decodeVerdict({ outcome: 'allow', partner_id: 'p', key_id: 'k', scopes: 'analyze,admin' })).toEqual({
+      outcome: 'UNAUTHORIZED',
+    });
+    expect(
+      decodeVerdict({ outcome: 'allow', partner_id: 'p', key_id: 'k', scopes: 'read', rate_limit: '0/60' }),
+    ).toEqual({ outcome: 'UNAUTHORIZED' });
     expect(decodeVerdict({ outcome: 'whatever' })).toEqual({ outcome: 'UNAUTHORIZED' });
   });
 });
@@ -50,7 +59,9 @@ describe('error mapping', () => {
     expect(JSON.parse(res.body)).toEqual({
       error: { code: 'UNAUTHORIZED', message: 'Missing or invalid API key.', request_id: 'req-1' },
     });
-    const withDetails = JSON.parse(errorResponse(new ApiError('VALIDATION_ERROR', undefined, [{ field: 'a', message: 'b' }]), 'r').body);
+    const withDetails = JSON.parse(
+      errorResponse(new ApiError('VALIDATION_ERROR', undefined, [{ field: 'a', message: 'b' }]), 'r').body,
+    );
     expect(withDetails.error.details).toEqual([{ field: 'a', message: 'b' }]);
   });
 
@@ -70,7 +81,10 @@ describe('error mapping', () => {
   });
 
   it('hides anything unexpected behind 500 INTERNAL_ERROR with no internals', () => {
-    const mapped = toApiError(new TypeError('Cannot read properties of undefined (reading secretThing)'), isDatabaseUnavailable);
+    const mapped = toApiError(
+      new TypeError('Cannot read properties of undefined (reading secretThing)'),
+      isDatabaseUnavailable,
+    );
     expect(mapped.code).toBe('INTERNAL_ERROR');
     expect(mapped.message).not.toContain('secretThing');
   });

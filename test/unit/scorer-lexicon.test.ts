@@ -4,18 +4,35 @@
 // the lazy build would only notice when a text first contains the word.
 import { IGNORE, LEXICON, METRIC_NOUNS, NEGATORS } from '../../lambdas/domain/engine/lexicon';
 import { REASON_CODES } from '../../lambdas/domain/engine';
-import { CODES, IGNORE_INDEX, METRIC_INDEX, compileWholeLexicon, type TrieNode } from '../../lambdas/domain/engine/lexicon-trie';
+import {
+  CODES,
+  IGNORE_INDEX,
+  METRIC_INDEX,
+  compileWholeLexicon,
+  type TrieNode,
+} from '../../lambdas/domain/engine/lexicon-trie';
 
 /** The lazily built trie, completed: one line per node (first-hash path, second hashes, entries in order), sorted. */
 function lexiconTrieSnapshot(): string[] {
   const lines: string[] = [];
-  const codeName = (code: number) => (code === IGNORE_INDEX ? 'IGNORE' : code === METRIC_INDEX ? 'METRIC' : CODES[code]);
+  const codeName = (code: number) =>
+    code === IGNORE_INDEX ? 'IGNORE' : code === METRIC_INDEX ? 'METRIC' : CODES[code];
   const walk = (level: ReadonlyMap<number, TrieNode>, path: string, h2s: string) => {
     for (const [h1, node] of level) {
       const p = path ? `${path},${h1}` : String(h1);
       const h = h2s ? `${h2s},${node.h2}` : String(node.h2);
       const entries = (node.entries ?? []).map((e) =>
-        [codeName(e.code), e.weight, e.len, +e.eoc, +e.subjectOnly, e.sources, e.near ? [...e.near].sort().join('+') : '-', e.phrase, e.metric ?? ''].join(':'),
+        [
+          codeName(e.code),
+          e.weight,
+          e.len,
+          +e.eoc,
+          +e.subjectOnly,
+          e.sources,
+          e.near ? [...e.near].sort().join('+') : '-',
+          e.phrase,
+          e.metric ?? '',
+        ].join(':'),
       );
       lines.push(`${p}|${h}|${entries.join(';')}`);
       if (node.next) walk(node.next, p, h);
@@ -70,7 +87,15 @@ function eagerSnapshot(): string[] {
   }
   const nodes = new Map<string, Node & { h2path: string }>();
   const seen = new Set<string>();
-  const add = (phrase: string, code: string, weight: number, sources: number, subjectOnly: boolean, near: Map<number, number> | null, metric = '') => {
+  const add = (
+    phrase: string,
+    code: string,
+    weight: number,
+    sources: number,
+    subjectOnly: boolean,
+    near: Map<number, number> | null,
+    metric = '',
+  ) => {
     let text = phrase;
     let eoc = false;
     if (text.endsWith('$')) {
@@ -98,7 +123,9 @@ function eagerSnapshot(): string[] {
     const sources = group.sources ? group.sources.reduce((bits, s) => bits | SOURCE_BIT[s], 0) : ALL_SOURCES;
     const near = group.near ? wordSet(group.near) : null;
     for (const raw of group.phrases.split('|')) {
-      for (const phrase of expand(raw)) if (phrase !== '') add(phrase, group.code === IGNORE ? 'IGNORE' : group.code, group.weight, sources, group.field === 0, near);
+      for (const phrase of expand(raw))
+        if (phrase !== '')
+          add(phrase, group.code === IGNORE ? 'IGNORE' : group.code, group.weight, sources, group.field === 0, near);
     }
   }
   for (const [noun, kind] of Object.entries(METRIC_NOUNS)) add(noun, 'METRIC', 0, ALL_SOURCES, false, null, kind);
@@ -112,7 +139,15 @@ describe('lexicon trie', () => {
     expect(lazy.length).toBe(eager.length);
     expect(lazy).toEqual(eager);
     // Sanity: it holds the whole lexicon, in every code the lexicon names.
-    const codes = new Set(lazy.flatMap((line) => line.split('|')[2].split(';').filter(Boolean).map((e) => e.split(':')[0])));
+    const codes = new Set(
+      lazy.flatMap((line) =>
+        line
+          .split('|')[2]
+          .split(';')
+          .filter(Boolean)
+          .map((e) => e.split(':')[0]),
+      ),
+    );
     for (const group of LEXICON) expect(codes.has(group.code === IGNORE ? 'IGNORE' : group.code)).toBe(true);
     expect(codes.has('METRIC')).toBe(true);
     for (const code of codes) if (code !== 'IGNORE' && code !== 'METRIC') expect(REASON_CODES).toHaveProperty(code);

@@ -8,14 +8,107 @@ const RUNS = { numRuns: 300 };
 
 // Words that trigger reasons, so generated texts often carry many reasons at once (and clamp).
 const WORDS = [
-  'outage', 'down', 'site', 'server', 'is', 'not', 'no', 'urgent', 'asap', 'ASAP', 'URGENT', 'dringend', 'sofort', 'panne',
-  'caída', 'Ausfall', 'breach', 'phishing', 'leaked', 'credentials', 'lawsuit', 'lawyer', 'GDPR', 'subpoena', 'refund',
-  'cancel', 'my', 'subscription', 'kündigen', 'résilier', 'cancelar', 'pricing', 'quote', 'demo', 'seats', 'invoice',
-  'charged', 'twice', 'card', 'declined', 'help', 'error', 'broken', "isn't", 'working', 'thanks', 'that', 'fixed', 'it',
-  'unsubscribe', 'newsletter', 'out', 'of', 'office', 'automatic', 'reply', 'you', 'have', 'won', 'prize', 'lottery',
-  'disk', 'cpu', '95%', 'at', '98%', 'p99', 'latency', '4s', 'error rate', '40%', 'sev1', 'resolved', 'still', 'again',
-  'rush', 'whenever', 'unacceptable', 'birthday', 'dinner', 'deadline', 'today', '!!!', '.', ',', '?', '\n', 'all', 'users',
-  'production', 'everyone', 'call', 'me', 'back', '09061701461', '£1000', 'free', 'entry', 'txt', 'WIN', 'claim',
+  'outage',
+  'down',
+  'site',
+  'server',
+  'is',
+  'not',
+  'no',
+  'urgent',
+  'asap',
+  'ASAP',
+  'URGENT',
+  'dringend',
+  'sofort',
+  'panne',
+  'caída',
+  'Ausfall',
+  'breach',
+  'phishing',
+  'leaked',
+  'credentials',
+  'lawsuit',
+  'lawyer',
+  'GDPR',
+  'subpoena',
+  'refund',
+  'cancel',
+  'my',
+  'subscription',
+  'kündigen',
+  'résilier',
+  'cancelar',
+  'pricing',
+  'quote',
+  'demo',
+  'seats',
+  'invoice',
+  'charged',
+  'twice',
+  'card',
+  'declined',
+  'help',
+  'error',
+  'broken',
+  "isn't",
+  'working',
+  'thanks',
+  'that',
+  'fixed',
+  'it',
+  'unsubscribe',
+  'newsletter',
+  'out',
+  'of',
+  'office',
+  'automatic',
+  'reply',
+  'you',
+  'have',
+  'won',
+  'prize',
+  'lottery',
+  'disk',
+  'cpu',
+  '95%',
+  'at',
+  '98%',
+  'p99',
+  'latency',
+  '4s',
+  'error rate',
+  '40%',
+  'sev1',
+  'resolved',
+  'still',
+  'again',
+  'rush',
+  'whenever',
+  'unacceptable',
+  'birthday',
+  'dinner',
+  'deadline',
+  'today',
+  '!!!',
+  '.',
+  ',',
+  '?',
+  '\n',
+  'all',
+  'users',
+  'production',
+  'everyone',
+  'call',
+  'me',
+  'back',
+  '09061701461',
+  '£1000',
+  'free',
+  'entry',
+  'txt',
+  'WIN',
+  'claim',
 ];
 
 const wordy = fc.array(fc.constantFrom(...WORDS), { maxLength: 60 }).map((ws) => ws.join(' '));
@@ -27,21 +120,35 @@ const anyText = fc.oneof(
   fc.constant(''),
 );
 const timestamp = fc.oneof(
-  fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2030-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+  fc
+    .date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2030-01-01T00:00:00Z'), noInvalidDate: true })
+    .map((d) => d.toISOString()),
   fc.string({ maxLength: 40 }),
   fc.constantFrom('2026-11-21', '2026-11-21T10:00:00+02:00', '2026-11-21T10:00:00', 'not a date', ''),
 );
 const hintedMetadata = fc.record(
   {
-    customer_tier: fc.oneof(fc.constantFrom('enterprise', 'pro', 'business', 'free', 'trial', 'Enterprise', ''), fc.jsonValue()),
+    customer_tier: fc.oneof(
+      fc.constantFrom('enterprise', 'pro', 'business', 'free', 'trial', 'Enterprise', ''),
+      fc.jsonValue(),
+    ),
     vip: fc.oneof(fc.boolean(), fc.jsonValue()),
     vip_senders: fc.oneof(fc.array(fc.constantFrom('a@b.example', '@b.example', 'b.example', 'x')), fc.jsonValue()),
-    tags: fc.oneof(fc.array(fc.constantFrom('urgent', 'outage', 'billing', 'newsletter', 'spam', 'vip', 'p1', 'sales')), fc.jsonValue()),
+    tags: fc.oneof(
+      fc.array(fc.constantFrom('urgent', 'outage', 'billing', 'newsletter', 'spam', 'vip', 'p1', 'sales')),
+      fc.jsonValue(),
+    ),
     due_at: timestamp,
     amount: fc.oneof(fc.double(), fc.integer(), fc.constantFrom('25,000', '1e9', 'lots'), fc.jsonValue()),
     deal_value: fc.oneof(fc.integer({ min: 0, max: 10_000_000 }), fc.jsonValue()),
-    severity: fc.oneof(fc.constantFrom('sev1', 'sev2', 'critical', 'high', 'warning', 'info', 'SEV-1', 1, 2, 3, 4, 5, 0, 7, 2.5), fc.jsonValue()),
-    event_type: fc.oneof(fc.constantFrom('opportunity_created', 'subscription_cancelled', 'invoice.payment_failed'), fc.jsonValue()),
+    severity: fc.oneof(
+      fc.constantFrom('sev1', 'sev2', 'critical', 'high', 'warning', 'info', 'SEV-1', 1, 2, 3, 4, 5, 0, 7, 2.5),
+      fc.jsonValue(),
+    ),
+    event_type: fc.oneof(
+      fc.constantFrom('opportunity_created', 'subscription_cancelled', 'invoice.payment_failed'),
+      fc.jsonValue(),
+    ),
   },
   { requiredKeys: [] },
 );
@@ -58,7 +165,13 @@ const signalArb: fc.Arbitrary<Signal> = fc.record(
     subject: anyText,
     body: anyText,
     sender: fc.oneof(
-      fc.constantFrom('a@b.example', 'noreply@x.example', 'Ann <ann@gmail.com>', 'newsletter@shop.example', 'MAILER-DAEMON@x'),
+      fc.constantFrom(
+        'a@b.example',
+        'noreply@x.example',
+        'Ann <ann@gmail.com>',
+        'newsletter@shop.example',
+        'MAILER-DAEMON@x',
+      ),
       fc.string({ maxLength: 60 }),
     ),
     received_at: timestamp,
@@ -117,7 +230,8 @@ describe('scoreSignal properties', () => {
           seen.add(r.code);
           if (i > 0) {
             const p = reasons[i - 1];
-            const ordered = Math.abs(p.weight) > Math.abs(r.weight) || (Math.abs(p.weight) === Math.abs(r.weight) && p.code < r.code);
+            const ordered =
+              Math.abs(p.weight) > Math.abs(r.weight) || (Math.abs(p.weight) === Math.abs(r.weight) && p.code < r.code);
             expect(ordered).toBe(true);
           }
         });
@@ -157,7 +271,14 @@ describe('scoreSignal properties', () => {
       body: fc.oneof(fc.string({ unit: 'binary', maxLength: 2000 }), fc.anything()),
       sender: fc.oneof(fc.string({ unit: 'binary' }), fc.anything()),
       received_at: fc.oneof(fc.string(), fc.anything()),
-      metadata: fc.anything({ maxDepth: 5, withNullPrototype: true, withMap: true, withSet: true, withBigInt: true, withDate: true }),
+      metadata: fc.anything({
+        maxDepth: 5,
+        withNullPrototype: true,
+        withMap: true,
+        withSet: true,
+        withBigInt: true,
+        withDate: true,
+      }),
     });
     fc.assert(
       fc.property(wild, nowArb, (signal, now) => {
@@ -182,7 +303,30 @@ describe('scoreSignal properties', () => {
   it('never archives a stated outage, breach, legal threat or failed payment from a person, whatever bulk wording surrounds it', () => {
     // Everything but closure words ("that fixed it", "working again" legitimately turns a problem into feedback) and spam or bulk
     // markers: against those the problem is weighed, not given a veto (test/unit/engine-bulk.test.ts).
-    const excluded = ['thanks', 'that', 'fixed', 'it', 'resolved', 'working', 'automatic', 'office', 'you', 'have', 'won', 'prize', 'lottery', 'WIN', 'claim', 'free', 'entry', 'txt', '09061701461', '£1000', 'unsubscribe', 'newsletter'];
+    const excluded = [
+      'thanks',
+      'that',
+      'fixed',
+      'it',
+      'resolved',
+      'working',
+      'automatic',
+      'office',
+      'you',
+      'have',
+      'won',
+      'prize',
+      'lottery',
+      'WIN',
+      'claim',
+      'free',
+      'entry',
+      'txt',
+      '09061701461',
+      '£1000',
+      'unsubscribe',
+      'newsletter',
+    ];
     const noise = fc
       .array(fc.constantFrom(...WORDS.filter((w) => !excluded.includes(w))), { maxLength: 60 })
       .map((ws) => ws.join(' '));
@@ -196,14 +340,27 @@ describe('scoreSignal properties', () => {
     // A person's address (or none): bulk wording alone (a subject and a footer) does not outweigh the problem.
     const sender = fc.constantFrom('a@gmail.com', 'ops@customer.example', undefined);
     fc.assert(
-      fc.property(noise, problem, noise, sender, fc.constantFrom('email', 'support_message', 'crm_event', 'task') as fc.Arbitrary<Signal['source']>,
+      fc.property(
+        noise,
+        problem,
+        noise,
+        sender,
+        fc.constantFrom('email', 'support_message', 'crm_event', 'task') as fc.Arbitrary<Signal['source']>,
         (before, stated, after, from, source) => {
           const a = scoreSignal(
-            { workspace_id: 'ws', source, subject: 'Unsubscribe', body: `${before}\n${stated}\n${after}\nUnsubscribe | View in browser`, sender: from, received_at: '2026-11-21T10:00:00Z' },
+            {
+              workspace_id: 'ws',
+              source,
+              subject: 'Unsubscribe',
+              body: `${before}\n${stated}\n${after}\nUnsubscribe | View in browser`,
+              sender: from,
+              received_at: '2026-11-21T10:00:00Z',
+            },
             new Date('2026-11-21T10:00:00Z'),
           );
           expect(a.recommended_action).not.toBe('archive');
-        }),
+        },
+      ),
       RUNS,
     );
   });
@@ -213,7 +370,13 @@ describe('scoreSignal properties', () => {
     fc.assert(
       fc.property(wordy, marker, wordy, fc.constantFrom(...SOURCES), (before, mark, after, source) => {
         const a = scoreSignal(
-          { workspace_id: 'ws', source, subject: mark, body: `${before} ${mark} ${after}`, received_at: '2026-11-21T10:00:00Z' },
+          {
+            workspace_id: 'ws',
+            source,
+            subject: mark,
+            body: `${before} ${mark} ${after}`,
+            received_at: '2026-11-21T10:00:00Z',
+          },
           new Date('2026-11-21T10:00:00Z'),
         );
         for (const r of a.reasons) expect(r.message.toLowerCase()).not.toContain(mark);

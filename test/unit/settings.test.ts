@@ -1,4 +1,10 @@
-import { DEFAULT_SETTINGS, ENV, lambdaEnvironment, parseLocalSettings, parseSettings } from '../../lambdas/contract/settings';
+import {
+  DEFAULT_SETTINGS,
+  ENV,
+  lambdaEnvironment,
+  parseLocalSettings,
+  parseSettings,
+} from '../../lambdas/contract/settings';
 import { describeError } from '../../lambdas/observability';
 
 describe('settings', () => {
@@ -8,7 +14,14 @@ describe('settings', () => {
   });
 
   it('reads what the stack writes back into the same settings', () => {
-    const settings = { ...DEFAULT_SETTINGS, accessTableName: 'a-t', decisionsTableName: 'd-t', authCacheTtlSeconds: 0, decisionRetentionDays: 7, logLevel: 'WARN' as const };
+    const settings = {
+      ...DEFAULT_SETTINGS,
+      accessTableName: 'a-t',
+      decisionsTableName: 'd-t',
+      authCacheTtlSeconds: 0,
+      decisionRetentionDays: 7,
+      logLevel: 'WARN' as const,
+    };
     expect(parseSettings(lambdaEnvironment(settings))).toEqual({ ...settings, dynamodbEndpoint: undefined });
   });
 
@@ -20,7 +33,10 @@ describe('settings', () => {
   });
 
   it('treats an empty variable as unset, and reads metrics as disabled only when told so', () => {
-    expect(parseSettings({ [ENV.accessTableName]: '', [ENV.metricsDisabled]: 'false' })).toMatchObject({ accessTableName: 'sas-access', metricsEnabled: true });
+    expect(parseSettings({ [ENV.accessTableName]: '', [ENV.metricsDisabled]: 'false' })).toMatchObject({
+      accessTableName: 'sas-access',
+      metricsEnabled: true,
+    });
     expect(parseSettings({ [ENV.metricsDisabled]: 'TRUE' }).metricsEnabled).toBe(false);
   });
 });

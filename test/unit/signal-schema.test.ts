@@ -15,7 +15,12 @@ describe('signal validation', () => {
     const result = validateSignal({ workspace_id: 'ws_1', source: 'task', body: 'Ship it' }, NOW);
     expect(result).toEqual({
       ok: true,
-      signal: expect.objectContaining({ workspace_id: 'ws_1', source: 'task', body: 'Ship it', received_at: '2026-11-21T10:00:00Z' }),
+      signal: expect.objectContaining({
+        workspace_id: 'ws_1',
+        source: 'task',
+        body: 'Ship it',
+        received_at: '2026-11-21T10:00:00Z',
+      }),
     });
   });
 
@@ -85,7 +90,13 @@ describe('RFC 3339 timestamps', () => {
     expect(parseRfc3339('2026-11-21T09:30:00Z')).toBe(Date.parse('2026-11-21T09:30:00Z'));
     expect(parseRfc3339('2026-11-21t09:30:00z')).toBe(Date.parse('2026-11-21T09:30:00Z'));
     expect(parseRfc3339('2026-11-21T09:30:00-05:30')).toBe(Date.parse('2026-11-21T15:00:00Z'));
-    for (const bad of ['2026-13-01T00:00:00Z', '2026-11-31T00:00:00Z', '2026-11-21T24:00:00Z', '2026-11-21T09:30Z', 'yesterday']) {
+    for (const bad of [
+      '2026-13-01T00:00:00Z',
+      '2026-11-31T00:00:00Z',
+      '2026-11-21T24:00:00Z',
+      '2026-11-21T09:30Z',
+      'yesterday',
+    ]) {
       expect(parseRfc3339(bad)).toBeUndefined();
     }
     expect(toUtcString(Date.parse('2026-11-21T09:30:00Z'))).toBe('2026-11-21T09:30:00Z');

@@ -30,7 +30,8 @@ describe('spam model features', () => {
   });
 
   it('read the shape of the sender address, never its domain', () => {
-    const body = 'Hello team, attached is the signed contract for next quarter. Let me know if anything is missing from the annex.';
+    const body =
+      'Hello team, attached is the signed contract for next quarter. Let me know if anything is missing from the annex.';
     const a = verdict('Contract', body, 'Dana Smith <dana.smith@first-company.example>');
     const b = verdict('Contract', body, 'Dana Smith <dana.smith@another-firm.example>');
     expect(a.probability).toBe(b.probability);
@@ -59,11 +60,36 @@ describe('the spam vote', () => {
   });
 
   it.each([
-    ['de', 'Jonas Weber <jonas.weber@beispiel-gmbh.example>', 'Rechnung 2024-118 für März', 'Hallo Frau Berger,\n\nanbei erhalten Sie die Rechnung für die im März gelieferten Ersatzteile. Bitte überweisen Sie den Betrag bis zum 15. April. Bei Fragen zur Lieferung melden Sie sich gerne bei mir.\n\nMit freundlichen Grüßen\nJonas Weber'],
-    ['fr', 'Claire Martin <claire.martin@exemple.example>', 'Réunion de jeudi', "Bonjour à tous,\n\nJe vous propose de décaler la réunion de jeudi à 14h, car l'équipe commerciale ne sera pas disponible le matin. Pouvez-vous me confirmer votre présence ?\n\nBien cordialement,\nClaire"],
-    ['es', 'Lucía Gómez <lucia.gomez@ejemplo.example>', 'Pedido pendiente', 'Hola,\n\nHicimos el pedido 5521 hace dos semanas y todavía no lo hemos recibido. ¿Podrían decirnos cuándo llegará? Necesitamos el material para la obra del lunes.\n\nGracias y un saludo,\nLucía'],
-    ['a free-mail customer', 'mark1987@gmail.com', 'Problem with my order', 'Hi, I ordered two chairs last week (order 88412) and one of them arrived broken. Can you send a replacement or tell me how to return it? Thanks, Mark'],
-    ['a short sales lead', 'Priya <priya.s@outlook.com>', 'Question about pricing', 'Hello, we are a team of 12 and are considering your business plan. Does the annual price include onboarding, and can we pay by invoice? Best regards, Priya'],
+    [
+      'de',
+      'Jonas Weber <jonas.weber@beispiel-gmbh.example>',
+      'Rechnung 2024-118 für März',
+      'Hallo Frau Berger,\n\nanbei erhalten Sie die Rechnung für die im März gelieferten Ersatzteile. Bitte überweisen Sie den Betrag bis zum 15. April. Bei Fragen zur Lieferung melden Sie sich gerne bei mir.\n\nMit freundlichen Grüßen\nJonas Weber',
+    ],
+    [
+      'fr',
+      'Claire Martin <claire.martin@exemple.example>',
+      'Réunion de jeudi',
+      "Bonjour à tous,\n\nJe vous propose de décaler la réunion de jeudi à 14h, car l'équipe commerciale ne sera pas disponible le matin. Pouvez-vous me confirmer votre présence ?\n\nBien cordialement,\nClaire",
+    ],
+    [
+      'es',
+      'Lucía Gómez <lucia.gomez@ejemplo.example>',
+      'Pedido pendiente',
+      'Hola,\n\nHicimos el pedido 5521 hace dos semanas y todavía no lo hemos recibido. ¿Podrían decirnos cuándo llegará? Necesitamos el material para la obra del lunes.\n\nGracias y un saludo,\nLucía',
+    ],
+    [
+      'a free-mail customer',
+      'mark1987@gmail.com',
+      'Problem with my order',
+      'Hi, I ordered two chairs last week (order 88412) and one of them arrived broken. Can you send a replacement or tell me how to return it? Thanks, Mark',
+    ],
+    [
+      'a short sales lead',
+      'Priya <priya.s@outlook.com>',
+      'Question about pricing',
+      'Hello, we are a team of 12 and are considering your business plan. Does the annual price include onboarding, and can we pay by invoice? Best regards, Priya',
+    ],
   ])('does not archive ordinary business mail (%s)', (_label, sender, subject, body) => {
     const a = score({ source: 'email', subject, body, sender });
     expect(a.recommended_action).not.toBe('archive');
@@ -94,7 +120,12 @@ describe('the spam vote', () => {
       'settings with the other hosts tomorrow and write back with what I find, unless you already know what it is.\n\n' +
       '> Have you tried removing the cached files first?\n\n' +
       '--\nYou are receiving this because you are subscribed to the users mailing list. To unsubscribe, visit the list page.';
-    const a = score({ source: 'email', subject: 'Re: nightly packages fail to install', body, sender: 'Sam Okafor <sam@build-lab.example>' });
+    const a = score({
+      source: 'email',
+      subject: 'Re: nightly packages fail to install',
+      body,
+      sender: 'Sam Okafor <sam@build-lab.example>',
+    });
     expect(a.recommended_action).not.toBe('archive');
   });
 });

@@ -12,7 +12,8 @@ export function withoutTemplates(text: string, limit: number): string {
   return head.replace(TEMPLATE, (t) => TEMPLATE_LABEL.exec(t)?.[1] ?? '');
 }
 // "< 10% left", "5% memory available": a free share, the other side of a usage metric (same thresholds: 95% / 85% used).
-const FREE_SHARE = /(\d{1,3}(?:[.,]\d{1,2})?)\s*%\s*(?:of\s+)?(?:(?:disk|free|disk space|space|memory|inodes|capacity)\s+)?(?:left|free|available|remaining)\b/gi;
+const FREE_SHARE =
+  /(\d{1,3}(?:[.,]\d{1,2})?)\s*%\s*(?:of\s+)?(?:(?:disk|free|disk space|space|memory|inodes|capacity)\s+)?(?:left|free|available|remaining)\b/gi;
 export function freeShare(text: string, known: { level: number } | null): { level: 1 | 2; text: string } | null {
   if (text.indexOf('%') < 0) return null;
   let best: { level: 1 | 2; text: string } | null = null;
@@ -20,7 +21,8 @@ export function freeShare(text: string, known: { level: number } | null): { leve
   for (let m = FREE_SHARE.exec(text), k = 0; m !== null && k < 20; m = FREE_SHARE.exec(text), k++) {
     const value = Number(m[1].replace(',', '.'));
     const level = value <= 5 ? 2 : value <= 15 ? 1 : 0;
-    if (level > 0 && level > (best?.level ?? known?.level ?? 0)) best = { level: level === 2 ? 2 : 1, text: `only ${value}% free` };
+    if (level > 0 && level > (best?.level ?? known?.level ?? 0))
+      best = { level: level === 2 ? 2 : 1, text: `only ${value}% free` };
   }
   return best;
 }
@@ -33,7 +35,7 @@ export function camelWords(text: string, limit: number, out: string[]): void {
   const head = text.length > limit ? text.slice(0, limit) : text;
   if (!CAMEL_HINT.test(head)) return;
   const words: string[] = [];
-  for (const m of head.matchAll(CAMEL_WORD)) words.push(m[0].replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2'));
+  for (const m of head.matchAll(CAMEL_WORD))
+    words.push(m[0].replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2'));
   if (words.length > 0) out.push(words.join('.\n'));
 }
-

@@ -29,8 +29,24 @@ export interface ConfidenceInput {
 const SOURCES: readonly Source[] = ['email', 'support_message', 'task', 'internal', 'crm_event'];
 const BAND_EDGES = [35, 60, 80];
 export const CONFIDENCE_FEATURES = [
-  'bias', 'email', 'support_message', 'task', 'internal', 'crm_event', 'archived', 'held_back', 'spam_certainty',
-  'spam_ran', 'margin', 'general', 'band_distance', 'reasons', 'strongest', 'few_words', 'log_words', 'severity_model',
+  'bias',
+  'email',
+  'support_message',
+  'task',
+  'internal',
+  'crm_event',
+  'archived',
+  'held_back',
+  'spam_certainty',
+  'spam_ran',
+  'margin',
+  'general',
+  'band_distance',
+  'reasons',
+  'strongest',
+  'few_words',
+  'log_words',
+  'severity_model',
   'model_doubted',
 ] as const;
 
@@ -82,14 +98,17 @@ const clamp = (x: number, lo: number, hi: number) => (x < lo ? lo : x > hi ? hi 
 
 export function confidenceOf(input: ConfidenceInput): number {
   if (weights === null) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- read on first use, so a cold start that never needs it does not parse it
     const m = require('./confidence-model.json') as ConfidenceModelFile;
-    if (m.features.join() !== CONFIDENCE_FEATURES.join()) throw new Error('confidence-model.json: its features differ from the code: retrain');
+    if (m.features.join() !== CONFIDENCE_FEATURES.join())
+      throw new Error('confidence-model.json: its features differ from the code: retrain');
     weights = m.weights;
   }
   const f = confidenceFeatures(input);
   let z = 0;
   for (let i = 0; i < f.length; i++) z += weights[i] * f[i];
   let c = 1 / (1 + Math.exp(-z));
-  if (input.words < 6 && input.reasons.every((r) => Math.abs(r.weight) < THIN_REASON)) c = Math.min(c, THIN_EVIDENCE_CAP);
+  if (input.words < 6 && input.reasons.every((r) => Math.abs(r.weight) < THIN_REASON))
+    c = Math.min(c, THIN_EVIDENCE_CAP);
   return Math.round(clamp(c, 0.05, 0.99) * 100) / 100;
 }

@@ -34,21 +34,34 @@ export function archivableCategory(source: Source, category: Category): boolean 
 
 /** Reasons that state a serious problem, from this weight on. */
 const SERIOUS: ReadonlySet<ReasonCode> = new Set<ReasonCode>([
-  'OUTAGE_LANGUAGE', 'SECURITY_LANGUAGE', 'LEGAL_THREAT', 'CRITICAL_CONDITION', 'SEVERE_DEFECT', 'METRIC_CRITICAL', 'SEVERITY_CRITICAL',
+  'OUTAGE_LANGUAGE',
+  'SECURITY_LANGUAGE',
+  'LEGAL_THREAT',
+  'CRITICAL_CONDITION',
+  'SEVERE_DEFECT',
+  'METRIC_CRITICAL',
+  'SEVERITY_CRITICAL',
 ]);
 const SERIOUS_MIN_WEIGHT = 15;
 export const statesSeriousProblem = (drafts: readonly Draft[]): boolean =>
   drafts.some((d) => SERIOUS.has(d.code) && d.weight >= SERIOUS_MIN_WEIGHT);
 
 /** Evidence of bulk or spam mail: what must never be escalated. */
-const BULK: ReadonlySet<ReasonCode> = new Set<ReasonCode>(['SPAM_MODEL', 'SPAM_LANGUAGE', 'NEWSLETTER_LANGUAGE', 'BULK_SENDER', 'BULK_OUTWEIGHS_ALARM']);
+const BULK: ReadonlySet<ReasonCode> = new Set<ReasonCode>([
+  'SPAM_MODEL',
+  'SPAM_LANGUAGE',
+  'NEWSLETTER_LANGUAGE',
+  'BULK_SENDER',
+  'BULK_OUTWEIGHS_ALARM',
+]);
 export const isBulkOrSpam = (drafts: readonly Draft[], category: Category): boolean =>
   category === 'spam' || category === 'newsletter' || drafts.some((d) => BULK.has(d.code));
 /** The highest score bulk or spam mail may reach: `high` at most, never `critical` (escalate). */
 export const BULK_SCORE_CAP = 79;
 
 // First-person words (en, de, fr, es, it, nl, pt): a person writing about their own need.
-const FIRST_PERSON = "i me my mine i'm i've ich mich mir mein meine je moi mon ma mes yo mi mis io mio mia ik mij mijn eu meu minha";
+const FIRST_PERSON =
+  "i me my mine i'm i've ich mich mir mein meine je moi mon ma mes yo mi mis io mio mia ik mij mijn eu meu minha";
 let firstPerson: Set<number> | null = null;
 /** Tokens read for a person's voice: the opening of a message says who writes. */
 const VOICE_TOKENS = 80;

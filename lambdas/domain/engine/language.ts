@@ -132,6 +132,7 @@ const seen = new Int32Array(TRIGRAM_CHARS);
 const codes = new Uint8Array(TRIGRAM_CHARS + 2);
 
 function loadProfiles(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- read on first use, so a cold start that never needs it does not parse it
   const file = require('./language-trigrams.json') as TrigramFile;
   const profiles = LANGS.map((lang) => file.profiles[lang].match(/[^]{3}/g) ?? []);
   const letters = new Map<number, number>();

@@ -103,7 +103,8 @@ export const ALERT_CONDITIONS: readonly LexGroup[] = [
     weight: 40,
     sources: ['internal'],
     near: EXHAUST,
-    phrases: '{1,2,3,4,5,6,8,12,24,one,two,three,four,six,twelve,few,couple of} hours|an hour|next hour|next few hours|1h|2h|4h|6h|12h|24h',
+    phrases:
+      '{1,2,3,4,5,6,8,12,24,one,two,three,four,six,twelve,few,couple of} hours|an hour|next hour|next few hours|1h|2h|4h|6h|12h|24h',
   },
   {
     code: 'CRITICAL_CONDITION',
@@ -177,7 +178,8 @@ export const ALERT_CONDITIONS: readonly LexGroup[] = [
     weight: 20,
     sources: ['internal'],
     near: EXHAUST,
-    phrases: '{1,2,3,4,5,6,7,10,14,21,30,few,couple of,two,three,four,five,seven,several} days|{a,one,two} {week,weeks}',
+    phrases:
+      '{1,2,3,4,5,6,7,10,14,21,30,few,couple of,two,three,four,five,seven,several} days|{a,one,two} {week,weeks}',
   },
   {
     code: 'INFORMATIONAL_ALERT',

@@ -71,7 +71,6 @@ const PAIR_BITS = 18;
 export const PAIR_FILTER = new Int32Array((1 << PAIR_BITS) >>> 5);
 export const pairSlot = (a: number, b: number) => (Math.imul(a, 0x9e3779b1) ^ b) >>> (32 - PAIR_BITS);
 
-
 /** A lexicon pattern ("{a,b} c|d" is two) with everything its phrases carry. */
 interface Pattern {
   pattern: string;
@@ -107,7 +106,11 @@ function leadingGroup(pattern: string): { head: string; alternatives: string[]; 
   const space = text.search(/\s/);
   if (open < 0 || (space >= 0 && space < open)) return null;
   const close = text.indexOf('}', open);
-  return { head: text.slice(0, open), alternatives: text.slice(open + 1, close).split(','), tail: text.slice(close + 1) };
+  return {
+    head: text.slice(0, open),
+    alternatives: text.slice(open + 1, close).split(','),
+    tail: text.slice(close + 1),
+  };
 }
 
 /**
@@ -126,7 +129,8 @@ function firstChunks(pattern: string, out: string[], alts: number[], alt = -1): 
     return true;
   }
   const { head, alternatives, tail } = group;
-  for (let j = 0; j < alternatives.length; j++) if (!firstChunks(head + alternatives[j] + tail, out, alts, alt < 0 ? j : alt)) return false;
+  for (let j = 0; j < alternatives.length; j++)
+    if (!firstChunks(head + alternatives[j] + tail, out, alts, alt < 0 ? j : alt)) return false;
   return true;
 }
 
@@ -134,18 +138,35 @@ function patternAt(k: number): Pattern {
   const g = PATTERN_GROUP[k];
   if (g < 0) {
     const [, kind] = METRIC_LIST[-1 - g];
-    return { pattern: PATTERN_TEXT[k], code: METRIC_INDEX, weight: 0, sources: ALL_SOURCES, subjectOnly: false, near: null, metric: kind };
+    return {
+      pattern: PATTERN_TEXT[k],
+      code: METRIC_INDEX,
+      weight: 0,
+      sources: ALL_SOURCES,
+      subjectOnly: false,
+      near: null,
+      metric: kind,
+    };
   }
   const group = LEXICON[g];
   const code = group.code === IGNORE ? IGNORE_INDEX : CODE_INDEX.get(group.code);
   if (code === undefined) throw new Error(`lexicon code ${group.code} is not in REASON_CODES`);
   const sources = group.sources ? group.sources.reduce((bits, src) => bits | SOURCE_BIT[src], 0) : ALL_SOURCES;
-  return { pattern: PATTERN_TEXT[k], code, weight: group.weight, sources, subjectOnly: group.field === 0, near: NEAR_SETS[g] };
+  return {
+    pattern: PATTERN_TEXT[k],
+    code,
+    weight: group.weight,
+    sources,
+    subjectOnly: group.field === 0,
+    near: NEAR_SETS[g],
+  };
 }
 
 /** Reads the lexicon's first words (the trie waits for compilePending); returns the negators' word set. */
 function indexLexicon(): Map<number, number> {
-  for (const group of LEXICON) if (group.code !== IGNORE && !CODE_INDEX.has(group.code)) throw new Error(`lexicon code ${group.code} is not in REASON_CODES`);
+  for (const group of LEXICON)
+    if (group.code !== IGNORE && !CODE_INDEX.has(group.code))
+      throw new Error(`lexicon code ${group.code} is not in REASON_CODES`);
   // Negators and near words: whole words, with both hashes.
   const negators = NEGATORS.split('|');
   const words: string[] = [...negators];
@@ -193,7 +214,8 @@ function indexLexicon(): Map<number, number> {
   PAIR_PATTERN = new Int32Array(chunks.length + 64);
   PAIR_ALT = new Int32Array(chunks.length + 64);
   const addPair = (key: number, k: number, alt: number) => {
-    if (PAIRS > 0 && PAIR_KEY[PAIRS - 1] === key && PAIR_PATTERN[PAIRS - 1] === k && PAIR_ALT[PAIRS - 1] === alt) return;
+    if (PAIRS > 0 && PAIR_KEY[PAIRS - 1] === key && PAIR_PATTERN[PAIRS - 1] === k && PAIR_ALT[PAIRS - 1] === alt)
+      return;
     if (PAIRS === PAIR_KEY.length) {
       const grow = (a: Int32Array) => {
         const b = new Int32Array(a.length * 2);
@@ -216,7 +238,10 @@ function indexLexicon(): Map<number, number> {
       for (let c = chunkFrom[k]; c < chunkFrom[k + 1]; c++) addPair(c1[at[c]], k, chunkAlt[c]);
     } else {
       // Rare: a first chunk without a word (or none at all). Hash every phrase of the pattern.
-      const { h1: all, first: from } = tokenHashesMany(phrasesOf(patternAt(k), -1).map((ph) => ph.text), false);
+      const { h1: all, first: from } = tokenHashesMany(
+        phrasesOf(patternAt(k), -1).map((ph) => ph.text),
+        false,
+      );
       for (let q = 0; q + 1 < from.length; q++) if (from[q + 1] > from[q]) addPair(all[from[q]], k, -1);
     }
   }
@@ -287,7 +312,8 @@ export function compilePending(h1s: Int32Array, from: number, to: number): void 
     done.add(`${key}/${part(i)}`);
     const [from, to] = range.get(part(i))!;
     for (let t = from; t < to; t++) {
-      if (first[t + 1] > first[t] && h1[first[t]] === key) addEntry(owners[t], texts[t], eocs[t], h1, h2, first[t], first[t + 1]);
+      if (first[t + 1] > first[t] && h1[first[t]] === key)
+        addEntry(owners[t], texts[t], eocs[t], h1, h2, first[t], first[t + 1]);
     }
   }
   for (const slot of slots) {
@@ -302,13 +328,27 @@ export function compileWholeLexicon(): ReadonlyMap<number, TrieNode> {
   return ROOT;
 }
 
-function addEntry(p: Pattern, text: string, eoc: boolean, h1: Int32Array, h2: Int32Array, from: number, to: number): void {
+function addEntry(
+  p: Pattern,
+  text: string,
+  eoc: boolean,
+  h1: Int32Array,
+  h2: Int32Array,
+  from: number,
+  to: number,
+): void {
   const len = to - from;
   // The first group to claim a phrase keeps it: same words (so the same trie node), same conditions.
   let existing: TrieNode | undefined = ROOT.get(h1[from]);
   for (let k = from + 1; k < to && existing !== undefined; k++) existing = existing.next?.get(h1[k]);
   for (const other of existing?.entries ?? []) {
-    if (other.eoc === eoc && other.sources === p.sources && other.subjectOnly === p.subjectOnly && (other.near === null) === (p.near === null)) return;
+    if (
+      other.eoc === eoc &&
+      other.sources === p.sources &&
+      other.subjectOnly === p.subjectOnly &&
+      (other.near === null) === (p.near === null)
+    )
+      return;
   }
   let level = ROOT;
   let node: TrieNode | undefined;
@@ -320,7 +360,7 @@ function addEntry(p: Pattern, text: string, eoc: boolean, h1: Int32Array, h2: In
     } else if (node.h2 !== h2[k]) {
       throw new Error(`lexicon hash collision at "${text}"`);
     }
-    if (k < to - 1) level = node.next ??= new Map();
+    if (k < to - 1) level = node.next ??= new Map<number, TrieNode>();
   }
   (node!.entries ??= []).push({
     code: p.code,
@@ -341,7 +381,6 @@ function addEntry(p: Pattern, text: string, eoc: boolean, h1: Int32Array, h2: In
     PAIR_FILTER[slot >>> 5] |= 1 << (slot & 31);
   }
 }
-
 
 /** The negators' word set (first hash -> second hash). */
 export const NEGATOR_H2 = indexLexicon();

@@ -10,7 +10,6 @@ import { ALERT_CONDITIONS, OPS, SYSTEMS, type LexGroup } from './lexicon-operati
 
 export type { LexGroup };
 
-
 export const IGNORE = 'IGNORE';
 
 const TICKETS: readonly Source[] = ['task', 'support_message'];
@@ -248,7 +247,8 @@ export const LEXICON: readonly LexGroup[] = [
   {
     code: 'SALES_INTEREST',
     weight: 10,
-    phrases: 'pricing|price list|quote|demo|seats|licenses|trial|purchase order|upgrade|discount|tarif|tarifs|precios|preise|angebot',
+    phrases:
+      'pricing|price list|quote|demo|seats|licenses|trial|purchase order|upgrade|discount|tarif|tarifs|precios|preise|angebot',
   },
 
   // ---- ordinary support -----------------------------------------------------------------------

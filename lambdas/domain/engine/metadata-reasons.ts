@@ -1,7 +1,22 @@
 // Phase 2 of scoring: reasons from metadata (VIP, customer tier, tags, severity) and from the kind of sender.
 import type { Signal } from '../signal';
 import { REASON_CODES, infoOf } from './reason-codes';
-import { SEVERITY_WORDS, BULK_LOCAL, NO_REPLY_LOCAL, bulkSubdomain, TAGS, TIER_FREE, TIER_PAID, TIER_VIP, own, parseSender, shortString, stringList, type Meta, type TagKind } from './metadata';
+import {
+  SEVERITY_WORDS,
+  BULK_LOCAL,
+  NO_REPLY_LOCAL,
+  bulkSubdomain,
+  TAGS,
+  TIER_FREE,
+  TIER_PAID,
+  TIER_VIP,
+  own,
+  parseSender,
+  shortString,
+  stringList,
+  type Meta,
+  type TagKind,
+} from './metadata';
 import type { Draft } from './draft';
 
 /** Appends the metadata and sender reasons to `drafts`; says whether the partner vouches for the sender. */
@@ -69,11 +84,13 @@ export function metadataDrafts(drafts: Draft[], signal: Signal, md: Meta | null)
 
   // metadata.severity beats severity words in the text.
   const sevRaw = own(md, 'severity');
-  const sevKey = typeof sevRaw === 'number' ? (Number.isInteger(sevRaw) ? String(sevRaw) : null) : shortString(sevRaw, 20);
+  const sevKey =
+    typeof sevRaw === 'number' ? (Number.isInteger(sevRaw) ? String(sevRaw) : null) : shortString(sevRaw, 20);
   const sev = sevKey !== null ? SEVERITY_WORDS[sevKey.replace(/[_]/g, '-')] : undefined;
   if (sev) {
     // The author's own severity label also replaces the severity class read from the alert's wording.
-    for (let k = drafts.length - 1; k >= 0; k--) if (drafts[k].code.startsWith('SEVERITY_') || infoOf(drafts[k].code).severityClass === true) drafts.splice(k, 1);
+    for (let k = drafts.length - 1; k >= 0; k--)
+      if (drafts[k].code.startsWith('SEVERITY_') || infoOf(drafts[k].code).severityClass === true) drafts.splice(k, 1);
     drafts.push({ code: sev, weight: REASON_CODES[sev].max, message: `metadata.severity is ${sevKey}` });
   } else {
     // Several severity words in the text: keep the highest.
@@ -85,14 +102,17 @@ export function metadataDrafts(drafts: Draft[], signal: Signal, md: Meta | null)
       if (top === null || d.weight > top.weight) top = d;
     }
     if (severities > 1) {
-      for (let k = drafts.length - 1; k >= 0; k--) if (drafts[k].code.startsWith('SEVERITY_') && drafts[k] !== top) drafts.splice(k, 1);
+      for (let k = drafts.length - 1; k >= 0; k--)
+        if (drafts[k].code.startsWith('SEVERITY_') && drafts[k] !== top) drafts.splice(k, 1);
     }
   }
 
   // Sender kind.
   if (sender) {
-    if (NO_REPLY_LOCAL.test(sender.local)) drafts.push({ code: 'NO_REPLY_SENDER', weight: -15, message: 'sender is a no-reply or system address' });
-    else if (BULK_LOCAL.test(sender.local) || bulkSubdomain(sender.domain)) drafts.push({ code: 'BULK_SENDER', weight: -5, message: 'sender is a bulk-mail address' });
+    if (NO_REPLY_LOCAL.test(sender.local))
+      drafts.push({ code: 'NO_REPLY_SENDER', weight: -15, message: 'sender is a no-reply or system address' });
+    else if (BULK_LOCAL.test(sender.local) || bulkSubdomain(sender.domain))
+      drafts.push({ code: 'BULK_SENDER', weight: -5, message: 'sender is a bulk-mail address' });
   }
 
   return { knownCustomer };

@@ -52,12 +52,61 @@ export function parseTime(v: unknown): number | null {
 }
 
 export const FREE_MAIL = new Set([
-  'gmail.com', 'googlemail.com', 'yahoo.com', 'yahoo.co.uk', 'yahoo.fr', 'yahoo.de', 'yahoo.es', 'ymail.com', 'hotmail.com',
-  'hotmail.co.uk', 'hotmail.fr', 'hotmail.de', 'hotmail.es', 'outlook.com', 'outlook.de', 'outlook.fr', 'outlook.es',
-  'live.com', 'live.de', 'live.fr', 'msn.com', 'aol.com', 'icloud.com', 'me.com', 'mac.com', 'gmx.de', 'gmx.net', 'gmx.com',
-  'gmx.at', 'gmx.ch', 'web.de', 't-online.de', 'freenet.de', 'orange.fr', 'wanadoo.fr', 'free.fr', 'laposte.net', 'sfr.fr',
-  'yandex.com', 'yandex.ru', 'mail.ru', 'protonmail.com', 'proton.me', 'pm.me', 'zoho.com', 'qq.com', '163.com', '126.com',
-  'libero.it', 'terra.es', 'telefonica.net', 'mail.com', 'fastmail.com', 'tutanota.com', 'hey.com',
+  'gmail.com',
+  'googlemail.com',
+  'yahoo.com',
+  'yahoo.co.uk',
+  'yahoo.fr',
+  'yahoo.de',
+  'yahoo.es',
+  'ymail.com',
+  'hotmail.com',
+  'hotmail.co.uk',
+  'hotmail.fr',
+  'hotmail.de',
+  'hotmail.es',
+  'outlook.com',
+  'outlook.de',
+  'outlook.fr',
+  'outlook.es',
+  'live.com',
+  'live.de',
+  'live.fr',
+  'msn.com',
+  'aol.com',
+  'icloud.com',
+  'me.com',
+  'mac.com',
+  'gmx.de',
+  'gmx.net',
+  'gmx.com',
+  'gmx.at',
+  'gmx.ch',
+  'web.de',
+  't-online.de',
+  'freenet.de',
+  'orange.fr',
+  'wanadoo.fr',
+  'free.fr',
+  'laposte.net',
+  'sfr.fr',
+  'yandex.com',
+  'yandex.ru',
+  'mail.ru',
+  'protonmail.com',
+  'proton.me',
+  'pm.me',
+  'zoho.com',
+  'qq.com',
+  '163.com',
+  '126.com',
+  'libero.it',
+  'terra.es',
+  'telefonica.net',
+  'mail.com',
+  'fastmail.com',
+  'tutanota.com',
+  'hey.com',
 ]);
 export const NO_REPLY_LOCAL =
   /^(?:no-?reply|noreply|do-?not-?reply|donotreply|notifications?|notify|mailer-?daemon|postmaster|bounces?|auto-?confirm|automated|auto-?mailer|alerts?|monitoring|system)(?:[-+._0-9].*)?$/;
@@ -87,20 +136,77 @@ export function parseSender(sender: unknown): SenderInfo | null {
   return { address, local: address.slice(0, at), domain: address.slice(at + 1) };
 }
 
-export const TIER_VIP = new Set(['enterprise', 'strategic', 'key', 'key account', 'platinum', 'vip', 'tier 1', 'tier1']);
+export const TIER_VIP = new Set([
+  'enterprise',
+  'strategic',
+  'key',
+  'key account',
+  'platinum',
+  'vip',
+  'tier 1',
+  'tier1',
+]);
 export const TIER_PAID = new Set([
-  'pro', 'professional', 'business', 'premium', 'paid', 'team', 'teams', 'growth', 'plus', 'standard', 'gold', 'silver',
-  'scale', 'corporate',
+  'pro',
+  'professional',
+  'business',
+  'premium',
+  'paid',
+  'team',
+  'teams',
+  'growth',
+  'plus',
+  'standard',
+  'gold',
+  'silver',
+  'scale',
+  'corporate',
 ]);
 export const TIER_FREE = new Set(['free', 'trial', 'freemium', 'community', 'free trial', 'hobby']);
 
 export type Severity = 'SEVERITY_CRITICAL' | 'SEVERITY_HIGH' | 'SEVERITY_MEDIUM' | 'SEVERITY_LOW';
 export const SEVERITY_WORDS: Record<string, Severity> = {};
-for (const w of ['sev0', 'sev1', 'sev-0', 'sev-1', 'sev 0', 'sev 1', 'p0', 'p1', 'critical', 'crit', 'fatal', 'emergency', 'disaster', 'blocker', '0', '1'])
+for (const w of [
+  'sev0',
+  'sev1',
+  'sev-0',
+  'sev-1',
+  'sev 0',
+  'sev 1',
+  'p0',
+  'p1',
+  'critical',
+  'crit',
+  'fatal',
+  'emergency',
+  'disaster',
+  'blocker',
+  '0',
+  '1',
+])
   SEVERITY_WORDS[w] = 'SEVERITY_CRITICAL';
-for (const w of ['sev2', 'sev-2', 'sev 2', 'p2', 'high', 'major', 'error', 'severe', '2']) SEVERITY_WORDS[w] = 'SEVERITY_HIGH';
-for (const w of ['sev3', 'sev-3', 'sev 3', 'p3', 'medium', 'moderate', 'warning', 'warn', 'minor', '3']) SEVERITY_WORDS[w] = 'SEVERITY_MEDIUM';
-for (const w of ['sev4', 'sev5', 'sev-4', 'sev-5', 'sev 4', 'sev 5', 'p4', 'p5', 'low', 'info', 'informational', 'notice', 'debug', 'trivial', '4', '5'])
+for (const w of ['sev2', 'sev-2', 'sev 2', 'p2', 'high', 'major', 'error', 'severe', '2'])
+  SEVERITY_WORDS[w] = 'SEVERITY_HIGH';
+for (const w of ['sev3', 'sev-3', 'sev 3', 'p3', 'medium', 'moderate', 'warning', 'warn', 'minor', '3'])
+  SEVERITY_WORDS[w] = 'SEVERITY_MEDIUM';
+for (const w of [
+  'sev4',
+  'sev5',
+  'sev-4',
+  'sev-5',
+  'sev 4',
+  'sev 5',
+  'p4',
+  'p5',
+  'low',
+  'info',
+  'informational',
+  'notice',
+  'debug',
+  'trivial',
+  '4',
+  '5',
+])
   SEVERITY_WORDS[w] = 'SEVERITY_LOW';
 
 export type TagKind = { category: Category; weight: number; problem: boolean } | 'urgent' | 'vip';
@@ -113,7 +219,10 @@ tag({ category: 'security', weight: 15, problem: true }, 'security breach phishi
 tag({ category: 'legal', weight: 15, problem: true }, 'legal gdpr compliance lawsuit privacy dsar');
 tag({ category: 'billing', weight: 15, problem: true }, 'billing payment payments invoice payment-failed chargeback');
 tag({ category: 'churn_risk', weight: 15, problem: true }, 'churn churn-risk cancellation cancel at-risk refund');
-tag({ category: 'sales_opportunity', weight: 15, problem: false }, 'sales lead opportunity upsell renewal deal pricing demo');
+tag(
+  { category: 'sales_opportunity', weight: 15, problem: false },
+  'sales lead opportunity upsell renewal deal pricing demo',
+);
 tag({ category: 'support', weight: 10, problem: true }, 'bug support help question issue problem');
 tag({ category: 'task', weight: 10, problem: false }, 'task todo to-do action-item');
 tag({ category: 'newsletter', weight: -15, problem: false }, 'newsletter marketing promo promotion bulk');

@@ -21,7 +21,21 @@ export const DEEP_BODY_OFFSET = 3_000;
 
 // Module-local bindings of the trie's tables: the hot loop reads them directly, not through the module object
 // (which a CommonJS host such as tsx or jest turns into getter calls).
-const { CODE_INDEX, CODES, FIRST_WORD, IGNORE_INDEX, METRIC_INDEX, NC, NEGATOR_H2, PAIR_FILTER, PENDING_BIT, ROOT, SINGLE_BIT, compilePending, pairSlot } = trie;
+const {
+  CODE_INDEX,
+  CODES,
+  FIRST_WORD,
+  IGNORE_INDEX,
+  METRIC_INDEX,
+  NC,
+  NEGATOR_H2,
+  PAIR_FILTER,
+  PENDING_BIT,
+  ROOT,
+  SINGLE_BIT,
+  compilePending,
+  pairSlot,
+} = trie;
 
 /** Codes whose matches a preceding negation cancels, and codes whose markers add up (see reason-codes.ts). */
 const NEGATABLE = new Set<number>(CODES.flatMap((c, i) => (infoOf(c).negatable ? [i] : [])));
@@ -43,8 +57,6 @@ export class PhraseMatcher {
   /** The phrases matchAt accepted at one position, longest first. */
   private readonly accepted: Entry[] = new Array<Entry>(64);
 
-
-
   readMetric(entry: Entry, at: number, len: number): MetricHit | null {
     const n = this.buf.count;
     const clause = this.buf.clause[at];
@@ -57,7 +69,14 @@ export class PhraseMatcher {
         break;
       }
     }
-    if (j < 0 && at > 0 && this.buf.clause[at - 1] === clause && this.buf.digits[at - 1] > 0 && this.buf.letters(at - 1) === 0) j = at - 1;
+    if (
+      j < 0 &&
+      at > 0 &&
+      this.buf.clause[at - 1] === clause &&
+      this.buf.digits[at - 1] > 0 &&
+      this.buf.letters(at - 1) === 0
+    )
+      j = at - 1;
     if (j < 0) return null;
     const text = this.buf.texts[this.buf.field[j]];
     NUMBER_AT.lastIndex = this.buf.start[j];
@@ -67,8 +86,8 @@ export class PhraseMatcher {
     if (!Number.isFinite(value)) return null;
     const unit = (m[2] ?? '').toLowerCase();
     const percent = unit === '%' || unit === 'percent';
-    let level: 0 | 1 | 2 = 0;
-    let shown = '';
+    let level: 0 | 1 | 2;
+    let shown: string;
     if (entry.metric === 'usage' || entry.metric === 'error') {
       if (!percent) return null;
       const [crit, warn] = entry.metric === 'usage' ? [95, 85] : [10, 2];
@@ -95,8 +114,6 @@ export class PhraseMatcher {
     }
     return false;
   }
-
-
 
   private record(code: number, weight: number, phrase: string, at: number, touched: number[], accumulate: boolean) {
     const deep = weight > 0 && this.buf.field[at] === 1 && this.buf.start[at] >= DEEP_BODY_OFFSET;
@@ -125,7 +142,6 @@ export class PhraseMatcher {
     }
     return false;
   }
-
 
   /**
    * Fills `this.accepted` with the phrases starting at token i whose conditions hold and returns how
@@ -230,7 +246,8 @@ export class PhraseMatcher {
             const accumulate = ACCUMULATE.has(entry.code);
             // Urgency counts distinct words; accumulating codes count distinct markers.
             if (entry.code === URGENCY || accumulate) {
-              if (entry.seen !== this.callStamp) this.record(entry.code, entry.weight, entry.phrase, i, touched, accumulate);
+              if (entry.seen !== this.callStamp)
+                this.record(entry.code, entry.weight, entry.phrase, i, touched, accumulate);
             } else {
               this.record(entry.code, entry.weight, entry.phrase, i, touched, false);
             }

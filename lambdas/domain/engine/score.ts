@@ -5,18 +5,41 @@
 import { priorityForScore, type Assessment, type Category, type Reason, type RecommendedAction } from '../decision';
 import type { Signal, Source } from '../signal';
 import { confidenceOf, type ConfidenceInput } from './confidence';
-import { BULK_SCORE_CAP, SPAM_CHANNELS, archivableCategory, isBulkOrSpam, personAsking, statesSeriousProblem } from './invariants';
+import {
+  BULK_SCORE_CAP,
+  SPAM_CHANNELS,
+  archivableCategory,
+  isBulkOrSpam,
+  personAsking,
+  statesSeriousProblem,
+} from './invariants';
 import { detectLanguage } from './language';
 import { CODES, SOURCE_BIT } from './lexicon-trie';
 import { FREE_MAIL, asNumber, own, parseSender, parseTime, type Meta } from './metadata';
 import { metadataDrafts } from './metadata-reasons';
 import type { Draft } from './draft';
 import { PhraseMatcher } from './phrase-matcher';
-import { ARCHIVE_CATEGORIES, CATEGORY_PRECEDENCE, REASON_CODES, infoOf, queueFor, type ReasonCode } from './reason-codes';
+import {
+  ARCHIVE_CATEGORIES,
+  CATEGORY_PRECEDENCE,
+  REASON_CODES,
+  infoOf,
+  queueFor,
+  type ReasonCode,
+} from './reason-codes';
 import { sentimentOf } from './sentiment';
 import { severityWords } from './severity-model';
 import { severityCodes, severityReason, type EngineModels } from './severity';
-import { CAMEL_BODY_CHARS, EXTRA_SCAN_CHARS, FIRING_HINT, MONITORING_SENDER, TEMPLATE_HINT, camelWords, freeShare, withoutTemplates } from './alert-text';
+import {
+  CAMEL_BODY_CHARS,
+  EXTRA_SCAN_CHARS,
+  FIRING_HINT,
+  MONITORING_SENDER,
+  TEMPLATE_HINT,
+  camelWords,
+  freeShare,
+  withoutTemplates,
+} from './alert-text';
 import { spamVerdict } from './spam-model';
 
 /** The baseline every signal starts from. */
@@ -64,7 +87,9 @@ function dropWhere(drafts: Draft[], drop: (d: Draft) => boolean): void {
   for (let k = drafts.length - 1; k >= 0; k--) if (drop(drafts[k])) drafts.splice(k, 1);
 }
 const isProblem = (d: Draft) =>
-  d.code === 'TAG_TOPIC' ? d.problem === true : infoOf(d.code).problem === true && (d.code !== 'SUPPORT_REQUEST' || d.weight >= 20);
+  d.code === 'TAG_TOPIC'
+    ? d.problem === true
+    : infoOf(d.code).problem === true && (d.code !== 'SUPPORT_REQUEST' || d.weight >= 20);
 const categoryOf = (d: Draft): Category | undefined => (d.code === 'TAG_TOPIC' ? d.category : infoOf(d.code).category);
 
 /** Phase 1: reasons from the text, as the phrase matcher recorded them. */
@@ -75,13 +100,18 @@ function textDrafts(signal: Signal, md: Meta | null, source: Source): Draft[] {
   let body = textOf(signal.body);
   // Alert rule text arrives with its template placeholders ("{{ $labels.instance }}", "{{ $value }}"): they are read as
   // the label's name or as nothing, so "{{ $labels.instance }} of job {{ $labels.job }} is down" reads like its words.
-  const templated = TEMPLATE_HINT.test(subject) || TEMPLATE_HINT.test(body.length > BODY_SCAN_CHARS ? body.slice(0, BODY_SCAN_CHARS) : body);
+  const templated =
+    TEMPLATE_HINT.test(subject) ||
+    TEMPLATE_HINT.test(body.length > BODY_SCAN_CHARS ? body.slice(0, BODY_SCAN_CHARS) : body);
   if (templated) {
     subject = withoutTemplates(subject, SUBJECT_SCAN_CHARS);
     body = withoutTemplates(body, BODY_SCAN_CHARS);
   }
   // A monitoring alert sent as mail or chat is read with the alert vocabulary as well.
-  const alertShaped = source !== 'internal' && source !== 'crm_event' && (templated || FIRING_HINT.test(subject) || MONITORING_SENDER.test(parseSender(signal.sender)?.local ?? ''));
+  const alertShaped =
+    source !== 'internal' &&
+    source !== 'crm_event' &&
+    (templated || FIRING_HINT.test(subject) || MONITORING_SENDER.test(parseSender(signal.sender)?.local ?? ''));
   buf.add(subject, 0, SUBJECT_SCAN_CHARS);
   buf.add(body, 1, BODY_SCAN_CHARS);
   const extra: string[] = [];
@@ -97,7 +127,8 @@ function textDrafts(signal: Signal, md: Meta | null, source: Source): Draft[] {
   const scanned = matcher.scan(SOURCE_BIT[source] | (alertShaped ? SOURCE_BIT.internal : 0));
   const { touched } = scanned;
   let metric = scanned.metric;
-  if ((source === 'internal' || alertShaped) && (metric === null || metric.level < 2)) metric = freeShare(subject, metric) ?? freeShare(body, metric) ?? metric;
+  if ((source === 'internal' || alertShaped) && (metric === null || metric.level < 2))
+    metric = freeShare(subject, metric) ?? freeShare(body, metric) ?? metric;
   const drafts: Draft[] = [];
   for (const c of touched) {
     const code = CODES[c];
@@ -119,9 +150,12 @@ function textDrafts(signal: Signal, md: Meta | null, source: Source): Draft[] {
   }
   const upS = buf.upper[0];
   const upB = buf.upper[1];
-  if (upS >= 6 && upS >= 3 * buf.lower(0)) drafts.push({ code: 'SHOUTING', weight: 5, message: 'subject is written in capitals' });
-  else if (upB >= 30 && upB >= 2 * buf.lower(1)) drafts.push({ code: 'SHOUTING', weight: 5, message: 'body is written in capitals' });
-  else if (buf.bangRuns[0] + buf.bangRuns[1] > 0) drafts.push({ code: 'SHOUTING', weight: 5, message: 'uses repeated exclamation marks' });
+  if (upS >= 6 && upS >= 3 * buf.lower(0))
+    drafts.push({ code: 'SHOUTING', weight: 5, message: 'subject is written in capitals' });
+  else if (upB >= 30 && upB >= 2 * buf.lower(1))
+    drafts.push({ code: 'SHOUTING', weight: 5, message: 'body is written in capitals' });
+  else if (buf.bangRuns[0] + buf.bangRuns[1] > 0)
+    drafts.push({ code: 'SHOUTING', weight: 5, message: 'uses repeated exclamation marks' });
   return drafts;
 }
 
@@ -135,7 +169,8 @@ interface SpamCall {
 }
 
 function spamDraft(source: Source, sender: string | undefined, knownCustomer: boolean): SpamCall {
-  if (!SPAM_CHANNELS.has(source) || knownCustomer) return { draft: null, probability: null, long: false, doubtful: false };
+  if (!SPAM_CHANNELS.has(source) || knownCustomer)
+    return { draft: null, probability: null, long: false, doubtful: false };
   const { probability, evidence } = spamVerdict(matcher.buf, sender);
   // A few known words are no basis for a vote (short business notes share them with spam); confidence still reads p.
   if (evidence < MIN_SPAM_EVIDENCE) return { draft: null, probability, long: false, doubtful: false };
@@ -143,7 +178,8 @@ function spamDraft(source: Source, sender: string | undefined, knownCustomer: bo
   const likely = source === 'email' && long ? SPAM_LIKELY : SPAM_LIKELY_SHORT_TEXT;
   if (probability < likely) return { draft: null, probability, long, doubtful: false };
   const webForm = source === 'support_message';
-  const confident = probability >= (webForm ? SUPPORT_SPAM_CONFIDENT : long ? SPAM_CONFIDENT : SPAM_CONFIDENT_SHORT_TEXT);
+  const confident =
+    probability >= (webForm ? SUPPORT_SPAM_CONFIDENT : long ? SPAM_CONFIDENT : SPAM_CONFIDENT_SHORT_TEXT);
   return {
     draft: {
       code: 'SPAM_MODEL',
@@ -169,7 +205,8 @@ const WRITER_CODES: ReadonlySet<ReasonCode> = new Set([
 ]);
 /** Second markers that, with newsletter wording, make a text a mailing. */
 const MAILING_MARKERS: ReadonlySet<ReasonCode> = new Set(['BULK_SENDER', 'NO_REPLY_SENDER', 'AUTOMATED_NOTIFICATION']);
-const isAlarm = (d: Draft) => isProblem(d) || d.code === 'URGENCY_LANGUAGE' || d.code === 'SHOUTING' || WRITER_CODES.has(d.code);
+const isAlarm = (d: Draft) =>
+  isProblem(d) || d.code === 'URGENCY_LANGUAGE' || d.code === 'SHOUTING' || WRITER_CODES.has(d.code);
 const isBulk = (d: Draft) => infoOf(d.code).archive === true || (d.code === 'TAG_TOPIC' && d.weight < 0);
 
 /**
@@ -183,7 +220,8 @@ const isBulk = (d: Draft) => infoOf(d.code).archive === true || (d.code === 'TAG
  */
 function weighBulkAgainstAlarm(drafts: Draft[], knownCustomer: boolean, longText: boolean): void {
   if (hasCode(drafts, 'ALERT_RESOLVED')) dropWhere(drafts, (d) => infoOf(d.code).cancelledByRecovery === true);
-  if (hasCode(drafts, 'GRATITUDE_CLOSURE') && !hasCode(drafts, 'REPEATED_CONTACT')) dropWhere(drafts, (d) => infoOf(d.code).cancelledByClosure === true);
+  if (hasCode(drafts, 'GRATITUDE_CLOSURE') && !hasCode(drafts, 'REPEATED_CONTACT'))
+    dropWhere(drafts, (d) => infoOf(d.code).cancelledByClosure === true);
   let writer = 0;
   let topic = 0;
   let bulk = 0;
@@ -198,14 +236,20 @@ function weighBulkAgainstAlarm(drafts: Draft[], knownCustomer: boolean, longText
   // Newsletter wording together with a second bulk marker (a bulk or no-reply sender, automated wording): the text
   // is a mailing, and the topics it mentions ("critical vulnerability") are its content, not a report: they weigh half.
   const newsletter = drafts.some((d) => d.code === 'NEWSLETTER_LANGUAGE' && d.weight <= -20);
-  const mailing = newsletter && drafts.some((d) => MAILING_MARKERS.has(d.code) || (d.code === 'TAG_TOPIC' && d.weight < 0));
+  const mailing =
+    newsletter && drafts.some((d) => MAILING_MARKERS.has(d.code) || (d.code === 'TAG_TOPIC' && d.weight < 0));
   const topicWeight = mailing ? 0.5 : 1;
   // A confident spam call outweighs everything on a long text; on a short one, not a stated serious problem.
-  const spamConfident = drafts.some((d) => d.code === 'SPAM_MODEL' && d.weight <= -60) && (longText || alarm < SHORT_TEXT_SERIOUS_ALARM);
+  const spamConfident =
+    drafts.some((d) => d.code === 'SPAM_MODEL' && d.weight <= -60) && (longText || alarm < SHORT_TEXT_SERIOUS_ALARM);
   if (!knownCustomer && bulk > 0 && (spamConfident || bulk >= BULK_OVER_ALARM * writer + topicWeight * topic)) {
     for (const d of drafts) if (isAlarm(d) && d.weight > 0) d.discounted = true;
     const weight = -Math.min(-REASON_CODES.BULK_OUTWEIGHS_ALARM.min, Math.round(alarm));
-    drafts.push({ code: 'BULK_OUTWEIGHS_ALARM', weight, message: 'alarm words in text that reads as spam or bulk mail do not count' });
+    drafts.push({
+      code: 'BULK_OUTWEIGHS_ALARM',
+      weight,
+      message: 'alarm words in text that reads as spam or bulk mail do not count',
+    });
     return;
   }
   if (drafts.some(isProblem)) dropWhere(drafts, isBulk);
@@ -220,11 +264,14 @@ function doubtSpamVote(vote: Draft, drafts: Draft[], always: boolean): boolean {
   // Alone, a vote short of confident is no basis to archive: it needs bulk evidence of its own (spam or newsletter
   // wording, a bulk or no-reply sender) beside it.
   const corroborated = drafts.some((d) => d !== vote && d.discounted !== true && isBulk(d));
-  const other = always || !corroborated || drafts.some((d) => {
-    if (d === vote || d.discounted === true || Math.abs(d.weight) < DOUBT_BESIDE_EVIDENCE) return false;
-    const cat = categoryOf(d);
-    return cat !== undefined && cat !== 'spam';
-  });
+  const other =
+    always ||
+    !corroborated ||
+    drafts.some((d) => {
+      if (d === vote || d.discounted === true || Math.abs(d.weight) < DOUBT_BESIDE_EVIDENCE) return false;
+      const cat = categoryOf(d);
+      return cat !== undefined && cat !== 'spam';
+    });
   if (!other) return false;
   vote.discounted = true;
   vote.weight = DOUBTFUL_SPAM_WEIGHT;
@@ -238,7 +285,11 @@ const catEvidence = new Float64Array(CATEGORY_PRECEDENCE.length);
 const CATEGORY_RANK = Object.fromEntries(CATEGORY_PRECEDENCE.map((c, i) => [c, i])) as Record<Category, number>;
 
 /** Phase 5: the category with the most evidence (its strongest reason plus half of the others). */
-function chooseCategory(drafts: Draft[], source: Source, md: Meta | null): { category: Category; best: number; second: number } {
+function chooseCategory(
+  drafts: Draft[],
+  source: Source,
+  md: Meta | null,
+): { category: Category; best: number; second: number } {
   catStrongest.fill(0);
   catTotal.fill(0);
   for (const d of drafts) {
@@ -256,7 +307,8 @@ function chooseCategory(drafts: Draft[], source: Source, md: Meta | null): { cat
   if (source === 'task') evidence[CATEGORY_RANK.task] += TASK_HEAD_START;
   const amount = Math.max(asNumber(own(md, 'amount')) ?? 0, asNumber(own(md, 'deal_value')) ?? 0);
   if (source === 'crm_event' && amount > 0) evidence[CATEGORY_RANK.sales_opportunity] += 15;
-  if (source === 'internal' && drafts.some((d) => d.code.startsWith('SEVERITY_') && d.weight > 0)) evidence[CATEGORY_RANK.incident] += 1;
+  if (source === 'internal' && drafts.some((d) => d.code.startsWith('SEVERITY_') && d.weight > 0))
+    evidence[CATEGORY_RANK.incident] += 1;
   let category: Category = 'general';
   let best = 0;
   let second = 0;
@@ -275,9 +327,17 @@ function chooseCategory(drafts: Draft[], source: Source, md: Meta | null): { cat
 }
 
 /** Phase 6: reasons that depend on the category and on the time of analysis. */
-function categoryDrafts(drafts: Draft[], category: Category, signal: Signal, source: Source, md: Meta | null, now: Date): void {
+function categoryDrafts(
+  drafts: Draft[],
+  category: Category,
+  signal: Signal,
+  source: Source,
+  md: Meta | null,
+  now: Date,
+): void {
   // Impact words ("everyone", "production") only amplify a problem that affects users.
-  if (category !== 'incident' && category !== 'security' && category !== 'support') dropWhere(drafts, (d) => d.code === 'IMPACT_SCOPE');
+  if (category !== 'incident' && category !== 'security' && category !== 'support')
+    dropWhere(drafts, (d) => d.code === 'IMPACT_SCOPE');
   // Topics do not pile up: the category's strongest topic counts fully, the next half, further ones not at all.
   const topics = drafts.filter((d) => infoOf(d.code).topic === true && d.weight > 0 && d.discounted !== true);
   topics.sort((a, b) => {
@@ -292,13 +352,21 @@ function categoryDrafts(drafts: Draft[], category: Category, signal: Signal, sou
     } else drafts.splice(drafts.indexOf(topics[k]), 1);
   }
   const amount = Math.max(asNumber(own(md, 'amount')) ?? 0, asNumber(own(md, 'deal_value')) ?? 0);
-  if (amount >= 10_000 && (category === 'sales_opportunity' || category === 'churn_risk' || category === 'billing' || source === 'crm_event')) {
+  if (
+    amount >= 10_000 &&
+    (category === 'sales_opportunity' || category === 'churn_risk' || category === 'billing' || source === 'crm_event')
+  ) {
     const w = amount >= 100_000 ? 20 : 10;
-    drafts.push({ code: 'DEAL_VALUE_HIGH', weight: w, message: `metadata amount/deal_value is at least ${w === 20 ? '100,000' : '10,000'}` });
+    drafts.push({
+      code: 'DEAL_VALUE_HIGH',
+      weight: w,
+      message: `metadata amount/deal_value is at least ${w === 20 ? '100,000' : '10,000'}`,
+    });
   }
   const sender = parseSender(signal.sender);
   if (category === 'sales_opportunity' && sender && sender.domain.includes('.')) {
-    if (FREE_MAIL.has(sender.domain)) drafts.push({ code: 'SENDER_FREE_MAIL', weight: -5, message: 'sales lead from a free-mail address' });
+    if (FREE_MAIL.has(sender.domain))
+      drafts.push({ code: 'SENDER_FREE_MAIL', weight: -5, message: 'sales lead from a free-mail address' });
     else if (!hasCode(drafts, 'NO_REPLY_SENDER') && !hasCode(drafts, 'BULK_SENDER'))
       drafts.push({ code: 'SENDER_BUSINESS_DOMAIN', weight: 5, message: 'sales lead from a business domain' });
   }
@@ -307,18 +375,23 @@ function categoryDrafts(drafts: Draft[], category: Category, signal: Signal, sou
   const due = parseTime(own(md, 'due_at'));
   if (due !== null) {
     if (due < nowMs) drafts.push({ code: 'DUE_OVERDUE', weight: 25, message: 'metadata.due_at has passed' });
-    else if (due - nowMs <= 24 * HOUR) drafts.push({ code: 'DUE_WITHIN_24H', weight: 15, message: 'metadata.due_at is within 24 hours' });
-    else if (due - nowMs <= 72 * HOUR) drafts.push({ code: 'DUE_WITHIN_3_DAYS', weight: 5, message: 'metadata.due_at is within 3 days' });
+    else if (due - nowMs <= 24 * HOUR)
+      drafts.push({ code: 'DUE_WITHIN_24H', weight: 15, message: 'metadata.due_at is within 24 hours' });
+    else if (due - nowMs <= 72 * HOUR)
+      drafts.push({ code: 'DUE_WITHIN_3_DAYS', weight: 5, message: 'metadata.due_at is within 3 days' });
   }
   const received = parseTime(signal.received_at);
   if (received !== null) {
     const waited = nowMs - received;
-    if (waited > 24 * HOUR) drafts.push({ code: 'WAITING_OVER_24H', weight: 10, message: 'has waited more than 24 hours' });
-    else if (waited > 4 * HOUR) drafts.push({ code: 'WAITING_OVER_4H', weight: 5, message: 'has waited more than 4 hours' });
+    if (waited > 24 * HOUR)
+      drafts.push({ code: 'WAITING_OVER_24H', weight: 10, message: 'has waited more than 24 hours' });
+    else if (waited > 4 * HOUR)
+      drafts.push({ code: 'WAITING_OVER_4H', weight: 5, message: 'has waited more than 4 hours' });
   }
 }
 
-const byReasonRank = (a: Reason, b: Reason) => Math.abs(b.weight) - Math.abs(a.weight) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
+const byReasonRank = (a: Reason, b: Reason) =>
+  Math.abs(b.weight) - Math.abs(a.weight) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
 
 /**
  * Scores one validated signal at analysis time `now`.
@@ -327,7 +400,9 @@ const byReasonRank = (a: Reason, b: Reason) => Math.abs(b.weight) - Math.abs(a.w
 export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}): Assessment {
   const source: Source = Object.prototype.hasOwnProperty.call(SOURCE_BIT, signal.source) ? signal.source : 'email';
   const md: Meta | null =
-    signal.metadata !== null && typeof signal.metadata === 'object' && !Array.isArray(signal.metadata) ? (signal.metadata as Meta) : null;
+    signal.metadata !== null && typeof signal.metadata === 'object' && !Array.isArray(signal.metadata)
+      ? signal.metadata
+      : null;
 
   const drafts = textDrafts(signal, md, source);
   // Invariant 1: spam wording is no evidence from a system the partner controls (task, internal, crm_event).
@@ -337,7 +412,8 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
   const spam = spamDraft(source, typeof signal.sender === 'string' ? signal.sender : undefined, knownCustomer);
   if (spam.draft) drafts.push(spam.draft);
   weighBulkAgainstAlarm(drafts, knownCustomer, spam.long);
-  const doubted = spam.draft !== null && spam.doubtful && doubtSpamVote(spam.draft, drafts, source === 'support_message');
+  const doubted =
+    spam.draft !== null && spam.doubtful && doubtSpamVote(spam.draft, drafts, source === 'support_message');
   // Invariants 3 and 4 read the evidence as weighed: a long text the model is confident is spam states nothing.
   const spamBeyondDoubt = spam.long && spam.draft !== null && spam.draft.weight <= -60;
   const serious = !spamBeyondDoubt && statesSeriousProblem(drafts);
@@ -345,17 +421,25 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
   categoryDrafts(drafts, category, signal, source, md, now);
   // List footers ("unsubscribe"), notification wording and spam phrases also sit under discussions between people:
   // when the model reads a long text as ordinary mail, such wording alone sends it to review, not to the archive.
-  const ordinary = ARCHIVE_CATEGORIES.has(category) && spam.long && spam.probability !== null && spam.probability <= ORDINARY_MAIL;
-  if (ordinary) drafts.push({ code: 'ORDINARY_MAIL_MODEL', weight: 5, message: 'spam model reads the text as ordinary mail (review, not archive)' });
+  const ordinary =
+    ARCHIVE_CATEGORIES.has(category) && spam.long && spam.probability !== null && spam.probability <= ORDINARY_MAIL;
+  if (ordinary)
+    drafts.push({
+      code: 'ORDINARY_MAIL_MODEL',
+      weight: 5,
+      message: 'spam model reads the text as ordinary mail (review, not archive)',
+    });
 
   const reasons: Reason[] = [];
-  for (const d of drafts) if (d.weight !== 0) reasons.push({ code: d.code, message: d.message, weight: Math.round(d.weight) });
+  for (const d of drafts)
+    if (d.weight !== 0) reasons.push({ code: d.code, message: d.message, weight: Math.round(d.weight) });
   const severity = severityReason(source, md, reasons, models, matcher.buf);
   if (severity) reasons.push(severity);
   reasons.sort(byReasonRank);
   let sum = 0;
   for (const r of reasons) sum += r.weight;
-  if (BASE_SCORE + sum > BULK_SCORE_CAP && (isBulkOrSpam(drafts, category) || bulkSender)) { // invariant 5
+  if (BASE_SCORE + sum > BULK_SCORE_CAP && (isBulkOrSpam(drafts, category) || bulkSender)) {
+    // invariant 5
     const weight = BULK_SCORE_CAP - BASE_SCORE - sum;
     reasons.push({ code: 'BULK_NEVER_ESCALATED', message: 'spam or bulk mail is never escalated', weight });
     reasons.sort(byReasonRank);
@@ -369,11 +453,24 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
   // An auto-reply speaks in the first person ("I am out of the office") but asks for nothing.
   const asking = !spamBeyondDoubt && category !== 'auto_reply' && personAsking(matcher.buf);
   const archivable = priority === 'low' && !ordinary && archivableCategory(source, category) && !serious && !asking;
-  const action: RecommendedAction = ARCHIVE_CATEGORIES.has(category) ? (archivable ? 'archive' : 'review') : ACTION_BY_PRIORITY[priority];
+  const action: RecommendedAction = ARCHIVE_CATEGORIES.has(category)
+    ? archivable
+      ? 'archive'
+      : 'review'
+    : ACTION_BY_PRIORITY[priority];
 
   lastConfidence = {
-    source, category, archived: action === 'archive', best, second, spamProbability: spam.probability, modelDoubted: doubted, score,
-    heldBack: ARCHIVE_CATEGORIES.has(category) && action !== 'archive', reasons, words: matcher.buf.count,
+    source,
+    category,
+    archived: action === 'archive',
+    best,
+    second,
+    spamProbability: spam.probability,
+    modelDoubted: doubted,
+    score,
+    heldBack: ARCHIVE_CATEGORIES.has(category) && action !== 'archive',
+    reasons,
+    words: matcher.buf.count,
   };
   return {
     score,

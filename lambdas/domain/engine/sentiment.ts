@@ -15,7 +15,13 @@ const NEGATIVE: ReadonlySet<string> = new Set([
 ]);
 const POSITIVE: ReadonlySet<string> = new Set(['GRATITUDE_CLOSURE', 'POSITIVE_FEEDBACK']);
 /** Text from machines or bulk senders has no writer's tone. */
-const NO_TONE: ReadonlySet<string> = new Set(['SPAM_MODEL', 'NEWSLETTER_LANGUAGE', 'AUTOMATED_NOTIFICATION', 'AUTO_REPLY', 'INTERNAL_ALERT']);
+const NO_TONE: ReadonlySet<string> = new Set([
+  'SPAM_MODEL',
+  'NEWSLETTER_LANGUAGE',
+  'AUTOMATED_NOTIFICATION',
+  'AUTO_REPLY',
+  'INTERNAL_ALERT',
+]);
 
 export function sentimentOf(reasons: readonly Reason[]): Sentiment {
   let negative = 0;

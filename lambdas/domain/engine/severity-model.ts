@@ -23,7 +23,10 @@ export interface SeverityModelFile {
   format: typeof SEVERITY_MODEL_FORMAT;
   note: string;
   scale: number;
-  models: Record<'alert' | 'bug', { trained_on: string; bias: number; buckets: number[]; weights: number[]; codes: Record<string, number> }>;
+  models: Record<
+    'alert' | 'bug',
+    { trained_on: string; bias: number; buckets: number[]; weights: number[]; codes: Record<string, number> }
+  >;
 }
 
 /** The distinct word buckets of the text in `buf` (subject, body and the split CamelCase words). */
@@ -58,8 +61,10 @@ let shipped: { alert: SeverityModel; bug: SeverityModel } | null = null;
 /** The shipped models, read on first use (most signals are neither alerts nor tasks). */
 export function shippedSeverityModels(): { alert: SeverityModel; bug: SeverityModel } {
   if (shipped === null) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- read on first use, so a cold start that never needs it does not parse it
     const file = require('./severity-model.json') as SeverityModelFile;
-    if (file.format !== SEVERITY_MODEL_FORMAT) throw new Error(`severity-model.json: format ${file.format}, expected ${SEVERITY_MODEL_FORMAT}`);
+    if (file.format !== SEVERITY_MODEL_FORMAT)
+      throw new Error(`severity-model.json: format ${String(file.format)}, expected ${String(SEVERITY_MODEL_FORMAT)}`);
     shipped = { alert: modelFromFile(file.models.alert, file.scale), bug: modelFromFile(file.models.bug, file.scale) };
   }
   return shipped;

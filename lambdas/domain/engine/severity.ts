@@ -23,7 +23,13 @@ export interface EngineModels {
  * Phase 7: for an alert (`internal`) or a bug report (`task`) without the author's own severity in metadata, the
  * learned severity model moves the score: its log-odds over the text's words and the rule reasons, in points.
  */
-export function severityReason(source: Source, md: Meta | null, reasons: readonly Reason[], models: EngineModels, buf: TokenBuffer): Reason | null {
+export function severityReason(
+  source: Source,
+  md: Meta | null,
+  reasons: readonly Reason[],
+  models: EngineModels,
+  buf: TokenBuffer,
+): Reason | null {
   if (source !== 'internal' && source !== 'task') return null;
   if (own(md, 'severity') !== undefined || own(md, 'priority') !== undefined) return null;
   if (reasons.some((r) => r.code === 'ALERT_RESOLVED')) return null;
@@ -36,10 +42,15 @@ export function severityReason(source: Source, md: Meta | null, reasons: readonl
   const points = Math.max(-max, Math.min(max, Math.round(z * perLogit)));
   if (points === 0) return null;
   const what = source === 'internal' ? 'alert rules' : 'bug reports';
-  return { code: 'SEVERITY_MODEL', weight: points, message: `severity model (learned from real ${what}) reads it as ${points > 0 ? 'more' : 'less'} serious` };
+  return {
+    code: 'SEVERITY_MODEL',
+    weight: points,
+    message: `severity model (learned from real ${what}) reads it as ${points > 0 ? 'more' : 'less'} serious`,
+  };
 }
 
 /** The rule reasons the severity model reads: every code but the time-dependent ones. */
 export const severityCodes = (reasons: readonly Reason[]): string[] =>
-  reasons.filter((r) => !r.code.startsWith('WAITING_') && !r.code.startsWith('DUE_')).map((r) => (r.weight > 0 ? r.code : `-${r.code}`));
-
+  reasons
+    .filter((r) => !r.code.startsWith('WAITING_') && !r.code.startsWith('DUE_'))
+    .map((r) => (r.weight > 0 ? r.code : `-${r.code}`));

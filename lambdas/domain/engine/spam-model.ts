@@ -19,16 +19,43 @@ const SUBJECT_SALT = 0x2545f491;
 
 /** The named features, in the order of their weights in spam-model.json; each has the id WORD_BUCKETS + index. */
 export const NAMED_FEATURES = [
-  'number:1-2', 'number:3-4', 'number:5-6', 'number:7-10', 'number:11+',
-  'currency', 'bangs', 'capitals', 'no_subject',
-  'words:<=15', 'words:<=60', 'words:<=200', 'words:<600', 'words:600+',
-  'links:0', 'links:1', 'links:2-3', 'links:4-8', 'links:9+',
-  'quoted_reply', 'reply_subject', 'html_entity', 'percent', 'body_address',
-  'sender_local:<=4', 'sender_local:<=8', 'sender_local:<=14', 'sender_local:15+',
-  'sender_no_name', 'sender_name_matches', 'sender_name_differs',
+  'number:1-2',
+  'number:3-4',
+  'number:5-6',
+  'number:7-10',
+  'number:11+',
+  'currency',
+  'bangs',
+  'capitals',
+  'no_subject',
+  'words:<=15',
+  'words:<=60',
+  'words:<=200',
+  'words:<600',
+  'words:600+',
+  'links:0',
+  'links:1',
+  'links:2-3',
+  'links:4-8',
+  'links:9+',
+  'quoted_reply',
+  'reply_subject',
+  'html_entity',
+  'percent',
+  'body_address',
+  'sender_local:<=4',
+  'sender_local:<=8',
+  'sender_local:<=14',
+  'sender_local:15+',
+  'sender_no_name',
+  'sender_name_matches',
+  'sender_name_differs',
 ] as const;
 export type NamedFeature = (typeof NAMED_FEATURES)[number];
-const ID = Object.fromEntries(NAMED_FEATURES.map((name, i) => [name, WORD_BUCKETS + i])) as Record<NamedFeature, number>;
+const ID = Object.fromEntries(NAMED_FEATURES.map((name, i) => [name, WORD_BUCKETS + i])) as Record<
+  NamedFeature,
+  number
+>;
 /** Size of the weight table: every word bucket, then the named features. */
 export const FEATURE_COUNT = WORD_BUCKETS + NAMED_FEATURES.length;
 
@@ -72,12 +99,10 @@ function addSenderFeatures(sender: string | null | undefined): void {
   const parsed = parseSender(sender);
   if (!parsed) return;
   const local = parsed.local;
-  let digits = 0;
   let letters = '';
   for (let i = 0; i < local.length; i++) {
     const c = local.charCodeAt(i);
-    if (c >= 48 && c <= 57) digits++;
-    else if (c >= 97 && c <= 122) letters += local[i];
+    if (c >= 97 && c <= 122) letters += local[i];
   }
   add(bucketed(local.length, [4, 8, 14], LOCAL_IDS));
   const lt = (sender as string).indexOf('<');
@@ -87,7 +112,10 @@ function addSenderFeatures(sender: string | null | undefined): void {
     return;
   }
   const nameLetters = name.replace(/[^a-z]/g, '');
-  const matches = letters !== '' && nameLetters !== '' && (nameLetters.includes(letters) || letters.includes(nameLetters.slice(0, 4)));
+  const matches =
+    letters !== '' &&
+    nameLetters !== '' &&
+    (nameLetters.includes(letters) || letters.includes(nameLetters.slice(0, 4)));
   add(matches ? ID.sender_name_matches : ID.sender_name_differs);
 }
 
@@ -181,10 +209,14 @@ let loaded: LoadedModel | null = null;
 /** The model, read on first use (a require() inside a function stays unevaluated in the bundle until called). */
 function spamModel(): LoadedModel {
   if (loaded === null) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- read on first use, so a cold start that never needs it does not parse it
     const m = require('./spam-model.json') as SpamModelFile;
-    if (m.format !== SPAM_MODEL_FORMAT) throw new Error(`spam-model.json: format ${m.format}, expected ${SPAM_MODEL_FORMAT}`);
-    if (m.named.join() !== NAMED_FEATURES.join()) throw new Error('spam-model.json: its named features differ from the code: retrain');
-    if (m.bucket_deltas.length * 2 > SLOTS) throw new Error('spam-model.json: more word buckets than the weight table holds');
+    if (m.format !== SPAM_MODEL_FORMAT)
+      throw new Error(`spam-model.json: format ${String(m.format)}, expected ${String(SPAM_MODEL_FORMAT)}`);
+    if (m.named.join() !== NAMED_FEATURES.join())
+      throw new Error('spam-model.json: its named features differ from the code: retrain');
+    if (m.bucket_deltas.length * 2 > SLOTS)
+      throw new Error('spam-model.json: more word buckets than the weight table holds');
     const keys = new Int32Array(SLOTS).fill(-1);
     const values = new Float32Array(SLOTS);
     let bucket = 0;

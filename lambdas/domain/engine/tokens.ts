@@ -320,7 +320,18 @@ function tokenizeUnits(buf: TokenBuffer, T: Uint16Array, field: number, n: numbe
  * (test/support/reference-tokenizer.ts). Not used on the request path.
  */
 export const TOKENIZER_INTERNALS = {
-  SLOW, FAST, CLS, FOLD_A, FOLD_B, FNV_OFFSET, FNV_PRIME, MASK30, H2_UNKNOWN, classifyUnit, isApostrophe, isLetterUnit,
+  SLOW,
+  FAST,
+  CLS,
+  FOLD_A,
+  FOLD_B,
+  FNV_OFFSET,
+  FNV_PRIME,
+  MASK30,
+  H2_UNKNOWN,
+  classifyUnit,
+  isApostrophe,
+  isLetterUnit,
   /** The request path's loop over a text (what TokenBuffer#add runs). */
   tokenizeFast(buf: TokenBuffer, text: string, field: number, limit: number): void {
     buf.texts[field] = text;
@@ -336,7 +347,7 @@ export const TOKENIZER_INTERNALS = {
 {
   const sample =
     'Hello WORLD, it\'s 42 $5 3. Ca va? Strasse! No-reply: x1y2; ete\n\n"quote" 100% OK!! ' +
-    'naive cafe resume 2024-01-31T10:00:00Z a.b@c.de don\'t';
+    "naive cafe resume 2024-01-31T10:00:00Z a.b@c.de don't";
   const warm = new TokenBuffer();
   for (let k = 0; k < 3; k++) {
     warm.reset();
@@ -357,7 +368,10 @@ const MANY_CHUNK_CHARS = MAX_TOKENS;
  * each text gets the tokens it would get alone. Text p's tokens are h1/h2[first[p] .. first[p + 1]);
  * without `secondHashes`, h2 stays zero.
  */
-export function tokenHashesMany(texts: readonly string[], secondHashes = true): { h1: Int32Array; h2: Int32Array; first: Int32Array } {
+export function tokenHashesMany(
+  texts: readonly string[],
+  secondHashes = true,
+): { h1: Int32Array; h2: Int32Array; first: Int32Array } {
   let chars = 0;
   for (const t of texts) chars += t.length + 1;
   const h1 = new Int32Array(chars);
@@ -365,7 +379,7 @@ export function tokenHashesMany(texts: readonly string[], secondHashes = true): 
   const first = new Int32Array(texts.length + 1);
   const buf = (manyScratch ??= new TokenBuffer());
   let n = 0;
-  for (let k = 0; k < texts.length; ) {
+  for (let k = 0; k < texts.length;) {
     let j = k;
     let size = 0;
     do size += texts[j++].length + 1;

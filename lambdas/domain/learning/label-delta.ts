@@ -39,6 +39,12 @@ export function labelDeltas(examples: readonly { sketch: Sketch; labels: Feedbac
     }
   }
   return [...byId.values()].sort((a, b) =>
-    a.field === b.field ? (a.label < b.label ? -1 : a.label > b.label ? 1 : 0) : LEARNED_FIELDS.indexOf(a.field) - LEARNED_FIELDS.indexOf(b.field),
+    a.field === b.field
+      ? a.label < b.label
+        ? -1
+        : a.label > b.label
+          ? 1
+          : 0
+      : LEARNED_FIELDS.indexOf(a.field) - LEARNED_FIELDS.indexOf(b.field),
   );
 }

@@ -120,8 +120,8 @@ export function learnedChanges(
   const changes: LabelChange[] = [];
   for (const field of LEARNED_FIELDS) {
     if (before[field] === after[field]) continue;
-    if (before[field]) changes.push({ field, label: before[field]!, sign: -1 });
-    if (after[field]) changes.push({ field, label: after[field]!, sign: 1 });
+    if (before[field]) changes.push({ field, label: before[field], sign: -1 });
+    if (after[field]) changes.push({ field, label: after[field], sign: 1 });
   }
   return changes;
 }
@@ -158,7 +158,9 @@ export function indexModel(model: WorkspaceModel): ModelIndex {
 }
 
 const freshIndex = (model: WorkspaceModel): ModelIndex | undefined =>
-  model.index && model.index.version === model.version && model.index.labelCount === model.labels.length ? model.index : undefined;
+  model.index && model.index.version === model.version && model.index.labelCount === model.labels.length
+    ? model.index
+    : undefined;
 
 /** The model's index, rebuilt if the counts were changed other than through applyChanges. */
 export function modelIndex(model: WorkspaceModel): ModelIndex {

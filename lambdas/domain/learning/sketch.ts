@@ -42,7 +42,10 @@ function tokens(text: string): string[] {
 const FEATURE = new Uint8Array(1_024);
 function bucket(key: HalfSipKey, feature: string, size: number): number {
   // Features are short: encode into one reused buffer, and hash its first `written` bytes (no view per feature).
-  const { written } = encoder.encodeInto(feature.length <= FEATURE_UNITS ? feature : feature.slice(0, FEATURE_UNITS), FEATURE);
+  const { written } = encoder.encodeInto(
+    feature.length <= FEATURE_UNITS ? feature : feature.slice(0, FEATURE_UNITS),
+    FEATURE,
+  );
   return halfSipHash(key, FEATURE, written) % size;
 }
 
@@ -240,7 +243,8 @@ function sortBuckets(t: number[]): number[] {
 }
 
 /** The text learning sketches and policy keywords are matched in: subject, a line break, body. */
-export const signalText = (signal: { subject?: string; body?: string }): string => `${signal.subject ?? ''}\n${signal.body ?? ''}`;
+export const signalText = (signal: { subject?: string; body?: string }): string =>
+  `${signal.subject ?? ''}\n${signal.body ?? ''}`;
 
 /** `text` is signalText(signal), passed in where the caller has it already. */
 export function sketchSignal(

@@ -30,7 +30,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function learnedMessage(p: Prediction, what: string): string {
   if (p.basis === 'sender') return `${what} ${p.label}: ${plural(p.senderCount, 'correction')} for this sender`;
-  if (p.basis === 'domain') return `${what} ${p.label}: ${plural(p.domainCount, 'correction')} for this sender's domain`;
+  if (p.basis === 'domain')
+    return `${what} ${p.label}: ${plural(p.domainCount, 'correction')} for this sender's domain`;
   return `${what} ${p.label}: learned from ${plural(p.docs, 'correction')} with similar wording`;
 }
 
@@ -62,7 +63,11 @@ export function applyWorkspace(
   const sender = senderParts(signal.sender);
   if (listsParts(policy.blocked, sender)) {
     const capped = Math.min(score, t.medium - 1);
-    reasons.push({ code: 'POLICY_BLOCKED_SENDER', message: "sender is on the workspace's blocked list", weight: capped - score });
+    reasons.push({
+      code: 'POLICY_BLOCKED_SENDER',
+      message: "sender is on the workspace's blocked list",
+      weight: capped - score,
+    });
     out.score = capped;
     out.priority = 'low';
     out.category = 'spam';
@@ -80,7 +85,11 @@ export function applyWorkspace(
   let keywordCategory: { category: string; queue?: string; weight: number } | undefined;
   if (policy.keywords.size) {
     for (const keyword of policy.keywords.match(text ?? signalText(signal))) {
-      reasons.push({ code: 'POLICY_KEYWORD', message: `mentions "${keyword.phrase}" (workspace keyword)`, weight: keyword.weight });
+      reasons.push({
+        code: 'POLICY_KEYWORD',
+        message: `mentions "${keyword.phrase}" (workspace keyword)`,
+        weight: keyword.weight,
+      });
       score += keyword.weight;
       changed = true;
       if (keyword.category && (!keywordCategory || keyword.weight > keywordCategory.weight)) {
@@ -133,14 +142,16 @@ export function applyWorkspace(
   }
 
   const trusted = listsParts(policy.trusted, sender);
-  if (trusted) reasons.push({ code: 'POLICY_TRUSTED_SENDER', message: "sender is on the workspace's trusted list", weight: 0 });
+  if (trusted)
+    reasons.push({ code: 'POLICY_TRUSTED_SENDER', message: "sender is on the workspace's trusted list", weight: 0 });
   score = Math.max(0, Math.min(100, Math.round(score)));
   const priority = priorityFor(score, t);
   if (trusted && category === 'spam') category = 'general';
   const archivable = ARCHIVE_CATEGORIES.has(category as never) && !trusted;
   if (!action || (trusted && action === 'archive')) {
     action = archivable && priority === 'low' ? 'archive' : ACTION_BY_PRIORITY[priority];
-    if (!changed && !trusted && priority === global.priority && category === global.category) action = global.recommended_action;
+    if (!changed && !trusted && priority === global.priority && category === global.category)
+      action = global.recommended_action;
   }
   out.score = score;
   out.priority = priority;
@@ -149,16 +160,24 @@ export function applyWorkspace(
     queue ??
     policy.queueOf.get(category) ??
     learnedQueue ??
-    (category === global.category ? global.queue : (CATEGORY_QUEUE as Record<string, string>)[category] ?? global.queue);
+    (category === global.category
+      ? global.queue
+      : ((CATEGORY_QUEUE as Record<string, string>)[category] ?? global.queue));
   out.recommended_action = action;
   out.reasons = reasons.sort(byWeight);
   if (learnedCategory && learnedCategory.label === category) out.confidence = learnedConfidence(learnedCategory);
-  if (learnedPriority && learnedPriority.label === priority) out.confidence = Math.min(out.confidence, learnedConfidence(learnedPriority));
+  if (learnedPriority && learnedPriority.label === priority)
+    out.confidence = Math.min(out.confidence, learnedConfidence(learnedPriority));
   return out;
 }
 
 /** `received_at` plus the response time of the priority; null when nobody needs to respond. */
-export function respondBy(receivedAt: string, priority: Priority, action: RecommendedAction, minutes: Record<Priority, number>): string | null {
+export function respondBy(
+  receivedAt: string,
+  priority: Priority,
+  action: RecommendedAction,
+  minutes: Record<Priority, number>,
+): string | null {
   if (action === 'archive') return null;
   return toUtcString(parseInstant(receivedAt) + minutes[priority] * 60_000);
 }
@@ -170,5 +189,5 @@ export function withWorkspaceFields(decision: Decision, policy: CompiledPolicy |
     ...decision,
     respond_by: respondBy(decision.received_at, decision.priority, decision.recommended_action, minutes),
     policy_version: policy?.version ?? 0,
-  } as Decision;
+  };
 }
