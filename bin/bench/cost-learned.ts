@@ -5,7 +5,7 @@
 import { ACCESS_TABLE, DECISIONS_TABLE } from '../../lambdas/contract/tables';
 import { API_BASE_PATH, ROUTES } from '../../lambdas/contract/routes';
 import { createService } from '../../lambdas/service';
-import { CapacityMeter, type CallSample, LOG_RETENTION_DAYS, call, realEmails, resources } from './cost';
+import { CapacityMeter, type CallSample, LOG_RETENTION_DAYS, call, realEmails, resources } from './cost-measure';
 import { costPerMillion } from './cost-model';
 import { type Figures, progress, round2, round3 } from './common';
 import type { World } from './world';

@@ -1,0 +1,266 @@
+// The cost section's measurements: what one call of the service used here (request units from a metering client,
+// handler CPU and wait time, log bytes) and the resources a contract line costs, measured and at its floor.
+// benchCost (cost.ts) and the learned-model line (cost-learned.ts) price what these return.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { lambdaContext } from '../../lib/local/server';
+import { LAMBDA_MEMORY_MB } from '../../lib/lambda-bundling';
+import { ACCESS_LOG_FIELDS } from '../../lib/stack';
+import { ROUTES } from '../../lambdas/contract/routes';
+import { type TableDefinition } from '../../lambdas/contract/tables';
+import { LIMITS } from '../../lambdas/analyze/signal-schema';
+import { type Service } from '../../lambdas/service';
+import { type CallResources, billedMs, dynamoItemBytes, perDecision, writeUnitsFor } from './cost-model';
+import { REPO_ROOT, median } from './common';
+import { type ApiRequest, type HandlerResult, apiEvents } from './requests';
+
+/** The stack's default log retention (lib/app.ts, context `logRetentionDays`): a year, as the controls ask. */
+export const LOG_RETENTION_DAYS = 365;
+
+interface HandlerSample {
+  cpuMs: number;
+  wallMs: number;
+  logBytes: number;
+  logEvents: number;
+}
+
+export interface CallSample {
+  result: HandlerResult;
+  authorizer: HandlerSample;
+  route: HandlerSample;
+  writeUnits: number;
+  readUnits: number;
+  /** Items the call put, as sent to DynamoDB (decision items among them). */
+  putItems: Record<string, unknown>[];
+}
+
+/**
+ * What every call of the service's client costs in request units. Reads are what DynamoDB Local reports. Writes are
+ * priced by DynamoDB's documented rules from the items actually sent, because DynamoDB Local does not model
+ * transactions' double price consistently: 1 unit per KB of item, twice that inside a transaction, plus 1 unit per
+ * KB for each index the item lands in (all indexes project every attribute). Updates and deletes, whose resulting
+ * size the request does not show, count what DynamoDB Local reports.
+ */
+export class CapacityMeter {
+  writeUnits = 0;
+  readUnits = 0;
+  putItems: Record<string, unknown>[] = [];
+
+  constructor(private readonly tables: Map<string, TableDefinition>) {}
+
+  reset(): void {
+    this.writeUnits = this.readUnits = 0;
+    this.putItems = [];
+  }
+
+  attach(service: Service): void {
+    service.dependencies.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as Record<string, unknown>;
+        input.ReturnConsumedCapacity = 'INDEXES';
+        const name = String(context.commandName ?? '').replace(/Command$/, '');
+        const out = await next(args);
+        const consumed = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+        const reported = [consumed ?? []]
+          .flat()
+          .reduce((sum: number, c) => sum + Number((c as { CapacityUnits?: number }).CapacityUnits ?? 0), 0);
+        if (/^(GetItem|BatchGetItem|TransactGetItems|Query|Scan)$/.test(name)) this.readUnits += reported;
+        else this.writeUnits += this.priced(name, input, reported);
+        return out;
+      },
+      { step: 'initialize', name: 'benchCapacityMeter' },
+    );
+  }
+
+  private priced(name: string, input: Record<string, unknown>, reported: number): number {
+    type Put = { TableName: string; Item: Record<string, unknown> };
+    if (name === 'PutItem') return this.put(input as unknown as Put, 1);
+    if (name === 'BatchWriteItem') {
+      let units = 0;
+      for (const [table, requests] of Object.entries(
+        (input.RequestItems ?? {}) as Record<string, { PutRequest?: { Item: Record<string, unknown> } }[]>,
+      )) {
+        for (const r of requests)
+          units += r.PutRequest ? this.put({ TableName: table, Item: r.PutRequest.Item }, 1) : 1;
+      }
+      return units;
+    }
+    if (name === 'TransactWriteItems') {
+      let units = 0;
+      for (const t of (input.TransactItems ?? []) as { Put?: Put; ConditionCheck?: unknown }[]) {
+        if (t.Put) units += this.put(t.Put, 2);
+        else if (!t.ConditionCheck) units += 2;
+      }
+      return units;
+    }
+    return reported;
+  }
+
+  private put({ TableName, Item }: { TableName: string; Item: Record<string, unknown> }, factor: number): number {
+    this.putItems.push(Item);
+    const units = writeUnitsFor(dynamoItemBytes(Item));
+    const indexes = (this.tables.get(TableName)?.indexes ?? []).filter(
+      (index) => Item[index.partitionKey] !== undefined && (!index.sortKey || Item[index.sortKey] !== undefined),
+    ).length;
+    return units * factor + units * indexes;
+  }
+}
+
+/** Runs a handler with its output captured (counted, not shown) and its CPU and wall time taken. */
+async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; sample: HandlerSample }> {
+  const writes = { bytes: 0, events: 0 };
+  const originals = {
+    stdout: process.stdout.write.bind(process.stdout),
+    stderr: process.stderr.write.bind(process.stderr),
+  };
+  const counting = ((chunk: string | Uint8Array) => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    writes.bytes += Buffer.byteLength(text);
+    writes.events += text.split('\n').filter((line) => line.trim()).length;
+    return true;
+  }) as typeof process.stdout.write;
+  process.stdout.write = counting;
+  process.stderr.write = counting;
+  const cpu = process.cpuUsage();
+  const t = process.hrtime.bigint();
+  try {
+    const value = await fn();
+    const wallMs = Number(process.hrtime.bigint() - t) / 1e6;
+    const used = process.cpuUsage(cpu);
+    return {
+      value,
+      sample: { cpuMs: (used.user + used.system) / 1000, wallMs, logBytes: writes.bytes, logEvents: writes.events },
+    };
+  } finally {
+    process.stdout.write = originals.stdout;
+    process.stderr.write = originals.stderr;
+  }
+}
+
+export async function call(service: Service, meter: CapacityMeter, request: ApiRequest): Promise<CallSample> {
+  const events = apiEvents(request);
+  meter.reset();
+  const auth = await measured(() =>
+    service.authorizer(events.authorizer as never, lambdaContext('authorizer', 'bench')),
+  );
+  const verdict = auth.value as { isAuthorized?: boolean; context?: unknown };
+  if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
+  events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
+  const handler = service.routes[events.routeId];
+  const route = await measured(
+    () => handler(events.route as never, lambdaContext(events.routeId, 'bench')) as Promise<HandlerResult>,
+  );
+  return {
+    result: route.value,
+    authorizer: auth.sample,
+    route: route.sample,
+    writeUnits: meter.writeUnits,
+    readUnits: meter.readUnits,
+    putItems: [...meter.putItems],
+  };
+}
+
+interface EmailRecord {
+  subject?: string;
+  sender?: string;
+  body?: string;
+}
+
+/** Real e-mails from the shared data sets, as analyze bodies (text capped at the contract's limits). */
+export function realEmails(workspace: string, max: number): string[] {
+  const dir = process.env.SAS_DATA_DIR ?? path.resolve(REPO_ROOT, '..', 'shared', 'data');
+  const out: string[] = [];
+  for (const file of ['spamassassin-dev.jsonl', 'enron-berkeley.jsonl']) {
+    let text: string;
+    try {
+      text = readFileSync(path.join(dir, file), 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      const e = JSON.parse(line) as EmailRecord;
+      const sender = /<([^<>\s]+@[^<>\s]+)>/.exec(e.sender ?? '')?.[1] ?? (e.sender ?? '').trim();
+      out.push(
+        JSON.stringify({
+          workspace_id: workspace,
+          source: 'email',
+          subject: (e.subject ?? '').slice(0, LIMITS.subjectMax),
+          body: (e.body ?? '').slice(0, LIMITS.bodyMax),
+          ...(/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(sender) ? { sender } : {}),
+        }),
+      );
+    }
+  }
+  // An even spread over both files, the same every run.
+  const step = Math.max(1, Math.floor(out.length / max));
+  return out.filter((_, i) => i % step === 0).slice(0, max);
+}
+
+/** The access log line API Gateway writes for one request, filled with typical values. */
+function accessLogLineBytes(routeKey: string): number {
+  const typical: Record<string, string> = {
+    requestId: 'Ab1CdEfGhIjKlMn=',
+    ip: '203.0.113.10',
+    requestTime: '23/Nov/2026:10:00:00 +0000',
+    method: routeKey.split(' ')[0],
+    routeKey,
+    path: routeKey.split(' ')[1],
+    status: '200',
+    protocol: 'HTTP/1.1',
+    responseLength: '1024',
+    responseLatency: '42',
+    integrationLatency: '38',
+    integrationStatus: '200',
+    integrationError: '-',
+    authorizerError: '-',
+    error: '-',
+  };
+  const line = Object.fromEntries(Object.keys(ACCESS_LOG_FIELDS).map((k) => [k, typical[k] ?? '-']));
+  return Buffer.byteLength(JSON.stringify(line)) + 1;
+}
+
+export const hasRoute = (method: string, pathOf: string) =>
+  ROUTES.some((r) => r.method === method && r.path === pathOf);
+
+export interface Line {
+  name: string;
+  /** Decisions one call makes: the line is per decision when more than one. */
+  decisions: number;
+  samples: CallSample[];
+  /** What the call cannot do without, in the architecture the project is bound to. */
+  floor: { writeUnits: number; readUnits: number };
+  routeKey: string;
+}
+
+export function resources(line: Line, logRetentionMonths: number): { measured: CallResources; floor: CallResources } {
+  const ok = line.samples.filter((s) => s.result.statusCode === 200);
+  if (!ok.length) throw new Error(`${line.name}: no call succeeded`);
+  const mean = (f: (s: CallSample) => number) => ok.reduce((sum, s) => sum + f(s), 0) / ok.length;
+  const billed = (pick: (s: CallSample) => HandlerSample) =>
+    median(ok.map((s) => billedMs(pick(s).cpuMs, pick(s).wallMs, LAMBDA_MEMORY_MB)));
+  const accessLog = accessLogLineBytes(line.routeKey);
+  const measuredResources: CallResources = {
+    apiRequests: 1,
+    billedMs: [billed((s) => s.authorizer), billed((s) => s.route)],
+    memoryMb: LAMBDA_MEMORY_MB,
+    writeUnits: mean((s) => s.writeUnits),
+    readUnits: mean((s) => s.readUnits),
+    // The stack sets Lambda's system log level to WARN: no START/END/REPORT lines (test/cdk/stack.test.ts).
+    logBytes: mean((s) => s.authorizer.logBytes + s.route.logBytes) + accessLog,
+    logEvents: mean((s) => s.authorizer.logEvents + s.route.logEvents) + 1,
+    logRetentionMonths,
+  };
+  const floor: CallResources = {
+    apiRequests: 1,
+    billedMs: [1, 1],
+    memoryMb: LAMBDA_MEMORY_MB,
+    ...line.floor,
+    logBytes: accessLog,
+    logEvents: 1,
+    logRetentionMonths,
+  };
+  return line.decisions > 1
+    ? { measured: perDecision(measuredResources, line.decisions), floor: perDecision(floor, line.decisions) }
+    : { measured: measuredResources, floor };
+}
