@@ -15,7 +15,8 @@ import type { Category } from '../decision';
 import type { Source } from '../signal';
 import type { Draft } from './draft';
 import type { ReasonCode } from './reason-codes';
-import { tokenHashesMany, type TokenBuffer } from './tokens';
+import { tokenHashesMany } from './token-hashes';
+import type { TokenBuffer } from './tokens';
 
 /** Channels where spam exists: the spam model runs and spam wording counts only here. */
 export const SPAM_CHANNELS: ReadonlySet<Source> = new Set<Source>(['email', 'support_message']);

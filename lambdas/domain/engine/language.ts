@@ -4,7 +4,8 @@
 // trigrams (under 10 letters) is read by its function words (articles, pronouns, prepositions), counted over the
 // tokens the tokenizer already hashed. Only the seven profiles ship, not the package (82 languages, over the analyze
 // bundle's budget). `und` when the text is too short or mixed.
-import { tokenHashesMany, type TokenBuffer } from './tokens';
+import { tokenHashesMany } from './token-hashes';
+import type { TokenBuffer } from './tokens';
 
 const FUNCTION_WORDS: Record<string, string> = {
   en:

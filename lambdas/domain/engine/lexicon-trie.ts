@@ -6,7 +6,7 @@
 import type { Source } from '../signal';
 import { IGNORE, LEXICON, METRIC_NOUNS, NEGATORS } from './lexicon';
 import { REASON_CODES, type ReasonCode } from './reason-codes';
-import { tokenHashesMany } from './tokens';
+import { tokenHashesMany } from './token-hashes';
 
 export const CODES = Object.keys(REASON_CODES) as ReasonCode[];
 export const CODE_INDEX = new Map<string, number>(CODES.map((c, i) => [c, i]));

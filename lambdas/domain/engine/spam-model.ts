@@ -7,7 +7,8 @@
 // and the share of non-ASCII text are left out (in the training data only spam is non-English, and only SMS has no
 // sender), so that German mail or a customer writing from a free-mail address is not pushed towards the archive.
 import { parseSender } from './metadata';
-import { mixHash, tokenHashesMany, type TokenBuffer } from './tokens';
+import { mixHash, tokenHashesMany } from './token-hashes';
+import type { TokenBuffer } from './tokens';
 
 /** Only the first tokens of subject + body feed the word features: bounded cost on long mail. */
 export const MODEL_TOKENS = 600;
