@@ -29,7 +29,7 @@ import { type ApiRequest, type HandlerResult, apiEvents } from './requests';
 import type { World } from './world';
 
 /** The stack's default log retention (lib/app.ts, context `logRetentionDays`): a year, as the controls ask. */
-const LOG_RETENTION_DAYS = 365;
+export const LOG_RETENTION_DAYS = 365;
 
 interface HandlerSample {
   cpuMs: number;
@@ -38,7 +38,7 @@ interface HandlerSample {
   logEvents: number;
 }
 
-interface CallSample {
+export interface CallSample {
   result: HandlerResult;
   authorizer: HandlerSample;
   route: HandlerSample;
@@ -55,7 +55,7 @@ interface CallSample {
  * KB for each index the item lands in (all indexes project every attribute). Updates and deletes, whose resulting
  * size the request does not show, count what DynamoDB Local reports.
  */
-class CapacityMeter {
+export class CapacityMeter {
   writeUnits = 0;
   readUnits = 0;
   putItems: Record<string, unknown>[] = [];
@@ -151,7 +151,7 @@ async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; sample: Ha
   }
 }
 
-async function call(service: Service, meter: CapacityMeter, request: ApiRequest): Promise<CallSample> {
+export async function call(service: Service, meter: CapacityMeter, request: ApiRequest): Promise<CallSample> {
   const events = apiEvents(request);
   meter.reset();
   const auth = await measured(() =>
@@ -181,7 +181,7 @@ interface EmailRecord {
 }
 
 /** Real e-mails from the shared data sets, as analyze bodies (text capped at the contract's limits). */
-function realEmails(workspace: string, max: number): string[] {
+export function realEmails(workspace: string, max: number): string[] {
   const dir = process.env.SAS_DATA_DIR ?? path.resolve(REPO_ROOT, '..', 'shared', 'data');
   const out: string[] = [];
   for (const file of ['spamassassin-dev.jsonl', 'enron-berkeley.jsonl']) {
@@ -236,7 +236,7 @@ function accessLogLineBytes(routeKey: string): number {
 
 const hasRoute = (method: string, pathOf: string) => ROUTES.some((r) => r.method === method && r.path === pathOf);
 
-interface Line {
+export interface Line {
   name: string;
   /** Decisions one call makes: the line is per decision when more than one. */
   decisions: number;
@@ -246,7 +246,7 @@ interface Line {
   routeKey: string;
 }
 
-function resources(line: Line, logRetentionMonths: number): { measured: CallResources; floor: CallResources } {
+export function resources(line: Line, logRetentionMonths: number): { measured: CallResources; floor: CallResources } {
   const ok = line.samples.filter((s) => s.result.statusCode === 200);
   if (!ok.length) throw new Error(`${line.name}: no call succeeded`);
   const mean = (f: (s: CallSample) => number) => ok.reduce((sum, s) => sum + f(s), 0) / ok.length;

@@ -190,6 +190,36 @@ const GOALS: Record<string, Goal> = {
   ws_inprocess_vs_putitem_p50_ratio: { text: '<= 1.3x', check: atMost(1.3) },
   ws_inprocess_vs_putitem_p99_ratio: { text: '<= 1.3x', check: atMost(1.3) },
   ws_fresh_inprocess_p50_ms: { text: 'context: a fresh workspace (no policy, nothing learned), same loop' },
+  ws_inprocess_p99_ms: { text: 'context: analyze with policy + learned model, p99' },
+  ws_fresh_inprocess_p99_ms: { text: 'context: a fresh workspace, p99, same loop' },
+  ws_learned_vs_fresh_p99_ratio: {
+    text: "<= 1.5 (a warm learned analyze's p99 / a fresh workspace's, same loop; issue 23)",
+    check: atMost(1.5),
+  },
+  ws_feedback_vs_floor: { text: "<= 2 (a feedback's write units / its floor; issue 23)", check: atMost(2) },
+  ws_import_vs_feedback_floor: {
+    text: "<= 2 (an imported example, file order / a feedback's floor; issue 23)",
+    check: atMost(2),
+  },
+  ws_fresh_check_read_units: {
+    text: '<= 1 read unit per container per TTL when nothing changed (issue 23)',
+    check: atMost(1),
+  },
+  ws_import_write_units_per_example_shuffled: {
+    text: 'context: the same examples imported in a seeded shuffled order (a chunk touches many labels)',
+  },
+  ws_import_shuffled_vs_feedback_floor: {
+    text: "<= 2 (a shuffled file's imported example / a feedback's floor; issue 23)",
+    check: atMost(2),
+  },
+  cost_analyze_learned_floor_ratio: {
+    text: '<= 1.5 (analyze with policy + learned model, freshness reads included / its floor; issue 23)',
+    check: atMost(1.5),
+  },
+  cost_analyze_learned_fresh_read_units: {
+    text: 'context: freshness-check read units one analyze carries (hot workspace: 100 containers, 100 req/s)',
+  },
+  cost_analyze_learned_read_units: { text: 'context: read units a warm learned analyze made itself' },
   worst_case_analyze_cpu_ms: {
     text: '< 50 ms CPU: one in-process analyze, maximal policy, 256 KiB request (median)',
     check: (v) => v < 50,

@@ -79,7 +79,9 @@ async function main(): Promise<void> {
         await section('http', () => benchHttp(w, opts));
         await section('cost', () => benchCost(w, opts.quick));
         // Last: it gives the bench workspace a policy and a learned model.
-        await section('workspace', () => benchWorkspace(w, opts.inprocessIterations, opts.workspacePerCategory));
+        await section('workspace', () =>
+          benchWorkspace(w, opts.inprocessIterations, opts.workspacePerCategory, opts.quick),
+        );
         // After the workspace section: it replaces the bench workspace's policy with a maximal one.
         await section('worst-case', () => benchWorstCase(w, opts.quick));
       } finally {

@@ -10,6 +10,7 @@ import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { labelPk } from '../../lambdas/stores/workspace-store';
 import { dynamoItemBytes, writeUnitsFor } from './cost-model';
 import { type Figures, round2 } from './common';
+import { mulberry32 } from '../seeded-random';
 import type { World } from './world';
 
 const FEEDBACK_FLOOR_UNITS = 1;
@@ -33,33 +34,42 @@ export async function benchWorkspaceImport(
     labelUnits += await itemUnits(labelPk(learnedWs, 'category', l.label, learned.state.generation ?? 0), 1);
   const feedbackUnits = 1 + labelUnits / Math.max(1, categories.length) + (await itemUnits(`wsmodel#${learnedWs}`, 1));
 
-  // The same examples imported into a fresh workspace in chunks of 100 (file order, as a partner's history comes).
-  const ws = `${learnedWs}_import`;
-  const store = new DynamoModelWriteStore(deps.client, table);
-  let importUnits = 0;
-  for (let i = 0; i < teach.length; i += 100) {
-    const examples = teach
-      .slice(i, i + 100)
-      .map(([text, category]) => ({ signal: { source: 'support_message', body: text }, labels: { category } }));
-    const out = await importExamples(
-      ws,
-      examples,
-      { workspaces: deps.workspaces, store },
-      { nowMs: Date.now(), idempotency: { pk: `idem#bench#${ws}#${i}`, requestHash: 'x' } },
-    );
-    if (out.kind !== 'imported') throw new Error(`bench import answered ${out.kind}`);
-    const workspace = await deps.workspaces.get(ws);
-    const deltas = labelDeltas(
-      examples.map((e) => ({ sketch: sketchSignal(workspace.key, e.signal), labels: e.labels })),
-    );
-    // Each label item updated inside a transaction (2 units per KB of the item after), the record and the model item.
-    for (const d of deltas)
-      importUnits +=
-        (await itemUnits(labelPk(ws, d.field, d.label, workspace.state.generation ?? 0), 2)) *
-        Math.ceil((d.counts.size + 2) / 250);
-    importUnits += 2 + (await itemUnits(`wsmodel#${ws}`, 2));
-  }
-  const perExample = importUnits / teach.length;
+  // The same examples imported into a fresh workspace in chunks of 100: in file order, as a partner's history comes
+  // (a chunk touches one or two labels), and shuffled with a fixed seed (a chunk touches many labels).
+  const importUnitsPerExample = async (ws: string, examplesInOrder: [string, string][]) => {
+    const store = new DynamoModelWriteStore(deps.client, table);
+    let importUnits = 0;
+    for (let i = 0; i < examplesInOrder.length; i += 100) {
+      const examples = examplesInOrder
+        .slice(i, i + 100)
+        .map(([text, category]) => ({ signal: { source: 'support_message', body: text }, labels: { category } }));
+      const out = await importExamples(
+        ws,
+        examples,
+        { workspaces: deps.workspaces, store },
+        { nowMs: Date.now(), idempotency: { pk: `idem#bench#${ws}#${i}`, requestHash: 'x' } },
+      );
+      if (out.kind !== 'imported') throw new Error(`bench import answered ${out.kind}`);
+      const workspace = await deps.workspaces.get(ws);
+      const deltas = labelDeltas(
+        examples.map((e) => ({ sketch: sketchSignal(workspace.key, e.signal), labels: e.labels })),
+      );
+      // Each label item updated inside a transaction (2 units per KB of the item after), the record and the model item.
+      for (const d of deltas)
+        importUnits +=
+          (await itemUnits(labelPk(ws, d.field, d.label, workspace.state.generation ?? 0), 2)) *
+          Math.ceil((d.counts.size + 2) / 250);
+      importUnits += 2 + (await itemUnits(`wsmodel#${ws}`, 2));
+    }
+    return importUnits / examplesInOrder.length;
+  };
+  const perExample = await importUnitsPerExample(`${learnedWs}_import`, teach);
+  const rnd = mulberry32(23);
+  const shuffled = teach
+    .map((t) => [rnd(), t] as const)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, t]) => t);
+  const perExampleShuffled = await importUnitsPerExample(`${learnedWs}_import_shuffled`, shuffled);
 
   // Freshness: what a container past its TTL reads when nothing changed (the policy and model items, eventually
   // consistent: half a unit per 4 KB each), and how long that check takes beside a whole-model load.
@@ -78,6 +88,8 @@ export async function benchWorkspaceImport(
     ws_feedback_vs_floor: round2(feedbackUnits / FEEDBACK_FLOOR_UNITS),
     ws_import_write_units_per_example: round2(perExample),
     ws_import_vs_feedback_floor: round2(perExample / FEEDBACK_FLOOR_UNITS),
+    ws_import_write_units_per_example_shuffled: round2(perExampleShuffled),
+    ws_import_shuffled_vs_feedback_floor: round2(perExampleShuffled / FEEDBACK_FLOOR_UNITS),
     ws_fresh_check_read_units: checkUnits,
     ws_fresh_check_ms: round2(checkMs),
   };

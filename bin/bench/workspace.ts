@@ -15,10 +15,16 @@ import { benchInProcess } from './in-process';
 import { analyzeEvents, analyzeInProcess, expectOk } from './requests';
 import type { World } from './world';
 import { benchWorkspaceImport } from './workspace-import';
+import { benchLearnedAnalyzeCost } from './cost-learned';
 
 const DATA_DIR = process.env.SAS_DATA_DIR ?? path.resolve(REPO_ROOT, '../shared/data');
 
-export async function benchWorkspace(world: World, iterations: number, perCategory: number): Promise<Figures> {
+export async function benchWorkspace(
+  world: World,
+  iterations: number,
+  perCategory: number,
+  quick: boolean,
+): Promise<Figures> {
   const deps = world.handlers.dependencies;
   const ws = world.workspace;
   await deps.workspaceStore.putPolicy(
@@ -90,8 +96,10 @@ export async function benchWorkspace(world: World, iterations: number, perCatego
     teach.map(([text, raw]) => [text, categoryName(raw)]),
     ws,
   );
+  const learnedCost = await benchLearnedAnalyzeCost(world, quick, writes.ws_fresh_check_read_units);
   return {
     ...writes,
+    ...learnedCost,
     ws_learned_categories: state.model.labels.filter((l) => l.field === 'category').length,
     ws_taught_feedback: teach.length,
     ws_reads_warm: warm.reads,
@@ -109,6 +117,9 @@ export async function benchWorkspace(world: World, iterations: number, perCatego
     ws_inprocess_vs_putitem_p50_ratio: inprocess.inprocess_vs_putitem_p50_ratio,
     ws_inprocess_vs_putitem_p99_ratio: inprocess.inprocess_vs_putitem_p99_ratio,
     ws_fresh_inprocess_p50_ms: inprocess.other_p50_ms,
+    ws_inprocess_p99_ms: inprocess.inprocess_p99_ms,
+    ws_fresh_inprocess_p99_ms: inprocess.other_p99_ms,
+    ws_learned_vs_fresh_p99_ratio: round2(inprocess.inprocess_p99_ms / inprocess.other_p99_ms),
     ws_fresh_vs_putitem_p50_ratio: inprocess.other_vs_putitem_p50_ratio,
   };
 }
