@@ -103,9 +103,7 @@ async function startChild(): Promise<{ child: ChildProcess; baseUrl: string }> {
         // Caches on, as local mode runs: what a request may leave in them is part of what is measured.
         AUTH_CACHE_TTL_SECONDS: '30',
         WORKSPACE_CACHE_TTL_SECONDS: '30',
-        // A database call slowed past its timeout by other suites sharing the CPU would answer 503 whatever the
-        // request was; what a slow database answers is the database-faults tests' subject.
-        DYNAMODB_REQUEST_TIMEOUT_MS: '15000',
+        DYNAMODB_REQUEST_TIMEOUT_MS: '4000',
         POWERTOOLS_LOG_LEVEL: 'SILENT',
         POWERTOOLS_METRICS_DISABLED: 'true',
       },
