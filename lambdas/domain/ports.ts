@@ -54,7 +54,7 @@ export class SharedGrantError extends Error {
       );
     super(
       `refused: ${conflicts.length} grant(s) would share workspaces with another partner: ${shown.join('; ')}` +
-        `${conflicts.length > 5 ? '; ...' : ''}. Give --allow-shared if the partners should share them.`,
+        `${conflicts.length > 5 ? '; ...' : ''}`,
     );
     this.name = 'SharedGrantError';
   }
