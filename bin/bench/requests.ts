@@ -87,10 +87,7 @@ export interface HandlerResult {
 }
 
 /** The authorizer handler on the events' authorizer event; its context goes on the route event, as the gateway does. */
-async function authorizeAtGateway(
-  handlers: Service,
-  events: { authorizer: unknown; route: { requestContext: { authorizer?: unknown } } },
-): Promise<void> {
+async function authorizeAtGateway(handlers: Service, events: ReturnType<typeof apiEvents>): Promise<void> {
   const verdict = (await handlers.authorizer(
     events.authorizer as unknown as Parameters<Service['authorizer']>[0],
     lambdaContext('authorizer', 'bench'),
