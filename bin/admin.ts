@@ -326,7 +326,11 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     const message =
-      err instanceof NotFoundError ? `unknown ${err.message.replace(/ not found$/, '')}` : (err as Error).message;
+      err instanceof NotFoundError
+        ? `unknown ${err.message.replace(/ not found$/, '')}`
+        : err instanceof SharedGrantError
+          ? `${err.message}. Give --allow-shared if the partners should share them.`
+          : (err as Error).message;
     if (parsed.json) {
       const conflicts =
         err instanceof SharedGrantError

@@ -3,6 +3,7 @@
 // environment: settings come in parsed.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Settings } from './contract/settings';
+import type { ModelWriteStore } from './domain/learning/model-writes';
 import { WorkspaceCache } from './domain/learning/workspace-cache';
 import type {
   AccessStore,
@@ -23,6 +24,7 @@ import { DynamoRateCounterStore } from './stores/rate-counter-store';
 import { createDocumentClient } from './stores/dynamodb-client';
 import { isDatabaseUnavailable } from './stores/database-faults';
 import { DynamoFeedbackStore } from './stores/feedback-store';
+import { DynamoModelWriteStore } from './stores/model-write-store';
 import { DynamoWorkspaceStore } from './stores/workspace-store';
 
 export interface Dependencies {
@@ -36,6 +38,8 @@ export interface Dependencies {
   decisionBatch: DecisionBatchStore;
   workspaceStore: WorkspaceStore;
   feedbackStore: FeedbackStore;
+  /** Writes that change a workspace's model as a whole: an import, a reset. */
+  modelWrites: ModelWriteStore;
   /** Each workspace's policy and learned model, cached per container for WORKSPACE_CACHE_TTL_SECONDS. */
   workspaces: WorkspaceCache;
   /** Whether a key may use a workspace named in a body or found on a stored item. */
@@ -72,6 +76,7 @@ export function createDependencies(settings: Settings, overrides: DependencyOver
     accessStore,
     workspaceStore,
     feedbackStore: new DynamoFeedbackStore(client, settings.decisionsTableName),
+    modelWrites: new DynamoModelWriteStore(client, settings.decisionsTableName),
     workspaces: new WorkspaceCache(
       (id) => workspaceStore.loadState(id),
       settings.workspaceCacheTtlSeconds * 1000,

@@ -1,12 +1,10 @@
 // Admin commands for workspaces (README, Admin CLI): `workspace policy get|set` and `feedback report`. The policy
 // is validated with the API's own schema and answered exactly as the API answers it; the report reads a workspace's
 // decisions through the decisions_by_workspace index (a Query, never a Scan).
-import { idRange } from '../lambdas/stores/decision-list-store';
+import { DynamoDecisionListStore } from '../lambdas/stores/decision-list-store';
 import { readFileSync } from 'node:fs';
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { DECISIONS_BY_WORKSPACE_INDEX } from '../lambdas/contract/tables';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { LEARNED_FIELDS, type LearnedField } from '../lambdas/domain/learning/model';
-import type { FeedbackFields } from '../lambdas/domain/ports';
 import { WORKSPACE_ID_PATTERN } from '../lambdas/analyze/signal-schema';
 import { parseRfc3339 } from '../lambdas/domain/timestamps';
 import { validatePolicy } from '../lambdas/policy/policy-schema';
@@ -37,14 +35,16 @@ function assertWorkspace(ws: string | undefined): string {
 
 export class WorkspaceAdmin {
   private readonly store: DynamoWorkspaceStore;
+  private readonly decisionList: DynamoDecisionListStore;
 
   constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly decisionsTable: string,
+    client: DynamoDBDocumentClient,
+    decisionsTable: string,
     /** The audit events' actor (contract section 14). */
     private readonly actor: string = localActor(),
   ) {
     this.store = new DynamoWorkspaceStore(client, decisionsTable);
+    this.decisionList = new DynamoDecisionListStore(client, decisionsTable);
   }
 
   getPolicy(workspace: string | undefined) {
@@ -80,45 +80,25 @@ export class WorkspaceAdmin {
     const fields = Object.fromEntries(
       LEARNED_FIELDS.map((f) => [f, { given: 0, agreed: 0, agreement: null }]),
     ) as Record<LearnedField, FieldAgreement>;
-    const sinceId = since ? idRange({ createdAfterMs: parseRfc3339(since)! })?.lower : undefined;
     const reasons = new Map<string, number>();
     let decisions = 0;
     let withFeedback = 0;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.decisionsTable,
-          IndexName: DECISIONS_BY_WORKSPACE_INDEX,
-          // The index sorts by decision id, a ULID whose time is created_at: "since" is a lower bound on the id.
-          KeyConditionExpression: sinceId ? 'workspace_id = :ws AND decision_id >= :since' : 'workspace_id = :ws',
-          ExpressionAttributeValues: { ':ws': ws, ...(sinceId ? { ':since': sinceId } : {}) },
-          ProjectionExpression: '#d, feedback, expires_at',
-          ExpressionAttributeNames: { '#d': 'decision' },
-          ExclusiveStartKey: start,
-        }),
-      );
-      const nowSeconds = Math.floor(Date.now() / 1000);
-      for (const item of page.Items ?? []) {
-        if (Number(item.expires_at) <= nowSeconds) continue;
-        decisions++;
-        const feedback = (item.feedback as { fields?: FeedbackFields } | undefined)?.fields;
-        if (!feedback) continue;
-        withFeedback++;
-        const decision = item.decision as Record<string, unknown>;
-        let disagreed = false;
-        for (const f of LEARNED_FIELDS) {
-          if (feedback[f] === undefined) continue;
-          fields[f].given++;
-          if (decision[f] === feedback[f]) fields[f].agreed++;
-          else disagreed = true;
-        }
-        if (!disagreed) continue;
-        for (const r of (decision.reasons as { code: string }[] | undefined) ?? [])
-          reasons.set(r.code, (reasons.get(r.code) ?? 0) + 1);
+    const createdAfterMs = since ? parseRfc3339(since) : undefined;
+    for await (const { decision, feedback } of this.decisionList.decisionsWithFeedback(ws, createdAfterMs)) {
+      decisions++;
+      if (!feedback) continue;
+      withFeedback++;
+      let disagreed = false;
+      for (const f of LEARNED_FIELDS) {
+        if (feedback[f] === undefined) continue;
+        fields[f].given++;
+        if (decision[f] === feedback[f]) fields[f].agreed++;
+        else disagreed = true;
       }
-      start = page.LastEvaluatedKey;
-    } while (start);
+      if (!disagreed) continue;
+      for (const r of (decision.reasons as { code: string }[] | undefined) ?? [])
+        reasons.set(r.code, (reasons.get(r.code) ?? 0) + 1);
+    }
     for (const f of LEARNED_FIELDS)
       fields[f].agreement = fields[f].given ? Math.round((fields[f].agreed / fields[f].given) * 1000) / 1000 : null;
     return {

@@ -86,28 +86,28 @@ export interface HandlerResult {
   body: string;
 }
 
+/** The authorizer handler on the events' authorizer event; its context goes on the route event, as the gateway does. */
+async function authorizeAtGateway(handlers: Service, events: ReturnType<typeof apiEvents>): Promise<void> {
+  const verdict = (await handlers.authorizer(
+    events.authorizer as unknown as Parameters<Service['authorizer']>[0],
+    lambdaContext('authorizer', 'bench'),
+  )) as { isAuthorized?: boolean; context?: unknown };
+  if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
+  events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
+}
+
 /** Authorizer handler, then the analyze handler, as API Gateway (and local mode) chains them. */
 export async function analyzeInProcess(
   handlers: Service,
   events: ReturnType<typeof analyzeEvents>,
 ): Promise<HandlerResult> {
-  const verdict = (await handlers.authorizer(
-    events.authorizer as unknown as Parameters<Service['authorizer']>[0],
-    lambdaContext('authorizer', 'bench'),
-  )) as { isAuthorized?: boolean; context?: unknown };
-  if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
-  events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
+  await authorizeAtGateway(handlers, events);
   return (await handlers.routes.Analyze(events.route, lambdaContext('Analyze', 'bench'))) as HandlerResult;
 }
 
 /** Authorizer handler, then the route's handler, for events of any route (apiEvents). */
 export async function inProcess(handlers: Service, events: ReturnType<typeof apiEvents>): Promise<HandlerResult> {
-  const verdict = (await handlers.authorizer(
-    events.authorizer as unknown as Parameters<Service['authorizer']>[0],
-    lambdaContext('authorizer', 'bench'),
-  )) as { isAuthorized?: boolean; context?: unknown };
-  if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
-  events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
+  await authorizeAtGateway(handlers, events);
   const handler = handlers.routes[events.routeId];
   return (await handler(events.route, lambdaContext(events.routeId, 'bench'))) as HandlerResult;
 }

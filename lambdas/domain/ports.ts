@@ -54,7 +54,7 @@ export class SharedGrantError extends Error {
       );
     super(
       `refused: ${conflicts.length} grant(s) would share workspaces with another partner: ${shown.join('; ')}` +
-        `${conflicts.length > 5 ? '; ...' : ''}. Give --allow-shared if the partners should share them.`,
+        `${conflicts.length > 5 ? '; ...' : ''}`,
     );
     this.name = 'SharedGrantError';
   }
@@ -228,22 +228,20 @@ export type BatchSaveResult =
   | { kind: 'replayed'; items: BatchItemRecord[]; createdMs: number }
   | { kind: 'conflict' };
 
+export interface BatchSaveOptions {
+  items: BatchItemRecord[];
+  createdMs: number;
+  idempotency?: IdempotencyRequest;
+  extras?: Map<string, DecisionExtras>;
+}
+
 export interface DecisionBatchStore {
   /**
    * Stores a batch's decisions (BatchWriteItem, 25 a request, unprocessed items retried). With an idempotency
    * request, first claims the key with one conditional write holding the items; when it was claimed before, stores
    * nothing and answers what the first batch stored.
    */
-  saveBatch(
-    decisions: Decision[],
-    owner: DecisionOwner,
-    options: {
-      items: BatchItemRecord[];
-      createdMs: number;
-      idempotency?: IdempotencyRequest;
-      extras?: Map<string, DecisionExtras>;
-    },
-  ): Promise<BatchSaveResult>;
+  saveBatch(decisions: Decision[], owner: DecisionOwner, options: BatchSaveOptions): Promise<BatchSaveResult>;
   /** Decisions by id (absent ones left out), for replays. */
   getMany(decisionIds: string[]): Promise<Map<string, Decision>>;
   /** Writes decisions without claiming anything: a replay restoring decisions its first attempt did not store. */

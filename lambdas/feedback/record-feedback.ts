@@ -1,10 +1,10 @@
 // The feedback use case: record what a decision should have been (replacing earlier feedback) and move the decision's
 // counts in its workspace's model to the new labels, unless the workspace's policy turned learning off. A workspace
 // learns at most MAX_LABELS labels; feedback naming more is still recorded, just not learned.
+import { MAX_LABELS } from '../domain/learning/model';
 import type { CachedWorkspace } from '../domain/learning/workspace-cache';
 import type { FeedbackFields, FeedbackStore, FeedbackTarget } from '../domain/ports';
 
-export const MAX_LABELS = 600;
 /** Concurrent feedback on one decision: how often a request re-reads after losing the race. */
 const ATTEMPTS = 6;
 

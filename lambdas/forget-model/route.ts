@@ -2,33 +2,20 @@
 // switching to a new, empty model generation in one write, whatever the model's size; policy and decisions stay.
 // Order: 401 → 403 ACCOUNT_INACTIVE → 403 INSUFFICIENT_SCOPE → 429 → 403 WORKSPACE_NOT_ALLOWED (the path).
 import { actorForKey } from '../domain/audit';
+import { forgetModel } from '../application/model-learning';
 import type { Dependencies } from '../dependencies';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
-import { auditEventPut } from '../stores/audit-log';
-import { DynamoModelWriteStore } from '../stores/model-write-store';
 
 const CHECKS: Check[] = ['key', 'scope', 'rate-limit', { workspace: 'path' }];
 
 export function forgetModelRoute(deps: Dependencies): RouteHandler {
-  const { workspaces, telemetry, settings, client } = deps;
-  const store = new DynamoModelWriteStore(client, settings.decisionsTableName);
+  const { telemetry } = deps;
   return apiHandler(deps, { checks: CHECKS }, async ({ event, principal }) => {
     const workspaceId = event.pathParameters?.workspace_id ?? '';
-    const generation = await store.forget(workspaceId, ({ before, after }) =>
-      auditEventPut(
-        settings.decisionsTableName,
-        {
-          actor: actorForKey(principal.key_id),
-          action: 'model.forget',
-          target: { workspace_id: workspaceId, partner_id: principal.partner_id },
-          before,
-          after,
-        },
-        new Date(),
-      ),
-    );
-    // This container decides as a fresh workspace at once; others within WORKSPACE_CACHE_TTL_SECONDS.
-    workspaces.invalidate(workspaceId);
+    const generation = await forgetModel(deps, workspaceId, {
+      actor: actorForKey(principal.key_id),
+      target: { workspace_id: workspaceId, partner_id: principal.partner_id },
+    });
     telemetry.logger.info('model forgotten', { workspace_id: workspaceId, generation });
     return { statusCode: 200, body: { workspace_id: workspaceId, forgotten: true } };
   });

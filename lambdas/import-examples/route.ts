@@ -8,8 +8,6 @@ import { validateIdempotencyKey } from '../analyze/signal-schema';
 import { ITEM_PREFIX } from '../contract/tables';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, validationError } from '../http/errors';
-import { auditEventPut } from '../stores/audit-log';
-import { DynamoModelWriteStore } from '../stores/model-write-store';
 import { importExamples } from './import-examples';
 import { IMPORT_BODY_LIMIT, validateImportEnvelope } from './import-envelope';
 
@@ -23,8 +21,7 @@ const CHECKS: Check[] = [
 ];
 
 export function importExamplesRoute(deps: Dependencies): RouteHandler {
-  const { workspaces, telemetry, settings, client } = deps;
-  const store = new DynamoModelWriteStore(client, settings.decisionsTableName);
+  const { workspaces, telemetry, modelWrites: store } = deps;
   return apiHandler(deps, { checks: CHECKS }, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
     const nowMs = Date.now();
     const workspaceId = event.pathParameters?.workspace_id ?? '';
@@ -51,18 +48,16 @@ export function importExamplesRoute(deps: Dependencies): RouteHandler {
           pk: `${ITEM_PREFIX.idempotency}${principal.partner_id}#${idem.keyHash}`,
           requestHash: idem.requestHash,
         },
-        audit: (counts) =>
-          auditEventPut(
-            settings.decisionsTableName,
-            {
-              actor: actorForKey(principal.key_id),
-              action: 'model.import',
-              target: { workspace_id: workspaceId, partner_id: principal.partner_id },
-              before: null,
-              after: counts,
-            },
-            new Date(nowMs),
-          ),
+        audit: (counts) => ({
+          event: {
+            actor: actorForKey(principal.key_id),
+            action: 'model.import',
+            target: { workspace_id: workspaceId, partner_id: principal.partner_id },
+            before: null,
+            after: counts,
+          },
+          at: new Date(nowMs),
+        }),
       },
     );
     if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');

@@ -14,6 +14,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
 import type {
+  BatchSaveOptions,
   BatchSaveResult,
   BatchItemRecord,
   DecisionBatchStore,
@@ -47,16 +48,7 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
     private readonly retentionDays: number,
   ) {}
 
-  async saveBatch(
-    decisions: Decision[],
-    owner: DecisionOwner,
-    options: {
-      items: BatchItemRecord[];
-      createdMs: number;
-      idempotency?: IdempotencyRequest;
-      extras?: Map<string, DecisionExtras>;
-    },
-  ): Promise<BatchSaveResult> {
+  async saveBatch(decisions: Decision[], owner: DecisionOwner, options: BatchSaveOptions): Promise<BatchSaveResult> {
     if (options.idempotency) {
       const claimed = await this.claim(owner, options.idempotency, options.items, options.createdMs);
       if (claimed.kind !== 'created') return claimed;

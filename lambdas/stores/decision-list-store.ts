@@ -5,7 +5,7 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DECISIONS_BY_WORKSPACE_INDEX, ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
-import type { DecisionListQuery, DecisionListStore } from '../domain/ports';
+import type { DecisionListQuery, DecisionListStore, FeedbackFields } from '../domain/ports';
 import { decisionFrom } from './decision-store';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -68,6 +68,41 @@ export class DynamoDecisionListStore implements DecisionListStore {
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {}
+
+  /**
+   * Every unexpired decision of a workspace (created at or after `createdAfterMs` if given), as stored, with the
+   * feedback it got (the admin CLI's feedback report): page by page, oldest first.
+   */
+  async *decisionsWithFeedback(
+    workspaceId: string,
+    createdAfterMs?: number,
+  ): AsyncGenerator<{ decision: Record<string, unknown>; feedback?: FeedbackFields }> {
+    const sinceId = createdAfterMs === undefined ? undefined : idRange({ createdAfterMs })?.lower;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: DECISIONS_BY_WORKSPACE_INDEX,
+          // The index sorts by decision id, a ULID whose time is created_at: "since" is a lower bound on the id.
+          KeyConditionExpression: sinceId ? 'workspace_id = :ws AND decision_id >= :since' : 'workspace_id = :ws',
+          ExpressionAttributeValues: { ':ws': workspaceId, ...(sinceId ? { ':since': sinceId } : {}) },
+          ProjectionExpression: '#d, feedback, expires_at',
+          ExpressionAttributeNames: { '#d': 'decision' },
+          ExclusiveStartKey: start,
+        }),
+      );
+      const nowSeconds = Math.floor(Date.now() / 1000);
+      for (const item of page.Items ?? []) {
+        if (Number(item.expires_at) <= nowSeconds) continue;
+        yield {
+          decision: item.decision as Record<string, unknown>,
+          feedback: (item.feedback as { fields?: FeedbackFields } | undefined)?.fields,
+        };
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+  }
 
   async workspaceOf(decisionId: string): Promise<string | undefined> {
     const out = await this.client.send(

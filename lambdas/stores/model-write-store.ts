@@ -7,7 +7,9 @@
 // twice. A reset moves the model item to a new, empty generation in one transaction with its audit event.
 import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { LabelDelta } from '../domain/learning/label-delta';
+import type { AuditEntry, ImportWrite, ImportWriteResult, ModelWriteStore } from '../domain/learning/model-writes';
 import { ModelBusyError } from '../domain/ports';
+import { auditEventPut } from './audit-log';
 import { WORKSPACE_PREFIX, labelPk, labelVersionAttribute } from './workspace-store';
 
 /** One TransactWriteItems entry (the audit writer's Put). */
@@ -22,23 +24,6 @@ const ATTEMPTS = 10;
 const MAX_BACKOFF_MS = 300;
 /** An import's idempotency records are kept 24 hours, like every Idempotency-Key. */
 const RECORD_SECONDS = 24 * 60 * 60;
-
-export interface ImportWrite {
-  workspaceId: string;
-  /** The generation the deltas were sketched for; a reset since then answers `generation_changed`. */
-  generation: number;
-  deltas: LabelDelta[];
-  /** Labels the model item's set gains (`<field>:<label>`). */
-  labels: string[];
-  /** With an Idempotency-Key: the record's key, and what it holds (request hash, answer). */
-  record?: { pk: string; item: Record<string, unknown> };
-  /** The audit event, in the transaction that records the import. */
-  audit?: TransactItem;
-  nowMs: number;
-}
-
-export type ImportWriteResult =
-  { kind: 'applied' } | { kind: 'recorded'; item: Record<string, unknown> } | { kind: 'generation_changed' };
 
 interface Update {
   pk: string;
@@ -104,7 +89,7 @@ const busy = (cause: unknown) => new ModelBusyError(cause);
 
 const isCancelled = (err: unknown) => (err as { name?: string }).name === 'TransactionCanceledException';
 
-export class DynamoModelWriteStore {
+export class DynamoModelWriteStore implements ModelWriteStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -121,6 +106,7 @@ export class DynamoModelWriteStore {
 
   async applyImport(input: ImportWrite): Promise<ImportWriteResult> {
     const { workspaceId, generation, record } = input;
+    const audit = input.audit && this.auditPut(input.audit);
     if (record) {
       const existing = await this.getRecord(record.pk);
       if (existing) return { kind: 'recorded', item: existing };
@@ -177,7 +163,7 @@ export class DynamoModelWriteStore {
     const last = [
       model,
       ...(record ? [claim(record.pk, record.item)] : []),
-      ...(input.audit ? [input.audit] : []),
+      ...(audit ? [audit] : []),
       ...lastUpdates.map((u) => addItem(this.tableName, u)),
     ];
     const outcome = await this.transact(last, record ? 1 : -1, 0);
@@ -192,7 +178,7 @@ export class DynamoModelWriteStore {
    */
   async forget(
     workspaceId: string,
-    audit?: (change: { before: Record<string, unknown>; after: Record<string, unknown> }) => TransactItem,
+    audit?: (change: { before: Record<string, unknown>; after: Record<string, unknown> }) => AuditEntry,
   ): Promise<number> {
     const pk = WORKSPACE_PREFIX.model + workspaceId;
     for (let attempt = 0; ; attempt++) {
@@ -214,12 +200,16 @@ export class DynamoModelWriteStore {
             ExpressionAttributeValues: { ':gen': generation, ':next': generation + 1, ':zero': 0 },
           },
         },
-        ...(audit ? [audit({ before, after })] : []),
+        ...(audit ? [this.auditPut(audit({ before, after }))] : []),
       ];
       const outcome = await this.transact(items, -1, 0);
       if (outcome === 'done') return generation + 1;
       if (attempt >= ATTEMPTS) throw busy(new Error('the model kept changing during the reset'));
     }
+  }
+
+  private auditPut({ event, at }: AuditEntry): TransactItem {
+    return auditEventPut(this.tableName, event, at);
   }
 
   /**

@@ -12,7 +12,6 @@ import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
 import { IMPORT_LIMITS } from '../../lambdas/import-examples/import-envelope';
-import { auditEventPut } from '../../lambdas/stores/audit-log';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 import { type FileProblem, parseImportFile } from './workspace-import-file';
@@ -62,7 +61,7 @@ export class WorkspaceImporter {
 
   constructor(
     client: DynamoDBDocumentClient,
-    private readonly decisionsTable: string,
+    decisionsTable: string,
     /** The audit events' actor: `local:<OS user>`, or the caller's principal ARN with --aws. */
     private readonly actor: string,
   ) {
@@ -111,12 +110,16 @@ export class WorkspaceImporter {
             pk: `${ITEM_PREFIX.idempotency}admin#${sha256(idempotencyKey)}`,
             requestHash: sha256(canonicalJson({ examples })),
           },
-          audit: (counts) =>
-            auditEventPut(
-              this.decisionsTable,
-              { actor: this.actor, action: 'model.import', target: { workspace_id: ws }, before: null, after: counts },
-              new Date(),
-            ),
+          audit: (counts) => ({
+            event: {
+              actor: this.actor,
+              action: 'model.import',
+              target: { workspace_id: ws },
+              before: null,
+              after: counts,
+            },
+            at: new Date(),
+          }),
         },
       );
       if (outcome.kind === 'conflict')
@@ -143,13 +146,10 @@ export class WorkspaceImporter {
   /** Resets the workspace's model to a new, empty generation (policy and decisions stay). */
   async forget(workspace: string | undefined): Promise<{ workspace_id: string; forgotten: true }> {
     const ws = assertWorkspace(workspace);
-    await this.store.forget(ws, ({ before, after }) =>
-      auditEventPut(
-        this.decisionsTable,
-        { actor: this.actor, action: 'model.forget', target: { workspace_id: ws }, before, after },
-        new Date(),
-      ),
-    );
+    await this.store.forget(ws, ({ before, after }) => ({
+      event: { actor: this.actor, action: 'model.forget', target: { workspace_id: ws }, before, after },
+      at: new Date(),
+    }));
     return { workspace_id: ws, forgotten: true };
   }
 }

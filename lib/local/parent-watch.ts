@@ -38,7 +38,8 @@ function safeCmdline(pid: number): string {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, but is another user's). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -52,7 +53,7 @@ export function watchLaunchers(onGone: () => void, intervalMs = 500): void {
   const pids = launcherPids();
   const originalParent = process.ppid;
   const timer = setInterval(() => {
-    if (process.ppid !== originalParent || pids.some((pid) => !alive(pid))) {
+    if (process.ppid !== originalParent || pids.some((pid) => !processAlive(pid))) {
       clearInterval(timer);
       onGone();
     }

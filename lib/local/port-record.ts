@@ -4,6 +4,7 @@
 import { existsSync, lstatSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from './parent-watch';
 import {
   type LocalDbCredentials,
   LocalCredentialsError,
@@ -32,15 +33,6 @@ export function runtimeDir(): string {
 }
 
 const recordPath = (port: number, dir = runtimeDir()) => join(dir, `dynamodb-${port}.json`);
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Records the credentials for `port` (mode 0600, replaced atomically). */
 export function writePortRecord(record: PortRecord): string {
@@ -74,7 +66,7 @@ export function readPortRecord(port: number): PortRecord | undefined {
   } catch {
     return undefined;
   }
-  if (record.port !== port || !/^[A-Za-z0-9]{1,128}$/.test(String(record.accessKeyId)) || !alive(record.pid))
+  if (record.port !== port || !/^[A-Za-z0-9]{1,128}$/.test(String(record.accessKeyId)) || !processAlive(record.pid))
     return undefined;
   return record;
 }

@@ -10,6 +10,9 @@ import { PostingTable } from './posting-table';
 import type { Sketch } from './sketch';
 import { MAX_SKETCH_FEATURES, TEXT_BUCKETS } from './sketch';
 
+/** The labels a workspace learns at most; feedback or examples naming more are not learned. */
+export const MAX_LABELS = 600;
+
 export const LEARNED_FIELDS = ['category', 'queue', 'priority', 'recommended_action'] as const;
 export type LearnedField = (typeof LEARNED_FIELDS)[number];
 

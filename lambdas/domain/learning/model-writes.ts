@@ -1,0 +1,37 @@
+// The port of writes that change a workspace's learned model as a whole (lambdas/stores/model-write-store.ts), apart
+// from ports.ts because the learning types it carries import ports.ts themselves.
+import type { AuditEventInput } from '../audit';
+import type { LabelDelta } from './label-delta';
+
+/** An audit event to write with the change it records, and its time. */
+export interface AuditEntry {
+  event: AuditEventInput;
+  at: Date;
+}
+
+export interface ImportWrite {
+  workspaceId: string;
+  /** The generation the deltas were sketched for; a reset since then answers `generation_changed`. */
+  generation: number;
+  deltas: LabelDelta[];
+  /** Labels the model item's set gains (`<field>:<label>`). */
+  labels: string[];
+  /** With an Idempotency-Key: the record's key, and what it holds (request hash, answer). */
+  record?: { pk: string; item: Record<string, unknown> };
+  /** The audit event, in the transaction that records the import. */
+  audit?: AuditEntry;
+  nowMs: number;
+}
+
+export type ImportWriteResult =
+  { kind: 'applied' } | { kind: 'recorded'; item: Record<string, unknown> } | { kind: 'generation_changed' };
+
+/** Writes that change a workspace's learned model as a whole: an import's counts, and a reset. */
+export interface ModelWriteStore {
+  applyImport(input: ImportWrite): Promise<ImportWriteResult>;
+  /** Moves the model to a new, empty generation (with its audit event); answers the new generation. */
+  forget(
+    workspaceId: string,
+    audit?: (change: { before: Record<string, unknown>; after: Record<string, unknown> }) => AuditEntry,
+  ): Promise<number>;
+}
