@@ -9,6 +9,7 @@ import { type Sketch, sketchSignal } from '../domain/learning/sketch';
 import type { CachedWorkspace, WorkspaceCache } from '../domain/learning/workspace-cache';
 import type { AuditEntry, ModelWriteStore } from '../domain/learning/model-writes';
 import { type FeedbackFields, ModelBusyError } from '../domain/ports';
+import { afterModelWrites } from './model-write-queue';
 
 export type ImportItem =
   | { index: number; status: 'learned' }
@@ -65,7 +66,16 @@ function teach(workspace: CachedWorkspace, valid: ValidExample[]): LabelDelta[] 
 }
 
 /** Teaches the valid examples; `answer` is what the import answers (one item per example, valid or not). */
-export async function learnExamples(
+export function learnExamples(
+  answer: ImportAnswer,
+  valid: ValidExample[],
+  deps: ImportDeps,
+  options: ImportOptions,
+): Promise<ImportOutcome> {
+  return afterModelWrites(answer.workspace_id, () => learnNow(answer, valid, deps, options));
+}
+
+async function learnNow(
   answer: ImportAnswer,
   valid: ValidExample[],
   deps: ImportDeps,

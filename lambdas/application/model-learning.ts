@@ -3,6 +3,7 @@
 import type { AuditEventInput } from '../domain/audit';
 import type { WorkspaceCache } from '../domain/learning/workspace-cache';
 import type { ModelWriteStore } from '../domain/learning/model-writes';
+import { afterModelWrites } from './model-write-queue';
 
 export interface ForgetDeps {
   modelWrites: Pick<ModelWriteStore, 'forget'>;
@@ -15,10 +16,12 @@ export async function forgetModel(
   workspaceId: string,
   by: Pick<AuditEventInput, 'actor' | 'target'>,
 ): Promise<number> {
-  const generation = await modelWrites.forget(workspaceId, ({ before, after }) => ({
-    event: { actor: by.actor, action: 'model.forget', target: by.target, before, after },
-    at: new Date(),
-  }));
+  const generation = await afterModelWrites(workspaceId, () =>
+    modelWrites.forget(workspaceId, ({ before, after }) => ({
+      event: { actor: by.actor, action: 'model.forget', target: by.target, before, after },
+      at: new Date(),
+    })),
+  );
   // This container decides as a fresh workspace at once; others within WORKSPACE_CACHE_TTL_SECONDS.
   workspaces.invalidate(workspaceId);
   return generation;
