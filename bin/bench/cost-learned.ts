@@ -2,10 +2,8 @@
 // the workspace section taught it (policy + learned model), plus the freshness checks its containers make. A hot
 // workspace served by many containers: each container, past its TTL, reads the small check items again, so the reads
 // one analyze carries are the check's units / (TTL x requests per container per second).
-import { ACCESS_TABLE, DECISIONS_TABLE } from '../../lambdas/contract/tables';
 import { API_BASE_PATH, ROUTES } from '../../lambdas/contract/routes';
-import { createService } from '../../lambdas/service';
-import { CapacityMeter, type CallSample, LOG_RETENTION_DAYS, call, realEmails, resources } from './cost-measure';
+import { type CallSample, meteredService, LOG_RETENTION_DAYS, call, realEmails, resources } from './cost-measure';
 import { costPerMillion } from './cost-model';
 import { type Figures, progress, round2, round3 } from './common';
 import type { World } from './world';
@@ -16,14 +14,7 @@ const HOT_REQUESTS_PER_SECOND = 100;
 
 export async function benchLearnedAnalyzeCost(world: World, quick: boolean, checkReadUnits: number): Promise<Figures> {
   const settings = world.handlers.dependencies.settings;
-  const service = createService({ ...settings, logLevel: 'INFO', metricsEnabled: true });
-  const meter = new CapacityMeter(
-    new Map([
-      [world.names.access, ACCESS_TABLE],
-      [world.names.decisions, DECISIONS_TABLE],
-    ]),
-  );
-  meter.attach(service);
+  const { service, meter } = meteredService(world);
   const key = await world.newKey();
   const analyzePath = `${API_BASE_PATH}/signals/analyze`;
   const samples: CallSample[] = [];

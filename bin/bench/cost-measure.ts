@@ -9,7 +9,9 @@ import { ACCESS_LOG_FIELDS } from '../../lib/stack';
 import { ROUTES } from '../../lambdas/contract/routes';
 import { type TableDefinition } from '../../lambdas/contract/tables';
 import { LIMITS } from '../../lambdas/analyze/signal-schema';
-import { type Service } from '../../lambdas/service';
+import { type Service, createService } from '../../lambdas/service';
+import { ACCESS_TABLE, DECISIONS_TABLE } from '../../lambdas/contract/tables';
+import type { World } from './world';
 import { type CallResources, billedMs, dynamoItemBytes, perDecision, writeUnitsFor } from './cost-model';
 import { REPO_ROOT, median } from './common';
 import { type ApiRequest, type HandlerResult, apiEvents } from './requests';
@@ -263,4 +265,18 @@ export function resources(line: Line, logRetentionMonths: number): { measured: C
   return line.decisions > 1
     ? { measured: perDecision(measuredResources, line.decisions), floor: perDecision(floor, line.decisions) }
     : { measured: measuredResources, floor };
+}
+
+/** A service that logs and emits metrics as deployed (INFO, EMF on), so their bytes are counted, with its DynamoDB
+ * calls metered against the two tables' definitions. */
+export function meteredService(world: World): { service: Service; meter: CapacityMeter } {
+  const service = createService({ ...world.handlers.dependencies.settings, logLevel: 'INFO', metricsEnabled: true });
+  const meter = new CapacityMeter(
+    new Map([
+      [world.names.access, ACCESS_TABLE],
+      [world.names.decisions, DECISIONS_TABLE],
+    ]),
+  );
+  meter.attach(service);
+  return { service, meter };
 }

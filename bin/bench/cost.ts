@@ -4,8 +4,7 @@
 // The arithmetic is in cost-model.ts, the prices in prices.ts; docs/performance.md explains both.
 import { EDGE_MANAGED_RULE_GROUPS } from '../../lib/stack/edge';
 import { API_BASE_PATH, ROUTES } from '../../lambdas/contract/routes';
-import { ACCESS_TABLE, DECISIONS_TABLE, ITEM_PREFIX } from '../../lambdas/contract/tables';
-import { createService } from '../../lambdas/service';
+import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import {
   costPerMillion,
   dynamoItemBytes,
@@ -18,7 +17,7 @@ import { type Figures, median, percentile, progress, round2, round3 } from './co
 import { PRICES } from './prices';
 import type { World } from './world';
 import {
-  CapacityMeter,
+  meteredService,
   type CallSample,
   LOG_RETENTION_DAYS,
   type Line,
@@ -30,15 +29,7 @@ import {
 
 export async function benchCost(world: World, quick: boolean): Promise<Figures> {
   const settings = world.handlers.dependencies.settings;
-  // Logs and metrics as deployed (INFO, EMF on), so that their bytes are counted.
-  const service = createService({ ...settings, logLevel: 'INFO', metricsEnabled: true });
-  const meter = new CapacityMeter(
-    new Map([
-      [world.names.access, ACCESS_TABLE],
-      [world.names.decisions, DECISIONS_TABLE],
-    ]),
-  );
-  meter.attach(service);
+  const { service, meter } = meteredService(world);
   const key = await world.newKey();
   const ws = world.workspace;
   const listing = hasRoute('GET', `${API_BASE_PATH}/decisions`);
