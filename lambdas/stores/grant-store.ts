@@ -6,7 +6,7 @@ import {
   BatchGetCommand,
   type DynamoDBDocumentClient,
   GetCommand,
-  QueryCommand,
+  paginateQuery,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
@@ -133,7 +133,6 @@ export class DynamoGrantStore implements GrantStore {
     stopAtFirst = false,
   ): Promise<Item[]> {
     const items: Item[] = [];
-    let start: Item | undefined;
     const values: Item = { ':h': head };
     let keyCondition = 'grant_head = :h';
     if (condition?.equals !== undefined) {
@@ -144,21 +143,21 @@ export class DynamoGrantStore implements GrantStore {
       values[':v'] = condition.beginsWith;
     }
     if (excludePartner !== undefined) values[':p'] = excludePartner;
-    do {
-      const out = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: INDEX,
-          KeyConditionExpression: keyCondition,
-          FilterExpression: excludePartner !== undefined ? 'grant_partner <> :p' : undefined,
-          ExpressionAttributeValues: values,
-          ProjectionExpression: 'grant_value, grant_key, grant_partner',
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      start = out.LastEvaluatedKey;
-    } while (start && !(stopAtFirst && items.length));
+    const pages = paginateQuery(
+      { client: this.client },
+      {
+        TableName: this.tableName,
+        IndexName: INDEX,
+        KeyConditionExpression: keyCondition,
+        FilterExpression: excludePartner !== undefined ? 'grant_partner <> :p' : undefined,
+        ExpressionAttributeValues: values,
+        ProjectionExpression: 'grant_value, grant_key, grant_partner',
+      },
+    );
+    for await (const page of pages) {
+      items.push(...(page.Items ?? []));
+      if (stopAtFirst && items.length) break;
+    }
     return items;
   }
 
