@@ -1,5 +1,4 @@
 // The authorizer's use case against DynamoDB Local: verdicts, the in-memory cache, and an unreachable database.
-import { AdminService } from '../../lib/admin';
 import { freePort } from '../../lib/local/dynamodb-local';
 import { generateApiKey } from '../../lambdas/domain/api-key';
 import { KeyAuthorizer } from '../../lambdas/authorizer/authorize';
@@ -7,7 +6,7 @@ import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import type { AccessStore } from '../../lambdas/domain/ports';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
-import { type TestTables, createTestTables } from '../support/dynamodb';
+import { useAccessTables } from '../support/access';
 
 /** The real store, counting its reads. */
 function counting(store: AccessStore) {
@@ -18,23 +17,11 @@ function counting(store: AccessStore) {
   return { store: wrapped, counter };
 }
 
-let tables: TestTables;
-let store: DynamoAccessStore;
-let admin: AdminService;
-
-beforeAll(async () => {
-  tables = await createTestTables('authorizer');
-  store = new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions);
-  admin = new AdminService(store);
-  await admin.createPartner({ id: 'acme', name: 'Acme' });
-});
-afterAll(async () => {
-  await tables?.drop();
-});
+const db = useAccessTables('authorizer', { acme: 'Acme' });
 
 it('allows an active key of an active partner, with its scopes and limit and no grant list', async () => {
-  const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a', 'ws_b'] });
-  const verdict = await new KeyAuthorizer(store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(
+  const issued = await db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a', 'ws_b'] });
+  const verdict = await new KeyAuthorizer(db.store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(
     `Bearer ${issued.key}`,
   );
   expect(verdict).toEqual({
@@ -43,14 +30,14 @@ it('allows an active key of an active partner, with its scopes and limit and no 
     key_id: issued.key_id,
     scopes: ['analyze', 'read', 'feedback', 'policy'],
   });
-  const limited = await admin.createKey({
+  const limited = await db.admin.createKey({
     partnerId: 'acme',
     workspaces: ['ws_a'],
     scopes: ['read'],
     rateLimit: '600/m',
   });
   expect(
-    await new KeyAuthorizer(store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(
+    await new KeyAuthorizer(db.store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(
       `Bearer ${limited.key}`,
     ),
   ).toEqual({
@@ -63,7 +50,7 @@ it('allows an active key of an active partner, with its scopes and limit and no 
 });
 
 it('refuses malformed keys and bad checksums without a database read', async () => {
-  const { store: s, counter } = counting(store);
+  const { store: s, counter } = counting(db.store);
   const authorizer = new KeyAuthorizer(s, { ttlSeconds: 30, isUnavailable: isDatabaseUnavailable });
   const good = generateApiKey();
   for (const header of [
@@ -80,8 +67,8 @@ it('refuses malformed keys and bad checksums without a database read', async () 
 });
 
 it('serves a warm key from the cache with no read, and sees changes after the TTL', async () => {
-  const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
-  const { store: s, counter } = counting(store);
+  const issued = await db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
+  const { store: s, counter } = counting(db.store);
   const authorizer = new KeyAuthorizer(s, { ttlSeconds: 30, isUnavailable: isDatabaseUnavailable });
   const t0 = Date.now();
   expect((await authorizer.verify(`Bearer ${issued.key}`, t0)).outcome).toBe('allow');
@@ -89,7 +76,7 @@ it('serves a warm key from the cache with no read, and sees changes after the TT
   expect((await authorizer.verify(`Bearer ${issued.key}`, t0 + 1_000)).outcome).toBe('allow');
   expect(counter.reads).toBe(2);
 
-  await admin.revokeKey(issued.key_id);
+  await db.admin.revokeKey(issued.key_id);
   // Within the TTL the cached verdict stands (documented: changes take effect within AUTH_CACHE_TTL_SECONDS).
   expect((await authorizer.verify(`Bearer ${issued.key}`, t0 + 29_000)).outcome).toBe('allow');
   expect((await authorizer.verify(`Bearer ${issued.key}`, t0 + 30_001)).outcome).toBe('UNAUTHORIZED');
@@ -98,14 +85,14 @@ it('serves a warm key from the cache with no read, and sees changes after the TT
 
 it('expires a cached key on the second, without waiting for the TTL', async () => {
   const expiresAt = new Date(Date.now() + 5_000).toISOString();
-  const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], expiresAt });
-  const authorizer = new KeyAuthorizer(store, { ttlSeconds: 300, isUnavailable: isDatabaseUnavailable });
+  const issued = await db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], expiresAt });
+  const authorizer = new KeyAuthorizer(db.store, { ttlSeconds: 300, isUnavailable: isDatabaseUnavailable });
   expect((await authorizer.verify(`Bearer ${issued.key}`, Date.parse(expiresAt) - 1)).outcome).toBe('allow');
   expect((await authorizer.verify(`Bearer ${issued.key}`, Date.parse(expiresAt))).outcome).toBe('UNAUTHORIZED');
 });
 
 it('caches unknown keys too, in their own bounded cache', async () => {
-  const { store: s, counter } = counting(store);
+  const { store: s, counter } = counting(db.store);
   const authorizer = new KeyAuthorizer(s, {
     ttlSeconds: 30,
     isUnavailable: isDatabaseUnavailable,
@@ -122,8 +109,8 @@ it('caches unknown keys too, in their own bounded cache', async () => {
 });
 
 it('keeps a key in steady use cached while minted keys flood the unknown cache (real reads)', async () => {
-  const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
-  const { store: s, counter } = counting(store);
+  const issued = await db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
+  const { store: s, counter } = counting(db.store);
   const authorizer = new KeyAuthorizer(s, {
     ttlSeconds: 300,
     isUnavailable: isDatabaseUnavailable,
@@ -141,8 +128,8 @@ it('keeps a key in steady use cached while minted keys flood the unknown cache (
 });
 
 it('keeps known keys in an LRU: a hit refreshes, so the least recently used one goes', async () => {
-  const keys = await Promise.all([1, 2, 3].map(() => admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] })));
-  const { store: s, counter } = counting(store);
+  const keys = await Promise.all([1, 2, 3].map(() => db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] })));
+  const { store: s, counter } = counting(db.store);
   const authorizer = new KeyAuthorizer(s, { ttlSeconds: 300, isUnavailable: isDatabaseUnavailable, maxEntries: 2 });
   const [a, b, c] = keys.map((k) => `Bearer ${k.key}`);
   await authorizer.verify(a);
@@ -157,10 +144,10 @@ it('keeps known keys in an LRU: a hit refreshes, so the least recently used one 
 });
 
 it('reports an inactive partner as ACCOUNT_INACTIVE', async () => {
-  await admin.createPartner({ id: 'sleepy', name: 'Sleepy', status: 'pending' });
-  const issued = await admin.createKey({ partnerId: 'sleepy', workspaces: ['ws_s'] });
+  await db.admin.createPartner({ id: 'sleepy', name: 'Sleepy', status: 'pending' });
+  const issued = await db.admin.createKey({ partnerId: 'sleepy', workspaces: ['ws_s'] });
   expect(
-    await new KeyAuthorizer(store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(
+    await new KeyAuthorizer(db.store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(
       `Bearer ${issued.key}`,
     ),
   ).toEqual({ outcome: 'ACCOUNT_INACTIVE' });
