@@ -7,8 +7,8 @@ import { KeyAuthorizer } from '../../lambdas/authorizer/authorize';
 import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { isWellFormedApiKey } from '../../lambdas/domain/api-key';
-import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
-import { type AdminResult, runAdmin } from '../support/admin-cli';
+import { type TestTables, createTestTables } from '../support/dynamodb';
+import { type AdminResult, runAdmin, adminCliEnv } from '../support/admin-cli';
 
 jest.setTimeout(120_000);
 
@@ -21,12 +21,7 @@ const admin = (...args: string[]): Promise<AdminResult> => runAdmin(env, args);
 
 beforeAll(async () => {
   tables = await createTestTables('cli');
-  env = {
-    ...process.env,
-    LOCAL_DYNAMODB_PORT: new URL(testEndpoint()).port,
-    ACCESS_TABLE_NAME: tables.names.access,
-    DECISIONS_TABLE_NAME: tables.names.decisions,
-  };
+  env = adminCliEnv(tables.names);
 });
 afterAll(async () => {
   await tables?.drop();

@@ -3,6 +3,8 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type { TableNames } from '../../lib/local/provision';
+import { testEndpoint } from './dynamodb';
 import { TSX_NODE_ARGS } from './tsx';
 
 const exec = promisify(execFile);
@@ -31,4 +33,14 @@ export async function runAdmin(env: NodeJS.ProcessEnv, args: string[]): Promise<
     const e = err as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr, json: parse(e.stdout) };
   }
+}
+
+/** The environment that points the admin CLI at this run's DynamoDB Local and the tables `names`. */
+export function adminCliEnv(names: TableNames): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    LOCAL_DYNAMODB_PORT: new URL(testEndpoint()).port,
+    ACCESS_TABLE_NAME: names.access,
+    DECISIONS_TABLE_NAME: names.decisions,
+  };
 }
