@@ -5,15 +5,13 @@
 import fc from 'fast-check';
 import { SOURCES } from '../../lambdas/domain/signal';
 import {
-  ANALYZE,
-  type HostileApi,
   KiB,
   codeOf,
   depthOf,
   expectPrototypeUntouched,
   objectText,
   parseJson,
-  startHostileApi,
+  useHostileApi,
   validEntries,
   validSignal,
 } from '../support/hostile';
@@ -23,23 +21,10 @@ jest.setTimeout(120_000);
 
 const PROPERTY_RUNS = Number(process.env.HOSTILE_RUNS ?? 150);
 
-let api: HostileApi;
-
-beforeAll(async () => {
-  api = await startHostileApi('hostile-properties');
-});
-
-afterAll(async () => {
-  await api?.close();
-});
+const api = useHostileApi('hostile-properties');
 
 describe('properties (fast-check)', () => {
-  const post = (text: string | Buffer, headers: Record<string, string> = {}) =>
-    api.send('POST', ANALYZE, {
-      key: api.key,
-      body: text,
-      headers: { 'content-type': 'application/json', ...headers },
-    });
+  const post = (text: string | Buffer, headers?: Record<string, string>) => api.postJson(text, headers);
 
   it('any JSON value as the body: a contract answer', async () => {
     await fc.assert(
