@@ -66,13 +66,8 @@ function toKey(item: Item): KeyRecord {
 }
 
 function toPartner(item: Item): PartnerRecord {
-  return {
-    partner_id: String(item.pk).slice(ITEM_PREFIX.partner.length),
-    name: item.name as string,
-    status: item.status as PartnerStatus,
-    created_at: item.created_at as string,
-    updated_at: item.updated_at as string,
-  };
+  const { name, status, created_at, updated_at } = item as unknown as PartnerRecord;
+  return { partner_id: String(item.pk).slice(ITEM_PREFIX.partner.length), name, status, created_at, updated_at };
 }
 
 export class DynamoAccessStore implements AccessStore {
