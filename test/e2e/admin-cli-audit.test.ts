@@ -11,7 +11,7 @@ import { AUDIT_EVENT_ID_PATTERN } from '../../lambdas/domain/audit';
 import { call, expectError } from '../support/http';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
 import { testEndpoint } from '../support/dynamodb';
-import { type AdminResult, adminCliEnv, runAdmin } from '../support/admin-cli';
+import { type AdminResult, adminCliEnv, runAdmin, argv } from '../support/admin-cli';
 
 jest.setTimeout(300_000);
 
@@ -51,19 +51,9 @@ it('records each admin command as one event, newest first, with the changed fiel
   expect((await admin('partner', 'create', '--id', 'acme', '--name', 'Acme', '--json')).code).toBe(0);
   expect((await admin('partner', 'set-status', '--id', 'acme', '--status', 'suspended', '--json')).code).toBe(0);
   const created = await admin(
-    'key',
-    'create',
-    '--partner',
-    'acme',
-    '--workspace',
-    'ws_a',
-    '--workspace',
-    'ws_b',
-    '--rate-limit',
-    '10/m',
-    '--description',
-    'billing',
-    '--json',
+    ...argv(
+      'key create --partner acme --workspace ws_a --workspace ws_b --rate-limit 10/m --description billing --json',
+    ),
   );
   expect(created.code).toBe(0);
   keyId = created.json.key_id;

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TestTables, createTestTables } from '../support/dynamodb';
-import { type AdminResult, runAdmin, adminCliEnv } from '../support/admin-cli';
+import { type AdminResult, runAdmin, adminCliEnv, argv } from '../support/admin-cli';
 
 jest.setTimeout(180_000);
 
@@ -85,16 +85,7 @@ it('refuses to share with another partner unless --allow-shared, naming the hold
     held_grant: 'acme:eu:*',
     partner_id: 'acme',
   });
-  const allowed = await admin(
-    'key',
-    'create',
-    '--partner',
-    'globex',
-    '--workspace',
-    'acme:eu:paris',
-    '--allow-shared',
-    '--json',
-  );
+  const allowed = await admin(...argv('key create --partner globex --workspace acme:eu:paris --allow-shared --json'));
   expect(allowed.json.workspaces).toEqual(['acme:eu:paris']);
 });
 

@@ -8,13 +8,14 @@ import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { useAccessTables } from '../support/access';
 
-/** The real store, counting its reads. */
-function counting(store: AccessStore) {
+/** An authorizer on the real store, counting the store's reads. */
+function countingAuthorizer(options: Omit<ConstructorParameters<typeof KeyAuthorizer>[1], 'isUnavailable'>) {
+  const store: AccessStore = db.store;
   const counter = { reads: 0 };
   const wrapped: AccessStore = Object.create(store);
   wrapped.getKeyByHash = (h) => (counter.reads++, store.getKeyByHash(h));
   wrapped.getPartner = (p) => (counter.reads++, store.getPartner(p));
-  return { store: wrapped, counter };
+  return { authorizer: new KeyAuthorizer(wrapped, { ...options, isUnavailable: isDatabaseUnavailable }), counter };
 }
 
 const db = useAccessTables('authorizer', { acme: 'Acme' });
@@ -50,8 +51,7 @@ it('allows an active key of an active partner, with its scopes and limit and no 
 });
 
 it('refuses malformed keys and bad checksums without a database read', async () => {
-  const { store: s, counter } = counting(db.store);
-  const authorizer = new KeyAuthorizer(s, { ttlSeconds: 30, isUnavailable: isDatabaseUnavailable });
+  const { authorizer, counter } = countingAuthorizer({ ttlSeconds: 30 });
   const good = generateApiKey();
   for (const header of [
     undefined,
@@ -68,8 +68,7 @@ it('refuses malformed keys and bad checksums without a database read', async () 
 
 it('serves a warm key from the cache with no read, and sees changes after the TTL', async () => {
   const issued = await db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
-  const { store: s, counter } = counting(db.store);
-  const authorizer = new KeyAuthorizer(s, { ttlSeconds: 30, isUnavailable: isDatabaseUnavailable });
+  const { authorizer, counter } = countingAuthorizer({ ttlSeconds: 30 });
   const t0 = Date.now();
   expect((await authorizer.verify(`Bearer ${issued.key}`, t0)).outcome).toBe('allow');
   expect(counter.reads).toBe(2); // key, then partner
@@ -92,13 +91,7 @@ it('expires a cached key on the second, without waiting for the TTL', async () =
 });
 
 it('caches unknown keys too, in their own bounded cache', async () => {
-  const { store: s, counter } = counting(db.store);
-  const authorizer = new KeyAuthorizer(s, {
-    ttlSeconds: 30,
-    isUnavailable: isDatabaseUnavailable,
-    maxEntries: 2,
-    maxUnknownEntries: 2,
-  });
+  const { authorizer, counter } = countingAuthorizer({ ttlSeconds: 30, maxEntries: 2, maxUnknownEntries: 2 });
   const unknown = generateApiKey();
   await authorizer.verify(`Bearer ${unknown}`);
   await authorizer.verify(`Bearer ${unknown}`);
@@ -110,13 +103,7 @@ it('caches unknown keys too, in their own bounded cache', async () => {
 
 it('keeps a key in steady use cached while minted keys flood the unknown cache (real reads)', async () => {
   const issued = await db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
-  const { store: s, counter } = counting(db.store);
-  const authorizer = new KeyAuthorizer(s, {
-    ttlSeconds: 300,
-    isUnavailable: isDatabaseUnavailable,
-    maxEntries: 3,
-    maxUnknownEntries: 50,
-  });
+  const { authorizer, counter } = countingAuthorizer({ ttlSeconds: 300, maxEntries: 3, maxUnknownEntries: 50 });
   const t0 = Date.now();
   expect((await authorizer.verify(`Bearer ${issued.key}`, t0)).outcome).toBe('allow');
   expect(counter.reads).toBe(2);
@@ -129,8 +116,7 @@ it('keeps a key in steady use cached while minted keys flood the unknown cache (
 
 it('keeps known keys in an LRU: a hit refreshes, so the least recently used one goes', async () => {
   const keys = await Promise.all([1, 2, 3].map(() => db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] })));
-  const { store: s, counter } = counting(db.store);
-  const authorizer = new KeyAuthorizer(s, { ttlSeconds: 300, isUnavailable: isDatabaseUnavailable, maxEntries: 2 });
+  const { authorizer, counter } = countingAuthorizer({ ttlSeconds: 300, maxEntries: 2 });
   const [a, b, c] = keys.map((k) => `Bearer ${k.key}`);
   await authorizer.verify(a);
   await authorizer.verify(b);

@@ -44,3 +44,6 @@ export function adminCliEnv(names: TableNames): NodeJS.ProcessEnv {
     DECISIONS_TABLE_NAME: names.decisions,
   };
 }
+
+/** A command line as an operator types it (words without spaces), as runAdmin's arguments. */
+export const argv = (line: string): string[] => line.split(' ');
