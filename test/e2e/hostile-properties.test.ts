@@ -19,6 +19,18 @@ import { KEY_NAMES, anyValueText, hasForbiddenKey, hostileJson, hostileString } 
 
 jest.setTimeout(120_000);
 
+/** Metadata keys the scorer reads. */
+const SCORER_METADATA_KEYS = [
+  'customer_tier',
+  'vip',
+  'tags',
+  'due_at',
+  'amount',
+  'deal_value',
+  'severity',
+  'vip_senders',
+] as const;
+
 const PROPERTY_RUNS = Number(process.env.HOSTILE_RUNS ?? 150);
 
 const api = useHostileApi('hostile-properties');
@@ -102,23 +114,9 @@ describe('properties (fast-check)', () => {
         ),
       ),
       metadata: field(
-        fc.dictionary(
-          fc.oneof(
-            fc.constantFrom(
-              'customer_tier',
-              'vip',
-              'tags',
-              'due_at',
-              'amount',
-              'deal_value',
-              'severity',
-              'vip_senders',
-            ),
-            hostileString(10),
-          ),
-          hostileJson,
-          { maxKeys: 6 },
-        ),
+        fc.dictionary(fc.oneof(fc.constantFrom(...SCORER_METADATA_KEYS), hostileString(10)), hostileJson, {
+          maxKeys: 6,
+        }),
       ),
     });
     const idem = fc.option(
@@ -179,18 +177,7 @@ describe('properties (fast-check)', () => {
   });
 
   it('any metadata within the limits (scorer keys with any values) on a valid signal: always scored, 200', async () => {
-    const scorerKey = fc.constantFrom(
-      'customer_tier',
-      'vip',
-      'tags',
-      'due_at',
-      'amount',
-      'deal_value',
-      'severity',
-      'vip_senders',
-      'priority',
-      'plan',
-    );
+    const scorerKey = fc.constantFrom(...SCORER_METADATA_KEYS, 'priority', 'plan');
     const value = fc.oneof(
       hostileJson,
       hostileString(40),

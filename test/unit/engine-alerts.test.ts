@@ -65,38 +65,28 @@ describe('operational alerts', () => {
 });
 
 describe('bug and task text', () => {
-  it('becomes an incident when it reports an outage or degraded production', () => {
-    const a = score({
-      source: 'task',
-      subject: 'Login down for all users',
-      body: 'Since the deploy the login service is down for all users in production.',
-    });
-    expect(a.category).toBe('incident');
-  });
-
-  it('becomes a security case when it reports a vulnerability', () => {
-    expect(
-      score({
-        source: 'task',
-        subject: 'XSS in comments',
-        body: 'Security vulnerability: script injection (XSS) in the comment field.',
-      }).category,
-    ).toBe('security');
-  });
-
-  it('becomes a support case when a customer cannot use the product', () => {
-    const a = score({
-      source: 'task',
-      subject: 'Customer cannot reset password',
-      body: 'A customer cannot reset their password; the reset e-mail never arrives.',
-    });
-    expect(a.category).toBe('support');
-  });
-
-  it('stays a task when it is plain work', () => {
-    expect(
-      score({ source: 'task', subject: 'Update the footer year', body: 'Change 2025 to 2026 in the footer.' }).category,
-    ).toBe('task');
+  it.each([
+    [
+      'becomes an incident when it reports an outage or degraded production',
+      'Login down for all users',
+      'Since the deploy the login service is down for all users in production.',
+      'incident',
+    ],
+    [
+      'becomes a security case when it reports a vulnerability',
+      'XSS in comments',
+      'Security vulnerability: script injection (XSS) in the comment field.',
+      'security',
+    ],
+    [
+      'becomes a support case when a customer cannot use the product',
+      'Customer cannot reset password',
+      'A customer cannot reset their password; the reset e-mail never arrives.',
+      'support',
+    ],
+    ['stays a task when it is plain work', 'Update the footer year', 'Change 2025 to 2026 in the footer.', 'task'],
+  ])('%s', (_name, subject, body, category) => {
+    expect(score({ source: 'task', subject, body }).category).toBe(category);
   });
 });
 
