@@ -79,8 +79,12 @@ const ALPHA = 0.1;
 const SHARING_EXPONENT = 0.5;
 /** Evidence (nats per sqrt(feature)) a learned label needs before it replaces the global answer. */
 export const LEARNED_MARGIN = 2;
-/** Text evidence (nats per feature) the best label needs, whatever the sender: the out-of-distribution check. */
+/**
+ * Text evidence (nats per feature) the best label needs, whatever the sender: the out-of-distribution check. Per sketch
+ * format: character 4-grams (format 2) are shared by more unrelated text than words are, so the bar is higher.
+ */
 export const MIN_TEXT_EVIDENCE_PER_FEATURE = 0.6;
+export const MIN_TEXT_EVIDENCE_PER_FEATURE_FORMAT_2 = 0.7;
 /** Nats per corroborating correction for the same sender, and for the same domain (capped at 5 corrections). */
 const SENDER_NATS = 3;
 const DOMAIN_NATS = 1.5;
@@ -357,7 +361,8 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
   // Out of distribution (contract section 13): the signal's words must be like what the label was taught, whoever
   // sent it. The best label's text log-likelihood ratio per feature against the uniform background: held-out queries
   // of taught intents mostly score 1.2 to 4.9, other corpora -0.3 to 0.5 (docs/learning.md).
-  if (TEXT[best] / Math.max(1, n) < MIN_TEXT_EVIDENCE_PER_FEATURE) return undefined;
+  const minText = sketch.f === 2 ? MIN_TEXT_EVIDENCE_PER_FEATURE_FORMAT_2 : MIN_TEXT_EVIDENCE_PER_FEATURE;
+  if (TEXT[best] / Math.max(1, n) < minText) return undefined;
   const top = SCORE[best];
   let sum = 0;
   for (let li = 0; li < count; li++) if (live[li] === 1) sum += Math.exp(SCORE[li] - top);
