@@ -18,6 +18,8 @@ export interface FeatureOptions {
   /** Words i and i+2. */
   skip: boolean;
   max: number;
+  /** Character n-grams in odd buckets, the rest in even ones (so a scorer can weigh them apart). */
+  split?: boolean;
 }
 
 export const BASE_FEATURES: FeatureOptions = { stems: [4], bigrams: true, chars: [], skip: false, max: 96 };
@@ -29,7 +31,7 @@ export function sketcherWith(o: FeatureOptions) {
       const words = [...text.matchAll(TOKEN)].map((m) => m[0].replace(/['’]/g, ''));
       const out: number[] = [];
       const add = (f: string) => {
-        const b = hashOf(key, f, TEXT_BUCKETS);
+        const b = o.split ? 2 * hashOf(key, f, TEXT_BUCKETS / 2) + (f[0] === 'c' ? 1 : 0) : hashOf(key, f, TEXT_BUCKETS);
         if (!out.includes(b)) out.push(b);
         return out.length >= o.max;
       };
@@ -66,6 +68,9 @@ export interface ScoreOptions {
   margin: number;
   /** Per-label normalisation of NB scores by the label's docs (power). */
   idfPower: number;
+  /** Weight of odd buckets (character n-grams with split features) in the choice, and docs at which it halves. */
+  charWeight?: number;
+  charHalfDocs?: number;
 }
 
 export const BASE_SCORE: ScoreOptions = {
@@ -114,7 +119,9 @@ export function predictWith(o: ScoreOptions) {
       if (o.kind === 'nb' || o.kind === 'nbidf') {
         for (let i = 0; i < n; i++) {
           const c = l.text.get(t[i]) ?? 0;
-          const wt = o.kind === 'nbidf' ? idf[i] : w[i];
+          let wt = o.kind === 'nbidf' ? idf[i] : w[i];
+          if (o.charWeight !== undefined && t[i] & 1)
+            wt *= o.charWeight / (1 + (o.charHalfDocs ? docsAll / k / o.charHalfDocs : 0));
           score += wt * (Math.log((c + o.alpha) / (l.total + o.alpha * V)) + Math.log(V));
         }
       } else if (o.kind === 'bernoulli') {

@@ -27,7 +27,7 @@ interface Example {
 type Sketcher = (s: { subject?: string; body?: string; sender?: string }) => Sketch;
 type Predict = (model: WorkspaceModel, sketch: Sketch) => string | undefined;
 
-function banking(): { teach: Example[]; evaluate: Example[] } {
+export function banking(): { teach: Example[]; evaluate: Example[] } {
   const rows = parseCsv(readFileSync(path.join(DATA_DIR, 'banking77-train.csv'), 'utf8')).slice(1);
   const all = rows.filter((r) => r.length === 2 && r[0].trim()).map(([text, c]) => ({ text, category: categoryName(c) }));
   const heldOut = all.filter((_, i) => (i + 1) % 5 === 0);
@@ -36,7 +36,7 @@ function banking(): { teach: Example[]; evaluate: Example[] } {
   return { teach: pool.filter((_, i) => (i + 1) % 5 !== 0), evaluate: pool.filter((_, i) => (i + 1) % 5 === 0) };
 }
 
-const firstPer = (set: Example[], k: number) => {
+export const firstPer = (set: Example[], k: number) => {
   const n = new Map<string, number>();
   return set.filter((e) => {
     const c = n.get(e.category) ?? 0;
@@ -45,7 +45,7 @@ const firstPer = (set: Example[], k: number) => {
   });
 };
 
-function teachModel(sketcher: Sketcher, set: Example[]): WorkspaceModel {
+export function teachModel(sketcher: Sketcher, set: Example[]): WorkspaceModel {
   const model: WorkspaceModel = { version: 0, labels: [] };
   const byLabel = new Map<string, ReturnType<typeof labelCounts>>();
   for (const e of set) {

@@ -7,7 +7,7 @@
 // prediction walks only the postings of the signal's buckets instead of every label times every bucket; applyChanges
 // keeps it in step.
 import { PostingTable } from './posting-table';
-import type { Sketch } from './sketch';
+import type { Sketch, SketchFormat } from './sketch';
 import { MAX_SKETCH_FEATURES, TEXT_BUCKETS } from './sketch';
 
 /** The labels a workspace learns at most; feedback or examples naming more are not learned. */
@@ -218,6 +218,8 @@ export interface Prediction {
   basis: 'sender' | 'domain' | 'text';
   /** The gate's figure: text evidence (nats per sqrt(feature)) plus sender and domain nats; at least LEARNED_MARGIN. */
   evidence: number;
+  /** The sketch format it was scored in (absent: 1); confidence is calibrated per format. */
+  format?: SketchFormat;
 }
 
 // Scratch for predictField, grown to the largest field seen: per label, its text and weighted log-likelihoods,
@@ -378,6 +380,7 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
     probability: 1 / sum,
     basis: s > 0 ? 'sender' : d > 0 ? 'domain' : 'text',
     evidence: bestEvidence,
+    ...(sketch.f === 2 ? { format: sketch.f } : {}),
   };
 }
 
