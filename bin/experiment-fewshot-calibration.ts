@@ -85,7 +85,9 @@ function solve3(a: number[][], b: number[]): number[] {
   }
   return m.map((row, i) => row[3] / m[i][i]);
 }
-console.log(`format ${format}, refit: intercept ${w[0].toFixed(2)}, share ${w[1].toFixed(2)}, corrections ${w[2].toFixed(2)}`);
+console.log(
+  `format ${format}, refit: intercept ${w[0].toFixed(2)}, share ${w[1].toFixed(2)}, corrections ${w[2].toFixed(2)}`,
+);
 ['10 per category', 'whole pool'].forEach((name, i) => {
   const rows = sets[i];
   const accuracy = rows.reduce((s, r) => s + r.right, 0) / rows.length;

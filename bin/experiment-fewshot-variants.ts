@@ -31,7 +31,9 @@ export function sketcherWith(o: FeatureOptions) {
       const words = [...text.matchAll(TOKEN)].map((m) => m[0].replace(/['’]/g, ''));
       const out: number[] = [];
       const add = (f: string) => {
-        const b = o.split ? 2 * hashOf(key, f, TEXT_BUCKETS / 2) + (f[0] === 'c' ? 1 : 0) : hashOf(key, f, TEXT_BUCKETS);
+        const b = o.split
+          ? 2 * hashOf(key, f, TEXT_BUCKETS / 2) + (f[0] === 'c' ? 1 : 0)
+          : hashOf(key, f, TEXT_BUCKETS);
         if (!out.includes(b)) out.push(b);
         return out.length >= o.max;
       };
@@ -136,7 +138,7 @@ export function predictWith(o: ScoreOptions) {
       } else if (o.kind === 'centroid') {
         let dot = 0;
         for (let i = 0; i < n; i++) dot += (idf[i] * idf[i] * (l.text.get(t[i]) ?? 0)) / l.docs;
-        score = dot / centroidNorm(l, labels, docsAll, o) ;
+        score = dot / centroidNorm(l, labels, docsAll, o);
       } else if (o.kind === 'cnb') {
         for (let i = 0; i < n; i++) {
           const c = l.text.get(t[i]) ?? 0;
@@ -170,7 +172,7 @@ function centroidNorm(l: LabelCounts, labels: LabelCounts[], docsAll: number, o:
     let d = 0;
     for (const m of labels) d += m.text.get(b) ?? 0;
     const idf = Math.pow(Math.log((docsAll + 1) / (d + 0.5)), o.idfPower);
-    sum += (idf * c / l.docs) ** 2;
+    sum += ((idf * c) / l.docs) ** 2;
   }
   const norm = Math.sqrt(sum) || 1;
   norms.set(l, norm);

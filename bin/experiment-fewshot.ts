@@ -29,7 +29,9 @@ type Predict = (model: WorkspaceModel, sketch: Sketch) => string | undefined;
 
 export function banking(): { teach: Example[]; evaluate: Example[] } {
   const rows = parseCsv(readFileSync(path.join(DATA_DIR, 'banking77-train.csv'), 'utf8')).slice(1);
-  const all = rows.filter((r) => r.length === 2 && r[0].trim()).map(([text, c]) => ({ text, category: categoryName(c) }));
+  const all = rows
+    .filter((r) => r.length === 2 && r[0].trim())
+    .map(([text, c]) => ({ text, category: categoryName(c) }));
   const heldOut = all.filter((_, i) => (i + 1) % 5 === 0);
   const pool = all.filter((_, i) => (i + 1) % 5 !== 0);
   if (TEST) return { teach: pool, evaluate: heldOut };
@@ -75,7 +77,10 @@ function otherCorpora(): { subject?: string; body: string }[] {
       subject: String(a.summary ?? a.name),
       body: String(a.description ?? ''),
     })),
-    ...jsonl('bug-reports-dev.jsonl', 300).map((b) => ({ subject: String(b.summary), body: String(b.description ?? '') })),
+    ...jsonl('bug-reports-dev.jsonl', 300).map((b) => ({
+      subject: String(b.summary),
+      body: String(b.description ?? ''),
+    })),
   ].map((s) => ({ ...s, body: s.body.slice(0, 20_000) || '(empty)' }));
 }
 
@@ -85,7 +90,10 @@ export interface Trial {
   predict: Predict;
 }
 
-export const baselineSketcher = (key: ReturnType<typeof halfSipKey>): Sketcher => (s) => sketchSignal(key, s);
+export const baselineSketcher =
+  (key: ReturnType<typeof halfSipKey>): Sketcher =>
+  (s) =>
+    sketchSignal(key, s);
 export const baselinePredict: Predict = (model, sketch) => predictField(model, 'category', sketch)?.label;
 
 export function runTrial(trial: Trial, seeds = 2): { curve: number[]; spillover: number } {
@@ -109,7 +117,9 @@ export function runTrial(trial: Trial, seeds = 2): { curve: number[]; spillover:
     // Specificity: every 4th intent of the sorted names, from senders of one domain.
     const names = [...new Set(teach.map((e) => e.category))].sort();
     const taught = new Set(names.filter((_, i) => i % 4 === 0));
-    const set = teach.filter((e) => taught.has(e.category)).map((e, i) => ({ ...e, sender: `customer${i % 50}@bank.example` }));
+    const set = teach
+      .filter((e) => taught.has(e.category))
+      .map((e, i) => ({ ...e, sender: `customer${i % 50}@bank.example` }));
     const model = teachModel(sketcher, set);
     others.forEach((s, i) => {
       if (trial.predict(model, sketcher({ ...s, sender: `customer${i % 50}@bank.example` })) !== undefined) spill++;
@@ -127,7 +137,11 @@ export function report(name: string, r: { curve: number[]; spillover: number }):
 if (require.main === module) {
   const trials: Record<string, Trial> = {
     baseline: { name: 'baseline', sketcher: baselineSketcher, predict: baselinePredict },
-    format2: { name: 'format2', sketcher: (key) => (s) => sketchSignal({ ...key, format: 2 }, s), predict: baselinePredict },
+    format2: {
+      name: 'format2',
+      sketcher: (key) => (s) => sketchSignal({ ...key, format: 2 }, s),
+      predict: baselinePredict,
+    },
   };
   const extra = arg('json');
   if (extra) {
