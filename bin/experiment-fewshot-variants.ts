@@ -18,6 +18,8 @@ export interface FeatureOptions {
   /** Words i and i+2. */
   skip: boolean;
   max: number;
+  /** Character n-grams only of words at least this long. */
+  charMin?: number;
   /** Character n-grams in odd buckets, the rest in even ones (so a scorer can weigh them apart). */
   split?: boolean;
 }
@@ -44,7 +46,7 @@ export function sketcherWith(o: FeatureOptions) {
         if (o.bigrams && i > 0 && add(`b ${words[i - 1]} ${w}`)) break;
         if (o.skip && i > 1 && add(`k ${words[i - 2]} ${w}`)) break;
         const marked = `#${w}#`;
-        for (const n of o.chars)
+        for (const n of w.length >= (o.charMin ?? 0) ? o.chars : [])
           for (let j = 0; j + n <= marked.length; j++) if (add(`c ${marked.slice(j, j + n)}`)) break outer;
       }
       const sketch: Sketch = { t: out.sort((a, b) => a - b) };

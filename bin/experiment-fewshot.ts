@@ -101,11 +101,13 @@ export function runTrial(trial: Trial, seeds = 2): { curve: number[]; spillover:
   const others = otherCorpora();
   const curve = CURVE.map(() => 0);
   let spill = 0;
+  let features = 0;
   for (let seed = 1; seed <= seeds; seed++) {
     const random = seededRandom(seed * 7919);
     const key = halfSipKey(Uint8Array.from({ length: 8 }, () => Math.floor(random() * 256)));
     const sketcher = trial.sketcher(key);
     const evalSketches = evaluate.map((e) => sketcher({ body: e.text }));
+    features += evalSketches.reduce((sum, s) => sum + s.t.length, 0) / evalSketches.length / seeds;
     CURVE.forEach((k, ci) => {
       const model = teachModel(sketcher, k === Infinity ? teach : firstPer(teach, k));
       let right = 0;
@@ -125,12 +127,12 @@ export function runTrial(trial: Trial, seeds = 2): { curve: number[]; spillover:
       if (trial.predict(model, sketcher({ ...s, sender: `customer${i % 50}@bank.example` })) !== undefined) spill++;
     });
   }
-  return { curve, spillover: spill / others.length / seeds };
+  return { curve, spillover: spill / others.length / seeds, features };
 }
 
-export function report(name: string, r: { curve: number[]; spillover: number }): void {
+export function report(name: string, r: { curve: number[]; spillover: number; features: number }): void {
   console.log(
-    `${name.padEnd(34)} ${r.curve.map((a) => a.toFixed(3)).join(' / ')}   spill ${(100 * r.spillover).toFixed(2)}%`,
+    `${name.padEnd(34)} ${r.curve.map((a) => a.toFixed(3)).join(' / ')}   spill ${(100 * r.spillover).toFixed(2)}%   features ${r.features.toFixed(1)}`,
   );
 }
 
