@@ -31,14 +31,14 @@ const PACKAGES: Record<(typeof SAMPLE_LANGUAGES)[number], { pkg: string; kind: '
 const PER_LANGUAGE = 300;
 
 /** Files under dir, sorted; `off/` folders (offensive fortunes, ROT13-encoded) left out. */
-function files(dir: string): string[] {
+export function sampleFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .sort()
     .flatMap((name) => {
       const p = path.join(dir, name);
       if (!statSync(p).isDirectory()) return [p];
-      return name === 'off' ? [] : files(p);
+      return name === 'off' ? [] : sampleFiles(p);
     });
 }
 
@@ -101,7 +101,7 @@ function fetchLanguage(lang: (typeof SAMPLE_LANGUAGES)[number]): string {
     execFileSync('apt-get', ['download', pkg], { cwd: work, stdio: 'ignore' });
   const deb = readdirSync(work).find((f) => f.endsWith('.deb'))!;
   execFileSync('dpkg-deb', ['-x', path.join(work, deb), path.join(work, 'root')]);
-  let all = files(path.join(work, 'root', dir));
+  let all = sampleFiles(path.join(work, 'root', dir));
   // The English fortunes directory also holds the other languages' subdirectories in some packages: top level only.
   if (lang === 'en') all = all.filter((f) => path.dirname(f) === path.join(work, 'root', dir));
   const read = all.filter((f) => (kind === 'fortunes' ? !/\.(dat|u8)$/.test(f) : f.endsWith('.gz')));

@@ -33,8 +33,7 @@ async function detectors(modules: string | undefined): Promise<[string, Detect][
     out.push(['tinyld/light', (t) => detect(t, { only: LANGS }) || 'und']);
   }
   const eld = (await load(modules, 'eld/src/entries/static.extrasmall.js'))?.eld as
-    | { setLanguageSubset(l: string[]): unknown; detect(t: string): { language: string } }
-    | undefined;
+    { setLanguageSubset(l: string[]): unknown; detect(t: string): { language: string } } | undefined;
   if (eld !== undefined) {
     eld.setLanguageSubset(LANGS);
     out.push(['eld (extrasmall)', (t) => eld.detect(t).language || 'und']);
