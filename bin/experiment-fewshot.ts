@@ -96,7 +96,7 @@ export const baselineSketcher =
     sketchSignal(key, s);
 export const baselinePredict: Predict = (model, sketch) => predictField(model, 'category', sketch)?.label;
 
-export function runTrial(trial: Trial, seeds = 2): { curve: number[]; spillover: number } {
+export function runTrial(trial: Trial, seeds = 2): { curve: number[]; spillover: number; features: number } {
   const { teach, evaluate } = banking();
   const others = otherCorpora();
   const curve = CURVE.map(() => 0);

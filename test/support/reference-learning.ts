@@ -130,6 +130,7 @@ export interface ReferencePrediction {
   probability: number;
   basis: 'sender' | 'domain' | 'text';
   evidence: number;
+  format?: 2;
 }
 
 /** predictField as it was before the index: every label of the field, every sketch bucket, a Map lookup each. */
@@ -202,5 +203,6 @@ export function referencePredict(
     probability,
     basis: chosen.s > 0 ? 'sender' : chosen.d > 0 ? 'domain' : 'text',
     evidence: chosen.evidence,
+    ...(sketch.f === 2 ? { format: 2 as const } : {}),
   };
 }
