@@ -48,7 +48,18 @@ export const CONFIDENCE_FEATURES = [
   'log_words',
   'severity_model',
   'model_doubted',
+  'internal_critical',
+  'internal_high',
+  'internal_medium',
+  'internal_low',
+  'task_critical',
+  'task_high',
+  'task_medium',
+  'task_low',
 ] as const;
+/** Alerts and tickets: which band the score fell in (a band's share of kept decisions differs: a middle band is kept for more labels than an edge). */
+const BANDS = ['critical', 'high', 'medium', 'low'] as const;
+const bandOf = (score: number) => (score >= 80 ? 0 : score >= 60 ? 1 : score >= 35 ? 2 : 3);
 
 export function confidenceFeatures(c: ConfidenceInput): number[] {
   let strongest = 0;
@@ -76,6 +87,8 @@ export function confidenceFeatures(c: ConfidenceInput): number[] {
     Math.log1p(c.words) / 8,
     severity / 40,
     c.modelDoubted === true ? 1 : 0,
+    ...BANDS.map((_, i) => (c.source === 'internal' && bandOf(c.score) === i ? 1 : 0)),
+    ...BANDS.map((_, i) => (c.source === 'task' && bandOf(c.score) === i ? 1 : 0)),
   ];
 }
 
