@@ -39,8 +39,10 @@ export const bugTarget = (priority: string) => ((BUG_LEVEL[priority] ?? 3) - 1) 
 export interface SeverityExample {
   words: number[];
   codes: string[];
-  /** The rule reasons' points (the model's `rules` feature reads them per RULE_POINTS_UNIT). */
+  /** The rule reasons' points the model may re-weigh (its `rules` feature reads them per RULE_POINTS_UNIT). */
   points: number;
+  /** The points of stated serious problems: they pass through. */
+  kept: number;
   target: number;
 }
 

@@ -359,7 +359,10 @@ let lastConfidence: ConfidenceInput;
 export const lastConfidenceInput = (): ConfidenceInput => lastConfidence;
 
 /** What the severity model reads for `signal` (the trainer's features): word buckets, the rule reasons' codes and points. */
-export function severityFeatures(signal: Signal, now: Date): { words: number[]; codes: string[]; points: number } {
+export function severityFeatures(
+  signal: Signal,
+  now: Date,
+): { words: number[]; codes: string[]; points: number; kept: number } {
   const { reasons } = scoreSignal(signal, now, { severity: null });
   return { words: severityWords(matcher.buf), ...severityRead(reasons) };
 }

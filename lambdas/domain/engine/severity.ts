@@ -2,6 +2,7 @@
 // listed reason (docs/decision-engine.md, "The severity model").
 import type { Reason } from '../decision';
 import type { Source } from '../signal';
+import { isSeriousReason } from './invariants';
 import { own, type Meta } from './metadata';
 import { severityLogit, severityWords, shippedSeverityModels, type SeverityModel } from './severity-model';
 import type { TokenBuffer } from './tokens';
@@ -44,16 +45,22 @@ export function severityReason(
   };
 }
 
-/** The rule reasons the severity model reads (every one but the time-dependent ones): codes and summed points. */
-export function severityRead(reasons: readonly Reason[]): { codes: string[]; points: number } {
+/**
+ * The rule reasons the severity model reads (every one but the time-dependent ones): their codes, and the points it
+ * may re-weigh: all but those of a stated serious problem (invariants.ts), which keep their points whatever a
+ * project's priorities taught the model (`kept`).
+ */
+export function severityRead(reasons: readonly Reason[]): { codes: string[]; points: number; kept: number } {
   const codes: string[] = [];
   let points = 0;
+  let kept = 0;
   for (const r of reasons) {
     if (r.code.startsWith('WAITING_') || r.code.startsWith('DUE_')) continue;
     codes.push(r.weight > 0 ? r.code : `-${r.code}`);
-    points += r.weight;
+    if (isSeriousReason(r)) kept += r.weight;
+    else points += r.weight;
   }
-  return { codes, points };
+  return { codes, points, kept };
 }
 
 /** The codes of the rule reasons the severity model reads. */
