@@ -2,14 +2,10 @@
 // its author called info, and a `high` band for a critical or a warning one, so the band an alert lands in says
 // how likely it is kept. Written here, no corpus text.
 import { scoreSignal } from '../../lambdas/domain/engine';
-import type { Signal } from '../../lambdas/domain/signal';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
 const alert = (subject: string, body: string) =>
-  scoreSignal(
-    { workspace_id: 'ws_test', source: 'internal', received_at: NOW.toISOString(), subject, body } as Signal,
-    NOW,
-  );
+  scoreSignal({ workspace_id: 'ws_test', source: 'internal', received_at: NOW.toISOString(), subject, body }, NOW);
 
 describe('confidence of an alert follows how often its band is kept', () => {
   it('is low for an alert scored low, high for an out-of-memory or service-down alert', () => {
