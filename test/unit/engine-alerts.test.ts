@@ -15,29 +15,17 @@ import { reasonCodes, scorerAt } from '../support/scoring';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
 const score = scorerAt(NOW, { workspace_id: 'ws_ops', received_at: '2026-03-02T09:59:00Z' });
+const internal = (subject: string, body = '') => score({ source: 'internal', subject, body });
 const rank = (p: string) => PRIORITIES.length - PRIORITIES.indexOf(p as (typeof PRIORITIES)[number]);
 
 describe('operational alerts', () => {
-  const info = score({
-    source: 'internal',
-    subject: 'Nightly report generated',
-    body: 'The nightly usage report was generated.',
-  });
-  const capacity = score({
-    source: 'internal',
-    subject: 'Capacity warning',
-    body: 'Cluster capacity at 92%, consider adding nodes.',
-  });
-  const degraded = score({
-    source: 'internal',
-    subject: 'Replica degraded',
-    body: 'Replica db-2 is degraded: replication lag above threshold.',
-  });
-  const unreachable = score({
-    source: 'internal',
-    subject: 'payments-api unreachable',
-    body: 'Health check failed: payments-api is unreachable from all regions.',
-  });
+  const info = internal('Nightly report generated', 'The nightly usage report was generated.');
+  const capacity = internal('Capacity warning', 'Cluster capacity at 92%, consider adding nodes.');
+  const degraded = internal('Replica degraded', 'Replica db-2 is degraded: replication lag above threshold.');
+  const unreachable = internal(
+    'payments-api unreachable',
+    'Health check failed: payments-api is unreachable from all regions.',
+  );
 
   it('rise in priority with severity: information < capacity warning, degraded replica < unreachable service', () => {
     expect(rank(info.priority)).toBeLessThan(rank(capacity.priority));
@@ -53,11 +41,7 @@ describe('operational alerts', () => {
   });
 
   it('are not made critical by a negated severity word in the rule text', () => {
-    const a = score({
-      source: 'internal',
-      subject: 'Alert rule: low disk',
-      body: 'This alert is never critical and should not page anyone.',
-    });
+    const a = internal('Alert rule: low disk', 'This alert is never critical and should not page anyone.');
     expect(a.priority).not.toBe('critical');
     expect(a.priority).not.toBe('high');
   });
@@ -142,8 +126,6 @@ describe.each(['internal', 'email'] as const)('hand-written alert rules as %s si
 });
 
 describe('alert wording that must not flip the severity', () => {
-  const internal = (subject: string, body = '') => score({ source: 'internal', subject, body });
-
   it('a negated condition is not a condition', () => {
     const a = internal('Database check', 'The database is not down and there are no errors.');
     expect(reasonCodes(a)).not.toContain('OUTAGE_LANGUAGE');
