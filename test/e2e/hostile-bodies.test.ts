@@ -32,6 +32,10 @@ const api = useHostileApi('hostile-bodies');
 
 describe('bodies that are not (valid) JSON', () => {
   const json = (text: string | Buffer, headers?: Record<string, string>) => api.postJson(text, headers);
+  const expect400 = async (name: string, text: string, code: string) => {
+    const reply = api.expectContractAnswer(await json(text), name);
+    expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code });
+  };
 
   it.each([
     ['empty', ''],
@@ -49,10 +53,7 @@ describe('bodies that are not (valid) JSON', () => {
     ['bare words', 'undefined'],
     ['hex number', '{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"amount":0x10}}'],
     ['leading zeros', '{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"amount":007}}'],
-  ])('%s: 400 INVALID_JSON', async (_name, text) => {
-    const reply = api.expectContractAnswer(await json(text), _name);
-    expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'INVALID_JSON' });
-  });
+  ])('%s: 400 INVALID_JSON', (name, text) => expect400(name, text, 'INVALID_JSON'));
 
   it.each([
     ['null', 'null'],
@@ -62,10 +63,9 @@ describe('bodies that are not (valid) JSON', () => {
     ['a number', '123'],
     ['a boolean', 'true'],
     ['an empty object', '{}'],
-  ])('a body of %s is valid JSON but not a signal: 400 VALIDATION_ERROR', async (_name, text) => {
-    const reply = api.expectContractAnswer(await json(text), _name);
-    expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
-  });
+  ])('a body of %s is valid JSON but not a signal: 400 VALIDATION_ERROR', (name, text) =>
+    expect400(name, text, 'VALIDATION_ERROR'),
+  );
 
   const prefix = Buffer.from('{"workspace_id":"ws_a","source":"email","subject":"');
   const suffix = Buffer.from('"}');
