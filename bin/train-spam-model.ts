@@ -33,6 +33,8 @@ export interface FitOptions {
   emailWeight: number;
   /** SpamAssassin's hard ham (newsletters, commercial mail: it may be archived) counts this many times. */
   hardHamWeight: number;
+  /** Count a message whose subject and body repeat an earlier one's of the same corpus once only. */
+  dedupe?: boolean;
 }
 export const SHIPPED: FitOptions = { keepWords: 3000, l2: 5, emailWeight: 4, hardHamWeight: 4 };
 /** Word buckets seen in fewer training messages are not fitted. */
@@ -76,28 +78,35 @@ export function examples(options: FitOptions = SHIPPED): Example[] {
     const list = numbers.get(id.split('/')[0])!;
     return list.indexOf(Number(id.split('/')[1])) / list.length;
   };
+  const seen = new Set<string>();
+  // The TEST split is skipped before anything is compared with it.
+  const repeated = (split: Split, key: string) =>
+    split === 'test' || (options.dedupe === true && (seen.has(key) || (seen.add(key), false)));
   for (const r of sa)
-    out.push({
-      id: r.id,
-      order: orderOf(r.id),
-      features: featuresOf(r.subject, r.body, r.sender),
-      spam: r.label === 'spam',
-      weight: r.label === 'hard_ham' ? options.hardHamWeight : options.emailWeight,
-      split: r.split,
-      corpus: 'sa',
-      label: r.label,
-    });
+    if (!repeated(r.split, `sa ${r.subject ?? ''}\n${r.body}`))
+      out.push({
+        id: r.id,
+        order: orderOf(r.id),
+        features: featuresOf(r.subject, r.body, r.sender),
+        spam: r.label === 'spam',
+        weight: r.label === 'hard_ham' ? options.hardHamWeight : options.emailWeight,
+        split: r.split,
+        corpus: 'sa',
+        label: r.label,
+      });
   loadSms().forEach((r, i) =>
-    out.push({
-      id: `sms/${i}`,
-      order: -1,
-      features: featuresOf(null, r.text, null),
-      spam: r.spam,
-      weight: 1,
-      split: r.split,
-      corpus: 'sms',
-      label: r.spam ? 'spam' : 'ham',
-    }),
+    repeated(r.split, `sms ${r.text}`)
+      ? undefined
+      : out.push({
+          id: `sms/${i}`,
+          order: -1,
+          features: featuresOf(null, r.text, null),
+          spam: r.spam,
+          weight: 1,
+          split: r.split,
+          corpus: 'sms',
+          label: r.spam ? 'spam' : 'ham',
+        }),
   );
   for (const r of loadEnron())
     out.push({
