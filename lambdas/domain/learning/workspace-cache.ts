@@ -6,8 +6,8 @@
 // one workspace share one load.
 import type { WorkspaceState } from '../ports';
 import { type CompiledPolicy, compilePolicy } from '../policy';
-import { type HalfSipKey, halfSipKey } from './half-siphash';
 import { indexModel } from './model';
+import { type SketchKey, sketchKeyOf } from './sketch';
 
 export const MAX_WORKSPACES = 1_000;
 export const MAX_CACHED_COUNTS = 2_000_000;
@@ -15,7 +15,7 @@ export const MAX_CACHED_COUNTS = 2_000_000;
 export interface CachedWorkspace {
   state: WorkspaceState;
   policy: CompiledPolicy;
-  key: HalfSipKey;
+  key: SketchKey;
 }
 
 interface Entry {
@@ -33,7 +33,7 @@ export const weightOf = (state: WorkspaceState) =>
 /** A loaded workspace as the cache holds it: policy compiled, hash key parsed, model indexed. */
 export function cachedWorkspace(state: WorkspaceState): CachedWorkspace {
   indexModel(state.model);
-  return { state, policy: compilePolicy(state.policy), key: halfSipKey(Buffer.from(state.sketchKey, 'hex')) };
+  return { state, policy: compilePolicy(state.policy), key: sketchKeyOf(state.sketchKey) };
 }
 
 export class WorkspaceCache {
