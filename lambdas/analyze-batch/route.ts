@@ -1,7 +1,7 @@
 // POST /api/v1/signals/analyze-batch
 import type { Dependencies } from '../dependencies';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError, validationError } from '../http/errors';
+import { ApiError, validEnvelope } from '../http/errors';
 import { idempotencyRequest } from '../analyze/analyze-signal';
 import { validateIdempotencyKey } from '../analyze/signal-schema';
 import { analyzeBatch } from './analyze-batch';
@@ -19,14 +19,7 @@ export function analyzeBatchRoute(deps: Dependencies): RouteHandler {
   return apiHandler(deps, { checks: CHECKS }, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
     const nowMs = Date.now();
     const idempotencyKey = event.headers['idempotency-key'];
-    const envelope = validateEnvelope(event.body);
-    const keyProblem = validateIdempotencyKey(idempotencyKey);
-    if (!envelope.ok || keyProblem || forbiddenKeys.length) {
-      throw validationError(
-        [...(envelope.ok ? [] : envelope.details), ...(keyProblem ? [keyProblem] : [])],
-        forbiddenKeys,
-      );
-    }
+    const envelope = validEnvelope(validateEnvelope(event.body), validateIdempotencyKey(idempotencyKey), forbiddenKeys);
 
     // docs/partners.md, Scopes and rate limits: a batch takes one request of the key's limit per signal, after its envelope is valid and
     // before any per-item check; a refusal stores nothing.

@@ -42,6 +42,19 @@ export function validationError(details: ErrorDetail[], forbiddenKeys: readonly 
   ]);
 }
 
+/**
+ * A list route's envelope once it and the Idempotency-Key are valid and no key was dropped; otherwise one
+ * VALIDATION_ERROR with every problem of the three.
+ */
+export function validEnvelope<T extends { ok: true }>(
+  envelope: T | { ok: false; details: ErrorDetail[] },
+  keyProblem: ErrorDetail | undefined,
+  forbiddenKeys: readonly string[],
+): T {
+  if (envelope.ok && !keyProblem && !forbiddenKeys.length) return envelope;
+  throw validationError([...(envelope.ok ? [] : envelope.details), ...(keyProblem ? [keyProblem] : [])], forbiddenKeys);
+}
+
 /** `isUnavailable` classifies store failures a retry may cure (the stores know their SDK's errors; the edge does not). */
 export function toApiError(err: unknown, isUnavailable: (err: unknown) => boolean): ApiError {
   if (err instanceof ApiError) return err;

@@ -7,7 +7,7 @@ import { idempotencyRequest } from '../analyze/analyze-signal';
 import { validateIdempotencyKey } from '../analyze/signal-schema';
 import { ITEM_PREFIX } from '../contract/tables';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError, validationError } from '../http/errors';
+import { ApiError, validEnvelope } from '../http/errors';
 import { importExamples } from './import-examples';
 import { IMPORT_BODY_LIMIT, validateImportEnvelope } from './import-envelope';
 
@@ -26,14 +26,11 @@ export function importExamplesRoute(deps: Dependencies): RouteHandler {
     const nowMs = Date.now();
     const workspaceId = event.pathParameters?.workspace_id ?? '';
     const idempotencyKey = event.headers['idempotency-key'];
-    const envelope = validateImportEnvelope(event.body);
-    const keyProblem = validateIdempotencyKey(idempotencyKey);
-    if (!envelope.ok || keyProblem || forbiddenKeys.length) {
-      throw validationError(
-        [...(envelope.ok ? [] : envelope.details), ...(keyProblem ? [keyProblem] : [])],
-        forbiddenKeys,
-      );
-    }
+    const envelope = validEnvelope(
+      validateImportEnvelope(event.body),
+      validateIdempotencyKey(idempotencyKey),
+      forbiddenKeys,
+    );
     // Contract section 13: one request of the key's limit per example, after the envelope, before any example.
     await consumeRateLimit(envelope.examples.length);
 

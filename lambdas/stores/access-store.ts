@@ -3,8 +3,9 @@
 import {
   type DynamoDBDocumentClient,
   GetCommand,
+  paginateQuery,
+  paginateScan,
   QueryCommand,
-  ScanCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -35,6 +36,17 @@ const firstConditionFailed = (err: unknown) => {
 /** Another writer changed the item between our read and our conditional write: read again (bounded). */
 const CHANGE_RETRIES = 10;
 
+/** Runs `attempt` (a read, then a write conditional on what was read) again while its condition fails, at most CHANGE_RETRIES more times. */
+async function readModifyWrite<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let retry = 0; ; retry++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!firstConditionFailed(err) || retry >= CHANGE_RETRIES) throw err;
+    }
+  }
+}
+
 type Item = Record<string, unknown>;
 
 function toKey(item: Item): KeyRecord {
@@ -54,13 +66,8 @@ function toKey(item: Item): KeyRecord {
 }
 
 function toPartner(item: Item): PartnerRecord {
-  return {
-    partner_id: String(item.pk).slice(ITEM_PREFIX.partner.length),
-    name: item.name as string,
-    status: item.status as PartnerStatus,
-    created_at: item.created_at as string,
-    updated_at: item.updated_at as string,
-  };
+  const { name, status, created_at, updated_at } = item as unknown as PartnerRecord;
+  return { partner_id: String(item.pk).slice(ITEM_PREFIX.partner.length), name, status, created_at, updated_at };
 }
 
 export class DynamoAccessStore implements AccessStore {
@@ -90,50 +97,52 @@ export class DynamoAccessStore implements AccessStore {
     );
   }
 
-  async getKeyByHash(keyHash: string): Promise<KeyRecord | undefined> {
+  /** Consistent: a key used a moment after `key create` must not read as unknown (and be cached as such). */
+  private async read(pk: string): Promise<Item | undefined> {
     const out = await this.client.send(
-      // Consistent: a key used a moment after `key create` must not read as unknown (and be cached as such).
-      new GetCommand({ TableName: this.tableName, Key: { pk: ITEM_PREFIX.key + keyHash }, ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
     );
-    return out.Item ? toKey(out.Item) : undefined;
+    return out.Item;
+  }
+
+  async getKeyByHash(keyHash: string): Promise<KeyRecord | undefined> {
+    const item = await this.read(ITEM_PREFIX.key + keyHash);
+    return item ? toKey(item) : undefined;
   }
 
   async getPartner(partnerId: string): Promise<PartnerRecord | undefined> {
-    const out = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk: ITEM_PREFIX.partner + partnerId }, ConsistentRead: true }),
+    const item = await this.read(ITEM_PREFIX.partner + partnerId);
+    return item ? toPartner(item) : undefined;
+  }
+
+  /** One transaction: the change to one item of ours, then the audit event that records it. */
+  private async writeAudited(
+    change: object,
+    by: AuditActor,
+    action: Parameters<typeof auditEventPut>[1]['action'],
+    target: Parameters<typeof auditEventPut>[1]['target'],
+    before: Item | null,
+    after: Item | null,
+  ): Promise<void> {
+    await this.client.send(
+      new TransactWriteCommand({ TransactItems: [change, this.audited(by, action, target, before, after)] }),
     );
-    return out.Item ? toPartner(out.Item) : undefined;
   }
 
   async createPartner(partner: PartnerRecord, by: AuditActor): Promise<void> {
+    const { partner_id: id, name, status, created_at, updated_at } = partner;
+    const put = {
+      Put: {
+        TableName: this.tableName,
+        // Partner items carry no `partner_id` attribute, so they stay out of the keys_by_partner index.
+        Item: { pk: ITEM_PREFIX.partner + id, kind: 'partner', name, status, created_at, updated_at },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
     try {
-      await this.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.tableName,
-                // Partner items carry no `partner_id` attribute, so they stay out of the keys_by_partner index.
-                Item: {
-                  pk: ITEM_PREFIX.partner + partner.partner_id,
-                  kind: 'partner',
-                  name: partner.name,
-                  status: partner.status,
-                  created_at: partner.created_at,
-                  updated_at: partner.updated_at,
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            this.audited(by, 'partner.create', { partner_id: partner.partner_id }, null, {
-              name: partner.name,
-              status: partner.status,
-            }),
-          ],
-        }),
-      );
+      await this.writeAudited(put, by, 'partner.create', { partner_id: id }, null, { name, status });
     } catch (err) {
-      if (firstConditionFailed(err)) throw new AlreadyExistsError(`partner ${partner.partner_id}`);
+      if (firstConditionFailed(err)) throw new AlreadyExistsError(`partner ${id}`);
       throw err;
     }
   }
@@ -144,34 +153,25 @@ export class DynamoAccessStore implements AccessStore {
     now: string,
     by: AuditActor,
   ): Promise<PartnerRecord> {
-    for (let attempt = 0; ; attempt++) {
+    return readModifyWrite(async () => {
       const partner = await this.getPartner(partnerId);
       if (!partner) throw new NotFoundError(`partner ${partnerId}`);
       if (partner.status === status) return partner;
-      try {
-        await this.client.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: this.tableName,
-                  Key: { pk: ITEM_PREFIX.partner + partnerId },
-                  UpdateExpression: 'SET #status = :status, updated_at = :now',
-                  // The status we read is the event's `before`: a concurrent change makes us read again.
-                  ConditionExpression: '#status = :was',
-                  ExpressionAttributeNames: { '#status': 'status' },
-                  ExpressionAttributeValues: { ':status': status, ':now': now, ':was': partner.status },
-                },
-              },
-              this.audited(by, 'partner.set_status', { partner_id: partnerId }, { status: partner.status }, { status }),
-            ],
-          }),
-        );
-        return { ...partner, status, updated_at: now };
-      } catch (err) {
-        if (!firstConditionFailed(err) || attempt >= CHANGE_RETRIES) throw err;
-      }
-    }
+      const update = {
+        Update: {
+          TableName: this.tableName,
+          Key: { pk: ITEM_PREFIX.partner + partnerId },
+          UpdateExpression: 'SET #status = :status, updated_at = :now',
+          // The status we read is the event's `before`: a concurrent change makes us read again.
+          ConditionExpression: '#status = :was',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': status, ':now': now, ':was': partner.status },
+        },
+      };
+      const target = { partner_id: partnerId };
+      await this.writeAudited(update, by, 'partner.set_status', target, { status: partner.status }, { status });
+      return { ...partner, status, updated_at: now };
+    });
   }
 
   async putKey(key: KeyRecord, by: AuditActor, retiring?: KeyRetirement): Promise<void> {
@@ -266,7 +266,7 @@ export class DynamoAccessStore implements AccessStore {
     change: { status?: KeyStatus; expires_at?: string; rate_limit?: RateLimit | null },
     by: AuditActor & { action: 'key.revoke' | 'key.set_rate_limit' },
   ): Promise<KeyRecord> {
-    for (let attempt = 0; ; attempt++) {
+    return readModifyWrite(async () => {
       const key = await this.findKeyById(keyId);
       if (!key) throw new NotFoundError(`key ${keyId}`);
       const was: Item = {};
@@ -299,36 +299,27 @@ export class DynamoAccessStore implements AccessStore {
           values[`:was_${field}`] = diff.before[field];
         }
       }
-      try {
-        await this.client.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: this.tableName,
-                  Key: { pk: ITEM_PREFIX.key + key.key_hash },
-                  UpdateExpression: [
-                    sets.length ? `SET ${sets.join(', ')}` : '',
-                    removes.length ? `REMOVE ${removes.join(', ')}` : '',
-                  ]
-                    .join(' ')
-                    .trim(),
-                  ConditionExpression: conditions.join(' AND '),
-                  ExpressionAttributeNames: names,
-                  ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
-                },
-              },
-              this.audited(by, by.action, { partner_id: key.partner_id, key_id: key.key_id }, diff.before, diff.after),
-            ],
-          }),
-        );
-        const updated: Item = { ...key };
-        for (const field of fields) updated[field] = diff.after[field] ?? undefined;
-        return updated as unknown as KeyRecord;
-      } catch (err) {
-        if (!firstConditionFailed(err) || attempt >= CHANGE_RETRIES) throw err;
-      }
-    }
+      const update = {
+        Update: {
+          TableName: this.tableName,
+          Key: { pk: ITEM_PREFIX.key + key.key_hash },
+          UpdateExpression: [
+            sets.length ? `SET ${sets.join(', ')}` : '',
+            removes.length ? `REMOVE ${removes.join(', ')}` : '',
+          ]
+            .join(' ')
+            .trim(),
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
+        },
+      };
+      const target = { partner_id: key.partner_id, key_id: key.key_id };
+      await this.writeAudited(update, by, by.action, target, diff.before, diff.after);
+      const updated: Item = { ...key };
+      for (const field of fields) updated[field] = diff.after[field] ?? undefined;
+      return updated as unknown as KeyRecord;
+    });
   }
 
   /**
@@ -338,17 +329,13 @@ export class DynamoAccessStore implements AccessStore {
   async migrateLegacyGrants(by: AuditActor): Promise<{ keys: number; grants: number }> {
     let keys = 0;
     let grants = 0;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.client.send(
-        new ScanCommand({
-          TableName: this.tableName,
-          FilterExpression: 'kind = :key AND attribute_exists(workspaces)',
-          ExpressionAttributeValues: { ':key': 'key' },
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of out.Items ?? []) {
+    const scan = {
+      TableName: this.tableName,
+      FilterExpression: 'kind = :key AND attribute_exists(workspaces)',
+      ExpressionAttributeValues: { ':key': 'key' },
+    };
+    for await (const page of paginateScan({ client: this.client }, scan)) {
+      for (const item of page.Items ?? []) {
         const list = (item.workspaces as string[] | undefined) ?? [];
         await this.grants.addGrants({ key_id: item.key_id as string, partner_id: item.partner_id as string }, list, by);
         // Moving the list is not a change of what the key may do: its grant events above are its record.
@@ -362,27 +349,19 @@ export class DynamoAccessStore implements AccessStore {
         keys++;
         grants += list.length;
       }
-      start = out.LastEvaluatedKey;
-    } while (start);
+    }
     return { keys, grants };
   }
 
   async listKeys(partnerId: string): Promise<KeyRecord[]> {
     const keys: KeyRecord[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'keys_by_partner',
-          KeyConditionExpression: 'partner_id = :p',
-          ExpressionAttributeValues: { ':p': partnerId },
-          ExclusiveStartKey: start,
-        }),
-      );
-      keys.push(...(out.Items ?? []).map(toKey));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const query = {
+      TableName: this.tableName,
+      IndexName: 'keys_by_partner',
+      KeyConditionExpression: 'partner_id = :p',
+      ExpressionAttributeValues: { ':p': partnerId },
+    };
+    for await (const page of paginateQuery({ client: this.client }, query)) keys.push(...(page.Items ?? []).map(toKey));
     return keys;
   }
 }

@@ -1,7 +1,7 @@
 // Reading the audit log (`admin audit list`): one Query on the audit_by_time index, newest first. `--since` is a key
 // condition on the event id (a ULID of `at`); the other filters are a FilterExpression, so a filtered listing reads
 // the events of its time window (give --since to bound it) and never the rest of the table.
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { type AuditEvent, type AuditQuery, actorForKey, firstAuditEventIdAt } from '../domain/audit';
 import { AUDIT_BY_TIME_INDEX, AUDIT_LOG_PARTITION, eventFromItem } from './audit-log';
 
@@ -40,28 +40,26 @@ export class DynamoAuditLog {
       values[':ws'] = query.workspaceId;
     }
     const events: AuditEvent[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: AUDIT_BY_TIME_INDEX,
-          KeyConditionExpression: keyCondition,
-          FilterExpression: filters.join(' AND '),
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ScanIndexForward: false,
-          // Pages of the events evaluated (not matched): a short listing reads little, a filtered one pages on.
-          Limit: Math.min(1_000, Math.max(query.limit, 100)),
-          ExclusiveStartKey: start,
-        }),
-      );
+    const pages = paginateQuery(
+      { client: this.client },
+      {
+        TableName: this.tableName,
+        IndexName: AUDIT_BY_TIME_INDEX,
+        KeyConditionExpression: keyCondition,
+        FilterExpression: filters.join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ScanIndexForward: false,
+        // Pages of the events evaluated (not matched): a short listing reads little, a filtered one pages on.
+        Limit: Math.min(1_000, Math.max(query.limit, 100)),
+      },
+    );
+    for await (const page of pages) {
       for (const item of page.Items ?? []) {
         events.push(eventFromItem(item));
         if (events.length >= query.limit) return events;
       }
-      start = page.LastEvaluatedKey;
-    } while (start);
+    }
     return events;
   }
 }

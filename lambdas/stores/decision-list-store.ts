@@ -2,7 +2,7 @@
 // `decision_id`). A decision id is `dec_` and a ULID, whose first 10 characters are the creation time in ms, so the
 // cursor and both time filters become one range condition on the sort key, and newest first is a reverse Query.
 // Without a priority filter a page is exactly one Query of limit + 1 items; never a Scan.
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DECISIONS_BY_WORKSPACE_INDEX, ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
 import type { DecisionListQuery, DecisionListStore, FeedbackFields } from '../domain/ports';
@@ -78,20 +78,19 @@ export class DynamoDecisionListStore implements DecisionListStore {
     createdAfterMs?: number,
   ): AsyncGenerator<{ decision: Record<string, unknown>; feedback?: FeedbackFields }> {
     const sinceId = createdAfterMs === undefined ? undefined : idRange({ createdAfterMs })?.lower;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: DECISIONS_BY_WORKSPACE_INDEX,
-          // The index sorts by decision id, a ULID whose time is created_at: "since" is a lower bound on the id.
-          KeyConditionExpression: sinceId ? 'workspace_id = :ws AND decision_id >= :since' : 'workspace_id = :ws',
-          ExpressionAttributeValues: { ':ws': workspaceId, ...(sinceId ? { ':since': sinceId } : {}) },
-          ProjectionExpression: '#d, feedback, expires_at',
-          ExpressionAttributeNames: { '#d': 'decision' },
-          ExclusiveStartKey: start,
-        }),
-      );
+    const pages = paginateQuery(
+      { client: this.client },
+      {
+        TableName: this.tableName,
+        IndexName: DECISIONS_BY_WORKSPACE_INDEX,
+        // The index sorts by decision id, a ULID whose time is created_at: "since" is a lower bound on the id.
+        KeyConditionExpression: sinceId ? 'workspace_id = :ws AND decision_id >= :since' : 'workspace_id = :ws',
+        ExpressionAttributeValues: { ':ws': workspaceId, ...(sinceId ? { ':since': sinceId } : {}) },
+        ProjectionExpression: '#d, feedback, expires_at',
+        ExpressionAttributeNames: { '#d': 'decision' },
+      },
+    );
+    for await (const page of pages) {
       const nowSeconds = Math.floor(Date.now() / 1000);
       for (const item of page.Items ?? []) {
         if (Number(item.expires_at) <= nowSeconds) continue;
@@ -100,8 +99,7 @@ export class DynamoDecisionListStore implements DecisionListStore {
           feedback: (item.feedback as { fields?: FeedbackFields } | undefined)?.fields,
         };
       }
-      start = page.LastEvaluatedKey;
-    } while (start);
+    }
   }
 
   async workspaceOf(decisionId: string): Promise<string | undefined> {

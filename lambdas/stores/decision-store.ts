@@ -152,16 +152,10 @@ export class DynamoDecisionStore implements DecisionStore {
   }
 
   async get(decisionId: string): Promise<Decision | undefined> {
-    const out = await this.client.send(
-      // Consistent: a GET right after analyze must find the decision.
-      new GetCommand({
-        TableName: this.tableName,
-        Key: { pk: ITEM_PREFIX.decision + decisionId },
-        ConsistentRead: true,
-      }),
-    );
+    // Consistent: a GET right after analyze must find the decision.
+    const item = await this.readItem(ITEM_PREFIX.decision + decisionId);
     // Past its retention a decision is gone, even while DynamoDB's TTL sweep (which can lag) has not deleted it.
-    if (!out.Item?.decision || Number(out.Item.expires_at) <= Math.floor(Date.now() / 1000)) return undefined;
-    return decisionFrom(out.Item.decision as Record<string, unknown>);
+    if (!item?.decision || Number(item.expires_at) <= Math.floor(Date.now() / 1000)) return undefined;
+    return decisionFrom(item.decision as Record<string, unknown>);
   }
 }

@@ -6,7 +6,7 @@ import {
   BatchGetCommand,
   type DynamoDBDocumentClient,
   GetCommand,
-  QueryCommand,
+  paginateQuery,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
@@ -133,7 +133,6 @@ export class DynamoGrantStore implements GrantStore {
     stopAtFirst = false,
   ): Promise<Item[]> {
     const items: Item[] = [];
-    let start: Item | undefined;
     const values: Item = { ':h': head };
     let keyCondition = 'grant_head = :h';
     if (condition?.equals !== undefined) {
@@ -144,21 +143,21 @@ export class DynamoGrantStore implements GrantStore {
       values[':v'] = condition.beginsWith;
     }
     if (excludePartner !== undefined) values[':p'] = excludePartner;
-    do {
-      const out = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: INDEX,
-          KeyConditionExpression: keyCondition,
-          FilterExpression: excludePartner !== undefined ? 'grant_partner <> :p' : undefined,
-          ExpressionAttributeValues: values,
-          ProjectionExpression: 'grant_value, grant_key, grant_partner',
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      start = out.LastEvaluatedKey;
-    } while (start && !(stopAtFirst && items.length));
+    const pages = paginateQuery(
+      { client: this.client },
+      {
+        TableName: this.tableName,
+        IndexName: INDEX,
+        KeyConditionExpression: keyCondition,
+        FilterExpression: excludePartner !== undefined ? 'grant_partner <> :p' : undefined,
+        ExpressionAttributeValues: values,
+        ProjectionExpression: 'grant_value, grant_key, grant_partner',
+      },
+    );
+    for await (const page of pages) {
+      items.push(...(page.Items ?? []));
+      if (stopAtFirst && items.length) break;
+    }
     return items;
   }
 
@@ -270,21 +269,13 @@ export class DynamoGrantStore implements GrantStore {
       },
     ];
     if (isPrefixGrant(grant)) {
-      items.push({
-        Update: {
-          TableName: this.tableName,
-          Key: { pk: prefixesPk(owner.key_id) },
-          UpdateExpression: 'ADD prefixes :p SET kind = :kind',
+      items.push(
+        this.prefixSetUpdate(owner, grant, 'ADD prefixes :p SET kind = :kind', {
           // At most 100 prefix grants, counted atomically with the add (a grant already held always fits).
           ConditionExpression: 'attribute_not_exists(prefixes) OR size(prefixes) < :max OR contains(prefixes, :one)',
-          ExpressionAttributeValues: {
-            ':p': new Set([grant]),
-            ':one': grant,
-            ':max': MAX_PREFIX_GRANTS,
-            ':kind': 'prefix_grants',
-          },
-        },
-      });
+          ExpressionAttributeValues: { ':one': grant, ':max': MAX_PREFIX_GRANTS, ':kind': 'prefix_grants' },
+        }),
+      );
     }
     return items;
   }
@@ -294,16 +285,25 @@ export class DynamoGrantStore implements GrantStore {
       { Delete: { TableName: this.tableName, Key: { pk: grantPk(owner.key_id, grant) } } },
       { Delete: { TableName: this.tableName, Key: { pk: holderPk(owner.key_id, grant) } } },
     ];
-    if (isPrefixGrant(grant)) {
-      items.push({
-        Update: {
-          TableName: this.tableName,
-          Key: { pk: prefixesPk(owner.key_id) },
-          UpdateExpression: 'DELETE prefixes :p',
-          ExpressionAttributeValues: { ':p': new Set([grant]) },
-        },
-      });
-    }
+    if (isPrefixGrant(grant)) items.push(this.prefixSetUpdate(owner, grant, 'DELETE prefixes :p'));
     return items;
+  }
+
+  /** The change of the key's prefix set (`:p`, the grant) that goes with a prefix grant's items. */
+  private prefixSetUpdate(
+    owner: GrantOwner,
+    grant: string,
+    UpdateExpression: string,
+    more: { ConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown> } = {},
+  ) {
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: { pk: prefixesPk(owner.key_id) },
+        UpdateExpression,
+        ConditionExpression: more.ConditionExpression,
+        ExpressionAttributeValues: { ':p': new Set([grant]), ...more.ExpressionAttributeValues },
+      },
+    };
   }
 }

@@ -3,13 +3,13 @@
 // unacknowledged, and the only accepted exception is CT.LAMBDA.PR.3 (Lambda in a VPC). The rules read the template,
 // not the code, so nothing here bundles the Lambdas.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Validations } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { buildApp, type BuiltApp } from '../../lib/app';
 import { LAMBDA_VPC_RULE } from '../../lib/stack';
+import { temporaryOutdirs } from '../support/cdk';
 
 const PLUGIN = 'cdk-validator-cfnguard';
 const RULES_DIR = path.join(
@@ -30,14 +30,10 @@ interface PluginReport {
   suppressedViolations?: SuppressedViolation[];
 }
 
-const outdirs: string[] = [];
-afterAll(() => {
-  for (const dir of outdirs) fs.rmSync(dir, { recursive: true, force: true });
-});
+const newOutdir = temporaryOutdirs('ct');
 
 function build(context: Record<string, unknown>): BuiltApp & { outdir: string } {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'sas-cdk-ct-'));
-  outdirs.push(outdir);
+  const outdir = newOutdir();
   return { ...buildApp({ context, outdir, bundle: false }), outdir };
 }
 

@@ -2,9 +2,6 @@
 // us-east-1 (a second stack when the API is elsewhere), the origin header the authorizer and the fallback require.
 // Synthesized as `cdk synth` does it (lib/app.ts, with cdk-nag and the Control Tower rules), without bundling: the
 // checks read templates. Off, none of it exists (the rest of test/cdk checks that stack).
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { type BuiltApp, buildApp } from '../../lib/app';
@@ -12,16 +9,13 @@ import { EDGE_ACKNOWLEDGMENTS, EDGE_FIREWALL_REGION } from '../../lib/stack/edge
 import { OUTPUT_KEYS } from '../../lib/stack-outputs';
 import { ENV } from '../../lambdas/contract/settings';
 import { EDGE_ORIGIN_HEADER } from '../../lambdas/http/edge-origin';
+import { temporaryOutdirs } from '../support/cdk';
 
 type Json = any;
-const outdirs: string[] = [];
-afterAll(() => {
-  for (const dir of outdirs) fs.rmSync(dir, { recursive: true, force: true });
-});
+const newOutdir = temporaryOutdirs('edge');
 
 function build(context: Record<string, unknown>): BuiltApp & { outdir: string } {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'sas-cdk-edge-'));
-  outdirs.push(outdir);
+  const outdir = newOutdir();
   // Quiet: the validation report goes to the console on success too.
   const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
   try {

@@ -1,24 +1,13 @@
 // cdk-nag's AwsSolutions checks over the app exactly as `cdk synth` builds it: no finding may be left
 // unacknowledged, and every acknowledgment must say why.
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { Validations } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { buildApp, type BuiltApp } from '../../lib/app';
+import { temporaryOutdirs } from '../support/cdk';
 
-const outdirs: string[] = [];
-const tempDir = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sas-cdk-nag-'));
-  outdirs.push(dir);
-  return dir;
-};
-
-afterAll(() => {
-  for (const dir of outdirs) fs.rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = temporaryOutdirs('nag');
 
 /** Findings as `rule at construct path`, readable in a failed expectation. */
 function findings(built: BuiltApp): string[] {

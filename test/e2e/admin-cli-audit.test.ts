@@ -1,24 +1,20 @@
 // The audit log (contract section 14) as an operator sees it: real admin CLI processes and the local API over a real
 // socket, on DynamoDB Local. Every change leaves its event, a refused change leaves none, and no event holds a secret.
-import { execFile } from 'node:child_process';
 import { type AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey } from '../../lambdas/domain/api-key';
 import { AUDIT_EVENT_ID_PATTERN } from '../../lambdas/domain/audit';
 import { call, expectError } from '../support/http';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
 import { testEndpoint } from '../support/dynamodb';
-import { TSX_NODE_ARGS } from '../support/tsx';
+import { type AdminResult, adminCliEnv, runAdmin, argv } from '../support/admin-cli';
 
 jest.setTimeout(300_000);
 
-const repo = resolve(__dirname, '..', '..');
-const exec = promisify(execFile);
 const me = `local:${userInfo().username}`;
 let api: TestApi;
 let env: NodeJS.ProcessEnv;
@@ -26,29 +22,8 @@ let dir: string;
 /** Every plaintext key any command printed: none may appear in the log, nor its hash. */
 const issuedKeys: string[] = [];
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: any;
-}
-
-async function admin(...args: string[]): Promise<Result> {
-  const parse = (s: string) => {
-    try {
-      return JSON.parse(s);
-    } catch {
-      return undefined;
-    }
-  };
-  let out: Result;
-  try {
-    const { stdout, stderr } = await exec('node', [...TSX_NODE_ARGS, 'bin/admin.ts', ...args], { cwd: repo, env });
-    out = { code: 0, stdout, stderr, json: parse(stdout) };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    out = { code: e.code, stdout: e.stdout, stderr: e.stderr, json: parse(e.stdout) };
-  }
+async function admin(...args: string[]): Promise<AdminResult> {
+  const out = await runAdmin(env, args);
   if (typeof out.json?.key === 'string') issuedKeys.push(out.json.key);
   return out;
 }
@@ -62,12 +37,7 @@ const events = async (...filters: string[]) => {
 beforeAll(async () => {
   api = await startTestApi('audit', { workspaceCacheTtlSeconds: 0 });
   dir = await mkdtemp(join(tmpdir(), 'sas-audit-'));
-  env = {
-    ...process.env,
-    LOCAL_DYNAMODB_PORT: new URL(testEndpoint()).port,
-    ACCESS_TABLE_NAME: api.tables.names.access,
-    DECISIONS_TABLE_NAME: api.tables.names.decisions,
-  };
+  env = adminCliEnv(api.tables.names);
 }, 60_000);
 afterAll(async () => {
   await api?.close();
@@ -81,19 +51,9 @@ it('records each admin command as one event, newest first, with the changed fiel
   expect((await admin('partner', 'create', '--id', 'acme', '--name', 'Acme', '--json')).code).toBe(0);
   expect((await admin('partner', 'set-status', '--id', 'acme', '--status', 'suspended', '--json')).code).toBe(0);
   const created = await admin(
-    'key',
-    'create',
-    '--partner',
-    'acme',
-    '--workspace',
-    'ws_a',
-    '--workspace',
-    'ws_b',
-    '--rate-limit',
-    '10/m',
-    '--description',
-    'billing',
-    '--json',
+    ...argv(
+      'key create --partner acme --workspace ws_a --workspace ws_b --rate-limit 10/m --description billing --json',
+    ),
   );
   expect(created.code).toBe(0);
   keyId = created.json.key_id;

@@ -2,8 +2,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
-import { type AdminResult, runAdmin } from '../support/admin-cli';
+import { type TestTables, createTestTables } from '../support/dynamodb';
+import { type AdminResult, runAdmin, adminCliEnv, argv } from '../support/admin-cli';
 
 jest.setTimeout(180_000);
 
@@ -16,12 +16,7 @@ const admin = (...args: string[]): Promise<AdminResult> => runAdmin(env, args);
 beforeAll(async () => {
   tables = await createTestTables('cli2');
   dir = await mkdtemp(join(tmpdir(), 'sas-cli2-'));
-  env = {
-    ...process.env,
-    LOCAL_DYNAMODB_PORT: new URL(testEndpoint()).port,
-    ACCESS_TABLE_NAME: tables.names.access,
-    DECISIONS_TABLE_NAME: tables.names.decisions,
-  };
+  env = adminCliEnv(tables.names);
   for (const id of ['acme', 'globex'])
     expect((await admin('partner', 'create', '--id', id, '--name', id)).code).toBe(0);
 });
@@ -90,16 +85,7 @@ it('refuses to share with another partner unless --allow-shared, naming the hold
     held_grant: 'acme:eu:*',
     partner_id: 'acme',
   });
-  const allowed = await admin(
-    'key',
-    'create',
-    '--partner',
-    'globex',
-    '--workspace',
-    'acme:eu:paris',
-    '--allow-shared',
-    '--json',
-  );
+  const allowed = await admin(...argv('key create --partner globex --workspace acme:eu:paris --allow-shared --json'));
   expect(allowed.json.workspaces).toEqual(['acme:eu:paris']);
 });
 

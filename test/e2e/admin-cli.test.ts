@@ -7,8 +7,8 @@ import { KeyAuthorizer } from '../../lambdas/authorizer/authorize';
 import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { isWellFormedApiKey } from '../../lambdas/domain/api-key';
-import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
-import { type AdminResult, runAdmin } from '../support/admin-cli';
+import { type TestTables, createTestTables } from '../support/dynamodb';
+import { type AdminResult, runAdmin, adminCliEnv, argv } from '../support/admin-cli';
 
 jest.setTimeout(120_000);
 
@@ -21,12 +21,7 @@ const admin = (...args: string[]): Promise<AdminResult> => runAdmin(env, args);
 
 beforeAll(async () => {
   tables = await createTestTables('cli');
-  env = {
-    ...process.env,
-    LOCAL_DYNAMODB_PORT: new URL(testEndpoint()).port,
-    ACCESS_TABLE_NAME: tables.names.access,
-    DECISIONS_TABLE_NAME: tables.names.decisions,
-  };
+  env = adminCliEnv(tables.names);
 });
 afterAll(async () => {
   await tables?.drop();
@@ -56,19 +51,7 @@ it('manages partners and keys, and never stores or lists a secret', async () => 
   });
 
   const created = (
-    await admin(
-      'key',
-      'create',
-      '--partner',
-      'acme',
-      '--workspace',
-      'ws_a',
-      '--workspace',
-      'ws_b',
-      '--env',
-      'test',
-      '--json',
-    )
+    await admin(...argv('key create --partner acme --workspace ws_a --workspace ws_b --env test --json'))
   ).json;
   expect(created).toEqual({
     key: expect.any(String),
@@ -137,17 +120,7 @@ it('rotates a key: the new key has the old grants, the old one works until the g
 it('creates keys with an expiry, normalized to UTC', async () => {
   await admin('partner', 'create', '--id', 'exp', '--name', 'Expiring');
   const created = (
-    await admin(
-      'key',
-      'create',
-      '--partner',
-      'exp',
-      '--workspace',
-      'w1',
-      '--expires-at',
-      '2030-01-31T10:00:00+01:00',
-      '--json',
-    )
+    await admin(...argv('key create --partner exp --workspace w1 --expires-at 2030-01-31T10:00:00+01:00 --json'))
   ).json;
   expect(created.expires_at).toBe('2030-01-31T09:00:00.000Z');
 });

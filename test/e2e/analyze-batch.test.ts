@@ -164,24 +164,13 @@ it('refuses a bad envelope or Idempotency-Key as a whole, before any item, and a
     body: { signals: [good(1), { ...good(2), body: 'y'.repeat(150_000) }, { ...good(3), body: 'z'.repeat(150_000) }] },
   });
   expect(ok.status).toBe(200);
-  expectError(
-    await call(api.baseUrl, 'POST', '/signals/analyze-batch', {
-      key,
-      rawBody: '{',
-      headers: { 'content-type': 'application/json' },
-    }),
-    400,
-    'INVALID_JSON',
-  );
-  expectError(
-    await call(api.baseUrl, 'POST', '/signals/analyze-batch', {
-      key,
-      rawBody: '{}',
-      headers: { 'content-type': 'text/plain' },
-    }),
-    415,
-    'UNSUPPORTED_MEDIA_TYPE',
-  );
+  for (const [rawBody, type, status, code] of [
+    ['{', 'application/json', 400, 'INVALID_JSON'],
+    ['{}', 'text/plain', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+  ] as const) {
+    const headers = { 'content-type': type };
+    expectError(await call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, rawBody, headers }), status, code);
+  }
   expectError(
     await call(api.baseUrl, 'POST', '/signals/analyze-batch', { body: { signals: [good(1)] } }),
     401,

@@ -13,6 +13,9 @@ const inactive: Record<string, string> = {};
 let revokedKey: string;
 let expiredKey: string;
 
+/** POST analyze of `rawBody` as it is, with the acme key and `contentType` (none when undefined). */
+const postRaw = (rawBody: string, contentType?: string) =>
+  call(api.baseUrl, 'POST', ANALYZE, { key, rawBody, headers: contentType ? { 'content-type': contentType } : {} });
 const signal = (overrides: Record<string, unknown> = {}) => ({
   workspace_id: 'ws_a',
   source: 'email',
@@ -115,19 +118,11 @@ describe('refusal order', () => {
   });
 
   it('row 3: a body over 256 KiB is 413, before the media type is looked at', async () => {
-    expectError(
-      await call(api.baseUrl, 'POST', ANALYZE, { key, rawBody: big, headers: { 'content-type': 'text/plain' } }),
-      413,
-      'PAYLOAD_TOO_LARGE',
-    );
+    expectError(await postRaw(big, 'text/plain'), 413, 'PAYLOAD_TOO_LARGE');
     const exactly = JSON.stringify(signal({ body: '' }));
     const padded = exactly.slice(0, -1) + ' '.repeat(256 * 1024 - Buffer.byteLength(exactly)) + '}';
     expect(Buffer.byteLength(padded)).toBe(256 * 1024);
-    const atLimit = await call(api.baseUrl, 'POST', ANALYZE, {
-      key,
-      rawBody: padded,
-      headers: { 'content-type': 'application/json' },
-    });
+    const atLimit = await postRaw(padded, 'application/json');
     expect(atLimit.status).toBe(200);
   });
 
@@ -139,32 +134,16 @@ describe('refusal order', () => {
       'application/jsonx',
       'application/vnd.api+json',
     ]) {
-      expectError(
-        await call(api.baseUrl, 'POST', ANALYZE, { key, rawBody: body, headers: { 'content-type': type } }),
-        415,
-        'UNSUPPORTED_MEDIA_TYPE',
-      );
+      expectError(await postRaw(body, type), 415, 'UNSUPPORTED_MEDIA_TYPE');
     }
-    expectError(await call(api.baseUrl, 'POST', ANALYZE, { key, rawBody: body }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    const ok = await call(api.baseUrl, 'POST', ANALYZE, {
-      key,
-      rawBody: body,
-      headers: { 'content-type': 'Application/JSON; charset=utf-8' },
-    });
+    expectError(await postRaw(body), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    const ok = await postRaw(body, 'Application/JSON; charset=utf-8');
     expect(ok.status).toBe(200);
   });
 
   it('row 5: 400 INVALID_JSON for a body that is not JSON, before the workspace is checked', async () => {
     for (const raw of ['{', '', '{"workspace_id":"ws_zzz",}', 'null null']) {
-      expectError(
-        await call(api.baseUrl, 'POST', ANALYZE, {
-          key,
-          rawBody: raw,
-          headers: { 'content-type': 'application/json' },
-        }),
-        400,
-        'INVALID_JSON',
-      );
+      expectError(await postRaw(raw, 'application/json'), 400, 'INVALID_JSON');
     }
   });
 

@@ -13,38 +13,29 @@ import { SOURCES } from '../../lambdas/domain/signal';
 import {
   ANALYZE,
   CONTROL_CHARS,
-  type HostileApi,
   KiB,
   codeOf,
   depthOf,
   expectPrototypeUntouched,
   fieldsOf,
+  nested,
   note,
   objectText,
-  startHostileApi,
+  useHostileApi,
   validEntries,
   validSignal,
 } from '../support/hostile';
 
 jest.setTimeout(120_000);
 
-let api: HostileApi;
-
-beforeAll(async () => {
-  api = await startHostileApi('hostile-bodies');
-});
-
-afterAll(async () => {
-  await api?.close();
-});
+const api = useHostileApi('hostile-bodies');
 
 describe('bodies that are not (valid) JSON', () => {
-  const json = (text: string | Buffer, headers: Record<string, string> = {}) =>
-    api.send('POST', ANALYZE, {
-      key: api.key,
-      body: text,
-      headers: { 'content-type': 'application/json', ...headers },
-    });
+  const json = (text: string | Buffer, headers?: Record<string, string>) => api.postJson(text, headers);
+  const expect400 = async (name: string, text: string, code: string) => {
+    const reply = api.expectContractAnswer(await json(text), name);
+    expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code });
+  };
 
   it.each([
     ['empty', ''],
@@ -62,10 +53,7 @@ describe('bodies that are not (valid) JSON', () => {
     ['bare words', 'undefined'],
     ['hex number', '{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"amount":0x10}}'],
     ['leading zeros', '{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{"amount":007}}'],
-  ])('%s: 400 INVALID_JSON', async (_name, text) => {
-    const reply = api.expectContractAnswer(await json(text), _name);
-    expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'INVALID_JSON' });
-  });
+  ])('%s: 400 INVALID_JSON', (name, text) => expect400(name, text, 'INVALID_JSON'));
 
   it.each([
     ['null', 'null'],
@@ -75,10 +63,9 @@ describe('bodies that are not (valid) JSON', () => {
     ['a number', '123'],
     ['a boolean', 'true'],
     ['an empty object', '{}'],
-  ])('a body of %s is valid JSON but not a signal: 400 VALIDATION_ERROR', async (_name, text) => {
-    const reply = api.expectContractAnswer(await json(text), _name);
-    expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
-  });
+  ])('a body of %s is valid JSON but not a signal: 400 VALIDATION_ERROR', (name, text) =>
+    expect400(name, text, 'VALIDATION_ERROR'),
+  );
 
   const prefix = Buffer.from('{"workspace_id":"ws_a","source":"email","subject":"');
   const suffix = Buffer.from('"}');
@@ -138,29 +125,25 @@ describe('bodies that are not (valid) JSON', () => {
 });
 
 describe('deep nesting', () => {
-  const deep = (open: string, close: string, n: number, inner = '1') => open.repeat(n) + inner + close.repeat(n);
   it.each([
-    ['10,000 levels of [', () => deep('[', ']', 10_000, '')],
-    ['10,000 levels of {', () => deep('{"a":', '}', 10_000)],
-    ['10,000 levels of [ and { mixed', () => deep('[{"a":', '}]', 5_000)],
-    ['120,000 levels of [ (just under 256 KiB)', () => deep('[', ']', 120_000, '')],
+    ['10,000 levels of [', () => nested('[', ']', 10_000, '')],
+    ['10,000 levels of {', () => nested('{"a":', '}', 10_000)],
+    ['10,000 levels of [ and { mixed', () => nested('[{"a":', '}]', 5_000)],
+    ['120,000 levels of [ (just under 256 KiB)', () => nested('[', ']', 120_000, '')],
     [
       '10,000 levels as metadata',
-      () => `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":${deep('{"a":', '}', 10_000)}}`,
+      () => `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":${nested('{"a":', '}', 10_000)}}`,
     ],
     [
       '10,000 levels as subject',
-      () => `{"workspace_id":"ws_a","source":"email","subject":${deep('[', ']', 10_000, '')}}`,
+      () => `{"workspace_id":"ws_a","source":"email","subject":${nested('[', ']', 10_000, '')}}`,
     ],
     [
       '10,000 levels as workspace_id of a foreign workspace',
-      () => `{"workspace_id":${deep('[', ']', 10_000, '"ws_c"')},"source":"email"}`,
+      () => `{"workspace_id":${nested('[', ']', 10_000, '"ws_c"')},"source":"email"}`,
     ],
   ])('%s: a 400, never 5xx', async (name, text) => {
-    const reply = api.expectContractAnswer(
-      await api.send('POST', ANALYZE, { key: api.key, body: text(), headers: { 'content-type': 'application/json' } }),
-      name,
-    );
+    const reply = api.expectContractAnswer(await api.postJson(text()), name);
     note(name, reply);
     expect(reply.status).toBe(400);
     expect(['INVALID_JSON', 'VALIDATION_ERROR']).toContain(codeOf(reply));
@@ -201,14 +184,7 @@ describe('numbers', () => {
       const metadata = `{"amount":${n},"deal_value":${n},"due_at":${n},"severity":${n},"vip":${n},"tags":[${n}],"customer_tier":${n},"x":{"y":[${n}]}}`;
       for (const source of SOURCES) {
         const text = `{"workspace_id":"ws_a","source":"${source}","subject":"Renewal of our contract","metadata":${metadata}}`;
-        const reply = api.expectContractAnswer(
-          await api.send('POST', ANALYZE, {
-            key: api.key,
-            body: text,
-            headers: { 'content-type': 'application/json' },
-          }),
-          n,
-        );
+        const reply = api.expectContractAnswer(await api.postJson(text), n);
         expect(reply.status).toBe(200);
         expect(Number.isInteger(reply.json.score)).toBe(true);
       }
@@ -218,14 +194,7 @@ describe('numbers', () => {
   it.each(numbers)('%s in every top-level field: 400 VALIDATION_ERROR naming the field', async (n) => {
     for (const field of ['workspace_id', 'source', 'subject', 'body', 'sender', 'received_at', 'metadata']) {
       const entries = validEntries().map(([k, v]): [string, string] => [k, k === field ? n : v]);
-      const reply = api.expectContractAnswer(
-        await api.send('POST', ANALYZE, {
-          key: api.key,
-          body: objectText(entries),
-          headers: { 'content-type': 'application/json' },
-        }),
-        `${field}=${n}`,
-      );
+      const reply = api.expectContractAnswer(await api.postJson(objectText(entries)), `${field}=${n}`);
       expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
       expect(fieldsOf(reply)).toContain(field);
     }
@@ -282,10 +251,7 @@ describe('__proto__, constructor and prototype keys', () => {
   it.each(polluting)(
     '%s: 400 VALIDATION_ERROR naming the key, Object.prototype untouched, next request fine',
     async (name, text) => {
-      const reply = api.expectContractAnswer(
-        await api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json' } }),
-        name,
-      );
+      const reply = api.expectContractAnswer(await api.postJson(text), name);
       note(name, reply);
       if (process.env.HOSTILE_VERBOSE) process.stdout.write(`[hostile]   ${reply.text}\n`);
       expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
@@ -304,10 +270,7 @@ describe('__proto__, constructor and prototype keys', () => {
   ])(
     '%s with a workspace the key has no grant for: 403 WORKSPACE_NOT_ALLOWED first, as the contract orders',
     async (name, text) => {
-      const reply = api.expectContractAnswer(
-        await api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json' } }),
-        name,
-      );
+      const reply = api.expectContractAnswer(await api.postJson(text), name);
       expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 403, code: 'WORKSPACE_NOT_ALLOWED' });
       expectPrototypeUntouched();
     },
@@ -331,10 +294,7 @@ describe('__proto__, constructor and prototype keys', () => {
     ],
     ['toString at top level', `{"toString":"x","workspace_id":"ws_a","source":"email","subject":"x"}`, 'toString'],
   ])('%s: an unknown field, 400 naming it', async (name, text, field) => {
-    const reply = api.expectContractAnswer(
-      await api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json' } }),
-      name,
-    );
+    const reply = api.expectContractAnswer(await api.postJson(text), name);
     expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
     expect(fieldsOf(reply)).toContain(field);
     expectPrototypeUntouched();
@@ -424,8 +384,7 @@ describe('control characters, NUL and odd code points in every string field', ()
 });
 
 describe('size limits', () => {
-  const analyze = (text: string) =>
-    api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json' } });
+  const analyze = (text: string) => api.postJson(text);
   /** A signal whose serialized size is exactly `bytes`, padded in `field` with `unit`. */
   function sized(bytes: number, field: 'subject' | 'body' | 'sender' | 'metadata', unit = 'x'): string {
     const make = (n: number) =>
@@ -482,35 +441,16 @@ describe('size limits', () => {
 
   it('over 256 KiB and not JSON, or with the wrong media type: still 413 (size comes first)', async () => {
     const junk = Buffer.alloc(300 * KiB, 0xff);
-    expect(
-      codeOf(
-        api.expectContractAnswer(
-          await api.send('POST', ANALYZE, {
-            key: api.key,
-            body: junk,
-            headers: { 'content-type': 'application/json' },
-          }),
-        ),
-      ),
-    ).toBe('PAYLOAD_TOO_LARGE');
-    expect(
-      codeOf(
-        api.expectContractAnswer(
-          await api.send('POST', ANALYZE, {
-            key: api.key,
-            body: junk,
-            headers: { 'content-type': 'application/octet-stream' },
-          }),
-        ),
-      ),
-    ).toBe('PAYLOAD_TOO_LARGE');
+    for (const type of ['application/json', 'application/octet-stream'])
+      expect(codeOf(api.expectContractAnswer(await api.postJson(junk, { 'content-type': type })))).toBe(
+        'PAYLOAD_TOO_LARGE',
+      );
   });
 });
 
 describe('duplicate keys', () => {
   it('the last duplicate wins, consistently for the grant check, validation and the stored decision', async () => {
-    const analyze = (text: string) =>
-      api.send('POST', ANALYZE, { key: api.key, body: text, headers: { 'content-type': 'application/json' } });
+    const analyze = (text: string) => api.postJson(text);
     const twoSources = `{"workspace_id":"ws_a","source":"email","source":"task","subject":"Prepare the quarterly report"}`;
     const reply = api.expectContractAnswer(await analyze(twoSources));
     expect(reply.status).toBe(200);

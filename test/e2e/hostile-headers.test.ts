@@ -10,27 +10,18 @@
 import { gzipSync } from 'node:zlib';
 import {
   ANALYZE,
-  type HostileApi,
   KiB,
   codeOf,
   expectPrototypeUntouched,
   fieldsOf,
   note,
-  startHostileApi,
+  useHostileApi,
   validSignal,
 } from '../support/hostile';
 
 jest.setTimeout(120_000);
 
-let api: HostileApi;
-
-beforeAll(async () => {
-  api = await startHostileApi('hostile-headers');
-});
-
-afterAll(async () => {
-  await api?.close();
-});
+const api = useHostileApi('hostile-headers');
 
 describe('headers', () => {
   const body = () => JSON.stringify(validSignal());

@@ -5,15 +5,13 @@
 import fc from 'fast-check';
 import { SOURCES } from '../../lambdas/domain/signal';
 import {
-  ANALYZE,
-  type HostileApi,
   KiB,
   codeOf,
   depthOf,
   expectPrototypeUntouched,
   objectText,
   parseJson,
-  startHostileApi,
+  useHostileApi,
   validEntries,
   validSignal,
 } from '../support/hostile';
@@ -21,25 +19,24 @@ import { KEY_NAMES, anyValueText, hasForbiddenKey, hostileJson, hostileString } 
 
 jest.setTimeout(120_000);
 
+/** Metadata keys the scorer reads. */
+const SCORER_METADATA_KEYS = [
+  'customer_tier',
+  'vip',
+  'tags',
+  'due_at',
+  'amount',
+  'deal_value',
+  'severity',
+  'vip_senders',
+] as const;
+
 const PROPERTY_RUNS = Number(process.env.HOSTILE_RUNS ?? 150);
 
-let api: HostileApi;
-
-beforeAll(async () => {
-  api = await startHostileApi('hostile-properties');
-});
-
-afterAll(async () => {
-  await api?.close();
-});
+const api = useHostileApi('hostile-properties');
 
 describe('properties (fast-check)', () => {
-  const post = (text: string | Buffer, headers: Record<string, string> = {}) =>
-    api.send('POST', ANALYZE, {
-      key: api.key,
-      body: text,
-      headers: { 'content-type': 'application/json', ...headers },
-    });
+  const post = (text: string | Buffer, headers?: Record<string, string>) => api.postJson(text, headers);
 
   it('any JSON value as the body: a contract answer', async () => {
     await fc.assert(
@@ -117,23 +114,9 @@ describe('properties (fast-check)', () => {
         ),
       ),
       metadata: field(
-        fc.dictionary(
-          fc.oneof(
-            fc.constantFrom(
-              'customer_tier',
-              'vip',
-              'tags',
-              'due_at',
-              'amount',
-              'deal_value',
-              'severity',
-              'vip_senders',
-            ),
-            hostileString(10),
-          ),
-          hostileJson,
-          { maxKeys: 6 },
-        ),
+        fc.dictionary(fc.oneof(fc.constantFrom(...SCORER_METADATA_KEYS), hostileString(10)), hostileJson, {
+          maxKeys: 6,
+        }),
       ),
     });
     const idem = fc.option(
@@ -194,18 +177,7 @@ describe('properties (fast-check)', () => {
   });
 
   it('any metadata within the limits (scorer keys with any values) on a valid signal: always scored, 200', async () => {
-    const scorerKey = fc.constantFrom(
-      'customer_tier',
-      'vip',
-      'tags',
-      'due_at',
-      'amount',
-      'deal_value',
-      'severity',
-      'vip_senders',
-      'priority',
-      'plan',
-    );
+    const scorerKey = fc.constantFrom(...SCORER_METADATA_KEYS, 'priority', 'plan');
     const value = fc.oneof(
       hostileJson,
       hostileString(40),

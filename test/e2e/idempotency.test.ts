@@ -14,6 +14,14 @@ const body = {
   body: 'I was charged twice for my subscription this month.',
 };
 
+/** POST analyze with an Idempotency-Key. */
+const analyzeOnce = (idempotencyKey: string, signal: object = body, apiKey = key) =>
+  call(api.baseUrl, 'POST', '/signals/analyze', {
+    key: apiKey,
+    body: signal,
+    headers: { 'idempotency-key': idempotencyKey },
+  });
+
 async function decisionCount(): Promise<number> {
   const scan = await api.tables.client.send(new ScanCommand({ TableName: api.tables.names.decisions }));
   return (scan.Items ?? []).filter((i) => String(i.pk).startsWith('decision#')).length;
@@ -29,11 +37,7 @@ afterAll(async () => {
 });
 
 it('replays the first decision for the same key and body, with Idempotent-Replayed, and stores nothing new', async () => {
-  const first = await call(api.baseUrl, 'POST', '/signals/analyze', {
-    key,
-    body,
-    headers: { 'idempotency-key': 'order-1' },
-  });
+  const first = await analyzeOnce('order-1');
   expect(first.status).toBe(200);
   expect(first.headers.get('idempotent-replayed')).toBeNull();
   const before = await decisionCount();
@@ -55,36 +59,16 @@ it('replays the first decision for the same key and body, with Idempotent-Replay
 });
 
 it('answers 409 IDEMPOTENCY_CONFLICT for the same key with a different body, and keeps the first decision', async () => {
-  const first = await call(api.baseUrl, 'POST', '/signals/analyze', {
-    key,
-    body,
-    headers: { 'idempotency-key': 'order-2' },
-  });
-  const conflict = await call(api.baseUrl, 'POST', '/signals/analyze', {
-    key,
-    body: { ...body, subject: 'Something else' },
-    headers: { 'idempotency-key': 'order-2' },
-  });
+  const first = await analyzeOnce('order-2');
+  const conflict = await analyzeOnce('order-2', { ...body, subject: 'Something else' });
   expectError(conflict, 409, 'IDEMPOTENCY_CONFLICT');
-  const replay = await call(api.baseUrl, 'POST', '/signals/analyze', {
-    key,
-    body,
-    headers: { 'idempotency-key': 'order-2' },
-  });
+  const replay = await analyzeOnce('order-2');
   expect(replay.json.decision_id).toBe(first.json.decision_id);
 });
 
 it('scopes keys per partner: another partner using the same Idempotency-Key gets its own decision', async () => {
-  const a = await call(api.baseUrl, 'POST', '/signals/analyze', {
-    key,
-    body,
-    headers: { 'idempotency-key': 'shared-1' },
-  });
-  const b = await call(api.baseUrl, 'POST', '/signals/analyze', {
-    key: sameWorkspaceOtherPartner,
-    body,
-    headers: { 'idempotency-key': 'shared-1' },
-  });
+  const a = await analyzeOnce('shared-1');
+  const b = await analyzeOnce('shared-1', body, sameWorkspaceOtherPartner);
   expect(b.status).toBe(200);
   expect(b.headers.get('idempotent-replayed')).toBeNull();
   expect(b.json.decision_id).not.toBe(a.json.decision_id);
@@ -92,11 +76,7 @@ it('scopes keys per partner: another partner using the same Idempotency-Key gets
 
 it('makes one decision from 20 concurrent requests with the same key', async () => {
   const before = await decisionCount();
-  const replies = await Promise.all(
-    Array.from({ length: 20 }, () =>
-      call(api.baseUrl, 'POST', '/signals/analyze', { key, body, headers: { 'idempotency-key': 'burst-1' } }),
-    ),
-  );
+  const replies = await Promise.all(Array.from({ length: 20 }, () => analyzeOnce('burst-1')));
   expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
   expect(new Set(replies.map((r) => r.json.decision_id)).size).toBe(1);
   expect(replies.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
@@ -117,22 +97,14 @@ it('treats an expired record (TTL not yet swept) as absent', async () => {
       },
     }),
   );
-  const reply = await call(api.baseUrl, 'POST', '/signals/analyze', {
-    key,
-    body,
-    headers: { 'idempotency-key': idemKey },
-  });
+  const reply = await analyzeOnce(idemKey);
   expect(reply.status).toBe(200);
   expect(reply.headers.get('idempotent-replayed')).toBeNull();
   expect(reply.json.decision_id).not.toBe('dec_00000000000000000000000000');
 });
 
 it('refuses a malformed Idempotency-Key with 400 VALIDATION_ERROR', async () => {
-  const reply = await call(api.baseUrl, 'POST', '/signals/analyze', {
-    key,
-    body,
-    headers: { 'idempotency-key': 'x'.repeat(256) },
-  });
+  const reply = await analyzeOnce('x'.repeat(256));
   expectError(reply, 400, 'VALIDATION_ERROR');
   expect(reply.json.error.details).toEqual([{ field: 'Idempotency-Key', message: expect.any(String) }]);
 });

@@ -2,15 +2,16 @@
 // another host on the network (a network namespace this test makes, joined to this machine by a veth pair with
 // private addresses; no traffic leaves the machine), and as a web page would (a CORS preflight). Then the database
 // is killed under local mode: 503 while it is down, the same data after the restart; in memory, local mode stops.
-import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { CREDENTIALS_FILE } from '../../lib/local/credentials';
 import { NO_WEB_ORIGIN, freePort } from '../../lib/local/dynamodb-local';
 import { call, expectError } from '../support/http';
+import { type LocalMode, jvmOf, startLocalMode as startLocal } from '../support/local-mode';
 import { TSX_NODE_ARGS } from '../support/tsx';
 
 jest.setTimeout(400_000);
@@ -113,55 +114,12 @@ async function probeFromOtherHost(port: number, credentials: { id: string; regio
 
 // ---- local mode as `npm start` runs it --------------------------------------------------------------------------
 
-interface LocalMode {
-  child: ChildProcess;
-  output: () => string;
-  baseUrl: string;
-  demoKey: string;
-  exited: Promise<number | null>;
-}
-
 const started: ChildProcess[] = [];
 const dirs: string[] = [];
 
 async function startLocalMode(env: Record<string, string>): Promise<LocalMode> {
-  let output = '';
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'bin/local.ts'], {
-    cwd: repo,
-    // Database attempts long enough that a JVM pause on a loaded machine is not mistaken for an outage.
-    env: { ...process.env, PORT: '0', DYNAMODB_REQUEST_TIMEOUT_MS: '4000', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true, // its own process group, so that cleanup reaches the JVM too
-  });
-  started.push(child);
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  const deadline = Date.now() + 120_000;
-  while (!/Ctrl-C stops/.test(output)) {
-    if (child.exitCode !== null) throw new Error(`local mode exited early:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`local mode not ready in 120 s:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(output)![1];
-  const demoKey = /^\s+(sas_test_[0-9A-Za-z]{38})$/m.exec(output)![1];
-  return { child, output: () => output, baseUrl, demoKey, exited };
-}
-
-/** The DynamoDB Local JVM that local mode (pid) started: its child process running java. */
-function jvmOf(pid: number): number {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('DynamoDBLocal.jar'))
-        return Number(entry);
-    } catch {
-      // the process went away while we looked
-    }
-  }
-  throw new Error(`no DynamoDB Local process under pid ${pid}`);
+  // Database attempts long enough that a JVM pause on a loaded machine is not mistaken for an outage.
+  return startLocal({ PORT: '0', DYNAMODB_REQUEST_TIMEOUT_MS: '4000', ...env }, { started });
 }
 
 function gone(pid: number): boolean {

@@ -1,6 +1,6 @@
 // `npm start` as a newcomer runs it: a real process, a real socket, the printed demo key and curl command, data that
 // persists across restarts, a clean stop on SIGTERM and SIGINT, and no key or signal text in anything it prints.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,41 +8,14 @@ import { promisify } from 'node:util';
 import { dynamoDbAnswers, freePort } from '../../lib/local/dynamodb-local';
 import { call } from '../support/http';
 import { TSX_NODE_ARGS } from '../support/tsx';
+import { startLocalMode } from '../support/local-mode';
 
 jest.setTimeout(180_000);
 
 const repo = resolve(__dirname, '..', '..');
 const exec = promisify(execFile);
 
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  baseUrl: string;
-  demoKey: string;
-  curl: string;
-}
-
-async function startLocalMode(env: Record<string, string>): Promise<Started> {
-  let output = '';
-  const child = spawn('npm', ['start', '--silent'], {
-    cwd: repo,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true, // its own process group, so that cleanup can reach every process it started
-  });
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  const deadline = Date.now() + 120_000;
-  while (!/Ctrl-C stops/.test(output)) {
-    if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`npm start not ready in 120 s:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(output)![1];
-  const demoKey = /^\s+(sas_test_[0-9A-Za-z]{38})$/m.exec(output)![1];
-  const curl = /^\s+(curl .+)$/m.exec(output)![1];
-  return { child, output: () => output, baseUrl, demoKey, curl };
-}
+const startNpm = (env: Record<string, string>) => startLocalMode(env, { npm: true });
 
 /** Waits for npm to exit, then for the server and database it started to be gone (they outlive npm briefly). */
 async function stopped(child: ChildProcess, dbPort: number): Promise<number | null> {
@@ -85,7 +58,7 @@ it('starts, prints a working demo key and curl command, persists data, and stops
     LOCAL_DATA_DIR: dataDir,
     POWERTOOLS_LOG_LEVEL: 'DEBUG',
   };
-  const first = await startLocalMode(env);
+  const first = await startNpm(env);
   running.push(first.child);
   expect(first.output()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\/api\/v1/);
 
@@ -130,7 +103,7 @@ it('starts, prints a working demo key and curl command, persists data, and stops
   expect(printed).toContain(reply.json.decision_id); // decision ids are what gets logged
 
   // A second start on the same data: the decision is still there; a fresh demo key works, the old one is revoked.
-  const second = await startLocalMode(env);
+  const second = await startNpm(env);
   running.push(second.child);
   expect(second.demoKey).not.toBe(first.demoKey);
   const again = await call(second.baseUrl, 'GET', `/decisions/${decision.decision_id}`, { key: second.demoKey });

@@ -3,10 +3,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testEndpoint } from '../support/dynamodb';
 import { call } from '../support/http';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
-import { type AdminResult, runAdmin } from '../support/admin-cli';
+import { type AdminResult, runAdmin, adminCliEnv } from '../support/admin-cli';
 
 jest.setTimeout(120_000);
 let api: TestApi;
@@ -18,12 +17,7 @@ const admin = (...args: string[]): Promise<AdminResult> => runAdmin(env, [...arg
 beforeAll(async () => {
   api = await startTestApi('wsadmin', { workspaceCacheTtlSeconds: 0 });
   ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_r']));
-  env = {
-    ...process.env,
-    LOCAL_DYNAMODB_PORT: new URL(testEndpoint()).port,
-    ACCESS_TABLE_NAME: api.tables.names.access,
-    DECISIONS_TABLE_NAME: api.tables.names.decisions,
-  };
+  env = adminCliEnv(api.tables.names);
 }, 60_000);
 afterAll(async () => api?.close());
 

@@ -1,37 +1,21 @@
 // `workspace import` and `workspace forget` as an operator runs them (contract section 13): the CLI as a real process
 // against DynamoDB Local, over the tables of a service that then decides with what was imported over HTTP.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { parseCsv } from '../../lib/admin/workspace-import-file';
 import { progressLine } from '../../lib/admin/workspace-import';
-import { testEndpoint } from '../support/dynamodb';
+import { adminCliEnv, runAdmin } from '../support/admin-cli';
 import { call } from '../support/http';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
-import { TSX_NODE_ARGS } from '../support/tsx';
 
 jest.setTimeout(120_000);
-const repo = resolve(__dirname, '..', '..');
-const exec = promisify(execFile);
 let api: TestApi;
 let key: string;
 let env: NodeJS.ProcessEnv;
 const dir = mkdtempSync(join(tmpdir(), 'import-'));
 
-async function admin(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
-  try {
-    const { stdout, stderr } = await exec('node', [...TSX_NODE_ARGS, 'bin/admin.ts', ...args, '--json'], {
-      cwd: repo,
-      env,
-    });
-    return { code: 0, json: JSON.parse(stdout), stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, json: undefined, stderr: e.stderr };
-  }
-}
+const admin = (...args: string[]) => runAdmin(env, [...args, '--json']);
 
 const labelDocs = async (ws: string) =>
   Object.fromEntries(
@@ -44,12 +28,7 @@ const labelDocs = async (ws: string) =>
 beforeAll(async () => {
   api = await startTestApi('wsimportcli', { workspaceCacheTtlSeconds: 0 });
   ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_cli', 'ws_csv']));
-  env = {
-    ...process.env,
-    LOCAL_DYNAMODB_PORT: new URL(testEndpoint()).port,
-    ACCESS_TABLE_NAME: api.tables.names.access,
-    DECISIONS_TABLE_NAME: api.tables.names.decisions,
-  };
+  env = adminCliEnv(api.tables.names);
 }, 60_000);
 afterAll(async () => api?.close());
 

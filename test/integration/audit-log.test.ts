@@ -2,50 +2,39 @@
 // cannot make on demand (a transaction refused by its own condition halfway through a bulk grant, a key revoked
 // during a rotation, another writer's transaction carrying an event), and a bulk grant leaves one event a transaction.
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { AdminService } from '../../lib/admin';
 import { AuditEventError } from '../../lambdas/domain/audit';
 import { KeyChangedError } from '../../lambdas/domain/ports';
-import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { auditEventPut } from '../../lambdas/stores/audit-log';
 import { DynamoAuditLog } from '../../lambdas/stores/audit-store';
-import { type TestTables, createTestTables } from '../support/dynamodb';
+import { useAccessTables } from '../support/access';
 
-let tables: TestTables;
-let store: DynamoAccessStore;
-let admin: AdminService;
 let log: DynamoAuditLog;
 
+const db = useAccessTables('auditlog', { acme: 'Acme' }, { actor: 'local:ops' });
 beforeAll(async () => {
-  tables = await createTestTables('auditlog');
-  store = new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions);
-  admin = new AdminService(store, { actor: 'local:ops' });
-  log = new DynamoAuditLog(tables.client, tables.names.decisions);
-  await admin.createPartner({ id: 'acme', name: 'Acme' });
-});
-afterAll(async () => {
-  await tables?.drop();
+  log = new DynamoAuditLog(db.tables.client, db.tables.names.decisions);
 });
 
 const all = () => log.list({ limit: 10_000 });
 
 it('refuses the 101st prefix grant with its event, keeping the 100 that fit with theirs', async () => {
-  const key = await admin.createKey({ partnerId: 'acme', workspaces: ['acme:p000*'] });
+  const key = await db.admin.createKey({ partnerId: 'acme', workspaces: ['acme:p000*'] });
   const prefixes = Array.from({ length: 100 }, (_, i) => `acme:p${String(i + 1).padStart(3, '0')}*`);
-  await expect(admin.grant(key.key_id, prefixes.slice(0, 99))).resolves.toBeDefined();
+  await expect(db.admin.grant(key.key_id, prefixes.slice(0, 99))).resolves.toBeDefined();
   const before = (await log.list({ keyId: key.key_id, limit: 10_000 })).filter((e) => e.action === 'key.grant');
   expect(before).toHaveLength(1 + 99); // one a prefix transaction
   // Past the check that reads first: the transaction's own condition refuses the 101st, and with it its event.
   await expect(
-    store.grants.addGrants({ key_id: key.key_id, partner_id: 'acme' }, [prefixes[99]], { actor: 'local:ops' }),
+    db.store.grants.addGrants({ key_id: key.key_id, partner_id: 'acme' }, [prefixes[99]], { actor: 'local:ops' }),
   ).rejects.toThrow(/at most 100/);
   const after = (await log.list({ keyId: key.key_id, limit: 10_000 })).filter((e) => e.action === 'key.grant');
   expect(after).toHaveLength(before.length);
 });
 
 it('leaves one event per grant transaction of a bulk grant, each naming its own grants', async () => {
-  const key = await admin.createKey({ partnerId: 'acme', workspaces: ['acme_bulk_0'] });
+  const key = await db.admin.createKey({ partnerId: 'acme', workspaces: ['acme_bulk_0'] });
   const grants = Array.from({ length: 60 }, (_, i) => `acme_bulk_${i + 1}`);
-  await admin.grant(key.key_id, grants);
+  await db.admin.grant(key.key_id, grants);
   const events = (await log.list({ keyId: key.key_id, limit: 100 })).filter(
     (e) => e.action === 'key.grant' && e.after?.grants,
   );
@@ -55,23 +44,23 @@ it('leaves one event per grant transaction of a bulk grant, each naming its own 
 });
 
 it('rotates nothing, and records nothing, when the old key is revoked during the rotation', async () => {
-  const key = await admin.createKey({ partnerId: 'acme', workspaces: ['acme_rot'] });
-  const old = (await store.findKeyById(key.key_id))!;
-  await admin.revokeKey(key.key_id);
+  const key = await db.admin.createKey({ partnerId: 'acme', workspaces: ['acme_rot'] });
+  const old = (await db.store.findKeyById(key.key_id))!;
+  await db.admin.revokeKey(key.key_id);
   const count = (await all()).length;
   // What rotateKey would write after reading the key while it was still active.
   const fresh = { ...old, key_hash: 'f'.repeat(64), key_id: `${old.key_id}X`, created_at: new Date().toISOString() };
   await expect(
-    store.putKey(fresh, { actor: 'local:ops' }, { key: old, expires_at: new Date().toISOString() }),
+    db.store.putKey(fresh, { actor: 'local:ops' }, { key: old, expires_at: new Date().toISOString() }),
   ).rejects.toThrow(KeyChangedError);
   expect(await all()).toHaveLength(count);
-  expect(await store.findKeyById(fresh.key_id)).toBeUndefined();
+  expect(await db.store.findKeyById(fresh.key_id)).toBeUndefined();
 });
 
 it('records the grants key migrate-grants moves from a version 1 list', async () => {
-  await tables.client.send(
+  await db.tables.client.send(
     new PutCommand({
-      TableName: tables.names.access,
+      TableName: db.tables.names.access,
       Item: {
         pk: `key#${'e'.repeat(64)}`,
         kind: 'key',
@@ -84,7 +73,7 @@ it('records the grants key migrate-grants moves from a version 1 list', async ()
       },
     }),
   );
-  expect(await admin.migrateLegacyGrants()).toEqual({ keys_migrated: 1, grants_migrated: 2 });
+  expect(await db.admin.migrateLegacyGrants()).toEqual({ keys_migrated: 1, grants_migrated: 2 });
   expect((await log.list({ keyId: 'key_v1', limit: 10 })).map((e) => [e.action, e.actor, e.after])).toEqual([
     ['key.grant', 'local:ops', { grants: ['acme_v1_a', 'acme_v1_b'] }],
   ]);
@@ -94,7 +83,7 @@ it("writes another writer's event only with that writer's change", async () => {
   const count = (await all()).length;
   const event = (n: number) =>
     auditEventPut(
-      tables.names.decisions,
+      db.tables.names.decisions,
       {
         actor: 'key:key_x',
         action: 'model.forget',
@@ -104,12 +93,12 @@ it("writes another writer's event only with that writer's change", async () => {
       },
       new Date(),
     );
-  await tables.client.send(
-    new PutCommand({ TableName: tables.names.decisions, Item: { pk: 'wsmodel#ws_m', generation: 1 } }),
+  await db.tables.client.send(
+    new PutCommand({ TableName: db.tables.names.decisions, Item: { pk: 'wsmodel#ws_m', generation: 1 } }),
   );
   const change = (expected: number) => ({
     Update: {
-      TableName: tables.names.decisions,
+      TableName: db.tables.names.decisions,
       Key: { pk: 'wsmodel#ws_m' },
       UpdateExpression: 'SET generation = :next',
       ConditionExpression: 'generation = :expected',
@@ -117,17 +106,17 @@ it("writes another writer's event only with that writer's change", async () => {
     },
   });
   await expect(
-    tables.client.send(new TransactWriteCommand({ TransactItems: [change(7), event(7)] })),
+    db.tables.client.send(new TransactWriteCommand({ TransactItems: [change(7), event(7)] })),
   ).rejects.toThrow();
   expect(await all()).toHaveLength(count);
-  await tables.client.send(new TransactWriteCommand({ TransactItems: [change(1), event(1)] }));
+  await db.tables.client.send(new TransactWriteCommand({ TransactItems: [change(1), event(1)] }));
   expect((await log.list({ workspaceId: 'ws_m', limit: 10 })).map((e) => [e.action, e.actor, e.after])).toEqual([
     ['model.forget', 'key:key_x', { generation: 2 }],
   ]);
   // An event that would hold a key is refused before anything is sent.
   expect(() =>
     auditEventPut(
-      tables.names.decisions,
+      db.tables.names.decisions,
       { actor: 'local:ops', action: 'key.create', target: {}, before: null, after: { key_hash: 'x' } },
       new Date(),
     ),

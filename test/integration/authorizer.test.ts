@@ -1,5 +1,4 @@
 // The authorizer's use case against DynamoDB Local: verdicts, the in-memory cache, and an unreachable database.
-import { AdminService } from '../../lib/admin';
 import { freePort } from '../../lib/local/dynamodb-local';
 import { generateApiKey } from '../../lambdas/domain/api-key';
 import { KeyAuthorizer } from '../../lambdas/authorizer/authorize';
@@ -7,34 +6,23 @@ import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import type { AccessStore } from '../../lambdas/domain/ports';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
-import { type TestTables, createTestTables } from '../support/dynamodb';
+import { useAccessTables } from '../support/access';
 
-/** The real store, counting its reads. */
-function counting(store: AccessStore) {
+/** An authorizer on the real store, counting the store's reads. */
+function countingAuthorizer(options: Omit<ConstructorParameters<typeof KeyAuthorizer>[1], 'isUnavailable'>) {
+  const store: AccessStore = db.store;
   const counter = { reads: 0 };
   const wrapped: AccessStore = Object.create(store);
   wrapped.getKeyByHash = (h) => (counter.reads++, store.getKeyByHash(h));
   wrapped.getPartner = (p) => (counter.reads++, store.getPartner(p));
-  return { store: wrapped, counter };
+  return { authorizer: new KeyAuthorizer(wrapped, { ...options, isUnavailable: isDatabaseUnavailable }), counter };
 }
 
-let tables: TestTables;
-let store: DynamoAccessStore;
-let admin: AdminService;
-
-beforeAll(async () => {
-  tables = await createTestTables('authorizer');
-  store = new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions);
-  admin = new AdminService(store);
-  await admin.createPartner({ id: 'acme', name: 'Acme' });
-});
-afterAll(async () => {
-  await tables?.drop();
-});
+const db = useAccessTables('authorizer', { acme: 'Acme' });
 
 it('allows an active key of an active partner, with its scopes and limit and no grant list', async () => {
-  const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a', 'ws_b'] });
-  const verdict = await new KeyAuthorizer(store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(
+  const issued = await db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a', 'ws_b'] });
+  const verdict = await new KeyAuthorizer(db.store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(
     `Bearer ${issued.key}`,
   );
   expect(verdict).toEqual({
@@ -43,14 +31,14 @@ it('allows an active key of an active partner, with its scopes and limit and no 
     key_id: issued.key_id,
     scopes: ['analyze', 'read', 'feedback', 'policy'],
   });
-  const limited = await admin.createKey({
+  const limited = await db.admin.createKey({
     partnerId: 'acme',
     workspaces: ['ws_a'],
     scopes: ['read'],
     rateLimit: '600/m',
   });
   expect(
-    await new KeyAuthorizer(store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(
+    await new KeyAuthorizer(db.store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(
       `Bearer ${limited.key}`,
     ),
   ).toEqual({
@@ -63,8 +51,7 @@ it('allows an active key of an active partner, with its scopes and limit and no 
 });
 
 it('refuses malformed keys and bad checksums without a database read', async () => {
-  const { store: s, counter } = counting(store);
-  const authorizer = new KeyAuthorizer(s, { ttlSeconds: 30, isUnavailable: isDatabaseUnavailable });
+  const { authorizer, counter } = countingAuthorizer({ ttlSeconds: 30 });
   const good = generateApiKey();
   for (const header of [
     undefined,
@@ -80,16 +67,15 @@ it('refuses malformed keys and bad checksums without a database read', async () 
 });
 
 it('serves a warm key from the cache with no read, and sees changes after the TTL', async () => {
-  const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
-  const { store: s, counter } = counting(store);
-  const authorizer = new KeyAuthorizer(s, { ttlSeconds: 30, isUnavailable: isDatabaseUnavailable });
+  const issued = await db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
+  const { authorizer, counter } = countingAuthorizer({ ttlSeconds: 30 });
   const t0 = Date.now();
   expect((await authorizer.verify(`Bearer ${issued.key}`, t0)).outcome).toBe('allow');
   expect(counter.reads).toBe(2); // key, then partner
   expect((await authorizer.verify(`Bearer ${issued.key}`, t0 + 1_000)).outcome).toBe('allow');
   expect(counter.reads).toBe(2);
 
-  await admin.revokeKey(issued.key_id);
+  await db.admin.revokeKey(issued.key_id);
   // Within the TTL the cached verdict stands (documented: changes take effect within AUTH_CACHE_TTL_SECONDS).
   expect((await authorizer.verify(`Bearer ${issued.key}`, t0 + 29_000)).outcome).toBe('allow');
   expect((await authorizer.verify(`Bearer ${issued.key}`, t0 + 30_001)).outcome).toBe('UNAUTHORIZED');
@@ -98,20 +84,14 @@ it('serves a warm key from the cache with no read, and sees changes after the TT
 
 it('expires a cached key on the second, without waiting for the TTL', async () => {
   const expiresAt = new Date(Date.now() + 5_000).toISOString();
-  const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], expiresAt });
-  const authorizer = new KeyAuthorizer(store, { ttlSeconds: 300, isUnavailable: isDatabaseUnavailable });
+  const issued = await db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], expiresAt });
+  const authorizer = new KeyAuthorizer(db.store, { ttlSeconds: 300, isUnavailable: isDatabaseUnavailable });
   expect((await authorizer.verify(`Bearer ${issued.key}`, Date.parse(expiresAt) - 1)).outcome).toBe('allow');
   expect((await authorizer.verify(`Bearer ${issued.key}`, Date.parse(expiresAt))).outcome).toBe('UNAUTHORIZED');
 });
 
 it('caches unknown keys too, in their own bounded cache', async () => {
-  const { store: s, counter } = counting(store);
-  const authorizer = new KeyAuthorizer(s, {
-    ttlSeconds: 30,
-    isUnavailable: isDatabaseUnavailable,
-    maxEntries: 2,
-    maxUnknownEntries: 2,
-  });
+  const { authorizer, counter } = countingAuthorizer({ ttlSeconds: 30, maxEntries: 2, maxUnknownEntries: 2 });
   const unknown = generateApiKey();
   await authorizer.verify(`Bearer ${unknown}`);
   await authorizer.verify(`Bearer ${unknown}`);
@@ -122,14 +102,8 @@ it('caches unknown keys too, in their own bounded cache', async () => {
 });
 
 it('keeps a key in steady use cached while minted keys flood the unknown cache (real reads)', async () => {
-  const issued = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
-  const { store: s, counter } = counting(store);
-  const authorizer = new KeyAuthorizer(s, {
-    ttlSeconds: 300,
-    isUnavailable: isDatabaseUnavailable,
-    maxEntries: 3,
-    maxUnknownEntries: 50,
-  });
+  const issued = await db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
+  const { authorizer, counter } = countingAuthorizer({ ttlSeconds: 300, maxEntries: 3, maxUnknownEntries: 50 });
   const t0 = Date.now();
   expect((await authorizer.verify(`Bearer ${issued.key}`, t0)).outcome).toBe('allow');
   expect(counter.reads).toBe(2);
@@ -141,9 +115,8 @@ it('keeps a key in steady use cached while minted keys flood the unknown cache (
 });
 
 it('keeps known keys in an LRU: a hit refreshes, so the least recently used one goes', async () => {
-  const keys = await Promise.all([1, 2, 3].map(() => admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] })));
-  const { store: s, counter } = counting(store);
-  const authorizer = new KeyAuthorizer(s, { ttlSeconds: 300, isUnavailable: isDatabaseUnavailable, maxEntries: 2 });
+  const keys = await Promise.all([1, 2, 3].map(() => db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] })));
+  const { authorizer, counter } = countingAuthorizer({ ttlSeconds: 300, maxEntries: 2 });
   const [a, b, c] = keys.map((k) => `Bearer ${k.key}`);
   await authorizer.verify(a);
   await authorizer.verify(b);
@@ -157,10 +130,10 @@ it('keeps known keys in an LRU: a hit refreshes, so the least recently used one 
 });
 
 it('reports an inactive partner as ACCOUNT_INACTIVE', async () => {
-  await admin.createPartner({ id: 'sleepy', name: 'Sleepy', status: 'pending' });
-  const issued = await admin.createKey({ partnerId: 'sleepy', workspaces: ['ws_s'] });
+  await db.admin.createPartner({ id: 'sleepy', name: 'Sleepy', status: 'pending' });
+  const issued = await db.admin.createKey({ partnerId: 'sleepy', workspaces: ['ws_s'] });
   expect(
-    await new KeyAuthorizer(store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(
+    await new KeyAuthorizer(db.store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(
       `Bearer ${issued.key}`,
     ),
   ).toEqual({ outcome: 'ACCOUNT_INACTIVE' });

@@ -1,34 +1,12 @@
 // Grants as data against DynamoDB Local (contract section 8): exact and prefix grants, the cross-partner check and
 // --allow-shared, the prefix bound, and what the request path reads per (key, workspace).
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { AdminService } from '../../lib/admin';
-import type { Principal } from '../../lambdas/authorizer/authorize';
 import type { GrantStore } from '../../lambdas/domain/ports';
 import { SharedGrantError } from '../../lambdas/domain/ports';
 import { GrantAccess } from '../../lambdas/application/workspace-access';
-import { DynamoAccessStore } from '../../lambdas/stores/access-store';
-import { type TestTables, createTestTables } from '../support/dynamodb';
+import { allowedPrincipal, useAccessTables } from '../support/access';
 
-let tables: TestTables;
-let store: DynamoAccessStore;
-let admin: AdminService;
-
-beforeAll(async () => {
-  tables = await createTestTables('grants');
-  store = new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions);
-  admin = new AdminService(store);
-  for (const id of ['acme', 'globex']) await admin.createPartner({ id, name: id });
-});
-afterAll(async () => {
-  await tables?.drop();
-});
-
-const principal = (key_id: string): Principal => ({
-  outcome: 'allow',
-  partner_id: 'acme',
-  key_id,
-  scopes: ['analyze'],
-});
+const db = useAccessTables('grants', { acme: 'acme', globex: 'globex' });
 
 /** The real grant store, counting its round trips. */
 function counting(grants: GrantStore) {
@@ -40,31 +18,31 @@ function counting(grants: GrantStore) {
 }
 
 it('refuses to share a workspace or an overlapping prefix with another partner, unless allowed', async () => {
-  const acme = await admin.createKey({ partnerId: 'acme', workspaces: ['shared_ws', 'acmeco:*'] });
+  const acme = await db.admin.createKey({ partnerId: 'acme', workspaces: ['shared_ws', 'acmeco:*'] });
   // The same partner may hold a workspace on several keys.
-  await expect(admin.createKey({ partnerId: 'acme', workspaces: ['shared_ws'] })).resolves.toBeDefined();
+  await expect(db.admin.createKey({ partnerId: 'acme', workspaces: ['shared_ws'] })).resolves.toBeDefined();
   for (const grants of [['shared_ws'], ['acmeco:eu'], ['acm*'], ['acmeco:eu:*'], ['shar*']]) {
-    const refused = admin.createKey({ partnerId: 'globex', workspaces: ['globex_ws', ...grants] });
+    const refused = db.admin.createKey({ partnerId: 'globex', workspaces: ['globex_ws', ...grants] });
     await expect(refused).rejects.toBeInstanceOf(SharedGrantError);
     await expect(refused).rejects.toThrow(/would share workspaces with another partner/);
   }
-  const globex = await admin.createKey({ partnerId: 'globex', workspaces: ['globex_ws'] });
-  await expect(admin.grant(globex.key_id, ['acmeco:us'])).rejects.toBeInstanceOf(SharedGrantError);
+  const globex = await db.admin.createKey({ partnerId: 'globex', workspaces: ['globex_ws'] });
+  await expect(db.admin.grant(globex.key_id, ['acmeco:us'])).rejects.toBeInstanceOf(SharedGrantError);
   // Nothing of a refused call was stored.
-  expect((await admin.listKeys('globex')).keys.map((k) => k.workspaces)).toEqual([['globex_ws']]);
+  expect((await db.admin.listKeys('globex')).keys.map((k) => k.workspaces)).toEqual([['globex_ws']]);
 
-  const shared = await admin.grant(globex.key_id, ['acmeco:us', 'shared_ws'], { allowShared: true });
+  const shared = await db.admin.grant(globex.key_id, ['acmeco:us', 'shared_ws'], { allowShared: true });
   expect(shared.workspaces).toEqual(['acmeco:us', 'globex_ws', 'shared_ws']);
   // Once the other partner lets go, the workspace is free again.
-  await admin.ungrant(globex.key_id, ['acmeco:us', 'shared_ws']);
-  await admin.ungrant(acme.key_id, ['acmeco:*']);
-  await expect(admin.grant(globex.key_id, ['acmeco:us'])).resolves.toBeDefined();
+  await db.admin.ungrant(globex.key_id, ['acmeco:us', 'shared_ws']);
+  await db.admin.ungrant(acme.key_id, ['acmeco:*']);
+  await expect(db.admin.grant(globex.key_id, ['acmeco:us'])).resolves.toBeDefined();
 });
 
 it('holds at most 100 prefix grants per key, also when granted concurrently', async () => {
-  const { key_id } = await admin.createKey({ partnerId: 'acme', workspaces: ['pfx000:*'] });
+  const { key_id } = await db.admin.createKey({ partnerId: 'acme', workspaces: ['pfx000:*'] });
   const more = Array.from({ length: 110 }, (_, i) => `pfx${String(i + 1).padStart(3, '0')}:*`);
-  await expect(admin.grant(key_id, more)).rejects.toThrow(/at most 100 prefix grants/);
+  await expect(db.admin.grant(key_id, more)).rejects.toThrow(/at most 100 prefix grants/);
   // Racing single grants, ten in flight at once: the store's condition keeps the bound.
   const outcomes: string[] = []; // 'ok' or the refusal's message
   let next = 0;
@@ -73,7 +51,7 @@ it('holds at most 100 prefix grants per key, also when granted concurrently', as
       while (next < more.length) {
         const grant = more[next++];
         outcomes.push(
-          await store.grants.addGrants({ key_id, partner_id: 'acme' }, [grant], { actor: 'local:test' }).then(
+          await db.store.grants.addGrants({ key_id, partner_id: 'acme' }, [grant], { actor: 'local:test' }).then(
             () => 'ok',
             (err: Error) => err.message,
           ),
@@ -83,15 +61,15 @@ it('holds at most 100 prefix grants per key, also when granted concurrently', as
   );
   expect(outcomes.filter((o) => o === 'ok')).toHaveLength(99);
   expect(new Set(outcomes.filter((o) => o !== 'ok'))).toEqual(new Set(['a key holds at most 100 prefix grants']));
-  expect(await store.grants.prefixGrants(key_id)).toHaveLength(100);
+  expect(await db.store.grants.prefixGrants(key_id)).toHaveLength(100);
 });
 
 it('reads once per (key, workspace) and caches both answers for the TTL; an ungrant shows after it', async () => {
-  const { key_id } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_one', 'ws_two', 'team:*'] });
-  const { grants, counter } = counting(store.grants);
+  const { key_id } = await db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_one', 'ws_two', 'team:*'] });
+  const { grants, counter } = counting(db.store.grants);
   let now = 1_000_000;
   const access = new GrantAccess(grants, { ttlSeconds: 30, clock: () => now });
-  const p = principal(key_id);
+  const p = allowedPrincipal(key_id);
   expect(await access.allows(p, 'ws_one')).toBe(true); // exact grant and prefix set, one round trip
   expect(await access.allows(p, 'ws_one')).toBe(true);
   expect(await access.allows(p, 'ws_other')).toBe(false);
@@ -100,7 +78,7 @@ it('reads once per (key, workspace) and caches both answers for the TTL; an ungr
   expect(await access.allows(p, 'ws_two')).toBe(true);
   expect(counter.reads).toBe(3);
 
-  await admin.ungrant(key_id, ['ws_one', 'team:*']);
+  await db.admin.ungrant(key_id, ['ws_one', 'team:*']);
   now += 29_000;
   expect(await access.allows(p, 'ws_one')).toBe(true); // within the TTL
   now += 1_001;
@@ -109,24 +87,24 @@ it('reads once per (key, workspace) and caches both answers for the TTL; an ungr
 });
 
 it('loses nothing when hundreds of grants and ungrants on one key run at the same time', async () => {
-  const { key_id } = await admin.createKey({ partnerId: 'acme', workspaces: ['bulk_0'] });
+  const { key_id } = await db.admin.createKey({ partnerId: 'acme', workspaces: ['bulk_0'] });
   const first = Array.from({ length: 300 }, (_, i) => `bulk_a${i}`);
   const second = Array.from({ length: 300 }, (_, i) => `bulk_b${i}`);
-  await admin.grant(key_id, first.slice(0, 150));
+  await db.admin.grant(key_id, first.slice(0, 150));
   await Promise.all([
-    admin.grant(key_id, first.slice(150)),
-    admin.grant(key_id, second),
-    admin.ungrant(key_id, first.slice(0, 100)),
+    db.admin.grant(key_id, first.slice(150)),
+    db.admin.grant(key_id, second),
+    db.admin.ungrant(key_id, first.slice(0, 100)),
   ]);
-  const listed = (await admin.listKeys('acme')).keys.find((k) => k.key_id === key_id)!;
+  const listed = (await db.admin.listKeys('acme')).keys.find((k) => k.key_id === key_id)!;
   expect(listed.workspaces).toEqual(['bulk_0', ...first.slice(100), ...second].sort());
 });
 
 it('moves the workspace lists of version 1 keys into grants, once', async () => {
   // A key item as version 1 wrote it: the grants as a list on the item.
-  await tables.client.send(
+  await db.tables.client.send(
     new PutCommand({
-      TableName: tables.names.access,
+      TableName: db.tables.names.access,
       Item: {
         pk: 'key#v1hash',
         kind: 'key',
@@ -139,14 +117,14 @@ it('moves the workspace lists of version 1 keys into grants, once', async () => 
       },
     }),
   );
-  const access = new GrantAccess(store.grants, { ttlSeconds: 0 });
-  expect(await access.allows(principal('key_V1'), 'v1_a')).toBe(false);
-  expect(await admin.migrateLegacyGrants()).toEqual({ keys_migrated: 1, grants_migrated: 2 });
-  expect(await access.allows(principal('key_V1'), 'v1_a')).toBe(true);
-  expect((await admin.listKeys('acme')).keys.find((k) => k.key_id === 'key_V1')).toMatchObject({
+  const access = new GrantAccess(db.store.grants, { ttlSeconds: 0 });
+  expect(await access.allows(allowedPrincipal('key_V1'), 'v1_a')).toBe(false);
+  expect(await db.admin.migrateLegacyGrants()).toEqual({ keys_migrated: 1, grants_migrated: 2 });
+  expect(await access.allows(allowedPrincipal('key_V1'), 'v1_a')).toBe(true);
+  expect((await db.admin.listKeys('acme')).keys.find((k) => k.key_id === 'key_V1')).toMatchObject({
     workspaces: ['v1_a', 'v1_b'],
     scopes: ['analyze', 'read', 'feedback', 'policy'],
     rate_limit: null,
   });
-  expect(await admin.migrateLegacyGrants()).toEqual({ keys_migrated: 0, grants_migrated: 0 });
+  expect(await db.admin.migrateLegacyGrants()).toEqual({ keys_migrated: 0, grants_migrated: 0 });
 });

@@ -4,13 +4,13 @@
 import { canonicalJson } from '../../lambdas/analyze/analyze-signal';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
 import { call, expectError } from '../support/http';
+import { nested } from '../support/hostile';
 
 jest.setTimeout(120_000);
 
 let api: TestApi;
 let key: string;
 
-const deep = (open: string, close: string, n: number, inner = '1') => open.repeat(n) + inner + close.repeat(n);
 const good = '{"workspace_id":"ws_a","source":"email","subject":"Checkout is down"}';
 const batchRaw = (text: string, headers: Record<string, string> = {}) =>
   call(api.baseUrl, 'POST', '/signals/analyze-batch', {
@@ -28,22 +28,22 @@ afterAll(async () => {
 });
 
 const items: [string, () => string][] = [
-  ['an item of 200,000 nested arrays (400 KB)', () => deep('[', ']', 200_000, '')],
+  ['an item of 200,000 nested arrays (400 KB)', () => nested('[', ']', 200_000, '')],
   [
     'an item whose metadata nests 100,000 objects',
-    () => `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":${deep('{"a":', '}', 100_000)}}`,
+    () => `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":${nested('{"a":', '}', 100_000)}}`,
   ],
   [
     'an item whose subject nests 200,000 arrays',
-    () => `{"workspace_id":"ws_a","source":"email","subject":${deep('[', ']', 200_000, '')}}`,
+    () => `{"workspace_id":"ws_a","source":"email","subject":${nested('[', ']', 200_000, '')}}`,
   ],
   [
     'an item of a foreign workspace with a deep field',
-    () => `{"workspace_id":"ws_z","source":"email","subject":"x","extra":${deep('[', ']', 200_000, '')}}`,
+    () => `{"workspace_id":"ws_z","source":"email","subject":"x","extra":${nested('[', ']', 200_000, '')}}`,
   ],
   [
     'a deep item with a \\u escape (the prototype-key parser)',
-    () => `{"workspace_id":"ws_\\u0061","source":"email","subject":"x","metadata":${deep('[', ']', 200_000, '')}}`,
+    () => `{"workspace_id":"ws_\\u0061","source":"email","subject":"x","metadata":${nested('[', ']', 200_000, '')}}`,
   ],
 ];
 
@@ -68,7 +68,7 @@ describe.each([
 });
 
 it("a deep envelope field with an Idempotency-Key is the envelope's 400, not a 500", async () => {
-  const reply = await batchRaw(`{"signals":[${good}],"x":${deep('[', ']', 200_000, '')}}`, {
+  const reply = await batchRaw(`{"signals":[${good}],"x":${nested('[', ']', 200_000, '')}}`, {
     'Idempotency-Key': 'deep-envelope',
   });
   expectError(reply, 400, 'VALIDATION_ERROR');
@@ -77,11 +77,11 @@ it("a deep envelope field with an Idempotency-Key is the envelope's 400, not a 5
 it.each([
   [
     'analyze, deep metadata with a \\u escape',
-    `{"workspace_id":"ws_\\u0061","source":"email","subject":"x","metadata":${deep('{"a":', '}', 40_000)}}`,
+    `{"workspace_id":"ws_\\u0061","source":"email","subject":"x","metadata":${nested('{"a":', '}', 40_000)}}`,
   ],
   [
     'analyze, deep unknown field with an Idempotency-Key',
-    `{"workspace_id":"ws_a","source":"email","subject":"x","extra":${deep('[', ']', 120_000, '')}}`,
+    `{"workspace_id":"ws_a","source":"email","subject":"x","extra":${nested('[', ']', 120_000, '')}}`,
   ],
 ])('%s: 400 VALIDATION_ERROR', async (_what, text) => {
   const reply = await call(api.baseUrl, 'POST', '/signals/analyze', {

@@ -1,43 +1,22 @@
 // Issue 21, finding 7: `key rotate` dropped the expiry, so an expiring key rotated into one that never expires. The
 // new key keeps the old key's expiry (with its scopes and rate limit); an expired key is not rotated at all (it is as
 // unusable as a revoked one, and rotating it would hand out a working key). Through the real admin CLI.
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { KeyAuthorizer } from '../../lambdas/authorizer/authorize';
 import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
-import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
-import { TSX_NODE_ARGS } from '../support/tsx';
+import { type TestTables, createTestTables } from '../support/dynamodb';
+import { adminCliEnv, runAdmin } from '../support/admin-cli';
 
 jest.setTimeout(120_000);
 
-const repo = resolve(__dirname, '..', '..');
-const exec = promisify(execFile);
 let tables: TestTables;
 let env: NodeJS.ProcessEnv;
 
-async function admin(...args: string[]): Promise<{ code: number; stderr: string; json: any }> {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [...TSX_NODE_ARGS, 'bin/admin.ts', ...args, '--json'], {
-      cwd: repo,
-      env,
-    });
-    return { code: 0, stderr, json: JSON.parse(stdout) };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stderr: e.stderr, json: undefined };
-  }
-}
+const admin = (...args: string[]) => runAdmin(env, [...args, '--json']);
 
 beforeAll(async () => {
   tables = await createTestTables('rotate');
-  env = {
-    ...process.env,
-    LOCAL_DYNAMODB_PORT: new URL(testEndpoint()).port,
-    ACCESS_TABLE_NAME: tables.names.access,
-    DECISIONS_TABLE_NAME: tables.names.decisions,
-  };
+  env = adminCliEnv(tables.names);
   expect((await admin('partner', 'create', '--id', 'rot', '--name', 'Rotating')).code).toBe(0);
 });
 afterAll(async () => {

@@ -3,7 +3,7 @@
 // port (after the JVM died, or before it binds at start-up) gets connections but never a byte of a signed request:
 // the admin CLI and local mode stop with a clear message instead.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { type Server, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +13,7 @@ import { OwnedListenerAgent } from '../../lib/local/listener-owner';
 import { removePortRecord, writePortRecord } from '../../lib/local/port-record';
 import { call } from '../support/http';
 import { TSX_NODE_ARGS } from '../support/tsx';
+import { jvmOf, startLocalMode } from '../support/local-mode';
 
 jest.setTimeout(240_000);
 
@@ -111,51 +112,14 @@ it('at start-up, a listener that is not the JVM being started gets no signed req
   expect(refused?.message).toMatch(/is held by another process/);
 });
 
-/** The DynamoDB Local JVM that local mode (pid) started. */
-function jvmOf(pid: number): number {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('DynamoDBLocal.jar'))
-        return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  throw new Error(`no DynamoDB Local process under pid ${pid}`);
-}
-
 it('local mode sends no signed request to a process that takes the port after the database died, and stops', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'sas-port-'));
   dirs.push(dataDir);
   const dbPort = await freePort();
-  let output = '';
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'bin/local.ts'], {
-    cwd: repo,
-    env: {
-      ...process.env,
-      PORT: '0',
-      LOCAL_DYNAMODB_PORT: String(dbPort),
-      LOCAL_DATA_DIR: dataDir,
-      DYNAMODB_REQUEST_TIMEOUT_MS: '4000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  started.push(child);
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  const deadline = Date.now() + 120_000;
-  while (!/Ctrl-C stops/.test(output)) {
-    if (child.exitCode !== null) throw new Error(`local mode exited early:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`local mode not ready in 120 s:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(output)![1];
-  const demoKey = /^\s+(sas_test_[0-9A-Za-z]{38})$/m.exec(output)![1];
+  const { child, output, baseUrl, demoKey, exited } = await startLocalMode(
+    { PORT: '0', LOCAL_DYNAMODB_PORT: String(dbPort), LOCAL_DATA_DIR: dataDir, DYNAMODB_REQUEST_TIMEOUT_MS: '4000' },
+    { started },
+  );
   const { accessKeyId: secret } = JSON.parse(readFileSync(join(dataDir, CREDENTIALS_FILE), 'utf8'));
 
   process.kill(jvmOf(child.pid!), 'SIGKILL');
@@ -173,5 +137,5 @@ it('local mode sends no signed request to a process that takes the port after th
   const code = await exited;
   expect(code).not.toBe(0);
   expect(code).not.toBeNull();
-  expect(output).toMatch(/local mode stops: .*(another process took its port|is held by another process)/);
+  expect(output()).toMatch(/local mode stops: .*(another process took its port|is held by another process)/);
 });

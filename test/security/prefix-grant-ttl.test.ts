@@ -1,43 +1,22 @@
 // Issue 21, finding 6: removing a prefix grant takes effect within AUTH_CACHE_TTL_SECONDS (contract section 2), also
 // for a (key, workspace) answer first derived from the cached prefix set late in its life: a derived answer expires
 // no later than what it was derived from. Against DynamoDB Local, with a test clock.
-import type { Principal } from '../../lambdas/authorizer/authorize';
-import { AdminService } from '../../lib/admin';
 import { GrantAccess } from '../../lambdas/application/workspace-access';
-import { DynamoAccessStore } from '../../lambdas/stores/access-store';
-import { type TestTables, createTestTables } from '../support/dynamodb';
+import { allowedPrincipal, useAccessTables } from '../support/access';
 
-let tables: TestTables;
-let store: DynamoAccessStore;
-let admin: AdminService;
-
-beforeAll(async () => {
-  tables = await createTestTables('sec-prefix-ttl');
-  store = new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions);
-  admin = new AdminService(store);
-  await admin.createPartner({ id: 'acme', name: 'acme' });
-});
-afterAll(async () => {
-  await tables?.drop();
-});
+const db = useAccessTables('sec-prefix-ttl', { acme: 'acme' });
 
 const TTL_MS = 30_000;
-const principal = (key_id: string): Principal => ({
-  outcome: 'allow',
-  partner_id: 'acme',
-  key_id,
-  scopes: ['analyze'],
-});
 
 it('an ungranted prefix stops covering every workspace within one TTL of the change', async () => {
-  const { key_id } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_exact', 'team:*'] });
+  const { key_id } = await db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_exact', 'team:*'] });
   let now = 5_000_000;
-  const access = new GrantAccess(store.grants, { ttlSeconds: TTL_MS / 1000, clock: () => now });
-  const p = principal(key_id);
+  const access = new GrantAccess(db.store.grants, { ttlSeconds: TTL_MS / 1000, clock: () => now });
+  const p = allowedPrincipal(key_id);
 
   expect(await access.allows(p, 'team:a')).toBe(true); // loads the prefix set at t0
   now += 1_000;
-  await admin.ungrant(key_id, ['team:*']); // the change, at t0 + 1 s
+  await db.admin.ungrant(key_id, ['team:*']); // the change, at t0 + 1 s
   const changedAt = now;
   now += TTL_MS - 2_000;
   // Still within the TTL of the prefix set's read: a stale "yes" is allowed here, derived from the cached set.
@@ -51,14 +30,14 @@ it('an ungranted prefix stops covering every workspace within one TTL of the cha
 });
 
 it('a granted prefix shows within one TTL even for a workspace refused from the cached prefix set late in its life', async () => {
-  const { key_id } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_exact2'] });
+  const { key_id } = await db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_exact2'] });
   let now = 9_000_000;
-  const access = new GrantAccess(store.grants, { ttlSeconds: TTL_MS / 1000, clock: () => now });
-  const p = principal(key_id);
+  const access = new GrantAccess(db.store.grants, { ttlSeconds: TTL_MS / 1000, clock: () => now });
+  const p = allowedPrincipal(key_id);
 
   expect(await access.allows(p, 'ws_exact2')).toBe(true); // loads the (empty) prefix set at t0
   now += 1_000;
-  await admin.grant(key_id, ['crew:*']);
+  await db.admin.grant(key_id, ['crew:*']);
   const changedAt = now;
   now += TTL_MS - 2_000;
   expect(await access.allows(p, 'crew:a')).toBe(false); // the exact read now, the prefix set from t0

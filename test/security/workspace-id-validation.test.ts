@@ -3,12 +3,12 @@
 // grant: 403 WORKSPACE_NOT_ALLOWED at its place in the order (in a batch, that item's error), never a 5xx, never
 // cached; the list route keeps 400 VALIDATION_ERROR for a malformed query parameter. And the grant cache is bounded
 // by bytes, so long keys cannot fill memory however many entries fit.
-import type { Principal } from '../../lambdas/authorizer/authorize';
 import { LruMap } from '../../lambdas/domain/lru';
 import { GrantAccess } from '../../lambdas/application/workspace-access';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { type TestApi, startTestApi } from '../support/local-api';
 import { call, expectError } from '../support/http';
+import { allowedPrincipal } from '../support/access';
 
 jest.setTimeout(120_000);
 
@@ -86,13 +86,6 @@ describe('over HTTP', () => {
 });
 
 describe('the grant cache', () => {
-  const principal = (key_id: string): Principal => ({
-    outcome: 'allow',
-    partner_id: 'acme',
-    key_id,
-    scopes: ['analyze'],
-  });
-
   it('neither reads nor caches an id no grant can match', async () => {
     const store = new DynamoAccessStore(api.tables.client, api.tables.names.access);
     let reads = 0;
@@ -100,7 +93,7 @@ describe('the grant cache', () => {
       { checkGrant: (k, w, p) => (reads++, store.grants.checkGrant(k, w, p)) },
       { ttlSeconds: 30 },
     );
-    const p = principal(prefixKeyId);
+    const p = allowedPrincipal(prefixKeyId);
     for (const id of [longUnderPrefix, 'acme:' + 'y'.repeat(124), 'acme:a b', tooLong])
       expect(await access.allows(p, id)).toBe(false);
     expect(reads).toBe(0);
@@ -113,7 +106,7 @@ describe('the grant cache', () => {
     const store = new DynamoAccessStore(api.tables.client, api.tables.names.access);
     const maxBytes = 64 * 1024;
     const access = new GrantAccess(store.grants, { ttlSeconds: 30, maxPairs: 1_000_000, maxBytes });
-    const p = principal(prefixKeyId);
+    const p = allowedPrincipal(prefixKeyId);
     // Covered by the cached prefix set after the first read: one database read in all.
     for (let i = 0; i < 2_000; i++)
       expect(await access.allows(p, `acme:${String(i).padStart(6, '0')}${'z'.repeat(110)}`)).toBe(true);

@@ -3,6 +3,8 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type { TableNames } from '../../lib/local/provision';
+import { testEndpoint } from './dynamodb';
 import { TSX_NODE_ARGS } from './tsx';
 
 const exec = promisify(execFile);
@@ -32,3 +34,16 @@ export async function runAdmin(env: NodeJS.ProcessEnv, args: string[]): Promise<
     return { code: e.code, stdout: e.stdout, stderr: e.stderr, json: parse(e.stdout) };
   }
 }
+
+/** The environment that points the admin CLI at this run's DynamoDB Local and the tables `names`. */
+export function adminCliEnv(names: TableNames): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    LOCAL_DYNAMODB_PORT: new URL(testEndpoint()).port,
+    ACCESS_TABLE_NAME: names.access,
+    DECISIONS_TABLE_NAME: names.decisions,
+  };
+}
+
+/** A command line as an operator types it (words without spaces), as runAdmin's arguments. */
+export const argv = (line: string): string[] => line.split(' ');

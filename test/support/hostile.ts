@@ -60,6 +60,9 @@ export const validEntries = (overrides: Record<string, unknown> = {}): [string, 
   Object.entries(validSignal(overrides)).map(([k, v]) => [k, JSON.stringify(v)]);
 
 /** The contract's nesting depth: an object or array is one deeper than its container; a scalar adds nothing. */
+/** `n` levels of `open`, then `inner`, then `n` of `close`: deep nesting as JSON text. */
+export const nested = (open: string, close: string, n: number, inner = '1') => open.repeat(n) + inner + close.repeat(n);
+
 export function depthOf(value: unknown): number {
   if (value === null || typeof value !== 'object') return 0;
   return 1 + Math.max(0, ...Object.values(value).map(depthOf));
@@ -199,6 +202,8 @@ export interface HostileApi {
    * here, so a header value may carry its own CR, LF or NUL), `body` goes after the blank line as is.
    */
   sendRaw(head: (string | Buffer)[], body?: Buffer): Promise<Reply>;
+  /** A POST to analyze of `body` as it is, as application/json, with `key`. */
+  postJson(body: string | Buffer, headers?: Record<string, string>): Promise<Reply>;
   /** sendRaw of a POST to analyze. */
   rawAnalyze(headers: (string | Buffer)[], body: Buffer | string): Promise<Reply>;
   /** Asserts a contract answer (never a 5xx); a 200 decision is remembered for the read-back at the end. */
@@ -215,6 +220,18 @@ export interface HostileApi {
   close(): Promise<void>;
 }
 
+/** startHostileApi for a whole test file: started in beforeAll, closed in afterAll; its fields are there from then. */
+export function useHostileApi(label: string): HostileApi {
+  const api = {} as HostileApi;
+  beforeAll(async () => {
+    Object.assign(api, await startHostileApi(label));
+  });
+  afterAll(async () => {
+    await api.close?.();
+  });
+  return api;
+}
+
 /** The local API over this file's own tables, with two partners' keys. Call in beforeAll; close() in afterAll. */
 export async function startHostileApi(label: string): Promise<HostileApi> {
   const api = await startTestApi(label);
@@ -229,6 +246,8 @@ export async function startHostileApi(label: string): Promise<HostileApi> {
 
     const send = (method: string, path: string, options: SendOptions = {}) =>
       sendHttp({ host, port, agent }, method, path, options);
+    const postJson = (body: string | Buffer, headers: Record<string, string> = {}) =>
+      send('POST', ANALYZE, { key, body, headers: { 'content-type': 'application/json', ...headers } });
 
     function sendRaw(head: (string | Buffer)[], body: Buffer = Buffer.alloc(0)): Promise<Reply> {
       const lines = [...head, 'Host: 127.0.0.1', 'Connection: close'];
@@ -329,6 +348,7 @@ export async function startHostileApi(label: string): Promise<HostileApi> {
       otherKey,
       decisions,
       send,
+      postJson,
       sendRaw,
       rawAnalyze,
       expectContractAnswer,

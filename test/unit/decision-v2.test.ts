@@ -1,13 +1,12 @@
 // The fields of version 2 of the decision (docs/partners.md, The decision): confidence, language, sentiment, respond_by,
 // policy_version and model_version, and buildDecision taking a workspace's policy.
 import { DEFAULT_RESPONSE_MINUTES, buildDecision, type Assessment } from '../../lambdas/domain/decision';
-import { MODEL_VERSION, scoreSignal } from '../../lambdas/domain/engine';
+import { MODEL_VERSION } from '../../lambdas/domain/engine';
 import { confidenceOf } from '../../lambdas/domain/engine/confidence';
-import type { Signal } from '../../lambdas/domain/signal';
+import { scorerAt } from '../support/scoring';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
-const score = (s: Omit<Signal, 'workspace_id' | 'received_at'>) =>
-  scoreSignal({ workspace_id: 'ws_test', received_at: '2026-03-02T09:00:00Z', ...s }, NOW);
+const score = scorerAt(NOW, { workspace_id: 'ws_test', received_at: '2026-03-02T09:00:00Z' });
 const ids = {
   decision_id: 'dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S',
   workspace_id: 'ws_test',

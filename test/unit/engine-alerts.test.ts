@@ -3,7 +3,6 @@
 // Written examples: no labeled alerts exist in the shared data (docs/decision-engine.md says so).
 import { PRIORITIES } from '../../lambdas/domain/decision';
 import { scoreSignal } from '../../lambdas/domain/engine';
-import type { Signal } from '../../lambdas/domain/signal';
 import {
   ALERT_CASES,
   TICKET_CASES,
@@ -12,33 +11,21 @@ import {
   type AlertLabel,
   type TicketLabel,
 } from '../../bin/eval/hand-written-cases';
+import { reasonCodes, scorerAt } from '../support/scoring';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
-const score = (s: Omit<Signal, 'workspace_id' | 'received_at'>) =>
-  scoreSignal({ workspace_id: 'ws_ops', received_at: '2026-03-02T09:59:00Z', ...s }, NOW);
+const score = scorerAt(NOW, { workspace_id: 'ws_ops', received_at: '2026-03-02T09:59:00Z' });
+const internal = (subject: string, body = '') => score({ source: 'internal', subject, body });
 const rank = (p: string) => PRIORITIES.length - PRIORITIES.indexOf(p as (typeof PRIORITIES)[number]);
 
 describe('operational alerts', () => {
-  const info = score({
-    source: 'internal',
-    subject: 'Nightly report generated',
-    body: 'The nightly usage report was generated.',
-  });
-  const capacity = score({
-    source: 'internal',
-    subject: 'Capacity warning',
-    body: 'Cluster capacity at 92%, consider adding nodes.',
-  });
-  const degraded = score({
-    source: 'internal',
-    subject: 'Replica degraded',
-    body: 'Replica db-2 is degraded: replication lag above threshold.',
-  });
-  const unreachable = score({
-    source: 'internal',
-    subject: 'payments-api unreachable',
-    body: 'Health check failed: payments-api is unreachable from all regions.',
-  });
+  const info = internal('Nightly report generated', 'The nightly usage report was generated.');
+  const capacity = internal('Capacity warning', 'Cluster capacity at 92%, consider adding nodes.');
+  const degraded = internal('Replica degraded', 'Replica db-2 is degraded: replication lag above threshold.');
+  const unreachable = internal(
+    'payments-api unreachable',
+    'Health check failed: payments-api is unreachable from all regions.',
+  );
 
   it('rise in priority with severity: information < capacity warning, degraded replica < unreachable service', () => {
     expect(rank(info.priority)).toBeLessThan(rank(capacity.priority));
@@ -54,49 +41,35 @@ describe('operational alerts', () => {
   });
 
   it('are not made critical by a negated severity word in the rule text', () => {
-    const a = score({
-      source: 'internal',
-      subject: 'Alert rule: low disk',
-      body: 'This alert is never critical and should not page anyone.',
-    });
+    const a = internal('Alert rule: low disk', 'This alert is never critical and should not page anyone.');
     expect(a.priority).not.toBe('critical');
     expect(a.priority).not.toBe('high');
   });
 });
 
 describe('bug and task text', () => {
-  it('becomes an incident when it reports an outage or degraded production', () => {
-    const a = score({
-      source: 'task',
-      subject: 'Login down for all users',
-      body: 'Since the deploy the login service is down for all users in production.',
-    });
-    expect(a.category).toBe('incident');
-  });
-
-  it('becomes a security case when it reports a vulnerability', () => {
-    expect(
-      score({
-        source: 'task',
-        subject: 'XSS in comments',
-        body: 'Security vulnerability: script injection (XSS) in the comment field.',
-      }).category,
-    ).toBe('security');
-  });
-
-  it('becomes a support case when a customer cannot use the product', () => {
-    const a = score({
-      source: 'task',
-      subject: 'Customer cannot reset password',
-      body: 'A customer cannot reset their password; the reset e-mail never arrives.',
-    });
-    expect(a.category).toBe('support');
-  });
-
-  it('stays a task when it is plain work', () => {
-    expect(
-      score({ source: 'task', subject: 'Update the footer year', body: 'Change 2025 to 2026 in the footer.' }).category,
-    ).toBe('task');
+  it.each([
+    [
+      'becomes an incident when it reports an outage or degraded production',
+      'Login down for all users',
+      'Since the deploy the login service is down for all users in production.',
+      'incident',
+    ],
+    [
+      'becomes a security case when it reports a vulnerability',
+      'XSS in comments',
+      'Security vulnerability: script injection (XSS) in the comment field.',
+      'security',
+    ],
+    [
+      'becomes a support case when a customer cannot use the product',
+      'Customer cannot reset password',
+      'A customer cannot reset their password; the reset e-mail never arrives.',
+      'support',
+    ],
+    ['stays a task when it is plain work', 'Update the footer year', 'Change 2025 to 2026 in the footer.', 'task'],
+  ])('%s', (_name, subject, body, category) => {
+    expect(score({ source: 'task', subject, body }).category).toBe(category);
   });
 });
 
@@ -153,13 +126,10 @@ describe.each(['internal', 'email'] as const)('hand-written alert rules as %s si
 });
 
 describe('alert wording that must not flip the severity', () => {
-  const internal = (subject: string, body = '') => score({ source: 'internal', subject, body });
-  const codes = (a: ReturnType<typeof score>) => a.reasons.map((r) => r.code);
-
   it('a negated condition is not a condition', () => {
     const a = internal('Database check', 'The database is not down and there are no errors.');
-    expect(codes(a)).not.toContain('OUTAGE_LANGUAGE');
-    expect(codes(a)).not.toContain('WARNING_CONDITION');
+    expect(reasonCodes(a)).not.toContain('OUTAGE_LANGUAGE');
+    expect(reasonCodes(a)).not.toContain('WARNING_CONDITION');
     expect(a.priority).toBe('low');
   });
 
@@ -168,15 +138,15 @@ describe('alert wording that must not flip the severity', () => {
       'Replication stopped',
       'Replication on {{ $labels.instance }} has stopped. This should never happen.',
     );
-    expect(codes(a)).toContain('CRITICAL_CONDITION');
+    expect(reasonCodes(a)).toContain('CRITICAL_CONDITION');
     expect(['high', 'critical']).toContain(a.priority);
   });
 
   it('negated urgency in an alert description is neither urgent nor "not urgent"', () => {
     const a = internal('Queue backlog growing', 'Messages pile up. Never critical on its own.');
-    expect(codes(a)).not.toContain('NOT_URGENT');
-    expect(codes(a)).not.toContain('URGENCY_LANGUAGE');
-    expect(codes(a)).toContain('WARNING_CONDITION');
+    expect(reasonCodes(a)).not.toContain('NOT_URGENT');
+    expect(reasonCodes(a)).not.toContain('URGENCY_LANGUAGE');
+    expect(reasonCodes(a)).toContain('WARNING_CONDITION');
   });
 
   it('a description of when the alert resolves is no recovery', () => {
@@ -186,10 +156,10 @@ describe('alert wording that must not flip the severity', () => {
       'Disk on {{ $labels.instance }} is full until resolved by an operator.',
     ]) {
       const a = internal('Disk full', body);
-      expect([body, codes(a)]).not.toEqual([body, expect.arrayContaining(['ALERT_RESOLVED'])]);
+      expect([body, reasonCodes(a)]).not.toEqual([body, expect.arrayContaining(['ALERT_RESOLVED'])]);
       expect([body, a.priority === 'high' || a.priority === 'critical']).toEqual([body, true]);
     }
-    expect(codes(internal('[RESOLVED] Disk full', 'Disk usage is back to normal.'))).toContain('ALERT_RESOLVED');
+    expect(reasonCodes(internal('[RESOLVED] Disk full', 'Disk usage is back to normal.'))).toContain('ALERT_RESOLVED');
   });
 
   it('template placeholders add nothing and read like the values they stand for', () => {
@@ -199,44 +169,46 @@ describe('alert wording that must not flip the severity', () => {
       '{{ $labels.instance }} of job {{ $labels.job }} has been down for more than 5 minutes.',
     );
     const rendered = internal('Instance down', 'db-1:9100 of job node has been down for more than 5 minutes.');
-    expect(codes(templated)).toContain('OUTAGE_LANGUAGE');
+    expect(reasonCodes(templated)).toContain('OUTAGE_LANGUAGE');
     expect(templated.priority).toBe(rendered.priority);
     const far = internal(
       'Targets down',
       '{{ $value }}% of the {{ $labels.job }} targets in {{ $labels.namespace }} namespace are down.',
     );
-    expect(codes(far)).toContain('OUTAGE_LANGUAGE');
+    expect(reasonCodes(far)).toContain('OUTAGE_LANGUAGE');
   });
 
   it('reads CamelCase rule names', () => {
-    expect(codes(internal('KubeNodeNotReady'))).toContain('CRITICAL_CONDITION');
-    expect(codes(internal('HostOutOfMemory'))).toContain('CRITICAL_CONDITION');
-    expect(codes(internal('NodeFilesystemAlmostOutOfSpace'))).toContain('WARNING_CONDITION');
-    expect(codes(internal('NodeFilesystemAlmostOutOfSpace'))).not.toContain('CRITICAL_CONDITION');
-    expect(codes(internal('ConfigReloaded'))).toContain('INFORMATIONAL_ALERT');
+    expect(reasonCodes(internal('KubeNodeNotReady'))).toContain('CRITICAL_CONDITION');
+    expect(reasonCodes(internal('HostOutOfMemory'))).toContain('CRITICAL_CONDITION');
+    expect(reasonCodes(internal('NodeFilesystemAlmostOutOfSpace'))).toContain('WARNING_CONDITION');
+    expect(reasonCodes(internal('NodeFilesystemAlmostOutOfSpace'))).not.toContain('CRITICAL_CONDITION');
+    expect(reasonCodes(internal('ConfigReloaded'))).toContain('INFORMATIONAL_ALERT');
   });
 
   it('hours to exhaustion are critical, days a warning', () => {
-    expect(codes(internal('Disk filling', 'The volume will fill within 4 hours.'))).toContain('CRITICAL_CONDITION');
+    expect(reasonCodes(internal('Disk filling', 'The volume will fill within 4 hours.'))).toContain(
+      'CRITICAL_CONDITION',
+    );
     const days = internal('Disk filling', 'The volume will fill within 4 days.');
-    expect(codes(days)).toContain('WARNING_CONDITION');
-    expect(codes(days)).not.toContain('CRITICAL_CONDITION');
+    expect(reasonCodes(days)).toContain('WARNING_CONDITION');
+    expect(reasonCodes(days)).not.toContain('CRITICAL_CONDITION');
   });
 
   it('reads a free share as the other side of a usage metric', () => {
-    expect(codes(internal('Disk almost full', 'Only 4% left on {{ $labels.mountpoint }}.'))).toContain(
+    expect(reasonCodes(internal('Disk almost full', 'Only 4% left on {{ $labels.mountpoint }}.'))).toContain(
       'METRIC_CRITICAL',
     );
-    expect(codes(internal('Disk almost full', 'Less than 10% disk space left.'))).toContain('METRIC_WARNING');
-    expect(codes(internal('Disk usage', 'Still 40% free.')).filter((c) => c.startsWith('METRIC'))).toEqual([]);
+    expect(reasonCodes(internal('Disk almost full', 'Less than 10% disk space left.'))).toContain('METRIC_WARNING');
+    expect(reasonCodes(internal('Disk usage', 'Still 40% free.')).filter((c) => c.startsWith('METRIC'))).toEqual([]);
   });
 
   it('metadata.severity replaces the severity read from the wording', () => {
     const info = score({ source: 'internal', subject: 'Node out of memory', metadata: { severity: 'info' } });
-    expect(codes(info)).toContain('SEVERITY_LOW');
-    expect(codes(info)).not.toContain('CRITICAL_CONDITION');
+    expect(reasonCodes(info)).toContain('SEVERITY_LOW');
+    expect(reasonCodes(info)).not.toContain('CRITICAL_CONDITION');
     const critical = score({ source: 'internal', subject: 'Config reloaded', metadata: { severity: 'critical' } });
-    expect(codes(critical)).toEqual(['SEVERITY_CRITICAL']);
+    expect(reasonCodes(critical)).toEqual(['SEVERITY_CRITICAL']);
     expect(critical.priority).toBe('high');
   });
 
@@ -247,14 +219,14 @@ describe('alert wording that must not flip the severity', () => {
       subject: '[FIRING:1] KubeNodeNotReady',
       body: 'Node {{ $labels.node }} is not ready.',
     });
-    expect(codes(mail)).toContain('CRITICAL_CONDITION');
+    expect(reasonCodes(mail)).toContain('CRITICAL_CONDITION');
     const chat = score({
       source: 'email',
       sender: 'ann@example.com',
       subject: 'Lunch',
       body: 'The kids are not ready yet, see you at one.',
     });
-    expect(codes(chat)).not.toContain('CRITICAL_CONDITION');
+    expect(reasonCodes(chat)).not.toContain('CRITICAL_CONDITION');
   });
 });
 

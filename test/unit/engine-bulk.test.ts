@@ -1,13 +1,10 @@
 // Bulk and spam evidence is weighed against alarm words (docs/decision-engine.md, step 8): one alarming word in a
 // scam or a newsletter must not escalate it, and a person reporting a real problem must still be escalated, even
 // with bulk wording around it. The texts are written for this test.
-import { scoreSignal } from '../../lambdas/domain/engine';
-import type { Signal } from '../../lambdas/domain/signal';
+import { reasonCodes, scorerAt } from '../support/scoring';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
-const score = (s: Omit<Signal, 'workspace_id' | 'received_at'>) =>
-  scoreSignal({ workspace_id: 'ws_test', received_at: '2026-03-02T09:58:00Z', ...s }, NOW);
-const codes = (a: ReturnType<typeof score>) => a.reasons.map((r) => r.code);
+const score = scorerAt(NOW, { workspace_id: 'ws_test', received_at: '2026-03-02T09:58:00Z' });
 
 describe('alarm words inside spam and bulk mail', () => {
   it('archives a prize scam that shouts URGENT instead of escalating it', () => {
@@ -22,7 +19,7 @@ describe('alarm words inside spam and bulk mail', () => {
     });
     expect(a.recommended_action).toBe('archive');
     expect(a.category).toBe('spam');
-    expect(codes(a)).toContain('BULK_OUTWEIGHS_ALARM');
+    expect(reasonCodes(a)).toContain('BULK_OUTWEIGHS_ALARM');
   });
 
   it('keeps a security newsletter away from escalate and respond_now', () => {
@@ -67,7 +64,7 @@ describe('a person reporting a real problem', () => {
     });
     expect(a.recommended_action).toBe('escalate');
     expect(a.category).toBe('incident');
-    expect(codes(a)).not.toContain('BULK_OUTWEIGHS_ALARM');
+    expect(reasonCodes(a)).not.toContain('BULK_OUTWEIGHS_ALARM');
   });
 
   it('answers a complaint written above a newsletter footer', () => {

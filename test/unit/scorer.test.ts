@@ -1,8 +1,14 @@
 // The decision engine on hand-written signals (none taken from the evaluation data sets).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { priorityForScore, type Category, type Priority, type RecommendedAction } from '../../lambdas/domain/decision';
-import type { JsonValue, Signal, Source } from '../../lambdas/domain/signal';
+import {
+  CATEGORIES,
+  priorityForScore,
+  type Category,
+  type Priority,
+  type RecommendedAction,
+} from '../../lambdas/domain/decision';
+import type { JsonValue, Signal } from '../../lambdas/domain/signal';
 import { BASE_SCORE, CATEGORY_QUEUE, MODEL_VERSION, REASON_CODES, scoreSignal } from '../../lambdas/domain/engine';
 import { TokenBuffer } from '../../lambdas/domain/engine/tokens';
 import { tokenizeWith } from '../support/reference-tokenizer';
@@ -11,14 +17,8 @@ const NOW = new Date('2026-11-21T10:00:00Z');
 const JUST_NOW = '2026-11-21T09:58:00Z';
 const hoursFromNow = (h: number) => new Date(NOW.getTime() + h * 3_600_000).toISOString();
 
-interface Input {
-  source: Source;
-  subject?: string;
-  body?: string;
-  sender?: string;
-  received_at?: string;
-  metadata?: { [key: string]: JsonValue };
-}
+/** A signal as these tests write it: the workspace is always the same, the receipt time defaults to just now. */
+type Input = Omit<Signal, 'workspace_id' | 'received_at'> & { received_at?: string };
 
 function signal(input: Input): Signal {
   return { workspace_id: 'ws_test', received_at: JUST_NOW, ...input };
@@ -776,25 +776,7 @@ describe('scoreSignal on a table of realistic signals', () => {
     const sources = new Set(TABLE.map((r) => r[1].source));
     expect(sources.size).toBe(5);
     const categories = new Set(TABLE.map((r) => r[4]));
-    for (const c of [
-      'incident',
-      'security',
-      'legal',
-      'billing',
-      'churn_risk',
-      'sales_opportunity',
-      'support',
-      'task',
-      'feedback',
-      'notification',
-      'newsletter',
-      'auto_reply',
-      'spam',
-      'personal',
-      'general',
-    ] as Category[]) {
-      expect(categories).toContain(c);
-    }
+    for (const c of CATEGORIES) expect(categories).toContain(c);
   });
 
   it.each(TABLE)('%s', (_name, input, priority, action, category) => {
