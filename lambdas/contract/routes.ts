@@ -36,7 +36,15 @@ export interface RouteDefinition {
 export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'BatchGetItem' | 'BatchWriteItem' | 'Query';
 
 /** Items of the decisions table a route may touch, named by their partition-key prefix (ITEM_PREFIX in tables.ts). */
-export type DecisionsItem = 'decision' | 'idempotency' | 'policy' | 'workspaceModel' | 'workspaceLabel' | 'audit';
+export type DecisionsItem =
+  | 'decision'
+  | 'idempotency'
+  | 'policy'
+  | 'workspaceModel'
+  | 'workspaceLabel'
+  | 'workspaceHead'
+  | 'workspaceJournal'
+  | 'audit';
 
 export interface TableAccess {
   /**
@@ -49,10 +57,13 @@ export interface TableAccess {
   indexes?: string[];
 }
 
-/** Loading a workspace's policy and model (BatchGetItem), and making its sketch key on a first load (UpdateItem). */
+/**
+ * Loading a workspace's policy, model, head, label items and journal entries, and checking its head each TTL
+ * (BatchGetItem); making its sketch key and head on a first load (UpdateItem).
+ */
 const LOAD_WORKSPACE = {
-  BatchGetItem: ['policy', 'workspaceModel', 'workspaceLabel'],
-  UpdateItem: ['workspaceModel'],
+  BatchGetItem: ['policy', 'workspaceModel', 'workspaceLabel', 'workspaceHead', 'workspaceJournal'],
+  UpdateItem: ['workspaceModel', 'workspaceHead'],
 } as const satisfies TableAccess['actions'];
 
 export const ROUTES: readonly RouteDefinition[] = [
@@ -120,7 +131,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     scope: 'policy',
     // The policy item: read, then replaced with a condition on its version (UpdateItem) in one TransactWriteItems
     // with its audit event (`audit#<event_id>`, a PutItem: lambdas/stores/audit-log.ts).
-    decisions: { actions: { GetItem: ['policy'], UpdateItem: ['policy'], PutItem: ['audit'] } },
+    // The head's policy counter moves in the same transaction (UpdateItem), so containers read the policy again.
+    decisions: { actions: { GetItem: ['policy'], UpdateItem: ['policy', 'workspaceHead'], PutItem: ['audit'] } },
   },
   {
     id: 'Feedback',
@@ -128,13 +140,16 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/decisions/{decision_id}/feedback`,
     entry: 'lambdas/feedback/handler.ts',
     scope: 'feedback',
-    // The decision and its sketch (GetItem), the feedback on it and the model's counts (conditional UpdateItem
-    // ADDs), under the workspace's loaded policy and model.
+    // The decision and its sketch (GetItem), the feedback on it (conditional UpdateItem), the journal's next number
+    // (UpdateItem ADD on the head) and its entry (PutItem), under the workspace's loaded policy and model. Now and
+    // then a fold: the window's entries (BatchGetItem), its plan (GetItem, PutItem), the label items, the model
+    // item's labels and the head's fold marker (UpdateItem).
     decisions: {
       actions: {
         ...LOAD_WORKSPACE,
-        GetItem: ['decision'],
-        UpdateItem: ['decision', 'workspaceModel', 'workspaceLabel'],
+        GetItem: ['decision', 'workspaceJournal'],
+        PutItem: ['workspaceJournal'],
+        UpdateItem: ['decision', 'workspaceModel', 'workspaceLabel', 'workspaceHead'],
       },
     },
   },
@@ -152,7 +167,7 @@ export const ROUTES: readonly RouteDefinition[] = [
         ...LOAD_WORKSPACE,
         GetItem: ['idempotency'],
         PutItem: ['idempotency', 'audit'],
-        UpdateItem: ['workspaceModel', 'workspaceLabel'],
+        UpdateItem: ['workspaceModel', 'workspaceLabel', 'workspaceHead'],
       },
     },
   },
@@ -162,9 +177,11 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/workspaces/{workspace_id}/model`,
     entry: 'lambdas/forget-model/handler.ts',
     scope: 'policy',
-    // Reads the model item (GetItem), moves it to a new generation (UpdateItem) with the audit event (PutItem), in
-    // one TransactWriteItems.
-    decisions: { actions: { GetItem: ['workspaceModel'], UpdateItem: ['workspaceModel'], PutItem: ['audit'] } },
+    // Reads the model item (GetItem), moves it and the head to a new generation (UpdateItem) with the audit event
+    // (PutItem), in one TransactWriteItems.
+    decisions: {
+      actions: { GetItem: ['workspaceModel'], UpdateItem: ['workspaceModel', 'workspaceHead'], PutItem: ['audit'] },
+    },
   },
 ];
 

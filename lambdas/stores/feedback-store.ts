@@ -1,14 +1,21 @@
-// Feedback on a decision and the model counts it moves. Writes per feedback: one conditional UpdateItem on the
-// decision item (replacing earlier feedback), one UpdateItem per label whose count changes (at most 2 per field,
-// 8 in all), and one on the workspace's model item: at most 10, each an atomic ADD, so concurrent feedback from many
-// clients never loses a count and never conflicts on a hot label item.
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+// Feedback on a decision and the model counts it moves (docs/learning.md, "Corrections at the price of a write").
+// Writes per feedback, each a small item whatever the workspace learned: one conditional UpdateItem on the decision
+// item (replacing earlier feedback), and when counts move, an atomic ADD on the workspace head (the journal's next
+// number) and a PutItem of the journal entry (the sketch and the labels moved). Concurrent feedback from many
+// containers never loses a count: each takes its own number. One feedback in FOLD_WINDOW also folds a window of the
+// journal into the label items (lambdas/stores/journal-fold.ts).
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
-import { type LearnedField, learnedChanges } from '../domain/learning/model';
-import { type Sketch, decodeSketch } from '../domain/learning/sketch';
-import type { FeedbackFields, FeedbackStore, FeedbackTarget } from '../domain/ports';
+import { encodeChanges } from '../domain/learning/journal';
+import { learnedChanges } from '../domain/learning/model';
+import { decodeSketch, encodeSketch } from '../domain/learning/sketch';
+import type { FeedbackFields, FeedbackRecorded, FeedbackStore, FeedbackTarget } from '../domain/ports';
 import { decisionFrom } from './decision-store';
-import { WORKSPACE_PREFIX, labelPk, labelVersionAttribute } from './workspace-store';
+import { JournalFolder } from './journal-fold';
+import { headFrom, headPk, journalPk } from './workspace-head';
+
+/** A journal entry's life when its decision's is unknown (the default decision retention). */
+const DEFAULT_ENTRY_SECONDS = 90 * 86_400;
 
 /** Counts writes, for the bench's "bounded, stated and measured" figure. */
 export interface WriteCounter {
@@ -17,11 +24,15 @@ export interface WriteCounter {
 
 export class DynamoFeedbackStore implements FeedbackStore {
   readonly counter: WriteCounter = { writes: 0 };
+  /** Folds the journal into the label items now and then (its stats are the bench's amortized fold cost). */
+  readonly folder: JournalFolder;
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.folder = new JournalFolder(client, tableName);
+  }
 
   async getTarget(decisionId: string): Promise<FeedbackTarget | undefined> {
     const out = await this.client.send(
@@ -40,6 +51,7 @@ export class DynamoFeedbackStore implements FeedbackStore {
       learned: (item.learned as FeedbackFields | undefined) ?? {},
       seq: Number(item.feedback_seq ?? 0),
       learnedGeneration: Number(item.learned_generation ?? 0),
+      expiresAt: item.expires_at === undefined ? undefined : Number(item.expires_at),
     };
   }
 
@@ -50,7 +62,7 @@ export class DynamoFeedbackStore implements FeedbackStore {
     learned: FeedbackFields,
     createdAt: string,
     generation = 0,
-  ): Promise<boolean> {
+  ): Promise<FeedbackRecorded | false> {
     const { decision } = target;
     try {
       await this.client.send(
@@ -77,58 +89,41 @@ export class DynamoFeedbackStore implements FeedbackStore {
       if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
       throw err;
     }
-    if (!target.sketch) return true;
+    if (!target.sketch) return {};
     const changes = learnedChanges(target.learned, learned);
-    if (changes.length === 0) return true;
-    await Promise.all(
-      changes.map((c) => this.addCounts(decision.workspace_id, c.field, c.label, target.sketch!, c.sign, generation)),
-    );
-    const added = changes.filter((c) => c.sign === 1).map((c) => `${c.field}:${c.label}`);
-    // Each changed label's version too: other containers then read again only the label items that changed.
-    const changed = [...new Set(changes.map((c) => `${c.field}:${c.label}`))];
-    const versionNames = Object.fromEntries(changed.map((l, i) => [`#v${i}`, labelVersionAttribute(l)]));
-    await this.client.send(
+    if (changes.length === 0) return {};
+    const workspaceId = decision.workspace_id;
+    const nowMs = Date.now();
+    // The journal's next number, and the generation it is in now (a reset may have landed since this container
+    // loaded the workspace: the entry then moves nothing, like the counts that went to the old generation before).
+    const out = await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: { pk: WORKSPACE_PREFIX.model + decision.workspace_id },
-        UpdateExpression: `ADD #version :one${added.length ? ', #labels :labels' : ''}${changed.map((_, i) => `, #v${i} :one`).join('')}`,
-        ExpressionAttributeNames: {
-          '#version': 'version',
-          ...(added.length ? { '#labels': 'labels' } : {}),
-          ...versionNames,
+        Key: { pk: headPk(workspaceId) },
+        UpdateExpression: 'ADD seq :one SET unfolded_since = if_not_exists(unfolded_since, :now)',
+        ExpressionAttributeValues: { ':one': 1, ':now': nowMs },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    const head = headFrom(out.Attributes);
+    const headGeneration = head.generation ?? 0;
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          pk: journalPk(workspaceId, headGeneration, head.seq),
+          ...(headGeneration === generation ? { sketch: encodeSketch(target.sketch), ch: encodeChanges(changes) } : {}),
+          // The entry holds the decision's sketch: it lives no longer than the decision item holding it.
+          expires_at: target.expiresAt ?? Math.floor(nowMs / 1000) + DEFAULT_ENTRY_SECONDS,
         },
-        ExpressionAttributeValues: { ':one': 1, ...(added.length ? { ':labels': new Set(added) } : {}) },
       }),
     );
-    this.counter.writes += changes.length + 1;
-    return true;
-  }
-
-  private async addCounts(
-    workspaceId: string,
-    field: LearnedField,
-    label: string,
-    sketch: Sketch,
-    sign: 1 | -1,
-    generation: number,
-  ) {
-    const names: Record<string, string> = { '#docs': 'docs', '#total': 'total' };
-    const adds = ['#docs :s', '#total :n'];
-    const attributes = sketch.t.map((b) => `t${b.toString(36)}`);
-    if (sketch.s !== undefined) attributes.push(`s${sketch.s.toString(36)}`);
-    if (sketch.d !== undefined) attributes.push(`d${sketch.d.toString(36)}`);
-    attributes.forEach((name, i) => {
-      names[`#${i}`] = name;
-      adds.push(`#${i} :s`);
-    });
-    await this.client.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: { pk: labelPk(workspaceId, field, label, generation) },
-        UpdateExpression: `ADD ${adds.join(', ')}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ':s': sign, ':n': sign * sketch.t.length },
-      }),
-    );
+    this.counter.writes += 2;
+    try {
+      await this.folder.maybeFold(workspaceId, head, nowMs);
+    } catch {
+      // The feedback is stored and journaled; the fold stays in flight and a later feedback takes it over.
+    }
+    return { journal: { seq: head.seq, generation: headGeneration } };
   }
 }

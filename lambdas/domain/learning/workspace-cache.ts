@@ -7,7 +7,7 @@
 import type { WorkspaceState } from '../ports';
 import { type CompiledPolicy, compilePolicy } from '../policy';
 import { type HalfSipKey, halfSipKey } from './half-siphash';
-import { indexModel } from './model';
+import { modelIndex } from './model';
 
 export const MAX_WORKSPACES = 1_000;
 export const MAX_CACHED_COUNTS = 2_000_000;
@@ -30,9 +30,12 @@ export const weightOf = (state: WorkspaceState) =>
   state.model.labels.reduce((sum, l) => sum + l.text.size + l.senders.size + l.domains.size, 0) +
   (state.model.index?.postings ?? 0);
 
-/** A loaded workspace as the cache holds it: policy compiled, hash key parsed, model indexed. */
+/**
+ * A loaded workspace as the cache holds it: policy compiled, hash key parsed, model indexed (a model refreshed in place
+ * from the journal keeps its index, kept in step by applyChanges).
+ */
 export function cachedWorkspace(state: WorkspaceState): CachedWorkspace {
-  indexModel(state.model);
+  modelIndex(state.model);
   return { state, policy: compilePolicy(state.policy), key: halfSipKey(Buffer.from(state.sketchKey, 'hex')) };
 }
 
