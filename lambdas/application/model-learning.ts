@@ -2,7 +2,7 @@
 // whatever the model's size, with its audit event; policy and decisions stay. And a container's own feedback, applied
 // to its cached model at once.
 import type { AuditEventInput } from '../domain/audit';
-import { markApplied } from '../domain/learning/journal';
+import { applyOwn } from '../domain/learning/journal';
 import { applyChanges, learnedChanges } from '../domain/learning/model';
 import type { Sketch } from '../domain/learning/sketch';
 import type { FeedbackFields, FeedbackTarget, WorkspaceState } from '../domain/ports';
@@ -47,9 +47,7 @@ export function applyOwnFeedback(
   if (journal && state.journal) {
     // An entry of another generation (a reset this container has not seen yet) moved nothing.
     if (journal.generation !== (state.generation ?? 0)) return;
-    if (journal.seq <= state.journal.applied || state.journal.extra.has(journal.seq)) return;
-    applyChanges(state.model, sketch, changes);
-    markApplied(state.journal, journal.seq, state.model, { seq: journal.seq, sketch, changes });
+    applyOwn(state.model, state.journal, { seq: journal.seq, sketch, changes });
     return;
   }
   applyChanges(state.model, sketch, changes);

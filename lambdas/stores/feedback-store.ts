@@ -11,7 +11,7 @@ import { learnedChanges } from '../domain/learning/model';
 import { decodeSketch, encodeSketch } from '../domain/learning/sketch';
 import type { FeedbackFields, FeedbackRecorded, FeedbackStore, FeedbackTarget } from '../domain/ports';
 import { decisionFrom } from './decision-store';
-import { JournalFolder } from './journal-fold';
+import { type FoldOptions, JournalFolder } from './journal-fold';
 import { headFrom, headPk, journalPk } from './workspace-head';
 
 /** A journal entry's life when its decision's is unknown (the default decision retention). */
@@ -30,8 +30,9 @@ export class DynamoFeedbackStore implements FeedbackStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
+    foldOptions?: FoldOptions,
   ) {
-    this.folder = new JournalFolder(client, tableName);
+    this.folder = new JournalFolder(client, tableName, foldOptions);
   }
 
   async getTarget(decisionId: string): Promise<FeedbackTarget | undefined> {

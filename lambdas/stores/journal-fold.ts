@@ -45,12 +45,19 @@ const isConditionFailed = (err: unknown) => (err as { name?: string }).name === 
 const consumed = (out: { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }) =>
   [out.ConsumedCapacity ?? []].flat().reduce((sum, c) => sum + Number(c.CapacityUnits ?? 0), 0);
 
+/** The window and lag (tests fold small windows). */
+export interface FoldOptions {
+  window: number;
+  lag: number;
+}
+
 export class JournalFolder {
   readonly stats: FoldStats = { folds: 0, writeUnits: 0, readUnits: 0 };
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly options: FoldOptions = { window: FOLD_WINDOW, lag: FOLD_LAG },
   ) {}
 
   /** After a feedback's head update (`head` as it returned): runs the fold that is due, if any. */
@@ -63,7 +70,8 @@ export class JournalFolder {
       return;
     }
     let end: number | undefined;
-    if (head.seq - head.folded >= FOLD_WINDOW + FOLD_LAG) end = head.folded + FOLD_WINDOW;
+    const { window, lag } = this.options;
+    if (head.seq - head.folded >= window + lag) end = head.folded + window;
     else if (head.seq > head.folded && nowMs - (head.unfoldedSince ?? nowMs) >= FOLD_AGE_MS) end = head.seq;
     if (end === undefined) return;
     if (await this.claim(workspaceId, generation, head, end, nowMs))

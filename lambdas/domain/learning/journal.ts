@@ -52,11 +52,20 @@ function applyOne(model: WorkspaceModel, cursor: JournalCursor, entry: JournalEn
   for (const c of entry.changes) addChangeDelta(cursor.overlay, c, entry.sketch);
 }
 
-/** Marks an entry this container applied itself (its own feedback, already in its model). */
-export function markApplied(cursor: JournalCursor, seq: number, model: WorkspaceModel, entry?: JournalEntry): void {
-  if (seq <= cursor.applied || cursor.extra.has(seq)) return;
-  if (entry?.sketch) for (const c of entry.changes) addChangeDelta(cursor.overlay, c, entry.sketch);
-  cursor.extra.add(seq);
+/**
+ * This container's own feedback (journal entry `entry.seq`), applied to its model at once. A container behind the
+ * journal may not hold yet the counts a move takes out (the decision's earlier feedback, taken by another container):
+ * then only what it adds is applied at once, and what it takes out waits for its place in the journal, so no count
+ * is taken from a label before it was added.
+ */
+export function applyOwn(model: WorkspaceModel, cursor: JournalCursor, entry: JournalEntry): void {
+  if (entry.seq <= cursor.applied || cursor.extra.has(entry.seq) || cursor.pending.has(entry.seq)) return;
+  const upToDate = cursor.applied === entry.seq - 1;
+  const now = upToDate ? entry : { ...entry, changes: entry.changes.filter((c) => c.sign > 0) };
+  applyOne(model, cursor, now);
+  const later = entry.changes.filter((c) => !now.changes.includes(c));
+  if (later.length) cursor.pending.set(entry.seq, { ...entry, changes: later });
+  else cursor.extra.add(entry.seq);
   advance(model, cursor, cursor.applied, Number.POSITIVE_INFINITY);
 }
 
