@@ -59,11 +59,15 @@ export interface TableAccess {
 
 /**
  * Loading a workspace's policy, model, head, label items and journal entries, and checking its head each TTL
- * (BatchGetItem); making its sketch key and head on a first load (UpdateItem).
+ * (BatchGetItem); making its sketch key and head on a first load (UpdateItem). A check that finds journal entries
+ * unfolded for an hour folds them (lambdas/stores/journal-fold.ts): the fold's plan (GetItem, PutItem), the label
+ * items, the model item's labels and the head's fold marker (UpdateItem).
  */
 const LOAD_WORKSPACE = {
   BatchGetItem: ['policy', 'workspaceModel', 'workspaceLabel', 'workspaceHead', 'workspaceJournal'],
-  UpdateItem: ['workspaceModel', 'workspaceHead'],
+  GetItem: ['workspaceJournal'],
+  PutItem: ['workspaceJournal'],
+  UpdateItem: ['workspaceModel', 'workspaceLabel', 'workspaceHead'],
 } as const satisfies TableAccess['actions'];
 
 export const ROUTES: readonly RouteDefinition[] = [
@@ -76,7 +80,11 @@ export const ROUTES: readonly RouteDefinition[] = [
     // The decision (PutItem), or with an Idempotency-Key the record and the decision in one transaction; a replay
     // or a lost race reads the record or the decision back (GetItem).
     decisions: {
-      actions: { ...LOAD_WORKSPACE, PutItem: ['decision', 'idempotency'], GetItem: ['decision', 'idempotency'] },
+      actions: {
+        ...LOAD_WORKSPACE,
+        PutItem: ['decision', 'idempotency', ...LOAD_WORKSPACE.PutItem],
+        GetItem: ['decision', 'idempotency', ...LOAD_WORKSPACE.GetItem],
+      },
     },
   },
   {
@@ -109,8 +117,8 @@ export const ROUTES: readonly RouteDefinition[] = [
         ...LOAD_WORKSPACE,
         BatchGetItem: [...LOAD_WORKSPACE.BatchGetItem, 'decision'],
         BatchWriteItem: ['decision'],
-        PutItem: ['idempotency'],
-        GetItem: ['idempotency'],
+        PutItem: ['idempotency', ...LOAD_WORKSPACE.PutItem],
+        GetItem: ['idempotency', ...LOAD_WORKSPACE.GetItem],
       },
     },
   },
@@ -147,9 +155,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     decisions: {
       actions: {
         ...LOAD_WORKSPACE,
-        GetItem: ['decision', 'workspaceJournal'],
-        PutItem: ['workspaceJournal'],
-        UpdateItem: ['decision', 'workspaceModel', 'workspaceLabel', 'workspaceHead'],
+        GetItem: ['decision', ...LOAD_WORKSPACE.GetItem],
+        UpdateItem: ['decision', ...LOAD_WORKSPACE.UpdateItem],
       },
     },
   },
@@ -165,9 +172,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     decisions: {
       actions: {
         ...LOAD_WORKSPACE,
-        GetItem: ['idempotency'],
-        PutItem: ['idempotency', 'audit'],
-        UpdateItem: ['workspaceModel', 'workspaceLabel', 'workspaceHead'],
+        GetItem: ['idempotency', ...LOAD_WORKSPACE.GetItem],
+        PutItem: ['idempotency', 'audit', ...LOAD_WORKSPACE.PutItem],
       },
     },
   },

@@ -11,11 +11,11 @@ import { learnedChanges } from '../domain/learning/model';
 import { decodeSketch, encodeSketch } from '../domain/learning/sketch';
 import type { FeedbackFields, FeedbackRecorded, FeedbackStore, FeedbackTarget } from '../domain/ports';
 import { decisionFrom } from './decision-store';
-import { type FoldOptions, JournalFolder } from './journal-fold';
+import { type FoldOptions, JournalFolder, retryingConflicts } from './journal-fold';
 import { headFrom, headPk, journalPk } from './workspace-head';
 
-/** A journal entry's life when its decision's is unknown (the default decision retention). */
-const DEFAULT_ENTRY_SECONDS = 90 * 86_400;
+/** A journal entry's shortest life: its decision may expire sooner (DECISION_RETENTION_DAYS can be 1). */
+const MIN_ENTRY_SECONDS = 86_400;
 
 /** Counts writes, for the bench's "bounded, stated and measured" figure. */
 export interface WriteCounter {
@@ -97,14 +97,16 @@ export class DynamoFeedbackStore implements FeedbackStore {
     const nowMs = Date.now();
     // The journal's next number, and the generation it is in now (a reset may have landed since this container
     // loaded the workspace: the entry then moves nothing, like the counts that went to the old generation before).
-    const out = await this.client.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: { pk: headPk(workspaceId) },
-        UpdateExpression: 'ADD seq :one SET unfolded_since = if_not_exists(unfolded_since, :now)',
-        ExpressionAttributeValues: { ':one': 1, ':now': nowMs },
-        ReturnValues: 'ALL_NEW',
-      }),
+    const out = await retryingConflicts(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: headPk(workspaceId) },
+          UpdateExpression: 'ADD seq :one SET unfolded_since = if_not_exists(unfolded_since, :now)',
+          ExpressionAttributeValues: { ':one': 1, ':now': nowMs },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
     );
     const head = headFrom(out.Attributes);
     const headGeneration = head.generation ?? 0;
@@ -114,8 +116,9 @@ export class DynamoFeedbackStore implements FeedbackStore {
         Item: {
           pk: journalPk(workspaceId, headGeneration, head.seq),
           ...(headGeneration === generation ? { sketch: encodeSketch(target.sketch), ch: encodeChanges(changes) } : {}),
-          // The entry holds the decision's sketch: it lives no longer than the decision item holding it.
-          expires_at: target.expiresAt ?? Math.floor(nowMs / 1000) + DEFAULT_ENTRY_SECONDS,
+          // The entry holds the decision's sketch: it lives as long as the decision item holding it, and at least a
+          // day, so that it is folded first (FOLD_AGE_MS).
+          expires_at: Math.max(target.expiresAt ?? 0, Math.floor(nowMs / 1000) + MIN_ENTRY_SECONDS),
         },
       }),
     );

@@ -17,15 +17,27 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type LabelDelta, journalDeltas } from '../domain/learning/label-delta';
 import type { JournalEntry } from '../domain/learning/journal';
-import { type Head, batchGet, entryFrom, foldPlanPk, headPk, journalPk } from './workspace-head';
-import { WORKSPACE_PREFIX, labelPk } from './workspace-store';
+import {
+  type Head,
+  WORKSPACE_PREFIX,
+  batchGet,
+  entryFrom,
+  foldPlanPk,
+  headPk,
+  journalPk,
+  labelPk,
+} from './workspace-head';
 
 /** Entries a fold sums (chosen in the workspace bench: feedback <= 2x its floor on the whole banking77 pool). */
 export const FOLD_WINDOW = 512;
 /** A window is folded once this many later entries exist, so its own entries are surely written. */
 export const FOLD_LAG = 32;
-/** A quiet workspace folds what it has once its oldest unfolded entry is this old (entries expire with decisions). */
-export const FOLD_AGE_MS = 24 * 60 * 60 * 1000;
+/**
+ * A quiet workspace folds what it has once its oldest unfolded entry is this old, at its next feedback or at a
+ * container's next check of its head (analyze): an entry expires with its decision, and at least a day after it was
+ * written.
+ */
+export const FOLD_AGE_MS = 60 * 60 * 1000;
 /** A fold in flight this long is taken over (its runner crashed). */
 export const FOLD_TAKEOVER_MS = 10_000;
 /** Counts ADDed by one update: its expression stays well under DynamoDB's 4 KB. */
@@ -42,8 +54,31 @@ export interface FoldStats {
 
 const isConditionFailed = (err: unknown) => (err as { name?: string }).name === 'ConditionalCheckFailedException';
 
+/** A write that met a transaction on the same item (an import, a reset, a policy change): tried again shortly. */
+export async function retryingConflicts<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if ((err as { name?: string }).name !== 'TransactionConflictException' || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+    }
+  }
+}
+
 const consumed = (out: { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }) =>
   [out.ConsumedCapacity ?? []].flat().reduce((sum, c) => sum + Number(c.CapacityUnits ?? 0), 0);
+
+/** Whether the head (as read) calls for a fold: a window full, entries a while unfolded, or a fold left in flight. */
+export function foldDue(
+  head: Head,
+  nowMs: number,
+  options: FoldOptions = { window: FOLD_WINDOW, lag: FOLD_LAG },
+): boolean {
+  if (head.folding !== undefined) return nowMs - (head.foldingAt ?? 0) >= FOLD_TAKEOVER_MS;
+  if (head.seq - head.folded >= options.window + options.lag) return true;
+  return head.seq > head.folded && nowMs - (head.unfoldedSince ?? nowMs) >= FOLD_AGE_MS;
+}
 
 /** The window and lag (tests fold small windows). */
 export interface FoldOptions {
@@ -63,6 +98,7 @@ export class JournalFolder {
   /** After a feedback's head update (`head` as it returned): runs the fold that is due, if any. */
   async maybeFold(workspaceId: string, head: Head, nowMs: number): Promise<void> {
     const generation = head.generation ?? 0;
+    if (!foldDue(head, nowMs, this.options)) return;
     if (head.folding !== undefined) {
       if (nowMs - (head.foldingAt ?? 0) < FOLD_TAKEOVER_MS) return;
       if (await this.claim(workspaceId, generation, head, head.folding, nowMs))
@@ -82,23 +118,25 @@ export class JournalFolder {
   private async claim(workspaceId: string, generation: number, head: Head, end: number, nowMs: number) {
     const takeover = head.folding !== undefined;
     try {
-      const out = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: headPk(workspaceId) },
-          UpdateExpression: 'SET folding = :end, folding_at = :now',
-          ConditionExpression: takeover
-            ? '#gen = :gen AND folding = :end AND folding_at = :at'
-            : '#gen = :gen AND folded = :start AND attribute_not_exists(folding)',
-          ExpressionAttributeNames: { '#gen': 'generation' },
-          ExpressionAttributeValues: {
-            ':end': end,
-            ':now': nowMs,
-            ':gen': generation,
-            ...(takeover ? { ':at': head.foldingAt ?? 0 } : { ':start': head.folded }),
-          },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
+      const out = await retryingConflicts(() =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: headPk(workspaceId) },
+            UpdateExpression: 'SET folding = :end, folding_at = :now',
+            ConditionExpression: takeover
+              ? '#gen = :gen AND folding = :end AND folding_at = :at'
+              : '#gen = :gen AND folded = :start AND attribute_not_exists(folding)',
+            ExpressionAttributeNames: { '#gen': 'generation' },
+            ExpressionAttributeValues: {
+              ':end': end,
+              ':now': nowMs,
+              ':gen': generation,
+              ...(takeover ? { ':at': head.foldingAt ?? 0 } : { ':start': head.folded }),
+            },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
       );
       this.stats.writeUnits += consumed(out);
       return true;
@@ -122,29 +160,33 @@ export class JournalFolder {
     const added = deltas.filter((d) => d.docs > 0).map((d) => `${d.field}:${d.label}`);
     if (added.length) {
       // The model item lists the labels a load reads.
-      const out = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: WORKSPACE_PREFIX.model + workspaceId },
-          UpdateExpression: 'ADD #labels :labels',
-          ExpressionAttributeNames: { '#labels': 'labels' },
-          ExpressionAttributeValues: { ':labels': new Set(added) },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
+      const out = await retryingConflicts(() =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: WORKSPACE_PREFIX.model + workspaceId },
+            UpdateExpression: 'ADD #labels :labels',
+            ExpressionAttributeNames: { '#labels': 'labels' },
+            ExpressionAttributeValues: { ':labels': new Set(added) },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
       );
       this.stats.writeUnits += consumed(out);
     }
     try {
-      const out = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: headPk(workspaceId) },
-          UpdateExpression: 'SET folded = :end, unfolded_since = :now REMOVE folding, folding_at',
-          ConditionExpression: '#gen = :gen AND folding = :end',
-          ExpressionAttributeNames: { '#gen': 'generation' },
-          ExpressionAttributeValues: { ':end': end, ':gen': generation, ':now': nowMs },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
+      const out = await retryingConflicts(() =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: headPk(workspaceId) },
+            UpdateExpression: 'SET folded = :end, unfolded_since = :now REMOVE folding, folding_at',
+            ConditionExpression: '#gen = :gen AND folding = :end',
+            ExpressionAttributeNames: { '#gen': 'generation' },
+            ExpressionAttributeValues: { ':end': end, ':gen': generation, ':now': nowMs },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
       );
       this.stats.writeUnits += consumed(out);
       this.stats.folds++;

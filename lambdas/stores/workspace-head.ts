@@ -9,6 +9,16 @@ import { BatchGetCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aw
 import { ITEM_PREFIX } from '../contract/tables';
 import { type JournalEntry, decodeChanges } from '../domain/learning/journal';
 import { decodeSketch } from '../domain/learning/sketch';
+import type { LearnedField } from '../domain/learning/model';
+
+export const WORKSPACE_PREFIX = {
+  policy: ITEM_PREFIX.policy,
+  model: ITEM_PREFIX.workspaceModel,
+  label: ITEM_PREFIX.workspaceLabel,
+} as const;
+/** A label item's key in a model generation (generation 0 keeps the layout of before resets existed). */
+export const labelPk = (workspaceId: string, field: LearnedField, label: string, generation = 0) =>
+  `${WORKSPACE_PREFIX.label}${workspaceId}#${generation > 0 ? `g${generation}#` : ''}${field}:${label}`;
 
 export const headPk = (workspaceId: string) => `${ITEM_PREFIX.workspaceHead}${workspaceId}`;
 export const journalPk = (workspaceId: string, generation: number, seq: number) =>

@@ -6,33 +6,25 @@
 //   wslabel#<ws>#g<n>#<field>:<label> the same in model generation n > 0 (after n resets: DELETE .../model)
 // A label item holds at most 3 x 16,384 counts (about 340 KB), so every item stays under DynamoDB's 400 KB.
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { changedFields } from '../domain/audit';
 import { auditEventPut } from './audit-log';
 import { type LabelCounts, type LearnedField, type WorkspaceModel, labelCounts } from '../domain/learning/model';
 import { SENDER_BUCKETS, TEXT_BUCKETS } from '../domain/learning/sketch';
 import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy } from '../domain/policy';
 import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
-import { ITEM_PREFIX } from '../contract/tables';
 import { addDeltaToCounts } from '../domain/learning/label-delta';
 import { applyJournal, entriesToRead, journalCursor } from '../domain/learning/journal';
-import { batchGet, headFrom, headPk, initHead, readJournal } from './workspace-head';
+import { JournalFolder, foldDue } from './journal-fold';
+import { WORKSPACE_PREFIX, batchGet, headFrom, headPk, initHead, labelPk, readJournal } from './workspace-head';
+
+export { WORKSPACE_PREFIX, labelPk };
 
 /** Loads that start again when a reset or a fold moved under them (then the load goes ahead anyway). */
 const LOAD_ATTEMPTS = 6;
 /** A container this far behind the journal loads the workspace again instead of reading every entry. */
 const MAX_ENTRIES_PER_REFRESH = 1_000;
 
-export const WORKSPACE_PREFIX = {
-  policy: ITEM_PREFIX.policy,
-  model: ITEM_PREFIX.workspaceModel,
-  label: ITEM_PREFIX.workspaceLabel,
-} as const;
 export const POLICY_FIELDS = [
   'vip_senders',
   'trusted_senders',
@@ -44,10 +36,6 @@ export const POLICY_FIELDS = [
   'response_minutes',
   'learning',
 ] as const;
-
-/** A label item's key in a model generation (generation 0 keeps the layout of before resets existed). */
-export const labelPk = (workspaceId: string, field: LearnedField, label: string, generation = 0) =>
-  `${WORKSPACE_PREFIX.label}${workspaceId}#${generation > 0 ? `g${generation}#` : ''}${field}:${label}`;
 
 function policyFrom(item: Record<string, unknown> | undefined): StoredPolicy {
   if (!item) return { ...EMPTY_POLICY };
@@ -107,10 +95,15 @@ const approxBytes = (item: Record<string, unknown>) => {
 };
 
 export class DynamoWorkspaceStore implements WorkspaceStore {
+  /** Folds a quiet workspace's journal when a check finds entries unfolded for a while (journal-fold.ts). */
+  private readonly folder: JournalFolder;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.folder = new JournalFolder(client, tableName);
+  }
 
   async getPolicy(workspaceId: string): Promise<StoredPolicy> {
     const out = await this.client.send(
@@ -280,6 +273,14 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
   async refreshState(workspaceId: string, cached: WorkspaceState): Promise<WorkspaceState | undefined> {
     const head = headFrom((await this.batchGet([headPk(workspaceId)], false)).get(headPk(workspaceId)));
     const generation = cached.generation ?? 0;
+    // Entries an hour unfolded (a workspace whose feedback stopped) are folded before they expire with their decisions.
+    if (foldDue(head, Date.now())) {
+      try {
+        await this.folder.maybeFold(workspaceId, head, Date.now());
+      } catch {
+        // Left in flight: the next check or feedback takes it over.
+      }
+    }
     const seen = cached.head;
     const journal = cached.journal;
     if (!seen || !journal || (head.generation ?? 0) !== generation) return this.loadState(workspaceId);
@@ -298,7 +299,9 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
       // An import wrote label items. Read again only those whose version moved, when no fold changed the label items
       // since this container read them (the journal entries it applied are added back); otherwise load again.
       if (head.folded !== seen.folded || head.folding !== undefined) return this.loadState(workspaceId);
-      const meta = (await this.batchGet([WORKSPACE_PREFIX.model + workspaceId])).get(WORKSPACE_PREFIX.model + workspaceId);
+      const meta = (await this.batchGet([WORKSPACE_PREFIX.model + workspaceId])).get(
+        WORKSPACE_PREFIX.model + workspaceId,
+      );
       const versions = labelVersionsOf(meta ?? {});
       const before = cached.labelVersions ?? new Map<string, number>();
       const changed = [...versions.keys()].sort().filter((l) => versions.get(l) !== before.get(l));
@@ -327,10 +330,7 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
       applyJournal(model, journal, head.seq, read.entries, Date.now());
     }
     const nothingChanged =
-      model === cached.model &&
-      policy === cached.policy &&
-      toRead.length === 0 &&
-      journal.applied >= head.seq;
+      model === cached.model && policy === cached.policy && toRead.length === 0 && journal.applied >= head.seq;
     if (nothingChanged) return undefined;
     return {
       ...cached,

@@ -377,15 +377,16 @@ describe('least privilege', () => {
         .sort();
     const load = ['BatchGetItem policy#* wshead#* wsjournal#* wslabel#* wsmodel#*', 'UpdateItem rate#*'];
     const expected: Record<string, string[]> = {
-      Analyze: [...load, 'GetItem+PutItem decision#* idem#*', 'UpdateItem wshead#* wsmodel#*'],
+      // A head check that finds journal entries an hour unfolded folds them (the label items, the fold's plan).
+      Analyze: [...load, 'GetItem+PutItem decision#* idem#* wsjournal#*', 'UpdateItem wshead#* wslabel#* wsmodel#*'],
       GetDecision: ['GetItem decision#*', 'UpdateItem rate#*'],
       ListDecisions: ['GetItem decision#*', 'UpdateItem rate#*'],
       AnalyzeBatch: [
         'BatchGetItem decision#* policy#* wshead#* wsjournal#* wslabel#* wsmodel#*',
         'BatchWriteItem decision#*',
-        'GetItem+PutItem idem#*',
+        'GetItem+PutItem idem#* wsjournal#*',
         'UpdateItem rate#*',
-        'UpdateItem wshead#* wsmodel#*',
+        'UpdateItem wshead#* wslabel#* wsmodel#*',
       ],
       GetPolicy: ['GetItem policy#*', 'UpdateItem rate#*'],
       // The policy's read and conditional update, the head's policy counter and its audit event, in one transaction.

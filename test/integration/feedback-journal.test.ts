@@ -306,3 +306,50 @@ it('checks a workspace that learned 600 labels with one small read', async () =>
     a.close();
   }
 });
+
+it("folds a quiet workspace's journal at a container's next check once its entries are an hour old", async () => {
+  const ws = 'ws_journal_quiet';
+  const a = container({ window: 1_000, lag: 10 });
+  const b = container();
+  try {
+    const ids = await Promise.all(Array.from({ length: 3 }, (_, i) => decide(ws, topics[i % 2], i)));
+    for (const [i, id] of ids.entries()) await feedback(a, ws, id, { category: topics[i % 2] });
+    const expected = countsOf(await a.store.loadState(ws));
+    await b.cache.get(ws);
+    const head = async () =>
+      (
+        await tables.client.send(
+          new UpdateCommand({
+            TableName: tables.names.decisions,
+            Key: { pk: headPk(ws) },
+            UpdateExpression: 'SET touched = :t',
+            ExpressionAttributeValues: { ':t': 1 },
+            ReturnValues: 'ALL_NEW',
+          }),
+        )
+      ).Attributes;
+    // Not yet an hour: the check leaves the journal as it is.
+    b.advance(TTL_MS + 1);
+    await b.cache.get(ws);
+    expect(await head()).toMatchObject({ seq: 3, folded: 0 });
+    // The oldest unfolded entry is now over an hour old: the next check folds (no feedback needed).
+    await tables.client.send(
+      new UpdateCommand({
+        TableName: tables.names.decisions,
+        Key: { pk: headPk(ws) },
+        UpdateExpression: 'SET unfolded_since = :then',
+        ExpressionAttributeValues: { ':then': Date.now() - 61 * 60 * 1000 },
+      }),
+    );
+    b.advance(TTL_MS + 1);
+    await b.cache.get(ws);
+    expect(await head()).toMatchObject({ seq: 3, folded: 3 });
+    const fresh = await a.store.loadState(ws);
+    expect(fresh.journal?.applied).toBe(3);
+    expect(countsOf(fresh)).toEqual(expected);
+    expect(countsOf((await b.cache.get(ws)).state)).toEqual(expected);
+  } finally {
+    a.close();
+    b.close();
+  }
+});
