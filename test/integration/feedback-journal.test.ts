@@ -155,7 +155,9 @@ it('loses no count under concurrent feedback from two containers, folds included
     // Each label's counts are the sum of its decisions' sketches.
     const key = (await service.dependencies.workspaces.get(ws)).key;
     const lost = fresh.model.labels.find((l) => l.label === 'lost_card')!;
-    const sketches = [2, 6, 10, 14, 18, 22, 26, 30, 34, 38].map((i) => sketchSignal(key, signalFor(ws, 'lost_card', i)));
+    const sketches = [2, 6, 10, 14, 18, 22, 26, 30, 34, 38].map((i) =>
+      sketchSignal(key, signalFor(ws, 'lost_card', i)),
+    );
     expect(lost.total).toBe(sketches.reduce((sum, s) => sum + s.t.length, 0));
 
     // Both containers, past their TTL, hold exactly what a fresh load reads.
