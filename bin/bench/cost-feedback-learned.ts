@@ -60,7 +60,7 @@ export async function benchLearnedFeedbackCost(
         path: `${API_BASE_PATH}/signals/analyze`,
         body: JSON.stringify({ workspace_id: ws, source: 'support_message', body: text }),
       });
-      ids.push(JSON.parse(out.result.body).decision_id);
+      ids.push((JSON.parse(out.result.body) as { decision_id: string }).decision_id);
     }
     for (const [i, [, category]] of teach.entries()) {
       const before = { ...folder.stats };
