@@ -191,6 +191,9 @@ const GOALS: Record<string, Goal> = {
   ws_feedback_fold_write_units_amortized: {
     text: "context: a fold's write units (the whole label items it updates) spread over every feedback",
   },
+  ws_feedback_fold_write_units_bound: {
+    text: 'context: the same if every window touched every label once (feedback in any order): all label items / window',
+  },
   ws_feedback_fold_read_units_amortized: { text: "context: a fold's reads (the window's entries) per feedback" },
   cost_feedback_learned_floor_ratio: {
     text: '<= 2 (feedback on the taught workspace, folds amortized in / its floor, USD; issue 23)',

@@ -9,8 +9,9 @@ import { importExamples } from '../../lambdas/import-examples/import-examples';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { labelPk } from '../../lambdas/stores/workspace-store';
 import { headPk } from '../../lambdas/stores/workspace-head';
+import { FOLD_WINDOW } from '../../lambdas/stores/journal-fold';
 import { dynamoItemBytes, writeUnitsFor } from './cost-model';
-import { type Figures, round2 } from './common';
+import { type Figures, round2, round3 } from './common';
 import { mulberry32 } from '../seeded-random';
 import type { World } from './world';
 
@@ -27,6 +28,13 @@ export async function benchWorkspaceImport(
     const out = await deps.client.send(new GetCommand({ TableName: table, Key: { pk } }));
     return out.Item ? factor * writeUnitsFor(dynamoItemBytes(out.Item)) : 0;
   };
+  // A fold pays for the whole label items it touches. Teaching in file order, a window of FOLD_WINDOW feedbacks
+  // touches a few labels; feedback in any order touches at most every label once: that bound, per feedback.
+  const learned = await deps.workspaces.get(learnedWs);
+  let allLabelUnits = 0;
+  for (const l of learned.state.model.labels)
+    allLabelUnits += await itemUnits(labelPk(learnedWs, l.field, l.label, learned.state.generation ?? 0), 1);
+
   // The same examples imported into a fresh workspace in chunks of 100: in file order, as a partner's history comes
   // (a chunk touches one or two labels), and shuffled with a fixed seed (a chunk touches many labels).
   const importUnitsPerExample = async (ws: string, examplesInOrder: [string, string][]) => {
@@ -77,6 +85,7 @@ export async function benchWorkspaceImport(
   const checkMs = Number(process.hrtime.bigint() - t0) / 1e6;
   if (unchanged !== undefined) throw new Error('the bench workspace changed under the freshness check');
   return {
+    ws_feedback_fold_write_units_bound: round3(allLabelUnits / FOLD_WINDOW),
     ws_import_write_units_per_example: round2(perExample),
     ws_import_vs_feedback_floor: round2(perExample / FEEDBACK_FLOOR_UNITS),
     ws_import_write_units_per_example_shuffled: round2(perExampleShuffled),
