@@ -10,17 +10,18 @@
 //   still the window's start), so one fold runs at a time and loaders know the label items are moving;
 // - a plan item fixes which entries of the window are missing (a feedback that crashed before writing its entry), so
 //   every run of the fold sums the same entries into the same updates;
-// - each label update carries its part's mark (`lf` = end x 1000 + part) on the condition that the item's mark is
-//   lower: a part that landed before fails its condition and is skipped;
+// - each label is written once per window, with the window's end as its mark (`lf`), on the condition that the
+//   item's mark is lower (or, rewritten whole, that it is still the one read): a label written before is skipped;
 // - the last write moves the head's fold marker to the window's end and clears `folding`.
 // A fold left in flight (a crash) is taken over by a feedback after FOLD_TAKEOVER_MS.
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type LabelDelta, journalDeltas } from '../domain/learning/label-delta';
+import { type LabelDelta, addDeltaToCounts, journalDeltas } from '../domain/learning/label-delta';
 import type { JournalEntry } from '../domain/learning/journal';
 import {
   type Head,
   WORKSPACE_PREFIX,
   batchGet,
+  countsFrom,
   entryFrom,
   foldPlanPk,
   headPk,
@@ -84,6 +85,8 @@ export function foldDue(
 export interface FoldOptions {
   window: number;
   lag: number;
+  /** A label's delta above this many counts rewrites its item whole (default TERMS_PER_UPDATE). */
+  termsPerUpdate?: number;
 }
 
 export class JournalFolder {
@@ -266,46 +269,107 @@ export class JournalFolder {
     }
   }
 
-  /** One label's delta in parts of at most TERMS_PER_UPDATE counts, in order, each applied once. */
+  /**
+   * One label's delta, applied once (the item's mark `lf` is the last fold end it holds). A delta of at most
+   * TERMS_PER_UPDATE counts is one ADD; a larger one (a label in most of the window's feedback: a priority) rewrites
+   * the item whole, read then put on the condition that neither a fold nor an import (`iv`) changed it in between.
+   * Either way one write billed by the item's size, where ADDs in parts would pay it once per part.
+   */
   private async addDelta(workspaceId: string, generation: number, end: number, delta: LabelDelta) {
     const pk = labelPk(workspaceId, delta.field, delta.label, generation);
     const terms: [string, number][] = [['docs', delta.docs], ['total', delta.total], ...delta.counts];
-    for (let part = 0; part * TERMS_PER_UPDATE < terms.length; part++) {
-      const slice = terms.slice(part * TERMS_PER_UPDATE, (part + 1) * TERMS_PER_UPDATE);
-      const names: Record<string, string> = { '#lf': 'lf' };
-      const values: Record<string, number> = { ':mark': end * 1000 + part };
-      const valueOf = new Map<number, string>();
-      const adds = slice.map(([name, n], i) => {
-        names[`#${i}`] = name;
-        let v = valueOf.get(n);
-        if (!v) {
-          v = `:v${valueOf.size}`;
-          valueOf.set(n, v);
-          values[v] = n;
+    if (terms.length <= (this.options.termsPerUpdate ?? TERMS_PER_UPDATE)) return this.addSmall(pk, end, terms);
+    return this.rewrite(pk, end, delta);
+  }
+
+  private async addSmall(pk: string, mark: number, terms: [string, number][]) {
+    const names: Record<string, string> = { '#lf': 'lf' };
+    const values: Record<string, number> = { ':mark': mark };
+    const valueOf = new Map<number, string>();
+    const adds = terms.map(([name, n], i) => {
+      names[`#${i}`] = name;
+      let v = valueOf.get(n);
+      if (!v) {
+        v = `:v${valueOf.size}`;
+        valueOf.set(n, v);
+        values[v] = n;
+      }
+      return `#${i} ${v}`;
+    });
+    try {
+      const out = await retryingConflicts(() =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk },
+            UpdateExpression: `SET #lf = :mark ADD ${adds.join(', ')}`,
+            ConditionExpression: 'attribute_not_exists(#lf) OR #lf < :mark',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+      this.stats.writeUnits += consumed(out);
+    } catch (err) {
+      // Applied before (another run of this fold).
+      if (!isConditionFailed(err)) throw err;
+    }
+  }
+
+  private async rewrite(pk: string, mark: number, delta: LabelDelta) {
+    for (let attempt = 0; ; attempt++) {
+      const read = await this.client.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { pk },
+          ConsistentRead: true,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.stats.readUnits += consumed(read);
+      const item = read.Item;
+      if (item?.lf !== undefined && Number(item.lf) >= mark) return;
+      const counts = countsFrom(delta.field, delta.label, item ?? {});
+      addDeltaToCounts(counts, delta);
+      const next: Record<string, unknown> = { pk, docs: counts.docs, total: counts.total, lf: mark };
+      if (item?.iv !== undefined) next.iv = item.iv;
+      for (const [b, n] of counts.text) next[`t${b.toString(36)}`] = n;
+      for (const [b, n] of counts.senders) next[`s${b.toString(36)}`] = n;
+      for (const [b, n] of counts.domains) next[`d${b.toString(36)}`] = n;
+      const values: Record<string, unknown> = {};
+      const conditions: string[] = [];
+      if (!item) conditions.push('attribute_not_exists(pk)');
+      else {
+        if (item.lf === undefined) conditions.push('attribute_not_exists(lf)');
+        else {
+          conditions.push('lf = :lf');
+          values[':lf'] = item.lf;
         }
-        return `#${i} ${v}`;
-      });
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const out = await this.client.send(
-            new UpdateCommand({
-              TableName: this.tableName,
-              Key: { pk },
-              UpdateExpression: `SET #lf = :mark ADD ${adds.join(', ')}`,
-              ConditionExpression: 'attribute_not_exists(#lf) OR #lf < :mark',
-              ExpressionAttributeNames: names,
-              ExpressionAttributeValues: values,
-              ReturnConsumedCapacity: 'TOTAL',
-            }),
-          );
-          this.stats.writeUnits += consumed(out);
-          break;
-        } catch (err) {
-          if (isConditionFailed(err)) break;
-          // An import's transaction on the same item: try again shortly.
-          if ((err as { name?: string }).name !== 'TransactionConflictException' || attempt >= 5) throw err;
-          await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+        if (item.iv === undefined) conditions.push('attribute_not_exists(iv)');
+        else {
+          conditions.push('iv = :iv');
+          values[':iv'] = item.iv;
         }
+      }
+      try {
+        const out = await this.client.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: next,
+            ConditionExpression: conditions.join(' AND '),
+            ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        );
+        this.stats.writeUnits += consumed(out);
+        return;
+      } catch (err) {
+        const name = (err as { name?: string }).name;
+        // Changed in between (an import, another run of this fold): read again.
+        if ((name !== 'ConditionalCheckFailedException' && name !== 'TransactionConflictException') || attempt >= 10)
+          throw err;
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** Math.min(attempt, 4)));
       }
     }
   }

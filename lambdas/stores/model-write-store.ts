@@ -39,8 +39,9 @@ function updatesOf(workspaceId: string, generation: number, deltas: LabelDelta[]
   for (const d of deltas) {
     const pk = labelPk(workspaceId, d.field, d.label, generation);
     const entries: [string, number][] = [['docs', d.docs], ['total', d.total], ...d.counts];
+    // `iv` moves with every import update: a fold rewriting the item whole (journal-fold.ts) sees it changed.
     for (let i = 0; i < entries.length; i += TERMS_PER_UPDATE)
-      out.push({ pk, label: `${d.field}:${d.label}`, adds: entries.slice(i, i + TERMS_PER_UPDATE) });
+      out.push({ pk, label: `${d.field}:${d.label}`, adds: [...entries.slice(i, i + TERMS_PER_UPDATE), ['iv', 1]] });
   }
   return out;
 }

@@ -8,8 +8,8 @@
 import { BatchGetCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import { type JournalEntry, decodeChanges } from '../domain/learning/journal';
-import { decodeSketch } from '../domain/learning/sketch';
-import type { LearnedField } from '../domain/learning/model';
+import { SENDER_BUCKETS, TEXT_BUCKETS, decodeSketch } from '../domain/learning/sketch';
+import { type LabelCounts, type LearnedField, labelCounts } from '../domain/learning/model';
 
 export const WORKSPACE_PREFIX = {
   policy: ITEM_PREFIX.policy,
@@ -19,6 +19,29 @@ export const WORKSPACE_PREFIX = {
 /** A label item's key in a model generation (generation 0 keeps the layout of before resets existed). */
 export const labelPk = (workspaceId: string, field: LearnedField, label: string, generation = 0) =>
   `${WORKSPACE_PREFIX.label}${workspaceId}#${generation > 0 ? `g${generation}#` : ''}${field}:${label}`;
+
+/** A count's attribute: its kind, then its bucket in base 36 (below 2^14: at most 3 digits). */
+const COUNT_NAME = /^[tsd][0-9a-z]{1,3}$/;
+
+/**
+ * A label item's attributes back into counts; zero counts (left by replaced feedback) are skipped. The item's own
+ * attributes (`docs`, `total`, `pk`, ...) are not counts even where they look like one: `docs` would read as domain
+ * bucket "ocs", out of range.
+ */
+export function countsFrom(field: LearnedField, label: string, item: Record<string, unknown>): LabelCounts {
+  const counts = labelCounts(field, label);
+  counts.docs = Number(item.docs ?? 0);
+  counts.total = Number(item.total ?? 0);
+  for (const [name, raw] of Object.entries(item)) {
+    if (!COUNT_NAME.test(name)) continue;
+    const kind = name[0];
+    const bucket = parseInt(name.slice(1), 36);
+    const n = Number(raw);
+    if (bucket >= (kind === 't' ? TEXT_BUCKETS : SENDER_BUCKETS) || !(n > 0)) continue;
+    (kind === 't' ? counts.text : kind === 's' ? counts.senders : counts.domains).set(bucket, n);
+  }
+  return counts;
+}
 
 export const headPk = (workspaceId: string) => `${ITEM_PREFIX.workspaceHead}${workspaceId}`;
 export const journalPk = (workspaceId: string, generation: number, seq: number) =>

@@ -9,16 +9,24 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { changedFields } from '../domain/audit';
 import { auditEventPut } from './audit-log';
-import { type LabelCounts, type LearnedField, type WorkspaceModel, labelCounts } from '../domain/learning/model';
-import { SENDER_BUCKETS, TEXT_BUCKETS } from '../domain/learning/sketch';
+import type { LabelCounts, LearnedField, WorkspaceModel } from '../domain/learning/model';
 import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy } from '../domain/policy';
 import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
 import { addDeltaToCounts } from '../domain/learning/label-delta';
 import { applyJournal, entriesToRead, journalCursor } from '../domain/learning/journal';
 import { JournalFolder, foldDue } from './journal-fold';
-import { WORKSPACE_PREFIX, batchGet, headFrom, headPk, initHead, labelPk, readJournal } from './workspace-head';
+import {
+  WORKSPACE_PREFIX,
+  batchGet,
+  countsFrom,
+  headFrom,
+  headPk,
+  initHead,
+  labelPk,
+  readJournal,
+} from './workspace-head';
 
-export { WORKSPACE_PREFIX, labelPk };
+export { WORKSPACE_PREFIX, countsFrom, labelPk };
 
 /** Loads that start again when a reset or a fold moved under them (then the load goes ahead anyway). */
 const LOAD_ATTEMPTS = 6;
@@ -62,29 +70,6 @@ function labelVersionsOf(meta: Record<string, unknown>): Map<string, number> {
   for (const label of (meta.labels as Set<string> | undefined) ?? [])
     out.set(label, Number(meta[labelVersionAttribute(label)] ?? 0));
   return out;
-}
-
-/** A count's attribute: its kind, then its bucket in base 36 (below 2^14: at most 3 digits). */
-const COUNT_NAME = /^[tsd][0-9a-z]{1,3}$/;
-
-/**
- * A label item's attributes back into counts; zero counts (left by replaced feedback) are skipped. The item's own
- * attributes (`docs`, `total`, `pk`, ...) are not counts even where they look like one: `docs` would read as domain
- * bucket "ocs", out of range.
- */
-export function countsFrom(field: LearnedField, label: string, item: Record<string, unknown>): LabelCounts {
-  const counts = labelCounts(field, label);
-  counts.docs = Number(item.docs ?? 0);
-  counts.total = Number(item.total ?? 0);
-  for (const [name, raw] of Object.entries(item)) {
-    if (!COUNT_NAME.test(name)) continue;
-    const kind = name[0];
-    const bucket = parseInt(name.slice(1), 36);
-    const n = Number(raw);
-    if (bucket >= (kind === 't' ? TEXT_BUCKETS : SENDER_BUCKETS) || !(n > 0)) continue;
-    (kind === 't' ? counts.text : kind === 's' ? counts.senders : counts.domains).set(bucket, n);
-  }
-  return counts;
 }
 
 const approxBytes = (item: Record<string, unknown>) => {

@@ -15,6 +15,7 @@ import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { DynamoFeedbackStore } from '../../lambdas/stores/feedback-store';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { headPk } from '../../lambdas/stores/workspace-head';
+import { JournalFolder } from '../../lambdas/stores/journal-fold';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
 import { testSettings } from '../support/local-api';
@@ -226,9 +227,15 @@ it('applies a fold exactly once, however often it is run or taken over', async (
         ExpressionAttributeValues: { ':end': 10, ':at': 0 },
       }),
     );
-    // Two runners at once, a third after, then a takeover through a feedback's check.
+    // Two runners at once (one adding each label's delta, one rewriting each label item whole), then a third.
     const folder = a.feedback.folder;
-    await Promise.all([folder.fold(ws, 0, 0, 10, Date.now()), folder.fold(ws, 0, 0, 10, Date.now())]);
+    const rewriting = new JournalFolder(tables.client, tables.names.decisions, {
+      window: 10,
+      lag: 0,
+      termsPerUpdate: 5,
+    });
+    await Promise.all([folder.fold(ws, 0, 0, 10, Date.now()), rewriting.fold(ws, 0, 0, 10, Date.now())]);
+    await rewriting.fold(ws, 0, 0, 10, Date.now());
     await folder.fold(ws, 0, 0, 10, Date.now());
     const fresh = await a.store.loadState(ws);
     expect(fresh.journal?.applied).toBe(12);
