@@ -1,8 +1,12 @@
 // Fetches real text in seven languages from Debian packages that no language detector was built from, and cuts it
-// into sentences of 5 to 20 words for `npm run eval` (bin/eval/language.ts). The text stays outside the repository
-// (default /tmp/sas-language-sample; LANGUAGE_SAMPLE_DIR to change): never commit it.
+// into sentences of 5 to 20 words: an eval set (`npm run eval`, bin/eval/language.ts) and a disjoint dev set (for
+// choosing the detector's settings, bin/train-language.ts --dev). The text stays outside the repository (default
+// /tmp/sas-language-sample; LANGUAGE_SAMPLE_DIR to change), as <dir>/eval/<lang>.txt and <dir>/dev/<lang>.txt, with
+// the sources in <dir>/SOURCES.txt: never commit it.
 //   en fortunes-min, de fortunes-de, es fortunes-es, it fortunes-it, pt fortunes-br (fortune cookies)
 //   fr manpages-fr, nl manpages-nl (translated manual pages: no French or Dutch fortunes package here)
+// fortunes-es's offensive fortunes (its `off/` folders) are left out: Debian ships them ROT13-encoded, so as written
+// they are not Spanish text.
 //   npx tsx bin/fetch-language-sample.ts        (needs apt-get download and dpkg-deb; no root)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -11,6 +15,9 @@ import { gunzipSync } from 'node:zlib';
 
 export const SAMPLE_DIR = process.env.LANGUAGE_SAMPLE_DIR ?? '/tmp/sas-language-sample';
 export const SAMPLE_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'] as const;
+export type SampleSplit = 'eval' | 'dev';
+export const samplePath = (split: SampleSplit, lang: string) => path.join(SAMPLE_DIR, split, `${lang}.txt`);
+
 const PACKAGES: Record<(typeof SAMPLE_LANGUAGES)[number], { pkg: string; kind: 'fortunes' | 'man'; dir: string }> = {
   en: { pkg: 'fortunes-min', kind: 'fortunes', dir: 'usr/share/games/fortunes' },
   de: { pkg: 'fortunes-de', kind: 'fortunes', dir: 'usr/share/games/fortunes/de' },
@@ -20,16 +27,18 @@ const PACKAGES: Record<(typeof SAMPLE_LANGUAGES)[number], { pkg: string; kind: '
   fr: { pkg: 'manpages-fr', kind: 'man', dir: 'usr/share/man/fr' },
   nl: { pkg: 'manpages-nl', kind: 'man', dir: 'usr/share/man/nl' },
 };
-/** Sentences kept per language, taken evenly from all found. */
+/** Sentences kept per language in each split, taken evenly from all found. */
 const PER_LANGUAGE = 300;
 
-function files(dir: string): string[] {
+/** Files under dir, sorted; `off/` folders (offensive fortunes, ROT13-encoded) left out. */
+export function sampleFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .sort()
     .flatMap((name) => {
       const p = path.join(dir, name);
-      return statSync(p).isDirectory() ? files(p) : [p];
+      if (!statSync(p).isDirectory()) return [p];
+      return name === 'off' ? [] : sampleFiles(p);
     });
 }
 
@@ -59,20 +68,32 @@ function manText(file: string): string[] {
     .split(/\s{2,}/);
 }
 
+/** Distinct sentences of 5 to 20 words, in the order found. */
 function sentences(texts: string[]): string[] {
-  const out: string[] = [];
+  const out = new Set<string>();
   for (const t of texts)
     for (const s of t.replace(/\s+/g, ' ').split(/(?<=[.!?])\s+/)) {
       const words = s
         .trim()
         .split(' ')
         .filter((w) => /\p{L}/u.test(w));
-      if (words.length >= 5 && words.length <= 20 && !/[<>{}=\\/]/.test(s)) out.push(s.trim());
+      if (words.length >= 5 && words.length <= 20 && !/[<>{}=\\/]/.test(s)) out.add(s.trim());
     }
-  return out;
+  return [...out];
 }
 
-function fetchLanguage(lang: (typeof SAMPLE_LANGUAGES)[number]): number {
+/**
+ * Eval and dev sentences, taken evenly from all found: the eval set every `step`-th sentence from the first, the dev
+ * set every `step`-th from half a step later, so the two are disjoint (the sentences are distinct) and both span every
+ * file.
+ */
+export function splitSentences(found: readonly string[]): Record<SampleSplit, string[]> {
+  const step = Math.max(2, Math.floor(found.length / PER_LANGUAGE));
+  const pick = (offset: number) => found.filter((_, i) => i % step === offset).slice(0, PER_LANGUAGE);
+  return { eval: pick(0), dev: pick(step >> 1) };
+}
+
+function fetchLanguage(lang: (typeof SAMPLE_LANGUAGES)[number]): string {
   const { pkg, kind, dir } = PACKAGES[lang];
   const work = path.join(SAMPLE_DIR, 'pkg', pkg);
   mkdirSync(work, { recursive: true });
@@ -80,19 +101,20 @@ function fetchLanguage(lang: (typeof SAMPLE_LANGUAGES)[number]): number {
     execFileSync('apt-get', ['download', pkg], { cwd: work, stdio: 'ignore' });
   const deb = readdirSync(work).find((f) => f.endsWith('.deb'))!;
   execFileSync('dpkg-deb', ['-x', path.join(work, deb), path.join(work, 'root')]);
-  let all = files(path.join(work, 'root', dir));
+  let all = sampleFiles(path.join(work, 'root', dir));
   // The English fortunes directory also holds the other languages' subdirectories in some packages: top level only.
-  if (lang === 'en' || lang === 'pt')
-    all = all.filter((f) => path.dirname(f) === path.join(work, 'root', dir) || lang === 'pt');
-  const found = sentences(all.flatMap((f) => (kind === 'fortunes' ? fortuneText(f) : manText(f))));
-  const step = Math.max(1, Math.floor(found.length / PER_LANGUAGE));
-  const kept = found.filter((_, i) => i % step === 0).slice(0, PER_LANGUAGE);
-  writeFileSync(path.join(SAMPLE_DIR, `${lang}.txt`), `${kept.join('\n')}\n`);
-  return kept.length;
+  if (lang === 'en') all = all.filter((f) => path.dirname(f) === path.join(work, 'root', dir));
+  const read = all.filter((f) => (kind === 'fortunes' ? !/\.(dat|u8)$/.test(f) : f.endsWith('.gz')));
+  const found = sentences(read.flatMap((f) => (kind === 'fortunes' ? fortuneText(f) : manText(f))));
+  const split = splitSentences(found);
+  for (const s of ['eval', 'dev'] as const) writeFileSync(samplePath(s, lang), `${split[s].join('\n')}\n`);
+  return `${lang}: ${deb}, /${dir} (${read.length} files${lang === 'es' ? ', off/ left out' : ''}): ${found.length} distinct sentences, eval ${split.eval.length}, dev ${split.dev.length}`;
 }
 
 if (require.main === module) {
-  mkdirSync(SAMPLE_DIR, { recursive: true });
-  for (const lang of SAMPLE_LANGUAGES) console.log(`${lang}: ${fetchLanguage(lang)} sentences (${PACKAGES[lang].pkg})`);
-  console.log(`written to ${SAMPLE_DIR} (outside the repository: never commit it)`);
+  for (const s of ['eval', 'dev']) mkdirSync(path.join(SAMPLE_DIR, s), { recursive: true });
+  const lines = SAMPLE_LANGUAGES.map(fetchLanguage);
+  writeFileSync(path.join(SAMPLE_DIR, 'SOURCES.txt'), `${lines.join('\n')}\n`);
+  for (const line of lines) console.log(line);
+  console.log(`written to ${SAMPLE_DIR}/{eval,dev} (outside the repository: never commit it)`);
 }

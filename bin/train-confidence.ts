@@ -12,7 +12,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { lastConfidenceInput, scoreSignal, type EngineModels } from '../lambdas/domain/engine';
-import { CONFIDENCE_FEATURES, confidenceFeatures } from '../lambdas/domain/engine/confidence';
+import { CONFIDENCE_FEATURES, confidenceFeatures, useConfidenceWeights } from '../lambdas/domain/engine/confidence';
 import type { Signal } from '../lambdas/domain/signal';
 import {
   BUG_LEVEL,
@@ -165,6 +165,8 @@ export function fitConfidence(rows: readonly Row[]): number[] {
 }
 
 if (require.main === module) {
+  // The rows are read from the engine's decisions, which state a confidence: any weights do while the file is rebuilt.
+  useConfidenceWeights(CONFIDENCE_FEATURES.map(() => 0));
   const rows = [...trainingRows(), ...crossFittedAlertRows(loadAlerts())];
   const weights = fitConfidence(rows);
   const file = {

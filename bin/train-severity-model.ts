@@ -10,10 +10,12 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { severityFeatures } from '../lambdas/domain/engine';
 import {
+  RULE_POINTS_UNIT,
   SEVERITY_MODEL_FORMAT,
   SEVERITY_WORD_BITS,
   modelFromFile,
   type SeverityModel,
+  type SeverityModelEntry,
   type SeverityModelFile,
 } from '../lambdas/domain/engine/severity-model';
 import type { Signal } from '../lambdas/domain/signal';
@@ -37,10 +39,14 @@ export const bugTarget = (priority: string) => ((BUG_LEVEL[priority] ?? 3) - 1) 
 export interface SeverityExample {
   words: number[];
   codes: string[];
+  /** The rule reasons' points the model may re-weigh (its `rules` feature reads them per RULE_POINTS_UNIT). */
+  points: number;
+  /** The points of stated serious problems: they pass through. */
+  kept: number;
   target: number;
 }
 
-/** The features the engine reads for a signal: word buckets and the codes of the rules' reasons (no model). */
+/** The features the engine reads for a signal: word buckets, the codes and points of the rules' reasons (no model). */
 export function severityExample(signal: Signal, target: number): SeverityExample {
   return { ...severityFeatures(signal, NOW), target };
 }
@@ -48,38 +54,62 @@ export function severityExample(signal: Signal, target: number): SeverityExample
 export const alertExample = (r: AlertRow) => severityExample(alertSignal(r), ALERT_TARGET[r.severity]);
 export const bugExample = (r: BugRow) => severityExample(bugSignal(r), bugTarget(r.priority));
 
+export interface FitOptions {
+  l2: number;
+  /** Read the words at all; and then only words found in at least `minDf` training texts. */
+  useWords: boolean;
+  minDf?: number;
+  /** Only these word buckets (when given). */
+  allow?: ReadonlySet<number>;
+  /**
+   * How the model meets the rules' points: `independent` is fitted without them and adds its log-odds to them,
+   * `additive` is fitted with them as a fixed offset (weight RULE_POINTS_UNIT / perLogit) and adds to them,
+   * `learned` weighs them as one more feature, `none` replaces them.
+   */
+  rules: 'independent' | 'additive' | 'learned' | 'none';
+  perLogit: number;
+  max: number;
+}
+
 /** Full-batch Adagrad on the cross-entropy with soft targets plus L2; keeps the KEEP_WORDS strongest words. */
-export function fitSeverity(
-  rows: readonly SeverityExample[],
-  trainedOn: string,
-  l2 = L2,
-  useWords = true,
-): SeverityModelFile['models']['alert'] {
+export function fitSeverity(rows: readonly SeverityExample[], trainedOn: string, o: FitOptions): SeverityModelEntry {
   const WORDS = 1 << SEVERITY_WORD_BITS;
+  const RULES = WORDS;
   const codeIds = new Map<string, number>();
-  for (const r of rows) for (const c of r.codes) if (!codeIds.has(c)) codeIds.set(c, WORDS + codeIds.size);
-  const n = WORDS + codeIds.size;
-  const feats = rows.map((r) => [...(useWords ? r.words : []), ...r.codes.map((c) => codeIds.get(c)!)]);
+  for (const r of rows) for (const c of r.codes) if (!codeIds.has(c)) codeIds.set(c, WORDS + 1 + codeIds.size);
+  const n = WORDS + 1 + codeIds.size;
+  const df = new Map<number, number>();
+  if (o.useWords) for (const r of rows) for (const x of r.words) df.set(x, (df.get(x) ?? 0) + 1);
+  const minDf = o.minDf ?? 1;
+  const feats = rows.map((r) => [
+    ...(o.useWords ? r.words.filter((x) => df.get(x)! >= minDf && (o.allow?.has(x) ?? true)) : []),
+    ...r.codes.map((c) => codeIds.get(c)!),
+  ]);
+  const xr = rows.map((r) => (o.rules === 'none' || o.rules === 'independent' ? 0 : r.points / RULE_POINTS_UNIT));
   const w = new Float64Array(n);
   const g = new Float64Array(n);
   const g2 = new Float64Array(n).fill(1e-8);
   let b = 0;
   let gb2 = 1e-8;
+  if (o.rules === 'additive' || o.rules === 'independent') w[RULES] = RULE_POINTS_UNIT / o.perLogit;
   const used = new Set<number>();
   for (const f of feats) for (const x of f) used.add(x);
+  if (o.rules === 'learned') used.add(RULES);
   const usedList = [...used].sort((x, y) => x - y);
   for (let epoch = 0; epoch < EPOCHS; epoch++) {
     g.fill(0);
     let gb = 0;
     for (let i = 0; i < rows.length; i++) {
-      let z = b;
+      let z = b + w[RULES] * xr[i];
       for (const x of feats[i]) z += w[x];
       const d = (1 / (1 + Math.exp(-z)) - rows[i].target) / rows.length;
       gb += d;
+      g[RULES] += d * xr[i];
       for (const x of feats[i]) g[x] += d;
     }
     for (const x of usedList) {
-      const gi = g[x] + (l2 * w[x]) / rows.length;
+      // The rules' points are not penalized: they are the prior the words and codes correct.
+      const gi = g[x] + (x === RULES ? 0 : (o.l2 * w[x]) / rows.length);
       g2[x] += gi * gi;
       w[x] -= (STEP * gi) / Math.sqrt(g2[x]);
     }
@@ -90,8 +120,8 @@ export function fitSeverity(
     .filter((x) => x < WORDS)
     .sort((x, y) => Math.abs(w[y]) - Math.abs(w[x]) || x - y)
     .slice(0, KEEP_WORDS)
+    .filter((x) => q(w[x]) !== 0)
     .sort((x, y) => x - y);
-  const q = (v: number) => Math.round(v * SCALE);
   let previous = 0;
   const buckets = words.map((x) => {
     const d = x - previous;
@@ -100,20 +130,29 @@ export function fitSeverity(
   });
   const codes: Record<string, number> = {};
   for (const [c, id] of [...codeIds].sort((x, y) => (x[0] < y[0] ? -1 : 1))) if (q(w[id]) !== 0) codes[c] = q(w[id]);
-  return { trained_on: trainedOn, bias: q(b), buckets, weights: words.map((x) => q(w[x])), codes };
+  return {
+    trained_on: trainedOn,
+    per_logit: o.perLogit,
+    max: o.max,
+    bias: q(b),
+    rules: q(w[RULES]),
+    buckets,
+    weights: words.map((x) => q(w[x])),
+    codes,
+  };
 }
+const q = (v: number) => Math.round(v * SCALE);
 
-/**
- * The alert model reads the rule reasons only: with about a hundred rules per source, word weights learned on one
- * source ordered the other's alerts no better than chance (fold rho about 0 against 0.2 for the codes), so they are
- * left out. The bug model reads words and codes (TIMOB's 4,049 reports; L2 chosen inside TIMOB).
- */
-export const fitAlertModel = (rows: readonly SeverityExample[], trainedOn: string) =>
-  fitSeverity(rows, trainedOn, L2, false);
-export const fitBugModel = (rows: readonly SeverityExample[], trainedOn: string) =>
-  fitSeverity(rows, trainedOn, BUG_L2, true);
+/** The options of each model: see the docs ("The severity model") for how they were chosen. */
+export const ALERT_OPTIONS: FitOptions = { l2: L2, useWords: false, rules: 'independent', perLogit: 20, max: 40 };
+export const BUG_OPTIONS: FitOptions = { l2: BUG_L2, useWords: true, rules: 'independent', perLogit: 50, max: 60 };
 
-export const severityModelOf = (m: SeverityModelFile['models']['alert']): SeverityModel => modelFromFile(m, SCALE);
+export const fitAlertModel = (rows: readonly SeverityExample[], trainedOn: string, o = ALERT_OPTIONS) =>
+  fitSeverity(rows, trainedOn, o);
+export const fitBugModel = (rows: readonly SeverityExample[], trainedOn: string, o = BUG_OPTIONS) =>
+  fitSeverity(rows, trainedOn, o);
+
+export const severityModelOf = (m: SeverityModelEntry): SeverityModel => modelFromFile(m, SCALE);
 
 if (require.main === module) {
   const alerts = loadAlerts().map(alertExample);

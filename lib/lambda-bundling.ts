@@ -17,10 +17,12 @@ export const ESBUILD_TARGET = 'node24';
 
 /**
  * Modules swapped for smaller ones in the bundles. Paths are relative to the repository root, where esbuild runs.
- * The SDK's default credential chain becomes the environment credentials Lambda provides (see the module's header).
+ * The SDK's default credential chain becomes the environment credentials Lambda provides, and its event-stream codec
+ * (no DynamoDB operation streams events) a stub that says so (see each module's header).
  */
 export const LAMBDA_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': './lambdas/stores/lambda-credentials.ts',
+  '@smithy/core/event-streams': './lambdas/stores/no-event-streams.ts',
 };
 
 /** The esbuild options NodejsFunction ends up with, for tools that call esbuild directly (from any directory). */

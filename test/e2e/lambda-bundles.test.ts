@@ -20,12 +20,16 @@ import { TSX_NODE_ARGS } from '../support/tsx';
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const run = promisify(execFile);
 
-/** Strings only the SDK's default credential chain holds: web identity, SSO, credential processes, ECS metadata. */
+/**
+ * Strings only the SDK's default credential chain holds (web identity, SSO, credential processes, ECS metadata), and
+ * one only its event-stream codec holds (a header name): both are left out of the bundles (lib/lambda-bundling.ts).
+ */
 const CHAIN_MARKERS = [
   'AWS_WEB_IDENTITY_TOKEN_FILE',
   'sso_start_url',
   'credential_process',
   'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+  ':event-type',
 ];
 
 /** What the stack sets in a function's environment, pointed at this file's tables, plus Lambda's region. */
@@ -216,7 +220,7 @@ it("logs the decision id, never the key or the signal's text", async () => {
 });
 
 describe('credentials: the environment Lambda provides, and nothing else', () => {
-  it('ships no default credential chain, which a plain DocumentClient bundle carries', async () => {
+  it('ships no default credential chain nor event-stream codec, which a plain DocumentClient bundle carries', async () => {
     const esbuild = await import('esbuild');
     const { alias: _aliases, ...plainOptions } = LAMBDA_ESBUILD_OPTIONS;
     const plain = await esbuild.build({

@@ -109,6 +109,9 @@ describe('language', () => {
     ['nl', 'Morgenochtend vroeg naar kantoor, belangrijke vergadering.'],
     ['es', 'Mañana temprano voy a la oficina, reunión importante.'],
     ['de', 'Morgen früh ins Büro, wichtige Besprechung.'],
+    // Read as pt with 100 trigrams per language; the full 300 tell them.
+    ['it', 'Fatturazione sospesa da marzo, verificare addebiti duplicati urgentemente.'],
+    ['it', 'Server irraggiungibili dopo aggiornamento notturno; utenti segnalano errori continui.'],
   ])('tells %s from a sentence with few function words', (language, body) => {
     expect(score({ source: 'email', body }).language).toBe(language);
   });

@@ -48,14 +48,27 @@ export const CONFIDENCE_FEATURES = [
   'log_words',
   'severity_model',
   'model_doubted',
+  'internal_critical',
+  'internal_high',
+  'internal_medium',
+  'internal_low',
+  'task_critical',
+  'task_high',
+  'task_medium',
+  'task_low',
+  'task_severity_signed',
 ] as const;
+// Alerts and tickets: which band the score fell in (a middle band is kept for more labels than an edge), and for a
+// ticket the way the severity model moved it (signed: a ticket it reads as serious lands in a band fewer priorities fit).
+const BANDS = ['critical', 'high', 'medium', 'low'] as const;
+const bandOf = (score: number) => (score >= 80 ? 0 : score >= 60 ? 1 : score >= 35 ? 2 : 3);
 
 export function confidenceFeatures(c: ConfidenceInput): number[] {
   let strongest = 0;
-  let severity = 0;
+  let severity = 0; // signed points of SEVERITY_MODEL
   for (const r of c.reasons) {
     strongest = Math.max(strongest, Math.abs(r.weight));
-    if (r.code === 'SEVERITY_MODEL') severity = Math.abs(r.weight);
+    if (r.code === 'SEVERITY_MODEL') severity = r.weight;
   }
   let band = 100;
   for (const e of BAND_EDGES) band = Math.min(band, Math.abs(c.score - e + 0.5));
@@ -74,8 +87,11 @@ export function confidenceFeatures(c: ConfidenceInput): number[] {
     Math.min(strongest / 50, 1),
     c.words < 6 ? 1 : 0,
     Math.log1p(c.words) / 8,
-    severity / 40,
+    Math.abs(severity) / 40,
     c.modelDoubted === true ? 1 : 0,
+    ...BANDS.map((_, i) => (c.source === 'internal' && bandOf(c.score) === i ? 1 : 0)),
+    ...BANDS.map((_, i) => (c.source === 'task' && bandOf(c.score) === i ? 1 : 0)),
+    c.source === 'task' ? severity / 60 : 0,
   ];
 }
 

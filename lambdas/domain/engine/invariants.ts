@@ -44,8 +44,10 @@ const SERIOUS: ReadonlySet<ReasonCode> = new Set<ReasonCode>([
   'SEVERITY_CRITICAL',
 ]);
 const SERIOUS_MIN_WEIGHT = 15;
-export const statesSeriousProblem = (drafts: readonly Draft[]): boolean =>
-  drafts.some((d) => SERIOUS.has(d.code) && d.weight >= SERIOUS_MIN_WEIGHT);
+/** A reason stating a serious problem (invariant 4): an outage, a security incident, a legal threat, ... */
+export const isSeriousReason = (d: { code: string; weight: number }): boolean =>
+  SERIOUS.has(d.code as ReasonCode) && d.weight >= SERIOUS_MIN_WEIGHT;
+export const statesSeriousProblem = (drafts: readonly Draft[]): boolean => drafts.some(isSeriousReason);
 
 /** Evidence of bulk or spam mail: what must never be escalated. */
 const BULK: ReadonlySet<ReasonCode> = new Set<ReasonCode>([

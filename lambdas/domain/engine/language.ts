@@ -132,10 +132,14 @@ let counts = new Uint16Array(0);
 const seen = new Int32Array(TRIGRAM_CHARS);
 const codes = new Uint8Array(TRIGRAM_CHARS + 2);
 
-function loadProfiles(): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- read on first use, so a cold start that never needs it does not parse it
-  const file = require('./language-trigrams.json') as TrigramFile;
-  const profiles = LANGS.map((lang) => file.profiles[lang].match(/[^]{3}/g) ?? []);
+/** The shipped profiles, read on first use, so a cold start that never needs them does not parse them. */
+function shippedProfiles(): Record<string, string> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- read on first use (see above)
+  return (require('./language-trigrams.json') as TrigramFile).profiles;
+}
+
+function loadProfiles(source: Record<string, string>): void {
+  const profiles = LANGS.map((lang) => source[lang].match(/[^]{3}/g) ?? []);
   const letters = new Map<number, number>();
   for (const profile of profiles)
     for (const t of profile)
@@ -153,6 +157,7 @@ function loadProfiles(): void {
     }
   }
   rowOf = new Int16Array(1 << 18);
+  profileSize = 0;
   const rows: number[][] = [];
   profiles.forEach((profile, l) => {
     profileSize = Math.max(profileSize, profile.length);
@@ -191,7 +196,7 @@ const distance = new Float64Array(LANGS.length);
  * profile.
  */
 function trigramDistances(texts: readonly string[]): number {
-  if (rowOf === null) loadProfiles();
+  if (rowOf === null) loadProfiles(shippedProfiles());
   distance.fill(0);
   const n = cleanOpening(texts);
   let letters = 0;
@@ -219,12 +224,23 @@ function trigramDistances(texts: readonly string[]): number {
 
 /**
  * A language's excess trigram distance over the nearest language, per distinct trigram and as a share of the profile
- * size, is taken off its function-word hits divided by this. Chosen with the profile size on 2,100 sentences of the
- * same Debian packages that are not the eval's (bin/train-language.ts): 300 trigrams 0.952, 200: 0.946, 150: 0.940,
- * 120: 0.937, 100: 0.935 right; function words alone, trigrams breaking their ties, 0.917. 100 keeps the analyze
- * bundles in budget.
+ * size, is taken off its function-word hits divided by this. Chosen with the profile size on the dev sentences (same
+ * Debian packages, disjoint from the eval's: bin/train-language.ts --dev): 300 trigrams and 0.07 read 0.957 right,
+ * 0.1 0.955, 0.2 0.945; 200 trigrams 0.951, 100 0.940 (figures in docs/decision-engine.md).
  */
-const TRIGRAM_SHARE_PER_HIT = 0.1;
+const TRIGRAM_SHARE_PER_HIT = 0.07;
+let trigramSharePerHit = TRIGRAM_SHARE_PER_HIT;
+
+/**
+ * Other profiles (trigrams ranked, three characters each, written one after another) and weight for the detector, or
+ * the shipped ones again with null: bin/train-language.ts chooses both on the dev sentences with it.
+ */
+export function useTrigramProfiles(profiles: Record<string, string> | null, sharePerHit = TRIGRAM_SHARE_PER_HIT): void {
+  trigramSharePerHit = sharePerHit;
+  if (profiles === null) rowOf = null;
+  else loadProfiles(profiles);
+}
+
 /**
  * Function words that leave no doubt (6 hits, 3 times the runner-up: most mail) skip the trigram pass: on the dev
  * sentences this changed no answer (thresholds from 4 and 2 to 8 and 3 alike), and it keeps the scorer's cost.
@@ -257,7 +273,7 @@ export function detectLanguage(buf: TokenBuffer): string {
     let min = Infinity;
     for (let l = 0; l < LANGS.length; l++) min = Math.min(min, distance[l]);
     for (let l = 0; l < LANGS.length; l++)
-      hits[l] -= (distance[l] - min) / (trigrams * profileSize) / TRIGRAM_SHARE_PER_HIT;
+      hits[l] -= (distance[l] - min) / (trigrams * profileSize) / trigramSharePerHit;
     let best = 0;
     let tie = false;
     for (let l = 1; l < LANGS.length; l++) {

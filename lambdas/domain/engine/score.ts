@@ -22,7 +22,7 @@ import { PhraseMatcher } from './phrase-matcher';
 import { ARCHIVE_CATEGORIES, REASON_CODES, infoOf, queueFor, type ReasonCode } from './reason-codes';
 import { sentimentOf } from './sentiment';
 import { severityWords } from './severity-model';
-import { severityCodes, severityReason, type EngineModels } from './severity';
+import { severityRead, severityReason, type EngineModels } from './severity';
 import {
   CAMEL_BODY_CHARS,
   EXTRA_SCAN_CHARS,
@@ -358,8 +358,11 @@ let lastConfidence: ConfidenceInput;
 /** What the confidence model read for the last scored signal (bin/train-confidence.ts fits on it). */
 export const lastConfidenceInput = (): ConfidenceInput => lastConfidence;
 
-/** What the severity model reads for `signal` (the trainer's features): word buckets and the rule reasons' codes. */
-export function severityFeatures(signal: Signal, now: Date): { words: number[]; codes: string[] } {
+/** What the severity model reads for `signal` (the trainer's features): word buckets, the rule reasons' codes and points. */
+export function severityFeatures(
+  signal: Signal,
+  now: Date,
+): { words: number[]; codes: string[]; points: number; kept: number } {
   const { reasons } = scoreSignal(signal, now, { severity: null });
-  return { words: severityWords(matcher.buf), codes: severityCodes(reasons) };
+  return { words: severityWords(matcher.buf), ...severityRead(reasons) };
 }

@@ -2,16 +2,10 @@
 // listed reason (docs/decision-engine.md, "The severity model").
 import type { Reason } from '../decision';
 import type { Source } from '../signal';
+import { isSeriousReason } from './invariants';
 import { own, type Meta } from './metadata';
 import { severityLogit, severityWords, shippedSeverityModels, type SeverityModel } from './severity-model';
 import type { TokenBuffer } from './tokens';
-
-/**
- * Score points per unit of the severity model's log-odds, and the most it may add or take: for bug reports chosen by
- * cross-validation inside TIMOB (bin/train-severity-model.ts); for alerts set before measuring and kept (no alert
- * data is left to choose it on without looking at a test source).
- */
-const SEVERITY_POINTS = { internal: { perLogit: 20, max: 40 }, task: { perLogit: 50, max: 60 } } as const;
 
 /** Models the engine uses; the eval passes a fold's models to measure on data they never saw. */
 export interface EngineModels {
@@ -21,7 +15,10 @@ export interface EngineModels {
 
 /**
  * Phase 7: for an alert (`internal`) or a bug report (`task`) without the author's own severity in metadata, the
- * learned severity model moves the score: its log-odds over the text's words and the rule reasons, in points.
+ * learned severity model sets how far the text's evidence moves the score. The model reads the rule reasons' points
+ * among its features, so its log-odds (minus its bias: a text with no evidence moves nothing), in points, are what
+ * the rules and the model say together; `SEVERITY_MODEL` is the difference from the rules' own points, bounded by
+ * the model's `max`. Each rule reason keeps its weight as the explanation; the model's correction is one reason.
  */
 export function severityReason(
   source: Source,
@@ -36,10 +33,9 @@ export function severityReason(
   const pair = models.severity === undefined ? shippedSeverityModels() : models.severity;
   if (pair === null) return null;
   const model = source === 'internal' ? pair.alert : pair.bug;
-  // The evidence's part of the log-odds: a text the model knows nothing about moves nothing.
-  const z = severityLogit(model, severityWords(buf), severityCodes(reasons)) - model.bias;
-  const { perLogit, max } = SEVERITY_POINTS[source];
-  const points = Math.max(-max, Math.min(max, Math.round(z * perLogit)));
+  const read = severityRead(reasons);
+  const z = severityLogit(model, severityWords(buf), read.codes, read.points) - model.bias;
+  const points = Math.max(-model.max, Math.min(model.max, Math.round(z * model.perLogit - read.points)));
   if (points === 0) return null;
   const what = source === 'internal' ? 'alert rules' : 'bug reports';
   return {
@@ -49,8 +45,23 @@ export function severityReason(
   };
 }
 
-/** The rule reasons the severity model reads: every code but the time-dependent ones. */
-export const severityCodes = (reasons: readonly Reason[]): string[] =>
-  reasons
-    .filter((r) => !r.code.startsWith('WAITING_') && !r.code.startsWith('DUE_'))
-    .map((r) => (r.weight > 0 ? r.code : `-${r.code}`));
+/**
+ * The rule reasons the severity model reads (every one but the time-dependent ones): their codes, and the points it
+ * may re-weigh: all but those of a stated serious problem (invariants.ts), which keep their points whatever a
+ * project's priorities taught the model (`kept`).
+ */
+export function severityRead(reasons: readonly Reason[]): { codes: string[]; points: number; kept: number } {
+  const codes: string[] = [];
+  let points = 0;
+  let kept = 0;
+  for (const r of reasons) {
+    if (r.code.startsWith('WAITING_') || r.code.startsWith('DUE_')) continue;
+    codes.push(r.weight > 0 ? r.code : `-${r.code}`);
+    if (isSeriousReason(r)) kept += r.weight;
+    else points += r.weight;
+  }
+  return { codes, points, kept };
+}
+
+/** The codes of the rule reasons the severity model reads. */
+export const severityCodes = (reasons: readonly Reason[]): string[] => severityRead(reasons).codes;
