@@ -362,3 +362,26 @@ it("folds a quiet workspace's journal at a container's next check once its entri
     b.close();
   }
 });
+
+it("shows another container a policy change within the TTL: the head's policy counter, then the policy alone", async () => {
+  const ws = 'ws_journal_policy';
+  const a = container();
+  const b = container();
+  try {
+    const before = await b.cache.get(ws);
+    expect(before.policy.learning).toBe(true);
+    await a.store.putPolicy(ws, { learning: false }, undefined, new Date().toISOString(), { actor: 'local:test' });
+    b.reads.byCommand.clear();
+    b.advance(TTL_MS + 1);
+    const after = await b.cache.get(ws);
+    expect(after.policy.learning).toBe(false);
+    expect(b.loads).toBe(1);
+    expect([...b.reads.byCommand]).toEqual([
+      ['BatchGetItem', 1],
+      ['GetItem', 1],
+    ]);
+  } finally {
+    a.close();
+    b.close();
+  }
+});
