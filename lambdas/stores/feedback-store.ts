@@ -70,17 +70,16 @@ export class DynamoFeedbackStore implements FeedbackStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: ITEM_PREFIX.decision + decision.decision_id },
-          UpdateExpression:
-            'SET feedback = :fb, learned = :learned, learned_generation = :gen, feedback_seq = :next, feedback_workspace_id = :ws, feedback_at = :at',
+          // Only what feedback needs: the item is billed by its size twice (the table and the listing index) and often
+          // sits near 1 KB. Generation 0 (no reset ever) is the absent value.
+          UpdateExpression: `SET feedback = :fb, learned = :learned, feedback_seq = :next${generation > 0 ? ', learned_generation = :gen' : ' REMOVE learned_generation'}`,
           ConditionExpression:
             target.seq === 0 ? 'attribute_exists(pk) AND attribute_not_exists(feedback_seq)' : 'feedback_seq = :prev',
           ExpressionAttributeValues: {
             ':fb': { fields, created_at: createdAt },
             ':learned': learned,
-            ':gen': generation,
+            ...(generation > 0 ? { ':gen': generation } : {}),
             ':next': target.seq + 1,
-            ':ws': decision.workspace_id,
-            ':at': createdAt,
             ...(target.seq === 0 ? {} : { ':prev': target.seq }),
           },
         }),
