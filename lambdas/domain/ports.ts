@@ -254,7 +254,7 @@ export interface DecisionBatchStore {
 export interface WorkspaceState {
   policy: import('./policy').StoredPolicy;
   model: import('./learning/model').WorkspaceModel;
-  /** 8 bytes, hex: this workspace's HalfSipHash key. */
+  /** This workspace's HalfSipHash key (8 bytes, hex) and its sketch format: `sketchKeyOf` in learning/sketch.ts. */
   sketchKey: string;
   /** The model generation: a reset (DELETE .../model) starts a new, empty one; absent means 0. */
   generation?: number;

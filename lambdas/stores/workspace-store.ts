@@ -5,11 +5,12 @@
 //   wslabel#<ws>#<field>:<label>     one label's counts: docs, total, t<bucket>, s<bucket>, d<bucket> (base 36)
 //   wslabel#<ws>#g<n>#<field>:<label> the same in model generation n > 0 (after n resets: DELETE .../model)
 // A label item holds at most 3 x 16,384 counts (about 340 KB), so every item stays under DynamoDB's 400 KB.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { changedFields } from '../domain/audit';
 import { auditEventPut } from './audit-log';
 import type { LabelCounts, LearnedField, WorkspaceModel } from '../domain/learning/model';
+import { newSketchKey } from '../domain/learning/sketch';
 import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy } from '../domain/policy';
 import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
 import { addDeltaToCounts } from '../domain/learning/label-delta';
@@ -202,7 +203,7 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
             TableName: this.tableName,
             Key: { pk: modelPk },
             UpdateExpression: 'SET sketch_key = if_not_exists(sketch_key, :key)',
-            ExpressionAttributeValues: { ':key': randomBytes(8).toString('hex') },
+            ExpressionAttributeValues: { ':key': newSketchKey() },
             ReturnValues: 'ALL_NEW',
           }),
         );

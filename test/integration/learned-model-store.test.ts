@@ -4,9 +4,8 @@ import { type Service, createService } from '../../lambdas/service';
 import { analyzeSignal } from '../../lambdas/analyze/analyze-signal';
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';
 import { predictField } from '../../lambdas/domain/learning/model';
-import { sketchSignal } from '../../lambdas/domain/learning/sketch';
+import { sketchKeyOf, sketchSignal } from '../../lambdas/domain/learning/sketch';
 import { cachedWorkspace } from '../../lambdas/domain/learning/workspace-cache';
-import { halfSipKey } from '../../lambdas/domain/learning/half-siphash';
 import { type TestTables, createTestTables } from '../support/dynamodb';
 import { testSettings } from '../support/local-api';
 
@@ -49,7 +48,7 @@ it('loads back exactly the counts the feedback wrote', async () => {
   }
 
   const state = await deps.workspaceStore.loadState(ws);
-  const sketch = sketchSignal(halfSipKey(Buffer.from(state.sketchKey, 'hex')), signal);
+  const sketch = sketchSignal(sketchKeyOf(state.sketchKey), signal);
   const [label] = state.model.labels;
   expect(state.model.labels).toHaveLength(1);
   expect(label).toMatchObject({ field: 'category', label: 'card_declined', docs: 2, total: 2 * sketch.t.length });

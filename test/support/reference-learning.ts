@@ -71,7 +71,8 @@ export function referenceTokens(text: string): string[] {
 
 const STEM = 4;
 
-export function referenceTextFeatures(text: string): string[] {
+/** Format 2 adds, after each word's features, `c <4 characters>` for each window of `#<word>#` (code points). */
+export function referenceTextFeatures(text: string, format: 1 | 2 = 1): string[] {
   const words = referenceTokens(text);
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
@@ -79,6 +80,10 @@ export function referenceTextFeatures(text: string): string[] {
     out.push(`w ${w}`);
     if (w.length > STEM) out.push(`p ${w.slice(0, STEM)}`);
     if (i > 0) out.push(`b ${words[i - 1]} ${w}`);
+    if (format === 2) {
+      const marked = Array.from(`#${w}#`);
+      for (let j = 0; j + 4 <= marked.length; j++) out.push(`c ${marked.slice(j, j + 4).join('')}`);
+    }
   }
   return out;
 }
@@ -88,14 +93,18 @@ function bucket(key: HalfSipKey, feature: string, size: number): number {
   return referenceHalfSipHash(key, encoder.encode(feature.length <= 300 ? feature : feature.slice(0, 300))) % size;
 }
 
-export function referenceSketch(key: HalfSipKey, signal: { subject?: string; body?: string; sender?: string }): Sketch {
+export function referenceSketch(
+  key: HalfSipKey & { format?: 1 | 2 },
+  signal: { subject?: string; body?: string; sender?: string },
+): Sketch {
   const text = `${signal.subject ?? ''}\n${signal.body ?? ''}`;
   const seen = new Set<number>();
-  for (const feature of referenceTextFeatures(text)) {
+  for (const feature of referenceTextFeatures(text, key.format ?? 1)) {
     seen.add(bucket(key, feature, TEXT_BUCKETS));
     if (seen.size >= MAX_SKETCH_FEATURES) break;
   }
   const sketch: Sketch = { t: [...seen].sort((a, b) => a - b) };
+  if (key.format === 2) sketch.f = 2;
   const parts = senderParts(signal.sender);
   if (parts) {
     sketch.s = bucket(key, `s ${parts.address}`, SENDER_BUCKETS);
@@ -108,6 +117,7 @@ const ALPHA = 0.1;
 const SHARING_EXPONENT = 0.5;
 const LEARNED_MARGIN = 2;
 const MIN_TEXT_EVIDENCE_PER_FEATURE = 0.6;
+const MIN_TEXT_EVIDENCE_PER_FEATURE_FORMAT_2 = 0.7;
 const SENDER_NATS = 3;
 const DOMAIN_NATS = 1.5;
 const EVIDENCE_CAP = 5;
@@ -120,6 +130,7 @@ export interface ReferencePrediction {
   probability: number;
   basis: 'sender' | 'domain' | 'text';
   evidence: number;
+  format?: 2;
 }
 
 /** predictField as it was before the index: every label of the field, every sketch bucket, a Map lookup each. */
@@ -180,7 +191,8 @@ export function referencePredict(
   const chosen: { l: LabelCounts; score: number; evidence: number; s: number; d: number; text: number } = best;
   if (chosen.evidence < LEARNED_MARGIN) return undefined;
   // The out-of-distribution check: text evidence per feature, whoever sent it.
-  if (chosen.text / Math.max(1, n) < MIN_TEXT_EVIDENCE_PER_FEATURE) return undefined;
+  const minText = sketch.f === 2 ? MIN_TEXT_EVIDENCE_PER_FEATURE_FORMAT_2 : MIN_TEXT_EVIDENCE_PER_FEATURE;
+  if (chosen.text / Math.max(1, n) < minText) return undefined;
   const top = chosen.score;
   const probability = 1 / scores.reduce((sum, sc) => sum + Math.exp(sc - top), 0);
   return {
@@ -191,5 +203,6 @@ export function referencePredict(
     probability,
     basis: chosen.s > 0 ? 'sender' : chosen.d > 0 ? 'domain' : 'text',
     evidence: chosen.evidence,
+    ...(sketch.f === 2 ? { format: 2 as const } : {}),
   };
 }

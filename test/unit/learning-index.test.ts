@@ -67,8 +67,8 @@ function teach(
   });
 }
 
-describe('the indexed prediction is the plain one', () => {
-  const key = keyOf(Uint8Array.from([3, 1, 4, 1, 5, 9, 2, 6]));
+describe.each([1, 2] as const)('the indexed prediction is the plain one (sketch format %i)', (format) => {
+  const key = { ...keyOf(Uint8Array.from([3, 1, 4, 1, 5, 9, 2, 6])), format };
 
   it('same label, same probability, for every field, with the index kept in step by feedback', () => {
     const model = emptyModel();

@@ -2,10 +2,19 @@
 // as the string-and-regex definition for every input, since stored sketches and label counts are keyed by them.
 import fc from 'fast-check';
 import { halfSipHash, halfSipKey } from '../../lambdas/domain/learning/half-siphash';
-import { sketchSignal } from '../../lambdas/domain/learning/sketch';
+import {
+  type SketchFormat,
+  decodeSketch,
+  encodeSketch,
+  newSketchKey,
+  sketchKeyOf,
+  sketchSignal,
+} from '../../lambdas/domain/learning/sketch';
 import { referenceHalfSipHash, referenceSketch } from '../support/reference-learning';
 
-const keyOf = (bytes: Uint8Array) => halfSipKey(bytes);
+/** Format 1 unless told: the sketch every workspace made before format 2 keeps. */
+const keyOf = (bytes: Uint8Array, format: SketchFormat = 1) => ({ ...halfSipKey(bytes), format });
+const FORMATS = fc.constantFrom<SketchFormat>(1, 2);
 
 describe('the fast sketch is the reference sketch, bit for bit', () => {
   // Pieces chosen for the scanner's edges: apostrophes straight and curly, quotes, accented and precomposed letters,
@@ -127,9 +136,9 @@ describe('the fast sketch is the reference sketch, bit for bit', () => {
 
   it('on random and unicode text', () => {
     fc.assert(
-      fc.property(key, fc.option(text, { nil: undefined }), text, sender, (k, subject, body, from) => {
+      fc.property(key, FORMATS, fc.option(text, { nil: undefined }), text, sender, (k, f, subject, body, from) => {
         const signal = { subject, body, sender: from };
-        expect(sketchSignal(keyOf(k), signal)).toEqual(referenceSketch(keyOf(k), signal));
+        expect(sketchSignal(keyOf(k, f), signal)).toEqual(referenceSketch(keyOf(k, f), signal));
       }),
       { numRuns: 1_500 },
     );
@@ -140,12 +149,13 @@ describe('the fast sketch is the reference sketch, bit for bit', () => {
     fc.assert(
       fc.property(
         key,
+        FORMATS,
         fc.integer({ min: 1_180, max: 1_205 }),
         fc.constantFrom('a', 'ab ', 'é ', '漢 ', 'x’'),
         tail,
-        (k, len, unit, end) => {
+        (k, f, len, unit, end) => {
           const body = unit.repeat(Math.ceil(len / unit.length)).slice(0, len - 1) + end;
-          expect(sketchSignal(keyOf(k), { body })).toEqual(referenceSketch(keyOf(k), { body }));
+          expect(sketchSignal(keyOf(k, f), { body })).toEqual(referenceSketch(keyOf(k, f), { body }));
         },
       ),
       { numRuns: 600 },
@@ -158,6 +168,8 @@ describe('the fast sketch is the reference sketch, bit for bit', () => {
       for (const len of [296, 297, 298, 299, 300, 301, 302, 450]) {
         const body = `${w.repeat(len)} ${w.repeat(len + 1)} end ${'b'.repeat(len)}`;
         expect(sketchSignal(k, { body })).toEqual(referenceSketch(k, { body }));
+        const k2 = { ...k, format: 2 as const };
+        expect(sketchSignal(k2, { body })).toEqual(referenceSketch(k2, { body }));
       }
     }
     const many = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}`).join(' ');
@@ -176,5 +188,44 @@ describe('the fast sketch is the reference sketch, bit for bit', () => {
         expect(halfSipHash(keyOf(k), padded, data.length)).toBe(referenceHalfSipHash(keyOf(k), data));
       }),
     );
+  });
+});
+
+describe('sketch formats (docs/learning.md: the format rides with the workspace sketch key)', () => {
+  const bytes = Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
+
+  it('reads a key stored before format 2 as format 1, and makes new keys in format 2', () => {
+    expect(sketchKeyOf('0102030405060708')).toEqual({ ...halfSipKey(bytes), format: 1 });
+    expect(sketchKeyOf('2.0102030405060708')).toEqual({ ...halfSipKey(bytes), format: 2 });
+    const fresh = newSketchKey();
+    expect(fresh).toMatch(/^2\.[0-9a-f]{16}$/);
+    expect(sketchKeyOf(fresh).format).toBe(2);
+  });
+
+  it('format 2 adds character 4-grams, so a typo still shares buckets with the word', () => {
+    const one = keyOf(bytes, 1);
+    const two = keyOf(bytes, 2);
+    const shared = (k: ReturnType<typeof keyOf>) => {
+      const a = new Set(sketchSignal(k, { body: 'my card was declined' }).t);
+      return sketchSignal(k, { body: 'my crad was delcined' }).t.filter((b) => a.has(b)).length;
+    };
+    expect(sketchSignal(one, { body: 'declined' })).toEqual({ t: expect.any(Array) });
+    expect(sketchSignal(one, { body: 'declined' }).t).toHaveLength(2);
+    expect(sketchSignal(two, { body: 'declined' }).t).toHaveLength(9);
+    expect(shared(two)).toBeGreaterThan(shared(one));
+  });
+
+  it('records the format in the stored sketch, and reads sketches stored before formats as format 1', () => {
+    for (const f of [1, 2] as const) {
+      for (const sender of [undefined, 'Ann <ann@shop.example>']) {
+        const sketch = sketchSignal(keyOf(bytes, f), { body: 'card declined again', sender });
+        const stored = encodeSketch(sketch);
+        expect(stored.length).toBeLessThanOrEqual(197);
+        expect(decodeSketch(stored)).toEqual(sketch);
+      }
+    }
+    // A sketch stored before formats: flag byte 0 or 1, no format bit.
+    expect(decodeSketch(Uint8Array.from([1, 0, 5, 0, 6, 0, 7]))).toEqual({ t: [7], s: 5, d: 6 });
+    expect(decodeSketch(Uint8Array.from([0, 0, 7]))).toEqual({ t: [7] });
   });
 });

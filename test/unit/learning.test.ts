@@ -10,7 +10,8 @@ import {
   predictField,
 } from '../../lambdas/domain/learning/model';
 import { decodeSketch, encodeSketch, sketchSignal } from '../../lambdas/domain/learning/sketch';
-import { MAX_WORKSPACES, WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
+import { MAX_WORKSPACES, WorkspaceCache, cachedWorkspace } from '../../lambdas/domain/learning/workspace-cache';
+import { learnedConfidence } from '../../lambdas/domain/learning/confidence';
 import { applyWorkspace } from '../../lambdas/domain/learning/workspace-layer';
 import { EMPTY_POLICY, compilePolicy, keywordPattern, listsSender } from '../../lambdas/domain/policy';
 import type { WorkspaceState } from '../../lambdas/domain/ports';
@@ -190,5 +191,46 @@ describe('confidence of learned decisions', () => {
     );
     expect(byPriority.priority).toBe('critical');
     expect(byPriority.confidence).toBeLessThanOrEqual(Math.min(global.confidence, 0.5));
+  });
+});
+
+describe('sketch format 2 (character 4-grams)', () => {
+  const bytes = Uint8Array.from([0, 1, 2, 3, 4, 5, 6, 7]);
+  const one = { ...halfSipKey(bytes), format: 1 as const };
+  const two = { ...halfSipKey(bytes), format: 2 as const };
+  const teach = (k: typeof one | typeof two) => {
+    const model = emptyModel();
+    const taught: [string, string][] = [
+      ['my card payment was declined at the shop', 'declined_card_payment'],
+      ['why was my card payment declined', 'declined_card_payment'],
+      ['i want a refund for this purchase', 'request_refund'],
+      ['how do i get a refund for an item', 'request_refund'],
+      ['my transfer has not arrived yet', 'transfer_not_received'],
+      ['the transfer i sent is not showing', 'transfer_not_received'],
+    ];
+    for (const [body, category] of taught)
+      applyChanges(model, sketchSignal(k, { body }), learnedChanges({}, { category }));
+    return model;
+  };
+
+  it('decides a misspelt query that format 1 cannot, and still keeps unrelated text global', () => {
+    const typo = { body: 'transfre arived' };
+    expect(predictField(teach(one), 'category', sketchSignal(one, typo))).toBeUndefined();
+    expect(predictField(teach(two), 'category', sketchSignal(two, typo))?.label).toBe('transfer_not_received');
+    const unlike = { body: 'the quarterly board meeting moved to thursday afternoon' };
+    expect(predictField(teach(two), 'category', sketchSignal(two, unlike))).toBeUndefined();
+  });
+
+  it('calibrates confidence per format: format 2 shares are surer, so the same share is worth less', () => {
+    const p = { probability: 0.95, docs: 10 };
+    expect(learnedConfidence({ ...p, format: 2 })).toBeLessThan(learnedConfidence(p));
+    expect(learnedConfidence({ ...p, format: 1 })).toBe(learnedConfidence(p));
+  });
+
+  it('keeps a workspace made before format 2 in format 1 (its stored key has no format prefix)', () => {
+    const state = (sketchKey: string) =>
+      ({ policy: EMPTY_POLICY, model: emptyModel(), sketchKey, loadCost: { requests: 0, bytes: 0 } }) as never;
+    expect(cachedWorkspace(state('0001020304050607')).key).toEqual(one);
+    expect(cachedWorkspace(state('2.0001020304050607')).key).toEqual(two);
   });
 });

@@ -7,22 +7,25 @@
 //     times, so thin teaching gives low confidence: 0.5 after one correction, 0.83 after five, whatever the share.
 // Fitted by logistic regression on the fixed held-out split of banking77-train.csv (every 5th line; models taught 10
 // per category and the whole pool), see docs/learning.md. The gate's margin was tried as a third input and added
-// nothing there. `npm run eval:learning` prints the reliability table over HTTP.
+// nothing there. `npm run eval:learning` prints the reliability table over HTTP. Sketch format 2 (character 4-grams)
+// makes shares surer, so its constants were refitted (bin/experiment-fewshot-calibration.ts, on a split of the
+// teaching pool: format 1's constants came out within 0.1 of the first fit there).
 import type { Prediction } from './model';
 
-const INTERCEPT = -2.03;
-/** Weight of the share's log-odds (the share is clamped to 0.001..0.999 first). */
-const SHARE_WEIGHT = 0.52;
-/** Weight of ln(corrections + 1). */
-const CORRECTIONS_WEIGHT = 0.39;
+/** Intercept, weight of the share's log-odds (the share clamped to 0.001..0.999 first), weight of ln(corrections + 1). */
+const CONSTANTS = {
+  1: { intercept: -2.03, share: 0.52, corrections: 0.39 },
+  2: { intercept: -2.32, share: 0.46, corrections: 0.39 },
+} as const;
 const SHARE_CLAMP = 0.001;
 
 const clamp = (x: number, lo: number, hi: number) => (x < lo ? lo : x > hi ? hi : x);
 
 /** 0 to 1, two decimals: how often a learned prediction like this one is right. */
-export function learnedConfidence(p: Pick<Prediction, 'probability' | 'docs'>): number {
+export function learnedConfidence(p: Pick<Prediction, 'probability' | 'docs' | 'format'>): number {
+  const c = CONSTANTS[p.format ?? 1];
   const share = clamp(p.probability, SHARE_CLAMP, 1 - SHARE_CLAMP);
-  const z = INTERCEPT + SHARE_WEIGHT * Math.log(share / (1 - share)) + CORRECTIONS_WEIGHT * Math.log(p.docs + 1);
+  const z = c.intercept + c.share * Math.log(share / (1 - share)) + c.corrections * Math.log(p.docs + 1);
   const calibrated = 1 / (1 + Math.exp(-z));
   const thin = p.docs / (p.docs + 1);
   return Math.round(clamp(Math.min(calibrated, thin), 0.05, 0.99) * 100) / 100;

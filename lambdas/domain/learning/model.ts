@@ -7,7 +7,7 @@
 // prediction walks only the postings of the signal's buckets instead of every label times every bucket; applyChanges
 // keeps it in step.
 import { PostingTable } from './posting-table';
-import type { Sketch } from './sketch';
+import type { Sketch, SketchFormat } from './sketch';
 import { MAX_SKETCH_FEATURES, TEXT_BUCKETS } from './sketch';
 
 /** The labels a workspace learns at most; feedback or examples naming more are not learned. */
@@ -79,8 +79,12 @@ const ALPHA = 0.1;
 const SHARING_EXPONENT = 0.5;
 /** Evidence (nats per sqrt(feature)) a learned label needs before it replaces the global answer. */
 export const LEARNED_MARGIN = 2;
-/** Text evidence (nats per feature) the best label needs, whatever the sender: the out-of-distribution check. */
+/**
+ * Text evidence (nats per feature) the best label needs, whatever the sender: the out-of-distribution check. Per sketch
+ * format: character 4-grams (format 2) are shared by more unrelated text than words are, so the bar is higher.
+ */
 export const MIN_TEXT_EVIDENCE_PER_FEATURE = 0.6;
+export const MIN_TEXT_EVIDENCE_PER_FEATURE_FORMAT_2 = 0.7;
 /** Nats per corroborating correction for the same sender, and for the same domain (capped at 5 corrections). */
 const SENDER_NATS = 3;
 const DOMAIN_NATS = 1.5;
@@ -214,6 +218,8 @@ export interface Prediction {
   basis: 'sender' | 'domain' | 'text';
   /** The gate's figure: text evidence (nats per sqrt(feature)) plus sender and domain nats; at least LEARNED_MARGIN. */
   evidence: number;
+  /** The sketch format it was scored in (absent: 1); confidence is calibrated per format. */
+  format?: SketchFormat;
 }
 
 // Scratch for predictField, grown to the largest field seen: per label, its text and weighted log-likelihoods,
@@ -357,7 +363,8 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
   // Out of distribution (contract section 13): the signal's words must be like what the label was taught, whoever
   // sent it. The best label's text log-likelihood ratio per feature against the uniform background: held-out queries
   // of taught intents mostly score 1.2 to 4.9, other corpora -0.3 to 0.5 (docs/learning.md).
-  if (TEXT[best] / Math.max(1, n) < MIN_TEXT_EVIDENCE_PER_FEATURE) return undefined;
+  const minText = sketch.f === 2 ? MIN_TEXT_EVIDENCE_PER_FEATURE_FORMAT_2 : MIN_TEXT_EVIDENCE_PER_FEATURE;
+  if (TEXT[best] / Math.max(1, n) < minText) return undefined;
   const top = SCORE[best];
   let sum = 0;
   for (let li = 0; li < count; li++) if (live[li] === 1) sum += Math.exp(SCORE[li] - top);
@@ -373,6 +380,7 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
     probability: 1 / sum,
     basis: s > 0 ? 'sender' : d > 0 ? 'domain' : 'text',
     evidence: bestEvidence,
+    ...(sketch.f === 2 ? { format: sketch.f } : {}),
   };
 }
 

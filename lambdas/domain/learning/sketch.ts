@@ -1,7 +1,8 @@
 // The one-way sketch of a signal that learning keeps: keyed hashes of its words, word pairs and sender, reduced to
 // bucket numbers. No text survives: order and repetition are dropped, every bucket is shared by thousands of possible
 // words, and the hash key belongs to one workspace (see docs/learning.md).
-import { type HalfSipKey, halfSipHash } from './half-siphash';
+import { randomBytes } from 'node:crypto';
+import { type HalfSipKey, halfSipHash, halfSipKey } from './half-siphash';
 
 /** Text buckets per workspace (2^14): bounds a label's text counts to 16,384 entries. */
 export const TEXT_BUCKETS = 1 << 14;
@@ -12,9 +13,37 @@ export const MAX_SKETCH_FEATURES = 96;
 /** Characters of subject and body that are sketched. */
 const SCAN_CHARS = 1_200;
 
+/**
+ * What a sketch's buckets mean. 1: words, four-letter stems, word pairs. 2: the same, then each word's character
+ * 4-grams (typos and inflections share them). A workspace's format rides with its sketch key for its whole life (the
+ * key outlives a reset), so one workspace's counts and stored sketches never mix the two meanings.
+ */
+export type SketchFormat = 1 | 2;
+/** The format new workspaces sketch in. */
+export const CURRENT_SKETCH_FORMAT: SketchFormat = 2;
+
+/** A workspace's hash key and the sketch format its counts are in. */
+export interface SketchKey extends HalfSipKey {
+  format: SketchFormat;
+}
+
+/**
+ * A workspace's sketch key as stored on its model item: 16 hex digits (format 1, every workspace made before
+ * format 2), or `2.` and 16 hex digits.
+ */
+export function sketchKeyOf(stored: string): SketchKey {
+  const format: SketchFormat = stored.startsWith('2.') ? 2 : 1;
+  return { ...halfSipKey(Buffer.from(format === 2 ? stored.slice(2) : stored, 'hex')), format };
+}
+
+/** A new workspace's sketch key, in the current format. */
+export const newSketchKey = (): string => `${CURRENT_SKETCH_FORMAT}.${randomBytes(8).toString('hex')}`;
+
 export interface Sketch {
   /** Distinct text buckets, ascending. */
   t: number[];
+  /** The format its buckets are in; absent: 1. */
+  f?: SketchFormat;
   /** Bucket of the sender's address, when there is one. */
   s?: number;
   /** Bucket of the sender's domain (and of each parent domain it has, the first being the full domain). */
@@ -30,8 +59,9 @@ const FEATURE_UNITS = 300;
 
 // The definition of the sketch, and the path for text the fast scanner below does not handle (letters outside the
 // Basic Multilingual Plane, 'İ', 'Σ'): the first 1,200 characters, lower-cased, cut into tokens by TOKEN (apostrophes
-// dropped); features `w <word>`, `p <first 4 letters>` (words longer than 4), `b <previous word> <word>`, in this
-// order, each UTF-8 encoded (its first 300 UTF-16 units) and hashed; the first 96 distinct buckets are kept.
+// dropped); features `w <word>`, `p <first 4 letters>` (words longer than 4), `b <previous word> <word>`, and in
+// format 2 `c <4 characters>` for each window of `#<word>#` (words of 2 or more characters), in this order, each
+// UTF-8 encoded (its first 300 UTF-16 units) and hashed; the first 96 distinct buckets are kept.
 // test/support/reference-learning.ts keeps this definition as the oracle both paths are tested against.
 function tokens(text: string): string[] {
   const out: string[] = [];
@@ -49,7 +79,10 @@ function bucket(key: HalfSipKey, feature: string, size: number): number {
   return halfSipHash(key, FEATURE, written) % size;
 }
 
-function sketchTextSlow(key: HalfSipKey, text: string, out: number[]): void {
+/** Characters of a character n-gram (format 2). */
+const GRAM = 4;
+
+function sketchTextSlow(key: HalfSipKey, text: string, out: number[], format: SketchFormat): void {
   const words = tokens(text);
   const add = (feature: string) => {
     const b = bucket(key, feature, TEXT_BUCKETS);
@@ -61,6 +94,9 @@ function sketchTextSlow(key: HalfSipKey, text: string, out: number[]): void {
     if (add(`w ${w}`)) return;
     if (w.length > STEM && add(`p ${w.slice(0, STEM)}`)) return;
     if (i > 0 && add(`b ${words[i - 1]} ${w}`)) return;
+    if (format === 1) continue;
+    const marked = [...`#${w}#`];
+    for (let j = 0; j + GRAM <= marked.length; j++) if (add(`c ${marked.slice(j, j + GRAM).join('')}`)) return;
   }
 }
 
@@ -157,7 +193,30 @@ function addFeature(key: HalfSipKey, bytes: number, units: number, out: number[]
 }
 
 /** The text buckets in `out`, in the order first met; false (and `out` empty) when the text needs the slow path. */
-function sketchTextFast(key: HalfSipKey, text: string, out: number[]): boolean {
+/** Byte offsets in WORDS of a word's characters (and of its end), for its character n-grams. */
+const CHAR_AT = new Int32Array(SCAN_CHARS + 1);
+
+/** Hashes `c <4 characters>` for each window of `#<word>#`, the word being WORDS[start, end) of `units` characters. */
+function addGrams(key: HalfSipKey, start: number, end: number, units: number, out: number[]): boolean {
+  if (units + 2 < GRAM) return false;
+  let k = 0;
+  for (let i = start; i < end; i++) if ((WORDS[i] & 0xc0) !== 0x80) CHAR_AT[k++] = i;
+  CHAR_AT[k] = end;
+  SCRATCH[0] = 0x63;
+  SCRATCH[1] = 0x20;
+  // Window j covers marked characters j..j+3; marked character m is '#' (m = 0 or units + 1) or word character m - 1.
+  for (let j = 0; j + GRAM <= units + 2; j++) {
+    let at = 2;
+    for (let m = j; m < j + GRAM; m++) {
+      if (m === 0 || m === units + 1) SCRATCH[at++] = 0x23;
+      else for (let b = CHAR_AT[m - 1]; b < CHAR_AT[m]; b++) SCRATCH[at++] = WORDS[b];
+    }
+    if (addFeature(key, at, 2 + GRAM, out)) return true;
+  }
+  return false;
+}
+
+function sketchTextFast(key: HalfSipKey, text: string, out: number[], format: SketchFormat): boolean {
   const n = text.length < SCAN_CHARS ? text.length : SCAN_CHARS;
   let at = 0; // end of the bytes written to WORDS
   let prevStart = -1;
@@ -215,6 +274,7 @@ function sketchTextFast(key: HalfSipKey, text: string, out: number[]): boolean {
       copyWord(start, at, 3 + prevBytes);
       if (addFeature(key, 3 + prevBytes + bytes, 3 + prevUnits + units, out)) return true;
     }
+    if (format === 2 && addGrams(key, start, at, units, out)) return true;
     prevStart = start;
     prevUnits = units;
   }
@@ -248,18 +308,20 @@ export const signalText = (signal: { subject?: string; body?: string }): string 
 
 /** `text` is signalText(signal), passed in where the caller has it already. */
 export function sketchSignal(
-  key: HalfSipKey,
+  key: HalfSipKey & { format?: SketchFormat },
   signal: { subject?: string; body?: string; sender?: string },
   text: string = signalText(signal),
 ): Sketch {
+  const format = key.format ?? 1;
   const t: number[] = [];
-  const fast = sketchTextFast(key, text, t);
+  const fast = sketchTextFast(key, text, t, format);
   for (const b of t) SEEN[b] = 0;
   if (!fast) {
     t.length = 0;
-    sketchTextSlow(key, text, t);
+    sketchTextSlow(key, text, t, format);
   }
   const sketch: Sketch = { t: sortBuckets(t) };
+  if (format !== 1) sketch.f = format;
   const parts = senderParts(signal.sender);
   if (parts) {
     sketch.s = bucket(key, `s ${parts.address}`, SENDER_BUCKETS);
@@ -269,15 +331,15 @@ export function sketchSignal(
 }
 
 /**
- * Compact binary form stored beside a decision (a DynamoDB binary attribute, 2 bytes a bucket): a flag byte (1 when
- * a sender is present), then sender and domain buckets when present, then the text buckets. 96 features cost 193
- * bytes, so a decision item stays in one write unit.
+ * Compact binary form stored beside a decision (a DynamoDB binary attribute, 2 bytes a bucket): a flag byte (bit 0:
+ * a sender is present; bit 1: format 2), then sender and domain buckets when present, then the text buckets. 96
+ * features cost 193 bytes (197 with a sender), so a decision item stays in one write unit.
  */
 export function encodeSketch(sketch: Sketch): Uint8Array {
   const withSender = sketch.s !== undefined;
   const t = sketch.t;
   const out = new Uint8Array(1 + 2 * (t.length + (withSender ? 2 : 0)));
-  out[0] = withSender ? 1 : 0;
+  out[0] = (withSender ? 1 : 0) | (sketch.f === 2 ? 2 : 0);
   const first = withSender ? 5 : 1;
   if (withSender) {
     const d = sketch.d ?? 0;
@@ -296,9 +358,10 @@ export function encodeSketch(sketch: Sketch): Uint8Array {
 export function decodeSketch(bytes: Uint8Array): Sketch {
   const values: number[] = [];
   for (let i = 1; i + 1 < bytes.length; i += 2) values.push(((bytes[i] << 8) | bytes[i + 1]) % TEXT_BUCKETS);
-  if (bytes[0] === 1 && values.length >= 2) {
+  const format: Partial<Sketch> = bytes[0] & 2 ? { f: 2 } : {};
+  if (bytes[0] & 1 && values.length >= 2) {
     const [s, d, ...t] = values;
-    return { t, s: s % SENDER_BUCKETS, d: d % SENDER_BUCKETS };
+    return { t, s: s % SENDER_BUCKETS, d: d % SENDER_BUCKETS, ...format };
   }
-  return { t: values };
+  return { t: values, ...format };
 }

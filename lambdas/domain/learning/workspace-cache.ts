@@ -6,8 +6,8 @@
 // one workspace share one load.
 import type { WorkspaceState } from '../ports';
 import { type CompiledPolicy, compilePolicy } from '../policy';
-import { type HalfSipKey, halfSipKey } from './half-siphash';
 import { modelIndex } from './model';
+import { type SketchKey, sketchKeyOf } from './sketch';
 
 export const MAX_WORKSPACES = 1_000;
 export const MAX_CACHED_COUNTS = 2_000_000;
@@ -15,7 +15,7 @@ export const MAX_CACHED_COUNTS = 2_000_000;
 export interface CachedWorkspace {
   state: WorkspaceState;
   policy: CompiledPolicy;
-  key: HalfSipKey;
+  key: SketchKey;
 }
 
 interface Entry {
@@ -36,7 +36,7 @@ export const weightOf = (state: WorkspaceState) =>
  */
 export function cachedWorkspace(state: WorkspaceState): CachedWorkspace {
   modelIndex(state.model);
-  return { state, policy: compilePolicy(state.policy), key: halfSipKey(Buffer.from(state.sketchKey, 'hex')) };
+  return { state, policy: compilePolicy(state.policy), key: sketchKeyOf(state.sketchKey) };
 }
 
 export class WorkspaceCache {
