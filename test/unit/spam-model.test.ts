@@ -1,7 +1,13 @@
 // The e-mail spam model (lambdas/domain/engine/spam-model.ts) and how the scorer weighs its vote. Hand-written cases
 // in our own words: tests of behaviour, not the measure of quality (that is `npm run eval` on held-out data).
 import { scoreSignal } from '../../lambdas/domain/engine';
-import { NAMED_FEATURES, spamFeatures, spamVerdict } from '../../lambdas/domain/engine/spam-model';
+import {
+  NAMED_FEATURES,
+  PREFIX_FLAG,
+  WORD_BITS,
+  spamFeatures,
+  spamVerdict,
+} from '../../lambdas/domain/engine/spam-model';
 import { TokenBuffer } from '../../lambdas/domain/engine/tokens';
 import type { Signal } from '../../lambdas/domain/signal';
 
@@ -39,6 +45,58 @@ describe('spam model features', () => {
 
   it('have no feature for free-mail providers, non-ASCII text or a missing sender', () => {
     for (const name of NAMED_FEATURES) expect(name).not.toMatch(/free|ascii|domain|tld|no_sender/);
+  });
+});
+
+describe('spam model features that age better than words (issue 22)', () => {
+  const out = new Int32Array(4096);
+  function featuresOf(subject: string, body: string, sender?: string): number[] {
+    buf.reset();
+    buf.add(subject, 0, 1000);
+    buf.add(body, 1, 20_000);
+    return Array.from(out.subarray(0, spamFeatures(buf, sender, out)));
+  }
+  const prefixes = (features: number[]) => features.filter((f) => (f & PREFIX_FLAG) !== 0);
+  const named = (features: number[]) =>
+    features
+      .filter((f) => f >= 1 << WORD_BITS && (f & PREFIX_FLAG) === 0)
+      .map((f) => NAMED_FEATURES[f - (1 << WORD_BITS)]);
+
+  it('give a word and its inflections a shared prefix, whatever the case', () => {
+    const a = prefixes(featuresOf('', 'guaranteed'));
+    const b = prefixes(featuresOf('', 'Guarantees'));
+    expect(a).toHaveLength(1);
+    expect(b).toEqual(a);
+    // Short words are read as words only.
+    expect(prefixes(featuresOf('', 'free offer now'))).toEqual([]);
+  });
+
+  it('give no prefix to a run of CJK text or to a word that starts with a letter outside ASCII', () => {
+    expect(prefixes(featuresOf('', '這是委託由專業廣告公司代發勿直接回信無法接收'))).toEqual([]);
+    expect(prefixes(featuresOf('', 'Überweisungsbetrag Éventuellement'))).toEqual([]);
+  });
+
+  it('read the layout and the punctuation: indented lines, three or more "!", the share of capitals', () => {
+    const layout = featuresOf(
+      'Act now!',
+      ' Limited OFFER\n   Order TODAY and SAVE\n  Only THIS WEEK!\n  Call NOW!\n  Code X5K9Q2ZZ!\n',
+    );
+    expect(named(layout)).toEqual(
+      expect.arrayContaining(['indented_lines', 'exclaim:3+', 'subject_exclaim', 'capitals:25%+', 'mixed_token']),
+    );
+    const plain = featuresOf(
+      'Minutes of the meeting',
+      'Hello all,\nthe minutes are attached; the next meeting is on Tuesday (room 4).\nBest, Ann\n',
+    );
+    expect(named(plain)).not.toEqual(expect.arrayContaining(['indented_lines']));
+    expect(named(plain)).not.toEqual(expect.arrayContaining(['exclaim:3+']));
+    expect(named(plain)).toEqual(expect.arrayContaining(['punctuation:8%+']));
+  });
+
+  it('read the body only as far as the engine does (20,000 characters)', () => {
+    const body = 'Dear team, the report is attached. '.repeat(600);
+    expect(body.length).toBeGreaterThan(20_000);
+    expect(featuresOf('Report', `${body}!!! !!! !!!`)).toEqual(featuresOf('Report', body));
   });
 });
 

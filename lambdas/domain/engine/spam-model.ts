@@ -1,6 +1,7 @@
 // The e-mail spam model: logistic regression over hashed words of the subject and body (each word counts once, the
-// subject's salted apart from the body's) and a few named features of the text's shape and of the sender address's
-// shape. Trained by bin/train-spam-model.ts on the labeled data (bin/data-splits.ts: never the test split); the
+// subject's salted apart from the body's), the first letters of long words (they carry over to words the training
+// mail never used), and named features of the text's shape (layout, punctuation, capitals, numbers, links) and of the
+// sender address's shape. Trained by bin/train-spam-model.ts on the labeled data (bin/data-splits.ts: never the test split); the
 // weights ship as spam-model.json (bucket numbers and integers, no text). Its log-odds are Platt-calibrated on data
 // the weights were not fitted on, so `probability` means what it says and the scorer can weigh it.
 // Features were chosen to say something about spam, not about the corpora: the sender's domain, free-mail providers
@@ -51,6 +52,13 @@ export const NAMED_FEATURES = [
   'sender_no_name',
   'sender_name_matches',
   'sender_name_differs',
+  'mixed_token',
+  'exclaim:3+',
+  'subject_exclaim',
+  'indented_lines',
+  'capitals:10%+',
+  'capitals:25%+',
+  'punctuation:8%+',
 ] as const;
 export type NamedFeature = (typeof NAMED_FEATURES)[number];
 const ID = Object.fromEntries(NAMED_FEATURES.map((name, i) => [name, WORD_BUCKETS + i])) as Record<
@@ -73,7 +81,7 @@ const LOCAL_IDS = [ID['sender_local:<=4'], ID['sender_local:<=8'], ID['sender_lo
 const [H_HTTP, H_HTTPS, H_NBSP, H_AMP] = tokenHashesMany(['http', 'https', 'nbsp', 'amp'], false).h1;
 const REPLY_SUBJECT = /^\s*(?:re|fwd?|aw|wg|tr|rv|sv)\s*:/i;
 
-const SEEN_SIZE = 2048; // power of two, > 2 * (MODEL_TOKENS + named features)
+const SEEN_SIZE = 4096; // power of two, > 2 * (MODEL_TOKENS + named features)
 const seenKeys = new Int32Array(SEEN_SIZE);
 const seenStamp = new Int32Array(SEEN_SIZE);
 let stamp = 0;
@@ -120,6 +128,72 @@ function addSenderFeatures(sender: string | null | undefined): void {
   add(matches ? ID.sender_name_matches : ID.sender_name_differs);
 }
 
+/** The shape of the body text scanned at most this far (the engine reads no more). */
+const SHAPE_CHARS = 20_000;
+
+/**
+ * Features of the body's layout and punctuation, in one pass over its code units (no allocation): three or more
+ * '!', a fifth or more of its lines indented (what a stripped HTML layout leaves), and the share of punctuation.
+ */
+function addBodyShape(body: string): void {
+  const n = body.length < SHAPE_CHARS ? body.length : SHAPE_CHARS;
+  let bangs = 0;
+  let punctuation = 0;
+  let visible = 0;
+  let lines = 0;
+  let indented = 0;
+  // Per line: nothing visible seen yet, and whether it began with a blank.
+  let fresh = true;
+  let leadingBlank = false;
+  for (let i = 0; i < n; i++) {
+    const c = body.charCodeAt(i);
+    if (c === 10) {
+      fresh = true;
+      leadingBlank = false;
+      continue;
+    }
+    if (c === 32 || c === 9 || c === 13 || c === 0xa0) {
+      if (fresh && c !== 13) leadingBlank = true;
+      continue;
+    }
+    if (fresh) {
+      fresh = false;
+      lines++;
+      if (leadingBlank) indented++;
+    }
+    visible++;
+    if (c === 33) bangs++;
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c >= 0xc0)) punctuation++;
+  }
+  if (bangs >= 3) add(ID['exclaim:3+']);
+  if (lines >= 4 && indented * 5 >= lines) add(ID.indented_lines);
+  if (visible >= 40 && punctuation * 100 >= visible * 8) add(ID['punctuation:8%+']);
+}
+
+/** A word of at least PREFIX_FROM letters also counts by its first PREFIX_LEN letters (salted apart from words). */
+const PREFIX_LEN = 5;
+const PREFIX_FROM = PREFIX_LEN + 2;
+const PREFIX_SALT = 0x6a09e667;
+/**
+ * Marks a prefix's bucket in spamFeatures' output: its weight is read from the same table as words', but it is no
+ * known word (the scorer's "how much the model had to go on" counts words only). `featureId` strips it.
+ */
+export const PREFIX_FLAG = 0x40000000;
+export const featureId = (f: number) => f & ~PREFIX_FLAG;
+/**
+ * The bucket of a long word's first letters, folded to lower case, when they are ASCII letters ("guaranteed" and
+ * "guarantee" share it); -1 otherwise (a run of CJK text is one long token: no prefix for it).
+ */
+function prefixBucket(text: string, start: number): number {
+  let h = PREFIX_SALT;
+  for (let k = start; k < start + PREFIX_LEN; k++) {
+    const c = text.charCodeAt(k) | 32;
+    if (c < 97 || c > 122) return -1;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  return mixHash(PREFIX_SALT, h) & WORD_MASK;
+}
+
 /**
  * Writes the distinct feature ids of the subject/body tokens in `buf` (word features from the first MODEL_TOKENS)
  * and of `sender` into `out` and returns how many. Deterministic; the trainer calls the same function.
@@ -143,11 +217,17 @@ export function spamFeatures(buf: TokenBuffer, sender: string | null | undefined
     else if (h === H_NBSP || h === H_AMP) entity = true;
     if (tokens >= MODEL_TOKENS) continue;
     const digits = buf.digits[i];
-    if (digits > 0 && buf.letters(i) === 0) add(bucketed(digits, [2, 4, 6, 10], NUMBER_IDS));
+    const letters = buf.letters(i);
+    if (digits >= 2 && letters >= 2 && digits + letters >= 8) add(ID.mixed_token);
+    if (digits > 0 && letters === 0) add(bucketed(digits, [2, 4, 6, 10], NUMBER_IDS));
     else if (buf.field[i] === 0) {
       add(mixHash(SUBJECT_SALT, h) & WORD_MASK);
       subject++;
     } else add(h & WORD_MASK);
+    if (letters >= PREFIX_FROM && digits === 0) {
+      const prefix = prefixBucket(buf.texts[buf.field[i]], buf.start[i]);
+      if (prefix >= 0) add(prefix | PREFIX_FLAG);
+    }
     tokens++;
   }
   const subjectText = buf.texts[0];
@@ -156,7 +236,12 @@ export function spamFeatures(buf: TokenBuffer, sender: string | null | undefined
   if (buf.currency > 0) add(ID.currency);
   if (buf.bangRuns[0] + buf.bangRuns[1] > 0) add(ID.bangs);
   const up = buf.upper[0] + buf.upper[1];
-  if (up >= 10 && up > buf.lower(0) + buf.lower(1)) add(ID.capitals);
+  const low = buf.lower(0) + buf.lower(1);
+  if (up >= 10 && up > low) add(ID.capitals);
+  if (up >= 10 && up * 4 >= up + low) add(ID['capitals:25%+']);
+  else if (up >= 10 && up * 10 >= up + low) add(ID['capitals:10%+']);
+  if (subjectText.includes('!')) add(ID.subject_exclaim);
+  addBodyShape(body);
   add(tokens < MODEL_TOKENS ? bucketed(tokens, [15, 60, 200], WORDS_IDS) : ID['words:600+']);
   add(bucketed(links, [0, 1, 3, 8], LINKS_IDS));
   if (entity) add(ID.html_entity);
@@ -209,29 +294,35 @@ let loaded: LoadedModel | null = null;
 
 /** The model, read on first use (a require() inside a function stays unevaluated in the bundle until called). */
 function spamModel(): LoadedModel {
-  if (loaded === null) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- read on first use, so a cold start that never needs it does not parse it
-    const m = require('./spam-model.json') as SpamModelFile;
-    if (m.format !== SPAM_MODEL_FORMAT)
-      throw new Error(`spam-model.json: format ${String(m.format)}, expected ${String(SPAM_MODEL_FORMAT)}`);
-    if (m.named.join() !== NAMED_FEATURES.join())
-      throw new Error('spam-model.json: its named features differ from the code: retrain');
-    if (m.bucket_deltas.length * 2 > SLOTS)
-      throw new Error('spam-model.json: more word buckets than the weight table holds');
-    const keys = new Int32Array(SLOTS).fill(-1);
-    const values = new Float32Array(SLOTS);
-    let bucket = 0;
-    for (let i = 0; i < m.bucket_deltas.length; i++) {
-      bucket += m.bucket_deltas[i];
-      let slot = slotOf(bucket);
-      while (keys[slot] !== -1) slot = (slot + 1) & (SLOTS - 1);
-      keys[slot] = bucket;
-      values[slot] = m.bucket_weights[i] / m.scale;
-    }
-    const named = Float32Array.from(m.named_weights, (w) => w / m.scale);
-    loaded = { keys, values, named, bias: m.bias / m.scale, a: m.platt_a, b: m.platt_b };
-  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- read on first use, so a cold start that never needs it does not parse it
+  if (loaded === null) loaded = loadModel(require('./spam-model.json') as SpamModelFile);
   return loaded;
+}
+
+/** Scores with `file` instead of the shipped model (the trainer's dev figures), or the shipped one again (null). */
+export function useSpamModel(file: SpamModelFile | null): void {
+  loaded = file === null ? null : loadModel(file);
+}
+
+function loadModel(m: SpamModelFile): LoadedModel {
+  if (m.format !== SPAM_MODEL_FORMAT)
+    throw new Error(`spam-model.json: format ${String(m.format)}, expected ${String(SPAM_MODEL_FORMAT)}`);
+  if (m.named.join() !== NAMED_FEATURES.join())
+    throw new Error('spam-model.json: its named features differ from the code: retrain');
+  if (m.bucket_deltas.length * 2 > SLOTS)
+    throw new Error('spam-model.json: more word buckets than the weight table holds');
+  const keys = new Int32Array(SLOTS).fill(-1);
+  const values = new Float32Array(SLOTS);
+  let bucket = 0;
+  for (let i = 0; i < m.bucket_deltas.length; i++) {
+    bucket += m.bucket_deltas[i];
+    let slot = slotOf(bucket);
+    while (keys[slot] !== -1) slot = (slot + 1) & (SLOTS - 1);
+    keys[slot] = bucket;
+    values[slot] = m.bucket_weights[i] / m.scale;
+  }
+  const named = Float32Array.from(m.named_weights, (w) => w / m.scale);
+  return { keys, values, named, bias: m.bias / m.scale, a: m.platt_a, b: m.platt_b };
 }
 
 const featureScratch = new Int32Array(SEEN_SIZE);
@@ -250,7 +341,8 @@ export function spamVerdict(buf: TokenBuffer, sender: string | null | undefined)
   let z = bias;
   let known = 0;
   for (let i = 0; i < n; i++) {
-    const f = featureScratch[i];
+    const flagged = featureScratch[i];
+    const f = flagged & ~PREFIX_FLAG;
     if (f >= WORD_BUCKETS) {
       z += named[f - WORD_BUCKETS];
       continue;
@@ -258,7 +350,7 @@ export function spamVerdict(buf: TokenBuffer, sender: string | null | undefined)
     for (let slot = slotOf(f); keys[slot] !== -1; slot = (slot + 1) & (SLOTS - 1)) {
       if (keys[slot] === f) {
         z += values[slot];
-        known++;
+        if (f === flagged) known++;
         break;
       }
     }
