@@ -26,15 +26,24 @@ const move = (seq: number, from: string, to: string, sketch = sketchA): JournalE
     { field: 'category', label: to, sign: 1 },
   ],
 });
-const docs = (model: ReturnType<typeof emptyModel>) =>
-  Object.fromEntries(model.labels.map((l) => [l.label, l.docs]));
+const docs = (model: ReturnType<typeof emptyModel>) => Object.fromEntries(model.labels.map((l) => [l.label, l.docs]));
 
 it('applies entries in seq order and waits for one still in flight, then gives it up after the bound', () => {
   const model = emptyModel();
   const cursor = journalCursor(0);
   expect(entriesToRead(cursor, 3)).toEqual([1, 2, 3]);
   // Entry 2 is not there yet: 1 applies, 3 waits behind it.
-  applyJournal(model, cursor, 3, new Map([[1, add(1, 'a')], [2, undefined], [3, add(3, 'b', sketchB)]]), 1_000);
+  applyJournal(
+    model,
+    cursor,
+    3,
+    new Map([
+      [1, add(1, 'a')],
+      [2, undefined],
+      [3, add(3, 'b', sketchB)],
+    ]),
+    1_000,
+  );
   expect(docs(model)).toEqual({ a: 1 });
   expect(cursor.applied).toBe(1);
   // Only the missing entry is read again.
@@ -44,7 +53,16 @@ it('applies entries in seq order and waits for one still in flight, then gives i
   expect(cursor.applied).toBe(3);
 
   // Entry 4 never comes (its feedback crashed): 5 waits until the bound, then applies.
-  applyJournal(model, cursor, 5, new Map([[4, undefined], [5, add(5, 'b', sketchB)]]), 10_000);
+  applyJournal(
+    model,
+    cursor,
+    5,
+    new Map([
+      [4, undefined],
+      [5, add(5, 'b', sketchB)],
+    ]),
+    10_000,
+  );
   applyJournal(model, cursor, 5, new Map([[4, undefined]]), 10_000 + JOURNAL_GAP_GIVE_UP_MS - 1);
   expect(docs(model)).toEqual({ a: 2, b: 1 });
   applyJournal(model, cursor, 5, new Map([[4, undefined]]), 10_000 + JOURNAL_GAP_GIVE_UP_MS);
