@@ -6,7 +6,10 @@
 // Runs after the other DynamoDB sections, so their figures are of a fresh workspace.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { applyChanges, indexModel, learnedChanges } from '../../lambdas/domain/learning/model';
+import { applyOwnFeedback } from '../../lambdas/application/model-learning';
+import { indexModel } from '../../lambdas/domain/learning/model';
+import { FOLD_WINDOW } from '../../lambdas/stores/journal-fold';
+import type { DynamoFeedbackStore } from '../../lambdas/stores/feedback-store';
 import { weightOf } from '../../lambdas/domain/learning/workspace-cache';
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';
 import { categoryName, parseCsv } from '../banking77';
@@ -16,6 +19,7 @@ import { analyzeEvents, analyzeInProcess, expectOk } from './requests';
 import type { World } from './world';
 import { benchWorkspaceImport } from './workspace-import';
 import { benchLearnedAnalyzeCost } from './cost-learned';
+import { benchLearnedFeedbackCost, writeUnitMeter } from './cost-feedback-learned';
 
 const DATA_DIR = process.env.SAS_DATA_DIR ?? path.resolve(REPO_ROOT, '../shared/data');
 
@@ -52,10 +56,17 @@ export async function benchWorkspace(
   });
   let feedbackWrites = 0;
   let maxWrites = 0;
+  let maxFoldWrites = 0;
+  const folder = (deps.feedbackStore as DynamoFeedbackStore).folder;
+  const foldsBefore = { ...folder.stats };
+  let foldsSeen = folder.stats.folds;
+  let feedbackUnitsSum = 0;
+  const units = writeUnitMeter(deps.client);
   for (const [text, raw] of teach) {
     const body = JSON.stringify({ workspace_id: ws, source: 'support_message', body: text });
     const decision = expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, body)));
     world.counter.reset();
+    const unitsBefore = units.units;
     const target = await deps.feedbackStore.getTarget(decision.decision_id);
     const workspace = await deps.workspaces.get(ws);
     const out = await recordFeedback(
@@ -65,11 +76,21 @@ export async function benchWorkspace(
       workspace,
       new Date().toISOString(),
     );
-    if (out.kind === 'recorded')
-      applyChanges(workspace.state.model, out.target.sketch!, learnedChanges(out.target.learned, out.learned));
+    if (out.kind === 'recorded') applyOwnFeedback(workspace.state, out.target.sketch!, out);
+    feedbackUnitsSum += units.units - unitsBefore;
     feedbackWrites += world.counter.writeCalls;
-    maxWrites = Math.max(maxWrites, world.counter.writeCalls);
+    // The feedback that folds a window writes the label items too; the others write 3 small items.
+    if (folder.stats.folds > foldsSeen) maxFoldWrites = Math.max(maxFoldWrites, world.counter.writeCalls);
+    else maxWrites = Math.max(maxWrites, world.counter.writeCalls);
+    foldsSeen = folder.stats.folds;
   }
+  units.detach();
+  const folds = {
+    count: folder.stats.folds - foldsBefore.folds,
+    write: (folder.stats.writeUnits - foldsBefore.writeUnits) / teach.length,
+    read: (folder.stats.readUnits - foldsBefore.readUnits) / teach.length,
+  };
+  const feedbackUnits = feedbackUnitsSum / teach.length;
 
   // Cold load of the taught workspace, then warm requests.
   deps.workspaces.invalidate(ws);
@@ -97,9 +118,22 @@ export async function benchWorkspace(
     ws,
   );
   const learnedCost = await benchLearnedAnalyzeCost(world, quick, writes.ws_fresh_check_read_units);
+  const feedbackCost = await benchLearnedFeedbackCost(
+    world,
+    teach.slice(0, quick ? 100 : 300).map(([text, raw]) => [text, categoryName(raw)]),
+    folds,
+  );
   return {
     ...writes,
     ...learnedCost,
+    ...feedbackCost,
+    ws_feedback_write_units: round2(feedbackUnits),
+    ws_feedback_vs_floor: round2(feedbackUnits / 1),
+    ws_feedback_folds: folds.count,
+    ws_feedback_fold_window: FOLD_WINDOW,
+    ws_feedback_fold_write_units_amortized: round3(folds.write),
+    ws_feedback_fold_read_units_amortized: round3(folds.read),
+    ws_feedback_fold_writes_max: maxFoldWrites,
     ws_learned_categories: state.model.labels.filter((l) => l.field === 'category').length,
     ws_taught_feedback: teach.length,
     ws_reads_warm: warm.reads,

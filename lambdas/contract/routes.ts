@@ -36,7 +36,15 @@ export interface RouteDefinition {
 export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'BatchGetItem' | 'BatchWriteItem' | 'Query';
 
 /** Items of the decisions table a route may touch, named by their partition-key prefix (ITEM_PREFIX in tables.ts). */
-export type DecisionsItem = 'decision' | 'idempotency' | 'policy' | 'workspaceModel' | 'workspaceLabel' | 'audit';
+export type DecisionsItem =
+  | 'decision'
+  | 'idempotency'
+  | 'policy'
+  | 'workspaceModel'
+  | 'workspaceLabel'
+  | 'workspaceHead'
+  | 'workspaceJournal'
+  | 'audit';
 
 export interface TableAccess {
   /**
@@ -49,10 +57,17 @@ export interface TableAccess {
   indexes?: string[];
 }
 
-/** Loading a workspace's policy and model (BatchGetItem), and making its sketch key on a first load (UpdateItem). */
+/**
+ * Loading a workspace's policy, model, head, label items and journal entries, and checking its head each TTL
+ * (BatchGetItem); making its sketch key and head on a first load (UpdateItem). A check that finds journal entries
+ * unfolded for an hour folds them (lambdas/stores/journal-fold.ts): the fold's plan (GetItem, PutItem), the label
+ * items, the model item's labels and the head's fold marker (UpdateItem).
+ */
 const LOAD_WORKSPACE = {
-  BatchGetItem: ['policy', 'workspaceModel', 'workspaceLabel'],
-  UpdateItem: ['workspaceModel'],
+  BatchGetItem: ['policy', 'workspaceModel', 'workspaceLabel', 'workspaceHead', 'workspaceJournal'],
+  GetItem: ['workspaceJournal'],
+  PutItem: ['workspaceJournal'],
+  UpdateItem: ['workspaceModel', 'workspaceLabel', 'workspaceHead'],
 } as const satisfies TableAccess['actions'];
 
 export const ROUTES: readonly RouteDefinition[] = [
@@ -65,7 +80,11 @@ export const ROUTES: readonly RouteDefinition[] = [
     // The decision (PutItem), or with an Idempotency-Key the record and the decision in one transaction; a replay
     // or a lost race reads the record or the decision back (GetItem).
     decisions: {
-      actions: { ...LOAD_WORKSPACE, PutItem: ['decision', 'idempotency'], GetItem: ['decision', 'idempotency'] },
+      actions: {
+        ...LOAD_WORKSPACE,
+        PutItem: ['decision', 'idempotency', ...LOAD_WORKSPACE.PutItem],
+        GetItem: ['decision', 'idempotency', ...LOAD_WORKSPACE.GetItem],
+      },
     },
   },
   {
@@ -98,8 +117,8 @@ export const ROUTES: readonly RouteDefinition[] = [
         ...LOAD_WORKSPACE,
         BatchGetItem: [...LOAD_WORKSPACE.BatchGetItem, 'decision'],
         BatchWriteItem: ['decision'],
-        PutItem: ['idempotency'],
-        GetItem: ['idempotency'],
+        PutItem: ['idempotency', ...LOAD_WORKSPACE.PutItem],
+        GetItem: ['idempotency', ...LOAD_WORKSPACE.GetItem],
       },
     },
   },
@@ -120,7 +139,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     scope: 'policy',
     // The policy item: read, then replaced with a condition on its version (UpdateItem) in one TransactWriteItems
     // with its audit event (`audit#<event_id>`, a PutItem: lambdas/stores/audit-log.ts).
-    decisions: { actions: { GetItem: ['policy'], UpdateItem: ['policy'], PutItem: ['audit'] } },
+    // The head's policy counter moves in the same transaction (UpdateItem), so containers read the policy again.
+    decisions: { actions: { GetItem: ['policy'], UpdateItem: ['policy', 'workspaceHead'], PutItem: ['audit'] } },
   },
   {
     id: 'Feedback',
@@ -128,13 +148,15 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/decisions/{decision_id}/feedback`,
     entry: 'lambdas/feedback/handler.ts',
     scope: 'feedback',
-    // The decision and its sketch (GetItem), the feedback on it and the model's counts (conditional UpdateItem
-    // ADDs), under the workspace's loaded policy and model.
+    // The decision and its sketch (GetItem), the feedback on it (conditional UpdateItem), the journal's next number
+    // (UpdateItem ADD on the head) and its entry (PutItem), under the workspace's loaded policy and model. Now and
+    // then a fold: the window's entries (BatchGetItem), its plan (GetItem, PutItem), the label items, the model
+    // item's labels and the head's fold marker (UpdateItem).
     decisions: {
       actions: {
         ...LOAD_WORKSPACE,
-        GetItem: ['decision'],
-        UpdateItem: ['decision', 'workspaceModel', 'workspaceLabel'],
+        GetItem: ['decision', ...LOAD_WORKSPACE.GetItem],
+        UpdateItem: ['decision', ...LOAD_WORKSPACE.UpdateItem],
       },
     },
   },
@@ -150,9 +172,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     decisions: {
       actions: {
         ...LOAD_WORKSPACE,
-        GetItem: ['idempotency'],
-        PutItem: ['idempotency', 'audit'],
-        UpdateItem: ['workspaceModel', 'workspaceLabel'],
+        GetItem: ['idempotency', ...LOAD_WORKSPACE.GetItem],
+        PutItem: ['idempotency', 'audit', ...LOAD_WORKSPACE.PutItem],
       },
     },
   },
@@ -162,9 +183,11 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/workspaces/{workspace_id}/model`,
     entry: 'lambdas/forget-model/handler.ts',
     scope: 'policy',
-    // Reads the model item (GetItem), moves it to a new generation (UpdateItem) with the audit event (PutItem), in
-    // one TransactWriteItems.
-    decisions: { actions: { GetItem: ['workspaceModel'], UpdateItem: ['workspaceModel'], PutItem: ['audit'] } },
+    // Reads the model item (GetItem), moves it and the head to a new generation (UpdateItem) with the audit event
+    // (PutItem), in one TransactWriteItems.
+    decisions: {
+      actions: { GetItem: ['workspaceModel'], UpdateItem: ['workspaceModel', 'workspaceHead'], PutItem: ['audit'] },
+    },
   },
 ];
 

@@ -76,6 +76,10 @@ export const ITEM_PREFIX = {
   workspaceModel: 'wsmodel#',
   /** Decisions table: `wslabel#<workspace>#<field>:<label>`, one learned label's counts. */
   workspaceLabel: 'wslabel#',
+  /** Decisions table: `wshead#<workspace>`, what a container checks each TTL (generation, journal seq, fold marker). */
+  workspaceHead: 'wshead#',
+  /** Decisions table: `wsjournal#<workspace>#g<n>#<seq>`, one feedback's count changes (and `...#fold<end>` plans). */
+  workspaceJournal: 'wsjournal#',
   /** Decisions table: `audit#<event_id>`, an audit event (lambdas/stores/audit-log.ts), kept 400 days. */
   audit: 'audit#',
 } as const;

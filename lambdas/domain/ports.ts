@@ -262,6 +262,10 @@ export interface WorkspaceState {
   labelVersions?: Map<string, number>;
   /** DynamoDB reads the load made (requests) and the bytes of model it read, for the bench. */
   loadCost: { requests: number; bytes: number };
+  /** The workspace head's counters when last checked (policy and import changes, the journal's fold marker). */
+  head?: { policyChanges: number; modelChanges: number; folded: number };
+  /** Where this container stands in the workspace's feedback journal. */
+  journal?: import('./learning/journal').JournalCursor;
 }
 
 export type PolicyWrite = { kind: 'stored'; policy: import('./policy').StoredPolicy } | { kind: 'precondition_failed' };
@@ -298,6 +302,13 @@ export interface FeedbackTarget {
   seq: number;
   /** The model generation `learned` was counted in (0 before any reset). */
   learnedGeneration: number;
+  /** When the decision item (and its sketch) expires, epoch seconds: its journal entry expires with it. */
+  expiresAt?: number;
+}
+
+/** A feedback stored: the journal entry it wrote (none when it moved no counts) and the generation it counted in. */
+export interface FeedbackRecorded {
+  journal?: { seq: number; generation: number };
 }
 
 export interface FeedbackStore {
@@ -312,5 +323,5 @@ export interface FeedbackStore {
     learned: FeedbackFields,
     createdAt: string,
     generation?: number,
-  ): Promise<boolean>;
+  ): Promise<FeedbackRecorded | false>;
 }

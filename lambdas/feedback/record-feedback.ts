@@ -8,7 +8,9 @@ import type { FeedbackFields, FeedbackStore, FeedbackTarget } from '../domain/po
 /** Concurrent feedback on one decision: how often a request re-reads after losing the race. */
 const ATTEMPTS = 6;
 
-export type FeedbackOutcome = { kind: 'recorded'; target: FeedbackTarget; learned: FeedbackFields } | { kind: 'busy' };
+export type FeedbackOutcome =
+  | { kind: 'recorded'; target: FeedbackTarget; learned: FeedbackFields; journal?: { seq: number; generation: number } }
+  | { kind: 'busy' };
 
 /** The labels a decision counts in the model after this feedback. */
 export function labelsToLearn(
@@ -41,8 +43,8 @@ export async function recordFeedback(
   let target: FeedbackTarget | undefined = current(first);
   for (let attempt = 0; attempt < ATTEMPTS && target; attempt++) {
     const learned = labelsToLearn(fields, target.learned, workspace);
-    if (await store.record(target, fields, learned, createdAt, generation))
-      return { kind: 'recorded', target, learned };
+    const recorded = await store.record(target, fields, learned, createdAt, generation);
+    if (recorded) return { kind: 'recorded', target, learned, journal: recorded.journal };
     await new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** attempt));
     const next = await store.getTarget(first.decision.decision_id);
     target = next && current(next);

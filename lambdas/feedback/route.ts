@@ -6,7 +6,7 @@ import { type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, unavailable, validationError } from '../http/errors';
 import { validateFeedback } from './feedback-schema';
 import { recordFeedback } from './record-feedback';
-import { applyChanges, learnedChanges } from '../domain/learning/model';
+import { applyOwnFeedback } from '../application/model-learning';
 
 export function feedbackRoute(deps: Dependencies): RouteHandler {
   const { feedbackStore, workspaceAccess, workspaces, telemetry } = deps;
@@ -36,13 +36,7 @@ export function feedbackRoute(deps: Dependencies): RouteHandler {
       // This container decides with what was just learned at once (its cached model takes the same change, no
       // reload); other containers within WORKSPACE_CACHE_TTL_SECONDS.
       const cached = workspaces.peek(workspaceId);
-      if (cached && outcome.target.sketch) {
-        applyChanges(
-          cached.state.model,
-          outcome.target.sketch,
-          learnedChanges(outcome.target.learned, outcome.learned),
-        );
-      }
+      if (cached && outcome.target.sketch) applyOwnFeedback(cached.state, outcome.target.sketch, outcome);
       telemetry.logger.info('feedback recorded', { decision_id: decisionId, workspace_id: workspaceId });
       return {
         statusCode: 200,

@@ -1,14 +1,21 @@
-// Feedback on a decision and the model counts it moves. Writes per feedback: one conditional UpdateItem on the
-// decision item (replacing earlier feedback), one UpdateItem per label whose count changes (at most 2 per field,
-// 8 in all), and one on the workspace's model item: at most 10, each an atomic ADD, so concurrent feedback from many
-// clients never loses a count and never conflicts on a hot label item.
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+// Feedback on a decision and the model counts it moves (docs/learning.md, "Corrections at the price of a write").
+// Writes per feedback, each a small item whatever the workspace learned: one conditional UpdateItem on the decision
+// item (replacing earlier feedback), and when counts move, an atomic ADD on the workspace head (the journal's next
+// number) and a PutItem of the journal entry (the sketch and the labels moved). Concurrent feedback from many
+// containers never loses a count: each takes its own number. One feedback in FOLD_WINDOW also folds a window of the
+// journal into the label items (lambdas/stores/journal-fold.ts).
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
-import { type LearnedField, learnedChanges } from '../domain/learning/model';
-import { type Sketch, decodeSketch } from '../domain/learning/sketch';
-import type { FeedbackFields, FeedbackStore, FeedbackTarget } from '../domain/ports';
+import { encodeChanges } from '../domain/learning/journal';
+import { learnedChanges } from '../domain/learning/model';
+import { decodeSketch, encodeSketch } from '../domain/learning/sketch';
+import type { FeedbackFields, FeedbackRecorded, FeedbackStore, FeedbackTarget } from '../domain/ports';
 import { decisionFrom } from './decision-store';
-import { WORKSPACE_PREFIX, labelPk, labelVersionAttribute } from './workspace-store';
+import { type FoldOptions, JournalFolder, retryingConflicts } from './journal-fold';
+import { headFrom, headPk, journalPk } from './workspace-head';
+
+/** A journal entry's shortest life: its decision may expire sooner (DECISION_RETENTION_DAYS can be 1). */
+const MIN_ENTRY_SECONDS = 86_400;
 
 /** Counts writes, for the bench's "bounded, stated and measured" figure. */
 export interface WriteCounter {
@@ -17,11 +24,16 @@ export interface WriteCounter {
 
 export class DynamoFeedbackStore implements FeedbackStore {
   readonly counter: WriteCounter = { writes: 0 };
+  /** Folds the journal into the label items now and then (its stats are the bench's amortized fold cost). */
+  readonly folder: JournalFolder;
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+    foldOptions?: FoldOptions,
+  ) {
+    this.folder = new JournalFolder(client, tableName, foldOptions);
+  }
 
   async getTarget(decisionId: string): Promise<FeedbackTarget | undefined> {
     const out = await this.client.send(
@@ -40,6 +52,7 @@ export class DynamoFeedbackStore implements FeedbackStore {
       learned: (item.learned as FeedbackFields | undefined) ?? {},
       seq: Number(item.feedback_seq ?? 0),
       learnedGeneration: Number(item.learned_generation ?? 0),
+      expiresAt: item.expires_at === undefined ? undefined : Number(item.expires_at),
     };
   }
 
@@ -50,24 +63,23 @@ export class DynamoFeedbackStore implements FeedbackStore {
     learned: FeedbackFields,
     createdAt: string,
     generation = 0,
-  ): Promise<boolean> {
+  ): Promise<FeedbackRecorded | false> {
     const { decision } = target;
     try {
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: ITEM_PREFIX.decision + decision.decision_id },
-          UpdateExpression:
-            'SET feedback = :fb, learned = :learned, learned_generation = :gen, feedback_seq = :next, feedback_workspace_id = :ws, feedback_at = :at',
+          // Only what feedback needs: the item is billed by its size twice (the table and the listing index) and often
+          // sits near 1 KB. Generation 0 (no reset ever) is the absent value.
+          UpdateExpression: `SET feedback = :fb, learned = :learned, feedback_seq = :next${generation > 0 ? ', learned_generation = :gen' : ' REMOVE learned_generation'}`,
           ConditionExpression:
             target.seq === 0 ? 'attribute_exists(pk) AND attribute_not_exists(feedback_seq)' : 'feedback_seq = :prev',
           ExpressionAttributeValues: {
             ':fb': { fields, created_at: createdAt },
             ':learned': learned,
-            ':gen': generation,
+            ...(generation > 0 ? { ':gen': generation } : {}),
             ':next': target.seq + 1,
-            ':ws': decision.workspace_id,
-            ':at': createdAt,
             ...(target.seq === 0 ? {} : { ':prev': target.seq }),
           },
         }),
@@ -77,58 +89,44 @@ export class DynamoFeedbackStore implements FeedbackStore {
       if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
       throw err;
     }
-    if (!target.sketch) return true;
+    if (!target.sketch) return {};
     const changes = learnedChanges(target.learned, learned);
-    if (changes.length === 0) return true;
-    await Promise.all(
-      changes.map((c) => this.addCounts(decision.workspace_id, c.field, c.label, target.sketch!, c.sign, generation)),
+    if (changes.length === 0) return {};
+    const workspaceId = decision.workspace_id;
+    const nowMs = Date.now();
+    // The journal's next number, and the generation it is in now (a reset may have landed since this container
+    // loaded the workspace: the entry then moves nothing, like the counts that went to the old generation before).
+    const out = await retryingConflicts(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: headPk(workspaceId) },
+          UpdateExpression: 'ADD seq :one SET unfolded_since = if_not_exists(unfolded_since, :now)',
+          ExpressionAttributeValues: { ':one': 1, ':now': nowMs },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
     );
-    const added = changes.filter((c) => c.sign === 1).map((c) => `${c.field}:${c.label}`);
-    // Each changed label's version too: other containers then read again only the label items that changed.
-    const changed = [...new Set(changes.map((c) => `${c.field}:${c.label}`))];
-    const versionNames = Object.fromEntries(changed.map((l, i) => [`#v${i}`, labelVersionAttribute(l)]));
+    const head = headFrom(out.Attributes);
+    const headGeneration = head.generation ?? 0;
     await this.client.send(
-      new UpdateCommand({
+      new PutCommand({
         TableName: this.tableName,
-        Key: { pk: WORKSPACE_PREFIX.model + decision.workspace_id },
-        UpdateExpression: `ADD #version :one${added.length ? ', #labels :labels' : ''}${changed.map((_, i) => `, #v${i} :one`).join('')}`,
-        ExpressionAttributeNames: {
-          '#version': 'version',
-          ...(added.length ? { '#labels': 'labels' } : {}),
-          ...versionNames,
+        Item: {
+          pk: journalPk(workspaceId, headGeneration, head.seq),
+          ...(headGeneration === generation ? { sketch: encodeSketch(target.sketch), ch: encodeChanges(changes) } : {}),
+          // The entry holds the decision's sketch: it lives as long as the decision item holding it, and at least a
+          // day, so that it is folded first (FOLD_AGE_MS).
+          expires_at: Math.max(target.expiresAt ?? 0, Math.floor(nowMs / 1000) + MIN_ENTRY_SECONDS),
         },
-        ExpressionAttributeValues: { ':one': 1, ...(added.length ? { ':labels': new Set(added) } : {}) },
       }),
     );
-    this.counter.writes += changes.length + 1;
-    return true;
-  }
-
-  private async addCounts(
-    workspaceId: string,
-    field: LearnedField,
-    label: string,
-    sketch: Sketch,
-    sign: 1 | -1,
-    generation: number,
-  ) {
-    const names: Record<string, string> = { '#docs': 'docs', '#total': 'total' };
-    const adds = ['#docs :s', '#total :n'];
-    const attributes = sketch.t.map((b) => `t${b.toString(36)}`);
-    if (sketch.s !== undefined) attributes.push(`s${sketch.s.toString(36)}`);
-    if (sketch.d !== undefined) attributes.push(`d${sketch.d.toString(36)}`);
-    attributes.forEach((name, i) => {
-      names[`#${i}`] = name;
-      adds.push(`#${i} :s`);
-    });
-    await this.client.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: { pk: labelPk(workspaceId, field, label, generation) },
-        UpdateExpression: `ADD ${adds.join(', ')}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ':s': sign, ':n': sign * sketch.t.length },
-      }),
-    );
+    this.counter.writes += 2;
+    try {
+      await this.folder.maybeFold(workspaceId, head, nowMs);
+    } catch {
+      // The feedback is stored and journaled; the fold stays in flight and a later feedback takes it over.
+    }
+    return { journal: { seq: head.seq, generation: headGeneration } };
   }
 }

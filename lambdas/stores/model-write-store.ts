@@ -10,6 +10,7 @@ import type { LabelDelta } from '../domain/learning/label-delta';
 import type { AuditEntry, ImportWrite, ImportWriteResult, ModelWriteStore } from '../domain/learning/model-writes';
 import { ModelBusyError } from '../domain/ports';
 import { auditEventPut } from './audit-log';
+import { headPk } from './workspace-head';
 import { WORKSPACE_PREFIX, labelPk, labelVersionAttribute } from './workspace-store';
 
 /** One TransactWriteItems entry (the audit writer's Put). */
@@ -38,8 +39,9 @@ function updatesOf(workspaceId: string, generation: number, deltas: LabelDelta[]
   for (const d of deltas) {
     const pk = labelPk(workspaceId, d.field, d.label, generation);
     const entries: [string, number][] = [['docs', d.docs], ['total', d.total], ...d.counts];
+    // `iv` moves with every import update: a fold rewriting the item whole (journal-fold.ts) sees it changed.
     for (let i = 0; i < entries.length; i += TERMS_PER_UPDATE)
-      out.push({ pk, label: `${d.field}:${d.label}`, adds: entries.slice(i, i + TERMS_PER_UPDATE) });
+      out.push({ pk, label: `${d.field}:${d.label}`, adds: [...entries.slice(i, i + TERMS_PER_UPDATE), ['iv', 1]] });
   }
   return out;
 }
@@ -76,6 +78,23 @@ function addItem(tableName: string, u: Update): TransactItem {
       Key: { pk: u.pk },
       UpdateExpression: `ADD ${terms.join(', ')}`,
       ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+function headUpdate(
+  tableName: string,
+  workspaceId: string,
+  expression: string,
+  values: Record<string, number>,
+): TransactItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk: headPk(workspaceId) },
+      UpdateExpression: expression,
+      ...(expression.includes('#gen') ? { ExpressionAttributeNames: { '#gen': 'generation' } } : {}),
       ExpressionAttributeValues: values,
     },
   };
@@ -165,6 +184,8 @@ export class DynamoModelWriteStore implements ModelWriteStore {
       ...(record ? [claim(record.pk, record.item)] : []),
       ...(audit ? [audit] : []),
       ...lastUpdates.map((u) => addItem(this.tableName, u)),
+      // Containers check the head each TTL: its import counter tells them to read the changed label items again.
+      headUpdate(this.tableName, workspaceId, 'ADD mv :one', { ':one': 1 }),
     ];
     const outcome = await this.transact(last, record ? 1 : -1, 0);
     if (outcome === 'claimed_before') return { kind: 'recorded', item: (await this.getRecord(record!.pk)) ?? {} };
@@ -201,6 +222,14 @@ export class DynamoModelWriteStore implements ModelWriteStore {
           },
         },
         ...(audit ? [this.auditPut(audit({ before, after }))] : []),
+        // The head moves to the new generation with the model item; the journal of the new generation starts after
+        // the feedback numbered so far (those entries, of the old generation, are never read again).
+        headUpdate(
+          this.tableName,
+          workspaceId,
+          'SET #gen = :next, folded = if_not_exists(seq, :zero) REMOVE folding, folding_at, unfolded_since',
+          { ':next': generation + 1, ':zero': 0 },
+        ),
       ];
       const outcome = await this.transact(items, -1, 0);
       if (outcome === 'done') return generation + 1;

@@ -1,30 +1,39 @@
-// Policies and learned models, in the decisions table (layout: docs/learning.md).
+// Policies and learned models, in the decisions table (layout: docs/learning.md; the head and journal items:
+// workspace-head.ts).
 //   policy#<ws>                      the policy as sent, its version and updated_at
 //   wsmodel#<ws>                     the workspace's sketch key, model version and the labels it was taught
 //   wslabel#<ws>#<field>:<label>     one label's counts: docs, total, t<bucket>, s<bucket>, d<bucket> (base 36)
 //   wslabel#<ws>#g<n>#<field>:<label> the same in model generation n > 0 (after n resets: DELETE .../model)
 // A label item holds at most 3 x 16,384 counts (about 340 KB), so every item stays under DynamoDB's 400 KB.
 import { createHash } from 'node:crypto';
-import {
-  BatchGetCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { changedFields } from '../domain/audit';
 import { auditEventPut } from './audit-log';
-import { type LabelCounts, type LearnedField, type WorkspaceModel, labelCounts } from '../domain/learning/model';
-import { SENDER_BUCKETS, TEXT_BUCKETS, newSketchKey } from '../domain/learning/sketch';
+import type { LabelCounts, LearnedField, WorkspaceModel } from '../domain/learning/model';
+import { newSketchKey } from '../domain/learning/sketch';
 import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy } from '../domain/policy';
 import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
-import { ITEM_PREFIX } from '../contract/tables';
+import { addDeltaToCounts } from '../domain/learning/label-delta';
+import { applyJournal, entriesToRead, journalCursor } from '../domain/learning/journal';
+import { JournalFolder, foldDue } from './journal-fold';
+import {
+  WORKSPACE_PREFIX,
+  batchGet,
+  countsFrom,
+  headFrom,
+  headPk,
+  initHead,
+  labelPk,
+  readJournal,
+} from './workspace-head';
 
-export const WORKSPACE_PREFIX = {
-  policy: ITEM_PREFIX.policy,
-  model: ITEM_PREFIX.workspaceModel,
-  label: ITEM_PREFIX.workspaceLabel,
-} as const;
+export { WORKSPACE_PREFIX, countsFrom, labelPk };
+
+/** Loads that start again when a reset or a fold moved under them (then the load goes ahead anyway). */
+const LOAD_ATTEMPTS = 6;
+/** A container this far behind the journal loads the workspace again instead of reading every entry. */
+const MAX_ENTRIES_PER_REFRESH = 1_000;
+
 export const POLICY_FIELDS = [
   'vip_senders',
   'trusted_senders',
@@ -36,10 +45,6 @@ export const POLICY_FIELDS = [
   'response_minutes',
   'learning',
 ] as const;
-
-/** A label item's key in a model generation (generation 0 keeps the layout of before resets existed). */
-export const labelPk = (workspaceId: string, field: LearnedField, label: string, generation = 0) =>
-  `${WORKSPACE_PREFIX.label}${workspaceId}#${generation > 0 ? `g${generation}#` : ''}${field}:${label}`;
 
 function policyFrom(item: Record<string, unknown> | undefined): StoredPolicy {
   if (!item) return { ...EMPTY_POLICY };
@@ -68,29 +73,6 @@ function labelVersionsOf(meta: Record<string, unknown>): Map<string, number> {
   return out;
 }
 
-/** A count's attribute: its kind, then its bucket in base 36 (below 2^14: at most 3 digits). */
-const COUNT_NAME = /^[tsd][0-9a-z]{1,3}$/;
-
-/**
- * A label item's attributes back into counts; zero counts (left by replaced feedback) are skipped. The item's own
- * attributes (`docs`, `total`, `pk`, ...) are not counts even where they look like one: `docs` would read as domain
- * bucket "ocs", out of range.
- */
-export function countsFrom(field: LearnedField, label: string, item: Record<string, unknown>): LabelCounts {
-  const counts = labelCounts(field, label);
-  counts.docs = Number(item.docs ?? 0);
-  counts.total = Number(item.total ?? 0);
-  for (const [name, raw] of Object.entries(item)) {
-    if (!COUNT_NAME.test(name)) continue;
-    const kind = name[0];
-    const bucket = parseInt(name.slice(1), 36);
-    const n = Number(raw);
-    if (bucket >= (kind === 't' ? TEXT_BUCKETS : SENDER_BUCKETS) || !(n > 0)) continue;
-    (kind === 't' ? counts.text : kind === 's' ? counts.senders : counts.domains).set(bucket, n);
-  }
-  return counts;
-}
-
 const approxBytes = (item: Record<string, unknown>) => {
   let bytes = 0;
   for (const [k, val] of Object.entries(item))
@@ -99,10 +81,15 @@ const approxBytes = (item: Record<string, unknown>) => {
 };
 
 export class DynamoWorkspaceStore implements WorkspaceStore {
+  /** Folds a quiet workspace's journal when a check finds entries unfolded for a while (journal-fold.ts). */
+  private readonly folder: JournalFolder;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.folder = new JournalFolder(client, tableName);
+  }
 
   async getPolicy(workspaceId: string): Promise<StoredPolicy> {
     const out = await this.client.send(
@@ -160,6 +147,15 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
                   },
                 },
               },
+              // Containers check the head each TTL: its policy counter tells them to read the policy again.
+              {
+                Update: {
+                  TableName: this.tableName,
+                  Key: { pk: headPk(workspaceId) },
+                  UpdateExpression: 'ADD pv :one',
+                  ExpressionAttributeValues: { ':one': 1 },
+                },
+              },
               auditEventPut(
                 this.tableName,
                 {
@@ -185,75 +181,150 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
     }
   }
 
+  /**
+   * A container's first load of a workspace: policy, model item and head, the label items (the counts folded so far),
+   * then the journal entries after the fold marker. The label items are read while no fold is in flight (a fold writes
+   * them in several updates): the head is read before and after, and the load starts again if a fold moved between.
+   */
   async loadState(workspaceId: string): Promise<WorkspaceState> {
     const policyPk = WORKSPACE_PREFIX.policy + workspaceId;
     const modelPk = WORKSPACE_PREFIX.model + workspaceId;
-    const requests = 1;
-    const first = await this.batchGet([policyPk, modelPk]);
-    const policy = policyFrom(first.get(policyPk));
-    let meta = first.get(modelPk);
-    if (!meta?.sketch_key) {
-      // A workspace's first load makes its sketch key; concurrent first loads agree on whichever was written first.
-      const out = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: modelPk },
-          UpdateExpression: 'SET sketch_key = if_not_exists(sketch_key, :key)',
-          ExpressionAttributeValues: { ':key': newSketchKey() },
-          ReturnValues: 'ALL_NEW',
-        }),
+    const hPk = headPk(workspaceId);
+    let requests = 0;
+    for (let attempt = 0; ; attempt++) {
+      const first = await this.batchGet([policyPk, modelPk, hPk]);
+      requests++;
+      const policy = policyFrom(first.get(policyPk));
+      let meta = first.get(modelPk);
+      if (!meta?.sketch_key) {
+        // A workspace's first load makes its sketch key; concurrent first loads agree on whichever was written first.
+        const out = await this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: modelPk },
+            UpdateExpression: 'SET sketch_key = if_not_exists(sketch_key, :key)',
+            ExpressionAttributeValues: { ':key': newSketchKey() },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        meta = out.Attributes ?? {};
+      }
+      const generation = Number(meta.generation ?? 0);
+      let head = headFrom(first.get(hPk));
+      if (head.generation === undefined) head = await initHead(this.client, this.tableName, workspaceId, generation);
+      const retry = attempt < LOAD_ATTEMPTS;
+      // A reset between the two reads, or a fold writing the label items: read again in a moment.
+      if (retry && (head.generation !== generation || head.folding !== undefined)) {
+        await new Promise((r) => setTimeout(r, 25 * (attempt + 1)));
+        continue;
+      }
+      const labels = [...((meta.labels as Set<string> | undefined) ?? [])].sort();
+      const read = await this.readLabels(workspaceId, generation, labels);
+      const after = headFrom((await this.batchGet([hPk])).get(hPk));
+      requests += read.requests + 1;
+      if (retry && (after.folded !== head.folded || after.folding !== undefined || after.generation !== generation))
+        continue;
+      const model: WorkspaceModel = { version: Number(meta.version ?? 0) + after.seq, labels: read.labels };
+      const journal = journalCursor(after.folded);
+      const entries = await readJournal(
+        this.client,
+        this.tableName,
+        workspaceId,
+        generation,
+        entriesToRead(journal, after.seq),
       );
-      meta = out.Attributes ?? {};
+      applyJournal(model, journal, after.seq, entries.entries, Date.now());
+      return {
+        policy,
+        model,
+        sketchKey: String(meta.sketch_key),
+        generation,
+        labelVersions: labelVersionsOf(meta),
+        head: { policyChanges: after.policyChanges, modelChanges: after.modelChanges, folded: after.folded },
+        journal,
+        loadCost: {
+          requests: requests + entries.requests,
+          bytes: approxBytes(meta) + read.bytes + entries.bytes,
+        },
+      };
     }
-    const model: WorkspaceModel = { version: Number(meta.version ?? 0), labels: [] };
-    const labels = [...((meta.labels as Set<string> | undefined) ?? [])].sort();
-    const read = await this.readLabels(workspaceId, Number(meta.generation ?? 0), labels);
-    model.labels = read.labels;
-    return {
-      policy,
-      model,
-      sketchKey: String(meta.sketch_key),
-      generation: Number(meta.generation ?? 0),
-      labelVersions: labelVersionsOf(meta),
-      loadCost: { requests: requests + read.requests, bytes: approxBytes(meta) + read.bytes },
-    };
   }
 
   /**
-   * What changed since `cached` was loaded, from one eventually consistent read of the policy and model items (small:
-   * a read unit for both when nothing changed): undefined when nothing did; else the state with only the label items
-   * whose version moved read again (all of them after a reset).
+   * What changed since `cached` was loaded, from one eventually consistent read of the head (well under 1 KB: half a
+   * read unit, whatever the model's size): undefined when nothing did. Otherwise only what changed is read: the
+   * policy; the journal entries not applied yet (applied in place to the cached model, its index kept in step); after
+   * an import, the label items whose version moved; after a reset, the new (empty) generation.
    */
   async refreshState(workspaceId: string, cached: WorkspaceState): Promise<WorkspaceState | undefined> {
-    const policyPk = WORKSPACE_PREFIX.policy + workspaceId;
-    const modelPk = WORKSPACE_PREFIX.model + workspaceId;
-    const first = await this.batchGet([policyPk, modelPk], false);
-    const meta = first.get(modelPk);
-    const generation = Number(meta?.generation ?? 0);
-    if (!meta?.sketch_key || generation !== (cached.generation ?? 0)) return this.loadState(workspaceId);
-    const policy = policyFrom(first.get(policyPk));
-    const versions = labelVersionsOf(meta);
-    const before = cached.labelVersions ?? new Map<string, number>();
-    const changed = [...versions.keys()].sort().filter((l) => versions.get(l) !== before.get(l));
-    if (
-      changed.length === 0 &&
-      policy.version === cached.policy.version &&
-      policy.updated_at === cached.policy.updated_at
-    )
-      return undefined;
-    const read = await this.readLabels(workspaceId, generation, changed);
-    const again = new Set(changed);
-    const model: WorkspaceModel = {
-      version: Number(meta.version ?? 0),
-      labels: [...cached.model.labels.filter((l) => !again.has(`${l.field}:${l.label}`)), ...read.labels],
-    };
+    const head = headFrom((await this.batchGet([headPk(workspaceId)], false)).get(headPk(workspaceId)));
+    const generation = cached.generation ?? 0;
+    // Entries an hour unfolded (a workspace whose feedback stopped) are folded before they expire with their decisions.
+    if (foldDue(head, Date.now())) {
+      try {
+        await this.folder.maybeFold(workspaceId, head, Date.now());
+      } catch {
+        // Left in flight: the next check or feedback takes it over.
+      }
+    }
+    const seen = cached.head;
+    const journal = cached.journal;
+    if (!seen || !journal || (head.generation ?? 0) !== generation) return this.loadState(workspaceId);
+    // Far behind the journal: a load reads less than the entries would.
+    if (head.seq - journal.applied > MAX_ENTRIES_PER_REFRESH) return this.loadState(workspaceId);
+    let requests = 1;
+    let bytes = 0;
+    let policy = cached.policy;
+    let model = cached.model;
+    let labelVersions = cached.labelVersions;
+    if (head.policyChanges !== seen.policyChanges) {
+      policy = await this.getPolicy(workspaceId);
+      requests++;
+    }
+    if (head.modelChanges !== seen.modelChanges) {
+      // An import wrote label items. Read again only those whose version moved, when no fold changed the label items
+      // since this container read them (the journal entries it applied are added back); otherwise load again.
+      if (head.folded !== seen.folded || head.folding !== undefined) return this.loadState(workspaceId);
+      const meta = (await this.batchGet([WORKSPACE_PREFIX.model + workspaceId])).get(
+        WORKSPACE_PREFIX.model + workspaceId,
+      );
+      const versions = labelVersionsOf(meta ?? {});
+      const before = cached.labelVersions ?? new Map<string, number>();
+      const changed = [...versions.keys()].sort().filter((l) => versions.get(l) !== before.get(l));
+      const read = await this.readLabels(workspaceId, generation, changed);
+      const after = headFrom((await this.batchGet([headPk(workspaceId)])).get(headPk(workspaceId)));
+      requests += 2 + read.requests;
+      bytes += read.bytes + approxBytes(meta ?? {});
+      if (after.folded !== seen.folded || after.folding !== undefined) return this.loadState(workspaceId);
+      for (const counts of read.labels) {
+        const delta = journal.overlay.get(`${counts.field}:${counts.label}`);
+        if (delta) addDeltaToCounts(counts, delta);
+      }
+      const again = new Set(changed);
+      model = {
+        version: cached.model.version + 1,
+        labels: [...cached.model.labels.filter((l) => !again.has(`${l.field}:${l.label}`)), ...read.labels],
+      };
+      labelVersions = versions;
+    }
+    const toRead = entriesToRead(journal, head.seq);
+    if (toRead.length || journal.applied < head.seq) {
+      const read = await readJournal(this.client, this.tableName, workspaceId, generation, toRead);
+      requests += read.requests;
+      bytes += read.bytes;
+      // Applied in place: the cached model's index follows (applyChanges), nothing is rebuilt.
+      applyJournal(model, journal, head.seq, read.entries, Date.now());
+    }
+    const nothingChanged =
+      model === cached.model && policy === cached.policy && toRead.length === 0 && journal.applied >= head.seq;
+    if (nothingChanged) return undefined;
     return {
+      ...cached,
       policy,
       model,
-      sketchKey: cached.sketchKey,
-      generation,
-      labelVersions: versions,
-      loadCost: { requests: 1 + read.requests, bytes: approxBytes(meta) + read.bytes },
+      labelVersions,
+      head: { policyChanges: head.policyChanges, modelChanges: head.modelChanges, folded: seen.folded },
+      loadCost: { requests, bytes },
     };
   }
 
@@ -282,22 +353,7 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
     return { labels: out, bytes, requests };
   }
 
-  /** BatchGetItem with its unprocessed keys retried (they come back under throttling). */
   private async batchGet(pks: string[], consistent = true): Promise<Map<string, Record<string, unknown>>> {
-    const found = new Map<string, Record<string, unknown>>();
-    let keys: Record<string, unknown>[] = pks.map((pk) => ({ pk }));
-    for (let attempt = 0; keys.length > 0 && attempt < 5; attempt++) {
-      const out = await this.client.send(
-        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: consistent } } }),
-      );
-      for (const item of out.Responses?.[this.tableName] ?? []) found.set(String(item.pk), item);
-      keys = (out.UnprocessedKeys?.[this.tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-      if (keys.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-    }
-    if (keys.length)
-      throw Object.assign(new Error('BatchGetItem left keys unprocessed'), {
-        name: 'ProvisionedThroughputExceededException',
-      });
-    return found;
+    return (await batchGet(this.client, this.tableName, pks, consistent)).items;
   }
 }

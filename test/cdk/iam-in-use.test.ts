@@ -231,7 +231,8 @@ it("makes only DynamoDB calls that each function's role allows, on every route",
   const seen = (fn: string, action: string, prefix: string) =>
     recorded.some((r) => r.fn === fn && r.action === action && r.keys.some((k) => k.startsWith(prefix)));
   for (const route of ROUTES) expect([route.id, recorded.some((r) => r.fn === route.id)]).toEqual([route.id, true]);
-  expect(seen('Feedback', 'UpdateItem', 'wslabel#')).toBe(true);
+  expect(seen('Feedback', 'UpdateItem', 'wshead#')).toBe(true);
+  expect(seen('Feedback', 'PutItem', 'wsjournal#')).toBe(true);
   expect(seen('ImportExamples', 'UpdateItem', 'wslabel#')).toBe(true);
   expect(seen('ForgetModel', 'PutItem', 'audit#')).toBe(true);
   expect(seen('Analyze', 'BatchGetItem', 'wslabel#')).toBe(true);

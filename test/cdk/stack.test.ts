@@ -375,22 +375,28 @@ describe('least privilege', () => {
             `${st.actions.map((a) => a.slice('dynamodb:'.length)).join('+')} ${st.condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].join(' ')}`,
         )
         .sort();
-    const load = ['BatchGetItem policy#* wslabel#* wsmodel#*', 'UpdateItem rate#*'];
+    const load = ['BatchGetItem policy#* wshead#* wsjournal#* wslabel#* wsmodel#*', 'UpdateItem rate#*'];
     const expected: Record<string, string[]> = {
-      Analyze: [...load, 'GetItem+PutItem decision#* idem#*', 'UpdateItem wsmodel#*'],
+      // A head check that finds journal entries an hour unfolded folds them (the label items, the fold's plan).
+      Analyze: [...load, 'GetItem+PutItem decision#* idem#* wsjournal#*', 'UpdateItem wshead#* wslabel#* wsmodel#*'],
       GetDecision: ['GetItem decision#*', 'UpdateItem rate#*'],
       ListDecisions: ['GetItem decision#*', 'UpdateItem rate#*'],
       AnalyzeBatch: [
-        'BatchGetItem decision#* policy#* wslabel#* wsmodel#*',
+        'BatchGetItem decision#* policy#* wshead#* wsjournal#* wslabel#* wsmodel#*',
         'BatchWriteItem decision#*',
-        'GetItem+PutItem idem#*',
+        'GetItem+PutItem idem#* wsjournal#*',
         'UpdateItem rate#*',
-        'UpdateItem wsmodel#*',
+        'UpdateItem wshead#* wslabel#* wsmodel#*',
       ],
       GetPolicy: ['GetItem policy#*', 'UpdateItem rate#*'],
-      // The policy's read and conditional update, and its audit event, in one transaction.
-      PutPolicy: ['GetItem+UpdateItem policy#*', 'PutItem audit#*', 'UpdateItem rate#*'],
-      Feedback: [...load, 'GetItem decision#*', 'UpdateItem decision#* wslabel#* wsmodel#*'],
+      // The policy's read and conditional update, the head's policy counter and its audit event, in one transaction.
+      PutPolicy: ['GetItem policy#*', 'UpdateItem policy#* wshead#*', 'PutItem audit#*', 'UpdateItem rate#*'],
+      Feedback: [
+        ...load,
+        'GetItem decision#* wsjournal#*',
+        'PutItem wsjournal#*',
+        'UpdateItem decision#* wshead#* wslabel#* wsmodel#*',
+      ],
     };
     for (const [name, statements] of Object.entries(expected))
       expect([name, decisionsStatements(name)]).toEqual([name, statements.sort()]);

@@ -6,7 +6,7 @@
 // one workspace share one load.
 import type { WorkspaceState } from '../ports';
 import { type CompiledPolicy, compilePolicy } from '../policy';
-import { indexModel } from './model';
+import { modelIndex } from './model';
 import { type SketchKey, sketchKeyOf } from './sketch';
 
 export const MAX_WORKSPACES = 1_000;
@@ -30,9 +30,12 @@ export const weightOf = (state: WorkspaceState) =>
   state.model.labels.reduce((sum, l) => sum + l.text.size + l.senders.size + l.domains.size, 0) +
   (state.model.index?.postings ?? 0);
 
-/** A loaded workspace as the cache holds it: policy compiled, hash key parsed, model indexed. */
+/**
+ * A loaded workspace as the cache holds it: policy compiled, hash key parsed, model indexed (a model refreshed in place
+ * from the journal keeps its index, kept in step by applyChanges).
+ */
 export function cachedWorkspace(state: WorkspaceState): CachedWorkspace {
-  indexModel(state.model);
+  modelIndex(state.model);
   return { state, policy: compilePolicy(state.policy), key: sketchKeyOf(state.sketchKey) };
 }
 

@@ -1,0 +1,376 @@
+// Folding the feedback journal into the label items (docs/learning.md, "Corrections at the price of a write").
+//
+// Now and then a feedback sums a window of journal entries into per-label deltas and ADDs them to the label items,
+// so a container's first load reads the label items plus at most about FOLD_WINDOW + FOLD_LAG entries. DynamoDB
+// bills an update by the whole item, so a fold costs about the size of the label items it touches; paid once per
+// FOLD_WINDOW feedbacks.
+//
+// Exactly once, whoever runs it and however often it is retried:
+// - the head names the fold in flight (`folding` = the window's end, set on the condition that the fold marker is
+//   still the window's start), so one fold runs at a time and loaders know the label items are moving;
+// - a plan item fixes which entries of the window are missing (a feedback that crashed before writing its entry), so
+//   every run of the fold sums the same entries into the same updates;
+// - each label is written once per window, with the window's end as its mark (`lf`), on the condition that the
+//   item's mark is lower (or, rewritten whole, that it is still the one read): a label written before is skipped;
+// - the last write moves the head's fold marker to the window's end and clears `folding`.
+// A fold left in flight (a crash) is taken over by a feedback after FOLD_TAKEOVER_MS.
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type LabelDelta, addDeltaToCounts, journalDeltas } from '../domain/learning/label-delta';
+import type { JournalEntry } from '../domain/learning/journal';
+import {
+  type Head,
+  WORKSPACE_PREFIX,
+  batchGet,
+  countsFrom,
+  entryFrom,
+  foldPlanPk,
+  headPk,
+  journalPk,
+  labelPk,
+} from './workspace-head';
+
+/** Entries a fold sums (chosen in the workspace bench: feedback <= 2x its floor on the whole banking77 pool). */
+export const FOLD_WINDOW = 512;
+/** A window is folded once this many later entries exist, so its own entries are surely written. */
+export const FOLD_LAG = 32;
+/**
+ * A quiet workspace folds what it has once its oldest unfolded entry is this old, at its next feedback or at a
+ * container's next check of its head (analyze): an entry expires with its decision, and at least a day after it was
+ * written.
+ */
+export const FOLD_AGE_MS = 60 * 60 * 1000;
+/** A fold in flight this long is taken over (its runner crashed). */
+export const FOLD_TAKEOVER_MS = 10_000;
+/** Counts ADDed by one update: its expression stays well under DynamoDB's 4 KB. */
+const TERMS_PER_UPDATE = 250;
+/** A fold's plan is kept this long (far beyond any retry). */
+const PLAN_SECONDS = 30 * 24 * 60 * 60;
+
+export interface FoldStats {
+  folds: number;
+  /** Write and read units the folds consumed, as DynamoDB reported them (updates are billed by the whole item). */
+  writeUnits: number;
+  readUnits: number;
+}
+
+const isConditionFailed = (err: unknown) => (err as { name?: string }).name === 'ConditionalCheckFailedException';
+
+/** A write that met a transaction on the same item (an import, a reset, a policy change): tried again shortly. */
+export async function retryingConflicts<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if ((err as { name?: string }).name !== 'TransactionConflictException' || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+    }
+  }
+}
+
+const consumed = (out: { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }) =>
+  [out.ConsumedCapacity ?? []].flat().reduce((sum, c) => sum + Number(c.CapacityUnits ?? 0), 0);
+
+/** Whether the head (as read) calls for a fold: a window full, entries a while unfolded, or a fold left in flight. */
+export function foldDue(
+  head: Head,
+  nowMs: number,
+  options: FoldOptions = { window: FOLD_WINDOW, lag: FOLD_LAG },
+): boolean {
+  if (head.folding !== undefined) return nowMs - (head.foldingAt ?? 0) >= FOLD_TAKEOVER_MS;
+  if (head.seq - head.folded >= options.window + options.lag) return true;
+  return head.seq > head.folded && nowMs - (head.unfoldedSince ?? nowMs) >= FOLD_AGE_MS;
+}
+
+/** The window and lag (tests fold small windows). */
+export interface FoldOptions {
+  window: number;
+  lag: number;
+  /** A label's delta above this many counts rewrites its item whole (default TERMS_PER_UPDATE). */
+  termsPerUpdate?: number;
+}
+
+export class JournalFolder {
+  readonly stats: FoldStats = { folds: 0, writeUnits: 0, readUnits: 0 };
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly options: FoldOptions = { window: FOLD_WINDOW, lag: FOLD_LAG },
+  ) {}
+
+  /** After a feedback's head update (`head` as it returned): runs the fold that is due, if any. */
+  async maybeFold(workspaceId: string, head: Head, nowMs: number): Promise<void> {
+    const generation = head.generation ?? 0;
+    if (!foldDue(head, nowMs, this.options)) return;
+    if (head.folding !== undefined) {
+      if (nowMs - (head.foldingAt ?? 0) < FOLD_TAKEOVER_MS) return;
+      if (await this.claim(workspaceId, generation, head, head.folding, nowMs))
+        await this.fold(workspaceId, generation, head.folded, head.folding, nowMs);
+      return;
+    }
+    let end: number | undefined;
+    const { window, lag } = this.options;
+    if (head.seq - head.folded >= window + lag) end = head.folded + window;
+    else if (head.seq > head.folded && nowMs - (head.unfoldedSince ?? nowMs) >= FOLD_AGE_MS) end = head.seq;
+    if (end === undefined) return;
+    if (await this.claim(workspaceId, generation, head, end, nowMs))
+      await this.fold(workspaceId, generation, head.folded, end, nowMs);
+  }
+
+  /** Names the fold in the head (or takes over one left in flight); false when another runner got there first. */
+  private async claim(workspaceId: string, generation: number, head: Head, end: number, nowMs: number) {
+    const takeover = head.folding !== undefined;
+    try {
+      const out = await retryingConflicts(() =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: headPk(workspaceId) },
+            UpdateExpression: 'SET folding = :end, folding_at = :now',
+            ConditionExpression: takeover
+              ? '#gen = :gen AND folding = :end AND folding_at = :at'
+              : '#gen = :gen AND folded = :start AND attribute_not_exists(folding)',
+            ExpressionAttributeNames: { '#gen': 'generation' },
+            ExpressionAttributeValues: {
+              ':end': end,
+              ':now': nowMs,
+              ':gen': generation,
+              ...(takeover ? { ':at': head.foldingAt ?? 0 } : { ':start': head.folded }),
+            },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+      this.stats.writeUnits += consumed(out);
+      return true;
+    } catch (err) {
+      if (isConditionFailed(err)) return false;
+      throw err;
+    }
+  }
+
+  /** Folds entries (start, end] of `generation`; safe to run again, concurrently or after a crash. */
+  async fold(workspaceId: string, generation: number, start: number, end: number, nowMs: number): Promise<void> {
+    const seqs = Array.from({ length: end - start }, (_, i) => start + 1 + i);
+    const entries = await this.readEntries(workspaceId, generation, seqs);
+    const missing = await this.plan(workspaceId, generation, end, seqs, entries, nowMs);
+    const taken = seqs
+      .filter((s) => !missing.has(s))
+      .map((s) => entries.get(s))
+      .filter((e): e is JournalEntry => e !== undefined);
+    const deltas = journalDeltas(taken);
+    await Promise.all(deltas.map((d) => this.addDelta(workspaceId, generation, end, d)));
+    const added = deltas.filter((d) => d.docs > 0).map((d) => `${d.field}:${d.label}`);
+    if (added.length) {
+      // The model item lists the labels a load reads.
+      const out = await retryingConflicts(() =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: WORKSPACE_PREFIX.model + workspaceId },
+            UpdateExpression: 'ADD #labels :labels',
+            ExpressionAttributeNames: { '#labels': 'labels' },
+            ExpressionAttributeValues: { ':labels': new Set(added) },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+      this.stats.writeUnits += consumed(out);
+    }
+    try {
+      const out = await retryingConflicts(() =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: headPk(workspaceId) },
+            UpdateExpression: 'SET folded = :end, unfolded_since = :now REMOVE folding, folding_at',
+            ConditionExpression: '#gen = :gen AND folding = :end',
+            ExpressionAttributeNames: { '#gen': 'generation' },
+            ExpressionAttributeValues: { ':end': end, ':gen': generation, ':now': nowMs },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+      this.stats.writeUnits += consumed(out);
+      this.stats.folds++;
+    } catch (err) {
+      // Another runner finished this fold, or a reset moved the workspace on: nothing left to do.
+      if (!isConditionFailed(err)) throw err;
+    }
+  }
+
+  /**
+   * The window's entries: read eventually consistent (half a unit each, they were written a while ago), and those not
+   * found read again strongly consistent, so every run of the fold finds every entry that exists.
+   */
+  private async readEntries(workspaceId: string, generation: number, seqs: number[]) {
+    const entries = new Map<number, JournalEntry>();
+    let wanted = seqs;
+    for (const consistent of [false, true]) {
+      if (wanted.length === 0) break;
+      const out = await batchGet(
+        this.client,
+        this.tableName,
+        wanted.map((s) => journalPk(workspaceId, generation, s)),
+        consistent,
+      );
+      // Each entry is well under 4 KB: one unit strongly consistent, half a unit eventually consistent.
+      this.stats.readUnits += wanted.length * (consistent ? 1 : 0.5);
+      for (const s of wanted) {
+        const item = out.items.get(journalPk(workspaceId, generation, s));
+        if (item) entries.set(s, entryFrom(s, item));
+      }
+      wanted = wanted.filter((s) => !entries.has(s));
+    }
+    return entries;
+  }
+
+  /** The window's missing entries: the plan's if one was written, else this run's (after a short wait for stragglers). */
+  private async plan(
+    workspaceId: string,
+    generation: number,
+    end: number,
+    seqs: number[],
+    entries: Map<number, JournalEntry>,
+    nowMs: number,
+  ): Promise<Set<number>> {
+    const pk = foldPlanPk(workspaceId, generation, end);
+    const existing = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
+    );
+    this.stats.readUnits += 1;
+    if (existing.Item) return new Set(((existing.Item.missing as number[] | undefined) ?? []).map(Number));
+    for (let attempt = 0; attempt < 2 && seqs.some((s) => !entries.has(s)); attempt++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const again = await this.readEntries(
+        workspaceId,
+        generation,
+        seqs.filter((s) => !entries.has(s)),
+      );
+      for (const [s, e] of again) entries.set(s, e);
+    }
+    const missing = seqs.filter((s) => !entries.has(s));
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { pk, missing, expires_at: Math.floor(nowMs / 1000) + PLAN_SECONDS },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      this.stats.writeUnits += 1;
+      return new Set(missing);
+    } catch (err) {
+      if (!isConditionFailed(err)) throw err;
+      const other = await this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
+      );
+      return new Set(((other.Item?.missing as number[] | undefined) ?? []).map(Number));
+    }
+  }
+
+  /**
+   * One label's delta, applied once (the item's mark `lf` is the last fold end it holds). A delta of at most
+   * TERMS_PER_UPDATE counts is one ADD; a larger one (a label in most of the window's feedback: a priority) rewrites
+   * the item whole, read then put on the condition that neither a fold nor an import (`iv`) changed it in between.
+   * Either way one write billed by the item's size, where ADDs in parts would pay it once per part.
+   */
+  private async addDelta(workspaceId: string, generation: number, end: number, delta: LabelDelta) {
+    const pk = labelPk(workspaceId, delta.field, delta.label, generation);
+    const terms: [string, number][] = [['docs', delta.docs], ['total', delta.total], ...delta.counts];
+    if (terms.length <= (this.options.termsPerUpdate ?? TERMS_PER_UPDATE)) return this.addSmall(pk, end, terms);
+    return this.rewrite(pk, end, delta);
+  }
+
+  private async addSmall(pk: string, mark: number, terms: [string, number][]) {
+    const names: Record<string, string> = { '#lf': 'lf' };
+    const values: Record<string, number> = { ':mark': mark };
+    const valueOf = new Map<number, string>();
+    const adds = terms.map(([name, n], i) => {
+      names[`#${i}`] = name;
+      let v = valueOf.get(n);
+      if (!v) {
+        v = `:v${valueOf.size}`;
+        valueOf.set(n, v);
+        values[v] = n;
+      }
+      return `#${i} ${v}`;
+    });
+    try {
+      const out = await retryingConflicts(() =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk },
+            UpdateExpression: `SET #lf = :mark ADD ${adds.join(', ')}`,
+            ConditionExpression: 'attribute_not_exists(#lf) OR #lf < :mark',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+      this.stats.writeUnits += consumed(out);
+    } catch (err) {
+      // Applied before (another run of this fold).
+      if (!isConditionFailed(err)) throw err;
+    }
+  }
+
+  private async rewrite(pk: string, mark: number, delta: LabelDelta) {
+    for (let attempt = 0; ; attempt++) {
+      const read = await this.client.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { pk },
+          ConsistentRead: true,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.stats.readUnits += consumed(read);
+      const item = read.Item;
+      if (item?.lf !== undefined && Number(item.lf) >= mark) return;
+      const counts = countsFrom(delta.field, delta.label, item ?? {});
+      addDeltaToCounts(counts, delta);
+      const next: Record<string, unknown> = { pk, docs: counts.docs, total: counts.total, lf: mark };
+      if (item?.iv !== undefined) next.iv = item.iv;
+      for (const [b, n] of counts.text) next[`t${b.toString(36)}`] = n;
+      for (const [b, n] of counts.senders) next[`s${b.toString(36)}`] = n;
+      for (const [b, n] of counts.domains) next[`d${b.toString(36)}`] = n;
+      const values: Record<string, unknown> = {};
+      const conditions: string[] = [];
+      if (!item) conditions.push('attribute_not_exists(pk)');
+      else {
+        if (item.lf === undefined) conditions.push('attribute_not_exists(lf)');
+        else {
+          conditions.push('lf = :lf');
+          values[':lf'] = item.lf;
+        }
+        if (item.iv === undefined) conditions.push('attribute_not_exists(iv)');
+        else {
+          conditions.push('iv = :iv');
+          values[':iv'] = item.iv;
+        }
+      }
+      try {
+        const out = await this.client.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: next,
+            ConditionExpression: conditions.join(' AND '),
+            ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        );
+        this.stats.writeUnits += consumed(out);
+        return;
+      } catch (err) {
+        const name = (err as { name?: string }).name;
+        // Changed in between (an import, another run of this fold): read again.
+        if ((name !== 'ConditionalCheckFailedException' && name !== 'TransactionConflictException') || attempt >= 10)
+          throw err;
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** Math.min(attempt, 4)));
+      }
+    }
+  }
+}

@@ -1,0 +1,170 @@
+// The workspace head and the feedback journal, in the decisions table (layout: docs/learning.md).
+//   wshead#<ws>                          generation, seq (feedback journal), folded (the fold marker), folding (a
+//                                        fold in flight: its end and start time), pv / mv (policy and import changes),
+//                                        unfolded_since: well under 1 KB, what a container checks every TTL
+//   wsjournal#<ws>#g<n>#<seq>            one feedback's count changes: its sketch (bucket numbers) and the labels
+//                                        moved from and to; expires with its decision
+//   wsjournal#<ws>#g<n>#fold<end>        a fold's plan: the entries of its window it found missing
+import { BatchGetCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ITEM_PREFIX } from '../contract/tables';
+import { type JournalEntry, decodeChanges } from '../domain/learning/journal';
+import { SENDER_BUCKETS, TEXT_BUCKETS, decodeSketch } from '../domain/learning/sketch';
+import { type LabelCounts, type LearnedField, labelCounts } from '../domain/learning/model';
+
+export const WORKSPACE_PREFIX = {
+  policy: ITEM_PREFIX.policy,
+  model: ITEM_PREFIX.workspaceModel,
+  label: ITEM_PREFIX.workspaceLabel,
+} as const;
+/** A label item's key in a model generation (generation 0 keeps the layout of before resets existed). */
+export const labelPk = (workspaceId: string, field: LearnedField, label: string, generation = 0) =>
+  `${WORKSPACE_PREFIX.label}${workspaceId}#${generation > 0 ? `g${generation}#` : ''}${field}:${label}`;
+
+/** A count's attribute: its kind, then its bucket in base 36 (below 2^14: at most 3 digits). */
+const COUNT_NAME = /^[tsd][0-9a-z]{1,3}$/;
+
+/**
+ * A label item's attributes back into counts; zero counts (left by replaced feedback) are skipped. The item's own
+ * attributes (`docs`, `total`, `pk`, ...) are not counts even where they look like one: `docs` would read as domain
+ * bucket "ocs", out of range.
+ */
+export function countsFrom(field: LearnedField, label: string, item: Record<string, unknown>): LabelCounts {
+  const counts = labelCounts(field, label);
+  counts.docs = Number(item.docs ?? 0);
+  counts.total = Number(item.total ?? 0);
+  for (const [name, raw] of Object.entries(item)) {
+    if (!COUNT_NAME.test(name)) continue;
+    const kind = name[0];
+    const bucket = parseInt(name.slice(1), 36);
+    const n = Number(raw);
+    if (bucket >= (kind === 't' ? TEXT_BUCKETS : SENDER_BUCKETS) || !(n > 0)) continue;
+    (kind === 't' ? counts.text : kind === 's' ? counts.senders : counts.domains).set(bucket, n);
+  }
+  return counts;
+}
+
+export const headPk = (workspaceId: string) => `${ITEM_PREFIX.workspaceHead}${workspaceId}`;
+export const journalPk = (workspaceId: string, generation: number, seq: number) =>
+  `${ITEM_PREFIX.workspaceJournal}${workspaceId}#g${generation}#${seq}`;
+export const foldPlanPk = (workspaceId: string, generation: number, end: number) =>
+  `${ITEM_PREFIX.workspaceJournal}${workspaceId}#g${generation}#fold${end}`;
+
+export interface Head {
+  /** Absent on a head made before heads kept it (the loader sets it from the model item). */
+  generation?: number;
+  seq: number;
+  folded: number;
+  folding?: number;
+  foldingAt?: number;
+  policyChanges: number;
+  modelChanges: number;
+  unfoldedSince?: number;
+}
+
+const num = (v: unknown) => (v === undefined || v === null ? undefined : Number(v));
+
+export function headFrom(item: Record<string, unknown> | undefined): Head {
+  return {
+    generation: num(item?.generation),
+    seq: num(item?.seq) ?? 0,
+    folded: num(item?.folded) ?? 0,
+    folding: num(item?.folding),
+    foldingAt: num(item?.folding_at),
+    policyChanges: num(item?.pv) ?? 0,
+    modelChanges: num(item?.mv) ?? 0,
+    unfoldedSince: num(item?.unfolded_since),
+  };
+}
+
+export function entryFrom(seq: number, item: Record<string, unknown>): JournalEntry {
+  return {
+    seq,
+    sketch: item.sketch instanceof Uint8Array ? decodeSketch(item.sketch) : undefined,
+    changes: decodeChanges(item.ch),
+  };
+}
+
+/** A head written before heads held the generation gets the model item's (once per workspace, on its first load). */
+export async function initHead(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  workspaceId: string,
+  generation: number,
+): Promise<Head> {
+  const out = await client.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: { pk: headPk(workspaceId) },
+      UpdateExpression:
+        'SET #gen = if_not_exists(#gen, :gen), folded = if_not_exists(folded, :zero), seq = if_not_exists(seq, :zero)',
+      ExpressionAttributeNames: { '#gen': 'generation' },
+      ExpressionAttributeValues: { ':gen': generation, ':zero': 0 },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return headFrom(out.Attributes);
+}
+
+/** BatchGetItem in calls of 100 keys, with unprocessed keys retried (they come back under throttling). */
+export async function batchGet(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  pks: string[],
+  consistent = true,
+): Promise<{ items: Map<string, Record<string, unknown>>; requests: number }> {
+  const found = new Map<string, Record<string, unknown>>();
+  let requests = 0;
+  await Promise.all(
+    Array.from({ length: Math.ceil(pks.length / 100) }, async (_, chunk) => {
+      let keys: Record<string, unknown>[] = pks.slice(chunk * 100, chunk * 100 + 100).map((pk) => ({ pk }));
+      for (let attempt = 0; keys.length > 0 && attempt < 5; attempt++) {
+        requests++;
+        const out = await client.send(
+          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: consistent } } }),
+        );
+        for (const item of out.Responses?.[tableName] ?? []) found.set(String(item.pk), item);
+        keys = (out.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+        if (keys.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      }
+      if (keys.length)
+        throw Object.assign(new Error('BatchGetItem left keys unprocessed'), {
+          name: 'ProvisionedThroughputExceededException',
+        });
+    }),
+  );
+  return { items: found, requests };
+}
+
+/**
+ * Journal entries by seq (undefined: not there yet). Read eventually consistent (half the price); the few found
+ * missing are read once more strongly consistent, since an entry written a moment ago may not be visible yet.
+ */
+export async function readJournal(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  workspaceId: string,
+  generation: number,
+  seqs: number[],
+): Promise<{ entries: Map<number, JournalEntry | undefined>; requests: number; bytes: number }> {
+  const entries = new Map<number, JournalEntry | undefined>();
+  let requests = 0;
+  let bytes = 0;
+  let missing = seqs;
+  for (const consistent of [false, true]) {
+    if (missing.length === 0) break;
+    const out = await batchGet(
+      client,
+      tableName,
+      missing.map((s) => journalPk(workspaceId, generation, s)),
+      consistent,
+    );
+    requests += out.requests;
+    for (const s of missing) {
+      const item = out.items.get(journalPk(workspaceId, generation, s));
+      entries.set(s, item && entryFrom(s, item));
+      if (item) bytes += 40 + (item.sketch instanceof Uint8Array ? item.sketch.length : 0);
+    }
+    missing = missing.filter((s) => !entries.get(s));
+  }
+  return { entries, requests, bytes };
+}
