@@ -5,7 +5,7 @@
 //   node --import tsx bin/experiment-fewshot-calibration.ts [--test] [--format=1|2]
 import { halfSipKey } from '../lambdas/domain/learning/half-siphash';
 import { learnedConfidence } from '../lambdas/domain/learning/confidence';
-import { predictField } from '../lambdas/domain/learning/model';
+import { predictField } from '../lambdas/domain/learning/predict';
 import { type SketchFormat, sketchSignal } from '../lambdas/domain/learning/sketch';
 import { banking, firstPer, teachModel } from './experiment-fewshot';
 

@@ -4,7 +4,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { analyzeSignal } from '../../lambdas/analyze/analyze-signal';
 import { applyOwnFeedback } from '../../lambdas/application/model-learning';
-import { type LabelCounts, predictField } from '../../lambdas/domain/learning/model';
+import { type LabelCounts } from '../../lambdas/domain/learning/model';
+import { predictField } from '../../lambdas/domain/learning/predict';
 import { sketchSignal } from '../../lambdas/domain/learning/sketch';
 import { WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
 import type { FeedbackFields, WorkspaceState } from '../../lambdas/domain/ports';

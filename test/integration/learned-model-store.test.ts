@@ -3,7 +3,7 @@
 import { type Service, createService } from '../../lambdas/service';
 import { analyzeSignal } from '../../lambdas/analyze/analyze-signal';
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';
-import { predictField } from '../../lambdas/domain/learning/model';
+import { predictField } from '../../lambdas/domain/learning/predict';
 import { sketchKeyOf, sketchSignal } from '../../lambdas/domain/learning/sketch';
 import { cachedWorkspace } from '../../lambdas/domain/learning/workspace-cache';
 import { type TestTables, createTestTables } from '../support/dynamodb';

@@ -9,8 +9,8 @@ import {
   emptyModel,
   indexModel,
   learnedChanges,
-  predictField,
 } from '../../lambdas/domain/learning/model';
+import { predictField } from '../../lambdas/domain/learning/predict';
 import { PostingTable } from '../../lambdas/domain/learning/posting-table';
 import { sketchSignal } from '../../lambdas/domain/learning/sketch';
 import { weightOf } from '../../lambdas/domain/learning/workspace-cache';

@@ -7,8 +7,8 @@ import {
   emptyModel,
   labelCounts,
   learnedChanges,
-  predictField,
 } from '../../lambdas/domain/learning/model';
+import { predictField } from '../../lambdas/domain/learning/predict';
 import { decodeSketch, encodeSketch, sketchSignal } from '../../lambdas/domain/learning/sketch';
 import { MAX_WORKSPACES, WorkspaceCache, cachedWorkspace } from '../../lambdas/domain/learning/workspace-cache';
 import { learnedConfidence } from '../../lambdas/domain/learning/confidence';

@@ -10,7 +10,7 @@
 // nothing there. `npm run eval:learning` prints the reliability table over HTTP. Sketch format 2 (character 4-grams)
 // makes shares surer, so its constants were refitted (bin/experiment-fewshot-calibration.ts, on a split of the
 // teaching pool: format 1's constants came out within 0.1 of the first fit there).
-import type { Prediction } from './model';
+import type { Prediction } from './predict';
 
 /** Intercept, weight of the share's log-odds (the share clamped to 0.001..0.999 first), weight of ln(corrections + 1). */
 const CONSTANTS = {

@@ -1,14 +1,12 @@
 // A workspace's learned model, as a container holds it: for each label it was taught (a category, queue, priority or
 // action), how many decisions carried it and how often each sketch bucket, sender and domain appeared with it.
-// Prediction is naive Bayes over the text buckets, each bucket weighted by how few labels share it, plus evidence
-// for the sender and its domain, gated against the global engine: a learned label is used only when its evidence
-// clearly beats "nothing learned applies".
+// Prediction (predict.ts) is naive Bayes over these counts, gated against the global engine.
 // A cached model carries an index from bucket to the labels that hold it (per field, in flat posting tables), so a
 // prediction walks only the postings of the signal's buckets instead of every label times every bucket; applyChanges
 // keeps it in step.
 import { PostingTable } from './posting-table';
-import type { Sketch, SketchFormat } from './sketch';
-import { MAX_SKETCH_FEATURES, TEXT_BUCKETS } from './sketch';
+import type { FieldFigures } from './predict';
+import type { Sketch } from './sketch';
 
 /** The labels a workspace learns at most; feedback or examples naming more are not learned. */
 export const MAX_LABELS = 600;
@@ -49,20 +47,6 @@ export interface FieldIndex {
   derived?: FieldFigures;
 }
 
-/** What a prediction needs of a field's labels apart from the signal: recomputed only after the counts change. */
-interface FieldFigures {
-  /** Labels with docs > 0 (K), and their docs in all. */
-  k: number;
-  docsAll: number;
-  /** Per label position: 1 when its docs > 0. */
-  live: Uint8Array;
-  /** Per label: the log-likelihood ratio of a bucket it does not hold, and its log prior. */
-  absent: Float64Array;
-  prior: Float64Array;
-  /** Weight of a bucket shared by s of the K labels (index s). */
-  weightOf: Float64Array;
-}
-
 export interface ModelIndex {
   /** The model version and label count it reflects; anything else means the counts changed behind its back. */
   version: number;
@@ -71,24 +55,6 @@ export interface ModelIndex {
   /** Pairs held in all: exactly one per learned count (the cache weighs a workspace by counts plus postings). */
   postings: number;
 }
-
-// Chosen on the fixed held-out split of banking77-train.csv (every 5th line), see docs/learning.md.
-/** Additive smoothing of the text counts. */
-const ALPHA = 0.1;
-/** Exponent of the bucket weight log(K+1 / labels sharing it+1) / log(K+1): damps words every label has. */
-const SHARING_EXPONENT = 0.5;
-/** Evidence (nats per sqrt(feature)) a learned label needs before it replaces the global answer. */
-export const LEARNED_MARGIN = 2;
-/**
- * Text evidence (nats per feature) the best label needs, whatever the sender: the out-of-distribution check. Per sketch
- * format: character 4-grams (format 2) are shared by more unrelated text than words are, so the bar is higher.
- */
-export const MIN_TEXT_EVIDENCE_PER_FEATURE = 0.6;
-export const MIN_TEXT_EVIDENCE_PER_FEATURE_FORMAT_2 = 0.7;
-/** Nats per corroborating correction for the same sender, and for the same domain (capped at 5 corrections). */
-const SENDER_NATS = 3;
-const DOMAIN_NATS = 1.5;
-const EVIDENCE_CAP = 5;
 
 export function emptyModel(): WorkspaceModel {
   return { version: 0, labels: [] };
@@ -202,186 +168,6 @@ export function applyChanges(model: WorkspaceModel, sketch: Sketch, changes: rea
   }
   model.version++;
   if (index) index.version = model.version;
-}
-
-export interface Prediction {
-  field: LearnedField;
-  label: string;
-  /** Corrections with this label from the same sender, and from the same domain (capped at 5). */
-  senderCount: number;
-  domainCount: number;
-  /** Decisions this label was taught on. */
-  docs: number;
-  /** Share of the learned labels' probability this one holds (0..1). */
-  probability: number;
-  /** Which evidence decided: the sender, its domain, or the wording. */
-  basis: 'sender' | 'domain' | 'text';
-  /** The gate's figure: text evidence (nats per sqrt(feature)) plus sender and domain nats; at least LEARNED_MARGIN. */
-  evidence: number;
-  /** The sketch format it was scored in (absent: 1); confidence is calibrated per format. */
-  format?: SketchFormat;
-}
-
-// Scratch for predictField, grown to the largest field seen: per label, its text and weighted log-likelihoods,
-// sender and domain counts and score; per sketch bucket, the offset of its block in the posting table and its weight.
-let perLabel = 0;
-let TEXT = new Float64Array(0);
-let WEIGHTED = new Float64Array(0);
-let SENDER = new Float64Array(0);
-let DOMAIN = new Float64Array(0);
-let SCORE = new Float64Array(0);
-let BLOCK = new Int32Array(MAX_SKETCH_FEATURES);
-let WEIGHT = new Float64Array(MAX_SKETCH_FEATURES);
-/** gain(c) = log(c + alpha) - log(alpha) for the small counts most postings hold. */
-const LOG_ALPHA = Math.log(ALPHA);
-const GAIN = Float64Array.from({ length: 4_096 }, (_, c) => Math.log(c + ALPHA) - LOG_ALPHA);
-function figuresOf(fi: FieldIndex): FieldFigures {
-  if (fi.derived) return fi.derived;
-  const labels = fi.labels;
-  const live = new Uint8Array(labels.length);
-  let k = 0;
-  let docsAll = 0;
-  labels.forEach((l, li) => {
-    if (l.docs <= 0) return;
-    live[li] = 1;
-    k++;
-    docsAll += l.docs;
-  });
-  // The same expressions as the plain loop (test/support/reference-learning.ts), so the same doubles.
-  const logV = Math.log(TEXT_BUCKETS);
-  const logAlpha = Math.log(ALPHA);
-  const absent = new Float64Array(labels.length);
-  const prior = new Float64Array(labels.length);
-  labels.forEach((l, li) => {
-    if (!live[li]) return;
-    absent[li] = logAlpha - Math.log(l.total + ALPHA * TEXT_BUCKETS) + logV;
-    prior[li] = Math.log((l.docs + 1) / (docsAll + k));
-  });
-  // Weight of a bucket shared by s of K labels: log(K+1 / s+1) / log(K+1), to the exponent.
-  const weightOf = new Float64Array(k + 1);
-  const logK = Math.log(k + 1);
-  for (let sh = 0; sh <= k; sh++) weightOf[sh] = Math.pow(Math.log((k + 1) / (sh + 1)) / logK, SHARING_EXPONENT);
-  fi.derived = { k, docsAll, live, absent, prior, weightOf };
-  return fi.derived;
-}
-
-/** Copies the (label position, count) pairs of a bucket's live labels into a per-label array. */
-function spread(table: PostingTable, bucket: number, live: Uint8Array, into: Float64Array): void {
-  const at = table.find(bucket);
-  if (at < 0) return;
-  const d = table.data;
-  const end = at + 2 + 2 * d[at];
-  for (let j = at + 2; j < end; j += 2) if (live[d[j]] === 1) into[d[j]] = d[j + 1];
-}
-
-function ensureScratch(labels: number, n: number): void {
-  if (labels > perLabel) {
-    perLabel = Math.max(labels, perLabel * 2, 64);
-    TEXT = new Float64Array(perLabel);
-    WEIGHTED = new Float64Array(perLabel);
-    SENDER = new Float64Array(perLabel);
-    DOMAIN = new Float64Array(perLabel);
-    SCORE = new Float64Array(perLabel);
-  }
-  if (n > WEIGHT.length) WEIGHT = new Float64Array(n);
-  if (n > BLOCK.length) BLOCK = new Int32Array(n);
-}
-
-/**
- * The learned label for one field, or undefined when nothing learned beats the global engine. Deterministic for a
- * given model and sketch (ties go to the label that sorts first). Walks the index: for each sketch bucket, the labels
- * that hold it; labels without the bucket get the same "absent" term, which starts each label's sum. The sums run in
- * the same order as the plain loop over labels and buckets (test/support/reference-learning.ts), so label and
- * probability are the same to the last bit.
- */
-export function predictField(model: WorkspaceModel, field: LearnedField, sketch: Sketch): Prediction | undefined {
-  const fi = modelIndex(model).fields[field];
-  const labels = fi.labels;
-  const count = labels.length;
-  if (count === 0) return undefined;
-  const { k, live, absent, prior, weightOf } = figuresOf(fi);
-  if (k === 0) return undefined;
-  const t = sketch.t;
-  const n = t.length;
-  ensureScratch(count, n);
-
-  // How many (live) labels share each bucket, and with it the bucket's weight.
-  const table = fi.text;
-  const D = table.data;
-  let weightSum = 0;
-  for (let i = 0; i < n; i++) {
-    const at = table.find(t[i]);
-    BLOCK[i] = at;
-    let sharing = 0;
-    if (at >= 0) for (let j = at + 2, end = at + 2 + 2 * D[at]; j < end; j += 2) sharing += live[D[j]];
-    WEIGHT[i] = weightOf[sharing];
-    weightSum += WEIGHT[i];
-  }
-  for (let li = 0; li < count; li++) {
-    if (live[li] === 0) continue;
-    TEXT[li] = n * absent[li];
-    WEIGHTED[li] = weightSum * absent[li];
-    SENDER[li] = 0;
-    DOMAIN[li] = 0;
-  }
-  for (let i = 0; i < n; i++) {
-    const at = BLOCK[i];
-    if (at < 0) continue;
-    const w = WEIGHT[i];
-    for (let j = at + 2, end = at + 2 + 2 * D[at]; j < end; j += 2) {
-      const li = D[j];
-      if (live[li] === 0) continue;
-      const c = D[j + 1];
-      const gain = c < GAIN.length ? GAIN[c] : Math.log(c + ALPHA) - LOG_ALPHA;
-      TEXT[li] += gain;
-      WEIGHTED[li] += w * gain;
-    }
-  }
-  if (sketch.s !== undefined) spread(fi.senders, sketch.s, live, SENDER);
-  if (sketch.d !== undefined) spread(fi.domains, sketch.d, live, DOMAIN);
-  const lengthNorm = Math.max(1, Math.sqrt(n));
-
-  let best = -1;
-  let bestEvidence = 0;
-  for (let li = 0; li < count; li++) {
-    if (live[li] === 0) continue;
-    // Log-likelihood ratio against a uniform "not this workspace's teaching" background: unweighted for the gate,
-    // weighted by how distinctive each bucket is for choosing among the labels.
-    const s = Math.min(EVIDENCE_CAP, SENDER[li]);
-    const d = Math.min(EVIDENCE_CAP, DOMAIN[li]);
-    SENDER[li] = s;
-    DOMAIN[li] = d;
-    const evidence = TEXT[li] / lengthNorm + SENDER_NATS * s + DOMAIN_NATS * d;
-    const score = WEIGHTED[li] + prior[li] + 4 * (SENDER_NATS * s + DOMAIN_NATS * d);
-    SCORE[li] = score;
-    if (best < 0 || score > SCORE[best] || (score === SCORE[best] && labels[li].label < labels[best].label)) {
-      best = li;
-      bestEvidence = evidence;
-    }
-  }
-  if (best < 0 || bestEvidence < LEARNED_MARGIN) return undefined;
-  // Out of distribution (contract section 13): the signal's words must be like what the label was taught, whoever
-  // sent it. The best label's text log-likelihood ratio per feature against the uniform background: held-out queries
-  // of taught intents mostly score 1.2 to 4.9, other corpora -0.3 to 0.5 (docs/learning.md).
-  const minText = sketch.f === 2 ? MIN_TEXT_EVIDENCE_PER_FEATURE_FORMAT_2 : MIN_TEXT_EVIDENCE_PER_FEATURE;
-  if (TEXT[best] / Math.max(1, n) < minText) return undefined;
-  const top = SCORE[best];
-  let sum = 0;
-  for (let li = 0; li < count; li++) if (live[li] === 1) sum += Math.exp(SCORE[li] - top);
-  const chosen = labels[best];
-  const s = SENDER[best];
-  const d = DOMAIN[best];
-  return {
-    field,
-    label: chosen.label,
-    senderCount: s,
-    domainCount: d,
-    docs: chosen.docs,
-    probability: 1 / sum,
-    basis: s > 0 ? 'sender' : d > 0 ? 'domain' : 'text',
-    evidence: bestEvidence,
-    ...(sketch.f === 2 ? { format: sketch.f } : {}),
-  };
 }
 
 /**

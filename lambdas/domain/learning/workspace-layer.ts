@@ -7,7 +7,8 @@ import { type CompiledPolicy, DEFAULT_RESPONSE_MINUTES, bandOf, listsParts, prio
 import { ARCHIVE_CATEGORIES, CATEGORY_QUEUE } from '../engine/reason-codes';
 import type { Signal } from '../signal';
 import { parseInstant, toUtcString } from '../timestamps';
-import { type Prediction, type WorkspaceModel, predictField } from './model';
+import type { WorkspaceModel } from './model';
+import { type Prediction, predictField } from './predict';
 import { learnedConfidence } from './confidence';
 import { type Sketch, senderParts, signalText } from './sketch';
 
