@@ -11,8 +11,8 @@ import { learnedChanges } from '../domain/learning/model';
 import { decodeSketch, encodeSketch } from '../domain/learning/sketch';
 import type { FeedbackFields, FeedbackRecorded, FeedbackStore, FeedbackTarget } from '../domain/ports';
 import { decisionFrom } from './decision-store';
-import { type FoldOptions, JournalFolder, retryingConflicts } from './journal-fold';
-import { headFrom, headPk, journalPk } from './workspace-head';
+import { type FoldOptions, JournalFolder } from './journal-fold';
+import { headFrom, journalPk, updateHead } from './workspace-head';
 
 /** A journal entry's shortest life: its decision may expire sooner (DECISION_RETENTION_DAYS can be 1). */
 const MIN_ENTRY_SECONDS = 86_400;
@@ -96,17 +96,11 @@ export class DynamoFeedbackStore implements FeedbackStore {
     const nowMs = Date.now();
     // The journal's next number, and the generation it is in now (a reset may have landed since this container
     // loaded the workspace: the entry then moves nothing, like the counts that went to the old generation before).
-    const out = await retryingConflicts(() =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: headPk(workspaceId) },
-          UpdateExpression: 'ADD seq :one SET unfolded_since = if_not_exists(unfolded_since, :now)',
-          ExpressionAttributeValues: { ':one': 1, ':now': nowMs },
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
-    );
+    const out = await updateHead(this.client, this.tableName, workspaceId, {
+      UpdateExpression: 'ADD seq :one SET unfolded_since = if_not_exists(unfolded_since, :now)',
+      ExpressionAttributeValues: { ':one': 1, ':now': nowMs },
+      ReturnValues: 'ALL_NEW',
+    });
     const head = headFrom(out.Attributes);
     const headGeneration = head.generation ?? 0;
     await this.client.send(

@@ -24,9 +24,10 @@ import {
   countsFrom,
   entryFrom,
   foldPlanPk,
-  headPk,
   journalPk,
   labelPk,
+  retryingConflicts,
+  updateHead,
 } from './workspace-head';
 
 /** Entries a fold sums (chosen in the workspace bench: feedback <= 2x its floor on the whole banking77 pool). */
@@ -54,18 +55,6 @@ export interface FoldStats {
 }
 
 const isConditionFailed = (err: unknown) => (err as { name?: string }).name === 'ConditionalCheckFailedException';
-
-/** A write that met a transaction on the same item (an import, a reset, a policy change): tried again shortly. */
-export async function retryingConflicts<T>(write: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await write();
-    } catch (err) {
-      if ((err as { name?: string }).name !== 'TransactionConflictException' || attempt >= 5) throw err;
-      await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-    }
-  }
-}
 
 const consumed = (out: { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }) =>
   [out.ConsumedCapacity ?? []].flat().reduce((sum, c) => sum + Number(c.CapacityUnits ?? 0), 0);
@@ -121,26 +110,20 @@ export class JournalFolder {
   private async claim(workspaceId: string, generation: number, head: Head, end: number, nowMs: number) {
     const takeover = head.folding !== undefined;
     try {
-      const out = await retryingConflicts(() =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: { pk: headPk(workspaceId) },
-            UpdateExpression: 'SET folding = :end, folding_at = :now',
-            ConditionExpression: takeover
-              ? '#gen = :gen AND folding = :end AND folding_at = :at'
-              : '#gen = :gen AND folded = :start AND attribute_not_exists(folding)',
-            ExpressionAttributeNames: { '#gen': 'generation' },
-            ExpressionAttributeValues: {
-              ':end': end,
-              ':now': nowMs,
-              ':gen': generation,
-              ...(takeover ? { ':at': head.foldingAt ?? 0 } : { ':start': head.folded }),
-            },
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        ),
-      );
+      const out = await updateHead(this.client, this.tableName, workspaceId, {
+        UpdateExpression: 'SET folding = :end, folding_at = :now',
+        ConditionExpression: takeover
+          ? '#gen = :gen AND folding = :end AND folding_at = :at'
+          : '#gen = :gen AND folded = :start AND attribute_not_exists(folding)',
+        ExpressionAttributeNames: { '#gen': 'generation' },
+        ExpressionAttributeValues: {
+          ':end': end,
+          ':now': nowMs,
+          ':gen': generation,
+          ...(takeover ? { ':at': head.foldingAt ?? 0 } : { ':start': head.folded }),
+        },
+        ReturnConsumedCapacity: 'TOTAL',
+      });
       this.stats.writeUnits += consumed(out);
       return true;
     } catch (err) {
@@ -178,19 +161,13 @@ export class JournalFolder {
       this.stats.writeUnits += consumed(out);
     }
     try {
-      const out = await retryingConflicts(() =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: { pk: headPk(workspaceId) },
-            UpdateExpression: 'SET folded = :end, unfolded_since = :now REMOVE folding, folding_at',
-            ConditionExpression: '#gen = :gen AND folding = :end',
-            ExpressionAttributeNames: { '#gen': 'generation' },
-            ExpressionAttributeValues: { ':end': end, ':gen': generation, ':now': nowMs },
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        ),
-      );
+      const out = await updateHead(this.client, this.tableName, workspaceId, {
+        UpdateExpression: 'SET folded = :end, unfolded_since = :now REMOVE folding, folding_at',
+        ConditionExpression: '#gen = :gen AND folding = :end',
+        ExpressionAttributeNames: { '#gen': 'generation' },
+        ExpressionAttributeValues: { ':end': end, ':gen': generation, ':now': nowMs },
+        ReturnConsumedCapacity: 'TOTAL',
+      });
       this.stats.writeUnits += consumed(out);
       this.stats.folds++;
     } catch (err) {

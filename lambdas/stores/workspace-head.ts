@@ -5,7 +5,12 @@
 //   wsjournal#<ws>#g<n>#<seq>            one feedback's count changes: its sketch (bucket numbers) and the labels
 //                                        moved from and to; expires with its decision
 //   wsjournal#<ws>#g<n>#fold<end>        a fold's plan: the entries of its window it found missing
-import { BatchGetCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  type DynamoDBDocumentClient,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import { type JournalEntry, decodeChanges } from '../domain/learning/journal';
 import { SENDER_BUCKETS, TEXT_BUCKETS, decodeSketch } from '../domain/learning/sketch';
@@ -83,6 +88,29 @@ export function entryFrom(seq: number, item: Record<string, unknown>): JournalEn
     changes: decodeChanges(item.ch),
   };
 }
+
+/** A write that met a transaction on the same item (an import, a reset, a policy change): tried again shortly. */
+export async function retryingConflicts<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if ((err as { name?: string }).name !== 'TransactionConflictException' || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+    }
+  }
+}
+
+/** An update of a workspace's head, tried again when it meets a transaction on the head. */
+export const updateHead = (
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  workspaceId: string,
+  update: Omit<UpdateCommandInput, 'TableName' | 'Key'>,
+) =>
+  retryingConflicts(() =>
+    client.send(new UpdateCommand({ TableName: tableName, Key: { pk: headPk(workspaceId) }, ...update })),
+  );
 
 /** A head written before heads held the generation gets the model item's (once per workspace, on its first load). */
 export async function initHead(
