@@ -121,6 +121,13 @@ async function feedback(c: Container, ws: string, decisionId: string, fields: Fe
   if (cached && out.target.sketch) applyOwnFeedback(cached.state, out.target.sketch, out);
 }
 
+/** n decisions of the two topics in turn, each corrected in container c to its own topic. */
+async function teach(c: Container, ws: string, n: number) {
+  const ids = await Promise.all(Array.from({ length: n }, (_, i) => decide(ws, topics[i % 2], i)));
+  for (const [i, id] of ids.entries()) await feedback(c, ws, id, { category: topics[i % 2] });
+  return ids;
+}
+
 /** A model's counts in a comparable form. */
 const countsOf = (state: WorkspaceState) =>
   state.model.labels
@@ -179,8 +186,7 @@ it('shows another container a feedback within the TTL through the journal, witho
   const a = container({ window: 1_000, lag: 10 });
   const b = container({ window: 1_000, lag: 10 });
   try {
-    const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => decide(ws, topics[i % 2], i)));
-    for (const [i, id] of ids.entries()) await feedback(a, ws, id, { category: topics[i % 2] });
+    await teach(a, ws, 8);
     const before = await b.cache.get(ws);
     const newId = await decide(ws, 'lost_card', 100);
     await feedback(a, ws, newId, { category: 'lost_card' });
@@ -263,8 +269,7 @@ it('keeps a reset in the middle of a journal window: the new generation starts e
   const a = container({ window: 6, lag: 2 });
   const b = container({ window: 6, lag: 2 });
   try {
-    const ids = await Promise.all(Array.from({ length: 10 }, (_, i) => decide(ws, topics[i % 2], i)));
-    for (const [i, id] of ids.entries()) await feedback(a, ws, id, { category: topics[i % 2] });
+    const ids = await teach(a, ws, 10);
     await b.cache.get(ws);
     await new DynamoModelWriteStore(tables.client, tables.names.decisions).forget(ws);
     a.cache.invalidate(ws);
@@ -322,8 +327,7 @@ it("folds a quiet workspace's journal at a container's next check once its entri
   const a = container({ window: 1_000, lag: 10 });
   const b = container();
   try {
-    const ids = await Promise.all(Array.from({ length: 3 }, (_, i) => decide(ws, topics[i % 2], i)));
-    for (const [i, id] of ids.entries()) await feedback(a, ws, id, { category: topics[i % 2] });
+    await teach(a, ws, 3);
     const expected = countsOf(await a.store.loadState(ws));
     await b.cache.get(ws);
     const head = async () =>
