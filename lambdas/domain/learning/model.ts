@@ -5,7 +5,6 @@
 // prediction walks only the postings of the signal's buckets instead of every label times every bucket; applyChanges
 // keeps it in step.
 import { PostingTable } from './posting-table';
-import type { FieldFigures } from './predict';
 import type { Sketch } from './sketch';
 
 /** The labels a workspace learns at most; feedback or examples naming more are not learned. */
@@ -45,6 +44,20 @@ export interface FieldIndex {
   domains: PostingTable;
   /** Per-label figures that change only with the counts: made by the first prediction after a change. */
   derived?: FieldFigures;
+}
+
+/** What a prediction needs of a field's labels apart from the signal: recomputed only after the counts change. */
+export interface FieldFigures {
+  /** Labels with docs > 0 (K), and their docs in all. */
+  k: number;
+  docsAll: number;
+  /** Per label position: 1 when its docs > 0. */
+  live: Uint8Array;
+  /** Per label: the log-likelihood ratio of a bucket it does not hold, and its log prior. */
+  absent: Float64Array;
+  prior: Float64Array;
+  /** Weight of a bucket shared by s of the K labels (index s). */
+  weightOf: Float64Array;
 }
 
 export interface ModelIndex {

@@ -2,24 +2,10 @@
 // labels share it, plus evidence for the sender and its domain, gated against the global engine: a learned label is
 // used only when its evidence clearly beats "nothing learned applies". It walks only the postings of the signal's
 // buckets in the model's index (model.ts).
-import { type FieldIndex, type LearnedField, type WorkspaceModel, modelIndex } from './model';
+import { type FieldFigures, type FieldIndex, type LearnedField, type WorkspaceModel, modelIndex } from './model';
 import type { PostingTable } from './posting-table';
 import type { Sketch, SketchFormat } from './sketch';
 import { MAX_SKETCH_FEATURES, TEXT_BUCKETS } from './sketch';
-
-/** What a prediction needs of a field's labels apart from the signal: recomputed only after the counts change. */
-export interface FieldFigures {
-  /** Labels with docs > 0 (K), and their docs in all. */
-  k: number;
-  docsAll: number;
-  /** Per label position: 1 when its docs > 0. */
-  live: Uint8Array;
-  /** Per label: the log-likelihood ratio of a bucket it does not hold, and its log prior. */
-  absent: Float64Array;
-  prior: Float64Array;
-  /** Weight of a bucket shared by s of the K labels (index s). */
-  weightOf: Float64Array;
-}
 
 // Chosen on the fixed held-out split of banking77-train.csv (every 5th line), see docs/learning.md.
 /** Additive smoothing of the text counts. */
