@@ -184,9 +184,14 @@ export const ROUTES: readonly RouteDefinition[] = [
     entry: 'lambdas/forget-model/handler.ts',
     scope: 'policy',
     // Reads the model item (GetItem), moves it and the head to a new generation (UpdateItem) with the audit event
-    // (PutItem), in one TransactWriteItems.
+    // (PutItem), in one TransactWriteItems; then deletes the old generation's label items (BatchWriteItem).
     decisions: {
-      actions: { GetItem: ['workspaceModel'], UpdateItem: ['workspaceModel', 'workspaceHead'], PutItem: ['audit'] },
+      actions: {
+        GetItem: ['workspaceModel'],
+        UpdateItem: ['workspaceModel', 'workspaceHead'],
+        PutItem: ['audit'],
+        BatchWriteItem: ['workspaceLabel'],
+      },
     },
   },
 ];

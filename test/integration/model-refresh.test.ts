@@ -1,6 +1,8 @@
 // A container keeps a learned model fresh without reloading it (issue 23): past its TTL, one small read of the
 // workspace head tells whether anything changed; after an import, only the label items whose version moved are read
 // again.
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
 import type { WorkspaceState } from '../../lambdas/domain/ports';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
@@ -81,4 +83,39 @@ it('reads one small item when nothing changed, and only the changed labels other
   const reset = await cache.get(ws);
   expect(reset.state.model.labels).toEqual([]);
   expect(reset.state.generation).toBe(1);
+});
+
+it("deletes the forgotten generation's label items after a reset, and keeps the new generation's", async () => {
+  const ws = 'ws_forget_cleanup';
+  const cache = new WorkspaceCache((id) => store.loadState(id), 0);
+  const teach = (categories: string[]) =>
+    importExamples(
+      ws,
+      categories.flatMap((c) => [0, 1].map((i) => example(c, i))),
+      { workspaces: cache, store: writes },
+      { nowMs: Date.now() },
+    );
+  const labelItems = async () =>
+    (
+      await tables.client.send(
+        new ScanCommand({
+          TableName: tables.names.decisions,
+          FilterExpression: 'begins_with(pk, :p)',
+          ExpressionAttributeValues: { ':p': `${ITEM_PREFIX.workspaceLabel}${ws}#` },
+          ConsistentRead: true,
+        }),
+      )
+    ).Items?.map((i) => i.pk as string) ?? [];
+
+  await teach(['billing', 'shipping', 'returns']);
+  expect(await labelItems()).toHaveLength(3);
+  await writes.forget(ws);
+  expect(await labelItems()).toEqual([]);
+
+  // The new generation learns and keeps its own items; a second reset removes them too.
+  await teach(['billing']);
+  expect(await labelItems()).toEqual([`${ITEM_PREFIX.workspaceLabel}${ws}#g1#category:billing`]);
+  expect((await store.loadState(ws)).model.labels.map((l) => l.label)).toEqual(['billing']);
+  await writes.forget(ws);
+  expect(await labelItems()).toEqual([]);
 });
