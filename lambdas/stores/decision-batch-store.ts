@@ -1,15 +1,9 @@
 // A batch's decisions: BatchWriteItem requests of 25 (DynamoDB's maximum) instead of one write per decision, with
-// unprocessed items retried after a jittered backoff. Each item is the one single analyze stores (decisionItem).
+// unprocessed items retried after a jittered backoff (batch-writes.ts). Each item is the one single analyze stores (decisionItem).
 // With an Idempotency-Key the key is claimed first, with one conditional write holding the batch's decision ids and
 // per-item errors (never the decisions themselves): a replay reads the ids back, and decisions its first attempt
 // did not get to store are rebuilt from the same body and moment.
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
@@ -23,23 +17,11 @@ import type {
   DecisionExtras,
 } from '../domain/ports';
 import { parseInstant } from '../domain/timestamps';
-import { IDEMPOTENCY_WINDOW_SECONDS, decisionFrom, decisionItem, sleep } from './decision-store';
+import { MAX_RETRY_ROUNDS, UnprocessedItemsError, backoff, batchWriteAll } from './batch-writes';
+import { IDEMPOTENCY_WINDOW_SECONDS, decisionFrom, decisionItem } from './decision-store';
 
 /** DynamoDB's limits: 25 puts per BatchWriteItem, 100 keys per BatchGetItem. */
-const WRITE_CHUNK = 25;
 const READ_CHUNK = 100;
-/** Rounds of retrying unprocessed items before the request fails (as throttling: 503). */
-const MAX_RETRY_ROUNDS = 6;
-
-class UnprocessedItemsError extends Error {
-  constructor() {
-    super('DynamoDB left batch items unprocessed after every retry');
-    // The HTTP edge maps throttling names to 503 SERVICE_UNAVAILABLE: this is throttling that outlasted our retries.
-    this.name = 'ProvisionedThroughputExceededException';
-  }
-}
-
-const backoff = (round: number) => sleep(Math.random() * 25 * 2 ** round);
 
 export class DynamoDecisionBatchStore implements DecisionBatchStore {
   constructor(
@@ -111,19 +93,7 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
         },
       },
     }));
-    const chunks: (typeof requests)[] = [];
-    for (let i = 0; i < requests.length; i += WRITE_CHUNK) chunks.push(requests.slice(i, i + WRITE_CHUNK));
-    await Promise.all(chunks.map((chunk) => this.writeChunk(chunk)));
-  }
-
-  private async writeChunk(chunk: { PutRequest: { Item: Record<string, unknown> } }[]): Promise<void> {
-    let pending = chunk;
-    for (let round = 0; pending.length; round++) {
-      if (round > MAX_RETRY_ROUNDS) throw new UnprocessedItemsError();
-      if (round > 0) await backoff(round);
-      const out = await this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
-      pending = (out.UnprocessedItems?.[this.tableName] ?? []) as typeof pending;
-    }
+    await batchWriteAll(this.client, this.tableName, requests);
   }
 
   async getMany(decisionIds: string[]): Promise<Map<string, Decision>> {

@@ -5,18 +5,13 @@
 // (the answer a replay gets), the model item's version and labels, and the audit event: a replay after a crash
 // re-runs only the parts that did not land, and a finished import is answered from its record, so nothing is taught
 // twice. A reset moves the model item to a new, empty generation in one transaction with its audit event.
-import {
-  BatchWriteCommand,
-  type BatchWriteCommandInput,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { LabelDelta } from '../domain/learning/label-delta';
 import type { LearnedField } from '../domain/learning/model';
 import type { AuditEntry, ImportWrite, ImportWriteResult, ModelWriteStore } from '../domain/learning/model-writes';
 import { ModelBusyError } from '../domain/ports';
 import { auditEventPut } from './audit-log';
+import { batchWriteAll } from './batch-writes';
 import { headPk } from './workspace-head';
 import { WORKSPACE_PREFIX, labelPk, labelVersionAttribute } from './workspace-store';
 
@@ -253,23 +248,13 @@ export class DynamoModelWriteStore implements ModelWriteStore {
    * generation never reads them, so a failure leaves them behind rather than failing a reset that already happened.
    */
   private async deleteLabelItems(workspaceId: string, generation: number, taught: string[]): Promise<void> {
-    try {
-      for (let i = 0; i < taught.length; i += 25) {
-        let requests: BatchWriteCommandInput['RequestItems'] = {
-          [this.tableName]: taught.slice(i, i + 25).map((name) => {
-            const colon = name.indexOf(':');
-            const pk = labelPk(workspaceId, name.slice(0, colon) as LearnedField, name.slice(colon + 1), generation);
-            return { DeleteRequest: { Key: { pk } } };
-          }),
-        };
-        for (let attempt = 0; requests && Object.keys(requests).length > 0 && attempt < 5; attempt++) {
-          if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-          requests = (await this.client.send(new BatchWriteCommand({ RequestItems: requests }))).UnprocessedItems;
-        }
-      }
-    } catch {
-      // Left for a later clean-up (docs/learning.md, "Importing history and forgetting it").
-    }
+    const requests = taught.map((name) => {
+      const colon = name.indexOf(':');
+      const pk = labelPk(workspaceId, name.slice(0, colon) as LearnedField, name.slice(colon + 1), generation);
+      return { DeleteRequest: { Key: { pk } } };
+    });
+    // Left for a later clean-up when it fails (docs/learning.md, "Importing history and forgetting it").
+    await batchWriteAll(this.client, this.tableName, requests).catch(() => undefined);
   }
 
   private auditPut({ event, at }: AuditEntry): TransactItem {
