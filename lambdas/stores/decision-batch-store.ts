@@ -1,5 +1,6 @@
 // A batch's decisions: BatchWriteItem requests of 25 (DynamoDB's maximum) instead of one write per decision, with
-// unprocessed items retried after a jittered backoff (batch-writes.ts). Each item is the one single analyze stores (decisionItem).
+// unprocessed items retried after a jittered backoff (batch-writes.ts). Each item is the one single analyze stores
+// (decisionItem).
 // With an Idempotency-Key the key is claimed first, with one conditional write holding the batch's decision ids and
 // per-item errors (never the decisions themselves): a replay reads the ids back, and decisions its first attempt
 // did not get to store are rebuilt from the same body and moment.
