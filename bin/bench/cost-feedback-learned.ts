@@ -5,6 +5,7 @@
 // over every feedback instead (amortized), and the sample's own fold units taken out.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { API_BASE_PATH } from '../../lambdas/contract/routes';
+import { consumedUnits } from '../../lambdas/stores/dynamodb-client';
 import { DynamoFeedbackStore } from '../../lambdas/stores/feedback-store';
 import { type CallSample, LOG_RETENTION_DAYS, call, meteredService, resources } from './cost-measure';
 import { costPerMillion } from './cost-model';
@@ -27,10 +28,7 @@ export function writeUnitMeter(client: DynamoDBDocumentClient): { units: number;
       if (writes) (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
       const out = await next(args);
       if (writes) {
-        const consumed = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-        meter.units += [consumed ?? []]
-          .flat()
-          .reduce((sum: number, c) => sum + Number((c as { CapacityUnits?: number }).CapacityUnits ?? 0), 0);
+        meter.units += consumedUnits(out.output);
       }
       return out;
     },

@@ -9,6 +9,7 @@ import { ACCESS_LOG_FIELDS } from '../../lib/stack';
 import { ROUTES } from '../../lambdas/contract/routes';
 import { type TableDefinition } from '../../lambdas/contract/tables';
 import { LIMITS } from '../../lambdas/analyze/signal-schema';
+import { consumedUnits } from '../../lambdas/stores/dynamodb-client';
 import { type Service, createService } from '../../lambdas/service';
 import { ACCESS_TABLE, DECISIONS_TABLE } from '../../lambdas/contract/tables';
 import type { World } from './world';
@@ -62,10 +63,7 @@ export class CapacityMeter {
         input.ReturnConsumedCapacity = 'INDEXES';
         const name = String(context.commandName ?? '').replace(/Command$/, '');
         const out = await next(args);
-        const consumed = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-        const reported = [consumed ?? []]
-          .flat()
-          .reduce((sum: number, c) => sum + Number((c as { CapacityUnits?: number }).CapacityUnits ?? 0), 0);
+        const reported = consumedUnits(out.output);
         if (/^(GetItem|BatchGetItem|TransactGetItems|Query|Scan)$/.test(name)) this.readUnits += reported;
         else this.writeUnits += this.priced(name, input, reported);
         return out;

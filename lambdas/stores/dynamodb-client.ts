@@ -39,3 +39,9 @@ export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocum
     marshallOptions: { removeUndefinedValues: true },
   });
 }
+
+/** The capacity units a command's output reports (asked for with ReturnConsumedCapacity; one entry or one per table). */
+export const consumedUnits = (output: object): number =>
+  [(output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity ?? []]
+    .flat()
+    .reduce((sum, c) => sum + Number(c.CapacityUnits ?? 0), 0);

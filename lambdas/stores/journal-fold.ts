@@ -29,6 +29,7 @@ import {
   retryingConflicts,
   updateHead,
 } from './workspace-head';
+import { consumedUnits } from './dynamodb-client';
 
 /** Entries a fold sums (chosen in the workspace bench: feedback <= 2x its floor on the whole banking77 pool). */
 export const FOLD_WINDOW = 512;
@@ -55,9 +56,6 @@ export interface FoldStats {
 }
 
 const isConditionFailed = (err: unknown) => (err as { name?: string }).name === 'ConditionalCheckFailedException';
-
-const consumed = (out: { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }) =>
-  [out.ConsumedCapacity ?? []].flat().reduce((sum, c) => sum + Number(c.CapacityUnits ?? 0), 0);
 
 /** Whether the head (as read) calls for a fold: a window full, entries a while unfolded, or a fold left in flight. */
 export function foldDue(
@@ -124,7 +122,7 @@ export class JournalFolder {
         },
         ReturnConsumedCapacity: 'TOTAL',
       });
-      this.stats.writeUnits += consumed(out);
+      this.stats.writeUnits += consumedUnits(out);
       return true;
     } catch (err) {
       if (isConditionFailed(err)) return false;
@@ -158,7 +156,7 @@ export class JournalFolder {
           }),
         ),
       );
-      this.stats.writeUnits += consumed(out);
+      this.stats.writeUnits += consumedUnits(out);
     }
     try {
       const out = await updateHead(this.client, this.tableName, workspaceId, {
@@ -168,7 +166,7 @@ export class JournalFolder {
         ExpressionAttributeValues: { ':end': end, ':gen': generation, ':now': nowMs },
         ReturnConsumedCapacity: 'TOTAL',
       });
-      this.stats.writeUnits += consumed(out);
+      this.stats.writeUnits += consumedUnits(out);
       this.stats.folds++;
     } catch (err) {
       // Another runner finished this fold, or a reset moved the workspace on: nothing left to do.
@@ -287,7 +285,7 @@ export class JournalFolder {
           }),
         ),
       );
-      this.stats.writeUnits += consumed(out);
+      this.stats.writeUnits += consumedUnits(out);
     } catch (err) {
       // Applied before (another run of this fold).
       if (!isConditionFailed(err)) throw err;
@@ -304,7 +302,7 @@ export class JournalFolder {
           ReturnConsumedCapacity: 'TOTAL',
         }),
       );
-      this.stats.readUnits += consumed(read);
+      this.stats.readUnits += consumedUnits(read);
       const item = read.Item;
       if (item?.lf !== undefined && Number(item.lf) >= mark) return;
       const counts = countsFrom(delta.field, delta.label, item ?? {});
@@ -339,7 +337,7 @@ export class JournalFolder {
             ReturnConsumedCapacity: 'TOTAL',
           }),
         );
-        this.stats.writeUnits += consumed(out);
+        this.stats.writeUnits += consumedUnits(out);
         return;
       } catch (err) {
         const name = (err as { name?: string }).name;

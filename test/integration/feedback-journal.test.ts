@@ -12,7 +12,7 @@ import type { FeedbackFields, WorkspaceState } from '../../lambdas/domain/ports'
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
 import { type Service, createService } from '../../lambdas/service';
-import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
+import { consumedUnits, createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { DynamoFeedbackStore } from '../../lambdas/stores/feedback-store';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { headPk } from '../../lambdas/stores/workspace-head';
@@ -56,10 +56,7 @@ function container(fold = { window: 8, lag: 2 }): Container {
       if (/^(GetItem|BatchGetItem)$/.test(name)) {
         reads.calls++;
         reads.byCommand.set(name, (reads.byCommand.get(name) ?? 0) + 1);
-        const consumed = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-        reads.units += [consumed ?? []]
-          .flat()
-          .reduce((sum: number, c) => sum + Number((c as { CapacityUnits?: number }).CapacityUnits ?? 0), 0);
+        reads.units += consumedUnits(out.output);
       }
       return out;
     },
