@@ -68,33 +68,14 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
       403,
       'WORKSPACE_NOT_ALLOWED',
     );
-    expectError(
-      await call(api.baseUrl, 'POST', examplesPath('ws_imp'), {
-        key,
-        rawBody: 'x'.repeat(1024 * 1024 + 1),
-        headers: { 'content-type': 'text/plain' },
-      }),
-      413,
-      'PAYLOAD_TOO_LARGE',
-    );
-    expectError(
-      await call(api.baseUrl, 'POST', examplesPath('ws_imp'), {
-        key,
-        rawBody: '{}',
-        headers: { 'content-type': 'text/plain' },
-      }),
-      415,
-      'UNSUPPORTED_MEDIA_TYPE',
-    );
-    expectError(
-      await call(api.baseUrl, 'POST', examplesPath('ws_imp'), {
-        key,
-        rawBody: '{',
-        headers: { 'content-type': 'application/json' },
-      }),
-      400,
-      'INVALID_JSON',
-    );
+    for (const [rawBody, type, status, code] of [
+      ['x'.repeat(1024 * 1024 + 1), 'text/plain', 413, 'PAYLOAD_TOO_LARGE'],
+      ['{}', 'text/plain', 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      ['{', 'application/json', 400, 'INVALID_JSON'],
+    ] as const) {
+      const headers = { 'content-type': type };
+      expectError(await call(api.baseUrl, 'POST', examplesPath('ws_imp'), { key, rawBody, headers }), status, code);
+    }
     for (const body of [
       [],
       {},
