@@ -8,10 +8,8 @@
 // the import route (contract section 13: exactly what analyze then feedback teaches), and for one workspace analyze
 // then feedback itself. Measuring = analyze each held-out query and compare its category. Also measured: importing the
 // whole file through `workspace import`'s code, and specificity (eval-learning-specificity.ts). No text is printed.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { AdminService } from '../lib/admin';
-import { categoryName, parseCsv } from './banking77';
+import { DATA_DIR, banking77Rows, categoryName } from './data-splits';
 import { reliabilityTable, type Judged } from './eval/report';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { ensureTables, tableNamesWithPrefix } from '../lib/local/provision';
@@ -23,7 +21,6 @@ import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
 import type { DynamoFeedbackStore } from '../lambdas/stores/feedback-store';
 import { measureSpecificity, timeWorkspaceImport } from './eval-learning-specificity';
 
-const DATA_DIR = process.env.SAS_DATA_DIR ?? path.resolve(__dirname, '../../shared/data');
 const JSON_OUT = process.argv.includes('--json');
 const CONCURRENCY = 8;
 /** Short, so the measuring phase starts right after every container-cache entry is stale. */
@@ -53,7 +50,7 @@ async function pool<T>(items: T[], fn: (item: T, i: number) => Promise<void>) {
 }
 
 async function main() {
-  const rows = parseCsv(readFileSync(path.join(DATA_DIR, 'banking77-train.csv'), 'utf8')).slice(1);
+  const rows = banking77Rows();
   const examples: Example[] = rows
     .filter((r) => r.length === 2 && r[0].trim())
     .map(([text, c]) => ({ text, category: categoryName(c) }));
