@@ -6,7 +6,6 @@
 // Exit status: 0 when there was no 5xx, no connection error, no unexpected answer and no missing decision; 1 otherwise.
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { AdminService } from '../lib/admin';
 import { ephemeralCredentials } from '../lib/local/credentials';
 import { IN_MEMORY, JavaMissingError, startDynamoDbLocal } from '../lib/local/dynamodb-local';
@@ -17,6 +16,7 @@ import { ITEM_PREFIX } from '../lambdas/contract/tables';
 import { generateApiKey } from '../lambdas/domain/api-key';
 import { createService } from '../lambdas/service';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
+import { batchGet } from '../lambdas/stores/batch-writes';
 import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
 import { WORKSPACES, validSignal } from './load-mix';
 import { type RequestContext, type Shared, type Tally, buildRequest, record } from './load-requests';
@@ -82,28 +82,17 @@ async function verifyDecisions(
   table: string,
   decisions: Map<string, number>,
 ): Promise<{ verified: number; missing: string[] }> {
-  const ids = [...decisions.keys()];
+  const { items } = await batchGet(
+    client,
+    table,
+    [...decisions.keys()].map((id) => ITEM_PREFIX.decision + id),
+  );
   const missing: string[] = [];
   let verified = 0;
-  for (let i = 0; i < ids.length; i += 100) {
-    let keys: Record<string, unknown>[] = ids.slice(i, i + 100).map((id) => ({ pk: ITEM_PREFIX.decision + id }));
-    const found = new Map<string, { score?: unknown }>();
-    for (let attempt = 0; keys.length && attempt < 10; attempt++) {
-      const out = await client.send(
-        new BatchGetCommand({ RequestItems: { [table]: { Keys: keys, ConsistentRead: true } } }),
-      );
-      for (const item of out.Responses?.[table] ?? []) {
-        const decision = item.decision as { decision_id?: string; score?: unknown } | undefined;
-        if (decision?.decision_id) found.set(decision.decision_id, decision);
-      }
-      keys = (out.UnprocessedKeys?.[table]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-      if (keys.length) await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
-    }
-    for (const id of ids.slice(i, i + 100)) {
-      const stored = found.get(id);
-      if (stored && Number(stored.score) === decisions.get(id)) verified++;
-      else missing.push(id);
-    }
+  for (const [id, score] of decisions) {
+    const stored = items.get(ITEM_PREFIX.decision + id)?.decision as { score?: unknown } | undefined;
+    if (stored && Number(stored.score) === score) verified++;
+    else missing.push(id);
   }
   return { verified, missing };
 }

@@ -2,13 +2,7 @@
 // path with a consistent GetItem; indexed under `k#<key_id>` to list a key's grants) and `holder#<grant>#<key_id>`
 // (indexed under `w#<head>` or `p#<head>` for the cross-partner check), written together in one transaction. A key's
 // prefix grants are also kept as one set, `prefixes#<key_id>`, so the request path reads them in one consistent read.
-import {
-  BatchGetCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  paginateQuery,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, paginateQuery, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import { MAX_PREFIX_GRANTS, grantHead, grantsOverlap, isPrefixGrant, prefixOf } from '../domain/grants';
 import {
@@ -19,6 +13,7 @@ import {
   TooManyPrefixGrantsError,
 } from '../domain/ports';
 import { auditEventPut, auditTableFor } from './audit-log';
+import { batchGet } from './batch-writes';
 
 const INDEX = 'grants_by_head';
 /** Exact grants per transaction (two items each; DynamoDB allows 100 items): small enough that one call stays short on a busy DynamoDB Local. */
@@ -98,19 +93,10 @@ export class DynamoGrantStore implements GrantStore {
       return { exact: out.Item !== undefined };
     }
     // Both items in one round trip: the exact grant and the key's prefix set.
-    let keys: Item[] = [{ pk: grantPk(keyId, workspaceId) }, { pk: prefixesPk(keyId) }];
-    const found: Item[] = [];
-    for (let attempt = 0; keys.length; attempt++) {
-      const out = await this.client.send(
-        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }),
-      );
-      found.push(...(out.Responses?.[this.tableName] ?? []));
-      keys = (out.UnprocessedKeys?.[this.tableName]?.Keys as Item[] | undefined) ?? [];
-      if (keys.length) await sleep(Math.min(200, 10 * 2 ** attempt));
-    }
-    const prefixItem = found.find((i) => i.pk === prefixesPk(keyId));
+    const { items } = await batchGet(this.client, this.tableName, [grantPk(keyId, workspaceId), prefixesPk(keyId)]);
+    const prefixItem = items.get(prefixesPk(keyId));
     return {
-      exact: found.some((i) => i.pk === grantPk(keyId, workspaceId)),
+      exact: items.has(grantPk(keyId, workspaceId)),
       prefixes: prefixItem ? [...((prefixItem.prefixes as Set<string> | undefined) ?? [])] : [],
     };
   }

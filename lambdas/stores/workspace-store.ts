@@ -16,16 +16,8 @@ import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '..
 import { addDeltaToCounts } from '../domain/learning/label-delta';
 import { applyJournal, entriesToRead, journalCursor } from '../domain/learning/journal';
 import { JournalFolder, foldDue } from './journal-fold';
-import {
-  WORKSPACE_PREFIX,
-  batchGet,
-  countsFrom,
-  headFrom,
-  headPk,
-  initHead,
-  labelPk,
-  readJournal,
-} from './workspace-head';
+import { WORKSPACE_PREFIX, countsFrom, headFrom, headPk, initHead, labelPk, readJournal } from './workspace-head';
+import { batchGet } from './batch-writes';
 
 export { WORKSPACE_PREFIX, countsFrom, labelPk };
 
