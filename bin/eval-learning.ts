@@ -8,16 +8,10 @@
 // the import route (contract section 13: exactly what analyze then feedback teaches), and for one workspace analyze
 // then feedback itself. Measuring = analyze each held-out query and compare its category. Also measured: importing the
 // whole file through `workspace import`'s code, and specificity (eval-learning-specificity.ts). No text is printed.
-import { AdminService } from '../lib/admin';
 import { DATA_DIR, banking77Rows, categoryName } from './data-splits';
 import { reliabilityTable, type Judged } from './eval/report';
-import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
-import { ensureTables, tableNamesWithPrefix } from '../lib/local/provision';
+import { startScratch } from '../lib/local/scratch';
 import { startLocalServer } from '../lib/local/server';
-import { DEFAULT_SETTINGS } from '../lambdas/contract/settings';
-import { createService } from '../lambdas/service';
-import { DynamoAccessStore } from '../lambdas/stores/access-store';
-import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
 import type { DynamoFeedbackStore } from '../lambdas/stores/feedback-store';
 import { measureSpecificity, timeWorkspaceImport } from './eval-learning-specificity';
 
@@ -67,25 +61,16 @@ async function main() {
   const ten = firstPer(10);
 
   log('starting DynamoDB Local (in memory) and local mode ...');
-  const db = await startDynamoDbLocal({ port: 0, dataDir: ':memory:' });
-  const names = tableNamesWithPrefix(`evl-${Date.now().toString(36)}-`);
-  const adminClient = createDocumentClient({ endpoint: db.endpoint, requestTimeoutMs: 4_000 });
-  const service = createService({
-    ...DEFAULT_SETTINGS,
-    dynamodbEndpoint: db.endpoint,
-    accessTableName: names.access,
-    decisionsTableName: names.decisions,
-    dynamodbRequestTimeoutMs: 4_000,
-    workspaceCacheTtlSeconds: CACHE_TTL_SECONDS,
-    logLevel: 'ERROR',
-    metricsEnabled: false,
+  const scratch = await startScratch({
+    name: 'evl',
+    partner: 'eval',
+    workspaces: ['ws_*'],
+    settings: { dynamodbRequestTimeoutMs: 4_000, workspaceCacheTtlSeconds: CACHE_TTL_SECONDS, logLevel: 'ERROR' },
   });
+  const { service, client: adminClient, names } = scratch;
   const server = await startLocalServer({ port: 0, handlers: service });
   try {
-    await ensureTables(adminClient, names);
-    const admin = new AdminService(new DynamoAccessStore(adminClient, names.access, names.decisions));
-    await admin.createPartner({ id: 'eval', name: 'Learning eval' });
-    const { key } = await admin.createKey({ partnerId: 'eval', workspaces: ['ws_*'], env: 'test' });
+    const key = await scratch.newKey();
     const post = async (p: string, body: unknown) => {
       const res = await fetch(server.baseUrl + p, {
         method: 'POST',
@@ -307,9 +292,7 @@ async function main() {
     }
   } finally {
     await server.close();
-    service.close();
-    adminClient.destroy();
-    await db.stop();
+    await scratch.stop();
   }
 }
 

@@ -16,7 +16,7 @@ function batchBody(world: World, n: number): string {
 
 async function batchInProcess(world: World, body: string, idempotencyKey?: string): Promise<HandlerResult> {
   const result = await inProcess(
-    world.handlers,
+    world.service,
     apiEvents({ key: world.key, method: 'POST', path: BATCH_PATH, body, idempotencyKey }),
   );
   if (result.statusCode !== 200) throw new Error(`batch answered ${result.statusCode}: ${result.body.slice(0, 200)}`);
@@ -45,7 +45,7 @@ async function cpuPerSignal(signals: number, run: () => Promise<void>): Promise<
 }
 
 export async function benchBatch(world: World, quick: boolean): Promise<Figures> {
-  const { counter, handlers } = world;
+  const { counter, service: handlers } = world;
   const body100 = batchBody(world, 100);
   // Warm-up: modules, JIT, the key in the authorizer's cache.
   for (let i = 0; i < 3; i++) await batchInProcess(world, body100);

@@ -13,7 +13,7 @@ const HOT_CONTAINERS = 100;
 const HOT_REQUESTS_PER_SECOND = 100;
 
 export async function benchLearnedAnalyzeCost(world: World, quick: boolean, checkReadUnits: number): Promise<Figures> {
-  const settings = world.handlers.dependencies.settings;
+  const settings = world.service.dependencies.settings;
   const { service, meter } = meteredService(world);
   const key = await world.newKey();
   const analyzePath = `${API_BASE_PATH}/signals/analyze`;

@@ -268,7 +268,7 @@ export function resources(line: Line, logRetentionMonths: number): { measured: C
 /** A service that logs and emits metrics as deployed (INFO, EMF on), so their bytes are counted, with its DynamoDB
  * calls metered against the two tables' definitions. */
 export function meteredService(world: World): { service: Service; meter: CapacityMeter } {
-  const service = createService({ ...world.handlers.dependencies.settings, logLevel: 'INFO', metricsEnabled: true });
+  const service = createService({ ...world.service.dependencies.settings, logLevel: 'INFO', metricsEnabled: true });
   const meter = new CapacityMeter(
     new Map([
       [world.names.access, ACCESS_TABLE],

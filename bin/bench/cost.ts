@@ -28,7 +28,7 @@ import {
 } from './cost-measure';
 
 export async function benchCost(world: World, quick: boolean): Promise<Figures> {
-  const settings = world.handlers.dependencies.settings;
+  const settings = world.service.dependencies.settings;
   const { service, meter } = meteredService(world);
   const key = await world.newKey();
   const ws = world.workspace;

@@ -5,7 +5,7 @@ import { analyzeEvents, analyzeInProcess, expectOk } from './requests';
 import type { World } from './world';
 
 export async function benchDynamoDbCalls(world: World): Promise<Figures> {
-  const { counter, handlers, body } = world;
+  const { counter, service: handlers, body } = world;
   const per = 10;
   // Warm the key (and the modules, the connection) first; that request is not counted.
   expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body)));

@@ -15,7 +15,7 @@ export async function benchInProcess(
   iterations: number,
   other?: { key: string; body: string },
 ): Promise<Figures> {
-  const { handlers, body } = world;
+  const { service: handlers, body } = world;
   const client = createDocumentClient(world.db.clientOptions);
   // Neither client carries the bench's call counter while timed.
   world.counting(false);

@@ -25,7 +25,7 @@ export async function benchWorkspace(
   perCategory: number,
   quick: boolean,
 ): Promise<Figures> {
-  const deps = world.handlers.dependencies;
+  const deps = world.service.dependencies;
   const ws = world.workspace;
   await deps.workspaceStore.putPolicy(
     ws,
@@ -60,7 +60,7 @@ export async function benchWorkspace(
   const units = writeUnitMeter(deps.client);
   for (const [text, raw] of teach) {
     const body = JSON.stringify({ workspace_id: ws, source: 'support_message', body: text });
-    const decision = expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, body)));
+    const decision = expectOk(await analyzeInProcess(world.service, analyzeEvents(world.key, body)));
     world.counter.reset();
     const unitsBefore = units.units;
     const target = await deps.feedbackStore.getTarget(decision.decision_id);
@@ -94,9 +94,9 @@ export async function benchWorkspace(
   const state = await deps.workspaceStore.loadState(ws);
   const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
   deps.workspaces.invalidate(ws);
-  expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
+  expectOk(await analyzeInProcess(world.service, analyzeEvents(world.key, world.body)));
   world.counter.reset();
-  const decision = expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
+  const decision = expectOk(await analyzeInProcess(world.service, analyzeEvents(world.key, world.body)));
   const warm = { reads: world.counter.readCalls, writes: world.counter.writeCalls };
   if (!/\+ws\.\d+$/.test(decision.model_version))
     throw new Error('the learned model did not take part in the decision');
