@@ -27,12 +27,10 @@ import {
 } from '../domain/ports';
 import { DynamoGrantStore } from './grant-store';
 import { auditEventPut, auditTableFor } from './audit-log';
+import { cancellationReasons } from './database-faults';
 
 /** The first item of a transaction failed its condition (the change's own item; the event's never does). */
-const firstConditionFailed = (err: unknown) => {
-  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
-  return e?.name === 'TransactionCanceledException' && e.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed';
-};
+const firstConditionFailed = (err: unknown) => cancellationReasons(err)[0] === 'ConditionalCheckFailed';
 /** Another writer changed the item between our read and our conditional write: read again (bounded). */
 const CHANGE_RETRIES = 10;
 
@@ -238,8 +236,7 @@ export class DynamoAccessStore implements AccessStore {
     try {
       await this.client.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (err) {
-      const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-      if (retiring && reasons?.[1]?.Code === 'ConditionalCheckFailed') {
+      if (retiring && cancellationReasons(err)[1] === 'ConditionalCheckFailed') {
         throw new KeyChangedError(
           `key ${retiring.key.key_id} changed during the rotation (revoked, or its expiry set); nothing was rotated`,
         );

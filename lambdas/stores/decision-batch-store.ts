@@ -20,6 +20,7 @@ import type {
 import { parseInstant } from '../domain/timestamps';
 import { batchGet, batchWriteAll } from './batch-writes';
 import { IDEMPOTENCY_WINDOW_SECONDS, decisionFrom, decisionItem } from './decision-store';
+import { conditionFailed } from './database-faults';
 
 export class DynamoDecisionBatchStore implements DecisionBatchStore {
   constructor(
@@ -67,7 +68,7 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
       return { kind: 'created' };
     } catch (err) {
       const e = err as { name?: string; Item?: Record<string, unknown> };
-      if (e.name !== 'ConditionalCheckFailedException') throw err;
+      if (!conditionFailed(err)) throw err;
       // Errors are not translated by the DocumentClient: the old item comes in AttributeValue form.
       const existing = e.Item
         ? unmarshall(e.Item as Parameters<typeof unmarshall>[0])

@@ -14,6 +14,7 @@ import {
 } from '../domain/ports';
 import { auditEventPut, auditTableFor } from './audit-log';
 import { batchGet } from './batch-writes';
+import { cancellationReasons, transactionConflict } from './database-faults';
 
 const INDEX = 'grants_by_head';
 /** Exact grants per transaction (two items each; DynamoDB allows 100 items): small enough that one call stays short on a busy DynamoDB Local. */
@@ -34,21 +35,7 @@ const keyHead = (keyId: string) => `k#${keyId}`;
 const holderHead = (grant: string) => `${isPrefixGrant(grant) ? 'p' : 'w'}#${grantHead(grant)}`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const isConflict = (err: unknown) => {
-  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
-  return (
-    e?.name === 'TransactionConflictException' ||
-    (e?.name === 'TransactionCanceledException' &&
-      (e.CancellationReasons ?? []).some((r) => r?.Code === 'TransactionConflict'))
-  );
-};
-const prefixLimitHit = (err: unknown) => {
-  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
-  return (
-    e?.name === 'TransactionCanceledException' &&
-    (e.CancellationReasons ?? []).some((r) => r?.Code === 'ConditionalCheckFailed')
-  );
-};
+const prefixLimitHit = (err: unknown) => cancellationReasons(err).includes('ConditionalCheckFailed');
 
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
@@ -228,9 +215,9 @@ export class DynamoGrantStore implements GrantStore {
           await this.client.send(new TransactWriteCommand({ TransactItems: items }));
           return;
         } catch (err) {
-          if (change === 'add' && prefixLimitHit(err) && !isConflict(err))
+          if (change === 'add' && prefixLimitHit(err) && !transactionConflict(err))
             throw new TooManyPrefixGrantsError(MAX_PREFIX_GRANTS);
-          if (!isConflict(err) || attempt >= CONFLICT_RETRIES) throw err;
+          if (!transactionConflict(err) || attempt >= CONFLICT_RETRIES) throw err;
           // Another change to the same key's prefix set or the same grant: back off with jitter, apply ours again.
           await sleep(Math.random() * 10 * 2 ** Math.min(attempt, 6));
         }
