@@ -14,7 +14,7 @@ import { DEFAULT_SETTINGS } from '../../lambdas/contract/settings';
 import { type Service, createService } from '../../lambdas/service';
 import { CallCounter } from './call-counter';
 import { type Figures, REPO_ROOT, percentile, progress, round2, round3 } from './common';
-import { analyzeEvents, analyzeInProcess } from './requests';
+import { analyzeEvents, inProcess } from './requests';
 import type { World } from './world';
 
 const exec = promisify(execFile);
@@ -113,12 +113,12 @@ async function warmLatency(world: World, iterations: number): Promise<Figures> {
     const cold: number[] = [];
     for (const k of keys) {
       counter.reset();
-      const r = await analyzeInProcess(service, analyzeEvents(k.key, k.body));
+      const r = await inProcess(service, analyzeEvents(k.key, k.body));
       if (r.statusCode !== 200) throw new Error(`analyze answered ${r.statusCode}`);
       cold.push(counter.readItemsOf(access));
     }
     counter.reset();
-    const pairFresh = await analyzeInProcess(service, analyzeEvents(many.key, bodyFor(world, 'ws_many_7')));
+    const pairFresh = await inProcess(service, analyzeEvents(many.key, bodyFor(world, 'ws_many_7')));
     if (pairFresh.statusCode !== 200) throw new Error(`analyze answered ${pairFresh.statusCode}`);
     const newPairReads = counter.readItemsOf(access);
     const newWorkspaceStateReads = counter.readItemsOf(world.names.decisions);
@@ -126,7 +126,7 @@ async function warmLatency(world: World, iterations: number): Promise<Figures> {
     const times: number[][] = [[], []];
     const run = async (i: number) => {
       const t = process.hrtime.bigint();
-      const r = await analyzeInProcess(service, analyzeEvents(keys[i].key, keys[i].body));
+      const r = await inProcess(service, analyzeEvents(keys[i].key, keys[i].body));
       times[i].push(Number(process.hrtime.bigint() - t) / 1e6);
       if (r.statusCode !== 200) throw new Error(`analyze answered ${r.statusCode}`);
     };
@@ -173,7 +173,7 @@ async function rateWrites(world: World, limit: number, windowSeconds: number): P
     for (let w = 0; w < 5; w++) {
       const before = counterWrites();
       for (let i = 0; i < perWindow; i++) {
-        const r = await analyzeInProcess(instances[i % 3], analyzeEvents(key, world.body));
+        const r = await inProcess(instances[i % 3], analyzeEvents(key, world.body));
         if (r.statusCode !== 200) throw new Error(`a key at 80% of its limit was refused: ${r.statusCode}`);
       }
       if (w >= 2) {

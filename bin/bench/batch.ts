@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Service } from '../../lambdas/service';
 import { type Figures, progress, round2 } from './common';
-import { type HandlerResult, analyzeEvents, analyzeInProcess, apiEvents, expectOk, inProcess } from './requests';
+import { type HandlerResult, analyzeEvents, apiEvents, expectOk, inProcess } from './requests';
 import type { World } from './world';
 
 const BATCH_PATH = '/api/v1/signals/analyze-batch';
@@ -49,7 +49,7 @@ export async function benchBatch(world: World, quick: boolean): Promise<Figures>
   const body100 = batchBody(world, 100);
   // Warm-up: modules, JIT, the key in the authorizer's cache.
   for (let i = 0; i < 3; i++) await batchInProcess(world, body100);
-  for (let i = 0; i < 100; i++) expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, world.body)));
+  for (let i = 0; i < 100; i++) expectOk(await inProcess(handlers, analyzeEvents(world.key, world.body)));
 
   counter.reset();
   await batchInProcess(world, body100);
@@ -72,8 +72,7 @@ export async function benchBatch(world: World, quick: boolean): Promise<Figures>
   for (let r = 0; r < rounds; r++) {
     single.push(
       await cpuPerSignal(perRound, async () => {
-        for (let i = 0; i < perRound; i++)
-          expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, world.body)));
+        for (let i = 0; i < perRound; i++) expectOk(await inProcess(handlers, analyzeEvents(world.key, world.body)));
       }),
     );
     batched.push(

@@ -10,7 +10,7 @@ import type { Decision } from '../../lambdas/domain/decision';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { type Figures, progress, round2 } from './common';
 import type { Options } from './options';
-import { ANALYZE_PATH, analyzeEvents, analyzeInProcess, decisionItem, expectOk } from './requests';
+import { ANALYZE_PATH, analyzeEvents, inProcess, decisionItem, expectOk } from './requests';
 import type { World } from './world';
 
 interface CannonResult {
@@ -120,7 +120,7 @@ async function startBareServer(world: World, template: Decision): Promise<{ url:
 }
 
 export async function benchHttp(world: World, opts: Options): Promise<Figures> {
-  const template = expectOk(await analyzeInProcess(world.service, analyzeEvents(world.key, world.body)));
+  const template = expectOk(await inProcess(world.service, analyzeEvents(world.key, world.body)));
   const dir = mkdtempSync(path.join(tmpdir(), 'sas-bench-'));
   const bodyFile = path.join(dir, 'body.json');
   writeFileSync(bodyFile, world.body);

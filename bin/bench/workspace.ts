@@ -13,7 +13,7 @@ import { recordFeedback } from '../../lambdas/feedback/record-feedback';
 import { banking77Rows, categoryName } from '../data-splits';
 import { type Figures, round2, round3 } from './common';
 import { benchInProcess } from './in-process';
-import { analyzeEvents, analyzeInProcess, expectOk } from './requests';
+import { analyzeEvents, inProcess, expectOk } from './requests';
 import type { World } from './world';
 import { benchWorkspaceImport } from './workspace-import';
 import { benchLearnedAnalyzeCost } from './cost-learned';
@@ -60,7 +60,7 @@ export async function benchWorkspace(
   const units = writeUnitMeter(deps.client);
   for (const [text, raw] of teach) {
     const body = JSON.stringify({ workspace_id: ws, source: 'support_message', body: text });
-    const decision = expectOk(await analyzeInProcess(world.service, analyzeEvents(world.key, body)));
+    const decision = expectOk(await inProcess(world.service, analyzeEvents(world.key, body)));
     world.counter.reset();
     const unitsBefore = units.units;
     const target = await deps.feedbackStore.getTarget(decision.decision_id);
@@ -94,9 +94,9 @@ export async function benchWorkspace(
   const state = await deps.workspaceStore.loadState(ws);
   const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
   deps.workspaces.invalidate(ws);
-  expectOk(await analyzeInProcess(world.service, analyzeEvents(world.key, world.body)));
+  expectOk(await inProcess(world.service, analyzeEvents(world.key, world.body)));
   world.counter.reset();
-  const decision = expectOk(await analyzeInProcess(world.service, analyzeEvents(world.key, world.body)));
+  const decision = expectOk(await inProcess(world.service, analyzeEvents(world.key, world.body)));
   const warm = { reads: world.counter.readCalls, writes: world.counter.writeCalls };
   if (!/\+ws\.\d+$/.test(decision.model_version))
     throw new Error('the learned model did not take part in the decision');
