@@ -99,7 +99,7 @@ class Flags {
   }
 }
 
-export function parseCommandLine(argv: string[]): { words: string[]; flags: Flags } {
+function parseCommandLine(argv: string[]): { words: string[]; flags: Flags } {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -286,13 +286,10 @@ async function main(argv: string[]): Promise<number> {
       ({ client, access, decisions } = await awsTables());
     } else {
       const local = parseLocalSettings(process.env);
-      const db = await openLocalDatabase({
-        port: local.dynamodbPort,
-        dataDir: local.dataDir,
-        region: parseSettings(process.env).region,
-      });
+      const settings = parseSettings(process.env);
+      const db = await openLocalDatabase({ port: local.dynamodbPort, dataDir: local.dataDir, region: settings.region });
       stopDb = db.stop;
-      access = process.env.ACCESS_TABLE_NAME || 'sas-access';
+      ({ accessTableName: access, decisionsTableName: decisions } = settings);
       client = createDocumentClient({
         endpoint: db.endpoint,
         region: db.credentials.region,
@@ -300,7 +297,6 @@ async function main(argv: string[]): Promise<number> {
         httpAgent: db.httpAgent,
         requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS,
       });
-      decisions = process.env.DECISIONS_TABLE_NAME || 'sas-decisions';
       await ensureTables(client, { access, decisions });
     }
     // The audit events' actor; a command that changes nothing needs none (and no STS call).
