@@ -11,6 +11,7 @@
 import { DATA_DIR, banking77Rows, categoryName } from './data-splits';
 import { reliabilityTable, type Judged } from './eval/report';
 import { startScratch } from '../lib/local/scratch';
+import { chunks, inParallel } from '../lambdas/domain/in-parallel';
 import { startLocalServer } from '../lib/local/server';
 import type { DynamoFeedbackStore } from '../lambdas/stores/feedback-store';
 import { measureSpecificity, timeWorkspaceImport } from './eval-learning-specificity';
@@ -29,18 +30,6 @@ interface Example {
 
 function log(line: string) {
   if (!JSON_OUT) process.stderr.write(`${line}\n`);
-}
-
-async function pool<T>(items: T[], fn: (item: T, i: number) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        await fn(items[i], i);
-      }
-    }),
-  );
 }
 
 async function main() {
@@ -92,9 +81,7 @@ async function main() {
 
     const importSet = async (workspace: string, set: Example[]) => {
       const t0 = Date.now();
-      const chunks: Example[][] = [];
-      for (let i = 0; i < set.length; i += 100) chunks.push(set.slice(i, i + 100));
-      await pool(chunks, async (chunk) => {
+      await inParallel(chunks(set, 100), CONCURRENCY, async (chunk) => {
         const examples = chunk.map((e) => ({
           signal: { source: 'support_message', body: e.text },
           labels: { category: e.category },
@@ -108,7 +95,7 @@ async function main() {
     const teach = async (workspace: string, set: Example[]) => {
       const t0 = Date.now();
       const writesBefore = feedbackStore.counter.writes;
-      await pool(set, async (e, i) => {
+      await inParallel(set, CONCURRENCY, async (e, i) => {
         const d = await analyze(workspace, e);
         await post(`/decisions/${d.decision_id}/feedback`, { category: e.category });
         if (i % 1000 === 999) log(`  ${workspace}: taught ${i + 1} of ${set.length}`);
@@ -122,7 +109,7 @@ async function main() {
       let right = 0;
       const latencies: number[] = [];
       const judged: LearnedJudged[] = [];
-      await pool(heldOut, async (e) => {
+      await inParallel(heldOut, CONCURRENCY, async (e) => {
         const t = performance.now();
         const d = await analyze(workspace, e);
         latencies.push(performance.now() - t);

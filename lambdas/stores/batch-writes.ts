@@ -7,6 +7,7 @@ import {
   type BatchWriteCommandInput,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { chunks } from '../domain/in-parallel';
 import { sleep } from './decision-store';
 
 type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
@@ -30,10 +31,8 @@ export const backoff = (round: number) => sleep(Math.random() * 25 * 2 ** round)
 
 /** Runs `call` on every chunk of `size`, in parallel, each again on what it leaves unprocessed. */
 async function inChunks<T>(all: T[], size: number, call: (pending: T[]) => Promise<T[]>): Promise<void> {
-  const chunks: T[][] = [];
-  for (let i = 0; i < all.length; i += size) chunks.push(all.slice(i, i + size));
   await Promise.all(
-    chunks.map(async (chunk) => {
+    chunks(all, size).map(async (chunk) => {
       let pending = chunk;
       for (let round = 0; pending.length; round++) {
         if (round > MAX_RETRY_ROUNDS) throw new UnprocessedItemsError();

@@ -14,6 +14,7 @@ import {
 } from '../domain/ports';
 import { auditEventPut, auditTableFor } from './audit-log';
 import { batchGet } from './batch-writes';
+import { chunks, inParallel } from '../domain/in-parallel';
 import { cancellationReasons, transactionConflict } from './database-faults';
 
 const INDEX = 'grants_by_head';
@@ -36,21 +37,6 @@ const holderHead = (grant: string) => `${isPrefixGrant(grant) ? 'p' : 'w'}#${gra
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const prefixLimitHit = (err: unknown) => cancellationReasons(err).includes('ConditionalCheckFailed');
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-/** Runs `work` over `items` with at most `parallel` in flight. */
-async function inParallel<T>(items: T[], parallel: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(parallel, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  });
-  await Promise.all(lanes);
-}
 
 const toHolder = (item: Item): GrantHolder => ({
   grant: item.grant_value as string,

@@ -15,6 +15,7 @@ import { IMPORT_LIMITS } from '../../lambdas/import-examples/import-envelope';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 import { type FileProblem, parseImportFile } from './workspace-import-file';
+import { inParallel } from '../../lambdas/domain/in-parallel';
 
 export interface ImportReport {
   workspace_id: string;
@@ -85,7 +86,6 @@ export class WorkspaceImporter {
     const { records } = parsed;
     const chunks = Math.ceil(records.length / IMPORT_LIMITS.examplesMax);
     let done = 0;
-    let next = 0;
     const importChunk = async (chunk: number) => {
       const start = chunk * IMPORT_LIMITS.examplesMax;
       const slice = records.slice(start, start + IMPORT_LIMITS.examplesMax);
@@ -126,10 +126,10 @@ export class WorkspaceImporter {
       onProgress?.({ done, total: records.length, elapsedMs: Date.now() - started });
     };
     // A few chunks in flight at once: each is a separate import with its own key, so their order does not matter.
-    await Promise.all(
-      Array.from({ length: Math.min(CHUNKS_IN_FLIGHT, chunks) }, async () => {
-        while (next < chunks) await importChunk(next++);
-      }),
+    await inParallel(
+      Array.from({ length: chunks }, (_, chunk) => chunk),
+      CHUNKS_IN_FLIGHT,
+      importChunk,
     );
     errors.sort((a, b) => a.line - b.line);
     return { workspace_id: ws, examples: parsed.examples, learned, errors };
