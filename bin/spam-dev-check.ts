@@ -30,6 +30,7 @@ const options = {
   l2: Number(arg('l2') ?? SHIPPED.l2),
   emailWeight: Number(arg('email-weight') ?? SHIPPED.emailWeight),
   hardHamWeight: Number(arg('hard-weight') ?? SHIPPED.hardHamWeight),
+  spamWeight: Number(arg('spam-weight') ?? SHIPPED.spamWeight ?? 1),
   dedupe: process.argv.includes('--dedupe'),
 };
 const WORD_BUCKETS = 1 << WORD_BITS;
