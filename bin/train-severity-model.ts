@@ -69,6 +69,11 @@ export interface FitOptions {
   rules: 'independent' | 'additive' | 'learned' | 'none';
   perLogit: number;
   max: number;
+  /**
+   * `learned` only: the rules' points keep at least this share of their pass-through weight (RULE_POINTS_UNIT /
+   * perLogit), so the words can re-order texts the rules rate alike but cannot undo what the rules say.
+   */
+  rulesAtLeast?: number;
 }
 
 /** Full-batch Adagrad on the cross-entropy with soft targets plus L2; keeps the KEEP_WORDS strongest words. */
@@ -113,6 +118,7 @@ export function fitSeverity(rows: readonly SeverityExample[], trainedOn: string,
       g2[x] += gi * gi;
       w[x] -= (STEP * gi) / Math.sqrt(g2[x]);
     }
+    if (o.rulesAtLeast !== undefined) w[RULES] = Math.max(w[RULES], (o.rulesAtLeast * RULE_POINTS_UNIT) / o.perLogit);
     gb2 += gb * gb;
     b -= (STEP * gb) / Math.sqrt(gb2);
   }
