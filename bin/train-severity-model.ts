@@ -155,9 +155,9 @@ export const BUG_OPTIONS: FitOptions = {
   l2: BUG_L2,
   useWords: true,
   rules: 'learned',
-  perLogit: 40,
+  perLogit: 50,
   max: 60,
-  rulesAtLeast: 0.75,
+  rulesAtLeast: 1,
 };
 
 export const fitAlertModel = (rows: readonly SeverityExample[], trainedOn: string, o = ALERT_OPTIONS) =>
