@@ -29,14 +29,7 @@ export async function startWorld(): Promise<World> {
   const stack = scratch.service.dependencies.client.middlewareStack;
   const counting = (on: boolean) => {
     stack.remove('benchCallCounter');
-    if (!on) return;
-    stack.add(
-      (next, context) => async (args) => {
-        counter.record(String(context.commandName ?? 'unknown'), (args.input ?? {}) as Record<string, unknown>);
-        return next(args);
-      },
-      { step: 'initialize', name: 'benchCallCounter' },
-    );
+    if (on) counter.attach(stack, 'benchCallCounter');
   };
   counting(true);
   const [email] = makeEmails(1, 2_000, 7);
