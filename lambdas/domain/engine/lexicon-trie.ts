@@ -86,8 +86,8 @@ interface Pattern {
 /** Every pattern, in lexicon order: its text, and its group (-1 - k for the k-th metric noun). */
 const PATTERN_TEXT: string[] = [];
 const PATTERN_GROUP: number[] = [];
-/** Near-word sets by group (null: the group has none). */
-let NEAR_SETS: (Map<number, number> | null)[] = [];
+/** Near-word sets by group, hashed the first time one of the group's phrases enters the trie (undefined: not yet). */
+const NEAR_SETS: (Map<number, number> | null | undefined)[] = [];
 /**
  * (first-word hash, pattern, alternative) triples, in lexicon order: pattern PAIR_PATTERN[i] has phrases starting
  * with word PAIR_KEY[i]; when PAIR_ALT[i] >= 0, all of them within that alternative of the pattern's leading {}
@@ -158,8 +158,18 @@ function patternAt(k: number): Pattern {
     weight: group.weight,
     sources,
     subjectOnly: group.field === 0,
-    near: NEAR_SETS[g],
+    near: NEAR_SETS[g] === undefined ? (NEAR_SETS[g] = nearSet(group.near)) : NEAR_SETS[g],
   };
+}
+
+/** A group's near words (or the negators) as a set: the one-token words, first hash -> second hash. */
+function nearSet(words: string | undefined): Map<number, number> | null {
+  if (words === undefined) return null;
+  const list = words.split('|');
+  const { h1, h2, first } = tokenHashesMany(list);
+  const set = new Map<number, number>();
+  for (let w = 0; w < list.length; w++) if (first[w + 1] - first[w] === 1) set.set(h1[first[w]], h2[first[w]]);
+  return set;
 }
 
 /** Reads the lexicon's first words (the trie waits for compilePending); returns the negators' word set. */
@@ -167,24 +177,6 @@ function indexLexicon(): Map<number, number> {
   for (const group of LEXICON)
     if (group.code !== IGNORE && !CODE_INDEX.has(group.code))
       throw new Error(`lexicon code ${group.code} is not in REASON_CODES`);
-  // Negators and near words: whole words, with both hashes.
-  const negators = NEGATORS.split('|');
-  const words: string[] = [...negators];
-  const nearFrom = LEXICON.map((group) => {
-    const from = words.length;
-    if (group.near) words.push(...group.near.split('|'));
-    return from;
-  });
-  nearFrom.push(words.length);
-  const { h1, h2, first } = tokenHashesMany(words);
-  /** The one-token words among words[from .. to), first hash -> second hash. */
-  const wordSet = (from: number, to: number) => {
-    const set = new Map<number, number>();
-    for (let w = from; w < to; w++) if (first[w + 1] - first[w] === 1) set.set(h1[first[w]], h2[first[w]]);
-    return set;
-  };
-  NEAR_SETS = LEXICON.map((group, g) => (group.near ? wordSet(nearFrom[g], nearFrom[g + 1]) : null));
-
   // Every pattern's possible first chunks; their first words (first hashes only) key the pairs.
   const chunks: string[] = [];
   const chunkAlt: number[] = [];
@@ -245,7 +237,7 @@ function indexLexicon(): Map<number, number> {
       for (let q = 0; q + 1 < from.length; q++) if (from[q + 1] > from[q]) addPair(all[from[q]], k, -1);
     }
   }
-  return wordSet(0, negators.length);
+  return nearSet(NEGATORS)!;
 }
 
 /**
