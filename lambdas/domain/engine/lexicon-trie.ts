@@ -7,6 +7,7 @@ import type { Source } from '../signal';
 import { IGNORE, LEXICON, METRIC_NOUNS, NEGATORS } from './lexicon';
 import { REASON_CODES, type ReasonCode } from './reason-codes';
 import { tokenHashesMany } from './token-hashes';
+import { plainWordHash } from './tokens';
 
 export const CODES = Object.keys(REASON_CODES) as ReasonCode[];
 export const CODE_INDEX = new Map<string, number>(CODES.map((c, i) => [c, i]));
@@ -99,11 +100,13 @@ let PAIR_ALT = new Int32Array(0);
 let PAIRS = 0;
 const METRIC_LIST = Object.entries(METRIC_NOUNS);
 
+const WHITE_SPACE = /\s/;
+
 /** A pattern whose first chunk holds a {} group: the text before it, its alternatives, the text after. */
 function leadingGroup(pattern: string): { head: string; alternatives: string[]; tail: string } | null {
   const text = pattern.trimStart();
   const open = text.indexOf('{');
-  const space = text.search(/\s/);
+  const space = text.search(WHITE_SPACE);
   if (open < 0 || (space >= 0 && space < open)) return null;
   const close = text.indexOf('}', open);
   return {
@@ -115,20 +118,24 @@ function leadingGroup(pattern: string): { head: string; alternatives: string[]; 
 
 /**
  * The possible first space-separated chunks of a pattern's phrases, each with the alternative of the
- * leading {} group it comes from (-1: none); false when a chunk may hold no word.
+ * leading {} group it comes from (-1: none); false when a chunk may hold no word. It reads the pattern as
+ * leadingGroup does, in one pass (this runs for every pattern at module load).
  */
 function firstChunks(pattern: string, out: string[], alts: number[], alt = -1): boolean {
-  const group = leadingGroup(pattern);
-  if (group === null) {
-    const text = pattern.trimStart();
-    const space = text.search(/\s/);
+  const text = pattern.trimStart();
+  const open = text.indexOf('{');
+  const space = text.search(WHITE_SPACE);
+  if (open < 0 || (space >= 0 && space < open)) {
     const chunk = space < 0 ? text : text.slice(0, space);
     if (chunk === '') return false;
     out.push(chunk);
     alts.push(alt);
     return true;
   }
-  const { head, alternatives, tail } = group;
+  const close = text.indexOf('}', open);
+  const head = text.slice(0, open);
+  const tail = text.slice(close + 1);
+  const alternatives = text.slice(open + 1, close).split(',');
   for (let j = 0; j < alternatives.length; j++)
     if (!firstChunks(head + alternatives[j] + tail, out, alts, alt < 0 ? j : alt)) return false;
   return true;
@@ -181,16 +188,17 @@ function indexLexicon(): Map<number, number> {
   const chunks: string[] = [];
   const chunkAlt: number[] = [];
   const chunkFrom: number[] = [];
-  LEXICON.forEach((group, g) => {
-    for (const pattern of group.phrases.split('|')) {
-      PATTERN_TEXT.push(pattern);
+  for (let g = 0; g < LEXICON.length; g++) {
+    const patterns = LEXICON[g].phrases.split('|');
+    for (let p = 0; p < patterns.length; p++) {
+      PATTERN_TEXT.push(patterns[p]);
       PATTERN_GROUP.push(g);
     }
-  });
-  METRIC_LIST.forEach(([noun], k) => {
-    PATTERN_TEXT.push(noun);
+  }
+  for (let k = 0; k < METRIC_LIST.length; k++) {
+    PATTERN_TEXT.push(METRIC_LIST[k][0]);
     PATTERN_GROUP.push(-1 - k);
-  });
+  }
   for (let k = 0; k < PATTERN_TEXT.length; k++) {
     const from = chunks.length;
     if (PATTERN_GROUP[k] < 0) {
@@ -200,7 +208,23 @@ function indexLexicon(): Map<number, number> {
     chunkFrom.push(from);
   }
   chunkFrom.push(chunks.length);
-  const { h1: c1, first: at } = tokenHashesMany(chunks, false);
+  // Each chunk's first word (-1: none), each distinct chunk hashed once (1,900 chunks, 1,150 distinct). Most are
+  // one plain word; the others go through the tokenizer.
+  const chunkKey = new Int32Array(chunks.length);
+  const keyOf = new Map<string, number>();
+  const others: string[] = [];
+  const otherChunk: number[] = [];
+  for (let c = 0; c < chunks.length; c++) {
+    let key = keyOf.get(chunks[c]);
+    if (key === undefined) keyOf.set(chunks[c], (key = plainWordHash(chunks[c])));
+    chunkKey[c] = key;
+    if (key < 0) {
+      others.push(chunks[c]);
+      otherChunk.push(c);
+    }
+  }
+  const { h1: o1, first: at } = tokenHashesMany(others, false);
+  for (let o = 0; o < others.length; o++) chunkKey[otherChunk[o]] = at[o + 1] > at[o] ? o1[at[o]] : -1;
 
   PAIR_KEY = new Int32Array(chunks.length + 64);
   PAIR_PATTERN = new Int32Array(chunks.length + 64);
@@ -225,9 +249,9 @@ function indexLexicon(): Map<number, number> {
   };
   for (let k = 0; k < PATTERN_TEXT.length; k++) {
     let known = chunkFrom[k + 1] > chunkFrom[k];
-    for (let c = chunkFrom[k]; known && c < chunkFrom[k + 1]; c++) if (at[c + 1] === at[c]) known = false;
+    for (let c = chunkFrom[k]; known && c < chunkFrom[k + 1]; c++) if (chunkKey[c] < 0) known = false;
     if (known) {
-      for (let c = chunkFrom[k]; c < chunkFrom[k + 1]; c++) addPair(c1[at[c]], k, chunkAlt[c]);
+      for (let c = chunkFrom[k]; c < chunkFrom[k + 1]; c++) addPair(chunkKey[c], k, chunkAlt[c]);
     } else {
       // Rare: a first chunk without a word (or none at all). Hash every phrase of the pattern.
       const { h1: all, first: from } = tokenHashesMany(
