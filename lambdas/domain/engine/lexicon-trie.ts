@@ -169,13 +169,19 @@ function patternAt(k: number): Pattern {
   };
 }
 
+/** Near-word sets by their word list (groups share lists: six groups, three lists). */
+const NEAR_SET_OF = new Map<string, Map<number, number>>();
+
 /** A group's near words (or the negators) as a set: the one-token words, first hash -> second hash. */
 function nearSet(words: string | undefined): Map<number, number> | null {
   if (words === undefined) return null;
+  const known = NEAR_SET_OF.get(words);
+  if (known !== undefined) return known;
   const list = words.split('|');
   const { h1, h2, first } = tokenHashesMany(list);
   const set = new Map<number, number>();
   for (let w = 0; w < list.length; w++) if (first[w + 1] - first[w] === 1) set.set(h1[first[w]], h2[first[w]]);
+  NEAR_SET_OF.set(words, set);
   return set;
 }
 
