@@ -323,10 +323,10 @@ function tokenizeUnits(buf: TokenBuffer, T: Uint16Array, field: number, n: numbe
 
 /**
  * The first hash tokenizing `word` gives, when the word is one token of ASCII letters and digits only; -1 for
- * anything else (empty, punctuation, an apostrophe, non-ASCII), which needs the tokenizer. Module load hashes the
- * lexicon's 1,900 first words: this loop costs about half of the tokenizer's per character, and leaves the
- * tokenizer cold (hashing them through it had V8 optimize it during init). test/unit/scorer-tokenizer.test.ts
- * checks it against the tokenizer.
+ * anything else (empty, punctuation, an apostrophe, non-ASCII), which needs the tokenizer. Less plain than hashing
+ * through the tokenizer, for the init goal (docs/performance.md): module load hashes the lexicon's 1,900 first words,
+ * and through the tokenizer they had V8 optimize it during init. test/unit/scorer-tokenizer.test.ts checks it
+ * against the tokenizer.
  */
 export function plainWordHash(word: string): number {
   if (word.length === 0) return -1;
