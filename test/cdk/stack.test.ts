@@ -176,15 +176,12 @@ describe('DynamoDB tables', () => {
 
   it('keep the retired listing index only for the first step of an upgrade (-c keepRetiredIndexes=true)', () => {
     const indexesOf = (s: Synth) =>
-      (tableOf(s, DECISIONS_TABLE).Properties.GlobalSecondaryIndexes as { IndexName: string; Projection: unknown }[]).map(
-        (index) => [index.IndexName, index.Projection],
-      );
+      (
+        tableOf(s, DECISIONS_TABLE).Properties.GlobalSecondaryIndexes as { IndexName: string; Projection: unknown }[]
+      ).map((index) => [index.IndexName, index.Projection]);
     const upgrading = synth({ stage: 'dev', keepRetiredIndexes: 'true' }, false);
     // One index more than the plain template: CloudFormation creates or deletes one index per update.
-    expect(indexesOf(upgrading)).toEqual([
-      ...indexesOf(dev),
-      ['decisions_by_workspace', { ProjectionType: 'ALL' }],
-    ]);
+    expect(indexesOf(upgrading)).toEqual([...indexesOf(dev), ['decisions_by_workspace', { ProjectionType: 'ALL' }]]);
     expect(() => synth({ stage: 'dev', keepRetiredIndexes: 'yes' }, false)).toThrow(/keepRetiredIndexes/);
   });
 

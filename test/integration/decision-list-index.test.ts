@@ -3,11 +3,7 @@
 // table upgraded in place (the old index still there, the new one not yet built) keeps listing.
 import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { analyzeSignal } from '../../lambdas/analyze/analyze-signal';
-import {
-  DECISIONS_TABLE,
-  RETIRED_DECISIONS_BY_WORKSPACE_INDEX,
-  createTableInput,
-} from '../../lambdas/contract/tables';
+import { DECISIONS_TABLE, RETIRED_DECISIONS_BY_WORKSPACE_INDEX, createTableInput } from '../../lambdas/contract/tables';
 import type { FeedbackFields } from '../../lambdas/domain/ports';
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';
 import { type Service, createService } from '../../lambdas/service';
@@ -39,7 +35,11 @@ const signal = (ws: string, i: number) => ({
   received_at: '2026-11-20T10:00:00Z',
 });
 
-async function decide(decisionStore: DynamoDecisionStore | Service['dependencies']['decisionStore'], ws: string, i: number) {
+async function decide(
+  decisionStore: DynamoDecisionStore | Service['dependencies']['decisionStore'],
+  ws: string,
+  i: number,
+) {
   const workspace = await service.dependencies.workspaces.get(ws);
   const outcome = await analyzeSignal(signal(ws, i), { partner_id: 'acme', key_id: 'key_test' }, decisionStore, {
     nowMs: Date.now(),
