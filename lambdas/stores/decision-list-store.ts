@@ -110,7 +110,14 @@ export class DynamoDecisionListStore implements DecisionListStore {
       const live = (page.Items ?? []).filter((item) => Number(item.expires_at) > nowSeconds);
       // Feedback is not in the index (a feedback would write the index otherwise): read from the decisions, 100 a call.
       const items = live.length
-        ? (await batchGet(this.client, this.tableName, live.map((item) => String(item.pk)), false)).items
+        ? (
+            await batchGet(
+              this.client,
+              this.tableName,
+              live.map((item) => String(item.pk)),
+              false,
+            )
+          ).items
         : new Map<string, Record<string, unknown>>();
       for (const item of live) {
         const feedback = items.get(String(item.pk))?.feedback as { fields?: FeedbackFields } | undefined;

@@ -391,13 +391,17 @@ describe('least privilege', () => {
     const load = ['BatchGetItem policy#* wshead#* wsjournal#* wslabel#* wsmodel#*', 'UpdateItem rate#*'];
     const expected: Record<string, string[]> = {
       // A head check that finds journal entries an hour unfolded folds them (the label items, the fold's plan).
-      Analyze: [...load, 'GetItem+PutItem decision#* idem#* wsjournal#*', 'UpdateItem wshead#* wslabel#* wsmodel#*'],
+      Analyze: [
+        ...load,
+        'GetItem+PutItem decision#* idem#* wsjournal#* wslabel#*',
+        'UpdateItem wshead#* wslabel#* wsmodel#*',
+      ],
       GetDecision: ['GetItem decision#*', 'UpdateItem rate#*'],
       ListDecisions: ['GetItem decision#*', 'UpdateItem rate#*'],
       AnalyzeBatch: [
         'BatchGetItem decision#* policy#* wshead#* wsjournal#* wslabel#* wsmodel#*',
         'BatchWriteItem decision#*',
-        'GetItem+PutItem idem#* wsjournal#*',
+        'GetItem+PutItem idem#* wsjournal#* wslabel#*',
         'UpdateItem rate#*',
         'UpdateItem wshead#* wslabel#* wsmodel#*',
       ],
@@ -406,8 +410,9 @@ describe('least privilege', () => {
       PutPolicy: ['GetItem policy#*', 'UpdateItem policy#* wshead#*', 'PutItem audit#*', 'UpdateItem rate#*'],
       Feedback: [
         ...load,
-        'GetItem decision#* wsjournal#*',
-        'PutItem wsjournal#*',
+        // A fold rewrites a label with a large delta whole: read, then a conditional put.
+        'GetItem decision#* wsjournal#* wslabel#*',
+        'PutItem wsjournal#* wslabel#*',
         'UpdateItem decision#* wshead#* wslabel#* wsmodel#*',
       ],
     };
