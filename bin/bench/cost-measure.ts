@@ -58,7 +58,13 @@ export class CapacityMeter {
   }
 
   attach(service: Service): void {
-    service.dependencies.client.middlewareStack.add(
+    this.attachClient(service.dependencies.client);
+  }
+
+  /** Meters every call of `client` until the returned function is called. */
+  attachClient(client: Service['dependencies']['client']): () => void {
+    const name = `benchCapacityMeter${Math.random()}`;
+    client.middlewareStack.add(
       (next, context) => async (args) => {
         const input = args.input as Record<string, unknown>;
         input.ReturnConsumedCapacity = 'INDEXES';
@@ -69,8 +75,11 @@ export class CapacityMeter {
         else this.writeUnits += this.priced(name, input, reported);
         return out;
       },
-      { step: 'initialize', name: 'benchCapacityMeter' },
+      { step: 'initialize', name },
     );
+    return () => {
+      client.middlewareStack.remove(name);
+    };
   }
 
   private priced(name: string, input: Record<string, unknown>, reported: number): number {

@@ -226,7 +226,7 @@ const GOALS: Record<string, Goal> = {
     check: atMost(1.5),
   },
   ws_feedback_vs_floor: {
-    text: "context: write units / the floor's 1 (the decision's update alone is 2: table and listing index)",
+    text: "context: write units / the floor's 1 (decision, head and journal entry; the listing index is not written)",
   },
   ws_import_vs_feedback_floor: {
     text: "<= 2 (an imported example, file order / a feedback's floor; issue 23)",
@@ -237,8 +237,14 @@ const GOALS: Record<string, Goal> = {
     check: atMost(1),
   },
   ws_import_write_units_per_example_shuffled: {
-    text: 'context: the same examples imported in a seeded shuffled order (a chunk touches many labels)',
+    text: 'context: the same examples imported in a seeded shuffled order (a request touches many labels)',
   },
+  ws_import_read_units_per_example: {
+    text: "context: read units per imported example (the folds' reads of the entries)",
+  },
+  ws_import_read_units_per_example_shuffled: { text: 'context: the same, shuffled' },
+  ws_import_folds: { text: 'context: folds while importing (every 1,024 imported examples, and the last forced)' },
+  ws_import_folds_shuffled: { text: 'context: the same, shuffled' },
   ws_import_shuffled_vs_feedback_floor: {
     text: "<= 2 (a shuffled file's imported example / a feedback's floor; issue 23)",
     check: atMost(2),
