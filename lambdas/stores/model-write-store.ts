@@ -188,7 +188,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
         headUpdate(
           this.tableName,
           workspaceId,
-          'SET #gen = :next, folded = if_not_exists(seq, :zero) REMOVE folding, folding_at, unfolded_since, iw',
+          'SET #gen = :next, folded = if_not_exists(seq, :zero), gs = if_not_exists(seq, :zero) REMOVE folding, folding_at, unfolded_since, iw',
           { ':next': generation + 1, ':zero': 0 },
         ),
       ];

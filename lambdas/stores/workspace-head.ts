@@ -68,6 +68,8 @@ export interface Head {
   unfoldedSince?: number;
   /** Examples in the import entries not folded yet (`iw`): a fold is due once they weigh a window. */
   importWeight: number;
+  /** The journal's number when the generation began (`gs`, set by a reset): its entries are numbered after it. */
+  generationStart: number;
 }
 
 const num = (v: unknown) => (v === undefined || v === null ? undefined : Number(v));
@@ -83,6 +85,7 @@ export function headFrom(item: Record<string, unknown> | undefined): Head {
     modelChanges: num(item?.mv) ?? 0,
     unfoldedSince: num(item?.unfolded_since),
     importWeight: num(item?.iw) ?? 0,
+    generationStart: num(item?.gs) ?? 0,
   };
 }
 

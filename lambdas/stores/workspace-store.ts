@@ -224,7 +224,11 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
       requests += read.requests + 1;
       if (retry && (after.folded !== head.folded || after.folding !== undefined || after.generation !== generation))
         continue;
-      const model: WorkspaceModel = { version: Number(meta.version ?? 0) + after.seq, labels: read.labels };
+      // Its version counts what this generation learned: a reset's new generation decides as a fresh workspace.
+      const model: WorkspaceModel = {
+        version: Number(meta.version ?? 0) + after.seq - after.generationStart,
+        labels: read.labels,
+      };
       const journal = journalCursor(after.folded);
       const entries = await readJournal(
         this.client,
