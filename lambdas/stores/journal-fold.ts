@@ -25,11 +25,13 @@ import {
   entryBytes,
   entryFrom,
   foldPlanPk,
+  headPk,
   journalPk,
   labelPk,
   retryingConflicts,
   updateHead,
 } from './workspace-head';
+import { batchWriteAll } from './batch-writes';
 import { consumedUnits } from './dynamodb-client';
 
 /** Entries a fold sums (chosen in the workspace bench: feedback <= 2x its floor on the whole banking77 pool). */
@@ -164,20 +166,26 @@ export class JournalFolder {
     const imported = taken.reduce((sum, e) => sum + (e.examples ?? 0), 0);
     const added = deltas.filter((d) => d.docs > 0).map((d) => `${d.field}:${d.label}`);
     if (added.length) {
-      // The model item lists the labels a load reads.
-      const out = await retryingConflicts(() =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: { pk: WORKSPACE_PREFIX.model + workspaceId },
-            UpdateExpression: 'ADD #labels :labels',
-            ExpressionAttributeNames: { '#labels': 'labels' },
-            ExpressionAttributeValues: { ':labels': new Set(added) },
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        ),
-      );
-      this.stats.writeUnits += consumedUnits(out);
+      // The model item lists the labels a load reads: this generation's only (a reset moves it to the next one).
+      try {
+        const out = await retryingConflicts(() =>
+          this.client.send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: { pk: WORKSPACE_PREFIX.model + workspaceId },
+              UpdateExpression: 'ADD #labels :labels',
+              ConditionExpression: generation === 0 ? 'attribute_not_exists(#gen) OR #gen = :gen' : '#gen = :gen',
+              ExpressionAttributeNames: { '#labels': 'labels', '#gen': 'generation' },
+              ExpressionAttributeValues: { ':labels': new Set(added), ':gen': generation },
+              ReturnConsumedCapacity: 'TOTAL',
+            }),
+          ),
+        );
+        this.stats.writeUnits += consumedUnits(out);
+      } catch (err) {
+        if (!isConditionFailed(err)) throw err;
+        return this.afterReset(workspaceId, generation, deltas);
+      }
     }
     try {
       const out = await updateHead(this.client, this.tableName, workspaceId, {
@@ -195,9 +203,25 @@ export class JournalFolder {
       this.stats.writeUnits += consumedUnits(out);
       this.stats.folds++;
     } catch (err) {
-      // Another runner finished this fold, or a reset moved the workspace on: nothing left to do.
+      // Another runner finished this fold, or a reset moved the workspace on.
       if (!isConditionFailed(err)) throw err;
+      const head = await this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { pk: headPk(workspaceId) }, ConsistentRead: true }),
+      );
+      if (Number(head.Item?.generation ?? 0) !== generation) await this.afterReset(workspaceId, generation, deltas);
     }
+  }
+
+  /**
+   * A reset landed while this fold of the generation it replaced was in flight: the reset deleted that generation's
+   * label items, and this fold may have written some again after. Nothing reads them; they are deleted here so they
+   * do not stay as storage (a failure leaves them, as the reset's own clean-up does).
+   */
+  private async afterReset(workspaceId: string, generation: number, deltas: LabelDelta[]): Promise<void> {
+    const requests = deltas.map((d) => ({
+      DeleteRequest: { Key: { pk: labelPk(workspaceId, d.field, d.label, generation) } },
+    }));
+    await batchWriteAll(this.client, this.tableName, requests).catch(() => undefined);
   }
 
   /**

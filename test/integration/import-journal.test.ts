@@ -149,3 +149,28 @@ it('counts every example once with imports, replays and folds running at once', 
   expect(loaded.journal?.pending.size).toBe(0);
   expect(loaded.journal?.missingSince.size).toBe(0);
 });
+
+it('leaves no label item and no label behind when a fold of the generation a reset replaced finishes after it', async () => {
+  const ws = 'ws_import_fold_reset';
+  const writes = new DynamoModelWriteStore(tables.client, tables.names.decisions);
+  const cache = new WorkspaceCache((id) => store.loadState(id), 30_000);
+  const out = await importExamples(ws, shuffled(60, 3), { workspaces: cache, store: writes }, { nowMs: Date.now() });
+  expect(out.kind).toBe('imported');
+  // Generation 0's journal holds the import; the reset moves the workspace to generation 1 while a fold of generation
+  // 0 (claimed before the reset) is still to write its label items.
+  const seq = (await store.loadState(ws)).journal!.applied;
+  expect(await writes.forget(ws)).toBe(1);
+  await writes.folder.fold(ws, 0, 0, seq, Date.now());
+  expect(await labelItems(ws)).toEqual([]);
+  const after = await store.loadState(ws);
+  expect({ generation: after.generation, labels: after.model.labels }).toEqual({ generation: 1, labels: [] });
+  const model = await tables.client.send(
+    new ScanCommand({
+      TableName: tables.names.decisions,
+      FilterExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `${ITEM_PREFIX.workspaceModel}${ws}` },
+      ConsistentRead: true,
+    }),
+  );
+  expect(model.Items?.[0]?.labels).toBeUndefined();
+});
