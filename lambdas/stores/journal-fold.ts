@@ -213,9 +213,8 @@ export class JournalFolder {
   }
 
   /**
-   * A reset landed while this fold of the generation it replaced was in flight: the reset deleted that generation's
-   * label items, and this fold may have written some again after. Nothing reads them; they are deleted here so they
-   * do not stay as storage (a failure leaves them, as the reset's own clean-up does).
+   * A reset landed while this fold of the generation it replaced was in flight: the label items it wrote after the
+   * reset's clean-up are never read; deleted here (a failure leaves them, as the reset's own clean-up does).
    */
   private async afterReset(workspaceId: string, generation: number, deltas: LabelDelta[]): Promise<void> {
     const requests = deltas.map((d) => ({

@@ -14,7 +14,7 @@ import { newSketchKey } from '../domain/learning/sketch';
 import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy } from '../domain/policy';
 import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
 import { addDeltaToCounts } from '../domain/learning/label-delta';
-import { applyJournal, entriesToRead, journalCursor } from '../domain/learning/journal';
+import { type JournalEntry, applyJournal, entriesToRead, journalCursor } from '../domain/learning/journal';
 import { JournalFolder, foldDue } from './journal-fold';
 import {
   WORKSPACE_PREFIX,
@@ -79,6 +79,22 @@ const approxBytes = (item: Record<string, unknown>) => {
     bytes += k.length + (typeof val === 'number' ? 3 : JSON.stringify(val).length);
   return bytes;
 };
+
+/**
+ * The entries of a fold's window (up to `end`) without what they move in labels that fold already wrote (mark `lf` at
+ * or past `end`): those label items hold it, and applying it again would count it twice.
+ */
+function withoutFolded(entries: Map<number, JournalEntry | undefined>, end: number, marks: Map<string, number>): void {
+  const folded = (id: string) => (marks.get(id) ?? 0) >= end;
+  for (const [seq, entry] of entries) {
+    if (!entry || seq > end) continue;
+    entries.set(seq, {
+      ...entry,
+      changes: entry.changes.filter((c) => !folded(`${c.field}:${c.label}`)),
+      deltas: entry.deltas?.filter((d) => !folded(`${d.field}:${d.label}`)),
+    });
+  }
+}
 
 export class DynamoWorkspaceStore implements WorkspaceStore {
   /** Folds a quiet workspace's journal when a check finds entries unfolded for a while (journal-fold.ts). */
@@ -237,6 +253,8 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
         generation,
         entriesToRead(journal, after.seq),
       );
+      // Loading while a fold stays in flight (its runner crashed): the labels it already wrote hold its window.
+      if (after.folding !== undefined) withoutFolded(entries.entries, after.folding, read.marks);
       applyJournal(model, journal, after.seq, entries.entries, Date.now());
       return {
         policy,
@@ -335,6 +353,8 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
   /** Label items by `<field>:<label>`, in BatchGets of 100 (labels never taught or emptied are skipped). */
   private async readLabels(workspaceId: string, generation: number, labels: string[]) {
     const out: LabelCounts[] = [];
+    /** Each label's fold mark (`lf`: the end of the last window folded into it). */
+    const marks = new Map<string, number>();
     let bytes = 0;
     let requests = 0;
     for (let i = 0; i < labels.length; i += 100) {
@@ -352,9 +372,10 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
         const colon = l.indexOf(':');
         const counts = countsFrom(l.slice(0, colon) as LearnedField, l.slice(colon + 1), item);
         if (counts.docs > 0) out.push(counts);
+        if (item.lf !== undefined) marks.set(l, Number(item.lf));
       });
     }
-    return { labels: out, bytes, requests };
+    return { labels: out, bytes, requests, marks };
   }
 
   private async batchGet(pks: string[], consistent = true): Promise<Map<string, Record<string, unknown>>> {

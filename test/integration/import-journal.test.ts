@@ -1,7 +1,8 @@
 // Imports at the price of a journal entry (issue 23): an import request appends its examples, summed per label, to
 // the workspace's journal as one entry, whatever order its labels come in; containers apply it at their next check,
 // folds add it to the label items, and concurrent imports, replays and feedback never lose or double a count.
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { headPk } from '../../lambdas/stores/workspace-head';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { labelDeltas } from '../../lambdas/domain/learning/label-delta';
 import { sketchSignal } from '../../lambdas/domain/learning/sketch';
@@ -173,4 +174,28 @@ it('leaves no label item and no label behind when a fold of the generation a res
     }),
   );
   expect(model.Items?.[0]?.labels).toBeUndefined();
+});
+
+it('counts a window once when a container loads while the fold that wrote it stays in flight', async () => {
+  const ws = 'ws_import_crashed_fold';
+  const writes = new DynamoModelWriteStore(tables.client, tables.names.decisions);
+  const cache = new WorkspaceCache((id) => store.loadState(id), 30_000);
+  for (let i = 0; i < 3; i++)
+    await importExamples(ws, shuffled(40, 20 + i), { workspaces: cache, store: writes }, { nowMs: Date.now() });
+  const expected = docsOf(await store.loadState(ws));
+  // A fold of the whole journal that wrote its label items and crashed before moving the marker: the head still
+  // names it in flight, its marker at the window's start.
+  const end = (await store.loadState(ws)).journal!.applied;
+  await writes.folder.fold(ws, 0, 0, end, Date.now());
+  await tables.client.send(
+    new UpdateCommand({
+      TableName: tables.names.decisions,
+      Key: { pk: headPk(ws) },
+      UpdateExpression: 'SET folded = :start, folding = :end, folding_at = :now',
+      ExpressionAttributeValues: { ':start': 0, ':end': end, ':now': Date.now() },
+    }),
+  );
+  expect((await labelItems(ws)).length).toBeGreaterThan(0);
+  // The load waits a moment for the fold, then goes ahead: the label items already hold the window.
+  expect(docsOf(await store.loadState(ws))).toEqual(expected);
 });
