@@ -3,7 +3,7 @@
 // scoreSignal SpamAssassin's DEV part (55-70% by message number; its spam also as support_message), SMS's DEV lines
 // and a tenth of Enron's TRAIN split held back from the fit (FNV-1a of the id modulo 10 = 5). Used to choose the
 // model's options and features (docs/decision-engine.md, "The spam model"); prints figures only, no text.
-//   npx tsx bin/spam-dev-check.ts [--l2=1] [--keep=3000] [--email-weight=4] [--hard-weight=4] [--calibrate=later] [--save=file.json | --model=file.json]
+//   npx tsx bin/spam-dev-check.ts [--l2=3] [--keep=3000] [--email-weight=4] [--hard-weight=4] [--spam-weight=2] [--calibrate=later] [--save=file.json | --model=file.json]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Assessment } from '../lambdas/domain/decision';
@@ -30,6 +30,7 @@ const options = {
   l2: Number(arg('l2') ?? SHIPPED.l2),
   emailWeight: Number(arg('email-weight') ?? SHIPPED.emailWeight),
   hardHamWeight: Number(arg('hard-weight') ?? SHIPPED.hardHamWeight),
+  spamWeight: Number(arg('spam-weight') ?? SHIPPED.spamWeight ?? 1),
   dedupe: process.argv.includes('--dedupe'),
 };
 const WORD_BUCKETS = 1 << WORD_BITS;

@@ -33,10 +33,12 @@ export interface FitOptions {
   emailWeight: number;
   /** SpamAssassin's hard ham (newsletters, commercial mail: it may be archived) counts this many times. */
   hardHamWeight: number;
+  /** SpamAssassin's spam counts this many times more than its ham (class weighting). */
+  spamWeight?: number;
   /** Count a message whose subject and body repeat an earlier one's of the same corpus once only. */
   dedupe?: boolean;
 }
-export const SHIPPED: FitOptions = { keepWords: 3000, l2: 5, emailWeight: 4, hardHamWeight: 4 };
+export const SHIPPED: FitOptions = { keepWords: 3000, l2: 3, emailWeight: 4, hardHamWeight: 4, spamWeight: 2 };
 /** Word buckets seen in fewer training messages are not fitted. */
 const MIN_DOCS = 2;
 const EPOCHS = 300;
@@ -89,7 +91,10 @@ export function examples(options: FitOptions = SHIPPED): Example[] {
         order: orderOf(r.id),
         features: featuresOf(r.subject, r.body, r.sender),
         spam: r.label === 'spam',
-        weight: r.label === 'hard_ham' ? options.hardHamWeight : options.emailWeight,
+        weight:
+          r.label === 'hard_ham'
+            ? options.hardHamWeight
+            : options.emailWeight * (r.label === 'spam' ? (options.spamWeight ?? 1) : 1),
         split: r.split,
         corpus: 'sa',
         label: r.label,

@@ -4,9 +4,12 @@ import { scoreSignal } from '../../lambdas/domain/engine';
 import {
   NAMED_FEATURES,
   PREFIX_FLAG,
+  SPAM_MODEL_FORMAT,
   WORD_BITS,
   spamFeatures,
   spamVerdict,
+  useSpamModel,
+  type SpamModelFile,
 } from '../../lambdas/domain/engine/spam-model';
 import { TokenBuffer } from '../../lambdas/domain/engine/tokens';
 import type { Signal } from '../../lambdas/domain/signal';
@@ -185,5 +188,50 @@ describe('the spam vote', () => {
       sender: 'Sam Okafor <sam@build-lab.example>',
     });
     expect(a.recommended_action).not.toBe('archive');
+  });
+});
+
+describe('the confident cut on a long e-mail (issue 22: chosen on the time-ordered dev split)', () => {
+  // A model that knows every word of the text with weight 0 and puts all its say in the bias: the probability is
+  // exactly the one asked for, so the test reads the scorer's cut, not the shipped weights.
+  const subject = 'The garden plan for the spring';
+  const body =
+    'The garden plan for the spring is ready. The beds along the east wall get tomatoes and beans, the small beds ' +
+    'near the gate get herbs, and the old apple tree stays where it is. The compost goes to the north corner, and ' +
+    'the path between the beds is laid with gravel in the first week of April. Seeds for the herbs arrive at the ' +
+    'end of the month, and the tomatoes are sown indoors in early March.';
+  function modelAt(probability: number): SpamModelFile {
+    buf.reset();
+    buf.add(subject, 0, 1000);
+    buf.add(body, 1, 20_000);
+    const out = new Int32Array(4096);
+    const words = Array.from(out.subarray(0, spamFeatures(buf, undefined, out)))
+      .filter((f) => f < 1 << WORD_BITS)
+      .sort((x, y) => x - y);
+    const z = Math.log(probability / (1 - probability));
+    return {
+      format: SPAM_MODEL_FORMAT,
+      note: 'test',
+      trained_on: 'test',
+      scale: 1000,
+      bias: Math.round(z * 1000),
+      platt_a: 1,
+      platt_b: 0,
+      bucket_deltas: words.map((f, i) => f - (i === 0 ? 0 : words[i - 1])),
+      bucket_weights: words.map(() => 0),
+      named: [...NAMED_FEATURES],
+      named_weights: NAMED_FEATURES.map(() => 0),
+    };
+  }
+  afterEach(() => useSpamModel(null));
+
+  it.each([
+    [0.75, 'archive'],
+    [0.65, 'review'],
+  ])('a lone vote of p = %s on a long e-mail: %s', (probability, action) => {
+    useSpamModel(modelAt(probability));
+    const a = score({ source: 'email', subject, body });
+    expect(a.reasons.find((r) => r.code === 'SPAM_MODEL')?.message).toContain(`p=${probability.toFixed(2)}`);
+    expect(a.recommended_action).toBe(action);
   });
 });
