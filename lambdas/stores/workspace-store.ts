@@ -15,7 +15,7 @@ import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy } from '../domain
 import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
 import { addDeltaToCounts } from '../domain/learning/label-delta';
 import { type JournalEntry, applyJournal, entriesToRead, journalCursor } from '../domain/learning/journal';
-import { JournalFolder, foldDue } from './journal-fold';
+import { FOLD_LAG, FOLD_WINDOW, type FoldOptions, JournalFolder, foldDue } from './journal-fold';
 import {
   WORKSPACE_PREFIX,
   batchGet,
@@ -31,6 +31,8 @@ export { WORKSPACE_PREFIX, countsFrom, labelPk };
 
 /** Loads that start again when a reset or a fold moved under them (then the load goes ahead anyway). */
 const LOAD_ATTEMPTS = 6;
+/** A head check (analyze) folds by age or a full window, not by import weight: the import that crossed it folds. */
+const CHECK_FOLDS: FoldOptions = { window: FOLD_WINDOW, lag: FOLD_LAG, importWeight: Number.POSITIVE_INFINITY };
 /** A container this far behind the journal loads the workspace again instead of reading every entry. */
 const MAX_ENTRIES_PER_REFRESH = 1_000;
 
@@ -104,7 +106,7 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {
-    this.folder = new JournalFolder(client, tableName);
+    this.folder = new JournalFolder(client, tableName, CHECK_FOLDS);
   }
 
   async getPolicy(workspaceId: string): Promise<StoredPolicy> {
@@ -282,7 +284,7 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
     const head = headFrom((await this.batchGet([headPk(workspaceId)], false)).get(headPk(workspaceId)));
     const generation = cached.generation ?? 0;
     // Entries an hour unfolded (a workspace whose feedback stopped) are folded before they expire with their decisions.
-    if (foldDue(head, Date.now())) {
+    if (foldDue(head, Date.now(), CHECK_FOLDS)) {
       try {
         await this.folder.maybeFold(workspaceId, head, Date.now());
       } catch {
