@@ -92,10 +92,10 @@ export class DynamoModelWriteStore implements ModelWriteStore {
     });
     const head = headFrom(out.Attributes);
     const pk = journalPk(workspaceId, head.generation ?? 0, head.seq);
-    const expiresAt = Math.floor(nowMs / 1000);
+    const nowSeconds = Math.floor(nowMs / 1000);
     if ((head.generation ?? 0) !== generation) {
       // A reset landed since the examples were sketched for `generation`: the caller sketches them again.
-      await this.putEmpty(pk, expiresAt);
+      await this.putEmpty(pk, nowSeconds);
       return { kind: 'generation_changed' };
     }
     const encoded = encodeDeltas(deltas);
@@ -103,7 +103,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
       pk,
       ...(deltas.length ? { dl: encoded.labels, dx: encoded.bytes } : {}),
       xn: examples,
-      expires_at: expiresAt + IMPORT_ENTRY_SECONDS,
+      expires_at: nowSeconds + IMPORT_ENTRY_SECONDS,
     };
     const audit = input.audit && this.auditPut(input.audit);
     const items: TransactItem[] = [
@@ -112,7 +112,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
             {
               Put: {
                 TableName: this.tableName,
-                Item: { ...record.item, pk: record.pk, expires_at: expiresAt + RECORD_SECONDS },
+                Item: { ...record.item, pk: record.pk, expires_at: nowSeconds + RECORD_SECONDS },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -121,13 +121,20 @@ export class DynamoModelWriteStore implements ModelWriteStore {
       { Put: { TableName: this.tableName, Item: entry, ConditionExpression: 'attribute_not_exists(pk)' } },
       ...(audit ? [audit] : []),
     ];
-    const outcome =
-      items.length === 1
-        ? await this.client.send(new PutCommand(items[0].Put!)).then(() => 'done' as const)
-        : await this.transact(items, record ? 0 : -1);
+    let outcome: Awaited<ReturnType<DynamoModelWriteStore['transact']>>;
+    try {
+      outcome =
+        items.length === 1
+          ? await this.client.send(new PutCommand(items[0].Put!)).then(() => 'done' as const)
+          : await this.transact(items, record ? 0 : -1);
+    } catch (err) {
+      // Not written (a 503 for the caller to retry): the number moves nothing, so no reader waits on it.
+      await this.putEmpty(pk, nowSeconds).catch(() => undefined);
+      throw err;
+    }
     if (outcome === 'claimed_before') {
       // A concurrent request with the same key recorded the import first: this number moves nothing.
-      await this.putEmpty(pk, expiresAt);
+      await this.putEmpty(pk, nowSeconds);
       return { kind: 'recorded', item: (await this.getRecord(record!.pk)) ?? {} };
     }
     try {
