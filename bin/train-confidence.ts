@@ -8,11 +8,24 @@
 //   alert rules (internal): kept = the priority band fits the author's severity, each half scored by an alert model
 //     fitted on the other half; `npm run eval` fits one per alert fold without the source it tests. Each corpus weighs
 //     the same in total.
+// First one ordinal model per ranked kind (alerts, tickets) of the author's label on the rules' and the severity
+// model's points, from the same rows; then the logistic, which reads a ticket's chance of a fitting label from it.
 //   npx tsx bin/train-confidence.ts
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { lastConfidenceInput, scoreSignal, type EngineModels } from '../lambdas/domain/engine';
-import { CONFIDENCE_FEATURES, confidenceFeatures, useConfidenceWeights } from '../lambdas/domain/engine/confidence';
+import {
+  CONFIDENCE_FEATURES,
+  RANK_LEVELS,
+  confidenceFeatures,
+  rankedKind,
+  rankedPoints,
+  useConfidenceModel,
+  type ConfidenceInput,
+  type ConfidenceModel,
+  type OrdinalModel,
+  type RankedKind,
+} from '../lambdas/domain/engine/confidence';
 import type { Signal } from '../lambdas/domain/signal';
 import {
   BUG_LEVEL,
@@ -34,17 +47,19 @@ const STEP = 0.1;
 const L2 = 1e-3;
 const MONOTONE: ReadonlySet<string> = new Set(['margin', 'spam_certainty', 'strongest', 'reasons', 'band_distance']);
 
-interface Row {
-  x: number[];
+export interface Row {
+  input: ConfidenceInput;
   y: number;
   w: number;
+  /** The author's label as a rank (alerts 1-3, tickets 1-5). */
+  level?: number;
 }
 
 function rowsOf(cases: Case[], models: EngineModels = {}): Row[] {
   const out: Row[] = [];
   for (const c of cases) {
     const a = scoreSignal(c.signal, c.now, models);
-    out.push({ x: confidenceFeatures(lastConfidenceInput()), y: isRight(c, a) ? 1 : 0, w: 1 / cases.length });
+    out.push({ input: lastConfidenceInput(), y: isRight(c, a) ? 1 : 0, w: 1 / cases.length, level: c.level });
   }
   return out;
 }
@@ -138,8 +153,54 @@ export function crossFittedAlertRows(alerts: readonly AlertRow[]): Row[] {
   return out;
 }
 
-/** Full-batch Adagrad on the weighted log loss plus a little L2. */
-export function fitConfidence(rows: readonly Row[]): number[] {
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+const ORDINAL_L2 = 1e-3;
+
+/**
+ * Cumulative-logit regression of the author's label (1..k) on the rules' and the severity model's points, weighted
+ * as the rows are: full-batch Adagrad on the log loss, thresholds kept in order.
+ */
+export function fitOrdinal(rows: readonly Row[], kind: RankedKind): OrdinalModel {
+  const k = RANK_LEVELS[kind];
+  const data = rows
+    .filter((r) => r.level !== undefined && rankedKind(r.input) === kind)
+    .map((r) => ({ ...rankedPoints(r.input.reasons), level: r.level!, w: r.w }));
+  const total = data.reduce((s, r) => s + r.w, 0);
+  // p = [rules, model, thresholds...]
+  const p = [0, 0, ...Array.from({ length: k - 1 }, (_, i) => -1 + (2 * i) / Math.max(k - 2, 1))];
+  const g2 = p.map(() => 1e-8);
+  for (let epoch = 0; epoch < EPOCHS; epoch++) {
+    const g = p.map(() => 0);
+    for (const r of data) {
+      const eta = p[0] * r.rules + p[1] * r.model;
+      const hi = r.level < k ? sigmoid(p[1 + r.level] - eta) : 1;
+      const lo = r.level > 1 ? sigmoid(p[r.level] - eta) : 0;
+      const prob = Math.max(hi - lo, 1e-9);
+      const fHi = r.level < k ? hi * (1 - hi) : 0;
+      const fLo = r.level > 1 ? lo * (1 - lo) : 0;
+      const d = r.w / total / prob; // d(-log prob) = -d(prob) / prob
+      if (r.level < k) g[1 + r.level] -= d * fHi;
+      if (r.level > 1) g[r.level] += d * fLo;
+      const dEta = d * (fHi - fLo);
+      g[0] += dEta * r.rules;
+      g[1] += dEta * r.model;
+    }
+    g[0] += ORDINAL_L2 * p[0];
+    g[1] += ORDINAL_L2 * p[1];
+    for (let i = 0; i < p.length; i++) {
+      g2[i] += g[i] * g[i];
+      p[i] -= (STEP * g[i]) / Math.sqrt(g2[i]);
+    }
+    for (let i = 3; i < p.length; i++) p[i] = Math.max(p[i], p[i - 1] + 1e-3);
+  }
+  const r3 = (v: number) => Math.round(v * 1000) / 1000;
+  return { rules: r3(p[0]), model: r3(p[1]), thresholds: p.slice(2).map(r3) };
+}
+
+/** The ordinal models, then full-batch Adagrad on the logistic's weighted log loss plus a little L2. */
+export function fitConfidence(rows: readonly Row[]): ConfidenceModel {
+  const ordinal = { internal: fitOrdinal(rows, 'internal'), task: fitOrdinal(rows, 'task') };
+  const xs = rows.map((r) => confidenceFeatures(r.input, ordinal));
   // Corpora weigh the same: a corpus's rows carry 1/size each (alert rows too).
   const n = CONFIDENCE_FEATURES.length;
   const w = new Array<number>(n).fill(0);
@@ -147,11 +208,12 @@ export function fitConfidence(rows: readonly Row[]): number[] {
   const total = rows.reduce((s, r) => s + r.w, 0);
   for (let epoch = 0; epoch < EPOCHS; epoch++) {
     const g = new Array<number>(n).fill(0);
-    for (const r of rows) {
+    for (let j = 0; j < rows.length; j++) {
+      const x = xs[j];
       let z = 0;
-      for (let i = 0; i < n; i++) z += w[i] * r.x[i];
-      const d = ((1 / (1 + Math.exp(-z)) - r.y) * r.w) / total;
-      for (let i = 0; i < n; i++) g[i] += d * r.x[i];
+      for (let i = 0; i < n; i++) z += w[i] * x[i];
+      const d = ((sigmoid(z) - rows[j].y) * rows[j].w) / total;
+      for (let i = 0; i < n; i++) g[i] += d * x[i];
     }
     for (let i = 0; i < n; i++) {
       const gi = g[i] + (i === 0 ? 0 : L2 * w[i]);
@@ -161,22 +223,29 @@ export function fitConfidence(rows: readonly Row[]): number[] {
       if (MONOTONE.has(CONFIDENCE_FEATURES[i]) && w[i] < 0) w[i] = 0;
     }
   }
-  return w.map((v) => Math.round(v * 1000) / 1000);
+  return { weights: w.map((v) => Math.round(v * 1000) / 1000), ordinal };
 }
 
 if (require.main === module) {
   // The rows are read from the engine's decisions, which state a confidence: any weights do while the file is rebuilt.
-  useConfidenceWeights(CONFIDENCE_FEATURES.map(() => 0));
+  useConfidenceModel({
+    weights: CONFIDENCE_FEATURES.map(() => 0),
+    ordinal: {
+      internal: { rules: 0, model: 0, thresholds: [0, 0] },
+      task: { rules: 0, model: 0, thresholds: [0, 0, 0, 0] },
+    },
+  });
   const rows = [...trainingRows(), ...crossFittedAlertRows(loadAlerts())];
-  const weights = fitConfidence(rows);
+  const { weights, ordinal } = fitConfidence(rows);
   const file = {
     features: [...CONFIDENCE_FEATURES],
     weights,
+    ordinal,
     trained_on:
       'training side of bin/data-splits.ts: SpamAssassin train+dev (and its spam as support_message), SMS train+dev, Enron train, TIMOB, all alert rules (each corpus weighs the same)',
   };
   writeFileSync(OUT, `${JSON.stringify(file)}\n`);
   console.log(
-    `wrote ${OUT} from ${rows.length} decisions: ${CONFIDENCE_FEATURES.map((f, i) => `${f}=${weights[i]}`).join(' ')}`,
+    `wrote ${OUT} from ${rows.length} decisions: ${CONFIDENCE_FEATURES.map((f, i) => `${f}=${weights[i]}`).join(' ')} ordinal ${JSON.stringify(ordinal)}`,
   );
 }

@@ -29,7 +29,7 @@ const EPOCHS = 200;
 const STEP = 0.3;
 /** L2 penalties, chosen by 2-fold cross-validation inside the training side (TIMOB for bugs). */
 const L2 = 2;
-const BUG_L2 = 20;
+const BUG_L2 = 60;
 const NOW = new Date('2026-01-15T12:00:00Z');
 
 /** Soft targets: the authors' severity as a share of the scale. */
@@ -69,6 +69,11 @@ export interface FitOptions {
   rules: 'independent' | 'additive' | 'learned' | 'none';
   perLogit: number;
   max: number;
+  /**
+   * `learned` only: the rules' points keep at least this share of their pass-through weight (RULE_POINTS_UNIT /
+   * perLogit), so the words can re-order texts the rules rate alike but cannot undo what the rules say.
+   */
+  rulesAtLeast?: number;
 }
 
 /** Full-batch Adagrad on the cross-entropy with soft targets plus L2; keeps the KEEP_WORDS strongest words. */
@@ -113,6 +118,7 @@ export function fitSeverity(rows: readonly SeverityExample[], trainedOn: string,
       g2[x] += gi * gi;
       w[x] -= (STEP * gi) / Math.sqrt(g2[x]);
     }
+    if (o.rulesAtLeast !== undefined) w[RULES] = Math.max(w[RULES], (o.rulesAtLeast * RULE_POINTS_UNIT) / o.perLogit);
     gb2 += gb * gb;
     b -= (STEP * gb) / Math.sqrt(gb2);
   }
@@ -145,7 +151,14 @@ const q = (v: number) => Math.round(v * SCALE);
 
 /** The options of each model: see the docs ("The severity model") for how they were chosen. */
 export const ALERT_OPTIONS: FitOptions = { l2: L2, useWords: false, rules: 'independent', perLogit: 20, max: 40 };
-export const BUG_OPTIONS: FitOptions = { l2: BUG_L2, useWords: true, rules: 'independent', perLogit: 50, max: 60 };
+export const BUG_OPTIONS: FitOptions = {
+  l2: BUG_L2,
+  useWords: true,
+  rules: 'learned',
+  perLogit: 50,
+  max: 60,
+  rulesAtLeast: 1,
+};
 
 export const fitAlertModel = (rows: readonly SeverityExample[], trainedOn: string, o = ALERT_OPTIONS) =>
   fitSeverity(rows, trainedOn, o);

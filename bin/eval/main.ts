@@ -13,7 +13,7 @@ import { alertExample, fitAlertModel, severityModelOf } from '../train-severity-
 import { ALERT_CASES, ALERT_LEVEL, TICKET_CASES, TICKET_LEVEL, alertSignal, ticketSignal } from './hand-written-cases';
 import { heldOutCases, scoreCases, type Case, type Corpus, type Scored } from './labeled';
 import { crossFittedAlertRows, fitConfidence, trainingRows } from '../train-confidence';
-import { useConfidenceWeights } from '../../lambdas/domain/engine/confidence';
+import { useConfidenceModel } from '../../lambdas/domain/engine/confidence';
 import { languageFigures } from './language';
 import { TEN_BINS, auroc, figure, printFigures, reliabilityTable, round, spearman, type Figure } from './report';
 
@@ -231,9 +231,7 @@ function scoreAlertsByFold(cases: Case[]): Scored[] {
   const out: Scored[] = [];
   for (const fold of ALERT_FOLDS) {
     const models = { severity: { alert: folds.get(fold.test)!, bug } };
-    useConfidenceWeights(
-      fitConfidence([...base, ...crossFittedAlertRows(alerts.filter((r) => r.source !== fold.test))]),
-    );
+    useConfidenceModel(fitConfidence([...base, ...crossFittedAlertRows(alerts.filter((r) => r.source !== fold.test))]));
     out.push(
       ...scoreCases(
         cases.filter((c) => c.group === fold.test),
@@ -241,7 +239,7 @@ function scoreAlertsByFold(cases: Case[]): Scored[] {
       ),
     );
   }
-  useConfidenceWeights(null);
+  useConfidenceModel(null);
   return out;
 }
 

@@ -1,7 +1,8 @@
 // Confidence of an alert's priority band (issue 22, item 5): a careful reviewer keeps a `low` band only for a rule
 // its author called info, and a `high` band for a critical or a warning one, so the band an alert lands in says
 // how likely it is kept. Written here, no corpus text.
-import { scoreSignal } from '../../lambdas/domain/engine';
+import { lastConfidenceInput, scoreSignal } from '../../lambdas/domain/engine';
+import { labelChances, rankedKind } from '../../lambdas/domain/engine/confidence';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
 const alert = (subject: string, body: string) =>
@@ -17,5 +18,35 @@ describe('confidence of an alert follows how often its band is kept', () => {
     expect(reload.confidence).toBeLessThan(0.25);
     expect(oom.confidence).toBeGreaterThanOrEqual(0.85);
     expect(down.confidence).toBeGreaterThanOrEqual(0.85);
+  });
+});
+
+describe('the ordinal model behind a ranked decision', () => {
+  const m = { rules: 1.8, model: 0.5, thresholds: [-2.4, 2.1] };
+  it('gives label chances that add up to 1 and move toward the top label with more points', () => {
+    let previousTop = -1;
+    for (let points = -2; points <= 3; points += 0.25) {
+      const chances = labelChances(m, { rules: points, model: 0 });
+      expect(chances.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+      for (const c of chances) expect(c).toBeGreaterThanOrEqual(0);
+      expect(chances[2]).toBeGreaterThan(previousTop);
+      previousTop = chances[2];
+    }
+  });
+
+  it("does not rank an alert that carries its author's severity", () => {
+    const a = scoreSignal(
+      {
+        workspace_id: 'ws_test',
+        source: 'internal',
+        received_at: NOW.toISOString(),
+        subject: 'HostOutOfMemory',
+        body: 'Node db-1 is out of memory.',
+        metadata: { severity: 'critical' },
+      },
+      NOW,
+    );
+    expect(a.priority).toBe('high');
+    expect(rankedKind(lastConfidenceInput())).toBeNull();
   });
 });

@@ -3,6 +3,9 @@
 // where "kept" means what `npm run eval` measures (spam archived exactly when it is spam; ordinary mail kept; a bug
 // report's priority band fitting its tracker priority). It is the one module for the global decision's confidence;
 // a label a workspace learned takes its confidence from lambdas/domain/learning/confidence.ts instead.
+// A ranked decision (an alert or a ticket without its author's severity) is kept when the author's label fits its band:
+// a small ordinal model per kind, over the rules' points and the severity model's, gives the chance of each label, and
+// the labels that fit the band add up to how likely it is kept (an alert's confidence; a ticket's logistic reads it).
 // Thin evidence (a few words, no strong reason) is capped below any decision with evidence of its own.
 import type { Category, Reason } from '../decision';
 import type { Source } from '../signal';
@@ -24,10 +27,13 @@ export interface ConfidenceInput {
   reasons: readonly Reason[];
   /** Words read from subject and body. */
   words: number;
+  /** metadata.severity or metadata.priority was given: the author's label, not a ranking. */
+  authorSeverity?: boolean;
 }
 
 const SOURCES: readonly Source[] = ['email', 'support_message', 'task', 'internal', 'crm_event'];
 const BAND_EDGES = [35, 60, 80];
+const clamp = (x: number, lo: number, hi: number) => (x < lo ? lo : x > hi ? hi : x);
 export const CONFIDENCE_FEATURES = [
   'bias',
   'email',
@@ -57,13 +63,94 @@ export const CONFIDENCE_FEATURES = [
   'task_medium',
   'task_low',
   'task_severity_signed',
+  'task_ordinal',
+  'task_model_critical',
+  'task_model_high',
+  'task_model_medium',
+  'task_model_low',
 ] as const;
 // Alerts and tickets: which band the score fell in (a middle band is kept for more labels than an edge), and for a
 // ticket the way the severity model moved it (signed: a ticket it reads as serious lands in a band fewer priorities fit).
 const BANDS = ['critical', 'high', 'medium', 'low'] as const;
 const bandOf = (score: number) => (score >= 80 ? 0 : score >= 60 ? 1 : score >= 35 ? 2 : 3);
 
-export function confidenceFeatures(c: ConfidenceInput): number[] {
+/** Alerts rank 1 (info) to 3 (critical), tickets 1 (trivial) to 5 (critical). */
+export type RankedKind = 'internal' | 'task';
+export const RANK_LEVELS: Record<RankedKind, number> = { internal: 3, task: 5 };
+/**
+ * The labels that fit each band (critical, high, medium, low), as a careful reviewer reads them (issue 22, item 5):
+ * an alert's critical -> critical/high, warning -> high/medium, info -> medium/low; a ticket's top two priorities ->
+ * high/critical, the middle one -> medium, the bottom two -> medium/low.
+ */
+const FITTING: Record<RankedKind, readonly (readonly number[])[]> = {
+  internal: [[3], [3, 2], [2, 1], [1]],
+  task: [
+    [5, 4],
+    [5, 4],
+    [3, 2, 1],
+    [2, 1],
+  ],
+};
+
+/** Cumulative-logit model of the author's label: P(label <= k) = sigmoid(thresholds[k-1] - eta). */
+export interface OrdinalModel {
+  /** Weights of the rules' points and of the severity model's points, per ORDINAL_UNIT points. */
+  rules: number;
+  model: number;
+  thresholds: number[];
+}
+export const ORDINAL_UNIT = 50;
+
+/** The rules' points (every reason but the severity model's) and the severity model's points. */
+export function rankedPoints(reasons: readonly Reason[]): { rules: number; model: number } {
+  let rules = 0;
+  let model = 0;
+  for (const r of reasons)
+    if (r.code === 'SEVERITY_MODEL') model += r.weight;
+    else rules += r.weight;
+  return { rules: rules / ORDINAL_UNIT, model: model / ORDINAL_UNIT };
+}
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+/** P(label = 1..K) under `m` for a decision's points. */
+export function labelChances(m: OrdinalModel, points: { rules: number; model: number }): number[] {
+  const eta = m.rules * points.rules + m.model * points.model;
+  const out: number[] = [];
+  let below = 0;
+  for (const t of m.thresholds) {
+    const c = sigmoid(t - eta);
+    out.push(Math.max(c - below, 0));
+    below = Math.max(c, below);
+  }
+  out.push(1 - below);
+  return out;
+}
+
+/** The chance that the author's label fits the band the score fell in. */
+export function bandFits(kind: RankedKind, m: OrdinalModel, score: number, reasons: readonly Reason[]): number {
+  const chances = labelChances(m, rankedPoints(reasons));
+  let p = 0;
+  for (const level of FITTING[kind][bandOf(score)]) p += chances[level - 1];
+  return p;
+}
+
+/** An alert or a ticket ranked by the engine (no author's severity, not an archive category, not a recovery). */
+export const rankedKind = (c: ConfidenceInput): RankedKind | null =>
+  (c.source === 'internal' || c.source === 'task') &&
+  c.authorSeverity !== true &&
+  c.heldBack !== true &&
+  !c.archived &&
+  !c.reasons.some((r) => r.code === 'ALERT_RESOLVED')
+    ? c.source
+    : null;
+
+const logit = (p: number) => {
+  const q = clamp(p, 0.01, 0.99);
+  return Math.log(q / (1 - q));
+};
+
+export function confidenceFeatures(c: ConfidenceInput, ordinal: Readonly<Record<RankedKind, OrdinalModel>>): number[] {
   let strongest = 0;
   let severity = 0; // signed points of SEVERITY_MODEL
   for (const r of c.reasons) {
@@ -92,38 +179,47 @@ export function confidenceFeatures(c: ConfidenceInput): number[] {
     ...BANDS.map((_, i) => (c.source === 'internal' && bandOf(c.score) === i ? 1 : 0)),
     ...BANDS.map((_, i) => (c.source === 'task' && bandOf(c.score) === i ? 1 : 0)),
     c.source === 'task' ? severity / 60 : 0,
+    rankedKind(c) === 'task' ? logit(bandFits('task', ordinal.task, c.score, c.reasons)) : 0,
+    ...BANDS.map((_, i) => (c.source === 'task' && bandOf(c.score) === i ? severity / 60 : 0)),
   ];
 }
 
-interface ConfidenceModelFile {
-  features: string[];
+/** What the trainer fits: the logistic's weights and one ordinal model per ranked kind. */
+export interface ConfidenceModel {
   weights: number[];
+  ordinal: Record<RankedKind, OrdinalModel>;
+}
+interface ConfidenceModelFile extends ConfidenceModel {
+  features: string[];
   trained_on: string;
 }
-let weights: number[] | null = null;
+let model: ConfidenceModel | null = null;
 
-/** Replaces the weights (the trainer measures a candidate this way); `null` reloads the shipped file. */
-export function useConfidenceWeights(w: number[] | null): void {
-  weights = w;
+/** Replaces the model (the trainer and the eval measure a candidate this way); `null` reloads the shipped file. */
+export function useConfidenceModel(m: ConfidenceModel | null): void {
+  model = m;
 }
 
 /** Confidence of a few words with no strong reason (a vague one-liner): below any decision with evidence of its own. */
 const THIN_EVIDENCE_CAP = 0.8;
 const THIN_REASON = 20;
-const clamp = (x: number, lo: number, hi: number) => (x < lo ? lo : x > hi ? hi : x);
 
 export function confidenceOf(input: ConfidenceInput): number {
-  if (weights === null) {
+  if (model === null) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- read on first use, so a cold start that never needs it does not parse it
     const m = require('./confidence-model.json') as ConfidenceModelFile;
     if (m.features.join() !== CONFIDENCE_FEATURES.join())
       throw new Error('confidence-model.json: its features differ from the code: retrain');
-    weights = m.weights;
+    model = { weights: m.weights, ordinal: m.ordinal };
   }
-  const f = confidenceFeatures(input);
-  let z = 0;
-  for (let i = 0; i < f.length; i++) z += weights[i] * f[i];
-  let c = 1 / (1 + Math.exp(-z));
+  let c: number;
+  if (rankedKind(input) === 'internal') c = bandFits('internal', model.ordinal.internal, input.score, input.reasons);
+  else {
+    const f = confidenceFeatures(input, model.ordinal);
+    let z = 0;
+    for (let i = 0; i < f.length; i++) z += model.weights[i] * f[i];
+    c = sigmoid(z);
+  }
   if (input.words < 6 && input.reasons.every((r) => Math.abs(r.weight) < THIN_REASON))
     c = Math.min(c, THIN_EVIDENCE_CAP);
   return Math.round(clamp(c, 0.05, 0.99) * 100) / 100;

@@ -343,6 +343,7 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
     heldBack: ARCHIVE_CATEGORIES.has(category) && action !== 'archive',
     reasons,
     words: matcher.buf.count,
+    authorSeverity: own(md, 'severity') !== undefined || own(md, 'priority') !== undefined,
   };
   return {
     score,
