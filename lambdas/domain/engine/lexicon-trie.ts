@@ -118,24 +118,20 @@ function leadingGroup(pattern: string): { head: string; alternatives: string[]; 
 
 /**
  * The possible first space-separated chunks of a pattern's phrases, each with the alternative of the
- * leading {} group it comes from (-1: none); false when a chunk may hold no word. It reads the pattern as
- * leadingGroup does, in one pass (this runs for every pattern at module load).
+ * leading {} group it comes from (-1: none); false when a chunk may hold no word.
  */
 function firstChunks(pattern: string, out: string[], alts: number[], alt = -1): boolean {
-  const text = pattern.trimStart();
-  const open = text.indexOf('{');
-  const space = text.search(WHITE_SPACE);
-  if (open < 0 || (space >= 0 && space < open)) {
+  const group = leadingGroup(pattern);
+  if (group === null) {
+    const text = pattern.trimStart();
+    const space = text.search(WHITE_SPACE);
     const chunk = space < 0 ? text : text.slice(0, space);
     if (chunk === '') return false;
     out.push(chunk);
     alts.push(alt);
     return true;
   }
-  const close = text.indexOf('}', open);
-  const head = text.slice(0, open);
-  const tail = text.slice(close + 1);
-  const alternatives = text.slice(open + 1, close).split(',');
+  const { head, alternatives, tail } = group;
   for (let j = 0; j < alternatives.length; j++)
     if (!firstChunks(head + alternatives[j] + tail, out, alts, alt < 0 ? j : alt)) return false;
   return true;
@@ -194,16 +190,11 @@ function indexLexicon(): Map<number, number> {
   const chunks: string[] = [];
   const chunkAlt: number[] = [];
   const chunkFrom: number[] = [];
-  for (let g = 0; g < LEXICON.length; g++) {
-    const patterns = LEXICON[g].phrases.split('|');
-    for (let p = 0; p < patterns.length; p++) {
-      PATTERN_TEXT.push(patterns[p]);
-      PATTERN_GROUP.push(g);
-    }
-  }
-  for (let k = 0; k < METRIC_LIST.length; k++) {
-    PATTERN_TEXT.push(METRIC_LIST[k][0]);
-    PATTERN_GROUP.push(-1 - k);
+  const patterns = LEXICON.flatMap((group, g) => group.phrases.split('|').map((text) => [text, g] as const));
+  patterns.push(...METRIC_LIST.map(([noun], k) => [noun, -1 - k] as const));
+  for (const [text, g] of patterns) {
+    PATTERN_TEXT.push(text);
+    PATTERN_GROUP.push(g);
   }
   for (let k = 0; k < PATTERN_TEXT.length; k++) {
     const from = chunks.length;
