@@ -5,14 +5,7 @@
 import { EDGE_MANAGED_RULE_GROUPS } from '../../lib/stack/edge';
 import { API_BASE_PATH } from '../../lambdas/contract/routes';
 import { DECISIONS_BY_WORKSPACE_INDEX, DECISIONS_TABLE, ITEM_PREFIX } from '../../lambdas/contract/tables';
-import {
-  costPerMillion,
-  dynamoItemBytes,
-  edgeCost,
-  edgeCostPerMillionAt,
-  managedNlpCostPerMillion,
-  writeUnitsFor,
-} from './cost-model';
+import { dynamoItemBytes, edgeCost, edgeCostPerMillionAt, managedNlpCostPerMillion, writeUnitsFor } from './cost-model';
 import { type Figures, median, percentile, progress, round2, round3 } from './common';
 import { PRICES } from './prices';
 import type { World } from './world';
@@ -26,6 +19,7 @@ import {
   indexEntry,
   hasRoute,
   realEmails,
+  priceFigures,
   resources,
 } from './cost-measure';
 
@@ -147,12 +141,8 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
   for (const line of lines) {
     const failed = line.samples.filter((s) => s.result.statusCode !== 200).length;
     const { measured: m, floor } = resources(line, logRetentionMonths);
-    const cost = costPerMillion(m);
-    const floorCost = costPerMillion(floor);
+    Object.assign(figures, priceFigures(line.name, m, floor));
     const p = `cost_${line.name}`;
-    figures[`${p}_usd_per_million`] = round3(cost.total);
-    figures[`${p}_floor_usd_per_million`] = round3(floorCost.total);
-    figures[`${p}_floor_ratio`] = round2(cost.total / floorCost.total);
     figures[`${p}_write_units`] = round3(m.writeUnits);
     figures[`${p}_read_units`] = round3(m.readUnits);
     figures[`${p}_billed_ms_authorizer`] = round3(m.billedMs[0]);
