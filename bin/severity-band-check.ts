@@ -95,6 +95,22 @@ for (const k of [0, 1]) {
 }
 const full = severityModelOf(fitBugModel(timob.map(bugExample), 'TIMOB'));
 const hand = TICKET_CASES.map((c) => ticket(ticketSignal(c), TICKET_LEVEL[c.label], full));
+// The plain tasks of the scorer's behaviour table (test/unit/scorer.test.ts): they must keep their bands.
+const due = (h: number) => new Date(FIXED_NOW.getTime() + h * 3_600_000).toISOString();
+const PLAIN_TASKS: [string, string, number, string][] = [
+  ['Renew TLS certificate for shop.example.com', '', -20, 'medium'],
+  ['Send board deck to finance', '', 6, 'medium'],
+  ['Review Q4 hiring plan', '', 48, 'low'],
+  ['Plan team offsite', '', 24 * 30, 'low'],
+  ['Fix checkout bug reported by ACME', 'Checkout is broken for Safari users.', 8, 'medium'],
+];
+const plain = PLAIN_TASKS.map(([subject, body, h, want]) => {
+  const signal: Signal = { workspace_id: 'check', source: 'task', received_at: FIXED_NOW.toISOString(), subject };
+  if (body) signal.body = body;
+  signal.metadata = { due_at: due(h) };
+  return { t: ticket(signal, 0, full), want };
+});
+const plainKept = (g: Mapping, max: number) => plain.filter((p) => band(scoreOf(p.t, g, max)) === p.want).length;
 const test = process.argv.includes('--test')
   ? loadBugs()
       .filter((r) => r.split === 'test')
@@ -120,7 +136,7 @@ function report(name: string, g: Mapping, max: number) {
   // The hand-written tickets' labels as tracker levels: high fits high/critical, medium medium, low low/medium.
   const handFit = hand.filter((t) => FITS[[0, 1, 3, 5][t.level]].includes(band(scoreOf(t, g, max)))).length;
   const hs = hand.map((t) => `${t.level}:${scoreOf(t, g, max)}`).join(' ');
-  let line = `${name.padEnd(28)} cv rho ${fmt(o.rho)} fit ${fmt(o.fit)} low ${fmt(o.low)} high+ ${fmt(o.high)} crit ${fmt(o.critical)} at100 ${fmt(o.top)} order ${h ? 'kept' : 'BROKEN'} hand fit ${handFit}/${hand.length}`;
+  let line = `${name.padEnd(28)} cv rho ${fmt(o.rho)} fit ${fmt(o.fit)} low ${fmt(o.low)} high+ ${fmt(o.high)} crit ${fmt(o.critical)} at100 ${fmt(o.top)} order ${h ? 'kept' : 'BROKEN'} hand fit ${handFit}/${hand.length} plain tasks ${plainKept(g, max)}/${plain.length}`;
   if (test.length) {
     const t = figures(test, g, max);
     line += ` | test rho ${fmt(t.rho)} fit ${fmt(t.fit)} low ${fmt(t.low)}`;
