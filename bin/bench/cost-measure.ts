@@ -7,7 +7,7 @@ import { lambdaContext } from '../../lib/local/server';
 import { LAMBDA_MEMORY_MB } from '../../lib/lambda-bundling';
 import { ACCESS_LOG_FIELDS } from '../../lib/stack';
 import { ROUTES } from '../../lambdas/contract/routes';
-import { type TableDefinition } from '../../lambdas/contract/tables';
+import { type IndexDefinition, type TableDefinition } from '../../lambdas/contract/tables';
 import { LIMITS } from '../../lambdas/analyze/signal-schema';
 import { consumedUnits } from '../../lambdas/stores/dynamodb-client';
 import { type Service, createService } from '../../lambdas/service';
@@ -41,8 +41,9 @@ export interface CallSample {
  * What every call of the service's client costs in request units. Reads are what DynamoDB Local reports. Writes are
  * priced by DynamoDB's documented rules from the items actually sent, because DynamoDB Local does not model
  * transactions' double price consistently: 1 unit per KB of item, twice that inside a transaction, plus 1 unit per
- * KB for each index the item lands in (all indexes project every attribute). Updates and deletes, whose resulting
- * size the request does not show, count what DynamoDB Local reports.
+ * KB of the entry each index the item lands in copies (its keys and projected attributes). Updates and deletes, whose
+ * resulting size the request does not show, count what DynamoDB Local reports (which writes an index only when a key
+ * or projected attribute changes, as DynamoDB does).
  */
 export class CapacityMeter {
   writeUnits = 0;
@@ -57,7 +58,13 @@ export class CapacityMeter {
   }
 
   attach(service: Service): void {
-    service.dependencies.client.middlewareStack.add(
+    this.attachClient(service.dependencies.client);
+  }
+
+  /** Meters every call of `client` until the returned function is called. */
+  attachClient(client: Service['dependencies']['client']): () => void {
+    const name = `benchCapacityMeter${Math.random()}`;
+    client.middlewareStack.add(
       (next, context) => async (args) => {
         const input = args.input as Record<string, unknown>;
         input.ReturnConsumedCapacity = 'INDEXES';
@@ -68,8 +75,11 @@ export class CapacityMeter {
         else this.writeUnits += this.priced(name, input, reported);
         return out;
       },
-      { step: 'initialize', name: 'benchCapacityMeter' },
+      { step: 'initialize', name },
     );
+    return () => {
+      client.middlewareStack.remove(name);
+    };
   }
 
   private priced(name: string, input: Record<string, unknown>, reported: number): number {
@@ -99,11 +109,26 @@ export class CapacityMeter {
   private put({ TableName, Item }: { TableName: string; Item: Record<string, unknown> }, factor: number): number {
     this.putItems.push(Item);
     const units = writeUnitsFor(dynamoItemBytes(Item));
-    const indexes = (this.tables.get(TableName)?.indexes ?? []).filter(
-      (index) => Item[index.partitionKey] !== undefined && (!index.sortKey || Item[index.sortKey] !== undefined),
-    ).length;
-    return units * factor + units * indexes;
+    const table = this.tables.get(TableName);
+    let indexUnits = 0;
+    for (const index of table?.indexes ?? []) {
+      const entry = indexEntry(Item, index, table!.partitionKey);
+      if (entry) indexUnits += writeUnitsFor(dynamoItemBytes(entry));
+    }
+    return units * factor + indexUnits;
   }
+}
+
+/** What an index copies of an item (its keys and projected attributes), or undefined when the item is not in it. */
+export function indexEntry(
+  item: Record<string, unknown>,
+  index: IndexDefinition,
+  tableKey: string,
+): Record<string, unknown> | undefined {
+  if (item[index.partitionKey] === undefined || (index.sortKey && item[index.sortKey] === undefined)) return undefined;
+  if (!index.projected) return item;
+  const names = [tableKey, index.partitionKey, ...(index.sortKey ? [index.sortKey] : []), ...index.projected];
+  return Object.fromEntries(names.filter((n) => item[n] !== undefined).map((n) => [n, item[n]]));
 }
 
 /** Runs a handler with its output captured (counted, not shown) and its CPU and wall time taken. */

@@ -4,7 +4,7 @@
 // The arithmetic is in cost-model.ts, the prices in prices.ts; docs/performance.md explains both.
 import { EDGE_MANAGED_RULE_GROUPS } from '../../lib/stack/edge';
 import { API_BASE_PATH, ROUTES } from '../../lambdas/contract/routes';
-import { ITEM_PREFIX } from '../../lambdas/contract/tables';
+import { DECISIONS_BY_WORKSPACE_INDEX, DECISIONS_TABLE, ITEM_PREFIX } from '../../lambdas/contract/tables';
 import {
   costPerMillion,
   dynamoItemBytes,
@@ -22,6 +22,7 @@ import {
   LOG_RETENTION_DAYS,
   type Line,
   call,
+  indexEntry,
   hasRoute,
   realEmails,
   resources,
@@ -203,16 +204,22 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
     figures.decision_item_one_write_unit_share_without_sketch = round3(
       withoutSketch.filter((b) => writeUnitsFor(b) === 1).length / withoutSketch.length,
     );
+    // The listing index copies only the decision and its expiry (lambdas/contract/tables.ts): the sketch's extra units
+    // are paid on the table alone; storage counts each index's copy of an item by what it copies.
+    const listIndex = DECISIONS_TABLE.indexes.find((index) => index.indexName === DECISIONS_BY_WORKSPACE_INDEX)!;
+    const items = decisionItems(analyzeLine?.samples ?? []);
+    const entryBytes = items
+      .map((item) => indexEntry(item, listIndex, DECISIONS_TABLE.partitionKey))
+      .map((entry) => (entry ? dynamoItemBytes(entry) : 0))
+      .sort((a, b) => a - b);
     const extraUnits =
       sizes.reduce((sum, b) => sum + writeUnitsFor(b), 0) / sizes.length -
       withoutSketch.reduce((sum, b) => sum + writeUnitsFor(b), 0) / withoutSketch.length;
-    // Each extra unit is paid on the table and on the listing index, which copies the whole item.
-    figures.cost_sketch_usd_per_million_decisions = round3(
-      extraUnits * (listing ? 2 : 1) * PRICES.dynamodbPerMillionWriteUnits,
-    );
-    // Storage while retained: the item, DynamoDB's 100 bytes of overhead per item, and each index's copy.
-    const indexCopies = listing ? 2 : 1;
-    const gbMonths = (((median(sizes) + 100) * indexCopies * 1e6) / 1e9) * (settings.decisionRetentionDays / 30);
+    figures.cost_sketch_usd_per_million_decisions = round3(extraUnits * PRICES.dynamodbPerMillionWriteUnits);
+    figures.decision_list_index_entry_bytes_median = median(entryBytes);
+    // Storage while retained: the item and its index entry, each with DynamoDB's 100 bytes of overhead per item.
+    const indexBytes = listing ? median(entryBytes) + 100 : 0;
+    const gbMonths = (((median(sizes) + 100 + indexBytes) * 1e6) / 1e9) * (settings.decisionRetentionDays / 30);
     figures.cost_storage_usd_per_million_decisions_retained = round3(gbMonths * PRICES.dynamodbPerGbMonth);
   }
   figures.cost_managed_nlp_usd_per_million_2kb = round2(managedNlpCostPerMillion(2_000));

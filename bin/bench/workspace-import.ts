@@ -1,15 +1,16 @@
-// What an imported example writes, in DynamoDB's billing terms (issue 23): an update is billed by the size of the
-// whole item it leaves (1 unit per KB, twice inside a transaction), so the label items' sizes are read back and
-// priced. Floor: an imported example should cost no more than a feedback's floor (1 unit). (A feedback's own units are
-// measured where it is taught: workspace.ts.)
+// What an imported example costs in DynamoDB's billing terms (issue 23): every write the imports make, priced as the
+// cost section prices them (items sent by their size, twice inside a transaction; updates as DynamoDB Local reports
+// them), with the folds that add the imports to the label items, the last one forced (a quiet workspace folds within
+// FOLD_AGE_MS). Floor: an imported example should cost no more than a feedback's floor (1 unit). (A feedback's own
+// units are measured where it is taught: workspace.ts.)
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { labelDeltas } from '../../lambdas/domain/learning/label-delta';
-import { sketchSignal } from '../../lambdas/domain/learning/sketch';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { labelPk } from '../../lambdas/stores/workspace-store';
-import { headPk } from '../../lambdas/stores/workspace-head';
-import { FOLD_WINDOW } from '../../lambdas/stores/journal-fold';
+import { headFrom, headPk } from '../../lambdas/stores/workspace-head';
+import { FOLD_AGE_MS, FOLD_WINDOW } from '../../lambdas/stores/journal-fold';
+import { ACCESS_TABLE, DECISIONS_TABLE } from '../../lambdas/contract/tables';
+import { CapacityMeter } from './cost-measure';
 import { dynamoItemBytes, writeUnitsFor } from './cost-model';
 import { type Figures, round2, round3 } from './common';
 import { mulberry32 } from '../seeded-random';
@@ -35,34 +36,46 @@ export async function benchWorkspaceImport(
   for (const l of learned.state.model.labels)
     allLabelUnits += await itemUnits(labelPk(learnedWs, l.field, l.label, learned.state.generation ?? 0), 1);
 
-  // The same examples imported into a fresh workspace in chunks of 100: in file order, as a partner's history comes
-  // (a chunk touches one or two labels), and shuffled with a fixed seed (a chunk touches many labels).
+  // The same examples imported into a fresh workspace in requests of 100: in file order, as a partner's history comes
+  // (a request touches one or two labels), and shuffled with a fixed seed (a request touches many labels).
+  const meter = new CapacityMeter(
+    new Map([
+      [world.names.access, ACCESS_TABLE],
+      [world.names.decisions, DECISIONS_TABLE],
+    ]),
+  );
   const importUnitsPerExample = async (ws: string, examplesInOrder: [string, string][]) => {
     const store = new DynamoModelWriteStore(deps.client, table);
-    let importUnits = 0;
-    for (let i = 0; i < examplesInOrder.length; i += 100) {
-      const examples = examplesInOrder
-        .slice(i, i + 100)
-        .map(([text, category]) => ({ signal: { source: 'support_message', body: text }, labels: { category } }));
-      const out = await importExamples(
-        ws,
-        examples,
-        { workspaces: deps.workspaces, store },
-        { nowMs: Date.now(), idempotency: { pk: `idem#bench#${ws}#${i}`, requestHash: 'x' } },
+    await deps.workspaces.get(ws);
+    meter.reset();
+    const detach = meter.attachClient(deps.client);
+    try {
+      for (let i = 0; i < examplesInOrder.length; i += 100) {
+        const examples = examplesInOrder
+          .slice(i, i + 100)
+          .map(([text, category]) => ({ signal: { source: 'support_message', body: text }, labels: { category } }));
+        const out = await importExamples(
+          ws,
+          examples,
+          { workspaces: deps.workspaces, store },
+          { nowMs: Date.now(), idempotency: { pk: `idem#bench#${ws}#${i}`, requestHash: 'x' } },
+        );
+        if (out.kind !== 'imported') throw new Error(`bench import answered ${out.kind}`);
+      }
+      // The imports not folded yet, folded as a quiet workspace's are within FOLD_AGE_MS.
+      const head = headFrom(
+        (await deps.client.send(new GetCommand({ TableName: table, Key: { pk: headPk(ws) }, ConsistentRead: true })))
+          .Item,
       );
-      if (out.kind !== 'imported') throw new Error(`bench import answered ${out.kind}`);
-      const workspace = await deps.workspaces.get(ws);
-      const deltas = labelDeltas(
-        examples.map((e) => ({ sketch: sketchSignal(workspace.key, e.signal), labels: e.labels })),
-      );
-      // Each label item updated inside a transaction (2 units per KB of the item after), the record and the model item.
-      for (const d of deltas)
-        importUnits +=
-          (await itemUnits(labelPk(ws, d.field, d.label, workspace.state.generation ?? 0), 2)) *
-          Math.ceil((d.counts.size + 2) / 250);
-      importUnits += 2 + (await itemUnits(`wsmodel#${ws}`, 2));
+      await store.folder.maybeFold(ws, head, Date.now() + FOLD_AGE_MS);
+    } finally {
+      detach();
     }
-    return importUnits / examplesInOrder.length;
+    return {
+      write: meter.writeUnits / examplesInOrder.length,
+      read: meter.readUnits / examplesInOrder.length,
+      folds: store.folder.stats.folds,
+    };
   };
   const perExample = await importUnitsPerExample(`${learnedWs}_import`, teach);
   const rnd = mulberry32(23);
@@ -86,10 +99,14 @@ export async function benchWorkspaceImport(
   if (unchanged !== undefined) throw new Error('the bench workspace changed under the freshness check');
   return {
     ws_feedback_fold_write_units_bound: round3(allLabelUnits / FOLD_WINDOW),
-    ws_import_write_units_per_example: round2(perExample),
-    ws_import_vs_feedback_floor: round2(perExample / FEEDBACK_FLOOR_UNITS),
-    ws_import_write_units_per_example_shuffled: round2(perExampleShuffled),
-    ws_import_shuffled_vs_feedback_floor: round2(perExampleShuffled / FEEDBACK_FLOOR_UNITS),
+    ws_import_write_units_per_example: round2(perExample.write),
+    ws_import_vs_feedback_floor: round2(perExample.write / FEEDBACK_FLOOR_UNITS),
+    ws_import_write_units_per_example_shuffled: round2(perExampleShuffled.write),
+    ws_import_shuffled_vs_feedback_floor: round2(perExampleShuffled.write / FEEDBACK_FLOOR_UNITS),
+    ws_import_read_units_per_example: round3(perExample.read),
+    ws_import_read_units_per_example_shuffled: round3(perExampleShuffled.read),
+    ws_import_folds: perExample.folds,
+    ws_import_folds_shuffled: perExampleShuffled.folds,
     ws_fresh_check_read_units: checkUnits,
     ws_fresh_check_ms: round2(checkMs),
   };

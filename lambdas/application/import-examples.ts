@@ -1,9 +1,10 @@
 // The import use case (docs/partners.md, Learning): the valid examples, sketched with the workspace's key and summed
-// into one delta per label, written in a few transactions (lambdas/stores/model-write-store.ts). An example teaches
+// into one delta per label, written as one journal entry (lambdas/stores/model-write-store.ts). An example teaches
 // exactly what a decision on its signal followed by that feedback would: the same sketch, the same label counts. No
 // decision is made or stored and no text is kept.
 import type { ErrorDetail } from '../contract/errors';
 import { type LabelDelta, labelDeltas } from '../domain/learning/label-delta';
+import { applyOwn } from '../domain/learning/journal';
 import { MAX_LABELS, applyDeltas } from '../domain/learning/model';
 import { type Sketch, sketchSignal } from '../domain/learning/sketch';
 import type { CachedWorkspace, WorkspaceCache } from '../domain/learning/workspace-cache';
@@ -90,7 +91,7 @@ async function learnNow(
       workspaceId,
       generation,
       deltas,
-      labels: deltas.map((d) => `${d.field}:${d.label}`),
+      examples: valid.length,
       record: options.idempotency && {
         pk: options.idempotency.pk,
         item: { kind: 'import', request_hash: options.idempotency.requestHash, answer: JSON.stringify(answer) },
@@ -106,7 +107,13 @@ async function learnNow(
     if (result.kind === 'applied') {
       // This container decides with what was just imported at once; others within WORKSPACE_CACHE_TTL_SECONDS.
       const cached = deps.workspaces.peek(workspaceId);
-      if (cached && (cached.state.generation ?? 0) === generation) applyDeltas(cached.state.model, deltas);
+      if (cached && (cached.state.generation ?? 0) === generation) {
+        // Its journal entry is marked applied, so the next check does not apply it twice.
+        const journal = result.journal;
+        if (journal && cached.state.journal && journal.generation === generation)
+          applyOwn(cached.state.model, cached.state.journal, { seq: journal.seq, changes: [], deltas });
+        else applyDeltas(cached.state.model, deltas);
+      }
       return { kind: 'imported', answer };
     }
     // A reset landed in between: sketch again for the new generation.

@@ -65,8 +65,9 @@ export interface TableAccess {
  */
 const LOAD_WORKSPACE = {
   BatchGetItem: ['policy', 'workspaceModel', 'workspaceLabel', 'workspaceHead', 'workspaceJournal'],
-  GetItem: ['workspaceJournal'],
-  PutItem: ['workspaceJournal'],
+  // A label whose delta in a window is large is rewritten whole (read, then a conditional put).
+  GetItem: ['workspaceJournal', 'workspaceLabel'],
+  PutItem: ['workspaceJournal', 'workspaceLabel'],
   UpdateItem: ['workspaceModel', 'workspaceLabel', 'workspaceHead'],
 } as const satisfies TableAccess['actions'];
 
@@ -101,8 +102,9 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/decisions`,
     entry: 'lambdas/list-decisions/handler.ts',
     scope: 'read',
-    // GetItem checks the `starting_after` decision's workspace; the page is one Query on the workspace index.
-    decisions: { actions: { GetItem: ['decision'] }, indexes: ['decisions_by_workspace'] },
+    // GetItem checks the `starting_after` decision's workspace; the page is one Query on the workspace index (on the
+    // index it replaced while a table upgraded in place still builds it: docs/deploy.md).
+    decisions: { actions: { GetItem: ['decision'] }, indexes: ['decision_list', 'decisions_by_workspace'] },
   },
   {
     id: 'AnalyzeBatch',
@@ -168,7 +170,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     // Contract section 13: importing is teaching, like feedback.
     scope: 'feedback',
     // Loads the workspace (BatchGetItem, UpdateItem for its first sketch key); reads its Idempotency-Key record
-    // (GetItem); writes the counts, the records and the audit event in TransactWriteItems of UpdateItem and PutItem.
+    // (GetItem); takes the journal's next number (UpdateItem on the head) and writes its entry, the record and the
+    // audit event in one TransactWriteItems of PutItem; folds the journal when the imports weigh enough (as feedback).
     decisions: {
       actions: {
         ...LOAD_WORKSPACE,

@@ -73,7 +73,6 @@ function isWord(cp: number): boolean {
   }
   return WORD.test(String.fromCodePoint(cp));
 }
-for (let cp = 0; cp < 0x80; cp++) fold(cp);
 
 /** The text as symbols (fold * 2 + whether the previous character is a word character) and each symbol's word flag. */
 function symbolsOf(text: string): { symbols: Int32Array; words: Uint8Array; length: number } {

@@ -1,12 +1,28 @@
 // Listing a workspace's decisions: Queries on the decisions_by_workspace index (partition `workspace_id`, sort key
 // `decision_id`). A decision id is `dec_` and a ULID, whose first 10 characters are the creation time in ms, so the
 // cursor and both time filters become one range condition on the sort key, and newest first is a reverse Query.
-// Without a priority filter a page is exactly one Query of limit + 1 items; never a Scan.
-import { type DynamoDBDocumentClient, GetCommand, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { DECISIONS_BY_WORKSPACE_INDEX, ITEM_PREFIX } from '../contract/tables';
+// Without a priority filter a page is exactly one Query of limit + 1 items; never a Scan. The index copies only the
+// decision and its expiry (lambdas/contract/tables.ts): what a page answers.
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  type QueryCommandInput,
+  type QueryCommandOutput,
+  QueryCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { DECISIONS_BY_WORKSPACE_INDEX, ITEM_PREFIX, RETIRED_DECISIONS_BY_WORKSPACE_INDEX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
 import type { DecisionListQuery, DecisionListStore, FeedbackFields } from '../domain/ports';
 import { decisionFrom } from './decision-store';
+import { batchGet } from './workspace-head';
+
+/**
+ * DynamoDB's answer to a Query on an index that a table upgraded in place does not have yet, or is still building
+ * ("Cannot read from backfilling global secondary index"): the first step of the upgrade in docs/deploy.md.
+ */
+const isIndexNotReady = (err: unknown) =>
+  (err as { name?: string }).name === 'ValidationException' &&
+  /backfilling|does not have the specified index/i.test((err as Error).message ?? '');
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 /** The largest time a ULID can hold. */
@@ -78,27 +94,45 @@ export class DynamoDecisionListStore implements DecisionListStore {
     createdAfterMs?: number,
   ): AsyncGenerator<{ decision: Record<string, unknown>; feedback?: FeedbackFields }> {
     const sinceId = createdAfterMs === undefined ? undefined : idRange({ createdAfterMs })?.lower;
-    const pages = paginateQuery(
-      { client: this.client },
-      {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.query({
         TableName: this.tableName,
-        IndexName: DECISIONS_BY_WORKSPACE_INDEX,
         // The index sorts by decision id, a ULID whose time is created_at: "since" is a lower bound on the id.
         KeyConditionExpression: sinceId ? 'workspace_id = :ws AND decision_id >= :since' : 'workspace_id = :ws',
         ExpressionAttributeValues: { ':ws': workspaceId, ...(sinceId ? { ':since': sinceId } : {}) },
-        ProjectionExpression: '#d, feedback, expires_at',
+        ProjectionExpression: 'pk, #d, expires_at',
         ExpressionAttributeNames: { '#d': 'decision' },
-      },
-    );
-    for await (const page of pages) {
+        ExclusiveStartKey: startKey,
+      });
+      startKey = page.LastEvaluatedKey;
       const nowSeconds = Math.floor(Date.now() / 1000);
-      for (const item of page.Items ?? []) {
-        if (Number(item.expires_at) <= nowSeconds) continue;
-        yield {
-          decision: item.decision as Record<string, unknown>,
-          feedback: (item.feedback as { fields?: FeedbackFields } | undefined)?.fields,
-        };
+      const live = (page.Items ?? []).filter((item) => Number(item.expires_at) > nowSeconds);
+      // Feedback is not in the index (a feedback would write the index otherwise): read from the decisions, 100 a call.
+      const items = live.length
+        ? (
+            await batchGet(
+              this.client,
+              this.tableName,
+              live.map((item) => String(item.pk)),
+              false,
+            )
+          ).items
+        : new Map<string, Record<string, unknown>>();
+      for (const item of live) {
+        const feedback = items.get(String(item.pk))?.feedback as { fields?: FeedbackFields } | undefined;
+        yield { decision: item.decision as Record<string, unknown>, feedback: feedback?.fields };
       }
+    } while (startKey);
+  }
+
+  /** One Query on the listing index; on the index it replaced while a table upgraded in place still builds it. */
+  private async query(input: Omit<QueryCommandInput, 'IndexName'>): Promise<QueryCommandOutput> {
+    try {
+      return await this.client.send(new QueryCommand({ ...input, IndexName: DECISIONS_BY_WORKSPACE_INDEX }));
+    } catch (err) {
+      if (!isIndexNotReady(err)) throw err;
+      return this.client.send(new QueryCommand({ ...input, IndexName: RETIRED_DECISIONS_BY_WORKSPACE_INDEX }));
     }
   }
 
@@ -153,19 +187,16 @@ export class DynamoDecisionListStore implements DecisionListStore {
     const found: Decision[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const out = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: DECISIONS_BY_WORKSPACE_INDEX,
-          KeyConditionExpression: keyCondition,
-          FilterExpression: filter,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ScanIndexForward: false,
-          Limit: query.priorities?.length ? Math.max(wanted - found.length, 100) : wanted - found.length,
-          ExclusiveStartKey: startKey,
-        }),
-      );
+      const out = await this.query({
+        TableName: this.tableName,
+        KeyConditionExpression: keyCondition,
+        FilterExpression: filter,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ScanIndexForward: false,
+        Limit: query.priorities?.length ? Math.max(wanted - found.length, 100) : wanted - found.length,
+        ExclusiveStartKey: startKey,
+      });
       for (const item of out.Items ?? []) {
         if (found.length < wanted) found.push(decisionFrom(item.decision as Record<string, unknown>));
       }

@@ -22,19 +22,28 @@ import {
   WORKSPACE_PREFIX,
   batchGet,
   countsFrom,
+  entryBytes,
   entryFrom,
   foldPlanPk,
+  headPk,
   journalPk,
   labelPk,
   retryingConflicts,
   updateHead,
 } from './workspace-head';
+import { batchWriteAll } from './batch-writes';
 import { consumedUnits } from './dynamodb-client';
 
 /** Entries a fold sums (chosen in the workspace bench: feedback <= 2x its floor on the whole banking77 pool). */
 export const FOLD_WINDOW = 512;
 /** A window is folded once this many later entries exist, so its own entries are surely written. */
 export const FOLD_LAG = 32;
+/**
+ * Imported examples (in import entries of up to 100 each) after which the journal is folded up to the head, whatever
+ * the number of entries: a first load then reads at most about this many imported examples' counts beside the
+ * feedback entries (a few hundred KB at most), and the folds' whole-item writes are spread over as many examples.
+ */
+export const IMPORT_FOLD_WEIGHT = 1_024;
 /**
  * A quiet workspace folds what it has once its oldest unfolded entry is this old, at its next feedback or at a
  * container's next check of its head (analyze): an entry expires with its decision, and at least a day after it was
@@ -64,8 +73,21 @@ export function foldDue(
   options: FoldOptions = { window: FOLD_WINDOW, lag: FOLD_LAG },
 ): boolean {
   if (head.folding !== undefined) return nowMs - (head.foldingAt ?? 0) >= FOLD_TAKEOVER_MS;
-  if (head.seq - head.folded >= options.window + options.lag) return true;
-  return head.seq > head.folded && nowMs - (head.unfoldedSince ?? nowMs) >= FOLD_AGE_MS;
+  return foldEnd(head, nowMs, options) !== undefined;
+}
+
+/**
+ * The end of the window due (none in flight): a full window FOLD_LAG entries behind the head; or everything up to
+ * the head once the imports not folded weigh IMPORT_FOLD_WEIGHT examples (the import that crossed it folds right after
+ * its entry is written; an entry still in flight below it is waited for by the plan, as for a quiet workspace), or
+ * once the oldest unfolded entry is FOLD_AGE_MS old.
+ */
+function foldEnd(head: Head, nowMs: number, options: FoldOptions): number | undefined {
+  if (head.seq - head.folded >= options.window + options.lag) return head.folded + options.window;
+  if (head.seq <= head.folded) return undefined;
+  if (head.importWeight >= (options.importWeight ?? IMPORT_FOLD_WEIGHT)) return head.seq;
+  if (nowMs - (head.unfoldedSince ?? nowMs) >= FOLD_AGE_MS) return head.seq;
+  return undefined;
 }
 
 /** The window and lag (tests fold small windows). */
@@ -74,6 +96,8 @@ export interface FoldOptions {
   lag: number;
   /** A label's delta above this many counts rewrites its item whole (default TERMS_PER_UPDATE). */
   termsPerUpdate?: number;
+  /** Imported examples not folded after which the journal is folded up to the head (default IMPORT_FOLD_WEIGHT). */
+  importWeight?: number;
 }
 
 export class JournalFolder {
@@ -95,10 +119,7 @@ export class JournalFolder {
         await this.fold(workspaceId, generation, head.folded, head.folding, nowMs);
       return;
     }
-    let end: number | undefined;
-    const { window, lag } = this.options;
-    if (head.seq - head.folded >= window + lag) end = head.folded + window;
-    else if (head.seq > head.folded && nowMs - (head.unfoldedSince ?? nowMs) >= FOLD_AGE_MS) end = head.seq;
+    const end = foldEnd(head, nowMs, this.options);
     if (end === undefined) return;
     if (await this.claim(workspaceId, generation, head, end, nowMs))
       await this.fold(workspaceId, generation, head.folded, end, nowMs);
@@ -141,37 +162,65 @@ export class JournalFolder {
       .filter((e): e is JournalEntry => e !== undefined);
     const deltas = journalDeltas(taken);
     await Promise.all(deltas.map((d) => this.addDelta(workspaceId, generation, end, d)));
+    // What the window's imports weighed comes off the head's import weight with the marker's move (exactly once).
+    const imported = taken.reduce((sum, e) => sum + (e.examples ?? 0), 0);
     const added = deltas.filter((d) => d.docs > 0).map((d) => `${d.field}:${d.label}`);
     if (added.length) {
-      // The model item lists the labels a load reads.
-      const out = await retryingConflicts(() =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: { pk: WORKSPACE_PREFIX.model + workspaceId },
-            UpdateExpression: 'ADD #labels :labels',
-            ExpressionAttributeNames: { '#labels': 'labels' },
-            ExpressionAttributeValues: { ':labels': new Set(added) },
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        ),
-      );
-      this.stats.writeUnits += consumedUnits(out);
+      // The model item lists the labels a load reads: this generation's only (a reset moves it to the next one).
+      try {
+        const out = await retryingConflicts(() =>
+          this.client.send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: { pk: WORKSPACE_PREFIX.model + workspaceId },
+              UpdateExpression: 'ADD #labels :labels',
+              ConditionExpression: generation === 0 ? 'attribute_not_exists(#gen) OR #gen = :gen' : '#gen = :gen',
+              ExpressionAttributeNames: { '#labels': 'labels', '#gen': 'generation' },
+              ExpressionAttributeValues: { ':labels': new Set(added), ':gen': generation },
+              ReturnConsumedCapacity: 'TOTAL',
+            }),
+          ),
+        );
+        this.stats.writeUnits += consumedUnits(out);
+      } catch (err) {
+        if (!isConditionFailed(err)) throw err;
+        return this.afterReset(workspaceId, generation, deltas);
+      }
     }
     try {
       const out = await updateHead(this.client, this.tableName, workspaceId, {
-        UpdateExpression: 'SET folded = :end, unfolded_since = :now REMOVE folding, folding_at',
+        UpdateExpression: `SET folded = :end, unfolded_since = :now REMOVE folding, folding_at${imported ? ' ADD iw :minus' : ''}`,
         ConditionExpression: '#gen = :gen AND folding = :end',
         ExpressionAttributeNames: { '#gen': 'generation' },
-        ExpressionAttributeValues: { ':end': end, ':gen': generation, ':now': nowMs },
+        ExpressionAttributeValues: {
+          ':end': end,
+          ':gen': generation,
+          ':now': nowMs,
+          ...(imported ? { ':minus': -imported } : {}),
+        },
         ReturnConsumedCapacity: 'TOTAL',
       });
       this.stats.writeUnits += consumedUnits(out);
       this.stats.folds++;
     } catch (err) {
-      // Another runner finished this fold, or a reset moved the workspace on: nothing left to do.
+      // Another runner finished this fold, or a reset moved the workspace on.
       if (!isConditionFailed(err)) throw err;
+      const head = await this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { pk: headPk(workspaceId) }, ConsistentRead: true }),
+      );
+      if (Number(head.Item?.generation ?? 0) !== generation) await this.afterReset(workspaceId, generation, deltas);
     }
+  }
+
+  /**
+   * A reset landed while this fold of the generation it replaced was in flight: the label items it wrote after the
+   * reset's clean-up are never read; deleted here (a failure leaves them, as the reset's own clean-up does).
+   */
+  private async afterReset(workspaceId: string, generation: number, deltas: LabelDelta[]): Promise<void> {
+    const requests = deltas.map((d) => ({
+      DeleteRequest: { Key: { pk: labelPk(workspaceId, d.field, d.label, generation) } },
+    }));
+    await batchWriteAll(this.client, this.tableName, requests).catch(() => undefined);
   }
 
   /**
@@ -189,10 +238,10 @@ export class JournalFolder {
         wanted.map((s) => journalPk(workspaceId, generation, s)),
         consistent,
       );
-      // Each entry is well under 4 KB: one unit strongly consistent, half a unit eventually consistent.
-      this.stats.readUnits += wanted.length * (consistent ? 1 : 0.5);
+      // A unit per 4 KB strongly consistent, half that eventually consistent (a feedback's entry is well under 4 KB).
       for (const s of wanted) {
         const item = out.items.get(journalPk(workspaceId, generation, s));
+        this.stats.readUnits += Math.max(1, Math.ceil((item ? entryBytes(item) : 0) / 4096)) * (consistent ? 1 : 0.5);
         if (item) entries.set(s, entryFrom(s, item));
       }
       wanted = wanted.filter((s) => !entries.has(s));

@@ -1,89 +1,35 @@
 // Writes that change a workspace's learned model as a whole (contract section 13): an import's counts, and a reset.
 //
-// An import adds its label deltas with atomic ADDs inside TransactWriteItems. With an Idempotency-Key, each
-// transaction also claims a part record (`idem#...#g<generation>#p<i>`), and the last one the import's own record
-// (the answer a replay gets), the model item's version and labels, and the audit event: a replay after a crash
-// re-runs only the parts that did not land, and a finished import is answered from its record, so nothing is taught
-// twice. A reset moves the model item to a new, empty generation in one transaction with its audit event.
-import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { LabelDelta } from '../domain/learning/label-delta';
+// An import appends one entry to the workspace's journal, as a feedback does (docs/learning.md, "Importing history and
+// forgetting it"): its examples summed per label, numbered by the head's `seq` (which also adds the examples to the
+// head's import weight `iw`). Containers apply the entry at their next check; a fold adds it to the label items with
+// the feedback around it, once the imports not folded weigh IMPORT_FOLD_WEIGHT examples. So an import writes a few KB
+// whatever order its labels come in, and never a label item. The entry is written in one transaction with the
+// import's idempotency record (its answer) and its audit event: a replay is answered from the record, a retry after a
+// crash writes the entry again, and nothing is taught twice. A number taken whose entry is not written (the record
+// was claimed meanwhile, or a reset moved the workspace on) gets an empty entry, so no container waits on the gap.
+// A reset moves the model item to a new, empty generation in one transaction with its audit event.
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { encodeDeltas } from '../domain/learning/label-delta';
 import type { LearnedField } from '../domain/learning/model';
 import type { AuditEntry, ImportWrite, ImportWriteResult, ModelWriteStore } from '../domain/learning/model-writes';
 import { ModelBusyError } from '../domain/ports';
 import { auditEventPut } from './audit-log';
 import { batchWriteAll } from './batch-writes';
-import { headPk } from './workspace-head';
-import { WORKSPACE_PREFIX, labelPk, labelVersionAttribute } from './workspace-store';
+import { type FoldOptions, JournalFolder } from './journal-fold';
+import { headFrom, headPk, journalPk, updateHead } from './workspace-head';
+import { WORKSPACE_PREFIX, labelPk } from './workspace-store';
 
 /** One TransactWriteItems entry (the audit writer's Put). */
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
-/** Attributes ADDed by one update: its expression stays well under DynamoDB's 4 KB. */
-const TERMS_PER_UPDATE = 250;
-/** Actions per transaction (DynamoDB's limit is 100; room for the records, the model item and the audit event). */
-const UPDATES_PER_TRANSACTION = 90;
 const ATTEMPTS = 10;
 /** The longest pause between two attempts: a conflict is another transaction on the same model item, over in milliseconds. */
 const MAX_BACKOFF_MS = 300;
 /** An import's idempotency records are kept 24 hours, like every Idempotency-Key. */
 const RECORD_SECONDS = 24 * 60 * 60;
-
-interface Update {
-  pk: string;
-  /** `<field>:<label>`: whose version the transaction holding this update bumps. */
-  label: string;
-  adds: [string, number][];
-}
-
-/** Each delta as ADD updates of at most TERMS_PER_UPDATE counts (the first also adds docs and total). */
-function updatesOf(workspaceId: string, generation: number, deltas: LabelDelta[]): Update[] {
-  const out: Update[] = [];
-  for (const d of deltas) {
-    const pk = labelPk(workspaceId, d.field, d.label, generation);
-    const entries: [string, number][] = [['docs', d.docs], ['total', d.total], ...d.counts];
-    // `iv` moves with every import update: a fold rewriting the item whole (journal-fold.ts) sees it changed.
-    for (let i = 0; i < entries.length; i += TERMS_PER_UPDATE)
-      out.push({ pk, label: `${d.field}:${d.label}`, adds: [...entries.slice(i, i + TERMS_PER_UPDATE), ['iv', 1]] });
-  }
-  return out;
-}
-
-/** Groups updates into transactions: at most UPDATES_PER_TRANSACTION each, never one item twice in a transaction. */
-function groupsOf(updates: Update[]): Update[][] {
-  const groups: { items: Update[]; pks: Set<string> }[] = [];
-  for (const u of updates) {
-    let g = groups.find((x) => x.items.length < UPDATES_PER_TRANSACTION && !x.pks.has(u.pk));
-    if (!g) groups.push((g = { items: [], pks: new Set() }));
-    g.items.push(u);
-    g.pks.add(u.pk);
-  }
-  return groups.map((g) => g.items);
-}
-
-function addItem(tableName: string, u: Update): TransactItem {
-  const names: Record<string, string> = {};
-  const values: Record<string, number> = {};
-  const valueOf = new Map<number, string>();
-  const terms = u.adds.map(([name, n], i) => {
-    names[`#${i}`] = name;
-    let v = valueOf.get(n);
-    if (!v) {
-      v = `:${valueOf.size}`;
-      valueOf.set(n, v);
-      values[v] = n;
-    }
-    return `#${i} ${v}`;
-  });
-  return {
-    Update: {
-      TableName: tableName,
-      Key: { pk: u.pk },
-      UpdateExpression: `ADD ${terms.join(', ')}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
-}
+/** An import's journal entry is kept 30 days: folded long before (FOLD_AGE_MS), like a fold's plan. */
+const IMPORT_ENTRY_SECONDS = 30 * 24 * 60 * 60;
 
 function headUpdate(
   tableName: string,
@@ -111,10 +57,16 @@ const busy = (cause: unknown) => new ModelBusyError(cause);
 const isCancelled = (err: unknown) => (err as { name?: string }).name === 'TransactionCanceledException';
 
 export class DynamoModelWriteStore implements ModelWriteStore {
+  /** Folds the journal when the imports not folded weigh enough (its stats are the bench's fold cost). */
+  readonly folder: JournalFolder;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+    foldOptions?: FoldOptions,
+  ) {
+    this.folder = new JournalFolder(client, tableName, foldOptions);
+  }
 
   /** The idempotency record of an import, if one was written (read consistently). */
   async getRecord(pk: string): Promise<Record<string, unknown> | undefined> {
@@ -126,73 +78,86 @@ export class DynamoModelWriteStore implements ModelWriteStore {
   }
 
   async applyImport(input: ImportWrite): Promise<ImportWriteResult> {
-    const { workspaceId, generation, record } = input;
-    const audit = input.audit && this.auditPut(input.audit);
+    const { workspaceId, generation, record, deltas, nowMs } = input;
     if (record) {
       const existing = await this.getRecord(record.pk);
       if (existing) return { kind: 'recorded', item: existing };
     }
-    const expiresAt = Math.floor(input.nowMs / 1000) + RECORD_SECONDS;
-    const groups = groupsOf(updatesOf(workspaceId, generation, input.deltas));
-    if (groups.length === 0) groups.push([]);
-    const claim = (pk: string, item: Record<string, unknown>): TransactItem => ({
-      Put: {
-        TableName: this.tableName,
-        Item: { ...item, pk, expires_at: expiresAt },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
+    const examples = input.examples;
+    // The journal's next number, the generation the workspace is in now, and the import weight not folded.
+    const out = await updateHead(this.client, this.tableName, workspaceId, {
+      UpdateExpression: 'ADD seq :one, iw :n SET unfolded_since = if_not_exists(unfolded_since, :now)',
+      ExpressionAttributeValues: { ':one': 1, ':n': examples, ':now': nowMs },
+      ReturnValues: 'ALL_NEW',
     });
-    // Each transaction bumps the versions of the labels it updates (other containers read those items again), in its
-    // one update of the model item: at most UPDATES_PER_TRANSACTION names, well within the 4 KB expression limit.
-    const modelUpdate = (updates: Update[], last: boolean): TransactItem => {
-      const labels = [...new Set(updates.map((u) => u.label))];
-      const added = last ? input.labels : [];
-      return {
-        Update: {
-          TableName: this.tableName,
-          Key: { pk: WORKSPACE_PREFIX.model + workspaceId },
-          UpdateExpression: `ADD ${[...(last ? ['#version :one'] : []), ...(added.length ? ['#labels :labels'] : []), ...labels.map((_, i) => `#v${i} :one`)].join(', ')}`,
-          ...(last
-            ? { ConditionExpression: generation === 0 ? 'attribute_not_exists(#gen) OR #gen = :gen' : '#gen = :gen' }
-            : {}),
-          ExpressionAttributeNames: {
-            ...(last ? { '#version': 'version', '#gen': 'generation' } : {}),
-            ...(added.length ? { '#labels': 'labels' } : {}),
-            ...Object.fromEntries(labels.map((l, i) => [`#v${i}`, labelVersionAttribute(l)])),
-          },
-          ExpressionAttributeValues: {
-            ':one': 1,
-            ...(last ? { ':gen': generation } : {}),
-            ...(added.length ? { ':labels': new Set(added) } : {}),
-          },
-        },
-      };
-    };
-    // Every part but the last, each with its own claim; one after the other (they all update the model item, and
-    // concurrent transactions on one item cancel each other).
-    for (const [i, updates] of groups.slice(0, -1).entries()) {
-      const items = [
-        ...(record ? [claim(`${record.pk}#g${generation}#p${i}`, { kind: 'import_part' })] : []),
-        ...updates.map((u) => addItem(this.tableName, u)),
-        modelUpdate(updates, false),
-      ];
-      await this.transact(items, record ? 0 : -1);
+    const head = headFrom(out.Attributes);
+    const pk = journalPk(workspaceId, head.generation ?? 0, head.seq);
+    const nowSeconds = Math.floor(nowMs / 1000);
+    if ((head.generation ?? 0) !== generation) {
+      // A reset landed since the examples were sketched for `generation`: the caller sketches them again.
+      await this.putEmpty(pk, nowSeconds);
+      return { kind: 'generation_changed' };
     }
-
-    const lastUpdates = groups[groups.length - 1];
-    const model = modelUpdate(lastUpdates, true);
-    const last = [
-      model,
-      ...(record ? [claim(record.pk, record.item)] : []),
+    const encoded = encodeDeltas(deltas);
+    const entry = {
+      pk,
+      ...(deltas.length ? { dl: encoded.labels, dx: encoded.bytes } : {}),
+      xn: examples,
+      expires_at: nowSeconds + IMPORT_ENTRY_SECONDS,
+    };
+    const audit = input.audit && this.auditPut(input.audit);
+    const items: TransactItem[] = [
+      ...(record
+        ? [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { ...record.item, pk: record.pk, expires_at: nowSeconds + RECORD_SECONDS },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ]
+        : []),
+      { Put: { TableName: this.tableName, Item: entry, ConditionExpression: 'attribute_not_exists(pk)' } },
       ...(audit ? [audit] : []),
-      ...lastUpdates.map((u) => addItem(this.tableName, u)),
-      // Containers check the head each TTL: its import counter tells them to read the changed label items again.
-      headUpdate(this.tableName, workspaceId, 'ADD mv :one', { ':one': 1 }),
     ];
-    const outcome = await this.transact(last, record ? 1 : -1, 0);
-    if (outcome === 'claimed_before') return { kind: 'recorded', item: (await this.getRecord(record!.pk)) ?? {} };
-    if (outcome === 'guard_failed') return { kind: 'generation_changed' };
-    return { kind: 'applied' };
+    let outcome: Awaited<ReturnType<DynamoModelWriteStore['transact']>>;
+    try {
+      outcome =
+        items.length === 1
+          ? await this.client.send(new PutCommand(items[0].Put!)).then(() => 'done' as const)
+          : await this.transact(items, record ? 0 : -1);
+    } catch (err) {
+      // Not written (a 503 for the caller to retry): the number moves nothing, so no reader waits on it.
+      await this.putEmpty(pk, nowSeconds).catch(() => undefined);
+      throw err;
+    }
+    if (outcome === 'claimed_before') {
+      // A concurrent request with the same key recorded the import first: this number moves nothing.
+      await this.putEmpty(pk, nowSeconds);
+      return { kind: 'recorded', item: (await this.getRecord(record!.pk)) ?? {} };
+    }
+    try {
+      await this.folder.maybeFold(workspaceId, head, nowMs);
+    } catch {
+      // The import is journaled; the fold stays in flight and a later write or check takes it over.
+    }
+    return { kind: 'applied', journal: { seq: head.seq, generation } };
+  }
+
+  /** An entry that moves nothing, for a number taken whose import was not written (so no reader waits on it). */
+  private async putEmpty(pk: string, nowSeconds: number): Promise<void> {
+    await this.client
+      .send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { pk, expires_at: nowSeconds + IMPORT_ENTRY_SECONDS },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      )
+      .catch((err: unknown) => {
+        if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+      });
   }
 
   /**
@@ -230,7 +195,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
         headUpdate(
           this.tableName,
           workspaceId,
-          'SET #gen = :next, folded = if_not_exists(seq, :zero) REMOVE folding, folding_at, unfolded_since',
+          'SET #gen = :next, folded = if_not_exists(seq, :zero), gs = if_not_exists(seq, :zero) REMOVE folding, folding_at, unfolded_since, iw',
           { ':next': generation + 1, ':zero': 0 },
         ),
       ];

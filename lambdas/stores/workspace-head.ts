@@ -3,7 +3,8 @@
 //                                        fold in flight: its end and start time), pv / mv (policy and import changes),
 //                                        unfolded_since: well under 1 KB, what a container checks every TTL
 //   wsjournal#<ws>#g<n>#<seq>            one feedback's count changes: its sketch (bucket numbers) and the labels
-//                                        moved from and to; expires with its decision
+//                                        moved from and to; expires with its decision. Or one import request's:
+//                                        its examples summed per label (`dl` labels, `dx` counts, `xn` examples)
 //   wsjournal#<ws>#g<n>#fold<end>        a fold's plan: the entries of its window it found missing
 import {
   BatchGetCommand,
@@ -13,6 +14,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import { type JournalEntry, decodeChanges } from '../domain/learning/journal';
+import { decodeDeltas } from '../domain/learning/label-delta';
 import { SENDER_BUCKETS, TEXT_BUCKETS, decodeSketch } from '../domain/learning/sketch';
 import { type LabelCounts, type LearnedField, labelCounts } from '../domain/learning/model';
 
@@ -64,6 +66,10 @@ export interface Head {
   policyChanges: number;
   modelChanges: number;
   unfoldedSince?: number;
+  /** Examples in the import entries not folded yet (`iw`): a fold is due once they weigh a window. */
+  importWeight: number;
+  /** The journal's number when the generation began (`gs`, set by a reset): its entries are numbered after it. */
+  generationStart: number;
 }
 
 const num = (v: unknown) => (v === undefined || v === null ? undefined : Number(v));
@@ -78,6 +84,8 @@ export function headFrom(item: Record<string, unknown> | undefined): Head {
     policyChanges: num(item?.pv) ?? 0,
     modelChanges: num(item?.mv) ?? 0,
     unfoldedSince: num(item?.unfolded_since),
+    importWeight: num(item?.iw) ?? 0,
+    generationStart: num(item?.gs) ?? 0,
   };
 }
 
@@ -86,8 +94,17 @@ export function entryFrom(seq: number, item: Record<string, unknown>): JournalEn
     seq,
     sketch: item.sketch instanceof Uint8Array ? decodeSketch(item.sketch) : undefined,
     changes: decodeChanges(item.ch),
+    ...(item.dx instanceof Uint8Array && Array.isArray(item.dl)
+      ? { deltas: decodeDeltas(item.dl as string[], item.dx), examples: Number(item.xn ?? 0) }
+      : {}),
   };
 }
+
+/** An entry's size for the read figures: its sketch or its import counts, and the rest at about 40 bytes. */
+export const entryBytes = (item: Record<string, unknown>) =>
+  40 +
+  (item.sketch instanceof Uint8Array ? item.sketch.length : 0) +
+  (item.dx instanceof Uint8Array ? item.dx.length + JSON.stringify(item.dl ?? []).length : 0);
 
 /** A write that met a transaction on the same item (an import, a reset, a policy change): tried again shortly. */
 export async function retryingConflicts<T>(write: () => Promise<T>): Promise<T> {
@@ -190,7 +207,7 @@ export async function readJournal(
     for (const s of missing) {
       const item = out.items.get(journalPk(workspaceId, generation, s));
       entries.set(s, item && entryFrom(s, item));
-      if (item) bytes += 40 + (item.sketch instanceof Uint8Array ? item.sketch.length : 0);
+      if (item) bytes += entryBytes(item);
     }
     missing = missing.filter((s) => !entries.get(s));
   }

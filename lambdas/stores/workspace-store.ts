@@ -14,8 +14,8 @@ import { newSketchKey } from '../domain/learning/sketch';
 import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy } from '../domain/policy';
 import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
 import { addDeltaToCounts } from '../domain/learning/label-delta';
-import { applyJournal, entriesToRead, journalCursor } from '../domain/learning/journal';
-import { JournalFolder, foldDue } from './journal-fold';
+import { type JournalEntry, applyJournal, entriesToRead, journalCursor } from '../domain/learning/journal';
+import { FOLD_LAG, FOLD_WINDOW, type FoldOptions, JournalFolder, foldDue } from './journal-fold';
 import {
   WORKSPACE_PREFIX,
   batchGet,
@@ -31,6 +31,8 @@ export { WORKSPACE_PREFIX, countsFrom, labelPk };
 
 /** Loads that start again when a reset or a fold moved under them (then the load goes ahead anyway). */
 const LOAD_ATTEMPTS = 6;
+/** A head check (analyze) folds by age or a full window, not by import weight: the import that crossed it folds. */
+const CHECK_FOLDS: FoldOptions = { window: FOLD_WINDOW, lag: FOLD_LAG, importWeight: Number.POSITIVE_INFINITY };
 /** A container this far behind the journal loads the workspace again instead of reading every entry. */
 const MAX_ENTRIES_PER_REFRESH = 1_000;
 
@@ -80,6 +82,22 @@ const approxBytes = (item: Record<string, unknown>) => {
   return bytes;
 };
 
+/**
+ * The entries of a fold's window (up to `end`) without what they move in labels that fold already wrote (mark `lf` at
+ * or past `end`): those label items hold it, and applying it again would count it twice.
+ */
+function withoutFolded(entries: Map<number, JournalEntry | undefined>, end: number, marks: Map<string, number>): void {
+  const folded = (id: string) => (marks.get(id) ?? 0) >= end;
+  for (const [seq, entry] of entries) {
+    if (!entry || seq > end) continue;
+    entries.set(seq, {
+      ...entry,
+      changes: entry.changes.filter((c) => !folded(`${c.field}:${c.label}`)),
+      deltas: entry.deltas?.filter((d) => !folded(`${d.field}:${d.label}`)),
+    });
+  }
+}
+
 export class DynamoWorkspaceStore implements WorkspaceStore {
   /** Folds a quiet workspace's journal when a check finds entries unfolded for a while (journal-fold.ts). */
   private readonly folder: JournalFolder;
@@ -88,7 +106,7 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {
-    this.folder = new JournalFolder(client, tableName);
+    this.folder = new JournalFolder(client, tableName, CHECK_FOLDS);
   }
 
   async getPolicy(workspaceId: string): Promise<StoredPolicy> {
@@ -224,7 +242,11 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
       requests += read.requests + 1;
       if (retry && (after.folded !== head.folded || after.folding !== undefined || after.generation !== generation))
         continue;
-      const model: WorkspaceModel = { version: Number(meta.version ?? 0) + after.seq, labels: read.labels };
+      // Its version counts what this generation learned: a reset's new generation decides as a fresh workspace.
+      const model: WorkspaceModel = {
+        version: Number(meta.version ?? 0) + after.seq - after.generationStart,
+        labels: read.labels,
+      };
       const journal = journalCursor(after.folded);
       const entries = await readJournal(
         this.client,
@@ -233,6 +255,8 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
         generation,
         entriesToRead(journal, after.seq),
       );
+      // Loading while a fold stays in flight (its runner crashed): the labels it already wrote hold its window.
+      if (after.folding !== undefined) withoutFolded(entries.entries, after.folding, read.marks);
       applyJournal(model, journal, after.seq, entries.entries, Date.now());
       return {
         policy,
@@ -260,7 +284,7 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
     const head = headFrom((await this.batchGet([headPk(workspaceId)], false)).get(headPk(workspaceId)));
     const generation = cached.generation ?? 0;
     // Entries an hour unfolded (a workspace whose feedback stopped) are folded before they expire with their decisions.
-    if (foldDue(head, Date.now())) {
+    if (foldDue(head, Date.now(), CHECK_FOLDS)) {
       try {
         await this.folder.maybeFold(workspaceId, head, Date.now());
       } catch {
@@ -331,6 +355,8 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
   /** Label items by `<field>:<label>`, in BatchGets of 100 (labels never taught or emptied are skipped). */
   private async readLabels(workspaceId: string, generation: number, labels: string[]) {
     const out: LabelCounts[] = [];
+    /** Each label's fold mark (`lf`: the end of the last window folded into it). */
+    const marks = new Map<string, number>();
     let bytes = 0;
     let requests = 0;
     for (let i = 0; i < labels.length; i += 100) {
@@ -348,9 +374,10 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
         const colon = l.indexOf(':');
         const counts = countsFrom(l.slice(0, colon) as LearnedField, l.slice(colon + 1), item);
         if (counts.docs > 0) out.push(counts);
+        if (item.lf !== undefined) marks.set(l, Number(item.lf));
       });
     }
-    return { labels: out, bytes, requests };
+    return { labels: out, bytes, requests, marks };
   }
 
   private async batchGet(pks: string[], consistent = true): Promise<Map<string, Record<string, unknown>>> {

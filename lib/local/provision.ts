@@ -29,7 +29,10 @@ async function existingIndexes(client: DynamoDBDocumentClient, name: string): Pr
   }
 }
 
-/** Data kept from an older version: its table gets the indexes added since (e.g. decisions_by_workspace). */
+/**
+ * Data kept from an older version: its table gets the indexes added since (e.g. decision_list), then loses the ones
+ * retired (e.g. decisions_by_workspace, which copied every attribute). One index change per call, as DynamoDB asks.
+ */
 async function addMissingIndexes(client: DynamoDBDocumentClient, def: TableDefinition, name: string, have: string[]) {
   const input = createTableInput(def, name);
   for (const index of input.GlobalSecondaryIndexes ?? []) {
@@ -40,6 +43,15 @@ async function addMissingIndexes(client: DynamoDBDocumentClient, def: TableDefin
         TableName: name,
         AttributeDefinitions: input.AttributeDefinitions.filter((a) => keys.includes(a.AttributeName)),
         GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+  }
+  for (const retired of def.retiredIndexes ?? []) {
+    if (!have.includes(retired.indexName)) continue;
+    await client.send(
+      new UpdateTableCommand({
+        TableName: name,
+        GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: retired.indexName } }],
       }),
     );
   }

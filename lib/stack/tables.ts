@@ -1,8 +1,35 @@
 // The two DynamoDB tables, built from lambdas/contract/tables.ts (the definitions local mode uses too).
 import type { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, ProjectionType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { ACCESS_TABLE, DECISIONS_TABLE, type TableDefinition } from '../../lambdas/contract/tables';
+import {
+  ACCESS_TABLE,
+  DECISIONS_TABLE,
+  type IndexDefinition,
+  type TableDefinition,
+} from '../../lambdas/contract/tables';
+
+/**
+ * Context `keepRetiredIndexes=true`: the first step of upgrading a deployed table whose indexes changed shape
+ * (docs/deploy.md): the new indexes are created and the retired ones kept, one CloudFormation index change at a time.
+ */
+export const KEEP_RETIRED_INDEXES_CONTEXT = 'keepRetiredIndexes';
+
+function keepRetiredIndexes(scope: Construct): boolean {
+  const raw: unknown = scope.node.tryGetContext(KEEP_RETIRED_INDEXES_CONTEXT);
+  if (raw === undefined || raw === null || raw === '' || raw === false || raw === 'false') return false;
+  if (raw === true || raw === 'true') return true;
+  throw new Error(`context ${KEEP_RETIRED_INDEXES_CONTEXT} must be true or false, got ${JSON.stringify(raw)}`);
+}
+
+const indexProps = (index: IndexDefinition) => ({
+  indexName: index.indexName,
+  partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+  sortKey: index.sortKey ? { name: index.sortKey, type: AttributeType.STRING } : undefined,
+  ...(index.projected
+    ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projected] }
+    : { projectionType: ProjectionType.ALL }),
+});
 
 export interface ServiceTablesProps {
   removalPolicy: RemovalPolicy;
@@ -21,16 +48,13 @@ export class ServiceTables {
 
   constructor(scope: Construct, props: ServiceTablesProps) {
     const all = new Map<TableDefinition, TableV2>();
+    const keepRetired = keepRetiredIndexes(scope);
     for (const def of [ACCESS_TABLE, DECISIONS_TABLE]) {
       all.set(
         def,
         new TableV2(scope, `${def.id}Table`, {
           partitionKey: { name: def.partitionKey, type: AttributeType.STRING },
-          globalSecondaryIndexes: def.indexes.map((index) => ({
-            indexName: index.indexName,
-            partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-            sortKey: index.sortKey ? { name: index.sortKey, type: AttributeType.STRING } : undefined,
-          })),
+          globalSecondaryIndexes: [...def.indexes, ...(keepRetired ? (def.retiredIndexes ?? []) : [])].map(indexProps),
           timeToLiveAttribute: def.ttlAttribute,
           // On demand: traffic is spiky and partner-driven; nothing to size or autoscale.
           billing: Billing.onDemand(),

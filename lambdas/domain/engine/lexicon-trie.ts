@@ -7,6 +7,7 @@ import type { Source } from '../signal';
 import { IGNORE, LEXICON, METRIC_NOUNS, NEGATORS } from './lexicon';
 import { REASON_CODES, type ReasonCode } from './reason-codes';
 import { tokenHashesMany } from './token-hashes';
+import { plainWordHash } from './tokens';
 
 export const CODES = Object.keys(REASON_CODES) as ReasonCode[];
 export const CODE_INDEX = new Map<string, number>(CODES.map((c, i) => [c, i]));
@@ -86,8 +87,8 @@ interface Pattern {
 /** Every pattern, in lexicon order: its text, and its group (-1 - k for the k-th metric noun). */
 const PATTERN_TEXT: string[] = [];
 const PATTERN_GROUP: number[] = [];
-/** Near-word sets by group (null: the group has none). */
-let NEAR_SETS: (Map<number, number> | null)[] = [];
+/** Near-word sets by group, hashed the first time one of the group's phrases enters the trie (undefined: not yet). */
+const NEAR_SETS: (Map<number, number> | null | undefined)[] = [];
 /**
  * (first-word hash, pattern, alternative) triples, in lexicon order: pattern PAIR_PATTERN[i] has phrases starting
  * with word PAIR_KEY[i]; when PAIR_ALT[i] >= 0, all of them within that alternative of the pattern's leading {}
@@ -99,11 +100,13 @@ let PAIR_ALT = new Int32Array(0);
 let PAIRS = 0;
 const METRIC_LIST = Object.entries(METRIC_NOUNS);
 
+const WHITE_SPACE = /\s/;
+
 /** A pattern whose first chunk holds a {} group: the text before it, its alternatives, the text after. */
 function leadingGroup(pattern: string): { head: string; alternatives: string[]; tail: string } | null {
   const text = pattern.trimStart();
   const open = text.indexOf('{');
-  const space = text.search(/\s/);
+  const space = text.search(WHITE_SPACE);
   if (open < 0 || (space >= 0 && space < open)) return null;
   const close = text.indexOf('}', open);
   return {
@@ -115,20 +118,24 @@ function leadingGroup(pattern: string): { head: string; alternatives: string[]; 
 
 /**
  * The possible first space-separated chunks of a pattern's phrases, each with the alternative of the
- * leading {} group it comes from (-1: none); false when a chunk may hold no word.
+ * leading {} group it comes from (-1: none); false when a chunk may hold no word. It reads the pattern as
+ * leadingGroup does, in one pass (this runs for every pattern at module load).
  */
 function firstChunks(pattern: string, out: string[], alts: number[], alt = -1): boolean {
-  const group = leadingGroup(pattern);
-  if (group === null) {
-    const text = pattern.trimStart();
-    const space = text.search(/\s/);
+  const text = pattern.trimStart();
+  const open = text.indexOf('{');
+  const space = text.search(WHITE_SPACE);
+  if (open < 0 || (space >= 0 && space < open)) {
     const chunk = space < 0 ? text : text.slice(0, space);
     if (chunk === '') return false;
     out.push(chunk);
     alts.push(alt);
     return true;
   }
-  const { head, alternatives, tail } = group;
+  const close = text.indexOf('}', open);
+  const head = text.slice(0, open);
+  const tail = text.slice(close + 1);
+  const alternatives = text.slice(open + 1, close).split(',');
   for (let j = 0; j < alternatives.length; j++)
     if (!firstChunks(head + alternatives[j] + tail, out, alts, alt < 0 ? j : alt)) return false;
   return true;
@@ -158,8 +165,24 @@ function patternAt(k: number): Pattern {
     weight: group.weight,
     sources,
     subjectOnly: group.field === 0,
-    near: NEAR_SETS[g],
+    near: NEAR_SETS[g] === undefined ? (NEAR_SETS[g] = nearSet(group.near)) : NEAR_SETS[g],
   };
+}
+
+/** Near-word sets by their word list (groups share lists: six groups, three lists). */
+const NEAR_SET_OF = new Map<string, Map<number, number>>();
+
+/** A group's near words (or the negators) as a set: the one-token words, first hash -> second hash. */
+function nearSet(words: string | undefined): Map<number, number> | null {
+  if (words === undefined) return null;
+  const known = NEAR_SET_OF.get(words);
+  if (known !== undefined) return known;
+  const list = words.split('|');
+  const { h1, h2, first } = tokenHashesMany(list);
+  const set = new Map<number, number>();
+  for (let w = 0; w < list.length; w++) if (first[w + 1] - first[w] === 1) set.set(h1[first[w]], h2[first[w]]);
+  NEAR_SET_OF.set(words, set);
+  return set;
 }
 
 /** Reads the lexicon's first words (the trie waits for compilePending); returns the negators' word set. */
@@ -167,38 +190,21 @@ function indexLexicon(): Map<number, number> {
   for (const group of LEXICON)
     if (group.code !== IGNORE && !CODE_INDEX.has(group.code))
       throw new Error(`lexicon code ${group.code} is not in REASON_CODES`);
-  // Negators and near words: whole words, with both hashes.
-  const negators = NEGATORS.split('|');
-  const words: string[] = [...negators];
-  const nearFrom = LEXICON.map((group) => {
-    const from = words.length;
-    if (group.near) words.push(...group.near.split('|'));
-    return from;
-  });
-  nearFrom.push(words.length);
-  const { h1, h2, first } = tokenHashesMany(words);
-  /** The one-token words among words[from .. to), first hash -> second hash. */
-  const wordSet = (from: number, to: number) => {
-    const set = new Map<number, number>();
-    for (let w = from; w < to; w++) if (first[w + 1] - first[w] === 1) set.set(h1[first[w]], h2[first[w]]);
-    return set;
-  };
-  NEAR_SETS = LEXICON.map((group, g) => (group.near ? wordSet(nearFrom[g], nearFrom[g + 1]) : null));
-
   // Every pattern's possible first chunks; their first words (first hashes only) key the pairs.
   const chunks: string[] = [];
   const chunkAlt: number[] = [];
   const chunkFrom: number[] = [];
-  LEXICON.forEach((group, g) => {
-    for (const pattern of group.phrases.split('|')) {
-      PATTERN_TEXT.push(pattern);
+  for (let g = 0; g < LEXICON.length; g++) {
+    const patterns = LEXICON[g].phrases.split('|');
+    for (let p = 0; p < patterns.length; p++) {
+      PATTERN_TEXT.push(patterns[p]);
       PATTERN_GROUP.push(g);
     }
-  });
-  METRIC_LIST.forEach(([noun], k) => {
-    PATTERN_TEXT.push(noun);
+  }
+  for (let k = 0; k < METRIC_LIST.length; k++) {
+    PATTERN_TEXT.push(METRIC_LIST[k][0]);
     PATTERN_GROUP.push(-1 - k);
-  });
+  }
   for (let k = 0; k < PATTERN_TEXT.length; k++) {
     const from = chunks.length;
     if (PATTERN_GROUP[k] < 0) {
@@ -208,7 +214,23 @@ function indexLexicon(): Map<number, number> {
     chunkFrom.push(from);
   }
   chunkFrom.push(chunks.length);
-  const { h1: c1, first: at } = tokenHashesMany(chunks, false);
+  // Each chunk's first word (-1: none), each distinct chunk hashed once (1,900 chunks, 1,150 distinct). Most are
+  // one plain word; the others go through the tokenizer.
+  const chunkKey = new Int32Array(chunks.length);
+  const keyOf = new Map<string, number>();
+  const others: string[] = [];
+  const otherChunk: number[] = [];
+  for (let c = 0; c < chunks.length; c++) {
+    let key = keyOf.get(chunks[c]);
+    if (key === undefined) keyOf.set(chunks[c], (key = plainWordHash(chunks[c])));
+    chunkKey[c] = key;
+    if (key < 0) {
+      others.push(chunks[c]);
+      otherChunk.push(c);
+    }
+  }
+  const { h1: o1, first: at } = tokenHashesMany(others, false);
+  for (let o = 0; o < others.length; o++) chunkKey[otherChunk[o]] = at[o + 1] > at[o] ? o1[at[o]] : -1;
 
   PAIR_KEY = new Int32Array(chunks.length + 64);
   PAIR_PATTERN = new Int32Array(chunks.length + 64);
@@ -233,9 +255,9 @@ function indexLexicon(): Map<number, number> {
   };
   for (let k = 0; k < PATTERN_TEXT.length; k++) {
     let known = chunkFrom[k + 1] > chunkFrom[k];
-    for (let c = chunkFrom[k]; known && c < chunkFrom[k + 1]; c++) if (at[c + 1] === at[c]) known = false;
+    for (let c = chunkFrom[k]; known && c < chunkFrom[k + 1]; c++) if (chunkKey[c] < 0) known = false;
     if (known) {
-      for (let c = chunkFrom[k]; c < chunkFrom[k + 1]; c++) addPair(c1[at[c]], k, chunkAlt[c]);
+      for (let c = chunkFrom[k]; c < chunkFrom[k + 1]; c++) addPair(chunkKey[c], k, chunkAlt[c]);
     } else {
       // Rare: a first chunk without a word (or none at all). Hash every phrase of the pattern.
       const { h1: all, first: from } = tokenHashesMany(
@@ -245,7 +267,7 @@ function indexLexicon(): Map<number, number> {
       for (let q = 0; q + 1 < from.length; q++) if (from[q + 1] > from[q]) addPair(all[from[q]], k, -1);
     }
   }
-  return wordSet(0, negators.length);
+  return nearSet(NEGATORS)!;
 }
 
 /**

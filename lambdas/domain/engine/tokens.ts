@@ -43,8 +43,10 @@ function classify(c: number): void {
 }
 
 // ASCII up front, by rule (what classify() gives it: letters and digits are word characters,
-// capitals fold to lower case); everything else on first sight. The Unicode property regexes and
-// NFD cost about 1 ms at module load for the 592 Latin code units alone.
+// capitals fold to lower case), and the typographic apostrophe (a separator, as classify() finds: the lexicon's
+// negators and first words hashed at load hold it, and its first sight would compile the Unicode property
+// regexes at load); everything else on first sight. The Unicode property regexes and NFD cost about 1 ms at
+// module load for the 592 Latin code units alone.
 for (let c = 0; c < 128; c++) {
   const upper = c >= 65 && c <= 90;
   const word = upper || (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
@@ -52,6 +54,9 @@ for (let c = 0; c < 128; c++) {
   FOLD_A[c] = word ? (upper ? c + 32 : c) : 0;
   FAST[c] = FOLD_A[c];
 }
+const RIGHT_QUOTE = 0x2019;
+CLS[RIGHT_QUOTE] = 1;
+FAST[RIGHT_QUOTE] = 0;
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
@@ -188,6 +193,7 @@ function setInfo(c: number): void {
   else INFO[c] = f | WORD_BIT | (c >= 48 && c <= 57 ? DIGIT_BIT : 0) | (c >= 65 && c <= 90 ? UPPER_BIT : 0);
 }
 for (let c = 0; c < 128; c++) setInfo(c);
+setInfo(RIGHT_QUOTE);
 
 /** Classifies a code unit on first sight (beyond ASCII), for both tables. */
 function classifyUnit(c: number): void {
@@ -313,6 +319,25 @@ function tokenizeUnits(buf: TokenBuffer, T: Uint16Array, field: number, n: numbe
   buf.wordChars[field] += wordChars;
   buf.digitChars[field] += digitChars;
   buf.bangRuns[field] += bangs;
+}
+
+/**
+ * The first hash tokenizing `word` gives, when the word is one token of ASCII letters and digits only; -1 for
+ * anything else (empty, punctuation, an apostrophe, non-ASCII), which needs the tokenizer. Less plain than hashing
+ * through the tokenizer, for the init goal (docs/performance.md): module load hashes the lexicon's 1,900 first words,
+ * and through the tokenizer they had V8 optimize it during init. test/unit/scorer-tokenizer.test.ts checks it
+ * against the tokenizer.
+ */
+export function plainWordHash(word: string): number {
+  if (word.length === 0) return -1;
+  let a = FNV_OFFSET;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    const f = c < 128 ? FAST[c] : 0; // ASCII: the folded letter or digit, 0 for a separator
+    if (f === 0) return -1;
+    a = Math.imul(a ^ f, FNV_PRIME);
+  }
+  return a & MASK30;
 }
 
 /**

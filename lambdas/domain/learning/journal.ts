@@ -4,8 +4,8 @@
 // in `seq` order, to its cached model with the incremental path (applyChanges). An entry below the head's `seq` that
 // is not there yet is a feedback still in flight: the entries after it wait for it, and it is given up after
 // JOURNAL_GAP_GIVE_UP_MS (the same loss a crash in the middle of a feedback causes).
-import { type LabelDelta, addChangeDelta } from './label-delta';
-import { type LabelChange, type WorkspaceModel, applyChanges } from './model';
+import { type LabelDelta, addChangeDelta, mergeDeltas } from './label-delta';
+import { type LabelChange, type WorkspaceModel, applyChanges, applyDeltas } from './model';
 import type { Sketch } from './sketch';
 
 /** How long a container waits for a missing entry below the head's `seq` before it gives the entry up. */
@@ -16,7 +16,15 @@ export interface JournalEntry {
   sketch?: Sketch;
   /** The labels the decision's counts moved out of (-1) and into (+1); empty when nothing moved in this generation. */
   changes: LabelChange[];
+  /** An import's entry: what its examples add to each label (summed per label; only additions). */
+  deltas?: LabelDelta[];
+  /** An import's entry: how many examples it holds (what the head's import weight counts). */
+  examples?: number;
 }
+
+/** Whether an entry moves any count. */
+const moves = (entry: JournalEntry) =>
+  (entry.sketch !== undefined && entry.changes.length > 0) || (entry.deltas?.length ?? 0) > 0;
 
 /** Where a container stands in its workspace's journal. */
 export interface JournalCursor {
@@ -47,6 +55,11 @@ export function entriesToRead(cursor: JournalCursor, seq: number): number[] {
 }
 
 function applyOne(model: WorkspaceModel, cursor: JournalCursor, entry: JournalEntry): void {
+  if (entry.deltas?.length) {
+    // An import: the index is rebuilt at the next decision (applyDeltas), as when the container took the import.
+    applyDeltas(model, entry.deltas);
+    mergeDeltas(cursor.overlay, entry.deltas);
+  }
   if (!entry.sketch || entry.changes.length === 0) return;
   applyChanges(model, entry.sketch, entry.changes);
   for (const c of entry.changes) addChangeDelta(cursor.overlay, c, entry.sketch);
@@ -64,7 +77,7 @@ export function applyOwn(model: WorkspaceModel, cursor: JournalCursor, entry: Jo
   const now = upToDate ? entry : { ...entry, changes: entry.changes.filter((c) => c.sign > 0) };
   applyOne(model, cursor, now);
   const later = entry.changes.filter((c) => !now.changes.includes(c));
-  if (later.length) cursor.pending.set(entry.seq, { ...entry, changes: later });
+  if (later.length) cursor.pending.set(entry.seq, { ...entry, changes: later, deltas: undefined });
   else cursor.extra.add(entry.seq);
   advance(model, cursor, cursor.applied, Number.POSITIVE_INFINITY);
 }
@@ -97,7 +110,7 @@ function advance(model: WorkspaceModel, cursor: JournalCursor, seq: number, nowM
       cursor.pending.delete(next);
       cursor.missingSince.delete(next);
       applyOne(model, cursor, entry);
-      if (entry.changes.length) applied++;
+      if (moves(entry)) applied++;
       cursor.applied = next;
       continue;
     }

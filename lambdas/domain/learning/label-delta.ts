@@ -41,9 +41,15 @@ export function addChangeDelta(deltas: Map<string, LabelDelta>, change: LabelCha
  * What a window of journal entries adds to each label, signed (a corrected decision moves out of one label and into
  * another), deltas that sum to nothing left out; in a fixed order, so every fold of the window writes the same parts.
  */
-export function journalDeltas(entries: readonly { sketch?: Sketch; changes: readonly LabelChange[] }[]): LabelDelta[] {
+export function journalDeltas(
+  entries: readonly { sketch?: Sketch; changes: readonly LabelChange[]; deltas?: readonly LabelDelta[] }[],
+): LabelDelta[] {
   const byId = new Map<string, LabelDelta>();
-  for (const e of entries) if (e.sketch) for (const c of e.changes) addChangeDelta(byId, c, e.sketch);
+  for (const e of entries) {
+    if (e.sketch) for (const c of e.changes) addChangeDelta(byId, c, e.sketch);
+    // An import's entry: its examples already summed per label.
+    if (e.deltas) mergeDeltas(byId, e.deltas);
+  }
   return sortDeltas([...byId.values()].filter((d) => d.docs !== 0 || d.total !== 0 || d.counts.size > 0));
 }
 
@@ -94,4 +100,82 @@ function sortDeltas(deltas: LabelDelta[]): LabelDelta[] {
           : 0
       : LEARNED_FIELDS.indexOf(a.field) - LEARNED_FIELDS.indexOf(b.field),
   );
+}
+
+/** Merges `from` into per-label deltas keyed `<field>:<label>` (an import's journal entry into a container's overlay). */
+export function mergeDeltas(into: Map<string, LabelDelta>, from: readonly LabelDelta[]): void {
+  for (const d of from) {
+    const id = `${d.field}:${d.label}`;
+    let delta = into.get(id);
+    if (!delta) {
+      delta = { field: d.field, label: d.label, docs: 0, total: 0, counts: new Map() };
+      into.set(id, delta);
+    }
+    delta.docs += d.docs;
+    delta.total += d.total;
+    for (const [name, n] of d.counts) add(delta.counts, name, n);
+  }
+}
+
+const KINDS = 'tsd';
+
+function putVarint(out: number[], n: number): void {
+  let v = n;
+  while (v >= 0x80) {
+    out.push((v % 0x80) | 0x80);
+    v = Math.floor(v / 0x80);
+  }
+  out.push(v);
+}
+
+/**
+ * An import's deltas as a journal entry stores them (docs/learning.md, "Importing history and forgetting it"): the
+ * labels (`<field>:<label>`) as a list, and one binary of, per label in that order, docs, total and the number of
+ * counts as varints, then each count as 2 bytes (kind in the top 2 bits, bucket below 2^14) and a varint. About 3
+ * bytes a count: a part of 100 examples stays within a few KB whatever order its labels come in. Counts are positive.
+ */
+export function encodeDeltas(deltas: readonly LabelDelta[]): { labels: string[]; bytes: Uint8Array } {
+  const out: number[] = [];
+  for (const d of deltas) {
+    putVarint(out, d.docs);
+    putVarint(out, d.total);
+    putVarint(out, d.counts.size);
+    for (const [name, n] of d.counts) {
+      const code = (KINDS.indexOf(name[0]) << 14) | parseInt(name.slice(1), 36);
+      out.push(code >>> 8, code & 0xff);
+      putVarint(out, n);
+    }
+  }
+  return { labels: deltas.map((d) => `${d.field}:${d.label}`), bytes: Uint8Array.from(out) };
+}
+
+export function decodeDeltas(labels: readonly string[], bytes: Uint8Array): LabelDelta[] {
+  let at = 0;
+  const varint = () => {
+    let n = 0;
+    let scale = 1;
+    for (;;) {
+      const b = bytes[at++];
+      n += (b & 0x7f) * scale;
+      if (b < 0x80) return n;
+      scale *= 0x80;
+    }
+  };
+  return labels.map((id) => {
+    const colon = id.indexOf(':');
+    const delta: LabelDelta = {
+      field: id.slice(0, colon) as LearnedField,
+      label: id.slice(colon + 1),
+      docs: varint(),
+      total: varint(),
+      counts: new Map(),
+    };
+    const size = varint();
+    for (let i = 0; i < size; i++) {
+      const code = (bytes[at] << 8) | bytes[at + 1];
+      at += 2;
+      delta.counts.set(`${KINDS[code >>> 14]}${(code & 0x3fff).toString(36)}`, varint());
+    }
+    return delta;
+  });
 }

@@ -14,8 +14,8 @@ export interface ImportWrite {
   /** The generation the deltas were sketched for; a reset since then answers `generation_changed`. */
   generation: number;
   deltas: LabelDelta[];
-  /** Labels the model item's set gains (`<field>:<label>`). */
-  labels: string[];
+  /** How many examples the deltas sum (the head's import weight). */
+  examples: number;
   /** With an Idempotency-Key: the record's key, and what it holds (request hash, answer). */
   record?: { pk: string; item: Record<string, unknown> };
   /** The audit event, in the transaction that records the import. */
@@ -24,7 +24,10 @@ export interface ImportWrite {
 }
 
 export type ImportWriteResult =
-  { kind: 'applied' } | { kind: 'recorded'; item: Record<string, unknown> } | { kind: 'generation_changed' };
+  /** `journal`: the entry that holds the import, for the container that took it to mark applied. */
+  | { kind: 'applied'; journal?: { seq: number; generation: number } }
+  | { kind: 'recorded'; item: Record<string, unknown> }
+  | { kind: 'generation_changed' };
 
 /** Writes that change a workspace's learned model as a whole: an import's counts, and a reset. */
 export interface ModelWriteStore {
