@@ -20,7 +20,6 @@ import type { JournalEntry } from '../domain/learning/journal';
 import {
   type Head,
   WORKSPACE_PREFIX,
-  batchGet,
   countsFrom,
   entryBytes,
   entryFrom,
@@ -31,7 +30,7 @@ import {
   retryingConflicts,
   updateHead,
 } from './workspace-head';
-import { batchWriteAll } from './batch-writes';
+import { batchGet, batchWriteAll } from './batch-writes';
 import { consumedUnits } from './dynamodb-client';
 
 /** Entries a fold sums (chosen in the workspace bench: feedback <= 2x its floor on the whole banking77 pool). */
