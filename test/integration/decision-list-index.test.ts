@@ -6,25 +6,15 @@ import { analyzeSignal } from '../../lambdas/analyze/analyze-signal';
 import { DECISIONS_TABLE, RETIRED_DECISIONS_BY_WORKSPACE_INDEX, createTableInput } from '../../lambdas/contract/tables';
 import type { FeedbackFields } from '../../lambdas/domain/ports';
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';
-import { type Service, createService } from '../../lambdas/service';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { DynamoDecisionStore } from '../../lambdas/stores/decision-store';
 import { DynamoDecisionListStore } from '../../lambdas/stores/decision-list-store';
 import { DynamoFeedbackStore } from '../../lambdas/stores/feedback-store';
-import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
-import { testSettings } from '../support/local-api';
+import { testEndpoint } from '../support/dynamodb';
+import type { Service } from '../../lambdas/service';
+import { serviceForFile } from '../support/local-api';
 
-let tables: TestTables;
-let service: Service;
-
-beforeAll(async () => {
-  tables = await createTestTables('listindex');
-  service = createService(testSettings(tables));
-});
-afterAll(async () => {
-  service?.close();
-  await tables?.drop();
-});
+const world = serviceForFile('listindex');
 
 const signal = (ws: string, i: number) => ({
   workspace_id: ws,
@@ -40,7 +30,7 @@ async function decide(
   ws: string,
   i: number,
 ) {
-  const workspace = await service.dependencies.workspaces.get(ws);
+  const workspace = await world.service.dependencies.workspaces.get(ws);
   const outcome = await analyzeSignal(signal(ws, i), { partner_id: 'acme', key_id: 'key_test' }, decisionStore, {
     nowMs: Date.now(),
     workspace,
@@ -51,7 +41,7 @@ async function decide(
 
 async function giveFeedback(store: DynamoFeedbackStore, ws: string, decisionId: string, fields: FeedbackFields) {
   const target = await store.getTarget(decisionId);
-  const workspace = await service.dependencies.workspaces.get(ws);
+  const workspace = await world.service.dependencies.workspaces.get(ws);
   const out = await recordFeedback(target!, fields, store, workspace, new Date().toISOString());
   expect(out.kind).toBe('recorded');
 }
@@ -77,12 +67,12 @@ describe('the decision_list index', () => {
     );
     try {
       const ws = 'ws_list_index_feedback';
-      const decisions = new DynamoDecisionStore(client, tables.names.decisions, 90);
+      const decisions = new DynamoDecisionStore(client, world.tables.names.decisions, 90);
       const decision = await decide(decisions, ws, 1);
       // The decision's own put lands in the index (it is listed).
       expect(indexUnits.filter((c) => c.command === 'PutItemCommand').map((c) => c.units)).toEqual([1]);
       indexUnits.length = 0;
-      const feedback = new DynamoFeedbackStore(client, tables.names.decisions);
+      const feedback = new DynamoFeedbackStore(client, world.tables.names.decisions);
       await giveFeedback(feedback, ws, decision.decision_id, { category: 'billing', priority: 'high' });
       await giveFeedback(feedback, ws, decision.decision_id, { category: 'refund' });
       const decisionUpdates = indexUnits.filter(
@@ -98,10 +88,10 @@ describe('the decision_list index', () => {
   it('lists exactly the decisions as answered, and the feedback report still sees the feedback', async () => {
     const ws = 'ws_list_index_report';
     const made = [];
-    for (let i = 0; i < 3; i++) made.push(await decide(service.dependencies.decisionStore, ws, i));
-    const feedback = new DynamoFeedbackStore(service.dependencies.client, tables.names.decisions);
+    for (let i = 0; i < 3; i++) made.push(await decide(world.service.dependencies.decisionStore, ws, i));
+    const feedback = new DynamoFeedbackStore(world.service.dependencies.client, world.tables.names.decisions);
     await giveFeedback(feedback, ws, made[1].decision_id, { category: 'refund' });
-    const list = new DynamoDecisionListStore(service.dependencies.client, tables.names.decisions);
+    const list = new DynamoDecisionListStore(world.service.dependencies.client, world.tables.names.decisions);
     const page = await list.list({ workspaceId: ws, limit: 10, nowMs: Date.now() });
     expect(page).toEqual({ decisions: [...made].reverse(), hasMore: false });
     const report = [];
@@ -115,7 +105,7 @@ describe('the decision_list index', () => {
 
   it('falls back to the index it replaced while a table upgraded in place does not have it yet', async () => {
     // The table as an earlier version deployed it: the listing index copying every attribute, no decision_list.
-    const name = `${tables.names.decisions}-old`;
+    const name = `${world.tables.names.decisions}-old`;
     const old = createTableInput(
       {
         ...DECISIONS_TABLE,

@@ -11,28 +11,17 @@ import { WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
 import type { FeedbackFields, WorkspaceState } from '../../lambdas/domain/ports';
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
-import { type Service, createService } from '../../lambdas/service';
 import { consumedUnits, createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { DynamoFeedbackStore } from '../../lambdas/stores/feedback-store';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { headPk } from '../../lambdas/stores/workspace-head';
 import { JournalFolder } from '../../lambdas/stores/journal-fold';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
-import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
-import { testSettings } from '../support/local-api';
+import { testEndpoint } from '../support/dynamodb';
+import { serviceForFile } from '../support/local-api';
 
-let tables: TestTables;
-let service: Service;
+const world = serviceForFile('fbjournal');
 const TTL_MS = 30_000;
-
-beforeAll(async () => {
-  tables = await createTestTables('fbjournal');
-  service = createService(testSettings(tables));
-});
-afterAll(async () => {
-  service?.close();
-  await tables?.drop();
-});
 
 interface Container {
   cache: WorkspaceCache;
@@ -62,11 +51,11 @@ function container(fold = { window: 8, lag: 2 }): Container {
     },
     { step: 'initialize', name: 'testReadMeter' },
   );
-  const store = new DynamoWorkspaceStore(client, tables.names.decisions);
+  const store = new DynamoWorkspaceStore(client, world.tables.names.decisions);
   let now = 1_000_000;
   const c: Container = {
     store,
-    feedback: new DynamoFeedbackStore(client, tables.names.decisions, fold),
+    feedback: new DynamoFeedbackStore(client, world.tables.names.decisions, fold),
     reads,
     loads: 0,
     cache: new WorkspaceCache(
@@ -97,11 +86,11 @@ const signalFor = (ws: string, topic: string, i: number) => ({
 });
 
 async function decide(ws: string, topic: string, i: number) {
-  const workspace = await service.dependencies.workspaces.get(ws);
+  const workspace = await world.service.dependencies.workspaces.get(ws);
   const outcome = await analyzeSignal(
     signalFor(ws, topic, i),
     { partner_id: 'acme', key_id: 'key_test' },
-    service.dependencies.decisionStore,
+    world.service.dependencies.decisionStore,
     { nowMs: Date.now(), workspace },
   );
   if (outcome.kind !== 'created') throw new Error(outcome.kind);
@@ -155,11 +144,11 @@ it('loses no count under concurrent feedback from two containers, folds included
 
     const expected: Record<string, number> = { card_declined: 0, refund_request: 10, lost_card: 10, exchange_rate: 10 };
     expected.general_enquiry = 10;
-    const fresh = await new DynamoWorkspaceStore(tables.client, tables.names.decisions).loadState(ws);
+    const fresh = await new DynamoWorkspaceStore(world.tables.client, world.tables.names.decisions).loadState(ws);
     const docs = Object.fromEntries(fresh.model.labels.filter((l) => l.docs > 0).map((l) => [l.label, l.docs]));
     expect(docs).toEqual(Object.fromEntries(Object.entries(expected).filter(([, n]) => n > 0)));
     // Each label's counts are the sum of its decisions' sketches.
-    const key = (await service.dependencies.workspaces.get(ws)).key;
+    const key = (await world.service.dependencies.workspaces.get(ws)).key;
     const lost = fresh.model.labels.find((l) => l.label === 'lost_card')!;
     const sketches = [2, 6, 10, 14, 18, 22, 26, 30, 34, 38].map((i) =>
       sketchSignal(key, signalFor(ws, 'lost_card', i)),
@@ -223,9 +212,9 @@ it('applies a fold exactly once, however often it is run or taken over', async (
     for (const [i, id] of ids.entries()) await feedback(a, ws, id, { category: topics[i % 3] });
     const expected = countsOf(await a.store.loadState(ws));
     // A fold of the first 10 entries named in the head, as a runner that then crashed leaves it.
-    await tables.client.send(
+    await world.tables.client.send(
       new UpdateCommand({
-        TableName: tables.names.decisions,
+        TableName: world.tables.names.decisions,
         Key: { pk: headPk(ws) },
         UpdateExpression: 'SET folding = :end, folding_at = :at',
         ExpressionAttributeValues: { ':end': 10, ':at': 0 },
@@ -233,7 +222,7 @@ it('applies a fold exactly once, however often it is run or taken over', async (
     );
     // Two runners at once (one adding each label's delta, one rewriting each label item whole), then a third.
     const folder = a.feedback.folder;
-    const rewriting = new JournalFolder(tables.client, tables.names.decisions, {
+    const rewriting = new JournalFolder(world.tables.client, world.tables.names.decisions, {
       window: 10,
       lag: 0,
       termsPerUpdate: 5,
@@ -245,9 +234,9 @@ it('applies a fold exactly once, however often it is run or taken over', async (
     expect(fresh.journal?.applied).toBe(12);
     expect(countsOf(fresh)).toEqual(expected);
     // The marker moved once: the label items hold the 10 entries, the journal the last 2.
-    const head = await tables.client.send(
+    const head = await world.tables.client.send(
       new UpdateCommand({
-        TableName: tables.names.decisions,
+        TableName: world.tables.names.decisions,
         Key: { pk: headPk(ws) },
         UpdateExpression: 'SET touched = :t',
         ExpressionAttributeValues: { ':t': 1 },
@@ -268,7 +257,7 @@ it('keeps a reset in the middle of a journal window: the new generation starts e
   try {
     const ids = await teach(a, ws, 10);
     await b.cache.get(ws);
-    await new DynamoModelWriteStore(tables.client, tables.names.decisions).forget(ws);
+    await new DynamoModelWriteStore(world.tables.client, world.tables.names.decisions).forget(ws);
     a.cache.invalidate(ws);
     // Feedback on a decision made (and counted) before the reset: the new generation learns only this.
     await feedback(a, ws, ids[0], { category: 'lost_card' });
@@ -297,7 +286,7 @@ it('checks a workspace that learned 600 labels with one small read', async () =>
   const ws = 'ws_journal_600';
   const a = container();
   try {
-    const writes = new DynamoModelWriteStore(tables.client, tables.names.decisions);
+    const writes = new DynamoModelWriteStore(world.tables.client, world.tables.names.decisions);
     for (let chunk = 0; chunk < 6; chunk++) {
       const examples = Array.from({ length: 100 }, (_, i) => ({
         signal: { source: 'email', subject: `case ${chunk * 100 + i}`, body: `label number ${chunk * 100 + i}` },
@@ -329,9 +318,9 @@ it("folds a quiet workspace's journal at a container's next check once its entri
     await b.cache.get(ws);
     const head = async () =>
       (
-        await tables.client.send(
+        await world.tables.client.send(
           new UpdateCommand({
-            TableName: tables.names.decisions,
+            TableName: world.tables.names.decisions,
             Key: { pk: headPk(ws) },
             UpdateExpression: 'SET touched = :t',
             ExpressionAttributeValues: { ':t': 1 },
@@ -344,9 +333,9 @@ it("folds a quiet workspace's journal at a container's next check once its entri
     await b.cache.get(ws);
     expect(await head()).toMatchObject({ seq: 3, folded: 0 });
     // The oldest unfolded entry is now over an hour old: the next check folds (no feedback needed).
-    await tables.client.send(
+    await world.tables.client.send(
       new UpdateCommand({
-        TableName: tables.names.decisions,
+        TableName: world.tables.names.decisions,
         Key: { pk: headPk(ws) },
         UpdateExpression: 'SET unfolded_since = :then',
         ExpressionAttributeValues: { ':then': Date.now() - 61 * 60 * 1000 },

@@ -1,28 +1,16 @@
 // The learned model as DynamoDB Local stores it and a container loads it back: exactly the counts feedback wrote,
 // nothing read from the label item's own attributes (docs, total) as if it were a count.
-import { type Service, createService } from '../../lambdas/service';
 import { analyzeSignal } from '../../lambdas/analyze/analyze-signal';
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';
 import { predictField } from '../../lambdas/domain/learning/predict';
 import { sketchKeyOf, sketchSignal } from '../../lambdas/domain/learning/sketch';
 import { cachedWorkspace } from '../../lambdas/domain/learning/workspace-cache';
-import { type TestTables, createTestTables } from '../support/dynamodb';
-import { testSettings } from '../support/local-api';
+import { serviceForFile } from '../support/local-api';
 
-let tables: TestTables;
-let service: Service;
-
-beforeAll(async () => {
-  tables = await createTestTables('modelstore');
-  service = createService(testSettings(tables));
-});
-afterAll(async () => {
-  service?.close();
-  await tables?.drop();
-});
+const world = serviceForFile('modelstore');
 
 it('loads back exactly the counts the feedback wrote', async () => {
-  const deps = service.dependencies;
+  const deps = world.service.dependencies;
   const ws = 'ws_model_store';
   const owner = { partner_id: 'acme', key_id: 'key_test' };
   const signal = {

@@ -32,6 +32,20 @@ export function testSettings(tables: TestTables, overrides: Partial<Settings> = 
   };
 }
 
+/** Fresh tables and a service over them for the whole test file (its beforeAll and afterAll), dropped after it. */
+export function serviceForFile(label: string): { tables: TestTables; service: Service } {
+  const world = {} as { tables: TestTables; service: Service };
+  beforeAll(async () => {
+    world.tables = await createTestTables(label);
+    world.service = createService(testSettings(world.tables));
+  });
+  afterAll(async () => {
+    world.service?.close();
+    await world.tables?.drop();
+  });
+  return world;
+}
+
 /** A service of its own over fresh tables, behind the local HTTP server. */
 export async function startTestApi(label: string, overrides: Partial<Settings> = {}): Promise<TestApi> {
   const tables = await createTestTables(label);
