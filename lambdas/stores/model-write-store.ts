@@ -195,7 +195,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
         headUpdate(
           this.tableName,
           workspaceId,
-          'SET #gen = :next, folded = if_not_exists(seq, :zero), gs = if_not_exists(seq, :zero) REMOVE folding, folding_at, unfolded_since, iw',
+          'SET #gen = :next, folded = if_not_exists(seq, :zero), gs = if_not_exists(seq, :zero) REMOVE folding, folding_at, unfolded_since, iw, gap_seq, gap_at',
           { ':next': generation + 1, ':zero': 0 },
         ),
       ];

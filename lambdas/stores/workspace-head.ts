@@ -1,7 +1,8 @@
 // The workspace head and the feedback journal, in the decisions table (layout: docs/learning.md).
 //   wshead#<ws>                          generation, seq (feedback journal), folded (the fold marker), folding (a
 //                                        fold in flight: its end and start time), pv / mv (policy and import changes),
-//                                        unfolded_since: well under 1 KB, what a container checks every TTL
+//                                        unfolded_since, gap_seq / gap_at (an entry a fold waits for): well under
+//                                        1 KB, what a container checks every TTL
 //   wsjournal#<ws>#g<n>#<seq>            one feedback's count changes: its sketch (bucket numbers) and the labels
 //                                        moved from and to; expires with its decision. Or one import request's:
 //                                        its examples summed per label (`dl` labels, `dx` counts, `xn` examples)
@@ -70,6 +71,9 @@ export interface Head {
   importWeight: number;
   /** The journal's number when the generation began (`gs`, set by a reset): its entries are numbered after it. */
   generationStart: number;
+  /** The highest journal number a fold up to the head found missing (`gap_seq`), and when it first did (`gap_at`). */
+  gapSeq?: number;
+  gapAt?: number;
 }
 
 const num = (v: unknown) => (v === undefined || v === null ? undefined : Number(v));
@@ -86,6 +90,8 @@ export function headFrom(item: Record<string, unknown> | undefined): Head {
     unfoldedSince: num(item?.unfolded_since),
     importWeight: num(item?.iw) ?? 0,
     generationStart: num(item?.gs) ?? 0,
+    gapSeq: num(item?.gap_seq),
+    gapAt: num(item?.gap_at),
   };
 }
 

@@ -1,8 +1,8 @@
 // Imports at the price of a journal entry (issue 23): an import request appends its examples, summed per label, to
 // the workspace's journal as one entry, whatever order its labels come in; containers apply it at their next check,
 // folds add it to the label items, and concurrent imports, replays and feedback never lose or double a count.
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { headPk } from '../../lambdas/stores/workspace-head';
+import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { headFrom, headPk } from '../../lambdas/stores/workspace-head';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { labelDeltas } from '../../lambdas/domain/learning/label-delta';
 import { sketchSignal } from '../../lambdas/domain/learning/sketch';
@@ -198,4 +198,57 @@ it('counts a window once when a container loads while the fold that wrote it sta
   expect((await labelItems(ws)).length).toBeGreaterThan(0);
   // The load waits a moment for the fold, then goes ahead: the label items already hold the window.
   expect(docsOf(await store.loadState(ws))).toEqual(expected);
+});
+
+const totalDocs = (state: WorkspaceState) => state.model.labels.reduce((sum, l) => sum + l.docs, 0);
+
+const readHead = async (ws: string) =>
+  headFrom(
+    (
+      await tables.client.send(
+        new GetCommand({ TableName: tables.names.decisions, Key: { pk: headPk(ws) }, ConsistentRead: true }),
+      )
+    ).Item,
+  );
+
+it('keeps an import whose entry is still being written when a later import folds up to the head', async () => {
+  const ws = 'ws_import_slow_entry';
+  const fold = { window: FOLD_WINDOW, lag: FOLD_LAG, importWeight: 100 };
+  // Container X's entry write takes 1.5 s (a slow network): its number is taken, its entry lands late.
+  const slowClient = createDocumentClient({ endpoint: testEndpoint(), requestTimeoutMs: 4_000 });
+  let entryTaken!: () => void;
+  const numbered = new Promise<void>((resolve) => (entryTaken = resolve));
+  slowClient.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (/^(Put|TransactWrite)/.test(String(context.commandName))) {
+        entryTaken();
+        await new Promise((r) => setTimeout(r, 1_500));
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'slowEntry' },
+  );
+  try {
+    const x = new DynamoModelWriteStore(slowClient, tables.names.decisions, fold);
+    const y = new DynamoModelWriteStore(tables.client, tables.names.decisions, fold);
+    const cache = new WorkspaceCache((id) => store.loadState(id), 30_000);
+    const key = (await cache.get(ws)).key;
+    const write = (n: number, offset: number) => {
+      const examples = shuffled(n + offset, 7).slice(offset);
+      const deltas = labelDeltas(examples.map((e) => ({ sketch: sketchSignal(key, e.signal), labels: e.labels })));
+      return { workspaceId: ws, generation: 0, deltas, examples: n, nowMs: Date.now() };
+    };
+    const slow = x.applyImport(write(50, 0));
+    await numbered;
+    // Y takes the next number; its 100 examples cross the weight, so it folds up to the head with X's entry unwritten.
+    expect((await y.applyImport(write(100, 50))).kind).toBe('applied');
+    expect((await slow).kind).toBe('applied');
+    expect(totalDocs(await store.loadState(ws))).toBe(150);
+    // A later fold takes both entries.
+    await y.folder.maybeFold(ws, await readHead(ws), Date.now());
+    expect(await readHead(ws)).toMatchObject({ folded: 2, importWeight: 0 });
+    expect(totalDocs(await store.loadState(ws))).toBe(150);
+  } finally {
+    slowClient.destroy();
+  }
 });
