@@ -25,6 +25,7 @@ import {
   entryBytes,
   entryFrom,
   foldPlanPk,
+  headFrom,
   headPk,
   journalPk,
   labelPk,
@@ -49,15 +50,8 @@ export interface FoldStats {
 
 const isConditionFailed = (err: unknown) => (err as { name?: string }).name === 'ConditionalCheckFailedException';
 
-export {
-  FOLD_AGE_MS,
-  FOLD_LAG,
-  FOLD_TAKEOVER_MS,
-  FOLD_WINDOW,
-  type FoldOptions,
-  IMPORT_FOLD_WEIGHT,
-  foldDue,
-} from './fold-schedule';
+/** The fold's schedule (its constants and options), for the stores and the bench. */
+export * from './fold-schedule';
 
 export class JournalFolder {
   readonly stats: FoldStats = { folds: 0, writeUnits: 0, readUnits: 0 };
@@ -162,10 +156,22 @@ export class JournalFolder {
           ':now': nowMs,
           ...(imported ? { ':minus': -imported } : {}),
         },
+        ReturnValues: 'ALL_NEW',
         ReturnConsumedCapacity: 'TOTAL',
       });
       this.stats.writeUnits += consumedUnits(out);
       this.stats.folds++;
+      const after = headFrom(out.Attributes);
+      // Folded up to the head, no import is left unfolded: a weight left (an entry given up, its examples unknown) goes.
+      if (after.seq === end && after.importWeight !== 0)
+        await updateHead(this.client, this.tableName, workspaceId, {
+          UpdateExpression: 'SET iw = :zero',
+          ConditionExpression: '#gen = :gen AND seq = :end AND iw = :iw',
+          ExpressionAttributeNames: { '#gen': 'generation' },
+          ExpressionAttributeValues: { ':zero': 0, ':gen': generation, ':end': end, ':iw': after.importWeight },
+        }).catch((e: unknown) => {
+          if (!isConditionFailed(e)) throw e;
+        });
     } catch (err) {
       // Another runner finished this fold, or a reset moved the workspace on.
       if (!isConditionFailed(err)) throw err;

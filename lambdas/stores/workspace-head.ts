@@ -101,8 +101,10 @@ export function entryFrom(seq: number, item: Record<string, unknown>): JournalEn
     sketch: item.sketch instanceof Uint8Array ? decodeSketch(item.sketch) : undefined,
     changes: decodeChanges(item.ch),
     ...(item.dx instanceof Uint8Array && Array.isArray(item.dl)
-      ? { deltas: decodeDeltas(item.dl as string[], item.dx), examples: Number(item.xn ?? 0) }
+      ? { deltas: decodeDeltas(item.dl as string[], item.dx) }
       : {}),
+    // An import's examples, counted in the head's import weight, also when its entry moves nothing (folds take it off).
+    ...(item.xn !== undefined ? { examples: Number(item.xn) } : {}),
   };
 }
 

@@ -10,7 +10,8 @@ import { WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
 import type { WorkspaceState } from '../../lambdas/domain/ports';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
 import { consumedUnits, createDocumentClient } from '../../lambdas/stores/dynamodb-client';
-import { FOLD_LAG, FOLD_WINDOW } from '../../lambdas/stores/journal-fold';
+import { FOLD_LAG, FOLD_WINDOW, JournalFolder } from '../../lambdas/stores/journal-fold';
+import { JOURNAL_GAP_GIVE_UP_MS } from '../../lambdas/domain/learning/journal';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
@@ -251,4 +252,57 @@ it('keeps an import whose entry is still being written when a later import folds
   } finally {
     slowClient.destroy();
   }
+});
+
+it("takes every number's examples off the import weight once folded, whether its entry moved counts or not", async () => {
+  const ws = 'ws_import_weight';
+  const writes = new DynamoModelWriteStore(tables.client, tables.names.decisions, {
+    window: FOLD_WINDOW,
+    lag: FOLD_LAG,
+    importWeight: 100_000,
+  });
+  const folder = new JournalFolder(tables.client, tables.names.decisions, {
+    window: FOLD_WINDOW,
+    lag: FOLD_LAG,
+    importWeight: 1,
+  });
+  const cache = new WorkspaceCache((id) => store.loadState(id), 30_000);
+  const key = (await cache.get(ws)).key;
+  const examples = shuffled(50, 11);
+  const deltas = labelDeltas(examples.map((e) => ({ sketch: sketchSignal(key, e.signal), labels: e.labels })));
+  const write = { workspaceId: ws, generation: 0, deltas, examples: 50, nowMs: Date.now() };
+  // A number whose import was sketched for another generation (an empty entry), an import that moves no label (all
+  // its labels beyond MAX_LABELS), and one that does.
+  expect((await writes.applyImport({ ...write, generation: 1, examples: 30 })).kind).toBe('generation_changed');
+  expect((await writes.applyImport({ ...write, deltas: [], examples: 20 })).kind).toBe('applied');
+  expect((await writes.applyImport(write)).kind).toBe('applied');
+  const head = await readHead(ws);
+  expect(head).toMatchObject({ seq: 3, importWeight: 100 });
+  // A feedback takes the next number meanwhile: the fold stops below it.
+  await tables.client.send(
+    new UpdateCommand({
+      TableName: tables.names.decisions,
+      Key: { pk: headPk(ws) },
+      UpdateExpression: 'ADD seq :one',
+      ExpressionAttributeValues: { ':one': 1 },
+    }),
+  );
+  await folder.maybeFold(ws, head, Date.now());
+  expect(await readHead(ws)).toMatchObject({ folded: 3, importWeight: 0 });
+
+  // An import that crashed between its number and its entry: given up a minute later, its weight goes with it.
+  await tables.client.send(
+    new UpdateCommand({
+      TableName: tables.names.decisions,
+      Key: { pk: headPk(ws) },
+      UpdateExpression: 'ADD seq :one, iw :n',
+      ExpressionAttributeValues: { ':one': 1, ':n': 40 },
+    }),
+  );
+  const now = Date.now();
+  await folder.maybeFold(ws, await readHead(ws), now);
+  expect(await readHead(ws)).toMatchObject({ folded: 3, seq: 5, importWeight: 40 });
+  await folder.maybeFold(ws, await readHead(ws), now + JOURNAL_GAP_GIVE_UP_MS);
+  expect(await readHead(ws)).toMatchObject({ folded: 5, seq: 5, importWeight: 0 });
+  expect(totalDocs(await store.loadState(ws))).toBe(50);
 });
