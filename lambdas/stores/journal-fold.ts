@@ -55,6 +55,8 @@ export * from './fold-schedule';
 
 export class JournalFolder {
   readonly stats: FoldStats = { folds: 0, writeUnits: 0, readUnits: 0 };
+  /** Told when the clean-up after a reset fails (the service logs it). */
+  onCleanupFailed?: (failure: { workspaceId: string; generation: number; error: unknown }) => void;
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -205,13 +207,14 @@ export class JournalFolder {
 
   /**
    * A reset landed while this fold of the generation it replaced was in flight: the label items it wrote after the
-   * reset's clean-up are never read; deleted here (a failure leaves them, as the reset's own clean-up does).
+   * reset's clean-up are never read; deleted here (a failure, told to `onCleanupFailed`, leaves them).
    */
   private async afterReset(workspaceId: string, generation: number, deltas: LabelDelta[]): Promise<void> {
-    const requests = deltas.map((d) => ({
-      DeleteRequest: { Key: { pk: labelPk(workspaceId, d.field, d.label, generation) } },
-    }));
-    await batchWriteAll(this.client, this.tableName, requests).catch(() => undefined);
+    const keys = deltas.map((d) => ({ pk: labelPk(workspaceId, d.field, d.label, generation) }));
+    const requests = keys.map((Key) => ({ DeleteRequest: { Key } }));
+    await batchWriteAll(this.client, this.tableName, requests).catch((error: unknown) =>
+      this.onCleanupFailed?.({ workspaceId, generation, error }),
+    );
   }
 
   /**
