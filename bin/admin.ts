@@ -1,14 +1,15 @@
 // Admin CLI: `npm run --silent admin -- <command>`. Talks to local mode's DynamoDB by default, or with --aws to the
 // deployed tables. Prints a plaintext key only from `key create` / `key rotate`, once.
+import { parseArgs } from 'node:util';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AdminInputError, AdminService } from '../lib/admin';
 import { readWorkspacesFile } from '../lib/admin/workspaces-file';
 import { awsActor, localActor } from '../lib/admin/actor';
-import { runAuditCommand } from '../lib/admin/audit-command';
+import { auditListOutput, auditQuery } from '../lib/admin/audit-command';
 import { openLocalDatabase } from '../lib/local/connect';
-import { WorkspaceAdmin, runWorkspaceCommand } from '../lib/workspace-admin';
-import { WorkspaceImporter, runImportCommand } from '../lib/admin/workspace-import';
+import { WorkspaceAdmin, feedbackReportOutput, policyOutput } from '../lib/workspace-admin';
+import { WorkspaceImporter, importFileOutput } from '../lib/admin/workspace-import';
 import { ensureTables } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
 import { ENV, parseLocalSettings, parseSettings } from '../lambdas/contract/settings';
@@ -55,80 +56,67 @@ if none is running, the CLI starts one on LOCAL_DATA_DIR for the duration of the
 
 class UsageError extends Error {}
 
-const READ_ONLY_COMMANDS = new Set(['key list', 'audit list', 'workspace policy get', 'feedback report']);
-
 /** An operator's command is not latency-bound: a 100-item grant transaction on a busy DynamoDB Local may take seconds. */
 const ADMIN_REQUEST_TIMEOUT_MS = 10_000;
 
-interface Parsed {
-  words: string[];
-  flags: Map<string, string[]>;
-  json: boolean;
-  aws: boolean;
+const VALUE_OPTIONS = ['id', 'name', 'status', 'partner', 'workspace', 'env', 'expires-at', 'description', 'key-id']
+  .concat(['grace-seconds', 'workspaces-file', 'scope', 'rate-limit', 'limit', 'file', 'since'])
+  .map((name) => [name, { type: 'string', multiple: true }] as const);
+const OPTIONS = {
+  ...Object.fromEntries(VALUE_OPTIONS),
+  'allow-shared': { type: 'boolean' },
+  none: { type: 'boolean' },
+  json: { type: 'boolean' },
+  aws: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** A command's options: one value (required or not), every value, or a switch. */
+class Flags {
+  constructor(private readonly values: Record<string, string[] | boolean | undefined>) {}
+
+  one(name: string, required: true): string;
+  one(name: string, required?: false): string | undefined;
+  one(name: string, required = false): string | undefined {
+    const values = this.all(name);
+    if (!values.length && required) throw new UsageError(`--${name} is required`);
+    if (values.length > 1) throw new UsageError(`--${name} given more than once`);
+    return values[0];
+  }
+
+  all(name: string): string[] {
+    return (this.values[name] as string[] | undefined) ?? [];
+  }
+
+  has(name: string): boolean {
+    return this.values[name] === true;
+  }
+
+  /** Every --workspace, then every line of --workspaces-file. */
+  async grants(): Promise<string[]> {
+    const file = this.one('workspaces-file');
+    return [...this.all('workspace'), ...(file === undefined ? [] : await readWorkspacesFile(file))];
+  }
 }
 
-const VALUE_FLAGS = new Set([
-  'id',
-  'name',
-  'status',
-  'partner',
-  'workspace',
-  'env',
-  'expires-at',
-  'description',
-  'key-id',
-  'grace-seconds',
-  'workspaces-file',
-  'scope',
-  'rate-limit',
-  'limit',
-  'file',
-  'since',
-]);
-/** Options without a value. */
-const SWITCHES = new Set(['allow-shared', 'none']);
-
-export function parseArgs(argv: string[]): Parsed {
-  const parsed: Parsed = { words: [], flags: new Map(), json: false, aws: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--json') parsed.json = true;
-    else if (arg === '--aws') parsed.aws = true;
-    else if (arg === '--help' || arg === '-h') throw new UsageError('');
-    else if (arg.startsWith('--')) {
-      const eq = arg.indexOf('=');
-      const name = arg.slice(2, eq === -1 ? undefined : eq);
-      if (SWITCHES.has(name) && eq === -1) {
-        parsed.flags.set(name, ['true']);
-        continue;
-      }
-      if (!VALUE_FLAGS.has(name)) throw new UsageError(`unknown option --${name}`);
-      const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
-      if (value === undefined) throw new UsageError(`--${name} needs a value`);
-      parsed.flags.set(name, [...(parsed.flags.get(name) ?? []), value]);
-    } else parsed.words.push(arg);
+function parseCommandLine(argv: string[]): { words: string[]; flags: Flags } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
   }
-  return parsed;
-}
-
-function one(p: Parsed, name: string, required = true): string | undefined {
-  const values = p.flags.get(name);
-  if (!values?.length) {
-    if (required) throw new UsageError(`--${name} is required`);
-    return undefined;
-  }
-  if (values.length > 1) throw new UsageError(`--${name} given more than once`);
-  return values[0];
+  if (parsed.values.help) throw new UsageError('');
+  return { words: parsed.positionals, flags: new Flags(parsed.values) };
 }
 
 type Output = { json: Record<string, unknown>; text: string };
 
-const has = (p: Parsed, name: string) => p.flags.has(name);
-
-/** Every --workspace, then every line of --workspaces-file. */
-async function grantsOf(p: Parsed): Promise<string[]> {
-  const file = one(p, 'workspaces-file', false);
-  return [...(p.flags.get('workspace') ?? []), ...(file === undefined ? [] : await readWorkspacesFile(file))];
+interface Services {
+  admin: AdminService;
+  client: DynamoDBDocumentClient;
+  decisions: string;
+  actor: string;
 }
 
 const rateText = (rate: { limit: number; window_seconds: number } | null) => (rate ? formatRateLimit(rate) : 'none');
@@ -137,102 +125,104 @@ const rateText = (rate: { limit: number; window_seconds: number } | null) => (ra
 const workspacesText = (ws: string[]) =>
   ws.length > 20 ? `${ws.slice(0, 20).join(', ')}, ... (${ws.length} in all)` : ws.join(', ') || '(none)';
 
-async function run(
-  p: Parsed,
-  admin: AdminService,
-  workspaces: () => WorkspaceAdmin,
-  audit: () => DynamoAuditLog,
-  importer: () => WorkspaceImporter,
-): Promise<Output> {
-  const command = p.words.join(' ');
-  const workspaceOut =
-    (await runWorkspaceCommand(command, (name) => one(p, name, false), workspaces)) ??
-    (await runImportCommand(command, (name) => one(p, name, false), importer));
-  if (workspaceOut) return workspaceOut;
-  const auditOut = await runAuditCommand(command, (name) => one(p, name, false), audit);
-  if (auditOut) return auditOut;
-  switch (command) {
-    case 'partner create': {
-      const partner = await admin.createPartner({
-        id: one(p, 'id')!,
-        name: one(p, 'name')!,
-        status: one(p, 'status', false),
-      });
-      const json = { partner_id: partner.partner_id, name: partner.name, status: partner.status };
-      return { json, text: `created partner ${partner.partner_id} (${partner.name}), status ${partner.status}` };
-    }
-    case 'partner set-status': {
-      const partner = await admin.setPartnerStatus(one(p, 'id')!, one(p, 'status')!);
-      return {
-        json: { partner_id: partner.partner_id, status: partner.status },
-        text: `partner ${partner.partner_id} is now ${partner.status}`,
-      };
-    }
-    case 'key create': {
-      const issued = await admin.createKey({
-        partnerId: one(p, 'partner')!,
-        workspaces: await grantsOf(p),
-        env: one(p, 'env', false),
-        expiresAt: one(p, 'expires-at', false),
-        description: one(p, 'description', false),
-        scopes: p.flags.get('scope'),
-        rateLimit: one(p, 'rate-limit', false),
-        allowShared: has(p, 'allow-shared'),
-      });
-      return { json: { ...issued }, text: issuedText(issued) };
-    }
-    case 'key revoke': {
-      const out = await admin.revokeKey(one(p, 'key-id')!);
-      return { json: out, text: `key ${out.key_id} is now ${out.status}` };
-    }
-    case 'key grant':
-    case 'key ungrant': {
-      const keyId = one(p, 'key-id')!;
-      const grants = await grantsOf(p);
-      if (command === 'key ungrant' && has(p, 'allow-shared'))
-        throw new UsageError('--allow-shared applies to grants only');
-      const out =
-        command === 'key grant'
-          ? await admin.grant(keyId, grants, { allowShared: has(p, 'allow-shared') })
-          : await admin.ungrant(keyId, grants);
-      return { json: out, text: `key ${out.key_id} workspaces: ${workspacesText(out.workspaces)}` };
-    }
-    case 'key set-rate-limit': {
-      const limit = one(p, 'limit', false);
-      if ((limit === undefined) === !has(p, 'none')) throw new UsageError('give either --limit <n>/s|m|h or --none');
-      const out = await admin.setRateLimit(one(p, 'key-id')!, limit ?? null);
-      return { json: out, text: `key ${out.key_id} rate limit: ${rateText(out.rate_limit)}` };
-    }
-    case 'key rotate': {
-      const grace = one(p, 'grace-seconds', false);
-      if (grace !== undefined && !/^\d+$/.test(grace))
-        throw new AdminInputError('--grace-seconds must be a non-negative whole number');
-      const out = await admin.rotateKey(one(p, 'key-id')!, grace === undefined ? undefined : Number(grace));
-      return {
-        json: { ...out },
-        text: `${issuedText(out)}\nold key ${out.old_key_id} expires at ${out.old_key_expires_at}`,
-      };
-    }
-    case 'key migrate-grants': {
-      const out = await admin.migrateLegacyGrants();
-      return {
-        json: out,
-        text: `moved ${out.grants_migrated} grant(s) of ${out.keys_migrated} key(s) from version 1 lists into grant items`,
-      };
-    }
-    case 'key list': {
-      const out = await admin.listKeys(one(p, 'partner')!);
-      const lines = out.keys.map(
-        (k) =>
-          `${k.key_id}  ${k.prefix}…  ${k.status.padEnd(7)}  scopes ${k.scopes.join(',') || '(none)'}  limit ${rateText(k.rate_limit)}  ` +
-          `${workspacesText(k.workspaces)}  created ${k.created_at}${k.expires_at ? `  expires ${k.expires_at}` : ''}`,
-      );
-      return { json: out, text: lines.length ? lines.join('\n') : `partner ${out.partner_id} has no keys` };
-    }
-    default:
-      throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
-  }
-}
+const keyWorkspaces = (out: { key_id: string; workspaces: string[] }): Output => ({
+  json: out,
+  text: `key ${out.key_id} workspaces: ${workspacesText(out.workspaces)}`,
+});
+
+const workspaceAdmin = (s: Services) => new WorkspaceAdmin(s.client, s.decisions, s.actor);
+const importer = (s: Services) => new WorkspaceImporter(s.client, s.decisions, s.actor);
+
+/** Commands that change nothing: they record no audit event, so they need no actor (and no STS call). */
+const READ_ONLY = new Set(['key list', 'workspace policy get', 'feedback report', 'audit list']);
+
+const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
+  'partner create': async (f, { admin }) => {
+    const partner = await admin.createPartner({
+      id: f.one('id', true),
+      name: f.one('name', true),
+      status: f.one('status'),
+    });
+    const json = { partner_id: partner.partner_id, name: partner.name, status: partner.status };
+    return { json, text: `created partner ${partner.partner_id} (${partner.name}), status ${partner.status}` };
+  },
+  'partner set-status': async (f, { admin }) => {
+    const partner = await admin.setPartnerStatus(f.one('id', true), f.one('status', true));
+    return {
+      json: { partner_id: partner.partner_id, status: partner.status },
+      text: `partner ${partner.partner_id} is now ${partner.status}`,
+    };
+  },
+  'key create': async (f, { admin }) => {
+    const issued = await admin.createKey({
+      partnerId: f.one('partner', true),
+      workspaces: await f.grants(),
+      env: f.one('env'),
+      expiresAt: f.one('expires-at'),
+      description: f.one('description'),
+      scopes: f.all('scope'),
+      rateLimit: f.one('rate-limit'),
+      allowShared: f.has('allow-shared'),
+    });
+    return { json: { ...issued }, text: issuedText(issued) };
+  },
+  'key revoke': async (f, { admin }) => {
+    const out = await admin.revokeKey(f.one('key-id', true));
+    return { json: out, text: `key ${out.key_id} is now ${out.status}` };
+  },
+  'key grant': async (f, { admin }) =>
+    keyWorkspaces(await admin.grant(f.one('key-id', true), await f.grants(), { allowShared: f.has('allow-shared') })),
+  'key ungrant': async (f, { admin }) => {
+    const keyId = f.one('key-id', true);
+    const grants = await f.grants();
+    if (f.has('allow-shared')) throw new UsageError('--allow-shared applies to grants only');
+    return keyWorkspaces(await admin.ungrant(keyId, grants));
+  },
+  'key set-rate-limit': async (f, { admin }) => {
+    const limit = f.one('limit');
+    if ((limit === undefined) === !f.has('none')) throw new UsageError('give either --limit <n>/s|m|h or --none');
+    const out = await admin.setRateLimit(f.one('key-id', true), limit ?? null);
+    return { json: out, text: `key ${out.key_id} rate limit: ${rateText(out.rate_limit)}` };
+  },
+  'key rotate': async (f, { admin }) => {
+    const grace = f.one('grace-seconds');
+    if (grace !== undefined && !/^\d+$/.test(grace))
+      throw new AdminInputError('--grace-seconds must be a non-negative whole number');
+    const out = await admin.rotateKey(f.one('key-id', true), grace === undefined ? undefined : Number(grace));
+    return {
+      json: { ...out },
+      text: `${issuedText(out)}\nold key ${out.old_key_id} expires at ${out.old_key_expires_at}`,
+    };
+  },
+  'key migrate-grants': async (_, { admin }) => {
+    const out = await admin.migrateLegacyGrants();
+    return {
+      json: out,
+      text: `moved ${out.grants_migrated} grant(s) of ${out.keys_migrated} key(s) from version 1 lists into grant items`,
+    };
+  },
+  'key list': async (f, { admin }) => {
+    const out = await admin.listKeys(f.one('partner', true));
+    const lines = out.keys.map(
+      (k) =>
+        `${k.key_id}  ${k.prefix}…  ${k.status.padEnd(7)}  scopes ${k.scopes.join(',') || '(none)'}  limit ${rateText(k.rate_limit)}  ` +
+        `${workspacesText(k.workspaces)}  created ${k.created_at}${k.expires_at ? `  expires ${k.expires_at}` : ''}`,
+    );
+    return { json: out, text: lines.length ? lines.join('\n') : `partner ${out.partner_id} has no keys` };
+  },
+  'workspace policy get': async (f, s) => policyOutput(await workspaceAdmin(s).getPolicy(f.one('workspace'))),
+  'workspace policy set': async (f, s) =>
+    policyOutput(await workspaceAdmin(s).setPolicy(f.one('workspace'), f.one('file'))),
+  'feedback report': async (f, s) =>
+    feedbackReportOutput(await workspaceAdmin(s).feedbackReport(f.one('workspace'), f.one('since'))),
+  'workspace import': (f, s) => importFileOutput(importer(s), f.one('workspace'), f.one('file')),
+  'workspace forget': async (f, s) => {
+    const out = await importer(s).forget(f.one('workspace'));
+    return { json: { ...out }, text: `workspace ${out.workspace_id}: model forgotten` };
+  },
+  'audit list': async (f, s) =>
+    auditListOutput(await new DynamoAuditLog(s.client, s.decisions).list(auditQuery((n) => f.one(n)))),
+};
 
 function issuedText(k: {
   key: string;
@@ -272,32 +262,34 @@ async function awsTables(): Promise<{ client: DynamoDBDocumentClient; access: st
 async function main(argv: string[]): Promise<number> {
   // Node 20 runs the SDK fine; its upgrade notice would only clutter the CLI's output.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
-  let parsed: Parsed;
+  let parsed: ReturnType<typeof parseCommandLine>;
   try {
-    parsed = parseArgs(argv);
+    parsed = parseCommandLine(argv);
   } catch (err) {
     const message = (err as Error).message;
     if (message) console.error(`error: ${message}\n`);
     console.error(USAGE);
     return message ? 2 : 0;
   }
+  const { words, flags } = parsed;
+  const [aws, json] = [flags.has('aws'), flags.has('json')];
 
   let stopDb: (() => Promise<void>) | undefined;
   let client: DynamoDBDocumentClient | undefined;
   try {
+    const name = words.join(' ');
+    const command = COMMANDS[name] as (typeof COMMANDS)[string] | undefined;
+    if (!command) throw new UsageError(name ? `unknown command "${name}"` : 'no command given');
     let access: string;
     let decisions: string;
-    if (parsed.aws) {
+    if (aws) {
       ({ client, access, decisions } = await awsTables());
     } else {
       const local = parseLocalSettings(process.env);
-      const db = await openLocalDatabase({
-        port: local.dynamodbPort,
-        dataDir: local.dataDir,
-        region: parseSettings(process.env).region,
-      });
+      const settings = parseSettings(process.env);
+      const db = await openLocalDatabase({ port: local.dynamodbPort, dataDir: local.dataDir, region: settings.region });
       stopDb = db.stop;
-      access = process.env.ACCESS_TABLE_NAME || 'sas-access';
+      ({ accessTableName: access, decisionsTableName: decisions } = settings);
       client = createDocumentClient({
         endpoint: db.endpoint,
         region: db.credentials.region,
@@ -305,24 +297,13 @@ async function main(argv: string[]): Promise<number> {
         httpAgent: db.httpAgent,
         requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS,
       });
-      decisions = process.env.DECISIONS_TABLE_NAME || 'sas-decisions';
       await ensureTables(client, { access, decisions });
     }
-    const db = client;
     // The audit events' actor; a command that changes nothing needs none (and no STS call).
-    const actor = READ_ONLY_COMMANDS.has(parsed.words.join(' '))
-      ? 'none'
-      : parsed.aws
-        ? await awsActor()
-        : localActor();
-    const out = await run(
-      parsed,
-      new AdminService(new DynamoAccessStore(client, access, decisions), { actor }),
-      () => new WorkspaceAdmin(db, decisions, actor),
-      () => new DynamoAuditLog(db, decisions),
-      () => new WorkspaceImporter(db, decisions, actor),
-    );
-    console.log(parsed.json ? JSON.stringify(out.json) : out.text);
+    const actor = READ_ONLY.has(name) ? 'none' : aws ? await awsActor() : localActor();
+    const admin = new AdminService(new DynamoAccessStore(client, access, decisions), { actor });
+    const out = await command(flags, { admin, client, decisions, actor });
+    console.log(json ? JSON.stringify(out.json) : out.text);
     return 0;
   } catch (err) {
     const message =
@@ -331,7 +312,7 @@ async function main(argv: string[]): Promise<number> {
         : err instanceof SharedGrantError
           ? `${err.message}. Give --allow-shared if the partners should share them.`
           : (err as Error).message;
-    if (parsed.json) {
+    if (json) {
       const conflicts =
         err instanceof SharedGrantError
           ? {

@@ -13,6 +13,7 @@
 // SpamAssassin's own held-out part (spam-2, easy-ham-2, the rest of hard-ham-1) is not here and is never read.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { csvRecords } from '../lib/csv';
 
 export type Split = 'train' | 'dev' | 'test';
 
@@ -50,7 +51,7 @@ export interface MailRow {
   split: Split;
 }
 
-function jsonl(file: string): Record<string, unknown>[] {
+export function jsonl(file: string): Record<string, unknown>[] {
   return readFileSync(path.join(DATA_DIR, file), 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
@@ -164,45 +165,17 @@ export const loadBugs = (): BugRow[] =>
     split: r.project === BUG_TRAIN_PROJECT ? 'train' : 'test',
   }));
 
-/** The records of a CSV file with a header: quotes around fields holding a comma or a line break, doubled quotes inside. */
-function csvRecords(text: string): string[][] {
-  const records: string[][] = [];
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      fields.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      fields.push(field);
-      field = '';
-      if (fields.length > 1 || fields[0] !== '') records.push(fields);
-      fields = [];
-    } else field += c;
-  }
-  if (field !== '' || fields.length > 0) records.push([...fields, field]);
-  return records.slice(1);
-}
-
 export interface SupportRow {
   text: string;
   intent: string;
 }
-export const loadBanking77 = (): SupportRow[] =>
-  csvRecords(readFileSync(path.join(DATA_DIR, 'banking77-train.csv'), 'utf8')).map((f) => ({
-    text: f[0],
-    intent: f[1],
-  }));
+/** banking77-train.csv's data lines as [text, intent]. */
+export const banking77Rows = (): string[][] =>
+  csvRecords(readFileSync(path.join(DATA_DIR, 'banking77-train.csv'), 'utf8'));
+export const loadBanking77 = (): SupportRow[] => banking77Rows().map(([text, intent]) => ({ text, intent }));
+
+/** As the data README says a partner would: lower-case, drop what the name pattern does not allow. */
+export const categoryName = (raw: string) => raw.toLowerCase().replace(/[^a-z0-9_]/g, '');
 
 /** The splits, counted: printed by `npm run eval` and by running this file. */
 export function describeSplits(): string[] {

@@ -8,22 +8,14 @@
 // the import route (contract section 13: exactly what analyze then feedback teaches), and for one workspace analyze
 // then feedback itself. Measuring = analyze each held-out query and compare its category. Also measured: importing the
 // whole file through `workspace import`'s code, and specificity (eval-learning-specificity.ts). No text is printed.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { AdminService } from '../lib/admin';
-import { categoryName, parseCsv } from './banking77';
+import { DATA_DIR, banking77Rows, categoryName } from './data-splits';
 import { reliabilityTable, type Judged } from './eval/report';
-import { startDynamoDbLocal } from '../lib/local/dynamodb-local';
-import { ensureTables, tableNamesWithPrefix } from '../lib/local/provision';
+import { startScratch } from '../lib/local/scratch';
+import { chunks, inParallel } from '../lambdas/domain/in-parallel';
 import { startLocalServer } from '../lib/local/server';
-import { DEFAULT_SETTINGS } from '../lambdas/contract/settings';
-import { createService } from '../lambdas/service';
-import { DynamoAccessStore } from '../lambdas/stores/access-store';
-import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
 import type { DynamoFeedbackStore } from '../lambdas/stores/feedback-store';
 import { measureSpecificity, timeWorkspaceImport } from './eval-learning-specificity';
 
-const DATA_DIR = process.env.SAS_DATA_DIR ?? path.resolve(__dirname, '../../shared/data');
 const JSON_OUT = process.argv.includes('--json');
 const CONCURRENCY = 8;
 /** Short, so the measuring phase starts right after every container-cache entry is stale. */
@@ -40,20 +32,8 @@ function log(line: string) {
   if (!JSON_OUT) process.stderr.write(`${line}\n`);
 }
 
-async function pool<T>(items: T[], fn: (item: T, i: number) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        await fn(items[i], i);
-      }
-    }),
-  );
-}
-
 async function main() {
-  const rows = parseCsv(readFileSync(path.join(DATA_DIR, 'banking77-train.csv'), 'utf8')).slice(1);
+  const rows = banking77Rows();
   const examples: Example[] = rows
     .filter((r) => r.length === 2 && r[0].trim())
     .map(([text, c]) => ({ text, category: categoryName(c) }));
@@ -70,25 +50,16 @@ async function main() {
   const ten = firstPer(10);
 
   log('starting DynamoDB Local (in memory) and local mode ...');
-  const db = await startDynamoDbLocal({ port: 0, dataDir: ':memory:' });
-  const names = tableNamesWithPrefix(`evl-${Date.now().toString(36)}-`);
-  const adminClient = createDocumentClient({ endpoint: db.endpoint, requestTimeoutMs: 4_000 });
-  const service = createService({
-    ...DEFAULT_SETTINGS,
-    dynamodbEndpoint: db.endpoint,
-    accessTableName: names.access,
-    decisionsTableName: names.decisions,
-    dynamodbRequestTimeoutMs: 4_000,
-    workspaceCacheTtlSeconds: CACHE_TTL_SECONDS,
-    logLevel: 'ERROR',
-    metricsEnabled: false,
+  const scratch = await startScratch({
+    name: 'evl',
+    partner: 'eval',
+    workspaces: ['ws_*'],
+    settings: { dynamodbRequestTimeoutMs: 4_000, workspaceCacheTtlSeconds: CACHE_TTL_SECONDS, logLevel: 'ERROR' },
   });
+  const { service, client: adminClient, names } = scratch;
   const server = await startLocalServer({ port: 0, handlers: service });
   try {
-    await ensureTables(adminClient, names);
-    const admin = new AdminService(new DynamoAccessStore(adminClient, names.access, names.decisions));
-    await admin.createPartner({ id: 'eval', name: 'Learning eval' });
-    const { key } = await admin.createKey({ partnerId: 'eval', workspaces: ['ws_*'], env: 'test' });
+    const key = await scratch.newKey();
     const post = async (p: string, body: unknown) => {
       const res = await fetch(server.baseUrl + p, {
         method: 'POST',
@@ -110,9 +81,7 @@ async function main() {
 
     const importSet = async (workspace: string, set: Example[]) => {
       const t0 = Date.now();
-      const chunks: Example[][] = [];
-      for (let i = 0; i < set.length; i += 100) chunks.push(set.slice(i, i + 100));
-      await pool(chunks, async (chunk) => {
+      await inParallel(chunks(set, 100), CONCURRENCY, async (chunk) => {
         const examples = chunk.map((e) => ({
           signal: { source: 'support_message', body: e.text },
           labels: { category: e.category },
@@ -126,7 +95,7 @@ async function main() {
     const teach = async (workspace: string, set: Example[]) => {
       const t0 = Date.now();
       const writesBefore = feedbackStore.counter.writes;
-      await pool(set, async (e, i) => {
+      await inParallel(set, CONCURRENCY, async (e, i) => {
         const d = await analyze(workspace, e);
         await post(`/decisions/${d.decision_id}/feedback`, { category: e.category });
         if (i % 1000 === 999) log(`  ${workspace}: taught ${i + 1} of ${set.length}`);
@@ -140,7 +109,7 @@ async function main() {
       let right = 0;
       const latencies: number[] = [];
       const judged: LearnedJudged[] = [];
-      await pool(heldOut, async (e) => {
+      await inParallel(heldOut, CONCURRENCY, async (e) => {
         const t = performance.now();
         const d = await analyze(workspace, e);
         latencies.push(performance.now() - t);
@@ -310,9 +279,7 @@ async function main() {
     }
   } finally {
     await server.close();
-    service.close();
-    adminClient.destroy();
-    await db.stop();
+    await scratch.stop();
   }
 }
 

@@ -4,9 +4,7 @@
 // Without --test it tunes on a split of the teaching pool only (every 5th pool line is the dev set, the rest teaches);
 // --test measures on the held-out 2,000 once. It also measures specificity in-process (the eval's set-up: 19 intents
 // taught from one domain's senders, 798 signals of other corpora sent from that domain). No text is printed.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { categoryName, parseCsv } from './banking77';
+import { banking77Rows, categoryName, jsonl as jsonlRecords } from './data-splits';
 import { halfSipKey } from '../lambdas/domain/learning/half-siphash';
 import { type WorkspaceModel, countSketch, labelCounts } from '../lambdas/domain/learning/model';
 import { predictField } from '../lambdas/domain/learning/predict';
@@ -14,7 +12,6 @@ import { type Sketch, sketchSignal } from '../lambdas/domain/learning/sketch';
 import { BASE_FEATURES, BASE_SCORE, predictWith, sketcherWith } from './experiment-fewshot-variants';
 import { mulberry32 as seededRandom } from './seeded-random';
 
-const DATA_DIR = process.env.SAS_DATA_DIR ?? path.resolve(__dirname, '../../shared/data');
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const TEST = process.argv.includes('--test');
 const CURVE = [1, 2, 5, 10, 20, Infinity];
@@ -29,7 +26,7 @@ type Sketcher = (s: { subject?: string; body?: string; sender?: string }) => Ske
 type Predict = (model: WorkspaceModel, sketch: Sketch) => string | undefined;
 
 export function banking(): { teach: Example[]; evaluate: Example[] } {
-  const rows = parseCsv(readFileSync(path.join(DATA_DIR, 'banking77-train.csv'), 'utf8')).slice(1);
+  const rows = banking77Rows();
   const all = rows
     .filter((r) => r.length === 2 && r[0].trim())
     .map(([text, c]) => ({ text, category: categoryName(c) }));
@@ -64,12 +61,7 @@ export function teachModel(sketcher: Sketcher, set: Example[]): WorkspaceModel {
   return model;
 }
 
-const jsonl = (file: string, n: number) =>
-  readFileSync(path.join(DATA_DIR, file), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .slice(0, n)
-    .map((l) => JSON.parse(l) as Record<string, string | null>);
+const jsonl = (file: string, n: number) => jsonlRecords(file).slice(0, n) as Record<string, string | null>[];
 
 function otherCorpora(): { subject?: string; body: string }[] {
   return [

@@ -37,24 +37,24 @@ export function buildRequest(
   ctx.kind = kind;
   ctx.replayIndex = undefined;
   ctx.expectedId = undefined;
-  const json = { 'content-type': 'application/json' };
   const auth = { authorization: `Bearer ${shared.key}` };
-  const analyze = '/api/v1/signals/analyze';
+  /** POST analyze with the key (or other headers) and `body`. */
+  const analyze = (body: string, headers: Record<string, string> = auth) => ({
+    method: 'POST',
+    path: '/api/v1/signals/analyze',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body,
+  });
   switch (kind) {
     case 'analyze':
-      return { method: 'POST', path: analyze, headers: { ...auth, ...json }, body: JSON.stringify(validSignal()) };
+      return analyze(JSON.stringify(validSignal()));
     case 'analyze_idempotent_new':
-      return {
-        method: 'POST',
-        path: analyze,
-        headers: { ...auth, ...json, 'idempotency-key': randomUUID() },
-        body: JSON.stringify(validSignal()),
-      };
+      return analyze(JSON.stringify(validSignal()), { ...auth, 'idempotency-key': randomUUID() });
     case 'analyze_idempotent_replay': {
       const i = Math.floor(Math.random() * shared.replayPool.length);
       ctx.replayIndex = i;
       const { idempotencyKey, body } = shared.replayPool[i];
-      return { method: 'POST', path: analyze, headers: { ...auth, ...json, 'idempotency-key': idempotencyKey }, body };
+      return analyze(body, { ...auth, 'idempotency-key': idempotencyKey });
     }
     case 'get_decision': {
       const id = shared.decisionIds.length ? pick(shared.decisionIds) : 'dec_01JD2X5R8Q4T7W9Y3K6M1N0P2S';
@@ -69,33 +69,15 @@ export function buildRequest(
         `Basic ${shared.key}`,
         '',
       ]);
-      return {
-        method: 'POST',
-        path: analyze,
-        headers: { ...(bad ? { authorization: bad } : {}), ...json },
-        body: JSON.stringify(validSignal()),
-      };
+      return analyze(JSON.stringify(validSignal()), bad ? { authorization: bad } : {});
     }
     case 'wrong_workspace':
-      return {
-        method: 'POST',
-        path: analyze,
-        headers: { ...auth, ...json },
-        body: JSON.stringify({ ...validSignal(), workspace_id: 'ws_not_granted' }),
-      };
+      return analyze(JSON.stringify({ ...validSignal(), workspace_id: 'ws_not_granted' }));
     case 'invalid_json':
-      return {
-        method: 'POST',
-        path: analyze,
-        headers: { ...auth, ...json },
-        body: pick(['{', '{"workspace_id":"ws_load_a",}', 'null null', '{"a":NaN}', '']),
-      };
+      return analyze(pick(['{', '{"workspace_id":"ws_load_a",}', 'null null', '{"a":NaN}', '']));
     case 'validation':
-      return {
-        method: 'POST',
-        path: analyze,
-        headers: { ...auth, ...json },
-        body: JSON.stringify(
+      return analyze(
+        JSON.stringify(
           pick([
             { workspace_id: 'ws_load_a', source: 'fax', subject: 'x' },
             { workspace_id: 'ws_load_a', source: 'email' },
@@ -104,7 +86,7 @@ export function buildRequest(
             { workspace_id: 'ws_load_a', source: 'task', subject: 'x', received_at: 'yesterday' },
           ]),
         ),
-      };
+      );
     case 'unknown_route':
       return {
         method: pick(['GET', 'POST']),

@@ -6,17 +6,12 @@
 // Exit status: 0 when there was no 5xx, no connection error, no unexpected answer and no missing decision; 1 otherwise.
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { AdminService } from '../lib/admin';
-import { ephemeralCredentials } from '../lib/local/credentials';
-import { IN_MEMORY, JavaMissingError, startDynamoDbLocal } from '../lib/local/dynamodb-local';
-import { ensureTables, tableNamesWithPrefix } from '../lib/local/provision';
+import { JavaMissingError } from '../lib/local/dynamodb-local';
+import { startScratch } from '../lib/local/scratch';
 import { type RunningServer, startLocalServer } from '../lib/local/server';
-import { DEFAULT_SETTINGS } from '../lambdas/contract/settings';
 import { ITEM_PREFIX } from '../lambdas/contract/tables';
 import { generateApiKey } from '../lambdas/domain/api-key';
-import { createService } from '../lambdas/service';
-import { DynamoAccessStore } from '../lambdas/stores/access-store';
+import { batchGet } from '../lambdas/stores/batch-writes';
 import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
 import { WORKSPACES, validSignal } from './load-mix';
 import { type RequestContext, type Shared, type Tally, buildRequest, record } from './load-requests';
@@ -82,28 +77,17 @@ async function verifyDecisions(
   table: string,
   decisions: Map<string, number>,
 ): Promise<{ verified: number; missing: string[] }> {
-  const ids = [...decisions.keys()];
+  const { items } = await batchGet(
+    client,
+    table,
+    [...decisions.keys()].map((id) => ITEM_PREFIX.decision + id),
+  );
   const missing: string[] = [];
   let verified = 0;
-  for (let i = 0; i < ids.length; i += 100) {
-    let keys: Record<string, unknown>[] = ids.slice(i, i + 100).map((id) => ({ pk: ITEM_PREFIX.decision + id }));
-    const found = new Map<string, { score?: unknown }>();
-    for (let attempt = 0; keys.length && attempt < 10; attempt++) {
-      const out = await client.send(
-        new BatchGetCommand({ RequestItems: { [table]: { Keys: keys, ConsistentRead: true } } }),
-      );
-      for (const item of out.Responses?.[table] ?? []) {
-        const decision = item.decision as { decision_id?: string; score?: unknown } | undefined;
-        if (decision?.decision_id) found.set(decision.decision_id, decision);
-      }
-      keys = (out.UnprocessedKeys?.[table]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-      if (keys.length) await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
-    }
-    for (const id of ids.slice(i, i + 100)) {
-      const stored = found.get(id);
-      if (stored && Number(stored.score) === decisions.get(id)) verified++;
-      else missing.push(id);
-    }
+  for (const [id, score] of decisions) {
+    const stored = items.get(ITEM_PREFIX.decision + id)?.decision as { score?: unknown } | undefined;
+    if (stored && Number(stored.score) === score) verified++;
+    else missing.push(id);
   }
   return { verified, missing };
 }
@@ -116,41 +100,23 @@ async function main() {
     if (!opts.json) console.log(line);
   };
 
-  const names = tableNamesWithPrefix(`load-${Date.now().toString(36)}-`);
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
-
   log('starting DynamoDB Local (in memory) ...');
-  const db = await startDynamoDbLocal({
-    port: 0,
-    dataDir: IN_MEMORY,
-    credentials: ephemeralCredentials(DEFAULT_SETTINGS.region),
+  const scratch = await startScratch({
+    name: 'load',
+    partner: 'load',
+    workspaces: WORKSPACES,
+    settings: { logLevel: 'WARN' },
   });
-  const client = createDocumentClient(db.clientOptions);
-  const service = createService(
-    {
-      ...DEFAULT_SETTINGS,
-      ...db.settings,
-      accessTableName: names.access,
-      decisionsTableName: names.decisions,
-      logLevel: 'WARN',
-      metricsEnabled: false,
-    },
-    { client },
-  );
   let server: RunningServer | undefined;
   const stop = async () => {
     await server?.close().catch(() => undefined);
-    client.destroy();
-    await db.stop();
+    await scratch.stop();
   };
   process.once('SIGINT', () => void stop().then(() => process.exit(130)));
 
   try {
-    await ensureTables(client, names);
-    const admin = new AdminService(new DynamoAccessStore(client, names.access, names.decisions));
-    await admin.createPartner({ id: 'load', name: 'Load test partner' });
-    const { key } = await admin.createKey({ partnerId: 'load', workspaces: WORKSPACES, env: 'test' });
-    server = await startLocalServer({ port: 0, handlers: service });
+    const key = await scratch.newKey();
+    server = await startLocalServer({ port: 0, handlers: scratch.service });
 
     const shared: Shared = {
       key,
@@ -202,7 +168,7 @@ async function main() {
 
     const serverErrors = Object.entries(tally.statusCounts).reduce((n, [s, c]) => n + (Number(s) >= 500 ? c : 0), 0);
     log(`verifying ${shared.decisions.size} decisions in DynamoDB ...`);
-    const { verified, missing } = await verifyDecisions(client, names.decisions, shared.decisions);
+    const { verified, missing } = await verifyDecisions(scratch.client, scratch.names.decisions, shared.decisions);
 
     const figures = {
       duration_seconds: result.duration,

@@ -69,6 +69,8 @@ export interface FitOptions {
   rules: 'independent' | 'additive' | 'learned' | 'none';
   perLogit: number;
   max: number;
+  /** Points added to every text's say (SeverityModel.offset); 0 unless given. */
+  offset?: number;
   /**
    * `learned` only: the rules' points keep at least this share of their pass-through weight (RULE_POINTS_UNIT /
    * perLogit), so the words can re-order texts the rules rate alike but cannot undo what the rules say.
@@ -140,6 +142,7 @@ export function fitSeverity(rows: readonly SeverityExample[], trainedOn: string,
     trained_on: trainedOn,
     per_logit: o.perLogit,
     max: o.max,
+    offset: o.offset ?? 0,
     bias: q(b),
     rules: q(w[RULES]),
     buckets,
@@ -158,6 +161,8 @@ export const BUG_OPTIONS: FitOptions = {
   perLogit: 50,
   max: 60,
   rulesAtLeast: 1,
+  // Where tickets fall against the shared bands (bin/severity-band-check.ts measures it inside TIMOB).
+  offset: 0,
 };
 
 export const fitAlertModel = (rows: readonly SeverityExample[], trainedOn: string, o = ALERT_OPTIONS) =>

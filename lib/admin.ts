@@ -22,6 +22,7 @@ import {
   SharedGrantError,
 } from '../lambdas/domain/ports';
 import { type RateLimit, parseRateLimit } from '../lambdas/domain/rate-limit';
+import { WORKSPACE_ID_PATTERN } from '../lambdas/analyze/signal-schema';
 import { localActor } from './admin/actor';
 
 /** Bad input from the operator: the CLI prints the message and exits non-zero. */
@@ -30,6 +31,12 @@ export class AdminInputError extends Error {
     super(message);
     this.name = 'AdminInputError';
   }
+}
+
+export function assertWorkspace(ws: string | undefined): string {
+  if (!ws || !WORKSPACE_ID_PATTERN.test(ws))
+    throw new AdminInputError('--workspace must be 1 to 128 characters of A-Z a-z 0-9 . _ : -');
+  return ws;
 }
 
 export const PARTNER_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;

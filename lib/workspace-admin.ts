@@ -1,17 +1,15 @@
 // Admin commands for workspaces (README, Admin CLI): `workspace policy get|set` and `feedback report`. The policy
 // is validated with the API's own schema and answered exactly as the API answers it; the report reads a workspace's
 // decisions through the decisions_by_workspace index (a Query, never a Scan).
+import { AdminInputError, assertWorkspace } from './admin';
 import { DynamoDecisionListStore } from '../lambdas/stores/decision-list-store';
 import { readFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { LEARNED_FIELDS, type LearnedField } from '../lambdas/domain/learning/model';
-import { WORKSPACE_ID_PATTERN } from '../lambdas/analyze/signal-schema';
 import { parseRfc3339 } from '../lambdas/domain/timestamps';
 import { validatePolicy } from '../lambdas/policy/policy-schema';
 import { DynamoWorkspaceStore } from '../lambdas/stores/workspace-store';
 import { localActor } from './admin/actor';
-
-export class WorkspaceInputError extends Error {}
 
 export interface FieldAgreement {
   given: number;
@@ -25,12 +23,6 @@ export interface FeedbackReport {
   with_feedback: number;
   fields: Record<LearnedField, FieldAgreement>;
   disagreement_reasons: { code: string; count: number }[];
-}
-
-function assertWorkspace(ws: string | undefined): string {
-  if (!ws || !WORKSPACE_ID_PATTERN.test(ws))
-    throw new WorkspaceInputError('--workspace must be 1 to 128 characters of A-Z a-z 0-9 . _ : -');
-  return ws;
 }
 
 export class WorkspaceAdmin {
@@ -53,16 +45,16 @@ export class WorkspaceAdmin {
 
   async setPolicy(workspace: string | undefined, file: string | undefined) {
     const ws = assertWorkspace(workspace);
-    if (!file) throw new WorkspaceInputError('--file is required');
+    if (!file) throw new AdminInputError('--file is required');
     let body: unknown;
     try {
       body = JSON.parse(readFileSync(file, 'utf8'));
     } catch (err) {
-      throw new WorkspaceInputError(`cannot read a JSON policy from ${file}: ${(err as Error).message}`);
+      throw new AdminInputError(`cannot read a JSON policy from ${file}: ${(err as Error).message}`);
     }
     const validation = validatePolicy(body);
     if (!validation.ok) {
-      throw new WorkspaceInputError(
+      throw new AdminInputError(
         `invalid policy: ${validation.details.map((d) => `${d.field} ${d.message}`).join('; ')}`,
       );
     }
@@ -76,7 +68,7 @@ export class WorkspaceAdmin {
   async feedbackReport(workspace: string | undefined, since: string | undefined): Promise<FeedbackReport> {
     const ws = assertWorkspace(workspace);
     if (since !== undefined && parseRfc3339(since) === undefined)
-      throw new WorkspaceInputError('--since must be an ISO 8601 timestamp with Z or an offset');
+      throw new AdminInputError('--since must be an ISO 8601 timestamp with Z or an offset');
     const fields = Object.fromEntries(
       LEARNED_FIELDS.map((f) => [f, { given: 0, agreed: 0, agreement: null }]),
     ) as Record<LearnedField, FieldAgreement>;
@@ -114,37 +106,18 @@ export class WorkspaceAdmin {
   }
 }
 
-export type WorkspaceOutput = { json: Record<string, unknown>; text: string };
+export const policyOutput = (policy: object) => ({ json: { ...policy }, text: JSON.stringify(policy, null, 2) });
 
-/** The CLI's workspace commands; undefined for any other command (the caller goes on with its own). */
-export async function runWorkspaceCommand(
-  command: string,
-  flag: (name: string) => string | undefined,
-  admin: () => WorkspaceAdmin,
-): Promise<WorkspaceOutput | undefined> {
-  switch (command) {
-    case 'workspace policy get':
-    case 'workspace policy set': {
-      const policy =
-        command === 'workspace policy get'
-          ? await admin().getPolicy(flag('workspace'))
-          : await admin().setPolicy(flag('workspace'), flag('file'));
-      return { json: { ...policy }, text: JSON.stringify(policy, null, 2) };
-    }
-    case 'feedback report': {
-      const r = await admin().feedbackReport(flag('workspace'), flag('since'));
-      const lines = [
-        `workspace ${r.workspace_id}: ${r.decisions} decisions, ${r.with_feedback} with feedback`,
-        ...LEARNED_FIELDS.map((f) => {
-          const x = r.fields[f];
-          return `  ${f.padEnd(19)} given ${String(x.given).padStart(6)}  agreed ${String(x.agreed).padStart(6)}  agreement ${x.agreement ?? '-'}`;
-        }),
-        'reason codes most present where feedback disagreed:',
-        ...(r.disagreement_reasons.length ? r.disagreement_reasons.map((d) => `  ${d.code} ${d.count}`) : ['  (none)']),
-      ];
-      return { json: { ...r }, text: lines.join('\n') };
-    }
-    default:
-      return undefined;
-  }
+/** `feedback report`'s output. */
+export function feedbackReportOutput(r: FeedbackReport) {
+  const lines = [
+    `workspace ${r.workspace_id}: ${r.decisions} decisions, ${r.with_feedback} with feedback`,
+    ...LEARNED_FIELDS.map((f) => {
+      const x = r.fields[f];
+      return `  ${f.padEnd(19)} given ${String(x.given).padStart(6)}  agreed ${String(x.agreed).padStart(6)}  agreement ${x.agreement ?? '-'}`;
+    }),
+    'reason codes most present where feedback disagreed:',
+    ...(r.disagreement_reasons.length ? r.disagreement_reasons.map((d) => `  ${d.code} ${d.count}`) : ['  (none)']),
+  ];
+  return { json: { ...r }, text: lines.join('\n') };
 }

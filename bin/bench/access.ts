@@ -10,43 +10,22 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { IN_MEMORY } from '../../lib/local/dynamodb-local';
 import { removePortRecord, writePortRecord } from '../../lib/local/port-record';
-import { DEFAULT_SETTINGS } from '../../lambdas/contract/settings';
 import { type Service, createService } from '../../lambdas/service';
 import { CallCounter } from './call-counter';
 import { type Figures, REPO_ROOT, percentile, progress, round2, round3 } from './common';
-import { analyzeEvents, analyzeInProcess } from './requests';
+import { analyzeEvents, inProcess } from './requests';
 import type { World } from './world';
 
 const exec = promisify(execFile);
 const MANY = 10_000;
 
-function serviceFor(world: World, clock?: () => number): Service {
-  return createService(
-    {
-      ...DEFAULT_SETTINGS,
-      // The endpoint, and the access key id that selects this database's data (DynamoDB Local keeps one per id).
-      ...world.db.settings,
-      accessTableName: world.names.access,
-      decisionsTableName: world.names.decisions,
-      authCacheTtlSeconds: 300,
-      dynamodbRequestTimeoutMs: 4_000,
-      logLevel: 'WARN',
-      metricsEnabled: false,
-    },
-    { clock },
-  );
-}
-
-function counted(service: Service): CallCounter {
-  const counter = new CallCounter();
-  service.dependencies.client.middlewareStack.add(
-    (next, context) => async (args) => {
-      counter.record(String(context.commandName ?? 'unknown'), (args.input ?? {}) as Record<string, unknown>);
-      return next(args);
-    },
-    { step: 'initialize', name: 'benchAccessCounter' },
-  );
-  return counter;
+/** A service as the world's (same settings and tables), on its own client, its DynamoDB calls counted. */
+function countedService(world: World, clock?: () => number): { service: Service; counter: CallCounter } {
+  const service = createService(world.service.dependencies.settings, { clock });
+  return {
+    service,
+    counter: new CallCounter().attach(service.dependencies.client.middlewareStack, 'benchAccessCounter'),
+  };
 }
 
 const bodyFor = (world: World, workspace: string) =>
@@ -99,8 +78,7 @@ async function warmLatency(world: World, iterations: number): Promise<Figures> {
   const listed = await world.admin.listKeys('bench');
   const manyGrants = listed.keys.find((k) => k.key_id === many.key_id)!.workspaces.length;
 
-  const service = serviceFor(world);
-  const counter = counted(service);
+  const { service, counter } = countedService(world);
   try {
     const keys = [
       { key: one.key, body: bodyFor(world, 'ws_one_grant') },
@@ -113,12 +91,12 @@ async function warmLatency(world: World, iterations: number): Promise<Figures> {
     const cold: number[] = [];
     for (const k of keys) {
       counter.reset();
-      const r = await analyzeInProcess(service, analyzeEvents(k.key, k.body));
+      const r = await inProcess(service, analyzeEvents(k.key, k.body));
       if (r.statusCode !== 200) throw new Error(`analyze answered ${r.statusCode}`);
       cold.push(counter.readItemsOf(access));
     }
     counter.reset();
-    const pairFresh = await analyzeInProcess(service, analyzeEvents(many.key, bodyFor(world, 'ws_many_7')));
+    const pairFresh = await inProcess(service, analyzeEvents(many.key, bodyFor(world, 'ws_many_7')));
     if (pairFresh.statusCode !== 200) throw new Error(`analyze answered ${pairFresh.statusCode}`);
     const newPairReads = counter.readItemsOf(access);
     const newWorkspaceStateReads = counter.readItemsOf(world.names.decisions);
@@ -126,7 +104,7 @@ async function warmLatency(world: World, iterations: number): Promise<Figures> {
     const times: number[][] = [[], []];
     const run = async (i: number) => {
       const t = process.hrtime.bigint();
-      const r = await analyzeInProcess(service, analyzeEvents(keys[i].key, keys[i].body));
+      const r = await inProcess(service, analyzeEvents(keys[i].key, keys[i].body));
       times[i].push(Number(process.hrtime.bigint() - t) / 1e6);
       if (r.statusCode !== 200) throw new Error(`analyze answered ${r.statusCode}`);
     };
@@ -157,8 +135,8 @@ async function warmLatency(world: World, iterations: number): Promise<Figures> {
 /** Three instances, 80% of the limit round-robin, one window after another; counter writes of the last windows. */
 async function rateWrites(world: World, limit: number, windowSeconds: number): Promise<number> {
   let now = Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 1_000;
-  const instances = [0, 1, 2].map(() => serviceFor(world, () => now));
-  const counters = instances.map(counted);
+  const counted = [0, 1, 2].map(() => countedService(world, () => now));
+  const instances = counted.map((c) => c.service);
   const { key } = await world.admin.createKey({
     partnerId: 'bench',
     workspaces: [world.workspace],
@@ -169,11 +147,11 @@ async function rateWrites(world: World, limit: number, windowSeconds: number): P
   let writes = 0;
   let requests = 0;
   try {
-    const counterWrites = () => counters.reduce((sum, c) => sum + (c.commands.get('UpdateItemCommand') ?? 0), 0);
+    const counterWrites = () => counted.reduce((sum, c) => sum + (c.counter.commands.get('UpdateItemCommand') ?? 0), 0);
     for (let w = 0; w < 5; w++) {
       const before = counterWrites();
       for (let i = 0; i < perWindow; i++) {
-        const r = await analyzeInProcess(instances[i % 3], analyzeEvents(key, world.body));
+        const r = await inProcess(instances[i % 3], analyzeEvents(key, world.body));
         if (r.statusCode !== 200) throw new Error(`a key at 80% of its limit was refused: ${r.statusCode}`);
       }
       if (w >= 2) {

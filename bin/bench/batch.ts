@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Service } from '../../lambdas/service';
 import { type Figures, progress, round2 } from './common';
-import { type HandlerResult, analyzeEvents, analyzeInProcess, apiEvents, expectOk, inProcess } from './requests';
+import { type HandlerResult, analyzeEvents, apiEvents, expectOk, inProcess } from './requests';
 import type { World } from './world';
 
 const BATCH_PATH = '/api/v1/signals/analyze-batch';
@@ -16,7 +16,7 @@ function batchBody(world: World, n: number): string {
 
 async function batchInProcess(world: World, body: string, idempotencyKey?: string): Promise<HandlerResult> {
   const result = await inProcess(
-    world.handlers,
+    world.service,
     apiEvents({ key: world.key, method: 'POST', path: BATCH_PATH, body, idempotencyKey }),
   );
   if (result.statusCode !== 200) throw new Error(`batch answered ${result.statusCode}: ${result.body.slice(0, 200)}`);
@@ -45,11 +45,11 @@ async function cpuPerSignal(signals: number, run: () => Promise<void>): Promise<
 }
 
 export async function benchBatch(world: World, quick: boolean): Promise<Figures> {
-  const { counter, handlers } = world;
+  const { counter, service: handlers } = world;
   const body100 = batchBody(world, 100);
   // Warm-up: modules, JIT, the key in the authorizer's cache.
   for (let i = 0; i < 3; i++) await batchInProcess(world, body100);
-  for (let i = 0; i < 100; i++) expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, world.body)));
+  for (let i = 0; i < 100; i++) expectOk(await inProcess(handlers, analyzeEvents(world.key, world.body)));
 
   counter.reset();
   await batchInProcess(world, body100);
@@ -72,8 +72,7 @@ export async function benchBatch(world: World, quick: boolean): Promise<Figures>
   for (let r = 0; r < rounds; r++) {
     single.push(
       await cpuPerSignal(perRound, async () => {
-        for (let i = 0; i < perRound; i++)
-          expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, world.body)));
+        for (let i = 0; i < perRound; i++) expectOk(await inProcess(handlers, analyzeEvents(world.key, world.body)));
       }),
     );
     batched.push(

@@ -1,3 +1,7 @@
+import type { Service } from '../../lambdas/service';
+
+type MiddlewareStack = Service['dependencies']['client']['middlewareStack'];
+
 /** Counts what the handlers ask of DynamoDB: calls, and items read and written (a transaction's Puts count each). */
 export class CallCounter {
   calls = 0;
@@ -8,6 +12,18 @@ export class CallCounter {
   readonly commands = new Map<string, number>();
   /** Items read, per table. */
   readonly readItemsByTable = new Map<string, number>();
+
+  /** Counts every command of the client behind `stack` (a service's client), under middleware `name`. */
+  attach(stack: MiddlewareStack, name: string): this {
+    stack.add(
+      (next, context) => async (args) => {
+        this.record(String(context.commandName ?? 'unknown'), (args.input ?? {}) as Record<string, unknown>);
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    return this;
+  }
 
   reset(): void {
     this.calls = this.readCalls = this.readItems = this.writeCalls = this.writeItems = 0;

@@ -7,9 +7,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { API_BASE_PATH } from '../../lambdas/contract/routes';
 import { consumedUnits } from '../../lambdas/stores/dynamodb-client';
 import { DynamoFeedbackStore } from '../../lambdas/stores/feedback-store';
-import { type CallSample, LOG_RETENTION_DAYS, call, meteredService, resources } from './cost-measure';
-import { costPerMillion } from './cost-model';
-import { type Figures, progress, round2, round3 } from './common';
+import { type CallSample, LOG_RETENTION_DAYS, call, meteredService, priceFigures, resources } from './cost-measure';
+import { type Figures, progress, round3 } from './common';
 import type { World } from './world';
 
 /** Sums the write units DynamoDB reports for a client's writes while attached (DynamoDB bills updates by the item). */
@@ -87,12 +86,8 @@ export async function benchLearnedFeedbackCost(
     },
     LOG_RETENTION_DAYS / 30,
   );
-  const cost = costPerMillion(measured);
-  const floorCost = costPerMillion(floor);
   return {
-    cost_feedback_learned_usd_per_million: round3(cost.total),
-    cost_feedback_learned_floor_usd_per_million: round3(floorCost.total),
-    cost_feedback_learned_floor_ratio: round2(cost.total / floorCost.total),
+    ...priceFigures('feedback_learned', measured, floor),
     cost_feedback_learned_write_units: round3(measured.writeUnits),
     cost_feedback_learned_read_units: round3(measured.readUnits),
     cost_feedback_learned_billed_ms_route: round3(measured.billedMs[1]),

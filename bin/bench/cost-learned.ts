@@ -3,9 +3,16 @@
 // workspace served by many containers: each container, past its TTL, reads the small check items again, so the reads
 // one analyze carries are the check's units / (TTL x requests per container per second).
 import { API_BASE_PATH, ROUTES } from '../../lambdas/contract/routes';
-import { type CallSample, meteredService, LOG_RETENTION_DAYS, call, realEmails, resources } from './cost-measure';
-import { costPerMillion } from './cost-model';
-import { type Figures, progress, round2, round3 } from './common';
+import {
+  type CallSample,
+  meteredService,
+  LOG_RETENTION_DAYS,
+  call,
+  priceFigures,
+  realEmails,
+  resources,
+} from './cost-measure';
+import { type Figures, progress, round3 } from './common';
 import type { World } from './world';
 
 /** The hot workspace the freshness reads are spread over: this many containers, this many requests a second. */
@@ -13,7 +20,7 @@ const HOT_CONTAINERS = 100;
 const HOT_REQUESTS_PER_SECOND = 100;
 
 export async function benchLearnedAnalyzeCost(world: World, quick: boolean, checkReadUnits: number): Promise<Figures> {
-  const settings = world.handlers.dependencies.settings;
+  const settings = world.service.dependencies.settings;
   const { service, meter } = meteredService(world);
   const key = await world.newKey();
   const analyzePath = `${API_BASE_PATH}/signals/analyze`;
@@ -44,12 +51,8 @@ export async function benchLearnedAnalyzeCost(world: World, quick: boolean, chec
   );
   const perContainerPerSecond = HOT_REQUESTS_PER_SECOND / HOT_CONTAINERS;
   const freshReads = checkReadUnits / (settings.workspaceCacheTtlSeconds * perContainerPerSecond);
-  const cost = costPerMillion({ ...measured, readUnits: measured.readUnits + freshReads });
-  const floorCost = costPerMillion(floor);
   return {
-    cost_analyze_learned_usd_per_million: round3(cost.total),
-    cost_analyze_learned_floor_usd_per_million: round3(floorCost.total),
-    cost_analyze_learned_floor_ratio: round2(cost.total / floorCost.total),
+    ...priceFigures('analyze_learned', { ...measured, readUnits: measured.readUnits + freshReads }, floor),
     cost_analyze_learned_read_units: round3(measured.readUnits),
     cost_analyze_learned_fresh_read_units: round3(freshReads),
     cost_analyze_learned_billed_ms_route: round3(measured.billedMs[1]),

@@ -13,8 +13,15 @@ import { consumedUnits } from '../../lambdas/stores/dynamodb-client';
 import { type Service, createService } from '../../lambdas/service';
 import { ACCESS_TABLE, DECISIONS_TABLE } from '../../lambdas/contract/tables';
 import type { World } from './world';
-import { type CallResources, billedMs, dynamoItemBytes, perDecision, writeUnitsFor } from './cost-model';
-import { REPO_ROOT, median } from './common';
+import {
+  type CallResources,
+  billedMs,
+  costPerMillion,
+  dynamoItemBytes,
+  perDecision,
+  writeUnitsFor,
+} from './cost-model';
+import { type Figures, REPO_ROOT, median, round2, round3 } from './common';
 import { type ApiRequest, type HandlerResult, apiEvents } from './requests';
 
 /** The stack's default log retention (lib/app.ts, context `logRetentionDays`): a year, as the controls ask. */
@@ -245,6 +252,16 @@ function accessLogLineBytes(routeKey: string): number {
   return Buffer.byteLength(JSON.stringify(line)) + 1;
 }
 
+/** A line's price per million calls (or decisions), its floor's, and their ratio, as `cost_<name>_...` figures. */
+export function priceFigures(name: string, measured: CallResources, floor: CallResources): Figures {
+  const [cost, floorCost] = [costPerMillion(measured).total, costPerMillion(floor).total];
+  return {
+    [`cost_${name}_usd_per_million`]: round3(cost),
+    [`cost_${name}_floor_usd_per_million`]: round3(floorCost),
+    [`cost_${name}_floor_ratio`]: round2(cost / floorCost),
+  };
+}
+
 export const hasRoute = (method: string, pathOf: string) =>
   ROUTES.some((r) => r.method === method && r.path === pathOf);
 
@@ -293,7 +310,7 @@ export function resources(line: Line, logRetentionMonths: number): { measured: C
 /** A service that logs and emits metrics as deployed (INFO, EMF on), so their bytes are counted, with its DynamoDB
  * calls metered against the two tables' definitions. */
 export function meteredService(world: World): { service: Service; meter: CapacityMeter } {
-  const service = createService({ ...world.handlers.dependencies.settings, logLevel: 'INFO', metricsEnabled: true });
+  const service = createService({ ...world.service.dependencies.settings, logLevel: 'INFO', metricsEnabled: true });
   const meter = new CapacityMeter(
     new Map([
       [world.names.access, ACCESS_TABLE],

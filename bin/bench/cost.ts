@@ -3,19 +3,13 @@
 // time, the log bytes they write), beside the floor of the same call and a managed NLP API's price.
 // The arithmetic is in cost-model.ts, the prices in prices.ts; docs/performance.md explains both.
 import { EDGE_MANAGED_RULE_GROUPS } from '../../lib/stack/edge';
-import { API_BASE_PATH, ROUTES } from '../../lambdas/contract/routes';
+import { API_BASE_PATH } from '../../lambdas/contract/routes';
 import { DECISIONS_BY_WORKSPACE_INDEX, DECISIONS_TABLE, ITEM_PREFIX } from '../../lambdas/contract/tables';
-import {
-  costPerMillion,
-  dynamoItemBytes,
-  edgeCost,
-  edgeCostPerMillionAt,
-  managedNlpCostPerMillion,
-  writeUnitsFor,
-} from './cost-model';
+import { dynamoItemBytes, edgeCost, edgeCostPerMillionAt, managedNlpCostPerMillion, writeUnitsFor } from './cost-model';
 import { type Figures, median, percentile, progress, round2, round3 } from './common';
 import { PRICES } from './prices';
 import type { World } from './world';
+import type { ApiRequest } from './requests';
 import {
   meteredService,
   type CallSample,
@@ -25,11 +19,12 @@ import {
   indexEntry,
   hasRoute,
   realEmails,
+  priceFigures,
   resources,
 } from './cost-measure';
 
 export async function benchCost(world: World, quick: boolean): Promise<Figures> {
-  const settings = world.handlers.dependencies.settings;
+  const settings = world.service.dependencies.settings;
   const { service, meter } = meteredService(world);
   const key = await world.newKey();
   const ws = world.workspace;
@@ -37,126 +32,105 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
   // The contract stores each decision (1 unit up to 1 KB) and, once listing exists, its index entry.
   const decisionFloorWrites = 1 + (listing ? 1 : 0);
   const lines: Line[] = [];
+  /** Makes each request (with the key) and adds the line its samples measure. */
+  const measureLine = async (
+    line: Omit<Line, 'samples' | 'decisions'> & { decisions?: number },
+    requests: Omit<ApiRequest, 'key'>[],
+  ) => {
+    const samples: CallSample[] = [];
+    for (const r of requests) samples.push(await call(service, meter, { key, ...r }));
+    lines.push({ decisions: 1, ...line, samples });
+    return samples;
+  };
+  const analyzePath = `${API_BASE_PATH}/signals/analyze`;
   try {
     const emails = realEmails(ws, quick ? 400 : 2_000);
     if (!emails.length) throw new Error('no e-mails found in ../shared/data');
     // Warm-up: the key is cached, the code is compiled, as in a warm Lambda.
     for (const body of emails.slice(0, 50))
-      await call(service, meter, { key, method: 'POST', path: `${API_BASE_PATH}/signals/analyze`, body });
+      await call(service, meter, { key, method: 'POST', path: analyzePath, body });
 
     progress(`  cost: analyze over ${emails.length} real e-mails ...`);
-    const analyze: CallSample[] = [];
-    for (const body of emails)
-      analyze.push(await call(service, meter, { key, method: 'POST', path: `${API_BASE_PATH}/signals/analyze`, body }));
-    lines.push({
-      name: 'analyze',
-      decisions: 1,
-      samples: analyze,
-      floor: { writeUnits: decisionFloorWrites, readUnits: 0 },
-      routeKey: `POST ${API_BASE_PATH}/signals/analyze`,
-    });
-
-    const some = emails.slice(0, quick ? 100 : 300);
-    const idempotent: CallSample[] = [];
-    for (const [i, body] of some.entries()) {
-      idempotent.push(
-        await call(service, meter, {
-          key,
-          method: 'POST',
-          path: `${API_BASE_PATH}/signals/analyze`,
-          body,
-          idempotencyKey: `cost-${Date.now()}-${i}`,
-        }),
-      );
-    }
+    const analyze = await measureLine(
+      { name: 'analyze', floor: { writeUnits: decisionFloorWrites, readUnits: 0 }, routeKey: `POST ${analyzePath}` },
+      emails.map((body) => ({ method: 'POST', path: analyzePath, body })),
+    );
     // The record (1 unit) written beside the decision, without a transaction.
-    lines.push({
-      name: 'analyze_idempotent',
-      decisions: 1,
-      samples: idempotent,
-      floor: { writeUnits: decisionFloorWrites + 1, readUnits: 0 },
-      routeKey: `POST ${API_BASE_PATH}/signals/analyze`,
-    });
+    await measureLine(
+      {
+        name: 'analyze_idempotent',
+        floor: { writeUnits: decisionFloorWrites + 1, readUnits: 0 },
+        routeKey: `POST ${analyzePath}`,
+      },
+      emails.slice(0, quick ? 100 : 300).map((body, i) => ({
+        method: 'POST',
+        path: analyzePath,
+        body,
+        idempotencyKey: `cost-${Date.now()}-${i}`,
+      })),
+    );
 
     const batchPath = `${API_BASE_PATH}/signals/analyze-batch`;
     if (hasRoute('POST', batchPath)) {
-      const batches: CallSample[] = [];
-      for (let b = 0; b < (quick ? 3 : 10); b++) {
-        const signals = Array.from(
-          { length: 100 },
-          (_, i) => JSON.parse(emails[(b * 100 + i) % emails.length]) as unknown,
-        );
-        batches.push(
-          await call(service, meter, { key, method: 'POST', path: batchPath, body: JSON.stringify({ signals }) }),
-        );
-      }
-      lines.push({
-        name: 'batch100',
-        decisions: 100,
-        samples: batches,
-        floor: { writeUnits: 100 * decisionFloorWrites, readUnits: 0 },
-        routeKey: `POST ${batchPath}`,
-      });
+      const batch = (b: number) =>
+        Array.from({ length: 100 }, (_, i) => JSON.parse(emails[(b * 100 + i) % emails.length]) as unknown);
+      await measureLine(
+        {
+          name: 'batch100',
+          decisions: 100,
+          floor: { writeUnits: 100 * decisionFloorWrites, readUnits: 0 },
+          routeKey: `POST ${batchPath}`,
+        },
+        Array.from({ length: quick ? 3 : 10 }, (_, b) => ({
+          method: 'POST',
+          path: batchPath,
+          body: JSON.stringify({ signals: batch(b) }),
+        })),
+      );
     }
 
     const ids = analyze
       .filter((s) => s.result.statusCode === 200)
-      .map((s) => (JSON.parse(s.result.body) as { decision_id: string }).decision_id);
-    const gets: CallSample[] = [];
-    for (const id of ids.slice(0, quick ? 100 : 300))
-      gets.push(await call(service, meter, { key, method: 'GET', path: `${API_BASE_PATH}/decisions/${id}` }));
+      .map((s) => (JSON.parse(s.result.body) as { decision_id: string }).decision_id)
+      .slice(0, quick ? 100 : 300);
     // One strongly consistent read of an item under 4 KB: a GET right after analyze must find the decision.
-    lines.push({
-      name: 'get',
-      decisions: 1,
-      samples: gets,
-      floor: { writeUnits: 0, readUnits: 1 },
-      routeKey: `GET ${API_BASE_PATH}/decisions/{decision_id}`,
-    });
+    await measureLine(
+      { name: 'get', floor: { writeUnits: 0, readUnits: 1 }, routeKey: `GET ${API_BASE_PATH}/decisions/{decision_id}` },
+      ids.map((id) => ({ method: 'GET', path: `${API_BASE_PATH}/decisions/${id}` })),
+    );
 
     if (listing) {
-      const pages: CallSample[] = [];
-      for (let i = 0; i < (quick ? 30 : 100); i++)
-        pages.push(
-          await call(service, meter, {
-            key,
-            method: 'GET',
-            path: `${API_BASE_PATH}/decisions`,
-            query: `workspace_id=${ws}`,
-          }),
-        );
       // A page of 20 decisions read from an index (eventually consistent: half a unit per 4 KB).
       const itemBytes = median(decisionItems(analyze).map(dynamoItemBytes));
-      lines.push({
-        name: 'list_page',
-        decisions: 1,
-        samples: pages,
-        floor: { writeUnits: 0, readUnits: Math.ceil((20 * itemBytes) / 4096) * 0.5 },
-        routeKey: `GET ${API_BASE_PATH}/decisions`,
-      });
+      await measureLine(
+        {
+          name: 'list_page',
+          floor: { writeUnits: 0, readUnits: Math.ceil((20 * itemBytes) / 4096) * 0.5 },
+          routeKey: `GET ${API_BASE_PATH}/decisions`,
+        },
+        Array.from({ length: quick ? 30 : 100 }, () => ({
+          method: 'GET',
+          path: `${API_BASE_PATH}/decisions`,
+          query: `workspace_id=${ws}`,
+        })),
+      );
     }
 
     const feedbackPath = (id: string) => `${API_BASE_PATH}/decisions/${id}/feedback`;
-    if (ROUTES.some((r) => r.method === 'POST' && r.path === feedbackPath('{decision_id}'))) {
-      const feedback: CallSample[] = [];
-      for (const id of ids.slice(0, quick ? 100 : 300)) {
-        feedback.push(
-          await call(service, meter, {
-            key,
-            method: 'POST',
-            path: feedbackPath(id),
-            body: JSON.stringify({ category: 'billing', priority: 'high' }),
-          }),
-        );
-      }
+    if (hasRoute('POST', feedbackPath('{decision_id}'))) {
       // Read the decision (eventually consistent) and store the feedback (1 unit).
-      lines.push({
-        name: 'feedback',
-        decisions: 1,
-        samples: feedback,
-        floor: { writeUnits: 1, readUnits: 0.5 },
-        routeKey: `POST ${feedbackPath('{decision_id}')}`,
-      });
+      await measureLine(
+        {
+          name: 'feedback',
+          floor: { writeUnits: 1, readUnits: 0.5 },
+          routeKey: `POST ${feedbackPath('{decision_id}')}`,
+        },
+        ids.map((id) => ({
+          method: 'POST',
+          path: feedbackPath(id),
+          body: JSON.stringify({ category: 'billing', priority: 'high' }),
+        })),
+      );
     }
   } finally {
     service.close();
@@ -167,12 +141,8 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
   for (const line of lines) {
     const failed = line.samples.filter((s) => s.result.statusCode !== 200).length;
     const { measured: m, floor } = resources(line, logRetentionMonths);
-    const cost = costPerMillion(m);
-    const floorCost = costPerMillion(floor);
+    Object.assign(figures, priceFigures(line.name, m, floor));
     const p = `cost_${line.name}`;
-    figures[`${p}_usd_per_million`] = round3(cost.total);
-    figures[`${p}_floor_usd_per_million`] = round3(floorCost.total);
-    figures[`${p}_floor_ratio`] = round2(cost.total / floorCost.total);
     figures[`${p}_write_units`] = round3(m.writeUnits);
     figures[`${p}_read_units`] = round3(m.readUnits);
     figures[`${p}_billed_ms_authorizer`] = round3(m.billedMs[0]);

@@ -1,14 +1,14 @@
 // Section "ddb": what one analyze request asks of DynamoDB, by case (cold or warm key, idempotent, replay).
 import { randomUUID } from 'node:crypto';
 import { type Figures, progress } from './common';
-import { analyzeEvents, analyzeInProcess, expectOk } from './requests';
+import { analyzeEvents, inProcess, expectOk } from './requests';
 import type { World } from './world';
 
 export async function benchDynamoDbCalls(world: World): Promise<Figures> {
-  const { counter, handlers, body } = world;
+  const { counter, service: handlers, body } = world;
   const per = 10;
   // Warm the key (and the modules, the connection) first; that request is not counted.
-  expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body)));
+  expectOk(await inProcess(handlers, analyzeEvents(world.key, body)));
 
   const measure = async (run: (i: number) => Promise<void>) => {
     counter.reset();
@@ -22,24 +22,19 @@ export async function benchDynamoDbCalls(world: World): Promise<Figures> {
   };
   const coldKeys = await Promise.all(Array.from({ length: 2 * per }, () => world.newKey()));
 
-  const cold = await measure(
-    async (i) => void expectOk(await analyzeInProcess(handlers, analyzeEvents(coldKeys[i], body))),
-  );
-  const warm = await measure(
-    async () => void expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body))),
-  );
+  const cold = await measure(async (i) => void expectOk(await inProcess(handlers, analyzeEvents(coldKeys[i], body))));
+  const warm = await measure(async () => void expectOk(await inProcess(handlers, analyzeEvents(world.key, body))));
   const warmIdem = await measure(
-    async () =>
-      void expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body, `bench-${randomUUID()}`))),
+    async () => void expectOk(await inProcess(handlers, analyzeEvents(world.key, body, `bench-${randomUUID()}`))),
   );
   const coldIdem = await measure(
     async (i) =>
-      void expectOk(await analyzeInProcess(handlers, analyzeEvents(coldKeys[per + i], body, `bench-${randomUUID()}`))),
+      void expectOk(await inProcess(handlers, analyzeEvents(coldKeys[per + i], body, `bench-${randomUUID()}`))),
   );
   const replayKey = `bench-${randomUUID()}`;
-  expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body, replayKey)));
+  expectOk(await inProcess(handlers, analyzeEvents(world.key, body, replayKey)));
   const replay = await measure(
-    async () => void expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body, replayKey)), true),
+    async () => void expectOk(await inProcess(handlers, analyzeEvents(world.key, body, replayKey)), true),
   );
   progress(`  DynamoDB commands seen: ${[...counter.commands].map(([n, c]) => `${n} x${c}`).join(', ')}`);
   return {

@@ -10,7 +10,7 @@ import type { Decision } from '../../lambdas/domain/decision';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { type Figures, progress, round2 } from './common';
 import type { Options } from './options';
-import { ANALYZE_PATH, analyzeEvents, analyzeInProcess, decisionItem, expectOk } from './requests';
+import { ANALYZE_PATH, analyzeEvents, inProcess, decisionItem, expectOk } from './requests';
 import type { World } from './world';
 
 interface CannonResult {
@@ -120,14 +120,14 @@ async function startBareServer(world: World, template: Decision): Promise<{ url:
 }
 
 export async function benchHttp(world: World, opts: Options): Promise<Figures> {
-  const template = expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
+  const template = expectOk(await inProcess(world.service, analyzeEvents(world.key, world.body)));
   const dir = mkdtempSync(path.join(tmpdir(), 'sas-bench-'));
   const bodyFile = path.join(dir, 'body.json');
   writeFileSync(bodyFile, world.body);
   let local: RunningServer | undefined;
   let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
   try {
-    local = await startLocalServer({ port: 0, handlers: world.handlers });
+    local = await startLocalServer({ port: 0, handlers: world.service });
     bare = await startBareServer(world, template);
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${world.key}` };
     const targets = { local: `http://127.0.0.1:${local.port}${ANALYZE_PATH}`, bare: bare.url };

@@ -3,7 +3,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { type Figures, percentile, round2, round3 } from './common';
-import { analyzeEvents, analyzeInProcess, decisionItem, expectOk } from './requests';
+import { analyzeEvents, inProcess, decisionItem, expectOk } from './requests';
 import type { World } from './world';
 
 /**
@@ -15,12 +15,12 @@ export async function benchInProcess(
   iterations: number,
   other?: { key: string; body: string },
 ): Promise<Figures> {
-  const { handlers, body } = world;
+  const { service: handlers, body } = world;
   const client = createDocumentClient(world.db.clientOptions);
   // Neither client carries the bench's call counter while timed.
   world.counting(false);
   try {
-    const template = expectOk(await analyzeInProcess(handlers, analyzeEvents(world.key, body)));
+    const template = expectOk(await inProcess(handlers, analyzeEvents(world.key, body)));
     // The same item analyze stored, its learning sketch included.
     const stored = await client.send(
       new GetCommand({ TableName: world.names.decisions, Key: { pk: ITEM_PREFIX.decision + template.decision_id } }),
@@ -41,7 +41,7 @@ export async function benchInProcess(
     const full = async (key = world.key, requestBody = body) => {
       const events = analyzeEvents(key, requestBody);
       const t = process.hrtime.bigint();
-      const result = await analyzeInProcess(handlers, events);
+      const result = await inProcess(handlers, events);
       const ms = Number(process.hrtime.bigint() - t) / 1e6;
       if (result.statusCode !== 200) throw new Error(`analyze answered ${result.statusCode}`);
       return ms;

@@ -28,7 +28,7 @@ import { type Section, options } from './options';
 import { benchScorer } from './scorer';
 import { benchWorkspace } from './workspace';
 import { benchWorstCase } from './worst-case';
-import { type World, startWorld, stopWorld } from './world';
+import { type World, startWorld } from './world';
 
 async function main(): Promise<void> {
   const opts = options();
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     }
     if (world) {
       const w = world;
-      const onSignal = () => void stopWorld(w).finally(() => process.exit(130));
+      const onSignal = () => void w.stop().finally(() => process.exit(130));
       process.once('SIGINT', onSignal);
       try {
         await section('ddb', () => benchDynamoDbCalls(w));
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
         // After the workspace section: it replaces the bench workspace's policy with a maximal one.
         await section('worst-case', () => benchWorstCase(w, opts.quick));
       } finally {
-        await stopWorld(w);
+        await w.stop();
         process.removeListener('SIGINT', onSignal);
       }
     }

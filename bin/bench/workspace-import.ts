@@ -23,7 +23,7 @@ export async function benchWorkspaceImport(
   teach: [string, string][],
   learnedWs: string,
 ): Promise<Figures> {
-  const deps = world.handlers.dependencies;
+  const deps = world.service.dependencies;
   const table = deps.settings.decisionsTableName;
   const itemUnits = async (pk: string, factor: number) => {
     const out = await deps.client.send(new GetCommand({ TableName: table, Key: { pk } }));

@@ -4,24 +4,20 @@
 // <= 1.3x; a fresh workspace is measured in the same loop for reference), writes per feedback (bound: 10), and what
 // a container reads to load the model (requests, KB, ms).
 // Runs after the other DynamoDB sections, so their figures are of a fresh workspace.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { applyOwnFeedback } from '../../lambdas/application/model-learning';
 import { indexModel } from '../../lambdas/domain/learning/model';
 import { FOLD_WINDOW } from '../../lambdas/stores/journal-fold';
 import type { DynamoFeedbackStore } from '../../lambdas/stores/feedback-store';
 import { weightOf } from '../../lambdas/domain/learning/workspace-cache';
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';
-import { categoryName, parseCsv } from '../banking77';
-import { type Figures, REPO_ROOT, round2, round3 } from './common';
+import { banking77Rows, categoryName } from '../data-splits';
+import { type Figures, round2, round3 } from './common';
 import { benchInProcess } from './in-process';
-import { analyzeEvents, analyzeInProcess, expectOk } from './requests';
+import { analyzeEvents, inProcess, expectOk } from './requests';
 import type { World } from './world';
 import { benchWorkspaceImport } from './workspace-import';
 import { benchLearnedAnalyzeCost } from './cost-learned';
 import { benchLearnedFeedbackCost, writeUnitMeter } from './cost-feedback-learned';
-
-const DATA_DIR = process.env.SAS_DATA_DIR ?? path.resolve(REPO_ROOT, '../shared/data');
 
 export async function benchWorkspace(
   world: World,
@@ -29,7 +25,7 @@ export async function benchWorkspace(
   perCategory: number,
   quick: boolean,
 ): Promise<Figures> {
-  const deps = world.handlers.dependencies;
+  const deps = world.service.dependencies;
   const ws = world.workspace;
   await deps.workspaceStore.putPolicy(
     ws,
@@ -46,7 +42,7 @@ export async function benchWorkspace(
   );
   deps.workspaces.invalidate(ws);
 
-  const rows = parseCsv(readFileSync(path.join(DATA_DIR, 'banking77-train.csv'), 'utf8')).slice(1);
+  const rows = banking77Rows();
   const taught = new Map<string, number>();
   const teach = rows.filter((r, i) => {
     if (r.length !== 2 || (i + 1) % 5 === 0) return false;
@@ -64,7 +60,7 @@ export async function benchWorkspace(
   const units = writeUnitMeter(deps.client);
   for (const [text, raw] of teach) {
     const body = JSON.stringify({ workspace_id: ws, source: 'support_message', body: text });
-    const decision = expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, body)));
+    const decision = expectOk(await inProcess(world.service, analyzeEvents(world.key, body)));
     world.counter.reset();
     const unitsBefore = units.units;
     const target = await deps.feedbackStore.getTarget(decision.decision_id);
@@ -98,9 +94,9 @@ export async function benchWorkspace(
   const state = await deps.workspaceStore.loadState(ws);
   const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
   deps.workspaces.invalidate(ws);
-  expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
+  expectOk(await inProcess(world.service, analyzeEvents(world.key, world.body)));
   world.counter.reset();
-  const decision = expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, world.body)));
+  const decision = expectOk(await inProcess(world.service, analyzeEvents(world.key, world.body)));
   const warm = { reads: world.counter.readCalls, writes: world.counter.writeCalls };
   if (!/\+ws\.\d+$/.test(decision.model_version))
     throw new Error('the learned model did not take part in the decision');

@@ -10,7 +10,7 @@ import { keywordPattern, type WorkspacePolicy } from '../../lambdas/domain/polic
 import { signalText } from '../../lambdas/domain/learning/sketch';
 import type { Signal } from '../../lambdas/domain/signal';
 import { type Figures, median, progress, round2 } from './common';
-import { analyzeEvents, analyzeInProcess, expectOk } from './requests';
+import { analyzeEvents, inProcess, expectOk } from './requests';
 import type { World } from './world';
 
 const REQUEST_LIMIT = 256 * 1024;
@@ -99,7 +99,7 @@ const cpuMs = (start: NodeJS.CpuUsage) => {
 };
 
 export async function benchWorstCase(world: World, quick: boolean): Promise<Figures> {
-  const deps = world.handlers.dependencies;
+  const deps = world.service.dependencies;
   const ws = world.workspace;
   const policy = maximalPolicy();
   await deps.workspaceStore.putPolicy(ws, policy, undefined, new Date().toISOString(), { actor: 'local:bench' });
@@ -110,16 +110,16 @@ export async function benchWorstCase(world: World, quick: boolean): Promise<Figu
   const runs = quick ? 7 : 21;
 
   // Warm-up (JIT, the policy compiled into the workspace cache), then one request at a time.
-  for (let i = 0; i < 3; i++) expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, body)));
+  for (let i = 0; i < 3; i++) expectOk(await inProcess(world.service, analyzeEvents(world.key, body)));
   const request: number[] = [];
   for (let i = 0; i < runs; i++) {
     const events = analyzeEvents(world.key, body);
     const start = process.cpuUsage();
-    const result = await analyzeInProcess(world.handlers, events);
+    const result = await inProcess(world.service, events);
     request.push(cpuMs(start));
     expectOk(result);
   }
-  const decision = expectOk(await analyzeInProcess(world.handlers, analyzeEvents(world.key, body)));
+  const decision = expectOk(await inProcess(world.service, analyzeEvents(world.key, body)));
 
   const engine: number[] = [];
   for (let i = 0; i < runs; i++) {

@@ -107,6 +107,12 @@ function integer(env: Env, name: string, fallback: number, min: number, max = Nu
   return value;
 }
 
+/** A whole-number setting of the service: its variable, else its default. */
+type WholeSetting =
+  'dynamodbRequestTimeoutMs' | 'authCacheTtlSeconds' | 'workspaceCacheTtlSeconds' | 'decisionRetentionDays';
+const setting = (env: Env, key: WholeSetting, min: number, max: number) =>
+  integer(env, ENV[key], DEFAULT_SETTINGS[key], min, max);
+
 function logLevel(env: Env): LogLevel {
   const raw = present(env, ENV.logLevel)?.toUpperCase();
   if (raw === undefined) return DEFAULT_SETTINGS.logLevel;
@@ -124,22 +130,10 @@ export function parseSettings(env: Env): Settings {
     dynamodbEndpoint: present(env, ENV.dynamodbEndpoint),
     dynamodbLocalAccessKeyId: present(env, ENV.dynamodbLocalAccessKeyId),
     region: present(env, ENV.region) ?? DEFAULT_SETTINGS.region,
-    dynamodbRequestTimeoutMs: integer(
-      env,
-      ENV.dynamodbRequestTimeoutMs,
-      DEFAULT_SETTINGS.dynamodbRequestTimeoutMs,
-      50,
-      4_000,
-    ),
-    authCacheTtlSeconds: integer(env, ENV.authCacheTtlSeconds, DEFAULT_SETTINGS.authCacheTtlSeconds, 0, 86_400),
-    workspaceCacheTtlSeconds: integer(
-      env,
-      ENV.workspaceCacheTtlSeconds,
-      DEFAULT_SETTINGS.workspaceCacheTtlSeconds,
-      0,
-      86_400,
-    ),
-    decisionRetentionDays: integer(env, ENV.decisionRetentionDays, DEFAULT_SETTINGS.decisionRetentionDays, 1, 3_650),
+    dynamodbRequestTimeoutMs: setting(env, 'dynamodbRequestTimeoutMs', 50, 4_000),
+    authCacheTtlSeconds: setting(env, 'authCacheTtlSeconds', 0, 86_400),
+    workspaceCacheTtlSeconds: setting(env, 'workspaceCacheTtlSeconds', 0, 86_400),
+    decisionRetentionDays: setting(env, 'decisionRetentionDays', 1, 3_650),
     logLevel: logLevel(env),
     metricsEnabled: present(env, ENV.metricsDisabled)?.toLowerCase() !== 'true',
     edgeOriginSecret: present(env, ENV.edgeOriginSecret),

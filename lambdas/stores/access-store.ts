@@ -12,7 +12,7 @@ import {
 import { SCOPES, type Scope } from '../contract/routes';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { RateLimit } from '../domain/rate-limit';
-import { changedFields } from '../domain/audit';
+import { type AuditEventInput, changedFields } from '../domain/audit';
 import {
   type AccessStore,
   type AuditActor,
@@ -27,12 +27,10 @@ import {
 } from '../domain/ports';
 import { DynamoGrantStore } from './grant-store';
 import { auditEventPut, auditTableFor } from './audit-log';
+import { cancellationReasons } from './database-faults';
 
 /** The first item of a transaction failed its condition (the change's own item; the event's never does). */
-const firstConditionFailed = (err: unknown) => {
-  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
-  return e?.name === 'TransactionCanceledException' && e.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed';
-};
+const firstConditionFailed = (err: unknown) => cancellationReasons(err)[0] === 'ConditionalCheckFailed';
 /** Another writer changed the item between our read and our conditional write: read again (bounded). */
 const CHANGE_RETRIES = 10;
 
@@ -83,18 +81,9 @@ export class DynamoAccessStore implements AccessStore {
     this.grants = new DynamoGrantStore(client, tableName, auditTableName, now);
   }
 
-  private audited(
-    by: AuditActor,
-    action: Parameters<typeof auditEventPut>[1]['action'],
-    target: Parameters<typeof auditEventPut>[1]['target'],
-    before: Item | null,
-    after: Item | null,
-  ) {
-    return auditEventPut(
-      auditTableFor(this.auditTableName),
-      { actor: by.actor, action, target, before, after },
-      this.now(),
-    );
+  /** The audit event's Put for a change made by `by`. */
+  private audited(by: AuditActor, event: Omit<AuditEventInput, 'actor'>) {
+    return auditEventPut(auditTableFor(this.auditTableName), { actor: by.actor, ...event }, this.now());
   }
 
   /** Consistent: a key used a moment after `key create` must not read as unknown (and be cached as such). */
@@ -116,17 +105,8 @@ export class DynamoAccessStore implements AccessStore {
   }
 
   /** One transaction: the change to one item of ours, then the audit event that records it. */
-  private async writeAudited(
-    change: object,
-    by: AuditActor,
-    action: Parameters<typeof auditEventPut>[1]['action'],
-    target: Parameters<typeof auditEventPut>[1]['target'],
-    before: Item | null,
-    after: Item | null,
-  ): Promise<void> {
-    await this.client.send(
-      new TransactWriteCommand({ TransactItems: [change, this.audited(by, action, target, before, after)] }),
-    );
+  private async writeAudited(change: object, by: AuditActor, event: Omit<AuditEventInput, 'actor'>): Promise<void> {
+    await this.client.send(new TransactWriteCommand({ TransactItems: [change, this.audited(by, event)] }));
   }
 
   async createPartner(partner: PartnerRecord, by: AuditActor): Promise<void> {
@@ -140,7 +120,8 @@ export class DynamoAccessStore implements AccessStore {
       },
     };
     try {
-      await this.writeAudited(put, by, 'partner.create', { partner_id: id }, null, { name, status });
+      const target = { partner_id: id };
+      await this.writeAudited(put, by, { action: 'partner.create', target, before: null, after: { name, status } });
     } catch (err) {
       if (firstConditionFailed(err)) throw new AlreadyExistsError(`partner ${id}`);
       throw err;
@@ -169,7 +150,8 @@ export class DynamoAccessStore implements AccessStore {
         },
       };
       const target = { partner_id: partnerId };
-      await this.writeAudited(update, by, 'partner.set_status', target, { status: partner.status }, { status });
+      const before = { status: partner.status };
+      await this.writeAudited(update, by, { action: 'partner.set_status', target, before, after: { status } });
       return { ...partner, status, updated_at: now };
     });
   }
@@ -224,22 +206,21 @@ export class DynamoAccessStore implements AccessStore {
         },
       });
       items.push(
-        this.audited(
-          by,
-          'key.rotate',
-          { partner_id: old.partner_id, key_id: old.key_id },
-          { expires_at: old.expires_at ?? null },
-          { expires_at: retiring.expires_at, new_key_id: key.key_id, new_key_settings: created },
-        ),
+        this.audited(by, {
+          action: 'key.rotate',
+          target: { partner_id: old.partner_id, key_id: old.key_id },
+          before: { expires_at: old.expires_at ?? null },
+          after: { expires_at: retiring.expires_at, new_key_id: key.key_id, new_key_settings: created },
+        }),
       );
     } else {
-      items.push(this.audited(by, 'key.create', { partner_id: key.partner_id, key_id: key.key_id }, null, created));
+      const target = { partner_id: key.partner_id, key_id: key.key_id };
+      items.push(this.audited(by, { action: 'key.create', target, before: null, after: created }));
     }
     try {
       await this.client.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (err) {
-      const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-      if (retiring && reasons?.[1]?.Code === 'ConditionalCheckFailed') {
+      if (retiring && cancellationReasons(err)[1] === 'ConditionalCheckFailed') {
         throw new KeyChangedError(
           `key ${retiring.key.key_id} changed during the rotation (revoked, or its expiry set); nothing was rotated`,
         );
@@ -315,7 +296,7 @@ export class DynamoAccessStore implements AccessStore {
         },
       };
       const target = { partner_id: key.partner_id, key_id: key.key_id };
-      await this.writeAudited(update, by, by.action, target, diff.before, diff.after);
+      await this.writeAudited(update, by, { action: by.action, target, ...diff });
       const updated: Item = { ...key };
       for (const field of fields) updated[field] = diff.after[field] ?? undefined;
       return updated as unknown as KeyRecord;

@@ -25,6 +25,21 @@ const NETWORK_CODES = new Set([
 const WRAPPED_NETWORK_ERROR =
   /^AWS SDK error wrapper for .*\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN)\b/;
 
+/** The code of each item of a cancelled transaction ('None' where the item was fine); [] for any other error. */
+export const cancellationReasons = (err: unknown): string[] =>
+  (err as { name?: string } | undefined)?.name === 'TransactionCanceledException'
+    ? ((err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r?.Code ?? 'None')
+    : [];
+
+/** A conditional write whose condition was false. */
+export const conditionFailed = (err: unknown) =>
+  (err as { name?: string } | undefined)?.name === 'ConditionalCheckFailedException';
+
+/** Another transaction held one of the items: a retry may succeed. */
+export const transactionConflict = (err: unknown) =>
+  (err as { name?: string } | undefined)?.name === 'TransactionConflictException' ||
+  cancellationReasons(err).includes('TransactionConflict');
+
 /** True for database faults a retry may cure: throttling, timeouts, an unreachable endpoint, 5xx. */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
@@ -33,9 +48,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (e.code && NETWORK_CODES.has(e.code)) return true;
   if (err instanceof Error && WRAPPED_NETWORK_ERROR.test(err.message)) return true;
   if ((e.$metadata?.httpStatusCode ?? 0) >= 500) return true;
-  if (e.name === 'TransactionCanceledException') {
-    const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-    return reasons.some((r) => r.Code === 'ThrottlingError' || r.Code === 'ProvisionedThroughputExceeded');
-  }
+  if (e.name === 'TransactionCanceledException')
+    return cancellationReasons(err).some((c) => c === 'ThrottlingError' || c === 'ProvisionedThroughputExceeded');
   return e.cause !== undefined && e.cause !== err ? isDatabaseUnavailable(e.cause) : false;
 }

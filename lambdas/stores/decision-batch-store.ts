@@ -4,7 +4,7 @@
 // With an Idempotency-Key the key is claimed first, with one conditional write holding the batch's decision ids and
 // per-item errors (never the decisions themselves): a replay reads the ids back, and decisions its first attempt
 // did not get to store are rebuilt from the same body and moment.
-import { BatchGetCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
@@ -18,11 +18,9 @@ import type {
   DecisionExtras,
 } from '../domain/ports';
 import { parseInstant } from '../domain/timestamps';
-import { MAX_RETRY_ROUNDS, UnprocessedItemsError, backoff, batchWriteAll } from './batch-writes';
+import { batchGet, batchWriteAll } from './batch-writes';
 import { IDEMPOTENCY_WINDOW_SECONDS, decisionFrom, decisionItem } from './decision-store';
-
-/** DynamoDB's limits: 25 puts per BatchWriteItem, 100 keys per BatchGetItem. */
-const READ_CHUNK = 100;
+import { conditionFailed } from './database-faults';
 
 export class DynamoDecisionBatchStore implements DecisionBatchStore {
   constructor(
@@ -70,7 +68,7 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
       return { kind: 'created' };
     } catch (err) {
       const e = err as { name?: string; Item?: Record<string, unknown> };
-      if (e.name !== 'ConditionalCheckFailedException') throw err;
+      if (!conditionFailed(err)) throw err;
       // Errors are not translated by the DocumentClient: the old item comes in AttributeValue form.
       const existing = e.Item
         ? unmarshall(e.Item as Parameters<typeof unmarshall>[0])
@@ -100,23 +98,11 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
   async getMany(decisionIds: string[]): Promise<Map<string, Decision>> {
     const found = new Map<string, Decision>();
     const nowSeconds = Math.floor(Date.now() / 1000);
-    for (let i = 0; i < decisionIds.length; i += READ_CHUNK) {
-      let keys: Record<string, unknown>[] = decisionIds
-        .slice(i, i + READ_CHUNK)
-        .map((id) => ({ pk: ITEM_PREFIX.decision + id }));
-      for (let round = 0; keys.length; round++) {
-        if (round > MAX_RETRY_ROUNDS) throw new UnprocessedItemsError();
-        if (round > 0) await backoff(round);
-        const out = await this.client.send(
-          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }),
-        );
-        for (const item of out.Responses?.[this.tableName] ?? []) {
-          if (!item.decision || Number(item.expires_at) <= nowSeconds) continue;
-          const decision = decisionFrom(item.decision as Record<string, unknown>);
-          found.set(decision.decision_id, decision);
-        }
-        keys = (out.UnprocessedKeys?.[this.tableName]?.Keys ?? []) as Record<string, unknown>[];
-      }
+    const pks = decisionIds.map((id) => ITEM_PREFIX.decision + id);
+    for (const item of (await batchGet(this.client, this.tableName, pks)).items.values()) {
+      if (!item.decision || Number(item.expires_at) <= nowSeconds) continue;
+      const decision = decisionFrom(item.decision as Record<string, unknown>);
+      found.set(decision.decision_id, decision);
     }
     return found;
   }

@@ -14,7 +14,7 @@ import { DECISIONS_BY_WORKSPACE_INDEX, ITEM_PREFIX, RETIRED_DECISIONS_BY_WORKSPA
 import type { Decision } from '../domain/decision';
 import type { DecisionListQuery, DecisionListStore, FeedbackFields } from '../domain/ports';
 import { decisionFrom } from './decision-store';
-import { batchGet } from './workspace-head';
+import { batchGet } from './batch-writes';
 
 /**
  * DynamoDB's answer to a Query on an index that a table upgraded in place does not have yet, or is still building

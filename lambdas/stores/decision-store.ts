@@ -6,6 +6,7 @@ import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
 import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest, SaveResult } from '../domain/ports';
 import { parseInstant } from '../domain/timestamps';
+import { conditionFailed, transactionConflict } from './database-faults';
 
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 
@@ -86,7 +87,7 @@ export class DynamoDecisionStore implements DecisionStore {
       } catch (err) {
         // The SDK retries a write whose reply timed out; if the first attempt had committed, the retry fails its
         // condition on our own item. The id is a fresh ULID, so an item holding our decision means we stored it.
-        if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+        if (!conditionFailed(err)) throw err;
         const stored = await this.readItem(item.pk);
         if ((stored?.decision as Decision | undefined)?.created_at !== decision.created_at) throw err;
       }
@@ -134,11 +135,7 @@ export class DynamoDecisionStore implements DecisionStore {
           }
         }
         // A concurrent request holds the same record mid-transaction: wait for it to commit, then replay it.
-        const conflicted =
-          e.name === 'TransactionConflictException' ||
-          (e.name === 'TransactionCanceledException' &&
-            (e.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict'));
-        if (!conflicted || attempt >= 5) throw err;
+        if (!transactionConflict(err) || attempt >= 5) throw err;
         await sleep(20 * 2 ** attempt);
       }
     }

@@ -2,13 +2,7 @@
 // path with a consistent GetItem; indexed under `k#<key_id>` to list a key's grants) and `holder#<grant>#<key_id>`
 // (indexed under `w#<head>` or `p#<head>` for the cross-partner check), written together in one transaction. A key's
 // prefix grants are also kept as one set, `prefixes#<key_id>`, so the request path reads them in one consistent read.
-import {
-  BatchGetCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  paginateQuery,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, paginateQuery, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import { MAX_PREFIX_GRANTS, grantHead, grantsOverlap, isPrefixGrant, prefixOf } from '../domain/grants';
 import {
@@ -19,6 +13,9 @@ import {
   TooManyPrefixGrantsError,
 } from '../domain/ports';
 import { auditEventPut, auditTableFor } from './audit-log';
+import { batchGet } from './batch-writes';
+import { chunks, inParallel } from '../domain/in-parallel';
+import { cancellationReasons, transactionConflict } from './database-faults';
 
 const INDEX = 'grants_by_head';
 /** Exact grants per transaction (two items each; DynamoDB allows 100 items): small enough that one call stays short on a busy DynamoDB Local. */
@@ -39,36 +36,7 @@ const keyHead = (keyId: string) => `k#${keyId}`;
 const holderHead = (grant: string) => `${isPrefixGrant(grant) ? 'p' : 'w'}#${grantHead(grant)}`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const isConflict = (err: unknown) => {
-  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
-  return (
-    e?.name === 'TransactionConflictException' ||
-    (e?.name === 'TransactionCanceledException' &&
-      (e.CancellationReasons ?? []).some((r) => r?.Code === 'TransactionConflict'))
-  );
-};
-const prefixLimitHit = (err: unknown) => {
-  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
-  return (
-    e?.name === 'TransactionCanceledException' &&
-    (e.CancellationReasons ?? []).some((r) => r?.Code === 'ConditionalCheckFailed')
-  );
-};
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-/** Runs `work` over `items` with at most `parallel` in flight. */
-async function inParallel<T>(items: T[], parallel: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(parallel, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  });
-  await Promise.all(lanes);
-}
+const prefixLimitHit = (err: unknown) => cancellationReasons(err).includes('ConditionalCheckFailed');
 
 const toHolder = (item: Item): GrantHolder => ({
   grant: item.grant_value as string,
@@ -98,19 +66,10 @@ export class DynamoGrantStore implements GrantStore {
       return { exact: out.Item !== undefined };
     }
     // Both items in one round trip: the exact grant and the key's prefix set.
-    let keys: Item[] = [{ pk: grantPk(keyId, workspaceId) }, { pk: prefixesPk(keyId) }];
-    const found: Item[] = [];
-    for (let attempt = 0; keys.length; attempt++) {
-      const out = await this.client.send(
-        new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }),
-      );
-      found.push(...(out.Responses?.[this.tableName] ?? []));
-      keys = (out.UnprocessedKeys?.[this.tableName]?.Keys as Item[] | undefined) ?? [];
-      if (keys.length) await sleep(Math.min(200, 10 * 2 ** attempt));
-    }
-    const prefixItem = found.find((i) => i.pk === prefixesPk(keyId));
+    const { items } = await batchGet(this.client, this.tableName, [grantPk(keyId, workspaceId), prefixesPk(keyId)]);
+    const prefixItem = items.get(prefixesPk(keyId));
     return {
-      exact: found.some((i) => i.pk === grantPk(keyId, workspaceId)),
+      exact: items.has(grantPk(keyId, workspaceId)),
       prefixes: prefixItem ? [...((prefixItem.prefixes as Set<string> | undefined) ?? [])] : [],
     };
   }
@@ -242,9 +201,9 @@ export class DynamoGrantStore implements GrantStore {
           await this.client.send(new TransactWriteCommand({ TransactItems: items }));
           return;
         } catch (err) {
-          if (change === 'add' && prefixLimitHit(err) && !isConflict(err))
+          if (change === 'add' && prefixLimitHit(err) && !transactionConflict(err))
             throw new TooManyPrefixGrantsError(MAX_PREFIX_GRANTS);
-          if (!isConflict(err) || attempt >= CONFLICT_RETRIES) throw err;
+          if (!transactionConflict(err) || attempt >= CONFLICT_RETRIES) throw err;
           // Another change to the same key's prefix set or the same grant: back off with jitter, apply ours again.
           await sleep(Math.random() * 10 * 2 ** Math.min(attempt, 6));
         }

@@ -20,7 +20,6 @@ import { JOURNAL_GAP_GIVE_UP_MS, type JournalEntry } from '../domain/learning/jo
 import {
   type Head,
   WORKSPACE_PREFIX,
-  batchGet,
   countsFrom,
   entryBytes,
   entryFrom,
@@ -32,7 +31,7 @@ import {
   retryingConflicts,
   updateHead,
 } from './workspace-head';
-import { batchWriteAll } from './batch-writes';
+import { batchGet, batchWriteAll } from './batch-writes';
 import { FOLD_LAG, FOLD_TAKEOVER_MS, FOLD_WINDOW, type FoldOptions, foldDue, foldEnd } from './fold-schedule';
 import { consumedUnits } from './dynamodb-client';
 

@@ -3,6 +3,7 @@
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { RateCounterStore } from '../domain/ports';
+import { conditionFailed } from './database-faults';
 
 const KEEP_AFTER_WINDOW_SECONDS = 3_600;
 
@@ -36,7 +37,7 @@ export class DynamoRateCounterStore implements RateCounterStore {
       );
       return Number(out.Attributes?.used);
     } catch (err) {
-      if ((err as { name?: string })?.name === 'ConditionalCheckFailedException') return undefined;
+      if (conditionFailed(err)) return undefined;
       throw err;
     }
   }

@@ -7,12 +7,8 @@
 //                                        moved from and to; expires with its decision. Or one import request's:
 //                                        its examples summed per label (`dl` labels, `dx` counts, `xn` examples)
 //   wsjournal#<ws>#g<n>#fold<end>        a fold's plan: the entries of its window it found missing
-import {
-  BatchGetCommand,
-  type DynamoDBDocumentClient,
-  UpdateCommand,
-  type UpdateCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { batchGet } from './batch-writes';
 import { ITEM_PREFIX } from '../contract/tables';
 import { type JournalEntry, decodeChanges } from '../domain/learning/journal';
 import { decodeDeltas } from '../domain/learning/label-delta';
@@ -156,36 +152,6 @@ export async function initHead(
     }),
   );
   return headFrom(out.Attributes);
-}
-
-/** BatchGetItem in calls of 100 keys, with unprocessed keys retried (they come back under throttling). */
-export async function batchGet(
-  client: DynamoDBDocumentClient,
-  tableName: string,
-  pks: string[],
-  consistent = true,
-): Promise<{ items: Map<string, Record<string, unknown>>; requests: number }> {
-  const found = new Map<string, Record<string, unknown>>();
-  let requests = 0;
-  await Promise.all(
-    Array.from({ length: Math.ceil(pks.length / 100) }, async (_, chunk) => {
-      let keys: Record<string, unknown>[] = pks.slice(chunk * 100, chunk * 100 + 100).map((pk) => ({ pk }));
-      for (let attempt = 0; keys.length > 0 && attempt < 5; attempt++) {
-        requests++;
-        const out = await client.send(
-          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: consistent } } }),
-        );
-        for (const item of out.Responses?.[tableName] ?? []) found.set(String(item.pk), item);
-        keys = (out.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-        if (keys.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-      }
-      if (keys.length)
-        throw Object.assign(new Error('BatchGetItem left keys unprocessed'), {
-          name: 'ProvisionedThroughputExceededException',
-        });
-    }),
-  );
-  return { items: found, requests };
 }
 
 /**

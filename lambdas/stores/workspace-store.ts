@@ -16,16 +16,9 @@ import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '..
 import { addDeltaToCounts } from '../domain/learning/label-delta';
 import { type JournalEntry, applyJournal, entriesToRead, journalCursor } from '../domain/learning/journal';
 import { FOLD_LAG, FOLD_WINDOW, type FoldOptions, JournalFolder, foldDue } from './journal-fold';
-import {
-  WORKSPACE_PREFIX,
-  batchGet,
-  countsFrom,
-  headFrom,
-  headPk,
-  initHead,
-  labelPk,
-  readJournal,
-} from './workspace-head';
+import { WORKSPACE_PREFIX, countsFrom, headFrom, headPk, initHead, labelPk, readJournal } from './workspace-head';
+import { batchGet } from './batch-writes';
+import { cancellationReasons } from './database-faults';
 
 export { WORKSPACE_PREFIX, countsFrom, labelPk };
 
@@ -190,10 +183,9 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
         );
         return { kind: 'stored', policy: policyFrom({ policy, version: version + 1, updated_at: now }) };
       } catch (err) {
-        const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
-        const raced =
-          e.name === 'TransactionCanceledException' &&
-          e.CancellationReasons?.some((r) => r?.Code === 'ConditionalCheckFailed' || r?.Code === 'TransactionConflict');
+        const raced = cancellationReasons(err).some(
+          (c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict',
+        );
         if (!raced || attempt >= 10) throw err;
       }
     }

@@ -7,7 +7,6 @@ import {
   MAX_AUDIT_LIST_LIMIT,
 } from '../../lambdas/domain/audit';
 import { parseRfc3339 } from '../../lambdas/domain/timestamps';
-import type { DynamoAuditLog } from '../../lambdas/stores/audit-store';
 
 export function auditQuery(flag: (name: string) => string | undefined): AuditQuery {
   const since = flag('since');
@@ -38,13 +37,8 @@ export function auditEventText(e: AuditEvent): string {
   return `${e.at}  ${e.action.padEnd(18)}  ${targetText(e.target) || '-'}  by ${e.actor}  ${JSON.stringify(e.before)} -> ${JSON.stringify(e.after)}`;
 }
 
-/** The CLI's audit commands; undefined for any other command. */
-export async function runAuditCommand(
-  command: string,
-  flag: (name: string) => string | undefined,
-  log: () => DynamoAuditLog,
-): Promise<{ json: Record<string, unknown>; text: string } | undefined> {
-  if (command !== 'audit list') return undefined;
-  const events = await log().list(auditQuery(flag));
-  return { json: { events }, text: events.length ? events.map(auditEventText).join('\n') : '(no audit events)' };
-}
+/** `audit list`'s output. */
+export const auditListOutput = (events: AuditEvent[]) => ({
+  json: { events },
+  text: events.length ? events.map(auditEventText).join('\n') : '(no audit events)',
+});

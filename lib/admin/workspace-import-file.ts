@@ -3,6 +3,8 @@
 // queue; a missing source means email; quoted fields may span lines). Each record keeps the line it starts on, so
 // errors name it; a line that cannot be read is an error of its own and the rest goes on.
 
+import { csvRows } from '../csv';
+
 export interface FileRecord {
   line: number;
   example: unknown;
@@ -46,54 +48,6 @@ export function parseJsonLines(text: string): ParsedFile {
     }
   });
   return { records, problems, examples };
-}
-
-/** RFC 4180 rows, each with the line it starts on; a quote left open is reported at its row's start. */
-function csvRows(text: string): { rows: { line: number; cells: string[] }[]; unclosedAt?: number } {
-  const rows: { line: number; cells: string[] }[] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let line = 1;
-  let rowLine = 1;
-  let started = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          cell += '"';
-          i++;
-        } else quoted = false;
-      } else {
-        if (c === '\n') line++;
-        cell += c;
-      }
-      continue;
-    }
-    if (c === '"' && cell === '') {
-      quoted = true;
-      started = true;
-    } else if (c === ',') {
-      cells.push(cell);
-      cell = '';
-      started = true;
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      if (started || cell !== '') rows.push({ line: rowLine, cells: [...cells, cell] });
-      cells = [];
-      cell = '';
-      started = false;
-      line++;
-      rowLine = line;
-    } else {
-      cell += c;
-      started = true;
-    }
-  }
-  if (quoted) return { rows, unclosedAt: rowLine };
-  if (started || cell !== '') rows.push({ line: rowLine, cells: [...cells, cell] });
-  return { rows };
 }
 
 export function parseCsv(text: string): ParsedFile {

@@ -3,11 +3,11 @@
 // Idempotency-Key derived from the file's content, the workspace, its model generation and the chunk's position:
 // running the same file again within 24 hours, after an interruption, teaches nothing twice (after a reset, it
 // teaches the new model). Progress goes to a terminal's stderr.
+import { AdminInputError, assertWorkspace } from '../admin';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { canonicalJson } from '../../lambdas/analyze/analyze-signal';
-import { WORKSPACE_ID_PATTERN } from '../../lambdas/analyze/signal-schema';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
@@ -15,8 +15,7 @@ import { IMPORT_LIMITS } from '../../lambdas/import-examples/import-envelope';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 import { type FileProblem, parseImportFile } from './workspace-import-file';
-
-export class WorkspaceImportInputError extends Error {}
+import { inParallel } from '../../lambdas/domain/in-parallel';
 
 export interface ImportReport {
   workspace_id: string;
@@ -35,12 +34,6 @@ export interface ImportProgress {
 const CHUNKS_IN_FLIGHT = 4;
 
 const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
-
-function assertWorkspace(ws: string | undefined): string {
-  if (!ws || !WORKSPACE_ID_PATTERN.test(ws))
-    throw new WorkspaceImportInputError('--workspace must be 1 to 128 characters of A-Z a-z 0-9 . _ : -');
-  return ws;
-}
 
 /** `12s`, `3m05s`: time left at the current rate. */
 const duration = (ms: number) => {
@@ -75,12 +68,12 @@ export class WorkspaceImporter {
     onProgress?: (p: ImportProgress) => void,
   ): Promise<ImportReport> {
     const ws = assertWorkspace(workspace);
-    if (!file) throw new WorkspaceImportInputError('--file is required');
+    if (!file) throw new AdminInputError('--file is required');
     let content: Buffer;
     try {
       content = readFileSync(file);
     } catch (err) {
-      throw new WorkspaceImportInputError(`cannot read ${file}: ${(err as Error).message}`);
+      throw new AdminInputError(`cannot read ${file}: ${(err as Error).message}`);
     }
     const parsed = parseImportFile(content.toString('utf8'));
     const fileHash = sha256(content);
@@ -93,7 +86,6 @@ export class WorkspaceImporter {
     const { records } = parsed;
     const chunks = Math.ceil(records.length / IMPORT_LIMITS.examplesMax);
     let done = 0;
-    let next = 0;
     const importChunk = async (chunk: number) => {
       const start = chunk * IMPORT_LIMITS.examplesMax;
       const slice = records.slice(start, start + IMPORT_LIMITS.examplesMax);
@@ -134,10 +126,10 @@ export class WorkspaceImporter {
       onProgress?.({ done, total: records.length, elapsedMs: Date.now() - started });
     };
     // A few chunks in flight at once: each is a separate import with its own key, so their order does not matter.
-    await Promise.all(
-      Array.from({ length: Math.min(CHUNKS_IN_FLIGHT, chunks) }, async () => {
-        while (next < chunks) await importChunk(next++);
-      }),
+    await inParallel(
+      Array.from({ length: chunks }, (_, chunk) => chunk),
+      CHUNKS_IN_FLIGHT,
+      importChunk,
     );
     errors.sort((a, b) => a.line - b.line);
     return { workspace_id: ws, examples: parsed.examples, learned, errors };
@@ -154,23 +146,16 @@ export class WorkspaceImporter {
   }
 }
 
-export type ImportCommandOutput = { json: Record<string, unknown>; text: string };
-
-/** The CLI's `workspace import|forget`; undefined for any other command. */
-export async function runImportCommand(
-  command: string,
-  flag: (name: string) => string | undefined,
-  importer: () => WorkspaceImporter,
+/** `workspace import`: the file imported, progress drawn on a terminal. */
+export async function importFileOutput(
+  importer: WorkspaceImporter,
+  workspace: string | undefined,
+  file: string | undefined,
   progress: NodeJS.WriteStream = process.stderr,
-): Promise<ImportCommandOutput | undefined> {
-  if (command === 'workspace forget') {
-    const out = await importer().forget(flag('workspace'));
-    return { json: { ...out }, text: `workspace ${out.workspace_id}: model forgotten` };
-  }
-  if (command !== 'workspace import') return undefined;
+) {
   const tty = progress.isTTY === true;
   let lastDraw = 0;
-  const report = await importer().importFile(flag('workspace'), flag('file'), (p) => {
+  const report = await importer.importFile(workspace, file, (p) => {
     if (!tty || (p.done < p.total && Date.now() - lastDraw < 100)) return;
     lastDraw = Date.now();
     progress.write(`\r${progressLine(p)}\x1b[K`);

@@ -47,16 +47,23 @@ export interface DynamoDbExit {
   output: string;
 }
 
-export interface RunningDynamoDb {
+/** How to reach a local database's data: as createDocumentClient's options, and as service settings to merge. */
+export interface LocalConnection {
+  clientOptions: ClientOptions;
+  settings: Pick<Settings, 'dynamodbEndpoint' | 'dynamodbLocalAccessKeyId' | 'region'>;
+}
+
+export const localConnection = (endpoint: string, c: LocalDbCredentials, httpAgent: OwnedListenerAgent) => ({
+  clientOptions: { endpoint, region: c.region, localAccessKeyId: c.accessKeyId, httpAgent },
+  settings: { dynamodbEndpoint: endpoint, region: c.region, dynamodbLocalAccessKeyId: c.accessKeyId },
+});
+
+export interface RunningDynamoDb extends LocalConnection {
   endpoint: string;
   port: number;
   pid: number;
   /** The credentials that open this database's data (clients must use them). */
   credentials: LocalDbCredentials;
-  /** What createDocumentClient needs to reach this database's data. */
-  clientOptions: ClientOptions;
-  /** The same, as service settings (merge into a Settings object). */
-  settings: Pick<Settings, 'dynamodbEndpoint' | 'dynamodbLocalAccessKeyId' | 'region'>;
   /** Settles when the process ends, whoever ended it. */
   exited: Promise<DynamoDbExit>;
   stop(): Promise<void>;
@@ -228,12 +235,7 @@ export async function startDynamoDbLocal(options: {
     port,
     pid: child.pid!,
     credentials,
-    clientOptions: { endpoint, region: credentials.region, localAccessKeyId: credentials.accessKeyId, httpAgent },
-    settings: {
-      dynamodbEndpoint: endpoint,
-      region: credentials.region,
-      dynamodbLocalAccessKeyId: credentials.accessKeyId,
-    },
+    ...localConnection(endpoint, credentials, httpAgent),
     exited,
     async stop() {
       child.kill('SIGTERM');

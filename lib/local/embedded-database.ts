@@ -1,22 +1,16 @@
 // Local mode's embedded database as one piece: its secret (from the data directory, or fresh for `:memory:`), DynamoDB
 // Local under supervision, and the port record through which the admin CLI finds it.
 import { relative } from 'node:path';
-import type { Settings } from '../../lambdas/contract/settings';
-import type { ClientOptions } from '../../lambdas/stores/dynamodb-client';
 import { type LocalDbCredentials, ephemeralCredentials, prepareDataDir } from './credentials';
-import { IN_MEMORY, NO_WEB_ORIGIN } from './dynamodb-local';
+import { IN_MEMORY, type LocalConnection, NO_WEB_ORIGIN, localConnection } from './dynamodb-local';
 import { OwnedListenerAgent } from './listener-owner';
 import { removePortRecord, writePortRecord } from './port-record';
 import { superviseDynamoDbLocal } from './supervisor';
 
-export interface EmbeddedDatabase {
+export interface EmbeddedDatabase extends LocalConnection {
   endpoint: string;
   port: number;
   credentials: LocalDbCredentials;
-  /** What createDocumentClient needs to reach the data. */
-  clientOptions: ClientOptions;
-  /** Merge into the service's settings. */
-  settings: Pick<Settings, 'dynamodbEndpoint' | 'dynamodbLocalAccessKeyId' | 'region'>;
   /** What to tell the person at the terminal about how the data is protected. */
   notices: string[];
   /** The JVM's current process id. */
@@ -71,17 +65,7 @@ export async function startEmbeddedDatabase(options: {
     endpoint: db.endpoint,
     port: db.port,
     credentials,
-    clientOptions: {
-      endpoint: db.endpoint,
-      region: credentials.region,
-      localAccessKeyId: credentials.accessKeyId,
-      httpAgent,
-    },
-    settings: {
-      dynamodbEndpoint: db.endpoint,
-      region: credentials.region,
-      dynamodbLocalAccessKeyId: credentials.accessKeyId,
-    },
+    ...localConnection(db.endpoint, credentials, httpAgent),
     notices,
     pid: () => db.pid(),
     async stop() {

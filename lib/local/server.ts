@@ -133,6 +133,85 @@ function writeResult(res: ServerResponse, result: unknown, requestId: string) {
   res.end(body);
 }
 
+/** A request as the gateway sees it; the body as the event carries it (text, or base64 with isBase64Encoded). */
+export interface GatewayRequest {
+  method: string;
+  rawPath: string;
+  rawQueryString: string;
+  headers: Record<string, string>;
+  cookies?: string[];
+  body?: string;
+  isBase64Encoded: boolean;
+  requestId: string;
+  domainName: string;
+  protocol: string;
+  sourceIp: string;
+}
+
+/**
+ * The payload 2.0 events API Gateway builds for a request (also used by the bench): the authorizer's, and the
+ * route's once the authorizer's context is known; `route` is undefined for the $default route.
+ */
+export function gatewayEvents(r: GatewayRequest) {
+  const match = matchRoute(r.method, r.rawPath);
+  const route = match.kind === 'route' ? match.route : undefined;
+  const routeKey = route ? `${route.method} ${route.path}` : '$default';
+  const now = new Date();
+  const requestContext = {
+    accountId: '000000000000',
+    apiId: 'local',
+    domainName: r.domainName,
+    domainPrefix: 'local',
+    http: {
+      method: r.method,
+      path: r.rawPath,
+      protocol: r.protocol,
+      sourceIp: r.sourceIp,
+      userAgent: r.headers['user-agent'] ?? '',
+    },
+    requestId: r.requestId,
+    routeKey,
+    stage: '$default',
+    time: now.toUTCString(),
+    timeEpoch: now.getTime(),
+  };
+  const pathParameters =
+    match.kind === 'route' && Object.keys(match.pathParameters).length ? match.pathParameters : undefined;
+  const queryStringParameters = queryOf(r.rawQueryString);
+  const { rawPath, rawQueryString, headers, cookies } = r;
+  const authorizer: APIGatewayRequestAuthorizerEventV2 = {
+    version: '2.0',
+    type: 'REQUEST',
+    routeArn: `arn:aws:execute-api:local:000000000000:local/$default/${r.method}${rawPath}`,
+    identitySource: [],
+    routeKey,
+    rawPath,
+    rawQueryString,
+    cookies: cookies ?? [],
+    headers,
+    queryStringParameters: queryStringParameters ?? {},
+    requestContext,
+    pathParameters: pathParameters ?? {},
+    stageVariables: {},
+  };
+  const routeEvent = (
+    authorizerContext: unknown,
+  ): APIGatewayProxyEventV2 & { requestContext: { authorizer?: unknown } } => ({
+    version: '2.0',
+    routeKey,
+    rawPath,
+    rawQueryString,
+    cookies,
+    headers,
+    queryStringParameters,
+    requestContext: { ...requestContext, authorizer: { lambda: authorizerContext } },
+    pathParameters,
+    body: r.body,
+    isBase64Encoded: r.isBase64Encoded,
+  });
+  return { route, authorizer, routeEvent };
+}
+
 export interface LocalServerOptions {
   port: number;
   host?: string;
@@ -191,78 +270,33 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
           const raw = await readBody(req);
           if (raw === 'too_large') return gatewayError(res, 413, 'Request Entity Too Large', requestId);
           const { headers, cookies } = headersOf(req);
-          const match = matchRoute(method, rawPath);
-          const route = match.kind === 'route' ? match.route : undefined;
-          const routeKey = route ? `${route.method} ${route.path}` : '$default';
-          const now = new Date();
-          const requestContext = {
-            accountId: '000000000000',
-            apiId: 'local',
-            domainName: headers.host ?? host,
-            domainPrefix: 'local',
-            http: {
-              method,
-              path: rawPath,
-              protocol: `HTTP/${req.httpVersion}`,
-              sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-              userAgent: headers['user-agent'] ?? '',
-            },
-            requestId,
-            routeKey,
-            stage: '$default',
-            time: now.toUTCString(),
-            timeEpoch: now.getTime(),
-          };
-          const pathParameters =
-            match.kind === 'route' && Object.keys(match.pathParameters).length ? match.pathParameters : undefined;
-          const queryStringParameters = queryOf(rawQueryString);
-
-          let authorizerContext: unknown;
-          // Every route has the authorizer, the $default route too (the stack attaches it there for Control Tower's
-          // route-authorization control); the fallback ignores the verdict, so 404/405 still need no key.
-          {
-            const authEvent: APIGatewayRequestAuthorizerEventV2 = {
-              version: '2.0',
-              type: 'REQUEST',
-              routeArn: `arn:aws:execute-api:local:000000000000:local/$default/${method}${rawPath}`,
-              identitySource: [],
-              routeKey,
-              rawPath,
-              rawQueryString,
-              cookies: cookies ?? [],
-              headers,
-              queryStringParameters: queryStringParameters ?? {},
-              requestContext: requestContext,
-              pathParameters: pathParameters ?? {},
-              stageVariables: {},
-            };
-            let verdict: { isAuthorized?: unknown; context?: unknown };
-            try {
-              verdict = (await (handlers.authorizer as Invoke)(
-                authEvent,
-                lambdaContext('authorizer'),
-              )) as typeof verdict;
-            } catch {
-              return gatewayError(res, 500, 'Internal Server Error', requestId);
-            }
-            if (verdict?.isAuthorized !== true) return gatewayError(res, 403, 'Forbidden', requestId);
-            authorizerContext = verdict.context ?? {};
-          }
-
           const text = raw.length === 0 || (TEXT_MEDIA.test(headers['content-type'] ?? '') && isUtf8(raw));
-          const event: APIGatewayProxyEventV2 & { requestContext: { authorizer?: unknown } } = {
-            version: '2.0',
-            routeKey,
+          const { route, authorizer, routeEvent } = gatewayEvents({
+            method,
             rawPath,
             rawQueryString,
-            cookies,
             headers,
-            queryStringParameters,
-            requestContext: { ...requestContext, authorizer: { lambda: authorizerContext } },
-            pathParameters,
+            cookies,
             body: raw.length ? (text ? raw.toString('utf8') : raw.toString('base64')) : undefined,
             isBase64Encoded: !text,
-          };
+            requestId,
+            domainName: headers.host ?? host,
+            protocol: `HTTP/${req.httpVersion}`,
+            sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+          });
+          // Every route has the authorizer, the $default route too (the stack attaches it there for Control Tower's
+          // route-authorization control); the fallback ignores the verdict, so 404/405 still need no key.
+          let verdict: { isAuthorized?: unknown; context?: unknown };
+          try {
+            verdict = (await (handlers.authorizer as Invoke)(
+              authorizer,
+              lambdaContext('authorizer'),
+            )) as typeof verdict;
+          } catch {
+            return gatewayError(res, 500, 'Internal Server Error', requestId);
+          }
+          if (verdict?.isAuthorized !== true) return gatewayError(res, 403, 'Forbidden', requestId);
+          const event = routeEvent(verdict.context ?? {});
           const handler = (route ? handlers.routes[route.id] : handlers.fallback) as Invoke;
           let result: unknown;
           try {

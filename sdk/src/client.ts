@@ -111,6 +111,11 @@ function retryAfterMs(headers: Headers): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
+/** The same key for every retry of one request: the caller's, or one made up. */
+const idempotency = (options: IdempotentRequestOptions) => ({
+  'Idempotency-Key': options.idempotencyKey ?? globalThis.crypto.randomUUID(),
+});
+
 const toTime = (value: string | Date | undefined) => (value instanceof Date ? value.toISOString() : value);
 
 export class SignalAnalysisClient {
@@ -151,7 +156,7 @@ export class SignalAnalysisClient {
     const answer = await this.send<Decision>({
       ...OPERATIONS.analyze,
       body: signal,
-      headers: { 'Idempotency-Key': options.idempotencyKey ?? globalThis.crypto.randomUUID() },
+      headers: idempotency(options),
       options,
     });
     return {
@@ -163,18 +168,11 @@ export class SignalAnalysisClient {
 
   /** Scores 1 to 100 signals in one request; the answer has one item per signal, in input order. */
   async analyzeBatch(signals: Signal[], options: IdempotentRequestOptions = {}): Promise<BatchResult> {
-    const answer = await this.send<BatchResult>({
-      ...OPERATIONS.analyzeBatch,
-      body: { signals },
-      headers: { 'Idempotency-Key': options.idempotencyKey ?? globalThis.crypto.randomUUID() },
-      options,
-    });
-    return answer.body;
+    return this.body(OPERATIONS.analyzeBatch, {}, { body: { signals }, headers: idempotency(options), options });
   }
 
   async getDecision(decisionId: string, options: RequestOptions = {}): Promise<Decision> {
-    return (await this.send<Decision>({ ...this.withId(OPERATIONS.getDecision, 'decision_id', decisionId), options }))
-      .body;
+    return this.body(OPERATIONS.getDecision, { decision_id: decisionId }, { options });
   }
 
   /** One page of a workspace's decisions, newest first. */
@@ -187,7 +185,7 @@ export class SignalAnalysisClient {
       created_after: toTime(params.created_after),
       created_before: toTime(params.created_before),
     };
-    return (await this.send<DecisionList>({ ...OPERATIONS.listDecisions, query, options })).body;
+    return this.body(OPERATIONS.listDecisions, {}, { query, options });
   }
 
   /** Every page, following `starting_after` until `has_more` is false: each decision comes exactly once. */
@@ -208,18 +206,11 @@ export class SignalAnalysisClient {
 
   /** Records what a decision should have been; a second feedback on the same decision replaces the first. */
   async submitFeedback(decisionId: string, feedback: Feedback, options: RequestOptions = {}): Promise<FeedbackRecord> {
-    return (
-      await this.send<FeedbackRecord>({
-        ...this.withId(OPERATIONS.submitFeedback, 'decision_id', decisionId),
-        body: feedback,
-        options,
-      })
-    ).body;
+    return this.body(OPERATIONS.submitFeedback, { decision_id: decisionId }, { body: feedback, options });
   }
 
   async getPolicy(workspaceId: string, options: RequestOptions = {}): Promise<Policy> {
-    return (await this.send<Policy>({ ...this.withId(OPERATIONS.getPolicy, 'workspace_id', workspaceId), options }))
-      .body;
+    return this.body(OPERATIONS.getPolicy, { workspace_id: workspaceId }, { options });
   }
 
   /**
@@ -232,14 +223,7 @@ export class SignalAnalysisClient {
     options: RequestOptions & { ifMatch?: number } = {},
   ): Promise<Policy> {
     const headers: Record<string, string> = options.ifMatch === undefined ? {} : { 'If-Match': `"${options.ifMatch}"` };
-    return (
-      await this.send<Policy>({
-        ...this.withId(OPERATIONS.putPolicy, 'workspace_id', workspaceId),
-        body: policy,
-        headers,
-        options,
-      })
-    ).body;
+    return this.body(OPERATIONS.putPolicy, { workspace_id: workspaceId }, { body: policy, headers, options });
   }
 
   /**
@@ -251,26 +235,27 @@ export class SignalAnalysisClient {
     examples: ImportExample[],
     options: IdempotentRequestOptions = {},
   ): Promise<ImportResult> {
-    return (
-      await this.send<ImportResult>({
-        ...this.withId(OPERATIONS.importExamples, 'workspace_id', workspaceId),
-        body: { examples },
-        headers: { 'Idempotency-Key': options.idempotencyKey ?? globalThis.crypto.randomUUID() },
-        options,
-      })
-    ).body;
+    const call = { body: { examples }, headers: idempotency(options), options };
+    return this.body(OPERATIONS.importExamples, { workspace_id: workspaceId }, call);
   }
 
   /** Forgets everything the workspace learned (feedback and imports); its policy and decisions stay. */
   async forgetModel(workspaceId: string, options: RequestOptions = {}): Promise<ModelForgotten> {
-    return (
-      await this.send<ModelForgotten>({ ...this.withId(OPERATIONS.forgetModel, 'workspace_id', workspaceId), options })
-    ).body;
+    return this.body(OPERATIONS.forgetModel, { workspace_id: workspaceId }, { options });
   }
 
-  private withId(op: { method: string; path: string }, name: string, value: string): { method: string; path: string } {
-    if (typeof value !== 'string' || value === '') throw new TypeError(`${name} must be a non-empty string`);
-    return { method: op.method, path: op.path.replace(`{${name}}`, encodeURIComponent(value)) };
+  /** The answer's body to operation `op`, its path's `{name}` filled in from `ids`. */
+  private async body<T>(
+    op: { method: string; path: string },
+    ids: Record<string, string>,
+    call: Omit<Call, 'method' | 'path'>,
+  ): Promise<T> {
+    let path: string = op.path;
+    for (const [name, value] of Object.entries(ids)) {
+      if (typeof value !== 'string' || value === '') throw new TypeError(`${name} must be a non-empty string`);
+      path = path.replace(`{${name}}`, encodeURIComponent(value));
+    }
+    return (await this.send<T>({ method: op.method, path, ...call })).body;
   }
 
   private url(path: string, query?: Record<string, string | undefined>): string {
@@ -362,26 +347,28 @@ export class SignalAnalysisClient {
     wait: number | undefined,
   ): SignalAnalysisError {
     const service = (json as ErrorBody | undefined)?.error;
+    const common = {
+      status: response.status,
+      retryAfterSeconds: wait === undefined ? undefined : Math.ceil(wait / 1000),
+      attempts,
+    };
     if (service && typeof service.code === 'string') {
+      const requestId = service.request_id ?? response.headers.get('x-request-id') ?? undefined;
       return new SignalAnalysisError({
-        status: response.status,
+        ...common,
         code: service.code,
         message: service.message,
-        requestId: service.request_id ?? response.headers.get('x-request-id') ?? undefined,
+        requestId,
         details: service.details,
-        retryAfterSeconds: wait === undefined ? undefined : Math.ceil(wait / 1000),
-        attempts,
       });
     }
     // API Gateway's own answers: `{"message": ...}` and its request id header.
     const gatewayMessage = (json as { message?: unknown } | undefined)?.message;
     return new SignalAnalysisError({
-      status: response.status,
+      ...common,
       code: `HTTP_${response.status}`,
       message: typeof gatewayMessage === 'string' ? gatewayMessage : text.slice(0, 200) || `HTTP ${response.status}`,
       requestId: response.headers.get('x-request-id') ?? response.headers.get('apigw-requestid') ?? undefined,
-      retryAfterSeconds: wait === undefined ? undefined : Math.ceil(wait / 1000),
-      attempts,
     });
   }
 }

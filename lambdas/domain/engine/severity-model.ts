@@ -10,7 +10,7 @@ export const SEVERITY_WORD_BITS = 16;
 const WORD_MASK = (1 << SEVERITY_WORD_BITS) - 1;
 /** Tokens read: an alert or a bug report says how serious it is near its start. */
 export const SEVERITY_TOKENS = 400;
-export const SEVERITY_MODEL_FORMAT = 'sas-severity-lr-2';
+export const SEVERITY_MODEL_FORMAT = 'sas-severity-lr-3';
 /** The rules' points enter the model per this many points (one unit of the `rules` feature). */
 export const RULE_POINTS_UNIT = 20;
 
@@ -20,6 +20,11 @@ export interface SeverityModel {
   /** Score points per unit of log-odds, and the most the model's reason may add or take (chosen by the trainer). */
   perLogit: number;
   max: number;
+  /**
+   * Points added to every text the model reads, so that its bands fit the authors' labels (bugs: chosen inside
+   * TIMOB for band fit; alerts 0). It moves where this kind's texts fall against the shared bands, not their order.
+   */
+  offset: number;
   /** Log-odds per RULE_POINTS_UNIT points of the rule reasons the model reads. */
   rules: number;
   words: ReadonlyMap<number, number>;
@@ -30,6 +35,7 @@ export interface SeverityModelEntry {
   trained_on: string;
   per_logit: number;
   max: number;
+  offset: number;
   bias: number;
   rules: number;
   buckets: number[];
@@ -73,7 +79,15 @@ export function modelFromFile(m: SeverityModelEntry, scale: number): SeverityMod
   }
   const codes: Record<string, number> = {};
   for (const [k, v] of Object.entries(m.codes)) codes[k] = v / scale;
-  return { bias: m.bias / scale, perLogit: m.per_logit, max: m.max, rules: m.rules / scale, words, codes };
+  return {
+    bias: m.bias / scale,
+    perLogit: m.per_logit,
+    max: m.max,
+    offset: m.offset,
+    rules: m.rules / scale,
+    words,
+    codes,
+  };
 }
 
 let shipped: { alert: SeverityModel; bug: SeverityModel } | null = null;

@@ -18,7 +18,7 @@ export interface EngineModels {
  * learned severity model sets how far the text's evidence moves the score. The model reads the rule reasons' points
  * among its features, so its log-odds (minus its bias: a text with no evidence moves nothing), in points, are what
  * the rules and the model say together; `SEVERITY_MODEL` is the difference from the rules' own points, bounded by
- * the model's `max`. Each rule reason keeps its weight as the explanation; the model's correction is one reason.
+ * the model's `max`. The model's `offset` (bug reports only) places tickets against the shared bands. Each rule reason keeps its weight as the explanation; the model's correction is one reason.
  */
 export function severityReason(
   source: Source,
@@ -35,7 +35,7 @@ export function severityReason(
   const model = source === 'internal' ? pair.alert : pair.bug;
   const read = severityRead(reasons);
   const z = severityLogit(model, severityWords(buf), read.codes, read.points) - model.bias;
-  const points = Math.max(-model.max, Math.min(model.max, Math.round(z * model.perLogit - read.points)));
+  const points = Math.max(-model.max, Math.min(model.max, Math.round(z * model.perLogit + model.offset - read.points)));
   if (points === 0) return null;
   const what = source === 'internal' ? 'alert rules' : 'bug reports';
   return {
