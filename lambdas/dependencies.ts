@@ -15,7 +15,7 @@ import type {
 } from './domain/ports';
 import { RateLimiter } from './application/rate-limiter';
 import { GrantAccess, type WorkspaceAccess } from './application/workspace-access';
-import { type Telemetry, createTelemetry } from './observability';
+import { type Telemetry, createTelemetry, describeError } from './observability';
 import { DynamoAccessStore } from './stores/access-store';
 import { DynamoDecisionBatchStore } from './stores/decision-batch-store';
 import { DynamoDecisionListStore } from './stores/decision-list-store';
@@ -70,13 +70,23 @@ export function createDependencies(settings: Settings, overrides: DependencyOver
     });
   const accessStore = new DynamoAccessStore(client, settings.accessTableName);
   const workspaceStore = new DynamoWorkspaceStore(client, settings.decisionsTableName);
+  const feedbackStore = new DynamoFeedbackStore(client, settings.decisionsTableName);
+  const modelWrites = new DynamoModelWriteStore(client, settings.decisionsTableName);
+  const telemetry = overrides.telemetry ?? createTelemetry(settings);
+  for (const folder of [workspaceStore.folder, feedbackStore.folder, modelWrites.folder])
+    folder.onCleanupFailed = ({ workspaceId, generation, error }) =>
+      telemetry.logger.warn('fold clean-up after a reset failed', {
+        workspace_id: workspaceId,
+        generation,
+        error: describeError(error),
+      });
   return {
     settings,
     client,
     accessStore,
     workspaceStore,
-    feedbackStore: new DynamoFeedbackStore(client, settings.decisionsTableName),
-    modelWrites: new DynamoModelWriteStore(client, settings.decisionsTableName),
+    feedbackStore,
+    modelWrites,
     workspaces: new WorkspaceCache(
       (id) => workspaceStore.loadState(id),
       settings.workspaceCacheTtlSeconds * 1000,
@@ -94,6 +104,6 @@ export function createDependencies(settings: Settings, overrides: DependencyOver
       clock: overrides.clock,
     }),
     isUnavailable: isDatabaseUnavailable,
-    telemetry: overrides.telemetry ?? createTelemetry(settings),
+    telemetry,
   };
 }

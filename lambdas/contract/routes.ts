@@ -61,7 +61,8 @@ export interface TableAccess {
  * Loading a workspace's policy, model, head, label items and journal entries, and checking its head each TTL
  * (BatchGetItem); making its sketch key and head on a first load (UpdateItem). A check that finds journal entries
  * unfolded for an hour folds them (lambdas/stores/journal-fold.ts): the fold's plan (GetItem, PutItem), the label
- * items, the model item's labels and the head's fold marker (UpdateItem).
+ * items, the model item's labels and the head's fold marker (UpdateItem), and after a reset it lost to, the label
+ * items it wrote (BatchWriteItem).
  */
 const LOAD_WORKSPACE = {
   BatchGetItem: ['policy', 'workspaceModel', 'workspaceLabel', 'workspaceHead', 'workspaceJournal'],
@@ -69,6 +70,8 @@ const LOAD_WORKSPACE = {
   GetItem: ['workspaceJournal', 'workspaceLabel'],
   PutItem: ['workspaceJournal', 'workspaceLabel'],
   UpdateItem: ['workspaceModel', 'workspaceLabel', 'workspaceHead'],
+  // A fold that loses to a reset deletes the label items it wrote for the replaced generation.
+  BatchWriteItem: ['workspaceLabel'],
 } as const satisfies TableAccess['actions'];
 
 export const ROUTES: readonly RouteDefinition[] = [
@@ -118,7 +121,7 @@ export const ROUTES: readonly RouteDefinition[] = [
       actions: {
         ...LOAD_WORKSPACE,
         BatchGetItem: [...LOAD_WORKSPACE.BatchGetItem, 'decision'],
-        BatchWriteItem: ['decision'],
+        BatchWriteItem: ['decision', ...LOAD_WORKSPACE.BatchWriteItem],
         PutItem: ['idempotency', ...LOAD_WORKSPACE.PutItem],
         GetItem: ['idempotency', ...LOAD_WORKSPACE.GetItem],
       },

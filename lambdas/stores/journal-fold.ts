@@ -16,7 +16,7 @@
 // A fold left in flight (a crash) is taken over by a feedback after FOLD_TAKEOVER_MS.
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type LabelDelta, addDeltaToCounts, journalDeltas } from '../domain/learning/label-delta';
-import type { JournalEntry } from '../domain/learning/journal';
+import { JOURNAL_GAP_GIVE_UP_MS, type JournalEntry } from '../domain/learning/journal';
 import {
   type Head,
   WORKSPACE_PREFIX,
@@ -24,6 +24,7 @@ import {
   entryBytes,
   entryFrom,
   foldPlanPk,
+  headFrom,
   headPk,
   journalPk,
   labelPk,
@@ -31,26 +32,9 @@ import {
   updateHead,
 } from './workspace-head';
 import { batchGet, batchWriteAll } from './batch-writes';
+import { FOLD_LAG, FOLD_TAKEOVER_MS, FOLD_WINDOW, type FoldOptions, foldDue, foldEnd } from './fold-schedule';
 import { consumedUnits } from './dynamodb-client';
 
-/** Entries a fold sums (chosen in the workspace bench: feedback <= 2x its floor on the whole banking77 pool). */
-export const FOLD_WINDOW = 512;
-/** A window is folded once this many later entries exist, so its own entries are surely written. */
-export const FOLD_LAG = 32;
-/**
- * Imported examples (in import entries of up to 100 each) after which the journal is folded up to the head, whatever
- * the number of entries: a first load then reads at most about this many imported examples' counts beside the
- * feedback entries (a few hundred KB at most), and the folds' whole-item writes are spread over as many examples.
- */
-export const IMPORT_FOLD_WEIGHT = 1_024;
-/**
- * A quiet workspace folds what it has once its oldest unfolded entry is this old, at its next feedback or at a
- * container's next check of its head (analyze): an entry expires with its decision, and at least a day after it was
- * written.
- */
-export const FOLD_AGE_MS = 60 * 60 * 1000;
-/** A fold in flight this long is taken over (its runner crashed). */
-export const FOLD_TAKEOVER_MS = 10_000;
 /** Counts ADDed by one update: its expression stays well under DynamoDB's 4 KB. */
 const TERMS_PER_UPDATE = 250;
 /** A fold's plan is kept this long (far beyond any retry). */
@@ -65,42 +49,13 @@ export interface FoldStats {
 
 const isConditionFailed = (err: unknown) => (err as { name?: string }).name === 'ConditionalCheckFailedException';
 
-/** Whether the head (as read) calls for a fold: a window full, entries a while unfolded, or a fold left in flight. */
-export function foldDue(
-  head: Head,
-  nowMs: number,
-  options: FoldOptions = { window: FOLD_WINDOW, lag: FOLD_LAG },
-): boolean {
-  if (head.folding !== undefined) return nowMs - (head.foldingAt ?? 0) >= FOLD_TAKEOVER_MS;
-  return foldEnd(head, nowMs, options) !== undefined;
-}
-
-/**
- * The end of the window due (none in flight): a full window FOLD_LAG entries behind the head; or everything up to
- * the head once the imports not folded weigh IMPORT_FOLD_WEIGHT examples (the import that crossed it folds right after
- * its entry is written; an entry still in flight below it is waited for by the plan, as for a quiet workspace), or
- * once the oldest unfolded entry is FOLD_AGE_MS old.
- */
-function foldEnd(head: Head, nowMs: number, options: FoldOptions): number | undefined {
-  if (head.seq - head.folded >= options.window + options.lag) return head.folded + options.window;
-  if (head.seq <= head.folded) return undefined;
-  if (head.importWeight >= (options.importWeight ?? IMPORT_FOLD_WEIGHT)) return head.seq;
-  if (nowMs - (head.unfoldedSince ?? nowMs) >= FOLD_AGE_MS) return head.seq;
-  return undefined;
-}
-
-/** The window and lag (tests fold small windows). */
-export interface FoldOptions {
-  window: number;
-  lag: number;
-  /** A label's delta above this many counts rewrites its item whole (default TERMS_PER_UPDATE). */
-  termsPerUpdate?: number;
-  /** Imported examples not folded after which the journal is folded up to the head (default IMPORT_FOLD_WEIGHT). */
-  importWeight?: number;
-}
+/** The fold's schedule (its constants and options), for the stores and the bench. */
+export * from './fold-schedule';
 
 export class JournalFolder {
   readonly stats: FoldStats = { folds: 0, writeUnits: 0, readUnits: 0 };
+  /** Told when the clean-up after a reset fails (the service logs it). */
+  onCleanupFailed?: (failure: { workspaceId: string; generation: number; error: unknown }) => void;
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -112,16 +67,13 @@ export class JournalFolder {
   async maybeFold(workspaceId: string, head: Head, nowMs: number): Promise<void> {
     const generation = head.generation ?? 0;
     if (!foldDue(head, nowMs, this.options)) return;
-    if (head.folding !== undefined) {
-      if (nowMs - (head.foldingAt ?? 0) < FOLD_TAKEOVER_MS) return;
-      if (await this.claim(workspaceId, generation, head, head.folding, nowMs))
-        await this.fold(workspaceId, generation, head.folded, head.folding, nowMs);
-      return;
-    }
-    const end = foldEnd(head, nowMs, this.options);
+    if (head.folding !== undefined && nowMs - (head.foldingAt ?? 0) < FOLD_TAKEOVER_MS) return;
+    const end = head.folding ?? foldEnd(head, nowMs, this.options);
     if (end === undefined) return;
+    // A window less than FOLD_LAG behind the head may hold entries still being written: see `plan`.
+    const recent = end + this.options.lag > head.seq ? head : undefined;
     if (await this.claim(workspaceId, generation, head, end, nowMs))
-      await this.fold(workspaceId, generation, head.folded, end, nowMs);
+      await this.fold(workspaceId, generation, head.folded, end, nowMs, recent);
   }
 
   /** Names the fold in the head (or takes over one left in flight); false when another runner got there first. */
@@ -151,10 +103,18 @@ export class JournalFolder {
   }
 
   /** Folds entries (start, end] of `generation`; safe to run again, concurrently or after a crash. */
-  async fold(workspaceId: string, generation: number, start: number, end: number, nowMs: number): Promise<void> {
+  async fold(
+    workspaceId: string,
+    generation: number,
+    start: number,
+    end: number,
+    nowMs: number,
+    recent?: Head,
+  ): Promise<void> {
     const seqs = Array.from({ length: end - start }, (_, i) => start + 1 + i);
     const entries = await this.readEntries(workspaceId, generation, seqs);
-    const missing = await this.plan(workspaceId, generation, end, seqs, entries, nowMs);
+    const missing = await this.plan(workspaceId, generation, end, seqs, entries, nowMs, recent);
+    if (typeof missing === 'number') return this.release(workspaceId, generation, end, nowMs, recent!, missing);
     const taken = seqs
       .filter((s) => !missing.has(s))
       .map((s) => entries.get(s))
@@ -197,10 +157,22 @@ export class JournalFolder {
           ':now': nowMs,
           ...(imported ? { ':minus': -imported } : {}),
         },
+        ReturnValues: 'ALL_NEW',
         ReturnConsumedCapacity: 'TOTAL',
       });
       this.stats.writeUnits += consumedUnits(out);
       this.stats.folds++;
+      const after = headFrom(out.Attributes);
+      // Folded up to the head, no import is left unfolded: a weight left (an entry given up, its examples unknown) goes.
+      if (after.seq === end && after.importWeight !== 0)
+        await updateHead(this.client, this.tableName, workspaceId, {
+          UpdateExpression: 'SET iw = :zero',
+          ConditionExpression: '#gen = :gen AND seq = :end AND iw = :iw',
+          ExpressionAttributeNames: { '#gen': 'generation' },
+          ExpressionAttributeValues: { ':zero': 0, ':gen': generation, ':end': end, ':iw': after.importWeight },
+        }).catch((e: unknown) => {
+          if (!isConditionFailed(e)) throw e;
+        });
     } catch (err) {
       // Another runner finished this fold, or a reset moved the workspace on.
       if (!isConditionFailed(err)) throw err;
@@ -211,15 +183,37 @@ export class JournalFolder {
     }
   }
 
+  /** Gives the claim back, noting the highest number found missing and since when, for a later fold to wait on. */
+  private async release(workspaceId: string, generation: number, end: number, nowMs: number, head: Head, gap: number) {
+    const known = head.gapSeq !== undefined && head.gapSeq >= gap;
+    try {
+      const out = await updateHead(this.client, this.tableName, workspaceId, {
+        UpdateExpression: 'SET gap_seq = :gap, gap_at = :at REMOVE folding, folding_at',
+        ConditionExpression: '#gen = :gen AND folding = :end AND folding_at = :claimed',
+        ExpressionAttributeNames: { '#gen': 'generation' },
+        ExpressionAttributeValues: {
+          ...{ ':gap': known ? head.gapSeq : gap, ':at': known ? head.gapAt : nowMs },
+          ...{ ':gen': generation, ':end': end, ':claimed': nowMs },
+        },
+        ReturnConsumedCapacity: 'TOTAL',
+      });
+      this.stats.writeUnits += consumedUnits(out);
+    } catch (err) {
+      // Taken over, or a reset moved the workspace on.
+      if (!isConditionFailed(err)) throw err;
+    }
+  }
+
   /**
    * A reset landed while this fold of the generation it replaced was in flight: the label items it wrote after the
-   * reset's clean-up are never read; deleted here (a failure leaves them, as the reset's own clean-up does).
+   * reset's clean-up are never read; deleted here (a failure, told to `onCleanupFailed`, leaves them).
    */
   private async afterReset(workspaceId: string, generation: number, deltas: LabelDelta[]): Promise<void> {
-    const requests = deltas.map((d) => ({
-      DeleteRequest: { Key: { pk: labelPk(workspaceId, d.field, d.label, generation) } },
-    }));
-    await batchWriteAll(this.client, this.tableName, requests).catch(() => undefined);
+    const keys = deltas.map((d) => ({ pk: labelPk(workspaceId, d.field, d.label, generation) }));
+    const requests = keys.map((Key) => ({ DeleteRequest: { Key } }));
+    await batchWriteAll(this.client, this.tableName, requests).catch((error: unknown) =>
+      this.onCleanupFailed?.({ workspaceId, generation, error }),
+    );
   }
 
   /**
@@ -256,7 +250,8 @@ export class JournalFolder {
     seqs: number[],
     entries: Map<number, JournalEntry>,
     nowMs: number,
-  ): Promise<Set<number>> {
+    recent?: Head,
+  ): Promise<Set<number> | number> {
     const pk = foldPlanPk(workspaceId, generation, end);
     const existing = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
@@ -273,6 +268,11 @@ export class JournalFolder {
       for (const [s, e] of again) entries.set(s, e);
     }
     const missing = seqs.filter((s) => !entries.has(s));
+    // Near the head, a number is given up only once a fold has found it missing JOURNAL_GAP_GIVE_UP_MS ago (as a
+    // container gives it up): before, it may be an import or feedback whose entry is still being written.
+    const given = (s: number) =>
+      s <= (recent?.gapSeq ?? 0) && nowMs - (recent?.gapAt ?? nowMs) >= JOURNAL_GAP_GIVE_UP_MS;
+    if (recent && !missing.every(given)) return Math.max(...missing);
     try {
       await this.client.send(
         new PutCommand({

@@ -95,7 +95,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
     const nowSeconds = Math.floor(nowMs / 1000);
     if ((head.generation ?? 0) !== generation) {
       // A reset landed since the examples were sketched for `generation`: the caller sketches them again.
-      await this.putEmpty(pk, nowSeconds);
+      await this.putEmpty(pk, nowSeconds, examples);
       return { kind: 'generation_changed' };
     }
     const encoded = encodeDeltas(deltas);
@@ -129,12 +129,12 @@ export class DynamoModelWriteStore implements ModelWriteStore {
           : await this.transact(items, record ? 0 : -1);
     } catch (err) {
       // Not written (a 503 for the caller to retry): the number moves nothing, so no reader waits on it.
-      await this.putEmpty(pk, nowSeconds).catch(() => undefined);
+      await this.putEmpty(pk, nowSeconds, examples).catch(() => undefined);
       throw err;
     }
     if (outcome === 'claimed_before') {
       // A concurrent request with the same key recorded the import first: this number moves nothing.
-      await this.putEmpty(pk, nowSeconds);
+      await this.putEmpty(pk, nowSeconds, examples);
       return { kind: 'recorded', item: (await this.getRecord(record!.pk)) ?? {} };
     }
     try {
@@ -145,13 +145,16 @@ export class DynamoModelWriteStore implements ModelWriteStore {
     return { kind: 'applied', journal: { seq: head.seq, generation } };
   }
 
-  /** An entry that moves nothing, for a number taken whose import was not written (so no reader waits on it). */
-  private async putEmpty(pk: string, nowSeconds: number): Promise<void> {
+  /**
+   * An entry that moves nothing, for a number taken whose import was not written (so no reader waits on it). It keeps
+   * the examples the number added to the head's import weight, for the fold to take them off.
+   */
+  private async putEmpty(pk: string, nowSeconds: number, examples: number): Promise<void> {
     await this.client
       .send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { pk, expires_at: nowSeconds + IMPORT_ENTRY_SECONDS },
+          Item: { pk, xn: examples, expires_at: nowSeconds + IMPORT_ENTRY_SECONDS },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       )
@@ -195,7 +198,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
         headUpdate(
           this.tableName,
           workspaceId,
-          'SET #gen = :next, folded = if_not_exists(seq, :zero), gs = if_not_exists(seq, :zero) REMOVE folding, folding_at, unfolded_since, iw',
+          'SET #gen = :next, folded = if_not_exists(seq, :zero), gs = if_not_exists(seq, :zero) REMOVE folding, folding_at, unfolded_since, iw, gap_seq, gap_at',
           { ':next': generation + 1, ':zero': 0 },
         ),
       ];

@@ -1,7 +1,8 @@
 // The workspace head and the feedback journal, in the decisions table (layout: docs/learning.md).
 //   wshead#<ws>                          generation, seq (feedback journal), folded (the fold marker), folding (a
 //                                        fold in flight: its end and start time), pv / mv (policy and import changes),
-//                                        unfolded_since: well under 1 KB, what a container checks every TTL
+//                                        unfolded_since, gap_seq / gap_at (an entry a fold waits for): well under
+//                                        1 KB, what a container checks every TTL
 //   wsjournal#<ws>#g<n>#<seq>            one feedback's count changes: its sketch (bucket numbers) and the labels
 //                                        moved from and to; expires with its decision. Or one import request's:
 //                                        its examples summed per label (`dl` labels, `dx` counts, `xn` examples)
@@ -66,6 +67,9 @@ export interface Head {
   importWeight: number;
   /** The journal's number when the generation began (`gs`, set by a reset): its entries are numbered after it. */
   generationStart: number;
+  /** The highest journal number a fold up to the head found missing (`gap_seq`), and when it first did (`gap_at`). */
+  gapSeq?: number;
+  gapAt?: number;
 }
 
 const num = (v: unknown) => (v === undefined || v === null ? undefined : Number(v));
@@ -82,6 +86,8 @@ export function headFrom(item: Record<string, unknown> | undefined): Head {
     unfoldedSince: num(item?.unfolded_since),
     importWeight: num(item?.iw) ?? 0,
     generationStart: num(item?.gs) ?? 0,
+    gapSeq: num(item?.gap_seq),
+    gapAt: num(item?.gap_at),
   };
 }
 
@@ -91,8 +97,10 @@ export function entryFrom(seq: number, item: Record<string, unknown>): JournalEn
     sketch: item.sketch instanceof Uint8Array ? decodeSketch(item.sketch) : undefined,
     changes: decodeChanges(item.ch),
     ...(item.dx instanceof Uint8Array && Array.isArray(item.dl)
-      ? { deltas: decodeDeltas(item.dl as string[], item.dx), examples: Number(item.xn ?? 0) }
+      ? { deltas: decodeDeltas(item.dl as string[], item.dx) }
       : {}),
+    // An import's examples, counted in the head's import weight, also when its entry moves nothing (folds take it off).
+    ...(item.xn !== undefined ? { examples: Number(item.xn) } : {}),
   };
 }
 

@@ -93,7 +93,7 @@ function withoutFolded(entries: Map<number, JournalEntry | undefined>, end: numb
 
 export class DynamoWorkspaceStore implements WorkspaceStore {
   /** Folds a quiet workspace's journal when a check finds entries unfolded for a while (journal-fold.ts). */
-  private readonly folder: JournalFolder;
+  readonly folder: JournalFolder;
 
   constructor(
     private readonly client: DynamoDBDocumentClient,

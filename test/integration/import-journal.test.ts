@@ -1,8 +1,8 @@
 // Imports at the price of a journal entry (issue 23): an import request appends its examples, summed per label, to
 // the workspace's journal as one entry, whatever order its labels come in; containers apply it at their next check,
 // folds add it to the label items, and concurrent imports, replays and feedback never lose or double a count.
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { headPk } from '../../lambdas/stores/workspace-head';
+import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { headFrom, headPk } from '../../lambdas/stores/workspace-head';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { labelDeltas } from '../../lambdas/domain/learning/label-delta';
 import { sketchSignal } from '../../lambdas/domain/learning/sketch';
@@ -10,7 +10,8 @@ import { WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
 import type { WorkspaceState } from '../../lambdas/domain/ports';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
 import { consumedUnits, createDocumentClient } from '../../lambdas/stores/dynamodb-client';
-import { FOLD_LAG, FOLD_WINDOW } from '../../lambdas/stores/journal-fold';
+import { FOLD_LAG, FOLD_WINDOW, JournalFolder } from '../../lambdas/stores/journal-fold';
+import { JOURNAL_GAP_GIVE_UP_MS } from '../../lambdas/domain/learning/journal';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
@@ -198,4 +199,110 @@ it('counts a window once when a container loads while the fold that wrote it sta
   expect((await labelItems(ws)).length).toBeGreaterThan(0);
   // The load waits a moment for the fold, then goes ahead: the label items already hold the window.
   expect(docsOf(await store.loadState(ws))).toEqual(expected);
+});
+
+const totalDocs = (state: WorkspaceState) => state.model.labels.reduce((sum, l) => sum + l.docs, 0);
+
+const readHead = async (ws: string) =>
+  headFrom(
+    (
+      await tables.client.send(
+        new GetCommand({ TableName: tables.names.decisions, Key: { pk: headPk(ws) }, ConsistentRead: true }),
+      )
+    ).Item,
+  );
+
+it('keeps an import whose entry is still being written when a later import folds up to the head', async () => {
+  const ws = 'ws_import_slow_entry';
+  const fold = { window: FOLD_WINDOW, lag: FOLD_LAG, importWeight: 100 };
+  // Container X's entry write takes 1.5 s (a slow network): its number is taken, its entry lands late.
+  const slowClient = createDocumentClient({ endpoint: testEndpoint(), requestTimeoutMs: 4_000 });
+  let entryTaken!: () => void;
+  const numbered = new Promise<void>((resolve) => (entryTaken = resolve));
+  slowClient.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (/^(Put|TransactWrite)/.test(String(context.commandName))) {
+        entryTaken();
+        await new Promise((r) => setTimeout(r, 1_500));
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'slowEntry' },
+  );
+  try {
+    const x = new DynamoModelWriteStore(slowClient, tables.names.decisions, fold);
+    const y = new DynamoModelWriteStore(tables.client, tables.names.decisions, fold);
+    const cache = new WorkspaceCache((id) => store.loadState(id), 30_000);
+    const key = (await cache.get(ws)).key;
+    const write = (n: number, offset: number) => {
+      const examples = shuffled(n + offset, 7).slice(offset);
+      const deltas = labelDeltas(examples.map((e) => ({ sketch: sketchSignal(key, e.signal), labels: e.labels })));
+      return { workspaceId: ws, generation: 0, deltas, examples: n, nowMs: Date.now() };
+    };
+    const slow = x.applyImport(write(50, 0));
+    await numbered;
+    // Y takes the next number; its 100 examples cross the weight, so it folds up to the head with X's entry unwritten.
+    expect((await y.applyImport(write(100, 50))).kind).toBe('applied');
+    expect((await slow).kind).toBe('applied');
+    expect(totalDocs(await store.loadState(ws))).toBe(150);
+    // A later fold takes both entries.
+    await y.folder.maybeFold(ws, await readHead(ws), Date.now());
+    expect(await readHead(ws)).toMatchObject({ folded: 2, importWeight: 0 });
+    expect(totalDocs(await store.loadState(ws))).toBe(150);
+  } finally {
+    slowClient.destroy();
+  }
+});
+
+it("takes every number's examples off the import weight once folded, whether its entry moved counts or not", async () => {
+  const ws = 'ws_import_weight';
+  const writes = new DynamoModelWriteStore(tables.client, tables.names.decisions, {
+    window: FOLD_WINDOW,
+    lag: FOLD_LAG,
+    importWeight: 100_000,
+  });
+  const folder = new JournalFolder(tables.client, tables.names.decisions, {
+    window: FOLD_WINDOW,
+    lag: FOLD_LAG,
+    importWeight: 1,
+  });
+  const cache = new WorkspaceCache((id) => store.loadState(id), 30_000);
+  const key = (await cache.get(ws)).key;
+  const examples = shuffled(50, 11);
+  const deltas = labelDeltas(examples.map((e) => ({ sketch: sketchSignal(key, e.signal), labels: e.labels })));
+  const write = { workspaceId: ws, generation: 0, deltas, examples: 50, nowMs: Date.now() };
+  // A number whose import was sketched for another generation (an empty entry), an import that moves no label (all
+  // its labels beyond MAX_LABELS), and one that does.
+  expect((await writes.applyImport({ ...write, generation: 1, examples: 30 })).kind).toBe('generation_changed');
+  expect((await writes.applyImport({ ...write, deltas: [], examples: 20 })).kind).toBe('applied');
+  expect((await writes.applyImport(write)).kind).toBe('applied');
+  const head = await readHead(ws);
+  expect(head).toMatchObject({ seq: 3, importWeight: 100 });
+  // A feedback takes the next number meanwhile: the fold stops below it.
+  await tables.client.send(
+    new UpdateCommand({
+      TableName: tables.names.decisions,
+      Key: { pk: headPk(ws) },
+      UpdateExpression: 'ADD seq :one',
+      ExpressionAttributeValues: { ':one': 1 },
+    }),
+  );
+  await folder.maybeFold(ws, head, Date.now());
+  expect(await readHead(ws)).toMatchObject({ folded: 3, importWeight: 0 });
+
+  // An import that crashed between its number and its entry: given up a minute later, its weight goes with it.
+  await tables.client.send(
+    new UpdateCommand({
+      TableName: tables.names.decisions,
+      Key: { pk: headPk(ws) },
+      UpdateExpression: 'ADD seq :one, iw :n',
+      ExpressionAttributeValues: { ':one': 1, ':n': 40 },
+    }),
+  );
+  const now = Date.now();
+  await folder.maybeFold(ws, await readHead(ws), now);
+  expect(await readHead(ws)).toMatchObject({ folded: 3, seq: 5, importWeight: 40 });
+  await folder.maybeFold(ws, await readHead(ws), now + JOURNAL_GAP_GIVE_UP_MS);
+  expect(await readHead(ws)).toMatchObject({ folded: 5, seq: 5, importWeight: 0 });
+  expect(totalDocs(await store.loadState(ws))).toBe(50);
 });

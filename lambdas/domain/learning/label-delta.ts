@@ -132,7 +132,8 @@ function putVarint(out: number[], n: number): void {
  * An import's deltas as a journal entry stores them (docs/learning.md, "Importing history and forgetting it"): the
  * labels (`<field>:<label>`) as a list, and one binary of, per label in that order, docs, total and the number of
  * counts as varints, then each count as 2 bytes (kind in the top 2 bits, bucket below 2^14) and a varint. About 3
- * bytes a count: a part of 100 examples stays within a few KB whatever order its labels come in. Counts are positive.
+ * bytes a count: a part of 100 short examples stays within a few KB whatever order its labels come in (100 long ones,
+ * all four fields labelled, distinct labels: about 135 KB). Counts are positive.
  */
 export function encodeDeltas(deltas: readonly LabelDelta[]): { labels: string[]; bytes: Uint8Array } {
   const out: number[] = [];
