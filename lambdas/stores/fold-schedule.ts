@@ -2,7 +2,10 @@
 // a write"): the window due, from the workspace head as read.
 import type { Head } from './workspace-head';
 
-/** Entries a fold sums (workspace bench, whole banking77 pool: feedback <= 2x its floor taught shuffled, 1.95; 512 gave 2.05). */
+/**
+ * Entries a fold sums (workspace bench, whole banking77 pool: feedback taught in a shuffled order costs 1.95x its
+ * floor; 2.05x with 512).
+ */
 export const FOLD_WINDOW = 1_024;
 /** A window is folded once this many later entries exist, so its own entries are surely written. */
 export const FOLD_LAG = 32;
