@@ -36,11 +36,16 @@ export function writeUnitMeter(client: DynamoDBDocumentClient): { units: number;
   return meter;
 }
 
-/** `teach`: [query, category] pairs to correct decisions with; `foldUnitsPerFeedback`: write and read units. */
+/**
+ * `teach`: [query, category] pairs to correct decisions with; `foldUnitsPerFeedback`: write and read units;
+ * `shuffledFoldUnitsPerFeedback`: the same measured teaching in a seeded shuffled order (feedback in any order), priced
+ * on the same calls as `cost_feedback_learned_shuffled_*`.
+ */
 export async function benchLearnedFeedbackCost(
   world: World,
   teach: [string, string][],
   foldUnitsPerFeedback: { write: number; read: number },
+  shuffledFoldUnitsPerFeedback: { write: number; read: number },
 ): Promise<Figures> {
   const { service, meter } = meteredService(world);
   const key = await world.newKey();
@@ -75,19 +80,31 @@ export async function benchLearnedFeedbackCost(
   } finally {
     service.close();
   }
-  const { measured, floor } = resources(
-    {
-      name: 'feedback_learned',
-      decisions: 1,
-      samples,
-      // As the cost section's feedback line: read the decision, store the feedback.
-      floor: { writeUnits: 1, readUnits: 0.5 },
-      routeKey: `POST ${API_BASE_PATH}/decisions/{decision_id}/feedback`,
-    },
-    LOG_RETENTION_DAYS / 30,
+  const line = (name: string, lineSamples: CallSample[]) =>
+    resources(
+      {
+        name,
+        decisions: 1,
+        samples: lineSamples,
+        // As the cost section's feedback line: read the decision, store the feedback.
+        floor: { writeUnits: 1, readUnits: 0.5 },
+        routeKey: `POST ${API_BASE_PATH}/decisions/{decision_id}/feedback`,
+      },
+      LOG_RETENTION_DAYS / 30,
+    );
+  const { measured, floor } = line('feedback_learned', samples);
+  // The same calls with the shuffled teaching's fold share in place of the file-order one.
+  const shuffled = line(
+    'feedback_learned_shuffled',
+    samples.map((s) => ({
+      ...s,
+      writeUnits: s.writeUnits - foldUnitsPerFeedback.write + shuffledFoldUnitsPerFeedback.write,
+      readUnits: s.readUnits - foldUnitsPerFeedback.read + shuffledFoldUnitsPerFeedback.read,
+    })),
   );
   return {
     ...priceFigures('feedback_learned', measured, floor),
+    ...priceFigures('feedback_learned_shuffled', shuffled.measured, shuffled.floor),
     cost_feedback_learned_write_units: round3(measured.writeUnits),
     cost_feedback_learned_read_units: round3(measured.readUnits),
     cost_feedback_learned_billed_ms_route: round3(measured.billedMs[1]),

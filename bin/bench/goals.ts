@@ -202,6 +202,14 @@ const GOALS: Record<string, Goal> = {
     text: '<= 2 (feedback on the taught workspace, folds amortized in / its floor, USD; issue 23)',
     check: atMost(2),
   },
+  cost_feedback_learned_shuffled_floor_ratio: {
+    text: '<= 2 (the same with the fold share of the corrections taught in a seeded shuffled order: feedback in any order)',
+    check: atMost(2),
+  },
+  cost_feedback_learned_shuffled_usd_per_million: { text: 'context: the same, shuffled' },
+  ws_feedback_folds_shuffled: { text: 'context: folds while teaching the same corrections shuffled' },
+  ws_feedback_fold_write_units_amortized_shuffled: { text: "context: a fold's write units per feedback, shuffled" },
+  ws_feedback_fold_read_units_amortized_shuffled: { text: "context: a fold's reads per feedback, shuffled" },
   cost_feedback_learned_usd_per_million: { text: 'context: feedback on the taught workspace, folds amortized in' },
   cost_feedback_learned_write_units: { text: 'context: its write units per call, folds amortized in' },
   ws_model_load_requests: {

@@ -15,6 +15,7 @@ import { type Figures, round2, round3 } from './common';
 import { benchInProcess } from './in-process';
 import { analyzeEvents, inProcess, expectOk } from './requests';
 import type { World } from './world';
+import { mulberry32 } from '../seeded-random';
 import { benchWorkspaceImport } from './workspace-import';
 import { benchLearnedAnalyzeCost } from './cost-learned';
 import { benchLearnedFeedbackCost, writeUnitMeter } from './cost-feedback-learned';
@@ -50,43 +51,18 @@ export async function benchWorkspace(
     taught.set(r[1], n + 1);
     return n < perCategory;
   });
-  let feedbackWrites = 0;
-  let maxWrites = 0;
-  let maxFoldWrites = 0;
-  const folder = (deps.feedbackStore as DynamoFeedbackStore).folder;
-  const foldsBefore = { ...folder.stats };
-  let foldsSeen = folder.stats.folds;
-  let feedbackUnitsSum = 0;
-  const units = writeUnitMeter(deps.client);
-  for (const [text, raw] of teach) {
-    const body = JSON.stringify({ workspace_id: ws, source: 'support_message', body: text });
-    const decision = expectOk(await inProcess(world.service, analyzeEvents(world.key, body)));
-    world.counter.reset();
-    const unitsBefore = units.units;
-    const target = await deps.feedbackStore.getTarget(decision.decision_id);
-    const workspace = await deps.workspaces.get(ws);
-    const out = await recordFeedback(
-      target!,
-      { category: categoryName(raw) },
-      deps.feedbackStore,
-      workspace,
-      new Date().toISOString(),
-    );
-    if (out.kind === 'recorded') applyOwnFeedback(workspace.state, out.target.sketch!, out);
-    feedbackUnitsSum += units.units - unitsBefore;
-    feedbackWrites += world.counter.writeCalls;
-    // The feedback that folds a window writes the label items too; the others write 3 small items.
-    if (folder.stats.folds > foldsSeen) maxFoldWrites = Math.max(maxFoldWrites, world.counter.writeCalls);
-    else maxWrites = Math.max(maxWrites, world.counter.writeCalls);
-    foldsSeen = folder.stats.folds;
-  }
-  units.detach();
-  const folds = {
-    count: folder.stats.folds - foldsBefore.folds,
-    write: (folder.stats.writeUnits - foldsBefore.writeUnits) / teach.length,
-    read: (folder.stats.readUnits - foldsBefore.readUnits) / teach.length,
-  };
-  const feedbackUnits = feedbackUnitsSum / teach.length;
+  const taughtInOrder = await teachByFeedback(world, ws, world.key, teach);
+  const { folds, feedbackUnits, feedbackWrites, maxWrites, maxFoldWrites } = taughtInOrder;
+  // The same corrections in a seeded shuffled order (as the import bench's), on a workspace of their own: a partner's
+  // feedback comes in any order, so a fold window touches many more label items than in file order.
+  const rnd = mulberry32(23);
+  const shuffledTeach = teach
+    .map((t) => [rnd(), t] as const)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, t]) => t);
+  const shuffledWs = `${ws}_shuffled`;
+  const shuffledKey = (await world.admin.createKey({ partnerId: 'bench', workspaces: [shuffledWs], env: 'test' })).key;
+  const taughtShuffled = await teachByFeedback(world, shuffledWs, shuffledKey, shuffledTeach);
 
   // Cold load of the taught workspace, then warm requests.
   deps.workspaces.invalidate(ws);
@@ -118,6 +94,7 @@ export async function benchWorkspace(
     world,
     teach.slice(0, quick ? 100 : 300).map(([text, raw]) => [text, categoryName(raw)]),
     folds,
+    taughtShuffled.folds,
   );
   return {
     ...writes,
@@ -129,6 +106,9 @@ export async function benchWorkspace(
     ws_feedback_fold_window: FOLD_WINDOW,
     ws_feedback_fold_write_units_amortized: round3(folds.write),
     ws_feedback_fold_read_units_amortized: round3(folds.read),
+    ws_feedback_folds_shuffled: taughtShuffled.folds.count,
+    ws_feedback_fold_write_units_amortized_shuffled: round3(taughtShuffled.folds.write),
+    ws_feedback_fold_read_units_amortized_shuffled: round3(taughtShuffled.folds.read),
     ws_feedback_fold_writes_max: maxFoldWrites,
     ws_learned_categories: state.model.labels.filter((l) => l.field === 'category').length,
     ws_taught_feedback: teach.length,
@@ -152,4 +132,47 @@ export async function benchWorkspace(
     ws_learned_vs_fresh_p99_ratio: round2(inprocess.inprocess_p99_ms / inprocess.other_p99_ms),
     ws_fresh_vs_putitem_p50_ratio: inprocess.other_vs_putitem_p50_ratio,
   };
+}
+
+/** Teaches `ws` the [text, raw category] rows through the feedback use case, one analyze and one feedback each. */
+async function teachByFeedback(world: World, ws: string, key: string, teach: string[][]) {
+  const deps = world.service.dependencies;
+  let feedbackWrites = 0;
+  let maxWrites = 0;
+  let maxFoldWrites = 0;
+  const folder = (deps.feedbackStore as DynamoFeedbackStore).folder;
+  const foldsBefore = { ...folder.stats };
+  let foldsSeen = folder.stats.folds;
+  let feedbackUnitsSum = 0;
+  const units = writeUnitMeter(deps.client);
+  for (const [text, raw] of teach) {
+    const body = JSON.stringify({ workspace_id: ws, source: 'support_message', body: text });
+    const decision = expectOk(await inProcess(world.service, analyzeEvents(key, body)));
+    world.counter.reset();
+    const unitsBefore = units.units;
+    const target = await deps.feedbackStore.getTarget(decision.decision_id);
+    const workspace = await deps.workspaces.get(ws);
+    const out = await recordFeedback(
+      target!,
+      { category: categoryName(raw) },
+      deps.feedbackStore,
+      workspace,
+      new Date().toISOString(),
+    );
+    if (out.kind === 'recorded') applyOwnFeedback(workspace.state, out.target.sketch!, out);
+    feedbackUnitsSum += units.units - unitsBefore;
+    feedbackWrites += world.counter.writeCalls;
+    // The feedback that folds a window writes the label items too; the others write 3 small items.
+    if (folder.stats.folds > foldsSeen) maxFoldWrites = Math.max(maxFoldWrites, world.counter.writeCalls);
+    else maxWrites = Math.max(maxWrites, world.counter.writeCalls);
+    foldsSeen = folder.stats.folds;
+  }
+  units.detach();
+  const folds = {
+    count: folder.stats.folds - foldsBefore.folds,
+    write: (folder.stats.writeUnits - foldsBefore.writeUnits) / teach.length,
+    read: (folder.stats.readUnits - foldsBefore.readUnits) / teach.length,
+  };
+  const feedbackUnits = feedbackUnitsSum / teach.length;
+  return { folds, feedbackUnits, feedbackWrites, maxWrites, maxFoldWrites };
 }
