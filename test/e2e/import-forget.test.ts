@@ -14,6 +14,7 @@ beforeAll(async () => {
     'ws_imp',
     'ws_other',
     'ws_reset',
+    'ws_keep',
     'ws_fb',
     'ws_idem',
     'ws_wide',
@@ -282,6 +283,13 @@ describe('DELETE /workspaces/{workspace_id}/model', () => {
       key,
       body: { ...customs(50), workspace_id: 'ws_reset' },
     });
+    // Another workspace taught the same keeps what it learned through the reset.
+    await call(api.baseUrl, 'POST', examplesPath('ws_keep'), {
+      key,
+      body: { examples: [1, 2, 3, 4, 5, 6].map(taught) },
+    });
+    const kept = await labelDocs('ws_keep');
+    expect(kept).toEqual({ 'category:customs_hold': 6, 'queue:logistics': 6 });
     await call(api.baseUrl, 'PUT', '/workspaces/ws_reset/policy', { key, body: { vip_senders: ['ceo@acme.example'] } });
     await call(api.baseUrl, 'POST', examplesPath('ws_reset'), {
       key,
@@ -305,6 +313,12 @@ describe('DELETE /workspaces/{workspace_id}/model', () => {
     expect(after.json.model_version).toBe(fresh.json.model_version);
     expect(after.json.reasons.some((r: { code: string }) => r.code.startsWith('LEARNED_'))).toBe(false);
     expect(await labelDocs('ws_reset')).toEqual({});
+    expect(await labelDocs('ws_keep')).toEqual(kept);
+    const keptDecision = await call(api.baseUrl, 'POST', '/signals/analyze', {
+      key,
+      body: { ...customs(50), workspace_id: 'ws_keep' },
+    });
+    expect(keptDecision.json).toMatchObject({ category: 'customs_hold', queue: 'logistics' });
     const policy = await call(api.baseUrl, 'GET', '/workspaces/ws_reset/policy', { key });
     expect(policy.json.vip_senders).toEqual(['ceo@acme.example']);
     // Learning starts again from nothing.
