@@ -22,14 +22,20 @@ const add = (counts: Map<string, number>, name: string, by = 1) => {
   else counts.set(name, next);
 };
 
-/** Adds one journal change (a sketch counted into or out of a label) to per-label deltas keyed `<field>:<label>`. */
-export function addChangeDelta(deltas: Map<string, LabelDelta>, change: LabelChange, sketch: Sketch): void {
-  const id = `${change.field}:${change.label}`;
+/** The delta of one label in per-label deltas keyed `<field>:<label>`, made empty on first use. */
+function deltaOf(deltas: Map<string, LabelDelta>, field: LabelDelta['field'], label: string): LabelDelta {
+  const id = `${field}:${label}`;
   let delta = deltas.get(id);
   if (!delta) {
-    delta = { field: change.field, label: change.label, docs: 0, total: 0, counts: new Map() };
+    delta = { field, label, docs: 0, total: 0, counts: new Map() };
     deltas.set(id, delta);
   }
+  return delta;
+}
+
+/** Adds one journal change (a sketch counted into or out of a label) to per-label deltas keyed `<field>:<label>`. */
+export function addChangeDelta(deltas: Map<string, LabelDelta>, change: LabelChange, sketch: Sketch): void {
+  const delta = deltaOf(deltas, change.field, change.label);
   delta.docs += change.sign;
   delta.total += change.sign * sketch.t.length;
   for (const b of sketch.t) add(delta.counts, `t${b.toString(36)}`, change.sign);
@@ -105,12 +111,7 @@ function sortDeltas(deltas: LabelDelta[]): LabelDelta[] {
 /** Merges `from` into per-label deltas keyed `<field>:<label>` (an import's journal entry into a container's overlay). */
 export function mergeDeltas(into: Map<string, LabelDelta>, from: readonly LabelDelta[]): void {
   for (const d of from) {
-    const id = `${d.field}:${d.label}`;
-    let delta = into.get(id);
-    if (!delta) {
-      delta = { field: d.field, label: d.label, docs: 0, total: 0, counts: new Map() };
-      into.set(id, delta);
-    }
+    const delta = deltaOf(into, d.field, d.label);
     delta.docs += d.docs;
     delta.total += d.total;
     for (const [name, n] of d.counts) add(delta.counts, name, n);
