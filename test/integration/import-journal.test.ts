@@ -14,7 +14,7 @@ import { FOLD_LAG, FOLD_WINDOW, JournalFolder } from '../../lambdas/stores/journ
 import { JOURNAL_GAP_GIVE_UP_MS } from '../../lambdas/domain/learning/journal';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
-import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
+import { type TestTables, createTestTables, decisionItemsStartingWith, testEndpoint } from '../support/dynamodb';
 import { mulberry32 } from '../../bin/seeded-random';
 
 let tables: TestTables;
@@ -53,17 +53,7 @@ const docsOf = (state: WorkspaceState) =>
       .sort(),
   );
 
-const labelItems = async (ws: string) =>
-  (
-    await tables.client.send(
-      new ScanCommand({
-        TableName: tables.names.decisions,
-        FilterExpression: 'begins_with(pk, :p)',
-        ExpressionAttributeValues: { ':p': `${ITEM_PREFIX.workspaceLabel}${ws}#` },
-        ConsistentRead: true,
-      }),
-    )
-  ).Items ?? [];
+const labelItems = (ws: string) => decisionItemsStartingWith(tables, `${ITEM_PREFIX.workspaceLabel}${ws}#`);
 
 it('writes one small journal entry per import and no label item, whatever order its labels come in', async () => {
   const ws = 'ws_import_entry';

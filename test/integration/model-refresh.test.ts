@@ -1,6 +1,5 @@
 // A container keeps a learned model fresh without reloading it (issue 23): past its TTL, one small read of the
 // workspace head tells whether anything changed; after an import, only the import's journal entry is read.
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
 import type { WorkspaceState } from '../../lambdas/domain/ports';
@@ -8,7 +7,7 @@ import { importExamples } from '../../lambdas/import-examples/import-examples';
 import { FOLD_LAG, FOLD_WINDOW } from '../../lambdas/stores/journal-fold';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
-import { type TestTables, createTestTables } from '../support/dynamodb';
+import { type TestTables, createTestTables, decisionItemsStartingWith } from '../support/dynamodb';
 
 let tables: TestTables;
 let store: DynamoWorkspaceStore;
@@ -101,16 +100,7 @@ it("deletes the forgotten generation's label items after a reset, and keeps the 
       { nowMs: Date.now() },
     );
   const labelItems = async () =>
-    (
-      await tables.client.send(
-        new ScanCommand({
-          TableName: tables.names.decisions,
-          FilterExpression: 'begins_with(pk, :p)',
-          ExpressionAttributeValues: { ':p': `${ITEM_PREFIX.workspaceLabel}${ws}#` },
-          ConsistentRead: true,
-        }),
-      )
-    ).Items?.map((i) => i.pk as string) ?? [];
+    (await decisionItemsStartingWith(tables, `${ITEM_PREFIX.workspaceLabel}${ws}#`)).map((i) => i.pk as string);
 
   await teach(['billing', 'shipping', 'returns']);
   expect(await labelItems()).toHaveLength(3);

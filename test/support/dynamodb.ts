@@ -1,7 +1,7 @@
 // Per-test-file tables in the run's DynamoDB Local (started by global-setup.ts).
 import { randomBytes } from 'node:crypto';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { type TableNames, ensureTables, tableNamesWithPrefix } from '../../lib/local/provision';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 
@@ -34,4 +34,20 @@ export async function createTestTables(label: string): Promise<TestTables> {
       client.destroy();
     },
   };
+}
+
+/** The decisions table's items whose `pk` starts with `prefix` (one strongly consistent Scan: small test tables). */
+export async function decisionItemsStartingWith(
+  tables: TestTables,
+  prefix: string,
+): Promise<Record<string, unknown>[]> {
+  const out = await tables.client.send(
+    new ScanCommand({
+      TableName: tables.names.decisions,
+      FilterExpression: 'begins_with(pk, :p)',
+      ExpressionAttributeValues: { ':p': prefix },
+      ConsistentRead: true,
+    }),
+  );
+  return out.Items ?? [];
 }
