@@ -8,7 +8,7 @@ import { importExamples } from '../../lambdas/import-examples/import-examples';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { labelPk } from '../../lambdas/stores/workspace-store';
 import { headFrom, headPk } from '../../lambdas/stores/workspace-head';
-import { FOLD_AGE_MS, FOLD_WINDOW } from '../../lambdas/stores/journal-fold';
+import { FOLD_AGE_MS, FOLD_WINDOW } from '../../lambdas/stores/fold-schedule';
 import { ACCESS_TABLE, DECISIONS_TABLE } from '../../lambdas/contract/tables';
 import { CapacityMeter } from './cost-measure';
 import { dynamoItemBytes, writeUnitsFor } from './cost-model';

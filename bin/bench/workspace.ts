@@ -6,7 +6,7 @@
 // Runs after the other DynamoDB sections, so their figures are of a fresh workspace.
 import { applyOwnFeedback } from '../../lambdas/application/model-learning';
 import { indexModel } from '../../lambdas/domain/learning/model';
-import { FOLD_WINDOW } from '../../lambdas/stores/journal-fold';
+import { FOLD_WINDOW } from '../../lambdas/stores/fold-schedule';
 import type { DynamoFeedbackStore } from '../../lambdas/stores/feedback-store';
 import { weightOf } from '../../lambdas/domain/learning/workspace-cache';
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';

@@ -11,7 +11,9 @@ import { learnedChanges } from '../domain/learning/model';
 import { decodeSketch, encodeSketch } from '../domain/learning/sketch';
 import type { FeedbackFields, FeedbackRecorded, FeedbackStore, FeedbackTarget } from '../domain/ports';
 import { decisionFrom } from './decision-store';
-import { type FoldOptions, JournalFolder } from './journal-fold';
+import { conditionFailed } from './database-faults';
+import { JournalFolder } from './journal-fold';
+import type { FoldOptions } from './fold-schedule';
 import { headFrom, journalPk, updateHead } from './workspace-head';
 
 /** A journal entry's shortest life: its decision may expire sooner (DECISION_RETENTION_DAYS can be 1). */
@@ -86,7 +88,7 @@ export class DynamoFeedbackStore implements FeedbackStore {
       );
       this.counter.writes++;
     } catch (err) {
-      if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+      if (conditionFailed(err)) return false;
       throw err;
     }
     if (!target.sketch) return {};

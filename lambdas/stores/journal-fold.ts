@@ -34,6 +34,7 @@ import {
 import { batchGet, batchWriteAll } from './batch-writes';
 import { FOLD_LAG, FOLD_TAKEOVER_MS, FOLD_WINDOW, type FoldOptions, foldDue, foldEnd } from './fold-schedule';
 import { consumedUnits } from './dynamodb-client';
+import { conditionFailed, transactionConflict } from './database-faults';
 
 /** Counts ADDed by one update: its expression stays well under DynamoDB's 4 KB. */
 const TERMS_PER_UPDATE = 250;
@@ -46,11 +47,6 @@ export interface FoldStats {
   writeUnits: number;
   readUnits: number;
 }
-
-const isConditionFailed = (err: unknown) => (err as { name?: string }).name === 'ConditionalCheckFailedException';
-
-/** The fold's schedule (its constants and options), for the stores and the bench. */
-export * from './fold-schedule';
 
 export class JournalFolder {
   readonly stats: FoldStats = { folds: 0, writeUnits: 0, readUnits: 0 };
@@ -97,7 +93,7 @@ export class JournalFolder {
       this.stats.writeUnits += consumedUnits(out);
       return true;
     } catch (err) {
-      if (isConditionFailed(err)) return false;
+      if (conditionFailed(err)) return false;
       throw err;
     }
   }
@@ -142,7 +138,7 @@ export class JournalFolder {
         );
         this.stats.writeUnits += consumedUnits(out);
       } catch (err) {
-        if (!isConditionFailed(err)) throw err;
+        if (!conditionFailed(err)) throw err;
         return this.afterReset(workspaceId, generation, deltas);
       }
     }
@@ -171,11 +167,11 @@ export class JournalFolder {
           ExpressionAttributeNames: { '#gen': 'generation' },
           ExpressionAttributeValues: { ':zero': 0, ':gen': generation, ':end': end, ':iw': after.importWeight },
         }).catch((e: unknown) => {
-          if (!isConditionFailed(e)) throw e;
+          if (!conditionFailed(e)) throw e;
         });
     } catch (err) {
       // Another runner finished this fold, or a reset moved the workspace on.
-      if (!isConditionFailed(err)) throw err;
+      if (!conditionFailed(err)) throw err;
       const head = await this.client.send(
         new GetCommand({ TableName: this.tableName, Key: { pk: headPk(workspaceId) }, ConsistentRead: true }),
       );
@@ -200,7 +196,7 @@ export class JournalFolder {
       this.stats.writeUnits += consumedUnits(out);
     } catch (err) {
       // Taken over, or a reset moved the workspace on.
-      if (!isConditionFailed(err)) throw err;
+      if (!conditionFailed(err)) throw err;
     }
   }
 
@@ -284,7 +280,7 @@ export class JournalFolder {
       this.stats.writeUnits += 1;
       return new Set(missing);
     } catch (err) {
-      if (!isConditionFailed(err)) throw err;
+      if (!conditionFailed(err)) throw err;
       const other = await this.client.send(
         new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
       );
@@ -336,7 +332,7 @@ export class JournalFolder {
       this.stats.writeUnits += consumedUnits(out);
     } catch (err) {
       // Applied before (another run of this fold).
-      if (!isConditionFailed(err)) throw err;
+      if (!conditionFailed(err)) throw err;
     }
   }
 
@@ -388,10 +384,8 @@ export class JournalFolder {
         this.stats.writeUnits += consumedUnits(out);
         return;
       } catch (err) {
-        const name = (err as { name?: string }).name;
         // Changed in between (an import, another run of this fold): read again.
-        if ((name !== 'ConditionalCheckFailedException' && name !== 'TransactionConflictException') || attempt >= 10)
-          throw err;
+        if ((!conditionFailed(err) && !transactionConflict(err)) || attempt >= 10) throw err;
         await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** Math.min(attempt, 4)));
       }
     }

@@ -16,7 +16,9 @@ import type { AuditEntry, ImportWrite, ImportWriteResult, ModelWriteStore } from
 import { ModelBusyError } from '../domain/ports';
 import { auditEventPut } from './audit-log';
 import { batchWriteAll } from './batch-writes';
-import { type FoldOptions, JournalFolder } from './journal-fold';
+import { conditionFailed } from './database-faults';
+import { JournalFolder } from './journal-fold';
+import type { FoldOptions } from './fold-schedule';
 import { headFrom, headPk, journalPk, updateHead } from './workspace-head';
 import { WORKSPACE_PREFIX, labelPk } from './workspace-store';
 
@@ -159,7 +161,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
         }),
       )
       .catch((err: unknown) => {
-        if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+        if (!conditionFailed(err)) throw err;
       });
   }
 

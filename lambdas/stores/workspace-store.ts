@@ -15,7 +15,8 @@ import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy } from '../domain
 import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
 import { addDeltaToCounts } from '../domain/learning/label-delta';
 import { type JournalEntry, applyJournal, entriesToRead, journalCursor } from '../domain/learning/journal';
-import { FOLD_LAG, FOLD_WINDOW, type FoldOptions, JournalFolder, foldDue } from './journal-fold';
+import { JournalFolder } from './journal-fold';
+import { FOLD_LAG, FOLD_WINDOW, type FoldOptions, foldDue } from './fold-schedule';
 import { WORKSPACE_PREFIX, countsFrom, headFrom, headPk, initHead, labelPk, readJournal } from './workspace-head';
 import { batchGet } from './batch-writes';
 import { cancellationReasons } from './database-faults';

@@ -4,7 +4,7 @@
 // and partition keys, and checks every one against that function's grants (lib/stack/access.ts, which the stack
 // writes into the roles and test/cdk/stack.test.ts checks in the template).
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { FOLD_AGE_MS } from '../../lambdas/stores/journal-fold';
+import { FOLD_AGE_MS } from '../../lambdas/stores/fold-schedule';
 import { headPk } from '../../lambdas/stores/workspace-head';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';

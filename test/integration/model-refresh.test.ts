@@ -4,7 +4,7 @@ import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
 import type { WorkspaceState } from '../../lambdas/domain/ports';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
-import { FOLD_LAG, FOLD_WINDOW } from '../../lambdas/stores/journal-fold';
+import { FOLD_LAG, FOLD_WINDOW } from '../../lambdas/stores/fold-schedule';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 import { type TestTables, createTestTables, decisionItemsStartingWith } from '../support/dynamodb';
