@@ -4,7 +4,7 @@
 // With an Idempotency-Key the key is claimed first, with one conditional write holding the batch's decision ids and
 // per-item errors (never the decisions themselves): a replay reads the ids back, and decisions its first attempt
 // did not get to store are rebuilt from the same body and moment.
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
@@ -21,6 +21,7 @@ import { parseInstant } from '../domain/timestamps';
 import { batchGet, batchWriteAll } from './batch-writes';
 import { IDEMPOTENCY_WINDOW_SECONDS, decisionFrom, decisionItem } from './decision-store';
 import { conditionFailed } from './database-faults';
+import { getItem } from './dynamodb-client';
 
 export class DynamoDecisionBatchStore implements DecisionBatchStore {
   constructor(
@@ -72,8 +73,7 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
       // Errors are not translated by the DocumentClient: the old item comes in AttributeValue form.
       const existing = e.Item
         ? unmarshall(e.Item as Parameters<typeof unmarshall>[0])
-        : (await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true })))
-            .Item;
+        : await getItem(this.client, this.tableName, pk);
       // A single analyze's record under the same key is another request: a conflict, like a different body.
       if (!existing || existing.kind !== 'batch' || existing.request_hash !== idempotency.requestHash) {
         return { kind: 'conflict' };

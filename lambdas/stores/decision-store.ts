@@ -1,12 +1,13 @@
 // Decisions and idempotency records. A decision is written with one conditional write; with an Idempotency-Key,
 // the record and the decision go in one transaction, so two concurrent requests with the same key make one decision.
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
 import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest, SaveResult } from '../domain/ports';
 import { parseInstant } from '../domain/timestamps';
 import { conditionFailed, transactionConflict } from './database-faults';
+import { getItem } from './dynamodb-client';
 
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 
@@ -88,7 +89,7 @@ export class DynamoDecisionStore implements DecisionStore {
         // The SDK retries a write whose reply timed out; if the first attempt had committed, the retry fails its
         // condition on our own item. The id is a fresh ULID, so an item holding our decision means we stored it.
         if (!conditionFailed(err)) throw err;
-        const stored = await this.readItem(item.pk);
+        const stored = await getItem(this.client, this.tableName, item.pk);
         if ((stored?.decision as Decision | undefined)?.created_at !== decision.created_at) throw err;
       }
       return { kind: 'created', decision };
@@ -127,7 +128,7 @@ export class DynamoDecisionStore implements DecisionStore {
           // Errors are not translated by the DocumentClient: the old item comes in AttributeValue form.
           const existing = first.Item
             ? unmarshall(first.Item as Parameters<typeof unmarshall>[0])
-            : await this.readItem(idemPk);
+            : await getItem(this.client, this.tableName, idemPk);
           if (existing) {
             return existing.request_hash === idempotency.requestHash
               ? { kind: 'replayed', decision: decisionFrom(existing.decision as Record<string, unknown>) }
@@ -141,16 +142,9 @@ export class DynamoDecisionStore implements DecisionStore {
     }
   }
 
-  private async readItem(pk: string): Promise<Record<string, unknown> | undefined> {
-    const out = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
-    );
-    return out.Item;
-  }
-
   async get(decisionId: string): Promise<Decision | undefined> {
     // Consistent: a GET right after analyze must find the decision.
-    const item = await this.readItem(ITEM_PREFIX.decision + decisionId);
+    const item = await getItem(this.client, this.tableName, ITEM_PREFIX.decision + decisionId);
     // Past its retention a decision is gone, even while DynamoDB's TTL sweep (which can lag) has not deleted it.
     if (!item?.decision || Number(item.expires_at) <= Math.floor(Date.now() / 1000)) return undefined;
     return decisionFrom(item.decision as Record<string, unknown>);

@@ -4,7 +4,7 @@
 // number) and a PutItem of the journal entry (the sketch and the labels moved). Concurrent feedback from many
 // containers never loses a count: each takes its own number. One feedback in FOLD_WINDOW also folds a window of the
 // journal into the label items (lambdas/stores/journal-fold.ts).
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import { encodeChanges } from '../domain/learning/journal';
 import { learnedChanges } from '../domain/learning/model';
@@ -12,6 +12,7 @@ import { decodeSketch, encodeSketch } from '../domain/learning/sketch';
 import type { FeedbackFields, FeedbackRecorded, FeedbackStore, FeedbackTarget } from '../domain/ports';
 import { decisionFrom } from './decision-store';
 import { conditionFailed } from './database-faults';
+import { getItem } from './dynamodb-client';
 import { JournalFolder } from './journal-fold';
 import type { FoldOptions } from './fold-schedule';
 import { headFrom, journalPk, updateHead } from './workspace-head';
@@ -38,14 +39,7 @@ export class DynamoFeedbackStore implements FeedbackStore {
   }
 
   async getTarget(decisionId: string): Promise<FeedbackTarget | undefined> {
-    const out = await this.client.send(
-      new GetCommand({
-        TableName: this.tableName,
-        Key: { pk: ITEM_PREFIX.decision + decisionId },
-        ConsistentRead: true,
-      }),
-    );
-    const item = out.Item;
+    const item = await getItem(this.client, this.tableName, ITEM_PREFIX.decision + decisionId);
     if (!item?.decision || Number(item.expires_at) <= Math.floor(Date.now() / 1000)) return undefined;
     return {
       decision: decisionFrom(item.decision as Record<string, unknown>),

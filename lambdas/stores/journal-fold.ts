@@ -22,18 +22,17 @@ import {
   WORKSPACE_PREFIX,
   countsFrom,
   entryBytes,
-  entryFrom,
   foldPlanPk,
   headFrom,
   headPk,
-  journalPk,
   labelPk,
+  readJournal,
   retryingConflicts,
   updateHead,
 } from './workspace-head';
-import { batchGet, batchWriteAll } from './batch-writes';
+import { batchWriteAll } from './batch-writes';
 import { FOLD_LAG, FOLD_TAKEOVER_MS, FOLD_WINDOW, type FoldOptions, foldDue, foldEnd } from './fold-schedule';
-import { consumedUnits } from './dynamodb-client';
+import { consumedUnits, getItem } from './dynamodb-client';
 import { conditionFailed, transactionConflict } from './database-faults';
 
 /** Counts ADDed by one update: its expression stays well under DynamoDB's 4 KB. */
@@ -172,10 +171,8 @@ export class JournalFolder {
     } catch (err) {
       // Another runner finished this fold, or a reset moved the workspace on.
       if (!conditionFailed(err)) throw err;
-      const head = await this.client.send(
-        new GetCommand({ TableName: this.tableName, Key: { pk: headPk(workspaceId) }, ConsistentRead: true }),
-      );
-      if (Number(head.Item?.generation ?? 0) !== generation) await this.afterReset(workspaceId, generation, deltas);
+      const head = await getItem(this.client, this.tableName, headPk(workspaceId));
+      if (Number(head?.generation ?? 0) !== generation) await this.afterReset(workspaceId, generation, deltas);
     }
   }
 
@@ -217,25 +214,11 @@ export class JournalFolder {
    * found read again strongly consistent, so every run of the fold finds every entry that exists.
    */
   private async readEntries(workspaceId: string, generation: number, seqs: number[]) {
-    const entries = new Map<number, JournalEntry>();
-    let wanted = seqs;
-    for (const consistent of [false, true]) {
-      if (wanted.length === 0) break;
-      const out = await batchGet(
-        this.client,
-        this.tableName,
-        wanted.map((s) => journalPk(workspaceId, generation, s)),
-        consistent,
-      );
+    const read = await readJournal(this.client, this.tableName, workspaceId, generation, seqs, (item, consistent) => {
       // A unit per 4 KB strongly consistent, half that eventually consistent (a feedback's entry is well under 4 KB).
-      for (const s of wanted) {
-        const item = out.items.get(journalPk(workspaceId, generation, s));
-        this.stats.readUnits += Math.max(1, Math.ceil((item ? entryBytes(item) : 0) / 4096)) * (consistent ? 1 : 0.5);
-        if (item) entries.set(s, entryFrom(s, item));
-      }
-      wanted = wanted.filter((s) => !entries.has(s));
-    }
-    return entries;
+      this.stats.readUnits += Math.max(1, Math.ceil((item ? entryBytes(item) : 0) / 4096)) * (consistent ? 1 : 0.5);
+    });
+    return new Map([...read.entries].filter((e): e is [number, JournalEntry] => e[1] !== undefined));
   }
 
   /** The window's missing entries: the plan's if one was written, else this run's (after a short wait for stragglers). */
@@ -249,11 +232,9 @@ export class JournalFolder {
     recent?: Head,
   ): Promise<Set<number> | number> {
     const pk = foldPlanPk(workspaceId, generation, end);
-    const existing = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
-    );
+    const existing = await getItem(this.client, this.tableName, pk);
     this.stats.readUnits += 1;
-    if (existing.Item) return new Set(((existing.Item.missing as number[] | undefined) ?? []).map(Number));
+    if (existing) return new Set(((existing.missing as number[] | undefined) ?? []).map(Number));
     for (let attempt = 0; attempt < 2 && seqs.some((s) => !entries.has(s)); attempt++) {
       await new Promise((r) => setTimeout(r, 100));
       const again = await this.readEntries(
@@ -281,10 +262,8 @@ export class JournalFolder {
       return new Set(missing);
     } catch (err) {
       if (!conditionFailed(err)) throw err;
-      const other = await this.client.send(
-        new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
-      );
-      return new Set(((other.Item?.missing as number[] | undefined) ?? []).map(Number));
+      const other = await getItem(this.client, this.tableName, pk);
+      return new Set(((other?.missing as number[] | undefined) ?? []).map(Number));
     }
   }
 
