@@ -1,7 +1,7 @@
 // POST /api/v1/signals/analyze
 import type { Dependencies } from '../dependencies';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError, validationError } from '../http/errors';
+import { ApiError, validInput } from '../http/errors';
 import { analyzeSignal, idempotencyRequest } from './analyze-signal';
 import { validateIdempotencyKey, validateSignal } from './signal-schema';
 
@@ -13,18 +13,10 @@ export function analyzeRoute(deps: Dependencies): RouteHandler {
     const nowMs = Date.now();
     const body = event.body;
     const idempotencyKey = event.headers['idempotency-key'];
-    const validation = validateSignal(body, nowMs);
-    const keyProblem = validateIdempotencyKey(idempotencyKey);
-    if (!validation.ok || keyProblem || forbiddenKeys.length) {
-      throw validationError(
-        [...(validation.ok ? [] : validation.details), ...(keyProblem ? [keyProblem] : [])],
-        forbiddenKeys,
-      );
-    }
-
-    const outcome = await analyzeSignal(validation.signal, principal, decisionStore, {
+    const { signal } = validInput(validateSignal(body, nowMs), validateIdempotencyKey(idempotencyKey), forbiddenKeys);
+    const outcome = await analyzeSignal(signal, principal, decisionStore, {
       nowMs,
-      workspace: await workspaces.get(validation.signal.workspace_id),
+      workspace: await workspaces.get(signal.workspace_id),
       idempotency: idempotencyKey !== undefined ? idempotencyRequest(idempotencyKey, body) : undefined,
     });
     if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');

@@ -61,7 +61,7 @@ export type Check =
   /** 429 RATE_LIMITED: one request of the key's limit (a route that spends per item calls consumeRateLimit instead). */
   | 'rate-limit'
   /** 413, 415, 400 INVALID_JSON: the body's size (default MAX_BODY_BYTES), media type and JSON. */
-  | { jsonBody: { maxBytes?: number; tooLargeMessage?: string } }
+  | { jsonBody: { maxBytes?: number } }
   /** 403 WORKSPACE_NOT_ALLOWED: the workspace named in the path, or the body's `workspace_id` when it is a string
    * (any other value is the body's validation error). */
   | { workspace: 'path' | 'body' };
@@ -106,12 +106,13 @@ function normalizeHeaders(request: MiddyRequest): void {
 
 /** 413 and 415 come before JSON parsing (contract order); the parser itself then only parses. */
 const checkBodyEnvelope =
-  (maxBytes: number, tooLargeMessage?: string) =>
+  (maxBytes: number) =>
   (request: MiddyRequest): void => {
     const { body, isBase64Encoded, headers } = request.event;
     const size =
       typeof body === 'string' ? (isBase64Encoded ? Buffer.from(body, 'base64').length : Buffer.byteLength(body)) : 0;
-    if (size > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', tooLargeMessage);
+    const limit = maxBytes % 1_048_576 === 0 ? `${maxBytes / 1_048_576} MiB` : `${maxBytes / 1024} KiB`;
+    if (size > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit}.`);
     if (!JSON_MEDIA_TYPE.test(headers['content-type'] ?? '')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
     if (typeof body !== 'string' || body.length === 0) throw new ApiError('INVALID_JSON');
   };
@@ -216,8 +217,7 @@ export function apiHandler(
       const limiter = needs(rateLimiter, 'rate limiter');
       chain.before((request) => spend(limiter, request.context, 1));
     } else if ('jsonBody' in check) {
-      const { maxBytes = MAX_BODY_BYTES, tooLargeMessage } = check.jsonBody;
-      chain.before(checkBodyEnvelope(maxBytes, tooLargeMessage)).use(parseJsonBody());
+      chain.before(checkBodyEnvelope(check.jsonBody.maxBytes ?? MAX_BODY_BYTES)).use(parseJsonBody());
     } else {
       const access = needs(workspaceAccess, 'workspace access check');
       const from = check.workspace;

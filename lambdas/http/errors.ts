@@ -43,16 +43,16 @@ export function validationError(details: ErrorDetail[], forbiddenKeys: readonly 
 }
 
 /**
- * A list route's envelope once it and the Idempotency-Key are valid and no key was dropped; otherwise one
- * VALIDATION_ERROR with every problem of the three.
+ * A route's checked body once it and its header (Idempotency-Key, If-Match) are valid and no key was dropped;
+ * otherwise one VALIDATION_ERROR with every problem of the three.
  */
-export function validEnvelope<T extends { ok: true }>(
-  envelope: T | { ok: false; details: ErrorDetail[] },
-  keyProblem: ErrorDetail | undefined,
+export function validInput<T extends { ok: true }>(
+  body: T | { ok: false; details: ErrorDetail[] },
+  headerProblem: ErrorDetail | undefined,
   forbiddenKeys: readonly string[],
 ): T {
-  if (envelope.ok && !keyProblem && !forbiddenKeys.length) return envelope;
-  throw validationError([...(envelope.ok ? [] : envelope.details), ...(keyProblem ? [keyProblem] : [])], forbiddenKeys);
+  if (body.ok && !headerProblem && !forbiddenKeys.length) return body;
+  throw validationError([...(body.ok ? [] : body.details), ...(headerProblem ? [headerProblem] : [])], forbiddenKeys);
 }
 
 /** `isUnavailable` classifies store failures a retry may cure (the stores know their SDK's errors; the edge does not). */

@@ -7,18 +7,13 @@ import { idempotencyRequest } from '../analyze/analyze-signal';
 import { validateIdempotencyKey } from '../analyze/signal-schema';
 import { ITEM_PREFIX } from '../contract/tables';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError, validEnvelope } from '../http/errors';
+import { ApiError, validInput } from '../http/errors';
 import { importExamples } from './import-examples';
-import { IMPORT_BODY_LIMIT, validateImportEnvelope } from './import-envelope';
+import { IMPORT_LIMITS, validateImportEnvelope } from './import-envelope';
 
 // The workspace is in the path: its 403 before anything about the body; the rate limit is spent per example, after
 // the envelope (consumeRateLimit).
-const CHECKS: Check[] = [
-  'key',
-  'scope',
-  { workspace: 'path' },
-  { jsonBody: { maxBytes: IMPORT_BODY_LIMIT.bytes, tooLargeMessage: IMPORT_BODY_LIMIT.message } },
-];
+const CHECKS: Check[] = ['key', 'scope', { workspace: 'path' }, { jsonBody: { maxBytes: IMPORT_LIMITS.bodyBytes } }];
 
 export function importExamplesRoute(deps: Dependencies): RouteHandler {
   const { workspaces, telemetry, modelWrites: store } = deps;
@@ -26,18 +21,18 @@ export function importExamplesRoute(deps: Dependencies): RouteHandler {
     const nowMs = Date.now();
     const workspaceId = event.pathParameters?.workspace_id ?? '';
     const idempotencyKey = event.headers['idempotency-key'];
-    const envelope = validEnvelope(
+    const { items: examples } = validInput(
       validateImportEnvelope(event.body),
       validateIdempotencyKey(idempotencyKey),
       forbiddenKeys,
     );
     // Contract section 13: one request of the key's limit per example, after the envelope, before any example.
-    await consumeRateLimit(envelope.examples.length);
+    await consumeRateLimit(examples.length);
 
     const idem = idempotencyKey === undefined ? undefined : idempotencyRequest(idempotencyKey, event.body);
     const outcome = await importExamples(
       workspaceId,
-      envelope.examples,
+      examples,
       { workspaces, store },
       {
         nowMs,
@@ -61,7 +56,7 @@ export function importExamplesRoute(deps: Dependencies): RouteHandler {
     const replayed = outcome.kind === 'replayed';
     telemetry.logger.info(replayed ? 'import replayed' : 'import learned', {
       workspace_id: workspaceId,
-      examples: envelope.examples.length,
+      examples: examples.length,
       learned: outcome.answer.learned,
     });
     return { statusCode: 200, body: outcome.answer, headers: replayed ? { 'Idempotent-Replayed': 'true' } : undefined };
