@@ -12,7 +12,7 @@ const CHECKS: Check[] = ['key', 'scope', { jsonBody: { maxBytes: BATCH_LIMITS.bo
 
 export function analyzeBatchRoute(deps: Dependencies): RouteHandler {
   const { decisionBatch, workspaceAccess, workspaces, telemetry } = deps;
-  return apiHandler(deps, { checks: CHECKS }, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
+  return apiHandler(deps, CHECKS, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
     const nowMs = Date.now();
     const idempotencyKey = event.headers['idempotency-key'];
     const { items: signals } = validInput(

@@ -9,7 +9,7 @@ const CHECKS: Check[] = ['key', 'scope', 'rate-limit', { jsonBody: {} }, { works
 
 export function analyzeRoute(deps: Dependencies): RouteHandler {
   const { decisionStore, workspaces, telemetry } = deps;
-  return apiHandler(deps, { checks: CHECKS }, async ({ event, principal, forbiddenKeys }) => {
+  return apiHandler(deps, CHECKS, async ({ event, principal, forbiddenKeys }) => {
     const nowMs = Date.now();
     const body = event.body;
     const idempotencyKey = event.headers['idempotency-key'];

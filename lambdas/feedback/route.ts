@@ -12,7 +12,7 @@ export function feedbackRoute(deps: Dependencies): RouteHandler {
   const { feedbackStore, workspaceAccess, workspaces, telemetry } = deps;
   return apiHandler(
     deps,
-    { checks: ['key', 'scope', 'rate-limit', { jsonBody: {} }] },
+    ['key', 'scope', 'rate-limit', { jsonBody: {} }],
     async ({ event, principal, forbiddenKeys }) => {
       const decisionId = event.pathParameters?.decision_id ?? '';
       const target = DECISION_ID_PATTERN.test(decisionId) ? await feedbackStore.getTarget(decisionId) : undefined;

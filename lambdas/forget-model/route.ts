@@ -10,7 +10,7 @@ const CHECKS: Check[] = ['key', 'scope', 'rate-limit', { workspace: 'path' }];
 
 export function forgetModelRoute(deps: Dependencies): RouteHandler {
   const { telemetry } = deps;
-  return apiHandler(deps, { checks: CHECKS }, async ({ event, principal }) => {
+  return apiHandler(deps, CHECKS, async ({ event, principal }) => {
     const workspaceId = event.pathParameters?.workspace_id ?? '';
     const generation = await forgetModel(deps, workspaceId, {
       actor: actorForKey(principal.key_id),

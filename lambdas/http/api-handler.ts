@@ -66,11 +66,6 @@ export type Check =
    * (any other value is the body's validation error). */
   | { workspace: 'path' | 'body' };
 
-interface Options {
-  /** In refusal order. */
-  checks: Check[];
-}
-
 /** What the pipeline needs besides the route: telemetry, the error classification of the stores, and for routes
  * with a key the rate limiter and the workspace access check. */
 export interface EdgeDependencies {
@@ -146,16 +141,6 @@ function parseJsonBody(): middy.MiddlewareObj<ApiEvent, HttpResponse, Error, Req
   };
 }
 
-function finish(response: HttpResponse, requestId: string, rateLimitHeaders?: Record<string, string>): HttpResponse {
-  response.headers = {
-    ...rateLimitHeaders,
-    ...response.headers,
-    'Content-Type': 'application/json',
-    'X-Request-Id': requestId,
-  };
-  return response;
-}
-
 const rateLimited = (outcome: Extract<RateOutcome, { allowed: false }>, limit: number): ApiError =>
   new ApiError(
     'RATE_LIMITED',
@@ -173,10 +158,10 @@ async function spend(limiter: RateLimiter, context: RequestContext, n: number): 
   if (!outcome.allowed) throw rateLimited(outcome, principal.rate_limit?.limit ?? 0);
 }
 
-/** Builds a route's Lambda handler around `fn`, with the service's telemetry and rate limiter. */
+/** Builds a route's Lambda handler around `fn`, with the service's telemetry and rate limiter; `checks` in refusal order. */
 export function apiHandler(
   edge: EdgeDependencies,
-  options: Options,
+  checks: Check[],
   fn: (req: ApiRequest) => Promise<ApiResult>,
 ): RouteHandler {
   const { telemetry, rateLimiter, workspaceAccess, isUnavailable } = edge;
@@ -192,7 +177,7 @@ export function apiHandler(
     if (what === undefined) throw new Error(`a route with these checks needs the ${name}`);
     return what;
   };
-  for (const check of options.checks) {
+  for (const check of checks) {
     if (check === 'key') {
       const limiter = needs(rateLimiter, 'rate limiter');
       chain.before((request) => {
@@ -258,10 +243,11 @@ export function apiHandler(
         forbiddenKeys: context.forbiddenKeys ?? [],
         consumeRateLimit: (n) => spend(needs(rateLimiter, 'rate limiter'), context, n),
       });
-      return finish(
-        { statusCode: result.statusCode, headers: result.headers ?? {}, body: JSON.stringify(result.body) },
-        requestId,
-        context.rateLimitHeaders,
-      );
+      const headers = { ...context.rateLimitHeaders, ...result.headers };
+      return {
+        statusCode: result.statusCode,
+        headers: { ...headers, 'Content-Type': 'application/json', 'X-Request-Id': requestId },
+        body: JSON.stringify(result.body),
+      };
     }) as unknown as RouteHandler;
 }

@@ -17,7 +17,7 @@ const CHECKS: Check[] = ['key', 'scope', { workspace: 'path' }, { jsonBody: { ma
 
 export function importExamplesRoute(deps: Dependencies): RouteHandler {
   const { workspaces, telemetry, modelWrites: store } = deps;
-  return apiHandler(deps, { checks: CHECKS }, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
+  return apiHandler(deps, CHECKS, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
     const nowMs = Date.now();
     const workspaceId = event.pathParameters?.workspace_id ?? '';
     const idempotencyKey = event.headers['idempotency-key'];

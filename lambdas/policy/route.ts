@@ -20,7 +20,7 @@ export function parseIfMatch(header: string | undefined): number | undefined {
 const workspaceOf = (event: ApiEvent): string => event.pathParameters?.workspace_id ?? '';
 
 export function getPolicyRoute(deps: Dependencies): RouteHandler {
-  return apiHandler(deps, { checks: ['key', 'scope', 'rate-limit', { workspace: 'path' }] }, async ({ event }) => {
+  return apiHandler(deps, ['key', 'scope', 'rate-limit', { workspace: 'path' }], async ({ event }) => {
     const policy = await readPolicy(deps, workspaceOf(event));
     return { statusCode: 200, body: policy, headers: { ETag: etag(policy) } };
   });
@@ -36,7 +36,7 @@ const PUT_CHECKS: Check[] = [
 ];
 
 export function putPolicyRoute(deps: Dependencies): RouteHandler {
-  return apiHandler(deps, { checks: PUT_CHECKS }, async ({ event, principal, forbiddenKeys }) => {
+  return apiHandler(deps, PUT_CHECKS, async ({ event, principal, forbiddenKeys }) => {
     const workspaceId = workspaceOf(event);
     const ifMatch = parseIfMatch(event.headers['if-match']);
     const { policy } = validInput(
