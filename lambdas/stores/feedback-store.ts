@@ -1,9 +1,6 @@
-// Feedback on a decision and the model counts it moves (docs/learning.md, "Corrections at the price of a write").
-// Writes per feedback, each a small item whatever the workspace learned: one conditional UpdateItem on the decision
-// item (replacing earlier feedback), and when counts move, an atomic ADD on the workspace head (the journal's next
-// number) and a PutItem of the journal entry (the sketch and the labels moved). Concurrent feedback from many
-// containers never loses a count: each takes its own number. One feedback in FOLD_WINDOW also folds a window of the
-// journal into the label items (lambdas/stores/journal-fold.ts).
+// Feedback on a decision and the model counts it moves: the decision item, the head's next journal number and the
+// journal entry, three small writes whatever the workspace learned (docs/learning.md, "Corrections at the price of a
+// write").
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import { encodeChanges } from '../domain/learning/journal';

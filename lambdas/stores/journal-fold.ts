@@ -1,19 +1,6 @@
-// Folding the feedback journal into the label items (docs/learning.md, "Corrections at the price of a write").
-//
-// Now and then a feedback sums a window of journal entries into per-label deltas and ADDs them to the label items,
-// so a container's first load reads the label items plus at most about FOLD_WINDOW + FOLD_LAG entries. DynamoDB
-// bills an update by the whole item, so a fold costs about the size of the label items it touches; paid once per
-// FOLD_WINDOW feedbacks.
-//
-// Exactly once, whoever runs it and however often it is retried:
-// - the head names the fold in flight (`folding` = the window's end, set on the condition that the fold marker is
-//   still the window's start), so one fold runs at a time and loaders know the label items are moving;
-// - a plan item fixes which entries of the window are missing (a feedback that crashed before writing its entry), so
-//   every run of the fold sums the same entries into the same updates;
-// - each label is written once per window, with the window's end as its mark (`lf`), on the condition that the
-//   item's mark is lower (or, rewritten whole, that it is still the one read): a label written before is skipped;
-// - the last write moves the head's fold marker to the window's end and clears `folding`.
-// A fold left in flight (a crash) is taken over by a feedback after FOLD_TAKEOVER_MS.
+// Folding the feedback journal into the label items, exactly once whoever runs it and however often: the head's
+// `folding` claim, the window's plan item, each label's mark `lf`, then the head's fold marker (docs/learning.md,
+// "Corrections at the price of a write", Folds).
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type LabelDelta, addDeltaToCounts, journalDeltas } from '../domain/learning/label-delta';
 import { JOURNAL_GAP_GIVE_UP_MS, type JournalEntry } from '../domain/learning/journal';

@@ -1,14 +1,6 @@
-// Writes that change a workspace's learned model as a whole (contract section 13): an import's counts, and a reset.
-//
-// An import appends one entry to the workspace's journal, as a feedback does (docs/learning.md, "Importing history and
-// forgetting it"): its examples summed per label, numbered by the head's `seq` (which also adds the examples to the
-// head's import weight `iw`). Containers apply the entry at their next check; a fold adds it to the label items with
-// the feedback around it, once the imports not folded weigh IMPORT_FOLD_WEIGHT examples. So an import writes a few KB
-// whatever order its labels come in, and never a label item. The entry is written in one transaction with the
-// import's idempotency record (its answer) and its audit event: a replay is answered from the record, a retry after a
-// crash writes the entry again, and nothing is taught twice. A number taken whose entry is not written (the record
-// was claimed meanwhile, or a reset moved the workspace on) gets an empty entry, so no container waits on the gap.
-// A reset moves the model item to a new, empty generation in one transaction with its audit event.
+// Writes that change a workspace's learned model as a whole: an import (one journal entry, with its idempotency
+// record and audit event in one transaction) and a reset (a new, empty generation). Docs/learning.md, "Importing
+// history and forgetting it".
 import { type DynamoDBDocumentClient, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeDeltas } from '../domain/learning/label-delta';
 import type { AuditEntry, ImportWrite, ImportWriteResult, ModelWriteStore } from '../domain/learning/model-writes';

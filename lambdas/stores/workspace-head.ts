@@ -1,12 +1,5 @@
-// The workspace head and the feedback journal, in the decisions table (layout: docs/learning.md).
-//   wshead#<ws>                          generation, seq (feedback journal), folded (the fold marker), folding (a
-//                                        fold in flight: its end and start time), pv / mv (policy and import changes),
-//                                        unfolded_since, gap_seq / gap_at (an entry a fold waits for): well under
-//                                        1 KB, what a container checks every TTL
-//   wsjournal#<ws>#g<n>#<seq>            one feedback's count changes: its sketch (bucket numbers) and the labels
-//                                        moved from and to; expires with its decision. Or one import request's:
-//                                        its examples summed per label (`dl` labels, `dx` counts, `xn` examples)
-//   wsjournal#<ws>#g<n>#fold<end>        a fold's plan: the entries of its window it found missing
+// The workspace head (`wshead#`) and the feedback journal (`wsjournal#`) in the decisions table (docs/learning.md,
+// Storage layout).
 import { type DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet } from './batch-writes';
 import { ITEM_PREFIX } from '../contract/tables';

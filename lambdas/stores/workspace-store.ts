@@ -1,10 +1,5 @@
-// Policies and learned models, in the decisions table (layout: docs/learning.md; the head and journal items:
-// workspace-head.ts).
-//   policy#<ws>                      the policy as sent, its version and updated_at
-//   wsmodel#<ws>                     the workspace's sketch key, model version and the labels it was taught
-//   wslabel#<ws>#<field>:<label>     one label's counts: docs, total, t<bucket>, s<bucket>, d<bucket> (base 36)
-//   wslabel#<ws>#g<n>#<field>:<label> the same in model generation n > 0 (after n resets: DELETE .../model)
-// A label item holds at most 3 x 16,384 counts (about 340 KB), so every item stays under DynamoDB's 400 KB.
+// Policies and learned models in the decisions table: the `policy#`, `wsmodel#` and `wslabel#` items (docs/learning.md,
+// Storage layout; the head and the journal: workspace-head.ts).
 import { createHash } from 'node:crypto';
 import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { changedFields } from '../domain/audit';
