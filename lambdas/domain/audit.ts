@@ -126,10 +126,7 @@ function secretIn(path: string, value: unknown, depth: number): string | undefin
 
 /** Thrown for an event that must not be stored: a programming error, never the caller's input. */
 export class AuditEventError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'AuditEventError';
-  }
+  override name = 'AuditEventError';
 }
 
 /** The event for `input` at `at`, checked. */

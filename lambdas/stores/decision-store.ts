@@ -68,10 +68,6 @@ export class DynamoDecisionStore implements DecisionStore {
     private readonly retentionDays: number,
   ) {}
 
-  private decisionItem(decision: Decision, owner: DecisionOwner, nowSeconds: number, extra: DecisionExtras) {
-    return { ...extra, ...decisionItem(decision, owner, nowSeconds, this.retentionDays) };
-  }
-
   async save(
     decision: Decision,
     owner: DecisionOwner,
@@ -79,7 +75,7 @@ export class DynamoDecisionStore implements DecisionStore {
     extra: DecisionExtras = {},
   ): Promise<SaveResult> {
     const nowSeconds = Math.floor(parseInstant(decision.created_at) / 1000);
-    const item = this.decisionItem(decision, owner, nowSeconds, extra);
+    const item = { ...extra, ...decisionItem(decision, owner, nowSeconds, this.retentionDays) };
     if (!idempotency) {
       try {
         await this.client.send(
