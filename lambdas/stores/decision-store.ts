@@ -61,6 +61,35 @@ export function decisionItem(decision: Decision, owner: DecisionOwner, nowSecond
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The key of an Idempotency-Key's record (one per partner and key). */
+export const idempotencyPk = (partnerId: string, keyHash: string) =>
+  `${ITEM_PREFIX.idempotency}${partnerId}#${keyHash}`;
+
+/** The conditional Put that claims an Idempotency-Key; TTL deletion lags, so an expired record counts as absent. */
+export const idempotencyClaim = (
+  tableName: string,
+  pk: string,
+  record: Record<string, unknown>,
+  nowSeconds: number,
+) => ({
+  TableName: tableName,
+  Item: { pk, ...record, expires_at: nowSeconds + IDEMPOTENCY_WINDOW_SECONDS },
+  ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+  ExpressionAttributeValues: { ':now': nowSeconds },
+  ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+});
+
+/**
+ * The record that made a claim fail: as the failure returned it (in AttributeValue form: the DocumentClient does not
+ * translate errors), else read.
+ */
+export const claimedRecord = async (
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  pk: string,
+  returned: Record<string, unknown> | undefined,
+) => (returned ? unmarshall(returned as Parameters<typeof unmarshall>[0]) : getItem(client, tableName, pk));
+
 export class DynamoDecisionStore implements DecisionStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -91,27 +120,14 @@ export class DynamoDecisionStore implements DecisionStore {
       return { kind: 'created', decision };
     }
 
-    const idemPk = `${ITEM_PREFIX.idempotency}${owner.partner_id}#${idempotency.keyHash}`;
+    const idemPk = idempotencyPk(owner.partner_id, idempotency.keyHash);
+    const record = { request_hash: idempotency.requestHash, decision };
     for (let attempt = 0; ; attempt++) {
       try {
         await this.client.send(
           new TransactWriteCommand({
             TransactItems: [
-              {
-                Put: {
-                  TableName: this.tableName,
-                  Item: {
-                    pk: idemPk,
-                    request_hash: idempotency.requestHash,
-                    decision,
-                    expires_at: nowSeconds + IDEMPOTENCY_WINDOW_SECONDS,
-                  },
-                  // TTL deletion lags; an expired record is treated as absent and overwritten.
-                  ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
-                  ExpressionAttributeValues: { ':now': nowSeconds },
-                  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-                },
-              },
+              { Put: idempotencyClaim(this.tableName, idemPk, record, nowSeconds) },
               { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
             ],
           }),
@@ -121,10 +137,7 @@ export class DynamoDecisionStore implements DecisionStore {
         const e = err as { name?: string; CancellationReasons?: { Code?: string; Item?: Record<string, unknown> }[] };
         const first = e.CancellationReasons?.[0];
         if (e.name === 'TransactionCanceledException' && first?.Code === 'ConditionalCheckFailed') {
-          // Errors are not translated by the DocumentClient: the old item comes in AttributeValue form.
-          const existing = first.Item
-            ? unmarshall(first.Item as Parameters<typeof unmarshall>[0])
-            : await getItem(this.client, this.tableName, idemPk);
+          const existing = await claimedRecord(this.client, this.tableName, idemPk, first.Item);
           if (existing) {
             return existing.request_hash === idempotency.requestHash
               ? { kind: 'replayed', decision: decisionFrom(existing.decision as Record<string, unknown>) }
