@@ -98,17 +98,10 @@ export class DynamoDecisionListStore implements DecisionListStore {
       startKey = page.LastEvaluatedKey;
       const nowSeconds = Math.floor(Date.now() / 1000);
       const live = (page.Items ?? []).filter((item) => Number(item.expires_at) > nowSeconds);
-      // Feedback is not in the index (a feedback would write the index otherwise): read from the decisions, 100 a call.
-      const items = live.length
-        ? (
-            await batchGet(
-              this.client,
-              this.tableName,
-              live.map((item) => String(item.pk)),
-              false,
-            )
-          ).items
-        : new Map<string, Record<string, unknown>>();
+      // Feedback is not in the index (a feedback would write the index otherwise): read from the decisions, 100 a call
+      // (none for a page of none).
+      const pks = live.map((item) => String(item.pk));
+      const { items } = await batchGet(this.client, this.tableName, pks, false);
       for (const item of live) {
         const feedback = items.get(String(item.pk))?.feedback as { fields?: FeedbackFields } | undefined;
         yield { decision: item.decision as Record<string, unknown>, feedback: feedback?.fields };
