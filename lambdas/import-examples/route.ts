@@ -1,6 +1,5 @@
-// POST /api/v1/workspaces/{workspace_id}/examples (contract section 13). Order: 401 → 403 ACCOUNT_INACTIVE → 403
-// INSUFFICIENT_SCOPE (the chain) → 403 WORKSPACE_NOT_ALLOWED (the path) → 413 → 415 → INVALID_JSON → the envelope's
-// VALIDATION_ERROR → 429 (one request of the limit per example) → each example's own errors.
+// POST /api/v1/workspaces/{workspace_id}/examples (contract section 13): the refusals in CHECKS, then the envelope's
+// VALIDATION_ERROR, 429 (one request of the limit per example) and each example's own errors.
 import { actorForKey } from '../domain/audit';
 import type { Dependencies } from '../dependencies';
 import { idempotencyRequest } from '../analyze/analyze-signal';
@@ -11,8 +10,7 @@ import { ApiError, validInput } from '../http/errors';
 import { importExamples } from './import-examples';
 import { IMPORT_LIMITS, validateImportEnvelope } from './import-envelope';
 
-// The workspace is in the path: its 403 before anything about the body; the rate limit is spent per example, after
-// the envelope (consumeRateLimit).
+// The workspace is in the path: its 403 before anything about the body.
 const CHECKS: Check[] = ['key', 'scope', { workspace: 'path' }, { jsonBody: { maxBytes: IMPORT_LIMITS.bodyBytes } }];
 
 export function importExamplesRoute(deps: Dependencies): RouteHandler {
