@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MODEL_VERSION, scoreSignal } from '../../lambdas/domain/engine';
-import { shippedSeverityModels, type SeverityModel } from '../../lambdas/domain/engine/severity-model';
+import { shippedSeverityModels } from '../../lambdas/domain/engine/severity-model';
 import { ALERT_FOLDS, describeSplits, loadAlerts } from '../data-splits';
 import { alertExample, fitAlertModel, severityModelOf } from '../train-severity-model';
 import { ALERT_CASES, TICKET_CASES, TICKET_LEVEL, alertSignal, ticketSignal } from './hand-written-cases';
@@ -181,34 +181,23 @@ function writeMarkdown(figures: Figure[], perCorpus: Record<string, CorpusConfid
   writeFileSync(file, doc.slice(0, a) + lines.join('\n') + doc.slice(b + MD_END.length));
 }
 
-/** Alert severity models, one per held-out source, each trained on the other sources only. */
-function alertFoldModels(): Map<string, SeverityModel> {
-  const alerts = loadAlerts();
-  const out = new Map<string, SeverityModel>();
-  for (const fold of ALERT_FOLDS) {
-    const train = alerts.filter((r) => r.source !== fold.test).map(alertExample);
-    out.set(fold.test, severityModelOf(fitAlertModel(train, `all but ${fold.test}`)));
-  }
-  return out;
-}
-
 /**
  * Alerts are scored fold by fold: the severity model and the confidence model each trained without the source
  * tested (the confidence model on the other corpora's training side and the other source's rules).
  */
 function scoreAlertsByFold(cases: Case[]): Scored[] {
-  const folds = alertFoldModels();
   const bug = shippedSeverityModels().bug;
   const base = trainingRows();
   const alerts = loadAlerts();
   const out: Scored[] = [];
   for (const fold of ALERT_FOLDS) {
-    const models = { severity: { alert: folds.get(fold.test)!, bug } };
-    useConfidenceModel(fitConfidence([...base, ...crossFittedAlertRows(alerts.filter((r) => r.source !== fold.test))]));
+    const train = alerts.filter((r) => r.source !== fold.test);
+    const alert = severityModelOf(fitAlertModel(train.map(alertExample), `all but ${fold.test}`));
+    useConfidenceModel(fitConfidence([...base, ...crossFittedAlertRows(train)]));
     out.push(
       ...scoreCases(
         cases.filter((c) => c.group === fold.test),
-        (c) => scoreSignal(c.signal, c.now, models),
+        (c) => scoreSignal(c.signal, c.now, { severity: { alert, bug } }),
       ),
     );
   }
