@@ -3,8 +3,9 @@
 // of how alert rules and bug reports read: an alert name, a one-line summary, a description with template
 // placeholders. They are NOT a quality measure: the same person wrote them and the lexicon, and no real labeled alerts
 // or tickets are in ../shared/data. `npm run eval` prints a rank correlation on them, marked as such.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Signal } from '../../lambdas/domain/signal';
-import cases from './hand-written-cases.json';
 
 export type AlertLabel = 'critical' | 'warning' | 'info';
 export type TicketLabel = 'high' | 'medium' | 'low';
@@ -24,8 +25,12 @@ export interface TicketCase {
   category?: 'incident' | 'security' | 'support' | 'task';
 }
 
-export const ALERT_CASES = cases.alerts as readonly AlertCase[];
-export const TICKET_CASES = cases.tickets as readonly TicketCase[];
+const cases = JSON.parse(readFileSync(path.join(__dirname, 'hand-written-cases.json'), 'utf8')) as {
+  alerts: readonly AlertCase[];
+  tickets: readonly TicketCase[];
+};
+export const ALERT_CASES = cases.alerts;
+export const TICKET_CASES = cases.tickets;
 
 /** An alert as the service may receive it: the rule's name as subject, summary and description as body. */
 export function alertSignal(c: AlertCase, source: 'internal' | 'email' = 'internal'): Signal {
