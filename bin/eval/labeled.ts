@@ -140,22 +140,18 @@ export function enronCase(row: MailRow): Case {
     now: new Date(Date.parse(received) + 5 * 60_000),
   };
 }
-export const alertCase = (row: AlertRow): Case => ({
-  corpus: 'alerts',
-  label: row.severity,
-  level: ALERT_LEVEL[row.severity],
-  group: row.source,
-  signal: alertSignal(row),
+/** Alerts and bugs: the author's label, its rank, and the source or project. */
+const rankedCase = (corpus: Corpus, label: string, level: number, group: string, signal: Signal): Case => ({
+  corpus,
+  label,
+  level,
+  group,
+  signal,
   now: FIXED_NOW,
 });
-export const bugCase = (row: BugRow): Case => ({
-  corpus: 'bugs',
-  label: row.priority,
-  level: BUG_LEVEL[row.priority],
-  group: row.project,
-  signal: bugSignal(row),
-  now: FIXED_NOW,
-});
+export const alertCase = (r: AlertRow) =>
+  rankedCase('alerts', r.severity, ALERT_LEVEL[r.severity], r.source, alertSignal(r));
+export const bugCase = (r: BugRow) => rankedCase('bugs', r.priority, BUG_LEVEL[r.priority], r.project, bugSignal(r));
 
 /** Every held-out case, in a fixed order. */
 export function heldOutCases(): Case[] {
