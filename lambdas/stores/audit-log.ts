@@ -2,7 +2,7 @@
 // the TransactWriteItems of the change it records, so a change and its event land together or not at all.
 //   audit#<event_id>   event_id, at, actor, action, target, before, after; audit_log = "audit" (the index partition);
 //                      expires_at (epoch seconds, the table's TTL attribute) = at + 400 days
-import { AUDIT_BY_TIME_INDEX, ITEM_PREFIX } from '../contract/tables';
+import { ITEM_PREFIX } from '../contract/tables';
 import { AUDIT_RETENTION_DAYS, type AuditEvent, type AuditEventInput, auditEvent } from '../domain/audit';
 
 /** The value of `audit_log` on every audit item: the one partition of the audit_by_time index. */
@@ -64,5 +64,3 @@ export function eventFromItem(item: Record<string, unknown>): AuditEvent {
     after: (item.after ?? null) as AuditEvent['after'],
   };
 }
-
-export { AUDIT_BY_TIME_INDEX };
