@@ -26,11 +26,6 @@ export class ApiError extends Error {
 export const unavailable = (): ApiError =>
   new ApiError('SERVICE_UNAVAILABLE', undefined, undefined, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
 
-/** Maps middy's own HTTP errors (from @middy/http-json-body-parser) onto the contract's codes. */
-function fromMiddyError(err: { statusCode: number }): ApiError {
-  return new ApiError(err.statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'INVALID_JSON');
-}
-
 /**
  * The one way a request's VALIDATION_ERROR is built: the keys the JSON parser dropped (`__proto__`,
  * `constructor.prototype`) first, each with the same message, then the route's own details.
@@ -59,10 +54,10 @@ export function validInput<T extends { ok: true }>(
 export function toApiError(err: unknown, isUnavailable: (err: unknown) => boolean): ApiError {
   if (err instanceof ApiError) return err;
   if (isUnavailable(err)) return unavailable();
+  // middy's own HTTP errors (from @middy/http-json-body-parser), onto the contract's codes.
   const middy = err as { statusCode?: unknown; expose?: unknown; message: string };
-  if (middy && typeof middy.statusCode === 'number' && middy.expose === true) {
-    return fromMiddyError(middy as { statusCode: number });
-  }
+  if (middy && typeof middy.statusCode === 'number' && middy.expose === true)
+    return new ApiError(middy.statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'INVALID_JSON');
   return new ApiError('INTERNAL_ERROR');
 }
 
