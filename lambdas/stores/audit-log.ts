@@ -8,10 +8,6 @@ import { AUDIT_RETENTION_DAYS, type AuditEvent, type AuditEventInput, auditEvent
 /** The value of `audit_log` on every audit item: the one partition of the audit_by_time index. */
 export const AUDIT_LOG_PARTITION = 'audit';
 
-export interface AuditEventPut {
-  Put: { TableName: string; Item: Record<string, unknown>; ConditionExpression: string };
-}
-
 /** The stored item of an event. */
 export function auditItem(event: AuditEvent): Record<string, unknown> {
   return {
@@ -35,7 +31,7 @@ export function auditItem(event: AuditEvent): Record<string, unknown> {
  * - Throws `AuditEventError` (before any write) when `input` holds what an event must not: a key, a key hash or text.
  * - The Put is conditional (`attribute_not_exists(pk)`): an event is never overwritten.
  */
-export function auditEventPut(tableName: string, input: AuditEventInput, at: Date): AuditEventPut {
+export function auditEventPut(tableName: string, input: AuditEventInput, at: Date) {
   return {
     Put: {
       TableName: tableName,

@@ -17,13 +17,9 @@ import { headFrom, journalPk, updateHead } from './workspace-head';
 /** A journal entry's shortest life: its decision may expire sooner (DECISION_RETENTION_DAYS can be 1). */
 const MIN_ENTRY_SECONDS = 86_400;
 
-/** Counts writes, for the bench's "bounded, stated and measured" figure. */
-export interface WriteCounter {
-  writes: number;
-}
-
 export class DynamoFeedbackStore implements FeedbackStore {
-  readonly counter: WriteCounter = { writes: 0 };
+  /** Counts writes, for the bench's "bounded, stated and measured" figure. */
+  readonly counter = { writes: 0 };
   /** Folds the journal into the label items now and then (its stats are the bench's amortized fold cost). */
   readonly folder: JournalFolder;
 

@@ -27,15 +27,9 @@ const TERMS_PER_UPDATE = 250;
 /** A fold's plan is kept this long (far beyond any retry). */
 const PLAN_SECONDS = 30 * 24 * 60 * 60;
 
-export interface FoldStats {
-  folds: number;
-  /** Write and read units the folds consumed, as DynamoDB reported them (updates are billed by the whole item). */
-  writeUnits: number;
-  readUnits: number;
-}
-
 export class JournalFolder {
-  readonly stats: FoldStats = { folds: 0, writeUnits: 0, readUnits: 0 };
+  /** Folds run, and the write and read units they consumed as DynamoDB reported them (updates: the whole item). */
+  readonly stats = { folds: 0, writeUnits: 0, readUnits: 0 };
   /** Told when the clean-up after a reset fails (the service logs it). */
   onCleanupFailed?: (failure: { workspaceId: string; generation: number; error: unknown }) => void;
 
