@@ -177,6 +177,7 @@ export interface IdempotencyRequest {
   requestHash: string;
 }
 
+/** `conflict`: the Idempotency-Key was used before with another body. */
 export type SaveResult =
   { kind: 'created'; decision: Decision } | { kind: 'replayed'; decision: Decision } | { kind: 'conflict' };
 
