@@ -11,14 +11,14 @@ import type { DynamoFeedbackStore } from '../../lambdas/stores/feedback-store';
 import { weightOf } from '../../lambdas/domain/learning/workspace-cache';
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';
 import { banking77Rows, categoryName } from '../data-splits';
-import { type Figures, round2, round3 } from './common';
+import { type Figures, round2, round3, shuffled } from './common';
 import { benchInProcess } from './in-process';
-import { analyzeEvents, inProcess, expectOk } from './requests';
+import { expectOk } from './requests';
 import type { World } from './world';
-import { mulberry32 } from '../seeded-random';
 import { benchWorkspaceImport } from './workspace-import';
 import { benchLearnedAnalyzeCost } from './cost-learned';
-import { benchLearnedFeedbackCost, writeUnitMeter } from './cost-feedback-learned';
+import { benchLearnedFeedbackCost } from './cost-feedback-learned';
+import { CapacityMeter } from './cost-measure';
 
 export async function benchWorkspace(
   world: World,
@@ -28,20 +28,13 @@ export async function benchWorkspace(
 ): Promise<Figures> {
   const deps = world.service.dependencies;
   const ws = world.workspace;
-  await deps.workspaceStore.putPolicy(
-    ws,
-    {
-      vip_senders: ['@bigcustomer.example'],
-      blocked_senders: ['@spam.example'],
-      keywords: [{ phrase: 'production outage', weight: 10, category: 'incident', queue: 'oncall' }],
-      thresholds: { critical: 85 },
-      response_minutes: { high: 120 },
-    },
-    undefined,
-    new Date().toISOString(),
-    { actor: 'local:bench' },
-  );
-  deps.workspaces.invalidate(ws);
+  await world.putPolicy(ws, {
+    vip_senders: ['@bigcustomer.example'],
+    blocked_senders: ['@spam.example'],
+    keywords: [{ phrase: 'production outage', weight: 10, category: 'incident', queue: 'oncall' }],
+    thresholds: { critical: 85 },
+    response_minutes: { high: 120 },
+  });
 
   const rows = banking77Rows();
   const taught = new Map<string, number>();
@@ -55,14 +48,9 @@ export async function benchWorkspace(
   const { folds, feedbackUnits, feedbackWrites, maxWrites, maxFoldWrites } = taughtInOrder;
   // The same corrections in a seeded shuffled order (as the import bench's), on a workspace of their own: a partner's
   // feedback comes in any order, so a fold window touches many more label items than in file order.
-  const rnd = mulberry32(23);
-  const shuffledTeach = teach
-    .map((t) => [rnd(), t] as const)
-    .sort((a, b) => a[0] - b[0])
-    .map(([, t]) => t);
   const shuffledWs = `${ws}_shuffled`;
-  const shuffledKey = (await world.admin.createKey({ partnerId: 'bench', workspaces: [shuffledWs], env: 'test' })).key;
-  const taughtShuffled = await teachByFeedback(world, shuffledWs, shuffledKey, shuffledTeach);
+  const shuffledKey = (await world.keyFor(shuffledWs)).key;
+  const taughtShuffled = await teachByFeedback(world, shuffledWs, shuffledKey, shuffled(teach, 23));
 
   // Cold load of the taught workspace, then warm requests.
   deps.workspaces.invalidate(ws);
@@ -70,18 +58,17 @@ export async function benchWorkspace(
   const state = await deps.workspaceStore.loadState(ws);
   const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
   deps.workspaces.invalidate(ws);
-  expectOk(await inProcess(world.service, analyzeEvents(world.key, world.body)));
+  expectOk(await world.analyze());
   world.counter.reset();
-  const decision = expectOk(await inProcess(world.service, analyzeEvents(world.key, world.body)));
+  const decision = expectOk(await world.analyze());
   const warm = { reads: world.counter.readCalls, writes: world.counter.writeCalls };
   if (!/\+ws\.\d+$/.test(decision.model_version))
     throw new Error('the learned model did not take part in the decision');
 
   // A fresh workspace (no policy, nothing learned) measured in the same loop: the same-moment reference.
   const freshWs = `${ws}_fresh`;
-  const freshKey = (await world.admin.createKey({ partnerId: 'bench', workspaces: [freshWs], env: 'test' })).key;
-  const freshBody = JSON.stringify({ ...JSON.parse(world.body), workspace_id: freshWs });
-  const inprocess = await benchInProcess(world, iterations, { key: freshKey, body: freshBody });
+  const freshKey = (await world.keyFor(freshWs)).key;
+  const inprocess = await benchInProcess(world, iterations, { key: freshKey, body: world.bodyFor(freshWs) });
   const counts = state.model.labels.reduce((sum, l) => sum + l.text.size + l.senders.size + l.domains.size, 0);
   const postings = indexModel(state.model).postings;
   const writes = await benchWorkspaceImport(
@@ -144,12 +131,13 @@ async function teachByFeedback(world: World, ws: string, key: string, teach: str
   const foldsBefore = { ...folder.stats };
   let foldsSeen = folder.stats.folds;
   let feedbackUnitsSum = 0;
-  const units = writeUnitMeter(deps.client);
+  const units = new CapacityMeter(world);
+  const detach = units.attachClient(deps.client);
   for (const [text, raw] of teach) {
     const body = JSON.stringify({ workspace_id: ws, source: 'support_message', body: text });
-    const decision = expectOk(await inProcess(world.service, analyzeEvents(key, body)));
+    const decision = expectOk(await world.analyze(key, body));
     world.counter.reset();
-    const unitsBefore = units.units;
+    const unitsBefore = units.reportedWriteUnits;
     const target = await deps.feedbackStore.getTarget(decision.decision_id);
     const workspace = await deps.workspaces.get(ws);
     const out = await recordFeedback(
@@ -160,14 +148,14 @@ async function teachByFeedback(world: World, ws: string, key: string, teach: str
       new Date().toISOString(),
     );
     if (out.kind === 'recorded') applyOwnFeedback(workspace.state, out.target.sketch!, out);
-    feedbackUnitsSum += units.units - unitsBefore;
+    feedbackUnitsSum += units.reportedWriteUnits - unitsBefore;
     feedbackWrites += world.counter.writeCalls;
     // The feedback that folds a window writes the label items too; the others write 3 small items.
     if (folder.stats.folds > foldsSeen) maxFoldWrites = Math.max(maxFoldWrites, world.counter.writeCalls);
     else maxWrites = Math.max(maxWrites, world.counter.writeCalls);
     foldsSeen = folder.stats.folds;
   }
-  units.detach();
+  detach();
   const folds = {
     count: folder.stats.folds - foldsBefore.folds,
     write: (folder.stats.writeUnits - foldsBefore.writeUnits) / teach.length,
