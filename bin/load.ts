@@ -18,7 +18,6 @@ import { type RequestContext, type Shared, type Tally, buildRequest, record } fr
 
 // autocannon ships no types (and @types/autocannon is not installed): the little used here, typed by hand.
 interface Histogram {
-  average: number;
   total: number;
   max: number;
   p50: number;
@@ -38,8 +37,6 @@ const loadAutocannon = async (): Promise<Autocannon> => {
   const mod = (await import(name)) as { default?: Autocannon } & Autocannon;
   return mod.default ?? mod;
 };
-
-// ---- options ----------------------------------------------------------------------------------------------------
 
 function options() {
   const { values } = parseArgs({
@@ -70,8 +67,6 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-// ---- verification -----------------------------------------------------------------------------------------------
-
 async function verifyDecisions(
   client: ReturnType<typeof createDocumentClient>,
   table: string,
@@ -91,8 +86,6 @@ async function verifyDecisions(
   }
   return { verified, missing };
 }
-
-// ---- main -------------------------------------------------------------------------------------------------------
 
 async function main() {
   const opts = options();
