@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     ['access', (w) => benchAccess(w, opts.accessIterations)],
     ['http', (w) => benchHttp(w, opts)],
     ['cost', (w) => benchCost(w, opts.quick)],
-    ['workspace', (w) => benchWorkspace(w, opts.inprocessIterations, opts.workspacePerCategory, opts.quick)],
+    ['workspace', (w) => benchWorkspace(w, opts)],
     ['worst-case', (w) => benchWorstCase(w, opts.quick)],
   ];
   if (dbSections.some(([name]) => opts.sections.has(name))) {

@@ -14,18 +14,14 @@ import { banking77Rows, categoryName } from '../data-splits';
 import { type Figures, round2, round3, shuffled } from './common';
 import { benchInProcess } from './in-process';
 import { expectOk } from './requests';
+import type { Options } from './options';
 import type { World } from './world';
 import { benchWorkspaceImport } from './workspace-import';
 import { benchLearnedAnalyzeCost } from './cost-learned';
 import { benchLearnedFeedbackCost } from './cost-feedback-learned';
 import { CapacityMeter } from './cost-measure';
 
-export async function benchWorkspace(
-  world: World,
-  iterations: number,
-  perCategory: number,
-  quick: boolean,
-): Promise<Figures> {
+export async function benchWorkspace(world: World, opts: Options): Promise<Figures> {
   const deps = world.service.dependencies;
   const ws = world.workspace;
   await world.putPolicy(ws, {
@@ -38,14 +34,19 @@ export async function benchWorkspace(
 
   const rows = banking77Rows();
   const taught = new Map<string, number>();
-  const teach = rows.filter((r, i) => {
+  const teachRows = rows.filter((r, i) => {
     if (r.length !== 2 || (i + 1) % 5 === 0) return false;
     const n = taught.get(r[1]) ?? 0;
     taught.set(r[1], n + 1);
-    return n < perCategory;
+    return n < opts.workspacePerCategory;
   });
-  const taughtInOrder = await teachByFeedback(world, ws, world.key, teach);
-  const { folds, feedbackUnits, feedbackWrites, maxWrites, maxFoldWrites } = taughtInOrder;
+  const teach = teachRows.map(([text, raw]): [string, string] => [text, categoryName(raw)]);
+  const { folds, feedbackUnits, feedbackWrites, maxWrites, maxFoldWrites } = await teachByFeedback(
+    world,
+    ws,
+    world.key,
+    teach,
+  );
   // The same corrections in a seeded shuffled order (as the import bench's), on a workspace of their own: a partner's
   // feedback comes in any order, so a fold window touches many more label items than in file order.
   const shuffledWs = `${ws}_shuffled`;
@@ -68,18 +69,17 @@ export async function benchWorkspace(
   // A fresh workspace (no policy, nothing learned) measured in the same loop: the same-moment reference.
   const freshWs = `${ws}_fresh`;
   const freshKey = (await world.keyFor(freshWs)).key;
-  const inprocess = await benchInProcess(world, iterations, { key: freshKey, body: world.bodyFor(freshWs) });
+  const inprocess = await benchInProcess(world, opts.inprocessIterations, {
+    key: freshKey,
+    body: world.bodyFor(freshWs),
+  });
   const counts = state.model.labels.reduce((sum, l) => sum + l.text.size + l.senders.size + l.domains.size, 0);
   const postings = indexModel(state.model).postings;
-  const writes = await benchWorkspaceImport(
-    world,
-    teach.map(([text, raw]) => [text, categoryName(raw)]),
-    ws,
-  );
-  const learnedCost = await benchLearnedAnalyzeCost(world, quick, writes.ws_fresh_check_read_units);
+  const writes = await benchWorkspaceImport(world, teach, ws);
+  const learnedCost = await benchLearnedAnalyzeCost(world, opts.quick, writes.ws_fresh_check_read_units);
   const feedbackCost = await benchLearnedFeedbackCost(
     world,
-    teach.slice(0, quick ? 100 : 300).map(([text, raw]) => [text, categoryName(raw)]),
+    teach.slice(0, opts.quick ? 100 : 300),
     folds,
     taughtShuffled.folds,
   );
@@ -121,8 +121,8 @@ export async function benchWorkspace(
   };
 }
 
-/** Teaches `ws` the [text, raw category] rows through the feedback use case, one analyze and one feedback each. */
-async function teachByFeedback(world: World, ws: string, key: string, teach: string[][]) {
+/** Teaches `ws` the [text, category] pairs through the feedback use case, one analyze and one feedback each. */
+async function teachByFeedback(world: World, ws: string, key: string, teach: [string, string][]) {
   const deps = world.service.dependencies;
   let feedbackWrites = 0;
   let maxWrites = 0;
@@ -133,22 +133,16 @@ async function teachByFeedback(world: World, ws: string, key: string, teach: str
   let feedbackUnitsSum = 0;
   const units = new CapacityMeter(world);
   const detach = units.attachClient(deps.client);
-  for (const [text, raw] of teach) {
+  for (const [text, category] of teach) {
     const body = JSON.stringify({ workspace_id: ws, source: 'support_message', body: text });
     const decision = expectOk(await world.analyze(key, body));
     world.counter.reset();
-    const unitsBefore = units.reportedWriteUnits;
+    units.reset();
     const target = await deps.feedbackStore.getTarget(decision.decision_id);
     const workspace = await deps.workspaces.get(ws);
-    const out = await recordFeedback(
-      target!,
-      { category: categoryName(raw) },
-      deps.feedbackStore,
-      workspace,
-      new Date().toISOString(),
-    );
+    const out = await recordFeedback(target!, { category }, deps.feedbackStore, workspace, new Date().toISOString());
     if (out.kind === 'recorded') applyOwnFeedback(workspace.state, out.target.sketch!, out);
-    feedbackUnitsSum += units.reportedWriteUnits - unitsBefore;
+    feedbackUnitsSum += units.reportedWriteUnits;
     feedbackWrites += world.counter.writeCalls;
     // The feedback that folds a window writes the label items too; the others write 3 small items.
     if (folder.stats.folds > foldsSeen) maxFoldWrites = Math.max(maxFoldWrites, world.counter.writeCalls);
