@@ -1,6 +1,8 @@
 // The goal shown beside each figure, its PASS/MISS check, and the table that prints them.
 import type { Figures } from './common';
 import GOAL_ROWS from './goals.json';
+/** The goal text of each cost line's figures, by suffix. */
+import COST_FIGURES from './cost-goals.json';
 
 interface Goal {
   /** Shown beside the figure. */
@@ -38,20 +40,6 @@ const GOALS: Record<string, Goal> = Object.fromEntries(
   ]),
 );
 
-const COST_FIGURES: Record<string, string> = {
-  usd_per_million: 'USD per million calls (per decision for a batch), us-east-1 arm64 on-demand, logs included',
-  floor_usd_per_million: 'the same call with only its unavoidable parts (1 ms per Lambda, minimum units, access log)',
-  floor_ratio: 'context (goals for analyze and batch100 above)',
-  write_units: 'DynamoDB write units per call, as DynamoDB Local reported them (table and indexes)',
-  read_units: 'DynamoDB read units per call',
-  billed_ms_authorizer: 'Lambda billed ms (CPU scaled to 512 MB share + measured wait), median',
-  billed_ms_route: 'the same, route Lambda',
-  log_bytes: 'log bytes per call: Lambda logs, EMF metrics and the access log line',
-  log_events: 'log events per call (CloudWatch adds 26 bytes to each)',
-  calls_measured: 'calls that answered 200',
-  calls_failed: 'calls that did not answer 200',
-};
-
 /** Per-Lambda bundle rows get their goal text from their suffix. */
 export function goalFor(key: string): Goal | undefined {
   if (GOALS[key]) return GOALS[key];
@@ -66,7 +54,11 @@ export function goalFor(key: string): Goal | undefined {
     /^cost_(\w+?)_(usd_per_million|floor_usd_per_million|floor_ratio|write_units|read_units|billed_ms_authorizer|billed_ms_route|log_bytes|log_events|calls_measured|calls_failed)$/.exec(
       key,
     );
-  if (cost) return { text: COST_FIGURES[cost[2]] ?? '', ...(cost[2] === 'calls_failed' ? { check: exactly(0) } : {}) };
+  if (cost)
+    return {
+      text: (COST_FIGURES as Record<string, string>)[cost[2]] ?? '',
+      ...(cost[2] === 'calls_failed' ? { check: exactly(0) } : {}),
+    };
   return undefined;
 }
 
