@@ -1,5 +1,7 @@
 // The load test's request mix (bin/load.ts): which kinds of request, how often, what each may answer, and the
 // varied valid signals it sends. Random on purpose: a load test explores; it asserts nothing a test would.
+import TEXTS from './load-texts.json';
+
 /**
  * Each kind of request: its weight in percent (70 valid analyze, 20 of them with an Idempotency-Key; 10 GET; 20
  * invalid) and the statuses it may answer.
@@ -22,38 +24,8 @@ export const expectedStatuses = (kind: Kind): number[] => KINDS[kind].expected;
 
 export const WORKSPACES = ['ws_load_a', 'ws_load_b'];
 const SOURCES = ['email', 'task', 'crm_event', 'support_message', 'internal'] as const;
-const SUBJECTS = [
-  'Production outage: checkout down for all customers',
-  'Invoice 2231 charged twice',
-  'We are considering cancelling our subscription',
-  'Quote request for 200 enterprise seats',
-  'Our November newsletter',
-  'Out of office',
-  'Suspicious login attempts on admin accounts',
-  'Please review the Q3 report draft',
-  'Password reset not working',
-  'Legal notice regarding data processing agreement',
-];
-const BODIES = [
-  'Since 09:10 every checkout fails with a 502 error. This is costing us revenue, please help urgently.',
-  'We were billed twice for the same invoice this month. Please refund the duplicate charge.',
-  'Your pricing went up again and we are evaluating alternatives. Unless something changes we will not renew.',
-  'We would like a quote for 200 seats of the enterprise plan, with SSO, before the end of the quarter.',
-  'Read our latest product news and tips. You are receiving this because you subscribed. Unsubscribe here.',
-  'I am out of the office until Monday with limited access to email.',
-  'We noticed repeated failed login attempts from unknown IP addresses on two admin accounts overnight.',
-  'Could you review the attached Q3 report draft by Friday? Thanks.',
-  'The password reset e-mail never arrives for several of our users.',
-  'Our counsel has concerns about clause 7 of the data processing agreement. Please respond within 10 days.',
-];
-const SENDERS = [
-  'Ops Lead <ops@customer.example>',
-  'billing@customer.example',
-  'newsletter@news.vendor.example',
-  'ann@gmail.com',
-  'cfo@bigcorp.example',
-];
-const TIERS = ['enterprise', 'pro', 'free', 'business', 'trial'];
+/** Subjects with their bodies (by position), senders and customer tiers the valid signals are made of. */
+const { subjects: SUBJECTS, bodies: BODIES, senders: SENDERS, tiers: TIERS } = TEXTS;
 
 export function pick<T>(items: readonly T[]): T {
   return items[Math.floor(Math.random() * items.length)];
