@@ -1,6 +1,7 @@
 // The load test's request mix (bin/load.ts): which kinds of request, how often, what each may answer, and the
 // varied valid signals it sends. Random on purpose: a load test explores; it asserts nothing a test would.
-import TEXTS from './load-texts.json';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 /**
  * Each kind of request: its weight in percent (70 valid analyze, 20 of them with an Idempotency-Key; 10 GET; 20
@@ -25,7 +26,15 @@ export const expectedStatuses = (kind: Kind): number[] => KINDS[kind].expected;
 export const WORKSPACES = ['ws_load_a', 'ws_load_b'];
 const SOURCES = ['email', 'task', 'crm_event', 'support_message', 'internal'] as const;
 /** Subjects with their bodies (by position), senders and customer tiers the valid signals are made of. */
-const { subjects: SUBJECTS, bodies: BODIES, senders: SENDERS, tiers: TIERS } = TEXTS;
+const {
+  subjects: SUBJECTS,
+  bodies: BODIES,
+  senders: SENDERS,
+  tiers: TIERS,
+} = JSON.parse(readFileSync(path.join(__dirname, 'load-texts.json'), 'utf8')) as Record<
+  'subjects' | 'bodies' | 'senders' | 'tiers',
+  string[]
+>;
 
 export function pick<T>(items: readonly T[]): T {
   return items[Math.floor(Math.random() * items.length)];

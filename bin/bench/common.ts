@@ -45,6 +45,9 @@ export function shuffled<T>(xs: readonly T[], seed: number): T[] {
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
+/** A JSON file of data beside the bench's code. */
+export const benchData = <T>(name: string): T => JSON.parse(readFileSync(path.join(__dirname, name), 'utf8')) as T;
+
 /** A file of the shared data sets (../shared/data or $SAS_DATA_DIR), or '' when it is not there. */
 export function readDataFile(name: string): string {
   try {

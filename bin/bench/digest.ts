@@ -3,10 +3,8 @@ import { createHash } from 'node:crypto';
 import { scoreSignal } from '../../lambdas/domain/engine';
 import type { Signal } from '../../lambdas/domain/signal';
 import { mulberry32 } from '../seeded-random';
-import { readDataFile } from './common';
+import { benchData, readDataFile } from './common';
 import { makeEmails } from './emails';
-/** Every tokenizer path's characters, for the random text: folds, combining marks, surrogates, currency, breaks. */
-import ALPHABET from './digest-alphabet.json';
 
 /**
  * One SHA-256 over the scorer's decisions on a fixed set of inputs: generated e-mails through every source, random
@@ -38,7 +36,7 @@ export function decisionsDigest(): {
   makeEmails(3_000, 2_000, 42).forEach((e, i) => score({ ...e, source: sources[i % 5] }));
   const rnd = mulberry32(7);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
-  const alphabet = ALPHABET;
+  const alphabet = benchData<string[]>('digest-alphabet.json');
   const words = (
     'down outage urgent asap not no payment invoice refund cancel subscription lawyer breach security phishing ' +
     'unsubscribe newsletter thanks fixed error cpu at 98 % latency 3500 ms disk 96% sev1 p1 critical warning resolved ' +

@@ -1,9 +1,10 @@
 // Synthetic e-mails for the bench: deterministic from a seed, and made of invented text only (no data-set text).
 import type { Signal } from '../../lambdas/domain/signal';
 import { mulberry32 } from '../seeded-random';
-import TEXT from './emails.json';
+import { benchData } from './common';
 
 /** Filler words, and whole sentences the scorer reacts to (outages, billing, cancellation, spam, other languages). */
+const TEXT = benchData<{ filler: string; sentences: string[] }>('emails.json');
 const FILLER = TEXT.filler.split(' ');
 const SENTENCES = TEXT.sentences;
 

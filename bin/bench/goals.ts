@@ -1,8 +1,5 @@
 // The goal shown beside each figure, its PASS/MISS check, and the table that prints them.
-import type { Figures } from './common';
-import GOAL_ROWS from './goals.json';
-/** The goal text of each cost line's figures, by suffix. */
-import COST_FIGURES from './cost-goals.json';
+import { type Figures, benchData } from './common';
 
 interface Goal {
   /** Shown beside the figure. */
@@ -34,11 +31,14 @@ function checkOf(row: GoalRow): Goal['check'] {
 
 /** Goal text (and check) shown beside each figure in the table: goals.json. */
 const GOALS: Record<string, Goal> = Object.fromEntries(
-  Object.entries(GOAL_ROWS as Record<string, GoalRow>).map(([key, row]) => [
+  Object.entries(benchData<Record<string, GoalRow>>('goals.json')).map(([key, row]) => [
     key,
     { text: row.text, check: checkOf(row) },
   ]),
 );
+
+/** The goal text of each cost line's figures, by suffix. */
+const COST_FIGURES = benchData<Record<string, string>>('cost-goals.json');
 
 /** Per-Lambda bundle rows get their goal text from their suffix. */
 export function goalFor(key: string): Goal | undefined {
@@ -56,7 +56,7 @@ export function goalFor(key: string): Goal | undefined {
     );
   if (cost)
     return {
-      text: (COST_FIGURES as Record<string, string>)[cost[2]] ?? '',
+      text: COST_FIGURES[cost[2]] ?? '',
       ...(cost[2] === 'calls_failed' ? { check: exactly(0) } : {}),
     };
   return undefined;

@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   // In this order: the workspace section gives the bench workspace a policy and a learned model, and the worst-case
   // section then replaces that policy with a maximal one.
   const dbSections: [Section, (w: World) => Promise<Figures>][] = [
-    ['ddb', (w) => benchDynamoDbCalls(w)],
+    ['ddb', benchDynamoDbCalls],
     ['batch', (w) => benchBatch(w, opts.quick)],
     ['inprocess', (w) => benchInProcess(w, opts.inprocessIterations)],
     ['access', (w) => benchAccess(w, opts.accessIterations)],
@@ -68,23 +68,20 @@ async function main(): Promise<void> {
     ['worst-case', (w) => benchWorstCase(w, opts.quick)],
   ];
   if (dbSections.some(([name]) => opts.sections.has(name))) {
-    let world: World | undefined;
-    try {
-      world = await startWorld();
-    } catch (err) {
+    const world = await startWorld().catch((err: unknown) => {
       if (!(err instanceof JavaMissingError)) throw err;
       console.error(
         `${err.message}\nSkipping the sections that need DynamoDB Local (ddb, batch, inprocess, access, http, cost, workspace).`,
       );
-    }
+      return undefined;
+    });
     if (world) {
-      const w = world;
-      const onSignal = () => void w.stop().finally(() => process.exit(130));
+      const onSignal = () => void world.stop().finally(() => process.exit(130));
       process.once('SIGINT', onSignal);
       try {
-        for (const [name, run] of dbSections) await section(name, () => run(w));
+        for (const [name, run] of dbSections) await section(name, () => run(world));
       } finally {
-        await w.stop();
+        await world.stop();
         process.removeListener('SIGINT', onSignal);
       }
     }

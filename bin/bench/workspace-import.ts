@@ -23,16 +23,19 @@ export async function benchWorkspaceImport(
 ): Promise<Figures> {
   const deps = world.service.dependencies;
   const table = deps.settings.decisionsTableName;
-  const itemUnits = async (pk: string, factor: number) => {
+  /** The stored item's size in bytes (0 when there is none). */
+  const itemBytes = async (pk: string) => {
     const out = await deps.client.send(new GetCommand({ TableName: table, Key: { pk } }));
-    return out.Item ? factor * writeUnitsFor(dynamoItemBytes(out.Item)) : 0;
+    return out.Item ? dynamoItemBytes(out.Item) : 0;
   };
   // A fold pays for the whole label items it touches. Teaching in file order, a window of FOLD_WINDOW feedbacks
   // touches a few labels; feedback in any order touches at most every label once: that bound, per feedback.
   const learned = await deps.workspaces.get(learnedWs);
   let allLabelUnits = 0;
-  for (const l of learned.state.model.labels)
-    allLabelUnits += await itemUnits(labelPk(learnedWs, l.field, l.label, learned.state.generation ?? 0), 1);
+  for (const l of learned.state.model.labels) {
+    const bytes = await itemBytes(labelPk(learnedWs, l.field, l.label, learned.state.generation ?? 0));
+    allLabelUnits += bytes ? writeUnitsFor(bytes) : 0;
+  }
 
   // The same examples imported into a fresh workspace in requests of 100: in file order, as a partner's history comes
   // (a request touches one or two labels), and shuffled with a fixed seed (a request touches many labels).
@@ -75,11 +78,7 @@ export async function benchWorkspaceImport(
 
   // Freshness: what a container past its TTL reads when nothing changed (the workspace head, eventually consistent:
   // half a unit per 4 KB), and how long that check takes beside a whole-model load.
-  const readUnits = async (pk: string) => {
-    const out = await deps.client.send(new GetCommand({ TableName: table, Key: { pk } }));
-    return out.Item ? 0.5 * Math.ceil(dynamoItemBytes(out.Item) / 4096) : 0;
-  };
-  const checkUnits = await readUnits(headPk(learnedWs));
+  const checkUnits = 0.5 * Math.ceil((await itemBytes(headPk(learnedWs))) / 4096);
   const cached = (await deps.workspaces.get(learnedWs)).state;
   let unchanged: unknown;
   const checkMs = await wallMs(async () => (unchanged = await deps.workspaceStore.refreshState(learnedWs, cached)));
