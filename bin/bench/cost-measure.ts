@@ -199,19 +199,13 @@ export async function call(service: Service, meter: CapacityMeter, request: ApiR
   };
 }
 
-interface EmailRecord {
-  subject?: string;
-  sender?: string;
-  body?: string;
-}
-
 /** Real e-mails from the shared data sets, as analyze bodies (text capped at the contract's limits). */
 export function realEmails(workspace: string, max: number): string[] {
   const out: string[] = [];
   for (const file of ['spamassassin-dev.jsonl', 'enron-berkeley.jsonl']) {
     for (const line of readDataFile(file).split('\n')) {
       if (!line.trim()) continue;
-      const e = JSON.parse(line) as EmailRecord;
+      const e = JSON.parse(line) as { subject?: string; sender?: string; body?: string };
       const sender = /<([^<>\s]+@[^<>\s]+)>/.exec(e.sender ?? '')?.[1] ?? (e.sender ?? '').trim();
       out.push(
         JSON.stringify({

@@ -32,21 +32,16 @@ export async function benchWorkspace(world: World, opts: Options): Promise<Figur
     response_minutes: { high: 120 },
   });
 
-  const rows = banking77Rows();
-  const taught = new Map<string, number>();
-  const teachRows = rows.filter((r, i) => {
+  const perCategory = new Map<string, number>();
+  const teachRows = banking77Rows().filter((r, i) => {
     if (r.length !== 2 || (i + 1) % 5 === 0) return false;
-    const n = taught.get(r[1]) ?? 0;
-    taught.set(r[1], n + 1);
+    const n = perCategory.get(r[1]) ?? 0;
+    perCategory.set(r[1], n + 1);
     return n < opts.workspacePerCategory;
   });
   const teach = teachRows.map(([text, raw]): [string, string] => [text, categoryName(raw)]);
-  const { folds, feedbackUnits, feedbackWrites, maxWrites, maxFoldWrites } = await teachByFeedback(
-    world,
-    ws,
-    world.key,
-    teach,
-  );
+  const taught = await teachByFeedback(world, ws, world.key, teach);
+  const { folds, feedbackUnits } = taught;
   // The same corrections in a seeded shuffled order (as the import bench's), on a workspace of their own: a partner's
   // feedback comes in any order, so a fold window touches many more label items than in file order.
   const shuffledWs = `${ws}_shuffled`;
@@ -96,13 +91,13 @@ export async function benchWorkspace(world: World, opts: Options): Promise<Figur
     ws_feedback_folds_shuffled: taughtShuffled.folds.count,
     ws_feedback_fold_write_units_amortized_shuffled: round3(taughtShuffled.folds.write),
     ws_feedback_fold_read_units_amortized_shuffled: round3(taughtShuffled.folds.read),
-    ws_feedback_fold_writes_max: maxFoldWrites,
+    ws_feedback_fold_writes_max: taught.maxFoldWrites,
     ws_learned_categories: state.model.labels.filter((l) => l.field === 'category').length,
     ws_taught_feedback: teach.length,
     ws_reads_warm: warm.reads,
     ws_writes_warm: warm.writes,
-    ws_feedback_writes_mean: round2(feedbackWrites / teach.length),
-    ws_feedback_writes_max: maxWrites,
+    ws_feedback_writes_mean: round2(taught.feedbackWrites / teach.length),
+    ws_feedback_writes_max: taught.maxWrites,
     ws_model_load_requests: state.loadCost.requests,
     ws_model_load_kib: round2(state.loadCost.bytes / 1024),
     ws_model_load_ms: round3(loadMs),
