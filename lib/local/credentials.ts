@@ -51,10 +51,7 @@ export function generateAccessKeyId(randomBytes: RandomBytes = cryptoRandomBytes
 
 /** Local credentials went wrong in a way the user must fix (a file or directory that is not theirs, a broken file). */
 export class LocalCredentialsError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'LocalCredentialsError';
-  }
+  override readonly name = 'LocalCredentialsError';
 }
 
 const uid = (): number | undefined => process.getuid?.();
