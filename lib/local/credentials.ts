@@ -5,15 +5,13 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import {
   chmodSync,
-  closeSync,
   existsSync,
   lstatSync,
   mkdirSync,
-  openSync,
   readFileSync,
   readdirSync,
   renameSync,
-  writeSync,
+  writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -99,12 +97,7 @@ function parseCredentials(text: string, path: string): LocalDbCredentials {
 
 /** Writes a new file readable by its owner only; fails with EEXIST if it is already there (so two starters agree). */
 export function writePrivateFileExclusive(path: string, text: string): void {
-  const fd = openSync(path, 'wx', 0o600);
-  try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
+  writeFileSync(path, text, { flag: 'wx', mode: 0o600 });
 }
 
 export interface PreparedDataDir {
