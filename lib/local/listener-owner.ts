@@ -173,20 +173,14 @@ export class OwnedListenerAgent extends Agent {
     callback?: (err: Error | null, stream: Duplex) => void,
   ): Duplex | null | undefined {
     const socket = createConnection(options as NetConnectOpts);
-    let settled = false;
-    const settle = (err: Error | null) => {
-      if (settled) return;
-      settled = true;
-      socket.off('error', settle);
-      callback?.(err, socket);
-    };
-    socket.on('error', settle);
+    // The agent takes the first answer only (it wraps `callback` in a once), so a later error changes nothing.
+    socket.on('error', (err) => callback?.(err, socket));
     socket.once('connect', () => {
       verifyPeer(socket, this.port, this.owners).then(
-        () => settle(null),
+        () => callback?.(null, socket),
         (err: Error) => {
           socket.destroy();
-          settle(err);
+          callback?.(err, socket);
           if (err instanceof ForeignListenerError) this.onRefused?.(err);
         },
       );
