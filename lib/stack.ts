@@ -123,17 +123,11 @@ export class SignalAnalysisStack extends Stack {
         description: 'Base URL to use: CloudFront and WAF in front of the API, whose own URL then answers 403',
       });
     }
-    new CfnOutput(this, OUTPUT_KEYS.accessTable, {
-      value: this.accessTable.tableName,
-      description: 'API keys and partners (admin CLI --aws)',
-    });
-    new CfnOutput(this, OUTPUT_KEYS.decisionsTable, {
-      value: this.decisionsTable.tableName,
-      description: 'Decisions and idempotency records',
-    });
-    new CfnOutput(this, ALARM_TOPIC_OUTPUT_KEY, {
-      value: this.alarmTopic.topicArn,
-      description: 'SNS topic every alarm notifies; subscribe to it',
-    });
+    for (const [id, value, description] of [
+      [OUTPUT_KEYS.accessTable, this.accessTable.tableName, 'API keys and partners (admin CLI --aws)'],
+      [OUTPUT_KEYS.decisionsTable, this.decisionsTable.tableName, 'Decisions and idempotency records'],
+      [ALARM_TOPIC_OUTPUT_KEY, this.alarmTopic.topicArn, 'SNS topic every alarm notifies; subscribe to it'],
+    ])
+      new CfnOutput(this, id, { value, description });
   }
 }
