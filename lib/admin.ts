@@ -109,12 +109,11 @@ export function assertRateLimit(text: string): RateLimit {
   return rate;
 }
 
-function normalizeExpiry(expiresAt: string | undefined): string | undefined {
-  if (expiresAt === undefined) return undefined;
-  const ms = parseRfc3339(expiresAt);
-  if (ms === undefined)
-    throw new AdminInputError(`malformed date "${expiresAt}": use ISO 8601, e.g. 2027-01-31T00:00:00Z`);
-  return new Date(ms).toISOString();
+/** A date the operator gave (ISO 8601 with Z or an offset), as epoch milliseconds. */
+export function assertDate(text: string): number {
+  const ms = parseRfc3339(text);
+  if (ms === undefined) throw new AdminInputError(`malformed date "${text}": use ISO 8601, e.g. 2027-01-31T00:00:00Z`);
+  return ms;
 }
 
 const summary = (k: KeyRecord, workspaces: string[]): KeySummary => ({
@@ -181,7 +180,7 @@ export class AdminService {
     if (!KEY_ENVIRONMENTS.includes(env)) throw new AdminInputError(`bad --env "${input.env}": use live or test`);
     const workspaces = assertGrants(input.workspaces);
     const fields: KeyFields = {
-      expires_at: normalizeExpiry(input.expiresAt),
+      expires_at: input.expiresAt === undefined ? undefined : new Date(assertDate(input.expiresAt)).toISOString(),
       description: input.description,
       scopes: assertScopes(input.scopes),
       rate_limit: input.rateLimit === undefined ? undefined : assertRateLimit(input.rateLimit),
