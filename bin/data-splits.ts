@@ -1,11 +1,11 @@
 // The one fixed split of the labeled data, shared by the trainers and the eval: leave one corpus out, and for the
-// SpamAssassin development file a later collection. Fixed before any tuning (version 3, issue 22):
+// SpamAssassin development file a later collection. Fixed before any tuning:
 //   spamassassin-dev.jsonl   within each folder (spam-1, easy-ham-1, hard-ham-1), by message number: the first 55%
 //                            train, the next 15% dev, the last 30% test (approximates a later collection).
-//   sms-spam-collection.tsv  every 5th line (1-based) test, as since version 1; of the rest every 4th dev.
-//   enron-berkeley.jsonl     FNV-1a hash of the id modulo 10: 0-5 train, 6-9 test (as since version 2). Held out
-//                            whole, the spam model (SpamAssassin 2002 + SMS) archived 31% of it: business mail must
-//                            be in its training data, so Enron is split by message rather than left out.
+//   sms-spam-collection.tsv  every 5th line (1-based) test; of the rest every 4th dev.
+//   enron-berkeley.jsonl     FNV-1a hash of the id modulo 10: 0-5 train, 6-9 test. Held out whole, the spam model
+//                            (SpamAssassin 2002 + SMS) archived 31% of it: business mail must be in its training
+//                            data, so Enron is split by message rather than left out.
 //   alert-rules-dev.jsonl    by source, both ways: kube-prometheus -> VictoriaMetrics and VictoriaMetrics ->
 //                            kube-prometheus (the other sources train only). The shipped severity model trains on all.
 //   bug-reports-dev.jsonl    train on TIMOB; test on ALOY, MOD, DAEMON and SeaMonkey.

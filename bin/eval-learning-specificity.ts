@@ -4,11 +4,12 @@
 // - specificity: a workspace taught the pool's queries of a subset of intents (source support_message, senders of
 //   one domain) decides signals of other corpora (business e-mail, alert rules, bug reports) sent with the same
 //   source and sender domain; the share that gets a taught label is the spillover (the contract's rule: never).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { WorkspaceImporter } from '../lib/admin/workspace-import';
+import { jsonl } from './data-splits';
 
 interface Example {
   text: string;
@@ -45,17 +46,11 @@ export async function timeWorkspaceImport(
   return { seconds: (Date.now() - t0) / 1000 };
 }
 
-const jsonl = (file: string) =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .slice(0, PER_CORPUS)
-    .map((l) => JSON.parse(l) as Record<string, string | null>);
+const firstRows = (file: string) => jsonl(file).slice(0, PER_CORPUS) as Record<string, string | null>[];
 
 type Post = (p: string, body: unknown) => Promise<Record<string, unknown>>;
 
-export async function measureSpecificity(options: { dataDir: string; pool: Example[]; post: Post }) {
-  const { dataDir, pool, post } = options;
+export async function measureSpecificity(pool: Example[], post: Post) {
   const names = [...new Set(pool.map((e) => e.category))].sort();
   const taught = new Set(names.filter((_, i) => i % TAUGHT_EVERY === 0));
   const set = pool.filter((e) => taught.has(e.category));
@@ -68,15 +63,15 @@ export async function measureSpecificity(options: { dataDir: string; pool: Examp
     await post(`/workspaces/${ws}/examples`, { examples });
   }
   const corpora: Record<string, { subject?: string; body: string }[]> = {
-    business_email: jsonl(path.join(dataDir, 'enron-berkeley.jsonl')).map((m) => ({
+    business_email: firstRows('enron-berkeley.jsonl').map((m) => ({
       subject: m.subject ?? undefined,
       body: String(m.body ?? ''),
     })),
-    alert_rules: jsonl(path.join(dataDir, 'alert-rules-dev.jsonl')).map((a) => ({
+    alert_rules: firstRows('alert-rules-dev.jsonl').map((a) => ({
       subject: String(a.summary ?? a.name),
       body: String(a.description ?? ''),
     })),
-    bug_reports: jsonl(path.join(dataDir, 'bug-reports-dev.jsonl')).map((b) => ({
+    bug_reports: firstRows('bug-reports-dev.jsonl').map((b) => ({
       subject: String(b.summary),
       body: String(b.description ?? ''),
     })),

@@ -8,8 +8,8 @@
 // the import route (contract section 13: exactly what analyze then feedback teaches), and for one workspace analyze
 // then feedback itself. Measuring = analyze each held-out query and compare its category. Also measured: importing the
 // whole file through `workspace import`'s code, and specificity (eval-learning-specificity.ts). No text is printed.
-import { DATA_DIR, banking77Rows, categoryName } from './data-splits';
-import { reliabilityTable, type Judged } from './eval/report';
+import { banking77Rows, categoryName } from './data-splits';
+import { TEN_BINS, reliabilityTable, round, type Judged } from './eval/report';
 import { startScratch } from '../lib/local/scratch';
 import { chunks, inParallel } from '../lambdas/domain/in-parallel';
 import { startLocalServer } from '../lib/local/server';
@@ -135,22 +135,19 @@ async function main() {
     log(`importing the whole file (${examples.length}) through workspace import's code ...`);
     const importAll = await timeWorkspaceImport(adminClient, names.decisions, examples);
     log('measuring specificity on other corpora ...');
-    const specificity = await measureSpecificity({ dataDir: DATA_DIR, pool: teachPool, post });
+    const specificity = await measureSpecificity(teachPool, post);
     await new Promise((r) => setTimeout(r, CACHE_TTL_SECONDS * 1000 + 500));
     log(`measuring on ${heldOut.length} held-out queries ...`);
     const ten10 = await measure('ws_ten');
-    const curve: { per_category: number | 'all'; taught: number; accuracy: number }[] = [];
-    for (const [ws, set] of curveSets) {
-      const m = ws === 'ws_all' ? undefined : await measure(ws);
-      curve.push({
-        per_category: ws === 'ws_all' ? 'all' : Number(ws.slice(4)),
-        taught: set.length,
-        accuracy: round((m ?? { accuracy: 0 }).accuracy),
-      });
-    }
+    const measured: Awaited<ReturnType<typeof measure>>[] = [];
+    for (const [ws] of curveSets) measured.push(await measure(ws));
+    const all = measured[measured.length - 1];
+    const curve = curveSets.map(([ws, set], i) => ({
+      per_category: ws === 'ws_all' ? ('all' as const) : Number(ws.slice(4)),
+      taught: set.length,
+      accuracy: round(measured[i].accuracy, 3),
+    }));
     const imported10 = curve.find((c) => c.per_category === 10)!.accuracy;
-    const all = await measure('ws_all');
-    curve[curve.length - 1].accuracy = round(all.accuracy);
     const load = await service.dependencies.workspaceStore.loadState('ws_all');
     const labels = load.model.labels.filter((l) => l.field === 'category');
     const largestLabel = Math.max(...labels.map((l) => l.text.size + l.senders.size + l.domains.size));
@@ -164,7 +161,7 @@ async function main() {
       ten_per_category: {
         taught: ten.length,
         accuracy: imported10,
-        by_feedback: round(ten10.accuracy),
+        by_feedback: round(ten10.accuracy, 3),
         goal: GOALS.tenPerCategory,
         pass: imported10 >= GOALS.tenPerCategory,
       },
@@ -178,7 +175,7 @@ async function main() {
       specificity: { ...specificity, goal: GOALS.spillover, pass: specificity.spillover <= GOALS.spillover },
       whole_pool: {
         taught: teachPool.length,
-        accuracy: round(all.accuracy),
+        accuracy: round(all.accuracy, 3),
         goal: GOALS.wholeFile,
         pass: all.accuracy >= GOALS.wholeFile,
       },
@@ -283,8 +280,6 @@ async function main() {
   }
 }
 
-const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
-
 /** A held-out decision: its confidence, whether its category was right, and whether it came from what was learned. */
 interface LearnedJudged extends Judged {
   /** The category came from what the workspace learned (reason LEARNED_CATEGORY). */
@@ -298,11 +293,11 @@ interface LearnedJudged extends Judged {
 function reliability(judged: LearnedJudged[]) {
   const summary = (xs: Judged[]) => ({
     decisions: xs.length,
-    mean_confidence: xs.length ? round(xs.reduce((s, j) => s + j.confidence, 0) / xs.length) : 0,
-    accuracy: xs.length ? round(xs.filter((j) => j.right).length / xs.length) : 0,
+    mean_confidence: xs.length ? round(xs.reduce((s, j) => s + j.confidence, 0) / xs.length, 3) : 0,
+    accuracy: xs.length ? round(xs.filter((j) => j.right).length / xs.length, 3) : 0,
   });
   const learned = judged.filter((j) => j.learned);
-  const table = reliabilityTable(learned, [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]);
+  const table = reliabilityTable(learned, TEN_BINS);
   return {
     learned: {
       ...summary(learned),

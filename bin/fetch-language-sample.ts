@@ -44,7 +44,6 @@ export function sampleFiles(dir: string): string[] {
 
 /** Fortune entries (separated by "%" lines) without their "-- author" lines. */
 function fortuneText(file: string): string[] {
-  if (file.endsWith('.dat') || file.endsWith('.u8')) return [];
   const bytes = readFileSync(file);
   const utf8 = bytes.toString('utf8');
   // Most packages are UTF-8; an older one is Latin-1 (replacement characters tell).
@@ -58,7 +57,6 @@ function fortuneText(file: string): string[] {
 
 /** A manual page's running text: macro lines dropped, font and character escapes removed. */
 function manText(file: string): string[] {
-  if (!file.endsWith('.gz')) return [];
   const raw = gunzipSync(readFileSync(file)).toString('utf8');
   return raw
     .split('\n')

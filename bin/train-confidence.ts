@@ -26,9 +26,7 @@ import {
   type OrdinalModel,
   type RankedKind,
 } from '../lambdas/domain/engine/confidence';
-import type { Signal } from '../lambdas/domain/signal';
 import {
-  BUG_LEVEL,
   fnv1a,
   loadAlerts,
   loadBugs,
@@ -36,10 +34,20 @@ import {
   loadSms,
   loadSpamAssassin,
   type AlertRow,
+  type Split,
 } from './data-splits';
 import { shippedSeverityModels } from '../lambdas/domain/engine/severity-model';
 import { alertExample, bugExample, fitAlertModel, fitBugModel, severityModelOf } from './train-severity-model';
-import { ALERT_LEVEL, FIXED_NOW, alertSignal, bugSignal, isRight, mailSignal, type Case } from './eval/labeled';
+import {
+  alertCase,
+  bugCase,
+  enronCase,
+  isRight,
+  smsCase,
+  spamAssassinCase,
+  webFormCase,
+  type Case,
+} from './eval/labeled';
 
 const OUT = path.resolve(__dirname, '../lambdas/domain/engine/confidence-model.json');
 const EPOCHS = 3000;
@@ -64,94 +72,52 @@ function rowsOf(cases: Case[], models: EngineModels = {}): Row[] {
   return out;
 }
 
-export function trainingRows(): Row[] {
-  const at = FIXED_NOW.toISOString();
-  const sa: Case[] = loadSpamAssassin()
-    .filter((r) => r.split !== 'test')
-    .map((r) => ({ corpus: 'spamassassin', label: r.label, signal: mailSignal(r, at), now: FIXED_NOW }));
-  // The same training spam as a web form sends it (support_message, subject and body, no sender), as the eval does.
-  const webForm: Case[] = loadSpamAssassin()
-    .filter((r) => r.split !== 'test' && r.label === 'spam')
-    .map((r) => {
-      const signal: Signal = { workspace_id: 'train', source: 'support_message', received_at: at, body: r.body };
-      if (r.subject) signal.subject = r.subject;
-      return { corpus: 'web-form spam', label: 'spam', signal, now: FIXED_NOW };
-    });
-  const sms: Case[] = loadSms()
-    .filter((r) => r.split !== 'test')
-    .map((r) => ({
-      corpus: 'sms',
-      label: r.spam ? 'spam' : 'ham',
-      signal: { workspace_id: 'train', source: 'support_message', body: r.text, received_at: at },
-      now: FIXED_NOW,
-    }));
-  const enron: Case[] = loadEnron()
-    .filter((r) => r.split === 'train')
-    .map((r) => {
-      const received = r.received_at ?? '2001-06-01T12:00:00Z';
-      return {
-        corpus: 'enron',
-        label: r.label,
-        signal: mailSignal(r, received),
-        now: new Date(Date.parse(received) + 5 * 60_000),
-      };
-    });
-  // TIMOB's reports scored as the eval scores other projects: by a bug model not fitted on them (2 folds by id hash).
-  const timob = loadBugs().filter((r) => r.split === 'train');
-  const bugRows: Row[] = [];
-  for (const k of [0, 1]) {
-    const inFold = (id: string) => fnv1a(id) % 2 === k;
-    const bug = severityModelOf(fitBugModel(timob.filter((r) => !inFold(r.id)).map(bugExample), 'fold'));
-    const cases: Case[] = timob
-      .filter((r) => inFold(r.id))
-      .map((r) => ({
-        corpus: 'bugs',
-        label: r.priority,
-        level: BUG_LEVEL[r.priority],
-        signal: bugSignal(r),
-        now: FIXED_NOW,
-      }));
-    bugRows.push(
-      ...rowsOf(cases, { severity: { alert: shippedSeverityModels().alert, bug } }).map((row) => ({
-        ...row,
-        w: row.w / 2,
-      })),
-    );
-  }
-  return [...rowsOf(sa), ...rowsOf(webForm), ...rowsOf(sms), ...rowsOf(enron), ...bugRows];
-}
-
-/** Alert rules as training rows, scored with `models` (the fold's severity model in the eval). */
-export const alertRows = (alerts: readonly AlertRow[], models: EngineModels = {}): Row[] =>
-  rowsOf(
-    alerts.map((r) => ({
-      corpus: 'alerts',
-      label: r.severity,
-      level: ALERT_LEVEL[r.severity],
-      signal: alertSignal(r),
-      now: FIXED_NOW,
-    })),
-    models,
-  );
-
 /**
- * Alert rules as training rows, each half (by id hash) scored by an alert model fitted on the other half: as a source
- * the eval holds out meets a model that never saw it, not the in-sample fit a model has on its own rules.
+ * Rows of each half (by id hash) scored with the models fitted on the other half: as a source or project the eval holds
+ * out meets a model that never saw it, not the in-sample fit a model has on its own rows.
  */
-export function crossFittedAlertRows(alerts: readonly AlertRow[]): Row[] {
+function crossFitted<T extends { id: string }>(
+  rows: readonly T[],
+  toCase: (r: T) => Case,
+  fit: (train: T[]) => EngineModels,
+): Row[] {
   const out: Row[] = [];
   for (const k of [0, 1]) {
-    const inFold = (r: AlertRow) => fnv1a(r.id) % 2 === k;
-    const alert = severityModelOf(fitAlertModel(alerts.filter((r) => !inFold(r)).map(alertExample), 'fold'));
-    out.push(
-      ...alertRows(alerts.filter(inFold), { severity: { alert, bug: shippedSeverityModels().bug } }).map((row) => ({
-        ...row,
-        w: row.w / 2,
-      })),
-    );
+    const inFold = (r: T) => fnv1a(r.id) % 2 === k;
+    const models = fit(rows.filter((r) => !inFold(r)));
+    out.push(...rowsOf(rows.filter(inFold).map(toCase), models).map((row) => ({ ...row, w: row.w / 2 })));
   }
   return out;
 }
+
+/** Everything but the test split (Enron's and the bugs' other split is `train`). */
+const trainingSide = <T extends { split: Split }>(rows: T[]) => rows.filter((r) => r.split !== 'test');
+
+export function trainingRows(): Row[] {
+  const spamAssassin = trainingSide(loadSpamAssassin());
+  return [
+    ...rowsOf(spamAssassin.map(spamAssassinCase)),
+    ...rowsOf(spamAssassin.filter((r) => r.label === 'spam').map(webFormCase)),
+    ...rowsOf(trainingSide(loadSms()).map(smsCase)),
+    ...rowsOf(trainingSide(loadEnron()).map(enronCase)),
+    // TIMOB's reports scored as the eval scores other projects: by a bug model not fitted on them.
+    ...crossFitted(trainingSide(loadBugs()), bugCase, (train) => ({
+      severity: {
+        alert: shippedSeverityModels().alert,
+        bug: severityModelOf(fitBugModel(train.map(bugExample), 'fold')),
+      },
+    })),
+  ];
+}
+
+/** Alert rules as training rows, cross-fitted (the eval fits one set per alert fold, without the source it tests). */
+export const crossFittedAlertRows = (alerts: readonly AlertRow[]): Row[] =>
+  crossFitted(alerts, alertCase, (train) => ({
+    severity: {
+      alert: severityModelOf(fitAlertModel(train.map(alertExample), 'fold')),
+      bug: shippedSeverityModels().bug,
+    },
+  }));
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const ORDINAL_L2 = 1e-3;

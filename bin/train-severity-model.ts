@@ -56,11 +56,8 @@ export const bugExample = (r: BugRow) => severityExample(bugSignal(r), bugTarget
 
 export interface FitOptions {
   l2: number;
-  /** Read the words at all; and then only words found in at least `minDf` training texts. */
+  /** Read the words at all (else the rule codes alone). */
   useWords: boolean;
-  minDf?: number;
-  /** Only these word buckets (when given). */
-  allow?: ReadonlySet<number>;
   /**
    * How the model meets the rules' points: `independent` is fitted without them and adds its log-odds to them,
    * `additive` is fitted with them as a fixed offset (weight RULE_POINTS_UNIT / perLogit) and adds to them,
@@ -85,13 +82,7 @@ export function fitSeverity(rows: readonly SeverityExample[], trainedOn: string,
   const codeIds = new Map<string, number>();
   for (const r of rows) for (const c of r.codes) if (!codeIds.has(c)) codeIds.set(c, WORDS + 1 + codeIds.size);
   const n = WORDS + 1 + codeIds.size;
-  const df = new Map<number, number>();
-  if (o.useWords) for (const r of rows) for (const x of r.words) df.set(x, (df.get(x) ?? 0) + 1);
-  const minDf = o.minDf ?? 1;
-  const feats = rows.map((r) => [
-    ...(o.useWords ? r.words.filter((x) => df.get(x)! >= minDf && (o.allow?.has(x) ?? true)) : []),
-    ...r.codes.map((c) => codeIds.get(c)!),
-  ]);
+  const feats = rows.map((r) => [...(o.useWords ? r.words : []), ...r.codes.map((c) => codeIds.get(c)!)]);
   const xr = rows.map((r) => (o.rules === 'none' || o.rules === 'independent' ? 0 : r.points / RULE_POINTS_UNIT));
   const w = new Float64Array(n);
   const g = new Float64Array(n);
@@ -161,7 +152,7 @@ export const BUG_OPTIONS: FitOptions = {
   perLogit: 50,
   max: 60,
   rulesAtLeast: 1,
-  // Where tickets fall against the shared bands (bin/severity-band-check.ts measures it inside TIMOB).
+  // Where tickets fall against the shared bands (docs/decision-engine.md: a ticket mapping for band fit).
   offset: 0,
 };
 

@@ -13,6 +13,7 @@ import type { Assessment, Priority } from '../../lambdas/domain/decision';
 import { scoreSignal } from '../../lambdas/domain/engine';
 import type { Signal } from '../../lambdas/domain/signal';
 import {
+  ALERT_FOLDS,
   BUG_LEVEL,
   loadAlerts,
   loadBanking77,
@@ -23,6 +24,7 @@ import {
   type AlertRow,
   type BugRow,
   type MailRow,
+  type SmsRow,
 } from '../data-splits';
 
 /** A fixed analysis time for sets without timestamps, so runs are comparable. */
@@ -107,73 +109,76 @@ export function isRight(c: Case, a: Assessment): boolean {
   }
 }
 
-/** Every held-out case, in a fixed order. */
 /** `npm run eval -- --dev` reads SpamAssassin's and SMS's DEV split instead: the one to tune thresholds on. */
 export const EVAL_SPLIT = process.argv.includes('--dev') ? 'dev' : 'test';
 
+const AT = FIXED_NOW.toISOString();
+export const spamAssassinCase = (row: MailRow): Case => ({
+  corpus: 'spamassassin',
+  label: row.label,
+  signal: mailSignal(row, AT),
+  now: FIXED_NOW,
+});
+/** SpamAssassin's spam as a web form sends it: support_message, subject and body, no sender. */
+export function webFormCase(row: MailRow): Case {
+  const signal: Signal = { workspace_id: 'eval', source: 'support_message', received_at: AT, body: row.body };
+  if (row.subject) signal.subject = row.subject;
+  return { corpus: 'web-form spam', label: 'spam', signal, now: FIXED_NOW };
+}
+export const smsCase = (row: SmsRow): Case => ({
+  corpus: 'sms',
+  label: row.spam ? 'spam' : 'ham',
+  signal: { workspace_id: 'eval', source: 'support_message', body: row.text, received_at: AT },
+  now: FIXED_NOW,
+});
+export function enronCase(row: MailRow): Case {
+  const received = row.received_at ?? '2001-06-01T12:00:00Z';
+  return {
+    corpus: 'enron',
+    label: row.label.split(' ')[0],
+    signal: mailSignal(row, received),
+    now: new Date(Date.parse(received) + 5 * 60_000),
+  };
+}
+/** Alerts and bugs: the author's label, its rank, and the source or project. */
+const rankedCase = (corpus: Corpus, label: string, level: number, group: string, signal: Signal): Case => ({
+  corpus,
+  label,
+  level,
+  group,
+  signal,
+  now: FIXED_NOW,
+});
+export const alertCase = (r: AlertRow) =>
+  rankedCase('alerts', r.severity, ALERT_LEVEL[r.severity], r.source, alertSignal(r));
+export const bugCase = (r: BugRow) => rankedCase('bugs', r.priority, BUG_LEVEL[r.priority], r.project, bugSignal(r));
+
+/** Every held-out case, in a fixed order. */
 export function heldOutCases(): Case[] {
-  const now = FIXED_NOW;
-  const at = now.toISOString();
-  const cases: Case[] = [];
-  for (const row of loadSpamAssassin()) {
-    if (row.split !== EVAL_SPLIT) continue;
-    cases.push({ corpus: 'spamassassin', label: row.label, signal: mailSignal(row, at), now });
-    if (row.label === 'spam') {
-      const signal: Signal = { workspace_id: 'eval', source: 'support_message', received_at: at, body: row.body };
-      if (row.subject) signal.subject = row.subject;
-      cases.push({ corpus: 'web-form spam', label: 'spam', signal, now });
-    }
-  }
-  for (const row of loadSms()) {
-    if (row.split !== EVAL_SPLIT) continue;
-    cases.push({
-      corpus: 'sms',
-      label: row.spam ? 'spam' : 'ham',
-      signal: { workspace_id: 'eval', source: 'support_message', body: row.text, received_at: at },
-      now,
-    });
-  }
-  for (const row of loadEnron()) {
-    if (row.split !== 'test') continue;
-    const received = row.received_at ?? '2001-06-01T12:00:00Z';
-    cases.push({
-      corpus: 'enron',
-      label: row.label.split(' ')[0],
-      signal: mailSignal(row, received),
-      now: new Date(Date.parse(received) + 5 * 60_000),
-    });
-  }
-  for (const row of loadBanking77())
-    cases.push({
+  const tested: string[] = ALERT_FOLDS.map((f) => f.test);
+  return [
+    ...loadSpamAssassin()
+      .filter((r) => r.split === EVAL_SPLIT)
+      .flatMap((r) => (r.label === 'spam' ? [spamAssassinCase(r), webFormCase(r)] : [spamAssassinCase(r)])),
+    ...loadSms()
+      .filter((r) => r.split === EVAL_SPLIT)
+      .map(smsCase),
+    ...loadEnron()
+      .filter((r) => r.split === 'test')
+      .map(enronCase),
+    ...loadBanking77().map((row): Case => ({
       corpus: 'banking77',
       label: row.intent,
-      signal: { workspace_id: 'eval', source: 'support_message', body: row.text, received_at: at },
-      now,
-    });
-  for (const row of loadAlerts()) {
-    if (row.source !== 'prometheus-operator/kube-prometheus' && row.source !== 'VictoriaMetrics/VictoriaMetrics')
-      continue;
-    cases.push({
-      corpus: 'alerts',
-      label: row.severity,
-      level: ALERT_LEVEL[row.severity],
-      group: row.source,
-      signal: alertSignal(row),
-      now,
-    });
-  }
-  for (const row of loadBugs()) {
-    if (row.split !== 'test') continue;
-    cases.push({
-      corpus: 'bugs',
-      label: row.priority,
-      level: BUG_LEVEL[row.priority],
-      group: row.project,
-      signal: bugSignal(row),
-      now,
-    });
-  }
-  return cases;
+      signal: { workspace_id: 'eval', source: 'support_message', body: row.text, received_at: AT },
+      now: FIXED_NOW,
+    })),
+    ...loadAlerts()
+      .filter((r) => tested.includes(r.source))
+      .map(alertCase),
+    ...loadBugs()
+      .filter((r) => r.split === 'test')
+      .map(bugCase),
+  ];
 }
 
 /** Scores the cases; `score` lets the eval use a fold's model (default: the shipped engine). */

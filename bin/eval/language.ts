@@ -53,9 +53,7 @@ export const engineLanguage = (text: string) =>
 
 export function languageFigures(): { figures: Figure[]; lines: string[]; detail: unknown } {
   const demo = scoreSignal({ ...DEMO_SIGNAL }, new Date('2026-11-21T09:30:01Z')).language;
-  const figures: Figure[] = [
-    figure(`README demo signal answers en (answered ${demo})`, demo === 'en' ? 1 : 0, '1', (v) => v === 1),
-  ];
+  const figures: Figure[] = [figure(`README demo signal answers en (answered ${demo})`, demo === 'en' ? 1 : 0, '1')];
   const sample = readSample();
   if (sample === null) {
     return {
@@ -69,12 +67,11 @@ export function languageFigures(): { figures: Figure[]; lines: string[]; detail:
   const { per, overall } = accuracy(sample, engineLanguage);
   const worst = Object.entries(per).sort((a, b) => a[1] - b[1])[0];
   figures.push(
-    figure(`language: worst of en/de/fr/es/it/pt/nl (${worst[0]}), 5-20 words`, worst[1], '>= 0.90', (v) => v >= 0.9),
+    figure(`language: worst of en/de/fr/es/it/pt/nl (${worst[0]}), 5-20 words`, worst[1], '>= 0.90'),
     figure(
       `language: overall (${Object.values(sample).reduce((s, l) => s + l.length, 0)} sentences)`,
       overall,
       '>= 0.95',
-      (v) => v >= 0.95,
     ),
   );
   const sources = path.join(SAMPLE_DIR, 'SOURCES.txt');

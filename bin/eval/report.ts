@@ -1,16 +1,5 @@
-// Small helpers shared by the eval sections: counting, rounding, and a figure printed beside its goal.
-export type Counts = Record<string, number>;
-
-export const inc = (c: Counts, k: string) => {
-  c[k] = (c[k] ?? 0) + 1;
-};
+// Small helpers shared by the eval sections: rounding, a figure printed beside its goal, calibration and rank figures.
 export const round = (x: number, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
-export const pct = (n: number, total: number) => `${((100 * n) / Math.max(total, 1)).toFixed(1)}%`;
-
-export function fmtCounts(c: Counts, order: readonly string[] | null, total: number): string {
-  const keys = order ? order.filter((k) => c[k]) : Object.keys(c).sort((a, b) => c[b] - c[a] || (a < b ? -1 : 1));
-  return keys.map((k) => `${k} ${c[k]} (${pct(c[k], total)})`).join(', ');
-}
 
 export interface Figure {
   name: string;
@@ -20,12 +9,13 @@ export interface Figure {
   pass?: boolean;
 }
 
-export const figure = (name: string, value: number, goal: string, check?: (v: number) => boolean): Figure => ({
-  name,
-  value: round(value),
-  goal,
-  pass: check ? check(value) : undefined,
-});
+/** A figure beside its goal; the goal's text ("0", "<= 0.01", ">= 0.95", "< 0") is also the check it passes. */
+export function figure(name: string, value: number, goal: string): Figure {
+  const [, op, bound] = /^(<=|>=|<)? ?(-?[\d.]+)$/.exec(goal) ?? [];
+  const b = Number(bound);
+  const checks: Record<string, boolean> = { '<=': value <= b, '>=': value >= b, '<': value < b, '=': value === b };
+  return { name, value: round(value), goal, pass: bound === undefined ? undefined : checks[op ?? '='] };
+}
 
 export function printFigures(title: string, figures: Figure[]): void {
   console.log(title);

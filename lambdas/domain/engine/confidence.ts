@@ -1,10 +1,10 @@
-// How likely a careful reviewer keeps the global engine's decision (contract section 4): one logistic regression over
-// a few plain facts of the decision, fitted by bin/train-confidence.ts on the training side of bin/data-splits.ts,
-// where "kept" means what `npm run eval` measures (spam archived exactly when it is spam; ordinary mail kept; a bug
-// report's priority band fitting its tracker priority). It is the one module for the global decision's confidence;
-// a label a workspace learned takes its confidence from lambdas/domain/learning/confidence.ts instead.
-// A ranked decision (an alert or a ticket without its author's severity) is kept when the author's label fits its band:
-// a small ordinal model per kind, over the rules' points and the severity model's, gives the chance of each label, and
+// How likely a careful reviewer keeps the global engine's decision (docs/partners.md, "The decision"): one logistic
+// regression over a few plain facts of the decision, fitted by bin/train-confidence.ts on the training side of
+// bin/data-splits.ts, where "kept" means what `npm run eval` measures (spam archived exactly when it is spam; ordinary
+// mail kept; a bug report's priority band fitting its tracker priority). It is the one module for the global decision's
+// confidence; a label a workspace learned takes its confidence from lambdas/domain/learning/confidence.ts instead. A
+// ranked decision (an alert or a ticket without its author's severity) is kept when the author's label fits its band: a
+// small ordinal model per kind, over the rules' points and the severity model's, gives the chance of each label, and
 // the labels that fit the band add up to how likely it is kept (an alert's confidence; a ticket's logistic reads it).
 // Thin evidence (a few words, no strong reason) is capped below any decision with evidence of its own.
 import type { Category, Reason } from '../decision';

@@ -8,8 +8,8 @@
 // Fitted by logistic regression on the fixed held-out split of banking77-train.csv (every 5th line; models taught 10
 // per category and the whole pool), see docs/learning.md. The gate's margin was tried as a third input and added
 // nothing there. `npm run eval:learning` prints the reliability table over HTTP. Sketch format 2 (character 4-grams)
-// makes shares surer, so its constants were refitted (bin/experiment-fewshot-calibration.ts, on a split of the
-// teaching pool: format 1's constants came out within 0.1 of the first fit there).
+// makes shares surer, so its constants were refitted on a split of the teaching pool (docs/learning.md, "What was
+// tried for few-shot accuracy": format 1's constants came out within 0.1 of the first fit there).
 import type { Prediction } from './predict';
 
 /** Intercept, weight of the share's log-odds (the share clamped to 0.001..0.999 first), weight of ln(corrections + 1). */

@@ -1,6 +1,7 @@
 // What teaching many sketches at once adds to each label's counts: one delta per (field, label), summed over every
 // example that names it. An import of 100 examples then costs one update per label item it touches, not one per
-// example (contract section 13). Pure: the store turns a delta into ADD updates, the cache into counts.
+// example (docs/partners.md, "Importing your history, and forgetting it"). Pure: the store turns a delta into ADD
+// updates, the cache into counts.
 import type { FeedbackFields } from '../ports';
 import { type LabelChange, type LabelCounts, type LearnedField, LEARNED_FIELDS } from './model';
 import type { Sketch } from './sketch';

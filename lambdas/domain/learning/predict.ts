@@ -181,9 +181,10 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
     }
   }
   if (best < 0 || bestEvidence < LEARNED_MARGIN) return undefined;
-  // Out of distribution (contract section 13): the signal's words must be like what the label was taught, whoever
-  // sent it. The best label's text log-likelihood ratio per feature against the uniform background: held-out queries
-  // of taught intents mostly score 1.2 to 4.9, other corpora -0.3 to 0.5 (docs/learning.md).
+  // Out of distribution (docs/partners.md, "Importing your history, and forgetting it"): the signal's words must be
+  // like what the label was taught, whoever sent it. The best label's text log-likelihood ratio per feature against the
+  // uniform background: held-out queries of taught intents mostly score 1.2 to 4.9, other corpora -0.3 to 0.5
+  // (docs/learning.md).
   const minText = sketch.f === 2 ? MIN_TEXT_EVIDENCE_PER_FEATURE_FORMAT_2 : MIN_TEXT_EVIDENCE_PER_FEATURE;
   if (TEXT[best] / Math.max(1, n) < minText) return undefined;
   const top = SCORE[best];

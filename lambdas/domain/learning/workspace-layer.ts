@@ -1,7 +1,8 @@
 // The workspace layer: a pure step after the global engine's assessment that applies the workspace's policy and what
 // it learned from feedback. A workspace with no policy and nothing learned gets the global assessment unchanged.
-// Precedence (contract sections 8 and 9): a blocked sender wins over everything; policy keywords set the category
-// before learning does; the queue comes from the keyword, then the policy's routing, then learning, then the default.
+// Precedence (docs/partners.md, "Workspace policy" and "Feedback: teach your workspace"): a blocked sender wins over
+// everything; policy keywords set the category before learning does; the queue comes from the keyword, then the
+// policy's routing, then learning, then the default.
 import type { Assessment, Decision, Priority, Reason, RecommendedAction } from '../decision';
 import { type CompiledPolicy, DEFAULT_RESPONSE_MINUTES, bandOf, listsParts, priorityFor } from '../policy';
 import { ARCHIVE_CATEGORIES, CATEGORY_QUEUE } from '../engine/reason-codes';
