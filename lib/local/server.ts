@@ -4,7 +4,7 @@
 import { isUtf8 } from 'node:buffer';
 import { once } from 'node:events';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
 import { API_BASE_PATH, matchRoute } from '../../lambdas/contract/routes';
 
@@ -214,7 +214,6 @@ export interface LocalServerOptions {
 }
 
 export interface RunningServer {
-  server: Server;
   port: number;
   baseUrl: string;
   close(): Promise<void>;
@@ -301,7 +300,6 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
   await once(server, 'listening');
   port = (server.address() as { port: number }).port;
   return {
-    server,
     port,
     baseUrl: `http://${host}:${port}${API_BASE_PATH}`,
     close: () =>
