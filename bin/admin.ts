@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { AdminInputError, AdminService } from '../lib/admin';
+import { AdminInputError, AdminService, type IssuedKey } from '../lib/admin';
 import { readWorkspacesFile } from '../lib/admin/workspaces-file';
 import { awsActor, localActor } from '../lib/admin/actor';
 import { auditListOutput, auditQuery } from '../lib/admin/audit-command';
@@ -224,15 +224,7 @@ const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
     auditListOutput(await new DynamoAuditLog(s.client, s.decisions).list(auditQuery((n) => f.one(n)))),
 };
 
-function issuedText(k: {
-  key: string;
-  key_id: string;
-  partner_id: string;
-  workspaces: string[];
-  expires_at: string | null;
-  scopes: string[];
-  rate_limit: { limit: number; window_seconds: number } | null;
-}): string {
+function issuedText(k: IssuedKey): string {
   return [
     `key (shown once, store it now): ${k.key}`,
     `key_id: ${k.key_id}`,
@@ -290,13 +282,7 @@ async function main(argv: string[]): Promise<number> {
       const db = await openLocalDatabase({ port: local.dynamodbPort, dataDir: local.dataDir, region: settings.region });
       stopDb = db.stop;
       ({ accessTableName: access, decisionsTableName: decisions } = settings);
-      client = createDocumentClient({
-        endpoint: db.endpoint,
-        region: db.credentials.region,
-        localAccessKeyId: db.credentials.accessKeyId,
-        httpAgent: db.httpAgent,
-        requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS,
-      });
+      client = createDocumentClient({ ...db.clientOptions, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS });
       await ensureTables(client, { access, decisions });
     }
     // The audit events' actor; a command that changes nothing needs none (and no STS call).

@@ -1,76 +1,40 @@
 // The load test's request mix (bin/load.ts): which kinds of request, how often, what each may answer, and the
 // varied valid signals it sends. Random on purpose: a load test explores; it asserts nothing a test would.
-export type Kind =
-  | 'analyze'
-  | 'analyze_idempotent_new'
-  | 'analyze_idempotent_replay'
-  | 'get_decision'
-  | 'bad_key'
-  | 'wrong_workspace'
-  | 'invalid_json'
-  | 'validation'
-  | 'unknown_route';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
-/** Weights in percent: 70 valid analyze (20 of them with an Idempotency-Key), 10 GET, 20 invalid. */
-export const MIX: [Kind, number][] = [
-  ['analyze', 56],
-  ['analyze_idempotent_new', 7],
-  ['analyze_idempotent_replay', 7],
-  ['get_decision', 10],
-  ['bad_key', 4],
-  ['wrong_workspace', 4],
-  ['invalid_json', 4],
-  ['validation', 4],
-  ['unknown_route', 4],
-];
-
-export const EXPECTED: Record<Kind, number[]> = {
-  analyze: [200],
-  analyze_idempotent_new: [200],
-  analyze_idempotent_replay: [200],
+/**
+ * Each kind of request: its weight in percent (70 valid analyze, 20 of them with an Idempotency-Key; 10 GET; 20
+ * invalid) and the statuses it may answer.
+ */
+const KINDS = {
+  analyze: { weight: 56, expected: [200] },
+  analyze_idempotent_new: { weight: 7, expected: [200] },
+  analyze_idempotent_replay: { weight: 7, expected: [200] },
   // 404 only when no decision exists yet (the very first requests) and a made-up id is asked for.
-  get_decision: [200, 404],
-  bad_key: [401],
-  wrong_workspace: [403],
-  invalid_json: [400],
-  validation: [400],
-  unknown_route: [404],
+  get_decision: { weight: 10, expected: [200, 404] },
+  bad_key: { weight: 4, expected: [401] },
+  wrong_workspace: { weight: 4, expected: [403] },
+  invalid_json: { weight: 4, expected: [400] },
+  validation: { weight: 4, expected: [400] },
+  unknown_route: { weight: 4, expected: [404] },
 };
+export type Kind = keyof typeof KINDS;
+
+export const expectedStatuses = (kind: Kind): number[] => KINDS[kind].expected;
 
 export const WORKSPACES = ['ws_load_a', 'ws_load_b'];
 const SOURCES = ['email', 'task', 'crm_event', 'support_message', 'internal'] as const;
-const SUBJECTS = [
-  'Production outage: checkout down for all customers',
-  'Invoice 2231 charged twice',
-  'We are considering cancelling our subscription',
-  'Quote request for 200 enterprise seats',
-  'Our November newsletter',
-  'Out of office',
-  'Suspicious login attempts on admin accounts',
-  'Please review the Q3 report draft',
-  'Password reset not working',
-  'Legal notice regarding data processing agreement',
-];
-const BODIES = [
-  'Since 09:10 every checkout fails with a 502 error. This is costing us revenue, please help urgently.',
-  'We were billed twice for the same invoice this month. Please refund the duplicate charge.',
-  'Your pricing went up again and we are evaluating alternatives. Unless something changes we will not renew.',
-  'We would like a quote for 200 seats of the enterprise plan, with SSO, before the end of the quarter.',
-  'Read our latest product news and tips. You are receiving this because you subscribed. Unsubscribe here.',
-  'I am out of the office until Monday with limited access to email.',
-  'We noticed repeated failed login attempts from unknown IP addresses on two admin accounts overnight.',
-  'Could you review the attached Q3 report draft by Friday? Thanks.',
-  'The password reset e-mail never arrives for several of our users.',
-  'Our counsel has concerns about clause 7 of the data processing agreement. Please respond within 10 days.',
-];
-const SENDERS = [
-  'Ops Lead <ops@customer.example>',
-  'billing@customer.example',
-  'newsletter@news.vendor.example',
-  'ann@gmail.com',
-  'cfo@bigcorp.example',
-];
-const TIERS = ['enterprise', 'pro', 'free', 'business', 'trial'];
+/** Subjects with their bodies (by position), senders and customer tiers the valid signals are made of. */
+const {
+  subjects: SUBJECTS,
+  bodies: BODIES,
+  senders: SENDERS,
+  tiers: TIERS,
+} = JSON.parse(readFileSync(path.join(__dirname, 'load-texts.json'), 'utf8')) as Record<
+  'subjects' | 'bodies' | 'senders' | 'tiers',
+  string[]
+>;
 
 export function pick<T>(items: readonly T[]): T {
   return items[Math.floor(Math.random() * items.length)];
@@ -78,9 +42,9 @@ export function pick<T>(items: readonly T[]): T {
 
 export function pickKind(): Kind {
   let r = Math.random() * 100;
-  for (const [kind, weight] of MIX) {
+  for (const [kind, { weight }] of Object.entries(KINDS)) {
     r -= weight;
-    if (r < 0) return kind;
+    if (r < 0) return kind as Kind;
   }
   return 'analyze';
 }

@@ -1,7 +1,7 @@
 // The load test's requests (bin/load.ts): what each autocannon request sends, built from the mix in load-mix.ts, and
 // how each answer is tallied (status per kind, unexpected answers, contract violations, replays, decision ids).
 import { randomUUID } from 'node:crypto';
-import { EXPECTED, type Kind, pick, pickKind, validSignal } from './load-mix';
+import { type Kind, expectedStatuses, pick, pickKind, validSignal } from './load-mix';
 
 export interface Shared {
   key: string;
@@ -111,7 +111,7 @@ export function record(
   tally.statusCounts[status] = (tally.statusCounts[status] ?? 0) + 1;
   const counts = (tally.byKind[kind] ??= {});
   counts[status] = (counts[status] ?? 0) + 1;
-  if (!EXPECTED[kind].includes(status) && tally.unexpected.length < 1_000)
+  if (!expectedStatuses(kind).includes(status) && tally.unexpected.length < 1_000)
     tally.unexpected.push({ kind, status, body: body.slice(0, 300) });
   if (
     !headers['x-request-id'] ||

@@ -17,14 +17,7 @@ import { WORKSPACES, validSignal } from './load-mix';
 import { type RequestContext, type Shared, type Tally, buildRequest, record } from './load-requests';
 
 // autocannon ships no types (and @types/autocannon is not installed): the little used here, typed by hand.
-interface Histogram {
-  average: number;
-  total: number;
-  max: number;
-  p50: number;
-  p90: number;
-  p99: number;
-}
+type Histogram = Record<'total' | 'max' | 'p50' | 'p90' | 'p99', number>;
 interface AutocannonResult {
   duration: number;
   requests: Histogram;
@@ -38,8 +31,6 @@ const loadAutocannon = async (): Promise<Autocannon> => {
   const mod = (await import(name)) as { default?: Autocannon } & Autocannon;
   return mod.default ?? mod;
 };
-
-// ---- options ----------------------------------------------------------------------------------------------------
 
 function options() {
   const { values } = parseArgs({
@@ -70,8 +61,6 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-// ---- verification -----------------------------------------------------------------------------------------------
-
 async function verifyDecisions(
   client: ReturnType<typeof createDocumentClient>,
   table: string,
@@ -91,8 +80,6 @@ async function verifyDecisions(
   }
   return { verified, missing };
 }
-
-// ---- main -------------------------------------------------------------------------------------------------------
 
 async function main() {
   const opts = options();
@@ -193,14 +180,8 @@ async function main() {
       decisions_verified: verified,
       decisions_missing: missing.length,
     };
-    const ok =
-      serverErrors === 0 &&
-      missing.length === 0 &&
-      result.errors === 0 &&
-      tally.unexpected.length === 0 &&
-      tally.contractViolations === 0 &&
-      tally.replayMismatches === 0 &&
-      tally.getMismatches === 0;
+    const problems = [serverErrors, missing.length, result.errors, tally.unexpected.length, tally.contractViolations];
+    const ok = [...problems, tally.replayMismatches, tally.getMismatches].every((n) => n === 0);
 
     if (opts.json) {
       console.log(

@@ -3,7 +3,7 @@
 // scoreSignal SpamAssassin's DEV part (55-70% by message number; its spam also as support_message), SMS's DEV lines
 // and a tenth of Enron's TRAIN split held back from the fit (FNV-1a of the id modulo 10 = 5). Used to choose the
 // model's options and features (docs/decision-engine.md, "The spam model"); prints figures only, no text.
-//   npx tsx bin/spam-dev-check.ts [--l2=3] [--keep=3000] [--email-weight=4] [--hard-weight=4] [--spam-weight=2] [--calibrate=later] [--save=file.json | --model=file.json]
+//   npx tsx bin/spam-dev-check.ts [--l2=3] [--keep=3000] [--email-weight=4] [--hard-weight=4] [--spam-weight=2] [--web-copies] [--calibrate=later] [--save=file.json | --model=file.json]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Assessment } from '../lambdas/domain/decision';
@@ -32,13 +32,16 @@ const options = {
   hardHamWeight: Number(arg('hard-weight') ?? SHIPPED.hardHamWeight),
   spamWeight: Number(arg('spam-weight') ?? SHIPPED.spamWeight ?? 1),
   dedupe: process.argv.includes('--dedupe'),
+  webCopies: process.argv.includes('--web-copies'),
 };
 const WORD_BUCKETS = 1 << WORD_BITS;
 const enronDev = (id: string) => fnv1a(id) % 10 === 5;
 
 const all = examples(options);
 const train = all.filter((e) => e.split === 'train' && !(e.corpus === 'enron' && enronDev(e.id)));
-const heldBack = all.filter((e) => e.split === 'dev' || (e.corpus === 'enron' && enronDev(e.id)));
+const heldBack = all.filter(
+  (e) => !e.id.endsWith('#web') && (e.split === 'dev' || (e.corpus === 'enron' && enronDev(e.id))),
+);
 
 /** A saved dev-check model back as weights by feature id (to try the engine's thresholds without refitting). */
 function fittedOf(m: SpamModelFile): Fitted {

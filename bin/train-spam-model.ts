@@ -37,6 +37,8 @@ export interface FitOptions {
   spamWeight?: number;
   /** Count a message whose subject and body repeat an earlier one's of the same corpus once only. */
   dedupe?: boolean;
+  /** SpamAssassin's messages count half with their sender and half without (as a web form sends them). */
+  webCopies?: boolean;
 }
 export const SHIPPED: FitOptions = { keepWords: 3000, l2: 3, emailWeight: 4, hardHamWeight: 4, spamWeight: 2 };
 /** Word buckets seen in fewer training messages are not fitted. */
@@ -84,21 +86,26 @@ export function examples(options: FitOptions = SHIPPED): Example[] {
   // The TEST split is skipped before anything is compared with it.
   const repeated = (split: Split, key: string) =>
     split === 'test' || (options.dedupe === true && (seen.has(key) || (seen.add(key), false)));
-  for (const r of sa)
-    if (!repeated(r.split, `sa ${r.subject ?? ''}\n${r.body}`))
+  // With webCopies, each SpamAssassin message counts half as sent and half without its sender (as a web form sends it).
+  const copies = options.webCopies === true ? [false, true] : [true];
+  for (const r of sa) {
+    if (repeated(r.split, `sa ${r.subject ?? ''}\n${r.body}`)) continue;
+    const weight =
+      r.label === 'hard_ham'
+        ? options.hardHamWeight
+        : options.emailWeight * (r.label === 'spam' ? (options.spamWeight ?? 1) : 1);
+    for (const withSender of copies)
       out.push({
-        id: r.id,
+        id: withSender ? r.id : `${r.id}#web`,
         order: orderOf(r.id),
-        features: featuresOf(r.subject, r.body, r.sender),
+        features: featuresOf(r.subject, r.body, withSender ? r.sender : null),
         spam: r.label === 'spam',
-        weight:
-          r.label === 'hard_ham'
-            ? options.hardHamWeight
-            : options.emailWeight * (r.label === 'spam' ? (options.spamWeight ?? 1) : 1),
+        weight: weight / copies.length,
         split: r.split,
         corpus: 'sa',
         label: r.label,
       });
+  }
   loadSms().forEach((r, i) =>
     repeated(r.split, `sms ${r.text}`)
       ? undefined

@@ -27,10 +27,7 @@ import { localActor } from './admin/actor';
 
 /** Bad input from the operator: the CLI prints the message and exits non-zero. */
 export class AdminInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'AdminInputError';
-  }
+  override readonly name = 'AdminInputError';
 }
 
 export function assertWorkspace(ws: string | undefined): string {
@@ -63,6 +60,9 @@ export interface KeySummary {
   rate_limit: RateLimit | null;
   description?: string;
 }
+
+/** What a new key is issued with besides its partner, grants and environment (a rotation: the old key's). */
+type KeyFields = Pick<KeyRecord, 'expires_at' | 'description' | 'scopes' | 'rate_limit'>;
 
 /** Options of every command that grants. */
 export interface GrantOptions {
@@ -109,12 +109,11 @@ export function assertRateLimit(text: string): RateLimit {
   return rate;
 }
 
-function normalizeExpiry(expiresAt: string | undefined): string | undefined {
-  if (expiresAt === undefined) return undefined;
-  const ms = parseRfc3339(expiresAt);
-  if (ms === undefined)
-    throw new AdminInputError(`malformed date "${expiresAt}": use ISO 8601, e.g. 2027-01-31T00:00:00Z`);
-  return new Date(ms).toISOString();
+/** A date the operator gave (ISO 8601 with Z or an offset), as epoch milliseconds. */
+export function assertDate(text: string): number {
+  const ms = parseRfc3339(text);
+  if (ms === undefined) throw new AdminInputError(`malformed date "${text}": use ISO 8601, e.g. 2027-01-31T00:00:00Z`);
+  return ms;
 }
 
 const summary = (k: KeyRecord, workspaces: string[]): KeySummary => ({
@@ -180,12 +179,15 @@ export class AdminService {
     const env = (input.env ?? 'live') as KeyEnvironment;
     if (!KEY_ENVIRONMENTS.includes(env)) throw new AdminInputError(`bad --env "${input.env}": use live or test`);
     const workspaces = assertGrants(input.workspaces);
-    const expiresAt = normalizeExpiry(input.expiresAt);
-    const scopes = assertScopes(input.scopes);
-    const rateLimit = input.rateLimit === undefined ? undefined : assertRateLimit(input.rateLimit);
+    const fields: KeyFields = {
+      expires_at: input.expiresAt === undefined ? undefined : new Date(assertDate(input.expiresAt)).toISOString(),
+      description: input.description,
+      scopes: assertScopes(input.scopes),
+      rate_limit: input.rateLimit === undefined ? undefined : assertRateLimit(input.rateLimit),
+    };
     if (!(await this.store.getPartner(input.partnerId))) throw new NotFoundError(`partner ${input.partnerId}`);
     await this.refuseSharing(input.partnerId, workspaces, input);
-    return this.issue(input.partnerId, workspaces, env, expiresAt, input.description, scopes, rateLimit);
+    return this.issue(input.partnerId, workspaces, env, fields);
   }
 
   /** The cross-partner check (contract section 8); see docs/operations.md for how far it holds under races. */
@@ -199,10 +201,7 @@ export class AdminService {
     partnerId: string,
     workspaces: string[],
     env: KeyEnvironment,
-    expiresAt: string | undefined,
-    description: string | undefined,
-    scopes: Scope[],
-    rateLimit: RateLimit | undefined,
+    { expires_at, description, scopes, rate_limit }: KeyFields,
     /** Rotation: the old key's new expiry is stored with the new key, in one transaction and one `key.rotate` event. */
     retiring?: KeyRetirement,
   ): Promise<IssuedKey> {
@@ -214,11 +213,11 @@ export class AdminService {
       partner_id: partnerId,
       prefix: displayPrefix(key),
       status: 'active',
-      expires_at: expiresAt,
+      expires_at,
       created_at: now.toISOString(),
       description,
       scopes,
-      rate_limit: rateLimit,
+      rate_limit,
     };
     // Grants first: the key is stored (and usable) only once all of them are.
     await this.store.grants.addGrants({ key_id: record.key_id, partner_id: partnerId }, workspaces, this.by);
@@ -228,9 +227,9 @@ export class AdminService {
       key_id: record.key_id,
       partner_id: partnerId,
       workspaces,
-      expires_at: expiresAt ?? null,
+      expires_at: expires_at ?? null,
       scopes,
-      rate_limit: rateLimit ?? null,
+      rate_limit: rate_limit ?? null,
     };
   }
 
@@ -305,16 +304,7 @@ export class AdminService {
     if (old.expires_at && old.expires_at < oldExpiry) oldExpiry = old.expires_at;
     const retiring = { key: old, expires_at: oldExpiry };
     // The new key keeps the old key's expiry: rotation replaces a secret, it never lengthens a key's life.
-    const issued = await this.issue(
-      old.partner_id,
-      grants,
-      env,
-      old.expires_at,
-      old.description,
-      old.scopes,
-      old.rate_limit,
-      retiring,
-    );
+    const issued = await this.issue(old.partner_id, grants, env, old, retiring);
     return { ...issued, old_key_id: keyId, old_key_expires_at: oldExpiry };
   }
 

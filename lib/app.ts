@@ -16,6 +16,7 @@ import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { REPO_ROOT, SignalAnalysisStack, type SignalAnalysisStackProps } from './stack';
 import { DEFAULT_EDGE_IP_RATE_LIMIT, EDGE_FIREWALL_REGION, EdgeFirewallStack } from './stack/edge';
+import { booleanContext } from './stack/tables';
 import { DEFAULT_STAGE, stackNameFor } from './stack-outputs';
 
 export interface BuildAppOptions {
@@ -52,14 +53,6 @@ function intContext(app: App, key: string, fallback: number, min: number): numbe
     throw new Error(`context ${key} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
   }
   return value;
-}
-
-/** `-c edgeProtection=true` arrives as a string, cdk.json gives a boolean: accept both, refuse anything else. */
-function booleanContext(app: App, key: string): boolean {
-  const raw: unknown = app.node.tryGetContext(key);
-  if (raw === undefined || raw === null || raw === '' || raw === false || raw === 'false') return false;
-  if (raw === true || raw === 'true') return true;
-  throw new Error(`context ${key} must be true or false, got ${JSON.stringify(raw)}`);
 }
 
 /** A KMS key ARN (a log group takes a key ARN, not an alias or a bare key id); absent or empty means none. */

@@ -2,9 +2,7 @@
 // alarms and their SNS topic, and the KMS key of the log groups. Tables and routes come from lambdas/contract/, the
 // same definitions local mode uses, so the deployed and local shapes cannot drift. Each part lives in lib/stack/.
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import type { HttpApi, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
-import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
-import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Role } from 'aws-cdk-lib/aws-iam';
 import { type IKey, Key } from 'aws-cdk-lib/aws-kms';
@@ -61,15 +59,11 @@ export class SignalAnalysisStack extends Stack {
   /** Keyed by route id, plus `Authorizer` and `Fallback`. */
   readonly functions: Record<string, NodejsFunction>;
   readonly api: HttpApi;
-  readonly apiStage: HttpStage;
   readonly alarmTopic: Topic;
-  readonly alarms: Alarm[];
   /** Encrypts every log group: created by the stack unless `logsKmsKeyArn` names an existing key. */
   readonly logsKey: IKey;
   /** The role API Gateway assumes to invoke the authorizer and the route Lambdas. */
   readonly apiInvokeRole: Role;
-  /** Edge protection on: CloudFront in front of the API. */
-  readonly edgeDistribution?: Distribution;
 
   constructor(scope: Construct, id: string, props: SignalAnalysisStackProps) {
     super(scope, id, props);
@@ -111,12 +105,10 @@ export class SignalAnalysisStack extends Stack {
     });
     this.functions = functions.functions;
     this.api = api.api;
-    this.apiStage = api.stage;
     this.apiInvokeRole = api.invokeRole;
 
     const alarms = new ServiceAlarms(this, { stage: api.stage, functions: this.functions, tables: tables.all });
     this.alarmTopic = alarms.topic;
-    this.alarms = alarms.alarms;
 
     new CfnOutput(this, OUTPUT_KEYS.apiBaseUrl, {
       value: `${this.api.apiEndpoint}${API_BASE_PATH}`,
@@ -124,24 +116,18 @@ export class SignalAnalysisStack extends Stack {
     });
     if (props.edge && edgeSecret) {
       const webAclArn = props.edge.webAclArn ?? createEdgeWebAcl(this, props.edge).attrArn;
-      this.edgeDistribution = createEdgeDistribution(this, { api: this.api, secret: edgeSecret, webAclArn });
-      acknowledgeEdgeFindings(this, { distribution: this.edgeDistribution, secret: edgeSecret });
+      const distribution = createEdgeDistribution(this, { api: this.api, secret: edgeSecret, webAclArn });
+      acknowledgeEdgeFindings(this, { distribution, secret: edgeSecret });
       new CfnOutput(this, OUTPUT_KEYS.protectedApiBaseUrl, {
-        value: `https://${this.edgeDistribution.distributionDomainName}${API_BASE_PATH}`,
+        value: `https://${distribution.distributionDomainName}${API_BASE_PATH}`,
         description: 'Base URL to use: CloudFront and WAF in front of the API, whose own URL then answers 403',
       });
     }
-    new CfnOutput(this, OUTPUT_KEYS.accessTable, {
-      value: this.accessTable.tableName,
-      description: 'API keys and partners (admin CLI --aws)',
-    });
-    new CfnOutput(this, OUTPUT_KEYS.decisionsTable, {
-      value: this.decisionsTable.tableName,
-      description: 'Decisions and idempotency records',
-    });
-    new CfnOutput(this, ALARM_TOPIC_OUTPUT_KEY, {
-      value: this.alarmTopic.topicArn,
-      description: 'SNS topic every alarm notifies; subscribe to it',
-    });
+    for (const [id, value, description] of [
+      [OUTPUT_KEYS.accessTable, this.accessTable.tableName, 'API keys and partners (admin CLI --aws)'],
+      [OUTPUT_KEYS.decisionsTable, this.decisionsTable.tableName, 'Decisions and idempotency records'],
+      [ALARM_TOPIC_OUTPUT_KEY, this.alarmTopic.topicArn, 'SNS topic every alarm notifies; subscribe to it'],
+    ])
+      new CfnOutput(this, id, { value, description });
   }
 }

@@ -12,8 +12,8 @@ import { IN_MEMORY } from '../../lib/local/dynamodb-local';
 import { removePortRecord, writePortRecord } from '../../lib/local/port-record';
 import { type Service, createService } from '../../lambdas/service';
 import { CallCounter } from './call-counter';
-import { type Figures, REPO_ROOT, percentile, progress, round2, round3 } from './common';
-import { analyzeEvents, inProcess } from './requests';
+import { type Figures, REPO_ROOT, percentile, progress, round2, round3, wallMs } from './common';
+import { analyzeEvents, assertOk, inProcess } from './requests';
 import type { World } from './world';
 
 const exec = promisify(execFile);
@@ -28,61 +28,49 @@ function countedService(world: World, clock?: () => number): { service: Service;
   };
 }
 
-const bodyFor = (world: World, workspace: string) =>
-  JSON.stringify({ ...JSON.parse(world.body), workspace_id: workspace });
-
-async function warmLatency(world: World, iterations: number): Promise<Figures> {
-  const one = await world.admin.createKey({ partnerId: 'bench', workspaces: ['ws_one_grant'], env: 'test' });
-  const many = await world.admin.createKey({ partnerId: 'bench', workspaces: ['ws_many_0'], env: 'test' });
-  progress(`  granting ${MANY.toLocaleString('en-US')} workspaces with the admin CLI (--workspaces-file) ...`);
+/** Seconds the admin CLI (a real process) takes to grant a key the workspaces of a file. */
+async function cliGrantSeconds(world: World, keyId: string, workspaces: string[]): Promise<number> {
   const dir = await mkdtemp(path.join(tmpdir(), 'sas-bench-'));
-  let cliSeconds: number;
   try {
     const file = path.join(dir, 'workspaces.txt');
-    await writeFile(file, Array.from({ length: MANY - 1 }, (_, i) => `ws_many_${i + 1}`).join('\n'));
+    await writeFile(file, workspaces.join('\n'));
     // The admin CLI finds a running database's credentials through its port record, as it does for `npm start`.
     writePortRecord({ ...world.db.credentials, port: world.db.port, pid: process.pid, dataDir: IN_MEMORY });
+    const cli = ['--import', './bin/require-esm-only.mjs', '--import', 'tsx', 'bin/admin.ts', 'key', 'grant'];
+    const env = {
+      ...process.env,
+      LOCAL_DYNAMODB_PORT: new URL(world.db.endpoint).port,
+      ACCESS_TABLE_NAME: world.names.access,
+      DECISIONS_TABLE_NAME: world.names.decisions,
+    };
     const t = Date.now();
-    await exec(
-      'node',
-      [
-        '--import',
-        './bin/require-esm-only.mjs',
-        '--import',
-        'tsx',
-        'bin/admin.ts',
-        'key',
-        'grant',
-        '--key-id',
-        many.key_id,
-        '--workspaces-file',
-        file,
-        '--json',
-      ],
-      {
-        cwd: REPO_ROOT,
-        env: {
-          ...process.env,
-          LOCAL_DYNAMODB_PORT: new URL(world.db.endpoint).port,
-          ACCESS_TABLE_NAME: world.names.access,
-          DECISIONS_TABLE_NAME: world.names.decisions,
-        },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-    );
-    cliSeconds = (Date.now() - t) / 1000;
+    await exec('node', [...cli, '--key-id', keyId, '--workspaces-file', file, '--json'], {
+      cwd: REPO_ROOT,
+      env,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return (Date.now() - t) / 1000;
   } finally {
     removePortRecord(world.db.port);
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+async function warmLatency(world: World, iterations: number): Promise<Figures> {
+  const one = await world.keyFor('ws_one_grant');
+  const many = await world.keyFor('ws_many_0');
+  progress(`  granting ${MANY.toLocaleString('en-US')} workspaces with the admin CLI (--workspaces-file) ...`);
+  const manyWorkspaces = Array.from({ length: MANY - 1 }, (_, i) => `ws_many_${i + 1}`);
+  const cliSeconds = await cliGrantSeconds(world, many.key_id, manyWorkspaces);
   const listed = await world.admin.listKeys('bench');
   const manyGrants = listed.keys.find((k) => k.key_id === many.key_id)!.workspaces.length;
 
   const { service, counter } = countedService(world);
+  const analyze = async (key: string, body: string) => assertOk(await inProcess(service, analyzeEvents(key, body)));
   try {
     const keys = [
-      { key: one.key, body: bodyFor(world, 'ws_one_grant') },
-      { key: many.key, body: bodyFor(world, 'ws_many_5000') },
+      { key: one.key, body: world.bodyFor('ws_one_grant') },
+      { key: many.key, body: world.bodyFor('ws_many_5000') },
     ];
     // Cold: the first request of each key reads the key, the partner, and the grant (with the prefix set), from the
     // access table. A workspace the container has not seen also loads its policy and model from the decisions table
@@ -91,23 +79,16 @@ async function warmLatency(world: World, iterations: number): Promise<Figures> {
     const cold: number[] = [];
     for (const k of keys) {
       counter.reset();
-      const r = await inProcess(service, analyzeEvents(k.key, k.body));
-      if (r.statusCode !== 200) throw new Error(`analyze answered ${r.statusCode}`);
+      await analyze(k.key, k.body);
       cold.push(counter.readItemsOf(access));
     }
     counter.reset();
-    const pairFresh = await inProcess(service, analyzeEvents(many.key, bodyFor(world, 'ws_many_7')));
-    if (pairFresh.statusCode !== 200) throw new Error(`analyze answered ${pairFresh.statusCode}`);
+    await analyze(many.key, world.bodyFor('ws_many_7'));
     const newPairReads = counter.readItemsOf(access);
     const newWorkspaceStateReads = counter.readItemsOf(world.names.decisions);
 
     const times: number[][] = [[], []];
-    const run = async (i: number) => {
-      const t = process.hrtime.bigint();
-      const r = await inProcess(service, analyzeEvents(keys[i].key, keys[i].body));
-      times[i].push(Number(process.hrtime.bigint() - t) / 1e6);
-      if (r.statusCode !== 200) throw new Error(`analyze answered ${r.statusCode}`);
-    };
+    const run = async (i: number) => times[i].push(await wallMs(() => analyze(keys[i].key, keys[i].body)));
     for (let i = 0; i < 100; i++) await run(i % 2);
     times[0].length = times[1].length = 0;
     counter.reset();
@@ -136,33 +117,27 @@ async function warmLatency(world: World, iterations: number): Promise<Figures> {
 async function rateWrites(world: World, limit: number, windowSeconds: number): Promise<number> {
   let now = Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 1_000;
   const counted = [0, 1, 2].map(() => countedService(world, () => now));
-  const instances = counted.map((c) => c.service);
-  const { key } = await world.admin.createKey({
-    partnerId: 'bench',
-    workspaces: [world.workspace],
-    env: 'test',
-    rateLimit: `${limit}/${windowSeconds === 1 ? 's' : 'm'}`,
-  });
+  const { key } = await world.keyFor(world.workspace, `${limit}/${windowSeconds === 1 ? 's' : 'm'}`);
   const perWindow = Math.floor(limit * 0.8);
   let writes = 0;
   let requests = 0;
   try {
+    // Only the counter's writes (UpdateItem): every analyze also writes its decision (PutItem).
     const counterWrites = () => counted.reduce((sum, c) => sum + (c.counter.commands.get('UpdateItemCommand') ?? 0), 0);
     for (let w = 0; w < 5; w++) {
       const before = counterWrites();
       for (let i = 0; i < perWindow; i++) {
-        const r = await inProcess(instances[i % 3], analyzeEvents(key, world.body));
+        const r = await inProcess(counted[i % 3].service, analyzeEvents(key, world.body));
         if (r.statusCode !== 200) throw new Error(`a key at 80% of its limit was refused: ${r.statusCode}`);
       }
       if (w >= 2) {
-        // Only the counter's writes (UpdateItem): every analyze also writes its decision (PutItem).
         writes += counterWrites() - before;
         requests += perWindow;
       }
       now += windowSeconds * 1000;
     }
   } finally {
-    for (const s of instances) s.close();
+    for (const c of counted) c.service.close();
   }
   return writes / requests;
 }

@@ -175,8 +175,6 @@ export async function benchBundles(opts: Options): Promise<Figures> {
     const weights = await analyzeWeights(esbuild, out);
 
     const all = [reference, lazyReference, trimmedReference, ...bundles];
-    const size = (file: string) => statSync(file).size;
-    const gzip = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
     progress(`  module init: ${opts.initRuns} fresh node processes per bundle, interleaved ...`);
     const times = new Map<string, number[]>(all.map((b) => [b.name, []]));
     const scorerInit: number[] = [];
@@ -189,50 +187,43 @@ export async function benchBundles(opts: Options): Promise<Figures> {
     }
 
     const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
-    const refSize = size(reference.file);
-    const refGzip = gzip(reference.file);
-    const refInit = median(times.get(reference.name)!);
-    const trimmedSize = size(trimmedReference.file);
-    const trimmedGzip = gzip(trimmedReference.file);
-    const trimmedInit = median(times.get(trimmedReference.name)!);
+    const measure = (b: { name: string; file: string }) => ({
+      size: statSync(b.file).size,
+      gzip: gzipSync(readFileSync(b.file), { level: 9 }).length,
+      init: median(times.get(b.name) ?? []),
+    });
+    const [ref, trimmed, without] = [reference, trimmedReference, withoutScorer].map(measure);
     const figures: Figures = {
-      bundle_docclient_only_kib: kib(refSize),
-      bundle_docclient_only_gzip_kib: kib(refGzip),
-      init_docclient_only_ms: round2(refInit),
-      init_docclient_only_lazy_client_ms: round2(median(times.get(lazyReference.name)!)),
-      bundle_docclient_only_trimmed_kib: kib(trimmedSize),
-      bundle_docclient_only_trimmed_gzip_kib: kib(trimmedGzip),
-      init_docclient_only_trimmed_ms: round2(trimmedInit),
+      bundle_docclient_only_kib: kib(ref.size),
+      bundle_docclient_only_gzip_kib: kib(ref.gzip),
+      init_docclient_only_ms: round2(ref.init),
+      init_docclient_only_lazy_client_ms: round2(measure(lazyReference).init),
+      bundle_docclient_only_trimmed_kib: kib(trimmed.size),
+      bundle_docclient_only_trimmed_gzip_kib: kib(trimmed.gzip),
+      init_docclient_only_trimmed_ms: round2(trimmed.init),
       scorer_init_ms: round2(median(scorerInit)),
       scorer_first_call_ms: round2(median(scorerFirst)),
-      bundle_analyze_without_scorer_gzip_kib: kib(gzip(withoutScorer.file)),
-      bundle_analyze_without_scorer_ratio: round2(
-        Math.max(size(withoutScorer.file) / refSize, gzip(withoutScorer.file) / refGzip),
-      ),
+      bundle_analyze_without_scorer_gzip_kib: kib(without.gzip),
+      bundle_analyze_without_scorer_ratio: round2(Math.max(without.size / ref.size, without.gzip / ref.gzip)),
     };
-    let worstSize = 0;
-    let worstInit = 0;
-    let worstSizeTrimmed = 0;
-    let worstInitTrimmed = 0;
+    const worst = { size: 0, init: 0, sizeTrimmed: 0, initTrimmed: 0 };
     for (const b of bundles) {
-      const s = size(b.file);
-      const g = gzip(b.file);
-      const init = median(times.get(b.name)!);
-      const sizeRatio = Math.max(s / refSize, g / refGzip);
-      figures[`bundle_${b.name}_kib`] = kib(s);
-      figures[`bundle_${b.name}_gzip_kib`] = kib(g);
+      const m = measure(b);
+      const sizeRatio = Math.max(m.size / ref.size, m.gzip / ref.gzip);
+      figures[`bundle_${b.name}_kib`] = kib(m.size);
+      figures[`bundle_${b.name}_gzip_kib`] = kib(m.gzip);
       figures[`bundle_${b.name}_ratio`] = round2(sizeRatio);
-      figures[`init_${b.name}_ms`] = round2(init);
-      figures[`init_${b.name}_ratio`] = round2(init / refInit);
-      worstSize = Math.max(worstSize, sizeRatio);
-      worstSizeTrimmed = Math.max(worstSizeTrimmed, s / trimmedSize, g / trimmedGzip);
-      worstInitTrimmed = Math.max(worstInitTrimmed, init / trimmedInit);
-      worstInit = Math.max(worstInit, init / refInit);
+      figures[`init_${b.name}_ms`] = round2(m.init);
+      figures[`init_${b.name}_ratio`] = round2(m.init / ref.init);
+      worst.size = Math.max(worst.size, sizeRatio);
+      worst.sizeTrimmed = Math.max(worst.sizeTrimmed, m.size / trimmed.size, m.gzip / trimmed.gzip);
+      worst.initTrimmed = Math.max(worst.initTrimmed, m.init / trimmed.init);
+      worst.init = Math.max(worst.init, m.init / ref.init);
     }
-    figures.bundle_size_overhead_ratio_max = round2(worstSize);
-    figures.init_time_overhead_ratio_max = round2(worstInit);
-    figures.bundle_size_ratio_max_vs_trimmed = round2(worstSizeTrimmed);
-    figures.init_time_ratio_max_vs_trimmed = round2(worstInitTrimmed);
+    figures.bundle_size_overhead_ratio_max = round2(worst.size);
+    figures.init_time_overhead_ratio_max = round2(worst.init);
+    figures.bundle_size_ratio_max_vs_trimmed = round2(worst.sizeTrimmed);
+    figures.init_time_ratio_max_vs_trimmed = round2(worst.initTrimmed);
     figures.init_runs_per_bundle = opts.initRuns;
     Object.assign(figures, weights);
     return figures;

@@ -1,17 +1,17 @@
 // The cost section's measurements: what one call of the service used here (request units from a metering client,
 // handler CPU and wait time, log bytes) and the resources a contract line costs, measured and at its floor.
 // benchCost (cost.ts) and the learned-model line (cost-learned.ts) price what these return.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { lambdaContext } from '../../lib/local/server';
 import { LAMBDA_MEMORY_MB } from '../../lib/lambda-bundling';
 import { ACCESS_LOG_FIELDS } from '../../lib/stack';
-import { ROUTES } from '../../lambdas/contract/routes';
-import { type IndexDefinition, type TableDefinition } from '../../lambdas/contract/tables';
+import {
+  ACCESS_TABLE,
+  DECISIONS_TABLE,
+  type IndexDefinition,
+  type TableDefinition,
+} from '../../lambdas/contract/tables';
 import { LIMITS } from '../../lambdas/analyze/signal-schema';
 import { consumedUnits } from '../../lambdas/stores/dynamodb-client';
 import { type Service, createService } from '../../lambdas/service';
-import { ACCESS_TABLE, DECISIONS_TABLE } from '../../lambdas/contract/tables';
 import type { World } from './world';
 import {
   type CallResources,
@@ -21,11 +21,11 @@ import {
   perDecision,
   writeUnitsFor,
 } from './cost-model';
-import { type Figures, REPO_ROOT, median, round2, round3 } from './common';
-import { type ApiRequest, type HandlerResult, apiEvents } from './requests';
+import { type Figures, median, progress, readDataFile, round2, round3 } from './common';
+import { ANALYZE_PATH, type ApiRequest, type HandlerResult, apiEvents, inProcess } from './requests';
 
 /** The stack's default log retention (lib/app.ts, context `logRetentionDays`): a year, as the controls ask. */
-export const LOG_RETENTION_DAYS = 365;
+const LOG_RETENTION_DAYS = 365;
 
 interface HandlerSample {
   cpuMs: number;
@@ -36,6 +36,8 @@ interface HandlerSample {
 
 export interface CallSample {
   result: HandlerResult;
+  /** The route's key as API Gateway names it (`POST /api/v1/signals/analyze`): its access log line. */
+  routeKey: string;
   authorizer: HandlerSample;
   route: HandlerSample;
   writeUnits: number;
@@ -55,17 +57,22 @@ export interface CallSample {
 export class CapacityMeter {
   writeUnits = 0;
   readUnits = 0;
+  /** Write units as DynamoDB Local reports them (updates are billed by the whole item). */
+  reportedWriteUnits = 0;
   putItems: Record<string, unknown>[] = [];
+  private readonly tables: Map<string, TableDefinition>;
 
-  constructor(private readonly tables: Map<string, TableDefinition>) {}
-
-  reset(): void {
-    this.writeUnits = this.readUnits = 0;
-    this.putItems = [];
+  /** A meter of the world's two tables, priced by their definitions. */
+  constructor(world: World) {
+    this.tables = new Map([
+      [world.names.access, ACCESS_TABLE],
+      [world.names.decisions, DECISIONS_TABLE],
+    ]);
   }
 
-  attach(service: Service): void {
-    this.attachClient(service.dependencies.client);
+  reset(): void {
+    this.writeUnits = this.readUnits = this.reportedWriteUnits = 0;
+    this.putItems = [];
   }
 
   /** Meters every call of `client` until the returned function is called. */
@@ -79,7 +86,10 @@ export class CapacityMeter {
         const out = await next(args);
         const reported = consumedUnits(out.output);
         if (/^(GetItem|BatchGetItem|TransactGetItems|Query|Scan)$/.test(name)) this.readUnits += reported;
-        else this.writeUnits += this.priced(name, input, reported);
+        else {
+          this.writeUnits += this.priced(name, input, reported);
+          this.reportedWriteUnits += reported;
+        }
         return out;
       },
       { step: 'initialize', name },
@@ -172,46 +182,30 @@ async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; sample: Ha
 export async function call(service: Service, meter: CapacityMeter, request: ApiRequest): Promise<CallSample> {
   const events = apiEvents(request);
   meter.reset();
-  const auth = await measured(() =>
-    service.authorizer(events.authorizer as never, lambdaContext('authorizer', 'bench')),
-  );
-  const verdict = auth.value as { isAuthorized?: boolean; context?: unknown };
-  if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
-  events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
-  const handler = service.routes[events.routeId];
-  const route = await measured(
-    () => handler(events.route as never, lambdaContext(events.routeId, 'bench')) as Promise<HandlerResult>,
-  );
+  const samples: Partial<Record<'authorizer' | 'route', HandlerSample>> = {};
+  const result = await inProcess(service, events, async (step, run) => {
+    const { value, sample } = await measured(run);
+    samples[step] = sample;
+    return value;
+  });
   return {
-    result: route.value,
-    authorizer: auth.sample,
-    route: route.sample,
+    result,
+    routeKey: events.route.requestContext.routeKey,
+    authorizer: samples.authorizer!,
+    route: samples.route!,
     writeUnits: meter.writeUnits,
     readUnits: meter.readUnits,
     putItems: [...meter.putItems],
   };
 }
 
-interface EmailRecord {
-  subject?: string;
-  sender?: string;
-  body?: string;
-}
-
 /** Real e-mails from the shared data sets, as analyze bodies (text capped at the contract's limits). */
 export function realEmails(workspace: string, max: number): string[] {
-  const dir = process.env.SAS_DATA_DIR ?? path.resolve(REPO_ROOT, '..', 'shared', 'data');
   const out: string[] = [];
   for (const file of ['spamassassin-dev.jsonl', 'enron-berkeley.jsonl']) {
-    let text: string;
-    try {
-      text = readFileSync(path.join(dir, file), 'utf8');
-    } catch {
-      continue;
-    }
-    for (const line of text.split('\n')) {
+    for (const line of readDataFile(file).split('\n')) {
       if (!line.trim()) continue;
-      const e = JSON.parse(line) as EmailRecord;
+      const e = JSON.parse(line) as { subject?: string; sender?: string; body?: string };
       const sender = /<([^<>\s]+@[^<>\s]+)>/.exec(e.sender ?? '')?.[1] ?? (e.sender ?? '').trim();
       out.push(
         JSON.stringify({
@@ -262,9 +256,6 @@ export function priceFigures(name: string, measured: CallResources, floor: CallR
   };
 }
 
-export const hasRoute = (method: string, pathOf: string) =>
-  ROUTES.some((r) => r.method === method && r.path === pathOf);
-
 export interface Line {
   name: string;
   /** Decisions one call makes: the line is per decision when more than one. */
@@ -272,16 +263,16 @@ export interface Line {
   samples: CallSample[];
   /** What the call cannot do without, in the architecture the project is bound to. */
   floor: { writeUnits: number; readUnits: number };
-  routeKey: string;
 }
 
-export function resources(line: Line, logRetentionMonths: number): { measured: CallResources; floor: CallResources } {
+export function resources(line: Line): { measured: CallResources; floor: CallResources } {
   const ok = line.samples.filter((s) => s.result.statusCode === 200);
   if (!ok.length) throw new Error(`${line.name}: no call succeeded`);
+  const logRetentionMonths = LOG_RETENTION_DAYS / 30;
   const mean = (f: (s: CallSample) => number) => ok.reduce((sum, s) => sum + f(s), 0) / ok.length;
   const billed = (pick: (s: CallSample) => HandlerSample) =>
     median(ok.map((s) => billedMs(pick(s).cpuMs, pick(s).wallMs, LAMBDA_MEMORY_MB)));
-  const accessLog = accessLogLineBytes(line.routeKey);
+  const accessLog = accessLogLineBytes(ok[0].routeKey);
   const measuredResources: CallResources = {
     apiRequests: 1,
     billedMs: [billed((s) => s.authorizer), billed((s) => s.route)],
@@ -307,16 +298,41 @@ export function resources(line: Line, logRetentionMonths: number): { measured: C
     : { measured: measuredResources, floor };
 }
 
-/** A service that logs and emits metrics as deployed (INFO, EMF on), so their bytes are counted, with its DynamoDB
- * calls metered against the two tables' definitions. */
-export function meteredService(world: World): { service: Service; meter: CapacityMeter } {
+/** A request without its key: the metered service's own key is added. */
+export type MeteredCall = (request: Omit<ApiRequest, 'key'>) => Promise<CallSample>;
+
+/**
+ * Runs `measure` with a service that logs and emits metrics as deployed (INFO, EMF on), so their bytes are counted,
+ * its DynamoDB calls metered against the two tables' definitions, and a new key; the service is closed after.
+ */
+export async function withMeteredService<T>(
+  world: World,
+  measure: (call: MeteredCall, service: Service) => Promise<T>,
+): Promise<T> {
   const service = createService({ ...world.service.dependencies.settings, logLevel: 'INFO', metricsEnabled: true });
-  const meter = new CapacityMeter(
-    new Map([
-      [world.names.access, ACCESS_TABLE],
-      [world.names.decisions, DECISIONS_TABLE],
-    ]),
-  );
-  meter.attach(service);
-  return { service, meter };
+  const meter = new CapacityMeter(world);
+  meter.attachClient(service.dependencies.client);
+  try {
+    const key = await world.newKey();
+    return await measure((request) => call(service, meter, { key, ...request }), service);
+  } finally {
+    service.close();
+  }
+}
+
+/** The contract stores each decision (1 unit up to 1 KB) and its listing index entry. */
+export const ANALYZE_FLOOR = { writeUnits: 2, readUnits: 0 };
+/** Feedback reads the decision (eventually consistent) and stores the feedback (1 unit). */
+export const FEEDBACK_FLOOR = { writeUnits: 1, readUnits: 0.5 };
+
+/**
+ * The analyze line over `emails`, after 50 of them as warm-up (the key cached, the code compiled, as in a warm
+ * Lambda); `what` names it in the progress line.
+ */
+export async function analyzeSamples(call: MeteredCall, emails: string[], what: string): Promise<CallSample[]> {
+  for (const body of emails.slice(0, 50)) await call({ method: 'POST', path: ANALYZE_PATH, body });
+  progress(`  cost: ${what} over ${emails.length} real e-mails ...`);
+  const samples: CallSample[] = [];
+  for (const body of emails) samples.push(await call({ method: 'POST', path: ANALYZE_PATH, body }));
+  return samples;
 }

@@ -1,40 +1,37 @@
 // Section "ddb": what one analyze request asks of DynamoDB, by case (cold or warm key, idempotent, replay).
 import { randomUUID } from 'node:crypto';
 import { type Figures, progress } from './common';
-import { analyzeEvents, inProcess, expectOk } from './requests';
+import { expectOk } from './requests';
 import type { World } from './world';
 
 export async function benchDynamoDbCalls(world: World): Promise<Figures> {
-  const { counter, service: handlers, body } = world;
+  const { counter } = world;
   const per = 10;
   // Warm the key (and the modules, the connection) first; that request is not counted.
-  expectOk(await inProcess(handlers, analyzeEvents(world.key, body)));
+  expectOk(await world.analyze());
 
-  const measure = async (run: (i: number) => Promise<void>) => {
+  const measure = async (
+    key: (i: number) => string,
+    idempotencyKey: () => string | undefined = () => `bench-${randomUUID()}`,
+    replayed = false,
+  ) => {
     counter.reset();
-    for (let i = 0; i < per; i++) await run(i);
-    return {
-      reads: counter.readItems / per,
-      writes: counter.writeItems / per,
-      writeCalls: counter.writeCalls / per,
-      calls: counter.calls / per,
-    };
+    for (let i = 0; i < per; i++) expectOk(await world.analyze(key(i), world.body, idempotencyKey()), replayed);
+    return { reads: counter.readItems / per, writes: counter.writeItems / per, writeCalls: counter.writeCalls / per };
   };
   const coldKeys = await Promise.all(Array.from({ length: 2 * per }, () => world.newKey()));
+  const none = () => undefined;
 
-  const cold = await measure(async (i) => void expectOk(await inProcess(handlers, analyzeEvents(coldKeys[i], body))));
-  const warm = await measure(async () => void expectOk(await inProcess(handlers, analyzeEvents(world.key, body))));
-  const warmIdem = await measure(
-    async () => void expectOk(await inProcess(handlers, analyzeEvents(world.key, body, `bench-${randomUUID()}`))),
-  );
-  const coldIdem = await measure(
-    async (i) =>
-      void expectOk(await inProcess(handlers, analyzeEvents(coldKeys[per + i], body, `bench-${randomUUID()}`))),
-  );
+  const cold = await measure((i) => coldKeys[i], none);
+  const warm = await measure(() => world.key, none);
+  const warmIdem = await measure(() => world.key);
+  const coldIdem = await measure((i) => coldKeys[per + i]);
   const replayKey = `bench-${randomUUID()}`;
-  expectOk(await inProcess(handlers, analyzeEvents(world.key, body, replayKey)));
+  expectOk(await world.analyze(world.key, world.body, replayKey));
   const replay = await measure(
-    async () => void expectOk(await inProcess(handlers, analyzeEvents(world.key, body, replayKey)), true),
+    () => world.key,
+    () => replayKey,
+    true,
   );
   progress(`  DynamoDB commands seen: ${[...counter.commands].map(([n, c]) => `${n} x${c}`).join(', ')}`);
   return {

@@ -1,11 +1,9 @@
 // `--digest`: is an optimization free of behaviour changes?
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { scoreSignal } from '../../lambdas/domain/engine';
 import type { Signal } from '../../lambdas/domain/signal';
 import { mulberry32 } from '../seeded-random';
-import { REPO_ROOT } from './common';
+import { benchData, readDataFile } from './common';
 import { makeEmails } from './emails';
 
 /**
@@ -38,67 +36,7 @@ export function decisionsDigest(): {
   makeEmails(3_000, 2_000, 42).forEach((e, i) => score({ ...e, source: sources[i % 5] }));
   const rnd = mulberry32(7);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
-  const alphabet = [
-    'a',
-    'b',
-    'e',
-    'o',
-    'n',
-    's',
-    't',
-    ' ',
-    ' ',
-    '  ',
-    '.',
-    '. ',
-    ',',
-    ', ',
-    '!',
-    '!!',
-    '?',
-    ';',
-    ':',
-    '\n',
-    '\r\n',
-    '\t',
-    "'",
-    '\u2019',
-    '-',
-    '0',
-    '1',
-    '9',
-    '%',
-    '$',
-    '\u20ac',
-    '\u00a3',
-    '\u00e9',
-    '\u00fc',
-    '\u00df',
-    '\u00e6',
-    '\u00c6',
-    '\u00f8',
-    '\u00fe',
-    '\u0130',
-    '\u0131',
-    'e\u0301',
-    '\u0301',
-    '\u4e2d',
-    '\u{1F600}',
-    '\u0436',
-    '\u03a9',
-    '\u0133',
-    '\ufb01',
-    '\u00a0',
-    '\u2028',
-    'A',
-    'Z',
-    '\u01c5',
-    '\u1e9e',
-    '\u216b',
-    '\u0663',
-    '\ud800',
-    '\udc00',
-  ];
+  const alphabet = benchData<string[]>('digest-alphabet.json');
   const words = (
     'down outage urgent asap not no payment invoice refund cancel subscription lawyer breach security phishing ' +
     'unsubscribe newsletter thanks fixed error cpu at 98 % latency 3500 ms disk 96% sev1 p1 critical warning resolved ' +
@@ -138,15 +76,7 @@ export function decisionsDigest(): {
     body: 'a b '.repeat(9_000) + 'site is down',
     received_at: '2026-11-21T09:00:00Z',
   });
-  const dir = process.env.SAS_DATA_DIR ?? path.resolve(REPO_ROOT, '..', 'shared', 'data');
-  const read = (name: string) => {
-    try {
-      return readFileSync(path.join(dir, name), 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  for (const line of read('enron-berkeley.jsonl').split('\n')) {
+  for (const line of readDataFile('enron-berkeley.jsonl').split('\n')) {
     if (!line.trim()) continue;
     const m = JSON.parse(line) as { subject?: string; body?: string; sender?: string; received_at?: string };
     for (const source of ['email', 'support_message', 'internal'] as const) {
@@ -161,7 +91,7 @@ export function decisionsDigest(): {
       dataSet++;
     }
   }
-  for (const line of read('sms-spam-collection.tsv').split('\n').slice(1)) {
+  for (const line of readDataFile('sms-spam-collection.tsv').split('\n').slice(1)) {
     if (!line.trim()) continue;
     score({
       workspace_id: 'w',

@@ -1,31 +1,12 @@
 // Synthetic e-mails for the bench: deterministic from a seed, and made of invented text only (no data-set text).
 import type { Signal } from '../../lambdas/domain/signal';
 import { mulberry32 } from '../seeded-random';
+import { benchData } from './common';
 
-const FILLER = (
-  'we the our your team project update meeting schedule review report quarter budget plan customer account ' +
-  'please thanks regards attached document version draft change request timeline next week monday friday ' +
-  'proposal contract partner service product feature release integration data export dashboard access user ' +
-  'question answer follow call notes agenda item status progress risk owner deadline approval sign invoice ' +
-  'support ticket order delivery shipment office travel lunch conference room available tomorrow morning'
-).split(' ');
-
-const SENTENCES = [
-  'Our production site is down for all customers since this morning.',
-  'I cannot log in to the dashboard, it keeps showing an error message.',
-  'We were charged twice for the same invoice this month.',
-  'We want to cancel our subscription at the end of the term.',
-  'Could you send us a quote for 200 seats of the enterprise plan?',
-  'Our lawyer will be in touch regarding the breach of contract.',
-  'We found leaked credentials in a public repository.',
-  'Thanks, that fixed it, you can close this ticket.',
-  'This is not urgent, whenever you have time.',
-  'URGENT: please respond ASAP!!',
-  'To unsubscribe from this newsletter, click here. View in browser.',
-  'I am currently out of the office with limited access to email.',
-  'Die Seite ist nicht erreichbar, bitte dringend prüfen.',
-  'Nous voulons résilier notre contrat.',
-];
+/** Filler words, and whole sentences the scorer reacts to (outages, billing, cancellation, spam, other languages). */
+const TEXT = benchData<{ filler: string; sentences: string[] }>('emails.json');
+const FILLER = TEXT.filler.split(' ');
+const SENTENCES = TEXT.sentences;
 
 export function makeEmails(count: number, targetChars: number, seed: number): Signal[] {
   const rnd = mulberry32(seed);

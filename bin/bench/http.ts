@@ -4,13 +4,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type RunningServer, startLocalServer } from '../../lib/local/server';
 import type { Decision } from '../../lambdas/domain/decision';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { type Figures, progress, round2 } from './common';
 import type { Options } from './options';
-import { ANALYZE_PATH, analyzeEvents, inProcess, decisionItem, expectOk } from './requests';
+import { ANALYZE_PATH, decisionItem, expectOk, putItem } from './requests';
 import type { World } from './world';
 
 interface CannonResult {
@@ -27,27 +26,13 @@ function autocannon(
   connections: number,
   headers: Record<string, string>,
   bodyFile: string,
-): Promise<CannonResult> {
-  const bin = require.resolve('autocannon/autocannon.js');
-  const args = [
-    bin,
-    '--json',
-    '-n',
-    '-c',
-    String(connections),
-    '-d',
-    String(seconds),
-    '-t',
-    '10',
-    '-m',
-    'POST',
-    '-i',
-    bodyFile,
-  ];
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
-  args.push(url);
-  return new Promise((done, failed) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+) {
+  const args = ['--json', '-n', '-c', String(connections), '-d', String(seconds), '-t', '10', '-m', 'POST'];
+  args.push('-i', bodyFile, ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]), url);
+  return new Promise<CannonResult>((done, failed) => {
+    const child = spawn(process.execPath, [require.resolve('autocannon/autocannon.js'), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -88,13 +73,7 @@ async function startBareServer(world: World, template: Decision): Promise<{ url:
         try {
           const signal = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { workspace_id?: string };
           const item = decisionItem({ ...template, workspace_id: String(signal.workspace_id) }, 'bench', 'key_bench');
-          await client.send(
-            new PutCommand({
-              TableName: world.names.decisions,
-              Item: item,
-              ConditionExpression: 'attribute_not_exists(pk)',
-            }),
-          );
+          await putItem(client, world.names.decisions, item);
           const out = JSON.stringify(item.decision);
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
           res.end(out);
@@ -120,7 +99,7 @@ async function startBareServer(world: World, template: Decision): Promise<{ url:
 }
 
 export async function benchHttp(world: World, opts: Options): Promise<Figures> {
-  const template = expectOk(await inProcess(world.service, analyzeEvents(world.key, world.body)));
+  const template = expectOk(await world.analyze());
   const dir = mkdtempSync(path.join(tmpdir(), 'sas-bench-'));
   const bodyFile = path.join(dir, 'body.json');
   writeFileSync(bodyFile, world.body);
@@ -143,9 +122,9 @@ export async function benchHttp(world: World, opts: Options): Promise<Figures> {
         runs[which].push(await autocannon(targets[which], opts.httpSeconds, c, headers, bodyFile));
       }
     }
-    const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-    const rps = { local: mean(runs.local.map((r) => r.rps)), bare: mean(runs.bare.map((r) => r.rps)) };
-    const p99 = { local: mean(runs.local.map((r) => r.p99)), bare: mean(runs.bare.map((r) => r.p99)) };
+    const mean = (xs: CannonResult[], f: (r: CannonResult) => number) => xs.reduce((s, x) => s + f(x), 0) / xs.length;
+    const rps = { local: mean(runs.local, (r) => r.rps), bare: mean(runs.bare, (r) => r.rps) };
+    const p99 = { local: mean(runs.local, (r) => r.p99), bare: mean(runs.bare, (r) => r.p99) };
     const bad = [...runs.local, ...runs.bare].reduce((n, r) => n + r.non2xx + r.errors, 0);
     return {
       http_rps: Math.round(rps.local),

@@ -1,9 +1,9 @@
 // Section "inprocess": the in-process request path against a bare PutItem of the same item.
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
-import { type Figures, percentile, round2, round3 } from './common';
-import { analyzeEvents, inProcess, decisionItem, expectOk } from './requests';
+import { type Figures, percentile, round2, round3, wallMs } from './common';
+import { assertOk, decisionItem, expectOk, putItem } from './requests';
 import type { World } from './world';
 
 /**
@@ -15,56 +15,33 @@ export async function benchInProcess(
   iterations: number,
   other?: { key: string; body: string },
 ): Promise<Figures> {
-  const { service: handlers, body } = world;
   const client = createDocumentClient(world.db.clientOptions);
   // Neither client carries the bench's call counter while timed.
   world.counting(false);
   try {
-    const template = expectOk(await inProcess(handlers, analyzeEvents(world.key, body)));
+    const template = expectOk(await world.analyze());
     // The same item analyze stored, its learning sketch included.
     const stored = await client.send(
       new GetCommand({ TableName: world.names.decisions, Key: { pk: ITEM_PREFIX.decision + template.decision_id } }),
     );
     const extra = stored.Item?.sketch !== undefined ? { sketch: stored.Item.sketch as unknown } : {};
-    const bare = async () => {
+    const bare = () => {
       const item = decisionItem(template, 'bench', 'key_bench', extra);
-      const t = process.hrtime.bigint();
-      await client.send(
-        new PutCommand({
-          TableName: world.names.decisions,
-          Item: item,
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      return Number(process.hrtime.bigint() - t) / 1e6;
+      return wallMs(() => putItem(client, world.names.decisions, item));
     };
-    const full = async (key = world.key, requestBody = body) => {
-      const events = analyzeEvents(key, requestBody);
-      const t = process.hrtime.bigint();
-      const result = await inProcess(handlers, events);
-      const ms = Number(process.hrtime.bigint() - t) / 1e6;
-      if (result.statusCode !== 200) throw new Error(`analyze answered ${result.statusCode}`);
-      return ms;
-    };
+    const full = (key = world.key, body = world.body) => wallMs(async () => assertOk(await world.analyze(key, body)));
+    const paths = [full, bare, ...(other ? [() => full(other.key, other.body)] : [])];
+    const times: number[][] = paths.map(() => []);
     // Warm-up: JIT, connections, DynamoDB Local's own JIT.
-    const second = async () => full(other!.key, other!.body);
-    for (let i = 0; i < Math.min(300, iterations / 4); i++) {
-      await full();
-      await bare();
-      if (other) await second();
-    }
-    const a: number[] = [];
-    const b: number[] = [];
-    const c: number[] = [];
+    for (let i = 0; i < Math.min(300, iterations / 4); i++) for (const path of paths) await path();
     // Interleaved, rotating which goes first, so drift on the shared machine hits every path alike.
     for (let i = 0; i < iterations; i++) {
-      const paths = [async () => a.push(await full()), async () => b.push(await bare())];
-      if (other) paths.push(async () => c.push(await second()));
-      for (let j = 0; j < paths.length; j++) await paths[(i + j) % paths.length]();
+      for (let j = 0; j < paths.length; j++) {
+        const k = (i + j) % paths.length;
+        times[k].push(await paths[k]());
+      }
     }
-    a.sort((x, y) => x - y);
-    b.sort((x, y) => x - y);
-    c.sort((x, y) => x - y);
+    const [a, b, c] = times.map((t) => t.sort((x, y) => x - y));
     const [a50, a99, b50, b99] = [percentile(a, 0.5), percentile(a, 0.99), percentile(b, 0.5), percentile(b, 0.99)];
     return {
       inprocess_p50_ms: round3(a50),
@@ -74,7 +51,7 @@ export async function benchInProcess(
       inprocess_vs_putitem_p50_ratio: round2(a50 / b50),
       inprocess_vs_putitem_p99_ratio: round2(a99 / b99),
       inprocess_iterations: iterations,
-      ...(other
+      ...(c
         ? {
             other_p50_ms: round3(percentile(c, 0.5)),
             other_p99_ms: round3(percentile(c, 0.99)),

@@ -6,8 +6,8 @@
 //   npm run bench -- --only=scorer,ddb --skip=http   choose sections: scorer, ddb, batch, inprocess, access, http, cost, workspace, worst-case, bundles
 //   npm run bench -- --digest          a SHA-256 over the scorer's decisions on fixed inputs (compare across commits)
 // Each section is a function in its own file returning named figures; main() collects them. To add a section,
-// write another bench function, call it in main(), add its name to SECTIONS (options.ts) and give its figures a
-// row in GOALS (goals.ts).
+// write another bench function, list it in main(), add its name to SECTIONS (options.ts) and give its figures a
+// row in goals.json.
 //
 // Everything runs on this machine: one DynamoDB Local (in memory, on a free loopback port) serves every section
 // that needs a database, and is stopped at the end, as are the HTTP servers and child processes.
@@ -46,46 +46,42 @@ async function main(): Promise<void> {
   }
   const results: Figures = {};
   const started = Date.now();
+  const elapsed = () => `[${Math.round((Date.now() - started) / 1000)} s]`;
   const section = async (name: Section, run: () => Promise<Figures> | Figures) => {
     if (!opts.sections.has(name)) return;
-    progress(`[${Math.round((Date.now() - started) / 1000)} s] ${name} ...`);
+    progress(`${elapsed()} ${name} ...`);
     Object.assign(results, await run());
   };
 
   await section('scorer', benchScorer);
 
-  const needDb = ['ddb', 'batch', 'inprocess', 'access', 'http', 'cost', 'workspace', 'worst-case'].some((s) =>
-    opts.sections.has(s as Section),
-  );
-  if (needDb) {
-    let world: World | undefined;
-    try {
-      world = await startWorld();
-    } catch (err) {
+  // In this order: the workspace section gives the bench workspace a policy and a learned model, and the worst-case
+  // section then replaces that policy with a maximal one.
+  const dbSections: [Section, (w: World) => Promise<Figures>][] = [
+    ['ddb', benchDynamoDbCalls],
+    ['batch', (w) => benchBatch(w, opts.quick)],
+    ['inprocess', (w) => benchInProcess(w, opts.inprocessIterations)],
+    ['access', (w) => benchAccess(w, opts.accessIterations)],
+    ['http', (w) => benchHttp(w, opts)],
+    ['cost', (w) => benchCost(w, opts.quick)],
+    ['workspace', (w) => benchWorkspace(w, opts)],
+    ['worst-case', (w) => benchWorstCase(w, opts.quick)],
+  ];
+  if (dbSections.some(([name]) => opts.sections.has(name))) {
+    const world = await startWorld().catch((err: unknown) => {
       if (!(err instanceof JavaMissingError)) throw err;
       console.error(
         `${err.message}\nSkipping the sections that need DynamoDB Local (ddb, batch, inprocess, access, http, cost, workspace).`,
       );
-    }
+      return undefined;
+    });
     if (world) {
-      const w = world;
-      const onSignal = () => void w.stop().finally(() => process.exit(130));
+      const onSignal = () => void world.stop().finally(() => process.exit(130));
       process.once('SIGINT', onSignal);
       try {
-        await section('ddb', () => benchDynamoDbCalls(w));
-        await section('batch', () => benchBatch(w, opts.quick));
-        await section('inprocess', () => benchInProcess(w, opts.inprocessIterations));
-        await section('access', () => benchAccess(w, opts.accessIterations));
-        await section('http', () => benchHttp(w, opts));
-        await section('cost', () => benchCost(w, opts.quick));
-        // Last: it gives the bench workspace a policy and a learned model.
-        await section('workspace', () =>
-          benchWorkspace(w, opts.inprocessIterations, opts.workspacePerCategory, opts.quick),
-        );
-        // After the workspace section: it replaces the bench workspace's policy with a maximal one.
-        await section('worst-case', () => benchWorstCase(w, opts.quick));
+        for (const [name, run] of dbSections) await section(name, () => run(world));
       } finally {
-        await w.stop();
+        await world.stop();
         process.removeListener('SIGINT', onSignal);
       }
     }
@@ -103,7 +99,7 @@ async function main(): Promise<void> {
   let missed = 0;
   for (const [k, v] of Object.entries(results)) if (goalFor(k)?.check?.(v) === false) missed++;
   results.goals_missed = missed;
-  progress(`[${Math.round((Date.now() - started) / 1000)} s] done`);
+  progress(`${elapsed()} done`);
   if (opts.json) process.stdout.write(JSON.stringify(results) + '\n');
   else if (opts.markdown) {
     const run = `${opts.quick ? '`--quick` run' : 'full run'} of ${[...opts.sections].join(', ')}`;

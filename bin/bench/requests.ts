@@ -1,5 +1,6 @@
 // One analyze request in-process, as API Gateway (and local mode) chains the authorizer and the route handler.
 import { randomBytes } from 'node:crypto';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { gatewayEvents, lambdaContext } from '../../lib/local/server';
 import type { Service } from '../../lambdas/service';
 import type { Decision } from '../../lambdas/domain/decision';
@@ -53,22 +54,38 @@ export interface HandlerResult {
   body: string;
 }
 
+/** Wraps one handler's run (the cost section measures each). */
+type Around = <T>(step: 'authorizer' | 'route', run: () => Promise<T>) => Promise<T>;
+
 /** The authorizer's handler, its context put on the route event as the gateway does, then the route's handler. */
-export async function inProcess(handlers: Service, events: ReturnType<typeof apiEvents>): Promise<HandlerResult> {
-  const verdict = (await handlers.authorizer(events.authorizer, lambdaContext('authorizer', 'bench'))) as {
-    isAuthorized?: boolean;
-    context?: unknown;
-  };
+export async function inProcess(
+  handlers: Service,
+  events: ReturnType<typeof apiEvents>,
+  around: Around = (_step, run) => run(),
+): Promise<HandlerResult> {
+  const verdict = (await around('authorizer', () =>
+    handlers.authorizer(events.authorizer, lambdaContext('authorizer', 'bench')),
+  )) as { isAuthorized?: boolean; context?: unknown };
   if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
   events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
-  return (await handlers.routes[events.routeId](events.route, lambdaContext(events.routeId, 'bench'))) as HandlerResult;
+  const handler = handlers.routes[events.routeId];
+  return (await around('route', () => handler(events.route, lambdaContext(events.routeId, 'bench')))) as HandlerResult;
 }
 
+/** A 200 answer as it is; any other answer throws, naming the route. */
+export function assertOk(result: HandlerResult, route = 'analyze'): HandlerResult {
+  if (result.statusCode !== 200)
+    throw new Error(`${route} answered ${result.statusCode}: ${result.body.slice(0, 200)}`);
+  return result;
+}
+
+export const okBody = <T>(result: HandlerResult, route = 'analyze') => JSON.parse(assertOk(result, route).body) as T;
+
 export function expectOk(result: HandlerResult, replayed = false): Decision {
-  if (result.statusCode !== 200) throw new Error(`analyze answered ${result.statusCode}: ${result.body.slice(0, 200)}`);
+  const decision = okBody<Decision>(result);
   if (replayed !== (result.headers?.['Idempotent-Replayed'] === 'true'))
     throw new Error(`expected replayed=${replayed}`);
-  return JSON.parse(result.body) as Decision;
+  return decision;
 }
 
 /**
@@ -92,4 +109,9 @@ export function decisionItem(
     ...extra,
     ...storedDecisionItem(decision, { partner_id: partnerId, key_id: keyId }, Math.floor(created.getTime() / 1000), 90),
   };
+}
+
+/** The bare write a decision needs: its item, put once, on condition that it is new. */
+export async function putItem(client: DynamoDBDocumentClient, table: string, item: Record<string, unknown>) {
+  await client.send(new PutCommand({ TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
 }

@@ -1,4 +1,4 @@
-// What an imported example costs in DynamoDB's billing terms (issue 23): every write the imports make, priced as the
+// What an imported example costs in DynamoDB's billing terms: every write the imports make, priced as the
 // cost section prices them (items sent by their size, twice inside a transaction; updates as DynamoDB Local reports
 // them), with the folds that add the imports to the label items, the last one forced (a quiet workspace folds within
 // FOLD_AGE_MS). Floor: an imported example should cost no more than a feedback's floor (1 unit). (A feedback's own
@@ -9,11 +9,9 @@ import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { labelPk } from '../../lambdas/stores/workspace-store';
 import { headFrom, headPk } from '../../lambdas/stores/workspace-head';
 import { FOLD_AGE_MS, FOLD_WINDOW } from '../../lambdas/stores/fold-schedule';
-import { ACCESS_TABLE, DECISIONS_TABLE } from '../../lambdas/contract/tables';
 import { CapacityMeter } from './cost-measure';
 import { dynamoItemBytes, writeUnitsFor } from './cost-model';
-import { type Figures, round2, round3 } from './common';
-import { mulberry32 } from '../seeded-random';
+import { type Figures, round2, round3, shuffled, wallMs } from './common';
 import type { World } from './world';
 
 const FEEDBACK_FLOOR_UNITS = 1;
@@ -25,25 +23,23 @@ export async function benchWorkspaceImport(
 ): Promise<Figures> {
   const deps = world.service.dependencies;
   const table = deps.settings.decisionsTableName;
-  const itemUnits = async (pk: string, factor: number) => {
+  /** The stored item's size in bytes (0 when there is none). */
+  const itemBytes = async (pk: string) => {
     const out = await deps.client.send(new GetCommand({ TableName: table, Key: { pk } }));
-    return out.Item ? factor * writeUnitsFor(dynamoItemBytes(out.Item)) : 0;
+    return out.Item ? dynamoItemBytes(out.Item) : 0;
   };
   // A fold pays for the whole label items it touches. Teaching in file order, a window of FOLD_WINDOW feedbacks
   // touches a few labels; feedback in any order touches at most every label once: that bound, per feedback.
   const learned = await deps.workspaces.get(learnedWs);
   let allLabelUnits = 0;
-  for (const l of learned.state.model.labels)
-    allLabelUnits += await itemUnits(labelPk(learnedWs, l.field, l.label, learned.state.generation ?? 0), 1);
+  for (const l of learned.state.model.labels) {
+    const bytes = await itemBytes(labelPk(learnedWs, l.field, l.label, learned.state.generation ?? 0));
+    allLabelUnits += bytes ? writeUnitsFor(bytes) : 0;
+  }
 
   // The same examples imported into a fresh workspace in requests of 100: in file order, as a partner's history comes
   // (a request touches one or two labels), and shuffled with a fixed seed (a request touches many labels).
-  const meter = new CapacityMeter(
-    new Map([
-      [world.names.access, ACCESS_TABLE],
-      [world.names.decisions, DECISIONS_TABLE],
-    ]),
-  );
+  const meter = new CapacityMeter(world);
   const importUnitsPerExample = async (ws: string, examplesInOrder: [string, string][]) => {
     const store = new DynamoModelWriteStore(deps.client, table);
     await deps.workspaces.get(ws);
@@ -78,24 +74,14 @@ export async function benchWorkspaceImport(
     };
   };
   const perExample = await importUnitsPerExample(`${learnedWs}_import`, teach);
-  const rnd = mulberry32(23);
-  const shuffled = teach
-    .map((t) => [rnd(), t] as const)
-    .sort((a, b) => a[0] - b[0])
-    .map(([, t]) => t);
-  const perExampleShuffled = await importUnitsPerExample(`${learnedWs}_import_shuffled`, shuffled);
+  const perExampleShuffled = await importUnitsPerExample(`${learnedWs}_import_shuffled`, shuffled(teach, 23));
 
   // Freshness: what a container past its TTL reads when nothing changed (the workspace head, eventually consistent:
   // half a unit per 4 KB), and how long that check takes beside a whole-model load.
-  const readUnits = async (pk: string) => {
-    const out = await deps.client.send(new GetCommand({ TableName: table, Key: { pk } }));
-    return out.Item ? 0.5 * Math.ceil(dynamoItemBytes(out.Item) / 4096) : 0;
-  };
-  const checkUnits = await readUnits(headPk(learnedWs));
+  const checkUnits = 0.5 * Math.ceil((await itemBytes(headPk(learnedWs))) / 4096);
   const cached = (await deps.workspaces.get(learnedWs)).state;
-  const t0 = process.hrtime.bigint();
-  const unchanged = await deps.workspaceStore.refreshState(learnedWs, cached);
-  const checkMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  let unchanged: unknown;
+  const checkMs = await wallMs(async () => (unchanged = await deps.workspaceStore.refreshState(learnedWs, cached)));
   if (unchanged !== undefined) throw new Error('the bench workspace changed under the freshness check');
   return {
     ws_feedback_fold_write_units_bound: round3(allLabelUnits / FOLD_WINDOW),

@@ -11,58 +11,42 @@ import type { DynamoFeedbackStore } from '../../lambdas/stores/feedback-store';
 import { weightOf } from '../../lambdas/domain/learning/workspace-cache';
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';
 import { banking77Rows, categoryName } from '../data-splits';
-import { type Figures, round2, round3 } from './common';
+import { type Figures, round2, round3, shuffled } from './common';
 import { benchInProcess } from './in-process';
-import { analyzeEvents, inProcess, expectOk } from './requests';
+import { expectOk } from './requests';
+import type { Options } from './options';
 import type { World } from './world';
-import { mulberry32 } from '../seeded-random';
 import { benchWorkspaceImport } from './workspace-import';
 import { benchLearnedAnalyzeCost } from './cost-learned';
-import { benchLearnedFeedbackCost, writeUnitMeter } from './cost-feedback-learned';
+import { benchLearnedFeedbackCost } from './cost-feedback-learned';
+import { CapacityMeter } from './cost-measure';
 
-export async function benchWorkspace(
-  world: World,
-  iterations: number,
-  perCategory: number,
-  quick: boolean,
-): Promise<Figures> {
+export async function benchWorkspace(world: World, opts: Options): Promise<Figures> {
   const deps = world.service.dependencies;
   const ws = world.workspace;
-  await deps.workspaceStore.putPolicy(
-    ws,
-    {
-      vip_senders: ['@bigcustomer.example'],
-      blocked_senders: ['@spam.example'],
-      keywords: [{ phrase: 'production outage', weight: 10, category: 'incident', queue: 'oncall' }],
-      thresholds: { critical: 85 },
-      response_minutes: { high: 120 },
-    },
-    undefined,
-    new Date().toISOString(),
-    { actor: 'local:bench' },
-  );
-  deps.workspaces.invalidate(ws);
-
-  const rows = banking77Rows();
-  const taught = new Map<string, number>();
-  const teach = rows.filter((r, i) => {
-    if (r.length !== 2 || (i + 1) % 5 === 0) return false;
-    const n = taught.get(r[1]) ?? 0;
-    taught.set(r[1], n + 1);
-    return n < perCategory;
+  await world.putPolicy(ws, {
+    vip_senders: ['@bigcustomer.example'],
+    blocked_senders: ['@spam.example'],
+    keywords: [{ phrase: 'production outage', weight: 10, category: 'incident', queue: 'oncall' }],
+    thresholds: { critical: 85 },
+    response_minutes: { high: 120 },
   });
-  const taughtInOrder = await teachByFeedback(world, ws, world.key, teach);
-  const { folds, feedbackUnits, feedbackWrites, maxWrites, maxFoldWrites } = taughtInOrder;
+
+  const perCategory = new Map<string, number>();
+  const teachRows = banking77Rows().filter((r, i) => {
+    if (r.length !== 2 || (i + 1) % 5 === 0) return false;
+    const n = perCategory.get(r[1]) ?? 0;
+    perCategory.set(r[1], n + 1);
+    return n < opts.workspacePerCategory;
+  });
+  const teach = teachRows.map(([text, raw]): [string, string] => [text, categoryName(raw)]);
+  const taught = await teachByFeedback(world, ws, world.key, teach);
+  const { folds, feedbackUnits } = taught;
   // The same corrections in a seeded shuffled order (as the import bench's), on a workspace of their own: a partner's
   // feedback comes in any order, so a fold window touches many more label items than in file order.
-  const rnd = mulberry32(23);
-  const shuffledTeach = teach
-    .map((t) => [rnd(), t] as const)
-    .sort((a, b) => a[0] - b[0])
-    .map(([, t]) => t);
   const shuffledWs = `${ws}_shuffled`;
-  const shuffledKey = (await world.admin.createKey({ partnerId: 'bench', workspaces: [shuffledWs], env: 'test' })).key;
-  const taughtShuffled = await teachByFeedback(world, shuffledWs, shuffledKey, shuffledTeach);
+  const shuffledKey = (await world.keyFor(shuffledWs)).key;
+  const taughtShuffled = await teachByFeedback(world, shuffledWs, shuffledKey, shuffled(teach, 23));
 
   // Cold load of the taught workspace, then warm requests.
   deps.workspaces.invalidate(ws);
@@ -70,29 +54,27 @@ export async function benchWorkspace(
   const state = await deps.workspaceStore.loadState(ws);
   const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
   deps.workspaces.invalidate(ws);
-  expectOk(await inProcess(world.service, analyzeEvents(world.key, world.body)));
+  expectOk(await world.analyze());
   world.counter.reset();
-  const decision = expectOk(await inProcess(world.service, analyzeEvents(world.key, world.body)));
+  const decision = expectOk(await world.analyze());
   const warm = { reads: world.counter.readCalls, writes: world.counter.writeCalls };
   if (!/\+ws\.\d+$/.test(decision.model_version))
     throw new Error('the learned model did not take part in the decision');
 
   // A fresh workspace (no policy, nothing learned) measured in the same loop: the same-moment reference.
   const freshWs = `${ws}_fresh`;
-  const freshKey = (await world.admin.createKey({ partnerId: 'bench', workspaces: [freshWs], env: 'test' })).key;
-  const freshBody = JSON.stringify({ ...JSON.parse(world.body), workspace_id: freshWs });
-  const inprocess = await benchInProcess(world, iterations, { key: freshKey, body: freshBody });
+  const freshKey = (await world.keyFor(freshWs)).key;
+  const inprocess = await benchInProcess(world, opts.inprocessIterations, {
+    key: freshKey,
+    body: world.bodyFor(freshWs),
+  });
   const counts = state.model.labels.reduce((sum, l) => sum + l.text.size + l.senders.size + l.domains.size, 0);
   const postings = indexModel(state.model).postings;
-  const writes = await benchWorkspaceImport(
-    world,
-    teach.map(([text, raw]) => [text, categoryName(raw)]),
-    ws,
-  );
-  const learnedCost = await benchLearnedAnalyzeCost(world, quick, writes.ws_fresh_check_read_units);
+  const writes = await benchWorkspaceImport(world, teach, ws);
+  const learnedCost = await benchLearnedAnalyzeCost(world, opts.quick, writes.ws_fresh_check_read_units);
   const feedbackCost = await benchLearnedFeedbackCost(
     world,
-    teach.slice(0, quick ? 100 : 300).map(([text, raw]) => [text, categoryName(raw)]),
+    teach.slice(0, opts.quick ? 100 : 300),
     folds,
     taughtShuffled.folds,
   );
@@ -109,13 +91,13 @@ export async function benchWorkspace(
     ws_feedback_folds_shuffled: taughtShuffled.folds.count,
     ws_feedback_fold_write_units_amortized_shuffled: round3(taughtShuffled.folds.write),
     ws_feedback_fold_read_units_amortized_shuffled: round3(taughtShuffled.folds.read),
-    ws_feedback_fold_writes_max: maxFoldWrites,
+    ws_feedback_fold_writes_max: taught.maxFoldWrites,
     ws_learned_categories: state.model.labels.filter((l) => l.field === 'category').length,
     ws_taught_feedback: teach.length,
     ws_reads_warm: warm.reads,
     ws_writes_warm: warm.writes,
-    ws_feedback_writes_mean: round2(feedbackWrites / teach.length),
-    ws_feedback_writes_max: maxWrites,
+    ws_feedback_writes_mean: round2(taught.feedbackWrites / teach.length),
+    ws_feedback_writes_max: taught.maxWrites,
     ws_model_load_requests: state.loadCost.requests,
     ws_model_load_kib: round2(state.loadCost.bytes / 1024),
     ws_model_load_ms: round3(loadMs),
@@ -134,8 +116,8 @@ export async function benchWorkspace(
   };
 }
 
-/** Teaches `ws` the [text, raw category] rows through the feedback use case, one analyze and one feedback each. */
-async function teachByFeedback(world: World, ws: string, key: string, teach: string[][]) {
+/** Teaches `ws` the [text, category] pairs through the feedback use case, one analyze and one feedback each. */
+async function teachByFeedback(world: World, ws: string, key: string, teach: [string, string][]) {
   const deps = world.service.dependencies;
   let feedbackWrites = 0;
   let maxWrites = 0;
@@ -144,30 +126,25 @@ async function teachByFeedback(world: World, ws: string, key: string, teach: str
   const foldsBefore = { ...folder.stats };
   let foldsSeen = folder.stats.folds;
   let feedbackUnitsSum = 0;
-  const units = writeUnitMeter(deps.client);
-  for (const [text, raw] of teach) {
+  const units = new CapacityMeter(world);
+  const detach = units.attachClient(deps.client);
+  for (const [text, category] of teach) {
     const body = JSON.stringify({ workspace_id: ws, source: 'support_message', body: text });
-    const decision = expectOk(await inProcess(world.service, analyzeEvents(key, body)));
+    const decision = expectOk(await world.analyze(key, body));
     world.counter.reset();
-    const unitsBefore = units.units;
+    units.reset();
     const target = await deps.feedbackStore.getTarget(decision.decision_id);
     const workspace = await deps.workspaces.get(ws);
-    const out = await recordFeedback(
-      target!,
-      { category: categoryName(raw) },
-      deps.feedbackStore,
-      workspace,
-      new Date().toISOString(),
-    );
+    const out = await recordFeedback(target!, { category }, deps.feedbackStore, workspace, new Date().toISOString());
     if (out.kind === 'recorded') applyOwnFeedback(workspace.state, out.target.sketch!, out);
-    feedbackUnitsSum += units.units - unitsBefore;
+    feedbackUnitsSum += units.reportedWriteUnits;
     feedbackWrites += world.counter.writeCalls;
     // The feedback that folds a window writes the label items too; the others write 3 small items.
     if (folder.stats.folds > foldsSeen) maxFoldWrites = Math.max(maxFoldWrites, world.counter.writeCalls);
     else maxWrites = Math.max(maxWrites, world.counter.writeCalls);
     foldsSeen = folder.stats.folds;
   }
-  units.detach();
+  detach();
   const folds = {
     count: folder.stats.folds - foldsBefore.folds,
     write: (folder.stats.writeUnits - foldsBefore.writeUnits) / teach.length,

@@ -1,8 +1,10 @@
 // The request path's world: DynamoDB Local, tables, a partner and its keys, the real handlers, counted calls.
+import type { WorkspacePolicy } from '../../lambdas/domain/policy';
 import { type Scratch, startScratch } from '../../lib/local/scratch';
 import { CallCounter } from './call-counter';
 import { progress } from './common';
 import { makeEmails } from './emails';
+import { type HandlerResult, analyzeEvents, inProcess } from './requests';
 
 export interface World extends Scratch {
   counter: CallCounter;
@@ -13,6 +15,14 @@ export interface World extends Scratch {
   key: string;
   /** A typical request body: a ~2 KB e-mail. */
   body: string;
+  /** The typical body sent to another workspace. */
+  bodyFor(workspace: string): string;
+  /** A new test key of the bench partner granted `workspace` only (and its options, such as a rate limit). */
+  keyFor(workspace: string, rateLimit?: string): Promise<{ key: string; key_id: string }>;
+  /** POST analyze in-process (the world's key and body unless given). */
+  analyze(key?: string, body?: string, idempotencyKey?: string): Promise<HandlerResult>;
+  /** Stores `policy` for `workspace` and drops the cached one, as the policy route does. */
+  putPolicy(workspace: string, policy: WorkspacePolicy): Promise<void>;
 }
 
 export async function startWorld(): Promise<World> {
@@ -38,6 +48,7 @@ export async function startWorld(): Promise<World> {
     workspace_id: workspace,
     received_at: new Date(Date.now() - 3_600_000).toISOString(),
   });
+  const deps = scratch.service.dependencies;
   try {
     const key = await scratch.newKey();
     return {
@@ -47,6 +58,14 @@ export async function startWorld(): Promise<World> {
       workspace,
       key,
       body,
+      bodyFor: (ws) => JSON.stringify({ ...(JSON.parse(body) as object), workspace_id: ws }),
+      keyFor: (ws, rateLimit) =>
+        scratch.admin.createKey({ partnerId: 'bench', workspaces: [ws], env: 'test', rateLimit }),
+      analyze: (k = key, b = body, idempotencyKey) => inProcess(scratch.service, analyzeEvents(k, b, idempotencyKey)),
+      putPolicy: async (ws, policy) => {
+        await deps.workspaceStore.putPolicy(ws, policy, undefined, new Date().toISOString(), { actor: 'local:bench' });
+        deps.workspaces.invalidate(ws);
+      },
     };
   } catch (err) {
     await scratch.stop();

@@ -1,16 +1,17 @@
-// Section "worst-case": the CPU one analyze can cost (issue 21): a maximal policy (200 keywords of about 100 characters
+// Section "worst-case": the CPU one analyze can cost: a maximal policy (200 keywords of about 100 characters
 // made of short words that occur in the body, 1,000 entries in each sender list) and a body as large as a request may
 // be (256 KiB). Measured with process.cpuUsage around one in-process request (authorizer + route, this process only:
 // DynamoDB Local is another process), median and worst of several, after warm-up. Beside it, the parts: the global
 // engine alone on the same signal, the policy's keyword automaton alone, and what one regular expression per keyword
-// (the matching before issue 21) would cost on the same text, for comparison.
+// would cost on the same text, for comparison.
 import { keywordMatcher } from '../../lambdas/domain/keyword-matcher';
 import { scoreSignal } from '../../lambdas/domain/engine';
 import { keywordPattern, type WorkspacePolicy } from '../../lambdas/domain/policy';
 import { signalText } from '../../lambdas/domain/learning/sketch';
 import type { Signal } from '../../lambdas/domain/signal';
-import { type Figures, median, progress, round2 } from './common';
-import { analyzeEvents, inProcess, expectOk } from './requests';
+import { mulberry32 } from '../seeded-random';
+import { type Figures, cpuMs, median, progress, round2 } from './common';
+import { analyzeEvents, assertOk, expectOk, inProcess } from './requests';
 import type { World } from './world';
 
 const REQUEST_LIMIT = 256 * 1024;
@@ -18,18 +19,6 @@ const BODY_MAX_CHARS = 200_000;
 const WIDE_WORDS = ['ça', 'où', 'ün', 'öl', 'ää', 'ßé', 'çà', 'éè'];
 const SHORT_WORDS = ['to', 'in', 'on', 'at', 'of', 'we', 'us', 'go', 'so', 'up', 'an', 'it'];
 const THREE_LETTERS = ['the', 'and', 'for', 'you', 'are', 'was', 'not', 'but', 'now', 'all', 'one', 'our', 'get'];
-
-/** A seeded generator (mulberry32): the same policy and body on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** 200 phrases of 100 characters: a run of 30 "to" (what made backtracking expensive), then three other short words. */
 export function maximalKeywords(): string[] {
@@ -62,7 +51,7 @@ export function maximalPolicy(): WorkspacePolicy {
  * five of the phrases whole.
  */
 export function maximalSignal(workspace: string): string {
-  const random = seeded(21);
+  const random = mulberry32(21);
   const keywords = maximalKeywords();
   const vocabulary = [...SHORT_WORDS, ...THREE_LETTERS];
   const envelope = {
@@ -93,59 +82,43 @@ export function maximalSignal(workspace: string): string {
   return JSON.stringify({ ...envelope, body: parts.join(' ') });
 }
 
-const cpuMs = (start: NodeJS.CpuUsage) => {
-  const d = process.cpuUsage(start);
-  return (d.user + d.system) / 1000;
-};
-
 export async function benchWorstCase(world: World, quick: boolean): Promise<Figures> {
-  const deps = world.service.dependencies;
-  const ws = world.workspace;
   const policy = maximalPolicy();
-  await deps.workspaceStore.putPolicy(ws, policy, undefined, new Date().toISOString(), { actor: 'local:bench' });
-  deps.workspaces.invalidate(ws);
-  const body = maximalSignal(ws);
+  await world.putPolicy(world.workspace, policy);
+  const body = maximalSignal(world.workspace);
   const signal = JSON.parse(body) as Signal;
   world.counting(false);
   const runs = quick ? 7 : 21;
+  /** CPU ms of each of `runs` calls of `run` (its argument made untimed by `prepare`), ascending. */
+  const cpuOfRuns = async <T>(run: (input: T) => unknown, prepare: () => T = () => undefined as T) => {
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const input = prepare();
+      times.push(await cpuMs(() => run(input)));
+    }
+    return times.sort((a, b) => a - b);
+  };
 
   // Warm-up (JIT, the policy compiled into the workspace cache), then one request at a time.
-  for (let i = 0; i < 3; i++) expectOk(await inProcess(world.service, analyzeEvents(world.key, body)));
-  const request: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const events = analyzeEvents(world.key, body);
-    const start = process.cpuUsage();
-    const result = await inProcess(world.service, events);
-    request.push(cpuMs(start));
-    expectOk(result);
-  }
-  const decision = expectOk(await inProcess(world.service, analyzeEvents(world.key, body)));
-
-  const engine: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = process.cpuUsage();
-    scoreSignal(signal, new Date());
-    engine.push(cpuMs(start));
-  }
+  for (let i = 0; i < 3; i++) expectOk(await world.analyze(world.key, body));
+  const request = await cpuOfRuns(
+    async (events) => assertOk(await inProcess(world.service, events)),
+    () => analyzeEvents(world.key, body),
+  );
+  const decision = expectOk(await world.analyze(world.key, body));
+  const engine = await cpuOfRuns(() => scoreSignal(signal, new Date()));
   const matcher = keywordMatcher(policy.keywords!);
   const text = signalText(signal);
-  const automaton: number[] = [];
   let matched = 0;
-  for (let i = 0; i < runs; i++) {
-    const start = process.cpuUsage();
-    matched = matcher.match(text).length;
-    automaton.push(cpuMs(start));
-  }
-  // The matching before issue 21, once (it takes seconds): one regular expression per keyword.
+  const automaton = await cpuOfRuns(() => (matched = matcher.match(text).length));
+  // The earlier matching, once (it takes seconds): one regular expression per keyword.
   progress('  worst-case: one regular expression per keyword, once, for comparison ...');
   const patterns = policy.keywords!.map((k) => keywordPattern(k.phrase));
-  const start = process.cpuUsage();
-  const regexMatched = patterns.filter((p) => p.test(text)).length;
-  const regex = cpuMs(start);
+  let regexMatched = 0;
+  const regex = await cpuMs(() => (regexMatched = patterns.filter((p) => p.test(text)).length));
   if (regexMatched !== matched)
     throw new Error(`the automaton found ${matched} keywords, the regular expressions ${regexMatched}`);
 
-  request.sort((a, b) => a - b);
   return {
     worst_case_analyze_cpu_ms: round2(median(request)),
     worst_case_analyze_cpu_ms_max: round2(request[request.length - 1]),

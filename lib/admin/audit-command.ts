@@ -1,18 +1,15 @@
 // `admin audit list` (contract section 14): the audit log, newest first, with its filters.
-import { AdminInputError } from '../admin';
+import { AdminInputError, assertDate } from '../admin';
 import {
   type AuditEvent,
   type AuditQuery,
   DEFAULT_AUDIT_LIST_LIMIT,
   MAX_AUDIT_LIST_LIMIT,
 } from '../../lambdas/domain/audit';
-import { parseRfc3339 } from '../../lambdas/domain/timestamps';
 
 export function auditQuery(flag: (name: string) => string | undefined): AuditQuery {
   const since = flag('since');
-  const sinceMs = since === undefined ? undefined : parseRfc3339(since);
-  if (since !== undefined && sinceMs === undefined)
-    throw new AdminInputError(`malformed date "${since}": use ISO 8601, e.g. 2027-01-31T00:00:00Z`);
+  const sinceMs = since === undefined ? undefined : assertDate(since);
   const limitText = flag('limit');
   const limit = limitText === undefined ? DEFAULT_AUDIT_LIST_LIMIT : Number(limitText);
   if (!/^\d+$/.test(limitText ?? '1') || !(limit >= 1 && limit <= MAX_AUDIT_LIST_LIMIT)) {

@@ -12,11 +12,10 @@ export async function readWorkspacesFile(path: string): Promise<string[]> {
       `cannot read --workspaces-file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
     );
   }
-  const grants: string[] = [];
-  text.split(/\r?\n/).forEach((raw) => {
-    const line = raw.trim();
-    if (line && !line.startsWith('#')) grants.push(line);
-  });
+  const grants = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
   if (grants.length === 0) throw new AdminInputError(`--workspaces-file ${path} holds no workspace`);
   return grants;
 }

@@ -1,15 +1,18 @@
 // How the admin CLI reaches local mode's data: the database `npm start` runs on the port (found through its port
 // record), or, when nothing runs there, a DynamoDB Local of its own on the data directory for one command.
-import { type LocalDbCredentials, prepareDataDir } from './credentials';
-import { IN_MEMORY, dynamoDbAnswers, startDynamoDbLocal } from './dynamodb-local';
+import { prepareDataDir } from './credentials';
+import {
+  IN_MEMORY,
+  type LocalConnection,
+  dynamoDbAnswers,
+  localConnection,
+  startDynamoDbLocal,
+} from './dynamodb-local';
 import { OwnedListenerAgent, childrenOf } from './listener-owner';
 import { readPortRecord, runtimeDir } from './port-record';
 
-export interface LocalDatabase {
-  endpoint: string;
-  credentials: LocalDbCredentials;
-  /** For the DynamoDB client: checks that the database on the port is local mode's (or ours) before the secret goes. */
-  httpAgent: OwnedListenerAgent;
+/** The client's agent checks that the database on the port is local mode's (or ours) before the secret goes. */
+export interface LocalDatabase extends LocalConnection {
   /** Set when this call started the database: stops it. */
   stop?: () => Promise<void>;
 }
@@ -26,7 +29,7 @@ export async function openLocalDatabase(options: {
   if (record) {
     // The JVM that local mode started is its child: a process that took the port while it was down is not.
     const httpAgent = new OwnedListenerAgent(port, () => childrenOf(record.pid));
-    return { endpoint, credentials: { accessKeyId: record.accessKeyId, region: record.region }, httpAgent };
+    return localConnection(endpoint, { accessKeyId: record.accessKeyId, region: record.region }, httpAgent);
   }
   // Without a record, the data directory's secret is never sent to whatever answers on the port.
   if (await dynamoDbAnswers(endpoint, 3_000)) {
@@ -39,10 +42,5 @@ export async function openLocalDatabase(options: {
     throw new Error(`no DynamoDB Local answers on ${endpoint}: start local mode with \`npm start\` first`);
   const { credentials } = prepareDataDir(dataDir, options.region);
   const db = await startDynamoDbLocal({ port, dataDir, credentials });
-  return {
-    endpoint: db.endpoint,
-    credentials,
-    httpAgent: db.clientOptions.httpAgent as OwnedListenerAgent,
-    stop: () => db.stop(),
-  };
+  return { clientOptions: db.clientOptions, settings: db.settings, stop: () => db.stop() };
 }

@@ -5,15 +5,13 @@
 import { randomBytes as cryptoRandomBytes } from 'node:crypto';
 import {
   chmodSync,
-  closeSync,
   existsSync,
   lstatSync,
   mkdirSync,
-  openSync,
   readFileSync,
   readdirSync,
   renameSync,
-  writeSync,
+  writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -51,10 +49,7 @@ export function generateAccessKeyId(randomBytes: RandomBytes = cryptoRandomBytes
 
 /** Local credentials went wrong in a way the user must fix (a file or directory that is not theirs, a broken file). */
 export class LocalCredentialsError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'LocalCredentialsError';
-  }
+  override readonly name = 'LocalCredentialsError';
 }
 
 const uid = (): number | undefined => process.getuid?.();
@@ -102,12 +97,7 @@ function parseCredentials(text: string, path: string): LocalDbCredentials {
 
 /** Writes a new file readable by its owner only; fails with EEXIST if it is already there (so two starters agree). */
 export function writePrivateFileExclusive(path: string, text: string): void {
-  const fd = openSync(path, 'wx', 0o600);
-  try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
+  writeFileSync(path, text, { flag: 'wx', mode: 0o600 });
 }
 
 export interface PreparedDataDir {

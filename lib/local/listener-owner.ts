@@ -9,14 +9,12 @@ import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { Agent, type ClientRequestArgs } from 'node:http';
 import { type NetConnectOpts, type Socket, createConnection } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { procStat } from './parent-watch';
 
 /** The database port is held by a process that is not our DynamoDB Local: nothing was sent to it. */
 export class ForeignListenerError extends Error {
+  override readonly name = 'ForeignListenerError';
   readonly code = 'EFOREIGNLISTENER';
-  constructor(message: string) {
-    super(message);
-    this.name = 'ForeignListenerError';
-  }
 }
 
 const PROC = existsSync('/proc/net/tcp');
@@ -68,17 +66,9 @@ function socketsOf(pid: number): Set<number> {
 /** The processes whose parent is `pid` (the JVM local mode started runs as its child: `sh -c 'exec java'`). */
 export function childrenOf(pid: number): number[] {
   if (PROC) {
-    const children: number[] = [];
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry));
-      } catch {
-        // gone meanwhile
-      }
-    }
-    return children;
+    return readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry) && procStat(Number(entry))?.ppid === pid)
+      .map(Number);
   }
   try {
     const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' });
@@ -183,20 +173,14 @@ export class OwnedListenerAgent extends Agent {
     callback?: (err: Error | null, stream: Duplex) => void,
   ): Duplex | null | undefined {
     const socket = createConnection(options as NetConnectOpts);
-    let settled = false;
-    const settle = (err: Error | null) => {
-      if (settled) return;
-      settled = true;
-      socket.off('error', settle);
-      callback?.(err, socket);
-    };
-    socket.on('error', settle);
+    // The agent takes the first answer only (it wraps `callback` in a once), so a later error changes nothing.
+    socket.on('error', (err) => callback?.(err, socket));
     socket.once('connect', () => {
       verifyPeer(socket, this.port, this.owners).then(
-        () => settle(null),
+        () => callback?.(null, socket),
         (err: Error) => {
           socket.destroy();
-          settle(err);
+          callback?.(err, socket);
           if (err instanceof ForeignListenerError) this.onRefused?.(err);
         },
       );

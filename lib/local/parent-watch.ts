@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 
 /** Parent pid and command name of a process, from /proc (Linux); undefined elsewhere. */
-function procStat(pid: number): { ppid: number; comm: string } | undefined {
+export function procStat(pid: number): { ppid: number; comm: string } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Format: pid (comm) state ppid ...; comm may contain spaces and parentheses.

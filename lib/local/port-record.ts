@@ -1,7 +1,7 @@
 // Which credentials open the embedded database on a given port: local mode writes a record per port while it runs, so
 // the admin CLI finds the database that `npm start` serves even when it was started on another LOCAL_DATA_DIR or in
 // memory. Records live in a directory private to the user ($XDG_RUNTIME_DIR, or one of our own in the temp dir).
-import { existsSync, lstatSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processAlive } from './parent-watch';
@@ -40,11 +40,7 @@ export function writePortRecord(record: PortRecord): string {
   ensurePrivateDir(dir, 'runtime directory');
   const path = recordPath(record.port, dir);
   const temp = `${path}.${process.pid}.tmp`;
-  try {
-    unlinkSync(temp);
-  } catch {
-    // no leftover
-  }
+  rmSync(temp, { force: true }); // a leftover of a process that had this pid
   writePrivateFileExclusive(temp, `${JSON.stringify(record)}\n`);
   renameSync(temp, path);
   return path;

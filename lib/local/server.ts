@@ -2,8 +2,9 @@
 // payload 2.0 events, invokes the service's authorizer on every request, then the route's handler, and
 // maps the handler's result back to HTTP the way API Gateway does.
 import { isUtf8 } from 'node:buffer';
+import { once } from 'node:events';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
 import { API_BASE_PATH, matchRoute } from '../../lambdas/contract/routes';
 
@@ -23,38 +24,26 @@ export interface Handlers {
 
 type Invoke = (event: unknown, context: Context) => Promise<unknown>;
 
-/** A Lambda context like the runtime's, with a 10 s deadline (also used by the bench). */
+/**
+ * A Lambda context like the runtime's, with a 10 s deadline (also used by the bench). Callers (middy among them) call
+ * getRemainingTimeInMillis unbound, so it is a closure, not a method.
+ */
 export function lambdaContext(functionName: string, logStreamName = 'local'): Context {
-  return new LocalContext(functionName, logStreamName, Date.now() + 10_000);
-}
-
-// A class, so that a request builds one closure, not four: callers (middy among them) call
-// getRemainingTimeInMillis unbound, so it is bound per context; the callbacks are shared no-ops.
-class LocalContext implements Context {
-  callbackWaitsForEmptyEventLoop = true;
-  readonly functionVersion = '$LATEST';
-  readonly invokedFunctionArn: string;
-  readonly memoryLimitInMB = '512';
-  readonly awsRequestId = randomUUID();
-  readonly logGroupName: string;
-  readonly getRemainingTimeInMillis: () => number;
-  readonly done = ignore;
-  readonly fail = ignore;
-  readonly succeed = ignore;
-
-  constructor(
-    readonly functionName: string,
-    readonly logStreamName: string,
-    deadline: number,
-  ) {
-    this.invokedFunctionArn = `arn:aws:lambda:local:000000000000:function:${functionName}`;
-    this.logGroupName = `/aws/lambda/${functionName}`;
-    this.getRemainingTimeInMillis = remainingUntil.bind(undefined, deadline);
-  }
-}
-
-function remainingUntil(deadline: number): number {
-  return Math.max(0, deadline - Date.now());
+  const deadline = Date.now() + 10_000;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: ignore,
+    fail: ignore,
+    succeed: ignore,
+  };
 }
 
 function ignore(): void {}
@@ -69,19 +58,14 @@ function gatewayError(res: ServerResponse, status: number, message: string, requ
   res.end(body);
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
-  return new Promise((done, fail) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > GATEWAY_BODY_LIMIT) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => done(tooLarge ? 'too_large' : Buffer.concat(chunks)));
-    req.on('error', fail);
-  });
+async function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= GATEWAY_BODY_LIMIT) chunks.push(chunk);
+  }
+  return size > GATEWAY_BODY_LIMIT ? 'too_large' : Buffer.concat(chunks);
 }
 
 function headersOf(req: IncomingMessage): { headers: Record<string, string>; cookies?: string[] } {
@@ -230,7 +214,6 @@ export interface LocalServerOptions {
 }
 
 export interface RunningServer {
-  server: Server;
   port: number;
   baseUrl: string;
   close(): Promise<void>;
@@ -313,16 +296,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
   );
   server.keepAliveTimeout = 65_000;
 
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(options.port, host, () => {
-      server.removeListener('error', fail);
-      done();
-    });
-  });
+  server.listen(options.port, host);
+  await once(server, 'listening');
   port = (server.address() as { port: number }).port;
   return {
-    server,
     port,
     baseUrl: `http://${host}:${port}${API_BASE_PATH}`,
     close: () =>

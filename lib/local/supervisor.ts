@@ -14,9 +14,6 @@ import { ForeignListenerError } from './listener-owner';
 export interface SupervisedDynamoDb {
   endpoint: string;
   port: number;
-  credentials: LocalDbCredentials;
-  /** The JVM's process id right now (it changes with each restart). */
-  pid(): number;
   /** The JVM serving now and, during a restart, the one starting (it may accept connections before it is ready). */
   pids(): number[];
   stop(): Promise<void>;
@@ -94,8 +91,6 @@ export async function superviseDynamoDbLocal(options: SupervisorOptions): Promis
   return {
     endpoint: current.endpoint,
     port,
-    credentials,
-    pid: () => current.pid,
     pids: () => (starting === undefined ? [current.pid] : [current.pid, starting]),
     async stop() {
       stopping = true;

@@ -1,5 +1,7 @@
 // The HTTP API: the authorizer, one Lambda and route per entry of the route table, the `$default` fallback, the
 // role API Gateway invokes them with, and the stage with its throttle and access log.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 // The access log format class is shared with REST APIs and lives in aws-apigateway.
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
@@ -39,26 +41,13 @@ const LAMBDA_VPC_REASON =
   'ENI cold-start latency with no data-path benefit.';
 
 /**
- * Access log fields: who called what and how it ended. Never headers, bodies, query strings or authorizer context
- * values (the context carries partner ids and workspaces); only the authorizer's own error string.
+ * Access log fields (access-log-format.json): who called what and how it ended. Never headers, bodies, query strings
+ * or authorizer context values (the context carries partner ids and workspaces); only the authorizer's own error string.
  */
-export const ACCESS_LOG_FIELDS = {
-  requestId: '$context.requestId',
-  ip: '$context.identity.sourceIp',
-  requestTime: '$context.requestTime',
-  method: '$context.httpMethod',
-  routeKey: '$context.routeKey',
-  path: '$context.path',
-  status: '$context.status',
-  protocol: '$context.protocol',
-  responseLength: '$context.responseLength',
-  responseLatency: '$context.responseLatency',
-  integrationLatency: '$context.integrationLatency',
-  integrationStatus: '$context.integrationStatus',
-  integrationError: '$context.integrationErrorMessage',
-  authorizerError: '$context.authorizer.error',
-  error: '$context.error.message',
-} as const;
+export const ACCESS_LOG_FIELDS = JSON.parse(readFileSync(join(__dirname, 'access-log-format.json'), 'utf8')) as Record<
+  string,
+  string
+>;
 
 export interface ServiceApiProps {
   tables: ServiceTables;

@@ -1,6 +1,8 @@
 // Edge protection (`-c edgeProtection=true`, docs/deploy.md): CloudFront in front of the HTTP API with an AWS WAF
 // web ACL, and a secret origin header that the authorizer and the fallback require (lambdas/http/edge-origin.ts),
 // so that a request sent to the HTTP API's own URL is refused with 403 FORBIDDEN. Off by default.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CfnOutput, Fn, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
@@ -145,48 +147,14 @@ export function createEdgeDistribution(scope: Construct, props: EdgeDistribution
   });
 }
 
-/** What the checks (cdk-nag, Control Tower's CfnGuard rules) find in edge protection and cannot be avoided, and why. */
-export const EDGE_ACKNOWLEDGMENTS = {
-  distribution: {
-    'AwsSolutions::AwsSolutions-CFR1':
-      'Geo restriction: partners call from their own backends wherever they run; the service has no country to refuse.',
-    'AwsSolutions::AwsSolutions-CFR3':
-      'CloudFront access logs: every request that passes CloudFront is in the API stage access log (JSON, a year), and ' +
-      'WAF keeps metrics and sampled requests of what it blocks; an S3 log bucket would add a store to run and secure.',
-    'cdk-validator-cfnguard::cloudfront_access_logs_enabled_check':
-      'CT.CLOUDFRONT.PR.5 (logging): every request that passes CloudFront is in the API stage access log, and WAF ' +
-      'keeps metrics and sampled requests of what it blocks; an S3 log bucket would add a store to run and secure.',
-    'AwsSolutions::AwsSolutions-CFR4':
-      'Viewer TLS policy: the default *.cloudfront.net certificate admits no minimum protocol setting; a custom domain ' +
-      'with an ACM certificate (docs/deploy.md) sets TLSv1.2_2021. Partner backends negotiate TLS 1.2 or 1.3 anyway.',
-    'cdk-validator-cfnguard::cloudfront_security_policy_check':
-      'CT.CLOUDFRONT.PR.9 (TLSv1.2 minimum): the default *.cloudfront.net certificate admits no minimum protocol ' +
-      'setting; a custom domain with an ACM certificate (docs/deploy.md) sets TLSv1.2_2021.',
-    'cdk-validator-cfnguard::cloudfront_custom_ssl_certificate_check':
-      'CT.CLOUDFRONT.PR.6 (custom certificate): the stack owns no domain name; it serves the default *.cloudfront.net ' +
-      'name and certificate, and docs/deploy.md says how to add a custom domain.',
-    'cdk-validator-cfnguard::cloudfront_sni_enabled_check':
-      'CT.CLOUDFRONT.PR.7 (SNI): SNI applies to a custom certificate; the default *.cloudfront.net certificate is ' +
-      'served to every client without a choice of method.',
-    'cdk-validator-cfnguard::cloudfront_default_root_object_configured_check':
-      'CT.CLOUDFRONT.PR.1 (default root object): the origin is an API, not a website; `/` has no object to serve and ' +
-      "answers the API's own 404.",
-    'cdk-validator-cfnguard::cloudfront_origin_failover_enabled_check':
-      'CT.CLOUDFRONT.PR.4 (origin failover): there is one HTTP API in one region, with one set of tables; a second ' +
-      'origin would be a second deployment, which this service does not run.',
-  },
-  secret: {
-    'AwsSolutions::AwsSolutions-SMG4':
-      'Rotation of the origin header: CloudFront and the Lambdas read the value at deploy time (a dynamic ' +
-      'reference), so a rotation is a `cdk deploy` after changing the secret, which docs/deploy.md describes.',
-  },
-  /** CDK's own provider Lambdas that carry the web ACL's ARN across regions (crossRegionReferences). */
-  crossRegionProvider: {
-    'cdk-validator-cfnguard::lambda_inside_vpc_check':
-      "CT.LAMBDA.PR.3 (Lambda in a VPC): CDK's cross-region reference provider runs only during deployments and " +
-      'reaches only SSM Parameter Store over AWS APIs; a VPC would add NAT or endpoint cost for no benefit.',
-  },
-} as const;
+/**
+ * What the checks (cdk-nag, Control Tower's CfnGuard rules) find in edge protection and cannot be avoided, and why:
+ * on the distribution, on the secret, and on CDK's own provider Lambdas that carry the web ACL's ARN across regions
+ * (crossRegionReferences).
+ */
+export const EDGE_ACKNOWLEDGMENTS = JSON.parse(
+  readFileSync(join(__dirname, 'edge-acknowledgments.json'), 'utf8'),
+) as Record<'distribution' | 'secret' | 'crossRegionProvider', Record<string, string>>;
 
 const acknowledge = (scope: Construct, findings: Record<string, string>) => {
   for (const [id, reason] of Object.entries(findings)) Validations.of(scope).acknowledge({ id, reason });

@@ -43,8 +43,8 @@ export interface FunctionFactoryProps {
   environment: Record<string, string>;
 }
 
-/** The statement for one table access; exported for the tests, which check the conditions it writes. */
-export function tableAccessStatement({ table, actions, leadingKeys, index }: TableAccess): PolicyStatement {
+/** The statement for one table access. */
+function tableAccessStatement({ table, actions, leadingKeys, index }: TableAccess): PolicyStatement {
   return new PolicyStatement({
     actions,
     resources: [index ? `${table.tableArn}/index/${index}` : table.tableArn],

@@ -33,7 +33,6 @@ const FIVE_MINUTES = Duration.minutes(5);
 /** Adds its resources to `scope` itself, keeping the logical ids of the single-constructor stack it came from. */
 export class ServiceAlarms {
   readonly topic: Topic;
-  readonly alarms: Alarm[] = [];
 
   constructor(
     private readonly scope: Construct,
@@ -139,7 +138,7 @@ export class ServiceAlarms {
   }
 
   /** An alarm that notifies the topic when it fires and when it clears; no traffic is not a problem. */
-  private alarm(id: string, metric: IMetric, threshold: number, description: string, evaluationPeriods = 1): Alarm {
+  private alarm(id: string, metric: IMetric, threshold: number, description: string, evaluationPeriods = 1): void {
     const a = new Alarm(this.scope, id, {
       alarmName: `${Stack.of(this.scope).stackName}-${id}`,
       alarmDescription: description,
@@ -152,7 +151,5 @@ export class ServiceAlarms {
     const action = new SnsAction(this.topic);
     a.addAlarmAction(action);
     a.addOkAction(action);
-    this.alarms.push(a);
-    return a;
   }
 }

@@ -15,11 +15,12 @@ import {
  */
 export const KEEP_RETIRED_INDEXES_CONTEXT = 'keepRetiredIndexes';
 
-function keepRetiredIndexes(scope: Construct): boolean {
-  const raw: unknown = scope.node.tryGetContext(KEEP_RETIRED_INDEXES_CONTEXT);
+/** `-c key=true` arrives as a string, cdk.json gives a boolean: accept both, refuse anything else. */
+export function booleanContext(scope: Construct, key: string): boolean {
+  const raw: unknown = scope.node.tryGetContext(key);
   if (raw === undefined || raw === null || raw === '' || raw === false || raw === 'false') return false;
   if (raw === true || raw === 'true') return true;
-  throw new Error(`context ${KEEP_RETIRED_INDEXES_CONTEXT} must be true or false, got ${JSON.stringify(raw)}`);
+  throw new Error(`context ${key} must be true or false, got ${JSON.stringify(raw)}`);
 }
 
 const indexProps = (index: IndexDefinition) => ({
@@ -48,7 +49,7 @@ export class ServiceTables {
 
   constructor(scope: Construct, props: ServiceTablesProps) {
     const all = new Map<TableDefinition, TableV2>();
-    const keepRetired = keepRetiredIndexes(scope);
+    const keepRetired = booleanContext(scope, KEEP_RETIRED_INDEXES_CONTEXT);
     for (const def of [ACCESS_TABLE, DECISIONS_TABLE]) {
       all.set(
         def,
