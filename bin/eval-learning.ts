@@ -5,9 +5,10 @@
 // Data: banking77-train.csv in ../shared/data (or $SAS_DATA_DIR). The held-out split, fixed before any tuning: every
 // 5th data line (1-based) is held out and never taught; the rest is the teaching pool. "10 per category" teaches the
 // first 10 examples of each category in file order from the pool (the curve: 1, 2, 5, 10, 20 and all). Teaching =
-// the import route (contract section 13: exactly what analyze then feedback teaches), and for one workspace analyze
-// then feedback itself. Measuring = analyze each held-out query and compare its category. Also measured: importing the
-// whole file through `workspace import`'s code, and specificity (eval-learning-specificity.ts). No text is printed.
+// the import route (docs/partners.md, "Importing your history, and forgetting it": exactly what analyze then feedback
+// teaches), and for one workspace analyze then feedback itself. Measuring = analyze each held-out query and compare its
+// category. Also measured: importing the whole file through `workspace import`'s code, and specificity
+// (eval-learning-specificity.ts). No text is printed.
 import { banking77Rows, categoryName } from './data-splits';
 import { TEN_BINS, reliabilityTable, round, type Judged } from './eval/report';
 import { startScratch } from '../lib/local/scratch';

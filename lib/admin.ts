@@ -190,7 +190,7 @@ export class AdminService {
     return this.issue(input.partnerId, workspaces, env, fields);
   }
 
-  /** The cross-partner check (contract section 8); see docs/operations.md for how far it holds under races. */
+  /** The cross-partner check; docs/operations.md, "Grants", says how far it holds under races. */
   private async refuseSharing(partnerId: string, grants: string[], options: GrantOptions): Promise<void> {
     if (options.allowShared) return;
     const conflicts = await this.store.grants.foreignHolders(partnerId, grants);
@@ -280,7 +280,10 @@ export class AdminService {
     return { key_id: key.key_id, rate_limit: key.rate_limit ?? null };
   }
 
-  /** Issues a new key with the old key's partner, grants, scopes and rate limit; the old key expires after the grace period. */
+  /**
+   * Issues a new key with the old key's partner, grants, scopes and rate limit; the old key expires after the grace
+   * period.
+   */
   async rotateKey(
     keyId: string,
     graceSeconds = DEFAULT_ROTATION_GRACE_SECONDS,

@@ -32,7 +32,7 @@ export class WorkspaceAdmin {
   constructor(
     client: DynamoDBDocumentClient,
     decisionsTable: string,
-    /** The audit events' actor (contract section 14). */
+    /** The audit events' actor (docs/operations.md, "Audit log"). */
     private readonly actor: string = localActor(),
   ) {
     this.store = new DynamoWorkspaceStore(client, decisionsTable);

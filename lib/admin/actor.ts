@@ -1,5 +1,5 @@
-// Who runs the admin CLI, as its audit events name them (contract section 14): `local:<OS user>` locally, the
-// caller's AWS principal ARN with `--aws` (STS GetCallerIdentity: the identity the writes are signed with).
+// Who runs the admin CLI, as its audit events name them (docs/operations.md, "Audit log"): `local:<OS user>` locally,
+// the caller's AWS principal ARN with `--aws` (STS GetCallerIdentity: the identity the writes are signed with).
 import { userInfo } from 'node:os';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { actorForLocalUser } from '../../lambdas/domain/audit';

@@ -1,4 +1,4 @@
-// `admin audit list` (contract section 14): the audit log, newest first, with its filters.
+// `admin audit list` (docs/operations.md, "Audit log"): the audit log, newest first, with its filters.
 import { AdminInputError, assertDate } from '../admin';
 import {
   type AuditEvent,

@@ -1,7 +1,8 @@
-// The files `workspace import` reads (contract section 13): JSON Lines, one `{"signal", "labels"}` a line, or CSV with
-// a header (subject, body, sender, source, received_at and the label columns priority, recommended_action, category,
-// queue; a missing source means email; quoted fields may span lines). Each record keeps the line it starts on, so
-// errors name it; a line that cannot be read is an error of its own and the rest goes on.
+// The files `workspace import` reads (docs/partners.md, "Importing your history, and forgetting it"): JSON Lines, one
+// `{"signal", "labels"}` a line, or CSV with a header (subject, body, sender, source, received_at and the label columns
+// priority, recommended_action, category, queue; a missing source means email; quoted fields may span lines). Each
+// record keeps the line it starts on, so errors name it; a line that cannot be read is an error of its own and the rest
+// goes on.
 
 import { csvRows } from '../csv';
 

@@ -1,8 +1,8 @@
-// `workspace import --workspace <ws> --file <path>` and `workspace forget --workspace <ws>` (contract section 13).
-// The import runs the API's own use case (lambdas/import-examples) straight on the tables, in imports of 100 with an
-// Idempotency-Key derived from the file's content, the workspace, its model generation and the chunk's position:
-// running the same file again within 24 hours, after an interruption, teaches nothing twice (after a reset, it
-// teaches the new model). Progress goes to a terminal's stderr.
+// `workspace import --workspace <ws> --file <path>` and `workspace forget --workspace <ws>` (docs/partners.md,
+// "Importing your history, and forgetting it"). The import runs the API's own use case (lambdas/import-examples)
+// straight on the tables, in imports of 100 with an Idempotency-Key derived from the file's content, the workspace, its
+// model generation and the chunk's position: running the same file again within 24 hours, after an interruption,
+// teaches nothing twice (after a reset, it teaches the new model). Progress goes to a terminal's stderr.
 import { AdminInputError, assertWorkspace } from '../admin';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -30,7 +30,10 @@ export interface ImportProgress {
   elapsedMs: number;
 }
 
-/** Imports sent at once (DynamoDB Local on two cores: 4 took the BANKING77 set from 58 s to the figure in docs/learning.md). */
+/**
+ * Imports sent at once (DynamoDB Local on two cores: 4 took the BANKING77 set from 58 s to the figure in
+ * docs/learning.md).
+ */
 const CHUNKS_IN_FLIGHT = 4;
 
 const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');

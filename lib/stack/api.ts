@@ -149,7 +149,7 @@ export class ServiceApi {
       });
     }
 
-    // Everything else: 404/405 in the contract's shape, with no key needed (contract section 1). The authorizer
+    // Everything else: 404/405 in the contract's shape, with no key needed (docs/partners.md, "Errors"). The authorizer
     // is attached too, so that every route has an authorization type; it never denies, and the fallback ignores
     // its verdict, so a request without a key still gets the contract's 404/405.
     new HttpRoute(scope, 'DefaultRoute', {

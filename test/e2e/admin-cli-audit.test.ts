@@ -1,5 +1,6 @@
-// The audit log (contract section 14) as an operator sees it: real admin CLI processes and the local API over a real
-// socket, on DynamoDB Local. Every change leaves its event, a refused change leaves none, and no event holds a secret.
+// The audit log (docs/operations.md, "Audit log") as an operator sees it: real admin CLI processes and the local API
+// over a real socket, on DynamoDB Local. Every change leaves its event, a refused change leaves none, and no event
+// holds a secret.
 import { type AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -1,14 +1,14 @@
-// The fuzz test of every route (contract section 15: no input makes any route answer 5xx). fast-check draws requests
-// to every route of lambdas/contract/routes.ts, unknown paths and wrong methods (test/support/fuzz-requests.ts):
-// hostile bodies, headers and paths, more than half of them with a full-scope key and a granted workspace so they
-// reach validation and the engine. They go over keep-alive sockets, many at a time, to local mode's HTTP API running
-// in a child process over this file's own tables in the run's DynamoDB Local, so its memory is measured for real.
-// Every answer is a contract answer (never a 5xx; an error has exactly the contract's shape), and the server's
-// resident memory after the run is within 100 MB of where it started (both read after a full GC in the server, so
-// they compare what it holds, not garbage V8 has not collected yet; the raw figure and the peak are printed too).
-// The seed is fixed (test/support/fast-check-seed.ts; FC_SEED=<n> replays another, FC_SEED=random explores) and printed
-// with the figures; FUZZ_REQUESTS sets the number of requests (default 20,000); FUZZ_SHRINK=1 shrinks a failure;
-// FUZZ_SURVEY=1 runs on after one, lists them all, and counts why granted requests were refused.
+// The fuzz test of every route (docs/operations.md, "Worst-case work per request": no input makes any route answer
+// 5xx). fast-check draws requests to every route of lambdas/contract/routes.ts, unknown paths and wrong methods
+// (test/support/fuzz-requests.ts): hostile bodies, headers and paths, more than half of them with a full-scope key and
+// a granted workspace so they reach validation and the engine. They go over keep-alive sockets, many at a time, to
+// local mode's HTTP API running in a child process over this file's own tables in the run's DynamoDB Local, so its
+// memory is measured for real. Every answer is a contract answer (never a 5xx; an error has exactly the contract's
+// shape), and the server's resident memory after the run is within 100 MB of where it started (both read after a full
+// GC in the server, so they compare what it holds, not garbage V8 has not collected yet; the raw figure and the peak
+// are printed too). The seed is fixed (test/support/fast-check-seed.ts; FC_SEED=<n> replays another, FC_SEED=random
+// explores) and printed with the figures; FUZZ_REQUESTS sets the number of requests (default 20,000); FUZZ_SHRINK=1
+// shrinks a failure; FUZZ_SURVEY=1 runs on after one, lists them all, and counts why granted requests were refused.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { Agent } from 'node:http';
@@ -30,7 +30,9 @@ const TOTAL = Number(process.env.FUZZ_REQUESTS ?? 20_000);
 /** Requests drawn per property run, all sent at once over at most SOCKETS keep-alive connections. */
 const PER_RUN = 32;
 const SOCKETS = 8;
-/** What the server holds after the run (V8 heap in use and external buffers, after a full GC) may grow by at most this. */
+/**
+ * What the server holds after the run (V8 heap in use and external buffers, after a full GC) may grow by at most this.
+ */
 const LIVE_GROWTH_LIMIT_MB = 100;
 /**
  * Resident memory may grow by at most this. On Node.js 20 it grows about 60 MB; on Node.js 24 about 120-220 MB, with the

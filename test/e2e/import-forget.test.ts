@@ -1,5 +1,6 @@
-// Importing labeled history and forgetting it (contract section 13), over a real socket: the refusal order, per-item
-// answers, idempotent replays that teach nothing twice, and a reset after which the workspace decides as a fresh one.
+// Importing labeled history and forgetting it (docs/partners.md, "Importing your history, and forgetting it"), over a
+// real socket: the refusal order, per-item answers, idempotent replays that teach nothing twice, and a reset after
+// which the workspace decides as a fresh one.
 import { call, expectError } from '../support/http';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
 

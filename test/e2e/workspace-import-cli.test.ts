@@ -1,5 +1,6 @@
-// `workspace import` and `workspace forget` as an operator runs them (contract section 13): the CLI as a real process
-// against DynamoDB Local, over the tables of a service that then decides with what was imported over HTTP.
+// `workspace import` and `workspace forget` as an operator runs them (docs/partners.md, "Importing your history, and
+// forgetting it"): the CLI as a real process against DynamoDB Local, over the tables of a service that then decides
+// with what was imported over HTTP.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

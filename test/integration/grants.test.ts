@@ -1,5 +1,5 @@
-// Grants as data against DynamoDB Local (contract section 8): exact and prefix grants, the cross-partner check and
-// --allow-shared, the prefix bound, and what the request path reads per (key, workspace).
+// Grants as data against DynamoDB Local (docs/operations.md, "Grants"): exact and prefix grants, the cross-partner
+// check and --allow-shared, the prefix bound, and what the request path reads per (key, workspace).
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { GrantStore } from '../../lambdas/domain/ports';
 import { SharedGrantError } from '../../lambdas/domain/ports';

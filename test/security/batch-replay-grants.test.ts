@@ -1,5 +1,5 @@
-// Issue 21, finding 1: an idempotent replay is authorized again (contract section 15). A batch replayed by a key
-// that cannot access an item's workspace (another key of the same partner, or a key whose grant was removed since)
+// Issue 21, finding 1: an idempotent replay is authorized again (docs/partners.md, "Retrying"). A batch replayed by a
+// key that cannot access an item's workspace (another key of the same partner, or a key whose grant was removed since)
 // answers that item WORKSPACE_NOT_ALLOWED instead of the first caller's decision; a single analyze replay likewise
 // answers 403 rather than the stored decision.
 import { DeleteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';

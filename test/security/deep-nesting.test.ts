@@ -1,6 +1,6 @@
-// Issue 21, finding 4: deep nesting never gives a 5xx (contract section 15). With an Idempotency-Key the batch route
-// used to canonicalize the whole body recursively before judging its items, so a body of nested arrays overflowed
-// the stack (500). Every place that walks a body must stop early or walk without recursion.
+// Issue 21, finding 4: deep nesting never gives a 5xx (docs/operations.md, "Worst-case work per request"). With an
+// Idempotency-Key the batch route used to canonicalize the whole body recursively before judging its items, so a body
+// of nested arrays overflowed the stack (500). Every place that walks a body must stop early or walk without recursion.
 import { canonicalJson } from '../../lambdas/analyze/analyze-signal';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
 import { call, expectError } from '../support/http';

@@ -1,5 +1,6 @@
 // Issue 21, finding 11: a missing required field is reported as missing ("is required"), never as an unknown field
-// (contract section 15), on every route with a body schema: analyze, each batch item, the policy's nested entries.
+// (docs/partners.md, "Errors"), on every route with a body schema: analyze, each batch item, the policy's nested
+// entries.
 import { validateSignal } from '../../lambdas/analyze/signal-schema';
 import { validatePolicy } from '../../lambdas/policy/policy-schema';
 import { validateFeedback } from '../../lambdas/feedback/feedback-schema';

@@ -1,6 +1,6 @@
-// Issue 21, finding 6: removing a prefix grant takes effect within AUTH_CACHE_TTL_SECONDS (contract section 2), also
-// for a (key, workspace) answer first derived from the cached prefix set late in its life: a derived answer expires
-// no later than what it was derived from. Against DynamoDB Local, with a test clock.
+// Issue 21, finding 6: removing a prefix grant takes effect within AUTH_CACHE_TTL_SECONDS (docs/operations.md,
+// "Authorization cache"), also for a (key, workspace) answer first derived from the cached prefix set late in its life:
+// a derived answer expires no later than what it was derived from. Against DynamoDB Local, with a test clock.
 import { GrantAccess } from '../../lambdas/application/workspace-access';
 import { allowedPrincipal, useAccessTables } from '../support/access';
 

@@ -1,8 +1,8 @@
 // Issue 21, finding 2: a workspace_id is checked against its pattern (1 to 128 of A-Z a-z 0-9 . _ : -) before any
-// lookup or cache insert (contract section 15). One no grant can match is answered like any workspace without a
-// grant: 403 WORKSPACE_NOT_ALLOWED at its place in the order (in a batch, that item's error), never a 5xx, never
-// cached; the list route keeps 400 VALIDATION_ERROR for a malformed query parameter. And the grant cache is bounded
-// by bytes, so long keys cannot fill memory however many entries fit.
+// lookup or cache insert (docs/operations.md, "Worst-case work per request"). One no grant can match is answered like
+// any workspace without a grant: 403 WORKSPACE_NOT_ALLOWED at its place in the order (in a batch, that item's error),
+// never a 5xx, never cached; the list route keeps 400 VALIDATION_ERROR for a malformed query parameter. And the grant
+// cache is bounded by bytes, so long keys cannot fill memory however many entries fit.
 import { LruMap } from '../../lambdas/domain/lru';
 import { GrantAccess } from '../../lambdas/application/workspace-access';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';

@@ -72,7 +72,8 @@ describe('prediction', () => {
     for (let i = 0; i < 4; i++) countSketch(model.labels[0], s, 1);
     const p = predictField(model, 'queue', sketch('invoice attached for March', 'clerk@supplier.example'));
     expect(p).toMatchObject({ label: 'accounts_payable', basis: 'sender', senderCount: 4 });
-    // Contract section 13: the same sender with other vocabulary is unlike anything taught.
+    // docs/partners.md, "Importing your history, and forgetting it": the same sender with other vocabulary is unlike
+    // anything taught.
     expect(predictField(model, 'queue', sketch('something else entirely', 'clerk@supplier.example'))).toBeUndefined();
     for (let i = 0; i < 4; i++) countSketch(model.labels[0], s, -1);
     expect(model.labels[0]).toMatchObject({ docs: 0, total: 0 });
