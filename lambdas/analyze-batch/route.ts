@@ -1,32 +1,32 @@
 // POST /api/v1/signals/analyze-batch
 import type { Dependencies } from '../dependencies';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError, validEnvelope } from '../http/errors';
+import { ApiError, validInput } from '../http/errors';
 import { idempotencyRequest } from '../analyze/analyze-signal';
 import { validateIdempotencyKey } from '../analyze/signal-schema';
 import { analyzeBatch } from './analyze-batch';
-import { BATCH_BODY_LIMIT, validateEnvelope } from './batch-envelope';
+import { BATCH_LIMITS, validateEnvelope } from './batch-envelope';
 
 // Each signal names its own workspace: refused per item by the use case, after the rate limit per signal.
-const CHECKS: Check[] = [
-  'key',
-  'scope',
-  { jsonBody: { maxBytes: BATCH_BODY_LIMIT.bytes, tooLargeMessage: BATCH_BODY_LIMIT.message } },
-];
+const CHECKS: Check[] = ['key', 'scope', { jsonBody: { maxBytes: BATCH_LIMITS.bodyBytes } }];
 
 export function analyzeBatchRoute(deps: Dependencies): RouteHandler {
   const { decisionBatch, workspaceAccess, workspaces, telemetry } = deps;
-  return apiHandler(deps, { checks: CHECKS }, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
+  return apiHandler(deps, CHECKS, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
     const nowMs = Date.now();
     const idempotencyKey = event.headers['idempotency-key'];
-    const envelope = validEnvelope(validateEnvelope(event.body), validateIdempotencyKey(idempotencyKey), forbiddenKeys);
+    const { items: signals } = validInput(
+      validateEnvelope(event.body),
+      validateIdempotencyKey(idempotencyKey),
+      forbiddenKeys,
+    );
 
     // docs/partners.md, Scopes and rate limits: a batch takes one request of the key's limit per signal, after its envelope is valid and
     // before any per-item check; a refusal stores nothing.
-    await consumeRateLimit(envelope.signals.length);
+    await consumeRateLimit(signals.length);
 
     const outcome = await analyzeBatch(
-      envelope.signals,
+      signals,
       principal,
       { workspaceAccess, workspaces, store: decisionBatch },
       {
@@ -38,7 +38,7 @@ export function analyzeBatchRoute(deps: Dependencies): RouteHandler {
     const replayed = outcome.kind === 'replayed';
     telemetry.logger.info(replayed ? 'batch replayed' : 'batch stored', {
       partner_id: principal.partner_id,
-      signals: envelope.signals.length,
+      signals: signals.length,
       decision_ids: outcome.data.flatMap((item) => ('decision' in item ? [item.decision.decision_id] : [])),
     });
     if (!replayed)

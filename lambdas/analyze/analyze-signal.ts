@@ -7,15 +7,9 @@ import { canonicalJson } from '../domain/json-walk';
 import { type Sketch, encodeSketch, signalText, sketchSignal } from '../domain/learning/sketch';
 import type { CachedWorkspace } from '../domain/learning/workspace-cache';
 import { applyWorkspace } from '../domain/learning/workspace-layer';
-import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest } from '../domain/ports';
+import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest, SaveResult } from '../domain/ports';
 import { scoreSignal } from '../domain/engine';
 import type { Signal } from '../domain/signal';
-
-export type AnalyzeOutcome =
-  | { kind: 'created'; decision: Decision }
-  | { kind: 'replayed'; decision: Decision }
-  /** The Idempotency-Key was used before with another body. */
-  | { kind: 'conflict' };
 
 const sha256 = (text: string) => hash('sha256', text, 'hex');
 
@@ -74,7 +68,7 @@ export async function analyzeSignal(
   owner: DecisionOwner,
   store: DecisionStore,
   options: { nowMs: number; idempotency?: IdempotencyRequest; workspace?: CachedWorkspace },
-): Promise<AnalyzeOutcome> {
+): Promise<SaveResult> {
   const { decision, sketch } = decide(signal, newDecisionId(options.nowMs), options.nowMs, options.workspace);
   return store.save(decision, owner, options.idempotency, sketch ? { sketch: encodeSketch(sketch) } : {});
 }

@@ -1,7 +1,7 @@
 // POST /api/v1/signals/analyze
 import type { Dependencies } from '../dependencies';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError, validationError } from '../http/errors';
+import { ApiError, validInput } from '../http/errors';
 import { analyzeSignal, idempotencyRequest } from './analyze-signal';
 import { validateIdempotencyKey, validateSignal } from './signal-schema';
 
@@ -9,22 +9,14 @@ const CHECKS: Check[] = ['key', 'scope', 'rate-limit', { jsonBody: {} }, { works
 
 export function analyzeRoute(deps: Dependencies): RouteHandler {
   const { decisionStore, workspaces, telemetry } = deps;
-  return apiHandler(deps, { checks: CHECKS }, async ({ event, principal, forbiddenKeys }) => {
+  return apiHandler(deps, CHECKS, async ({ event, principal, forbiddenKeys }) => {
     const nowMs = Date.now();
     const body = event.body;
     const idempotencyKey = event.headers['idempotency-key'];
-    const validation = validateSignal(body, nowMs);
-    const keyProblem = validateIdempotencyKey(idempotencyKey);
-    if (!validation.ok || keyProblem || forbiddenKeys.length) {
-      throw validationError(
-        [...(validation.ok ? [] : validation.details), ...(keyProblem ? [keyProblem] : [])],
-        forbiddenKeys,
-      );
-    }
-
-    const outcome = await analyzeSignal(validation.signal, principal, decisionStore, {
+    const { signal } = validInput(validateSignal(body, nowMs), validateIdempotencyKey(idempotencyKey), forbiddenKeys);
+    const outcome = await analyzeSignal(signal, principal, decisionStore, {
       nowMs,
-      workspace: await workspaces.get(validation.signal.workspace_id),
+      workspace: await workspaces.get(signal.workspace_id),
       idempotency: idempotencyKey !== undefined ? idempotencyRequest(idempotencyKey, body) : undefined,
     });
     if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');

@@ -1,7 +1,7 @@
 // The analyze request body, validated with valibot. Messages are written here so that no error echoes the
 // client's text back (bodies can be 200,000 characters).
 import * as v from 'valibot';
-import { validateBody } from '../http/body-validation';
+import { type Validated, validateBody } from '../http/body-validation';
 import { WORKSPACE_ID_PATTERN } from '../domain/grants';
 import { parseRfc3339, toUtcString } from '../domain/timestamps';
 import { SOURCES, type JsonValue, type Signal } from '../domain/signal';
@@ -110,10 +110,8 @@ const SignalSchema = v.pipe(
   ),
 );
 
-export type SignalValidation = { ok: true; signal: Signal } | { ok: false; details: ErrorDetail[] };
-
 /** Validates a parsed body; `receivedAtMs` is the time of receipt used when `received_at` is absent. */
-export function validateSignal(input: unknown, receivedAtMs: number): SignalValidation {
+export function validateSignal(input: unknown, receivedAtMs: number): Validated<{ signal: Signal }> {
   const result = validateBody(SignalSchema, input);
   if (!result.ok) return result;
   const s = result.output;

@@ -38,11 +38,6 @@ interface KeyState {
   counter: number;
 }
 
-export interface RateLimiterOptions {
-  clock?: () => number;
-  maxKeys?: number;
-}
-
 export class RateLimiter {
   private readonly states: LruMap<string, KeyState>;
   private readonly clock: () => number;
@@ -51,7 +46,7 @@ export class RateLimiter {
 
   constructor(
     private readonly store: RateCounterStore,
-    options: RateLimiterOptions = {},
+    options: { clock?: () => number; maxKeys?: number } = {},
   ) {
     this.clock = options.clock ?? Date.now;
     this.states = new LruMap(options.maxKeys ?? 10_000);

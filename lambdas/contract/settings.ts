@@ -86,10 +86,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** A bad setting: hosts print the message (it names the variable) and stop. */
 export class SettingsError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SettingsError';
-  }
+  override name = 'SettingsError';
 }
 
 const present = (env: Env, name: string): string | undefined => {

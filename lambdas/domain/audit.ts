@@ -1,7 +1,7 @@
 // Audit events (contract section 14): what changed, who changed it, and the changed fields before and after. Pure
 // code: the DynamoDB item is built in lambdas/stores/audit-log.ts, inside the transaction of the change it records.
 import { isWellFormedApiKey } from './api-key';
-import { ulid } from './ids';
+import { ulid, ulidTime } from './ids';
 
 export const AUDIT_ACTIONS = [
   'partner.create',
@@ -49,7 +49,7 @@ export interface AuditEvent extends AuditEventInput {
 export const newAuditEventId = (nowMs?: number): string => `aud_${ulid(nowMs)}`;
 /** The lowest event id of any event at or after `ms` (ids sort as their times do). */
 export const firstAuditEventIdAt = (ms: number): string =>
-  `aud_${ulid(Math.max(0, Math.floor(ms))).slice(0, 10)}${'0'.repeat(16)}`;
+  `aud_${ulidTime(Math.max(0, Math.floor(ms)))}${'0'.repeat(16)}`;
 
 /** `admin audit list`: every filter given must match; `keyId` matches the target's key or an actor `key:<keyId>`. */
 export interface AuditQuery {
@@ -126,10 +126,7 @@ function secretIn(path: string, value: unknown, depth: number): string | undefin
 
 /** Thrown for an event that must not be stored: a programming error, never the caller's input. */
 export class AuditEventError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'AuditEventError';
-  }
+  override name = 'AuditEventError';
 }
 
 /** The event for `input` at `at`, checked. */

@@ -1,6 +1,6 @@
 // A workspace's policy (contract section 8) as the domain uses it: the stored document, its defaults, and a compiled
 // form (sender sets, one keyword automaton) built once per cached policy so the hot path only looks things up. Pure.
-import type { Priority } from './decision';
+import { DEFAULT_RESPONSE_MINUTES, type Priority } from './decision';
 import { type KeywordMatcher, keywordMatcher } from './keyword-matcher';
 import { senderParts } from './learning/sketch';
 
@@ -38,12 +38,7 @@ export interface StoredPolicy extends WorkspacePolicy {
 }
 
 export const DEFAULT_THRESHOLDS = { critical: 80, high: 60, medium: 35 } as const;
-export const DEFAULT_RESPONSE_MINUTES: Readonly<Record<Priority, number>> = {
-  critical: 60,
-  high: 240,
-  medium: 1_440,
-  low: 4_320,
-};
+export { DEFAULT_RESPONSE_MINUTES };
 
 /** The policy of a workspace that never set one. */
 export const EMPTY_POLICY: StoredPolicy = { version: 0, updated_at: null };

@@ -61,9 +61,9 @@ export class SharedGrantError extends Error {
 }
 
 export class TooManyPrefixGrantsError extends Error {
+  override name = 'TooManyPrefixGrantsError';
   constructor(max: number) {
     super(`a key holds at most ${max} prefix grants`);
-    this.name = 'TooManyPrefixGrantsError';
   }
 }
 
@@ -89,31 +89,28 @@ export interface GrantStore {
 
 /** A model write that kept losing to concurrent ones: named so the routes answer 503 with Retry-After. */
 export class ModelBusyError extends Error {
+  override name = 'ServiceUnavailable';
   constructor(cause?: unknown) {
     super('the model is busy with concurrent writes; retry shortly', { cause });
-    this.name = 'ServiceUnavailable';
   }
 }
 
 export class NotFoundError extends Error {
+  override name = 'NotFoundError';
   constructor(what: string) {
     super(`${what} not found`);
-    this.name = 'NotFoundError';
   }
 }
 
 /** The key changed while a command that read it was writing (a concurrent revoke during a rotation). */
 export class KeyChangedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'KeyChangedError';
-  }
+  override name = 'KeyChangedError';
 }
 
 export class AlreadyExistsError extends Error {
+  override name = 'AlreadyExistsError';
   constructor(what: string) {
     super(`${what} already exists`);
-    this.name = 'AlreadyExistsError';
   }
 }
 
@@ -180,6 +177,7 @@ export interface IdempotencyRequest {
   requestHash: string;
 }
 
+/** `conflict`: the Idempotency-Key was used before with another body. */
 export type SaveResult =
   { kind: 'created'; decision: Decision } | { kind: 'replayed'; decision: Decision } | { kind: 'conflict' };
 

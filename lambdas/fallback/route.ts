@@ -8,7 +8,7 @@ import { ApiError } from '../http/errors';
 
 export function fallbackRoute({ telemetry, settings }: Pick<Dependencies, 'telemetry' | 'settings'>): RouteHandler {
   // It reads no data: nothing it does can find the database unavailable.
-  return apiHandler({ telemetry, isUnavailable: () => false }, { checks: [] }, ({ event }) => {
+  return apiHandler({ telemetry, isUnavailable: () => false }, [], ({ event }) => {
     // Edge protection on: a request that came around CloudFront gets 403 before its 404/405.
     if (bypassedEdge(event.headers, settings.edgeOriginSecret)) throw new ApiError('FORBIDDEN');
     const match = matchRoute(event.requestContext.http.method, event.rawPath);

@@ -1,11 +1,10 @@
 // The feedback body (contract section 9): at least one of priority, recommended_action (documented values),
 // category and queue (documented or the workspace's own names). Unknown fields are refused.
 import * as v from 'valibot';
-import { validateBody } from '../http/body-validation';
+import { type Validated, validateBody } from '../http/body-validation';
 import { ACTIONS, PRIORITIES } from '../domain/decision';
 import { NAME_PATTERN } from '../domain/policy';
 import type { FeedbackFields } from '../domain/ports';
-import type { ErrorDetail } from '../http/errors';
 
 const name = v.pipe(v.string('must be a string'), v.regex(NAME_PATTERN, 'must match ^[a-z][a-z0-9_]{0,63}$'));
 
@@ -29,9 +28,7 @@ const FeedbackSchema = v.pipe(
   ),
 );
 
-export type FeedbackValidation = { ok: true; fields: FeedbackFields } | { ok: false; details: ErrorDetail[] };
-
-export function validateFeedback(input: unknown): FeedbackValidation {
+export function validateFeedback(input: unknown): Validated<{ fields: FeedbackFields }> {
   const result = validateBody(FeedbackSchema, input);
   if (!result.ok) return result;
   // In the contract's order, only the fields given.

@@ -3,7 +3,7 @@
 import type { Dependencies } from '../dependencies';
 import { DECISION_ID_PATTERN } from '../domain/ids';
 import { type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError, unavailable, validationError } from '../http/errors';
+import { ApiError, unavailable, validInput } from '../http/errors';
 import { validateFeedback } from './feedback-schema';
 import { recordFeedback } from './record-feedback';
 import { applyOwnFeedback } from '../application/model-learning';
@@ -12,26 +12,17 @@ export function feedbackRoute(deps: Dependencies): RouteHandler {
   const { feedbackStore, workspaceAccess, workspaces, telemetry } = deps;
   return apiHandler(
     deps,
-    { checks: ['key', 'scope', 'rate-limit', { jsonBody: {} }] },
+    ['key', 'scope', 'rate-limit', { jsonBody: {} }],
     async ({ event, principal, forbiddenKeys }) => {
       const decisionId = event.pathParameters?.decision_id ?? '';
       const target = DECISION_ID_PATTERN.test(decisionId) ? await feedbackStore.getTarget(decisionId) : undefined;
       if (!target || !(await workspaceAccess.allows(principal, target.decision.workspace_id))) {
         throw new ApiError('DECISION_NOT_FOUND');
       }
-      const validation = validateFeedback(event.body);
-      if (!validation.ok || forbiddenKeys.length) {
-        throw validationError(validation.ok ? [] : validation.details, forbiddenKeys);
-      }
+      const { fields } = validInput(validateFeedback(event.body), undefined, forbiddenKeys);
       const workspaceId = target.decision.workspace_id;
       const createdAt = new Date().toISOString();
-      const outcome = await recordFeedback(
-        target,
-        validation.fields,
-        feedbackStore,
-        await workspaces.get(workspaceId),
-        createdAt,
-      );
+      const outcome = await recordFeedback(target, fields, feedbackStore, await workspaces.get(workspaceId), createdAt);
       if (outcome.kind === 'busy') throw unavailable();
       // This container decides with what was just learned at once (its cached model takes the same change, no
       // reload); other containers within WORKSPACE_CACHE_TTL_SECONDS.
@@ -43,7 +34,7 @@ export function feedbackRoute(deps: Dependencies): RouteHandler {
         body: {
           decision_id: decisionId,
           workspace_id: workspaceId,
-          feedback: validation.fields,
+          feedback: fields,
           created_at: createdAt,
         },
       };

@@ -1,6 +1,5 @@
 // DELETE /api/v1/workspaces/{workspace_id}/model (contract section 13): forgets everything the workspace learned by
 // switching to a new, empty model generation in one write, whatever the model's size; policy and decisions stay.
-// Order: 401 → 403 ACCOUNT_INACTIVE → 403 INSUFFICIENT_SCOPE → 429 → 403 WORKSPACE_NOT_ALLOWED (the path).
 import { actorForKey } from '../domain/audit';
 import { forgetModel } from '../application/model-learning';
 import type { Dependencies } from '../dependencies';
@@ -10,7 +9,7 @@ const CHECKS: Check[] = ['key', 'scope', 'rate-limit', { workspace: 'path' }];
 
 export function forgetModelRoute(deps: Dependencies): RouteHandler {
   const { telemetry } = deps;
-  return apiHandler(deps, { checks: CHECKS }, async ({ event, principal }) => {
+  return apiHandler(deps, CHECKS, async ({ event, principal }) => {
     const workspaceId = event.pathParameters?.workspace_id ?? '';
     const generation = await forgetModel(deps, workspaceId, {
       actor: actorForKey(principal.key_id),

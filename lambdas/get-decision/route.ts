@@ -6,7 +6,7 @@ import { ApiError } from '../http/errors';
 
 export function getDecisionRoute(deps: Dependencies): RouteHandler {
   const { decisionStore, workspaceAccess } = deps;
-  return apiHandler(deps, { checks: ['key', 'scope', 'rate-limit'] }, async ({ event, principal }) => {
+  return apiHandler(deps, ['key', 'scope', 'rate-limit'], async ({ event, principal }) => {
     const decisionId = event.pathParameters?.decision_id ?? '';
     // A malformed id cannot exist: answer without a read.
     const decision = DECISION_ID_PATTERN.test(decisionId) ? await decisionStore.get(decisionId) : undefined;

@@ -61,15 +61,10 @@ export type Check =
   /** 429 RATE_LIMITED: one request of the key's limit (a route that spends per item calls consumeRateLimit instead). */
   | 'rate-limit'
   /** 413, 415, 400 INVALID_JSON: the body's size (default MAX_BODY_BYTES), media type and JSON. */
-  | { jsonBody: { maxBytes?: number; tooLargeMessage?: string } }
+  | { jsonBody: { maxBytes?: number } }
   /** 403 WORKSPACE_NOT_ALLOWED: the workspace named in the path, or the body's `workspace_id` when it is a string
    * (any other value is the body's validation error). */
   | { workspace: 'path' | 'body' };
-
-interface Options {
-  /** In refusal order. */
-  checks: Check[];
-}
 
 /** What the pipeline needs besides the route: telemetry, the error classification of the stores, and for routes
  * with a key the rate limiter and the workspace access check. */
@@ -106,12 +101,13 @@ function normalizeHeaders(request: MiddyRequest): void {
 
 /** 413 and 415 come before JSON parsing (contract order); the parser itself then only parses. */
 const checkBodyEnvelope =
-  (maxBytes: number, tooLargeMessage?: string) =>
+  (maxBytes: number) =>
   (request: MiddyRequest): void => {
     const { body, isBase64Encoded, headers } = request.event;
     const size =
       typeof body === 'string' ? (isBase64Encoded ? Buffer.from(body, 'base64').length : Buffer.byteLength(body)) : 0;
-    if (size > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', tooLargeMessage);
+    const limit = maxBytes % 1_048_576 === 0 ? `${maxBytes / 1_048_576} MiB` : `${maxBytes / 1024} KiB`;
+    if (size > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit}.`);
     if (!JSON_MEDIA_TYPE.test(headers['content-type'] ?? '')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
     if (typeof body !== 'string' || body.length === 0) throw new ApiError('INVALID_JSON');
   };
@@ -145,16 +141,6 @@ function parseJsonBody(): middy.MiddlewareObj<ApiEvent, HttpResponse, Error, Req
   };
 }
 
-function finish(response: HttpResponse, requestId: string, rateLimitHeaders?: Record<string, string>): HttpResponse {
-  response.headers = {
-    ...rateLimitHeaders,
-    ...response.headers,
-    'Content-Type': 'application/json',
-    'X-Request-Id': requestId,
-  };
-  return response;
-}
-
 const rateLimited = (outcome: Extract<RateOutcome, { allowed: false }>, limit: number): ApiError =>
   new ApiError(
     'RATE_LIMITED',
@@ -172,10 +158,10 @@ async function spend(limiter: RateLimiter, context: RequestContext, n: number): 
   if (!outcome.allowed) throw rateLimited(outcome, principal.rate_limit?.limit ?? 0);
 }
 
-/** Builds a route's Lambda handler around `fn`, with the service's telemetry and rate limiter. */
+/** Builds a route's Lambda handler around `fn`, with the service's telemetry and rate limiter; `checks` in refusal order. */
 export function apiHandler(
   edge: EdgeDependencies,
-  options: Options,
+  checks: Check[],
   fn: (req: ApiRequest) => Promise<ApiResult>,
 ): RouteHandler {
   const { telemetry, rateLimiter, workspaceAccess, isUnavailable } = edge;
@@ -191,7 +177,7 @@ export function apiHandler(
     if (what === undefined) throw new Error(`a route with these checks needs the ${name}`);
     return what;
   };
-  for (const check of options.checks) {
+  for (const check of checks) {
     if (check === 'key') {
       const limiter = needs(rateLimiter, 'rate limiter');
       chain.before((request) => {
@@ -216,8 +202,7 @@ export function apiHandler(
       const limiter = needs(rateLimiter, 'rate limiter');
       chain.before((request) => spend(limiter, request.context, 1));
     } else if ('jsonBody' in check) {
-      const { maxBytes = MAX_BODY_BYTES, tooLargeMessage } = check.jsonBody;
-      chain.before(checkBodyEnvelope(maxBytes, tooLargeMessage)).use(parseJsonBody());
+      chain.before(checkBodyEnvelope(check.jsonBody.maxBytes ?? MAX_BODY_BYTES)).use(parseJsonBody());
     } else {
       const access = needs(workspaceAccess, 'workspace access check');
       const from = check.workspace;
@@ -258,10 +243,11 @@ export function apiHandler(
         forbiddenKeys: context.forbiddenKeys ?? [],
         consumeRateLimit: (n) => spend(needs(rateLimiter, 'rate limiter'), context, n),
       });
-      return finish(
-        { statusCode: result.statusCode, headers: result.headers ?? {}, body: JSON.stringify(result.body) },
-        requestId,
-        context.rateLimitHeaders,
-      );
+      const headers = { ...context.rateLimitHeaders, ...result.headers };
+      return {
+        statusCode: result.statusCode,
+        headers: { ...headers, 'Content-Type': 'application/json', 'X-Request-Id': requestId },
+        body: JSON.stringify(result.body),
+      };
     }) as unknown as RouteHandler;
 }

@@ -5,7 +5,8 @@
 import * as v from 'valibot';
 import type { ErrorDetail } from './errors';
 
-export type BodyValidation<T> = { ok: true; output: T } | { ok: false; details: ErrorDetail[] };
+/** A request part checked: what it holds, or every problem with it. */
+export type Validated<T> = ({ ok: true } & T) | { ok: false; details: ErrorDetail[] };
 
 export const MISSING_FIELD_MESSAGE = 'is required';
 
@@ -16,7 +17,10 @@ const isMissingKey = (issue: v.BaseIssue<unknown>): boolean =>
   issue.path?.at(-1)?.origin === 'key' &&
   issue.expected !== 'never';
 
-export function validateBody<S extends v.GenericSchema>(schema: S, input: unknown): BodyValidation<v.InferOutput<S>> {
+export function validateBody<S extends v.GenericSchema>(
+  schema: S,
+  input: unknown,
+): Validated<{ output: v.InferOutput<S> }> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return { ok: false, details: [{ field: '(body)', message: 'must be a JSON object' }] };
   }
@@ -31,4 +35,29 @@ export function validateBody<S extends v.GenericSchema>(schema: S, input: unknow
     details.push({ field, message: isMissingKey(issue) ? MISSING_FIELD_MESSAGE : issue.message });
   }
   return { ok: false, details };
+}
+
+/**
+ * A body `{"<field>": [1 to max items]}`: its items, or every problem with the envelope (each item is checked on its
+ * own afterwards). `missing` words an absent field apart from a malformed one.
+ */
+export function listEnvelope(
+  body: unknown,
+  field: string,
+  max: number,
+  messages: { notObject: string; unknownField: string; missing?: string; invalid: string },
+): Validated<{ items: unknown[] }> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return { ok: false, details: [{ field: '(body)', message: messages.notObject }] };
+  }
+  const details: ErrorDetail[] = [];
+  for (const key of Object.keys(body)) {
+    if (key !== field) details.push({ field: key, message: messages.unknownField });
+  }
+  const items = (body as Record<string, unknown>)[field];
+  if (items === undefined && messages.missing) details.push({ field, message: messages.missing });
+  else if (!Array.isArray(items) || items.length < 1 || items.length > max) {
+    details.push({ field, message: messages.invalid });
+  }
+  return details.length ? { ok: false, details } : { ok: true, items: items as unknown[] };
 }

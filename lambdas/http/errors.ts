@@ -26,11 +26,6 @@ export class ApiError extends Error {
 export const unavailable = (): ApiError =>
   new ApiError('SERVICE_UNAVAILABLE', undefined, undefined, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
 
-/** Maps middy's own HTTP errors (from @middy/http-json-body-parser) onto the contract's codes. */
-function fromMiddyError(err: { statusCode: number }): ApiError {
-  return new ApiError(err.statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'INVALID_JSON');
-}
-
 /**
  * The one way a request's VALIDATION_ERROR is built: the keys the JSON parser dropped (`__proto__`,
  * `constructor.prototype`) first, each with the same message, then the route's own details.
@@ -43,26 +38,26 @@ export function validationError(details: ErrorDetail[], forbiddenKeys: readonly 
 }
 
 /**
- * A list route's envelope once it and the Idempotency-Key are valid and no key was dropped; otherwise one
- * VALIDATION_ERROR with every problem of the three.
+ * A route's checked body once it and its header (Idempotency-Key, If-Match) are valid and no key was dropped;
+ * otherwise one VALIDATION_ERROR with every problem of the three.
  */
-export function validEnvelope<T extends { ok: true }>(
-  envelope: T | { ok: false; details: ErrorDetail[] },
-  keyProblem: ErrorDetail | undefined,
+export function validInput<T extends { ok: true }>(
+  body: T | { ok: false; details: ErrorDetail[] },
+  headerProblem: ErrorDetail | undefined,
   forbiddenKeys: readonly string[],
 ): T {
-  if (envelope.ok && !keyProblem && !forbiddenKeys.length) return envelope;
-  throw validationError([...(envelope.ok ? [] : envelope.details), ...(keyProblem ? [keyProblem] : [])], forbiddenKeys);
+  if (body.ok && !headerProblem && !forbiddenKeys.length) return body;
+  throw validationError([...(body.ok ? [] : body.details), ...(headerProblem ? [headerProblem] : [])], forbiddenKeys);
 }
 
 /** `isUnavailable` classifies store failures a retry may cure (the stores know their SDK's errors; the edge does not). */
 export function toApiError(err: unknown, isUnavailable: (err: unknown) => boolean): ApiError {
   if (err instanceof ApiError) return err;
   if (isUnavailable(err)) return unavailable();
+  // middy's own HTTP errors (from @middy/http-json-body-parser), onto the contract's codes.
   const middy = err as { statusCode?: unknown; expose?: unknown; message: string };
-  if (middy && typeof middy.statusCode === 'number' && middy.expose === true) {
-    return fromMiddyError(middy as { statusCode: number });
-  }
+  if (middy && typeof middy.statusCode === 'number' && middy.expose === true)
+    return new ApiError(middy.statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'INVALID_JSON');
   return new ApiError('INTERNAL_ERROR');
 }
 

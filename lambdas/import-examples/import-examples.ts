@@ -11,9 +11,9 @@ import {
   type ValidExample,
   learnExamples,
 } from '../application/import-examples';
-import type { FeedbackFields } from '../domain/ports';
 import { validateFeedback } from '../feedback/feedback-schema';
 import type { ErrorDetail } from '../http/errors';
+import type { Validated } from '../http/body-validation';
 
 export type { ImportAnswer, ImportDeps, ImportItem, ImportOptions, ImportOutcome };
 
@@ -22,13 +22,7 @@ const prefixed = (prefix: string, details: ErrorDetail[]) =>
   details.map((d) => ({ ...d, field: `${prefix}.${d.field}` }));
 
 /** One example's signal and labels, or what is wrong with it (every problem at once). */
-export function validateExample(
-  raw: unknown,
-  workspaceId: string,
-  nowMs: number,
-):
-  | { ok: true; signal: { subject?: string; body?: string; sender?: string }; labels: FeedbackFields }
-  | { ok: false; details: ErrorDetail[] } {
+export function validateExample(raw: unknown, workspaceId: string, nowMs: number): Validated<ValidExample> {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return { ok: false, details: [{ field: '(example)', message: 'must be an object with signal and labels' }] };
   }

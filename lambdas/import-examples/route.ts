@@ -1,43 +1,36 @@
-// POST /api/v1/workspaces/{workspace_id}/examples (contract section 13). Order: 401 → 403 ACCOUNT_INACTIVE → 403
-// INSUFFICIENT_SCOPE (the chain) → 403 WORKSPACE_NOT_ALLOWED (the path) → 413 → 415 → INVALID_JSON → the envelope's
-// VALIDATION_ERROR → 429 (one request of the limit per example) → each example's own errors.
+// POST /api/v1/workspaces/{workspace_id}/examples (contract section 13): the refusals in CHECKS, then the envelope's
+// VALIDATION_ERROR, 429 (one request of the limit per example) and each example's own errors.
 import { actorForKey } from '../domain/audit';
 import type { Dependencies } from '../dependencies';
 import { idempotencyRequest } from '../analyze/analyze-signal';
 import { validateIdempotencyKey } from '../analyze/signal-schema';
 import { ITEM_PREFIX } from '../contract/tables';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError, validEnvelope } from '../http/errors';
+import { ApiError, validInput } from '../http/errors';
 import { importExamples } from './import-examples';
-import { IMPORT_BODY_LIMIT, validateImportEnvelope } from './import-envelope';
+import { IMPORT_LIMITS, validateImportEnvelope } from './import-envelope';
 
-// The workspace is in the path: its 403 before anything about the body; the rate limit is spent per example, after
-// the envelope (consumeRateLimit).
-const CHECKS: Check[] = [
-  'key',
-  'scope',
-  { workspace: 'path' },
-  { jsonBody: { maxBytes: IMPORT_BODY_LIMIT.bytes, tooLargeMessage: IMPORT_BODY_LIMIT.message } },
-];
+// The workspace is in the path: its 403 before anything about the body.
+const CHECKS: Check[] = ['key', 'scope', { workspace: 'path' }, { jsonBody: { maxBytes: IMPORT_LIMITS.bodyBytes } }];
 
 export function importExamplesRoute(deps: Dependencies): RouteHandler {
   const { workspaces, telemetry, modelWrites: store } = deps;
-  return apiHandler(deps, { checks: CHECKS }, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
+  return apiHandler(deps, CHECKS, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
     const nowMs = Date.now();
     const workspaceId = event.pathParameters?.workspace_id ?? '';
     const idempotencyKey = event.headers['idempotency-key'];
-    const envelope = validEnvelope(
+    const { items: examples } = validInput(
       validateImportEnvelope(event.body),
       validateIdempotencyKey(idempotencyKey),
       forbiddenKeys,
     );
     // Contract section 13: one request of the key's limit per example, after the envelope, before any example.
-    await consumeRateLimit(envelope.examples.length);
+    await consumeRateLimit(examples.length);
 
     const idem = idempotencyKey === undefined ? undefined : idempotencyRequest(idempotencyKey, event.body);
     const outcome = await importExamples(
       workspaceId,
-      envelope.examples,
+      examples,
       { workspaces, store },
       {
         nowMs,
@@ -61,7 +54,7 @@ export function importExamplesRoute(deps: Dependencies): RouteHandler {
     const replayed = outcome.kind === 'replayed';
     telemetry.logger.info(replayed ? 'import replayed' : 'import learned', {
       workspace_id: workspaceId,
-      examples: envelope.examples.length,
+      examples: examples.length,
       learned: outcome.answer.learned,
     });
     return { statusCode: 200, body: outcome.answer, headers: replayed ? { 'Idempotent-Replayed': 'true' } : undefined };

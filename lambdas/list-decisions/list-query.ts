@@ -5,6 +5,7 @@ import { parseRfc3339 } from '../domain/timestamps';
 import { PRIORITIES, type Priority } from '../domain/decision';
 import { DECISION_ID_PATTERN } from '../domain/ids';
 import type { ErrorDetail } from '../http/errors';
+import type { Validated } from '../http/body-validation';
 
 export const LIST_LIMIT = { default: 20, max: 100 } as const;
 const KNOWN = new Set(['workspace_id', 'limit', 'starting_after', 'priority', 'created_after', 'created_before']);
@@ -36,9 +37,7 @@ function timeParameter(value: string): number | undefined {
 }
 
 /** The other parameters, after the workspace check. */
-export function listQuery(
-  params: Record<string, string>,
-): { ok: true; query: ListQuery } | { ok: false; details: ErrorDetail[] } {
+export function listQuery(params: Record<string, string>): Validated<{ query: ListQuery }> {
   const details: ErrorDetail[] = [];
   for (const name of Object.keys(params)) {
     if (!KNOWN.has(name)) details.push({ field: name, message: 'is not a parameter of this operation' });

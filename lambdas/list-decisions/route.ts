@@ -6,7 +6,7 @@ import { listQuery, workspaceParameter } from './list-query';
 
 export function listDecisionsRoute(deps: Dependencies): RouteHandler {
   const { decisionList, workspaceAccess } = deps;
-  return apiHandler(deps, { checks: ['key', 'scope', 'rate-limit'] }, async ({ event, principal }) => {
+  return apiHandler(deps, ['key', 'scope', 'rate-limit'], async ({ event, principal }) => {
     const params = (event.queryStringParameters ?? {}) as Record<string, string>;
     // Refusal order (docs/partners.md, Errors): a missing or malformed workspace, then the grant, then the rest.
     const workspace = workspaceParameter(params);

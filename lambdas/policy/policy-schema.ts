@@ -1,10 +1,9 @@
 // The policy body of PUT /workspaces/{id}/policy (contract section 8), validated strictly with valibot: unknown
 // fields anywhere are refused, every problem is named in `details`. The admin CLI validates files with the same schema.
 import * as v from 'valibot';
-import { validateBody } from '../http/body-validation';
+import { type Validated, validateBody } from '../http/body-validation';
 import { PRIORITIES } from '../domain/decision';
 import { DEFAULT_THRESHOLDS, NAME_PATTERN, type WorkspacePolicy } from '../domain/policy';
-import type { ErrorDetail } from '../http/errors';
 
 export const POLICY_MAX_BYTES = 64 * 1024;
 const ADDRESS = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:".]+$/;
@@ -133,9 +132,7 @@ const PolicySchema = v.pipe(
   ),
 );
 
-export type PolicyValidation = { ok: true; policy: WorkspacePolicy } | { ok: false; details: ErrorDetail[] };
-
-export function validatePolicy(input: unknown): PolicyValidation {
+export function validatePolicy(input: unknown): Validated<{ policy: WorkspacePolicy }> {
   const result = validateBody(PolicySchema, input);
   if (!result.ok) return result;
   // Exactly as sent, in the order of the contract's table; the read-only fields are dropped.

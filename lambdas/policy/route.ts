@@ -4,7 +4,7 @@ import { AuditEventError, actorForKey } from '../domain/audit';
 import type { StoredPolicy } from '../domain/policy';
 import { readPolicy, replacePolicy } from '../application/policy';
 import { type ApiEvent, type Check, type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError, validationError } from '../http/errors';
+import { ApiError, validInput, validationError } from '../http/errors';
 import { POLICY_MAX_BYTES, validatePolicy } from './policy-schema';
 
 const etag = (policy: StoredPolicy) => `"${policy.version}"`;
@@ -20,7 +20,7 @@ export function parseIfMatch(header: string | undefined): number | undefined {
 const workspaceOf = (event: ApiEvent): string => event.pathParameters?.workspace_id ?? '';
 
 export function getPolicyRoute(deps: Dependencies): RouteHandler {
-  return apiHandler(deps, { checks: ['key', 'scope', 'rate-limit', { workspace: 'path' }] }, async ({ event }) => {
+  return apiHandler(deps, ['key', 'scope', 'rate-limit', { workspace: 'path' }], async ({ event }) => {
     const policy = await readPolicy(deps, workspaceOf(event));
     return { statusCode: 200, body: policy, headers: { ETag: etag(policy) } };
   });
@@ -32,29 +32,19 @@ const PUT_CHECKS: Check[] = [
   'scope',
   'rate-limit',
   { workspace: 'path' },
-  {
-    jsonBody: {
-      maxBytes: POLICY_MAX_BYTES,
-      tooLargeMessage: `The request body is larger than ${POLICY_MAX_BYTES / 1024} KiB.`,
-    },
-  },
+  { jsonBody: { maxBytes: POLICY_MAX_BYTES } },
 ];
 
 export function putPolicyRoute(deps: Dependencies): RouteHandler {
-  return apiHandler(deps, { checks: PUT_CHECKS }, async ({ event, principal, forbiddenKeys }) => {
+  return apiHandler(deps, PUT_CHECKS, async ({ event, principal, forbiddenKeys }) => {
     const workspaceId = workspaceOf(event);
-    const validation = validatePolicy(event.body);
     const ifMatch = parseIfMatch(event.headers['if-match']);
-    if (!validation.ok || forbiddenKeys.length || Number.isNaN(ifMatch)) {
-      throw validationError(
-        [
-          ...(validation.ok ? [] : validation.details),
-          ...(Number.isNaN(ifMatch) ? [{ field: 'If-Match', message: 'must be a policy version, e.g. "3"' }] : []),
-        ],
-        forbiddenKeys,
-      );
-    }
-    const result = await replacePolicy(deps, workspaceId, validation.policy, ifMatch, new Date(), {
+    const { policy } = validInput(
+      validatePolicy(event.body),
+      Number.isNaN(ifMatch) ? { field: 'If-Match', message: 'must be a policy version, e.g. "3"' } : undefined,
+      forbiddenKeys,
+    );
+    const result = await replacePolicy(deps, workspaceId, policy, ifMatch, new Date(), {
       actor: actorForKey(principal.key_id),
     }).catch((err: unknown) => {
       // The audit log refuses a policy holding an API key (in a keyword, say): so does the route, as bad input.

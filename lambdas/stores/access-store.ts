@@ -2,7 +2,6 @@
 // A key item stays small: its grants are items of their own (grant-store.ts).
 import {
   type DynamoDBDocumentClient,
-  GetCommand,
   paginateQuery,
   paginateScan,
   QueryCommand,
@@ -28,6 +27,7 @@ import {
 import { DynamoGrantStore } from './grant-store';
 import { auditEventPut, auditTableFor } from './audit-log';
 import { cancellationReasons } from './database-faults';
+import { getItem } from './dynamodb-client';
 
 /** The first item of a transaction failed its condition (the change's own item; the event's never does). */
 const firstConditionFailed = (err: unknown) => cancellationReasons(err)[0] === 'ConditionalCheckFailed';
@@ -86,21 +86,14 @@ export class DynamoAccessStore implements AccessStore {
     return auditEventPut(auditTableFor(this.auditTableName), { actor: by.actor, ...event }, this.now());
   }
 
-  /** Consistent: a key used a moment after `key create` must not read as unknown (and be cached as such). */
-  private async read(pk: string): Promise<Item | undefined> {
-    const out = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
-    );
-    return out.Item;
-  }
-
   async getKeyByHash(keyHash: string): Promise<KeyRecord | undefined> {
-    const item = await this.read(ITEM_PREFIX.key + keyHash);
+    // Consistent: a key used a moment after `key create` must not read as unknown (and be cached as such).
+    const item = await getItem(this.client, this.tableName, ITEM_PREFIX.key + keyHash);
     return item ? toKey(item) : undefined;
   }
 
   async getPartner(partnerId: string): Promise<PartnerRecord | undefined> {
-    const item = await this.read(ITEM_PREFIX.partner + partnerId);
+    const item = await getItem(this.client, this.tableName, ITEM_PREFIX.partner + partnerId);
     return item ? toPartner(item) : undefined;
   }
 
@@ -157,6 +150,7 @@ export class DynamoAccessStore implements AccessStore {
   }
 
   async putKey(key: KeyRecord, by: AuditActor, retiring?: KeyRetirement): Promise<void> {
+    const { key_hash, ...fields } = key;
     const created = {
       status: key.status,
       scopes: key.scopes,
@@ -168,19 +162,7 @@ export class DynamoAccessStore implements AccessStore {
       {
         Put: {
           TableName: this.tableName,
-          Item: {
-            pk: ITEM_PREFIX.key + key.key_hash,
-            kind: 'key',
-            key_id: key.key_id,
-            partner_id: key.partner_id,
-            prefix: key.prefix,
-            status: key.status,
-            expires_at: key.expires_at,
-            created_at: key.created_at,
-            description: key.description,
-            scopes: key.scopes,
-            rate_limit: key.rate_limit,
-          },
+          Item: { pk: ITEM_PREFIX.key + key_hash, kind: 'key', ...fields },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },

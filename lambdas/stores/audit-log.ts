@@ -2,15 +2,11 @@
 // the TransactWriteItems of the change it records, so a change and its event land together or not at all.
 //   audit#<event_id>   event_id, at, actor, action, target, before, after; audit_log = "audit" (the index partition);
 //                      expires_at (epoch seconds, the table's TTL attribute) = at + 400 days
-import { AUDIT_BY_TIME_INDEX, ITEM_PREFIX } from '../contract/tables';
+import { ITEM_PREFIX } from '../contract/tables';
 import { AUDIT_RETENTION_DAYS, type AuditEvent, type AuditEventInput, auditEvent } from '../domain/audit';
 
 /** The value of `audit_log` on every audit item: the one partition of the audit_by_time index. */
 export const AUDIT_LOG_PARTITION = 'audit';
-
-export interface AuditEventPut {
-  Put: { TableName: string; Item: Record<string, unknown>; ConditionExpression: string };
-}
 
 /** The stored item of an event. */
 export function auditItem(event: AuditEvent): Record<string, unknown> {
@@ -35,7 +31,7 @@ export function auditItem(event: AuditEvent): Record<string, unknown> {
  * - Throws `AuditEventError` (before any write) when `input` holds what an event must not: a key, a key hash or text.
  * - The Put is conditional (`attribute_not_exists(pk)`): an event is never overwritten.
  */
-export function auditEventPut(tableName: string, input: AuditEventInput, at: Date): AuditEventPut {
+export function auditEventPut(tableName: string, input: AuditEventInput, at: Date) {
   return {
     Put: {
       TableName: tableName,
@@ -64,5 +60,3 @@ export function eventFromItem(item: Record<string, unknown>): AuditEvent {
     after: (item.after ?? null) as AuditEvent['after'],
   };
 }
-
-export { AUDIT_BY_TIME_INDEX };

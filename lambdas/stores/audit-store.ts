@@ -3,7 +3,8 @@
 // the events of its time window (give --since to bound it) and never the rest of the table.
 import { type DynamoDBDocumentClient, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { type AuditEvent, type AuditQuery, actorForKey, firstAuditEventIdAt } from '../domain/audit';
-import { AUDIT_BY_TIME_INDEX, AUDIT_LOG_PARTITION, eventFromItem } from './audit-log';
+import { AUDIT_BY_TIME_INDEX } from '../contract/tables';
+import { AUDIT_LOG_PARTITION, eventFromItem } from './audit-log';
 
 export class DynamoAuditLog {
   constructor(

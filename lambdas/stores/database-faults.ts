@@ -25,9 +25,13 @@ const NETWORK_CODES = new Set([
 const WRAPPED_NETWORK_ERROR =
   /^AWS SDK error wrapper for .*\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN)\b/;
 
+/** A TransactWriteItems that DynamoDB cancelled (see its cancellation reasons). */
+export const transactionCancelled = (err: unknown) =>
+  (err as { name?: string } | undefined)?.name === 'TransactionCanceledException';
+
 /** The code of each item of a cancelled transaction ('None' where the item was fine); [] for any other error. */
 export const cancellationReasons = (err: unknown): string[] =>
-  (err as { name?: string } | undefined)?.name === 'TransactionCanceledException'
+  transactionCancelled(err)
     ? ((err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r?.Code ?? 'None')
     : [];
 

@@ -4,8 +4,7 @@
 // With an Idempotency-Key the key is claimed first, with one conditional write holding the batch's decision ids and
 // per-item errors (never the decisions themselves): a replay reads the ids back, and decisions its first attempt
 // did not get to store are rebuilt from the same body and moment.
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
 import type {
@@ -19,7 +18,7 @@ import type {
 } from '../domain/ports';
 import { parseInstant } from '../domain/timestamps';
 import { batchGet, batchWriteAll } from './batch-writes';
-import { IDEMPOTENCY_WINDOW_SECONDS, decisionFrom, decisionItem } from './decision-store';
+import { claimedRecord, decisionFrom, decisionItem, idempotencyClaim, idempotencyPk } from './decision-store';
 import { conditionFailed } from './database-faults';
 
 export class DynamoDecisionBatchStore implements DecisionBatchStore {
@@ -45,35 +44,21 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
     items: BatchItemRecord[],
     createdMs: number,
   ): Promise<BatchSaveResult> {
-    const pk = `${ITEM_PREFIX.idempotency}${owner.partner_id}#${idempotency.keyHash}`;
-    const nowSeconds = Math.floor(createdMs / 1000);
+    const pk = idempotencyPk(owner.partner_id, idempotency.keyHash);
+    const record = { kind: 'batch', request_hash: idempotency.requestHash, items, created_ms: createdMs };
     try {
       await this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
-            pk,
-            kind: 'batch',
-            request_hash: idempotency.requestHash,
-            items,
-            created_ms: createdMs,
-            expires_at: nowSeconds + IDEMPOTENCY_WINDOW_SECONDS,
-          },
-          // TTL deletion lags; an expired record is treated as absent and overwritten.
-          ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
-          ExpressionAttributeValues: { ':now': nowSeconds },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
+        new PutCommand(idempotencyClaim(this.tableName, pk, record, Math.floor(createdMs / 1000))),
       );
       return { kind: 'created' };
     } catch (err) {
-      const e = err as { name?: string; Item?: Record<string, unknown> };
       if (!conditionFailed(err)) throw err;
-      // Errors are not translated by the DocumentClient: the old item comes in AttributeValue form.
-      const existing = e.Item
-        ? unmarshall(e.Item as Parameters<typeof unmarshall>[0])
-        : (await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true })))
-            .Item;
+      const existing = await claimedRecord(
+        this.client,
+        this.tableName,
+        pk,
+        (err as { Item?: Record<string, unknown> }).Item,
+      );
       // A single analyze's record under the same key is another request: a conflict, like a different body.
       if (!existing || existing.kind !== 'batch' || existing.request_hash !== idempotency.requestHash) {
         return { kind: 'conflict' };

@@ -15,6 +15,7 @@ import type { Decision } from '../domain/decision';
 import type { DecisionListQuery, DecisionListStore, FeedbackFields } from '../domain/ports';
 import { decisionFrom } from './decision-store';
 import { batchGet } from './batch-writes';
+import { CROCKFORD, ulidTime } from '../domain/ids';
 
 /**
  * DynamoDB's answer to a Query on an index that a table upgraded in place does not have yet, or is still building
@@ -24,19 +25,8 @@ const isIndexNotReady = (err: unknown) =>
   (err as { name?: string }).name === 'ValidationException' &&
   /backfilling|does not have the specified index/i.test((err as Error).message ?? '');
 
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 /** The largest time a ULID can hold. */
 const MAX_ULID_MS = 2 ** 48 - 1;
-
-function encodeTime(ms: number): string {
-  let out = '';
-  let t = ms;
-  for (let i = 0; i < 10; i++) {
-    out = CROCKFORD[t % 32] + out;
-    t = Math.floor(t / 32);
-  }
-  return out;
-}
 
 /** The greatest id string below `id` among ids of the same length (Crockford base32 after the prefix). */
 export function idBefore(id: string): string | undefined {
@@ -62,13 +52,13 @@ export function idRange(
     // created_at is whole ms: after T means at least floor(T) + 1.
     const ms = Math.floor(query.createdAfterMs) + 1;
     if (ms > MAX_ULID_MS) return undefined;
-    if (ms > 0) lower = `dec_${encodeTime(ms)}${'0'.repeat(16)}`;
+    if (ms > 0) lower = `dec_${ulidTime(ms)}${'0'.repeat(16)}`;
   }
   if (query.createdBeforeMs !== undefined) {
     // before T means at most ceil(T) - 1.
     const ms = Math.ceil(query.createdBeforeMs) - 1;
     if (ms < 0) return undefined;
-    if (ms < MAX_ULID_MS) upper = `dec_${encodeTime(ms)}${'Z'.repeat(16)}`;
+    if (ms < MAX_ULID_MS) upper = `dec_${ulidTime(ms)}${'Z'.repeat(16)}`;
   }
   if (query.startingAfter !== undefined) {
     const before = idBefore(query.startingAfter);
@@ -108,17 +98,10 @@ export class DynamoDecisionListStore implements DecisionListStore {
       startKey = page.LastEvaluatedKey;
       const nowSeconds = Math.floor(Date.now() / 1000);
       const live = (page.Items ?? []).filter((item) => Number(item.expires_at) > nowSeconds);
-      // Feedback is not in the index (a feedback would write the index otherwise): read from the decisions, 100 a call.
-      const items = live.length
-        ? (
-            await batchGet(
-              this.client,
-              this.tableName,
-              live.map((item) => String(item.pk)),
-              false,
-            )
-          ).items
-        : new Map<string, Record<string, unknown>>();
+      // Feedback is not in the index (a feedback would write the index otherwise): read from the decisions, 100 a call
+      // (none for a page of none).
+      const pks = live.map((item) => String(item.pk));
+      const { items } = await batchGet(this.client, this.tableName, pks, false);
       for (const item of live) {
         const feedback = items.get(String(item.pk))?.feedback as { fields?: FeedbackFields } | undefined;
         yield { decision: item.decision as Record<string, unknown>, feedback: feedback?.fields };

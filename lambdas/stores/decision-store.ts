@@ -1,12 +1,13 @@
 // Decisions and idempotency records. A decision is written with one conditional write; with an Idempotency-Key,
 // the record and the decision go in one transaction, so two concurrent requests with the same key make one decision.
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
 import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest, SaveResult } from '../domain/ports';
 import { parseInstant } from '../domain/timestamps';
 import { conditionFailed, transactionConflict } from './database-faults';
+import { getItem } from './dynamodb-client';
 
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 
@@ -60,16 +61,41 @@ export function decisionItem(decision: Decision, owner: DecisionOwner, nowSecond
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The key of an Idempotency-Key's record (one per partner and key). */
+export const idempotencyPk = (partnerId: string, keyHash: string) =>
+  `${ITEM_PREFIX.idempotency}${partnerId}#${keyHash}`;
+
+/** The conditional Put that claims an Idempotency-Key; TTL deletion lags, so an expired record counts as absent. */
+export const idempotencyClaim = (
+  tableName: string,
+  pk: string,
+  record: Record<string, unknown>,
+  nowSeconds: number,
+) => ({
+  TableName: tableName,
+  Item: { pk, ...record, expires_at: nowSeconds + IDEMPOTENCY_WINDOW_SECONDS },
+  ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+  ExpressionAttributeValues: { ':now': nowSeconds },
+  ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+});
+
+/**
+ * The record that made a claim fail: as the failure returned it (in AttributeValue form: the DocumentClient does not
+ * translate errors), else read.
+ */
+export const claimedRecord = async (
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  pk: string,
+  returned: Record<string, unknown> | undefined,
+) => (returned ? unmarshall(returned as Parameters<typeof unmarshall>[0]) : getItem(client, tableName, pk));
+
 export class DynamoDecisionStore implements DecisionStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly retentionDays: number,
   ) {}
-
-  private decisionItem(decision: Decision, owner: DecisionOwner, nowSeconds: number, extra: DecisionExtras) {
-    return { ...extra, ...decisionItem(decision, owner, nowSeconds, this.retentionDays) };
-  }
 
   async save(
     decision: Decision,
@@ -78,7 +104,7 @@ export class DynamoDecisionStore implements DecisionStore {
     extra: DecisionExtras = {},
   ): Promise<SaveResult> {
     const nowSeconds = Math.floor(parseInstant(decision.created_at) / 1000);
-    const item = this.decisionItem(decision, owner, nowSeconds, extra);
+    const item = { ...extra, ...decisionItem(decision, owner, nowSeconds, this.retentionDays) };
     if (!idempotency) {
       try {
         await this.client.send(
@@ -88,33 +114,20 @@ export class DynamoDecisionStore implements DecisionStore {
         // The SDK retries a write whose reply timed out; if the first attempt had committed, the retry fails its
         // condition on our own item. The id is a fresh ULID, so an item holding our decision means we stored it.
         if (!conditionFailed(err)) throw err;
-        const stored = await this.readItem(item.pk);
+        const stored = await getItem(this.client, this.tableName, item.pk);
         if ((stored?.decision as Decision | undefined)?.created_at !== decision.created_at) throw err;
       }
       return { kind: 'created', decision };
     }
 
-    const idemPk = `${ITEM_PREFIX.idempotency}${owner.partner_id}#${idempotency.keyHash}`;
+    const idemPk = idempotencyPk(owner.partner_id, idempotency.keyHash);
+    const record = { request_hash: idempotency.requestHash, decision };
     for (let attempt = 0; ; attempt++) {
       try {
         await this.client.send(
           new TransactWriteCommand({
             TransactItems: [
-              {
-                Put: {
-                  TableName: this.tableName,
-                  Item: {
-                    pk: idemPk,
-                    request_hash: idempotency.requestHash,
-                    decision,
-                    expires_at: nowSeconds + IDEMPOTENCY_WINDOW_SECONDS,
-                  },
-                  // TTL deletion lags; an expired record is treated as absent and overwritten.
-                  ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
-                  ExpressionAttributeValues: { ':now': nowSeconds },
-                  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-                },
-              },
+              { Put: idempotencyClaim(this.tableName, idemPk, record, nowSeconds) },
               { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
             ],
           }),
@@ -124,10 +137,7 @@ export class DynamoDecisionStore implements DecisionStore {
         const e = err as { name?: string; CancellationReasons?: { Code?: string; Item?: Record<string, unknown> }[] };
         const first = e.CancellationReasons?.[0];
         if (e.name === 'TransactionCanceledException' && first?.Code === 'ConditionalCheckFailed') {
-          // Errors are not translated by the DocumentClient: the old item comes in AttributeValue form.
-          const existing = first.Item
-            ? unmarshall(first.Item as Parameters<typeof unmarshall>[0])
-            : await this.readItem(idemPk);
+          const existing = await claimedRecord(this.client, this.tableName, idemPk, first.Item);
           if (existing) {
             return existing.request_hash === idempotency.requestHash
               ? { kind: 'replayed', decision: decisionFrom(existing.decision as Record<string, unknown>) }
@@ -141,16 +151,9 @@ export class DynamoDecisionStore implements DecisionStore {
     }
   }
 
-  private async readItem(pk: string): Promise<Record<string, unknown> | undefined> {
-    const out = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
-    );
-    return out.Item;
-  }
-
   async get(decisionId: string): Promise<Decision | undefined> {
     // Consistent: a GET right after analyze must find the decision.
-    const item = await this.readItem(ITEM_PREFIX.decision + decisionId);
+    const item = await getItem(this.client, this.tableName, ITEM_PREFIX.decision + decisionId);
     // Past its retention a decision is gone, even while DynamoDB's TTL sweep (which can lag) has not deleted it.
     if (!item?.decision || Number(item.expires_at) <= Math.floor(Date.now() / 1000)) return undefined;
     return decisionFrom(item.decision as Record<string, unknown>);

@@ -1,7 +1,7 @@
 // The DynamoDB DocumentClient the service uses: one per service object, reused across requests (keep-alive).
 import type { Agent } from 'node:http';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 
 export interface ClientOptions {
   endpoint?: string;
@@ -45,3 +45,12 @@ export const consumedUnits = (output: object): number =>
   [(output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity ?? []]
     .flat()
     .reduce((sum, c) => sum + Number(c.CapacityUnits ?? 0), 0);
+
+/** The item under `pk`, read consistently (undefined when there is none). */
+export async function getItem(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  pk: string,
+): Promise<Record<string, unknown> | undefined> {
+  return (await client.send(new GetCommand({ TableName: tableName, Key: { pk }, ConsistentRead: true }))).Item;
+}

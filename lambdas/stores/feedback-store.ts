@@ -1,10 +1,7 @@
-// Feedback on a decision and the model counts it moves (docs/learning.md, "Corrections at the price of a write").
-// Writes per feedback, each a small item whatever the workspace learned: one conditional UpdateItem on the decision
-// item (replacing earlier feedback), and when counts move, an atomic ADD on the workspace head (the journal's next
-// number) and a PutItem of the journal entry (the sketch and the labels moved). Concurrent feedback from many
-// containers never loses a count: each takes its own number. One feedback in FOLD_WINDOW also folds a window of the
-// journal into the label items (lambdas/stores/journal-fold.ts).
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+// Feedback on a decision and the model counts it moves: the decision item, the head's next journal number and the
+// journal entry, three small writes whatever the workspace learned (docs/learning.md, "Corrections at the price of a
+// write").
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import { encodeChanges } from '../domain/learning/journal';
 import { learnedChanges } from '../domain/learning/model';
@@ -12,6 +9,7 @@ import { decodeSketch, encodeSketch } from '../domain/learning/sketch';
 import type { FeedbackFields, FeedbackRecorded, FeedbackStore, FeedbackTarget } from '../domain/ports';
 import { decisionFrom } from './decision-store';
 import { conditionFailed } from './database-faults';
+import { getItem } from './dynamodb-client';
 import { JournalFolder } from './journal-fold';
 import type { FoldOptions } from './fold-schedule';
 import { headFrom, journalPk, updateHead } from './workspace-head';
@@ -19,13 +17,9 @@ import { headFrom, journalPk, updateHead } from './workspace-head';
 /** A journal entry's shortest life: its decision may expire sooner (DECISION_RETENTION_DAYS can be 1). */
 const MIN_ENTRY_SECONDS = 86_400;
 
-/** Counts writes, for the bench's "bounded, stated and measured" figure. */
-export interface WriteCounter {
-  writes: number;
-}
-
 export class DynamoFeedbackStore implements FeedbackStore {
-  readonly counter: WriteCounter = { writes: 0 };
+  /** Counts writes, for the bench's "bounded, stated and measured" figure. */
+  readonly counter = { writes: 0 };
   /** Folds the journal into the label items now and then (its stats are the bench's amortized fold cost). */
   readonly folder: JournalFolder;
 
@@ -38,14 +32,7 @@ export class DynamoFeedbackStore implements FeedbackStore {
   }
 
   async getTarget(decisionId: string): Promise<FeedbackTarget | undefined> {
-    const out = await this.client.send(
-      new GetCommand({
-        TableName: this.tableName,
-        Key: { pk: ITEM_PREFIX.decision + decisionId },
-        ConsistentRead: true,
-      }),
-    );
-    const item = out.Item;
+    const item = await getItem(this.client, this.tableName, ITEM_PREFIX.decision + decisionId);
     if (!item?.decision || Number(item.expires_at) <= Math.floor(Date.now() / 1000)) return undefined;
     return {
       decision: decisionFrom(item.decision as Record<string, unknown>),

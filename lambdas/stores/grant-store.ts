@@ -16,6 +16,7 @@ import { auditEventPut, auditTableFor } from './audit-log';
 import { batchGet } from './batch-writes';
 import { chunks, inParallel } from '../domain/in-parallel';
 import { cancellationReasons, transactionConflict } from './database-faults';
+import { getItem } from './dynamodb-client';
 
 const INDEX = 'grants_by_head';
 /** Exact grants per transaction (two items each; DynamoDB allows 100 items): small enough that one call stays short on a busy DynamoDB Local. */
@@ -75,10 +76,8 @@ export class DynamoGrantStore implements GrantStore {
   }
 
   async prefixGrants(keyId: string): Promise<string[]> {
-    const out = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk: prefixesPk(keyId) }, ConsistentRead: true }),
-    );
-    return [...((out.Item?.prefixes as Set<string> | undefined) ?? [])].sort();
+    const item = await getItem(this.client, this.tableName, prefixesPk(keyId));
+    return [...((item?.prefixes as Set<string> | undefined) ?? [])].sort();
   }
 
   async listGrants(keyId: string): Promise<string[]> {

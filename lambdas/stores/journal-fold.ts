@@ -1,19 +1,6 @@
-// Folding the feedback journal into the label items (docs/learning.md, "Corrections at the price of a write").
-//
-// Now and then a feedback sums a window of journal entries into per-label deltas and ADDs them to the label items,
-// so a container's first load reads the label items plus at most about FOLD_WINDOW + FOLD_LAG entries. DynamoDB
-// bills an update by the whole item, so a fold costs about the size of the label items it touches; paid once per
-// FOLD_WINDOW feedbacks.
-//
-// Exactly once, whoever runs it and however often it is retried:
-// - the head names the fold in flight (`folding` = the window's end, set on the condition that the fold marker is
-//   still the window's start), so one fold runs at a time and loaders know the label items are moving;
-// - a plan item fixes which entries of the window are missing (a feedback that crashed before writing its entry), so
-//   every run of the fold sums the same entries into the same updates;
-// - each label is written once per window, with the window's end as its mark (`lf`), on the condition that the
-//   item's mark is lower (or, rewritten whole, that it is still the one read): a label written before is skipped;
-// - the last write moves the head's fold marker to the window's end and clears `folding`.
-// A fold left in flight (a crash) is taken over by a feedback after FOLD_TAKEOVER_MS.
+// Folding the feedback journal into the label items, exactly once whoever runs it and however often: the head's
+// `folding` claim, the window's plan item, each label's mark `lf`, then the head's fold marker (docs/learning.md,
+// "Corrections at the price of a write", Folds).
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type LabelDelta, addDeltaToCounts, journalDeltas } from '../domain/learning/label-delta';
 import { JOURNAL_GAP_GIVE_UP_MS, type JournalEntry } from '../domain/learning/journal';
@@ -22,18 +9,17 @@ import {
   WORKSPACE_PREFIX,
   countsFrom,
   entryBytes,
-  entryFrom,
   foldPlanPk,
   headFrom,
   headPk,
-  journalPk,
   labelPk,
+  readJournal,
   retryingConflicts,
   updateHead,
 } from './workspace-head';
-import { batchGet, batchWriteAll } from './batch-writes';
+import { batchWriteAll } from './batch-writes';
 import { FOLD_LAG, FOLD_TAKEOVER_MS, FOLD_WINDOW, type FoldOptions, foldDue, foldEnd } from './fold-schedule';
-import { consumedUnits } from './dynamodb-client';
+import { consumedUnits, getItem } from './dynamodb-client';
 import { conditionFailed, transactionConflict } from './database-faults';
 
 /** Counts ADDed by one update: its expression stays well under DynamoDB's 4 KB. */
@@ -41,15 +27,9 @@ const TERMS_PER_UPDATE = 250;
 /** A fold's plan is kept this long (far beyond any retry). */
 const PLAN_SECONDS = 30 * 24 * 60 * 60;
 
-export interface FoldStats {
-  folds: number;
-  /** Write and read units the folds consumed, as DynamoDB reported them (updates are billed by the whole item). */
-  writeUnits: number;
-  readUnits: number;
-}
-
 export class JournalFolder {
-  readonly stats: FoldStats = { folds: 0, writeUnits: 0, readUnits: 0 };
+  /** Folds run, and the write and read units they consumed as DynamoDB reported them (updates: the whole item). */
+  readonly stats = { folds: 0, writeUnits: 0, readUnits: 0 };
   /** Told when the clean-up after a reset fails (the service logs it). */
   onCleanupFailed?: (failure: { workspaceId: string; generation: number; error: unknown }) => void;
 
@@ -172,10 +152,8 @@ export class JournalFolder {
     } catch (err) {
       // Another runner finished this fold, or a reset moved the workspace on.
       if (!conditionFailed(err)) throw err;
-      const head = await this.client.send(
-        new GetCommand({ TableName: this.tableName, Key: { pk: headPk(workspaceId) }, ConsistentRead: true }),
-      );
-      if (Number(head.Item?.generation ?? 0) !== generation) await this.afterReset(workspaceId, generation, deltas);
+      const head = await getItem(this.client, this.tableName, headPk(workspaceId));
+      if (Number(head?.generation ?? 0) !== generation) await this.afterReset(workspaceId, generation, deltas);
     }
   }
 
@@ -217,25 +195,11 @@ export class JournalFolder {
    * found read again strongly consistent, so every run of the fold finds every entry that exists.
    */
   private async readEntries(workspaceId: string, generation: number, seqs: number[]) {
-    const entries = new Map<number, JournalEntry>();
-    let wanted = seqs;
-    for (const consistent of [false, true]) {
-      if (wanted.length === 0) break;
-      const out = await batchGet(
-        this.client,
-        this.tableName,
-        wanted.map((s) => journalPk(workspaceId, generation, s)),
-        consistent,
-      );
+    const read = await readJournal(this.client, this.tableName, workspaceId, generation, seqs, (item, consistent) => {
       // A unit per 4 KB strongly consistent, half that eventually consistent (a feedback's entry is well under 4 KB).
-      for (const s of wanted) {
-        const item = out.items.get(journalPk(workspaceId, generation, s));
-        this.stats.readUnits += Math.max(1, Math.ceil((item ? entryBytes(item) : 0) / 4096)) * (consistent ? 1 : 0.5);
-        if (item) entries.set(s, entryFrom(s, item));
-      }
-      wanted = wanted.filter((s) => !entries.has(s));
-    }
-    return entries;
+      this.stats.readUnits += Math.max(1, Math.ceil((item ? entryBytes(item) : 0) / 4096)) * (consistent ? 1 : 0.5);
+    });
+    return new Map([...read.entries].filter((e): e is [number, JournalEntry] => e[1] !== undefined));
   }
 
   /** The window's missing entries: the plan's if one was written, else this run's (after a short wait for stragglers). */
@@ -249,11 +213,9 @@ export class JournalFolder {
     recent?: Head,
   ): Promise<Set<number> | number> {
     const pk = foldPlanPk(workspaceId, generation, end);
-    const existing = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
-    );
+    const existing = await getItem(this.client, this.tableName, pk);
     this.stats.readUnits += 1;
-    if (existing.Item) return new Set(((existing.Item.missing as number[] | undefined) ?? []).map(Number));
+    if (existing) return new Set(((existing.missing as number[] | undefined) ?? []).map(Number));
     for (let attempt = 0; attempt < 2 && seqs.some((s) => !entries.has(s)); attempt++) {
       await new Promise((r) => setTimeout(r, 100));
       const again = await this.readEntries(
@@ -281,10 +243,8 @@ export class JournalFolder {
       return new Set(missing);
     } catch (err) {
       if (!conditionFailed(err)) throw err;
-      const other = await this.client.send(
-        new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
-      );
-      return new Set(((other.Item?.missing as number[] | undefined) ?? []).map(Number));
+      const other = await getItem(this.client, this.tableName, pk);
+      return new Set(((other?.missing as number[] | undefined) ?? []).map(Number));
     }
   }
 

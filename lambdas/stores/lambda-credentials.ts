@@ -1,15 +1,7 @@
-// Stands in for the AWS SDK's default credential chain (@aws-sdk/credential-provider-node) in the Lambda bundles;
-// the esbuild alias that swaps it in is in lib/lambda-bundling.ts. Lambda gives every function its execution role's
-// temporary credentials in AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN, which is the first link of
-// that chain and the only one that ever answers there. The other links (profiles, SSO, login, credential processes,
-// web identity, ECS and EC2 metadata) and the STS and SSO clients they carry are about 130 KiB of minified code in
-// every bundle, parsed at every cold start and never run. Local mode, tests and the admin CLI run unbundled and keep
-// the whole chain.
-//
-// It reads the same variables as the SDK's `fromEnv`, without importing it: that lives in a package AWS marks
-// internal, and its public re-export (@aws-sdk/credential-providers) costs 3 KiB and 3 ms of init in each bundle.
-// No AWS SDK import, so it is tested as a plain function. Only `defaultProvider` is exported, the one name the
-// DynamoDB client imports from the chain: an importer of any other name fails the build instead of running without.
+// Stands in for the AWS SDK's default credential chain in the Lambda bundles (the esbuild alias: lib/lambda-bundling.ts;
+// why: docs/performance.md, Why the code is shaped this way). It reads the variables Lambda sets, as the SDK's
+// `fromEnv` does. Only `defaultProvider` is exported, the one name the DynamoDB client imports from the chain: an
+// importer of any other name fails the build instead of running without.
 
 /** The credential identity the SDK signs with (the shape of @smithy/types' AwsCredentialIdentity). */
 export interface EnvironmentCredentials {

@@ -1,26 +1,17 @@
-// Writes that change a workspace's learned model as a whole (contract section 13): an import's counts, and a reset.
-//
-// An import appends one entry to the workspace's journal, as a feedback does (docs/learning.md, "Importing history and
-// forgetting it"): its examples summed per label, numbered by the head's `seq` (which also adds the examples to the
-// head's import weight `iw`). Containers apply the entry at their next check; a fold adds it to the label items with
-// the feedback around it, once the imports not folded weigh IMPORT_FOLD_WEIGHT examples. So an import writes a few KB
-// whatever order its labels come in, and never a label item. The entry is written in one transaction with the
-// import's idempotency record (its answer) and its audit event: a replay is answered from the record, a retry after a
-// crash writes the entry again, and nothing is taught twice. A number taken whose entry is not written (the record
-// was claimed meanwhile, or a reset moved the workspace on) gets an empty entry, so no container waits on the gap.
-// A reset moves the model item to a new, empty generation in one transaction with its audit event.
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+// Writes that change a workspace's learned model as a whole: an import (one journal entry, with its idempotency
+// record and audit event in one transaction) and a reset (a new, empty generation). Docs/learning.md, "Importing
+// history and forgetting it".
+import { type DynamoDBDocumentClient, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeDeltas } from '../domain/learning/label-delta';
-import type { LearnedField } from '../domain/learning/model';
 import type { AuditEntry, ImportWrite, ImportWriteResult, ModelWriteStore } from '../domain/learning/model-writes';
 import { ModelBusyError } from '../domain/ports';
 import { auditEventPut } from './audit-log';
 import { batchWriteAll } from './batch-writes';
-import { conditionFailed } from './database-faults';
+import { cancellationReasons, conditionFailed, transactionCancelled } from './database-faults';
+import { getItem } from './dynamodb-client';
 import { JournalFolder } from './journal-fold';
 import type { FoldOptions } from './fold-schedule';
-import { headFrom, headPk, journalPk, updateHead } from './workspace-head';
-import { WORKSPACE_PREFIX, labelPk } from './workspace-store';
+import { WORKSPACE_PREFIX, fieldAndLabel, headFrom, headPk, journalPk, labelPk, updateHead } from './workspace-head';
 
 /** One TransactWriteItems entry (the audit writer's Put). */
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
@@ -32,31 +23,6 @@ const MAX_BACKOFF_MS = 300;
 const RECORD_SECONDS = 24 * 60 * 60;
 /** An import's journal entry is kept 30 days: folded long before (FOLD_AGE_MS), like a fold's plan. */
 const IMPORT_ENTRY_SECONDS = 30 * 24 * 60 * 60;
-
-function headUpdate(
-  tableName: string,
-  workspaceId: string,
-  expression: string,
-  values: Record<string, number>,
-): TransactItem {
-  return {
-    Update: {
-      TableName: tableName,
-      Key: { pk: headPk(workspaceId) },
-      UpdateExpression: expression,
-      ...(expression.includes('#gen') ? { ExpressionAttributeNames: { '#gen': 'generation' } } : {}),
-      ExpressionAttributeValues: values,
-    },
-  };
-}
-
-const reasonsOf = (err: unknown): string[] =>
-  ((err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code ?? 'None');
-
-/** Writes that kept losing to concurrent ones: the route answers 503 with Retry-After (lambdas/stores/database-faults.ts). */
-const busy = (cause: unknown) => new ModelBusyError(cause);
-
-const isCancelled = (err: unknown) => (err as { name?: string }).name === 'TransactionCanceledException';
 
 export class DynamoModelWriteStore implements ModelWriteStore {
   /** Folds the journal when the imports not folded weigh enough (its stats are the bench's fold cost). */
@@ -72,10 +38,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
 
   /** The idempotency record of an import, if one was written (read consistently). */
   async getRecord(pk: string): Promise<Record<string, unknown> | undefined> {
-    const out = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
-    );
-    const item = out.Item;
+    const item = await getItem(this.client, this.tableName, pk);
     return item && Number(item.expires_at) > Math.floor(Date.now() / 1000) ? item : undefined;
   }
 
@@ -107,7 +70,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
       xn: examples,
       expires_at: nowSeconds + IMPORT_ENTRY_SECONDS,
     };
-    const audit = input.audit && this.auditPut(input.audit);
+    const audit = input.audit && auditEventPut(this.tableName, input.audit.event, input.audit.at);
     const items: TransactItem[] = [
       ...(record
         ? [
@@ -176,13 +139,12 @@ export class DynamoModelWriteStore implements ModelWriteStore {
   ): Promise<number> {
     const pk = WORKSPACE_PREFIX.model + workspaceId;
     for (let attempt = 0; ; attempt++) {
-      const out = await this.client.send(
-        new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true }),
-      );
-      const generation = Number(out.Item?.generation ?? 0);
-      const taught = [...((out.Item?.labels as Set<string> | undefined) ?? [])];
-      const before = { generation, labels: taught.length, version: Number(out.Item?.version ?? 0) };
+      const item = await getItem(this.client, this.tableName, pk);
+      const generation = Number(item?.generation ?? 0);
+      const taught = [...((item?.labels as Set<string> | undefined) ?? [])];
+      const before = { generation, labels: taught.length, version: Number(item?.version ?? 0) };
       const after = { generation: generation + 1, labels: 0, version: 0 };
+      const entry = audit?.({ before, after });
       const items: TransactItem[] = [
         {
           Update: {
@@ -194,22 +156,26 @@ export class DynamoModelWriteStore implements ModelWriteStore {
             ExpressionAttributeValues: { ':gen': generation, ':next': generation + 1, ':zero': 0 },
           },
         },
-        ...(audit ? [this.auditPut(audit({ before, after }))] : []),
+        ...(entry ? [auditEventPut(this.tableName, entry.event, entry.at)] : []),
         // The head moves to the new generation with the model item; the journal of the new generation starts after
         // the feedback numbered so far (those entries, of the old generation, are never read again).
-        headUpdate(
-          this.tableName,
-          workspaceId,
-          'SET #gen = :next, folded = if_not_exists(seq, :zero), gs = if_not_exists(seq, :zero) REMOVE folding, folding_at, unfolded_since, iw, gap_seq, gap_at',
-          { ':next': generation + 1, ':zero': 0 },
-        ),
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: { pk: headPk(workspaceId) },
+            UpdateExpression:
+              'SET #gen = :next, folded = if_not_exists(seq, :zero), gs = if_not_exists(seq, :zero) REMOVE folding, folding_at, unfolded_since, iw, gap_seq, gap_at',
+            ExpressionAttributeNames: { '#gen': 'generation' },
+            ExpressionAttributeValues: { ':next': generation + 1, ':zero': 0 },
+          },
+        },
       ];
       const outcome = await this.transact(items, -1, 0);
       if (outcome === 'done') {
         await this.deleteLabelItems(workspaceId, generation, taught);
         return generation + 1;
       }
-      if (attempt >= ATTEMPTS) throw busy(new Error('the model kept changing during the reset'));
+      if (attempt >= ATTEMPTS) throw new ModelBusyError(new Error('the model kept changing during the reset'));
     }
   }
 
@@ -218,17 +184,11 @@ export class DynamoModelWriteStore implements ModelWriteStore {
    * generation never reads them, so a failure leaves them behind rather than failing a reset that already happened.
    */
   private async deleteLabelItems(workspaceId: string, generation: number, taught: string[]): Promise<void> {
-    const requests = taught.map((name) => {
-      const colon = name.indexOf(':');
-      const pk = labelPk(workspaceId, name.slice(0, colon) as LearnedField, name.slice(colon + 1), generation);
-      return { DeleteRequest: { Key: { pk } } };
-    });
+    const requests = taught.map((name) => ({
+      DeleteRequest: { Key: { pk: labelPk(workspaceId, ...fieldAndLabel(name), generation) } },
+    }));
     // Left for a later clean-up when it fails (docs/learning.md, "Importing history and forgetting it").
     await batchWriteAll(this.client, this.tableName, requests).catch(() => undefined);
-  }
-
-  private auditPut({ event, at }: AuditEntry): TransactItem {
-    return auditEventPut(this.tableName, event, at);
   }
 
   /**
@@ -245,11 +205,12 @@ export class DynamoModelWriteStore implements ModelWriteStore {
         await this.client.send(new TransactWriteCommand({ TransactItems: items }));
         return 'done';
       } catch (err) {
-        if (!isCancelled(err)) throw err;
-        const reasons = reasonsOf(err);
+        const reasons = cancellationReasons(err);
+        if (!transactionCancelled(err)) throw err;
         if (claimAt >= 0 && reasons[claimAt] === 'ConditionalCheckFailed') return 'claimed_before';
         if (guardAt >= 0 && reasons[guardAt] === 'ConditionalCheckFailed') return 'guard_failed';
-        if (attempt >= ATTEMPTS) throw busy(err);
+        // Kept losing to concurrent writes: the route answers 503 with Retry-After.
+        if (attempt >= ATTEMPTS) throw new ModelBusyError(err);
         await new Promise((r) => setTimeout(r, Math.random() * Math.min(MAX_BACKOFF_MS, 20 * 2 ** attempt)));
       }
     }

@@ -1,12 +1,5 @@
-// The workspace head and the feedback journal, in the decisions table (layout: docs/learning.md).
-//   wshead#<ws>                          generation, seq (feedback journal), folded (the fold marker), folding (a
-//                                        fold in flight: its end and start time), pv / mv (policy and import changes),
-//                                        unfolded_since, gap_seq / gap_at (an entry a fold waits for): well under
-//                                        1 KB, what a container checks every TTL
-//   wsjournal#<ws>#g<n>#<seq>            one feedback's count changes: its sketch (bucket numbers) and the labels
-//                                        moved from and to; expires with its decision. Or one import request's:
-//                                        its examples summed per label (`dl` labels, `dx` counts, `xn` examples)
-//   wsjournal#<ws>#g<n>#fold<end>        a fold's plan: the entries of its window it found missing
+// The workspace head (`wshead#`) and the feedback journal (`wsjournal#`) in the decisions table (docs/learning.md,
+// Storage layout).
 import { type DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet } from './batch-writes';
 import { ITEM_PREFIX } from '../contract/tables';
@@ -23,6 +16,11 @@ export const WORKSPACE_PREFIX = {
 /** A label item's key in a model generation (generation 0 keeps the layout of before resets existed). */
 export const labelPk = (workspaceId: string, field: LearnedField, label: string, generation = 0) =>
   `${WORKSPACE_PREFIX.label}${workspaceId}#${generation > 0 ? `g${generation}#` : ''}${field}:${label}`;
+/** A label's `<field>:<label>` name, split. */
+export const fieldAndLabel = (name: string): [LearnedField, string] => {
+  const colon = name.indexOf(':');
+  return [name.slice(0, colon) as LearnedField, name.slice(colon + 1)];
+};
 
 /** A count's attribute: its kind, then its bucket in base 36 (below 2^14: at most 3 digits). */
 const COUNT_NAME = /^[tsd][0-9a-z]{1,3}$/;
@@ -157,6 +155,7 @@ export async function initHead(
 /**
  * Journal entries by seq (undefined: not there yet). Read eventually consistent (half the price); the few found
  * missing are read once more strongly consistent, since an entry written a moment ago may not be visible yet.
+ * `onRead` is told of each seq's item (or its absence) in each of the two reads.
  */
 export async function readJournal(
   client: DynamoDBDocumentClient,
@@ -164,6 +163,7 @@ export async function readJournal(
   workspaceId: string,
   generation: number,
   seqs: number[],
+  onRead?: (item: Record<string, unknown> | undefined, consistent: boolean) => void,
 ): Promise<{ entries: Map<number, JournalEntry | undefined>; requests: number; bytes: number }> {
   const entries = new Map<number, JournalEntry | undefined>();
   let requests = 0;
@@ -181,6 +181,7 @@ export async function readJournal(
     for (const s of missing) {
       const item = out.items.get(journalPk(workspaceId, generation, s));
       entries.set(s, item && entryFrom(s, item));
+      onRead?.(item, consistent);
       if (item) bytes += entryBytes(item);
     }
     missing = missing.filter((s) => !entries.get(s));

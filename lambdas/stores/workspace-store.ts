@@ -1,15 +1,10 @@
-// Policies and learned models, in the decisions table (layout: docs/learning.md; the head and journal items:
-// workspace-head.ts).
-//   policy#<ws>                      the policy as sent, its version and updated_at
-//   wsmodel#<ws>                     the workspace's sketch key, model version and the labels it was taught
-//   wslabel#<ws>#<field>:<label>     one label's counts: docs, total, t<bucket>, s<bucket>, d<bucket> (base 36)
-//   wslabel#<ws>#g<n>#<field>:<label> the same in model generation n > 0 (after n resets: DELETE .../model)
-// A label item holds at most 3 x 16,384 counts (about 340 KB), so every item stays under DynamoDB's 400 KB.
+// Policies and learned models in the decisions table: the `policy#`, `wsmodel#` and `wslabel#` items (docs/learning.md,
+// Storage layout; the head and the journal: workspace-head.ts).
 import { createHash } from 'node:crypto';
-import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { changedFields } from '../domain/audit';
 import { auditEventPut } from './audit-log';
-import type { LabelCounts, LearnedField, WorkspaceModel } from '../domain/learning/model';
+import type { LabelCounts, WorkspaceModel } from '../domain/learning/model';
 import { newSketchKey } from '../domain/learning/sketch';
 import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy } from '../domain/policy';
 import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
@@ -17,11 +12,21 @@ import { addDeltaToCounts } from '../domain/learning/label-delta';
 import { type JournalEntry, applyJournal, entriesToRead, journalCursor } from '../domain/learning/journal';
 import { JournalFolder } from './journal-fold';
 import { FOLD_LAG, FOLD_WINDOW, type FoldOptions, foldDue } from './fold-schedule';
-import { WORKSPACE_PREFIX, countsFrom, headFrom, headPk, initHead, labelPk, readJournal } from './workspace-head';
+import {
+  WORKSPACE_PREFIX,
+  countsFrom,
+  fieldAndLabel,
+  headFrom,
+  headPk,
+  initHead,
+  labelPk,
+  readJournal,
+} from './workspace-head';
 import { batchGet } from './batch-writes';
 import { cancellationReasons } from './database-faults';
+import { getItem } from './dynamodb-client';
 
-export { WORKSPACE_PREFIX, countsFrom, labelPk };
+export { labelPk };
 
 /** Loads that start again when a reset or a fold moved under them (then the load goes ahead anyway). */
 const LOAD_ATTEMPTS = 6;
@@ -104,14 +109,7 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
   }
 
   async getPolicy(workspaceId: string): Promise<StoredPolicy> {
-    const out = await this.client.send(
-      new GetCommand({
-        TableName: this.tableName,
-        Key: { pk: WORKSPACE_PREFIX.policy + workspaceId },
-        ConsistentRead: true,
-      }),
-    );
-    return policyFrom(out.Item);
+    return policyFrom(await getItem(this.client, this.tableName, WORKSPACE_PREFIX.policy + workspaceId));
   }
 
   async putPolicy(
@@ -121,7 +119,7 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
     now: string,
     by: AuditActor,
   ): Promise<PolicyWrite> {
-    const key = { pk: WORKSPACE_PREFIX.policy + workspaceId };
+    const pk = WORKSPACE_PREFIX.policy + workspaceId;
     const sent: Record<string, unknown> = {};
     for (const field of POLICY_FIELDS)
       if ((policy as Record<string, unknown>)[field] !== undefined)
@@ -131,11 +129,9 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
       if (attempt > 0) now = new Date().toISOString();
       // Read first: the event records what the policy was. The write is conditional on the version read, so a
       // concurrent PUT makes this one read again (and each leaves its own event).
-      const read = await this.client.send(
-        new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }),
-      );
-      const stored = policyFrom(read.Item);
-      const version = read.Item ? stored.version : 0;
+      const read = await getItem(this.client, this.tableName, pk);
+      const stored = policyFrom(read);
+      const version = read ? stored.version : 0;
       if (ifMatch !== undefined && ifMatch !== version) return { kind: 'precondition_failed' };
       const { version: _v, updated_at: _u, ...was } = stored as unknown as Record<string, unknown>;
       const diff = changedFields(was, sent);
@@ -146,16 +142,16 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
               {
                 Update: {
                   TableName: this.tableName,
-                  Key: key,
+                  Key: { pk },
                   UpdateExpression: 'SET #policy = :policy, updated_at = :now, workspace_key = :ws, #version = :next',
-                  ConditionExpression: read.Item ? '#version = :read' : 'attribute_not_exists(pk)',
+                  ConditionExpression: read ? '#version = :read' : 'attribute_not_exists(pk)',
                   ExpressionAttributeNames: { '#policy': 'policy', '#version': 'version' },
                   ExpressionAttributeValues: {
                     ':policy': policy,
                     ':now': now,
                     ':ws': workspaceId,
                     ':next': version + 1,
-                    ...(read.Item ? { ':read': version } : {}),
+                    ...(read ? { ':read': version } : {}),
                   },
                 },
               },
@@ -354,18 +350,14 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
     let requests = 0;
     for (let i = 0; i < labels.length; i += 100) {
       const slice = labels.slice(i, i + 100);
-      const pks = slice.map((l) => {
-        const colon = l.indexOf(':');
-        return labelPk(workspaceId, l.slice(0, colon) as LearnedField, l.slice(colon + 1), generation);
-      });
+      const pks = slice.map((l) => labelPk(workspaceId, ...fieldAndLabel(l), generation));
       const items = await this.batchGet(pks);
       requests += 1;
       slice.forEach((l, j) => {
         const item = items.get(pks[j]);
         if (!item) return;
         bytes += approxBytes(item);
-        const colon = l.indexOf(':');
-        const counts = countsFrom(l.slice(0, colon) as LearnedField, l.slice(colon + 1), item);
+        const counts = countsFrom(...fieldAndLabel(l), item);
         if (counts.docs > 0) out.push(counts);
         if (item.lf !== undefined) marks.set(l, Number(item.lf));
       });
