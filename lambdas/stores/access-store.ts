@@ -150,7 +150,6 @@ export class DynamoAccessStore implements AccessStore {
   }
 
   async putKey(key: KeyRecord, by: AuditActor, retiring?: KeyRetirement): Promise<void> {
-    const { key_hash, ...fields } = key;
     const created = {
       status: key.status,
       scopes: key.scopes,
@@ -162,7 +161,20 @@ export class DynamoAccessStore implements AccessStore {
       {
         Put: {
           TableName: this.tableName,
-          Item: { pk: ITEM_PREFIX.key + key_hash, kind: 'key', ...fields },
+          // Named field by field: a wider object passed as the key must not write anything else into the item.
+          Item: {
+            pk: ITEM_PREFIX.key + key.key_hash,
+            kind: 'key',
+            key_id: key.key_id,
+            partner_id: key.partner_id,
+            prefix: key.prefix,
+            status: key.status,
+            expires_at: key.expires_at,
+            created_at: key.created_at,
+            description: key.description,
+            scopes: key.scopes,
+            rate_limit: key.rate_limit,
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
