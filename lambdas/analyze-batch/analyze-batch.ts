@@ -90,8 +90,8 @@ export async function analyzeBatch(
 
   // A replay: the first batch's decisions by id. Any its first attempt did not get to store (it failed between
   // claiming the key and writing) are rebuilt from this same body at the first attempt's moment, with their ids.
-  // Every decision is authorized again for this caller (contract section 15): the key is the partner's, not the
-  // caller's, so another key of the partner, or this one after an ungrant, gets WORKSPACE_NOT_ALLOWED for the item.
+  // Every decision is authorized again for this caller (docs/partners.md, "Retrying"): the key is the partner's, not
+  // the caller's, so another key of the partner, or this one after an ungrant, gets WORKSPACE_NOT_ALLOWED for the item.
   const ids = saved.items.flatMap((item) => ('id' in item ? [item.id] : []));
   const found = await deps.store.getMany(ids);
   const rebuilt: Decision[] = [];

@@ -72,8 +72,9 @@ export class GrantAccess implements WorkspaceAccess {
   }
 
   async allows(principal: Principal, workspaceId: string): Promise<boolean> {
-    // Contract section 15: no grant can match such an id; refused before any read (DynamoDB would refuse a key over
-    // 2 KB with a 500) and never cached (ids under a prefix grant could otherwise be any length).
+    // docs/operations.md, "Worst-case work per request": no grant can match such an id; refused before any read
+    // (DynamoDB would refuse a key over 2 KB with a 500) and never cached (ids under a prefix grant could otherwise be
+    // any length).
     if (!isWorkspaceId(workspaceId)) return false;
     const nowMs = this.clock();
     const pairKey = `${principal.key_id}\n${workspaceId}`;

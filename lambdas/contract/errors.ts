@@ -1,4 +1,4 @@
-// The contract's error codes, their HTTP statuses and default messages (API-CONTRACT.md sections 2 and 12). Pure
+// The contract's error codes, their HTTP statuses and default messages (docs/partners.md, "Errors"). Pure
 // data: the stack reads it for its alarms, the HTTP edge for its answers.
 
 export type ErrorCode =

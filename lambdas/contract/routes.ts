@@ -170,7 +170,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     method: 'POST',
     path: `${API_BASE_PATH}/workspaces/{workspace_id}/examples`,
     entry: 'lambdas/import-examples/handler.ts',
-    // Contract section 13: importing is teaching, like feedback.
+    // Importing is teaching, like feedback (docs/partners.md, "Importing your history, and forgetting it").
     scope: 'feedback',
     // Loads the workspace (BatchGetItem, UpdateItem for its first sketch key); reads its Idempotency-Key record
     // (GetItem); takes the journal's next number (UpdateItem on the head) and writes its entry, the record and the

@@ -1,5 +1,6 @@
-// Audit events (contract section 14): what changed, who changed it, and the changed fields before and after. Pure
-// code: the DynamoDB item is built in lambdas/stores/audit-log.ts, inside the transaction of the change it records.
+// Audit events (docs/operations.md, "Audit log"): what changed, who changed it, and the changed fields before and
+// after. Pure code: the DynamoDB item is built in lambdas/stores/audit-log.ts, inside the transaction of the change it
+// records.
 import { isWellFormedApiKey } from './api-key';
 import { ulid, ulidTime } from './ids';
 

@@ -1,10 +1,13 @@
-// Workspace grants (contract section 8): a grant is a workspace id, or a prefix ending in `*` with at least 3
+// Workspace grants (docs/operations.md, "Grants"): a grant is a workspace id, or a prefix ending in `*` with at least 3
 // characters before it (`acme:*` covers every workspace id starting with `acme:`). Pure rules, no storage.
 
 export const WORKSPACE_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 export const MIN_PREFIX_LENGTH = 3;
 export const MAX_PREFIX_GRANTS = 100;
-/** Characters a grant's index head keeps: prefixes have at least this many, so a prefix and the workspaces it covers share a head. */
+/**
+ * Characters a grant's index head keeps: prefixes have at least this many, so a prefix and the workspaces it covers
+ * share a head.
+ */
 export const HEAD_LENGTH = MIN_PREFIX_LENGTH;
 
 /**

@@ -1,10 +1,10 @@
-// All of a policy's keywords (contract section 8) matched in one pass over the text, in time linear in the text: one
-// Aho-Corasick automaton for every phrase, instead of one regular expression per phrase (200 phrases of repeated short
-// words took seconds against a long body). Semantics are keywordPattern's in policy.ts, exactly: case-insensitive as
-// /iu compares (simple case folding), any run of whitespace (\s) between words, and no letter, digit or `_` just
-// before or after the phrase. Whitespace runs become one symbol; each symbol also carries whether the character before
-// it is a word character, so the automaton itself checks the start of a match and only the end is left to check.
-// Pure.
+// All of a policy's keywords (docs/partners.md, "Workspace policy") matched in one pass over the text, in time linear
+// in the text: one Aho-Corasick automaton for every phrase, instead of one regular expression per phrase (200 phrases
+// of repeated short words took seconds against a long body). Semantics are keywordPattern's in policy.ts, exactly:
+// case-insensitive as /iu compares (simple case folding), any run of whitespace (\s) between words, and no letter,
+// digit or `_` just before or after the phrase. Whitespace runs become one symbol; each symbol also carries whether the
+// character before it is a word character, so the automaton itself checks the start of a match and only the end is left
+// to check. Pure.
 
 const WORD = /[\p{L}\p{N}_]/iu;
 const SPACE = /\s/;
@@ -20,7 +20,8 @@ const single = (s: string): number | undefined => {
 };
 
 // The simple case foldings that no lowercase or uppercase mapping reaches: found by comparing every code point with
-// /iu once (Node 20). Each is used only if the engine agrees, so a newer Unicode can at worst miss a match, never add one.
+// /iu once (Node 20). Each is used only if the engine agrees, so a newer Unicode can at worst miss a match, never add
+// one.
 const ALIASES = new Map([
   [0x1fd3, 0x390],
   [0x1fe3, 0x3b0],

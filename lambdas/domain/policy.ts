@@ -1,5 +1,6 @@
-// A workspace's policy (contract section 8) as the domain uses it: the stored document, its defaults, and a compiled
-// form (sender sets, one keyword automaton) built once per cached policy so the hot path only looks things up. Pure.
+// A workspace's policy (docs/partners.md, "Workspace policy") as the domain uses it: the stored document, its defaults,
+// and a compiled form (sender sets, one keyword automaton) built once per cached policy so the hot path only looks
+// things up. Pure.
 import { DEFAULT_RESPONSE_MINUTES, type Priority } from './decision';
 import { type KeywordMatcher, keywordMatcher } from './keyword-matcher';
 import { senderParts } from './learning/sketch';

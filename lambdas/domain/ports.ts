@@ -114,7 +114,7 @@ export class AlreadyExistsError extends Error {
   }
 }
 
-/** Who makes a change (the audit event's `actor`, contract section 14). */
+/** Who makes a change (the audit event's `actor`, docs/operations.md, "Audit log"). */
 export interface AuditActor {
   actor: string;
 }

@@ -1,5 +1,5 @@
-// The feedback body (contract section 9): at least one of priority, recommended_action (documented values),
-// category and queue (documented or the workspace's own names). Unknown fields are refused.
+// The feedback body (docs/partners.md, "Feedback: teach your workspace"): at least one of priority, recommended_action
+// (documented values), category and queue (documented or the workspace's own names). Unknown fields are refused.
 import * as v from 'valibot';
 import { type Validated, validateBody } from '../http/body-validation';
 import { ACTIONS, PRIORITIES } from '../domain/decision';

@@ -37,7 +37,7 @@ export async function recordFeedback(
 ): Promise<FeedbackOutcome> {
   const generation = workspace.state.generation ?? 0;
   // A decision counted before a reset (DELETE .../model) counts nothing in the new generation: its feedback teaches
-  // the new model only what it says (contract section 13).
+  // the new model only what it says (docs/partners.md, "Importing your history, and forgetting it").
   const current = (t: FeedbackTarget): FeedbackTarget =>
     t.learnedGeneration === generation ? t : { ...t, learned: {} };
   let target: FeedbackTarget | undefined = current(first);

@@ -1,5 +1,6 @@
-// POST /api/v1/decisions/{decision_id}/feedback (contract section 9). Order: 413, 415, INVALID_JSON (the chain), then
-// 404 exactly as GET answers it (absent, expired or in a workspace the key may not use), then VALIDATION_ERROR.
+// POST /api/v1/decisions/{decision_id}/feedback (docs/partners.md, "Feedback: teach your workspace"). Order: 413, 415,
+// INVALID_JSON (the chain), then 404 exactly as GET answers it (absent, expired or in a workspace the key may not use),
+// then VALIDATION_ERROR.
 import type { Dependencies } from '../dependencies';
 import { DECISION_ID_PATTERN } from '../domain/ids';
 import { type RouteHandler, apiHandler } from '../http/api-handler';

@@ -1,5 +1,6 @@
-// DELETE /api/v1/workspaces/{workspace_id}/model (contract section 13): forgets everything the workspace learned by
-// switching to a new, empty model generation in one write, whatever the model's size; policy and decisions stay.
+// DELETE /api/v1/workspaces/{workspace_id}/model (docs/partners.md, "Importing your history, and forgetting it"):
+// forgets everything the workspace learned by switching to a new, empty model generation in one write, whatever the
+// model's size; policy and decisions stay.
 import { actorForKey } from '../domain/audit';
 import { forgetModel } from '../application/model-learning';
 import type { Dependencies } from '../dependencies';

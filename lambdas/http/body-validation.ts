@@ -1,6 +1,6 @@
 // The one way a JSON body is checked against its valibot schema: an object is required, and each field is reported
 // once, with the first message its schema gave (so the `details` of every route read alike). A missing required
-// field is reported as "is required" (contract section 15): valibot gives it the object's own message, which our
+// field is reported as "is required" (docs/partners.md, "Errors"): valibot gives it the object's own message, which our
 // schemas word for unknown fields.
 import * as v from 'valibot';
 import type { ErrorDetail } from './errors';

@@ -1,5 +1,5 @@
-// The import body's envelope: `{"examples": [1 to 100 of {"signal", "labels"}]}` (contract section 13). Only the
-// envelope is checked here; each example is validated on its own afterwards.
+// The import body's envelope: `{"examples": [1 to 100 of {"signal", "labels"}]}` (docs/partners.md, "Importing your
+// history, and forgetting it"). Only the envelope is checked here; each example is validated on its own afterwards.
 import { listEnvelope } from '../http/body-validation';
 
 export const IMPORT_LIMITS = { examplesMax: 100, bodyBytes: 1024 * 1024 } as const;

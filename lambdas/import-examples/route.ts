@@ -1,5 +1,6 @@
-// POST /api/v1/workspaces/{workspace_id}/examples (contract section 13): the refusals in CHECKS, then the envelope's
-// VALIDATION_ERROR, 429 (one request of the limit per example) and each example's own errors.
+// POST /api/v1/workspaces/{workspace_id}/examples (docs/partners.md, "Importing your history, and forgetting it"): the
+// refusals in CHECKS, then the envelope's VALIDATION_ERROR, 429 (one request of the limit per example) and each
+// example's own errors.
 import { actorForKey } from '../domain/audit';
 import type { Dependencies } from '../dependencies';
 import { idempotencyRequest } from '../analyze/analyze-signal';
@@ -24,7 +25,8 @@ export function importExamplesRoute(deps: Dependencies): RouteHandler {
       validateIdempotencyKey(idempotencyKey),
       forbiddenKeys,
     );
-    // Contract section 13: one request of the key's limit per example, after the envelope, before any example.
+    // docs/partners.md, "Importing your history, and forgetting it": one request of the key's limit per example, after
+    // the envelope, before any example.
     await consumeRateLimit(examples.length);
 
     const idem = idempotencyKey === undefined ? undefined : idempotencyRequest(idempotencyKey, event.body);

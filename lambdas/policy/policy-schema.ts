@@ -1,5 +1,6 @@
-// The policy body of PUT /workspaces/{id}/policy (contract section 8), validated strictly with valibot: unknown
-// fields anywhere are refused, every problem is named in `details`. The admin CLI validates files with the same schema.
+// The policy body of PUT /workspaces/{id}/policy (docs/partners.md, "Workspace policy"), validated strictly with
+// valibot: unknown fields anywhere are refused, every problem is named in `details`. The admin CLI validates files with
+// the same schema.
 import * as v from 'valibot';
 import { type Validated, validateBody } from '../http/body-validation';
 import { PRIORITIES } from '../domain/decision';

@@ -1,5 +1,5 @@
-// Audit events in the decisions table (contract section 14). An event is never written on its own: it is one Put in
-// the TransactWriteItems of the change it records, so a change and its event land together or not at all.
+// Audit events in the decisions table (docs/operations.md, "Audit log"). An event is never written on its own: it is
+// one Put in the TransactWriteItems of the change it records, so a change and its event land together or not at all.
 //   audit#<event_id>   event_id, at, actor, action, target, before, after; audit_log = "audit" (the index partition);
 //                      expires_at (epoch seconds, the table's TTL attribute) = at + 400 days
 import { ITEM_PREFIX } from '../contract/tables';

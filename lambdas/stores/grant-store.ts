@@ -1,7 +1,8 @@
-// Grants as items in the access table (contract section 8). Per grant: `grant#<key_id>#<grant>` (read by the request
-// path with a consistent GetItem; indexed under `k#<key_id>` to list a key's grants) and `holder#<grant>#<key_id>`
-// (indexed under `w#<head>` or `p#<head>` for the cross-partner check), written together in one transaction. A key's
-// prefix grants are also kept as one set, `prefixes#<key_id>`, so the request path reads them in one consistent read.
+// Grants as items in the access table (docs/operations.md, "Grants"). Per grant: `grant#<key_id>#<grant>` (read by the
+// request path with a consistent GetItem; indexed under `k#<key_id>` to list a key's grants) and
+// `holder#<grant>#<key_id>` (indexed under `w#<head>` or `p#<head>` for the cross-partner check), written together in
+// one transaction. A key's prefix grants are also kept as one set, `prefixes#<key_id>`, so the request path reads them
+// in one consistent read.
 import { type DynamoDBDocumentClient, GetCommand, paginateQuery, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import { MAX_PREFIX_GRANTS, grantHead, grantsOverlap, isPrefixGrant, prefixOf } from '../domain/grants';
@@ -19,7 +20,10 @@ import { cancellationReasons, transactionConflict } from './database-faults';
 import { getItem } from './dynamodb-client';
 
 const INDEX = 'grants_by_head';
-/** Exact grants per transaction (two items each; DynamoDB allows 100 items): small enough that one call stays short on a busy DynamoDB Local. */
+/**
+ * Exact grants per transaction (two items each; DynamoDB allows 100 items): small enough that one call stays short on a
+ * busy DynamoDB Local.
+ */
 const GRANTS_PER_TRANSACTION = 25;
 /** Transactions in flight at once when granting thousands. */
 const PARALLEL_TRANSACTIONS = 4;
@@ -168,7 +172,10 @@ export class DynamoGrantStore implements GrantStore {
     await this.write(owner, grants, 'remove', by);
   }
 
-  /** Each transaction carries the event of its own grants: a command of thousands of grants leaves one event per transaction. */
+  /**
+   * Each transaction carries the event of its own grants: a command of thousands of grants leaves one event per
+   * transaction.
+   */
   private async write(owner: GrantOwner, grants: string[], change: 'add' | 'remove', by: AuditActor): Promise<void> {
     const auditTable = auditTableFor(this.auditTableName);
     const unique = [...new Set(grants)];

@@ -1,6 +1,6 @@
 // Folding the feedback journal into the label items, exactly once whoever runs it and however often: the head's
 // `folding` claim, the window's plan item, each label's mark `lf`, then the head's fold marker (docs/learning.md,
-// "Corrections at the price of a write", Folds).
+// "Corrections at the price of a write").
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type LabelDelta, addDeltaToCounts, journalDeltas } from '../domain/learning/label-delta';
 import { JOURNAL_GAP_GIVE_UP_MS, type JournalEntry } from '../domain/learning/journal';

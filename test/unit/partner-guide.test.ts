@@ -1,7 +1,7 @@
 // docs/partners.md against the code: partners branch on the status and error code the guide's error table gives,
 // and wait the Retry-After it names, so a code the service answers that the table lacks (or a wrong status beside
 // it) misleads every integration. Also: every `npm run <script>` the README and docs tell someone to run exists.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ERROR_STATUS, type ErrorCode, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../lambdas/contract/errors';
 
@@ -52,5 +52,41 @@ describe('README.md and docs/', () => {
     }
     expect(mentioned.size).toBeGreaterThan(5);
     expect([...mentioned].filter((name) => !scripts.includes(name))).toEqual([]);
+  });
+});
+
+describe('citations in the code', () => {
+  const sources = ['lambdas', 'lib', 'bin', 'sdk/src', 'test'].flatMap((dir) =>
+    (readdirSync(path.join(ROOT, dir), { recursive: true }) as string[])
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => path.join(dir, file)),
+  );
+  // A comment wrapped over lines reads as one line, so a citation split by the wrap is still found.
+  const text = (file: string) => read(file).replace(/\n\s*(?:\/\/|\*)\s*/g, ' ');
+
+  it('name our own guides, never sections of a document the repository does not hold', () => {
+    const self = path.relative(ROOT, __filename);
+    const outside = sources.filter((file) => file !== self && /contract sections? \d|API-CONTRACT/i.test(text(file)));
+    expect(outside).toEqual([]);
+  });
+
+  it('name sections that exist in the guide they cite', () => {
+    const headings = new Map<string, string[]>();
+    const missing: string[] = [];
+    for (const file of sources) {
+      for (const [, doc, section] of text(file).matchAll(/(docs\/[\w-]+\.md),? "([^"]+)"/g)) {
+        if (!headings.has(doc))
+          headings.set(
+            doc,
+            read(doc)
+              .split('\n')
+              .filter((line) => line.startsWith('#')),
+          );
+        if (!headings.get(doc)!.some((h) => h.replace(/^#+ /, '').startsWith(section)))
+          missing.push(`${file}: ${doc} "${section}"`);
+      }
+    }
+    expect(sources.length).toBeGreaterThan(100);
+    expect(missing).toEqual([]);
   });
 });
