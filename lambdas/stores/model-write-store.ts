@@ -1,5 +1,5 @@
 // Writes that change a workspace's learned model as a whole: an import (one journal entry, with its idempotency
-// record and audit event in one transaction) and a reset (a new, empty generation). Docs/learning.md, "Importing
+// record and audit event in one transaction) and a reset (a new, empty generation): docs/learning.md, "Importing
 // history and forgetting it".
 import { type DynamoDBDocumentClient, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeDeltas } from '../domain/learning/label-delta';
