@@ -8,6 +8,7 @@ import { ModelBusyError } from '../domain/ports';
 import { auditEventPut } from './audit-log';
 import { batchWriteAll } from './batch-writes';
 import { cancellationReasons, conditionFailed, transactionCancelled } from './database-faults';
+import { idempotencyClaim } from './decision-store';
 import { getItem } from './dynamodb-client';
 import { JournalFolder } from './journal-fold';
 import type { FoldOptions } from './fold-schedule';
@@ -19,8 +20,6 @@ export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWrit
 const ATTEMPTS = 10;
 /** The longest pause between two attempts: a conflict is another transaction on the same model item, over in milliseconds. */
 const MAX_BACKOFF_MS = 300;
-/** An import's idempotency records are kept 24 hours, like every Idempotency-Key. */
-const RECORD_SECONDS = 24 * 60 * 60;
 /** An import's journal entry is kept 30 days: folded long before (FOLD_AGE_MS), like a fold's plan. */
 const IMPORT_ENTRY_SECONDS = 30 * 24 * 60 * 60;
 
@@ -72,17 +71,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
     };
     const audit = input.audit && auditEventPut(this.tableName, input.audit.event, input.audit.at);
     const items: TransactItem[] = [
-      ...(record
-        ? [
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: { ...record.item, pk: record.pk, expires_at: nowSeconds + RECORD_SECONDS },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ]
-        : []),
+      ...(record ? [{ Put: idempotencyClaim(this.tableName, record.pk, record.item, nowSeconds) }] : []),
       { Put: { TableName: this.tableName, Item: entry, ConditionExpression: 'attribute_not_exists(pk)' } },
       ...(audit ? [audit] : []),
     ];

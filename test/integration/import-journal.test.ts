@@ -1,7 +1,7 @@
 // Imports at the price of a journal entry (issue 23): an import request appends its examples, summed per label, to
 // the workspace's journal as one entry, whatever order its labels come in; containers apply it at their next check,
 // folds add it to the label items, and concurrent imports, replays and feedback never lose or double a count.
-import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { headFrom, headPk } from '../../lambdas/stores/workspace-head';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { labelDeltas } from '../../lambdas/domain/learning/label-delta';
@@ -296,4 +296,26 @@ it("takes every number's examples off the import weight once folded, whether its
   await folder.maybeFold(ws, await readHead(ws), now + JOURNAL_GAP_GIVE_UP_MS);
   expect(await readHead(ws)).toMatchObject({ folded: 5, seq: 5, importWeight: 0 });
   expect(totalDocs(await store.loadState(ws))).toBe(50);
+});
+
+it('teaches an import whose Idempotency-Key record expired but is not yet deleted by TTL, as any new key', async () => {
+  const ws = 'ws_import_expired_key';
+  const writes = new DynamoModelWriteStore(tables.client, tables.names.decisions);
+  const cache = new WorkspaceCache((id) => store.loadState(id), 30_000);
+  const key = (await cache.get(ws)).key;
+  const examples = shuffled(10, 5);
+  const deltas = labelDeltas(examples.map((e) => ({ sketch: sketchSignal(key, e.signal), labels: e.labels })));
+  const pk = `${ITEM_PREFIX.idempotency}partner_x#expired-import`;
+  const nowMs = Date.now();
+  // The record of the same key from more than 24 hours ago: DynamoDB's TTL sweep can lag by a day or two.
+  await tables.client.send(
+    new PutCommand({
+      TableName: tables.names.decisions,
+      Item: { pk, kind: 'import', request_hash: 'old', answer: '{}', expires_at: Math.floor(nowMs / 1000) - 60 },
+    }),
+  );
+  const record = { pk, item: { kind: 'import', request_hash: 'new', answer: '{"object":"list"}' } };
+  const result = await writes.applyImport({ workspaceId: ws, generation: 0, deltas, examples: 10, record, nowMs });
+  expect(result.kind).toBe('applied');
+  expect(await writes.getRecord(pk)).toMatchObject({ request_hash: 'new' });
 });
