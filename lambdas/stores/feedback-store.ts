@@ -12,7 +12,7 @@ import { conditionFailed } from './database-faults';
 import { getItem } from './dynamodb-client';
 import { JournalFolder } from './journal-fold';
 import type { FoldOptions } from './fold-schedule';
-import { headFrom, journalPk, updateHead } from './workspace-head';
+import { journalPk, takeJournalNumber, writeToken } from './workspace-head';
 
 /** A journal entry's shortest life: its decision may expire sooner (DECISION_RETENTION_DAYS can be 1). */
 const MIN_ENTRY_SECONDS = 86_400;
@@ -59,12 +59,14 @@ export class DynamoFeedbackStore implements FeedbackStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: ITEM_PREFIX.decision + decision.decision_id },
-          // Only what feedback needs: the item is billed by its size twice (the table and the listing index) and often
-          // sits near 1 KB. Generation 0 (no reset ever) is the absent value.
-          UpdateExpression: `SET feedback = :fb, learned = :learned, feedback_seq = :next${generation > 0 ? ', learned_generation = :gen' : ' REMOVE learned_generation'}`,
-          ConditionExpression:
-            target.seq === 0 ? 'attribute_exists(pk) AND attribute_not_exists(feedback_seq)' : 'feedback_seq = :prev',
+          // Only what feedback needs, with short names: the item is billed by its size and often sits near 1 KB.
+          // Generation 0 (no reset ever) is the absent value. The token `ft` lets the SDK's retry of this write, after
+          // it landed and its answer was lost, land again alike rather than fail as a conflict: the feedback would
+          // then be stored and its counts never moved.
+          UpdateExpression: `SET feedback = :fb, learned = :learned, feedback_seq = :next, ft = :token${generation > 0 ? ', learned_generation = :gen' : ' REMOVE learned_generation'}`,
+          ConditionExpression: `(${target.seq === 0 ? 'attribute_exists(pk) AND attribute_not_exists(feedback_seq)' : 'feedback_seq = :prev'}) OR ft = :token`,
           ExpressionAttributeValues: {
+            ':token': writeToken(),
             ':fb': { fields, created_at: createdAt },
             ':learned': learned,
             ...(generation > 0 ? { ':gen': generation } : {}),
@@ -85,12 +87,7 @@ export class DynamoFeedbackStore implements FeedbackStore {
     const nowMs = Date.now();
     // The journal's next number, and the generation it is in now (a reset may have landed since this container
     // loaded the workspace: the entry then moves nothing, like the counts that went to the old generation before).
-    const out = await updateHead(this.client, this.tableName, workspaceId, {
-      UpdateExpression: 'ADD seq :one SET unfolded_since = if_not_exists(unfolded_since, :now)',
-      ExpressionAttributeValues: { ':one': 1, ':now': nowMs },
-      ReturnValues: 'ALL_NEW',
-    });
-    const head = headFrom(out.Attributes);
+    const head = await takeJournalNumber(this.client, this.tableName, workspaceId, nowMs);
     const headGeneration = head.generation ?? 0;
     await this.client.send(
       new PutCommand({

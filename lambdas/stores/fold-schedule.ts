@@ -24,14 +24,24 @@ export const IMPORT_FOLD_WEIGHT = 1_024;
 export const FOLD_AGE_MS = 60 * 60 * 1000;
 /** A fold in flight this long is taken over (its runner crashed). */
 export const FOLD_TAKEOVER_MS = 10_000;
+/**
+ * A fold that found an entry of its window missing (its feedback between the head and the entry, or crashed) is tried
+ * again this long after, not at every feedback meanwhile: each try reads the window again.
+ */
+export const FOLD_GAP_RETRY_MS = 1_000;
 
-/** Whether the head (as read) calls for a fold: a window full, entries a while unfolded, or a fold left in flight. */
+/**
+ * Whether the head (as read) calls for a fold: a window full, entries a while unfolded, or a fold left in flight; not
+ * within FOLD_GAP_RETRY_MS of a fold that found an entry missing.
+ */
 export function foldDue(
   head: Head,
   nowMs: number,
   options: FoldOptions = { window: FOLD_WINDOW, lag: FOLD_LAG },
 ): boolean {
   if (head.folding !== undefined) return nowMs - (head.foldingAt ?? 0) >= FOLD_TAKEOVER_MS;
+  const gapPending = head.gapSeq !== undefined && head.gapSeq > head.folded;
+  if (gapPending && nowMs - (head.gapCheckedAt ?? 0) < FOLD_GAP_RETRY_MS) return false;
   return foldEnd(head, nowMs, options) !== undefined;
 }
 

@@ -46,10 +46,8 @@ export class JournalFolder {
     if (head.folding !== undefined && nowMs - (head.foldingAt ?? 0) < FOLD_TAKEOVER_MS) return;
     const end = head.folding ?? foldEnd(head, nowMs, this.options);
     if (end === undefined) return;
-    // A window less than FOLD_LAG behind the head may hold entries still being written: see `plan`.
-    const recent = end + this.options.lag > head.seq ? head : undefined;
     if (await this.claim(workspaceId, generation, head, end, nowMs))
-      await this.fold(workspaceId, generation, head.folded, end, nowMs, recent);
+      await this.fold(workspaceId, generation, head.folded, end, nowMs, head);
   }
 
   /** Names the fold in the head (or takes over one left in flight); false when another runner got there first. */
@@ -78,19 +76,22 @@ export class JournalFolder {
     }
   }
 
-  /** Folds entries (start, end] of `generation`; safe to run again, concurrently or after a crash. */
+  /**
+   * Folds entries (start, end] of `generation`; safe to run again, concurrently or after a crash. `head` (as the claim
+   * read it) tells since when an entry has been missing; without it, an entry missing after the short wait is given up.
+   */
   async fold(
     workspaceId: string,
     generation: number,
     start: number,
     end: number,
     nowMs: number,
-    recent?: Head,
+    head?: Head,
   ): Promise<void> {
     const seqs = Array.from({ length: end - start }, (_, i) => start + 1 + i);
     const entries = await this.readEntries(workspaceId, generation, seqs);
-    const missing = await this.plan(workspaceId, generation, end, seqs, entries, nowMs, recent);
-    if (typeof missing === 'number') return this.release(workspaceId, generation, end, nowMs, recent!, missing);
+    const missing = await this.plan(workspaceId, generation, end, seqs, entries, nowMs, head);
+    if (typeof missing === 'number') return this.release(workspaceId, generation, end, nowMs, head!, missing);
     const taken = seqs
       .filter((s) => !missing.has(s))
       .map((s) => entries.get(s))
@@ -157,12 +158,15 @@ export class JournalFolder {
     }
   }
 
-  /** Gives the claim back, noting the highest number found missing and since when, for a later fold to wait on. */
+  /**
+   * Gives the claim back, noting the highest number found missing and since when, for a later fold to wait on, and
+   * when this one looked (foldDue waits FOLD_GAP_RETRY_MS from it).
+   */
   private async release(workspaceId: string, generation: number, end: number, nowMs: number, head: Head, gap: number) {
     const known = head.gapSeq !== undefined && head.gapSeq >= gap;
     try {
       const out = await updateHead(this.client, this.tableName, workspaceId, {
-        UpdateExpression: 'SET gap_seq = :gap, gap_at = :at REMOVE folding, folding_at',
+        UpdateExpression: 'SET gap_seq = :gap, gap_at = :at, gap_checked_at = :claimed REMOVE folding, folding_at',
         ConditionExpression: '#gen = :gen AND folding = :end AND folding_at = :claimed',
         ExpressionAttributeNames: { '#gen': 'generation' },
         ExpressionAttributeValues: {
@@ -210,7 +214,7 @@ export class JournalFolder {
     seqs: number[],
     entries: Map<number, JournalEntry>,
     nowMs: number,
-    recent?: Head,
+    head?: Head,
   ): Promise<Set<number> | number> {
     const pk = foldPlanPk(workspaceId, generation, end);
     const existing = await getItem(this.client, this.tableName, pk);
@@ -226,11 +230,10 @@ export class JournalFolder {
       for (const [s, e] of again) entries.set(s, e);
     }
     const missing = seqs.filter((s) => !entries.has(s));
-    // Near the head, a number is given up only once a fold has found it missing JOURNAL_GAP_GIVE_UP_MS ago (as a
-    // container gives it up): before, it may be an import or feedback whose entry is still being written.
-    const given = (s: number) =>
-      s <= (recent?.gapSeq ?? 0) && nowMs - (recent?.gapAt ?? nowMs) >= JOURNAL_GAP_GIVE_UP_MS;
-    if (recent && !missing.every(given)) return Math.max(...missing);
+    // A number is given up only once a fold has found it missing JOURNAL_GAP_GIVE_UP_MS ago (as a container gives it
+    // up): before, it may be an import or feedback whose entry is still being written, however far behind the head.
+    const given = (s: number) => s <= (head?.gapSeq ?? 0) && nowMs - (head?.gapAt ?? nowMs) >= JOURNAL_GAP_GIVE_UP_MS;
+    if (head && !missing.every(given)) return Math.max(...missing);
     try {
       await this.client.send(
         new PutCommand({

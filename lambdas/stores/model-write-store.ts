@@ -12,7 +12,7 @@ import { idempotencyClaim } from './decision-store';
 import { getItem } from './dynamodb-client';
 import { JournalFolder } from './journal-fold';
 import type { FoldOptions } from './fold-schedule';
-import { WORKSPACE_PREFIX, fieldAndLabel, headFrom, headPk, journalPk, labelPk, updateHead } from './workspace-head';
+import { WORKSPACE_PREFIX, fieldAndLabel, headPk, journalPk, labelPk, takeJournalNumber } from './workspace-head';
 
 /** One TransactWriteItems entry (the audit writer's Put). */
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
@@ -49,12 +49,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
     }
     const examples = input.examples;
     // The journal's next number, the generation the workspace is in now, and the import weight not folded.
-    const out = await updateHead(this.client, this.tableName, workspaceId, {
-      UpdateExpression: 'ADD seq :one, iw :n SET unfolded_since = if_not_exists(unfolded_since, :now)',
-      ExpressionAttributeValues: { ':one': 1, ':n': examples, ':now': nowMs },
-      ReturnValues: 'ALL_NEW',
-    });
-    const head = headFrom(out.Attributes);
+    const head = await takeJournalNumber(this.client, this.tableName, workspaceId, nowMs, examples);
     const pk = journalPk(workspaceId, head.generation ?? 0, head.seq);
     const nowSeconds = Math.floor(nowMs / 1000);
     if ((head.generation ?? 0) !== generation) {
@@ -153,7 +148,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
             TableName: this.tableName,
             Key: { pk: headPk(workspaceId) },
             UpdateExpression:
-              'SET #gen = :next, folded = if_not_exists(seq, :zero), gs = if_not_exists(seq, :zero) REMOVE folding, folding_at, unfolded_since, iw, gap_seq, gap_at',
+              'SET #gen = :next, folded = if_not_exists(seq, :zero), gs = if_not_exists(seq, :zero) REMOVE folding, folding_at, unfolded_since, iw, gap_seq, gap_at, gap_checked_at',
             ExpressionAttributeNames: { '#gen': 'generation' },
             ExpressionAttributeValues: { ':next': generation + 1, ':zero': 0 },
           },

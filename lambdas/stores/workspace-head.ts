@@ -1,7 +1,11 @@
 // The workspace head (`wshead#`) and the feedback journal (`wsjournal#`) in the decisions table (docs/learning.md,
 // Storage layout).
+import { randomBytes } from 'node:crypto';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { batchGet } from './batch-writes';
+import { conditionFailed } from './database-faults';
 import { ITEM_PREFIX } from '../contract/tables';
 import { type JournalEntry, decodeChanges } from '../domain/learning/journal';
 import { decodeDeltas } from '../domain/learning/label-delta';
@@ -65,9 +69,13 @@ export interface Head {
   importWeight: number;
   /** The journal's number when the generation began (`gs`, set by a reset): its entries are numbered after it. */
   generationStart: number;
-  /** The highest journal number a fold up to the head found missing (`gap_seq`), and when it first did (`gap_at`). */
+  /**
+   * The highest journal number a fold found missing (`gap_seq`), when a fold first did (`gap_at`), and when one last
+   * looked (`gap_checked_at`).
+   */
   gapSeq?: number;
   gapAt?: number;
+  gapCheckedAt?: number;
 }
 
 const num = (v: unknown) => (v === undefined || v === null ? undefined : Number(v));
@@ -86,6 +94,7 @@ export function headFrom(item: Record<string, unknown> | undefined): Head {
     generationStart: num(item?.gs) ?? 0,
     gapSeq: num(item?.gap_seq),
     gapAt: num(item?.gap_at),
+    gapCheckedAt: num(item?.gap_checked_at),
   };
 }
 
@@ -130,6 +139,40 @@ export const updateHead = (
   retryingConflicts(() =>
     client.send(new UpdateCommand({ TableName: tableName, Key: { pk: headPk(workspaceId) }, ...update })),
   );
+
+/** A token that tells one write from its writer's others: the SDK sends the same one again when it retries. */
+export const writeToken = () => randomBytes(4).toString('base64url');
+
+/**
+ * Takes the journal's next number for a feedback or an import (`examples` adds to the head's import weight). The token
+ * makes the SDK's retry of a write that landed but whose answer was lost fail, and read the number it took from the
+ * head, instead of taking a second one that no entry would ever fill.
+ */
+export async function takeJournalNumber(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  workspaceId: string,
+  nowMs: number,
+  examples?: number,
+): Promise<Head> {
+  try {
+    const out = await updateHead(client, tableName, workspaceId, {
+      UpdateExpression: `ADD seq :one${examples === undefined ? '' : ', iw :n'} SET unfolded_since = if_not_exists(unfolded_since, :now), taken_by = :token`,
+      ConditionExpression: 'attribute_not_exists(taken_by) OR taken_by <> :token',
+      ExpressionAttributeValues: {
+        ...{ ':one': 1, ':now': nowMs, ':token': writeToken() },
+        ...(examples === undefined ? {} : { ':n': examples }),
+      },
+      ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    });
+    return headFrom(out.Attributes);
+  } catch (err) {
+    // Only this write's own earlier attempt leaves its token: the head is as that attempt left it.
+    if (!conditionFailed(err)) throw err;
+    return headFrom(unmarshall((err as { Item?: Record<string, AttributeValue> }).Item ?? {}));
+  }
+}
 
 /** A head written before heads held the generation gets the model item's (once per workspace, on its first load). */
 export async function initHead(

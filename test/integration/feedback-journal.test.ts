@@ -1,7 +1,8 @@
 // Corrections at the price of a write (issue 23): feedback writes small journal entries numbered by the workspace head,
 // containers apply the entries they have not seen, and a fold now and then sums a window into the label items.
 // Each "container" here is its own DynamoDB client, workspace cache and stores over the same tables.
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { analyzeSignal } from '../../lambdas/analyze/analyze-signal';
 import { applyOwnFeedback } from '../../lambdas/application/model-learning';
 import { type LabelCounts } from '../../lambdas/domain/learning/model';
@@ -11,10 +12,11 @@ import { WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
 import type { FeedbackFields, WorkspaceState } from '../../lambdas/domain/ports';
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
-import { consumedUnits, createDocumentClient } from '../../lambdas/stores/dynamodb-client';
+import { consumedUnits, createDocumentClient, getItem } from '../../lambdas/stores/dynamodb-client';
+import { FOLD_GAP_RETRY_MS, foldDue } from '../../lambdas/stores/fold-schedule';
 import { DynamoFeedbackStore } from '../../lambdas/stores/feedback-store';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
-import { headPk } from '../../lambdas/stores/workspace-head';
+import { headFrom, headPk } from '../../lambdas/stores/workspace-head';
 import { JournalFolder } from '../../lambdas/stores/journal-fold';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 import { testEndpoint } from '../support/dynamodb';
@@ -30,6 +32,7 @@ interface Container {
   /** DynamoDB calls and read units this container made. */
   reads: { calls: number; units: number; byCommand: Map<string, number> };
   loads: number;
+  client: DynamoDBDocumentClient;
   advance(ms: number): void;
   close(): void;
 }
@@ -58,6 +61,7 @@ function container(fold = { window: 8, lag: 2 }): Container {
     feedback: new DynamoFeedbackStore(client, world.tables.names.decisions, fold),
     reads,
     loads: 0,
+    client,
     cache: new WorkspaceCache(
       (id) => {
         c.loads++;
@@ -114,6 +118,19 @@ async function teach(c: Container, ws: string, n: number) {
   return ids;
 }
 
+/**
+ * Runs the folds due as a feedback FOLD_GAP_RETRY_MS later would: a fold that found an entry of its window still being
+ * written (more likely on a loaded machine) put them off until then.
+ */
+async function foldsDueLater(c: Container, ws: string) {
+  for (let i = 0; i < 20; i++) {
+    const later = Date.now() + FOLD_GAP_RETRY_MS;
+    const head = headFrom(await getItem(world.tables.client, world.tables.names.decisions, headPk(ws)));
+    if (!foldDue(head, later, { window: 8, lag: 2 })) return;
+    await c.feedback.folder.maybeFold(ws, head, later);
+  }
+}
+
 /** A model's counts in a comparable form. */
 const countsOf = (state: WorkspaceState) =>
   state.model.labels
@@ -140,6 +157,7 @@ it('loses no count under concurrent feedback from two containers, folds included
     // Second round: a quarter relabelled (moved from one label to another), again concurrently.
     const moved = ids.filter((_, i) => i % 4 === 0);
     await Promise.all(moved.map((id, i) => feedback(i % 2 ? a : b, ws, id, { category: 'general_enquiry' })));
+    await foldsDueLater(a, ws);
     expect(a.feedback.folder.stats.folds + b.feedback.folder.stats.folds).toBeGreaterThan(0);
 
     const expected: Record<string, number> = { card_declined: 0, refund_request: 10, lost_card: 10, exchange_rate: 10 };
@@ -164,6 +182,81 @@ it('loses no count under concurrent feedback from two containers, folds included
   } finally {
     a.close();
     b.close();
+  }
+});
+
+it('keeps the count of a feedback whose journal entry lands after later feedback filled its window and more', async () => {
+  const ws = 'ws_journal_straggler';
+  const a = container();
+  // Container s numbers its feedback, then its entry write is held (SDK retries, a paused container) until released.
+  const s = container();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let numbered!: () => void;
+  const entryWaiting = new Promise<void>((resolve) => (numbered = resolve));
+  s.client.middlewareStack.add(
+    (next) => async (args) => {
+      const pk = (args.input as { Item?: { pk?: string } }).Item?.pk;
+      if (pk?.startsWith(ITEM_PREFIX.workspaceJournal)) {
+        numbered();
+        await held;
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'heldEntry' },
+  );
+  try {
+    const ids = await Promise.all(Array.from({ length: 12 }, (_, i) => decide(ws, topics[i % 2], i)));
+    const late = feedback(s, ws, ids[0], { category: topics[0] });
+    await entryWaiting;
+    // Eleven more feedbacks: the window (0, 8] comes due (lag 2) with entry 1 still unwritten.
+    for (const [i, id] of ids.entries()) if (i > 0) await feedback(a, ws, id, { category: topics[i % 2] });
+    release();
+    await late;
+    await foldsDueLater(a, ws);
+    expect(a.feedback.folder.stats.folds).toBeGreaterThan(0);
+    const fresh = await new DynamoWorkspaceStore(world.tables.client, world.tables.names.decisions).loadState(ws);
+    const docs = Object.fromEntries(fresh.model.labels.filter((l) => l.docs > 0).map((l) => [l.label, l.docs]));
+    expect(docs).toEqual({ [topics[0]]: 6, [topics[1]]: 6 });
+  } finally {
+    a.close();
+    s.close();
+  }
+});
+
+it("counts a feedback once when the SDK retries a write that landed but whose answer was lost (the head's, the decision's)", async () => {
+  const ws = 'ws_journal_retried';
+  const c = container();
+  // The fault: the first UpdateItem on an item of this prefix reaches DynamoDB, then its answer is lost as in a
+  // timeout (not something DynamoDB Local can be made to do), so the SDK sends the same write again.
+  let lose: string | undefined;
+  c.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const out = await next(args);
+      const pk = (args.input as { Key?: { pk?: { S?: string } } }).Key?.pk?.S;
+      if (lose && context.commandName === 'UpdateItemCommand' && pk?.startsWith(lose)) {
+        lose = undefined;
+        throw Object.assign(new Error('answer lost'), { name: 'TimeoutError', $metadata: {} });
+      }
+      return out;
+    },
+    { step: 'deserialize', name: 'loseFirstAnswer' },
+  );
+  try {
+    const ids = await Promise.all([0, 1].map((i) => decide(ws, topics[i], i)));
+    lose = ITEM_PREFIX.workspaceHead;
+    await feedback(c, ws, ids[0], { category: topics[0] });
+    expect(lose).toBeUndefined();
+    lose = ITEM_PREFIX.decision;
+    await feedback(c, ws, ids[1], { category: topics[1] });
+    expect(lose).toBeUndefined();
+    // One journal number per feedback (no number that no entry fills), and both counted.
+    expect(headFrom(await getItem(world.tables.client, world.tables.names.decisions, headPk(ws))).seq).toBe(2);
+    const fresh = await new DynamoWorkspaceStore(world.tables.client, world.tables.names.decisions).loadState(ws);
+    const docs = Object.fromEntries(fresh.model.labels.filter((l) => l.docs > 0).map((l) => [l.label, l.docs]));
+    expect(docs).toEqual({ [topics[0]]: 1, [topics[1]]: 1 });
+  } finally {
+    c.close();
   }
 });
 
