@@ -1,5 +1,5 @@
 // Per-key rate limits across every instance (docs/partners.md, Scopes and rate limits). Each instance leases tokens from a shared counter
-// per (key, window) with one conditional write, and spends them locally: a limit of 100 or more costs a write per
+// per (key, window) with one conditional write, one lease at a time, and spends them locally: a limit of 100 or more costs a write per
 // block of tokens, not per request. The counter never hands out more than 110% of the limit in a window, which bounds
 // what all instances together accept. Blocks are sized to what this instance used lately and at most 15% of the
 // limit, so tokens stranded in other instances cannot push a key sending 80% of its limit over the counter's ceiling
@@ -36,7 +36,11 @@ interface KeyState {
   usedBefore: number;
   /** The shared counter as last seen (includes every instance's leases). */
   counter: number;
+  /** The lease in flight for this window, if any: at most one at a time. */
+  leasing?: Promise<unknown>;
 }
+
+type WindowRef = Parameters<RateCounterStore['lease']>[1];
 
 export class RateLimiter {
   private readonly states: LruMap<string, KeyState>;
@@ -55,13 +59,18 @@ export class RateLimiter {
   private state(keyId: string, rate: RateLimit, windowIndex: number): KeyState {
     const id = `${keyId}\n${rate.window_seconds}`;
     let s = this.states.get(id);
+    if (s && s.windowIndex > windowIndex) {
+      // A request of a window that has ended here (it straggled across the boundary): a state of its own, kept
+      // nowhere, so it leases only what it needs and leaves the current window's tokens alone.
+      return { windowIndex, tokens: 0, used: 0, usedBefore: 0, counter: 0 };
+    }
     if (!s) {
       s = { windowIndex, tokens: 0, used: 0, usedBefore: 0, counter: 0 };
       this.states.set(id, s);
     } else if (s.windowIndex !== windowIndex) {
       // A new window: unspent tokens of the old one are gone, what was used there sizes the next lease.
       s.usedBefore = s.windowIndex === windowIndex - 1 ? s.used : 0;
-      Object.assign(s, { windowIndex, tokens: 0, used: 0, counter: 0 });
+      Object.assign(s, { windowIndex, tokens: 0, used: 0, counter: 0, leasing: undefined });
     }
     return s;
   }
@@ -93,29 +102,48 @@ export class RateLimiter {
     });
     if (n > rate.limit) return refuse('larger_than_limit');
 
+    const exact = rate.limit < LEASE_MIN_LIMIT;
     let s = this.state(principal.key_id, rate, window.index);
+    // Requests that run out while this instance leases a block wait for that block rather than lease one each: blocks
+    // leased side by side would strand more than one block here, which the ceiling does not allow for.
+    while (s.tokens < n && s.leasing) {
+      await s.leasing;
+      s = this.state(principal.key_id, rate, window.index);
+    }
     if (s.tokens < n) {
       const need = n - s.tokens;
-      const exact = rate.limit < LEASE_MIN_LIMIT;
       const ceiling = exact ? rate.limit : windowCeiling(rate.limit);
       const size = leaseSize(rate.limit, need, Math.max(s.usedBefore, s.used));
       const windowRef = { seconds: rate.window_seconds, index: window.index, endMs: window.endMs };
-      this.writes++;
-      let counter = await this.store.lease(principal.key_id, windowRef, size, ceiling);
-      let leased = size;
-      if (counter === undefined && size > need) {
-        // Near the ceiling: take only what this request needs.
-        this.writes++;
-        counter = await this.store.lease(principal.key_id, windowRef, need, ceiling);
-        leased = need;
+      const leasing = this.lease(principal.key_id, windowRef, ceiling, size, need);
+      // Exact counting leases only what each request needs: nothing to strand, no need to wait.
+      if (!exact) s.leasing = leasing;
+      let granted: { tokens: number; counter: number } | undefined;
+      try {
+        granted = await leasing;
+      } finally {
+        if (s.leasing === leasing) s.leasing = undefined;
       }
+      // The window may have ended here meanwhile: then this request spends its tokens in a state of its own.
       s = this.state(principal.key_id, rate, window.index);
-      if (counter === undefined) return refuse('window_full', s);
-      s.tokens += leased;
-      s.counter = Math.max(s.counter, counter);
+      if (!granted) return refuse('window_full', s);
+      s.tokens += granted.tokens;
+      s.counter = Math.max(s.counter, granted.counter);
     }
     s.tokens -= n;
     s.used += n;
     return { allowed: true, headers: this.headersFor(rate, s, nowMs) };
+  }
+
+  /** Leases `size` tokens from the shared counter, or only `need` near the ceiling; undefined when full. */
+  private async lease(keyId: string, window: WindowRef, ceiling: number, size: number, need: number) {
+    this.writes++;
+    let counter = await this.store.lease(keyId, window, size, ceiling);
+    if (counter !== undefined) return { tokens: size, counter };
+    if (size === need) return undefined;
+    // Near the ceiling: take only what this request needs.
+    this.writes++;
+    counter = await this.store.lease(keyId, window, need, ceiling);
+    return counter === undefined ? undefined : { tokens: need, counter };
   }
 }

@@ -109,6 +109,38 @@ it('leases blocks for a limit of 200/m: under 80% never refused, at most 110% ac
   for (const used of Object.values(stored)) expect(used).toBeLessThanOrEqual(220);
 });
 
+it('leases one block at a time per instance, however many of its requests run out together', async () => {
+  const { key_id } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '200/m' });
+  const principal = {
+    outcome: 'allow' as const,
+    partner_id: 'acme',
+    key_id,
+    scopes: [],
+    rate_limit: { limit: 200, window_seconds: 60 },
+  };
+  const limiter = instances[0].service.dependencies.rateLimiter;
+  const windowA = FUTURE + 2 * HOUR;
+  const windowB = windowA + MINUTE;
+  const counterOf = (startMs: number) => `${ITEM_PREFIX.rateWindow}${key_id}#60#${startMs / MINUTE}`;
+  // A window of steady use here sizes this instance's next blocks at their largest, 15% of the limit (30).
+  for (let i = 0; i < 60; i++) expect(await limiter.consume(principal, 1, windowA)).toMatchObject({ allowed: true });
+  const usedInA = (await counters(key_id))[counterOf(windowA)];
+
+  // Six requests of the next window find no tokens at once: one block between them, not one each (six blocks
+  // stranded here would leave other instances' traffic under 80% of the limit refused).
+  const together = await Promise.all(Array.from({ length: 6 }, () => limiter.consume(principal, 1, windowB)));
+  expect(together.filter((o) => !o.allowed)).toEqual([]);
+  expect((await counters(key_id))[counterOf(windowB)]).toBe(30);
+
+  // A request of window A that straggles in after window B began takes only its own token from A's counter and
+  // leaves B's block alone: B's next requests spend it without a new lease.
+  expect(await limiter.consume(principal, 1, windowA)).toMatchObject({ allowed: true });
+  for (let i = 0; i < 6; i++) expect(await limiter.consume(principal, 1, windowB)).toMatchObject({ allowed: true });
+  const stored = await counters(key_id);
+  expect(stored[counterOf(windowA)]).toBe(usedInA + 1);
+  expect(stored[counterOf(windowB)]).toBe(30);
+});
+
 it('counts a limit under 100 exactly, and a window boundary resets it on the millisecond', async () => {
   const { key } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '20/m' });
   const windowStart = FUTURE + HOUR;
