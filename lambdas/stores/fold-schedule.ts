@@ -26,13 +26,14 @@ export const FOLD_AGE_MS = 60 * 60 * 1000;
 export const FOLD_TAKEOVER_MS = 10_000;
 /**
  * A fold that found an entry of its window missing (its feedback between the head and the entry, or crashed) is tried
- * again this long after, not at every feedback meanwhile: each try reads the window again.
+ * again this long after, then after as long as the gap has lasted (1, 2, 4 ... s), not at every feedback meanwhile:
+ * each try reads the window again.
  */
 export const FOLD_GAP_RETRY_MS = 1_000;
 
 /**
  * Whether the head (as read) calls for a fold: a window full, entries a while unfolded, or a fold left in flight; not
- * within FOLD_GAP_RETRY_MS of a fold that found an entry missing.
+ * before `gapRetryAt` when a fold found an entry missing.
  */
 export function foldDue(
   head: Head,
@@ -40,9 +41,15 @@ export function foldDue(
   options: FoldOptions = { window: FOLD_WINDOW, lag: FOLD_LAG },
 ): boolean {
   if (head.folding !== undefined) return nowMs - (head.foldingAt ?? 0) >= FOLD_TAKEOVER_MS;
-  const gapPending = head.gapSeq !== undefined && head.gapSeq > head.folded;
-  if (gapPending && nowMs - (head.gapCheckedAt ?? 0) < FOLD_GAP_RETRY_MS) return false;
+  if (nowMs < gapRetryAt(head)) return false;
   return foldEnd(head, nowMs, options) !== undefined;
+}
+
+/** When a fold held up by a missing entry is tried again (0: none is). */
+export function gapRetryAt(head: Head): number {
+  if (head.gapSeq === undefined || head.gapSeq <= head.folded) return 0;
+  const checked = head.gapCheckedAt ?? 0;
+  return checked + Math.max(FOLD_GAP_RETRY_MS, checked - (head.gapAt ?? checked));
 }
 
 /**

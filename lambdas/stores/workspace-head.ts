@@ -141,7 +141,7 @@ export const updateHead = (
   );
 
 /** A token that tells one write from its writer's others: the SDK sends the same one again when it retries. */
-export const writeToken = () => randomBytes(4).toString('base64url');
+export const writeToken = () => randomBytes(6).toString('base64url');
 
 /**
  * Takes the journal's next number for a feedback or an import (`examples` adds to the head's import weight). The token
@@ -168,9 +168,12 @@ export async function takeJournalNumber(
     });
     return headFrom(out.Attributes);
   } catch (err) {
-    // Only this write's own earlier attempt leaves its token: the head is as that attempt left it.
+    // Only this write's own earlier attempt leaves its token: the head is as that attempt left it. (Had another writer
+    // taken a number in between, the resend took a second one: a gap given up after JOURNAL_GAP_GIVE_UP_MS.)
     if (!conditionFailed(err)) throw err;
-    return headFrom(unmarshall((err as { Item?: Record<string, AttributeValue> }).Item ?? {}));
+    const item = (err as { Item?: Record<string, AttributeValue> }).Item;
+    if (!item) throw err;
+    return headFrom(unmarshall(item));
   }
 }
 
