@@ -156,10 +156,10 @@ export const BUG_OPTIONS: FitOptions = {
   offset: 0,
 };
 
-export const fitAlertModel = (rows: readonly SeverityExample[], trainedOn: string, o = ALERT_OPTIONS) =>
-  fitSeverity(rows, trainedOn, o);
-export const fitBugModel = (rows: readonly SeverityExample[], trainedOn: string, o = BUG_OPTIONS) =>
-  fitSeverity(rows, trainedOn, o);
+export const fitAlertModel = (rows: readonly SeverityExample[], trainedOn: string) =>
+  fitSeverity(rows, trainedOn, ALERT_OPTIONS);
+export const fitBugModel = (rows: readonly SeverityExample[], trainedOn: string) =>
+  fitSeverity(rows, trainedOn, BUG_OPTIONS);
 
 export const severityModelOf = (m: SeverityModelEntry): SeverityModel => modelFromFile(m, SCALE);
 

@@ -7,8 +7,6 @@ import { LruMap } from '../domain/lru';
 import type { AccessStore, KeyRecord, PartnerRecord } from '../domain/ports';
 import type { AuthVerdict } from '../domain/principal';
 
-export type { AuthVerdict, Principal, RefusalOutcome } from '../domain/principal';
-
 interface CacheEntry {
   key?: KeyRecord;
   partner?: PartnerRecord;

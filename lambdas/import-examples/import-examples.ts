@@ -15,8 +15,6 @@ import { validateFeedback } from '../feedback/feedback-schema';
 import type { ErrorDetail } from '../http/errors';
 import type { Validated } from '../http/body-validation';
 
-export type { ImportAnswer, ImportDeps, ImportItem, ImportOptions, ImportOutcome };
-
 const EXAMPLE_FIELDS = new Set(['signal', 'labels']);
 const prefixed = (prefix: string, details: ErrorDetail[]) =>
   details.map((d) => ({ ...d, field: `${prefix}.${d.field}` }));

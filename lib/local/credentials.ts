@@ -112,7 +112,7 @@ export interface PreparedDataDir {
  * The data directory, private to its owner, and its credentials: read from CREDENTIALS_FILE, or made on first use with
  * `region`. Data kept with -sharedDb by earlier versions is moved under the new id, so nothing stored is lost.
  */
-export function prepareDataDir(dataDir: string, region: string, randomBytes?: RandomBytes): PreparedDataDir {
+export function prepareDataDir(dataDir: string, region: string): PreparedDataDir {
   const dir = resolve(dataDir);
   const notices: string[] = [];
   if (ensurePrivateDir(dir, 'data directory').tightened) notices.push(`made ${dir} private to its owner (mode 0700)`);
@@ -124,7 +124,7 @@ export function prepareDataDir(dataDir: string, region: string, randomBytes?: Ra
       notices.push(`made ${file} readable by its owner only (mode 0600)`);
     credentials = parseCredentials(readFileSync(file, 'utf8'), file);
   } else {
-    const fresh: LocalDbCredentials = { accessKeyId: generateAccessKeyId(randomBytes), region };
+    const fresh: LocalDbCredentials = { accessKeyId: generateAccessKeyId(), region };
     try {
       writePrivateFileExclusive(file, `${JSON.stringify(fresh)}\n`);
       credentials = fresh;
@@ -151,6 +151,6 @@ export function prepareDataDir(dataDir: string, region: string, randomBytes?: Ra
 export const databaseFileName = (c: LocalDbCredentials): string => `${c.accessKeyId}_${c.region}.db`;
 
 /** Credentials for a database that lives as long as one process (`:memory:`, the bench, the load tool). */
-export function ephemeralCredentials(region: string, randomBytes?: RandomBytes): LocalDbCredentials {
-  return { accessKeyId: generateAccessKeyId(randomBytes), region };
+export function ephemeralCredentials(region: string): LocalDbCredentials {
+  return { accessKeyId: generateAccessKeyId(), region };
 }

@@ -49,7 +49,7 @@ export function processAlive(pid: number): boolean {
 }
 
 /** Calls `onGone` once, soon after any launcher process exits. The timer does not keep the process alive. */
-export function watchLaunchers(onGone: () => void, intervalMs = 500): void {
+export function watchLaunchers(onGone: () => void): void {
   const pids = launcherPids();
   const originalParent = process.ppid;
   const timer = setInterval(() => {
@@ -57,6 +57,6 @@ export function watchLaunchers(onGone: () => void, intervalMs = 500): void {
       clearInterval(timer);
       onGone();
     }
-  }, intervalMs);
+  }, 500);
   timer.unref();
 }

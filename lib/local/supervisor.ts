@@ -27,11 +27,10 @@ export interface SupervisorOptions {
   log: (line: string) => void;
   /** The database cannot come back (in memory, or no Java any more): local mode stops with this message. */
   onFatal: (message: string) => void;
-  /** Longest pause between two restart attempts. */
-  maxBackoffMs?: number;
 }
 
 const NAME = 'the embedded database (DynamoDB Local)';
+const MAX_RESTART_PAUSE_MS = 5_000;
 
 function describeExit(exit: { code: number | null; signal: string | null }): string {
   return exit.signal ? `was killed (${exit.signal})` : `exited with status ${exit.code}`;
@@ -66,7 +65,7 @@ export async function superviseDynamoDbLocal(options: SupervisorOptions): Promis
         }
         log(`${NAME} did not restart (${(err as Error).message.split('\n')[0]}); trying again in ${pause} ms`);
         await new Promise((r) => setTimeout(r, pause));
-        pause = Math.min(pause * 2, options.maxBackoffMs ?? 5_000);
+        pause = Math.min(pause * 2, MAX_RESTART_PAUSE_MS);
       }
     }
   };

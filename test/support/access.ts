@@ -1,6 +1,6 @@
 // The access store and the admin service on a test file's own DynamoDB Local tables, and the principal the
 // authorizer hands a route.
-import type { Principal } from '../../lambdas/authorizer/authorize';
+import type { Principal } from '../../lambdas/domain/principal';
 import type { Scope } from '../../lambdas/contract/routes';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { AdminService } from '../../lib/admin';
