@@ -18,7 +18,7 @@ import {
   updateHead,
 } from './workspace-head';
 import { batchWriteAll } from './batch-writes';
-import { FOLD_LAG, FOLD_TAKEOVER_MS, FOLD_WINDOW, type FoldOptions, foldDue, foldEnd } from './fold-schedule';
+import { FOLD_LAG, FOLD_WINDOW, type FoldOptions, foldDue, foldEnd } from './fold-schedule';
 import { consumedUnits, getItem } from './dynamodb-client';
 import { conditionFailed, transactionConflict } from './database-faults';
 
@@ -43,7 +43,6 @@ export class JournalFolder {
   async maybeFold(workspaceId: string, head: Head, nowMs: number): Promise<void> {
     const generation = head.generation ?? 0;
     if (!foldDue(head, nowMs, this.options)) return;
-    if (head.folding !== undefined && nowMs - (head.foldingAt ?? 0) < FOLD_TAKEOVER_MS) return;
     const end = head.folding ?? foldEnd(head, nowMs, this.options);
     if (end === undefined) return;
     if (await this.claim(workspaceId, generation, head, end, nowMs))
