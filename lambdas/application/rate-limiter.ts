@@ -1,10 +1,10 @@
 // Per-key rate limits across every instance (docs/partners.md, Scopes and rate limits). Each instance leases tokens
 // from a shared counter per (key, window) with one conditional write, one lease at a time, and spends them locally: a
-// limit of 100 or more costs a write per block of tokens, not per request. The counter never hands out more than 110% of the limit in a window, which bounds
-// what all instances together accept. Blocks are sized to what this instance used lately and at most 15% of the
-// limit, so tokens stranded in other instances cannot push a key sending 80% of its limit over the counter's ceiling
-// while at most 3 instances hold unspent blocks (80% + 2 × 15% ≤ 110%; see docs/operations.md). Limits under 100
-// are counted exactly: one conditional write per request, ceiling = the limit.
+// limit of 100 or more costs a write per block of tokens, not per request. The counter never hands out more than 110%
+// of the limit in a window, which bounds what all instances together accept. Blocks are sized to what this instance
+// used lately and at most 15% of the limit, so tokens stranded in other instances cannot push a key sending 80% of its
+// limit over the counter's ceiling while at most 3 instances hold unspent blocks (80% + 2 × 15% ≤ 110%; see
+// docs/operations.md). Limits under 100 are counted exactly: one conditional write per request, ceiling = the limit.
 import type { Principal } from '../domain/principal';
 import { LruMap } from '../domain/lru';
 import type { RateCounterStore } from '../domain/ports';
