@@ -8,6 +8,8 @@ const RETRYABLE_NAMES = new Set([
   'InternalServerError',
   'ServiceUnavailable',
   'TimeoutError',
+  // retry.ts: contention a store gave up on within its budget; the request may succeed a moment later.
+  'RetriesExhausted',
   'RequestTimeout',
   'RequestTimeoutException',
   'TransactionConflictException',
