@@ -33,6 +33,41 @@ export interface WorkspacePolicy {
   learning?: boolean;
 }
 
+/**
+ * Every policy setting, and whether holding it lets a policy change a decision in the workspace layer (a policy none
+ * of whose settings does is `empty`: the layer is skipped). Keyed by WorkspacePolicy, which policy-schema.ts holds
+ * equal to the PUT schema: a new setting does not compile until it is given its entry here, and the store keeps
+ * exactly these settings (POLICY_FIELDS).
+ */
+const SETTING_APPLIES: { [K in keyof WorkspacePolicy]-?: (value: NonNullable<WorkspacePolicy[K]>) => boolean } = {
+  vip_senders: (list) => list.length > 0,
+  trusted_senders: (list) => list.length > 0,
+  blocked_senders: (list) => list.length > 0,
+  keywords: (list) => list.length > 0,
+  categories: (list) => list.some((c) => Boolean(c.queue)),
+  routing: (map) => Object.keys(map).length > 0,
+  thresholds: () => true,
+  // respond_by is made from it after the layer (buildDecision).
+  response_minutes: () => false,
+  // Learning engages the layer through the model, not the policy (applyWorkspace).
+  learning: () => false,
+};
+
+/** The policy's settings, in the contract's order. */
+export const POLICY_FIELDS = Object.keys(SETTING_APPLIES) as readonly (keyof WorkspacePolicy)[];
+
+const applies = (policy: WorkspacePolicy, field: keyof WorkspacePolicy): boolean => {
+  const value = policy[field];
+  return value !== undefined && (SETTING_APPLIES[field] as (value: unknown) => boolean)(value);
+};
+
+/** The settings of a stored or sent policy, without anything else it holds, in the contract's order. */
+export function policySettings(stored: Record<string, unknown>): WorkspacePolicy {
+  const out: Record<string, unknown> = {};
+  for (const field of POLICY_FIELDS) if (stored[field] !== undefined) out[field] = stored[field];
+  return out;
+}
+
 export interface StoredPolicy extends WorkspacePolicy {
   version: number;
   updated_at: string | null;
@@ -118,13 +153,7 @@ export function compilePolicy(policy: StoredPolicy): CompiledPolicy {
     thresholds: { ...DEFAULT_THRESHOLDS, ...policy.thresholds },
     responseMinutes: { ...DEFAULT_RESPONSE_MINUTES, ...policy.response_minutes },
     learning: policy.learning !== false,
-    empty:
-      !policy.vip_senders?.length &&
-      !policy.trusted_senders?.length &&
-      !policy.blocked_senders?.length &&
-      !policy.keywords?.length &&
-      queueOf.size === 0 &&
-      !policy.thresholds,
+    empty: !POLICY_FIELDS.some((field) => applies(policy, field)),
   };
 }
 
