@@ -3,7 +3,6 @@
 // things up. Pure.
 import { DEFAULT_RESPONSE_MINUTES, type Priority } from './decision';
 import { type KeywordMatcher, keywordMatcher } from './keyword-matcher';
-import { senderParts } from './learning/sketch';
 
 export const NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 
@@ -110,12 +109,10 @@ function senderList(entries: readonly string[] | undefined): SenderList {
   return list;
 }
 
-/** An address is listed by itself, or by its domain or any parent domain (`@acme.com` covers `eu.acme.com`). */
-export function listsSender(list: SenderList, sender: string | undefined): boolean {
-  return listsParts(list, senderParts(sender));
-}
-
-/** listsSender for a sender already parsed (senderParts), when several lists are checked. */
+/**
+ * Whether a sender (parsed by senderParts) is listed: by itself, or by its domain or any parent domain (`@acme.com`
+ * covers `eu.acme.com`).
+ */
 export function listsParts(list: SenderList, parts: { address: string; domain: string } | undefined): boolean {
   if (!parts) return false;
   if (list.addresses.has(parts.address)) return true;
