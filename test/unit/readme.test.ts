@@ -141,12 +141,29 @@ describe('docs/deploy.md', () => {
 });
 
 describe('the README and docs/', () => {
-  const files = [
-    'README.md',
-    ...readdirSync(path.join(root, 'docs'))
-      .filter((f) => f.endsWith('.md'))
-      .map((f) => `docs/${f}`),
-  ];
+  it('quote the default of a variable where they name it with one, as settings.ts holds it', () => {
+    const defaults: Record<string, number> = {
+      [ENV.authCacheTtlSeconds]: DEFAULT_SETTINGS.authCacheTtlSeconds,
+      [ENV.workspaceCacheTtlSeconds]: DEFAULT_SETTINGS.workspaceCacheTtlSeconds,
+      [ENV.decisionRetentionDays]: DEFAULT_SETTINGS.decisionRetentionDays,
+      [ENV.dynamodbRequestTimeoutMs]: DEFAULT_SETTINGS.dynamodbRequestTimeoutMs,
+      [ENV.port]: DEFAULT_LOCAL_SETTINGS.port,
+      [ENV.localDynamodbPort]: DEFAULT_LOCAL_SETTINGS.dynamodbPort,
+    };
+    const quoted: [string, string, number][] = [];
+    for (const file of ['README.md', ...guides()]) {
+      const text = readFileSync(path.join(root, file), 'utf8');
+      // `NAME` (default 30 ...), `NAME` (30 s by default), `NAME` (default 8000)
+      for (const [, name, value] of text.matchAll(
+        /`([A-Z][A-Z0-9_]+)` \((?:default )?([\d,]+)(?: \w+)?(?: by default)?[;),]/g,
+      ))
+        if (name in defaults) quoted.push([file, name, Number(value.replace(/,/g, ''))]);
+    }
+    expect(quoted.length).toBeGreaterThanOrEqual(4);
+    expect(quoted.filter(([, name, value]) => value !== defaults[name])).toEqual([]);
+  });
+
+  const files = ['README.md', ...guides()];
   const tracked = ['lambdas', 'lib', 'bin', 'test', 'sdk/src'].flatMap(sourceFiles);
 
   it.each(files)('%s names only source files that exist', (file) => {
@@ -204,3 +221,10 @@ const commandOf = (usage: string) => {
   }
   return words.join(' ');
 };
+
+/** docs/*.md, repository-relative. */
+function guides(): string[] {
+  return readdirSync(path.join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`);
+}
