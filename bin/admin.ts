@@ -12,7 +12,7 @@ import { WorkspaceAdmin, feedbackReportOutput, policyOutput } from '../lib/works
 import { WorkspaceImporter, importFileOutput } from '../lib/admin/workspace-import';
 import { ensureTables } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
-import { ENV, parseLocalSettings, parseSettings } from '../lambdas/contract/settings';
+import { parseLocalSettings, parseSettings, parseToolSettings } from '../lambdas/contract/settings';
 import { NotFoundError, SharedGrantError } from '../lambdas/domain/ports';
 import { formatRateLimit } from '../lambdas/domain/rate-limit';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
@@ -237,10 +237,10 @@ function issuedText(k: IssuedKey): string {
 }
 
 async function awsTables(): Promise<{ client: DynamoDBDocumentClient; access: string; decisions: string }> {
-  let access = process.env[ENV.accessTableName];
-  let decisions = process.env[ENV.decisionsTableName];
+  const { stackName, accessTableName, decisionsTableName } = parseToolSettings(process.env);
+  let access = accessTableName;
+  let decisions = decisionsTableName;
   if (!access || !decisions) {
-    const stackName = process.env[ENV.stackName] || stackNameFor(process.env[ENV.stage] || DEFAULT_STAGE);
     const cfn = new CloudFormationClient({});
     const out = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
     access ??= out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.accessTable)?.OutputValue;

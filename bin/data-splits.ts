@@ -14,10 +14,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { csvRecords } from '../lib/csv';
+import { parseToolSettings } from '../lambdas/contract/settings';
 
 export type Split = 'train' | 'dev' | 'test';
 
-export const DATA_DIR = process.env.SAS_DATA_DIR ?? path.resolve(__dirname, '../../shared/data');
+export const DATA_DIR = path.resolve(__dirname, '..', parseToolSettings(process.env).dataDir);
 
 /** 32-bit FNV-1a over the UTF-16 code units: stable across machines and Node versions. */
 export function fnv1a(text: string): number {

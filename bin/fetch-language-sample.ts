@@ -12,8 +12,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { parseToolSettings } from '../lambdas/contract/settings';
 
-export const SAMPLE_DIR = process.env.LANGUAGE_SAMPLE_DIR ?? '/tmp/sas-language-sample';
+export const SAMPLE_DIR = path.resolve(__dirname, '..', parseToolSettings(process.env).languageSampleDir);
 export const SAMPLE_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'] as const;
 export type SampleSplit = 'eval' | 'dev';
 export const samplePath = (split: SampleSplit, lang: string) => path.join(SAMPLE_DIR, split, `${lang}.txt`);

@@ -1,8 +1,6 @@
 // Builds the CDK app exactly as `cdk synth` runs it (bin/app.ts is a thin wrapper), so tests synthesize the same
-// thing: context from cdk.json, overridable like `-c key=value`, with cdk-nag's AwsSolutions checks and AWS Control
-// Tower's proactive controls (CfnGuard) registered as policy-validation plugins.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+// thing: context from `-c key=value` over the defaults of lib/stack-context.ts, with cdk-nag's AwsSolutions checks and
+// AWS Control Tower's proactive controls (CfnGuard) registered as policy-validation plugins.
 import {
   Annotations,
   App,
@@ -14,13 +12,14 @@ import {
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { REPO_ROOT, SignalAnalysisStack, type SignalAnalysisStackProps } from './stack';
-import { DEFAULT_EDGE_IP_RATE_LIMIT, EDGE_FIREWALL_REGION, EdgeFirewallStack } from './stack/edge';
+import { SignalAnalysisStack, type SignalAnalysisStackProps } from './stack';
+import { EDGE_FIREWALL_REGION, EdgeFirewallStack } from './stack/edge';
+import { INT_CONTEXT, type IntContextKey } from './stack-context';
 import { booleanContext } from './stack/tables';
 import { DEFAULT_STAGE, stackNameFor } from './stack-outputs';
 
 export interface BuildAppOptions {
-  /** Context on top of cdk.json's (the CLI's own context, `-c` included, still wins when run by the CLI). */
+  /** Context, as `-c key=value` gives it (the CLI's own context still wins when run by the CLI). */
   context?: Record<string, unknown>;
   /** Cloud assembly directory (tests use a temporary one). */
   outdir?: string;
@@ -36,16 +35,9 @@ export interface BuiltApp {
   edgeFirewall?: EdgeFirewallStack;
 }
 
-/** cdk.json's context: the defaults of every setting (the CLI passes them too; tests have no CLI). */
-function cdkJsonContext(): Record<string, unknown> {
-  const cdkJson = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')) as {
-    context?: Record<string, unknown>;
-  };
-  return cdkJson.context ?? {};
-}
-
 /** Context values from `-c` arrive as strings, from cdk.json as numbers: accept both, refuse anything else. */
-function intContext(app: App, key: string, fallback: number, min: number): number {
+function intContext(app: App, key: IntContextKey): number {
+  const { default: fallback, min } = INT_CONTEXT[key];
   const raw: unknown = app.node.tryGetContext(key);
   if (raw === undefined || raw === null || raw === '') return fallback;
   const value = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw.trim()) : NaN;
@@ -89,7 +81,7 @@ export class ControlTowerChecks implements IPolicyValidationPlugin {
 const VALID_RETENTION = new Set<number>(Object.values(RetentionDays).filter((v): v is number => typeof v === 'number'));
 
 export function buildApp(options: BuildAppOptions = {}): BuiltApp {
-  const context: Record<string, unknown> = { ...cdkJsonContext(), ...options.context };
+  const context: Record<string, unknown> = { ...options.context };
   // The CLI's own switch for "bundle no stack" (it uses it for `--exclusively`); the template is otherwise the same.
   if (options.bundle === false) context['aws:cdk:bundling-stacks'] = [];
   const app = new App({ context, outdir: options.outdir });
@@ -98,7 +90,7 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
   if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage)) {
     throw new Error(`context stage must be lower-case letters, digits and dashes (got ${JSON.stringify(stage)})`);
   }
-  const logRetentionDays = intContext(app, 'logRetentionDays', RetentionDays.ONE_YEAR, 1);
+  const logRetentionDays = intContext(app, 'logRetentionDays');
   if (!VALID_RETENTION.has(logRetentionDays)) {
     throw new Error(`context logRetentionDays must be one of CloudWatch's values: ${[...VALID_RETENTION].join(', ')}`);
   }
@@ -113,7 +105,7 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
   if (edgeProtection) {
     const region = String(app.node.tryGetContext('region') ?? process.env.CDK_DEFAULT_REGION ?? EDGE_FIREWALL_REGION);
     env = { account: process.env.CDK_DEFAULT_ACCOUNT, region };
-    edge = { ipRateLimit: intContext(app, 'edgeIpRateLimit', DEFAULT_EDGE_IP_RATE_LIMIT, 100) };
+    edge = { ipRateLimit: intContext(app, 'edgeIpRateLimit') };
     if (region !== EDGE_FIREWALL_REGION) {
       edgeFirewall = new EdgeFirewallStack(app, `${stackNameFor(stage)}-edge-firewall`, {
         description: `Signal Analysis Service (${stage}): the WAF web ACL in front of its CloudFront distribution`,
@@ -133,11 +125,11 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
     crossRegionReferences: edgeFirewall ? true : undefined,
     description: `Signal Analysis Service (${stage})`,
     stage,
-    throttlingRateLimit: intContext(app, 'throttlingRateLimit', 100, 1),
-    throttlingBurstLimit: intContext(app, 'throttlingBurstLimit', 200, 1),
-    decisionRetentionDays: intContext(app, 'decisionRetentionDays', 90, 1),
-    authCacheTtlSeconds: intContext(app, 'authCacheTtlSeconds', 30, 0),
-    workspaceCacheTtlSeconds: intContext(app, 'workspaceCacheTtlSeconds', 30, 0),
+    throttlingRateLimit: intContext(app, 'throttlingRateLimit'),
+    throttlingBurstLimit: intContext(app, 'throttlingBurstLimit'),
+    decisionRetentionDays: intContext(app, 'decisionRetentionDays'),
+    authCacheTtlSeconds: intContext(app, 'authCacheTtlSeconds'),
+    workspaceCacheTtlSeconds: intContext(app, 'workspaceCacheTtlSeconds'),
     logRetention: logRetentionDays,
     logsKmsKeyArn: kmsKeyArnContext(app, 'logsKmsKeyArn'),
   });

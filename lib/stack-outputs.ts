@@ -1,8 +1,7 @@
 // Names shared by the stack and the tools that read its outputs (admin CLI --aws). Pure data: no CDK imports.
 
-/** Stage from CDK context (`-c stage=prod`); the stack is named after it. */
-export const DEFAULT_STAGE = 'dev';
-export const stackNameFor = (stage: string) => `SignalAnalysisService-${stage}`;
+/** Stage from CDK context (`-c stage=prod`); the stack is named after it (both parsed with the other settings). */
+export { DEFAULT_STAGE, stackNameFor } from '../lambdas/contract/settings';
 
 export const OUTPUT_KEYS = {
   apiBaseUrl: 'ApiBaseUrl',

@@ -24,8 +24,9 @@ export const ENV = {
   // The admin CLI with --aws.
   stackName: 'SAS_STACK_NAME',
   stage: 'SAS_STAGE',
-  // Where eval, bench and the trainers find ../shared/data.
+  // Where eval, bench and the trainers find ../shared/data, and the language sample (bin/fetch-language-sample.ts).
   dataDir: 'SAS_DATA_DIR',
+  languageSampleDir: 'LANGUAGE_SAMPLE_DIR',
 } as const;
 
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
@@ -143,6 +144,42 @@ export function parseLocalSettings(env: Env): LocalSettings {
     port: integer(env, ENV.port, DEFAULT_LOCAL_SETTINGS.port, 0, 65_535),
     dynamodbPort: integer(env, ENV.localDynamodbPort, DEFAULT_LOCAL_SETTINGS.dynamodbPort, 0, 65_535),
     dataDir: present(env, ENV.localDataDir) ?? DEFAULT_LOCAL_SETTINGS.dataDir,
+  };
+}
+
+/** The stage a deploy and the admin CLI's `--aws` use when none is named (CDK context `stage`, `SAS_STAGE`). */
+export const DEFAULT_STAGE = 'dev';
+/** The deployed stack of a stage: the stack is named so, and the admin CLI's `--aws` finds its tables by it. */
+export const stackNameFor = (stage: string) => `SignalAnalysisService-${stage}`;
+
+/** The tools' settings: the admin CLI's `--aws` target, and where eval, bench and the trainers find data. */
+export interface ToolSettings {
+  stage: string;
+  stackName: string;
+  /** With `--aws`: table names to use instead of the stack's outputs (the stack is asked for those not given). */
+  accessTableName?: string;
+  decisionsTableName?: string;
+  /** The labeled data sets; a relative path is taken from the repository's root. */
+  dataDir: string;
+  /** The language sample bin/fetch-language-sample.ts writes (outside the repository: never committed). */
+  languageSampleDir: string;
+}
+
+export const DEFAULT_TOOL_SETTINGS = {
+  stage: DEFAULT_STAGE,
+  dataDir: '../shared/data',
+  languageSampleDir: '/tmp/sas-language-sample',
+} as const;
+
+export function parseToolSettings(env: Env): ToolSettings {
+  const stage = present(env, ENV.stage) ?? DEFAULT_TOOL_SETTINGS.stage;
+  return {
+    stage,
+    stackName: present(env, ENV.stackName) ?? stackNameFor(stage),
+    accessTableName: present(env, ENV.accessTableName),
+    decisionsTableName: present(env, ENV.decisionsTableName),
+    dataDir: present(env, ENV.dataDir) ?? DEFAULT_TOOL_SETTINGS.dataDir,
+    languageSampleDir: present(env, ENV.languageSampleDir) ?? DEFAULT_TOOL_SETTINGS.languageSampleDir,
   };
 }
 

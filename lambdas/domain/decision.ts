@@ -80,6 +80,34 @@ export interface Decision extends DecisionAssessment {
   policy_version: number;
 }
 
+/**
+ * Every field of a decision, in the order partners see, and whether it came with version 2 (a decision stored before
+ * it lacks the field, and keeps that shape when read back). Keyed by the Decision type itself: a new field does not
+ * compile until it is listed here, so the stores (which rebuild a read decision from this list) cannot drop it.
+ */
+const FIELD_SINCE: { [K in keyof Decision]-?: 1 | 2 } = {
+  decision_id: 1,
+  workspace_id: 1,
+  priority: 1,
+  score: 1,
+  recommended_action: 1,
+  category: 1,
+  queue: 1,
+  reasons: 1,
+  source: 1,
+  received_at: 1,
+  created_at: 1,
+  model_version: 1,
+  confidence: 2,
+  language: 2,
+  sentiment: 2,
+  respond_by: 2,
+  policy_version: 2,
+};
+export const DECISION_FIELDS = Object.keys(FIELD_SINCE) as readonly (keyof Decision)[];
+/** The fields a decision stored before version 2 lacks (clients must not count on them: the SDK leaves them optional). */
+export const DECISION_V2_FIELDS = DECISION_FIELDS.filter((f) => FIELD_SINCE[f] === 2);
+
 /** Minutes to respond per priority when the workspace's policy sets none (docs/partners.md, The decision). */
 export const DEFAULT_RESPONSE_MINUTES: Readonly<Record<Priority, number>> = {
   critical: 60,

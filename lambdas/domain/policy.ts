@@ -3,7 +3,6 @@
 // things up. Pure.
 import { DEFAULT_RESPONSE_MINUTES, type Priority } from './decision';
 import { type KeywordMatcher, keywordMatcher } from './keyword-matcher';
-import { senderParts } from './learning/sketch';
 
 export const NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 
@@ -31,6 +30,41 @@ export interface WorkspacePolicy {
   thresholds?: { critical?: number; high?: number; medium?: number };
   response_minutes?: Partial<Record<Priority, number>>;
   learning?: boolean;
+}
+
+/**
+ * Every policy setting, and whether holding it lets a policy change a decision in the workspace layer (a policy none
+ * of whose settings does is `empty`: the layer is skipped). Keyed by WorkspacePolicy, which policy-schema.ts holds
+ * equal to the PUT schema: a new setting does not compile until it is given its entry here, and the store keeps
+ * exactly these settings (POLICY_FIELDS).
+ */
+const SETTING_APPLIES: { [K in keyof WorkspacePolicy]-?: (value: NonNullable<WorkspacePolicy[K]>) => boolean } = {
+  vip_senders: (list) => list.length > 0,
+  trusted_senders: (list) => list.length > 0,
+  blocked_senders: (list) => list.length > 0,
+  keywords: (list) => list.length > 0,
+  categories: (list) => list.some((c) => Boolean(c.queue)),
+  routing: (map) => Object.keys(map).length > 0,
+  thresholds: () => true,
+  // respond_by is made from it after the layer (buildDecision).
+  response_minutes: () => false,
+  // Learning engages the layer through the model, not the policy (applyWorkspace).
+  learning: () => false,
+};
+
+/** The policy's settings, in the contract's order. */
+export const POLICY_FIELDS = Object.keys(SETTING_APPLIES) as readonly (keyof WorkspacePolicy)[];
+
+const applies = (policy: WorkspacePolicy, field: keyof WorkspacePolicy): boolean => {
+  const value = policy[field];
+  return value !== undefined && (SETTING_APPLIES[field] as (value: unknown) => boolean)(value);
+};
+
+/** The settings of a stored or sent policy, without anything else it holds, in the contract's order. */
+export function policySettings(stored: Record<string, unknown>): WorkspacePolicy {
+  const out: Record<string, unknown> = {};
+  for (const field of POLICY_FIELDS) if (stored[field] !== undefined) out[field] = stored[field];
+  return out;
 }
 
 export interface StoredPolicy extends WorkspacePolicy {
@@ -75,12 +109,10 @@ function senderList(entries: readonly string[] | undefined): SenderList {
   return list;
 }
 
-/** An address is listed by itself, or by its domain or any parent domain (`@acme.com` covers `eu.acme.com`). */
-export function listsSender(list: SenderList, sender: string | undefined): boolean {
-  return listsParts(list, senderParts(sender));
-}
-
-/** listsSender for a sender already parsed (senderParts), when several lists are checked. */
+/**
+ * Whether a sender (parsed by senderParts) is listed: by itself, or by its domain or any parent domain (`@acme.com`
+ * covers `eu.acme.com`).
+ */
 export function listsParts(list: SenderList, parts: { address: string; domain: string } | undefined): boolean {
   if (!parts) return false;
   if (list.addresses.has(parts.address)) return true;
@@ -118,13 +150,7 @@ export function compilePolicy(policy: StoredPolicy): CompiledPolicy {
     thresholds: { ...DEFAULT_THRESHOLDS, ...policy.thresholds },
     responseMinutes: { ...DEFAULT_RESPONSE_MINUTES, ...policy.response_minutes },
     learning: policy.learning !== false,
-    empty:
-      !policy.vip_senders?.length &&
-      !policy.trusted_senders?.length &&
-      !policy.blocked_senders?.length &&
-      !policy.keywords?.length &&
-      queueOf.size === 0 &&
-      !policy.thresholds,
+    empty: !POLICY_FIELDS.some((field) => applies(policy, field)),
   };
 }
 

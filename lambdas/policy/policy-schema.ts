@@ -79,7 +79,7 @@ const PolicySchema = v.pipe(
       ),
       routing: v.optional(
         v.pipe(
-          v.custom<Record<string, unknown>>(
+          v.custom<Record<string, string>>(
             (m) => m !== null && typeof m === 'object' && !Array.isArray(m),
             'must be an object',
           ),
@@ -132,6 +132,18 @@ const PolicySchema = v.pipe(
     ['routing'],
   ),
 );
+
+/** A type that compiles only when A and B have the same keys and each is assignable to the other. */
+type Same<A, B> = [keyof A, A, keyof B, B] extends [keyof B, B, keyof A, A] ? true : false;
+/**
+ * The schema's output is the domain's WorkspacePolicy: a setting added to one and not the other does not compile (and
+ * the domain's settings table, POLICY_FIELDS, then asks for it too).
+ */
+const SCHEMA_IS_THE_POLICY: Same<
+  Omit<v.InferOutput<typeof PolicySchema>, 'version' | 'updated_at'>,
+  WorkspacePolicy
+> = true;
+void SCHEMA_IS_THE_POLICY;
 
 export function validatePolicy(input: unknown): Validated<{ policy: WorkspacePolicy }> {
   const result = validateBody(PolicySchema, input);

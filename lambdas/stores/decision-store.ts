@@ -3,7 +3,7 @@
 import { type DynamoDBDocumentClient, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
-import type { Decision } from '../domain/decision';
+import { DECISION_FIELDS, type Decision } from '../domain/decision';
 import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest, SaveResult } from '../domain/ports';
 import { parseInstant } from '../domain/timestamps';
 import { conditionFailed, transactionConflict } from './database-faults';
@@ -11,36 +11,19 @@ import { getItem } from './dynamodb-client';
 
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 
-const DECISION_FIELDS = [
-  'decision_id',
-  'workspace_id',
-  'priority',
-  'score',
-  'recommended_action',
-  'category',
-  'queue',
-  'reasons',
-  'source',
-  'received_at',
-  'created_at',
-  'model_version',
-] as const;
-/** Fields of version 2 decisions; a decision stored before them keeps the shape it was stored with. */
-const DECISION_V2_FIELDS = ['confidence', 'language', 'sentiment', 'respond_by', 'policy_version'] as const;
-
-/** Rebuilds the decision in the contract's field order (DynamoDB maps do not keep order); fields it was stored without stay absent. */
+/**
+ * Rebuilds the decision in the contract's field order (DynamoDB maps do not keep order) from the domain's field list
+ * (DECISION_FIELDS), so a new decision field is read back wherever decisions are read; fields it was stored without
+ * (a decision stored before version 2) stay absent. The client reads numbers as numbers (no wrapNumbers).
+ */
 export function decisionFrom(stored: Record<string, unknown>): Decision {
   const out: Record<string, unknown> = {};
   for (const field of DECISION_FIELDS) if (stored[field] !== undefined) out[field] = stored[field];
   out.reasons = ((stored.reasons as Decision['reasons']) ?? []).map((r) => ({
     code: r.code,
     message: r.message,
-    weight: Number(r.weight),
+    weight: r.weight,
   }));
-  out.score = Number(stored.score);
-  for (const field of DECISION_V2_FIELDS) if (field in stored) out[field] = stored[field];
-  if ('confidence' in stored) out.confidence = Number(stored.confidence);
-  if ('policy_version' in stored) out.policy_version = Number(stored.policy_version);
   return out as unknown as Decision;
 }
 

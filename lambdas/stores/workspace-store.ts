@@ -6,7 +6,7 @@ import { changedFields } from '../domain/audit';
 import { auditEventPut } from './audit-log';
 import type { LabelCounts, WorkspaceModel } from '../domain/learning/model';
 import { newSketchKey } from '../domain/learning/sketch';
-import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy } from '../domain/policy';
+import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy, policySettings } from '../domain/policy';
 import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
 import { addDeltaToCounts } from '../domain/learning/label-delta';
 import { type JournalEntry, applyJournal, entriesToRead, journalCursor } from '../domain/learning/journal';
@@ -35,26 +35,10 @@ const CHECK_FOLDS: FoldOptions = { window: FOLD_WINDOW, lag: FOLD_LAG, importWei
 /** A container this far behind the journal loads the workspace again instead of reading every entry. */
 const MAX_ENTRIES_PER_REFRESH = 1_000;
 
-export const POLICY_FIELDS = [
-  'vip_senders',
-  'trusted_senders',
-  'blocked_senders',
-  'keywords',
-  'categories',
-  'routing',
-  'thresholds',
-  'response_minutes',
-  'learning',
-] as const;
-
 function policyFrom(item: Record<string, unknown> | undefined): StoredPolicy {
   if (!item) return { ...EMPTY_POLICY };
-  const stored = (item.policy ?? {}) as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const field of POLICY_FIELDS) if (stored[field] !== undefined) out[field] = stored[field];
-  out.version = Number(item.version);
-  out.updated_at = item.updated_at;
-  return out as unknown as StoredPolicy;
+  const settings = policySettings((item.policy ?? {}) as Record<string, unknown>);
+  return { ...settings, version: Number(item.version), updated_at: item.updated_at as string | null };
 }
 
 /**
@@ -120,10 +104,7 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
     by: AuditActor,
   ): Promise<PolicyWrite> {
     const pk = WORKSPACE_PREFIX.policy + workspaceId;
-    const sent: Record<string, unknown> = {};
-    for (const field of POLICY_FIELDS)
-      if ((policy as Record<string, unknown>)[field] !== undefined)
-        sent[field] = (policy as Record<string, unknown>)[field];
+    const sent: Record<string, unknown> = { ...policySettings(policy as Record<string, unknown>) };
     for (let attempt = 0; ; attempt++) {
       // A retry is a later write: its updated_at and event time say so (events list in time order).
       if (attempt > 0) now = new Date().toISOString();

@@ -25,9 +25,6 @@ import { EDGE_ORIGIN_HEADER } from '../../lambdas/contract/edge';
 /** CLOUDFRONT-scope web ACLs exist only in us-east-1. */
 export const EDGE_FIREWALL_REGION = 'us-east-1';
 
-/** Requests one client IP may send in 5 minutes before WAF blocks it (context `edgeIpRateLimit`). */
-export const DEFAULT_EDGE_IP_RATE_LIMIT = 6_000;
-
 /** The managed rule groups of the web ACL, in priority order after the rate-based rule. */
 export const EDGE_MANAGED_RULE_GROUPS = [
   'AWSManagedRulesCommonRuleSet',

@@ -5,6 +5,7 @@ import type { Construct } from 'constructs';
 import {
   ACCESS_TABLE,
   DECISIONS_TABLE,
+  TABLES,
   type IndexDefinition,
   type TableDefinition,
 } from '../../lambdas/contract/tables';
@@ -50,7 +51,7 @@ export class ServiceTables {
   constructor(scope: Construct, props: ServiceTablesProps) {
     const all = new Map<TableDefinition, TableV2>();
     const keepRetired = booleanContext(scope, KEEP_RETIRED_INDEXES_CONTEXT);
-    for (const def of [ACCESS_TABLE, DECISIONS_TABLE]) {
+    for (const def of TABLES) {
       all.set(
         def,
         new TableV2(scope, `${def.id}Table`, {

@@ -12,6 +12,7 @@ import { ACCESS_TABLE, DECISIONS_TABLE, TABLES, type TableDefinition } from '../
 import { parseSettings } from '../../lambdas/contract/settings';
 import { OUTPUT_KEYS } from '../../lib/stack-outputs';
 import { ALARM_TOPIC_OUTPUT_KEY, LAMBDA_RUNTIME, type SignalAnalysisStack } from '../../lib/stack';
+import { CONTEXT_DEFAULTS } from '../../lib/stack-context';
 import { AUTHORIZER_ACCESS, type TableGrant, routeAccess } from '../../lib/stack/access';
 
 type Json = any;
@@ -20,7 +21,8 @@ type Resources = Record<
   { Type: string; Properties: Json; DeletionPolicy?: string; UpdateReplacePolicy?: string }
 >;
 
-const cdkJson = JSON.parse(fs.readFileSync(path.join(__dirname, '../../cdk.json'), 'utf8')) as { context: Json };
+/** The stack's defaults (lib/stack-context.ts): what a synth without `-c` gets. */
+const defaults = CONTEXT_DEFAULTS as Json;
 
 interface Synth {
   stack: SignalAnalysisStack;
@@ -236,9 +238,9 @@ describe('Lambdas', () => {
       expect(fn.Environment.Variables).toEqual({
         ACCESS_TABLE_NAME: { Ref: logicalId(dev.stack, dev.stack.accessTable) },
         DECISIONS_TABLE_NAME: { Ref: logicalId(dev.stack, dev.stack.decisionsTable) },
-        AUTH_CACHE_TTL_SECONDS: String(cdkJson.context.authCacheTtlSeconds),
-        DECISION_RETENTION_DAYS: String(cdkJson.context.decisionRetentionDays),
-        WORKSPACE_CACHE_TTL_SECONDS: String(cdkJson.context.workspaceCacheTtlSeconds),
+        AUTH_CACHE_TTL_SECONDS: String(defaults.authCacheTtlSeconds),
+        DECISION_RETENTION_DAYS: String(defaults.decisionRetentionDays),
+        WORKSPACE_CACHE_TTL_SECONDS: String(defaults.workspaceCacheTtlSeconds),
         POWERTOOLS_LOG_LEVEL: 'INFO',
       });
       // What the stack writes is what the Lambdas' settings parser reads back (table names stand in for the Refs).
@@ -246,9 +248,9 @@ describe('Lambdas', () => {
       expect(parseSettings(written)).toMatchObject({
         accessTableName: 'access',
         decisionsTableName: 'decisions',
-        authCacheTtlSeconds: cdkJson.context.authCacheTtlSeconds,
-        workspaceCacheTtlSeconds: cdkJson.context.workspaceCacheTtlSeconds,
-        decisionRetentionDays: cdkJson.context.decisionRetentionDays,
+        authCacheTtlSeconds: defaults.authCacheTtlSeconds,
+        workspaceCacheTtlSeconds: defaults.workspaceCacheTtlSeconds,
+        decisionRetentionDays: defaults.decisionRetentionDays,
         logLevel: 'INFO',
         metricsEnabled: true,
       });
@@ -256,7 +258,7 @@ describe('Lambdas', () => {
       expect(dev.json.Resources[logGroupId]).toMatchObject({
         Type: 'AWS::Logs::LogGroup',
         Properties: {
-          RetentionInDays: cdkJson.context.logRetentionDays,
+          RetentionInDays: defaults.logRetentionDays,
           KmsKeyId: { 'Fn::GetAtt': [logicalId(dev.stack, dev.stack.logsKey as Json), 'Arn'] },
         },
       });
@@ -515,12 +517,12 @@ describe('log groups and their KMS key', () => {
   const keyStatements = (s: Synth): Json[] => s.json.Resources[keyId(s)].Properties.KeyPolicy.Statement;
 
   it('keep logs a year or more by default, every group encrypted with the stack key', () => {
-    expect(cdkJson.context.logRetentionDays).toBeGreaterThanOrEqual(365);
+    expect(defaults.logRetentionDays).toBeGreaterThanOrEqual(365);
     for (const s of [dev, prod]) {
       const groups = ofType(s, 'AWS::Logs::LogGroup');
       expect(groups).toHaveLength(Object.keys(s.stack.functions).length + 1); // one per Lambda and the access log
       for (const [, group] of groups) {
-        expect(group.Properties.RetentionInDays).toBe(cdkJson.context.logRetentionDays);
+        expect(group.Properties.RetentionInDays).toBe(defaults.logRetentionDays);
         expect(group.Properties.KmsKeyId).toEqual({ 'Fn::GetAtt': [keyId(s), 'Arn'] });
       }
     }
@@ -598,8 +600,8 @@ describe('stage', () => {
       StageName: '$default',
       AutoDeploy: true,
       DefaultRouteSettings: {
-        ThrottlingRateLimit: cdkJson.context.throttlingRateLimit,
-        ThrottlingBurstLimit: cdkJson.context.throttlingBurstLimit,
+        ThrottlingRateLimit: defaults.throttlingRateLimit,
+        ThrottlingBurstLimit: defaults.throttlingBurstLimit,
       },
     });
     expect(stageOf(prod).DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 });

@@ -9,11 +9,11 @@ import {
   learnedChanges,
 } from '../../lambdas/domain/learning/model';
 import { predictField } from '../../lambdas/domain/learning/predict';
-import { decodeSketch, encodeSketch, sketchSignal } from '../../lambdas/domain/learning/sketch';
+import { decodeSketch, encodeSketch, senderParts, sketchSignal } from '../../lambdas/domain/learning/sketch';
 import { MAX_WORKSPACES, WorkspaceCache, cachedWorkspace } from '../../lambdas/domain/learning/workspace-cache';
 import { learnedConfidence } from '../../lambdas/domain/learning/confidence';
 import { applyWorkspace } from '../../lambdas/domain/learning/workspace-layer';
-import { EMPTY_POLICY, compilePolicy, keywordPattern, listsSender } from '../../lambdas/domain/policy';
+import { EMPTY_POLICY, compilePolicy, keywordPattern, listsParts } from '../../lambdas/domain/policy';
 import type { WorkspaceState } from '../../lambdas/domain/ports';
 import { scoreSignal } from '../../lambdas/domain/engine';
 
@@ -84,10 +84,10 @@ describe('prediction', () => {
 describe('policy', () => {
   it('matches addresses exactly and domains with their subdomains, case-insensitively', () => {
     const list = compilePolicy({ ...EMPTY_POLICY, vip_senders: ['ceo@acme.com', '@corp.example'] }).vip;
-    expect(listsSender(list, 'CEO <Ceo@Acme.com>')).toBe(true);
-    expect(listsSender(list, 'cfo@acme.com')).toBe(false);
-    expect(listsSender(list, 'x@eu.corp.example')).toBe(true);
-    expect(listsSender(list, 'x@notcorp.example')).toBe(false);
+    expect(listsParts(list, senderParts('CEO <Ceo@Acme.com>'))).toBe(true);
+    expect(listsParts(list, senderParts('cfo@acme.com'))).toBe(false);
+    expect(listsParts(list, senderParts('x@eu.corp.example'))).toBe(true);
+    expect(listsParts(list, senderParts('x@notcorp.example'))).toBe(false);
   });
 
   it('matches keywords as whole words only', () => {

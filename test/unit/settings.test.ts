@@ -4,6 +4,7 @@ import {
   lambdaEnvironment,
   parseLocalSettings,
   parseSettings,
+  parseToolSettings,
 } from '../../lambdas/contract/settings';
 import { describeError } from '../../lambdas/observability';
 
@@ -38,6 +39,25 @@ describe('settings', () => {
       metricsEnabled: true,
     });
     expect(parseSettings({ [ENV.metricsDisabled]: 'TRUE' }).metricsEnabled).toBe(false);
+  });
+});
+
+describe("the tools' settings", () => {
+  it('finds the stage, its stack and the data where the README says, and takes what the environment names', () => {
+    expect(parseToolSettings({})).toEqual({
+      stage: 'dev',
+      stackName: 'SignalAnalysisService-dev',
+      accessTableName: undefined,
+      decisionsTableName: undefined,
+      dataDir: '../shared/data',
+      languageSampleDir: '/tmp/sas-language-sample',
+    });
+    expect(parseToolSettings({ [ENV.stage]: 'prod' }).stackName).toBe('SignalAnalysisService-prod');
+    expect(parseToolSettings({ [ENV.stage]: 'prod', [ENV.stackName]: 'Mine' }).stackName).toBe('Mine');
+    expect(parseToolSettings({ [ENV.dataDir]: ' /data ', [ENV.accessTableName]: '' })).toMatchObject({
+      dataDir: '/data',
+      accessTableName: undefined,
+    });
   });
 });
 

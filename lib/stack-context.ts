@@ -1,0 +1,26 @@
+// The stack's settings (CDK context, `-c key=value`): each one's default and lowest value, in one place. The
+// defaults the Lambdas share (cache times, retention) are the settings parser's own; README.md and docs/deploy.md
+// quote these (test/unit/readme.test.ts checks them). cdk.json holds none, so `-c` and this table are all there is.
+import { DEFAULT_SETTINGS, DEFAULT_STAGE } from '../lambdas/contract/settings';
+
+/** The whole-number settings: default and minimum (a value below it, or not an integer, stops the synth). */
+export const INT_CONTEXT = {
+  throttlingRateLimit: { default: 100, min: 1 },
+  throttlingBurstLimit: { default: 200, min: 1 },
+  decisionRetentionDays: { default: DEFAULT_SETTINGS.decisionRetentionDays, min: 1 },
+  authCacheTtlSeconds: { default: DEFAULT_SETTINGS.authCacheTtlSeconds, min: 0 },
+  workspaceCacheTtlSeconds: { default: DEFAULT_SETTINGS.workspaceCacheTtlSeconds, min: 0 },
+  logRetentionDays: { default: 365, min: 1 },
+  /** Requests one client IP may send in 5 minutes before WAF blocks it (edge protection only). */
+  edgeIpRateLimit: { default: 6_000, min: 100 },
+} as const satisfies Record<string, { default: number; min: number }>;
+
+export type IntContextKey = keyof typeof INT_CONTEXT;
+
+/** Every setting that has a default, with it: what the docs' tables must state. */
+export const CONTEXT_DEFAULTS: Readonly<Record<string, string | number | boolean>> = {
+  stage: DEFAULT_STAGE,
+  ...Object.fromEntries(Object.entries(INT_CONTEXT).map(([key, setting]) => [key, setting.default])),
+  edgeProtection: false,
+  keepRetiredIndexes: false,
+};
