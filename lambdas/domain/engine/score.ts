@@ -19,7 +19,7 @@ import { own, parseSender, type Meta } from './metadata';
 import { metadataDrafts } from './metadata-reasons';
 import type { Draft } from './draft';
 import { PhraseMatcher } from './phrase-matcher';
-import { ARCHIVE_CATEGORIES, REASON_CODES, infoOf, queueFor, type ReasonCode } from './reason-codes';
+import { ARCHIVE_CATEGORIES, REASON_CODES, codesWhere, infoOf, queueFor, type ReasonCode } from './reason-codes';
 import { sentimentOf } from './sentiment';
 import { severityWords } from './severity-model';
 import { severityRead, severityReason, type EngineModels } from './severity';
@@ -170,17 +170,10 @@ function spamDraft(source: Source, sender: string | undefined, knownCustomer: bo
   };
 }
 
-/** Reasons that show a person writing to us about their own problem (not a topic a bulk text mentions). */
-const WRITER_CODES: ReadonlySet<ReasonCode> = new Set([
-  'SUPPORT_REQUEST',
-  'REPEATED_CONTACT',
-  'FRUSTRATION',
-  'REFUND_DEMAND',
-  'CHURN_LANGUAGE',
-  'PAYMENT_FAILURE',
-]);
-/** Second markers that, with newsletter wording, make a text a mailing. */
-const MAILING_MARKERS: ReadonlySet<ReasonCode> = new Set(['BULK_SENDER', 'NO_REPLY_SENDER', 'AUTOMATED_NOTIFICATION']);
+/** Reasons that show a person writing to us about their own problem (the `writer` trait in reason-codes.ts). */
+const WRITER_CODES: ReadonlySet<ReasonCode> = codesWhere((i) => i.writer === true);
+/** Second markers that, with newsletter wording, make a text a mailing (the `mailing` trait). */
+const MAILING_MARKERS: ReadonlySet<ReasonCode> = codesWhere((i) => i.mailing === true);
 const isAlarm = (d: Draft) =>
   isProblem(d) || d.code === 'URGENCY_LANGUAGE' || d.code === 'SHOUTING' || WRITER_CODES.has(d.code);
 const isBulk = (d: Draft) => infoOf(d.code).archive === true || (d.code === 'TAG_TOPIC' && d.weight < 0);
