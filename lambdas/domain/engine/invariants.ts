@@ -4,9 +4,10 @@
 //   1. Archive only where no-human mail exists: spam evidence (the spam model, spam wording) counts only for `email`
 //      and `support_message`; `task` is never archived; `internal` and `crm_event` are never archived as spam; a
 //      support message only as spam or an auto-reply.
-//   2. `support_message` needs stronger spam evidence than `email` (SUPPORT_SPAM_CONFIDENT in score.ts).
-//   3. A person asking for something (a question, or writing in the first person) is never archived, unless the text
-//      is spam beyond doubt (the model confident on a long text) or an auto-reply ("I am out of the office").
+//   2. Each channel archives on the spam model's word from its own cut on the calibrated P(spam) (the model file's
+//      archive_at, chosen for the error budget; archive-guards.ts names and the eval measures every guard).
+//   3. A person asking for something (a question, or writing in the first person) is not archived, unless the model's
+//      P(spam) clears the channel's cut or it is an auto-reply ("I am out of the office").
 //   4. A stated serious problem (outage, data loss, security incident, legal threat, blocker, critical condition) is
 //      never archived, unless the model is confident the whole long text is spam (its alarm words are then content).
 //      A workspace policy may still block a sender: that is not the global engine's decision.

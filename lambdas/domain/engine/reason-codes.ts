@@ -131,7 +131,7 @@ const TABLE = {
   AUTO_REPLY: [-30, -10, 'auto_reply archive accumulates untoned', 'reads like an auto-reply or out-of-office'],
   // spam or scam wording ("you have won", "claim your prize", "lottery"); markers add up
   SPAM_LANGUAGE: [-40, -5, 'spam archive accumulates bulk', 'reads like spam or a scam'],
-  // the spam model (logistic regression, calibrated) rates the text as spam: -25 when likely (p >= 0.15 for a long e-mail, 0.3 otherwise), -60 when confident (p >= 0.7 on a long e-mail, 0.9 on a short text or a support message), which archives it on its own; -10 and no category evidence when a short text's other evidence (a reason of another category weighing 10 or more) makes a vote short of confident a doubt
+  // the spam model (logistic regression, calibrated) rates the text as spam: -25 when likely (p >= 0.15 for a long e-mail, 0.3 otherwise), -60 when confident (p at or above the channel's cut, 0.8 for e-mail and support messages), which archives it on its own; -10 and no category evidence when a short text's other evidence (a reason of another category weighing 10 or more) makes a vote short of confident a doubt
   SPAM_MODEL: [-60, -10, 'spam archive bulk untoned', ''],
   // newsletter, notification or spam wording in a long text the spam model reads as ordinary mail (p <= 0.03): review, not archive
   ORDINARY_MAIL_MODEL: [5, 5, '', ''],

@@ -275,7 +275,7 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
     spam.doubtful &&
     guardOn('short_text_doubt') &&
     doubtSpamVote(spam.draft, drafts, source === 'support_message');
-  // Invariants 3 and 4 read the evidence as weighed: a long text the model is confident is spam states nothing.
+  // Invariant 4 reads the evidence as weighed: a long text the model is confident is spam states nothing.
   const spamBeyondDoubt = spam.long && spam.draft !== null && spam.draft.weight <= -60;
   const serious = guardOn('serious_problem') && !spamBeyondDoubt && statesSeriousProblem(drafts);
   const { category, best, second } = chooseCategory(drafts, source, md);

@@ -378,7 +378,7 @@ export interface SpamVerdict {
   probability: number;
   /** Word features of the text the model has a weight for (how much it had to go on). */
   evidence: number;
-  /** The text was read mostly by its trigrams (a script without word lists): its own archive cut applies. */
+  /** The text is Thai (TRIGRAM_TEXT_GRAMS trigrams or more): its own archive cut applies. */
   trigramText: boolean;
 }
 
@@ -387,6 +387,10 @@ export const spamArchiveThreshold = (channel: keyof ArchiveCuts): number => spam
 
 /** Character trigrams of another script count as this many to one known word when the verdict says what it read. */
 const GRAMS_PER_WORD = 4;
+/** From this many Thai trigrams a text is Thai (a sentence or two), whatever Latin links and codes sit beside it. */
+export const TRIGRAM_TEXT_GRAMS = 8;
+/** Thai trigrams read by the last spamFeatures call (the trainer tells Thai text as the verdict does). */
+export const trigramsRead = (): number => grams;
 
 /** The model's calibrated verdict on the tokens in `buf` and the sender. */
 export function spamVerdict(buf: TokenBuffer, sender: string | null | undefined): SpamVerdict {
@@ -414,6 +418,6 @@ export function spamVerdict(buf: TokenBuffer, sender: string | null | undefined)
   return {
     probability: 1 / (1 + Math.exp(-(a * z + b))),
     evidence: known + Math.floor(knownGrams / GRAMS_PER_WORD),
-    trigramText: knownGrams > GRAMS_PER_WORD * known,
+    trigramText: grams >= TRIGRAM_TEXT_GRAMS,
   };
 }
