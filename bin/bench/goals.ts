@@ -40,6 +40,11 @@ const GOALS: Record<string, Goal> = Object.fromEntries(
 /** The goal text of each cost line's figures, by suffix. */
 const COST_FIGURES = benchData<Record<string, string>>('cost-goals.json');
 
+const ENGINE_BUNDLE_RATIOS = new Set([
+  'bundle_analyze_ratio',
+  'bundle_analyze_batch_ratio',
+  'bundle_import_examples_ratio',
+]);
 /** Per-Lambda bundle rows get their goal text from their suffix. */
 export function goalFor(key: string): Goal | undefined {
   if (GOALS[key]) return GOALS[key];
@@ -48,6 +53,8 @@ export function goalFor(key: string): Goal | undefined {
   if (/^init_\w+_ms$/.test(key)) return { text: 'module init, median' };
   if (/^weight_\w+_kib$/.test(key))
     return { text: 'context: what this part weighs in the analyze bundle (minified bytes in output)' };
+  // Issue 31: the Lambdas that bundle the decision engine may grow to 2.0x where a model file pays for it in the eval.
+  if (ENGINE_BUNDLE_RATIOS.has(key)) return { text: '<= 2.0 (bundles the engine and its models)', check: atMost(2) };
   if (/^bundle_\w+_ratio$/.test(key)) return { text: '<= 1.5', check: atMost(1.5) };
   if (/^init_\w+_ratio$/.test(key)) return { text: '<= 1.25', check: atMost(1.25) };
   const cost =

@@ -4,9 +4,10 @@
 //   1. Archive only where no-human mail exists: spam evidence (the spam model, spam wording) counts only for `email`
 //      and `support_message`; `task` is never archived; `internal` and `crm_event` are never archived as spam; a
 //      support message only as spam or an auto-reply.
-//   2. `support_message` needs stronger spam evidence than `email` (SUPPORT_SPAM_CONFIDENT in score.ts).
-//   3. A person asking for something (a question, or writing in the first person) is never archived, unless the text
-//      is spam beyond doubt (the model confident on a long text) or an auto-reply ("I am out of the office").
+//   2. Each channel archives on the spam model's word from its own cut on the calibrated P(spam) (the model file's
+//      archive_at, chosen for the error budget; archive-guards.ts names and the eval measures every guard).
+//   3. A person asking for something (a question, or writing in the first person) is not archived, unless the model's
+//      P(spam) clears the channel's cut or it is an auto-reply ("I am out of the office").
 //   4. A stated serious problem (outage, data loss, security incident, legal threat, blocker, critical condition) is
 //      never archived, unless the model is confident the whole long text is spam (its alarm words are then content).
 //      A workspace policy may still block a sender: that is not the global engine's decision.
@@ -14,7 +15,7 @@
 import type { Category } from '../decision';
 import type { Source } from '../signal';
 import type { Draft } from './draft';
-import type { ReasonCode } from './reason-codes';
+import { codesWhere, isReasonCode, type ReasonCode } from './reason-codes';
 import { tokenHashesMany } from './token-hashes';
 import type { TokenBuffer } from './tokens';
 
@@ -33,30 +34,16 @@ export function archivableCategory(source: Source, category: Category): boolean 
   return true;
 }
 
-/** Reasons that state a serious problem, from this weight on. */
-const SERIOUS: ReadonlySet<ReasonCode> = new Set<ReasonCode>([
-  'OUTAGE_LANGUAGE',
-  'SECURITY_LANGUAGE',
-  'LEGAL_THREAT',
-  'CRITICAL_CONDITION',
-  'SEVERE_DEFECT',
-  'METRIC_CRITICAL',
-  'SEVERITY_CRITICAL',
-]);
+/** Reasons that state a serious problem, from this weight on (the `serious` trait in reason-codes.ts). */
+const SERIOUS: ReadonlySet<ReasonCode> = codesWhere((i) => i.serious === true);
 const SERIOUS_MIN_WEIGHT = 15;
 /** A reason stating a serious problem (invariant 4): an outage, a security incident, a legal threat, ... */
 export const isSeriousReason = (d: { code: string; weight: number }): boolean =>
-  SERIOUS.has(d.code as ReasonCode) && d.weight >= SERIOUS_MIN_WEIGHT;
+  isReasonCode(d.code) && SERIOUS.has(d.code) && d.weight >= SERIOUS_MIN_WEIGHT;
 export const statesSeriousProblem = (drafts: readonly Draft[]): boolean => drafts.some(isSeriousReason);
 
-/** Evidence of bulk or spam mail: what must never be escalated. */
-const BULK: ReadonlySet<ReasonCode> = new Set<ReasonCode>([
-  'SPAM_MODEL',
-  'SPAM_LANGUAGE',
-  'NEWSLETTER_LANGUAGE',
-  'BULK_SENDER',
-  'BULK_OUTWEIGHS_ALARM',
-]);
+/** Evidence of bulk or spam mail: what must never be escalated (the `bulk` trait in reason-codes.ts). */
+const BULK: ReadonlySet<ReasonCode> = codesWhere((i) => i.bulk === true);
 export const isBulkOrSpam = (drafts: readonly Draft[], category: Category): boolean =>
   category === 'spam' || category === 'newsletter' || drafts.some((d) => BULK.has(d.code));
 /** The highest score bulk or spam mail may reach: `high` at most, never `critical` (escalate). */

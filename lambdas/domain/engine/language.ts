@@ -3,7 +3,8 @@
 // bin/train-language.ts from the franc-min package's data) over the opening of the text; a text too short for
 // trigrams (under 10 letters) is read by its function words (articles, pronouns, prepositions), counted over the
 // tokens the tokenizer already hashed. Only the seven profiles ship, not the package (82 languages, over the analyze
-// bundle's budget). `und` when the text is too short or mixed.
+// bundle's budget). `und` when the text is too short or mixed. Text mostly in another script: `th` for Thai, `und`
+// otherwise (otherScript).
 import { tokenHashesMany } from './token-hashes';
 import type { TokenBuffer } from './tokens';
 
@@ -248,7 +249,39 @@ export function useTrigramProfiles(profiles: Record<string, string> | null, shar
 const CLEAR_HITS = 6;
 const CLEAR_LEAD = 3;
 
+/** Thai code units from which a text mixing Thai and Latin reads as Thai. */
+const MIN_THAI = 10;
+/** Characters of the opening read for the script. */
+const SCRIPT_CHARS = 600;
+
+/**
+ * A text written mostly in a script without word lists here: `th` for Thai (its block is its own language's), `und`
+ * for any other non-Latin script (Cyrillic, Greek, CJK, ...): the seven profiles would only guess among Latin languages.
+ * null when Latin letters are the majority.
+ */
+function otherScript(buf: TokenBuffer): string | null {
+  let latin = 0;
+  let thai = 0;
+  let other = 0;
+  for (let f = 0; f < 2; f++) {
+    const t = buf.texts[f];
+    const n = t.length < SCRIPT_CHARS ? t.length : SCRIPT_CHARS;
+    for (let i = 0; i < n; i++) {
+      const c = t.charCodeAt(i);
+      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 0xc0 && c <= 0x24f)) latin++;
+      else if (c >= 0x0e01 && c <= 0x0e5b) thai++;
+      else if ((c >= 0x0370 && c <= 0x1fff) || (c >= 0x3040 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af)) other++;
+    }
+  }
+  // Thai beside Latin links, codes and brand names: a few Thai words already say which language a person wrote in.
+  if (thai >= MIN_THAI && thai * 3 >= latin && thai >= other) return 'th';
+  if (thai + other <= latin) return null;
+  return thai > other ? 'th' : 'und';
+}
+
 export function detectLanguage(buf: TokenBuffer): string {
+  const script = otherScript(buf);
+  if (script !== null) return script;
   const W = words();
   hits.fill(0);
   let n = 0;

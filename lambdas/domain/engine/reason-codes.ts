@@ -26,6 +26,16 @@ export interface ReasonCodeInfo {
   cancelledByClosure?: boolean;
   /** Judges how severe an alert is from its wording; metadata.severity, when given, replaces it (as it does SEVERITY_*). */
   severityClass?: boolean;
+  /** States a serious problem (invariant 4, from 15 points): an outage, a security incident, a legal threat, ... */
+  serious?: boolean;
+  /** Evidence of bulk or spam mail: with it a text is never escalated (invariant 5). */
+  bulk?: boolean;
+  /** A person writing about their own problem: weighs 1.5 times against bulk evidence. */
+  writer?: boolean;
+  /** With newsletter wording, marks a text as a mailing (its alarm topics weigh half). */
+  mailing?: boolean;
+  /** The writer's tone it shows (sentiment.ts); `none`: machine or bulk text, which has no writer's tone. */
+  tone?: 'negative' | 'positive' | 'none';
   /** The message for a matched lexicon phrase (lexicon text, never signal text). */
   message?: (phrase: string) => string;
 }
@@ -43,7 +53,13 @@ const FLAGS = {
   recovery: 'cancelledByRecovery',
   closure: 'cancelledByClosure',
   severity: 'severityClass',
+  serious: 'serious',
+  bulk: 'bulk',
+  writer: 'writer',
+  mailing: 'mailing',
 } as const;
+/** Tone words of the table below. */
+const TONES = { negative: 'negative', positive: 'positive', untoned: 'none' } as const;
 
 /**
  * One reason code a row: smallest and largest weight; its traits (the category it is evidence for, then FLAGS
@@ -56,19 +72,19 @@ type Row = readonly [min: number, max: number, traits: string, message: string];
 // prettier-ignore
 const TABLE = {
   // mentions an outage, downtime or data loss ("site is down", "Ausfall", "panne", "caída")
-  OUTAGE_LANGUAGE: [12, 45, 'incident problem topic negatable recovery closure', 'mentions a production outage'],
+  OUTAGE_LANGUAGE: [12, 45, 'incident problem topic negatable recovery closure serious negative', 'mentions a production outage'],
   // mentions degraded service: slowness, timeouts, elevated errors
   DEGRADATION_LANGUAGE: [5, 20, 'incident problem topic negatable recovery closure', 'mentions degraded service'],
   // internal signal worded as a firing alert ("alert", "threshold exceeded", "backup failed")
-  INTERNAL_ALERT: [8, 15, 'incident problem negatable recovery', 'internal alert is firing'],
+  INTERNAL_ALERT: [8, 15, 'incident problem negatable recovery untoned', 'internal alert is firing'],
   // internal alert reports recovery ("resolved", "back to normal"); cancels incident and severity reasons
   ALERT_RESOLVED: [-20, -20, 'notification negatable', 'alert reports recovery'],
   // a metric past its critical level (usage >= 95% or, in an alert, <= 5% free; error rate >= 10%; latency >= 3 s)
-  METRIC_CRITICAL: [25, 25, 'incident problem recovery', ''],
+  METRIC_CRITICAL: [25, 25, 'incident problem recovery serious', ''],
   // a metric past its warning level (usage >= 85% or, in an alert, <= 15% free; error rate >= 2%; latency >= 1 s)
   METRIC_WARNING: [10, 10, 'incident problem recovery', ''],
   // a condition that stops a system or loses data: out of memory, disk full, no quorum or leader, replication stopped, crash loop, certificate expired, backup failed, node not ready, target missing
-  CRITICAL_CONDITION: [10, 40, 'incident problem topic negatable recovery closure severity', 'reports a critical condition'],
+  CRITICAL_CONDITION: [10, 40, 'incident problem topic negatable recovery closure severity serious', 'reports a critical condition'],
   // a condition to act on before it becomes an outage: high usage, lag, disk filling in days, too many restarts, backlog, throttling, clock skew, certificate expiring
   WARNING_CONDITION: [5, 20, 'incident problem topic negatable recovery closure severity', 'reports a warning condition'],
   // internal signal that only informs: configuration reloaded, restarted, deployed, scaled, heartbeat, "no action needed"
@@ -76,51 +92,51 @@ const TABLE = {
   // the problem affects many ("all users", "production"); only for incident, security and support
   IMPACT_SCOPE: [5, 10, 'negatable recovery closure', 'the problem affects many'],
   // breach, phishing, leaked credentials, vulnerability, malware (30 for softer cues such as "suspicious login")
-  SECURITY_LANGUAGE: [8, 45, 'security problem topic negatable', 'mentions a security issue'],
+  SECURITY_LANGUAGE: [8, 45, 'security problem topic negatable serious', 'mentions a security issue'],
   // threat of legal action ("lawsuit", "my lawyer", "cease and desist", "Anwalt", "avocat", "abogado")
-  LEGAL_THREAT: [10, 40, 'legal problem topic negatable', 'threatens legal action'],
+  LEGAL_THREAT: [10, 40, 'legal problem topic negatable serious negative', 'threatens legal action'],
   // mentions legal matters without a threat ("litigation", "attorney", "breach of contract")
   LEGAL_LANGUAGE: [7, 25, 'legal problem topic negatable', 'mentions legal matters'],
   // privacy or compliance request (GDPR/DSGVO/RGPD, DSAR, right to erasure, SOC 2)
   COMPLIANCE_REQUEST: [7, 25, 'legal problem topic negatable', 'mentions a privacy or compliance request'],
   // failed or wrong payment ("card declined", "charged twice", "invoice overdue")
-  PAYMENT_FAILURE: [8, 30, 'billing problem topic negatable', 'reports a payment or billing failure'],
+  PAYMENT_FAILURE: [8, 30, 'billing problem topic negatable writer negative', 'reports a payment or billing failure'],
   // billing topic without a failure ("invoice", "receipt", "VAT")
   BILLING_QUESTION: [4, 15, 'billing topic negatable', 'is about billing'],
   // cancellation or switching intent ("cancel my subscription", "not renewing", "kündigen", "résilier", "cancelar")
-  CHURN_LANGUAGE: [5, 35, 'churn_risk problem topic negatable', 'signals cancellation or churn'],
+  CHURN_LANGUAGE: [5, 35, 'churn_risk problem topic negatable writer negative', 'signals cancellation or churn'],
   // demands money back ("I want a refund", "remboursement", "reembolso")
-  REFUND_DEMAND: [7, 25, 'churn_risk problem topic negatable', 'demands a refund'],
+  REFUND_DEMAND: [7, 25, 'churn_risk problem topic negatable writer negative', 'demands a refund'],
   // buying interest: quote, demo, seats, enterprise plan (10 for a bare "pricing" or "demo")
   SALES_INTEREST: [3, 25, 'sales_opportunity topic negatable', 'shows buying interest'],
   // ordinary support request: something does not work, an error, a how-to question
-  SUPPORT_REQUEST: [3, 20, 'support problem topic negatable closure', 'asks for help with a problem'],
+  SUPPORT_REQUEST: [3, 20, 'support problem topic negatable closure writer', 'asks for help with a problem'],
   // task or chat text reporting a software defect: exception, stack trace, wrong result, "steps to reproduce", regression
   BUG_REPORT: [4, 15, 'support topic negatable closure', 'reports a software defect'],
   // task or chat text says the defect stops work: crash, hang, freeze, blocker, unusable
-  SEVERE_DEFECT: [10, 20, 'problem negatable closure', 'the defect stops work'],
+  SEVERE_DEFECT: [10, 20, 'problem negatable closure serious', 'the defect stops work'],
   // task or chat text about a minor matter: typo, cosmetic issue, feature request, enhancement, refactoring, documentation
   MINOR_ISSUE: [-10, -10, 'negatable', 'is a minor matter'],
   // deadline or action item in the text ("due tomorrow", "by EOD", "action required")
   DEADLINE_LANGUAGE: [3, 10, 'task topic negatable', 'mentions a deadline or action item'],
   // says the problem is solved ("thanks, that fixed it"); cancels support, slowness and outage wording unless the problem recurs
-  GRATITUDE_CLOSURE: [-20, -20, 'feedback negatable', 'says the issue is resolved'],
+  GRATITUDE_CLOSURE: [-20, -20, 'feedback negatable positive', 'says the issue is resolved'],
   // praise without a request ("love the product")
-  POSITIVE_FEEDBACK: [-5, -5, 'feedback negatable', 'gives positive feedback'],
+  POSITIVE_FEEDBACK: [-5, -5, 'feedback negatable positive', 'gives positive feedback'],
   // automated notification wording ("do not reply", "order confirmation", "build succeeded"); markers add up
-  AUTOMATED_NOTIFICATION: [-25, -5, 'notification archive accumulates', 'reads like an automated notification'],
+  AUTOMATED_NOTIFICATION: [-25, -5, 'notification archive accumulates mailing untoned', 'reads like an automated notification'],
   // newsletter or bulk-mail wording ("unsubscribe", "view in browser"); markers add up
-  NEWSLETTER_LANGUAGE: [-30, -5, 'newsletter archive accumulates', 'reads like a newsletter or bulk mail'],
+  NEWSLETTER_LANGUAGE: [-30, -5, 'newsletter archive accumulates bulk untoned', 'reads like a newsletter or bulk mail'],
   // auto-reply or out-of-office wording; markers add up
-  AUTO_REPLY: [-30, -10, 'auto_reply archive accumulates', 'reads like an auto-reply or out-of-office'],
+  AUTO_REPLY: [-30, -10, 'auto_reply archive accumulates untoned', 'reads like an auto-reply or out-of-office'],
   // spam or scam wording ("you have won", "claim your prize", "lottery"); markers add up
-  SPAM_LANGUAGE: [-40, -5, 'spam archive accumulates', 'reads like spam or a scam'],
-  // the spam model (logistic regression, calibrated) rates the text as spam: -25 when likely (p >= 0.15 for a long e-mail, 0.3 otherwise), -60 when confident (p >= 0.7 on a long e-mail, 0.9 on a short text or a support message), which archives it on its own; -10 and no category evidence when a short text's other evidence (a reason of another category weighing 10 or more) makes a vote short of confident a doubt
-  SPAM_MODEL: [-60, -10, 'spam archive', ''],
+  SPAM_LANGUAGE: [-40, -5, 'spam archive accumulates bulk', 'reads like spam or a scam'],
+  // the spam model (logistic regression, calibrated) rates the text as spam: -25 when likely (p >= 0.15 for a long e-mail, 0.3 otherwise), -60 when confident (p at or above the channel's cut, 0.8 for e-mail and support messages), which archives it on its own; -10 and no category evidence when a short text's other evidence (a reason of another category weighing 10 or more) makes a vote short of confident a doubt
+  SPAM_MODEL: [-60, -10, 'spam archive bulk untoned', ''],
   // newsletter, notification or spam wording in a long text the spam model reads as ordinary mail (p <= 0.03): review, not archive
   ORDINARY_MAIL_MODEL: [5, 5, '', ''],
   // alarming words ("urgent", "down", "lawsuit") inside text that is otherwise spam or bulk mail: they count against the bulk evidence, not as a problem; cancels the alarm words' points
-  BULK_OUTWEIGHS_ALARM: [-60, -5, '', ''],
+  BULK_OUTWEIGHS_ALARM: [-60, -5, 'bulk', ''],
   // spam or bulk mail (spam evidence, newsletter wording, a bulk sender) whose other reasons would reach critical: held at 79 (high), never escalated
   BULK_NEVER_ESCALATED: [-100, -1, '', ''],
   // personal rather than business mail ("birthday", "dinner"); markers add up
@@ -130,13 +146,13 @@ const TABLE = {
   // hedged or negated urgency ("not urgent", "no rush", "nicht dringend", "pas urgent")
   NOT_URGENT: [-5, -5, '', 'says it is not urgent'],
   // an unresolved, repeated problem ("still not", "third time", "no response yet")
-  REPEATED_CONTACT: [5, 10, '', 'follows up on an unresolved problem'],
+  REPEATED_CONTACT: [5, 10, 'writer negative', 'follows up on an unresolved problem'],
   // frustrated tone ("unacceptable", "fed up")
-  FRUSTRATION: [3, 5, 'negatable', 'expresses frustration'],
+  FRUSTRATION: [3, 5, 'negatable writer negative', 'expresses frustration'],
   // ALL-CAPS subject or body, or repeated "!!"; one small bump however loud
-  SHOUTING: [5, 5, '', ''],
+  SHOUTING: [5, 5, 'negative', ''],
   // metadata.severity sev0/sev1/critical/1 (or "sev1", "P1" in the text)
-  SEVERITY_CRITICAL: [25, 50, 'incident problem negatable recovery', 'mentions critical severity'],
+  SEVERITY_CRITICAL: [25, 50, 'incident problem negatable recovery serious', 'mentions critical severity'],
   // metadata.severity sev2/high/major/2 (or "sev2", "P2" in the text)
   SEVERITY_HIGH: [15, 30, 'incident problem negatable recovery', 'mentions high severity'],
   // metadata.severity sev3/medium/warning/3 (or "warning" in an internal signal)
@@ -170,9 +186,9 @@ const TABLE = {
   // received_at is more than 24 hours before now
   WAITING_OVER_24H: [10, 10, '', ''],
   // sender is a no-reply or system address (noreply@, notifications@, mailer-daemon@, ...)
-  NO_REPLY_SENDER: [-15, -15, 'notification archive', ''],
+  NO_REPLY_SENDER: [-15, -15, 'notification archive mailing', ''],
   // sender is a bulk-mail address (newsletter@, marketing@, news@, ...)
-  BULK_SENDER: [-5, -5, 'newsletter archive', ''],
+  BULK_SENDER: [-5, -5, 'newsletter archive bulk mailing', ''],
   // a sales lead from a business domain
   SENDER_BUSINESS_DOMAIN: [5, 5, '', ''],
   // a sales lead from a free-mail domain (gmail.com, web.de, ...)
@@ -183,6 +199,7 @@ function reasonCodeInfo([min, max, traits, message]: Row): ReasonCodeInfo {
   const info: ReasonCodeInfo = { min, max };
   for (const word of traits.split(' ').filter((w) => w !== '')) {
     if (word in FLAGS) info[FLAGS[word as keyof typeof FLAGS]] = true;
+    else if (word in TONES) info.tone = TONES[word as keyof typeof TONES];
     else if ((CATEGORIES as readonly string[]).includes(word)) info.category = word as Category;
     else throw new Error(`reason trait ${word} is neither a flag nor a category`);
   }
@@ -198,6 +215,13 @@ export const REASON_CODES = Object.fromEntries(
 
 /** A code's record (kept for the scoring phases that read it by this name). */
 export const infoOf = (code: ReasonCode): ReasonCodeInfo => REASON_CODES[code];
+
+/** The codes with a trait: the one place such lists are kept (sentiment.ts, invariants.ts, score.ts read them). */
+export const codesWhere = (test: (info: ReasonCodeInfo) => boolean): ReadonlySet<ReasonCode> =>
+  new Set((Object.keys(REASON_CODES) as ReasonCode[]).filter((code) => test(REASON_CODES[code])));
+
+/** Whether a reason's code (a string as decisions carry it) is a known code. */
+export const isReasonCode = (code: string): code is ReasonCode => Object.prototype.hasOwnProperty.call(TABLE, code);
 
 // ---- Categories and queues ----
 

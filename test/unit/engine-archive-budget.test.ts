@@ -1,0 +1,45 @@
+// Issue 31's archive decisions, on hand-written messages in our own words (the quality figures are `npm run eval`'s):
+// Thai text is named and never archived on the spam model's word alone (its cut is "never"), other scripts answer
+// `und`, and spam the model is confident of is archived even when it asks a question.
+import { scoreSignal } from '../../lambdas/domain/engine';
+import { spamArchiveThreshold } from '../../lambdas/domain/engine/spam-model';
+import type { Signal } from '../../lambdas/domain/signal';
+
+const NOW = new Date('2026-03-02T10:00:00Z');
+const score = (s: Omit<Signal, 'workspace_id' | 'received_at'>) =>
+  scoreSignal({ workspace_id: 'ws_test', received_at: '2026-03-02T09:00:00Z', ...s }, NOW);
+
+describe('text in a script without word lists', () => {
+  it('answers th for Thai, also beside a Latin link, and und for Cyrillic', () => {
+    expect(score({ source: 'support_message', body: 'ยอดเงินในบัญชีของคุณคือ 500 บาท ขอบคุณที่ใช้บริการ' }).language).toBe('th');
+    expect(
+      score({ source: 'support_message', body: 'รหัสยืนยันของคุณคือ 4821 https://bank.example/verify/abcdef' }).language,
+    ).toBe('th');
+    expect(score({ source: 'email', body: 'Здравствуйте, пришлите, пожалуйста, счёт за октябрь.' }).language).toBe(
+      'und',
+    );
+  });
+
+  it('is never escalated nor archived on the model alone', () => {
+    expect(spamArchiveThreshold('trigram_text')).toBeGreaterThan(1);
+    const a = score({ source: 'support_message', body: 'ยอดเงินในบัญชีของคุณคือ 500 บาท ขอบคุณที่ใช้บริการ' });
+    expect(a.recommended_action).not.toBe('escalate');
+    expect(a.reasons.some((r) => r.code === 'SPAM_MODEL' && r.weight <= -60)).toBe(false);
+  });
+});
+
+describe('a question in spam', () => {
+  it('is archived when the model clears the channel cut', () => {
+    const a = score({
+      source: 'support_message',
+      body: 'WINNER!! You have been selected for a 900 GBP prize reward. Want it? To claim call 09061701461 now, T&C apply',
+    });
+    expect(a.reasons.find((r) => r.code === 'SPAM_MODEL')?.weight).toBe(-60);
+    expect(a.recommended_action).toBe('archive');
+  });
+
+  it('is not archived when a person asks with a vote short of the cut', () => {
+    const a = score({ source: 'support_message', body: 'Can you tell me how to change the card on my account?' });
+    expect(a.recommended_action).not.toBe('archive');
+  });
+});
