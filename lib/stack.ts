@@ -21,6 +21,7 @@ import {
   createEdgeWebAcl,
 } from './stack/edge';
 import { FunctionFactory, SETTINGS_LOG_LEVEL } from './stack/functions';
+import { LAMBDA_NODE_OPTIONS } from './lambda-bundling';
 import { ServiceAlarms } from './stack/observability';
 import { ServiceTables } from './stack/tables';
 import { OUTPUT_KEYS } from './stack-outputs';
@@ -84,14 +85,18 @@ export class SignalAnalysisStack extends Stack {
       logRetention,
       logsKey: this.logsKey,
       removalPolicy,
-      environment: lambdaEnvironment({
-        accessTableName: tables.access.tableName,
-        decisionsTableName: tables.decisions.tableName,
-        authCacheTtlSeconds: props.authCacheTtlSeconds,
-        workspaceCacheTtlSeconds: props.workspaceCacheTtlSeconds,
-        decisionRetentionDays: props.decisionRetentionDays,
-        logLevel: SETTINGS_LOG_LEVEL,
-      }),
+      environment: {
+        ...lambdaEnvironment({
+          accessTableName: tables.access.tableName,
+          decisionsTableName: tables.decisions.tableName,
+          authCacheTtlSeconds: props.authCacheTtlSeconds,
+          workspaceCacheTtlSeconds: props.workspaceCacheTtlSeconds,
+          decisionRetentionDays: props.decisionRetentionDays,
+          logLevel: SETTINGS_LOG_LEVEL,
+        }),
+        // V8's heap bounds for the function's memory (lib/lambda-bundling.ts, docs/operations.md "Memory").
+        NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
+      },
     });
     const api = new ServiceApi(this, {
       tables,

@@ -13,6 +13,7 @@ import { parseSettings } from '../../lambdas/contract/settings';
 import { OUTPUT_KEYS } from '../../lib/stack-outputs';
 import { ALARM_TOPIC_OUTPUT_KEY, LAMBDA_RUNTIME, type SignalAnalysisStack } from '../../lib/stack';
 import { AUTHORIZER_ACCESS, type TableGrant, routeAccess } from '../../lib/stack/access';
+import { LAMBDA_MEMORY_MB, LAMBDA_NODE_OPTIONS } from '../../lib/lambda-bundling';
 
 type Json = any;
 type Resources = Record<
@@ -217,6 +218,20 @@ describe('Lambdas', () => {
     expect(ofType(dev, 'AWS::Lambda::Function')).toHaveLength(names.length);
   });
 
+  it("bounds every Lambda's V8 heap to fit its memory (NODE_OPTIONS), so a container cannot grow until it is killed", () => {
+    for (const name of names) {
+      const fn = dev.json.Resources[logicalId(dev.stack, dev.stack.functions[name])].Properties;
+      const flags = String(fn.Environment.Variables.NODE_OPTIONS ?? '');
+      const mbOf = (flag: string) => Number(new RegExp(`--${flag}=(\\d+)`).exec(flags)?.[1] ?? NaN);
+      const oldSpace = mbOf('max-old-space-size');
+      const semiSpace = mbOf('max-semi-space-size');
+      // Old space plus the young generation (three semi-spaces), with a quarter of the memory left for code,
+      // buffers and the runtime (docs/operations.md, "Memory").
+      expect([name, oldSpace + 3 * semiSpace <= LAMBDA_MEMORY_MB * 0.75]).toEqual([name, true]);
+      expect(fn.MemorySize).toBe(LAMBDA_MEMORY_MB);
+    }
+  });
+
   it('run the latest Node.js on arm64 with 512 MB, 10 s, JSON logs without platform lines, their own log group and the runtime settings', () => {
     for (const name of names) {
       const fn = dev.json.Resources[logicalId(dev.stack, dev.stack.functions[name])].Properties;
@@ -240,6 +255,7 @@ describe('Lambdas', () => {
         DECISION_RETENTION_DAYS: String(cdkJson.context.decisionRetentionDays),
         WORKSPACE_CACHE_TTL_SECONDS: String(cdkJson.context.workspaceCacheTtlSeconds),
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
       });
       // What the stack writes is what the Lambdas' settings parser reads back (table names stand in for the Refs).
       const written = { ...fn.Environment.Variables, ACCESS_TABLE_NAME: 'access', DECISIONS_TABLE_NAME: 'decisions' };
