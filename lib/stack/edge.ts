@@ -3,8 +3,7 @@
 // so that a request sent to the HTTP API's own URL is refused with 403 FORBIDDEN. Off by default.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CfnOutput, Fn, Stack, type StackProps, Validations } from 'aws-cdk-lib';
-import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   CachePolicy,
@@ -126,24 +125,23 @@ export function createEdgeOriginSecret(scope: Construct): Secret {
 }
 
 export interface EdgeDistributionProps {
-  api: HttpApi;
+  /** The API's custom domain for CloudFront (edge-origin.ts): its default execute-api endpoint is disabled. */
+  originDomainName: string;
   secret: Secret;
   webAclArn: string;
 }
 
 /**
- * CloudFront in front of the HTTP API, caching nothing. The managed AllViewerExceptHostHeader origin request policy
+ * CloudFront in front of the HTTP API (through its custom domain), caching nothing. The managed AllViewerExceptHostHeader origin request policy
  * forwards every viewer header (Authorization, Idempotency-Key and If-Match included: CloudFront refuses Authorization
  * in a policy's own header list, but forwards it with "all viewer headers"), the query string and the body, and
- * leaves out Host, which must be the API's own for API Gateway to route the request.
+ * leaves out Host, which must be the origin's own name for API Gateway to route the request to the API.
  */
 export function createEdgeDistribution(scope: Construct, props: EdgeDistributionProps): Distribution {
-  // `https://<api id>.execute-api.<region>.amazonaws.com` -> the host name.
-  const apiHost = Fn.select(2, Fn.split('/', props.api.apiEndpoint));
   return new Distribution(scope, 'EdgeDistribution', {
     comment: `Signal Analysis Service (${Stack.of(scope).stackName})`,
     defaultBehavior: {
-      origin: new HttpOrigin(apiHost, {
+      origin: new HttpOrigin(props.originDomainName, {
         protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
         originSslProtocols: [OriginSslPolicy.TLS_V1_2],
         customHeaders: { [EDGE_ORIGIN_HEADER]: props.secret.secretValue.unsafeUnwrap() },
