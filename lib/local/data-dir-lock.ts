@@ -16,8 +16,9 @@ export interface LockRecord {
   pid: number;
   /** When that process started (/proc/<pid>/stat), so that a pid reused by another process is not taken for it. */
   pidStart?: string;
-  /** The DynamoDB Local JVM it runs now (absent until spawned). */
+  /** The DynamoDB Local JVM it runs now (absent until spawned), and its port. */
   databasePid?: number;
+  databasePort?: number;
   /** The data directory as given to DynamoDB Local (-dbPath). */
   dbPath: string;
   startedAt: string;
@@ -123,8 +124,8 @@ async function stopProcess(pid: number, graceMs = 5_000): Promise<void> {
 }
 
 export interface DataDirLock {
-  /** Records the JVM now serving the directory (after a start or a supervisor's restart). */
-  recordDatabase(pid: number): void;
+  /** Records the JVM now serving the directory (after a start or a supervisor's restart), and its port. */
+  recordDatabase(pid: number, port?: number): void;
   release(): void;
 }
 
@@ -158,10 +159,12 @@ export async function lockDataDir(dataDir: string, log: (line: string) => void):
     }
     const held = readLock(file);
     if (held && held.pid !== process.pid && ownerRuns(held)) {
+      const port = held.databasePort ? ` on port ${held.databasePort}` : '';
       throw new DataDirInUseError(
-        `the data directory ${dbPath} is in use by another local mode (pid ${held.pid}` +
-          `${held.databasePid ? `, DynamoDB Local pid ${held.databasePid}` : ''}, since ${held.startedAt}). ` +
-          `Stop it (Ctrl-C there, or kill ${held.pid}), or choose another LOCAL_DATA_DIR.`,
+        `the data directory ${dbPath} is in use by local mode or the admin CLI (pid ${held.pid}` +
+          `${held.databasePid ? `, DynamoDB Local pid ${held.databasePid}${port}` : ''}, since ${held.startedAt}). ` +
+          `Stop it (Ctrl-C there, or kill ${held.pid}), or choose another LOCAL_DATA_DIR` +
+          `${held.databasePort ? `; the admin CLI reaches it with LOCAL_DYNAMODB_PORT=${held.databasePort}` : ''}.`,
       );
     }
     // The owner is gone: stop what it left serving this directory. The recorded JVM first, then any other of ours
@@ -199,8 +202,8 @@ export async function lockDataDir(dataDir: string, log: (line: string) => void):
 
   let current = mine;
   return {
-    recordDatabase(pid: number) {
-      current = { ...current, databasePid: pid };
+    recordDatabase(pid: number, port?: number) {
+      current = { ...current, databasePid: pid, ...(port ? { databasePort: port } : {}) };
       write(current);
     },
     release() {

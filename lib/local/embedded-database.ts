@@ -60,6 +60,7 @@ export async function startEmbeddedDatabase(options: {
     () => db.pids(),
     (err) => options.onFatal(err.message),
   );
+  if (lock) lock.recordDatabase(db.pids()[0], db.port);
   const record = { ...credentials, port: db.port, pid: process.pid, dataDir };
   try {
     writePortRecord(record);

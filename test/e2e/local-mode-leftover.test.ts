@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../../lib/local/dynamodb-local';
 import { call } from '../support/http';
 import { jvmOf, startLocalMode } from '../support/local-mode';
 import { TSX_NODE_ARGS } from '../support/tsx';
@@ -96,11 +97,25 @@ it('after kill -9, a restart stops the leftover database and serves the same dat
     (err: { code?: number; stderr?: string }) => ({ code: err.code, stderr: err.stderr ?? '' }),
   );
   expect(refused.code).toBe(1);
-  expect(refused.stderr).toContain(`in use by another local mode (pid ${second.child.pid}`);
+  expect(refused.stderr).toContain(`in use by local mode or the admin CLI (pid ${second.child.pid}`);
   expect(databasesOn(dataDir)).toEqual([secondJvm]);
   expect(
     (await call(second.baseUrl, 'GET', `/decisions/${stored.json.decision_id}`, { key: second.demoKey })).status,
   ).toBe(200);
+
+  // The admin CLI on another port (where no local mode runs) would start a database of its own on the directory:
+  // refused too, naming the port that reaches the running one.
+  const dbPort = /DynamoDB Local on port (\d+)/.exec(second.output())![1];
+  const admin = await exec(process.execPath, [...TSX_NODE_ARGS, 'bin/admin.ts', 'key', 'list', '--partner', 'demo'], {
+    cwd: repo,
+    env: { ...process.env, LOCAL_DATA_DIR: dataDir, LOCAL_DYNAMODB_PORT: String(await freePort()) },
+  }).then(
+    () => ({ code: 0, stderr: '' }),
+    (err: { code?: number; stderr?: string }) => ({ code: err.code, stderr: err.stderr ?? '' }),
+  );
+  expect(admin.code).not.toBe(0);
+  expect(admin.stderr).toContain(`LOCAL_DYNAMODB_PORT=${dbPort}`);
+  expect(databasesOn(dataDir)).toEqual([secondJvm]);
 
   // A clean stop takes its database with it.
   second.child.kill('SIGTERM');
