@@ -7,6 +7,7 @@
 import { readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writePrivateFileExclusive } from './credentials';
+import { sleep } from '../../lambdas/stores/retry';
 import { processAlive, procStat } from './parent-watch';
 
 export const LOCK_FILE = 'local-mode.lock';
@@ -116,11 +117,11 @@ async function stopProcess(pid: number, graceMs = 5_000): Promise<void> {
       signal('SIGKILL');
       break;
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
   // SIGKILL'd: wait for the kernel to reap it (its parent is init, which does so at once).
   const hard = Date.now() + 5_000;
-  while (procStat(pid) !== undefined && Date.now() < hard) await new Promise((r) => setTimeout(r, 50));
+  while (procStat(pid) !== undefined && Date.now() < hard) await sleep(50);
 }
 
 export interface DataDirLock {
@@ -155,9 +156,15 @@ export async function lockDataDir(dataDir: string, log: (line: string) => void):
       writePrivateFileExclusive(file, `${JSON.stringify(mine)}\n`);
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 3) throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 4) throw err;
     }
     const held = readLock(file);
+    // Unreadable: perhaps another start created it a moment ago and is still writing it. Look again before taking
+    // it for the leftover of a process killed while writing.
+    if (!held && attempt < 2) {
+      await sleep(250);
+      continue;
+    }
     if (held && held.pid !== process.pid && ownerRuns(held)) {
       const port = held.databasePort ? ` on port ${held.databasePort}` : '';
       throw new DataDirInUseError(
