@@ -1,6 +1,7 @@
 // `npm start`: local mode. The embedded DynamoDB, the tables, a demo partner and key, and the local HTTP API.
 import { AdminService } from '../lib/admin';
 import { LocalCredentialsError } from '../lib/local/credentials';
+import { DataDirInUseError } from '../lib/local/data-dir-lock';
 import { IN_MEMORY, JavaMissingError } from '../lib/local/dynamodb-local';
 import { startEmbeddedDatabase } from '../lib/local/embedded-database';
 import { watchLaunchers } from '../lib/local/parent-watch';
@@ -133,7 +134,8 @@ async function main() {
 }
 
 main().catch((err) => {
-  const known = err instanceof JavaMissingError || err instanceof LocalCredentialsError;
+  const known =
+    err instanceof JavaMissingError || err instanceof LocalCredentialsError || err instanceof DataDirInUseError;
   console.error(known ? err.message : `local mode failed to start: ${(err as Error).message}`);
   process.exit(1);
 });

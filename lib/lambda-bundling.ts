@@ -12,6 +12,15 @@ import type { BuildOptions } from 'esbuild';
  */
 export const LAMBDA_MEMORY_MB = 512;
 
+/**
+ * The V8 heap bounds every Lambda runs with (its NODE_OPTIONS), sized for LAMBDA_MEMORY_MB: old space at most
+ * 320 MB and each of the young generation's semi-spaces at most 16 MB (the young generation is three of them, 48 MB),
+ * which leaves room in 512 MB for code, buffers and the runtime. Without them Node.js 24 sizes both from the memory
+ * it sees (up to 64 MB semi-spaces on a large machine) and keeps the pages it grew into committed: the soak's curve in
+ * docs/operations.md. `npm run soak` starts local mode's API with the same flags.
+ */
+export const LAMBDA_NODE_OPTIONS = '--max-old-space-size=320 --max-semi-space-size=16';
+
 /** Matches LAMBDA_RUNTIME in lib/stack.ts (Node.js 24). */
 export const ESBUILD_TARGET = 'node24';
 

@@ -20,7 +20,9 @@ import {
   createEdgeOriginSecret,
   createEdgeWebAcl,
 } from './stack/edge';
+import { createEdgeBypassAlarm, createEdgeOrigin } from './stack/edge-origin';
 import { FunctionFactory, SETTINGS_LOG_LEVEL } from './stack/functions';
+import { LAMBDA_NODE_OPTIONS } from './lambda-bundling';
 import { ServiceAlarms } from './stack/observability';
 import { ServiceTables } from './stack/tables';
 import { OUTPUT_KEYS } from './stack-outputs';
@@ -84,14 +86,18 @@ export class SignalAnalysisStack extends Stack {
       logRetention,
       logsKey: this.logsKey,
       removalPolicy,
-      environment: lambdaEnvironment({
-        accessTableName: tables.access.tableName,
-        decisionsTableName: tables.decisions.tableName,
-        authCacheTtlSeconds: props.authCacheTtlSeconds,
-        workspaceCacheTtlSeconds: props.workspaceCacheTtlSeconds,
-        decisionRetentionDays: props.decisionRetentionDays,
-        logLevel: SETTINGS_LOG_LEVEL,
-      }),
+      environment: {
+        ...lambdaEnvironment({
+          accessTableName: tables.access.tableName,
+          decisionsTableName: tables.decisions.tableName,
+          authCacheTtlSeconds: props.authCacheTtlSeconds,
+          workspaceCacheTtlSeconds: props.workspaceCacheTtlSeconds,
+          decisionRetentionDays: props.decisionRetentionDays,
+          logLevel: SETTINGS_LOG_LEVEL,
+        }),
+        // V8's heap bounds for the function's memory (lib/lambda-bundling.ts, docs/operations.md "Memory").
+        NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
+      },
     });
     const api = new ServiceApi(this, {
       tables,
@@ -102,6 +108,7 @@ export class SignalAnalysisStack extends Stack {
       logsKey: this.logsKey,
       removalPolicy,
       edgeOriginSecret: edgeSecret?.secretValue.unsafeUnwrap(),
+      disableExecuteApiEndpoint: props.edge ? true : undefined,
     });
     this.functions = functions.functions;
     this.api = api.api;
@@ -110,17 +117,26 @@ export class SignalAnalysisStack extends Stack {
     const alarms = new ServiceAlarms(this, { stage: api.stage, functions: this.functions, tables: tables.all });
     this.alarmTopic = alarms.topic;
 
-    new CfnOutput(this, OUTPUT_KEYS.apiBaseUrl, {
-      value: `${this.api.apiEndpoint}${API_BASE_PATH}`,
-      description: 'Base URL of the API (routes are under it)',
-    });
+    // With edge protection the API's own URL is disabled: ProtectedApiBaseUrl is the one to use.
+    if (!props.edge) {
+      new CfnOutput(this, OUTPUT_KEYS.apiBaseUrl, {
+        value: `${this.api.apiEndpoint}${API_BASE_PATH}`,
+        description: 'Base URL of the API (routes are under it)',
+      });
+    }
     if (props.edge && edgeSecret) {
       const webAclArn = props.edge.webAclArn ?? createEdgeWebAcl(this, props.edge).attrArn;
-      const distribution = createEdgeDistribution(this, { api: this.api, secret: edgeSecret, webAclArn });
+      const origin = createEdgeOrigin(this, { api: this.api, stage: api.stage });
+      const distribution = createEdgeDistribution(this, {
+        originDomainName: origin.domainName,
+        secret: edgeSecret,
+        webAclArn,
+      });
+      createEdgeBypassAlarm(this, { accessLogs: api.accessLogs, topic: this.alarmTopic });
       acknowledgeEdgeFindings(this, { distribution, secret: edgeSecret });
       new CfnOutput(this, OUTPUT_KEYS.protectedApiBaseUrl, {
         value: `https://${distribution.distributionDomainName}${API_BASE_PATH}`,
-        description: 'Base URL to use: CloudFront and WAF in front of the API, whose own URL then answers 403',
+        description: 'Base URL to use: CloudFront and WAF in front of the API, whose own URL is disabled',
       });
     }
     for (const [id, value, description] of [

@@ -74,9 +74,10 @@ export const DECISIONS_TABLE: TableDefinition = {
       sortKey: 'decision_id',
       projected: DECISION_LIST_PROJECTION,
     },
-    // `admin audit list`: one Query, newest first, on the audit events' own partition (`audit_log` = "audit", set only
-    // on audit items, so nothing else is in the index). The sort key is the event id, a ULID whose time is `at`, so
-    // `--since` is a key condition; the other filters are a FilterExpression over that partition.
+    // `admin audit list`: newest first, over the audit events' own partitions (`audit_log` = "<month>#<shard>", eight
+    // a month, and "audit" on events written before version 4; set only on audit items, so nothing else is in the
+    // index), merged by lambdas/stores/audit-store.ts. The sort key is the event id, a ULID whose time is `at`, so
+    // `--since` is a key condition; the other filters are a FilterExpression over those partitions.
     { indexName: AUDIT_BY_TIME_INDEX, partitionKey: 'audit_log', sortKey: 'event_id' },
   ],
   retiredIndexes: [

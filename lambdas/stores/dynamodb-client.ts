@@ -16,6 +16,13 @@ export interface ClientOptions {
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 1_000;
 
+/**
+ * At most this many connections to DynamoDB per client, kept alive: a Lambda serves one request at a time, and local
+ * mode's whole process shares one client, so the pool (and the memory of its sockets and TLS sessions) stays bounded
+ * however many requests wait. The SDK's own default today; set here so that an SDK upgrade cannot lift it.
+ */
+export const DYNAMODB_MAX_SOCKETS = 50;
+
 export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocumentClient {
   const local = options.endpoint !== undefined;
   const client = new DynamoDBClient({
@@ -32,6 +39,7 @@ export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocum
       connectionTimeout: 500,
       requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       throwOnRequestTimeout: true,
+      httpsAgent: { keepAlive: true, maxSockets: DYNAMODB_MAX_SOCKETS },
       ...(options.httpAgent ? { httpAgent: options.httpAgent } : {}),
     },
   });

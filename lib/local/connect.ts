@@ -1,6 +1,7 @@
 // How the admin CLI reaches local mode's data: the database `npm start` runs on the port (found through its port
 // record), or, when nothing runs there, a DynamoDB Local of its own on the data directory for one command.
 import { prepareDataDir } from './credentials';
+import { lockDataDir } from './data-dir-lock';
 import {
   IN_MEMORY,
   type LocalConnection,
@@ -41,6 +42,26 @@ export async function openLocalDatabase(options: {
   if (dataDir === IN_MEMORY)
     throw new Error(`no DynamoDB Local answers on ${endpoint}: start local mode with \`npm start\` first`);
   const { credentials } = prepareDataDir(dataDir, options.region);
-  const db = await startDynamoDbLocal({ port, dataDir, credentials });
-  return { clientOptions: db.clientOptions, settings: db.settings, stop: () => db.stop() };
+  // The data directory's lock, as local mode takes it (data-dir-lock.ts): a local mode running on another port is
+  // named instead of opened twice, and a database a killed local mode left is stopped first.
+  const lock = await lockDataDir(dataDir, (line) => console.error(line));
+  try {
+    const db = await startDynamoDbLocal({
+      port,
+      dataDir,
+      credentials,
+      onSpawn: (pid) => lock.recordDatabase(pid, port),
+    });
+    return {
+      clientOptions: db.clientOptions,
+      settings: db.settings,
+      stop: async () => {
+        await db.stop();
+        lock.release();
+      },
+    };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
 }

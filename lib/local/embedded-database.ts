@@ -1,7 +1,9 @@
-// Local mode's embedded database as one piece: its secret (from the data directory, or fresh for `:memory:`), DynamoDB
-// Local under supervision, and the port record through which the admin CLI finds it.
+// Local mode's embedded database as one piece: its secret (from the data directory, or fresh for `:memory:`), the data
+// directory's lock (data-dir-lock.ts), DynamoDB Local under supervision, and the port record through which the admin
+// CLI finds it.
 import { relative } from 'node:path';
 import { type LocalDbCredentials, ephemeralCredentials, prepareDataDir } from './credentials';
+import { type DataDirLock, lockDataDir } from './data-dir-lock';
 import { IN_MEMORY, type LocalConnection, NO_WEB_ORIGIN, localConnection } from './dynamodb-local';
 import { OwnedListenerAgent } from './listener-owner';
 import { removePortRecord, writePortRecord } from './port-record';
@@ -43,18 +45,28 @@ export async function startEmbeddedDatabase(options: {
     `telemetry to AWS is off; CORS allows only ${NO_WEB_ORIGIN}, so no web page can read its answers`,
   );
 
-  const db = await superviseDynamoDbLocal({ ...options, credentials });
+  // One database per data directory: a leftover of a local mode killed without stopping it is stopped first.
+  const lock: DataDirLock | undefined = dataDir === IN_MEMORY ? undefined : await lockDataDir(dataDir, options.log);
+  let db: Awaited<ReturnType<typeof superviseDynamoDbLocal>>;
+  try {
+    db = await superviseDynamoDbLocal({ ...options, credentials, onSpawn: (pid) => lock?.recordDatabase(pid) });
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
   // Every connection the service opens is checked to have been accepted by our JVM (see listener-owner.ts).
   const httpAgent = new OwnedListenerAgent(
     db.port,
     () => db.pids(),
     (err) => options.onFatal(err.message),
   );
+  if (lock) lock.recordDatabase(db.pids()[0], db.port);
   const record = { ...credentials, port: db.port, pid: process.pid, dataDir };
   try {
     writePortRecord(record);
   } catch (err) {
     await db.stop();
+    lock?.release();
     throw err;
   }
   return {
@@ -64,6 +76,7 @@ export async function startEmbeddedDatabase(options: {
     async stop() {
       removePortRecord(db.port);
       await db.stop();
+      lock?.release();
     },
   };
 }

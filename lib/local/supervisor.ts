@@ -27,6 +27,8 @@ export interface SupervisorOptions {
   log: (line: string) => void;
   /** The database cannot come back (in memory, or no Java any more): local mode stops with this message. */
   onFatal: (message: string) => void;
+  /** Told each JVM's pid as soon as it is spawned, the first and every restart (for the data directory's lock). */
+  onSpawn?: (pid: number) => void;
 }
 
 const NAME = 'the embedded database (DynamoDB Local)';
@@ -38,7 +40,12 @@ function describeExit(exit: { code: number | null; signal: string | null }): str
 
 export async function superviseDynamoDbLocal(options: SupervisorOptions): Promise<SupervisedDynamoDb> {
   const { dataDir, credentials, log, onFatal } = options;
-  let current: RunningDynamoDb = await startDynamoDbLocal({ port: options.port, dataDir, credentials });
+  let current: RunningDynamoDb = await startDynamoDbLocal({
+    port: options.port,
+    dataDir,
+    credentials,
+    onSpawn: options.onSpawn,
+  });
   let starting: number | undefined;
   const port = current.port;
   let stopping = false;
@@ -47,7 +54,15 @@ export async function superviseDynamoDbLocal(options: SupervisorOptions): Promis
     let pause = 250;
     for (let attempt = 1; !stopping; attempt++) {
       try {
-        const db = await startDynamoDbLocal({ port, dataDir, credentials, onSpawn: (pid) => (starting = pid) });
+        const db = await startDynamoDbLocal({
+          port,
+          dataDir,
+          credentials,
+          onSpawn: (pid) => {
+            starting = pid;
+            options.onSpawn?.(pid);
+          },
+        });
         if (stopping) return db.stop();
         current = db;
         log(`${NAME} is back on port ${port} after ${attempt} attempt${attempt === 1 ? '' : 's'}, on the same data`);

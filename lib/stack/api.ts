@@ -62,12 +62,16 @@ export interface ServiceApiProps {
    * authorizer and the fallback, the two functions every request meets first, require.
    */
   edgeOriginSecret?: string;
+  /** Edge protection on: the default execute-api endpoint is disabled (CloudFront uses a custom domain instead). */
+  disableExecuteApiEndpoint?: boolean;
 }
 
 /** Adds its resources to `scope` itself, keeping the logical ids of the single-constructor stack it came from. */
 export class ServiceApi {
   readonly api: HttpApi;
   readonly stage: HttpStage;
+  /** The stage's access log. */
+  readonly accessLogs: LogGroup;
   /** The role API Gateway assumes to invoke the authorizer and the route Lambdas. */
   readonly invokeRole: Role;
 
@@ -108,6 +112,8 @@ export class ServiceApi {
       description: 'Signal Analysis Service',
       // The stage is made below, with throttling and access logs.
       createDefaultStage: false,
+      // API Gateway itself then answers 403 to any call of https://<id>.execute-api.<region>.amazonaws.com.
+      disableExecuteApiEndpoint: props.disableExecuteApiEndpoint,
     });
 
     // API Gateway invokes every Lambda through this role rather than through resource-based permissions on the
@@ -163,11 +169,11 @@ export class ServiceApi {
       Validations.of(fn).acknowledge({ id: LAMBDA_VPC_RULE, reason: LAMBDA_VPC_REASON });
     }
 
-    const accessLogs = new LogGroup(scope, 'ApiAccessLogs', {
+    const accessLogs = (this.accessLogs = new LogGroup(scope, 'ApiAccessLogs', {
       retention: props.logRetention,
       encryptionKey: props.logsKey,
       removalPolicy: props.removalPolicy,
-    });
+    }));
     this.stage = new HttpStage(scope, 'DefaultStage', {
       httpApi: this.api,
       stageName: '$default',

@@ -3,8 +3,7 @@
 // so that a request sent to the HTTP API's own URL is refused with 403 FORBIDDEN. Off by default.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CfnOutput, Fn, Stack, type StackProps, Validations } from 'aws-cdk-lib';
-import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   CachePolicy,
@@ -31,6 +30,24 @@ export const EDGE_MANAGED_RULE_GROUPS = [
   'AWSManagedRulesKnownBadInputsRuleSet',
 ] as const;
 
+/**
+ * Every rule of those groups that inspects the request body (AWS WAF's rule documentation, "Baseline rule groups":
+ * core rule set and known bad inputs). All of them count instead of block: signal text legitimately quotes HTML,
+ * scripts, metadata addresses and exploit strings (phishing mail, security alerts), and a signal or batch is larger
+ * than the size rule's 8 KB; the API validates and bounds bodies itself (docs/partners.md). A rule AWS adds to a
+ * group later blocks until it is listed here (docs/deploy.md says how to check).
+ */
+export const EDGE_BODY_RULES: Record<(typeof EDGE_MANAGED_RULE_GROUPS)[number], readonly string[]> = {
+  AWSManagedRulesCommonRuleSet: [
+    'SizeRestrictions_BODY',
+    'EC2MetaDataSSRF_BODY',
+    'GenericLFI_BODY',
+    'GenericRFI_BODY',
+    'CrossSiteScripting_BODY',
+  ],
+  AWSManagedRulesKnownBadInputsRuleSet: ['JavaDeserializationRCE_BODY', 'Log4JRCE_BODY'],
+};
+
 export interface EdgeFirewallProps {
   /** Requests per client IP per 5 minutes. */
   ipRateLimit: number;
@@ -38,8 +55,8 @@ export interface EdgeFirewallProps {
 
 /**
  * The web ACL: a per-client-IP rate-based rule first (a flood is dropped before the managed rules look at it),
- * then AWS's common rule set, whose body-size rule only counts (signals and batches are larger than its 8 KB; the
- * API refuses bodies over its own limits with 413), then the known-bad-inputs set. Added to `scope` itself.
+ * then AWS's common rule set, then the known-bad-inputs set, each with its body-inspecting rules only counting
+ * (EDGE_BODY_RULES). Added to `scope` itself.
  */
 export function createEdgeWebAcl(scope: Construct, props: EdgeFirewallProps): CfnWebACL {
   const name = Stack.of(scope).stackName;
@@ -72,10 +89,7 @@ export function createEdgeWebAcl(scope: Construct, props: EdgeFirewallProps): Cf
           managedRuleGroupStatement: {
             vendorName: 'AWS',
             name: group,
-            ruleActionOverrides:
-              group === 'AWSManagedRulesCommonRuleSet'
-                ? [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }]
-                : undefined,
+            ruleActionOverrides: EDGE_BODY_RULES[group].map((rule) => ({ name: rule, actionToUse: { count: {} } })),
           },
         },
         visibilityConfig: visibility(group),
@@ -108,24 +122,23 @@ export function createEdgeOriginSecret(scope: Construct): Secret {
 }
 
 export interface EdgeDistributionProps {
-  api: HttpApi;
+  /** The API's custom domain for CloudFront (edge-origin.ts): its default execute-api endpoint is disabled. */
+  originDomainName: string;
   secret: Secret;
   webAclArn: string;
 }
 
 /**
- * CloudFront in front of the HTTP API, caching nothing. The managed AllViewerExceptHostHeader origin request policy
+ * CloudFront in front of the HTTP API (through its custom domain), caching nothing. The managed AllViewerExceptHostHeader origin request policy
  * forwards every viewer header (Authorization, Idempotency-Key and If-Match included: CloudFront refuses Authorization
  * in a policy's own header list, but forwards it with "all viewer headers"), the query string and the body, and
- * leaves out Host, which must be the API's own for API Gateway to route the request.
+ * leaves out Host, which must be the origin's own name for API Gateway to route the request to the API.
  */
 export function createEdgeDistribution(scope: Construct, props: EdgeDistributionProps): Distribution {
-  // `https://<api id>.execute-api.<region>.amazonaws.com` -> the host name.
-  const apiHost = Fn.select(2, Fn.split('/', props.api.apiEndpoint));
   return new Distribution(scope, 'EdgeDistribution', {
     comment: `Signal Analysis Service (${Stack.of(scope).stackName})`,
     defaultBehavior: {
-      origin: new HttpOrigin(apiHost, {
+      origin: new HttpOrigin(props.originDomainName, {
         protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
         originSslProtocols: [OriginSslPolicy.TLS_V1_2],
         customHeaders: { [EDGE_ORIGIN_HEADER]: props.secret.secretValue.unsafeUnwrap() },

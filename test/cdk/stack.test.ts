@@ -14,6 +14,7 @@ import { OUTPUT_KEYS } from '../../lib/stack-outputs';
 import { ALARM_TOPIC_OUTPUT_KEY, LAMBDA_RUNTIME, type SignalAnalysisStack } from '../../lib/stack';
 import { CONTEXT_DEFAULTS } from '../../lib/stack-context';
 import { AUTHORIZER_ACCESS, type TableGrant, routeAccess } from '../../lib/stack/access';
+import { LAMBDA_MEMORY_MB, LAMBDA_NODE_OPTIONS } from '../../lib/lambda-bundling';
 
 type Json = any;
 type Resources = Record<
@@ -219,6 +220,20 @@ describe('Lambdas', () => {
     expect(ofType(dev, 'AWS::Lambda::Function')).toHaveLength(names.length);
   });
 
+  it("bounds every Lambda's V8 heap to fit its memory (NODE_OPTIONS), so a container cannot grow until it is killed", () => {
+    for (const name of names) {
+      const fn = dev.json.Resources[logicalId(dev.stack, dev.stack.functions[name])].Properties;
+      const flags = String(fn.Environment.Variables.NODE_OPTIONS ?? '');
+      const mbOf = (flag: string) => Number(new RegExp(`--${flag}=(\\d+)`).exec(flags)?.[1] ?? NaN);
+      const oldSpace = mbOf('max-old-space-size');
+      const semiSpace = mbOf('max-semi-space-size');
+      // Old space plus the young generation (three semi-spaces), with a quarter of the memory left for code,
+      // buffers and the runtime (docs/operations.md, "Memory").
+      expect([name, oldSpace + 3 * semiSpace <= LAMBDA_MEMORY_MB * 0.75]).toEqual([name, true]);
+      expect(fn.MemorySize).toBe(LAMBDA_MEMORY_MB);
+    }
+  });
+
   it('run the latest Node.js on arm64 with 512 MB, 10 s, JSON logs without platform lines, their own log group and the runtime settings', () => {
     for (const name of names) {
       const fn = dev.json.Resources[logicalId(dev.stack, dev.stack.functions[name])].Properties;
@@ -242,6 +257,7 @@ describe('Lambdas', () => {
         DECISION_RETENTION_DAYS: String(defaults.decisionRetentionDays),
         WORKSPACE_CACHE_TTL_SECONDS: String(defaults.workspaceCacheTtlSeconds),
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
       });
       // What the stack writes is what the Lambdas' settings parser reads back (table names stand in for the Refs).
       const written = { ...fn.Environment.Variables, ACCESS_TABLE_NAME: 'access', DECISIONS_TABLE_NAME: 'decisions' };
@@ -636,7 +652,10 @@ describe('stage', () => {
     for (const variable of variables) {
       expect(variable).toMatch(/^\$context\.[A-Za-z.]+$/);
       expect(variable.toLowerCase()).not.toMatch(/header|body|querystring|useragent|requestoverride/);
-      if (variable.startsWith('$context.authorizer.')) expect(variable).toBe('$context.authorizer.error');
+      // Of the authorizer's context only its outcome (a code: FORBIDDEN is edge protection's bypass alarm), never
+      // the key or partner it names.
+      if (variable.startsWith('$context.authorizer.'))
+        expect(['$context.authorizer.error', '$context.authorizer.outcome']).toContain(variable);
     }
   });
 });

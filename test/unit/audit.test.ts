@@ -16,7 +16,7 @@ const base: AuditEventInput = {
 };
 
 describe('audit events', () => {
-  it('builds one conditional Put on the audit partition, kept 400 days', () => {
+  it("builds one conditional Put on its month's shard of the audit index, kept 400 days", () => {
     const at = new Date('2026-11-26T06:00:00.000Z');
     const { Put } = auditEventPut('t', base, at);
     expect(Put.TableName).toBe('t');
@@ -25,8 +25,9 @@ describe('audit events', () => {
       actor: 'local:ops',
       action: 'key.set_rate_limit',
       at: at.toISOString(),
-      audit_log: 'audit',
     });
+    // The index partition: the month of `at` and a shard from the id's random part (docs/operations.md).
+    expect(Put.Item.audit_log).toMatch(/^2026-11#[0-7]$/);
     expect(Put.Item.event_id).toMatch(AUDIT_EVENT_ID_PATTERN);
     expect(Put.Item.pk).toBe(`audit#${String(Put.Item.event_id)}`);
     expect(Put.Item.expires_at).toBe(at.getTime() / 1000 + 400 * 86_400);
