@@ -11,6 +11,7 @@ import type {
   IdempotencyRequest,
 } from '../domain/ports';
 import type { WorkspaceAccess } from '../application/workspace-access';
+import { replayAllowed } from '../application/replay-access';
 import type { WorkspaceCache } from '../domain/learning/workspace-cache';
 import { decideForStore } from '../analyze/analyze-signal';
 import { newDecisionId } from '../domain/ids';
@@ -94,6 +95,13 @@ export async function analyzeBatch(
   // the caller's, so another key of the partner, or this one after an ungrant, gets WORKSPACE_NOT_ALLOWED for the item.
   const ids = saved.items.flatMap((item) => ('id' in item ? [item.id] : []));
   const found = await deps.store.getMany(ids);
+  const stored = [...found.values()];
+  const allowed = await replayAllowed(
+    deps.workspaceAccess,
+    principal,
+    stored.map((d) => d.workspace_id),
+  );
+  const withheld = new Set(stored.filter((_, i) => !allowed[i]).map((d) => d.decision_id));
   const rebuilt: Decision[] = [];
   const rebuiltExtras = new Map<string, DecisionExtras>();
   const data: BatchResultItem[] = [];
@@ -103,7 +111,7 @@ export async function analyzeBatch(
       continue;
     }
     let decision = found.get(item.id);
-    if (decision && !(await deps.workspaceAccess.allows(principal, decision.workspace_id))) {
+    if (decision && withheld.has(decision.decision_id)) {
       data.push({ index, error: notAllowed() });
       continue;
     }

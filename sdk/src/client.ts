@@ -228,7 +228,9 @@ export class SignalAnalysisClient {
 
   /**
    * Teaches a workspace 1 to 100 labeled signals from its history; the answer has one item per example, in input
-   * order. Retried safely: the Idempotency-Key (one made up when not given) makes a retry teach nothing twice.
+   * order. Retried safely: the Idempotency-Key (one made up when not given) makes a retry teach nothing twice. A key
+   * of your own covers the workspace too: use one per workspace and chunk (the same key on another workspace is
+   * `409 IDEMPOTENCY_CONFLICT`).
    */
   async importExamples(
     workspaceId: string,
