@@ -6,6 +6,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AdminInputError, AdminService, type IssuedKey } from '../lib/admin';
 import { readWorkspacesFile } from '../lib/admin/workspaces-file';
 import { awsActor, localActor } from '../lib/admin/actor';
+import { writeLine } from '../lib/admin/output';
 import { auditListOutput, auditQuery } from '../lib/admin/audit-command';
 import { openLocalDatabase } from '../lib/local/connect';
 import { WorkspaceAdmin, feedbackReportOutput, policyOutput } from '../lib/workspace-admin';
@@ -289,7 +290,7 @@ async function main(argv: string[]): Promise<number> {
     const actor = READ_ONLY.has(name) ? 'none' : aws ? await awsActor() : localActor();
     const admin = new AdminService(new DynamoAccessStore(client, access, decisions), { actor });
     const out = await command(flags, { admin, client, decisions, actor });
-    console.log(json ? JSON.stringify(out.json) : out.text);
+    await writeLine(process.stdout, json ? JSON.stringify(out.json) : out.text);
     return 0;
   } catch (err) {
     const message =
@@ -310,10 +311,11 @@ async function main(argv: string[]): Promise<number> {
               })),
             }
           : {};
-      console.log(JSON.stringify({ error: { message, ...conflicts } }));
+      await writeLine(process.stdout, JSON.stringify({ error: { message, ...conflicts } })).catch(() => undefined);
     }
-    console.error(`error: ${message}`);
-    if (err instanceof UsageError) console.error(`\n${USAGE}`);
+    await writeLine(process.stderr, `error: ${message}${err instanceof UsageError ? `\n\n${USAGE}` : ''}`).catch(
+      () => undefined,
+    );
     return err instanceof UsageError ? 2 : 1;
   } finally {
     client?.destroy();
