@@ -2,6 +2,7 @@
 // deployed tables. Prints a plaintext key only from `key create` / `key rotate`, once.
 import { parseArgs } from 'node:util';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { STSClient } from '@aws-sdk/client-sts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AdminInputError, AdminService, type IssuedKey } from '../lib/admin';
 import { readWorkspacesFile } from '../lib/admin/workspaces-file';
@@ -13,7 +14,7 @@ import { WorkspaceAdmin, feedbackReportOutput, policyOutput } from '../lib/works
 import { WorkspaceImporter, importFileOutput } from '../lib/admin/workspace-import';
 import { ensureTables } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
-import { ENV, parseLocalSettings, parseSettings } from '../lambdas/contract/settings';
+import { ENV, parseLocalSettings, parseSettings, regionFromEnv } from '../lambdas/contract/settings';
 import { NotFoundError, SharedGrantError } from '../lambdas/domain/ports';
 import { formatRateLimit } from '../lambdas/domain/rate-limit';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
@@ -237,19 +238,21 @@ function issuedText(k: IssuedKey): string {
   ].join('\n');
 }
 
-async function awsTables(): Promise<{ client: DynamoDBDocumentClient; access: string; decisions: string }> {
+async function awsTables(
+  region?: string,
+): Promise<{ client: DynamoDBDocumentClient; access: string; decisions: string }> {
   let access = process.env[ENV.accessTableName];
   let decisions = process.env[ENV.decisionsTableName];
   if (!access || !decisions) {
     const stackName = process.env[ENV.stackName] || stackNameFor(process.env[ENV.stage] || DEFAULT_STAGE);
-    const cfn = new CloudFormationClient({});
+    const cfn = new CloudFormationClient({ region });
     const out = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
     access ??= out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.accessTable)?.OutputValue;
     decisions ??= out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.decisionsTable)?.OutputValue;
     if (!access) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.accessTable} output`);
     if (!decisions) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.decisionsTable} output`);
   }
-  return { client: createDocumentClient({ requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS }), access, decisions };
+  return { client: createDocumentClient({ region, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS }), access, decisions };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -268,6 +271,7 @@ async function main(argv: string[]): Promise<number> {
   const [aws, json] = [flags.has('aws'), flags.has('json')];
 
   let stopDb: (() => Promise<void>) | undefined;
+  let region: string | undefined;
   let client: DynamoDBDocumentClient | undefined;
   try {
     const name = words.join(' ');
@@ -276,7 +280,9 @@ async function main(argv: string[]): Promise<number> {
     let access: string;
     let decisions: string;
     if (aws) {
-      ({ client, access, decisions } = await awsTables());
+      // The region the environment names (AWS_REGION, AWS_DEFAULT_REGION), for every AWS client alike.
+      region = regionFromEnv(process.env);
+      ({ client, access, decisions } = await awsTables(region));
     } else {
       const local = parseLocalSettings(process.env);
       const settings = parseSettings(process.env);
@@ -287,7 +293,7 @@ async function main(argv: string[]): Promise<number> {
       await ensureTables(client, { access, decisions });
     }
     // The audit events' actor; a command that changes nothing needs none (and no STS call).
-    const actor = READ_ONLY.has(name) ? 'none' : aws ? await awsActor() : localActor();
+    const actor = READ_ONLY.has(name) ? 'none' : aws ? await awsActor(new STSClient({ region })) : localActor();
     const admin = new AdminService(new DynamoAccessStore(client, access, decisions), { actor });
     const out = await command(flags, { admin, client, decisions, actor });
     await writeLine(process.stdout, json ? JSON.stringify(out.json) : out.text);
