@@ -333,7 +333,18 @@ export class SignalAnalysisClient {
       if (response.ok) return { status: response.status, headers: response.headers, body: json as T };
 
       const wait = retryAfterMs(response.headers);
-      if (RETRYABLE_STATUS.has(response.status) && attempt <= maxRetries && (wait ?? 0) <= this.maxRetryAfterMs) {
+      // The service's RATE_LIMITED without Retry-After: the request holds more items than the key's whole limit and
+      // can never fit, so no retry (API Gateway's own 429 has no error code and is retried with backoff).
+      const neverFits =
+        response.status === 429 &&
+        wait === undefined &&
+        (json as ErrorBody | undefined)?.error?.code === 'RATE_LIMITED';
+      if (
+        RETRYABLE_STATUS.has(response.status) &&
+        !neverFits &&
+        attempt <= maxRetries &&
+        (wait ?? 0) <= this.maxRetryAfterMs
+      ) {
         await sleep(this.delayMs(attempt, wait), outer);
         continue;
       }
