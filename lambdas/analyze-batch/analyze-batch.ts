@@ -1,6 +1,7 @@
 // The batch use case: each signal authorized and validated on its own, decided by the same function as single
 // analyze, all decisions stored with a few batch writes; with an Idempotency-Key, the whole batch answers once.
 import { DEFAULT_MESSAGE } from '../contract/errors';
+import { boundedDetails } from '../http/errors';
 import type { Principal } from '../domain/principal';
 import type { Decision } from '../domain/decision';
 import type {
@@ -51,7 +52,7 @@ async function judge(
   if (typeof workspaceId === 'string' && !(await access.allows(principal, workspaceId))) return { error: notAllowed() };
   const validation = validateSignal(raw, nowMs);
   if (!validation.ok) {
-    return { error: { code: 'VALIDATION_ERROR', message: 'This signal is not valid.', details: validation.details } };
+    return { error: { code: 'VALIDATION_ERROR', ...boundedDetails('This signal is not valid.', validation.details) } };
   }
   // The workspace's policy and learned model, as single analyze applies them (cached per container).
   const workspace = deps.workspaces ? await deps.workspaces.get(validation.signal.workspace_id) : undefined;

@@ -78,7 +78,9 @@ export interface BatchRequest {
 
 export type BatchItemErrorCode = 'WORKSPACE_NOT_ALLOWED' | 'VALIDATION_ERROR';
 
+/** One problem of a VALIDATION_ERROR; an error lists at most 100, in document order. */
 export interface ErrorDetail {
+  /** A JSON path into the body (`signals[3].subject`, `keywords[0].weight`), `Idempotency-Key`, or `(body)`. */
   field: string;
   message: string;
 }
