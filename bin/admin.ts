@@ -20,6 +20,7 @@ import { formatRateLimit } from '../lambdas/domain/rate-limit';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
 import { DynamoAuditLog } from '../lambdas/stores/audit-store';
 import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
+import { backfillDecisionListPartitions } from '../lambdas/stores/decision-list-backfill';
 
 const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--aws]
 
@@ -44,6 +45,7 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
   feedback report --workspace <ws> [--since <ISO 8601>]
   workspace import --workspace <ws> --file <examples.jsonl or .csv>
   workspace forget --workspace <ws>
+  decisions index-priority   (once, when upgrading: docs/deploy.md)
   audit list [--since <ISO 8601>] [--partner <id>] [--key-id <key_id>] [--workspace <ws>] [--limit <n>]   (default 100)
              newest first; --key-id matches events on that key and events made with it
 
@@ -224,6 +226,14 @@ const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
   },
   'audit list': async (f, s) =>
     auditListOutput(await new DynamoAuditLog(s.client, s.decisions).list(auditQuery((n) => f.one(n)))),
+  // docs/deploy.md, "Upgrading a deployed stack: the listing index": between its two deploys.
+  'decisions index-priority': async (_f, s) => {
+    const out = await backfillDecisionListPartitions(s.client, s.decisions);
+    return {
+      json: { ...out },
+      text: `${out.updated} decisions given their listing partition (${out.found - out.updated} gone meanwhile)`,
+    };
+  },
 };
 
 function issuedText(k: IssuedKey): string {

@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ACCESS_TABLE, DECISIONS_TABLE, type TableDefinition, createTableInput } from '../../lambdas/contract/tables';
+import { backfillDecisionListPartitions } from '../../lambdas/stores/decision-list-backfill';
 
 export interface TableNames {
   access: string;
@@ -30,10 +31,14 @@ async function existingIndexes(client: DynamoDBDocumentClient, name: string): Pr
 }
 
 /**
- * Data kept from an older version: its table gets the indexes added since (e.g. decision_list), then loses the ones
- * retired (e.g. decisions_by_workspace, which copied every attribute). One index change per call, as DynamoDB asks.
+ * Data kept from an older version: its table gets the indexes added since (e.g. decisions_by_priority), then loses the
+ * ones retired (e.g. decision_list, partitioned by workspace alone). One index change per call, as DynamoDB asks.
  */
 async function addMissingIndexes(client: DynamoDBDocumentClient, def: TableDefinition, name: string, have: string[]) {
+  // Decisions kept from before the decisions_by_priority index get its partition before the index it replaces goes
+  // (docs/deploy.md, the step between the two deploys; here first, as DynamoDB Local fails writes while it builds one).
+  if (def === DECISIONS_TABLE && def.retiredIndexes?.some((retired) => have.includes(retired.indexName)))
+    await backfillDecisionListPartitions(client, name);
   const input = createTableInput(def, name);
   for (const index of input.GlobalSecondaryIndexes ?? []) {
     if (have.includes(index.IndexName)) continue;
