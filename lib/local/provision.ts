@@ -8,6 +8,7 @@ import {
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ACCESS_TABLE, DECISIONS_TABLE, type TableDefinition, createTableInput } from '../../lambdas/contract/tables';
 import { backfillDecisionListPartitions } from '../../lambdas/stores/decision-list-backfill';
+import { AGAIN, retrying } from '../../lambdas/stores/retry';
 
 export interface TableNames {
   access: string;
@@ -53,6 +54,8 @@ async function addMissingIndexes(client: DynamoDBDocumentClient, def: TableDefin
   }
   for (const retired of def.retiredIndexes ?? []) {
     if (!have.includes(retired.indexName)) continue;
+    // DynamoDB changes one index at a time: the one just created must be built before another goes.
+    await indexesSettled(client, name);
     await client.send(
       new UpdateTableCommand({
         TableName: name,
@@ -60,6 +63,19 @@ async function addMissingIndexes(client: DynamoDBDocumentClient, def: TableDefin
       }),
     );
   }
+}
+
+/** Waits, with the stores' back-off, until no index of the table is being created or deleted. */
+function indexesSettled(client: DynamoDBDocumentClient, name: string): Promise<void> {
+  return retrying(
+    `indexes of ${name} settling`,
+    async () => {
+      const out = await client.send(new DescribeTableCommand({ TableName: name }));
+      const busy = (out.Table?.GlobalSecondaryIndexes ?? []).some((index) => index.IndexStatus !== 'ACTIVE');
+      return busy ? AGAIN : undefined;
+    },
+    { attempts: 60, baseMs: 50, capMs: 1_000, budgetMs: 60_000 },
+  );
 }
 
 async function ensureTable(client: DynamoDBDocumentClient, def: TableDefinition, name: string) {
