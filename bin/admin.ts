@@ -2,22 +2,25 @@
 // deployed tables. Prints a plaintext key only from `key create` / `key rotate`, once.
 import { parseArgs } from 'node:util';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { STSClient } from '@aws-sdk/client-sts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AdminInputError, AdminService, type IssuedKey } from '../lib/admin';
 import { readWorkspacesFile } from '../lib/admin/workspaces-file';
 import { awsActor, localActor } from '../lib/admin/actor';
+import { writeLine } from '../lib/admin/output';
 import { auditListOutput, auditQuery } from '../lib/admin/audit-command';
 import { openLocalDatabase } from '../lib/local/connect';
 import { WorkspaceAdmin, feedbackReportOutput, policyOutput } from '../lib/workspace-admin';
 import { WorkspaceImporter, importFileOutput } from '../lib/admin/workspace-import';
 import { ensureTables } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
-import { parseLocalSettings, parseSettings, parseToolSettings } from '../lambdas/contract/settings';
+import { parseLocalSettings, parseSettings, parseToolSettings, regionFromEnv } from '../lambdas/contract/settings';
 import { NotFoundError, SharedGrantError } from '../lambdas/domain/ports';
 import { formatRateLimit } from '../lambdas/domain/rate-limit';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
 import { DynamoAuditLog } from '../lambdas/stores/audit-store';
 import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
+import { backfillDecisionListPartitions } from '../lambdas/stores/decision-list-backfill';
 
 const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--aws]
 
@@ -42,6 +45,7 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
   feedback report --workspace <ws> [--since <ISO 8601>]
   workspace import --workspace <ws> --file <examples.jsonl or .csv>
   workspace forget --workspace <ws>
+  decisions index-priority   (once, when upgrading: docs/deploy.md)
   audit list [--since <ISO 8601>] [--partner <id>] [--key-id <key_id>] [--workspace <ws>] [--limit <n>]   (default 100)
              newest first; --key-id matches events on that key and events made with it
 
@@ -222,6 +226,14 @@ const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
   },
   'audit list': async (f, s) =>
     auditListOutput(await new DynamoAuditLog(s.client, s.decisions).list(auditQuery((n) => f.one(n)))),
+  // docs/deploy.md, "Upgrading a deployed stack: the listing index": between its two deploys.
+  'decisions index-priority': async (_f, s) => {
+    const out = await backfillDecisionListPartitions(s.client, s.decisions);
+    return {
+      json: { ...out },
+      text: `${out.updated} decisions given their listing partition (${out.found - out.updated} gone meanwhile)`,
+    };
+  },
 };
 
 function issuedText(k: IssuedKey): string {
@@ -236,19 +248,21 @@ function issuedText(k: IssuedKey): string {
   ].join('\n');
 }
 
-async function awsTables(): Promise<{ client: DynamoDBDocumentClient; access: string; decisions: string }> {
+async function awsTables(
+  region?: string,
+): Promise<{ client: DynamoDBDocumentClient; access: string; decisions: string }> {
   const { stackName, accessTableName, decisionsTableName } = parseToolSettings(process.env);
   let access = accessTableName;
   let decisions = decisionsTableName;
   if (!access || !decisions) {
-    const cfn = new CloudFormationClient({});
+    const cfn = new CloudFormationClient({ region });
     const out = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
     access ??= out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.accessTable)?.OutputValue;
     decisions ??= out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.decisionsTable)?.OutputValue;
     if (!access) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.accessTable} output`);
     if (!decisions) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.decisionsTable} output`);
   }
-  return { client: createDocumentClient({ requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS }), access, decisions };
+  return { client: createDocumentClient({ region, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS }), access, decisions };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -267,6 +281,7 @@ async function main(argv: string[]): Promise<number> {
   const [aws, json] = [flags.has('aws'), flags.has('json')];
 
   let stopDb: (() => Promise<void>) | undefined;
+  let region: string | undefined;
   let client: DynamoDBDocumentClient | undefined;
   try {
     const name = words.join(' ');
@@ -275,7 +290,9 @@ async function main(argv: string[]): Promise<number> {
     let access: string;
     let decisions: string;
     if (aws) {
-      ({ client, access, decisions } = await awsTables());
+      // The region the environment names (AWS_REGION, AWS_DEFAULT_REGION), for every AWS client alike.
+      region = regionFromEnv(process.env);
+      ({ client, access, decisions } = await awsTables(region));
     } else {
       const local = parseLocalSettings(process.env);
       const settings = parseSettings(process.env);
@@ -286,10 +303,10 @@ async function main(argv: string[]): Promise<number> {
       await ensureTables(client, { access, decisions });
     }
     // The audit events' actor; a command that changes nothing needs none (and no STS call).
-    const actor = READ_ONLY.has(name) ? 'none' : aws ? await awsActor() : localActor();
+    const actor = READ_ONLY.has(name) ? 'none' : aws ? await awsActor(new STSClient({ region })) : localActor();
     const admin = new AdminService(new DynamoAccessStore(client, access, decisions), { actor });
     const out = await command(flags, { admin, client, decisions, actor });
-    console.log(json ? JSON.stringify(out.json) : out.text);
+    await writeLine(process.stdout, json ? JSON.stringify(out.json) : out.text);
     return 0;
   } catch (err) {
     const message =
@@ -310,10 +327,11 @@ async function main(argv: string[]): Promise<number> {
               })),
             }
           : {};
-      console.log(JSON.stringify({ error: { message, ...conflicts } }));
+      await writeLine(process.stdout, JSON.stringify({ error: { message, ...conflicts } })).catch(() => undefined);
     }
-    console.error(`error: ${message}`);
-    if (err instanceof UsageError) console.error(`\n${USAGE}`);
+    await writeLine(process.stderr, `error: ${message}${err instanceof UsageError ? `\n\n${USAGE}` : ''}`).catch(
+      () => undefined,
+    );
     return err instanceof UsageError ? 2 : 1;
   } finally {
     client?.destroy();

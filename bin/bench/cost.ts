@@ -4,7 +4,7 @@
 // The arithmetic is in cost-model.ts, the prices in prices.ts; docs/performance.md explains both.
 import { EDGE_MANAGED_RULE_GROUPS } from '../../lib/stack/edge';
 import { API_BASE_PATH } from '../../lambdas/contract/routes';
-import { DECISIONS_BY_WORKSPACE_INDEX, DECISIONS_TABLE, ITEM_PREFIX } from '../../lambdas/contract/tables';
+import { DECISION_LIST_INDEX, DECISIONS_TABLE, ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { dynamoItemBytes, edgeCost, edgeCostPerMillionAt, managedNlpCostPerMillion, writeUnitsFor } from './cost-model';
 import { type Figures, median, percentile, round2, round3 } from './common';
 import { PRICES } from './prices';
@@ -132,7 +132,7 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
     figures.decision_item_one_write_unit_share_without_sketch = oneUnitShare(withoutSketch);
     // The listing index copies only the decision and its expiry (lambdas/contract/tables.ts): the sketch's extra units
     // are paid on the table alone; storage counts each index's copy of an item by what it copies.
-    const listIndex = DECISIONS_TABLE.indexes.find((index) => index.indexName === DECISIONS_BY_WORKSPACE_INDEX)!;
+    const listIndex = DECISIONS_TABLE.indexes.find((index) => index.indexName === DECISION_LIST_INDEX)!;
     const entryBytes = items
       .map((item) => indexEntry(item, listIndex, DECISIONS_TABLE.partitionKey))
       .map((entry) => (entry ? dynamoItemBytes(entry) : 0))

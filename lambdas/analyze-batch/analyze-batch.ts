@@ -1,6 +1,7 @@
 // The batch use case: each signal authorized and validated on its own, decided by the same function as single
 // analyze, all decisions stored with a few batch writes; with an Idempotency-Key, the whole batch answers once.
 import { DEFAULT_MESSAGE } from '../contract/errors';
+import { boundedDetails } from '../http/errors';
 import type { Principal } from '../domain/principal';
 import type { Decision } from '../domain/decision';
 import type {
@@ -11,6 +12,7 @@ import type {
   IdempotencyRequest,
 } from '../domain/ports';
 import type { WorkspaceAccess } from '../application/workspace-access';
+import { replayAllowed } from '../application/replay-access';
 import type { WorkspaceCache } from '../domain/learning/workspace-cache';
 import { decideForStore } from '../analyze/analyze-signal';
 import { newDecisionId } from '../domain/ids';
@@ -50,7 +52,7 @@ async function judge(
   if (typeof workspaceId === 'string' && !(await access.allows(principal, workspaceId))) return { error: notAllowed() };
   const validation = validateSignal(raw, nowMs);
   if (!validation.ok) {
-    return { error: { code: 'VALIDATION_ERROR', message: 'This signal is not valid.', details: validation.details } };
+    return { error: { code: 'VALIDATION_ERROR', ...boundedDetails('This signal is not valid.', validation.details) } };
   }
   // The workspace's policy and learned model, as single analyze applies them (cached per container).
   const workspace = deps.workspaces ? await deps.workspaces.get(validation.signal.workspace_id) : undefined;
@@ -94,6 +96,13 @@ export async function analyzeBatch(
   // the caller's, so another key of the partner, or this one after an ungrant, gets WORKSPACE_NOT_ALLOWED for the item.
   const ids = saved.items.flatMap((item) => ('id' in item ? [item.id] : []));
   const found = await deps.store.getMany(ids);
+  const stored = [...found.values()];
+  const allowed = await replayAllowed(
+    deps.workspaceAccess,
+    principal,
+    stored.map((d) => d.workspace_id),
+  );
+  const withheld = new Set(stored.filter((_, i) => !allowed[i]).map((d) => d.decision_id));
   const rebuilt: Decision[] = [];
   const rebuiltExtras = new Map<string, DecisionExtras>();
   const data: BatchResultItem[] = [];
@@ -103,7 +112,7 @@ export async function analyzeBatch(
       continue;
     }
     let decision = found.get(item.id);
-    if (decision && !(await deps.workspaceAccess.allows(principal, decision.workspace_id))) {
+    if (decision && withheld.has(decision.decision_id)) {
       data.push({ index, error: notAllowed() });
       continue;
     }

@@ -1,5 +1,6 @@
 // POST /api/v1/signals/analyze
 import type { Dependencies } from '../dependencies';
+import { replayAllowedFor } from '../application/replay-access';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, validInput } from '../http/errors';
 import { analyzeSignal, idempotencyRequest } from './analyze-signal';
@@ -8,7 +9,7 @@ import { validateIdempotencyKey, validateSignal } from './signal-schema';
 const CHECKS: Check[] = ['key', 'scope', 'rate-limit', { jsonBody: {} }, { workspace: 'body' }];
 
 export function analyzeRoute(deps: Dependencies): RouteHandler {
-  const { decisionStore, workspaces, telemetry } = deps;
+  const { decisionStore, workspaces, workspaceAccess, telemetry } = deps;
   return apiHandler(deps, CHECKS, async ({ event, principal, forbiddenKeys }) => {
     const nowMs = Date.now();
     const body = event.body;
@@ -22,6 +23,8 @@ export function analyzeRoute(deps: Dependencies): RouteHandler {
     if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');
     const { decision } = outcome;
     const replayed = outcome.kind === 'replayed';
+    if (replayed && !(await replayAllowedFor(workspaceAccess, principal, decision.workspace_id)))
+      throw new ApiError('WORKSPACE_NOT_ALLOWED');
     telemetry.logger.info(replayed ? 'decision replayed' : 'decision stored', {
       decision_id: decision.decision_id,
       partner_id: principal.partner_id,

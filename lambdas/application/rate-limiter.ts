@@ -20,12 +20,9 @@ import {
 
 export type RateOutcome =
   | { allowed: true; headers: Record<string, string> }
-  | {
-      allowed: false;
-      headers: Record<string, string>;
-      retryAfterSeconds: number;
-      reason: 'window_full' | 'larger_than_limit';
-    };
+  | { allowed: false; headers: Record<string, string>; retryAfterSeconds: number; reason: 'window_full' }
+  /** More than the whole limit: no wait makes it fit, so no Retry-After, and RateLimit says what really remains. */
+  | { allowed: false; headers: Record<string, string>; reason: 'larger_than_limit'; needs: number; remaining: number };
 
 interface KeyState {
   windowIndex: number;
@@ -75,11 +72,17 @@ export class RateLimiter {
     return s;
   }
 
+  /** What remains of the limit in the window of `nowMs`, as far as this instance knows. */
+  private remaining(rate: RateLimit, s: KeyState | undefined, nowMs: number): number {
+    const window = windowAt(nowMs, rate.window_seconds);
+    // What all instances have spent: the counter minus our own unspent tokens.
+    const spent = s && s.windowIndex === window.index ? Math.max(s.counter - s.tokens, s.used) : 0;
+    return Math.max(0, rate.limit - spent);
+  }
+
   private headersFor(rate: RateLimit, s: KeyState | undefined, nowMs: number): Record<string, string> {
     const window = windowAt(nowMs, rate.window_seconds);
-    // What all instances have spent, as far as this one knows: the counter minus our own unspent tokens.
-    const spent = s && s.windowIndex === window.index ? Math.max(s.counter - s.tokens, s.used) : 0;
-    return rateLimitHeaders(rate, rate.limit - spent, secondsUntilReset(window, nowMs));
+    return rateLimitHeaders(rate, this.remaining(rate, s, nowMs), secondsUntilReset(window, nowMs));
   }
 
   /** The headers for a response that spent nothing (e.g. a batch refused before its size was known). */
@@ -94,13 +97,25 @@ export class RateLimiter {
     const rate = principal.rate_limit;
     if (!rate) return { allowed: true, headers: {} };
     const window = windowAt(nowMs, rate.window_seconds);
-    const refuse = (reason: 'window_full' | 'larger_than_limit', s?: KeyState): RateOutcome => ({
+    const refuse = (s?: KeyState): RateOutcome => ({
       allowed: false,
-      reason,
+      reason: 'window_full',
       retryAfterSeconds: secondsUntilReset(window, nowMs),
       headers: { ...this.headersFor(rate, s, nowMs), RateLimit: `"default";r=0;t=${secondsUntilReset(window, nowMs)}` },
     });
-    if (n > rate.limit) return refuse('larger_than_limit');
+    // docs/partners.md, "Scopes and rate limits": a request larger than the whole limit spends nothing and leaves the
+    // window as it was, so its headers are those of a request that spent nothing (r is what remains, not 0).
+    if (n > rate.limit) {
+      const s = this.states.peek(`${principal.key_id}\n${rate.window_seconds}`);
+      const remaining = this.remaining(rate, s, nowMs);
+      return {
+        allowed: false,
+        reason: 'larger_than_limit',
+        needs: n,
+        remaining,
+        headers: this.headersFor(rate, s, nowMs),
+      };
+    }
 
     const exact = rate.limit < LEASE_MIN_LIMIT;
     let s = this.state(principal.key_id, rate, window.index);
@@ -126,7 +141,7 @@ export class RateLimiter {
       }
       // The window may have ended here meanwhile: then this request spends its tokens in a state of its own.
       s = this.state(principal.key_id, rate, window.index);
-      if (!granted) return refuse('window_full', s);
+      if (!granted) return refuse(s);
       s.tokens += granted.tokens;
       s.counter = Math.max(s.counter, granted.counter);
     }

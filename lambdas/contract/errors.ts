@@ -72,3 +72,8 @@ export interface ErrorDetail {
   field: string;
   message: string;
 }
+
+/** The most entries one `error.details` lists (docs/partners.md, "Errors"); the message counts the rest. */
+export const MAX_ERROR_DETAILS = 100;
+/** The largest error body the service sends, in bytes of JSON: no refusal is ever larger. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;

@@ -105,9 +105,9 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/decisions`,
     entry: 'lambdas/list-decisions/handler.ts',
     scope: 'read',
-    // GetItem checks the `starting_after` decision's workspace; the page is one Query on the workspace index (on the
-    // index it replaced while a table upgraded in place still builds it: docs/deploy.md).
-    decisions: { actions: { GetItem: ['decision'] }, indexes: ['decision_list', 'decisions_by_workspace'] },
+    // GetItem checks the `starting_after` decision's workspace; the page is a Query per priority partition of the
+    // listing index (on the index it replaced while a table upgraded in place still has it: docs/deploy.md).
+    decisions: { actions: { GetItem: ['decision'] }, indexes: ['decisions_by_priority', 'decision_list'] },
   },
   {
     id: 'AnalyzeBatch',

@@ -10,6 +10,8 @@ export const ENV = {
   dynamodbRequestTimeoutMs: 'DYNAMODB_REQUEST_TIMEOUT_MS',
   dynamodbLocalAccessKeyId: 'DYNAMODB_LOCAL_ACCESS_KEY_ID',
   region: 'AWS_REGION',
+  // The AWS CLI's name for it; the admin CLI reads it when AWS_REGION is unset (the SDK itself does not).
+  defaultRegion: 'AWS_DEFAULT_REGION',
   authCacheTtlSeconds: 'AUTH_CACHE_TTL_SECONDS',
   workspaceCacheTtlSeconds: 'WORKSPACE_CACHE_TTL_SECONDS',
   decisionRetentionDays: 'DECISION_RETENTION_DAYS',
@@ -127,7 +129,7 @@ export function parseSettings(env: Env): Settings {
     decisionsTableName: present(env, ENV.decisionsTableName) ?? DEFAULT_SETTINGS.decisionsTableName,
     dynamodbEndpoint: present(env, ENV.dynamodbEndpoint),
     dynamodbLocalAccessKeyId: present(env, ENV.dynamodbLocalAccessKeyId),
-    region: present(env, ENV.region) ?? DEFAULT_SETTINGS.region,
+    region: regionFromEnv(env) ?? DEFAULT_SETTINGS.region,
     dynamodbRequestTimeoutMs: setting(env, 'dynamodbRequestTimeoutMs', 50, 4_000),
     authCacheTtlSeconds: setting(env, 'authCacheTtlSeconds', 0, 86_400),
     workspaceCacheTtlSeconds: setting(env, 'workspaceCacheTtlSeconds', 0, 86_400),
@@ -137,6 +139,13 @@ export function parseSettings(env: Env): Settings {
     edgeOriginSecret: present(env, ENV.edgeOriginSecret),
   };
 }
+
+/**
+ * The AWS region the environment names: AWS_REGION, else AWS_DEFAULT_REGION; undefined when neither is set (the
+ * admin CLI's `--aws` then leaves it to the SDK's profile configuration, as CloudFormation's own tools do).
+ */
+export const regionFromEnv = (env: Env): string | undefined =>
+  present(env, ENV.region) ?? present(env, ENV.defaultRegion);
 
 /** Local mode's own settings (ports and data directory). */
 export function parseLocalSettings(env: Env): LocalSettings {

@@ -44,13 +44,20 @@ export const ACCESS_TABLE: TableDefinition = {
   ],
 };
 
-/** The index the list route queries (and the only thing its Lambda may query); `feedback report` reads it too. */
-export const DECISIONS_BY_WORKSPACE_INDEX = 'decision_list';
 /**
- * The listing index of versions before it projected only the decision: same keys, every attribute. The list route
- * falls back to it while `decision_list` is still being built on a table upgraded in place (docs/deploy.md).
+ * The index the list route queries (with the one it replaced, the only things its Lambda may query); `feedback report`
+ * reads it too. Partition `workspace_priority` (`<workspace_id>#<priority>`, written on every decision), sort key the
+ * decision id: a page filtered by priority reads about `limit` items of those partitions, and an unfiltered page
+ * merges the four (docs/deploy.md, "Upgrading a deployed stack: the listing index").
  */
-export const RETIRED_DECISIONS_BY_WORKSPACE_INDEX = 'decisions_by_workspace';
+export const DECISION_LIST_INDEX = 'decisions_by_priority';
+/** The listing index's partition attribute on a decision item. */
+export const DECISION_LIST_PARTITION = 'workspace_priority';
+/**
+ * The listing index of the versions before it (partition `workspace_id`): kept on a table upgraded in place until its
+ * decisions carry `workspace_priority`; while it exists the list reads it (docs/deploy.md).
+ */
+export const RETIRED_DECISION_LIST_INDEX = 'decision_list';
 /** What a listed decision needs from its item: the decision as answered, and its expiry (the page's filter). */
 export const DECISION_LIST_PROJECTION = ['decision', 'expires_at'] as const;
 
@@ -63,14 +70,16 @@ export const DECISIONS_TABLE: TableDefinition = {
   partitionKey: 'pk',
   ttlAttribute: 'expires_at',
   indexes: [
-    // Listing (GET /decisions?workspace_id=) and `feedback report`: one Query per page on a workspace's partition,
-    // newest first. The sort key is the decision id, a ULID whose time is `created_at`, so id order is time order and
-    // a cursor is an id. Only decision items carry these top-level attributes, so other items stay out of the index.
+    // Listing (GET /decisions?workspace_id=) and `feedback report`: Queries on a workspace's partition per priority,
+    // newest first (an unfiltered page merges the four). The sort key is the decision id, a ULID whose time is
+    // `created_at`, so id order is time order and a cursor is an id. Only decision items carry these top-level
+    // attributes, so other items stay out of the index. One index for filtered and unfiltered pages alike: each
+    // decision pays one index write, as before.
     // It copies only the decision and its expiry: feedback (`feedback`, `learned`, ...) and the sketch stay in the
     // table, so a feedback's update of its decision writes nothing here, and an index entry is about 200 bytes smaller.
     {
-      indexName: DECISIONS_BY_WORKSPACE_INDEX,
-      partitionKey: 'workspace_id',
+      indexName: DECISION_LIST_INDEX,
+      partitionKey: DECISION_LIST_PARTITION,
       sortKey: 'decision_id',
       projected: DECISION_LIST_PROJECTION,
     },
@@ -81,7 +90,12 @@ export const DECISIONS_TABLE: TableDefinition = {
     { indexName: AUDIT_BY_TIME_INDEX, partitionKey: 'audit_log', sortKey: 'event_id' },
   ],
   retiredIndexes: [
-    { indexName: RETIRED_DECISIONS_BY_WORKSPACE_INDEX, partitionKey: 'workspace_id', sortKey: 'decision_id' },
+    {
+      indexName: RETIRED_DECISION_LIST_INDEX,
+      partitionKey: 'workspace_id',
+      sortKey: 'decision_id',
+      projected: DECISION_LIST_PROJECTION,
+    },
   ],
 };
 

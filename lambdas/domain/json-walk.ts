@@ -1,5 +1,6 @@
 // Walks over parsed JSON with an explicit stack instead of recursion: a body of 1 MiB can nest 500,000 levels deep,
 // far past the call stack, and these walks run before (or whatever) validation says about the body.
+import { MAX_ERROR_DETAILS } from '../contract/errors';
 
 /** A piece of output text on the stack, told apart from the JSON values (a parsed body never holds one). */
 class Text {
@@ -41,25 +42,68 @@ export const isForbiddenKey = (key: string, value: unknown): boolean =>
   key === '__proto__' ||
   (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype'));
 
+/** A key written plainly after a dot; any other is written `["..."]`, JSON-quoted, so a path reads one way only. */
+const PLAIN_KEY = /^[A-Za-z0-9_$-]+$/;
+
+/**
+ * The JSON path of a place in a body (docs/partners.md, "Errors"): `signals[3].subject`, `metadata["a.b"]`, with
+ * numbers as array indexes. The body itself is the empty path.
+ */
+export function jsonPath(keys: readonly (string | number)[]): string {
+  let path = '';
+  for (const key of keys) {
+    if (typeof key === 'number') path += `[${key}]`;
+    else if (PLAIN_KEY.test(key)) path += path ? `.${key}` : key;
+    else path += `[${JSON.stringify(key)}]`;
+  }
+  return path;
+}
+
+/** Keys of a path kept at each end when it is written for a person; the middle of a deeper one is elided. */
+const PATH_ENDS = 20;
+
+/** A place in the walk: its key and the place holding it (shared by siblings, so the walk copies no paths). */
+interface Place {
+  parent?: Place;
+  key: string | number;
+}
+
+function pathOf(place: Place): string {
+  const keys: (string | number)[] = [];
+  for (let p: Place | undefined = place; p; p = p.parent) keys.push(p.key);
+  keys.reverse();
+  if (keys.length <= 2 * PATH_ENDS) return jsonPath(keys);
+  return `${jsonPath(keys.slice(0, PATH_ENDS))}…${jsonPath(keys.slice(-PATH_ENDS)).replace(/^(?!\[)/, '.')}`;
+}
+
 /**
  * Removes every forbidden key from parsed JSON (JSON.parse defines them as plain own properties; it never sets a
- * prototype), anywhere in it, and returns their names, the ones inside a removed value included.
+ * prototype), anywhere in it, and returns one entry per key removed, in document order (a removed value is not
+ * searched): the JSON paths of the first `pathsFor` (docs/partners.md, "Errors"; a deep one is elided in the
+ * middle), the bare key for the rest, which error details never show, so that a body of 60,000 such keys costs
+ * no 60,000 paths.
  */
-export function dropForbiddenKeys(value: unknown): string[] {
+export function dropForbiddenKeys(value: unknown, pathsFor: number = MAX_ERROR_DETAILS): string[] {
   const found: string[] = [];
-  const stack: unknown[] = [value];
+  // One entry per key still to visit, the next in document order on top (a pre-order walk without recursion).
+  const stack: { holder: Record<string, unknown>; place: Place }[] = [];
+  const visit = (node: unknown, parent?: Place) => {
+    if (node === null || typeof node !== 'object') return;
+    const holder = node as Record<string, unknown>;
+    const keys = Object.keys(holder);
+    const array = Array.isArray(node);
+    for (let i = keys.length - 1; i >= 0; i--)
+      stack.push({ holder, place: { parent, key: array ? Number(keys[i]) : keys[i] } });
+  };
+  visit(value);
   while (stack.length) {
-    const next = stack.pop();
-    if (next === null || typeof next !== 'object') continue;
-    const record = next as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      const child = record[key];
-      if (child !== null && typeof child === 'object') stack.push(child);
-      if (isForbiddenKey(key, child)) {
-        found.push(key);
-        delete record[key];
-      }
-    }
+    const { holder, place } = stack.pop()!;
+    const key = String(place.key);
+    const child = holder[key];
+    if (isForbiddenKey(key, child)) {
+      found.push(found.length < pathsFor ? pathOf(place) : key);
+      delete holder[key];
+    } else visit(child, place);
   }
   return found;
 }

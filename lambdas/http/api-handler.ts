@@ -141,15 +141,20 @@ function parseJsonBody(): middy.MiddlewareObj<ApiEvent, HttpResponse, Error, Req
   };
 }
 
+// docs/partners.md, "Scopes and rate limits": a request that can never fit gets no Retry-After (no wait helps) and
+// the RateLimit headers of the window as it is; its message says so in the same numbers.
 const rateLimited = (outcome: Extract<RateOutcome, { allowed: false }>, limit: number): ApiError =>
-  new ApiError(
-    'RATE_LIMITED',
-    outcome.reason === 'larger_than_limit'
-      ? `This request needs more than the key's whole limit of ${limit} requests per window; it can never fit. Send fewer signals per request.`
-      : undefined,
-    undefined,
-    { ...outcome.headers, 'Retry-After': String(outcome.retryAfterSeconds) },
-  );
+  outcome.reason === 'larger_than_limit'
+    ? new ApiError(
+        'RATE_LIMITED',
+        `This request needs ${outcome.needs} requests of the key's limit, more than its whole limit of ${limit} per window, so it can never fit and waiting does not help (${outcome.remaining} remain in this window). Send at most ${limit} items per request.`,
+        undefined,
+        outcome.headers,
+      )
+    : new ApiError('RATE_LIMITED', undefined, undefined, {
+        ...outcome.headers,
+        'Retry-After': String(outcome.retryAfterSeconds),
+      });
 
 async function spend(limiter: RateLimiter, context: RequestContext, n: number): Promise<void> {
   const principal = context.principal as Principal;

@@ -3,6 +3,7 @@
 // field is reported as "is required" (docs/partners.md, "Errors"): valibot gives it the object's own message, which our
 // schemas word for unknown fields.
 import * as v from 'valibot';
+import { jsonPath } from '../domain/json-walk';
 import type { ErrorDetail } from './errors';
 
 /** A request part checked: what it holds, or every problem with it. */
@@ -29,7 +30,8 @@ export function validateBody<S extends v.GenericSchema>(
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
   for (const issue of result.issues) {
-    const field = issue.path?.map((p) => String(p.key)).join('.') || '(body)';
+    const field =
+      jsonPath(issue.path?.map((p) => (typeof p.key === 'number' ? p.key : String(p.key))) ?? []) || '(body)';
     if (seen.has(field)) continue;
     seen.add(field);
     details.push({ field, message: isMissingKey(issue) ? MISSING_FIELD_MESSAGE : issue.message });
@@ -52,7 +54,7 @@ export function listEnvelope(
   }
   const details: ErrorDetail[] = [];
   for (const key of Object.keys(body)) {
-    if (key !== field) details.push({ field: key, message: messages.unknownField });
+    if (key !== field) details.push({ field: jsonPath([key]), message: messages.unknownField });
   }
   const items = (body as Record<string, unknown>)[field];
   if (items === undefined && messages.missing) details.push({ field, message: messages.missing });

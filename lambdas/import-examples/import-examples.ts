@@ -12,12 +12,13 @@ import {
   learnExamples,
 } from '../application/import-examples';
 import { validateFeedback } from '../feedback/feedback-schema';
-import type { ErrorDetail } from '../http/errors';
+import { type ErrorDetail, boundedDetails } from '../http/errors';
+import { jsonPath } from '../domain/json-walk';
 import type { Validated } from '../http/body-validation';
 
 const EXAMPLE_FIELDS = new Set(['signal', 'labels']);
 const prefixed = (prefix: string, details: ErrorDetail[]) =>
-  details.map((d) => ({ ...d, field: `${prefix}.${d.field}` }));
+  details.map((d) => ({ ...d, field: d.field.startsWith('[') ? `${prefix}${d.field}` : `${prefix}.${d.field}` }));
 
 /** One example's signal and labels, or what is wrong with it (every problem at once). */
 export function validateExample(raw: unknown, workspaceId: string, nowMs: number): Validated<ValidExample> {
@@ -27,7 +28,7 @@ export function validateExample(raw: unknown, workspaceId: string, nowMs: number
   const details: ErrorDetail[] = [];
   const example = raw as Record<string, unknown>;
   for (const key of Object.keys(example))
-    if (!EXAMPLE_FIELDS.has(key)) details.push({ field: key, message: 'is not a field of an example' });
+    if (!EXAMPLE_FIELDS.has(key)) details.push({ field: jsonPath([key]), message: 'is not a field of an example' });
   let signal: ReturnType<typeof validateSignal> | undefined;
   if (example.signal === undefined) details.push({ field: 'signal', message: 'is required' });
   else if (example.signal === null || typeof example.signal !== 'object' || Array.isArray(example.signal)) {
@@ -67,7 +68,7 @@ export async function importExamples(
     } else
       data.push({
         index,
-        error: { code: 'VALIDATION_ERROR', message: 'This example is not valid.', details: v.details },
+        error: { code: 'VALIDATION_ERROR', ...boundedDetails('This example is not valid.', v.details) },
       });
   });
   const answer: ImportAnswer = { object: 'list', workspace_id: workspaceId, learned: valid.length, data };

@@ -2,6 +2,7 @@
 // refusals in CHECKS, then the envelope's VALIDATION_ERROR, 429 (one request of the limit per example) and each
 // example's own errors.
 import { actorForKey } from '../domain/audit';
+import { replayAllowedFor } from '../application/replay-access';
 import type { Dependencies } from '../dependencies';
 import { idempotencyRequest } from '../analyze/analyze-signal';
 import { validateIdempotencyKey } from '../analyze/signal-schema';
@@ -15,7 +16,7 @@ import { IMPORT_LIMITS, validateImportEnvelope } from './import-envelope';
 const CHECKS: Check[] = ['key', 'scope', { workspace: 'path' }, { jsonBody: { maxBytes: IMPORT_LIMITS.bodyBytes } }];
 
 export function importExamplesRoute(deps: Dependencies): RouteHandler {
-  const { workspaces, telemetry, modelWrites: store } = deps;
+  const { workspaces, workspaceAccess, telemetry, modelWrites: store } = deps;
   return apiHandler(deps, CHECKS, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
     const nowMs = Date.now();
     const workspaceId = event.pathParameters?.workspace_id ?? '';
@@ -29,7 +30,12 @@ export function importExamplesRoute(deps: Dependencies): RouteHandler {
     // the envelope, before any example.
     await consumeRateLimit(examples.length);
 
-    const idem = idempotencyKey === undefined ? undefined : idempotencyRequest(idempotencyKey, event.body);
+    // docs/partners.md, "Importing your history, and forgetting it": the path's workspace is part of the request the
+    // key covers, so the same key on another workspace is 409 IDEMPOTENCY_CONFLICT, like another body.
+    const idem =
+      idempotencyKey === undefined
+        ? undefined
+        : idempotencyRequest(idempotencyKey, { workspace_id: workspaceId, body: event.body });
     const outcome = await importExamples(
       workspaceId,
       examples,
@@ -54,6 +60,8 @@ export function importExamplesRoute(deps: Dependencies): RouteHandler {
     );
     if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');
     const replayed = outcome.kind === 'replayed';
+    if (replayed && !(await replayAllowedFor(workspaceAccess, principal, outcome.answer.workspace_id)))
+      throw new ApiError('WORKSPACE_NOT_ALLOWED');
     telemetry.logger.info(replayed ? 'import replayed' : 'import learned', {
       workspace_id: workspaceId,
       examples: examples.length,

@@ -1,8 +1,10 @@
-// Listing a workspace's decisions: Queries on the decisions_by_workspace index (partition `workspace_id`, sort key
-// `decision_id`). A decision id is `dec_` and a ULID, whose first 10 characters are the creation time in ms, so the
-// cursor and both time filters become one range condition on the sort key, and newest first is a reverse Query.
-// Without a priority filter a page is exactly one Query of limit + 1 items; never a Scan. The index copies only the
-// decision and its expiry (lambdas/contract/tables.ts): what a page answers.
+// Listing a workspace's decisions: Queries on the decisions_by_priority index (partition `<workspace_id>#<priority>`,
+// sort key `decision_id`), one partition per priority asked for (all four when none is), merged newest first
+// (decision-list-merge.ts). A decision id is `dec_` and a ULID, whose first 10 characters are the creation time in ms,
+// so the cursor and both time filters become one range condition on the sort key. A page of `limit` reads about
+// `limit` items whatever the priority filter (docs/partners.md, "Listing decisions"); never a Scan. The index copies
+// only the decision and its expiry (lambdas/contract/tables.ts): what a page answers. On a table upgraded in place the
+// index it replaced (decision_list, partition `workspace_id`) is read while it still exists (docs/deploy.md).
 import {
   type DynamoDBDocumentClient,
   GetCommand,
@@ -10,20 +12,40 @@ import {
   type QueryCommandOutput,
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { DECISIONS_BY_WORKSPACE_INDEX, ITEM_PREFIX, RETIRED_DECISIONS_BY_WORKSPACE_INDEX } from '../contract/tables';
-import type { Decision } from '../domain/decision';
+import {
+  DECISION_LIST_INDEX,
+  DECISION_LIST_PARTITION,
+  ITEM_PREFIX,
+  RETIRED_DECISION_LIST_INDEX,
+} from '../contract/tables';
+import { type Decision, PRIORITIES } from '../domain/decision';
 import type { DecisionListQuery, DecisionListStore, FeedbackFields } from '../domain/ports';
-import { decisionFrom } from './decision-store';
+import { decisionFrom, listPartition } from './decision-store';
+import { mergePartitions } from './decision-list-merge';
 import { batchGet } from './batch-writes';
 import { CROCKFORD, ulidTime } from '../domain/ids';
 
 /**
- * DynamoDB's answer to a Query on an index that a table upgraded in place does not have yet, or is still building
- * ("Cannot read from backfilling global secondary index"): the first step of the upgrade in docs/deploy.md.
+ * DynamoDB's answer to a Query on an index the table does not have (any more), or cannot read yet ("Cannot read from
+ * backfilling global secondary index", or one being deleted).
  */
-const isIndexNotReady = (err: unknown) =>
+const isIndexMissing = (err: unknown) =>
   (err as { name?: string }).name === 'ValidationException' &&
-  /backfilling|does not have the specified index/i.test((err as Error).message ?? '');
+  /backfilling|does not have the specified index|index.*(deleting|being deleted)/i.test((err as Error).message ?? '');
+
+/** The key condition, names and values of a page's id range on the sort key `#id`. */
+function rangeCondition(
+  range: { lower?: string; upper?: string },
+  names: Record<string, string>,
+  values: Record<string, unknown>,
+) {
+  if (range.lower === undefined && range.upper === undefined) return '';
+  names['#id'] = 'decision_id';
+  if (range.lower !== undefined) values[':lower'] = range.lower;
+  if (range.upper !== undefined) values[':upper'] = range.upper;
+  if (range.lower !== undefined && range.upper !== undefined) return ' AND #id BETWEEN :lower AND :upper';
+  return range.upper !== undefined ? ' AND #id <= :upper' : ' AND #id >= :lower';
+}
 
 /** The largest time a ULID can hold. */
 const MAX_ULID_MS = 2 ** 48 - 1;
@@ -70,10 +92,63 @@ export function idRange(
 }
 
 export class DynamoDecisionListStore implements DecisionListStore {
+  /** Whether the table still has the listing index this one replaced (undefined until a Query tells). */
+  private retiredIndex: boolean | undefined;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {}
+
+  /**
+   * A Query on the retired index while the table has it (a table upgraded in place, until step 3 of docs/deploy.md);
+   * undefined once DynamoDB says it is gone, which this store then remembers.
+   */
+  private async queryRetired(input: Omit<QueryCommandInput, 'IndexName'>): Promise<QueryCommandOutput | undefined> {
+    if (this.retiredIndex === false) return undefined;
+    try {
+      const out = await this.client.send(new QueryCommand({ ...input, IndexName: RETIRED_DECISION_LIST_INDEX }));
+      this.retiredIndex = true;
+      return out;
+    } catch (err) {
+      // DynamoDB Local answers a Query on an index it deleted with InternalFailure, not AWS's ValidationException:
+      // read the new index this time, and ask again next time (on AWS that answer is a transient fault).
+      if ((err as { name?: string }).name === 'InternalFailure') return undefined;
+      if (!isIndexMissing(err)) throw err;
+      this.retiredIndex = false;
+      return undefined;
+    }
+  }
+
+  /** One page of one priority partition of the listing index, newest first when `descending`. */
+  private readPartition(
+    partition: string,
+    startKey: Record<string, unknown> | undefined,
+    limit: number,
+    page: {
+      keyCondition: string;
+      filter?: string;
+      names: Record<string, string>;
+      values: Record<string, unknown>;
+      projection?: string;
+    },
+    descending: boolean,
+  ): Promise<QueryCommandOutput> {
+    return this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: DECISION_LIST_INDEX,
+        KeyConditionExpression: `#lp = :lp${page.keyCondition}`,
+        FilterExpression: page.filter,
+        ProjectionExpression: page.projection,
+        ExpressionAttributeNames: { ...page.names, '#lp': DECISION_LIST_PARTITION },
+        ExpressionAttributeValues: { ...page.values, ':lp': partition },
+        ScanIndexForward: !descending,
+        Limit: limit,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+  }
 
   /**
    * Every unexpired decision of a workspace (created at or after `createdAfterMs` if given), as stored, with the
@@ -83,21 +158,15 @@ export class DynamoDecisionListStore implements DecisionListStore {
     workspaceId: string,
     createdAfterMs?: number,
   ): AsyncGenerator<{ decision: Record<string, unknown>; feedback?: FeedbackFields }> {
-    const sinceId = createdAfterMs === undefined ? undefined : idRange({ createdAfterMs })?.lower;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.query({
-        TableName: this.tableName,
-        // The index sorts by decision id, a ULID whose time is created_at: "since" is a lower bound on the id.
-        KeyConditionExpression: sinceId ? 'workspace_id = :ws AND decision_id >= :since' : 'workspace_id = :ws',
-        ExpressionAttributeValues: { ':ws': workspaceId, ...(sinceId ? { ':since': sinceId } : {}) },
-        ProjectionExpression: 'pk, #d, expires_at',
-        ExpressionAttributeNames: { '#d': 'decision' },
-        ExclusiveStartKey: startKey,
-      });
-      startKey = page.LastEvaluatedKey;
-      const nowSeconds = Math.floor(Date.now() / 1000);
-      const live = (page.Items ?? []).filter((item) => Number(item.expires_at) > nowSeconds);
+    const lower = createdAfterMs === undefined ? undefined : idRange({ createdAfterMs })?.lower;
+    const names: Record<string, string> = { '#d': 'decision' };
+    const values: Record<string, unknown> = {};
+    const keyCondition = rangeCondition({ lower }, names, values);
+    // decision_id: the merge orders by it.
+    const projection = 'pk, #d, expires_at, decision_id';
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    for await (const page of this.reportPages(workspaceId, { keyCondition, names, values, projection })) {
+      const live = page.filter((item) => Number(item.expires_at) > nowSeconds);
       // Feedback is not in the index (a feedback would write the index otherwise): read from the decisions, 100 a call
       // (none for a page of none).
       const pks = live.map((item) => String(item.pk));
@@ -106,17 +175,47 @@ export class DynamoDecisionListStore implements DecisionListStore {
         const feedback = items.get(String(item.pk))?.feedback as { fields?: FeedbackFields } | undefined;
         yield { decision: item.decision as Record<string, unknown>, feedback: feedback?.fields };
       }
-    } while (startKey);
+    }
   }
 
-  /** One Query on the listing index; on the index it replaced while a table upgraded in place still builds it. */
-  private async query(input: Omit<QueryCommandInput, 'IndexName'>): Promise<QueryCommandOutput> {
-    try {
-      return await this.client.send(new QueryCommand({ ...input, IndexName: DECISIONS_BY_WORKSPACE_INDEX }));
-    } catch (err) {
-      if (!isIndexNotReady(err)) throw err;
-      return this.client.send(new QueryCommand({ ...input, IndexName: RETIRED_DECISIONS_BY_WORKSPACE_INDEX }));
+  /** A workspace's decision entries, oldest first, in pages of at most 100: from the retired index while it exists. */
+  private async *reportPages(
+    workspaceId: string,
+    page: { keyCondition: string; names: Record<string, string>; values: Record<string, unknown>; projection: string },
+  ): AsyncGenerator<Record<string, unknown>[]> {
+    const retiredInput = {
+      TableName: this.tableName,
+      KeyConditionExpression: `workspace_id = :ws${page.keyCondition}`,
+      ExpressionAttributeNames: page.names,
+      ExpressionAttributeValues: { ...page.values, ':ws': workspaceId },
+      ProjectionExpression: page.projection,
+      Limit: 100,
+    };
+    let out = await this.queryRetired(retiredInput);
+    if (out) {
+      for (;;) {
+        yield out.Items ?? [];
+        if (!out.LastEvaluatedKey) return;
+        const startKey: Record<string, unknown> = out.LastEvaluatedKey;
+        out = await this.client.send(
+          new QueryCommand({ ...retiredInput, IndexName: RETIRED_DECISION_LIST_INDEX, ExclusiveStartKey: startKey }),
+        );
+      }
     }
+    let batch: Record<string, unknown>[] = [];
+    for await (const item of mergePartitions(
+      (partition, startKey, limit) => this.readPartition(partition, startKey, limit, page, false),
+      PRIORITIES.map((p) => listPartition(workspaceId, p)),
+      false,
+      () => 100,
+    )) {
+      batch.push(item);
+      if (batch.length === 100) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length) yield batch;
   }
 
   async workspaceOf(decisionId: string): Promise<string | undefined> {
@@ -135,57 +234,83 @@ export class DynamoDecisionListStore implements DecisionListStore {
   async list(query: DecisionListQuery): Promise<{ decisions: Decision[]; hasMore: boolean }> {
     const range = idRange(query);
     if (!range) return { decisions: [], hasMore: false };
-
-    // DynamoDB refuses names that the expressions do not use, so `#id` is added only with a range.
-    const names: Record<string, string> = { '#ws': 'workspace_id', '#exp': 'expires_at' };
-    if (range.lower !== undefined || range.upper !== undefined) names['#id'] = 'decision_id';
-    const values: Record<string, unknown> = { ':ws': query.workspaceId, ':now': Math.floor(query.nowMs / 1000) };
-    let keyCondition = '#ws = :ws';
-    if (range.lower !== undefined && range.upper !== undefined) {
-      keyCondition += ' AND #id BETWEEN :lower AND :upper';
-      values[':lower'] = range.lower;
-      values[':upper'] = range.upper;
-    } else if (range.upper !== undefined) {
-      keyCondition += ' AND #id <= :upper';
-      values[':upper'] = range.upper;
-    } else if (range.lower !== undefined) {
-      keyCondition += ' AND #id >= :lower';
-      values[':lower'] = range.lower;
-    }
+    const names: Record<string, string> = { '#exp': 'expires_at' };
+    const values: Record<string, unknown> = { ':now': Math.floor(query.nowMs / 1000) };
+    const keyCondition = rangeCondition(range, names, values);
     // Past its retention a decision is gone, even while DynamoDB's TTL sweep (which can lag) has not deleted it.
-    let filter = '#exp > :now';
+    const filter = '#exp > :now';
+    // One more than the page, to know whether another page follows.
+    const wanted = query.limit + 1;
+    const found: Decision[] = [];
+
+    const retired =
+      this.retiredIndex === false
+        ? undefined
+        : await this.listRetired(query, keyCondition, filter, names, values, wanted);
+    if (retired) return retired;
+
+    const priorities = query.priorities?.length ? [...new Set(query.priorities)] : [...PRIORITIES];
+    const merged = mergePartitions(
+      (partition, startKey, limit) =>
+        this.readPartition(partition, startKey, limit, { keyCondition, filter, names, values }, true),
+      priorities.map((p) => listPartition(query.workspaceId, p)),
+      true,
+      // The first pages split the page over the partitions; a partition read further asks for what is still missing.
+      (first) => (first ? Math.ceil(wanted / priorities.length) : wanted - found.length),
+    );
+    for await (const item of merged) {
+      found.push(decisionFrom(item.decision as Record<string, unknown>));
+      if (found.length === wanted) break;
+    }
+    return { decisions: found.slice(0, query.limit), hasMore: found.length > query.limit };
+  }
+
+  /**
+   * The page from the retired index while the table still has it (a filter on priority after each Query, as the
+   * versions before read it), or undefined when it is gone.
+   */
+  private async listRetired(
+    query: DecisionListQuery,
+    keyCondition: string,
+    filter: string,
+    names: Record<string, string>,
+    values: Record<string, unknown>,
+    wanted: number,
+  ): Promise<{ decisions: Decision[]; hasMore: boolean } | undefined> {
+    const retiredNames: Record<string, string> = { ...names, '#ws': 'workspace_id' };
+    const retiredValues: Record<string, unknown> = { ...values, ':ws': query.workspaceId };
+    let retiredFilter = filter;
     if (query.priorities?.length) {
-      names['#decision'] = 'decision';
-      names['#priority'] = 'priority';
+      retiredNames['#decision'] = 'decision';
+      retiredNames['#priority'] = 'priority';
       const placeholders = query.priorities.map((p, i) => {
-        values[`:p${i}`] = p;
+        retiredValues[`:p${i}`] = p;
         return `:p${i}`;
       });
-      filter += ` AND #decision.#priority IN (${placeholders.join(', ')})`;
+      retiredFilter += ` AND #decision.#priority IN (${placeholders.join(', ')})`;
     }
-
-    // One more than the page, to know whether another page follows. A filter applies after Limit, so a filtered
-    // page may need further Queries; an unfiltered one (only expired leftovers are filtered) practically never does.
-    const wanted = query.limit + 1;
     const found: Decision[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      const out = await this.query({
+      const input = {
         TableName: this.tableName,
-        KeyConditionExpression: keyCondition,
-        FilterExpression: filter,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        KeyConditionExpression: `#ws = :ws${keyCondition}`,
+        FilterExpression: retiredFilter,
+        ExpressionAttributeNames: retiredNames,
+        ExpressionAttributeValues: retiredValues,
         ScanIndexForward: false,
         Limit: query.priorities?.length ? Math.max(wanted - found.length, 100) : wanted - found.length,
         ExclusiveStartKey: startKey,
-      });
+      };
+      const out = startKey
+        ? await this.client.send(new QueryCommand({ ...input, IndexName: RETIRED_DECISION_LIST_INDEX }))
+        : await this.queryRetired(input);
+      if (!out) return undefined;
       for (const item of out.Items ?? []) {
         if (found.length < wanted) found.push(decisionFrom(item.decision as Record<string, unknown>));
       }
       startKey = out.LastEvaluatedKey;
     } while (startKey && found.length < wanted);
-
     return { decisions: found.slice(0, query.limit), hasMore: found.length > query.limit };
   }
 }

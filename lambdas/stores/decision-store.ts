@@ -2,7 +2,7 @@
 // the record and the decision go in one transaction, so two concurrent requests with the same key make one decision.
 import { type DynamoDBDocumentClient, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { ITEM_PREFIX } from '../contract/tables';
+import { DECISION_LIST_PARTITION, ITEM_PREFIX } from '../contract/tables';
 import { DECISION_FIELDS, type Decision } from '../domain/decision';
 import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest, SaveResult } from '../domain/ports';
 import { parseInstant } from '../domain/timestamps';
@@ -27,13 +27,17 @@ export function decisionFrom(stored: Record<string, unknown>): Decision {
   return out as unknown as Decision;
 }
 
+/** The listing index's partition of a workspace's decisions of one priority (workspace ids hold no `#`). */
+export const listPartition = (workspaceId: string, priority: string) => `${workspaceId}#${priority}`;
+
 /** The stored item of a decision, the same whether analyzed alone or in a batch. */
 export function decisionItem(decision: Decision, owner: DecisionOwner, nowSeconds: number, retentionDays: number) {
   return {
     pk: ITEM_PREFIX.decision + decision.decision_id,
     // `workspace_id` inside `decision` is what GET checks grants against; partner and key say who asked.
     decision,
-    // Keys of the decisions_by_workspace index (listing).
+    // Keys of the listing index (decisions_by_priority), and `workspace_id` for the one it replaced (docs/deploy.md).
+    [DECISION_LIST_PARTITION]: listPartition(decision.workspace_id, decision.priority),
     workspace_id: decision.workspace_id,
     decision_id: decision.decision_id,
     partner_id: owner.partner_id,

@@ -27,7 +27,9 @@ export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocum
   const local = options.endpoint !== undefined;
   const client = new DynamoDBClient({
     endpoint: options.endpoint,
-    region: options.region ?? 'us-east-1',
+    // DynamoDB Local needs some region; on AWS an unset one is the SDK's to resolve (environment, then profile),
+    // never a silent us-east-1 (the admin CLI's --aws in another region wrote to a table that is not there).
+    region: options.region ?? (local ? 'us-east-1' : undefined),
     // DynamoDB Local accepts any credentials and checks no signature; never pick up a developer's real ones for it.
     credentials: local ? { accessKeyId: options.localAccessKeyId ?? 'local', secretAccessKey: 'local' } : undefined,
     // Bounded retries and timeouts so a throttled or unreachable database turns into a 503 well inside the 10 s

@@ -7,6 +7,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ACCESS_TABLE, DECISIONS_TABLE, type TableDefinition, createTableInput } from '../../lambdas/contract/tables';
+import { backfillDecisionListPartitions } from '../../lambdas/stores/decision-list-backfill';
+import { AGAIN, retrying } from '../../lambdas/stores/retry';
 
 export interface TableNames {
   access: string;
@@ -30,10 +32,14 @@ async function existingIndexes(client: DynamoDBDocumentClient, name: string): Pr
 }
 
 /**
- * Data kept from an older version: its table gets the indexes added since (e.g. decision_list), then loses the ones
- * retired (e.g. decisions_by_workspace, which copied every attribute). One index change per call, as DynamoDB asks.
+ * Data kept from an older version: its table gets the indexes added since (e.g. decisions_by_priority), then loses the
+ * ones retired (e.g. decision_list, partitioned by workspace alone). One index change per call, as DynamoDB asks.
  */
 async function addMissingIndexes(client: DynamoDBDocumentClient, def: TableDefinition, name: string, have: string[]) {
+  // Decisions kept from before the decisions_by_priority index get its partition before the index it replaces goes
+  // (docs/deploy.md, the step between the two deploys; here first, as DynamoDB Local fails writes while it builds one).
+  if (def === DECISIONS_TABLE && def.retiredIndexes?.some((retired) => have.includes(retired.indexName)))
+    await backfillDecisionListPartitions(client, name);
   const input = createTableInput(def, name);
   for (const index of input.GlobalSecondaryIndexes ?? []) {
     if (have.includes(index.IndexName)) continue;
@@ -48,6 +54,8 @@ async function addMissingIndexes(client: DynamoDBDocumentClient, def: TableDefin
   }
   for (const retired of def.retiredIndexes ?? []) {
     if (!have.includes(retired.indexName)) continue;
+    // DynamoDB changes one index at a time: the one just created must be built before another goes.
+    await indexesSettled(client, name);
     await client.send(
       new UpdateTableCommand({
         TableName: name,
@@ -55,6 +63,19 @@ async function addMissingIndexes(client: DynamoDBDocumentClient, def: TableDefin
       }),
     );
   }
+}
+
+/** Waits, with the stores' back-off, until no index of the table is being created or deleted. */
+function indexesSettled(client: DynamoDBDocumentClient, name: string): Promise<void> {
+  return retrying(
+    `indexes of ${name} settling`,
+    async () => {
+      const out = await client.send(new DescribeTableCommand({ TableName: name }));
+      const busy = (out.Table?.GlobalSecondaryIndexes ?? []).some((index) => index.IndexStatus !== 'ACTIVE');
+      return busy ? AGAIN : undefined;
+    },
+    { attempts: 60, baseMs: 50, capMs: 1_000, budgetMs: 60_000 },
+  );
 }
 
 async function ensureTable(client: DynamoDBDocumentClient, def: TableDefinition, name: string) {

@@ -273,8 +273,10 @@ export type ErrorCode =
 
 export interface ErrorDetail {
   /**
-   * The field at fault: a signal field (`source`, `metadata`), a dotted path, an unknown field's name,
-   * `Idempotency-Key` for the header, or `(body)` for the body as a whole.
+   * The field at fault, as a JSON path into the body: a signal field (`source`, `metadata`), a nested one
+   * (`keywords[0].weight`, `signals[3].__proto__`, a key that is not a plain name written `["a.b"]`), an
+   * unknown field's path, `Idempotency-Key` for the header, or `(body)` for the body as a whole. At most 200
+   * characters (a longer one ends in `…`).
    */
   field: string;
   /**
@@ -298,7 +300,8 @@ export interface ErrorBody {
      */
     request_id: string;
     /**
-     * Only with `VALIDATION_ERROR`; one entry per field at fault.
+     * Only with `VALIDATION_ERROR`; one entry per field at fault, in document order, at most 100 (the
+     * message says how many there were when there are more).
      */
     details?: ErrorDetail[];
   };

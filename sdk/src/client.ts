@@ -228,7 +228,9 @@ export class SignalAnalysisClient {
 
   /**
    * Teaches a workspace 1 to 100 labeled signals from its history; the answer has one item per example, in input
-   * order. Retried safely: the Idempotency-Key (one made up when not given) makes a retry teach nothing twice.
+   * order. Retried safely: the Idempotency-Key (one made up when not given) makes a retry teach nothing twice. A key
+   * of your own covers the workspace too: use one per workspace and chunk (the same key on another workspace is
+   * `409 IDEMPOTENCY_CONFLICT`).
    */
   async importExamples(
     workspaceId: string,
@@ -331,7 +333,18 @@ export class SignalAnalysisClient {
       if (response.ok) return { status: response.status, headers: response.headers, body: json as T };
 
       const wait = retryAfterMs(response.headers);
-      if (RETRYABLE_STATUS.has(response.status) && attempt <= maxRetries && (wait ?? 0) <= this.maxRetryAfterMs) {
+      // The service's RATE_LIMITED without Retry-After: the request holds more items than the key's whole limit and
+      // can never fit, so no retry (API Gateway's own 429 has no error code and is retried with backoff).
+      const neverFits =
+        response.status === 429 &&
+        wait === undefined &&
+        (json as ErrorBody | undefined)?.error?.code === 'RATE_LIMITED';
+      if (
+        RETRYABLE_STATUS.has(response.status) &&
+        !neverFits &&
+        attempt <= maxRetries &&
+        (wait ?? 0) <= this.maxRetryAfterMs
+      ) {
         await sleep(this.delayMs(attempt, wait), outer);
         continue;
       }

@@ -184,7 +184,10 @@ describe('DynamoDB tables', () => {
       ).map((index) => [index.IndexName, index.Projection]);
     const upgrading = synth({ stage: 'dev', keepRetiredIndexes: 'true' }, false);
     // One index more than the plain template: CloudFormation creates or deletes one index per update.
-    expect(indexesOf(upgrading)).toEqual([...indexesOf(dev), ['decisions_by_workspace', { ProjectionType: 'ALL' }]]);
+    expect(indexesOf(upgrading)).toEqual([
+      ...indexesOf(dev),
+      ['decision_list', { ProjectionType: 'INCLUDE', NonKeyAttributes: ['decision', 'expires_at'] }],
+    ]);
     expect(() => synth({ stage: 'dev', keepRetiredIndexes: 'yes' }, false)).toThrow(/keepRetiredIndexes/);
   });
 
@@ -443,11 +446,11 @@ describe('least privilege', () => {
       expect([name, decisionsStatements(name)]).toEqual([name, statements.sort()]);
   });
 
-  it('lets the list Lambda Query the decision_list index (and the one it replaced) and nothing else: no Scan, no table Query', () => {
+  it('lets the list Lambda Query the decisions_by_priority index (and the one it replaced) and nothing else: no Scan, no table Query', () => {
     const grants = dynamoGrants(dev, 'ListDecisions');
     expect(grants['dynamodb:Query']).toHaveLength(2);
-    expect(grants['dynamodb:Query'][0]).toContain('/index/decision_list');
-    expect(grants['dynamodb:Query'][1]).toContain('/index/decisions_by_workspace');
+    expect(grants['dynamodb:Query'][0]).toContain('/index/decisions_by_priority');
+    expect(grants['dynamodb:Query'][1]).toContain('/index/decision_list');
     for (const grant of grants['dynamodb:Query'])
       expect(grant).toContain(logicalId(dev.stack, dev.stack.decisionsTable));
     expect(grants['dynamodb:Scan']).toBeUndefined();
@@ -457,9 +460,9 @@ describe('least privilege', () => {
     expect(index).toEqual([
       // Only what a listed decision needs: a feedback's update of its decision writes nothing to the index.
       expect.objectContaining({
-        IndexName: 'decision_list',
+        IndexName: 'decisions_by_priority',
         KeySchema: [
-          { AttributeName: 'workspace_id', KeyType: 'HASH' },
+          { AttributeName: 'workspace_priority', KeyType: 'HASH' },
           { AttributeName: 'decision_id', KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['decision', 'expires_at'] },
@@ -518,7 +521,7 @@ describe('least privilege', () => {
           expect(resource).not.toBe('*');
           expect(JSON.stringify(resource)).not.toMatch(/"\*"|\/index\/\*/);
           if (!indexQuery) expect(JSON.stringify(resource)).not.toMatch(/\/index\//);
-          else expect(JSON.stringify(resource)).toMatch(/\/index\/(decision_list|decisions_by_workspace)"/);
+          else expect(JSON.stringify(resource)).toMatch(/\/index\/(decisions_by_priority|decision_list)"/);
         }
         if (actionsOf(st).some((a) => a.startsWith('dynamodb:'))) {
           for (const resource of resourcesOf(st)) expect(typeof resource).toBe('object'); // a table's GetAtt

@@ -4,7 +4,7 @@
 //
 // What the service answers today where more than one answer would be defensible (HOSTILE_VERBOSE=1 prints them):
 // - `__proto__` anywhere, or `constructor` holding a `prototype`: the body is parsed without those keys and refused
-//   with 400 VALIDATION_ERROR, details [{field: "__proto__" | "constructor", ...}] (the bare key, not its path), after
+//   with 400 VALIDATION_ERROR, details [{field: "metadata.__proto__" | "constructor", ...}] (the key's JSON path), after
 //   the workspace grant check as the contract orders it. Other prototype-ish keys are plain data.
 // - invalid UTF-8 in a string: decoded lossily (U+FFFD) and scored, 200. A UTF-8 BOM: 400 INVALID_JSON.
 // - duplicate keys: the last one wins, for the grant check and validation alike.
@@ -255,7 +255,7 @@ describe('__proto__, constructor and prototype keys', () => {
       note(name, reply);
       if (process.env.HOSTILE_VERBOSE) process.stdout.write(`[hostile]   ${reply.text}\n`);
       expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
-      expect(fieldsOf(reply).some((f) => f === '__proto__' || f === 'constructor')).toBe(true);
+      expect(fieldsOf(reply).some((f) => /(^|\.)(__proto__|constructor)$/.test(f))).toBe(true);
       expectPrototypeUntouched();
       await api.expectNormalRequestWorks();
     },

@@ -48,7 +48,7 @@ describe('policy', () => {
     });
     expectError(bad, 400, 'VALIDATION_ERROR');
     const fields = bad.json.error.details.map((d: { field: string }) => d.field);
-    expect(fields).toEqual(expect.arrayContaining(['extra', 'keywords.0.colour', 'keywords.0.weight']));
+    expect(fields).toEqual(expect.arrayContaining(['extra', 'keywords[0].colour', 'keywords[0].weight']));
     const both = await putPolicy('ws_b', { categories: [{ name: 'vat', queue: 'tax' }], routing: { vat: 'tax' } });
     expectError(both, 400, 'VALIDATION_ERROR');
   });

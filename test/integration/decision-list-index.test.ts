@@ -3,8 +3,11 @@
 // table upgraded in place (the old index still there, the new one not yet built) keeps listing.
 import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { analyzeSignal } from '../../lambdas/analyze/analyze-signal';
-import { DECISIONS_TABLE, RETIRED_DECISIONS_BY_WORKSPACE_INDEX, createTableInput } from '../../lambdas/contract/tables';
+import { DECISIONS_TABLE, RETIRED_DECISION_LIST_INDEX, createTableInput } from '../../lambdas/contract/tables';
 import type { FeedbackFields } from '../../lambdas/domain/ports';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ensureTables } from '../../lib/local/provision';
+import { backfillDecisionListPartitions } from '../../lambdas/stores/decision-list-backfill';
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { DynamoDecisionStore } from '../../lambdas/stores/decision-store';
@@ -113,7 +116,7 @@ describe('the decision_list index', () => {
       },
       name,
     );
-    expect(old.GlobalSecondaryIndexes?.[0].IndexName).toBe(RETIRED_DECISIONS_BY_WORKSPACE_INDEX);
+    expect(old.GlobalSecondaryIndexes?.[0].IndexName).toBe(RETIRED_DECISION_LIST_INDEX);
     const client = createDocumentClient({ endpoint: testEndpoint(), requestTimeoutMs: 4_000 });
     await client.send(new CreateTableCommand(old));
     try {
@@ -128,6 +131,60 @@ describe('the decision_list index', () => {
       expect(report).toEqual(made.map((d) => d.decision_id));
     } finally {
       await client.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined);
+      client.destroy();
+    }
+  });
+
+  it('upgrades in place: old decisions get their partition, and are listed by priority once the old index is gone', async () => {
+    // Step 0: a table as the version before deployed it (decision_list, no decisions_by_priority), with its decisions
+    // stored without the new partition attribute.
+    const name = `${world.tables.names.decisions}-prio`;
+    const client = createDocumentClient({ endpoint: testEndpoint(), requestTimeoutMs: 4_000 });
+    await client.send(
+      new CreateTableCommand(
+        createTableInput(
+          { ...DECISIONS_TABLE, indexes: [...DECISIONS_TABLE.retiredIndexes!, ...DECISIONS_TABLE.indexes.slice(1)] },
+          name,
+        ),
+      ),
+    );
+    try {
+      const ws = 'ws_list_index_prio_upgrade';
+      const decisions = new DynamoDecisionStore(client, name, 90);
+      const made = [await decide(decisions, ws, 1), await decide(decisions, ws, 2), await decide(decisions, ws, 3)];
+      for (const d of made)
+        await client.send(
+          new UpdateCommand({
+            TableName: name,
+            Key: { pk: `decision#${d.decision_id}` },
+            UpdateExpression: 'REMOVE workspace_priority',
+          }),
+        );
+      const priority = made[0].priority;
+      const expected = [...made].reverse().filter((d) => d.priority === priority);
+      // Steps 1 and 2 (the old index still there): the list reads it, filter and all.
+      const before = await new DynamoDecisionListStore(client, name).list({
+        workspaceId: ws,
+        limit: 10,
+        nowMs: Date.now(),
+        priorities: [priority],
+      });
+      expect(before.decisions).toEqual(expected);
+      // Local mode's upgrade: adds decisions_by_priority, gives old decisions their partition, drops decision_list.
+      await ensureTables(client, { access: `${name}-access`, decisions: name });
+      const after = new DynamoDecisionListStore(client, name);
+      expect(await after.list({ workspaceId: ws, limit: 10, nowMs: Date.now(), priorities: [priority] })).toEqual({
+        decisions: expected,
+        hasMore: false,
+      });
+      expect((await after.list({ workspaceId: ws, limit: 10, nowMs: Date.now() })).decisions).toEqual(
+        [...made].reverse(),
+      );
+      // Run again, the backfill finds nothing left to do.
+      expect(await backfillDecisionListPartitions(client, name)).toEqual({ found: 0, updated: 0 });
+    } finally {
+      for (const table of [name, `${name}-access`])
+        await client.send(new DeleteTableCommand({ TableName: table })).catch(() => undefined);
       client.destroy();
     }
   });

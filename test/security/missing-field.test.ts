@@ -54,8 +54,8 @@ describe('over HTTP', () => {
     expectError(reply, 400, 'VALIDATION_ERROR');
     expect(reply.json.error.details).toEqual(
       expect.arrayContaining([
-        { field: 'keywords.0.weight', message: 'is required' },
-        { field: 'categories.0.name', message: 'is required' },
+        { field: 'keywords[0].weight', message: 'is required' },
+        { field: 'categories[0].name', message: 'is required' },
       ]),
     );
   });
