@@ -12,7 +12,7 @@ import { WorkspaceAdmin, feedbackReportOutput, policyOutput } from '../lib/works
 import { WorkspaceImporter, importFileOutput } from '../lib/admin/workspace-import';
 import { ensureTables } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
-import { ENV, parseLocalSettings, parseSettings } from '../lambdas/contract/settings';
+import { ENV, learningTableOf, parseLocalSettings, parseSettings } from '../lambdas/contract/settings';
 import { NotFoundError, SharedGrantError } from '../lambdas/domain/ports';
 import { formatRateLimit } from '../lambdas/domain/rate-limit';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
@@ -116,6 +116,7 @@ interface Services {
   admin: AdminService;
   client: DynamoDBDocumentClient;
   decisions: string;
+  learning: string;
   actor: string;
 }
 
@@ -130,8 +131,8 @@ const keyWorkspaces = (out: { key_id: string; workspaces: string[] }): Output =>
   text: `key ${out.key_id} workspaces: ${workspacesText(out.workspaces)}`,
 });
 
-const workspaceAdmin = (s: Services) => new WorkspaceAdmin(s.client, s.decisions, s.actor);
-const importer = (s: Services) => new WorkspaceImporter(s.client, s.decisions, s.actor);
+const workspaceAdmin = (s: Services) => new WorkspaceAdmin(s.client, s.decisions, s.learning, s.actor);
+const importer = (s: Services) => new WorkspaceImporter(s.client, s.decisions, s.learning, s.actor);
 
 /** Commands that change nothing: they record no audit event, so they need no actor (and no STS call). */
 const READ_ONLY = new Set(['key list', 'workspace policy get', 'feedback report', 'audit list']);
@@ -236,19 +237,27 @@ function issuedText(k: IssuedKey): string {
   ].join('\n');
 }
 
-async function awsTables(): Promise<{ client: DynamoDBDocumentClient; access: string; decisions: string }> {
+async function awsTables(): Promise<{
+  client: DynamoDBDocumentClient;
+  access: string;
+  decisions: string;
+  learning: string;
+}> {
   let access = process.env[ENV.accessTableName];
   let decisions = process.env[ENV.decisionsTableName];
-  if (!access || !decisions) {
+  let learning = process.env[ENV.learningTableName];
+  if (!access || !decisions || !learning) {
     const stackName = process.env[ENV.stackName] || stackNameFor(process.env[ENV.stage] || DEFAULT_STAGE);
     const cfn = new CloudFormationClient({});
     const out = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
     access ??= out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.accessTable)?.OutputValue;
     decisions ??= out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.decisionsTable)?.OutputValue;
+    learning ??= out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.learningTable)?.OutputValue;
     if (!access) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.accessTable} output`);
     if (!decisions) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.decisionsTable} output`);
+    if (!learning) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.learningTable} output`);
   }
-  return { client: createDocumentClient({ requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS }), access, decisions };
+  return { client: createDocumentClient({ requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS }), access, decisions, learning };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -274,21 +283,23 @@ async function main(argv: string[]): Promise<number> {
     if (!command) throw new UsageError(name ? `unknown command "${name}"` : 'no command given');
     let access: string;
     let decisions: string;
+    let learning: string;
     if (aws) {
-      ({ client, access, decisions } = await awsTables());
+      ({ client, access, decisions, learning } = await awsTables());
     } else {
       const local = parseLocalSettings(process.env);
       const settings = parseSettings(process.env);
       const db = await openLocalDatabase({ port: local.dynamodbPort, dataDir: local.dataDir, region: settings.region });
       stopDb = db.stop;
       ({ accessTableName: access, decisionsTableName: decisions } = settings);
+      learning = learningTableOf(settings);
       client = createDocumentClient({ ...db.clientOptions, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS });
-      await ensureTables(client, { access, decisions });
+      await ensureTables(client, { access, decisions, learning });
     }
     // The audit events' actor; a command that changes nothing needs none (and no STS call).
     const actor = READ_ONLY.has(name) ? 'none' : aws ? await awsActor() : localActor();
     const admin = new AdminService(new DynamoAccessStore(client, access, decisions), { actor });
-    const out = await command(flags, { admin, client, decisions, actor });
+    const out = await command(flags, { admin, client, decisions, learning, actor });
     console.log(json ? JSON.stringify(out.json) : out.text);
     return 0;
   } catch (err) {

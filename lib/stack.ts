@@ -87,6 +87,7 @@ export class SignalAnalysisStack extends Stack {
       environment: lambdaEnvironment({
         accessTableName: tables.access.tableName,
         decisionsTableName: tables.decisions.tableName,
+        learningTableName: tables.learning.tableName,
         authCacheTtlSeconds: props.authCacheTtlSeconds,
         workspaceCacheTtlSeconds: props.workspaceCacheTtlSeconds,
         decisionRetentionDays: props.decisionRetentionDays,
@@ -126,6 +127,7 @@ export class SignalAnalysisStack extends Stack {
     for (const [id, value, description] of [
       [OUTPUT_KEYS.accessTable, this.accessTable.tableName, 'API keys and partners (admin CLI --aws)'],
       [OUTPUT_KEYS.decisionsTable, this.decisionsTable.tableName, 'Decisions and idempotency records'],
+      [OUTPUT_KEYS.learningTable, tables.learning.tableName, 'What workspaces learned (admin CLI --aws)'],
       [ALARM_TOPIC_OUTPUT_KEY, this.alarmTopic.topicArn, 'SNS topic every alarm notifies; subscribe to it'],
     ])
       new CfnOutput(this, id, { value, description });

@@ -6,6 +6,7 @@
 export const ENV = {
   accessTableName: 'ACCESS_TABLE_NAME',
   decisionsTableName: 'DECISIONS_TABLE_NAME',
+  learningTableName: 'LEARNING_TABLE_NAME',
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
   dynamodbRequestTimeoutMs: 'DYNAMODB_REQUEST_TIMEOUT_MS',
   dynamodbLocalAccessKeyId: 'DYNAMODB_LOCAL_ACCESS_KEY_ID',
@@ -34,6 +35,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface Settings {
   accessTableName: string;
   decisionsTableName: string;
+  /** What workspaces learn (LEARNING_TABLE); absent: the decisions table's name + `-learning` (local mode, tests). */
+  learningTableName?: string;
   /** Set in local mode and tests (DynamoDB Local); unset on AWS. */
   dynamodbEndpoint?: string;
   /** With dynamodbEndpoint only: the secret access key id that selects local mode's database in DynamoDB Local. */
@@ -124,6 +127,7 @@ export function parseSettings(env: Env): Settings {
   return {
     accessTableName: present(env, ENV.accessTableName) ?? DEFAULT_SETTINGS.accessTableName,
     decisionsTableName: present(env, ENV.decisionsTableName) ?? DEFAULT_SETTINGS.decisionsTableName,
+    learningTableName: present(env, ENV.learningTableName),
     dynamodbEndpoint: present(env, ENV.dynamodbEndpoint),
     dynamodbLocalAccessKeyId: present(env, ENV.dynamodbLocalAccessKeyId),
     region: present(env, ENV.region) ?? DEFAULT_SETTINGS.region,
@@ -136,6 +140,10 @@ export function parseSettings(env: Env): Settings {
     edgeOriginSecret: present(env, ENV.edgeOriginSecret),
   };
 }
+
+/** The learning table's name (see Settings.learningTableName). */
+export const learningTableOf = (settings: Pick<Settings, 'decisionsTableName' | 'learningTableName'>) =>
+  settings.learningTableName ?? `${settings.decisionsTableName}-learning`;
 
 /** Local mode's own settings (ports and data directory). */
 export function parseLocalSettings(env: Env): LocalSettings {
@@ -155,11 +163,13 @@ export function lambdaEnvironment(
     workspaceCacheTtlSeconds?: number;
     accessTableName: string;
     decisionsTableName: string;
+    learningTableName: string;
   },
 ): Record<string, string> {
   return {
     [ENV.accessTableName]: settings.accessTableName,
     [ENV.decisionsTableName]: settings.decisionsTableName,
+    [ENV.learningTableName]: settings.learningTableName,
     [ENV.authCacheTtlSeconds]: String(settings.authCacheTtlSeconds),
     [ENV.decisionRetentionDays]: String(settings.decisionRetentionDays),
     [ENV.workspaceCacheTtlSeconds]: String(

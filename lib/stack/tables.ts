@@ -5,6 +5,7 @@ import type { Construct } from 'constructs';
 import {
   ACCESS_TABLE,
   DECISIONS_TABLE,
+  LEARNING_TABLE,
   type IndexDefinition,
   type TableDefinition,
 } from '../../lambdas/contract/tables';
@@ -44,17 +45,19 @@ export interface ServiceTablesProps {
 export class ServiceTables {
   readonly access: TableV2;
   readonly decisions: TableV2;
+  readonly learning: TableV2;
   /** Every table with its definition, in definition order (the alarms iterate it). */
   readonly all: ReadonlyMap<TableDefinition, TableV2>;
 
   constructor(scope: Construct, props: ServiceTablesProps) {
     const all = new Map<TableDefinition, TableV2>();
     const keepRetired = booleanContext(scope, KEEP_RETIRED_INDEXES_CONTEXT);
-    for (const def of [ACCESS_TABLE, DECISIONS_TABLE]) {
+    for (const def of [ACCESS_TABLE, DECISIONS_TABLE, LEARNING_TABLE]) {
       all.set(
         def,
         new TableV2(scope, `${def.id}Table`, {
           partitionKey: { name: def.partitionKey, type: AttributeType.STRING },
+          ...(def.sortKey ? { sortKey: { name: def.sortKey, type: AttributeType.STRING } } : {}),
           globalSecondaryIndexes: [...def.indexes, ...(keepRetired ? (def.retiredIndexes ?? []) : [])].map(indexProps),
           timeToLiveAttribute: def.ttlAttribute,
           // On demand: traffic is spiky and partner-driven; nothing to size or autoscale.
@@ -72,5 +75,6 @@ export class ServiceTables {
     this.all = all;
     this.access = all.get(ACCESS_TABLE)!;
     this.decisions = all.get(DECISIONS_TABLE)!;
+    this.learning = all.get(LEARNING_TABLE)!;
   }
 }

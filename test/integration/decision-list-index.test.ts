@@ -72,7 +72,7 @@ describe('the decision_list index', () => {
       // The decision's own put lands in the index (it is listed).
       expect(indexUnits.filter((c) => c.command === 'PutItemCommand').map((c) => c.units)).toEqual([1]);
       indexUnits.length = 0;
-      const feedback = new DynamoFeedbackStore(client, world.tables.names.decisions);
+      const feedback = new DynamoFeedbackStore(client, world.tables.names.decisions, world.tables.names.learning!);
       await giveFeedback(feedback, ws, decision.decision_id, { category: 'billing', priority: 'high' });
       await giveFeedback(feedback, ws, decision.decision_id, { category: 'refund' });
       const decisionUpdates = indexUnits.filter(
@@ -89,7 +89,11 @@ describe('the decision_list index', () => {
     const ws = 'ws_list_index_report';
     const made = [];
     for (let i = 0; i < 3; i++) made.push(await decide(world.service.dependencies.decisionStore, ws, i));
-    const feedback = new DynamoFeedbackStore(world.service.dependencies.client, world.tables.names.decisions);
+    const feedback = new DynamoFeedbackStore(
+      world.service.dependencies.client,
+      world.tables.names.decisions,
+      world.tables.names.learning!,
+    );
     await giveFeedback(feedback, ws, made[1].decision_id, { category: 'refund' });
     const list = new DynamoDecisionListStore(world.service.dependencies.client, world.tables.names.decisions);
     const page = await list.list({ workspaceId: ws, limit: 10, nowMs: Date.now() });
