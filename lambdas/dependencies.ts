@@ -15,7 +15,7 @@ import type {
 } from './domain/ports';
 import { RateLimiter } from './application/rate-limiter';
 import { GrantAccess, type WorkspaceAccess } from './application/workspace-access';
-import { type Telemetry, createTelemetry, describeError } from './observability';
+import { type Telemetry, createTelemetry } from './observability';
 import { DynamoAccessStore } from './stores/access-store';
 import { DynamoDecisionBatchStore } from './stores/decision-batch-store';
 import { DynamoDecisionListStore } from './stores/decision-list-store';

@@ -1,7 +1,7 @@
 // The learning table's items (docs/learning.md, "Storage layout"): per workspace (`ws`) the model item `m`, each
 // label's folded counts `c#<generation>#<field>:<label>` and the entries `e#<time>#<id>`. Keys, codecs and reads.
 import { randomBytes } from 'node:crypto';
-import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Entry, decodeChanges, encodeChanges } from '../domain/learning/entries';
 import { type LabelDelta, decodeDeltas, encodeDeltas } from '../domain/learning/label-delta';
 import { type LabelCounts, type LearnedField, labelCounts } from '../domain/learning/model';
@@ -35,7 +35,7 @@ export interface ModelItem {
 
 export const modelFrom = (item: Record<string, unknown> | undefined): ModelItem => ({
   generation: Number(item?.g ?? 0),
-  sketchKey: item?.sketch_key === undefined ? undefined : String(item.sketch_key),
+  sketchKey: typeof item?.sketch_key === 'string' ? item.sketch_key : undefined,
   folded: Number(item?.f ?? 0),
   folding: item?.fw === undefined ? undefined : Number(item.fw),
   foldingAt: item?.fa === undefined ? undefined : Number(item.fa),
@@ -43,6 +43,10 @@ export const modelFrom = (item: Record<string, unknown> | undefined): ModelItem 
 
 /** The model item, made with its sketch key on a workspace's first load (concurrent first loads agree). */
 export async function readModelItem(client: DynamoDBDocumentClient, table: string, ws: string): Promise<ModelItem> {
+  const read = await client.send(
+    new GetCommand({ TableName: table, Key: { ws, sk: MODEL_KEY }, ConsistentRead: true }),
+  );
+  if (typeof read.Item?.sketch_key === 'string') return modelFrom(read.Item);
   const out = await client.send(
     new UpdateCommand({
       TableName: table,
