@@ -10,6 +10,7 @@ import { auditListOutput, auditQuery } from '../lib/admin/audit-command';
 import { openLocalDatabase } from '../lib/local/connect';
 import { WorkspaceAdmin, feedbackReportOutput, policyOutput } from '../lib/workspace-admin';
 import { WorkspaceImporter, importFileOutput } from '../lib/admin/workspace-import';
+import { workspaceModel, workspaceModelOutput } from '../lib/admin/workspace-model';
 import { ensureTables } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
 import { ENV, learningTableOf, parseLocalSettings, parseSettings } from '../lambdas/contract/settings';
@@ -42,6 +43,7 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
   feedback report --workspace <ws> [--since <ISO 8601>]
   workspace import --workspace <ws> --file <examples.jsonl or .csv>
   workspace forget --workspace <ws>
+  workspace model --workspace <ws>   (generation, and examples held per learned field and label)
   audit list [--since <ISO 8601>] [--partner <id>] [--key-id <key_id>] [--workspace <ws>] [--limit <n>]   (default 100)
              newest first; --key-id matches events on that key and events made with it
 
@@ -135,7 +137,7 @@ const workspaceAdmin = (s: Services) => new WorkspaceAdmin(s.client, s.decisions
 const importer = (s: Services) => new WorkspaceImporter(s.client, s.decisions, s.learning, s.actor);
 
 /** Commands that change nothing: they record no audit event, so they need no actor (and no STS call). */
-const READ_ONLY = new Set(['key list', 'workspace policy get', 'feedback report', 'audit list']);
+const READ_ONLY = new Set(['key list', 'workspace policy get', 'feedback report', 'audit list', 'workspace model']);
 
 const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
   'partner create': async (f, { admin }) => {
@@ -221,6 +223,7 @@ const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
     const out = await importer(s).forget(f.one('workspace'));
     return { json: { ...out }, text: `workspace ${out.workspace_id}: model forgotten` };
   },
+  'workspace model': async (f, s) => workspaceModelOutput(await workspaceModel(s.client, s, f.one('workspace'))),
   'audit list': async (f, s) =>
     auditListOutput(await new DynamoAuditLog(s.client, s.decisions).list(auditQuery((n) => f.one(n)))),
 };
