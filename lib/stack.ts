@@ -56,6 +56,7 @@ export interface SignalAnalysisStackProps extends StackProps {
 export class SignalAnalysisStack extends Stack {
   readonly accessTable: TableV2;
   readonly decisionsTable: TableV2;
+  readonly learningTable: TableV2;
   /** Keyed by route id, plus `Authorizer` and `Fallback`. */
   readonly functions: Record<string, NodejsFunction>;
   readonly api: HttpApi;
@@ -78,6 +79,7 @@ export class SignalAnalysisStack extends Stack {
     const tables = new ServiceTables(this, { removalPolicy, deletionProtection: isProd });
     this.accessTable = tables.access;
     this.decisionsTable = tables.decisions;
+    this.learningTable = tables.learning;
 
     const edgeSecret = props.edge ? createEdgeOriginSecret(this) : undefined;
     const functions = new FunctionFactory(this, {

@@ -4,7 +4,9 @@
 import { type LearnedField, MAX_LABELS } from '../domain/learning/model';
 import type { CachedWorkspace } from '../domain/learning/workspace-cache';
 import type { FeedbackFields, FeedbackRecorded, FeedbackStore, FeedbackTarget } from '../domain/ports';
-import { AGAIN, RetriesExhausted, retrying } from '../stores/retry';
+
+/** Concurrent feedback on one decision: how often a request re-reads after losing the race. */
+const ATTEMPTS = 6;
 
 export type FeedbackOutcome =
   ({ kind: 'recorded'; target: FeedbackTarget; learned: FeedbackFields } & FeedbackRecorded) | { kind: 'busy' };
@@ -48,19 +50,13 @@ export async function recordFeedback(
   const current = (t: FeedbackTarget): FeedbackTarget =>
     t.learnedGeneration === generation ? t : { ...t, learned: {} };
   let target: FeedbackTarget | undefined = current(first);
-  try {
-    return await retrying('feedback', async (attempt) => {
-      if (attempt > 0) {
-        const next = await store.getTarget(first.decision.decision_id);
-        target = next && current(next);
-      }
-      if (!target) return { kind: 'busy' as const };
-      const learned = labelsToLearn(fields, target.learned, workspace);
-      const recorded = await store.record(target, fields, learned, createdAt, generation);
-      return recorded ? { kind: 'recorded' as const, target, learned, ...recorded } : AGAIN;
-    });
-  } catch (err) {
-    if (err instanceof RetriesExhausted) return { kind: 'busy' };
-    throw err;
+  for (let attempt = 0; attempt < ATTEMPTS && target; attempt++) {
+    const learned = labelsToLearn(fields, target.learned, workspace);
+    const recorded = await store.record(target, fields, learned, createdAt, generation);
+    if (recorded) return { kind: 'recorded', target, learned, ...recorded };
+    await new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** attempt));
+    const next = await store.getTarget(first.decision.decision_id);
+    target = next && current(next);
   }
+  return { kind: 'busy' };
 }

@@ -36,7 +36,12 @@ const owner = { partner_id: 'acme', key_id: 'key_test' };
 
 async function decide(on: Service, ws: string, i: number): Promise<string> {
   const deps = on.dependencies;
-  const signal = { workspace_id: ws, source: 'support_message' as const, body: `Card declined again, ticket ${i}` };
+  const signal = {
+    workspace_id: ws,
+    source: 'support_message' as const,
+    body: `Card declined again, ticket ${i}`,
+    received_at: new Date().toISOString(),
+  };
   const workspace = await deps.workspaces.get(ws);
   const out = await analyzeSignal(signal, owner, deps.decisionStore, { nowMs: Date.now(), workspace });
   if (out.kind !== 'created') throw new Error(out.kind);
