@@ -11,6 +11,7 @@ import { openLocalDatabase } from '../lib/local/connect';
 import { WorkspaceAdmin, feedbackReportOutput, policyOutput } from '../lib/workspace-admin';
 import { WorkspaceImporter, importFileOutput } from '../lib/admin/workspace-import';
 import { workspaceModel, workspaceModelOutput } from '../lib/admin/workspace-model';
+import { migrateLearning } from '../lib/admin/migrate-learning';
 import { ensureTables } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
 import { ENV, learningTableOf, parseLocalSettings, parseSettings } from '../lambdas/contract/settings';
@@ -44,6 +45,7 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
   workspace import --workspace <ws> --file <examples.jsonl or .csv>
   workspace forget --workspace <ws>
   workspace model --workspace <ws>   (generation, and examples held per learned field and label)
+  workspace migrate-learning   (once, after upgrading to version 4: moves what workspaces learned to the learning table)
   audit list [--since <ISO 8601>] [--partner <id>] [--key-id <key_id>] [--workspace <ws>] [--limit <n>]   (default 100)
              newest first; --key-id matches events on that key and events made with it
 
@@ -222,6 +224,13 @@ const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
   'workspace forget': async (f, s) => {
     const out = await importer(s).forget(f.one('workspace'));
     return { json: { ...out }, text: `workspace ${out.workspace_id}: model forgotten` };
+  },
+  'workspace migrate-learning': async (_f, s) => {
+    const out = await migrateLearning(s.client, s);
+    return {
+      json: { ...out },
+      text: `${out.migrated} of ${out.workspaces} workspaces migrated (${out.examples} examples); the rest were before`,
+    };
   },
   'workspace model': async (f, s) => workspaceModelOutput(await workspaceModel(s.client, s, f.one('workspace'))),
   'audit list': async (f, s) =>

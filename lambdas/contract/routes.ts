@@ -42,7 +42,13 @@ export type TableAction =
   'GetItem' | 'PutItem' | 'UpdateItem' | 'BatchGetItem' | 'BatchWriteItem' | 'Query' | 'ConditionCheckItem';
 
 /** Items of the decisions table a route may touch, named by their partition-key prefix (ITEM_PREFIX in tables.ts). */
-export type DecisionsItem = 'decision' | 'idempotency' | 'policy' | 'audit';
+export type DecisionsItem =
+  | 'decision'
+  | 'idempotency'
+  | 'policy'
+  /** A workspace's model item from before version 4 (`wsmodel#`): its sketch key and generation, on a first load. */
+  | 'workspaceModel'
+  | 'audit';
 
 export interface TableAccess {
   /**
@@ -55,8 +61,11 @@ export interface TableAccess {
   indexes?: string[];
 }
 
-/** Loading a workspace's policy, and checking it when the learning table says it changed. */
-const LOAD_WORKSPACE = { GetItem: ['policy'] } as const satisfies TableAccess['actions'];
+/**
+ * Loading a workspace's policy (again when the learning table says it changed), and on its first load since version
+ * 4 its sketch key and generation from before (learning-items.ts, readModelItem).
+ */
+const LOAD_WORKSPACE = { GetItem: ['policy', 'workspaceModel'] } as const satisfies TableAccess['actions'];
 
 /**
  * On the learning table, loading a workspace: its model item (GetItem, and UpdateItem on a first load for its sketch

@@ -6,6 +6,7 @@ import { type Entry, decodeChanges, encodeChanges } from '../domain/learning/ent
 import { type LabelDelta, decodeDeltas, encodeDeltas } from '../domain/learning/label-delta';
 import { type LabelCounts, type LearnedField, labelCounts } from '../domain/learning/model';
 import { SENDER_BUCKETS, TEXT_BUCKETS, decodeSketch, encodeSketch, newSketchKey } from '../domain/learning/sketch';
+import { ITEM_PREFIX } from '../contract/tables';
 import { consumedUnits } from './dynamodb-client';
 
 export const MODEL_KEY = 'm';
@@ -31,6 +32,8 @@ export interface ModelItem {
   /** A fold in flight: the end of its window, and when it was claimed. */
   folding?: number;
   foldingAt?: number;
+  /** When `admin workspace migrate-learning` moved the counts from before version 4 (absent: not yet). */
+  migrated?: number;
 }
 
 export const modelFrom = (item: Record<string, unknown> | undefined): ModelItem => ({
@@ -39,20 +42,38 @@ export const modelFrom = (item: Record<string, unknown> | undefined): ModelItem 
   folded: Number(item?.f ?? 0),
   folding: item?.fw === undefined ? undefined : Number(item.fw),
   foldingAt: item?.fa === undefined ? undefined : Number(item.fa),
+  migrated: item?.migrated === undefined ? undefined : Number(item.migrated),
 });
 
-/** The model item, made with its sketch key on a workspace's first load (concurrent first loads agree). */
-export async function readModelItem(client: DynamoDBDocumentClient, table: string, ws: string): Promise<ModelItem> {
+/**
+ * The model item, made on a workspace's first load (concurrent first loads agree). A workspace that learned before
+ * version 4 keeps its sketch key and generation, read from its model item in the decisions table (`wsmodel#`):
+ * its counts, moved by `admin workspace migrate-learning`, and its decisions' sketches are in that key.
+ */
+export async function readModelItem(
+  client: DynamoDBDocumentClient,
+  table: string,
+  ws: string,
+  decisionsTable: string,
+): Promise<ModelItem> {
   const read = await client.send(
     new GetCommand({ TableName: table, Key: { ws, sk: MODEL_KEY }, ConsistentRead: true }),
   );
   if (typeof read.Item?.sketch_key === 'string') return modelFrom(read.Item);
+  const before = (
+    await client.send(
+      new GetCommand({ TableName: decisionsTable, Key: { pk: ITEM_PREFIX.workspaceModel + ws }, ConsistentRead: true }),
+    )
+  ).Item;
   const out = await client.send(
     new UpdateCommand({
       TableName: table,
       Key: { ws, sk: MODEL_KEY },
-      UpdateExpression: 'SET sketch_key = if_not_exists(sketch_key, :key), g = if_not_exists(g, :zero)',
-      ExpressionAttributeValues: { ':key': newSketchKey(), ':zero': 0 },
+      UpdateExpression: 'SET sketch_key = if_not_exists(sketch_key, :key), g = if_not_exists(g, :g)',
+      ExpressionAttributeValues: {
+        ':key': typeof before?.sketch_key === 'string' ? before.sketch_key : newSketchKey(),
+        ':g': Number(before?.generation ?? 0),
+      },
       ReturnValues: 'ALL_NEW',
     }),
   );

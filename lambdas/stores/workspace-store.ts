@@ -3,11 +3,12 @@
 import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { changedFields } from '../domain/audit';
 import { auditEventPut } from './audit-log';
-import type { WorkspaceModel } from '../domain/learning/model';
+import { type WorkspaceModel, labelCounts } from '../domain/learning/model';
 import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy } from '../domain/policy';
 import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
 import { ITEM_PREFIX } from '../contract/tables';
-import { OVERLAP_MS, applyEntry, entryCursor, seeAll, takeEntries } from '../domain/learning/entries';
+import { OVERLAP_MS, entryCursor, seeAll, takeEntries } from '../domain/learning/entries';
+import { addDeltaToCounts, journalDeltas } from '../domain/learning/label-delta';
 import { FOLD_AGE_MS, FOLD_WINDOW, LearningFolder } from './learning-fold';
 import { countsFrom, entryItem, queryCounts, queryEntries, readModelItem } from './learning-items';
 import { cancellationReasons } from './database-faults';
@@ -136,7 +137,7 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
    */
   async loadState(workspaceId: string): Promise<WorkspaceState> {
     return retrying('workspace load', async () => {
-      const meta = await readModelItem(this.client, this.learningTable, workspaceId);
+      const meta = await readModelItem(this.client, this.learningTable, workspaceId, this.tableName);
       const generation = meta.generation;
       const labels = await queryCounts(this.client, this.learningTable, workspaceId, generation);
       const folded = new Map<string, number>();
@@ -150,8 +151,21 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
       const read = await queryEntries(this.client, this.learningTable, workspaceId, meta.folded, true);
       // A reset landed since the model item was read: load its generation.
       if (read.entries.some((e) => e.generation > generation)) return AGAIN;
-      for (const entry of read.entries)
-        if (entry.generation === generation) applyEntry(model, entry, (id) => entry.at > (folded.get(id) ?? 0));
+      // Summed per label first, so the order entries landed in does not matter (a count never goes below 0 midway).
+      const after = (at: number, id: string) => at > (folded.get(id) ?? 0);
+      const mine = read.entries
+        .filter((e) => e.generation === generation)
+        .map((e) => ({
+          sketch: e.sketch,
+          changes: e.changes.filter((c) => after(e.at, `${c.field}:${c.label}`)),
+          deltas: e.deltas?.filter((d) => after(e.at, `${d.field}:${d.label}`)),
+        }));
+      const byLabel = new Map(model.labels.map((l) => [`${l.field}:${l.label}`, l]));
+      for (const delta of journalDeltas(mine)) {
+        const id = `${delta.field}:${delta.label}`;
+        if (!byLabel.has(id)) model.labels.push(byLabel.set(id, labelCounts(delta.field, delta.label)).get(id)!);
+        addDeltaToCounts(byLabel.get(id)!, delta);
+      }
       const cursor = entryCursor(readAt, meta.folded);
       seeAll(cursor, read.entries, readAt);
       // Its version is the examples it holds: 0 after a reset, so the workspace decides as a fresh one.

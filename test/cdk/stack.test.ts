@@ -421,12 +421,12 @@ describe('least privilege', () => {
         .sort();
     // What workspaces learned is in the learning table: here only the policy a load reads.
     const expected: Record<string, string[]> = {
-      Analyze: ['GetItem decision#* idem#* policy#*', 'PutItem decision#* idem#*', 'UpdateItem rate#*'],
+      Analyze: ['GetItem decision#* idem#* policy#* wsmodel#*', 'PutItem decision#* idem#*', 'UpdateItem rate#*'],
       GetDecision: ['GetItem decision#*', 'UpdateItem rate#*'],
       ListDecisions: ['GetItem decision#*', 'UpdateItem rate#*'],
       AnalyzeBatch: [
         'BatchGetItem+BatchWriteItem decision#*',
-        'GetItem idem#* policy#*',
+        'GetItem idem#* policy#* wsmodel#*',
         'PutItem idem#*',
         'UpdateItem rate#*',
       ],
@@ -434,7 +434,7 @@ describe('least privilege', () => {
       // The policy's read and conditional update and its audit event, in one transaction (with a learning entry).
       PutPolicy: ['GetItem+UpdateItem policy#*', 'PutItem audit#*', 'UpdateItem rate#*'],
       // The decision read and updated, in one transaction with the learning entry.
-      Feedback: ['GetItem decision#* policy#*', 'UpdateItem decision#*', 'UpdateItem rate#*'],
+      Feedback: ['GetItem decision#* policy#* wsmodel#*', 'UpdateItem decision#*', 'UpdateItem rate#*'],
     };
     for (const [name, statements] of Object.entries(expected))
       expect([name, decisionsStatements(name)]).toEqual([name, statements.sort()]);

@@ -50,12 +50,10 @@ export const entryCursor = (readAt: number, folded: number): EntryCursor => ({
 /** Whether an entry moves counts. */
 export const movesCounts = (e: Entry) => (e.sketch !== undefined && e.changes.length > 0) || !!e.deltas?.length;
 
-/** Applies an entry's counts; `keep` picks the labels it applies to (a load skips labels already folded past it). */
-export function applyEntry(model: WorkspaceModel, entry: Entry, keep: (id: string) => boolean = () => true): void {
-  const changes = entry.changes.filter((c) => keep(`${c.field}:${c.label}`));
-  if (entry.sketch && changes.length) applyChanges(model, entry.sketch, changes);
-  const deltas = entry.deltas?.filter((d) => keep(`${d.field}:${d.label}`));
-  if (deltas?.length) applyDeltas(model, deltas);
+/** Applies an entry's counts to a cached model (its index kept in step). */
+function applyEntry(model: WorkspaceModel, entry: Entry): void {
+  if (entry.sketch && entry.changes.length) applyChanges(model, entry.sketch, entry.changes);
+  if (entry.deltas?.length) applyDeltas(model, entry.deltas);
 }
 
 function note(cursor: EntryCursor, entry: Entry): void {
