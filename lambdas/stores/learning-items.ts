@@ -18,11 +18,6 @@ export const entryKey = (at: number, id: string) => `e#${String(Math.max(0, Math
 /** An id for an entry no retry can write twice under another id (an import): random, fixed for its write. */
 export const randomId = () => randomBytes(9).toString('base64url');
 
-/** A label's `<field>:<label>` name, split. */
-export const fieldAndLabel = (name: string): [LearnedField, string] => {
-  const colon = name.indexOf(':');
-  return [name.slice(0, colon) as LearnedField, name.slice(colon + 1)];
-};
 
 export interface ModelItem {
   generation: number;
@@ -85,7 +80,8 @@ const COUNT_NAME = /^[tsd][0-9a-z]{1,3}$/;
 
 /** A label item's attributes back into counts (zero counts skipped); `w` is the last fold it holds. */
 export function countsFrom(item: Record<string, unknown>): { counts: LabelCounts; folded: number } {
-  const [field, label] = fieldAndLabel(String(item.sk).replace(/^c#\d+#/, ''));
+  const name = String(item.sk).replace(/^c#\d+#/, '');
+  const [field, label] = [name.slice(0, name.indexOf(':')) as LearnedField, name.slice(name.indexOf(':') + 1)];
   const counts = labelCounts(field, label);
   counts.docs = Number(item.docs ?? 0);
   counts.total = Number(item.total ?? 0);
