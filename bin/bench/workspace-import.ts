@@ -3,7 +3,7 @@
 // them), with the folds that add the imports to the label items, the last one forced (a quiet workspace folds within
 // FOLD_AGE_MS). Floor: an imported example should cost no more than a feedback's floor (1 unit). (A feedback's own
 // units are measured where it is taught: workspace.ts.)
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { learningTableOf } from '../../lambdas/contract/settings';
 import { OVERLAP_MS } from '../../lambdas/domain/learning/entries';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
@@ -84,8 +84,23 @@ export async function benchWorkspaceImport(
   const detachCheck = meter.attachClient(deps.client);
   const checkMs = await wallMs(async () => (unchanged = await deps.workspaceStore.refreshState(learnedWs, cached)));
   detachCheck();
-  const checkUnits = meter.readUnits;
+  // AWS bills a Query at least half a unit (eventually consistent); DynamoDB Local reports 0 for an empty one.
+  const checkUnits = Math.max(0.5, meter.readUnits);
   if (unchanged !== undefined) throw new Error('the bench workspace changed under the freshness check');
+  // At 10 feedbacks a second, a check reads the entries of the TTL and the overlap: half a unit per 4 KB of them.
+  const entry = await deps.client.send(
+    new QueryCommand({
+      TableName: learning,
+      KeyConditionExpression: 'ws = :ws AND begins_with(sk, :e)',
+      ExpressionAttributeValues: { ':ws': learnedWs, ':e': 'e#' },
+      Limit: 50,
+    }),
+  );
+  const feedbackEntries = (entry.Items ?? []).filter((i) => String(i.sk).includes('#f.'));
+  const entryBytes =
+    feedbackEntries.reduce((sum, i) => sum + dynamoItemBytes(i), 0) / Math.max(1, feedbackEntries.length);
+  const perCheck = 10 * (deps.settings.workspaceCacheTtlSeconds + OVERLAP_MS / 1000);
+  const busyCheckUnits = 0.5 * Math.ceil((perCheck * entryBytes) / 4096);
   return {
     ws_feedback_fold_write_units_bound: round3(allLabelUnits / FOLD_WINDOW),
     ws_import_write_units_per_example: round2(perExample.write),
@@ -97,6 +112,8 @@ export async function benchWorkspaceImport(
     ws_import_folds: perExample.folds,
     ws_import_folds_shuffled: perExampleShuffled.folds,
     ws_fresh_check_read_units: checkUnits,
+    ws_fresh_check_read_units_10_per_s: busyCheckUnits,
+    ws_feedback_entry_bytes: round2(entryBytes),
     ws_fresh_check_ms: round2(checkMs),
   };
 }
