@@ -37,7 +37,12 @@ function policyFrom(item: Record<string, unknown> | undefined): StoredPolicy {
   return out as unknown as StoredPolicy;
 }
 
-const approxBytes = (items: Record<string, unknown>[]) => items.reduce((sum, i) => sum + JSON.stringify(i).length, 0);
+/** Items' size for the load figures: binaries by their length, the rest as JSON. */
+const approxBytes = (items: Record<string, unknown>[]) =>
+  items.reduce(
+    (sum, i) => sum + JSON.stringify(i, (_k, v: unknown) => (v instanceof Uint8Array ? v.length : v)).length,
+    0,
+  );
 
 export class DynamoWorkspaceStore implements WorkspaceStore {
   /** Folds a workspace's entries into its label items when a check finds enough of them (learning-fold.ts). */
