@@ -258,7 +258,7 @@ async function awsTables(): Promise<{
   let access = process.env[ENV.accessTableName];
   let decisions = process.env[ENV.decisionsTableName];
   let learning = process.env[ENV.learningTableName];
-  if (!access || !decisions || !learning) {
+  if (!access || !decisions) {
     const stackName = process.env[ENV.stackName] || stackNameFor(process.env[ENV.stage] || DEFAULT_STAGE);
     const cfn = new CloudFormationClient({});
     const out = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
@@ -269,6 +269,8 @@ async function awsTables(): Promise<{
     if (!decisions) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.decisionsTable} output`);
     if (!learning) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.learningTable} output`);
   }
+  // Table names given in the environment: the learning table's too, or the decisions table's + `-learning`.
+  learning ??= learningTableOf({ decisionsTableName: decisions });
   return { client: createDocumentClient({ requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS }), access, decisions, learning };
 }
 
