@@ -18,7 +18,6 @@ export const entryKey = (at: number, id: string) => `e#${String(Math.max(0, Math
 /** An id for an entry no retry can write twice under another id (an import): random, fixed for its write. */
 export const randomId = () => randomBytes(9).toString('base64url');
 
-
 export interface ModelItem {
   generation: number;
   sketchKey?: string;
