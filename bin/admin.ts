@@ -12,9 +12,17 @@ import { auditListOutput, auditQuery } from '../lib/admin/audit-command';
 import { openLocalDatabase } from '../lib/local/connect';
 import { WorkspaceAdmin, feedbackReportOutput, policyOutput } from '../lib/workspace-admin';
 import { WorkspaceImporter, importFileOutput } from '../lib/admin/workspace-import';
+import { workspaceModel, workspaceModelOutput } from '../lib/admin/workspace-model';
+import { migrateLearning } from '../lib/admin/migrate-learning';
 import { ensureTables } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
-import { parseLocalSettings, parseSettings, parseToolSettings, regionFromEnv } from '../lambdas/contract/settings';
+import {
+  learningTableOf,
+  parseLocalSettings,
+  parseSettings,
+  parseToolSettings,
+  regionFromEnv,
+} from '../lambdas/contract/settings';
 import { NotFoundError, SharedGrantError } from '../lambdas/domain/ports';
 import { formatRateLimit } from '../lambdas/domain/rate-limit';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
@@ -46,6 +54,8 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
   workspace import --workspace <ws> --file <examples.jsonl or .csv>
   workspace forget --workspace <ws>
   decisions index-priority   (once, when upgrading: docs/deploy.md)
+  workspace model --workspace <ws>   (generation, and examples held per learned field and label)
+  workspace migrate-learning   (once, after upgrading to version 4: moves what workspaces learned to the learning table)
   audit list [--since <ISO 8601>] [--partner <id>] [--key-id <key_id>] [--workspace <ws>] [--limit <n>]   (default 100)
              newest first; --key-id matches events on that key and events made with it
 
@@ -120,6 +130,7 @@ interface Services {
   admin: AdminService;
   client: DynamoDBDocumentClient;
   decisions: string;
+  learning: string;
   actor: string;
 }
 
@@ -134,11 +145,11 @@ const keyWorkspaces = (out: { key_id: string; workspaces: string[] }): Output =>
   text: `key ${out.key_id} workspaces: ${workspacesText(out.workspaces)}`,
 });
 
-const workspaceAdmin = (s: Services) => new WorkspaceAdmin(s.client, s.decisions, s.actor);
-const importer = (s: Services) => new WorkspaceImporter(s.client, s.decisions, s.actor);
+const workspaceAdmin = (s: Services) => new WorkspaceAdmin(s.client, s.decisions, s.learning, s.actor);
+const importer = (s: Services) => new WorkspaceImporter(s.client, s.decisions, s.learning, s.actor);
 
 /** Commands that change nothing: they record no audit event, so they need no actor (and no STS call). */
-const READ_ONLY = new Set(['key list', 'workspace policy get', 'feedback report', 'audit list']);
+const READ_ONLY = new Set(['key list', 'workspace policy get', 'feedback report', 'audit list', 'workspace model']);
 
 const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
   'partner create': async (f, { admin }) => {
@@ -224,6 +235,14 @@ const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
     const out = await importer(s).forget(f.one('workspace'));
     return { json: { ...out }, text: `workspace ${out.workspace_id}: model forgotten` };
   },
+  'workspace migrate-learning': async (_f, s) => {
+    const out = await migrateLearning(s.client, s);
+    return {
+      json: { ...out },
+      text: `${out.migrated} of ${out.workspaces} workspaces migrated (${out.examples} examples); the rest were before`,
+    };
+  },
+  'workspace model': async (f, s) => workspaceModelOutput(await workspaceModel(s.client, s, f.one('workspace'))),
   'audit list': async (f, s) =>
     auditListOutput(await new DynamoAuditLog(s.client, s.decisions).list(auditQuery((n) => f.one(n)))),
   // docs/deploy.md, "Upgrading a deployed stack: the listing index": between its two deploys.
@@ -248,21 +267,34 @@ function issuedText(k: IssuedKey): string {
   ].join('\n');
 }
 
-async function awsTables(
-  region?: string,
-): Promise<{ client: DynamoDBDocumentClient; access: string; decisions: string }> {
-  const { stackName, accessTableName, decisionsTableName } = parseToolSettings(process.env);
+async function awsTables(region?: string): Promise<{
+  client: DynamoDBDocumentClient;
+  access: string;
+  decisions: string;
+  learning: string;
+}> {
+  const { stackName, accessTableName, decisionsTableName, learningTableName } = parseToolSettings(process.env);
   let access = accessTableName;
   let decisions = decisionsTableName;
+  let learning = learningTableName;
   if (!access || !decisions) {
     const cfn = new CloudFormationClient({ region });
     const out = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
     access ??= out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.accessTable)?.OutputValue;
     decisions ??= out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.decisionsTable)?.OutputValue;
+    learning ??= out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.learningTable)?.OutputValue;
     if (!access) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.accessTable} output`);
     if (!decisions) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.decisionsTable} output`);
+    if (!learning) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.learningTable} output`);
   }
-  return { client: createDocumentClient({ region, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS }), access, decisions };
+  // Table names given in the environment: the learning table's too, or the decisions table's + `-learning`.
+  learning ??= learningTableOf({ decisionsTableName: decisions });
+  return {
+    client: createDocumentClient({ region, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS }),
+    access,
+    decisions,
+    learning,
+  };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -289,23 +321,25 @@ async function main(argv: string[]): Promise<number> {
     if (!command) throw new UsageError(name ? `unknown command "${name}"` : 'no command given');
     let access: string;
     let decisions: string;
+    let learning: string;
     if (aws) {
       // The region the environment names (AWS_REGION, AWS_DEFAULT_REGION), for every AWS client alike.
       region = regionFromEnv(process.env);
-      ({ client, access, decisions } = await awsTables(region));
+      ({ client, access, decisions, learning } = await awsTables(region));
     } else {
       const local = parseLocalSettings(process.env);
       const settings = parseSettings(process.env);
       const db = await openLocalDatabase({ port: local.dynamodbPort, dataDir: local.dataDir, region: settings.region });
       stopDb = db.stop;
       ({ accessTableName: access, decisionsTableName: decisions } = settings);
+      learning = learningTableOf(settings);
       client = createDocumentClient({ ...db.clientOptions, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS });
-      await ensureTables(client, { access, decisions });
+      await ensureTables(client, { access, decisions, learning });
     }
     // The audit events' actor; a command that changes nothing needs none (and no STS call).
     const actor = READ_ONLY.has(name) ? 'none' : aws ? await awsActor(new STSClient({ region })) : localActor();
     const admin = new AdminService(new DynamoAccessStore(client, access, decisions), { actor });
-    const out = await command(flags, { admin, client, decisions, actor });
+    const out = await command(flags, { admin, client, decisions, learning, actor });
     await writeLine(process.stdout, json ? JSON.stringify(out.json) : out.text);
     return 0;
   } catch (err) {

@@ -37,10 +37,12 @@ export async function timeWorkspaceImport(
       .join('\n'),
   );
   const t0 = Date.now();
-  const report = await new WorkspaceImporter(client, decisionsTable, 'local:eval-learning').importFile(
-    'ws_import_all',
-    file,
-  );
+  const report = await new WorkspaceImporter(
+    client,
+    decisionsTable,
+    `${decisionsTable}-learning`,
+    'local:eval-learning',
+  ).importFile('ws_import_all', file);
   if (report.learned !== examples.length)
     throw new Error(`workspace import learned ${report.learned} of ${examples.length}`);
   return { seconds: (Date.now() - t0) / 1000 };

@@ -2,7 +2,7 @@
 // Lambda container (its entry file) or per service object (local mode, tests, bench). Nothing here reads the
 // environment: settings come in parsed.
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Settings } from './contract/settings';
+import { type Settings, learningTableOf } from './contract/settings';
 import type { ModelWriteStore } from './domain/learning/model-writes';
 import { WorkspaceCache } from './domain/learning/workspace-cache';
 import type {
@@ -15,7 +15,7 @@ import type {
 } from './domain/ports';
 import { RateLimiter } from './application/rate-limiter';
 import { GrantAccess, type WorkspaceAccess } from './application/workspace-access';
-import { type Telemetry, createTelemetry, describeError } from './observability';
+import { type Telemetry, createTelemetry } from './observability';
 import { DynamoAccessStore } from './stores/access-store';
 import { DynamoDecisionBatchStore } from './stores/decision-batch-store';
 import { DynamoDecisionListStore } from './stores/decision-list-store';
@@ -69,17 +69,11 @@ export function createDependencies(settings: Settings, overrides: DependencyOver
       localAccessKeyId: settings.dynamodbLocalAccessKeyId,
     });
   const accessStore = new DynamoAccessStore(client, settings.accessTableName);
-  const workspaceStore = new DynamoWorkspaceStore(client, settings.decisionsTableName);
-  const feedbackStore = new DynamoFeedbackStore(client, settings.decisionsTableName);
-  const modelWrites = new DynamoModelWriteStore(client, settings.decisionsTableName);
+  const learningTable = learningTableOf(settings);
+  const workspaceStore = new DynamoWorkspaceStore(client, settings.decisionsTableName, learningTable);
+  const feedbackStore = new DynamoFeedbackStore(client, settings.decisionsTableName, learningTable);
+  const modelWrites = new DynamoModelWriteStore(client, settings.decisionsTableName, learningTable);
   const telemetry = overrides.telemetry ?? createTelemetry(settings);
-  for (const folder of [workspaceStore.folder, feedbackStore.folder, modelWrites.folder])
-    folder.onCleanupFailed = ({ workspaceId, generation, error }) =>
-      telemetry.logger.warn('fold clean-up after a reset failed', {
-        workspace_id: workspaceId,
-        generation,
-        error: describeError(error),
-      });
   return {
     settings,
     client,

@@ -7,6 +7,7 @@ export const OUTPUT_KEYS = {
   apiBaseUrl: 'ApiBaseUrl',
   accessTable: 'AccessTableName',
   decisionsTable: 'DecisionsTableName',
+  learningTable: 'LearningTableName',
   /** Edge protection on: the CloudFront base URL partners must use (the API's own URL answers 403). */
   protectedApiBaseUrl: 'ProtectedApiBaseUrl',
 } as const;

@@ -58,6 +58,7 @@ export interface SignalAnalysisStackProps extends StackProps {
 export class SignalAnalysisStack extends Stack {
   readonly accessTable: TableV2;
   readonly decisionsTable: TableV2;
+  readonly learningTable: TableV2;
   /** Keyed by route id, plus `Authorizer` and `Fallback`. */
   readonly functions: Record<string, NodejsFunction>;
   readonly api: HttpApi;
@@ -80,6 +81,7 @@ export class SignalAnalysisStack extends Stack {
     const tables = new ServiceTables(this, { removalPolicy, deletionProtection: isProd });
     this.accessTable = tables.access;
     this.decisionsTable = tables.decisions;
+    this.learningTable = tables.learning;
 
     const edgeSecret = props.edge ? createEdgeOriginSecret(this) : undefined;
     const functions = new FunctionFactory(this, {
@@ -90,6 +92,7 @@ export class SignalAnalysisStack extends Stack {
         ...lambdaEnvironment({
           accessTableName: tables.access.tableName,
           decisionsTableName: tables.decisions.tableName,
+          learningTableName: tables.learning.tableName,
           authCacheTtlSeconds: props.authCacheTtlSeconds,
           workspaceCacheTtlSeconds: props.workspaceCacheTtlSeconds,
           decisionRetentionDays: props.decisionRetentionDays,
@@ -142,6 +145,7 @@ export class SignalAnalysisStack extends Stack {
     for (const [id, value, description] of [
       [OUTPUT_KEYS.accessTable, this.accessTable.tableName, 'API keys and partners (admin CLI --aws)'],
       [OUTPUT_KEYS.decisionsTable, this.decisionsTable.tableName, 'Decisions and idempotency records'],
+      [OUTPUT_KEYS.learningTable, tables.learning.tableName, 'What workspaces learned (admin CLI --aws)'],
       [ALARM_TOPIC_OUTPUT_KEY, this.alarmTopic.topicArn, 'SNS topic every alarm notifies; subscribe to it'],
     ])
       new CfnOutput(this, id, { value, description });

@@ -32,10 +32,11 @@ export class WorkspaceAdmin {
   constructor(
     client: DynamoDBDocumentClient,
     decisionsTable: string,
+    learningTable: string,
     /** The audit events' actor (docs/operations.md, "Audit log"). */
     private readonly actor: string = localActor(),
   ) {
-    this.store = new DynamoWorkspaceStore(client, decisionsTable);
+    this.store = new DynamoWorkspaceStore(client, decisionsTable, learningTable);
     this.decisionList = new DynamoDecisionListStore(client, decisionsTable);
   }
 

@@ -4,7 +4,7 @@
 // fold or none: the folds' units measured while teaching the whole workspace are spread over every feedback instead
 // (amortized), and the sample's own fold units taken out.
 import { API_BASE_PATH } from '../../lambdas/contract/routes';
-import { DynamoFeedbackStore } from '../../lambdas/stores/feedback-store';
+import type { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 import { type CallSample, FEEDBACK_FLOOR, priceFigures, resources, withMeteredService } from './cost-measure';
 import { type Figures, progress, round3 } from './common';
 import { ANALYZE_PATH } from './requests';
@@ -24,7 +24,7 @@ export async function benchLearnedFeedbackCost(
   shuffledFoldUnitsPerFeedback: FoldUnits,
 ): Promise<Figures> {
   const samples = await withMeteredService(world, async (call, service) => {
-    const folder = (service.dependencies.feedbackStore as DynamoFeedbackStore).folder;
+    const folder = (service.dependencies.workspaceStore as DynamoWorkspaceStore).folder;
     progress(`  cost: feedback on the taught workspace, ${teach.length} corrections ...`);
     const ids: string[] = [];
     for (const [text] of teach) {

@@ -3,12 +3,13 @@
 // them), with the folds that add the imports to the label items, the last one forced (a quiet workspace folds within
 // FOLD_AGE_MS). Floor: an imported example should cost no more than a feedback's floor (1 unit). (A feedback's own
 // units are measured where it is taught: workspace.ts.)
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { learningTableOf } from '../../lambdas/contract/settings';
+import { OVERLAP_MS } from '../../lambdas/domain/learning/entries';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
+import { FOLD_WINDOW, LearningFolder } from '../../lambdas/stores/learning-fold';
+import { countsKey } from '../../lambdas/stores/learning-items';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
-import { labelPk } from '../../lambdas/stores/workspace-store';
-import { headFrom, headPk } from '../../lambdas/stores/workspace-head';
-import { FOLD_AGE_MS, FOLD_WINDOW } from '../../lambdas/stores/fold-schedule';
 import { CapacityMeter } from './cost-measure';
 import { dynamoItemBytes, writeUnitsFor } from './cost-model';
 import { type Figures, round2, round3, shuffled, wallMs } from './common';
@@ -23,9 +24,10 @@ export async function benchWorkspaceImport(
 ): Promise<Figures> {
   const deps = world.service.dependencies;
   const table = deps.settings.decisionsTableName;
-  /** The stored item's size in bytes (0 when there is none). */
-  const itemBytes = async (pk: string) => {
-    const out = await deps.client.send(new GetCommand({ TableName: table, Key: { pk } }));
+  const learning = learningTableOf(deps.settings);
+  /** The stored label item's size in bytes (0 when there is none). */
+  const itemBytes = async (ws: string, sk: string) => {
+    const out = await deps.client.send(new GetCommand({ TableName: learning, Key: { ws, sk } }));
     return out.Item ? dynamoItemBytes(out.Item) : 0;
   };
   // A fold pays for the whole label items it touches. Teaching in file order, a window of FOLD_WINDOW feedbacks
@@ -33,7 +35,7 @@ export async function benchWorkspaceImport(
   const learned = await deps.workspaces.get(learnedWs);
   let allLabelUnits = 0;
   for (const l of learned.state.model.labels) {
-    const bytes = await itemBytes(labelPk(learnedWs, l.field, l.label, learned.state.generation ?? 0));
+    const bytes = await itemBytes(learnedWs, countsKey(learned.state.generation ?? 0, `${l.field}:${l.label}`));
     allLabelUnits += bytes ? writeUnitsFor(bytes) : 0;
   }
 
@@ -41,7 +43,8 @@ export async function benchWorkspaceImport(
   // (a request touches one or two labels), and shuffled with a fixed seed (a request touches many labels).
   const meter = new CapacityMeter(world);
   const importUnitsPerExample = async (ws: string, examplesInOrder: [string, string][]) => {
-    const store = new DynamoModelWriteStore(deps.client, table);
+    const store = new DynamoModelWriteStore(deps.client, table, learning);
+    const folder = new LearningFolder(deps.client, learning);
     await deps.workspaces.get(ws);
     meter.reset();
     const detach = meter.attachClient(deps.client);
@@ -58,31 +61,46 @@ export async function benchWorkspaceImport(
         );
         if (out.kind !== 'imported') throw new Error(`bench import answered ${out.kind}`);
       }
-      // The imports not folded yet, folded as a quiet workspace's are within FOLD_AGE_MS.
-      const head = headFrom(
-        (await deps.client.send(new GetCommand({ TableName: table, Key: { pk: headPk(ws) }, ConsistentRead: true })))
-          .Item,
-      );
-      await store.folder.maybeFold(ws, head, Date.now() + FOLD_AGE_MS);
+      // The imports folded, as a quiet workspace's are within FOLD_AGE_MS.
+      await folder.fold(ws, Date.now() + OVERLAP_MS);
     } finally {
       detach();
     }
     return {
       write: meter.writeUnits / examplesInOrder.length,
       read: meter.readUnits / examplesInOrder.length,
-      folds: store.folder.stats.folds,
+      folds: folder.stats.folds,
     };
   };
   const perExample = await importUnitsPerExample(`${learnedWs}_import`, teach);
   const perExampleShuffled = await importUnitsPerExample(`${learnedWs}_import_shuffled`, shuffled(teach, 23));
 
-  // Freshness: what a container past its TTL reads when nothing changed (the workspace head, eventually consistent:
-  // half a unit per 4 KB), and how long that check takes beside a whole-model load.
-  const checkUnits = 0.5 * Math.ceil((await itemBytes(headPk(learnedWs))) / 4096);
+  // Freshness: what a container past its TTL reads when nothing changed (one Query of the entries of the last
+  // OVERLAP_MS, eventually consistent: half a unit per 4 KB), and how long that check takes beside a whole-model load.
   const cached = (await deps.workspaces.get(learnedWs)).state;
+  cached.entries!.readAt -= OVERLAP_MS + 1;
   let unchanged: unknown;
+  meter.reset();
+  const detachCheck = meter.attachClient(deps.client);
   const checkMs = await wallMs(async () => (unchanged = await deps.workspaceStore.refreshState(learnedWs, cached)));
+  detachCheck();
+  // AWS bills a Query at least half a unit (eventually consistent); DynamoDB Local reports 0 for an empty one.
+  const checkUnits = Math.max(0.5, meter.readUnits);
   if (unchanged !== undefined) throw new Error('the bench workspace changed under the freshness check');
+  // At 10 feedbacks a second, a check reads the entries of the TTL and the overlap: half a unit per 4 KB of them.
+  const entry = await deps.client.send(
+    new QueryCommand({
+      TableName: learning,
+      KeyConditionExpression: 'ws = :ws AND begins_with(sk, :e)',
+      ExpressionAttributeValues: { ':ws': learnedWs, ':e': 'e#' },
+      Limit: 50,
+    }),
+  );
+  const feedbackEntries = (entry.Items ?? []).filter((i) => String(i.sk).includes('#f.'));
+  const entryBytes =
+    feedbackEntries.reduce((sum, i) => sum + dynamoItemBytes(i), 0) / Math.max(1, feedbackEntries.length);
+  const perCheck = 10 * (deps.settings.workspaceCacheTtlSeconds + OVERLAP_MS / 1000);
+  const busyCheckUnits = 0.5 * Math.ceil((perCheck * entryBytes) / 4096);
   return {
     ws_feedback_fold_write_units_bound: round3(allLabelUnits / FOLD_WINDOW),
     ws_import_write_units_per_example: round2(perExample.write),
@@ -94,6 +112,8 @@ export async function benchWorkspaceImport(
     ws_import_folds: perExample.folds,
     ws_import_folds_shuffled: perExampleShuffled.folds,
     ws_fresh_check_read_units: checkUnits,
+    ws_fresh_check_read_units_10_per_s: busyCheckUnits,
+    ws_feedback_entry_bytes: round2(entryBytes),
     ws_fresh_check_ms: round2(checkMs),
   };
 }

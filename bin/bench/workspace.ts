@@ -6,8 +6,8 @@
 // Runs after the other DynamoDB sections, so their figures are of a fresh workspace.
 import { applyOwnFeedback } from '../../lambdas/application/model-learning';
 import { indexModel } from '../../lambdas/domain/learning/model';
-import { FOLD_WINDOW } from '../../lambdas/stores/fold-schedule';
-import type { DynamoFeedbackStore } from '../../lambdas/stores/feedback-store';
+import { FOLD_WINDOW } from '../../lambdas/stores/learning-fold';
+import type { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 import { weightOf } from '../../lambdas/domain/learning/workspace-cache';
 import { recordFeedback } from '../../lambdas/feedback/record-feedback';
 import { banking77Rows, categoryName } from '../data-splits';
@@ -122,7 +122,7 @@ async function teachByFeedback(world: World, ws: string, key: string, teach: [st
   let feedbackWrites = 0;
   let maxWrites = 0;
   let maxFoldWrites = 0;
-  const folder = (deps.feedbackStore as DynamoFeedbackStore).folder;
+  const folder = (deps.workspaceStore as DynamoWorkspaceStore).folder;
   const foldsBefore = { ...folder.stats };
   let foldsSeen = folder.stats.folds;
   let feedbackUnitsSum = 0;
@@ -136,7 +136,7 @@ async function teachByFeedback(world: World, ws: string, key: string, teach: [st
     const target = await deps.feedbackStore.getTarget(decision.decision_id);
     const workspace = await deps.workspaces.get(ws);
     const out = await recordFeedback(target!, { category }, deps.feedbackStore, workspace, new Date().toISOString());
-    if (out.kind === 'recorded') applyOwnFeedback(workspace.state, out.target.sketch!, out);
+    if (out.kind === 'recorded') applyOwnFeedback(workspace.state, out);
     feedbackUnitsSum += units.reportedWriteUnits;
     feedbackWrites += world.counter.writeCalls;
     // The feedback that folds a window writes the label items too; the others write 3 small items.

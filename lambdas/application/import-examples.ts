@@ -3,14 +3,13 @@
 // exactly what a decision on its signal followed by that feedback would: the same sketch, the same label counts. No
 // decision is made or stored and no text is kept.
 import type { ErrorDetail } from '../contract/errors';
-import { type LabelDelta, labelDeltas } from '../domain/learning/label-delta';
-import { applyOwn } from '../domain/learning/journal';
-import { MAX_LABELS, applyDeltas } from '../domain/learning/model';
-import { type Sketch, sketchSignal } from '../domain/learning/sketch';
+import { labelDeltas } from '../domain/learning/label-delta';
+import { applyOwn } from '../domain/learning/entries';
+import { type LearnedField, MAX_LABELS } from '../domain/learning/model';
+import { sketchSignal } from '../domain/learning/sketch';
 import type { CachedWorkspace, WorkspaceCache } from '../domain/learning/workspace-cache';
 import type { AuditEntry, ModelWriteStore } from '../domain/learning/model-writes';
 import { type FeedbackFields, ModelBusyError } from '../domain/ports';
-import { afterModelWrites } from './model-write-queue';
 
 export type ImportItem =
   | { index: number; status: 'learned' }
@@ -42,61 +41,63 @@ export interface ImportOptions {
 export interface ValidExample {
   signal: { subject?: string; body?: string; sender?: string };
   labels: FeedbackFields;
+  /** Its place in the import. */
+  index?: number;
 }
 
-/** The labels an example teaches: all it names, except new ones beyond the workspace's MAX_LABELS. */
-function teachable(labels: FeedbackFields, known: Set<string>): FeedbackFields {
-  const out: FeedbackFields = {};
-  for (const [field, label] of Object.entries(labels) as [keyof FeedbackFields, string][]) {
-    const id = `${field}:${label}`;
-    if (known.has(id) || known.size < MAX_LABELS) {
-      known.add(id);
-      out[field] = label;
-    }
+/**
+ * The answer with every example that names a new label past a field's MAX_LABELS refused (it teaches nothing; docs/
+ * partners.md, "Importing your history, and forgetting it"), and the examples left to teach.
+ */
+function withinLimits(answer: ImportAnswer, valid: ValidExample[], workspace: CachedWorkspace) {
+  const known = new Map<string, Set<string>>();
+  for (const l of workspace.state.model.labels) {
+    if (!known.has(l.field)) known.set(l.field, new Set());
+    known.get(l.field)!.add(l.label);
   }
-  return out;
-}
-
-function teach(workspace: CachedWorkspace, valid: ValidExample[]): LabelDelta[] {
-  const known = new Set(workspace.state.model.labels.map((l) => `${l.field}:${l.label}`));
-  const taught: { sketch: Sketch; labels: FeedbackFields }[] = valid.map((v) => ({
-    sketch: sketchSignal(workspace.key, v.signal),
-    labels: teachable(v.labels, known),
-  }));
-  return labelDeltas(taught);
+  const data = [...answer.data];
+  const kept = valid.filter((example) => {
+    const named = Object.entries(example.labels) as [LearnedField, string][];
+    const past = named.find(
+      ([field, label]) => !known.get(field)?.has(label) && (known.get(field)?.size ?? 0) >= MAX_LABELS,
+    );
+    if (!past) {
+      for (const [field, label] of named) known.set(field, (known.get(field) ?? new Set()).add(label));
+      return true;
+    }
+    const message = `a workspace learns at most ${MAX_LABELS} labels per field; this one would be one more`;
+    if (example.index !== undefined)
+      data[example.index] = {
+        index: example.index,
+        error: { code: 'VALIDATION_ERROR', message, details: [{ field: `labels.${past[0]}`, message }] },
+      };
+    return false;
+  });
+  return { answer: { ...answer, learned: kept.length, data }, kept };
 }
 
 /** Teaches the valid examples; `answer` is what the import answers (one item per example, valid or not). */
-export function learnExamples(
-  answer: ImportAnswer,
+export async function learnExamples(
+  validated: ImportAnswer,
   valid: ValidExample[],
   deps: ImportDeps,
   options: ImportOptions,
 ): Promise<ImportOutcome> {
-  return afterModelWrites(answer.workspace_id, () => learnNow(answer, valid, deps, options));
-}
-
-async function learnNow(
-  answer: ImportAnswer,
-  valid: ValidExample[],
-  deps: ImportDeps,
-  options: ImportOptions,
-): Promise<ImportOutcome> {
-  const workspaceId = answer.workspace_id;
+  const workspaceId = validated.workspace_id;
   for (let attempt = 0; attempt < 3; attempt++) {
     const workspace = await deps.workspaces.get(workspaceId);
     const generation = workspace.state.generation ?? 0;
-    const deltas = teach(workspace, valid);
+    const { answer, kept } = withinLimits(validated, valid, workspace);
+    const deltas = labelDeltas(kept.map((v) => ({ sketch: sketchSignal(workspace.key, v.signal), labels: v.labels })));
     const result = await deps.store.applyImport({
       workspaceId,
       generation,
       deltas,
-      examples: valid.length,
       record: options.idempotency && {
         pk: options.idempotency.pk,
         item: { kind: 'import', request_hash: options.idempotency.requestHash, answer: JSON.stringify(answer) },
       },
-      audit: options.audit?.({ examples: answer.data.length, learned: valid.length, labels: deltas.length }),
+      audit: options.audit?.({ examples: answer.data.length, learned: kept.length, labels: deltas.length }),
       nowMs: options.nowMs,
     });
     if (result.kind === 'recorded') {
@@ -107,13 +108,9 @@ async function learnNow(
     if (result.kind === 'applied') {
       // This container decides with what was just imported at once; others within WORKSPACE_CACHE_TTL_SECONDS.
       const cached = deps.workspaces.peek(workspaceId);
-      if (cached && (cached.state.generation ?? 0) === generation) {
-        // Its journal entry is marked applied, so the next check does not apply it twice.
-        const journal = result.journal;
-        if (journal && cached.state.journal && journal.generation === generation)
-          applyOwn(cached.state.model, cached.state.journal, { seq: journal.seq, changes: [], deltas });
-        else applyDeltas(cached.state.model, deltas);
-      }
+      // Its entry is marked applied, so the next check does not apply it twice.
+      if (cached?.state.entries && (cached.state.generation ?? 0) === generation)
+        applyOwn(cached.state.model, cached.state.entries, result.entry);
       return { kind: 'imported', answer };
     }
     // A reset landed in between: sketch again for the new generation.

@@ -30,20 +30,24 @@ export interface RouteDefinition {
   scope: Scope;
   /** Table access the route's Lambda gets on the decisions table (least privilege). */
   decisions: TableAccess;
+  /**
+   * Actions the route's Lambda may call on the learning table. Its partition key is a workspace id, so IAM cannot
+   * narrow them by item (dynamodb:LeadingKeys): each route gets only the actions it calls (docs/deploy.md, IAM).
+   */
+  learning?: readonly TableAction[];
 }
 
 /** DynamoDB actions a route may be granted; the stack prefixes them with `dynamodb:`. */
-export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'BatchGetItem' | 'BatchWriteItem' | 'Query';
+export type TableAction =
+  'GetItem' | 'PutItem' | 'UpdateItem' | 'BatchGetItem' | 'BatchWriteItem' | 'Query' | 'ConditionCheckItem';
 
 /** Items of the decisions table a route may touch, named by their partition-key prefix (ITEM_PREFIX in tables.ts). */
 export type DecisionsItem =
   | 'decision'
   | 'idempotency'
   | 'policy'
+  /** A workspace's model item from before version 4 (`wsmodel#`): its sketch key and generation, on a first load. */
   | 'workspaceModel'
-  | 'workspaceLabel'
-  | 'workspaceHead'
-  | 'workspaceJournal'
   | 'audit';
 
 export interface TableAccess {
@@ -58,21 +62,17 @@ export interface TableAccess {
 }
 
 /**
- * Loading a workspace's policy, model, head, label items and journal entries, and checking its head each TTL
- * (BatchGetItem); making its sketch key and head on a first load (UpdateItem). A check that finds journal entries
- * unfolded for an hour folds them (lambdas/stores/journal-fold.ts): the fold's plan (GetItem, PutItem), the label
- * items, the model item's labels and the head's fold marker (UpdateItem), and after a reset it lost to, the label
- * items it wrote (BatchWriteItem).
+ * Loading a workspace's policy (again when the learning table says it changed), and on its first load since version
+ * 4 its sketch key and generation from before (learning-items.ts, readModelItem).
  */
-const LOAD_WORKSPACE = {
-  BatchGetItem: ['policy', 'workspaceModel', 'workspaceLabel', 'workspaceHead', 'workspaceJournal'],
-  // A label whose delta in a window is large is rewritten whole (read, then a conditional put).
-  GetItem: ['workspaceJournal', 'workspaceLabel'],
-  PutItem: ['workspaceJournal', 'workspaceLabel'],
-  UpdateItem: ['workspaceModel', 'workspaceLabel', 'workspaceHead'],
-  // A fold that loses to a reset deletes the label items it wrote for the replaced generation.
-  BatchWriteItem: ['workspaceLabel'],
-} as const satisfies TableAccess['actions'];
+const LOAD_WORKSPACE = { GetItem: ['policy', 'workspaceModel'] } as const satisfies TableAccess['actions'];
+
+/**
+ * On the learning table, loading a workspace: its model item (GetItem, and UpdateItem on a first load for its sketch
+ * key), its label items and entries (Query, and the check each TTL); a fold now and then: its claim and mark
+ * (UpdateItem), each label's share (UpdateItem, or GetItem then PutItem for a large one).
+ */
+const LOAD_LEARNING: readonly TableAction[] = ['GetItem', 'Query', 'UpdateItem', 'PutItem'];
 
 export const ROUTES: readonly RouteDefinition[] = [
   {
@@ -85,11 +85,11 @@ export const ROUTES: readonly RouteDefinition[] = [
     // or a lost race reads the record or the decision back (GetItem).
     decisions: {
       actions: {
-        ...LOAD_WORKSPACE,
-        PutItem: ['decision', 'idempotency', ...LOAD_WORKSPACE.PutItem],
+        PutItem: ['decision', 'idempotency'],
         GetItem: ['decision', 'idempotency', ...LOAD_WORKSPACE.GetItem],
       },
     },
+    learning: LOAD_LEARNING,
   },
   {
     id: 'GetDecision',
@@ -119,13 +119,13 @@ export const ROUTES: readonly RouteDefinition[] = [
     // the record (GetItem) and its decisions (BatchGetItem).
     decisions: {
       actions: {
-        ...LOAD_WORKSPACE,
-        BatchGetItem: [...LOAD_WORKSPACE.BatchGetItem, 'decision'],
-        BatchWriteItem: ['decision', ...LOAD_WORKSPACE.BatchWriteItem],
-        PutItem: ['idempotency', ...LOAD_WORKSPACE.PutItem],
+        BatchGetItem: ['decision'],
+        BatchWriteItem: ['decision'],
+        PutItem: ['idempotency'],
         GetItem: ['idempotency', ...LOAD_WORKSPACE.GetItem],
       },
     },
+    learning: LOAD_LEARNING,
   },
   {
     id: 'GetPolicy',
@@ -144,8 +144,9 @@ export const ROUTES: readonly RouteDefinition[] = [
     scope: 'policy',
     // The policy item: read, then replaced with a condition on its version (UpdateItem) in one TransactWriteItems
     // with its audit event (`audit#<event_id>`, a PutItem: lambdas/stores/audit-log.ts).
-    // The head's policy counter moves in the same transaction (UpdateItem), so containers read the policy again.
-    decisions: { actions: { GetItem: ['policy'], UpdateItem: ['policy', 'workspaceHead'], PutItem: ['audit'] } },
+    // An entry in the learning table lands in the same transaction (PutItem), so containers read the policy again.
+    decisions: { actions: { GetItem: ['policy'], UpdateItem: ['policy'], PutItem: ['audit'] } },
+    learning: ['PutItem'],
   },
   {
     id: 'Feedback',
@@ -153,17 +154,11 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/decisions/{decision_id}/feedback`,
     entry: 'lambdas/feedback/handler.ts',
     scope: 'feedback',
-    // The decision and its sketch (GetItem), the feedback on it (conditional UpdateItem), the journal's next number
-    // (UpdateItem ADD on the head) and its entry (PutItem), under the workspace's loaded policy and model. Now and
-    // then a fold: the window's entries (BatchGetItem), its plan (GetItem, PutItem), the label items, the model
-    // item's labels and the head's fold marker (UpdateItem).
-    decisions: {
-      actions: {
-        ...LOAD_WORKSPACE,
-        GetItem: ['decision', ...LOAD_WORKSPACE.GetItem],
-        UpdateItem: ['decision', ...LOAD_WORKSPACE.UpdateItem],
-      },
-    },
+    // The decision and its sketch (GetItem), the feedback on it (a conditional UpdateItem) and the entry of the
+    // counts it moves (PutItem on the learning table) in one transaction, under the workspace's loaded policy and
+    // model; now and then a fold (LOAD_LEARNING).
+    decisions: { actions: { GetItem: ['decision', ...LOAD_WORKSPACE.GetItem], UpdateItem: ['decision'] } },
+    learning: LOAD_LEARNING,
   },
   {
     id: 'ImportExamples',
@@ -172,16 +167,13 @@ export const ROUTES: readonly RouteDefinition[] = [
     entry: 'lambdas/import-examples/handler.ts',
     // Importing is teaching, like feedback (docs/partners.md, "Importing your history, and forgetting it").
     scope: 'feedback',
-    // Loads the workspace (BatchGetItem, UpdateItem for its first sketch key); reads its Idempotency-Key record
-    // (GetItem); takes the journal's next number (UpdateItem on the head) and writes its entry, the record and the
-    // audit event in one TransactWriteItems of PutItem; folds the journal when the imports weigh enough (as feedback).
+    // Loads the workspace; reads its Idempotency-Key record (GetItem); writes its entry (learning PutItem) on the
+    // condition that the model's generation did not move (ConditionCheckItem), with the record and the audit event,
+    // in one TransactWriteItems.
     decisions: {
-      actions: {
-        ...LOAD_WORKSPACE,
-        GetItem: ['idempotency', ...LOAD_WORKSPACE.GetItem],
-        PutItem: ['idempotency', 'audit', ...LOAD_WORKSPACE.PutItem],
-      },
+      actions: { GetItem: ['idempotency', ...LOAD_WORKSPACE.GetItem], PutItem: ['idempotency', 'audit'] },
     },
+    learning: [...LOAD_LEARNING, 'ConditionCheckItem'],
   },
   {
     id: 'ForgetModel',
@@ -189,16 +181,11 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/workspaces/{workspace_id}/model`,
     entry: 'lambdas/forget-model/handler.ts',
     scope: 'policy',
-    // Reads the model item (GetItem), moves it and the head to a new generation (UpdateItem) with the audit event
-    // (PutItem), in one TransactWriteItems; then deletes the old generation's label items (BatchWriteItem).
-    decisions: {
-      actions: {
-        GetItem: ['workspaceModel'],
-        UpdateItem: ['workspaceModel', 'workspaceHead'],
-        PutItem: ['audit'],
-        BatchWriteItem: ['workspaceLabel'],
-      },
-    },
+    // Reads the model item (GetItem) and what it holds (Query); moves it to a new generation (UpdateItem) with the
+    // reset's entry (PutItem) and the audit event (decisions PutItem), in one TransactWriteItems; then deletes the
+    // old generation's label items (BatchWriteItem).
+    decisions: { actions: { PutItem: ['audit'] } },
+    learning: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'BatchWriteItem'],
   },
 ];
 

@@ -6,6 +6,7 @@
 export const ENV = {
   accessTableName: 'ACCESS_TABLE_NAME',
   decisionsTableName: 'DECISIONS_TABLE_NAME',
+  learningTableName: 'LEARNING_TABLE_NAME',
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
   dynamodbRequestTimeoutMs: 'DYNAMODB_REQUEST_TIMEOUT_MS',
   dynamodbLocalAccessKeyId: 'DYNAMODB_LOCAL_ACCESS_KEY_ID',
@@ -37,6 +38,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface Settings {
   accessTableName: string;
   decisionsTableName: string;
+  /** What workspaces learn (LEARNING_TABLE); absent: the decisions table's name + `-learning` (local mode, tests). */
+  learningTableName?: string;
   /** Set in local mode and tests (DynamoDB Local); unset on AWS. */
   dynamodbEndpoint?: string;
   /** With dynamodbEndpoint only: the secret access key id that selects local mode's database in DynamoDB Local. */
@@ -127,6 +130,7 @@ export function parseSettings(env: Env): Settings {
   return {
     accessTableName: present(env, ENV.accessTableName) ?? DEFAULT_SETTINGS.accessTableName,
     decisionsTableName: present(env, ENV.decisionsTableName) ?? DEFAULT_SETTINGS.decisionsTableName,
+    learningTableName: present(env, ENV.learningTableName),
     dynamodbEndpoint: present(env, ENV.dynamodbEndpoint),
     dynamodbLocalAccessKeyId: present(env, ENV.dynamodbLocalAccessKeyId),
     region: regionFromEnv(env) ?? DEFAULT_SETTINGS.region,
@@ -146,6 +150,10 @@ export function parseSettings(env: Env): Settings {
  */
 export const regionFromEnv = (env: Env): string | undefined =>
   present(env, ENV.region) ?? present(env, ENV.defaultRegion);
+
+/** The learning table's name (see Settings.learningTableName). */
+export const learningTableOf = (settings: Pick<Settings, 'decisionsTableName' | 'learningTableName'>) =>
+  settings.learningTableName ?? `${settings.decisionsTableName}-learning`;
 
 /** Local mode's own settings (ports and data directory). */
 export function parseLocalSettings(env: Env): LocalSettings {
@@ -168,6 +176,7 @@ export interface ToolSettings {
   /** With `--aws`: table names to use instead of the stack's outputs (the stack is asked for those not given). */
   accessTableName?: string;
   decisionsTableName?: string;
+  learningTableName?: string;
   /** The labeled data sets; a relative path is taken from the repository's root. */
   dataDir: string;
   /** The language sample bin/fetch-language-sample.ts writes (outside the repository: never committed). */
@@ -187,6 +196,7 @@ export function parseToolSettings(env: Env): ToolSettings {
     stackName: present(env, ENV.stackName) ?? stackNameFor(stage),
     accessTableName: present(env, ENV.accessTableName),
     decisionsTableName: present(env, ENV.decisionsTableName),
+    learningTableName: present(env, ENV.learningTableName),
     dataDir: present(env, ENV.dataDir) ?? DEFAULT_TOOL_SETTINGS.dataDir,
     languageSampleDir: present(env, ENV.languageSampleDir) ?? DEFAULT_TOOL_SETTINGS.languageSampleDir,
   };
@@ -201,11 +211,13 @@ export function lambdaEnvironment(
     workspaceCacheTtlSeconds?: number;
     accessTableName: string;
     decisionsTableName: string;
+    learningTableName: string;
   },
 ): Record<string, string> {
   return {
     [ENV.accessTableName]: settings.accessTableName,
     [ENV.decisionsTableName]: settings.decisionsTableName,
+    [ENV.learningTableName]: settings.learningTableName,
     [ENV.authCacheTtlSeconds]: String(settings.authCacheTtlSeconds),
     [ENV.decisionRetentionDays]: String(settings.decisionRetentionDays),
     [ENV.workspaceCacheTtlSeconds]: String(

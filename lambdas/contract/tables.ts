@@ -18,6 +18,8 @@ export interface TableDefinition {
   /** Logical id in the stack and suffix of the local table name. */
   id: string;
   partitionKey: string;
+  /** The sort key, when the table keeps item collections (the learning table). */
+  sortKey?: string;
   /** Attribute holding an epoch-seconds expiry that DynamoDB TTL deletes after. */
   ttlAttribute?: string;
   indexes: IndexDefinition[];
@@ -106,7 +108,19 @@ export function projectionOf(index: IndexDefinition) {
     : { ProjectionType: 'ALL' as const };
 }
 
-export const TABLES = [ACCESS_TABLE, DECISIONS_TABLE] as const;
+/**
+ * What workspaces learn: one item collection per workspace (`ws`), sorted by `sk` (docs/learning.md, "Storage
+ * layout"): `m` the model item, `c#<generation>#<field>:<label>` a label's folded counts, `e#<time>#<id>` an entry.
+ */
+export const LEARNING_TABLE: TableDefinition = {
+  id: 'Learning',
+  partitionKey: 'ws',
+  sortKey: 'sk',
+  ttlAttribute: 'expires_at',
+  indexes: [],
+};
+
+export const TABLES = [ACCESS_TABLE, DECISIONS_TABLE, LEARNING_TABLE] as const;
 
 /** Key prefixes inside the tables. */
 export const ITEM_PREFIX = {
@@ -123,13 +137,13 @@ export const ITEM_PREFIX = {
   rateWindow: 'rate#',
   /** Decisions table: `policy#<workspace>`, a workspace's policy. */
   policy: 'policy#',
-  /** Decisions table: `wsmodel#<workspace>`, a workspace's learned-model head (version, labels, sketch key). */
+  /**
+   * Decisions table, before version 4 (read only by `admin workspace migrate-learning`): `wsmodel#<workspace>` the
+   * model item, `wslabel#<workspace>#[g<n>#]<field>:<label>` a label's counts, `wshead#` and `wsjournal#` the journal.
+   */
   workspaceModel: 'wsmodel#',
-  /** Decisions table: `wslabel#<workspace>#<field>:<label>`, one learned label's counts. */
   workspaceLabel: 'wslabel#',
-  /** Decisions table: `wshead#<workspace>`, what a container checks each TTL (generation, journal seq, fold marker). */
   workspaceHead: 'wshead#',
-  /** Decisions table: `wsjournal#<workspace>#g<n>#<seq>`, one feedback's count changes (and `...#fold<end>` plans). */
   workspaceJournal: 'wsjournal#',
   /** Decisions table: `audit#<event_id>`, an audit event (lambdas/stores/audit-log.ts), kept 400 days. */
   audit: 'audit#',
@@ -137,7 +151,7 @@ export const ITEM_PREFIX = {
 
 /** CreateTable input for a definition (local mode and tests); the stack builds the same shape with CDK. */
 export function createTableInput(def: TableDefinition, tableName: string) {
-  const attributes = new Set<string>([def.partitionKey]);
+  const attributes = new Set<string>([def.partitionKey, ...(def.sortKey ? [def.sortKey] : [])]);
   for (const index of def.indexes) {
     attributes.add(index.partitionKey);
     if (index.sortKey) attributes.add(index.sortKey);
@@ -146,7 +160,10 @@ export function createTableInput(def: TableDefinition, tableName: string) {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
     AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
-    KeySchema: [{ AttributeName: def.partitionKey, KeyType: 'HASH' as const }],
+    KeySchema: [
+      { AttributeName: def.partitionKey, KeyType: 'HASH' as const },
+      ...(def.sortKey ? [{ AttributeName: def.sortKey, KeyType: 'RANGE' as const }] : []),
+    ],
     GlobalSecondaryIndexes: def.indexes.length
       ? def.indexes.map((index) => ({
           IndexName: index.indexName,

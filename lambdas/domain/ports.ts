@@ -256,14 +256,10 @@ export interface WorkspaceState {
   sketchKey: string;
   /** The model generation: a reset (DELETE .../model) starts a new, empty one; absent means 0. */
   generation?: number;
-  /** Each label's version (`<field>:<label>`) when loaded: a refresh reads again only the labels whose version moved. */
-  labelVersions?: Map<string, number>;
   /** DynamoDB reads the load made (requests) and the bytes of model it read, for the bench. */
   loadCost: { requests: number; bytes: number };
-  /** The workspace head's counters when last checked (policy and import changes, the journal's fold marker). */
-  head?: { policyChanges: number; modelChanges: number; folded: number };
-  /** Where this container stands in the workspace's feedback journal. */
-  journal?: import('./learning/journal').JournalCursor;
+  /** Where this container stands in the workspace's learning entries. */
+  entries?: import('./learning/entries').EntryCursor;
 }
 
 export type PolicyWrite = { kind: 'stored'; policy: import('./policy').StoredPolicy } | { kind: 'precondition_failed' };
@@ -300,13 +296,13 @@ export interface FeedbackTarget {
   seq: number;
   /** The model generation `learned` was counted in (0 before any reset). */
   learnedGeneration: number;
-  /** When the decision item (and its sketch) expires, epoch seconds: its journal entry expires with it. */
+  /** When the decision item (and its sketch) expires, epoch seconds. */
   expiresAt?: number;
 }
 
-/** A feedback stored: the journal entry it wrote (none when it moved no counts) and the generation it counted in. */
+/** A feedback stored: the learning entry written with it (none when it moved no counts). */
 export interface FeedbackRecorded {
-  journal?: { seq: number; generation: number };
+  entry?: import('./learning/entries').Entry;
 }
 
 export interface FeedbackStore {

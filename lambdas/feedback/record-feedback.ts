@@ -1,16 +1,25 @@
 // The feedback use case: record what a decision should have been (replacing earlier feedback) and move the decision's
 // counts in its workspace's model to the new labels, unless the workspace's policy turned learning off. A workspace
-// learns at most MAX_LABELS labels; feedback naming more is still recorded, just not learned.
-import { MAX_LABELS } from '../domain/learning/model';
+// learns at most MAX_LABELS labels per field; feedback naming more is still recorded, just not learned.
+import { type LearnedField, MAX_LABELS } from '../domain/learning/model';
 import type { CachedWorkspace } from '../domain/learning/workspace-cache';
-import type { FeedbackFields, FeedbackStore, FeedbackTarget } from '../domain/ports';
+import type { FeedbackFields, FeedbackRecorded, FeedbackStore, FeedbackTarget } from '../domain/ports';
 
 /** Concurrent feedback on one decision: how often a request re-reads after losing the race. */
 const ATTEMPTS = 6;
 
 export type FeedbackOutcome =
-  | { kind: 'recorded'; target: FeedbackTarget; learned: FeedbackFields; journal?: { seq: number; generation: number } }
-  | { kind: 'busy' };
+  ({ kind: 'recorded'; target: FeedbackTarget; learned: FeedbackFields } & FeedbackRecorded) | { kind: 'busy' };
+
+/** How many labels of each field the model holds. */
+export function labelsPerField(workspace: CachedWorkspace): Map<LearnedField, Set<string>> {
+  const out = new Map<LearnedField, Set<string>>();
+  for (const l of workspace.state.model.labels) {
+    if (!out.has(l.field)) out.set(l.field, new Set());
+    out.get(l.field)!.add(l.label);
+  }
+  return out;
+}
 
 /** The labels a decision counts in the model after this feedback. */
 export function labelsToLearn(
@@ -19,11 +28,11 @@ export function labelsToLearn(
   workspace: CachedWorkspace,
 ): FeedbackFields {
   if (!workspace.policy.learning) return previous;
-  const known = new Set(workspace.state.model.labels.map((l) => `${l.field}:${l.label}`));
+  const known = labelsPerField(workspace);
   const out: FeedbackFields = {};
-  for (const [field, label] of Object.entries(fields) as [keyof FeedbackFields, string][]) {
-    const id = `${field}:${label}`;
-    if (known.has(id) || previous[field] === label || known.size < MAX_LABELS) out[field] = label;
+  for (const [field, label] of Object.entries(fields) as [LearnedField, string][]) {
+    const held = known.get(field);
+    if (held?.has(label) || previous[field] === label || (held?.size ?? 0) < MAX_LABELS) out[field] = label;
   }
   return out;
 }
@@ -44,7 +53,7 @@ export async function recordFeedback(
   for (let attempt = 0; attempt < ATTEMPTS && target; attempt++) {
     const learned = labelsToLearn(fields, target.learned, workspace);
     const recorded = await store.record(target, fields, learned, createdAt, generation);
-    if (recorded) return { kind: 'recorded', target, learned, journal: recorded.journal };
+    if (recorded) return { kind: 'recorded', target, learned, ...recorded };
     await new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** attempt));
     const next = await store.getTarget(first.decision.decision_id);
     target = next && current(next);

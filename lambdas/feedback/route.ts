@@ -28,7 +28,7 @@ export function feedbackRoute(deps: Dependencies): RouteHandler {
       // This container decides with what was just learned at once (its cached model takes the same change, no
       // reload); other containers within WORKSPACE_CACHE_TTL_SECONDS.
       const cached = workspaces.peek(workspaceId);
-      if (cached && outcome.target.sketch) applyOwnFeedback(cached.state, outcome.target.sketch, outcome);
+      if (cached) applyOwnFeedback(cached.state, outcome);
       telemetry.logger.info('feedback recorded', { decision_id: decisionId, workspace_id: workspaceId });
       return {
         statusCode: 200,

@@ -63,7 +63,7 @@ export async function importExamples(
   examples.forEach((raw, index) => {
     const v = validateExample(raw, workspaceId, options.nowMs);
     if (v.ok) {
-      valid.push(v);
+      valid.push({ ...v, index });
       data.push({ index, status: 'learned' });
     } else
       data.push({

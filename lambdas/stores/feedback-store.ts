@@ -1,35 +1,33 @@
-// Feedback on a decision and the model counts it moves: the decision item, the head's next journal number and the
-// journal entry, three small writes whatever the workspace learned (docs/learning.md, "Corrections at the price of a
-// write").
-import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+// Feedback on a decision and the counts it moves (docs/learning.md, "Corrections at the price of a write"): the
+// decision's update and the learning entry of the counts it moves, in one transaction. Both land or neither does, so a
+// retry (by the SDK, or by the partner after a 503) finds either the decision as it was, and teaches it all again, or
+// the decision moved, its entry written, and nothing left to teach.
+import { TransactWriteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
-import { encodeChanges } from '../domain/learning/journal';
+import { type Entry, OVERLAP_MS } from '../domain/learning/entries';
 import { learnedChanges } from '../domain/learning/model';
-import { decodeSketch, encodeSketch } from '../domain/learning/sketch';
-import type { FeedbackFields, FeedbackRecorded, FeedbackStore, FeedbackTarget } from '../domain/ports';
+import { decodeSketch } from '../domain/learning/sketch';
+import {
+  type FeedbackFields,
+  type FeedbackRecorded,
+  type FeedbackStore,
+  type FeedbackTarget,
+  ModelBusyError,
+} from '../domain/ports';
 import { decisionFrom } from './decision-store';
-import { conditionFailed } from './database-faults';
+import { conditionFailed, isDatabaseUnavailable, transactionCancelled } from './database-faults';
 import { getItem } from './dynamodb-client';
-import { JournalFolder } from './journal-fold';
-import type { FoldOptions } from './fold-schedule';
-import { journalPk, takeJournalNumber, writeToken } from './workspace-head';
-
-/** A journal entry's shortest life: its decision may expire sooner (DECISION_RETENTION_DAYS can be 1). */
-const MIN_ENTRY_SECONDS = 86_400;
+import { entryFrom, entryItem } from './learning-items';
 
 export class DynamoFeedbackStore implements FeedbackStore {
   /** Counts writes, for the bench's "bounded, stated and measured" figure. */
   readonly counter = { writes: 0 };
-  /** Folds the journal into the label items now and then (its stats are the bench's amortized fold cost). */
-  readonly folder: JournalFolder;
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-    foldOptions?: FoldOptions,
-  ) {
-    this.folder = new JournalFolder(client, tableName, foldOptions);
-  }
+    private readonly learningTable: string,
+  ) {}
 
   async getTarget(decisionId: string): Promise<FeedbackTarget | undefined> {
     const item = await getItem(this.client, this.tableName, ITEM_PREFIX.decision + decisionId);
@@ -45,7 +43,12 @@ export class DynamoFeedbackStore implements FeedbackStore {
     };
   }
 
-  /** `target.learned` must be what the decision counts in `generation` (the caller clears it after a reset). */
+  /**
+   * `target.learned` must be what the decision counts in `generation` (the caller clears it after a reset). The
+   * entry's key is its time and the decision's feedback number: the transaction lands once, whoever resends it. A
+   * transaction not done within OVERLAP_MS / 2 is given up (a 503; its retry writes under a new time), so an entry
+   * lands within half the overlap of its time or not at all.
+   */
   async record(
     target: FeedbackTarget,
     fields: FeedbackFields,
@@ -54,59 +57,52 @@ export class DynamoFeedbackStore implements FeedbackStore {
     generation = 0,
   ): Promise<FeedbackRecorded | false> {
     const { decision } = target;
+    const next = target.seq + 1;
+    const changes = target.sketch ? learnedChanges(target.learned, learned) : [];
+    const decisionUpdate = {
+      TableName: this.tableName,
+      Key: { pk: ITEM_PREFIX.decision + decision.decision_id },
+      // Only what feedback needs, with short names: the item is billed by its size and often sits near 1 KB.
+      // Generation 0 (no reset ever) is the absent value.
+      UpdateExpression: `SET feedback = :fb, learned = :learned, feedback_seq = :next${generation > 0 ? ', learned_generation = :gen' : ' REMOVE learned_generation'}`,
+      ConditionExpression:
+        target.seq === 0 ? 'attribute_exists(pk) AND attribute_not_exists(feedback_seq)' : 'feedback_seq = :prev',
+      ExpressionAttributeValues: {
+        ':fb': { fields, created_at: createdAt },
+        ':learned': learned,
+        ':next': next,
+        ...(generation > 0 ? { ':gen': generation } : {}),
+        ...(target.seq === 0 ? {} : { ':prev': target.seq }),
+      },
+    };
+    const abortSignal = AbortSignal.timeout(OVERLAP_MS / 2);
     try {
+      if (changes.length === 0) {
+        await this.client.send(new UpdateCommand(decisionUpdate), { abortSignal });
+        this.counter.writes++;
+        return {};
+      }
+      const item = entryItem(decision.workspace_id, Date.now(), `f.${decision.decision_id}.${next}`, generation, {
+        sketch: target.sketch,
+        changes,
+      });
       await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: ITEM_PREFIX.decision + decision.decision_id },
-          // Only what feedback needs, with short names: the item is billed by its size and often sits near 1 KB.
-          // Generation 0 (no reset ever) is the absent value. The token `ft` lets the SDK's retry of this write, after
-          // it landed and its answer was lost, land again alike rather than fail as a conflict: the feedback would
-          // then be stored and its counts never moved.
-          UpdateExpression: `SET feedback = :fb, learned = :learned, feedback_seq = :next, ft = :token${generation > 0 ? ', learned_generation = :gen' : ' REMOVE learned_generation'}`,
-          ConditionExpression: `(${target.seq === 0 ? 'attribute_exists(pk) AND attribute_not_exists(feedback_seq)' : 'feedback_seq = :prev'}) OR ft = :token`,
-          ExpressionAttributeValues: {
-            ':token': writeToken(),
-            ':fb': { fields, created_at: createdAt },
-            ':learned': learned,
-            ...(generation > 0 ? { ':gen': generation } : {}),
-            ':next': target.seq + 1,
-            ...(target.seq === 0 ? {} : { ':prev': target.seq }),
-          },
+        new TransactWriteCommand({
+          TransactItems: [
+            { Update: decisionUpdate },
+            { Put: { TableName: this.learningTable, Item: item, ConditionExpression: 'attribute_not_exists(sk)' } },
+          ],
         }),
+        { abortSignal },
       );
-      this.counter.writes++;
+      this.counter.writes += 2;
+      const entry: Entry = entryFrom(item);
+      return { entry };
     } catch (err) {
-      if (conditionFailed(err)) return false;
+      // Another feedback on the decision landed first (or this one did, its answer lost): the caller reads again.
+      if (conditionFailed(err) || (transactionCancelled(err) && !isDatabaseUnavailable(err))) return false;
+      if (abortSignal.aborted) throw new ModelBusyError(err);
       throw err;
     }
-    if (!target.sketch) return {};
-    const changes = learnedChanges(target.learned, learned);
-    if (changes.length === 0) return {};
-    const workspaceId = decision.workspace_id;
-    const nowMs = Date.now();
-    // The journal's next number, and the generation it is in now (a reset may have landed since this container
-    // loaded the workspace: the entry then moves nothing, like the counts that went to the old generation before).
-    const head = await takeJournalNumber(this.client, this.tableName, workspaceId, nowMs);
-    const headGeneration = head.generation ?? 0;
-    await this.client.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: {
-          pk: journalPk(workspaceId, headGeneration, head.seq),
-          ...(headGeneration === generation ? { sketch: encodeSketch(target.sketch), ch: encodeChanges(changes) } : {}),
-          // The entry holds the decision's sketch: it lives as long as the decision item holding it, and at least a
-          // day, so that it is folded first (FOLD_AGE_MS).
-          expires_at: Math.max(target.expiresAt ?? 0, Math.floor(nowMs / 1000) + MIN_ENTRY_SECONDS),
-        },
-      }),
-    );
-    this.counter.writes += 2;
-    try {
-      await this.folder.maybeFold(workspaceId, head, nowMs);
-    } catch {
-      // The feedback is stored and journaled; the fold stays in flight and a later feedback takes it over.
-    }
-    return { journal: { seq: head.seq, generation: headGeneration } };
   }
 }

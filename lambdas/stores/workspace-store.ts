@@ -1,39 +1,19 @@
-// Policies and learned models in the decisions table: the `policy#`, `wsmodel#` and `wslabel#` items (docs/learning.md,
-// Storage layout; the head and the journal: workspace-head.ts).
-import { createHash } from 'node:crypto';
-import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+// Policies in the decisions table (`policy#` items) and what workspaces learned in the learning table (docs/learning.md,
+// Storage layout): a container's load of a workspace and its check of what changed since (learning-items.ts).
+import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { changedFields } from '../domain/audit';
 import { auditEventPut } from './audit-log';
-import type { LabelCounts, WorkspaceModel } from '../domain/learning/model';
-import { newSketchKey } from '../domain/learning/sketch';
+import { type WorkspaceModel, labelCounts } from '../domain/learning/model';
 import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy, policySettings } from '../domain/policy';
 import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
-import { addDeltaToCounts } from '../domain/learning/label-delta';
-import { type JournalEntry, applyJournal, entriesToRead, journalCursor } from '../domain/learning/journal';
-import { JournalFolder } from './journal-fold';
-import { FOLD_LAG, FOLD_WINDOW, type FoldOptions, foldDue } from './fold-schedule';
-import {
-  WORKSPACE_PREFIX,
-  countsFrom,
-  fieldAndLabel,
-  headFrom,
-  headPk,
-  initHead,
-  labelPk,
-  readJournal,
-} from './workspace-head';
-import { batchGet } from './batch-writes';
+import { ITEM_PREFIX } from '../contract/tables';
+import { OVERLAP_MS, entryCursor, seeAll, takeEntries } from '../domain/learning/entries';
+import { addDeltaToCounts, journalDeltas } from '../domain/learning/label-delta';
+import { FOLD_AGE_MS, FOLD_WINDOW, LearningFolder } from './learning-fold';
+import { countsFrom, entryItem, queryCounts, queryEntries, readModelItem } from './learning-items';
 import { cancellationReasons } from './database-faults';
 import { getItem } from './dynamodb-client';
-
-export { labelPk };
-
-/** Loads that start again when a reset or a fold moved under them (then the load goes ahead anyway). */
-const LOAD_ATTEMPTS = 6;
-/** A head check (analyze) folds by age or a full window, not by import weight: the import that crossed it folds. */
-const CHECK_FOLDS: FoldOptions = { window: FOLD_WINDOW, lag: FOLD_LAG, importWeight: Number.POSITIVE_INFINITY };
-/** A container this far behind the journal loads the workspace again instead of reading every entry. */
-const MAX_ENTRIES_PER_REFRESH = 1_000;
+import { AGAIN, retrying } from './retry';
 
 function policyFrom(item: Record<string, unknown> | undefined): StoredPolicy {
   if (!item) return { ...EMPTY_POLICY };
@@ -41,59 +21,27 @@ function policyFrom(item: Record<string, unknown> | undefined): StoredPolicy {
   return { ...settings, version: Number(item.version), updated_at: item.updated_at as string | null };
 }
 
-/**
- * The model item's attribute holding one label's version: it grows with every change to that label's counts, so a
- * container reads again only the label items whose version moved. Named `v` + 8 hex digits of the label's SHA-256
- * (10 bytes, not the label's 20 to 70), so the model item of 77 labels stays under 4 KB: half a read unit. Two labels
- * sharing a name only means both are read again when either changes.
- */
-export const labelVersionAttribute = (label: string) =>
-  `v${createHash('sha256').update(label).digest('hex').slice(0, 8)}`;
-
-/** The version of every label the model item lists (0 for labels taught before versions were kept). */
-function labelVersionsOf(meta: Record<string, unknown>): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const label of (meta.labels as Set<string> | undefined) ?? [])
-    out.set(label, Number(meta[labelVersionAttribute(label)] ?? 0));
-  return out;
-}
-
-const approxBytes = (item: Record<string, unknown>) => {
-  let bytes = 0;
-  for (const [k, val] of Object.entries(item))
-    bytes += k.length + (typeof val === 'number' ? 3 : JSON.stringify(val).length);
-  return bytes;
-};
-
-/**
- * The entries of a fold's window (up to `end`) without what they move in labels that fold already wrote (mark `lf` at
- * or past `end`): those label items hold it, and applying it again would count it twice.
- */
-function withoutFolded(entries: Map<number, JournalEntry | undefined>, end: number, marks: Map<string, number>): void {
-  const folded = (id: string) => (marks.get(id) ?? 0) >= end;
-  for (const [seq, entry] of entries) {
-    if (!entry || seq > end) continue;
-    entries.set(seq, {
-      ...entry,
-      changes: entry.changes.filter((c) => !folded(`${c.field}:${c.label}`)),
-      deltas: entry.deltas?.filter((d) => !folded(`${d.field}:${d.label}`)),
-    });
-  }
-}
+/** Items' size for the load figures: binaries by their length, the rest as JSON. */
+const approxBytes = (items: Record<string, unknown>[]) =>
+  items.reduce(
+    (sum, i) => sum + JSON.stringify(i, (_k, v: unknown) => (v instanceof Uint8Array ? v.length : v)).length,
+    0,
+  );
 
 export class DynamoWorkspaceStore implements WorkspaceStore {
-  /** Folds a quiet workspace's journal when a check finds entries unfolded for a while (journal-fold.ts). */
-  readonly folder: JournalFolder;
+  /** Folds a workspace's entries into its label items when a check finds enough of them (learning-fold.ts). */
+  readonly folder: LearningFolder;
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly learningTable: string,
   ) {
-    this.folder = new JournalFolder(client, tableName, CHECK_FOLDS);
+    this.folder = new LearningFolder(client, learningTable);
   }
 
   async getPolicy(workspaceId: string): Promise<StoredPolicy> {
-    return policyFrom(await getItem(this.client, this.tableName, WORKSPACE_PREFIX.policy + workspaceId));
+    return policyFrom(await getItem(this.client, this.tableName, ITEM_PREFIX.policy + workspaceId));
   }
 
   async putPolicy(
@@ -103,9 +51,9 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
     now: string,
     by: AuditActor,
   ): Promise<PolicyWrite> {
-    const pk = WORKSPACE_PREFIX.policy + workspaceId;
+    const pk = ITEM_PREFIX.policy + workspaceId;
     const sent: Record<string, unknown> = { ...policySettings(policy as Record<string, unknown>) };
-    for (let attempt = 0; ; attempt++) {
+    return retrying('policy put', async (attempt) => {
       // A retry is a later write: its updated_at and event time say so (events list in time order).
       if (attempt > 0) now = new Date().toISOString();
       // Read first: the event records what the policy was. The write is conditional on the version read, so a
@@ -113,7 +61,7 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
       const read = await getItem(this.client, this.tableName, pk);
       const stored = policyFrom(read);
       const version = read ? stored.version : 0;
-      if (ifMatch !== undefined && ifMatch !== version) return { kind: 'precondition_failed' };
+      if (ifMatch !== undefined && ifMatch !== version) return { kind: 'precondition_failed' as const };
       const { version: _v, updated_at: _u, ...was } = stored as unknown as Record<string, unknown>;
       const diff = changedFields(was, sent);
       try {
@@ -136,13 +84,11 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
                   },
                 },
               },
-              // Containers check the head each TTL: its policy counter tells them to read the policy again.
+              // An entry tells the containers' next check to read the policy again.
               {
-                Update: {
-                  TableName: this.tableName,
-                  Key: { pk: headPk(workspaceId) },
-                  UpdateExpression: 'ADD pv :one',
-                  ExpressionAttributeValues: { ':one': 1 },
+                Put: {
+                  TableName: this.learningTable,
+                  Item: entryItem(workspaceId, Date.now(), `p.${version + 1}`, 0, {}),
                 },
               },
               auditEventPut(
@@ -159,194 +105,107 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
             ],
           }),
         );
-        return { kind: 'stored', policy: policyFrom({ policy, version: version + 1, updated_at: now }) };
+        return { kind: 'stored' as const, policy: policyFrom({ policy, version: version + 1, updated_at: now }) };
       } catch (err) {
         const raced = cancellationReasons(err).some(
           (c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict',
         );
-        if (!raced || attempt >= 10) throw err;
+        if (!raced) throw err;
+        return AGAIN;
       }
-    }
+    });
   }
 
   /**
-   * A container's first load of a workspace: policy, model item and head, the label items (the counts folded so far),
-   * then the journal entries after the fold marker. The label items are read while no fold is in flight (a fold writes
-   * them in several updates): the head is read before and after, and the load starts again if a fold moved between.
+   * A container's load of a workspace: the model item, the generation's label items, then every entry after the
+   * fold mark, each applied to the labels whose own mark it is past, and last the policy (so a policy change that
+   * lands after the entries were read is an entry the next check finds).
    */
   async loadState(workspaceId: string): Promise<WorkspaceState> {
-    const policyPk = WORKSPACE_PREFIX.policy + workspaceId;
-    const modelPk = WORKSPACE_PREFIX.model + workspaceId;
-    const hPk = headPk(workspaceId);
-    let requests = 0;
-    for (let attempt = 0; ; attempt++) {
-      const first = await this.batchGet([policyPk, modelPk, hPk]);
-      requests++;
-      const policy = policyFrom(first.get(policyPk));
-      let meta = first.get(modelPk);
-      if (!meta?.sketch_key) {
-        // A workspace's first load makes its sketch key; concurrent first loads agree on whichever was written first.
-        const out = await this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: { pk: modelPk },
-            UpdateExpression: 'SET sketch_key = if_not_exists(sketch_key, :key)',
-            ExpressionAttributeValues: { ':key': newSketchKey() },
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        meta = out.Attributes ?? {};
+    return retrying('workspace load', async () => {
+      const meta = await readModelItem(this.client, this.learningTable, workspaceId, this.tableName);
+      const generation = meta.generation;
+      const labels = await queryCounts(this.client, this.learningTable, workspaceId, generation);
+      const folded = new Map<string, number>();
+      const model: WorkspaceModel = { version: 0, labels: [] };
+      for (const item of labels.items) {
+        const { counts, folded: mark } = countsFrom(item);
+        folded.set(`${counts.field}:${counts.label}`, mark);
+        model.labels.push(counts);
       }
-      const generation = Number(meta.generation ?? 0);
-      let head = headFrom(first.get(hPk));
-      if (head.generation === undefined) head = await initHead(this.client, this.tableName, workspaceId, generation);
-      const retry = attempt < LOAD_ATTEMPTS;
-      // A reset between the two reads, or a fold writing the label items: read again in a moment.
-      if (retry && (head.generation !== generation || head.folding !== undefined)) {
-        await new Promise((r) => setTimeout(r, 25 * (attempt + 1)));
-        continue;
+      const readAt = Date.now();
+      const read = await queryEntries(this.client, this.learningTable, workspaceId, meta.folded, true);
+      // A reset landed since the model item was read: load its generation.
+      if (read.entries.some((e) => e.generation > generation)) return AGAIN;
+      // Summed per label first, so the order entries landed in does not matter (a count never goes below 0 midway).
+      const after = (at: number, id: string) => at > (folded.get(id) ?? 0);
+      const mine = read.entries
+        .filter((e) => e.generation === generation)
+        .map((e) => ({
+          sketch: e.sketch,
+          changes: e.changes.filter((c) => after(e.at, `${c.field}:${c.label}`)),
+          deltas: e.deltas?.filter((d) => after(e.at, `${d.field}:${d.label}`)),
+        }));
+      const byLabel = new Map(model.labels.map((l) => [`${l.field}:${l.label}`, l]));
+      for (const delta of journalDeltas(mine)) {
+        const id = `${delta.field}:${delta.label}`;
+        if (!byLabel.has(id)) model.labels.push(byLabel.set(id, labelCounts(delta.field, delta.label)).get(id)!);
+        addDeltaToCounts(byLabel.get(id)!, delta);
       }
-      const labels = [...((meta.labels as Set<string> | undefined) ?? [])].sort();
-      const read = await this.readLabels(workspaceId, generation, labels);
-      const after = headFrom((await this.batchGet([hPk])).get(hPk));
-      requests += read.requests + 1;
-      if (retry && (after.folded !== head.folded || after.folding !== undefined || after.generation !== generation))
-        continue;
-      // Its version counts what this generation learned: a reset's new generation decides as a fresh workspace.
-      const model: WorkspaceModel = {
-        version: Number(meta.version ?? 0) + after.seq - after.generationStart,
-        labels: read.labels,
-      };
-      const journal = journalCursor(after.folded);
-      const entries = await readJournal(
-        this.client,
-        this.tableName,
-        workspaceId,
-        generation,
-        entriesToRead(journal, after.seq),
-      );
-      // Loading while a fold stays in flight (its runner crashed): the labels it already wrote hold its window.
-      if (after.folding !== undefined) withoutFolded(entries.entries, after.folding, read.marks);
-      applyJournal(model, journal, after.seq, entries.entries, Date.now());
-      return {
+      const cursor = entryCursor(readAt, meta.folded);
+      seeAll(cursor, read.entries, readAt);
+      // Its version is the examples it holds: 0 after a reset, so the workspace decides as a fresh one.
+      model.labels = model.labels.filter((l) => l.docs > 0);
+      model.version = model.labels.reduce((sum, l) => sum + l.docs, 0);
+      model.index = undefined;
+      const policy = await this.getPolicy(workspaceId);
+      const state: WorkspaceState = {
         policy,
         model,
-        sketchKey: String(meta.sketch_key),
+        sketchKey: String(meta.sketchKey),
         generation,
-        labelVersions: labelVersionsOf(meta),
-        head: { policyChanges: after.policyChanges, modelChanges: after.modelChanges, folded: after.folded },
-        journal,
+        entries: cursor,
         loadCost: {
-          requests: requests + entries.requests,
-          bytes: approxBytes(meta) + read.bytes + entries.bytes,
+          requests: 3 + labels.requests + read.requests,
+          bytes: approxBytes(labels.items) + approxBytes(read.items),
         },
       };
-    }
+      await this.maybeFold(workspaceId, state);
+      return state;
+    });
   }
 
   /**
-   * What changed since `cached` was loaded, from one eventually consistent read of the head (well under 1 KB: half a
-   * read unit, whatever the model's size): undefined when nothing did. Otherwise only what changed is read: the
-   * policy; the journal entries not applied yet (applied in place to the cached model, its index kept in step); after
-   * an import, the label items whose version moved; after a reset, the new (empty) generation.
+   * What changed since `cached` was loaded, from one Query of the entries after its last read minus OVERLAP_MS
+   * (eventually consistent: half a read unit per 4 KB): undefined when nothing did. New entries are applied in place
+   * (the cached model's index kept in step); a policy entry reads the policy again; a reset loads the workspace.
    */
   async refreshState(workspaceId: string, cached: WorkspaceState): Promise<WorkspaceState | undefined> {
-    const head = headFrom((await this.batchGet([headPk(workspaceId)], false)).get(headPk(workspaceId)));
+    const cursor = cached.entries;
+    if (!cursor) return this.loadState(workspaceId);
+    const readAt = Date.now();
+    const read = await queryEntries(this.client, this.learningTable, workspaceId, cursor.readAt - OVERLAP_MS, false);
     const generation = cached.generation ?? 0;
-    // Entries an hour unfolded (a workspace whose feedback stopped) are folded before they expire with their decisions.
-    if (foldDue(head, Date.now(), CHECK_FOLDS)) {
-      try {
-        await this.folder.maybeFold(workspaceId, head, Date.now());
-      } catch {
-        // Left in flight: the next check or feedback takes it over.
-      }
-    }
-    const seen = cached.head;
-    const journal = cached.journal;
-    if (!seen || !journal || (head.generation ?? 0) !== generation) return this.loadState(workspaceId);
-    // Far behind the journal: a load reads less than the entries would.
-    if (head.seq - journal.applied > MAX_ENTRIES_PER_REFRESH) return this.loadState(workspaceId);
-    let requests = 1;
-    let bytes = 0;
-    let policy = cached.policy;
-    let model = cached.model;
-    let labelVersions = cached.labelVersions;
-    if (head.policyChanges !== seen.policyChanges) {
-      policy = await this.getPolicy(workspaceId);
-      requests++;
-    }
-    if (head.modelChanges !== seen.modelChanges) {
-      // An import wrote label items. Read again only those whose version moved, when no fold changed the label items
-      // since this container read them (the journal entries it applied are added back); otherwise load again.
-      if (head.folded !== seen.folded || head.folding !== undefined) return this.loadState(workspaceId);
-      const meta = (await this.batchGet([WORKSPACE_PREFIX.model + workspaceId])).get(
-        WORKSPACE_PREFIX.model + workspaceId,
-      );
-      const versions = labelVersionsOf(meta ?? {});
-      const before = cached.labelVersions ?? new Map<string, number>();
-      const changed = [...versions.keys()].sort().filter((l) => versions.get(l) !== before.get(l));
-      const read = await this.readLabels(workspaceId, generation, changed);
-      const after = headFrom((await this.batchGet([headPk(workspaceId)])).get(headPk(workspaceId)));
-      requests += 2 + read.requests;
-      bytes += read.bytes + approxBytes(meta ?? {});
-      if (after.folded !== seen.folded || after.folding !== undefined) return this.loadState(workspaceId);
-      for (const counts of read.labels) {
-        const delta = journal.overlay.get(`${counts.field}:${counts.label}`);
-        if (delta) addDeltaToCounts(counts, delta);
-      }
-      const again = new Set(changed);
-      model = {
-        version: cached.model.version + 1,
-        labels: [...cached.model.labels.filter((l) => !again.has(`${l.field}:${l.label}`)), ...read.labels],
-      };
-      labelVersions = versions;
-    }
-    const toRead = entriesToRead(journal, head.seq);
-    if (toRead.length || journal.applied < head.seq) {
-      const read = await readJournal(this.client, this.tableName, workspaceId, generation, toRead);
-      requests += read.requests;
-      bytes += read.bytes;
-      // Applied in place: the cached model's index follows (applyChanges), nothing is rebuilt.
-      applyJournal(model, journal, head.seq, read.entries, Date.now());
-    }
-    const nothingChanged =
-      model === cached.model && policy === cached.policy && toRead.length === 0 && journal.applied >= head.seq;
-    if (nothingChanged) return undefined;
-    return {
-      ...cached,
-      policy,
-      model,
-      labelVersions,
-      head: { policyChanges: head.policyChanges, modelChanges: head.modelChanges, folded: seen.folded },
-      loadCost: { requests, bytes },
-    };
+    const taken = takeEntries(cached.model, cursor, generation, read.entries, readAt);
+    if (taken.reload) return this.loadState(workspaceId);
+    const policy = taken.policy ? await this.getPolicy(workspaceId) : cached.policy;
+    await this.maybeFold(workspaceId, cached);
+    if (!taken.applied && !taken.policy) return undefined;
+    return { ...cached, policy, loadCost: { requests: 1 + (taken.policy ? 1 : 0), bytes: approxBytes(read.items) } };
   }
 
-  /** Label items by `<field>:<label>`, in BatchGets of 100 (labels never taught or emptied are skipped). */
-  private async readLabels(workspaceId: string, generation: number, labels: string[]) {
-    const out: LabelCounts[] = [];
-    /** Each label's fold mark (`lf`: the end of the last window folded into it). */
-    const marks = new Map<string, number>();
-    let bytes = 0;
-    let requests = 0;
-    for (let i = 0; i < labels.length; i += 100) {
-      const slice = labels.slice(i, i + 100);
-      const pks = slice.map((l) => labelPk(workspaceId, ...fieldAndLabel(l), generation));
-      const items = await this.batchGet(pks);
-      requests += 1;
-      slice.forEach((l, j) => {
-        const item = items.get(pks[j]);
-        if (!item) return;
-        bytes += approxBytes(item);
-        const counts = countsFrom(...fieldAndLabel(l), item);
-        if (counts.docs > 0) out.push(counts);
-        if (item.lf !== undefined) marks.set(l, Number(item.lf));
-      });
+  /** Folds when this container has seen FOLD_WINDOW unfolded entries, or one FOLD_AGE_MS old (a failure waits). */
+  private async maybeFold(workspaceId: string, state: WorkspaceState): Promise<void> {
+    const cursor = state.entries!;
+    const now = Date.now();
+    const due = cursor.unfolded >= FOLD_WINDOW || now - (cursor.oldestUnfolded ?? now) >= FOLD_AGE_MS;
+    if (!due) return;
+    try {
+      cursor.folded = await this.folder.fold(workspaceId, now);
+      cursor.unfolded = 0;
+      cursor.oldestUnfolded = undefined;
+    } catch {
+      // Left for the next check; a fold half done is finished by whoever runs it next.
     }
-    return { labels: out, bytes, requests, marks };
-  }
-
-  private async batchGet(pks: string[], consistent = true): Promise<Map<string, Record<string, unknown>>> {
-    return (await batchGet(this.client, this.tableName, pks, consistent)).items;
   }
 }

@@ -58,11 +58,12 @@ export class WorkspaceImporter {
   constructor(
     client: DynamoDBDocumentClient,
     decisionsTable: string,
+    learningTable: string,
     /** The audit events' actor: `local:<OS user>`, or the caller's principal ARN with --aws. */
     private readonly actor: string,
   ) {
-    this.store = new DynamoModelWriteStore(client, decisionsTable);
-    this.workspaceStore = new DynamoWorkspaceStore(client, decisionsTable);
+    this.store = new DynamoModelWriteStore(client, decisionsTable, learningTable);
+    this.workspaceStore = new DynamoWorkspaceStore(client, decisionsTable, learningTable);
   }
 
   async importFile(

@@ -6,18 +6,27 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ACCESS_TABLE, DECISIONS_TABLE, type TableDefinition, createTableInput } from '../../lambdas/contract/tables';
+import {
+  ACCESS_TABLE,
+  DECISIONS_TABLE,
+  LEARNING_TABLE,
+  type TableDefinition,
+  createTableInput,
+} from '../../lambdas/contract/tables';
 import { backfillDecisionListPartitions } from '../../lambdas/stores/decision-list-backfill';
 import { AGAIN, retrying } from '../../lambdas/stores/retry';
 
 export interface TableNames {
   access: string;
   decisions: string;
+  /** Absent: the decisions table's name + `-learning` (learningTableOf in settings.ts). */
+  learning?: string;
 }
 
 export const tableNamesWithPrefix = (prefix: string): TableNames => ({
   access: `${prefix}access`,
   decisions: `${prefix}decisions`,
+  learning: `${prefix}decisions-learning`,
 });
 
 /** The names of the table's indexes, or undefined when there is no such table. */
@@ -105,4 +114,5 @@ async function ensureTable(client: DynamoDBDocumentClient, def: TableDefinition,
 export async function ensureTables(client: DynamoDBDocumentClient, names: TableNames): Promise<void> {
   await ensureTable(client, ACCESS_TABLE, names.access);
   await ensureTable(client, DECISIONS_TABLE, names.decisions);
+  await ensureTable(client, LEARNING_TABLE, names.learning ?? `${names.decisions}-learning`);
 }

@@ -5,7 +5,7 @@
 import type { DecisionsItem, RouteDefinition, TableAction } from '../../lambdas/contract/routes';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 
-export type TableName = 'access' | 'decisions';
+export type TableName = 'access' | 'decisions' | 'learning';
 
 export interface TableGrant {
   table: TableName;
@@ -53,6 +53,8 @@ export function routeAccess(route: RouteDefinition): TableGrant[] {
       leadingKeys: items.map((item) => ITEM_PREFIX[item]),
     })),
     ...(route.decisions.indexes ?? []).map((index) => ({ table: 'decisions' as const, actions: ['Query'], index })),
+    // The learning table's partition key is a workspace id: no item prefix to narrow by, only the actions.
+    ...(route.learning?.length ? [{ table: 'learning' as const, actions: [...route.learning] }] : []),
     ...KEYED_ROUTE_ACCESS,
   ];
 }

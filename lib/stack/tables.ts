@@ -1,10 +1,11 @@
-// The two DynamoDB tables, built from lambdas/contract/tables.ts (the definitions local mode uses too).
+// The DynamoDB tables, built from lambdas/contract/tables.ts (the definitions local mode uses too).
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, Billing, ProjectionType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import {
   ACCESS_TABLE,
   DECISIONS_TABLE,
+  LEARNING_TABLE,
   TABLES,
   type IndexDefinition,
   type TableDefinition,
@@ -45,6 +46,7 @@ export interface ServiceTablesProps {
 export class ServiceTables {
   readonly access: TableV2;
   readonly decisions: TableV2;
+  readonly learning: TableV2;
   /** Every table with its definition, in definition order (the alarms iterate it). */
   readonly all: ReadonlyMap<TableDefinition, TableV2>;
 
@@ -56,6 +58,7 @@ export class ServiceTables {
         def,
         new TableV2(scope, `${def.id}Table`, {
           partitionKey: { name: def.partitionKey, type: AttributeType.STRING },
+          ...(def.sortKey ? { sortKey: { name: def.sortKey, type: AttributeType.STRING } } : {}),
           globalSecondaryIndexes: [...def.indexes, ...(keepRetired ? (def.retiredIndexes ?? []) : [])].map(indexProps),
           timeToLiveAttribute: def.ttlAttribute,
           // On demand: traffic is spiky and partner-driven; nothing to size or autoscale.
@@ -73,5 +76,6 @@ export class ServiceTables {
     this.all = all;
     this.access = all.get(ACCESS_TABLE)!;
     this.decisions = all.get(DECISIONS_TABLE)!;
+    this.learning = all.get(LEARNING_TABLE)!;
   }
 }

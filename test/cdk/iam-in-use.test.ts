@@ -3,11 +3,10 @@
 // exact grants, learning on), records each DynamoDB call the authorizer and each route make with its table, action
 // and partition keys, and checks every one against that function's grants (lib/stack/access.ts, which the stack
 // writes into the roles and test/cdk/stack.test.ts checks in the template).
-import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { FOLD_AGE_MS } from '../../lambdas/stores/fold-schedule';
-import { headPk } from '../../lambdas/stores/workspace-head';
-import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
-import { ITEM_PREFIX } from '../../lambdas/contract/tables';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { learningTableOf } from '../../lambdas/contract/settings';
+import { FOLD_AGE_MS } from '../../lambdas/stores/learning-fold';
+import { entryItem } from '../../lambdas/stores/learning-items';
 import { startLocalServer, type RunningServer } from '../../lib/local/server';
 import {
   AUTHORIZER_ACCESS,
@@ -35,8 +34,9 @@ interface Recorded {
 }
 
 type Input = Record<string, any>;
+/** The partition key of a decisions or access item; a learning item's sort key (IAM cannot tell those apart by key). */
 const pkOf = (key: Input | undefined): string => {
-  const pk = key?.pk;
+  const pk = key?.pk ?? key?.sk;
   return typeof pk === 'string' ? pk : String(pk?.S);
 };
 
@@ -84,8 +84,6 @@ let services: Service[] = [];
 const recorded: Recorded[] = [];
 /** Which function the route-side client's calls belong to: requests go one at a time. */
 let current = '';
-/** Runs before a recorded call is sent; true when it did its work (then it is dropped). */
-let beforeSend: ((command: string, input: Input) => Promise<boolean>) | undefined;
 
 /** A document client that records each call under `fnName()` before sending it. */
 function recordingClient(fnName: () => string): DynamoDBDocumentClient {
@@ -93,6 +91,7 @@ function recordingClient(fnName: () => string): DynamoDBDocumentClient {
   const tableOf = (name: string): TableName => {
     if (name === tables.names.access) return 'access';
     if (name === tables.names.decisions) return 'decisions';
+    if (name === learningTableOf(testSettings(tables))) return 'learning';
     throw new Error(`call on an unknown table ${name}`);
   };
   const send = client.send.bind(client) as (command: unknown, ...rest: unknown[]) => Promise<unknown>;
@@ -101,8 +100,6 @@ function recordingClient(fnName: () => string): DynamoDBDocumentClient {
     ...rest: unknown[]
   ) => {
     for (const c of callsOf(command.constructor.name, command.input, tableOf)) recorded.push({ fn: fnName(), ...c });
-    const hook = beforeSend;
-    if (hook && (await hook(command.constructor.name, command.input))) beforeSend = undefined;
     return send(command, ...rest);
   };
   return client;
@@ -221,25 +218,13 @@ it("makes only DynamoDB calls that each function's role allows, on every route",
         ).status,
       ).toBe(200);
     }
-    // A feedback folds journal entries an hour old into the label items; the next load then reads them.
-    await tables.client.send(
-      new UpdateCommand({
-        TableName: tables.names.decisions,
-        Key: { pk: headPk(ws) },
-        UpdateExpression: 'SET unfolded_since = :old',
-        ExpressionAttributeValues: { ':old': Date.now() - 2 * FOLD_AGE_MS },
-      }),
-    );
-    // On the first workspace, a reset lands while that fold is in flight (before it adds its labels to the model
-    // item): the fold deletes the label items it wrote for the replaced generation.
-    if (ws === 'ws_iam')
-      beforeSend = async (command, input) => {
-        if (command !== 'UpdateCommand' || !String(input.Key?.pk).startsWith(ITEM_PREFIX.workspaceModel)) return false;
-        await new DynamoModelWriteStore(tables.client, tables.names.decisions).forget(ws);
-        return true;
-      };
+    // An entry an hour old: the next load folds it into the label items.
+    const old = entryItem(ws, Date.now() - 2 * FOLD_AGE_MS, `f.iam${ws}.1`, 0, {
+      sketch: { t: [1, 2, 3] },
+      changes: [{ field: 'category', label: 'customs_hold', sign: 1 }],
+    });
+    await tables.client.send(new PutCommand({ TableName: learningTableOf(testSettings(tables)), Item: old }));
     const again = await as('Feedback', 'POST', `/decisions/${id}/feedback`, { key, body: { category: 'billing' } });
-    expect(beforeSend).toBeUndefined();
     expect(again.status).toBeLessThan(300);
     expect((await as('Analyze', 'POST', '/signals/analyze', { key, body: signal(ws, 5) })).status).toBe(200);
     expect((await as('ForgetModel', 'DELETE', `/workspaces/${encodeURIComponent(ws)}/model`, { key })).status).toBe(
@@ -259,14 +244,16 @@ it("makes only DynamoDB calls that each function's role allows, on every route",
   const seen = (fn: string, action: string, prefix: string) =>
     recorded.some((r) => r.fn === fn && r.action === action && r.keys.some((k) => k.startsWith(prefix)));
   for (const route of ROUTES) expect([route.id, recorded.some((r) => r.fn === route.id)]).toEqual([route.id, true]);
-  expect(seen('Feedback', 'UpdateItem', 'wshead#')).toBe(true);
-  expect(seen('Feedback', 'PutItem', 'wsjournal#')).toBe(true);
-  // An import is a journal entry (with its record, in one transaction) numbered by the head.
-  expect(seen('ImportExamples', 'PutItem', 'wsjournal#')).toBe(true);
-  expect(seen('ImportExamples', 'UpdateItem', 'wshead#')).toBe(true);
+  // A feedback's entry, and a fold's claim and label shares (learning.ts: the item kinds are sort-key prefixes).
+  expect(seen('Feedback', 'PutItem', 'e#')).toBe(true);
+  expect(seen('Feedback', 'UpdateItem', 'c#')).toBe(true);
+  expect(seen('Feedback', 'UpdateItem', 'm')).toBe(true);
+  // An import is an entry, on the condition that the model's generation did not move, with its record.
+  expect(seen('ImportExamples', 'PutItem', 'e#')).toBe(true);
+  expect(seen('ImportExamples', 'ConditionCheckItem', 'm')).toBe(true);
   expect(seen('ForgetModel', 'PutItem', 'audit#')).toBe(true);
-  expect(seen('Feedback', 'BatchWriteItem', ITEM_PREFIX.workspaceLabel)).toBe(true);
-  expect(seen('Analyze', 'BatchGetItem', 'wslabel#')).toBe(true);
+  expect(seen('ForgetModel', 'UpdateItem', 'm')).toBe(true);
+  expect(seen('PutPolicy', 'PutItem', 'e#')).toBe(true);
   expect(seen('Analyze', 'PutItem', 'idem#')).toBe(true);
   expect(seen('AnalyzeBatch', 'BatchGetItem', 'decision#')).toBe(true);
   // The grant check's second path: the key's prefix set known, the exact grant read alone.

@@ -8,7 +8,13 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnResource } from 'aws-cdk-lib';
 import { buildApp } from '../../lib/app';
 import { ROUTES } from '../../lambdas/contract/routes';
-import { ACCESS_TABLE, DECISIONS_TABLE, TABLES, type TableDefinition } from '../../lambdas/contract/tables';
+import {
+  ACCESS_TABLE,
+  DECISIONS_TABLE,
+  LEARNING_TABLE,
+  TABLES,
+  type TableDefinition,
+} from '../../lambdas/contract/tables';
 import { parseSettings } from '../../lambdas/contract/settings';
 import { OUTPUT_KEYS } from '../../lib/stack-outputs';
 import { ALARM_TOPIC_OUTPUT_KEY, LAMBDA_RUNTIME, type SignalAnalysisStack } from '../../lib/stack';
@@ -147,7 +153,12 @@ describe('HTTP API routes and authorizer', () => {
 
 describe('DynamoDB tables', () => {
   const tableOf = (s: Synth, def: TableDefinition) => {
-    const table = def === ACCESS_TABLE ? s.stack.accessTable : s.stack.decisionsTable;
+    const table =
+      def === ACCESS_TABLE
+        ? s.stack.accessTable
+        : def === LEARNING_TABLE
+          ? s.stack.learningTable
+          : s.stack.decisionsTable;
     return s.json.Resources[logicalId(s.stack, table)];
   };
 
@@ -155,7 +166,10 @@ describe('DynamoDB tables', () => {
     expect(ofType(dev, 'AWS::DynamoDB::GlobalTable')).toHaveLength(TABLES.length);
     for (const def of TABLES) {
       const props = tableOf(dev, def).Properties;
-      expect(props.KeySchema).toEqual([{ AttributeName: def.partitionKey, KeyType: 'HASH' }]);
+      expect(props.KeySchema).toEqual([
+        { AttributeName: def.partitionKey, KeyType: 'HASH' },
+        ...(def.sortKey ? [{ AttributeName: def.sortKey, KeyType: 'RANGE' }] : []),
+      ]);
       expect(props.GlobalSecondaryIndexes ?? []).toEqual(
         def.indexes.map((index) => ({
           IndexName: index.indexName,
@@ -256,6 +270,7 @@ describe('Lambdas', () => {
       expect(fn.Environment.Variables).toEqual({
         ACCESS_TABLE_NAME: { Ref: logicalId(dev.stack, dev.stack.accessTable) },
         DECISIONS_TABLE_NAME: { Ref: logicalId(dev.stack, dev.stack.decisionsTable) },
+        LEARNING_TABLE_NAME: { Ref: logicalId(dev.stack, dev.stack.learningTable) },
         AUTH_CACHE_TTL_SECONDS: String(defaults.authCacheTtlSeconds),
         DECISION_RETENTION_DAYS: String(defaults.decisionRetentionDays),
         WORKSPACE_CACHE_TTL_SECONDS: String(defaults.workspaceCacheTtlSeconds),
@@ -263,7 +278,12 @@ describe('Lambdas', () => {
         NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
       });
       // What the stack writes is what the Lambdas' settings parser reads back (table names stand in for the Refs).
-      const written = { ...fn.Environment.Variables, ACCESS_TABLE_NAME: 'access', DECISIONS_TABLE_NAME: 'decisions' };
+      const written = {
+        ...fn.Environment.Variables,
+        ACCESS_TABLE_NAME: 'access',
+        DECISIONS_TABLE_NAME: 'decisions',
+        LEARNING_TABLE_NAME: 'learning',
+      };
       expect(parseSettings(written)).toMatchObject({
         accessTableName: 'access',
         decisionsTableName: 'decisions',
@@ -341,9 +361,19 @@ describe('least privilege', () => {
     return grants;
   }
 
-  const arnOf = (s: Synth, table: 'access' | 'decisions') =>
+  const arnOf = (s: Synth, table: 'access' | 'decisions' | 'learning') =>
     JSON.stringify({
-      'Fn::GetAtt': [logicalId(s.stack, table === 'access' ? s.stack.accessTable : s.stack.decisionsTable), 'Arn'],
+      'Fn::GetAtt': [
+        logicalId(
+          s.stack,
+          table === 'access'
+            ? s.stack.accessTable
+            : table === 'learning'
+              ? s.stack.learningTable
+              : s.stack.decisionsTable,
+        ),
+        'Arn',
+      ],
     });
 
   it('gives each Lambda its own role, with no managed policies', () => {
@@ -391,9 +421,10 @@ describe('least privilege', () => {
       [...xs].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     for (const route of ROUTES) {
       expect(sorted(dynamoStatements(dev, route.id))).toEqual(expected(routeAccess(route)));
-      // Only an index Query goes without a condition (an index's keys are not `pk`).
+      // Only an index Query and the learning table (its partition keys are workspace ids) go without a condition.
       for (const st of dynamoStatements(dev, route.id)) {
-        if (st.actions.join() !== 'dynamodb:Query') expect(st.condition).toBeDefined();
+        if (st.actions.join() !== 'dynamodb:Query' && st.resources[0] !== arnOf(dev, 'learning'))
+          expect(st.condition).toBeDefined();
       }
     }
     expect(dynamoStatements(dev, 'Authorizer')).toEqual(expected(AUTHORIZER_ACCESS));
@@ -409,38 +440,22 @@ describe('least privilege', () => {
             `${st.actions.map((a) => a.slice('dynamodb:'.length)).join('+')} ${st.condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].join(' ')}`,
         )
         .sort();
-    // A fold that loses to a reset deletes the label items it wrote (BatchWriteItem).
-    const load = [
-      'BatchGetItem policy#* wshead#* wsjournal#* wslabel#* wsmodel#*',
-      'BatchWriteItem wslabel#*',
-      'UpdateItem rate#*',
-    ];
+    // What workspaces learned is in the learning table: here only the policy a load reads.
     const expected: Record<string, string[]> = {
-      // A head check that finds journal entries an hour unfolded folds them (the label items, the fold's plan).
-      Analyze: [
-        ...load,
-        'GetItem+PutItem decision#* idem#* wsjournal#* wslabel#*',
-        'UpdateItem wshead#* wslabel#* wsmodel#*',
-      ],
+      Analyze: ['GetItem decision#* idem#* policy#* wsmodel#*', 'PutItem decision#* idem#*', 'UpdateItem rate#*'],
       GetDecision: ['GetItem decision#*', 'UpdateItem rate#*'],
       ListDecisions: ['GetItem decision#*', 'UpdateItem rate#*'],
       AnalyzeBatch: [
-        'BatchGetItem decision#* policy#* wshead#* wsjournal#* wslabel#* wsmodel#*',
-        'BatchWriteItem decision#* wslabel#*',
-        'GetItem+PutItem idem#* wsjournal#* wslabel#*',
+        'BatchGetItem+BatchWriteItem decision#*',
+        'GetItem idem#* policy#* wsmodel#*',
+        'PutItem idem#*',
         'UpdateItem rate#*',
-        'UpdateItem wshead#* wslabel#* wsmodel#*',
       ],
       GetPolicy: ['GetItem policy#*', 'UpdateItem rate#*'],
-      // The policy's read and conditional update, the head's policy counter and its audit event, in one transaction.
-      PutPolicy: ['GetItem policy#*', 'UpdateItem policy#* wshead#*', 'PutItem audit#*', 'UpdateItem rate#*'],
-      Feedback: [
-        ...load,
-        // A fold rewrites a label with a large delta whole: read, then a conditional put.
-        'GetItem decision#* wsjournal#* wslabel#*',
-        'PutItem wsjournal#* wslabel#*',
-        'UpdateItem decision#* wshead#* wslabel#* wsmodel#*',
-      ],
+      // The policy's read and conditional update and its audit event, in one transaction (with a learning entry).
+      PutPolicy: ['GetItem+UpdateItem policy#*', 'PutItem audit#*', 'UpdateItem rate#*'],
+      // The decision read and updated, in one transaction with the learning entry.
+      Feedback: ['GetItem decision#* policy#* wsmodel#*', 'UpdateItem decision#*', 'UpdateItem rate#*'],
     };
     for (const [name, statements] of Object.entries(expected))
       expect([name, decisionsStatements(name)]).toEqual([name, statements.sort()]);
@@ -454,8 +469,10 @@ describe('least privilege', () => {
     for (const grant of grants['dynamodb:Query'])
       expect(grant).toContain(logicalId(dev.stack, dev.stack.decisionsTable));
     expect(grants['dynamodb:Scan']).toBeUndefined();
+    // Other routes Query only the learning table (a workspace's item collection).
     for (const route of ROUTES.filter((r) => r.id !== 'ListDecisions'))
-      expect(dynamoGrants(dev, route.id)['dynamodb:Query']).toBeUndefined();
+      for (const grant of dynamoGrants(dev, route.id)['dynamodb:Query'] ?? [])
+        expect(grant).toBe(JSON.stringify({ 'Fn::GetAtt': [logicalId(dev.stack, dev.stack.learningTable), 'Arn'] }));
     const index = dev.json.Resources[logicalId(dev.stack, dev.stack.decisionsTable)].Properties.GlobalSecondaryIndexes;
     expect(index).toEqual([
       // Only what a listed decision needs: a feedback's update of its decision writes nothing to the index.

@@ -55,15 +55,21 @@ describe('the decision_list index', () => {
     const indexUnits: { command: string; pk: string; units: number }[] = [];
     client.middlewareStack.add(
       (next, context) => async (args) => {
-        const input = args.input as { ReturnConsumedCapacity?: string; Key?: { pk?: string } };
+        const input = args.input as {
+          ReturnConsumedCapacity?: string;
+          Key?: { pk?: string };
+          TransactItems?: { Update?: { Key?: { pk?: string } } }[];
+        };
         input.ReturnConsumedCapacity = 'INDEXES';
         const out = await next(args);
-        const consumed = (out.output as { ConsumedCapacity?: { GlobalSecondaryIndexes?: object } }).ConsumedCapacity;
-        const units = Object.values(consumed?.GlobalSecondaryIndexes ?? {}).reduce(
-          (sum: number, c: { CapacityUnits?: number }) => sum + Number(c.CapacityUnits ?? 0),
-          0,
-        );
-        indexUnits.push({ command: String(context.commandName), pk: String(input.Key?.pk ?? ''), units });
+        // One entry, or one per table for a transaction (the feedback's: the decision and its learning entry).
+        type Consumed = { GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }> };
+        const consumed = [(out.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity ?? []].flat();
+        const units = consumed
+          .flatMap((c) => Object.values(c.GlobalSecondaryIndexes ?? {}))
+          .reduce((sum, c) => sum + Number(c.CapacityUnits ?? 0), 0);
+        const pk = input.Key?.pk ?? input.TransactItems?.find((t) => t.Update)?.Update?.Key?.pk;
+        indexUnits.push({ command: String(context.commandName), pk: String(pk ?? ''), units });
         return out;
       },
       { step: 'initialize', name: 'testIndexMeter' },
@@ -75,11 +81,13 @@ describe('the decision_list index', () => {
       // The decision's own put lands in the index (it is listed).
       expect(indexUnits.filter((c) => c.command === 'PutItemCommand').map((c) => c.units)).toEqual([1]);
       indexUnits.length = 0;
-      const feedback = new DynamoFeedbackStore(client, world.tables.names.decisions);
+      const feedback = new DynamoFeedbackStore(client, world.tables.names.decisions, world.tables.names.learning!);
       await giveFeedback(feedback, ws, decision.decision_id, { category: 'billing', priority: 'high' });
       await giveFeedback(feedback, ws, decision.decision_id, { category: 'refund' });
       const decisionUpdates = indexUnits.filter(
-        (c) => c.pk === `decision#${decision.decision_id}` && c.command === 'UpdateItemCommand',
+        (c) =>
+          c.pk === `decision#${decision.decision_id}` &&
+          (c.command === 'UpdateItemCommand' || c.command === 'TransactWriteItemsCommand'),
       );
       expect(decisionUpdates).toHaveLength(2);
       expect(decisionUpdates.map((c) => c.units)).toEqual([0, 0]);
@@ -92,7 +100,11 @@ describe('the decision_list index', () => {
     const ws = 'ws_list_index_report';
     const made = [];
     for (let i = 0; i < 3; i++) made.push(await decide(world.service.dependencies.decisionStore, ws, i));
-    const feedback = new DynamoFeedbackStore(world.service.dependencies.client, world.tables.names.decisions);
+    const feedback = new DynamoFeedbackStore(
+      world.service.dependencies.client,
+      world.tables.names.decisions,
+      world.tables.names.learning!,
+    );
     await giveFeedback(feedback, ws, made[1].decision_id, { category: 'refund' });
     const list = new DynamoDecisionListStore(world.service.dependencies.client, world.tables.names.decisions);
     const page = await list.list({ workspaceId: ws, limit: 10, nowMs: Date.now() });

@@ -70,7 +70,11 @@ describe('a decision', () => {
     expect(list.decisions).toEqual([decision]);
     const batch = new DynamoDecisionBatchStore(tables.client, tables.names.decisions, 90);
     expect((await batch.getMany([decision.decision_id])).get(decision.decision_id)).toEqual(decision);
-    const target = await new DynamoFeedbackStore(tables.client, tables.names.decisions).getTarget(decision.decision_id);
+    const target = await new DynamoFeedbackStore(
+      tables.client,
+      tables.names.decisions,
+      tables.names.learning!,
+    ).getTarget(decision.decision_id);
     expect(target?.decision).toEqual(decision);
   });
 
@@ -85,7 +89,7 @@ describe('a decision', () => {
 });
 
 describe('a policy', () => {
-  const workspaces = () => new DynamoWorkspaceStore(tables.client, tables.names.decisions);
+  const workspaces = () => new DynamoWorkspaceStore(tables.client, tables.names.decisions, tables.names.learning!);
 
   it('keeps every setting through PUT, GET and a workspace load', async () => {
     const put = await workspaces().putPolicy('ws_policy', SAMPLE_POLICY, undefined, new Date().toISOString(), {

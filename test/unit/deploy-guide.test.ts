@@ -5,7 +5,15 @@ import path from 'node:path';
 import { ROUTES, type TableAction } from '../../lambdas/contract/routes';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 
-const ACTIONS: readonly TableAction[] = ['GetItem', 'PutItem', 'UpdateItem', 'BatchGetItem', 'BatchWriteItem', 'Query'];
+const ACTIONS: readonly TableAction[] = [
+  'GetItem',
+  'PutItem',
+  'UpdateItem',
+  'BatchGetItem',
+  'BatchWriteItem',
+  'Query',
+  'ConditionCheckItem',
+];
 const guide = readFileSync(path.resolve(__dirname, '../../docs/deploy.md'), 'utf8');
 
 /** The DynamoDB cell of a role's row, read as action → the key prefixes (and indexes) named after it. */
@@ -38,6 +46,14 @@ describe('docs/deploy.md, IAM layout', () => {
       }
       if (route.decisions.indexes) granted.Query = [...route.decisions.indexes].sort();
       expect(documented(id)).toEqual(granted);
+    },
+  );
+  it.each(ROUTES.map((route) => [route.id, route] as const))(
+    '%s: the row names its actions on the learning table',
+    (id, route) => {
+      const row = guide.split('\n').find((line) => line.startsWith(`| ${id} |`))!;
+      const named = [...row.split('|')[4].matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+      expect(named.sort()).toEqual([...(route.learning ?? [])].sort());
     },
   );
 });

@@ -19,6 +19,7 @@ describe('settings', () => {
       ...DEFAULT_SETTINGS,
       accessTableName: 'a-t',
       decisionsTableName: 'd-t',
+      learningTableName: 'l-t',
       authCacheTtlSeconds: 0,
       decisionRetentionDays: 7,
       logLevel: 'WARN' as const,

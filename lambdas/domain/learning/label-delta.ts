@@ -3,7 +3,7 @@
 // example (docs/partners.md, "Importing your history, and forgetting it"). Pure: the store turns a delta into ADD
 // updates, the cache into counts.
 import type { FeedbackFields } from '../ports';
-import { type LabelChange, type LabelCounts, type LearnedField, LEARNED_FIELDS } from './model';
+import { type LabelChange, type LabelCounts, type LearnedField, LEARNED_FIELDS, learnedChanges } from './model';
 import type { Sketch } from './sketch';
 
 export interface LabelDelta {
@@ -74,28 +74,9 @@ export function addDeltaToCounts(counts: LabelCounts, delta: LabelDelta): void {
   }
 }
 
-/** Sums each example's sketch into the labels it teaches; deltas in a fixed order (field, then label). */
-export function labelDeltas(examples: readonly { sketch: Sketch; labels: FeedbackFields }[]): LabelDelta[] {
-  const byId = new Map<string, LabelDelta>();
-  for (const { sketch, labels } of examples) {
-    for (const field of LEARNED_FIELDS) {
-      const label = labels[field];
-      if (label === undefined) continue;
-      const id = `${field}:${label}`;
-      let delta = byId.get(id);
-      if (!delta) {
-        delta = { field, label, docs: 0, total: 0, counts: new Map() };
-        byId.set(id, delta);
-      }
-      delta.docs++;
-      delta.total += sketch.t.length;
-      for (const b of sketch.t) add(delta.counts, `t${b.toString(36)}`);
-      if (sketch.s !== undefined) add(delta.counts, `s${sketch.s.toString(36)}`);
-      if (sketch.d !== undefined) add(delta.counts, `d${sketch.d.toString(36)}`);
-    }
-  }
-  return sortDeltas([...byId.values()]);
-}
+/** Sums each example's sketch into the labels it teaches (as feedback would); deltas in a fixed order. */
+export const labelDeltas = (examples: readonly { sketch: Sketch; labels: FeedbackFields }[]): LabelDelta[] =>
+  journalDeltas(examples.map(({ sketch, labels }) => ({ sketch, changes: learnedChanges({}, labels) })));
 
 function sortDeltas(deltas: LabelDelta[]): LabelDelta[] {
   return deltas.sort((a, b) =>

@@ -1,6 +1,7 @@
 // The port of writes that change a workspace's learned model as a whole (lambdas/stores/model-write-store.ts), apart
 // from ports.ts because the learning types it carries import ports.ts themselves.
 import type { AuditEventInput } from '../audit';
+import type { Entry } from './entries';
 import type { LabelDelta } from './label-delta';
 
 /** An audit event to write with the change it records, and its time. */
@@ -14,8 +15,6 @@ export interface ImportWrite {
   /** The generation the deltas were sketched for; a reset since then answers `generation_changed`. */
   generation: number;
   deltas: LabelDelta[];
-  /** How many examples the deltas sum (the head's import weight). */
-  examples: number;
   /** With an Idempotency-Key: the record's key, and what it holds (request hash, answer). */
   record?: { pk: string; item: Record<string, unknown> };
   /** The audit event, in the transaction that records the import. */
@@ -24,15 +23,18 @@ export interface ImportWrite {
 }
 
 export type ImportWriteResult =
-  /** `journal`: the entry that holds the import, for the container that took it to mark applied. */
-  | { kind: 'applied'; journal?: { seq: number; generation: number } }
+  /** `entry`: the entry that holds the import, for the container that took it to mark applied. */
+  | { kind: 'applied'; entry: Entry }
   | { kind: 'recorded'; item: Record<string, unknown> }
   | { kind: 'generation_changed' };
 
 /** Writes that change a workspace's learned model as a whole: an import's counts, and a reset. */
 export interface ModelWriteStore {
   applyImport(input: ImportWrite): Promise<ImportWriteResult>;
-  /** Moves the model to a new, empty generation (with its audit event); answers the new generation. */
+  /**
+   * Moves the model to a new, empty generation (with its audit event); answers the generation the workspace is in
+   * afterwards. A model that learned nothing since its last reset stays as it is: nothing written, no event.
+   */
   forget(
     workspaceId: string,
     audit?: (change: { before: Record<string, unknown>; after: Record<string, unknown> }) => AuditEntry,

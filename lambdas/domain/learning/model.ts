@@ -7,7 +7,7 @@
 import { PostingTable } from './posting-table';
 import type { Sketch } from './sketch';
 
-/** The labels a workspace learns at most; feedback or examples naming more are not learned. */
+/** The labels a workspace learns at most per field; an example naming more is refused, feedback is not learned. */
 export const MAX_LABELS = 600;
 
 export const LEARNED_FIELDS = ['category', 'queue', 'priority', 'recommended_action'] as const;

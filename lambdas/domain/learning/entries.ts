@@ -1,0 +1,135 @@
+// A workspace's learning entries as a container applies them (docs/learning.md, "Storage layout"). Every change to
+// what a workspace learned is one entry keyed by the time its writer sent it and an id derived from what it records
+// (a feedback's decision and feedback number, an import's own id): a feedback's counts moved, an import's summed
+// counts, a policy change, a reset. A container reads the entries after its last read minus OVERLAP_MS (an entry lands
+// within OVERLAP_MS / 2 of its time or not at all) and skips those it has applied already, by key.
+import type { LabelDelta } from './label-delta';
+import { type LabelChange, type WorkspaceModel, applyChanges, applyDeltas } from './model';
+import type { Sketch } from './sketch';
+
+/** How far back a container reads again each check: twice the longest an entry may take to land after its time. */
+export const OVERLAP_MS = 10_000;
+
+export interface Entry {
+  /** The entry's sort key: unique, and the same however often its write is sent. */
+  key: string;
+  /** Its time (ms, the writer's clock when it sent the entry). */
+  at: number;
+  /** The model generation it belongs to (a reset's entry: the new one). */
+  generation: number;
+  kind: 'feedback' | 'import' | 'policy' | 'reset';
+  /** A feedback's decision sketch and the labels its counts moved out of (-1) and into (+1). */
+  sketch?: Sketch;
+  changes: LabelChange[];
+  /** An import's counts, summed per label. */
+  deltas?: LabelDelta[];
+}
+
+/** Where a container stands in its workspace's entries. */
+export interface EntryCursor {
+  /** When its last read of the entries was sent (its own clock). */
+  readAt: number;
+  /** Entries applied with a time after readAt - OVERLAP_MS (the next read returns them again), by key. */
+  seen: Map<string, number>;
+  /** This container's own feedback whose removals wait until the read that returns it (see applyOwn). */
+  ownRemovals: Map<string, LabelChange[]>;
+  /** The fold mark when loaded (entries up to it are in the label items) and the entries seen after it. */
+  folded: number;
+  unfolded: number;
+  oldestUnfolded?: number;
+}
+
+export const entryCursor = (readAt: number, folded: number): EntryCursor => ({
+  readAt,
+  seen: new Map(),
+  ownRemovals: new Map(),
+  folded,
+  unfolded: 0,
+});
+
+/** Whether an entry moves counts. */
+export const movesCounts = (e: Entry) => (e.sketch !== undefined && e.changes.length > 0) || !!e.deltas?.length;
+
+/** Applies an entry's counts to a cached model (its index kept in step). */
+function applyEntry(model: WorkspaceModel, entry: Entry): void {
+  if (entry.sketch && entry.changes.length) applyChanges(model, entry.sketch, entry.changes);
+  if (entry.deltas?.length) applyDeltas(model, entry.deltas);
+}
+
+function note(cursor: EntryCursor, entry: Entry): void {
+  cursor.seen.set(entry.key, entry.at);
+  if (entry.at > cursor.folded && movesCounts(entry)) {
+    cursor.unfolded++;
+    cursor.oldestUnfolded = Math.min(cursor.oldestUnfolded ?? entry.at, entry.at);
+  }
+}
+
+/**
+ * This container's own feedback or import, applied at once. What a feedback takes out of a label waits for the read
+ * that returns the entry: the decision's earlier feedback may have been given through another container whose entry
+ * this one has not read yet, and no count is taken from a label before it was added.
+ */
+export function applyOwn(model: WorkspaceModel, cursor: EntryCursor, entry: Entry): void {
+  if (cursor.seen.has(entry.key)) return;
+  const removals = entry.changes.filter((c) => c.sign < 0);
+  applyEntry(model, { ...entry, changes: entry.changes.filter((c) => c.sign > 0) });
+  if (removals.length) cursor.ownRemovals.set(entry.key, removals);
+  note(cursor, entry);
+}
+
+/**
+ * Applies a read's entries (in key order: time order) of the cached generation, skipping those applied already.
+ * Answers whether the workspace must be loaded again (a reset, or an entry of a generation it does not know) and
+ * whether the policy changed.
+ */
+export function takeEntries(
+  model: WorkspaceModel,
+  cursor: EntryCursor,
+  generation: number,
+  entries: readonly Entry[],
+  readAt: number,
+): { reload: boolean; policy: boolean; applied: number } {
+  let policy = false;
+  let applied = 0;
+  for (const entry of entries) {
+    if (entry.generation > generation) return { reload: true, policy, applied };
+    const removals = cursor.ownRemovals.get(entry.key);
+    if (removals) {
+      cursor.ownRemovals.delete(entry.key);
+      applyEntry(model, { ...entry, changes: removals });
+      applied++;
+    }
+    if (cursor.seen.has(entry.key)) continue;
+    note(cursor, entry);
+    if (entry.kind === 'policy') policy = true;
+    if (entry.generation !== generation || !movesCounts(entry)) continue;
+    applyEntry(model, entry);
+    applied++;
+  }
+  forgetOld(cursor, readAt);
+  return { reload: false, policy, applied };
+}
+
+/** A load's entries (applied by the load itself) marked seen, so the next check skips them. */
+export function seeAll(cursor: EntryCursor, entries: readonly Entry[], readAt: number): void {
+  for (const entry of entries) note(cursor, entry);
+  forgetOld(cursor, readAt);
+}
+
+/** The next read starts at readAt - OVERLAP_MS: what it cannot return again need not be remembered. */
+function forgetOld(cursor: EntryCursor, readAt: number): void {
+  cursor.readAt = readAt;
+  for (const [key, at] of cursor.seen) if (at <= readAt - OVERLAP_MS) cursor.seen.delete(key);
+}
+
+/** A feedback entry's changes as stored: `+<field>:<label>` or `-<field>:<label>`. */
+export const encodeChanges = (changes: readonly LabelChange[]): string[] =>
+  changes.map((c) => `${c.sign > 0 ? '+' : '-'}${c.field}:${c.label}`);
+
+export function decodeChanges(stored: unknown): LabelChange[] {
+  if (!Array.isArray(stored)) return [];
+  return stored.map((s: string) => {
+    const colon = s.indexOf(':');
+    return { sign: s[0] === '-' ? -1 : 1, field: s.slice(1, colon) as LabelChange['field'], label: s.slice(colon + 1) };
+  });
+}

@@ -1,0 +1,158 @@
+// Folding a workspace's entries into its label items (docs/learning.md, "Folding"), exactly once whoever runs it and
+// however often. A fold claims a window (the model item's `fw`: entries after its mark `f` up to a time OVERLAP_MS in
+// the past, so every entry of the window has landed); each label item takes the window's counts with its own mark `w`
+// (an update conditional on `w` below the window's end: a second run skips it); then the model item's mark moves.
+// A fold left in flight by a crashed runner is run again by the next one, FOLD_TAKEOVER_MS after its claim.
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { OVERLAP_MS } from '../domain/learning/entries';
+import { type LabelDelta, addDeltaToCounts, journalDeltas } from '../domain/learning/label-delta';
+import { conditionFailed } from './database-faults';
+import { consumedUnits } from './dynamodb-client';
+import { MODEL_KEY, countAttributes, countsFrom, countsKey, modelFrom, queryEntries } from './learning-items';
+import { AGAIN, retrying } from './retry';
+
+/** Entries after which a container that saw them folds (a load reads at most about this many). */
+export const FOLD_WINDOW = 1_024;
+/** A workspace whose oldest unfolded entry is this old folds at its next check. */
+export const FOLD_AGE_MS = 60 * 60 * 1000;
+/** A fold claimed this long ago and not finished is run again (its runner crashed). */
+export const FOLD_TAKEOVER_MS = 10_000;
+/** Counts ADDed by one update: its expression stays well under DynamoDB's 4 KB. */
+const TERMS_PER_UPDATE = 250;
+
+export class LearningFolder {
+  /** Folds run, and the write and read units they consumed as DynamoDB reported them. */
+  readonly stats = { folds: 0, writeUnits: 0, readUnits: 0 };
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  /** Folds `ws` up to OVERLAP_MS ago unless another fold runs; answers the model item's fold mark afterwards. */
+  async fold(ws: string, nowMs = Date.now()): Promise<number> {
+    const read0 = await this.client.send(
+      new GetCommand({ TableName: this.table, Key: { ws, sk: MODEL_KEY }, ConsistentRead: true }),
+    );
+    this.stats.readUnits += 1;
+    const model = modelFrom(read0.Item);
+    if (model.folding !== undefined && nowMs - (model.foldingAt ?? 0) < FOLD_TAKEOVER_MS) return model.folded;
+    const end = model.folding ?? nowMs - OVERLAP_MS;
+    if (end <= model.folded) return model.folded;
+    if (model.folding === undefined && !(await this.claim(ws, model.generation, model.folded, end, nowMs)))
+      return model.folded;
+    const read = await queryEntries(this.client, this.table, ws, model.folded, true, end);
+    this.stats.readUnits += read.units;
+    const taken = read.entries.filter((e) => e.generation === model.generation);
+    await Promise.all(journalDeltas(taken).map((d) => this.addDelta(ws, model.generation, end, d)));
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { ws, sk: MODEL_KEY },
+          UpdateExpression: 'SET f = :end REMOVE fw, fa',
+          ConditionExpression: 'fw = :end AND g = :g',
+          ExpressionAttributeValues: { ':end': end, ':g': model.generation },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.stats.writeUnits += consumedUnits(out);
+      this.stats.folds++;
+    } catch (err) {
+      // Another run of this fold finished it first, or a reset took the claim away.
+      if (!conditionFailed(err)) throw err;
+    }
+    return end;
+  }
+
+  private async claim(ws: string, generation: number, folded: number, end: number, nowMs: number) {
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { ws, sk: MODEL_KEY },
+          UpdateExpression: 'SET fw = :end, fa = :now',
+          ConditionExpression: 'g = :g AND attribute_not_exists(fw) AND (attribute_not_exists(f) OR f = :f)',
+          ExpressionAttributeValues: { ':end': end, ':now': nowMs, ':g': generation, ':f': folded },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.stats.writeUnits += consumedUnits(out);
+      return true;
+    } catch (err) {
+      if (conditionFailed(err)) return false;
+      throw err;
+    }
+  }
+
+  /**
+   * One label's share of the window, applied once (its mark `w` at the window's end says it was). Up to
+   * TERMS_PER_UPDATE counts: one ADD; more (a label in most of the window: a priority): the item read, then put whole
+   * on the condition that its mark did not move. Either way one write billed by the item's size.
+   */
+  private async addDelta(ws: string, generation: number, end: number, delta: LabelDelta): Promise<void> {
+    const sk = countsKey(generation, `${delta.field}:${delta.label}`);
+    const terms: [string, number][] = [['docs', delta.docs], ['total', delta.total], ...delta.counts];
+    if (terms.length > TERMS_PER_UPDATE) return this.rewrite(ws, sk, end, delta);
+    const names: Record<string, string> = {};
+    const values: Record<string, number> = { ':end': end };
+    const adds = terms.map(([name, n], i) => {
+      names[`#${i}`] = name;
+      values[`:${i}`] = n;
+      return `#${i} :${i}`;
+    });
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { ws, sk },
+          UpdateExpression: `SET w = :end ADD ${adds.join(', ')}`,
+          ConditionExpression: 'attribute_not_exists(w) OR w < :end',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.stats.writeUnits += consumedUnits(out);
+    } catch (err) {
+      if (!conditionFailed(err)) throw err;
+    }
+  }
+
+  private rewrite(ws: string, sk: string, end: number, delta: LabelDelta): Promise<void> {
+    return retrying('label rewrite', async () => {
+      const read = await this.client.send(
+        new GetCommand({
+          TableName: this.table,
+          Key: { ws, sk },
+          ConsistentRead: true,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.stats.readUnits += consumedUnits(read);
+      const was = read.Item && countsFrom(read.Item);
+      if (was && was.folded >= end) return;
+      const counts = was?.counts ?? countsFrom({ sk }).counts;
+      addDeltaToCounts(counts, delta);
+      try {
+        const out = await this.client.send(
+          new PutCommand({
+            TableName: this.table,
+            Item: { ws, sk, ...countAttributes(counts), w: end },
+            ConditionExpression: !was
+              ? 'attribute_not_exists(sk)'
+              : was.folded
+                ? 'w = :was'
+                : 'attribute_not_exists(w)',
+            ...(was?.folded ? { ExpressionAttributeValues: { ':was': was.folded } } : {}),
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        );
+        this.stats.writeUnits += consumedUnits(out);
+      } catch (err) {
+        if (conditionFailed(err)) return AGAIN;
+        throw err;
+      }
+    });
+  }
+}

@@ -1,0 +1,190 @@
+// The learning table's items (docs/learning.md, "Storage layout"): per workspace (`ws`) the model item `m`, each
+// label's folded counts `c#<generation>#<field>:<label>` and the entries `e#<time>#<id>`. Keys, codecs and reads.
+import { randomBytes } from 'node:crypto';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type Entry, decodeChanges, encodeChanges } from '../domain/learning/entries';
+import { type LabelDelta, decodeDeltas, encodeDeltas } from '../domain/learning/label-delta';
+import { type LabelCounts, type LearnedField, labelCounts } from '../domain/learning/model';
+import { SENDER_BUCKETS, TEXT_BUCKETS, decodeSketch, encodeSketch, newSketchKey } from '../domain/learning/sketch';
+import { ITEM_PREFIX } from '../contract/tables';
+import { consumedUnits } from './dynamodb-client';
+
+export const MODEL_KEY = 'm';
+/** An entry is kept 30 days: folded long before (FOLD_AGE_MS), whatever its decision's retention. */
+export const ENTRY_SECONDS = 30 * 24 * 60 * 60;
+
+export const countsKey = (generation: number, id: string) => `c#${generation}#${id}`;
+export const entryKey = (at: number, id: string) => `e#${String(Math.max(0, Math.floor(at))).padStart(13, '0')}#${id}`;
+/** An id for an entry no retry can write twice under another id (an import): random, fixed for its write. */
+export const randomId = () => randomBytes(9).toString('base64url');
+
+export interface ModelItem {
+  generation: number;
+  sketchKey?: string;
+  /** Entries up to this time are in the label items. */
+  folded: number;
+  /** A fold in flight: the end of its window, and when it was claimed. */
+  folding?: number;
+  foldingAt?: number;
+  /** When `admin workspace migrate-learning` moved the counts from before version 4 (absent: not yet). */
+  migrated?: number;
+}
+
+export const modelFrom = (item: Record<string, unknown> | undefined): ModelItem => ({
+  generation: Number(item?.g ?? 0),
+  sketchKey: typeof item?.sketch_key === 'string' ? item.sketch_key : undefined,
+  folded: Number(item?.f ?? 0),
+  folding: item?.fw === undefined ? undefined : Number(item.fw),
+  foldingAt: item?.fa === undefined ? undefined : Number(item.fa),
+  migrated: item?.migrated === undefined ? undefined : Number(item.migrated),
+});
+
+/**
+ * The model item, made on a workspace's first load (concurrent first loads agree). A workspace that learned before
+ * version 4 keeps its sketch key and generation, read from its model item in the decisions table (`wsmodel#`):
+ * its counts, moved by `admin workspace migrate-learning`, and its decisions' sketches are in that key.
+ */
+export async function readModelItem(
+  client: DynamoDBDocumentClient,
+  table: string,
+  ws: string,
+  decisionsTable: string,
+): Promise<ModelItem> {
+  const read = await client.send(
+    new GetCommand({ TableName: table, Key: { ws, sk: MODEL_KEY }, ConsistentRead: true }),
+  );
+  if (typeof read.Item?.sketch_key === 'string') return modelFrom(read.Item);
+  const before = (
+    await client.send(
+      new GetCommand({ TableName: decisionsTable, Key: { pk: ITEM_PREFIX.workspaceModel + ws }, ConsistentRead: true }),
+    )
+  ).Item;
+  const out = await client.send(
+    new UpdateCommand({
+      TableName: table,
+      Key: { ws, sk: MODEL_KEY },
+      UpdateExpression: 'SET sketch_key = if_not_exists(sketch_key, :key), g = if_not_exists(g, :g)',
+      ExpressionAttributeValues: {
+        ':key': typeof before?.sketch_key === 'string' ? before.sketch_key : newSketchKey(),
+        ':g': Number(before?.generation ?? 0),
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return modelFrom(out.Attributes);
+}
+
+/** A count's attribute: its kind, then its bucket in base 36 (below 2^14: at most 3 digits). */
+const COUNT_NAME = /^[tsd][0-9a-z]{1,3}$/;
+
+/** A label item's attributes back into counts (zero counts skipped); `w` is the last fold it holds. */
+export function countsFrom(item: Record<string, unknown>): { counts: LabelCounts; folded: number } {
+  const name = String(item.sk).replace(/^c#\d+#/, '');
+  const [field, label] = [name.slice(0, name.indexOf(':')) as LearnedField, name.slice(name.indexOf(':') + 1)];
+  const counts = labelCounts(field, label);
+  counts.docs = Number(item.docs ?? 0);
+  counts.total = Number(item.total ?? 0);
+  for (const [name, raw] of Object.entries(item)) {
+    if (!COUNT_NAME.test(name)) continue;
+    const kind = name[0];
+    const bucket = parseInt(name.slice(1), 36);
+    const n = Number(raw);
+    if (bucket >= (kind === 't' ? TEXT_BUCKETS : SENDER_BUCKETS) || !(n > 0)) continue;
+    (kind === 't' ? counts.text : kind === 's' ? counts.senders : counts.domains).set(bucket, n);
+  }
+  return { counts, folded: Number(item.w ?? 0) };
+}
+
+/** A label's counts as item attributes. */
+export function countAttributes(counts: LabelCounts): Record<string, number> {
+  const out: Record<string, number> = { docs: counts.docs, total: counts.total };
+  for (const [b, n] of counts.text) out[`t${b.toString(36)}`] = n;
+  for (const [b, n] of counts.senders) out[`s${b.toString(36)}`] = n;
+  for (const [b, n] of counts.domains) out[`d${b.toString(36)}`] = n;
+  return out;
+}
+
+const KIND_OF: Record<string, Entry['kind']> = { f: 'feedback', x: 'import', p: 'policy', r: 'reset' };
+
+export function entryFrom(item: Record<string, unknown>): Entry {
+  const key = String(item.sk);
+  const id = key.slice(16);
+  return {
+    key,
+    at: Number(key.slice(2, 15)),
+    generation: Number(item.g ?? 0),
+    kind: KIND_OF[id[0]] ?? 'policy',
+    sketch: item.s instanceof Uint8Array ? decodeSketch(item.s) : undefined,
+    changes: decodeChanges(item.ch),
+    ...(item.dx instanceof Uint8Array && Array.isArray(item.dl)
+      ? { deltas: decodeDeltas(item.dl as string[], item.dx) }
+      : {}),
+  };
+}
+
+/** An entry as an item: `id` starts with its kind's letter (f feedback, x import, p policy, r reset). */
+export function entryItem(
+  ws: string,
+  at: number,
+  id: string,
+  generation: number,
+  body: { sketch?: import('../domain/learning/sketch').Sketch; changes?: Entry['changes']; deltas?: LabelDelta[] },
+): Record<string, unknown> {
+  const encoded = body.deltas?.length ? encodeDeltas(body.deltas) : undefined;
+  return {
+    ws,
+    sk: entryKey(at, id),
+    g: generation,
+    ...(body.sketch && body.changes?.length ? { s: encodeSketch(body.sketch), ch: encodeChanges(body.changes) } : {}),
+    ...(encoded ? { dl: encoded.labels, dx: encoded.bytes } : {}),
+    expires_at: Math.floor(at / 1000) + ENTRY_SECONDS,
+  };
+}
+
+/** Every item of `ws` whose key lies in (after, upTo] (a key prefix range), page by page, with read units consumed. */
+export async function queryRange(
+  client: DynamoDBDocumentClient,
+  table: string,
+  ws: string,
+  range: { after: string; upTo: string },
+  consistent: boolean,
+): Promise<{ items: Record<string, unknown>[]; units: number; requests: number }> {
+  const items: Record<string, unknown>[] = [];
+  let units = 0;
+  let requests = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await client.send(
+      new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: 'ws = :ws AND sk BETWEEN :after AND :upTo',
+        ExpressionAttributeValues: { ':ws': ws, ':after': range.after, ':upTo': range.upTo },
+        ConsistentRead: consistent,
+        ExclusiveStartKey: start,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+    requests++;
+    units += consumedUnits(out);
+    for (const item of out.Items ?? []) if (item.sk !== range.after) items.push(item);
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return { items, units, requests };
+}
+
+/** The entries with a time after `afterMs` (up to `upToMs`, inclusive). */
+export const queryEntries = (
+  client: DynamoDBDocumentClient,
+  table: string,
+  ws: string,
+  afterMs: number,
+  consistent: boolean,
+  upToMs = 9_999_999_999_999,
+) =>
+  queryRange(client, table, ws, { after: entryKey(afterMs, '~'), upTo: entryKey(upToMs, '~') }, consistent).then(
+    (r) => ({ ...r, entries: r.items.map(entryFrom) }),
+  );
+
+/** A generation's label items. */
+export const queryCounts = (client: DynamoDBDocumentClient, table: string, ws: string, generation: number) =>
+  queryRange(client, table, ws, { after: `c#${generation}#`, upTo: `c#${generation}#~` }, true);

@@ -1,0 +1,70 @@
+// `workspace model` as an operator runs it (README, Admin CLI): after a CLI import of N examples of a label it shows N,
+// feedback over HTTP adds to it, and after a forget it shows the new, empty generation.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { call } from '../support/http';
+import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
+import { type AdminResult, adminCliEnv, runAdmin } from '../support/admin-cli';
+
+jest.setTimeout(120_000);
+let api: TestApi;
+let key: string;
+let env: NodeJS.ProcessEnv;
+
+const admin = (...args: string[]): Promise<AdminResult> => runAdmin(env, [...args, '--json']);
+
+beforeAll(async () => {
+  api = await startTestApi('wsmodel', { workspaceCacheTtlSeconds: 0 });
+  ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_m']));
+  env = adminCliEnv(api.tables.names);
+}, 60_000);
+afterAll(async () => api?.close());
+
+it('shows the examples held per field and label, the way the service loads them', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'model-'));
+  const line = (i: number, category: string) =>
+    JSON.stringify({
+      signal: { source: 'email', subject: `Parcel ${i}`, body: `Where is parcel ${i}?` },
+      labels: { category },
+    });
+  const lines = [
+    ...Array.from({ length: 7 }, (_, i) => line(i, 'customs_hold')),
+    line(8, 'billing'),
+    line(9, 'billing'),
+  ];
+  writeFileSync(join(dir, 'history.jsonl'), `${lines.join('\n')}\n`);
+  const imported = await admin('workspace', 'import', '--workspace', 'ws_m', '--file', join(dir, 'history.jsonl'));
+  expect(imported.json.learned).toBe(9);
+
+  const shown = await admin('workspace', 'model', '--workspace', 'ws_m');
+  expect(shown.code).toBe(0);
+  expect(shown.json).toEqual({
+    workspace_id: 'ws_m',
+    generation: 0,
+    labels: [
+      { field: 'category', label: 'billing', examples: 2 },
+      { field: 'category', label: 'customs_hold', examples: 7 },
+    ],
+  });
+
+  const decision = await call(api.baseUrl, 'POST', '/signals/analyze', {
+    key,
+    body: { workspace_id: 'ws_m', source: 'email', subject: 'Invoice', body: 'I was billed twice this month.' },
+  });
+  await call(api.baseUrl, 'POST', `/decisions/${decision.json.decision_id}/feedback`, {
+    key,
+    body: { category: 'billing', priority: 'high' },
+  });
+  const text = await runAdmin(env, ['workspace', 'model', '--workspace', 'ws_m']);
+  expect(text.stdout).toMatch(/generation 0, 3 labels/);
+  expect(text.stdout).toMatch(/category {2}billing {2}3/);
+  expect(text.stdout).toMatch(/priority {2}high {2}1/);
+
+  expect((await call(api.baseUrl, 'DELETE', '/workspaces/ws_m/model', { key })).status).toBe(200);
+  expect((await admin('workspace', 'model', '--workspace', 'ws_m')).json).toEqual({
+    workspace_id: 'ws_m',
+    generation: 1,
+    labels: [],
+  });
+});
