@@ -6,6 +6,7 @@
 // Prints "N schedules, K counts lost, D doubled" last. Exit status 1 when any count was lost or doubled.
 import { parseArgs } from 'node:util';
 import { IN_MEMORY, startDynamoDbLocal } from '../lib/local/dynamodb-local';
+import { callsSeen } from '../test/support/learning-faults-injector';
 import {
   type FaultSummary,
   describeFailure,
@@ -45,6 +46,7 @@ function report(s: FaultSummary, seconds: number): void {
     .join(', ');
   console.log(
     `operations: ${s.acknowledged} acknowledged, ${s.unacknowledged} not; faults injected: ${faults}; ` +
+      `${(callsSeen.n / Math.max(1, s.schedules)).toFixed(1)} writer calls per schedule; ` +
       `${seconds.toFixed(1)} s (${(s.schedules / seconds).toFixed(0)} schedules/s)`,
   );
   console.log(summaryLine(s));

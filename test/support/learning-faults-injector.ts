@@ -38,6 +38,9 @@ export interface AttemptFaults {
   counts: Map<FaultKind, number>;
 }
 
+/** DynamoDB calls the injector saw (faulted or not): the run's cost figure. */
+export const callsSeen = { n: 0 };
+
 export class WriterStopped extends Error {
   override readonly name = 'WriterStopped';
 }
@@ -73,6 +76,7 @@ function describe(commandName: string, input: Record<string, unknown>): string {
 export function installFaultInjector(client: DynamoDBDocumentClient): void {
   client.middlewareStack.add(
     (next, context) => async (args) => {
+      callsSeen.n++;
       const faults = attempts.getStore();
       if (!faults) return next(args);
       const call = describe(String(context.commandName ?? ''), args.input as Record<string, unknown>);

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Settings } from '../../lambdas/contract/settings';
 import type { Service } from '../../lambdas/service';
-import { sleep } from '../../lambdas/stores/retry';
+import { AGAIN, type RetryPolicy, retrying, sleep } from '../../lambdas/stores/retry';
+import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import { gatewayEvents, lambdaContext } from '../../lib/local/server';
 import { type AttemptFaults, type FaultKind, withFaults } from './learning-faults-injector';
 import { type Comparison, WorkspaceReference } from './learning-faults-model';
@@ -17,6 +18,8 @@ const API = '/api/v1';
 /** The SDK's retries after the first attempt. */
 const SDK_RETRIES = 3;
 const RETRYABLE = new Set([429, 502, 503, 504]);
+/** The set-up and the final check, which run without faults, wait out a loaded machine. */
+const PATIENT: RetryPolicy = { attempts: 8, baseMs: 100, capMs: 2_000, budgetMs: 30_000 };
 
 /** What a schedule runs against: the writers' containers (faulty clients) and a clean client for the checks. */
 export interface FaultWorld {
@@ -84,7 +87,8 @@ class ScheduleRun {
   readonly refs: WorkspaceReference[];
   readonly late: Promise<unknown>[] = [];
   readonly faults = new Map<FaultKind, number>();
-  readonly trace: string[] = [];
+  /** Lines of the failure report; an attempt's calls are rendered at the end (an abandoned one runs on). */
+  readonly trace: (string | (() => string))[] = [];
   readonly unexpected: string[] = [];
   acknowledged = 0;
   unacknowledged = 0;
@@ -111,9 +115,9 @@ class ScheduleRun {
 
   /** A request as the SDK sends it: retried on 429/5xx/timeouts with the same body and key; true when answered 2xx. */
   private async send(index: number, req: () => ReturnType<typeof request>): Promise<boolean> {
-    const steps: string[] = [];
+    const steps: (() => string)[] = [];
     const done = (acked: boolean, how: string) => {
-      this.trace.push(`  #${index} ${steps.join(' → ')} = ${how}`);
+      this.trace.push(() => `  #${index} ${steps.map((s) => s()).join(' → ')} = ${how}`);
       return acked;
     };
     for (let n = 0; n <= SDK_RETRIES; n++) {
@@ -127,17 +131,18 @@ class ScheduleRun {
         answer = await Promise.race([running, sleep(random() * 15).then(() => 'timeout' as const)]);
         if (answer === 'timeout') this.late.push(running.catch(() => undefined));
       } else answer = await running;
-      const calls = `[${faults.log.join(', ')}]`;
+      const calls = () => `[${faults.log.join(', ')}]`;
       if (faults.dead) {
         this.late.push(running.catch(() => undefined));
-        steps.push(`stopped ${calls}`);
+        steps.push(() => `stopped ${calls()}`);
         return done(false, 'abandoned');
       }
       if (answer === 'timeout') {
-        steps.push(`client timeout ${calls}`);
+        steps.push(() => `client timeout (it ran on) ${calls()}`);
         continue;
       }
-      steps.push(`${answer.statusCode} ${calls}`);
+      const status = answer.statusCode;
+      steps.push(() => `${status} ${calls()}`);
       if (answer.statusCode >= 200 && answer.statusCode < 300) return done(true, 'acknowledged');
       if (!RETRYABLE.has(answer.statusCode)) {
         this.unexpected.push(`#${index} ${answer.statusCode} ${answer.body.slice(0, 160)}`);
@@ -153,8 +158,22 @@ class ScheduleRun {
     const signals = this.schedule.workspaces.flatMap((w) =>
       w.signals.map((s) => ({ workspace_id: w.id, source: 'support_message', ...s })),
     );
-    const req = request(this.world.apiKey, 'POST', '/signals/analyze-batch', { signals });
-    const answer = await attempt(this.world, this.world.containers[0], req);
+    // A 503 here is the loaded machine's (DynamoDB Local answering slowly), or a fault of a load that another attempt
+    // started and this one shares: sent again with its Idempotency-Key, like any SDK request.
+    const send = () =>
+      attempt(
+        this.world,
+        this.world.containers[0],
+        request(this.world.apiKey, 'POST', '/signals/analyze-batch', { signals }, `setup-${this.schedule.seed}`),
+      );
+    const answer = await retrying(
+      'the schedule set-up',
+      async () => {
+        const a = await send();
+        return a.statusCode === 503 ? AGAIN : a;
+      },
+      PATIENT,
+    );
     if (answer.statusCode !== 200)
       throw new Error(`analyze-batch answered ${answer.statusCode}: ${answer.body.slice(0, 200)}`);
     const data = (JSON.parse(answer.body) as { data: { decision?: { decision_id: string } }[] }).data;
@@ -245,10 +264,18 @@ export async function runSchedule(world: FaultWorld, schedule: Schedule): Promis
     unacknowledged: run.unacknowledged,
     unexpected: run.unexpected,
     faults: run.faults,
-    trace: run.trace,
+    trace: run.trace.map((line) => (typeof line === 'string' ? line : line())),
   };
   for (const [i, w] of schedule.workspaces.entries()) {
-    const loaded = await loadAsContainer(world.settings, world.checkClient, w.id);
+    const loaded = await retrying(
+      'the check load',
+      () =>
+        loadAsContainer(world.settings, world.checkClient, w.id).catch((err: unknown): typeof AGAIN => {
+          if (isDatabaseUnavailable(err)) return AGAIN;
+          throw err;
+        }),
+      PATIENT,
+    );
     const c = run.refs[i].compare(loaded.labels, loaded.sketchKey);
     result.lost += c.lost;
     result.doubled += c.doubled;

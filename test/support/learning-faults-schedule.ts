@@ -47,7 +47,7 @@ function labelsFor(random: () => number): Labels {
 /** The schedule of `seed`; `runTag` keeps workspace ids apart between runs over the same tables. */
 export function scheduleFor(seed: number, runTag: string, canFold: boolean): Schedule {
   const random = seededRandom(seed);
-  const workspaces = Array.from({ length: random() < 0.3 ? 2 : 1 }, (_, w) => ({
+  const workspaces = Array.from({ length: random() < 0.2 ? 2 : 1 }, (_, w) => ({
     id: `wsf_${runTag}_${seed}_${w}`,
     signals: Array.from({ length: 2 + Math.floor(random() * 3) }, (_, i) => textFor(random, `${seed}-${w}-${i}`)),
   }));
@@ -60,7 +60,7 @@ export function scheduleFor(seed: number, runTag: string, canFold: boolean): Sch
   ];
   const total = weights.reduce((s, [, n]) => s + n, 0);
   const groups: Schedule['groups'] = [];
-  const count = 3 + Math.floor(random() * 5);
+  const count = 3 + Math.floor(random() * 4);
   for (let index = 0; index < count; index++) {
     let r = random() * total;
     const kind = weights.find(([, n]) => (r -= n) < 0)?.[0] ?? 'feedback';
