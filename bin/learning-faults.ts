@@ -3,6 +3,8 @@
 // faults, each compared with the reference model. A failing schedule prints its seed; run that seed alone to see it again.
 //   npm run faults -- --schedules 100000 --seed 1        schedules of seeds 1 .. 100000
 //   npm run faults -- --seed 4711 --schedules 1          one schedule, its trace printed if it fails
+//   npm run faults -- --fault-scale 0                    the same schedules without faults (the harness's baseline)
+//   npm run faults -- --containers 1                     one writer container (no cache of another one)
 // Prints "N schedules, K counts lost, D doubled" last. Exit status 1 when any count was lost or doubled.
 import { parseArgs } from 'node:util';
 import { IN_MEMORY, startDynamoDbLocal } from '../lib/local/dynamodb-local';
@@ -20,6 +22,10 @@ const { values } = parseArgs({
     schedules: { type: 'string', default: '1000' },
     seed: { type: 'string', default: '1' },
     parallel: { type: 'string', default: '12' },
+    /** Scales the faults' chances: 0 runs the schedules without faults (the harness's own baseline). */
+    'fault-scale': { type: 'string', default: '1' },
+    /** Writers' containers (1: every request meets the same cached workspaces). */
+    containers: { type: 'string', default: '2' },
     /** How many failing schedules to print in full (the others by seed). */
     show: { type: 'string', default: '3' },
   },
@@ -33,6 +39,9 @@ const schedules = count('schedules', values.schedules, 1);
 const firstSeed = count('seed', values.seed, 0);
 const parallel = count('parallel', values.parallel, 1);
 const show = count('show', values.show, 0);
+const containers = count('containers', values.containers, 1);
+const faultScale = Number(values['fault-scale']);
+if (!(faultScale >= 0)) throw new Error('--fault-scale must be a number of at least 0');
 
 function report(s: FaultSummary, seconds: number): void {
   const shown = s.failures.slice(0, show);
@@ -56,7 +65,7 @@ async function main(): Promise<number> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
   const db = await startDynamoDbLocal({ port: 0, dataDir: IN_MEMORY });
   process.env.TEST_DYNAMODB_ENDPOINT = db.endpoint;
-  const run = await startFaultRun('faultscli');
+  const run = await startFaultRun('faultscli', faultScale, containers);
   const started = Date.now();
   try {
     let done = 0;

@@ -28,6 +28,8 @@ export interface FaultWorld {
   checkClient: DynamoDBDocumentClient;
   tableName: string;
   apiKey: string;
+  /** Scales every fault's chance (1: as designed; 0: no faults at all, the harness's own baseline). */
+  faultScale: number;
 }
 
 export interface ScheduleResult extends Comparison {
@@ -105,7 +107,7 @@ class ScheduleRun {
     // Half the attempts run clean; the others fail 10 to 40% of their calls.
     return {
       random,
-      rate: random() < 0.5 ? 0 : 0.1 + random() * 0.3,
+      rate: random() < 0.5 ? 0 : (0.1 + random() * 0.3) * this.world.faultScale,
       log: [],
       dead: false,
       late: this.late,
@@ -122,16 +124,17 @@ class ScheduleRun {
     };
     for (let n = 0; n <= SDK_RETRIES; n++) {
       const random = seededRandom(this.schedule.seed, 1_000 + index * 10 + n);
-      const container = this.world.containers[Math.floor(random() * this.world.containers.length)];
+      const c = Math.floor(random() * this.world.containers.length);
+      const container = this.world.containers[c];
       const faults = this.attemptFaults(random);
       const running = attempt(this.world, container, req(), faults);
       let answer: Answer | 'timeout';
-      if (random() < 0.05) {
+      if (random() < 0.05 * this.world.faultScale) {
         // The SDK's attempt timeout: it gives up and sends again while this attempt still runs.
         answer = await Promise.race([running, sleep(random() * 15).then(() => 'timeout' as const)]);
         if (answer === 'timeout') this.late.push(running.catch(() => undefined));
       } else answer = await running;
-      const calls = () => `[${faults.log.join(', ')}]`;
+      const calls = () => `c${c} [${faults.log.join(', ')}]`;
       if (faults.dead) {
         this.late.push(running.catch(() => undefined));
         steps.push(() => `stopped ${calls()}`);

@@ -13,30 +13,38 @@ import { type FaultWorld, type ScheduleResult, runSchedule } from './learning-fa
 import { scheduleFor } from './learning-faults-schedule';
 import { foldOnce } from './learning-harness-adapter';
 
-/** Writer containers: two, so a request and its retry may land on different caches, as behind API Gateway. */
-const CONTAINERS = 2;
-
 export interface FaultRun {
   world: FaultWorld;
   close(): Promise<void>;
 }
 
 /** Fresh tables, a partner whose key may use every `wsf_` workspace, and the writers' containers over faulty clients. */
-export async function startFaultRun(label = 'faults'): Promise<FaultRun> {
+/**
+ * `containers`: the writers' containers, two by default, so that a request and its retry, or a forget and the next
+ * feedback, may meet different cached workspaces, as behind API Gateway.
+ */
+export async function startFaultRun(label = 'faults', faultScale = 1, containers = 2): Promise<FaultRun> {
   const tables: TestTables = await createTestTables(label);
   const admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions));
   const { key } = await partnerWithKey(admin, 'faults', ['wsf_*']);
   // Keys and grants cached for the run: the authorizer's reads are not what is tested.
   const settings = testSettings(tables, { authCacheTtlSeconds: 3_600 });
-  const containers: Service[] = Array.from({ length: CONTAINERS }, () => {
+  const services: Service[] = Array.from({ length: containers }, () => {
     const client = createDocumentClient({ endpoint: testEndpoint(), requestTimeoutMs: 4_000 });
     installFaultInjector(client);
     return createService(settings, { client });
   });
   return {
-    world: { settings, containers, checkClient: tables.client, tableName: tables.names.decisions, apiKey: key },
+    world: {
+      settings,
+      containers: services,
+      checkClient: tables.client,
+      tableName: tables.names.decisions,
+      apiKey: key,
+      faultScale,
+    },
     async close() {
-      for (const c of containers) c.dependencies.client.destroy();
+      for (const c of services) c.dependencies.client.destroy();
       await tables.drop();
     },
   };
