@@ -41,8 +41,14 @@ export interface AttemptFaults {
 /** DynamoDB calls the injector saw (faulted or not): the run's cost figure. */
 export const callsSeen = { n: 0 };
 
+/**
+ * The stopped writer's calls fail with this. Its own request is abandoned whatever it answers; another request that
+ * shares the failed call (a container's concurrent requests share one load of a workspace) sees an unreachable
+ * database, a 503 its SDK retries, as it would when the writer's process died.
+ */
 export class WriterStopped extends Error {
   override readonly name = 'WriterStopped';
+  readonly $metadata = { httpStatusCode: 503 };
 }
 
 const attempts = new AsyncLocalStorage<AttemptFaults>();
