@@ -1,7 +1,10 @@
 // The fault-schedule test's one coupling to the learning store (test/support/learning-faults*.ts; docs/learning.md,
 // "Fault-schedule test"). Everything else in the harness goes through the API's route handlers. A new store adapts
 // the harness by editing this file alone: how a container loads a workspace's counts, how the store is settled before
-// counts are compared, and how a fold is run as one of a schedule's operations.
+// counts are compared, and how a fold is run as one of a schedule's operations. The final check calls
+// loadAsContainer with a client without faults; a `load` operation calls it, and `foldOnce`, under the schedule's
+// faults. A store that holds nothing back returns the loaded counts as they are; one that folds by other means (a
+// stream consumer, say) runs one pass of it in foldOnce, or sets foldOnce to undefined (schedules then have no folds).
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Settings } from '../../lambdas/contract/settings';
 import { createDependencies } from '../../lambdas/dependencies';
@@ -60,8 +63,8 @@ function settleJournal(state: WorkspaceState): void {
 
 /**
  * One fold, as a schedule's operation (run under the schedule's faults, like any writer): today's store folds the
- * journal up to the head one entry at a time (window 1, no lag, so a fold meets entries still being written).
- * Undefined when a store has nothing to fold.
+ * journal's next entry (window 1, no lag, so a fold meets entries still being written). Undefined when a store has
+ * nothing to fold.
  */
 export const foldOnce:
   ((client: DynamoDBDocumentClient, tableName: string, workspaceId: string) => Promise<void>) | undefined = async (
