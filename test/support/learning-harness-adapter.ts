@@ -63,8 +63,8 @@ function settleJournal(state: WorkspaceState): void {
 
 /**
  * One fold, as a schedule's operation (run under the schedule's faults, like any writer): today's store folds the
- * journal's next entry (window 1, no lag, so a fold meets entries still being written). Undefined when a store has
- * nothing to fold.
+ * journal's next entry, or up to the head when an import is not folded yet (window 1, no lag, import weight 1, so a
+ * fold meets entries still being written). Undefined when a store has nothing to fold.
  */
 export const foldOnce:
   ((client: DynamoDBDocumentClient, tableName: string, workspaceId: string) => Promise<void>) | undefined = async (
