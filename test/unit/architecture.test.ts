@@ -13,7 +13,8 @@ function sources(dir: string): string[] {
   });
 }
 
-const FILES = [...sources('lambdas'), ...sources('lib'), ...sources('bin')];
+// test/support too: a bin script may run a harness that lives with the tests (bin/learning-faults.ts).
+const FILES = [...sources('lambdas'), ...sources('lib'), ...sources('bin'), ...sources('test/support')];
 const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm;
 
 /** Repository-relative files and package names each file imports (type-only imports included: they still couple). */
