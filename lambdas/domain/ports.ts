@@ -308,6 +308,11 @@ export interface FeedbackRecorded {
 export interface FeedbackStore {
   getTarget(decisionId: string): Promise<FeedbackTarget | undefined>;
   /**
+   * The workspace's model generation as stored now (strongly consistent): a container whose cached copy is older
+   * (a forget through another container) loads the workspace again before it computes what a feedback moves.
+   */
+  generationOf(workspaceId: string): Promise<number>;
+  /**
    * Stores the feedback (replacing any earlier one) and moves the decision's counts in the model from `target.learned`
    * to `learned`. Returns false when another feedback on the same decision landed first (the caller reads again).
    */

@@ -23,7 +23,14 @@ export function feedbackRoute(deps: Dependencies): RouteHandler {
       const { fields } = validInput(validateFeedback(event.body), undefined, forbiddenKeys);
       const workspaceId = target.decision.workspace_id;
       const createdAt = new Date().toISOString();
-      const outcome = await recordFeedback(target, fields, feedbackStore, await workspaces.get(workspaceId), createdAt);
+      // A forget through another container since this one cached the workspace: load it again, so the feedback is
+      // computed against the generation it lands in (docs/learning.md, "Forget").
+      let workspace = await workspaces.get(workspaceId);
+      if ((workspace.state.generation ?? 0) !== (await feedbackStore.generationOf(workspaceId))) {
+        workspaces.invalidate(workspaceId);
+        workspace = await workspaces.get(workspaceId);
+      }
+      const outcome = await recordFeedback(target, fields, feedbackStore, workspace, createdAt);
       if (outcome.kind === 'busy') throw unavailable();
       // This container decides with what was just learned at once (its cached model takes the same change, no
       // reload); other containers within WORKSPACE_CACHE_TTL_SECONDS.

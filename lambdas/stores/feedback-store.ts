@@ -2,7 +2,7 @@
 // decision's update and the learning entry of the counts it moves, in one transaction. Both land or neither does, so a
 // retry (by the SDK, or by the partner after a 503) finds either the decision as it was, and teaches it all again, or
 // the decision moved, its entry written, and nothing left to teach.
-import { TransactWriteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import { type Entry, OVERLAP_MS } from '../domain/learning/entries';
 import { learnedChanges } from '../domain/learning/model';
@@ -17,7 +17,7 @@ import {
 import { decisionFrom } from './decision-store';
 import { conditionFailed, isDatabaseUnavailable, transactionCancelled } from './database-faults';
 import { getItem } from './dynamodb-client';
-import { entryFrom, entryItem } from './learning-items';
+import { MODEL_KEY, entryFrom, entryItem } from './learning-items';
 
 export class DynamoFeedbackStore implements FeedbackStore {
   /** Counts writes, for the bench's "bounded, stated and measured" figure. */
@@ -41,6 +41,18 @@ export class DynamoFeedbackStore implements FeedbackStore {
       learnedGeneration: Number(item.learned_generation ?? 0),
       expiresAt: item.expires_at === undefined ? undefined : Number(item.expires_at),
     };
+  }
+
+  async generationOf(workspaceId: string): Promise<number> {
+    const read = await this.client.send(
+      new GetCommand({
+        TableName: this.learningTable,
+        Key: { ws: workspaceId, sk: MODEL_KEY },
+        ProjectionExpression: 'g',
+        ConsistentRead: true,
+      }),
+    );
+    return Number(read.Item?.g ?? 0);
   }
 
   /**

@@ -26,6 +26,7 @@ export interface FaultWorld {
   settings: Settings;
   containers: Service[];
   checkClient: DynamoDBDocumentClient;
+  /** The learning table (where folds run). */
   tableName: string;
   apiKey: string;
   /** Scales every fault's chance (1: as designed; 0: no faults at all, the harness's own baseline). */

@@ -80,11 +80,13 @@ export function scheduleFor(seed: number, runTag: string, canFold: boolean): Sch
             }
           : { kind, ws };
     const last = groups.at(-1);
-    // A forget runs alone (what it wipes is then clear); two feedbacks on one decision never run at once.
+    // A forget runs alone (what it wipes is then clear), and so does a fold (the adapter folds up to now, which is
+    // sound only with no write in flight: learning-harness-adapter.ts); two feedbacks on one decision never run at once.
+    const alone = (kind: Op['kind']) => kind === 'forget' || kind === 'fold';
     const fits =
       last &&
-      op.kind !== 'forget' &&
-      last.every(({ op: o }) => o.kind !== 'forget') &&
+      !alone(op.kind) &&
+      last.every(({ op: o }) => !alone(o.kind)) &&
       !last.some(
         ({ op: o }) => o.kind === 'feedback' && op.kind === 'feedback' && o.ws === op.ws && o.decision === op.decision,
       );
