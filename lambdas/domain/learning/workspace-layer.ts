@@ -3,11 +3,10 @@
 // Precedence (docs/partners.md, "Workspace policy" and "Feedback: teach your workspace"): a blocked sender wins over
 // everything; policy keywords set the category before learning does; the queue comes from the keyword, then the
 // policy's routing, then learning, then the default.
-import type { Assessment, Decision, Priority, Reason, RecommendedAction } from '../decision';
-import { type CompiledPolicy, DEFAULT_RESPONSE_MINUTES, bandOf, listsParts, priorityFor } from '../policy';
+import type { Assessment, Priority, Reason, RecommendedAction } from '../decision';
+import { type CompiledPolicy, bandOf, listsParts, priorityFor } from '../policy';
 import { ARCHIVE_CATEGORIES, CATEGORY_QUEUE } from '../engine/reason-codes';
 import type { Signal } from '../signal';
-import { parseInstant, toUtcString } from '../timestamps';
 import type { WorkspaceModel } from './model';
 import { type Prediction, predictField } from './predict';
 import { learnedConfidence } from './confidence';
@@ -171,25 +170,4 @@ export function applyWorkspace(
   if (learnedPriority && learnedPriority.label === priority)
     out.confidence = Math.min(out.confidence, learnedConfidence(learnedPriority));
   return out;
-}
-
-/** `received_at` plus the response time of the priority; null when nobody needs to respond. */
-export function respondBy(
-  receivedAt: string,
-  priority: Priority,
-  action: RecommendedAction,
-  minutes: Record<Priority, number>,
-): string | null {
-  if (action === 'archive') return null;
-  return toUtcString(parseInstant(receivedAt) + minutes[priority] * 60_000);
-}
-
-/** The version 2 fields the workspace decides: `respond_by` from its response times and the `policy_version` applied. */
-export function withWorkspaceFields(decision: Decision, policy: CompiledPolicy | undefined): Decision {
-  const minutes = policy?.responseMinutes ?? DEFAULT_RESPONSE_MINUTES;
-  return {
-    ...decision,
-    respond_by: respondBy(decision.received_at, decision.priority, decision.recommended_action, minutes),
-    policy_version: policy?.version ?? 0,
-  };
 }
