@@ -7,13 +7,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MODEL_VERSION, scoreSignal } from '../../lambdas/domain/engine';
-import { shippedSeverityModels } from '../../lambdas/domain/engine/severity-model';
-import { ALERT_FOLDS, describeSplits, loadAlerts } from '../data-splits';
-import { alertExample, fitAlertModel, severityModelOf } from '../train-severity-model';
+import { describeSplits } from '../data-splits';
 import { ALERT_CASES, TICKET_CASES, TICKET_LEVEL, alertSignal, ticketSignal } from './hand-written-cases';
-import { ALERT_LEVEL, heldOutCases, scoreCases, type Case, type Corpus, type Scored } from './labeled';
-import { crossFittedAlertRows, fitConfidence, trainingRows } from '../train-confidence';
-import { useConfidenceModel } from '../../lambdas/domain/engine/confidence';
+import { ALERT_LEVEL, heldOutCases, scoreCases, type Corpus, type Scored } from './labeled';
+import { scoreRankedCasesByFold } from './ranked-folds';
+import { severitySources } from './severity-sources';
+import { warmSources } from './warm-sources';
+import { warmThroughApi } from './warm-api';
 import { languageFigures } from './language';
 import { TEN_BINS, auroc, figure, printFigures, reliabilityTable, round, spearman, type Figure } from './report';
 
@@ -181,42 +181,21 @@ function writeMarkdown(figures: Figure[], perCorpus: Record<string, CorpusConfid
   writeFileSync(file, doc.slice(0, a) + lines.join('\n') + doc.slice(b + MD_END.length));
 }
 
-/**
- * Alerts are scored fold by fold: the severity model and the confidence model each trained without the source
- * tested (the confidence model on the other corpora's training side and the other source's rules).
- */
-function scoreAlertsByFold(cases: Case[]): Scored[] {
-  const bug = shippedSeverityModels().bug;
-  const base = trainingRows();
-  const alerts = loadAlerts();
-  const out: Scored[] = [];
-  for (const fold of ALERT_FOLDS) {
-    const train = alerts.filter((r) => r.source !== fold.test);
-    const alert = severityModelOf(fitAlertModel(train.map(alertExample), `all but ${fold.test}`));
-    useConfidenceModel(fitConfidence([...base, ...crossFittedAlertRows(train)]));
-    out.push(
-      ...scoreCases(
-        cases.filter((c) => c.group === fold.test),
-        (c) => scoreSignal(c.signal, c.now, { severity: { alert, bug } }),
-      ),
-    );
-  }
-  useConfidenceModel(null);
-  return out;
-}
-
-function main() {
+async function main() {
   const cases = heldOutCases();
   const scored = [
-    ...scoreCases(cases.filter((c) => c.corpus !== 'alerts')),
-    ...scoreAlertsByFold(cases.filter((c) => c.corpus === 'alerts')),
+    ...scoreCases(cases.filter((c) => c.corpus !== 'alerts' && c.corpus !== 'bugs')),
+    ...scoreRankedCasesByFold(cases.filter((c) => c.corpus === 'alerts' || c.corpus === 'bugs')),
   ];
   const { figures, perCorpus } = goals(scored);
   const language = languageFigures();
-  const all = [...figures, ...language.figures];
+  const severity = severitySources();
+  const warm = warmSources();
+  const api = await warmThroughApi();
+  const all = [...figures, ...language.figures, ...severity.figures, ...warm.figures, ...api.figures];
   if (JSON_OUT) {
     process.stdout.write(
-      `${JSON.stringify({ model_version: MODEL_VERSION, figures: all, confidence: perCorpus, language: language.detail })}\n`,
+      `${JSON.stringify({ model_version: MODEL_VERSION, figures: all, confidence: perCorpus, language: language.detail, severity: severity.sources, warm: warm.sources })}\n`,
     );
     return;
   }
@@ -238,6 +217,11 @@ function main() {
   console.log();
   for (const line of language.lines) console.log(line);
   console.log();
+  for (const line of severity.lines) console.log(line);
+  console.log();
+  for (const line of warm.lines) console.log(line);
+  for (const line of api.lines) console.log(line);
+  console.log();
   console.log(
     "Hand-written cases (NOT a quality measure: written by the lexicon's author; bin/eval/hand-written-cases.ts)",
   );
@@ -248,4 +232,7 @@ function main() {
   }
 }
 
-main();
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});
