@@ -3,13 +3,13 @@
 //   SpamAssassin train + dev (email) and SMS train + dev (support_message): kept = archived exactly when spam
 //   SpamAssassin train + dev spam as a web form sends it (support_message): kept = archived
 //   Enron train (email): kept = not archived
-//   every ranked alert rule and bug report of the development data (bin/severity-data.ts), each scored by a severity
-//     model fitted without its source (bin/severity-folds.ts), as an unseen source meets the shipped model: kept = the
-//     priority band fits the author's label (as bin/eval/labeled.ts defines it); at most 400 per source, alerts
-//     weighing as one corpus and bug reports as another. `npm run eval` fits one per source without it.
-// Each corpus weighs the same in total. First one ordinal model per ranked kind (alerts, tickets) of the author's label
-// on the rules' and the severity model's points, from the same rows; then the logistic, which reads a ticket's chance
-// of a fitting label from it.
+//   TIMOB bug reports (task): kept = the priority band fits the tracker priority (as bin/eval/labeled.ts defines it),
+//     each half scored by a bug model fitted on the other half (as other projects meet the shipped model)
+//   alert rules (internal): kept = the priority band fits the author's severity, each half scored by an alert model
+//     fitted on the other half; `npm run eval` fits one per alert fold without the source it tests. Each corpus weighs
+//     the same in total.
+// First one ordinal model per ranked kind (alerts, tickets) of the author's label on the rules' and the severity
+// model's points, from the same rows; then the logistic, which reads a ticket's chance of a fitting label from it.
 //   npx tsx bin/train-confidence.ts
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,9 +26,28 @@ import {
   type OrdinalModel,
   type RankedKind,
 } from '../lambdas/domain/engine/confidence';
-import { loadEnron, loadSms, loadSpamAssassin, type Split } from './data-splits';
-import { enronCase, isRight, smsCase, spamAssassinCase, webFormCase, type Case } from './eval/labeled';
-import { confidenceRows, decisionsByFold } from './severity-folds';
+import {
+  fnv1a,
+  loadAlerts,
+  loadBugs,
+  loadEnron,
+  loadSms,
+  loadSpamAssassin,
+  type AlertRow,
+  type Split,
+} from './data-splits';
+import { shippedSeverityModels } from '../lambdas/domain/engine/severity-model';
+import { alertExample, bugExample, fitAlertModel, fitBugModel, severityModelOf } from './train-severity-model';
+import {
+  alertCase,
+  bugCase,
+  enronCase,
+  isRight,
+  smsCase,
+  spamAssassinCase,
+  webFormCase,
+  type Case,
+} from './eval/labeled';
 
 const OUT = path.resolve(__dirname, '../lambdas/domain/engine/confidence-model.json');
 const EPOCHS = 3000;
@@ -53,6 +72,24 @@ function rowsOf(cases: Case[], models: EngineModels = {}): Row[] {
   return out;
 }
 
+/**
+ * Rows of each half (by id hash) scored with the models fitted on the other half: as a source or project the eval holds
+ * out meets a model that never saw it, not the in-sample fit a model has on its own rows.
+ */
+function crossFitted<T extends { id: string }>(
+  rows: readonly T[],
+  toCase: (r: T) => Case,
+  fit: (train: T[]) => EngineModels,
+): Row[] {
+  const out: Row[] = [];
+  for (const k of [0, 1]) {
+    const inFold = (r: T) => fnv1a(r.id) % 2 === k;
+    const models = fit(rows.filter((r) => !inFold(r)));
+    out.push(...rowsOf(rows.filter(inFold).map(toCase), models).map((row) => ({ ...row, w: row.w / 2 })));
+  }
+  return out;
+}
+
 /** Everything but the test split (Enron's and the bugs' other split is `train`). */
 const trainingSide = <T extends { split: Split }>(rows: T[]) => rows.filter((r) => r.split !== 'test');
 
@@ -63,8 +100,24 @@ export function trainingRows(): Row[] {
     ...rowsOf(spamAssassin.filter((r) => r.label === 'spam').map(webFormCase)),
     ...rowsOf(trainingSide(loadSms()).map(smsCase)),
     ...rowsOf(trainingSide(loadEnron()).map(enronCase)),
+    // TIMOB's reports scored as the eval scores other projects: by a bug model not fitted on them.
+    ...crossFitted(trainingSide(loadBugs()), bugCase, (train) => ({
+      severity: {
+        alert: shippedSeverityModels().alert,
+        bug: severityModelOf(fitBugModel(train.map(bugExample), 'fold')),
+      },
+    })),
   ];
 }
+
+/** Alert rules as training rows, cross-fitted (the eval fits one set per alert fold, without the source it tests). */
+export const crossFittedAlertRows = (alerts: readonly AlertRow[]): Row[] =>
+  crossFitted(alerts, alertCase, (train) => ({
+    severity: {
+      alert: severityModelOf(fitAlertModel(train.map(alertExample), 'fold')),
+      bug: shippedSeverityModels().bug,
+    },
+  }));
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const ORDINAL_L2 = 1e-3;
@@ -73,7 +126,7 @@ const ORDINAL_L2 = 1e-3;
  * Cumulative-logit regression of the author's label (1..k) on the rules' and the severity model's points, weighted
  * as the rows are: full-batch Adagrad on the log loss, thresholds kept in order.
  */
-export function fitOrdinal(rows: readonly Row[], kind: RankedKind, epochs = EPOCHS): OrdinalModel {
+export function fitOrdinal(rows: readonly Row[], kind: RankedKind): OrdinalModel {
   const k = RANK_LEVELS[kind];
   const data = rows
     .filter((r) => r.level !== undefined && rankedKind(r.input) === kind)
@@ -82,7 +135,7 @@ export function fitOrdinal(rows: readonly Row[], kind: RankedKind, epochs = EPOC
   // p = [rules, model, thresholds...]
   const p = [0, 0, ...Array.from({ length: k - 1 }, (_, i) => -1 + (2 * i) / Math.max(k - 2, 1))];
   const g2 = p.map(() => 1e-8);
-  for (let epoch = 0; epoch < epochs; epoch++) {
+  for (let epoch = 0; epoch < EPOCHS; epoch++) {
     const g = p.map(() => 0);
     for (const r of data) {
       const eta = p[0] * r.rules + p[1] * r.model;
@@ -111,15 +164,15 @@ export function fitOrdinal(rows: readonly Row[], kind: RankedKind, epochs = EPOC
 }
 
 /** The ordinal models, then full-batch Adagrad on the logistic's weighted log loss plus a little L2. */
-export function fitConfidence(rows: readonly Row[], epochs = EPOCHS): ConfidenceModel {
-  const ordinal = { internal: fitOrdinal(rows, 'internal', epochs), task: fitOrdinal(rows, 'task', epochs) };
+export function fitConfidence(rows: readonly Row[]): ConfidenceModel {
+  const ordinal = { internal: fitOrdinal(rows, 'internal'), task: fitOrdinal(rows, 'task') };
   const xs = rows.map((r) => confidenceFeatures(r.input, ordinal));
   // Corpora weigh the same: a corpus's rows carry 1/size each (alert rows too).
   const n = CONFIDENCE_FEATURES.length;
   const w = new Array<number>(n).fill(0);
   const g2 = new Array<number>(n).fill(1e-8);
   const total = rows.reduce((s, r) => s + r.w, 0);
-  for (let epoch = 0; epoch < epochs; epoch++) {
+  for (let epoch = 0; epoch < EPOCHS; epoch++) {
     const g = new Array<number>(n).fill(0);
     for (let j = 0; j < rows.length; j++) {
       const x = xs[j];
@@ -148,14 +201,14 @@ if (require.main === module) {
       task: { rules: 0, model: 0, thresholds: [0, 0, 0, 0] },
     },
   });
-  const rows = [...trainingRows(), ...confidenceRows(decisionsByFold())];
+  const rows = [...trainingRows(), ...crossFittedAlertRows(loadAlerts())];
   const { weights, ordinal } = fitConfidence(rows);
   const file = {
     features: [...CONFIDENCE_FEATURES],
     weights,
     ordinal,
     trained_on:
-      'training side of bin/data-splits.ts: SpamAssassin train+dev (and its spam as support_message), SMS train+dev, Enron train; ranked alert rules and bug reports of every development source, each scored by a severity model fitted without its source (each corpus weighs the same)',
+      'training side of bin/data-splits.ts: SpamAssassin train+dev (and its spam as support_message), SMS train+dev, Enron train, TIMOB, all alert rules (each corpus weighs the same)',
   };
   writeFileSync(OUT, `${JSON.stringify(file)}\n`);
   console.log(

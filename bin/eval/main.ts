@@ -7,10 +7,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MODEL_VERSION, scoreSignal } from '../../lambdas/domain/engine';
-import { describeSplits } from '../data-splits';
+import { shippedSeverityModels } from '../../lambdas/domain/engine/severity-model';
+import { ALERT_FOLDS, describeSplits, loadAlerts } from '../data-splits';
+import { alertExample, fitAlertModel, severityModelOf } from '../train-severity-model';
 import { ALERT_CASES, TICKET_CASES, TICKET_LEVEL, alertSignal, ticketSignal } from './hand-written-cases';
-import { ALERT_LEVEL, heldOutCases, scoreCases, type Corpus, type Scored } from './labeled';
-import { scoreRankedCasesByFold } from './ranked-folds';
+import { ALERT_LEVEL, heldOutCases, scoreCases, type Case, type Corpus, type Scored } from './labeled';
+import { crossFittedAlertRows, fitConfidence, trainingRows } from '../train-confidence';
+import { useConfidenceModel } from '../../lambdas/domain/engine/confidence';
 import { severitySources } from './severity-sources';
 import { warmSources } from './warm-sources';
 import { warmThroughApi } from './warm-api';
@@ -181,11 +184,35 @@ function writeMarkdown(figures: Figure[], perCorpus: Record<string, CorpusConfid
   writeFileSync(file, doc.slice(0, a) + lines.join('\n') + doc.slice(b + MD_END.length));
 }
 
+/**
+ * Alerts are scored fold by fold: the severity model and the confidence model each trained without the source
+ * tested (the confidence model on the other corpora's training side and the other source's rules).
+ */
+function scoreAlertsByFold(cases: Case[]): Scored[] {
+  const bug = shippedSeverityModels().bug;
+  const base = trainingRows();
+  const alerts = loadAlerts();
+  const out: Scored[] = [];
+  for (const fold of ALERT_FOLDS) {
+    const train = alerts.filter((r) => r.source !== fold.test);
+    const alert = severityModelOf(fitAlertModel(train.map(alertExample), `all but ${fold.test}`));
+    useConfidenceModel(fitConfidence([...base, ...crossFittedAlertRows(train)]));
+    out.push(
+      ...scoreCases(
+        cases.filter((c) => c.group === fold.test),
+        (c) => scoreSignal(c.signal, c.now, { severity: { alert, bug } }),
+      ),
+    );
+  }
+  useConfidenceModel(null);
+  return out;
+}
+
 async function main() {
   const cases = heldOutCases();
   const scored = [
-    ...scoreCases(cases.filter((c) => c.corpus !== 'alerts' && c.corpus !== 'bugs')),
-    ...scoreRankedCasesByFold(cases.filter((c) => c.corpus === 'alerts' || c.corpus === 'bugs')),
+    ...scoreCases(cases.filter((c) => c.corpus !== 'alerts')),
+    ...scoreAlertsByFold(cases.filter((c) => c.corpus === 'alerts')),
   ];
   const { figures, perCorpus } = goals(scored);
   const language = languageFigures();
