@@ -14,6 +14,9 @@ import { ALERT_CASES, TICKET_CASES, TICKET_LEVEL, alertSignal, ticketSignal } fr
 import { ALERT_LEVEL, heldOutCases, scoreCases, type Case, type Corpus, type Scored } from './labeled';
 import { crossFittedAlertRows, fitConfidence, trainingRows } from '../train-confidence';
 import { useConfidenceModel } from '../../lambdas/domain/engine/confidence';
+import { severitySources } from './severity-sources';
+import { warmSources } from './warm-sources';
+import { warmThroughApi } from './warm-api';
 import { languageFigures } from './language';
 import { spamArchiveFigures } from './spam-archive';
 import { invariantTable } from './invariant-table';
@@ -207,7 +210,7 @@ function scoreAlertsByFold(cases: Case[]): Scored[] {
   return out;
 }
 
-function main() {
+async function main() {
   const cases = heldOutCases();
   const scored = [
     ...scoreCases(cases.filter((c) => c.corpus !== 'alerts')),
@@ -216,10 +219,20 @@ function main() {
   const { figures, perCorpus } = goals(scored);
   const language = languageFigures();
   const spam = spamArchiveFigures(scored);
-  const all = [...figures, ...spam.figures, ...language.figures];
+  const severity = severitySources();
+  const warm = warmSources();
+  const api = await warmThroughApi();
+  const all = [
+    ...figures,
+    ...spam.figures,
+    ...language.figures,
+    ...severity.figures,
+    ...warm.figures,
+    ...api.figures,
+  ];
   if (JSON_OUT) {
     process.stdout.write(
-      `${JSON.stringify({ model_version: MODEL_VERSION, figures: all, confidence: perCorpus, language: language.detail })}\n`,
+      `${JSON.stringify({ model_version: MODEL_VERSION, figures: all, confidence: perCorpus, language: language.detail, severity: severity.sources, warm: warm.sources })}\n`,
     );
     return;
   }
@@ -249,6 +262,11 @@ function main() {
   console.log();
   for (const line of language.lines) console.log(line);
   console.log();
+  for (const line of severity.lines) console.log(line);
+  console.log();
+  for (const line of warm.lines) console.log(line);
+  for (const line of api.lines) console.log(line);
+  console.log();
   console.log(
     "Hand-written cases (NOT a quality measure: written by the lexicon's author; bin/eval/hand-written-cases.ts)",
   );
@@ -259,4 +277,7 @@ function main() {
   }
 }
 
-main();
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});

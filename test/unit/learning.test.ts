@@ -179,7 +179,7 @@ describe('confidence of learned decisions', () => {
     expect(often.confidence).toBeLessThanOrEqual(0.99);
   });
 
-  it('keeps the global confidence when nothing learned applies, and a learned priority can only lower it', () => {
+  it('keeps the global confidence when nothing learned applies, and a priority taught once is not confident', () => {
     const unlike = { ...signal, body: 'the quarterly board meeting moved to thursday afternoon' };
     const g = scoreSignal(unlike, new Date('2026-01-01T00:00:00Z'));
     expect(applyWorkspace(g, unlike, policy, taught(5), sketchSignal(key, unlike)).confidence).toBe(g.confidence);

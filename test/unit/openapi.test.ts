@@ -1,7 +1,6 @@
 // docs/openapi.yaml: a valid OpenAPI 3.1 document that says what the code does. The forward direction (every response
 // the service sends is documented) is checked by the end-to-end tests through call(); this file checks the document
 // itself and the reverse direction: routes, error codes, enums, limits and examples against the implementation.
-import { withWorkspaceFields } from '../../lambdas/domain/learning/workspace-layer';
 import { validate as validateOpenApi, compileErrors } from '@readme/openapi-parser';
 import fc from 'fast-check';
 import type { ValidateFunction } from 'ajv/dist/2020';
@@ -233,7 +232,7 @@ describe('the decision (lambdas/domain/decision.ts)', () => {
     expect(decision.properties.source.enum).toEqual([...SOURCES]);
   });
 
-  it('has the fields of buildDecision and the workspace layer, in their order, the v1 ones required, and no other', () => {
+  it('has the fields of buildDecision, in their order, the v1 ones required, and no other', () => {
     const v1 = buildDecision(
       {
         decision_id: newDecisionId(),
@@ -255,14 +254,13 @@ describe('the decision (lambdas/domain/decision.ts)', () => {
         sentiment: 'neutral',
       },
     );
-    const built = withWorkspaceFields(v1, undefined);
-    expect(Object.keys(decision.properties)).toEqual(Object.keys(built));
+    expect(Object.keys(decision.properties)).toEqual(Object.keys(v1));
     // Decisions stored before v2 keep their shape, so the v2 fields cannot be required of every stored decision.
     expect(decision.required).toEqual(Object.keys(v1));
     expect(decision.additionalProperties).toBe(false);
     expect(decision.properties.reasons.items.additionalProperties).toBe(false);
-    expect(accepts(decision, built)).toBe(true);
-    expect(accepts(decision, { ...built, extra: true })).toBe(false);
+    expect(accepts(decision, v1)).toBe(true);
+    expect(accepts(decision, { ...v1, extra: true })).toBe(false);
     expect(decision.properties.decision_id.pattern).toBe(DECISION_ID_PATTERN.source);
   });
 

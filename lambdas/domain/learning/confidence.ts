@@ -1,6 +1,6 @@
-// How sure a decision is when what the workspace learned decided its category (or priority). The global engine's
-// confidence (lambdas/domain/engine/confidence.ts) knows nothing of a workspace's teaching, so a learned label takes
-// its confidence from the learned prediction:
+// How sure a decision is when what the workspace learned decided its category (a learned priority states its own
+// chance: learned-priority.ts). The global engine's confidence (lambdas/domain/engine/confidence.ts) knows nothing of
+// a workspace's teaching, so a learned label takes its confidence from the learned prediction:
 //   - the label's share of the learned labels' probability, tempered (naive Bayes shares are overconfident: a
 //     share of 0.99 is right far less often than 99 times in 100), and
 //   - how many corrections taught the label (more corrections, surer), and at most n / (n + 1) for a label taught n

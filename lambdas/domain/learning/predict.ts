@@ -108,14 +108,25 @@ function ensureScratch(labels: number, n: number): void {
   if (n > BLOCK.length) BLOCK = new Int32Array(n);
 }
 
+/** What scoreLabels leaves in the scratch arrays: per label SCORE (log prior + weighted text), TEXT, SENDER, DOMAIN. */
+interface Scored {
+  labels: FieldIndex['labels'];
+  live: Uint8Array;
+  count: number;
+  /** Features of the sketch. */
+  n: number;
+  /** The best label's position (ties to the label that sorts first), and its gate figure. */
+  best: number;
+  bestEvidence: number;
+}
+
 /**
- * The learned label for one field, or undefined when nothing learned beats the global engine. Deterministic for a
- * given model and sketch (ties go to the label that sorts first). Walks the index: for each sketch bucket, the labels
- * that hold it; labels without the bucket get the same "absent" term, which starts each label's sum. The sums run in
- * the same order as the plain loop over labels and buckets (test/support/reference-learning.ts), so label and
- * probability are the same to the last bit.
+ * Scores every live label of `field` for the sketch into the scratch arrays. Walks the index: for each sketch bucket,
+ * the labels that hold it; labels without the bucket get the same "absent" term, which starts each label's sum. The
+ * sums run in the same order as the plain loop over labels and buckets (test/support/reference-learning.ts), so label
+ * and probability are the same to the last bit.
  */
-export function predictField(model: WorkspaceModel, field: LearnedField, sketch: Sketch): Prediction | undefined {
+function scoreLabels(model: WorkspaceModel, field: LearnedField, sketch: Sketch): Scored | undefined {
   const fi = modelIndex(model).fields[field];
   const labels = fi.labels;
   const count = labels.length;
@@ -180,13 +191,69 @@ export function predictField(model: WorkspaceModel, field: LearnedField, sketch:
       bestEvidence = evidence;
     }
   }
-  if (best < 0 || bestEvidence < LEARNED_MARGIN) return undefined;
-  // Out of distribution (docs/partners.md, "Importing your history, and forgetting it"): the signal's words must be
-  // like what the label was taught, whoever sent it. The best label's text log-likelihood ratio per feature against the
-  // uniform background: held-out queries of taught intents mostly score 1.2 to 4.9, other corpora -0.3 to 0.5
-  // (docs/learning.md).
-  const minText = sketch.f === 2 ? MIN_TEXT_EVIDENCE_PER_FEATURE_FORMAT_2 : MIN_TEXT_EVIDENCE_PER_FEATURE;
-  if (TEXT[best] / Math.max(1, n) < minText) return undefined;
+  return best < 0 ? undefined : { labels, live, count, n, best, bestEvidence };
+}
+
+/**
+ * Out of distribution (docs/partners.md, "Importing your history, and forgetting it"): the signal's words must be like
+ * what the label was taught, whoever sent it. The best label's text log-likelihood ratio per feature against the
+ * uniform background: held-out queries of taught intents mostly score 1.2 to 4.9, other corpora -0.3 to 0.5
+ * (docs/learning.md).
+ */
+function likeTaught(scored: Scored, sketch: Sketch, lower = 0): boolean {
+  const minText = (sketch.f === 2 ? MIN_TEXT_EVIDENCE_PER_FEATURE_FORMAT_2 : MIN_TEXT_EVIDENCE_PER_FEATURE) - lower;
+  return TEXT[scored.best] / Math.max(1, scored.n) >= minText;
+}
+
+/** One label's share of the learned labels' probability and what taught it, from the last scoreLabels. */
+export interface LabelShare {
+  label: string;
+  /** The label's text log-likelihood, each bucket weighted by how few labels share it. */
+  score: number;
+  /** The label's plain text log-likelihood (every bucket alike). */
+  text: number;
+  /** Text log-likelihood ratio per feature against the uniform background. */
+  textPerFeature: number;
+  docs: number;
+}
+
+/**
+ * Every live label of `field` with its naive Bayes scores, when the signal is like what the best label was taught
+ * (the out-of-distribution check of predictField, its bar `lower` nats per feature lower, and without its evidence
+ * margin); undefined otherwise. Read by the learned priority (learned-priority.ts), which starts from the label
+ * frequencies and tempers the text's say.
+ */
+export function labelScores(
+  model: WorkspaceModel,
+  field: LearnedField,
+  sketch: Sketch,
+  lower = 0,
+): LabelShare[] | undefined {
+  const scored = scoreLabels(model, field, sketch);
+  if (scored === undefined || !likeTaught(scored, sketch, lower)) return undefined;
+  const out: LabelShare[] = [];
+  for (let li = 0; li < scored.count; li++)
+    if (scored.live[li] === 1)
+      out.push({
+        label: scored.labels[li].label,
+        score: WEIGHTED[li],
+        text: TEXT[li],
+        textPerFeature: TEXT[li] / Math.max(1, scored.n),
+        docs: scored.labels[li].docs,
+      });
+  return out;
+}
+
+/**
+ * The learned label for one field, or undefined when nothing learned beats the global engine. Deterministic for a
+ * given model and sketch (ties go to the label that sorts first).
+ */
+export function predictField(model: WorkspaceModel, field: LearnedField, sketch: Sketch): Prediction | undefined {
+  const scored = scoreLabels(model, field, sketch);
+  if (scored === undefined) return undefined;
+  const { labels, live, count, best, bestEvidence } = scored;
+  if (bestEvidence < LEARNED_MARGIN) return undefined;
+  if (!likeTaught(scored, sketch)) return undefined;
   const top = SCORE[best];
   let sum = 0;
   for (let li = 0; li < count; li++) if (live[li] === 1) sum += Math.exp(SCORE[li] - top);

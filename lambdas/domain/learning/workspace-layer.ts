@@ -3,14 +3,14 @@
 // Precedence (docs/partners.md, "Workspace policy" and "Feedback: teach your workspace"): a blocked sender wins over
 // everything; policy keywords set the category before learning does; the queue comes from the keyword, then the
 // policy's routing, then learning, then the default.
-import type { Assessment, Decision, Priority, Reason, RecommendedAction } from '../decision';
-import { type CompiledPolicy, DEFAULT_RESPONSE_MINUTES, bandOf, listsParts, priorityFor } from '../policy';
+import type { Assessment, Priority, Reason, RecommendedAction } from '../decision';
+import { type CompiledPolicy, bandOf, listsParts, priorityFor } from '../policy';
 import { ARCHIVE_CATEGORIES, CATEGORY_QUEUE } from '../engine/reason-codes';
 import type { Signal } from '../signal';
-import { parseInstant, toUtcString } from '../timestamps';
 import type { WorkspaceModel } from './model';
 import { type Prediction, predictField } from './predict';
 import { learnedConfidence } from './confidence';
+import { type LearnedPriority, learnedPriority, learnedPriorityConfidence, scoreInBand } from './learned-priority';
 import { type Sketch, senderParts, signalText } from './sketch';
 
 const ACTION_BY_PRIORITY: Record<Priority, RecommendedAction> = {
@@ -106,7 +106,7 @@ export function applyWorkspace(
 
   let learnedQueue: string | undefined;
   let learnedCategory: Prediction | undefined;
-  let learnedPriority: Prediction | undefined;
+  let learnedPriorityChance: LearnedPriority | undefined;
   if (learning) {
     const c = keywordCategory ? undefined : predictField(model, 'category', sketch);
     if (c && c.label !== category) {
@@ -119,20 +119,27 @@ export function applyWorkspace(
     if (c) learnedCategory = c;
     const q = predictField(model, 'queue', sketch);
     if (q) learnedQueue = q.label;
-    const p = predictField(model, 'priority', sketch);
+    // The learned priority (learned-priority.ts): for a signal like what the workspace was taught, it starts from the
+    // workspace's own label frequencies and replaces the global priority only where its chance is higher than the
+    // global priority's; its chance is then the decision's confidence.
+    const lp = learnedPriority(model, sketch);
     const current = priorityFor(Math.max(0, Math.min(100, score)), t);
-    if (p && p.label !== current) {
-      // Category and priority must both be right: a learned priority can only lower the confidence (at the end).
-      learnedPriority = p;
-      const [lo, hi] = bandOf(p.label as Priority, t);
-      const target = Math.max(lo, Math.min(hi, Math.round((lo + hi) / 2)));
-      reasons.push({ code: 'LEARNED_PRIORITY', message: learnedMessage(p, 'priority'), weight: target - score });
-      score = target;
-      changed = true;
+    if (lp) {
+      learnedPriorityChance = lp;
+      if (lp.label !== current && lp.chances[lp.label] > lp.chances[current]) {
+        const target = scoreInBand(lp, lp.label, bandOf(lp.label, t));
+        reasons.push({
+          code: 'LEARNED_PRIORITY',
+          message: `priority ${lp.label}: learned from ${plural(lp.total, 'labeled signal')} like this one`,
+          weight: target - score,
+        });
+        score = target;
+        changed = true;
+      }
     }
     const a = predictField(model, 'recommended_action', sketch);
     if (a) action = a.label as RecommendedAction;
-    const strongest = [c, q, p, a].find((x) => x && x.basis !== 'text');
+    const strongest = [c, q, a].find((x) => x && x.basis !== 'text');
     if (strongest) {
       const n = strongest.basis === 'sender' ? strongest.senderCount : strongest.domainCount;
       reasons.push({
@@ -168,28 +175,11 @@ export function applyWorkspace(
   out.recommended_action = action;
   out.reasons = reasons.sort(byWeight);
   if (learnedCategory && learnedCategory.label === category) out.confidence = learnedConfidence(learnedCategory);
-  if (learnedPriority && learnedPriority.label === priority)
-    out.confidence = Math.min(out.confidence, learnedConfidence(learnedPriority));
+  // A workspace that taught priorities: how likely its taught priority is this one (category and priority must both
+  // be right, so with a learned category the lower of the two).
+  if (learnedPriorityChance) {
+    const p = learnedPriorityConfidence(learnedPriorityChance, priority);
+    out.confidence = learnedCategory && learnedCategory.label === category ? Math.min(out.confidence, p) : p;
+  }
   return out;
-}
-
-/** `received_at` plus the response time of the priority; null when nobody needs to respond. */
-export function respondBy(
-  receivedAt: string,
-  priority: Priority,
-  action: RecommendedAction,
-  minutes: Record<Priority, number>,
-): string | null {
-  if (action === 'archive') return null;
-  return toUtcString(parseInstant(receivedAt) + minutes[priority] * 60_000);
-}
-
-/** The version 2 fields the workspace decides: `respond_by` from its response times and the `policy_version` applied. */
-export function withWorkspaceFields(decision: Decision, policy: CompiledPolicy | undefined): Decision {
-  const minutes = policy?.responseMinutes ?? DEFAULT_RESPONSE_MINUTES;
-  return {
-    ...decision,
-    respond_by: respondBy(decision.received_at, decision.priority, decision.recommended_action, minutes),
-    policy_version: policy?.version ?? 0,
-  };
 }

@@ -1,0 +1,114 @@
+// The warm measurement through the API (issue 31): for a few development sources whose decisions the shipped models
+// make as they ship (no fold model needed), the taught half is imported with `POST /workspaces/{id}/examples` (labels
+// `{priority}`) into a fresh workspace of local mode (the real handlers over a socket, DynamoDB Local), the tested half
+// is sent to `POST /signals/analyze` there and to another fresh workspace (cold), and the figures are printed beside
+// the in-process ones of bin/eval/warm-sources.ts for the same rows. The API's workspaces hash with their own random
+// sketch keys, so a bucket collision can differ: the two paths agree on nearly every priority, not bit for bit.
+import { startScratch } from '../../lib/local/scratch';
+import { startLocalServer } from '../../lib/local/server';
+import { chunks, inParallel } from '../../lambdas/domain/in-parallel';
+import type { Priority } from '../../lambdas/domain/decision';
+import type { SeverityKind } from '../severity-data';
+import { decisionsByFold } from '../severity-folds';
+import { taughtPriority, warmHalves, warmSource } from './warm-sources';
+import { figure, round, spearman, type Figure } from './report';
+
+/** Sources measured through the API: small, and scored by the shipped models as they ship. */
+export const API_SOURCES: readonly { kind: SeverityKind; group: string }[] = [
+  { kind: 'bug', group: 'DAEMON' },
+  { kind: 'alert', group: 'gardener/gardener' },
+];
+
+interface Answer {
+  priority: Priority;
+  score: number;
+  confidence: number;
+}
+
+export async function warmThroughApi(): Promise<{ figures: Figure[]; lines: string[] }> {
+  const scratch = await startScratch({
+    name: 'evw',
+    partner: 'eval',
+    workspaces: ['ws_*'],
+    settings: { dynamodbRequestTimeoutMs: 4_000, logLevel: 'ERROR' },
+  });
+  const server = await startLocalServer({ port: 0, handlers: scratch.service });
+  const lines = ['Warm through the API (local mode: import, then analyze; beside the in-process figures above)'];
+  const figures: Figure[] = [];
+  try {
+    const key = await scratch.newKey();
+    const post = async (p: string, body: unknown) => {
+      const res = await fetch(server.baseUrl + p, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const json = (await res.json()) as Record<string, unknown>;
+      if (res.status !== 200) throw new Error(`${p} answered ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    let agree = 0;
+    let total = 0;
+    for (const [i, { kind, group }] of API_SOURCES.entries()) {
+      const list = decisionsByFold().filter((d) => d.kind === kind && d.group === group);
+      const { taught, tested } = warmHalves(list);
+      const warmWs = `ws_warm${i}`;
+      const coldWs = `ws_cold${i}`;
+      const text = (d: (typeof list)[number]) => ({ subject: d.signal.subject, body: d.signal.body });
+      await inParallel(chunks(taught, 100), 2, async (chunk) => {
+        const examples = chunk.map((d) => ({
+          signal: { source: d.signal.source, ...text(d) },
+          labels: { priority: taughtPriority(d) },
+        }));
+        const out = await post(`/workspaces/${warmWs}/examples`, { examples });
+        if (out.learned !== chunk.length) throw new Error(`import into ${warmWs} learned ${String(out.learned)}`);
+      });
+      const ask = async (ws: string) => {
+        const answers: Answer[] = new Array<Answer>(tested.length);
+        await inParallel(tested, 4, async (d, j) => {
+          const body = { workspace_id: ws, source: d.signal.source, received_at: d.signal.received_at, ...text(d) };
+          answers[j] = (await post('/signals/analyze', body)) as unknown as Answer;
+        });
+        return answers;
+      };
+      const warm = await ask(warmWs);
+      const cold = await ask(coldWs);
+      const inProcess = warmSource(kind, group, list);
+      const levels = tested.map((d) => d.level);
+      const exact = (answers: readonly Answer[]) =>
+        round(answers.filter((a, j) => a.priority === taughtPriority(tested[j])).length / tested.length, 3);
+      const same = warm.filter((a, j) => a.priority === inProcess.priorities[j]).length;
+      agree += same;
+      total += tested.length;
+      lines.push(
+        `  ${kind === 'alert' ? 'alerts' : 'bugs'} ${group.padEnd(28)} taught ${taught.length}, tested ${tested.length}: ` +
+          `rho ${round(
+            spearman(
+              cold.map((a) => a.score),
+              levels,
+            ),
+            3,
+          )} -> ${round(
+            spearman(
+              warm.map((a) => a.score),
+              levels,
+            ),
+            3,
+          )}, ` +
+          `exact ${exact(cold)} -> ${exact(warm)} (in process ${inProcess.cold_exact} -> ${inProcess.warm_exact}); ` +
+          `same warm priority as in process ${same} of ${tested.length}`,
+      );
+    }
+    figures.push(
+      figure(
+        `warm through the API: same priority as the in-process measure (${total})`,
+        round(agree / total, 3),
+        'context',
+      ),
+    );
+  } finally {
+    await server.close();
+    await scratch.stop();
+  }
+  return { figures, lines };
+}

@@ -1,0 +1,196 @@
+// `npm run eval`'s warm section (issue 31): what a workspace gets from importing its own labeled history. Per
+// development alert source and tracker, a seeded, label-stratified half of its labeled rows is taught as
+// `{priority}` (its levels mapped in order onto the contract's priorities: PRIORITY_OF, written in
+// docs/decision-engine.md), the other half is decided with that history (warm) and without it (cold: the global
+// engine, with severity and confidence models fitted without the source, bin/severity-folds.ts). The workspace's model
+// is built exactly as the import route builds it (sketchSignal, labelDeltas, applyDeltas) and the decision exactly as
+// analyze makes it (scoreSignal, then applyWorkspace); bin/eval/warm-api-check.ts checks that the API answers the same.
+// Right: warm, the exact taught priority; cold confidence, the band fits the label (bin/eval/labeled.ts).
+import type { Priority } from '../../lambdas/domain/decision';
+import { compilePolicy, EMPTY_POLICY } from '../../lambdas/domain/policy';
+import { labelDeltas } from '../../lambdas/domain/learning/label-delta';
+import { applyDeltas, emptyModel, type WorkspaceModel } from '../../lambdas/domain/learning/model';
+import { sketchKeyOf, sketchSignal, type SketchKey } from '../../lambdas/domain/learning/sketch';
+import { applyWorkspace } from '../../lambdas/domain/learning/workspace-layer';
+import { learnedPriority } from '../../lambdas/domain/learning/learned-priority';
+import { fnv1a } from '../data-splits';
+import type { SeverityKind } from '../severity-data';
+import { decisionsByFold, type RankedDecision } from '../severity-folds';
+import { TEN_BINS, auroc, figure, reliabilityTable, round, spearman, type Figure } from './report';
+
+/** A vocabulary of n levels (least severe first) onto the contract's priorities, in order. */
+export const PRIORITY_OF: Record<number, readonly Priority[]> = {
+  2: ['medium', 'critical'],
+  3: ['low', 'medium', 'critical'],
+  4: ['low', 'medium', 'high', 'critical'],
+  5: ['low', 'low', 'medium', 'high', 'critical'],
+};
+export const taughtPriority = (d: Pick<RankedDecision, 'level' | 'levels'>) => PRIORITY_OF[d.levels][d.level - 1];
+
+/** The seeded, label-stratified halves: inside each label, rows by hash of their id, every other one taught. */
+export function warmHalves<T extends { id: string; label: string }>(rows: readonly T[]): { taught: T[]; tested: T[] } {
+  const byLabel = new Map<string, T[]>();
+  for (const r of rows) byLabel.set(r.label, [...(byLabel.get(r.label) ?? []), r]);
+  const taught: T[] = [];
+  const tested: T[] = [];
+  for (const label of [...byLabel.keys()].sort()) {
+    const list = byLabel
+      .get(label)!
+      .sort((a, b) => fnv1a(`warm:${a.id}`) - fnv1a(`warm:${b.id}`) || (a.id < b.id ? -1 : 1));
+    list.forEach((r, i) => (i % 2 === 0 ? taught : tested).push(r));
+  }
+  return { taught, tested };
+}
+
+/** A fixed sketch key per source, in the current format (the eval's workspaces, never stored). */
+export const evalSketchKey = (group: string): SketchKey =>
+  sketchKeyOf(
+    `2.${fnv1a(`a:${group}`).toString(16).padStart(8, '0')}${fnv1a(`b:${group}`).toString(16).padStart(8, '0')}`,
+  );
+
+export function taughtModel(key: SketchKey, taught: readonly RankedDecision[]): WorkspaceModel {
+  const model = emptyModel();
+  applyDeltas(
+    model,
+    labelDeltas(taught.map((d) => ({ sketch: sketchSignal(key, d.signal), labels: { priority: taughtPriority(d) } }))),
+  );
+  return model;
+}
+
+export interface WarmFigures {
+  kind: SeverityKind;
+  group: string;
+  taught: number;
+  tested: number;
+  cold_rho: number;
+  warm_rho: number;
+  cold_exact: number;
+  warm_exact: number;
+  constant: number;
+  /** Share of the tested half the learned priority spoke on (the signal was like what was taught). */
+  learned: number;
+  warm_wrong: number;
+  warm_auroc: number | null;
+  warm_ece: number;
+  /** Warm decisions as (confidence, right), for pooling, and their priorities (bin/eval/warm-api.ts compares them). */
+  judged: { confidence: number; right: boolean }[];
+  priorities: Priority[];
+}
+
+const POLICY = compilePolicy(EMPTY_POLICY);
+
+export function warmSource(kind: SeverityKind, group: string, list: readonly RankedDecision[]): WarmFigures {
+  const { taught, tested } = warmHalves(list);
+  const key = evalSketchKey(group);
+  const model = taughtModel(key, taught);
+  const counts = new Map<Priority, number>();
+  for (const d of taught) counts.set(taughtPriority(d), (counts.get(taughtPriority(d)) ?? 0) + 1);
+  const common = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0][0];
+  const warm = tested.map((d) => applyWorkspace(d.assessment, d.signal, POLICY, model, sketchSignal(key, d.signal)));
+  const levels = tested.map((d) => d.level);
+  const exact = (ps: readonly Priority[]) =>
+    ps.filter((p, i) => p === taughtPriority(tested[i])).length / tested.length;
+  const judged = warm.map((w, i) => ({ confidence: w.confidence, right: w.priority === taughtPriority(tested[i]) }));
+  const wrong = judged.filter((j) => !j.right).length;
+  const area = wrong >= 30 && wrong < judged.length ? auroc(judged) : NaN;
+  return {
+    kind,
+    group,
+    taught: taught.length,
+    tested: tested.length,
+    cold_rho: round(
+      spearman(
+        tested.map((d) => d.assessment.score),
+        levels,
+      ),
+      3,
+    ),
+    warm_rho: round(
+      spearman(
+        warm.map((w) => w.score),
+        levels,
+      ),
+      3,
+    ),
+    cold_exact: round(exact(tested.map((d) => d.assessment.priority)), 3),
+    warm_exact: round(exact(warm.map((w) => w.priority)), 3),
+    constant: round(exact(tested.map(() => common)), 3),
+    learned: round(
+      tested.filter((d) => learnedPriority(model, sketchSignal(key, d.signal)) !== undefined).length / tested.length,
+      3,
+    ),
+    warm_wrong: wrong,
+    warm_auroc: Number.isNaN(area) ? null : round(area, 3),
+    warm_ece: reliabilityTable(judged, TEN_BINS).ece,
+    judged,
+    priorities: warm.map((w) => w.priority),
+  };
+}
+
+const KIND_NAME: Record<SeverityKind, string> = { alert: 'alerts', bug: 'bugs' };
+const GOALS: Record<SeverityKind, { rho: string; exact: string }> = {
+  alert: { rho: '>= 0.6', exact: '>= 0.75' },
+  bug: { rho: '>= 0.3', exact: '>= 0.75' },
+};
+
+export function warmSources(): {
+  figures: Figure[];
+  lines: string[];
+  sources: Omit<WarmFigures, 'judged' | 'priorities'>[];
+} {
+  const all = decisionsByFold();
+  const out: WarmFigures[] = [];
+  const lines = [
+    'Warm: half of each source imported as {priority} (seeded, label-stratified), the other half decided with and without it',
+  ];
+  const figures: Figure[] = [];
+  for (const kind of ['alert', 'bug'] as const) {
+    const mine = all.filter((d) => d.kind === kind);
+    for (const group of [...new Set(mine.map((d) => d.group))]) {
+      const f = warmSource(
+        kind,
+        group,
+        mine.filter((d) => d.group === group),
+      );
+      out.push(f);
+      lines.push(
+        `  ${KIND_NAME[kind]} ${group.padEnd(40)} taught ${String(f.taught).padStart(5)}  learned on ${f.learned.toFixed(2)}  rho ${f.cold_rho.toFixed(3)} -> ${f.warm_rho.toFixed(3)}  exact ${f.cold_exact.toFixed(3)} -> ${f.warm_exact.toFixed(3)} (constant ${f.constant.toFixed(3)})  AUROC ${f.warm_auroc === null ? '  -  ' : f.warm_auroc.toFixed(3)}  ECE ${f.warm_ece.toFixed(3)}`,
+      );
+    }
+    const ofKind = out.filter((f) => f.kind === kind);
+    const worstBy = (key: (f: WarmFigures) => number) => ofKind.reduce((a, b) => (key(b) < key(a) ? b : a));
+    const rho = worstBy((f) => f.warm_rho);
+    const exact = worstBy((f) => f.warm_exact);
+    const margin = worstBy((f) => f.warm_exact - f.constant);
+    const withAuroc = ofKind.filter((f) => f.warm_auroc !== null);
+    const pooled = reliabilityTable(
+      ofKind.flatMap((f) => f.judged),
+      TEN_BINS,
+    );
+    figures.push(
+      figure(`${KIND_NAME[kind]} warm rho, worst source (${rho.group})`, rho.warm_rho, GOALS[kind].rho),
+      figure(
+        `${KIND_NAME[kind]} warm exact priority, worst source (${exact.group})`,
+        exact.warm_exact,
+        GOALS[kind].exact,
+      ),
+      figure(
+        `${KIND_NAME[kind]} warm exact minus always-the-most-common, worst (${margin.group})`,
+        round(margin.warm_exact - margin.constant, 3),
+        '>= 0',
+      ),
+    );
+    if (withAuroc.length > 0) {
+      const a = withAuroc.reduce((x, y) => (y.warm_auroc! < x.warm_auroc! ? y : x));
+      figures.push(
+        figure(`${KIND_NAME[kind]} warm confidence AUROC, worst source (${a.group})`, a.warm_auroc!, '>= 0.75'),
+      );
+    }
+    const e = ofKind.reduce((x, y) => (y.warm_ece > x.warm_ece ? y : x));
+    figures.push(
+      figure(`${KIND_NAME[kind]} warm confidence ECE, worst source (${e.group})`, e.warm_ece, '<= 0.08'),
+      figure(`${KIND_NAME[kind]} warm confidence ECE, all sources pooled`, pooled.ece, '<= 0.08'),
+    );
+  }
+  return { figures, lines, sources: out.map(({ judged: _j, priorities: _p, ...rest }) => rest) };
+}

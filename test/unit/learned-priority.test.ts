@@ -1,0 +1,78 @@
+// A workspace's own priorities (issue 31): for a signal like its history, the learned priority starts from how often
+// the workspace gave each priority, the words move it as far as the teaching supports, the confidence is the chance
+// the taught priority is right (low when thinly taught), and a signal unlike the history keeps the global priority.
+import { scoreSignal } from '../../lambdas/domain/engine';
+import { halfSipKey } from '../../lambdas/domain/learning/half-siphash';
+import { labelDeltas } from '../../lambdas/domain/learning/label-delta';
+import { applyDeltas, emptyModel } from '../../lambdas/domain/learning/model';
+import { sketchSignal } from '../../lambdas/domain/learning/sketch';
+import { applyWorkspace } from '../../lambdas/domain/learning/workspace-layer';
+import { EMPTY_POLICY, compilePolicy } from '../../lambdas/domain/policy';
+import type { Signal } from '../../lambdas/domain/signal';
+
+const key = { ...halfSipKey(Uint8Array.from([3, 1, 4, 1, 5, 9, 2, 6])), format: 2 as const };
+const now = new Date('2026-03-02T10:00:00Z');
+const policy = compilePolicy(EMPTY_POLICY);
+const COMPONENTS = ['table view', 'list view', 'map view', 'web view', 'scroll view', 'image view', 'text field'];
+
+const ticket = (i: number, extra = ''): Signal => ({
+  workspace_id: 'ws_t',
+  source: 'task',
+  received_at: now.toISOString(),
+  subject: `${COMPONENTS[i % COMPONENTS.length]} layout is off on android ${extra}`.trim(),
+  body: `The ${COMPONENTS[i % COMPONENTS.length]} renders with the wrong padding after rotation on android ${4 + (i % 5)}. ${extra}`,
+});
+
+/** A history as an import teaches it: each ticket's sketch counted into its priority. */
+function history(tickets: readonly { signal: Signal; priority: string }[]) {
+  const model = emptyModel();
+  applyDeltas(
+    model,
+    labelDeltas(tickets.map((t) => ({ sketch: sketchSignal(key, t.signal), labels: { priority: t.priority } }))),
+  );
+  return model;
+}
+
+const decide = (model: ReturnType<typeof history>, signal: Signal) =>
+  applyWorkspace(scoreSignal(signal, now), signal, policy, model, sketchSignal(key, signal));
+
+describe('a workspace that imported its priorities', () => {
+  // 27 of 36 tickets low; the 9 high ones also mention a crash log, as the new ticket does.
+  const tickets = [
+    ...Array.from({ length: 27 }, (_, i) => ({ signal: ticket(i), priority: 'low' })),
+    ...Array.from({ length: 9 }, (_, i) => ({ signal: ticket(i, 'see the attached log'), priority: 'high' })),
+  ];
+  const model = history(tickets);
+
+  it('gives a ticket like its history the priority it gave most, when a few words are all that differ', () => {
+    const d = decide(model, ticket(40, 'see the attached log'));
+    expect(d.priority).toBe('low');
+  });
+
+  it('states how likely that priority is right: about its share of the history, never certain', () => {
+    const d = decide(model, ticket(41));
+    expect(d.confidence).toBeGreaterThan(0.5);
+    expect(d.confidence).toBeLessThan(0.95);
+  });
+
+  it('is not confident after a handful of examples', () => {
+    const thin = history(tickets.slice(0, 2));
+    const d = decide(thin, ticket(42));
+    expect(d.priority).toBe('low');
+    expect(d.confidence).toBeLessThanOrEqual(0.75);
+  });
+
+  it('keeps the global priority and confidence for a signal unlike its history', () => {
+    const unlike: Signal = {
+      workspace_id: 'ws_t',
+      source: 'email',
+      received_at: now.toISOString(),
+      subject: 'Quarterly invoice',
+      body: 'Dear finance team, attached is the invoice for the catering of the annual meeting in Lisbon.',
+    };
+    const global = scoreSignal(unlike, now);
+    const d = decide(model, unlike);
+    expect(d.priority).toBe(global.priority);
+    expect(d.confidence).toBe(global.confidence);
+  });
+});
