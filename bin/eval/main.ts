@@ -222,14 +222,7 @@ async function main() {
   const severity = severitySources();
   const warm = warmSources();
   const api = await warmThroughApi();
-  const all = [
-    ...figures,
-    ...spam.figures,
-    ...language.figures,
-    ...severity.figures,
-    ...warm.figures,
-    ...api.figures,
-  ];
+  const all = [...figures, ...spam.figures, ...language.figures, ...severity.figures, ...warm.figures, ...api.figures];
   if (JSON_OUT) {
     process.stdout.write(
       `${JSON.stringify({ model_version: MODEL_VERSION, figures: all, confidence: perCorpus, language: language.detail, severity: severity.sources, warm: warm.sources })}\n`,
