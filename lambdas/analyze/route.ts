@@ -2,8 +2,8 @@
 import type { Dependencies } from '../dependencies';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, validInput } from '../http/errors';
-import { analyzeSignal, idempotencyRequest } from './analyze-signal';
-import { validateIdempotencyKey, validateSignal } from './signal-schema';
+import { analyzeSignal, idempotencyRequest } from '../application/analyze-signal';
+import { validateIdempotencyKey, validateSignal } from '../http/signal-schema';
 
 const CHECKS: Check[] = ['key', 'scope', 'rate-limit', { jsonBody: {} }, { workspace: 'body' }];
 

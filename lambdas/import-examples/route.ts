@@ -3,8 +3,8 @@
 // example's own errors.
 import { actorForKey } from '../domain/audit';
 import type { Dependencies } from '../dependencies';
-import { idempotencyRequest } from '../analyze/analyze-signal';
-import { validateIdempotencyKey } from '../analyze/signal-schema';
+import { idempotencyRequest } from '../application/analyze-signal';
+import { validateIdempotencyKey } from '../http/signal-schema';
 import { ITEM_PREFIX } from '../contract/tables';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, validInput } from '../http/errors';

@@ -3,14 +3,14 @@
 // Each "container" here is its own DynamoDB client, workspace cache and stores over the same tables.
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
-import { analyzeSignal } from '../../lambdas/analyze/analyze-signal';
+import { analyzeSignal } from '../../lambdas/application/analyze-signal';
 import { applyOwnFeedback } from '../../lambdas/application/model-learning';
 import { type LabelCounts } from '../../lambdas/domain/learning/model';
 import { predictField } from '../../lambdas/domain/learning/predict';
 import { sketchSignal } from '../../lambdas/domain/learning/sketch';
 import { WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
 import type { FeedbackFields, WorkspaceState } from '../../lambdas/domain/ports';
-import { recordFeedback } from '../../lambdas/feedback/record-feedback';
+import { recordFeedback } from '../../lambdas/application/record-feedback';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
 import { consumedUnits, createDocumentClient, getItem } from '../../lambdas/stores/dynamodb-client';
 import { foldDue, gapRetryAt } from '../../lambdas/stores/fold-schedule';

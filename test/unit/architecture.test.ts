@@ -144,6 +144,16 @@ describe('layers: routes translate HTTP, the application holds the use cases, st
     expect(wrong).toEqual([]);
   });
 
+  it('keeps each route folder to itself: a use case two routes share lives in lambdas/application', () => {
+    const folderOf = (f: string) => f.split('/')[1];
+    const wrong = [...GRAPH]
+      .filter(([f]) => f.startsWith('lambdas/') && layerOf(f) === 'routes')
+      .flatMap(([f, { local }]) =>
+        local.filter((l) => layerOf(l) === 'routes' && folderOf(l) !== folderOf(f)).map((l) => `${f} -> ${l}`),
+      );
+    expect(wrong).toEqual([]);
+  });
+
   it('keeps the application free of the AWS SDK, middy and Powertools', () => {
     const packages = [...GRAPH]
       .filter(([f]) => layerOf(f) === 'application')
