@@ -25,6 +25,7 @@ import {
 import { batchGet } from './batch-writes';
 import { cancellationReasons } from './database-faults';
 import { getItem } from './dynamodb-client';
+import { AGAIN, retrying } from './retry';
 
 export { labelPk };
 
@@ -124,7 +125,7 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
     for (const field of POLICY_FIELDS)
       if ((policy as Record<string, unknown>)[field] !== undefined)
         sent[field] = (policy as Record<string, unknown>)[field];
-    for (let attempt = 0; ; attempt++) {
+    return retrying<PolicyWrite>('policy change', async (attempt) => {
       // A retry is a later write: its updated_at and event time say so (events list in time order).
       if (attempt > 0) now = new Date().toISOString();
       // Read first: the event records what the policy was. The write is conditional on the version read, so a
@@ -183,9 +184,10 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
         const raced = cancellationReasons(err).some(
           (c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict',
         );
-        if (!raced || attempt >= 10) throw err;
+        if (!raced) throw err;
+        return AGAIN;
       }
-    }
+    });
   }
 
   /**
