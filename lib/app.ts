@@ -138,6 +138,7 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
     decisionRetentionDays: intContext(app, 'decisionRetentionDays', 90, 1),
     authCacheTtlSeconds: intContext(app, 'authCacheTtlSeconds', 30, 0),
     workspaceCacheTtlSeconds: intContext(app, 'workspaceCacheTtlSeconds', 30, 0),
+    tracing: booleanContext(app, 'tracing'),
     logRetention: logRetentionDays,
     logsKmsKeyArn: kmsKeyArnContext(app, 'logsKmsKeyArn'),
   });

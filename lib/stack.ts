@@ -37,6 +37,8 @@ export interface SignalAnalysisStackProps extends StackProps {
   throttlingBurstLimit: number;
   decisionRetentionDays: number;
   authCacheTtlSeconds: number;
+  /** X-Ray active tracing on every Lambda, with the handlers' subsegments (context `tracing`, cdk.json: true). */
+  tracing?: boolean;
   /** WORKSPACE_CACHE_TTL_SECONDS of the Lambdas (context `workspaceCacheTtlSeconds`, default 30). */
   workspaceCacheTtlSeconds?: number;
   /** Retention of every log group of the stack (Lambdas and access log); Control Tower asks for a year or more. */
@@ -84,6 +86,7 @@ export class SignalAnalysisStack extends Stack {
       logRetention,
       logsKey: this.logsKey,
       removalPolicy,
+      tracing: props.tracing ?? false,
       environment: lambdaEnvironment({
         accessTableName: tables.access.tableName,
         decisionsTableName: tables.decisions.tableName,
@@ -91,6 +94,7 @@ export class SignalAnalysisStack extends Stack {
         workspaceCacheTtlSeconds: props.workspaceCacheTtlSeconds,
         decisionRetentionDays: props.decisionRetentionDays,
         logLevel: SETTINGS_LOG_LEVEL,
+        tracingEnabled: props.tracing ?? false,
       }),
     });
     const api = new ServiceApi(this, {

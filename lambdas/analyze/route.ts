@@ -22,6 +22,7 @@ export function analyzeRoute(deps: Dependencies): RouteHandler {
     if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');
     const { decision } = outcome;
     const replayed = outcome.kind === 'replayed';
+    telemetry.tracer.annotate('decision_id', decision.decision_id);
     telemetry.logger.info(replayed ? 'decision replayed' : 'decision stored', {
       decision_id: decision.decision_id,
       partner_id: principal.partner_id,

@@ -20,6 +20,7 @@ export function feedbackRoute(deps: Dependencies): RouteHandler {
       if (!target || !(await workspaceAccess.allows(principal, target.decision.workspace_id))) {
         throw new ApiError('DECISION_NOT_FOUND');
       }
+      telemetry.tracer.annotate('decision_id', decisionId);
       const { fields } = validInput(validateFeedback(event.body), undefined, forbiddenKeys);
       const workspaceId = target.decision.workspace_id;
       const createdAt = new Date().toISOString();

@@ -240,7 +240,10 @@ describe('Lambdas', () => {
         DECISION_RETENTION_DAYS: String(cdkJson.context.decisionRetentionDays),
         WORKSPACE_CACHE_TTL_SECONDS: String(cdkJson.context.workspaceCacheTtlSeconds),
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        TRACING_ENABLED: String(cdkJson.context.tracing),
       });
+      // Active tracing (context `tracing`): Lambda samples, the handlers add their subsegments (lambdas/tracing.ts).
+      expect(fn.TracingConfig).toEqual({ Mode: 'Active' });
       // What the stack writes is what the Lambdas' settings parser reads back (table names stand in for the Refs).
       const written = { ...fn.Environment.Variables, ACCESS_TABLE_NAME: 'access', DECISIONS_TABLE_NAME: 'decisions' };
       expect(parseSettings(written)).toMatchObject({
@@ -491,9 +494,15 @@ describe('least privilege', () => {
     }
   });
 
-  it('has no wildcard action and no "*" or index resource anywhere in the identity policies, but the named index the list Queries', () => {
+  it('has no wildcard action and no "*" or index resource anywhere in the identity policies, but the named index the list Queries and X-Ray', () => {
     for (const [, statements] of statementsByRole(dev)) {
       for (const st of statements) {
+        // X-Ray's two actions have no resource-level permissions: `*` is the only resource they take.
+        if (actionsOf(st).every((a) => a.startsWith('xray:'))) {
+          expect(actionsOf(st).sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+          expect(resourcesOf(st)).toEqual(['*']);
+          continue;
+        }
         for (const action of actionsOf(st)) expect(action).not.toContain('*');
         const indexQuery = actionsOf(st).join() === 'dynamodb:Query';
         for (const resource of resourcesOf(st)) {
