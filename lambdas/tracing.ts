@@ -48,12 +48,11 @@ export interface TraceDocument {
   http?: { response: { status: number } };
   error?: boolean;
   fault?: boolean;
-  throttle?: boolean;
   subsegments?: TraceDocument[];
 }
 
-/** X-Ray names allow letters, digits, white space and `_ . : / % & # = + \ - @`, up to 200 characters. */
-const segmentName = (name: string) => name.replace(/[^\p{L}\p{N}\s_.:/%&#=+\\@-]/gu, '').slice(0, 200) || 'invocation';
+/** X-Ray names take no braces (a route key's path parameters): `GET /api/v1/decisions/decision_id`. */
+const segmentName = (name: string) => name.replace(/[{}]/g, '');
 
 const newId = () => randomBytes(8).toString('hex');
 const seconds = () => Date.now() / 1000;
@@ -164,8 +163,8 @@ export class Tracer {
           if (meta?.httpStatusCode) sub.http = { response: { status: meta.httpStatusCode } };
           return out;
         } catch (err) {
+          // A 4xx (a failed condition, throttling) is the call's error; a 5xx or no answer, its fault.
           const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0;
-          if (status === 400 && /Throttl|ProvisionedThroughput/.test((err as Error).name)) sub.throttle = true;
           if (status >= 500 || status === 0) sub.fault = true;
           else sub.error = true;
           throw err;
