@@ -15,7 +15,7 @@ import type {
 } from './domain/ports';
 import { RateLimiter } from './application/rate-limiter';
 import { GrantAccess, type WorkspaceAccess } from './application/workspace-access';
-import { type Telemetry, createTelemetry } from './observability';
+import { type Telemetry, type TracingRuntime, createTelemetry } from './observability';
 import { DynamoAccessStore } from './stores/access-store';
 import { DynamoDecisionBatchStore } from './stores/decision-batch-store';
 import { DynamoDecisionListStore } from './stores/decision-list-store';
@@ -51,7 +51,7 @@ export interface Dependencies {
   telemetry: Telemetry;
 }
 
-export interface DependencyOverrides {
+export interface DependencyOverrides extends TracingRuntime {
   /** A client to share (tests, the bench); by default one is made from the settings. */
   client?: DynamoDBDocumentClient;
   telemetry?: Telemetry;
@@ -73,7 +73,9 @@ export function createDependencies(settings: Settings, overrides: DependencyOver
   const workspaceStore = new DynamoWorkspaceStore(client, settings.decisionsTableName, learningTable);
   const feedbackStore = new DynamoFeedbackStore(client, settings.decisionsTableName, learningTable);
   const modelWrites = new DynamoModelWriteStore(client, settings.decisionsTableName, learningTable);
-  const telemetry = overrides.telemetry ?? createTelemetry(settings);
+  const telemetry = overrides.telemetry ?? createTelemetry(settings, overrides);
+  // Each DynamoDB call of a traced invocation becomes a subsegment; nothing is added while tracing is off.
+  telemetry.tracer.instrument(client, settings.region);
   return {
     settings,
     client,

@@ -4,6 +4,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { METRICS, METRICS_NAMESPACE, type MetricName, SERVICE_NAME } from './contract/observability';
 import type { Settings } from './contract/settings';
+import { Tracer, daemonSink, type TraceSink } from './tracing';
 
 export interface Telemetry {
   logger: Logger;
@@ -15,16 +16,36 @@ export interface Telemetry {
    * Lambda instance serves one invocation at a time, so a request's dimensions cannot mix with another's.
    */
   count(metric: MetricName, dimensionValue: string): void;
+  /** X-Ray detail for sampled invocations (lambdas/tracing.ts); does nothing while tracing is off. */
+  tracer: Tracer;
 }
 
-export function createTelemetry(settings: Pick<Settings, 'logLevel' | 'metricsEnabled'>): Telemetry {
+/** Where tracing learns of the invocation: Lambda's environment (its X-Ray header), or a sink of its own (tests). */
+export interface TracingRuntime {
+  /** Lambda's process environment: `_X_AMZN_TRACE_ID` is read from it on every invocation. */
+  lambdaEnv?: Readonly<Record<string, string | undefined>>;
+  sink?: TraceSink;
+}
+
+export function createTelemetry(
+  settings: Pick<Settings, 'logLevel' | 'metricsEnabled' | 'tracingEnabled' | 'xrayDaemonAddress'>,
+  runtime: TracingRuntime = {},
+): Telemetry {
   const logger = new Logger({ serviceName: SERVICE_NAME, logLevel: settings.logLevel });
+  const { lambdaEnv } = runtime;
+  const tracer = new Tracer({
+    enabled: settings.tracingEnabled,
+    header: lambdaEnv ? () => lambdaEnv._X_AMZN_TRACE_ID : undefined,
+    sink: runtime.sink ?? daemonSink(settings.xrayDaemonAddress),
+    serviceName: SERVICE_NAME,
+  });
   const metrics = settings.metricsEnabled
     ? new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME })
     : undefined;
   return {
     logger,
     metrics,
+    tracer,
     count(metric, dimensionValue) {
       if (!metrics) return;
       const { name, dimension } = METRICS[metric];

@@ -22,7 +22,7 @@ import {
   SharedGrantError,
 } from '../lambdas/domain/ports';
 import { type RateLimit, parseRateLimit } from '../lambdas/domain/rate-limit';
-import { WORKSPACE_ID_PATTERN } from '../lambdas/analyze/signal-schema';
+import { WORKSPACE_ID_PATTERN } from '../lambdas/domain/grants';
 import { localActor } from './admin/actor';
 
 /** Bad input from the operator: the CLI prints the message and exits non-zero. */

@@ -14,7 +14,7 @@ import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { SignalAnalysisStack, type SignalAnalysisStackProps } from './stack';
 import { EDGE_FIREWALL_REGION, EdgeFirewallStack } from './stack/edge';
-import { INT_CONTEXT, type IntContextKey } from './stack-context';
+import { BOOLEAN_CONTEXT, INT_CONTEXT, type IntContextKey } from './stack-context';
 import { booleanContext } from './stack/tables';
 import { DEFAULT_STAGE, stackNameFor } from './stack-outputs';
 
@@ -130,6 +130,7 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
     decisionRetentionDays: intContext(app, 'decisionRetentionDays'),
     authCacheTtlSeconds: intContext(app, 'authCacheTtlSeconds'),
     workspaceCacheTtlSeconds: intContext(app, 'workspaceCacheTtlSeconds'),
+    tracing: booleanContext(app, 'tracing', BOOLEAN_CONTEXT.tracing),
     logRetention: logRetentionDays,
     logsKmsKeyArn: kmsKeyArnContext(app, 'logsKmsKeyArn'),
   });

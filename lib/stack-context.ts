@@ -17,10 +17,17 @@ export const INT_CONTEXT = {
 
 export type IntContextKey = keyof typeof INT_CONTEXT;
 
+/** The on/off settings and their defaults (`-c key=true|false`). */
+export const BOOLEAN_CONTEXT = {
+  edgeProtection: false,
+  keepRetiredIndexes: false,
+  /** Lambda active tracing (X-Ray; docs/performance.md prices it). */
+  tracing: true,
+} as const satisfies Record<string, boolean>;
+
 /** Every setting that has a default, with it: what the docs' tables must state. */
 export const CONTEXT_DEFAULTS: Readonly<Record<string, string | number | boolean>> = {
   stage: DEFAULT_STAGE,
   ...Object.fromEntries(Object.entries(INT_CONTEXT).map(([key, setting]) => [key, setting.default])),
-  edgeProtection: false,
-  keepRetiredIndexes: false,
+  ...BOOLEAN_CONTEXT,
 };

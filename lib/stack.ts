@@ -39,6 +39,8 @@ export interface SignalAnalysisStackProps extends StackProps {
   throttlingBurstLimit: number;
   decisionRetentionDays: number;
   authCacheTtlSeconds: number;
+  /** X-Ray active tracing on every Lambda, with the handlers' subsegments (context `tracing`, cdk.json: true). */
+  tracing?: boolean;
   /** WORKSPACE_CACHE_TTL_SECONDS of the Lambdas (context `workspaceCacheTtlSeconds`, default 30). */
   workspaceCacheTtlSeconds?: number;
   /** Retention of every log group of the stack (Lambdas and access log); Control Tower asks for a year or more. */
@@ -88,6 +90,7 @@ export class SignalAnalysisStack extends Stack {
       logRetention,
       logsKey: this.logsKey,
       removalPolicy,
+      tracing: props.tracing ?? false,
       environment: {
         ...lambdaEnvironment({
           accessTableName: tables.access.tableName,
@@ -97,6 +100,7 @@ export class SignalAnalysisStack extends Stack {
           workspaceCacheTtlSeconds: props.workspaceCacheTtlSeconds,
           decisionRetentionDays: props.decisionRetentionDays,
           logLevel: SETTINGS_LOG_LEVEL,
+          tracingEnabled: props.tracing ?? false,
         }),
         // V8's heap bounds for the function's memory (lib/lambda-bundling.ts, docs/operations.md "Memory").
         NODE_OPTIONS: LAMBDA_NODE_OPTIONS,

@@ -9,7 +9,7 @@ import {
   type IndexDefinition,
   type TableDefinition,
 } from '../../lambdas/contract/tables';
-import { LIMITS } from '../../lambdas/analyze/signal-schema';
+import { LIMITS } from '../../lambdas/http/signal-schema';
 import { consumedUnits } from '../../lambdas/stores/dynamodb-client';
 import { type Service, createService } from '../../lambdas/service';
 import type { World } from './world';

@@ -1,6 +1,6 @@
 // What a call costs on AWS, from measured resources and the price table: a pure function, so that one line can be
 // recomputed by hand (docs/performance.md does it) and tested without a database.
-import { LAMBDA_MB_PER_VCPU, PRICES } from './prices';
+import { LAMBDA_MB_PER_VCPU, LAMBDA_TRACE_FIXED_RATE, LAMBDA_TRACE_RESERVOIR_PER_SECOND, PRICES } from './prices';
 
 type Prices = typeof PRICES;
 
@@ -141,3 +141,21 @@ export function edgeCost(rules: number, prices: Prices = PRICES): EdgeCost {
 /** Edge protection's cost per million requests at a monthly volume, the fixed part spread over it. */
 export const edgeCostPerMillionAt = (e: EdgeCost, millionsPerMonth: number) =>
   e.cloudfront + e.waf + e.fixedPerMonth / millionsPerMonth;
+
+/** The share of a function's invocations Lambda's active tracing samples at a steady rate of `perSecond`. */
+export function tracedShare(perSecond: number): number {
+  if (perSecond <= LAMBDA_TRACE_RESERVOIR_PER_SECOND) return 1;
+  return (
+    (LAMBDA_TRACE_RESERVOIR_PER_SECOND + LAMBDA_TRACE_FIXED_RATE * (perSecond - LAMBDA_TRACE_RESERVOIR_PER_SECOND)) /
+    perSecond
+  );
+}
+
+/**
+ * X-Ray's price per million requests at a monthly volume spread evenly over a 30-day month: each request invokes
+ * `functions` Lambdas (the authorizer and a route), and each function samples on its own, one trace per sample.
+ */
+export function tracingCostPerMillionAt(millionsPerMonth: number, functions = 2, prices: Prices = PRICES): number {
+  const perSecond = (millionsPerMonth * 1e6) / (30 * 86_400);
+  return functions * tracedShare(perSecond) * prices.xrayPerMillionTracesRecorded;
+}

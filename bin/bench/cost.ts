@@ -5,7 +5,15 @@
 import { EDGE_MANAGED_RULE_GROUPS } from '../../lib/stack/edge';
 import { API_BASE_PATH } from '../../lambdas/contract/routes';
 import { DECISION_LIST_INDEX, DECISIONS_TABLE, ITEM_PREFIX } from '../../lambdas/contract/tables';
-import { dynamoItemBytes, edgeCost, edgeCostPerMillionAt, managedNlpCostPerMillion, writeUnitsFor } from './cost-model';
+import {
+  dynamoItemBytes,
+  edgeCost,
+  edgeCostPerMillionAt,
+  managedNlpCostPerMillion,
+  tracedShare,
+  tracingCostPerMillionAt,
+  writeUnitsFor,
+} from './cost-model';
 import { type Figures, median, percentile, round2, round3 } from './common';
 import { PRICES } from './prices';
 import type { World } from './world';
@@ -154,6 +162,16 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
   if (figures.cost_analyze_usd_per_million !== undefined) {
     figures.cost_analyze_with_edge_usd_per_million_at_10m_a_month = round3(
       figures.cost_analyze_usd_per_million + edgeCostPerMillionAt(edge, 10),
+    );
+  }
+  // Tracing on (context `tracing`, the default): X-Ray's traces, at the share Lambda samples at each volume.
+  figures.cost_tracing_usd_per_million_at_10m_a_month = round3(tracingCostPerMillionAt(10));
+  figures.cost_tracing_usd_per_million_at_100m_a_month = round3(tracingCostPerMillionAt(100));
+  figures.tracing_sampled_share_at_10m_a_month = round3(tracedShare(10e6 / (30 * 86_400)));
+  figures.tracing_sampled_share_at_100m_a_month = round3(tracedShare(100e6 / (30 * 86_400)));
+  if (figures.cost_analyze_usd_per_million !== undefined) {
+    figures.cost_analyze_with_tracing_usd_per_million_at_10m_a_month = round3(
+      figures.cost_analyze_usd_per_million + tracingCostPerMillionAt(10),
     );
   }
   return figures;

@@ -9,7 +9,7 @@ import { indexModel } from '../../lambdas/domain/learning/model';
 import { FOLD_WINDOW } from '../../lambdas/stores/learning-fold';
 import type { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 import { weightOf } from '../../lambdas/domain/learning/workspace-cache';
-import { recordFeedback } from '../../lambdas/feedback/record-feedback';
+import { recordFeedback } from '../../lambdas/application/record-feedback';
 import { banking77Rows, categoryName } from '../data-splits';
 import { type Figures, round2, round3, shuffled } from './common';
 import { benchInProcess } from './in-process';

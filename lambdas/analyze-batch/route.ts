@@ -2,9 +2,9 @@
 import type { Dependencies } from '../dependencies';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, validInput } from '../http/errors';
-import { idempotencyRequest } from '../analyze/analyze-signal';
-import { validateIdempotencyKey } from '../analyze/signal-schema';
-import { analyzeBatch } from './analyze-batch';
+import { idempotencyRequest } from '../application/analyze-signal';
+import { validateIdempotencyKey, validateSignal } from '../http/signal-schema';
+import { analyzeBatch } from '../application/analyze-batch';
 import { BATCH_LIMITS, validateEnvelope } from './batch-envelope';
 
 // Each signal names its own workspace: refused per item by the use case, after the rate limit per signal.
@@ -28,7 +28,7 @@ export function analyzeBatchRoute(deps: Dependencies): RouteHandler {
     const outcome = await analyzeBatch(
       signals,
       principal,
-      { workspaceAccess, workspaces, store: decisionBatch },
+      { validateSignal, workspaceAccess, workspaces, store: decisionBatch },
       {
         nowMs,
         idempotency: idempotencyKey !== undefined ? idempotencyRequest(idempotencyKey, event.body) : undefined,

@@ -3,8 +3,8 @@ import type { Dependencies } from '../dependencies';
 import { replayAllowedFor } from '../application/replay-access';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, validInput } from '../http/errors';
-import { analyzeSignal, idempotencyRequest } from './analyze-signal';
-import { validateIdempotencyKey, validateSignal } from './signal-schema';
+import { analyzeSignal, idempotencyRequest } from '../application/analyze-signal';
+import { validateIdempotencyKey, validateSignal } from '../http/signal-schema';
 
 const CHECKS: Check[] = ['key', 'scope', 'rate-limit', { jsonBody: {} }, { workspace: 'body' }];
 
@@ -25,6 +25,7 @@ export function analyzeRoute(deps: Dependencies): RouteHandler {
     const replayed = outcome.kind === 'replayed';
     if (replayed && !(await replayAllowedFor(workspaceAccess, principal, decision.workspace_id)))
       throw new ApiError('WORKSPACE_NOT_ALLOWED');
+    telemetry.tracer.annotate('decision_id', decision.decision_id);
     telemetry.logger.info(replayed ? 'decision replayed' : 'decision stored', {
       decision_id: decision.decision_id,
       partner_id: principal.partner_id,

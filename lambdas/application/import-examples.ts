@@ -10,6 +10,10 @@ import { sketchSignal } from '../domain/learning/sketch';
 import type { CachedWorkspace, WorkspaceCache } from '../domain/learning/workspace-cache';
 import type { AuditEntry, ModelWriteStore } from '../domain/learning/model-writes';
 import { type FeedbackFields, ModelBusyError } from '../domain/ports';
+import { AGAIN, type RetryPolicy, RetriesExhausted, retrying } from '../domain/retry';
+
+/** Resets during one import are rare: three attempts, as before, now with a wait between them. */
+const RESET_RETRY: RetryPolicy = { attempts: 3, baseMs: 10, capMs: 40, budgetMs: 2_000 };
 
 export type ImportItem =
   | { index: number; status: 'learned' }
@@ -84,7 +88,8 @@ export async function learnExamples(
   options: ImportOptions,
 ): Promise<ImportOutcome> {
   const workspaceId = validated.workspace_id;
-  for (let attempt = 0; attempt < 3; attempt++) {
+  // A reset landing in between makes the import sketch again for the new generation, after the policy's wait.
+  const attempt = async (): Promise<ImportOutcome | typeof AGAIN> => {
     const workspace = await deps.workspaces.get(workspaceId);
     const generation = workspace.state.generation ?? 0;
     const { answer, kept } = withinLimits(validated, valid, workspace);
@@ -115,6 +120,12 @@ export async function learnExamples(
     }
     // A reset landed in between: sketch again for the new generation.
     deps.workspaces.invalidate(workspaceId);
+    return AGAIN;
+  };
+  try {
+    return await retrying('import', attempt, RESET_RETRY);
+  } catch (err) {
+    if (!(err instanceof RetriesExhausted)) throw err;
+    throw new ModelBusyError(new Error('the model was reset repeatedly during the import'));
   }
-  throw new ModelBusyError(new Error('the model was reset repeatedly during the import'));
 }

@@ -23,7 +23,7 @@ export function authorizerHandler({
 }: Dependencies): AuthorizerHandler {
   const keys = new KeyAuthorizer(accessStore, { ttlSeconds: settings.authCacheTtlSeconds, isUnavailable });
   const { logger } = telemetry;
-  return middy<APIGatewayRequestAuthorizerEventV2, AuthorizerResult>()
+  const handler = middy<APIGatewayRequestAuthorizerEventV2, AuthorizerResult>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .handler(async (event) => {
       // First of all: a request that came around CloudFront (edge protection on) is refused whatever its key.
@@ -38,4 +38,5 @@ export function authorizerHandler({
         return { isAuthorized: true, context: { outcome: 'INTERNAL_ERROR' } };
       }
     });
+  return (event, context) => telemetry.tracer.run('authorizer', () => handler(event, context));
 }

@@ -18,6 +18,9 @@ export const ENV = {
   decisionRetentionDays: 'DECISION_RETENTION_DAYS',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
   metricsDisabled: 'POWERTOOLS_METRICS_DISABLED',
+  // X-Ray: the stack turns it on with active tracing (lambdas/tracing.ts); Lambda sets the daemon's address.
+  tracingEnabled: 'TRACING_ENABLED',
+  xrayDaemonAddress: 'AWS_XRAY_DAEMON_ADDRESS',
   // Edge protection only (the stack sets it on the authorizer and the fallback): lambdas/http/edge-origin.ts.
   edgeOriginSecret: 'EDGE_ORIGIN_SECRET',
   // Local mode and the admin CLI.
@@ -59,6 +62,13 @@ export interface Settings {
   logLevel: LogLevel;
   metricsEnabled: boolean;
   /**
+   * X-Ray detail (a subsegment per invocation with its DynamoDB calls and the decision id) for the invocations
+   * Lambda's active tracing samples; off in local mode and tests unless asked for (then every request is traced).
+   */
+  tracingEnabled: boolean;
+  /** Where the X-Ray daemon listens (`host:port`); Lambda sets it, local mode defaults to 127.0.0.1:2000. */
+  xrayDaemonAddress?: string;
+  /**
    * With edge protection on: the value CloudFront puts in the origin header, which a request must carry or be
    * refused `403 FORBIDDEN` (lambdas/http/edge-origin.ts). Unset: no header required. Never logged.
    */
@@ -75,6 +85,7 @@ export const DEFAULT_SETTINGS: Settings = {
   decisionRetentionDays: 90,
   logLevel: 'INFO',
   metricsEnabled: true,
+  tracingEnabled: false,
 };
 
 export interface LocalSettings {
@@ -140,6 +151,8 @@ export function parseSettings(env: Env): Settings {
     decisionRetentionDays: setting(env, 'decisionRetentionDays', 1, 3_650),
     logLevel: logLevel(env),
     metricsEnabled: present(env, ENV.metricsDisabled)?.toLowerCase() !== 'true',
+    tracingEnabled: present(env, ENV.tracingEnabled)?.toLowerCase() === 'true',
+    xrayDaemonAddress: present(env, ENV.xrayDaemonAddress),
     edgeOriginSecret: present(env, ENV.edgeOriginSecret),
   };
 }
@@ -208,6 +221,7 @@ export function parseToolSettings(env: Env): ToolSettings {
  */
 export function lambdaEnvironment(
   settings: Pick<Settings, 'authCacheTtlSeconds' | 'decisionRetentionDays' | 'logLevel'> & {
+    tracingEnabled?: boolean;
     workspaceCacheTtlSeconds?: number;
     accessTableName: string;
     decisionsTableName: string;
@@ -224,5 +238,6 @@ export function lambdaEnvironment(
       settings.workspaceCacheTtlSeconds ?? DEFAULT_SETTINGS.workspaceCacheTtlSeconds,
     ),
     [ENV.logLevel]: settings.logLevel,
+    [ENV.tracingEnabled]: String(settings.tracingEnabled ?? DEFAULT_SETTINGS.tracingEnabled),
   };
 }

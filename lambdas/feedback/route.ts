@@ -5,8 +5,8 @@ import type { Dependencies } from '../dependencies';
 import { DECISION_ID_PATTERN } from '../domain/ids';
 import { type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, unavailable, validInput } from '../http/errors';
-import { validateFeedback } from './feedback-schema';
-import { recordFeedback } from './record-feedback';
+import { validateFeedback } from '../http/feedback-schema';
+import { recordFeedback } from '../application/record-feedback';
 import { applyOwnFeedback } from '../application/model-learning';
 
 export function feedbackRoute(deps: Dependencies): RouteHandler {
@@ -20,6 +20,7 @@ export function feedbackRoute(deps: Dependencies): RouteHandler {
       if (!target || !(await workspaceAccess.allows(principal, target.decision.workspace_id))) {
         throw new ApiError('DECISION_NOT_FOUND');
       }
+      telemetry.tracer.annotate('decision_id', decisionId);
       const { fields } = validInput(validateFeedback(event.body), undefined, forbiddenKeys);
       const workspaceId = target.decision.workspace_id;
       const createdAt = new Date().toISOString();

@@ -227,7 +227,7 @@ export function apiHandler(
     }
   }
 
-  return chain
+  const handler = chain
     .onError((request) => {
       const error = toApiError(request.error, isUnavailable);
       const requestId = requestIdOf(request.event);
@@ -255,4 +255,10 @@ export function apiHandler(
         body: JSON.stringify(result.body),
       };
     }) as unknown as RouteHandler;
+  // A sampled invocation is one X-Ray subsegment named after its route (lambdas/tracing.ts); others run as they are.
+  return (event, context) =>
+    telemetry.tracer.run(
+      () => (event as ApiEvent).routeKey ?? 'route',
+      () => handler(event, context),
+    );
 }

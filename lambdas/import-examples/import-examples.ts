@@ -1,7 +1,7 @@
 // Validating an import's examples (docs/partners.md, Learning): each example on its own, every problem at once; the
 // valid ones are taught by the application's use case (lambdas/application/import-examples.ts). The admin CLI's
 // `workspace import` runs the same function.
-import { validateSignal } from '../analyze/signal-schema';
+import { validateSignal } from '../http/signal-schema';
 import {
   type ImportAnswer,
   type ImportDeps,
@@ -11,7 +11,7 @@ import {
   type ValidExample,
   learnExamples,
 } from '../application/import-examples';
-import { validateFeedback } from '../feedback/feedback-schema';
+import { validateFeedback } from '../http/feedback-schema';
 import { type ErrorDetail, boundedDetails } from '../http/errors';
 import { jsonPath } from '../domain/json-walk';
 import type { Validated } from '../http/body-validation';

@@ -4,8 +4,8 @@
 import { actorForKey } from '../domain/audit';
 import { replayAllowedFor } from '../application/replay-access';
 import type { Dependencies } from '../dependencies';
-import { idempotencyRequest } from '../analyze/analyze-signal';
-import { validateIdempotencyKey } from '../analyze/signal-schema';
+import { idempotencyRequest } from '../application/analyze-signal';
+import { validateIdempotencyKey } from '../http/signal-schema';
 import { ITEM_PREFIX } from '../contract/tables';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, validInput } from '../http/errors';

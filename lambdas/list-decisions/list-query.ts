@@ -1,6 +1,6 @@
 // GET /decisions query parameters, checked strictly (docs/partners.md, Listing decisions). API Gateway joins a repeated parameter
 // with commas, so `limit=1&limit=2` arrives as "1,2" and is refused like any other bad value.
-import { WORKSPACE_ID_PATTERN } from '../analyze/signal-schema';
+import { WORKSPACE_ID_PATTERN } from '../domain/grants';
 import { parseRfc3339 } from '../domain/timestamps';
 import { PRIORITIES, type Priority } from '../domain/decision';
 import { DECISION_ID_PATTERN } from '../domain/ids';

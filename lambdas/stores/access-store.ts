@@ -28,21 +28,23 @@ import { DynamoGrantStore } from './grant-store';
 import { auditEventPut, auditTableFor } from './audit-log';
 import { cancellationReasons } from './database-faults';
 import { getItem } from './dynamodb-client';
+import { AGAIN, retrying } from './retry';
 
 /** The first item of a transaction failed its condition (the change's own item; the event's never does). */
 const firstConditionFailed = (err: unknown) => cancellationReasons(err)[0] === 'ConditionalCheckFailed';
-/** Another writer changed the item between our read and our conditional write: read again (bounded). */
-const CHANGE_RETRIES = 10;
-
-/** Runs `attempt` (a read, then a write conditional on what was read) again while its condition fails, at most CHANGE_RETRIES more times. */
-async function readModifyWrite<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let retry = 0; ; retry++) {
+/**
+ * Runs `attempt` (a read, then a write conditional on what was read) again, after the retry policy's wait, while
+ * its condition fails: another writer changed the item between our read and our write.
+ */
+function readModifyWrite<T>(attempt: () => Promise<T>): Promise<T> {
+  return retrying<T>('access change', async () => {
     try {
       return await attempt();
     } catch (err) {
-      if (!firstConditionFailed(err) || retry >= CHANGE_RETRIES) throw err;
+      if (!firstConditionFailed(err)) throw err;
+      return AGAIN;
     }
-  }
+  });
 }
 
 type Item = Record<string, unknown>;

@@ -1,6 +1,6 @@
 // BatchWriteItem and BatchGetItem for any number of items: 25 writes or 100 keys a call, the calls in parallel, what
-// DynamoDB leaves unprocessed (under throttling) retried after a jittered backoff, and throttling that outlasts the
-// retries raised as throttling (503 at the HTTP edge).
+// DynamoDB leaves unprocessed (under throttling) retried by the one retry policy (THROTTLE_RETRY), and throttling that
+// outlasts it raised as RetriesExhausted (503 at the HTTP edge).
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -8,7 +8,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { chunks } from '../domain/in-parallel';
-import { sleep } from './decision-store';
+import { AGAIN, THROTTLE_RETRY, retrying } from './retry';
 
 type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 type Item = Record<string, unknown>;
@@ -16,29 +16,20 @@ type Item = Record<string, unknown>;
 /** DynamoDB's limits: 25 puts per BatchWriteItem, 100 keys per BatchGetItem. */
 const WRITE_CHUNK = 25;
 const READ_CHUNK = 100;
-/** Rounds of retrying unprocessed items before the request fails (as throttling: 503). */
-export const MAX_RETRY_ROUNDS = 6;
-
-export class UnprocessedItemsError extends Error {
-  constructor() {
-    super('DynamoDB left batch items unprocessed after every retry');
-    // The HTTP edge maps throttling names to 503 SERVICE_UNAVAILABLE: this is throttling that outlasted our retries.
-    this.name = 'ProvisionedThroughputExceededException';
-  }
-}
-
-export const backoff = (round: number) => sleep(Math.random() * 25 * 2 ** round);
 
 /** Runs `call` on every chunk of `size`, in parallel, each again on what it leaves unprocessed. */
 async function inChunks<T>(all: T[], size: number, call: (pending: T[]) => Promise<T[]>): Promise<void> {
   await Promise.all(
     chunks(all, size).map(async (chunk) => {
       let pending = chunk;
-      for (let round = 0; pending.length; round++) {
-        if (round > MAX_RETRY_ROUNDS) throw new UnprocessedItemsError();
-        if (round > 0) await backoff(round);
-        pending = await call(pending);
-      }
+      await retrying(
+        'batch items left unprocessed',
+        async () => {
+          pending = await call(pending);
+          return pending.length ? AGAIN : undefined;
+        },
+        THROTTLE_RETRY,
+      );
     }),
   );
 }

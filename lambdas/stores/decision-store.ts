@@ -8,6 +8,7 @@ import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest, 
 import { parseInstant } from '../domain/timestamps';
 import { conditionFailed, transactionConflict } from './database-faults';
 import { getItem } from './dynamodb-client';
+import { AGAIN, retrying } from './retry';
 
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 
@@ -45,8 +46,6 @@ export function decisionItem(decision: Decision, owner: DecisionOwner, nowSecond
     expires_at: nowSeconds + retentionDays * 86_400,
   };
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The key of an Idempotency-Key's record (one per partner and key). */
 export const idempotencyPk = (partnerId: string, keyHash: string) =>
@@ -109,7 +108,8 @@ export class DynamoDecisionStore implements DecisionStore {
 
     const idemPk = idempotencyPk(owner.partner_id, idempotency.keyHash);
     const record = { request_hash: idempotency.requestHash, decision };
-    for (let attempt = 0; ; attempt++) {
+    // A concurrent request holds the same record mid-transaction: wait for it to commit, then replay it.
+    return retrying<SaveResult>('idempotent analyze', async () => {
       try {
         await this.client.send(
           new TransactWriteCommand({
@@ -131,11 +131,10 @@ export class DynamoDecisionStore implements DecisionStore {
               : { kind: 'conflict' };
           }
         }
-        // A concurrent request holds the same record mid-transaction: wait for it to commit, then replay it.
-        if (!transactionConflict(err) || attempt >= 5) throw err;
-        await sleep(20 * 2 ** attempt);
+        if (!transactionConflict(err)) throw err;
+        return AGAIN;
       }
-    }
+    });
   }
 
   async get(decisionId: string): Promise<Decision | undefined> {

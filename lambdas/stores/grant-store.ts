@@ -18,6 +18,7 @@ import { batchGet } from './batch-writes';
 import { chunks, inParallel } from '../domain/in-parallel';
 import { cancellationReasons, transactionConflict } from './database-faults';
 import { getItem } from './dynamodb-client';
+import { ADMIN_CONTENTION_RETRY, AGAIN, retrying } from './retry';
 
 const INDEX = 'grants_by_head';
 /**
@@ -30,7 +31,6 @@ const PARALLEL_TRANSACTIONS = 4;
 /** From this many exact grants under one head, read the head's holders once instead of one query per grant. */
 const WHOLE_HEAD_THRESHOLD = 200;
 const PARALLEL_QUERIES = 16;
-const CONFLICT_RETRIES = 20;
 
 type Item = Record<string, unknown>;
 
@@ -40,7 +40,6 @@ const prefixesPk = (keyId: string) => ITEM_PREFIX.prefixGrants + keyId;
 const keyHead = (keyId: string) => `k#${keyId}`;
 const holderHead = (grant: string) => `${isPrefixGrant(grant) ? 'p' : 'w'}#${grantHead(grant)}`;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const prefixLimitHit = (err: unknown) => cancellationReasons(err).includes('ConditionalCheckFailed');
 
 const toHolder = (item: Item): GrantHolder => ({
@@ -202,18 +201,22 @@ export class DynamoGrantStore implements GrantStore {
           this.now(),
         ),
       );
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await this.client.send(new TransactWriteCommand({ TransactItems: items }));
-          return;
-        } catch (err) {
-          if (change === 'add' && prefixLimitHit(err) && !transactionConflict(err))
-            throw new TooManyPrefixGrantsError(MAX_PREFIX_GRANTS);
-          if (!transactionConflict(err) || attempt >= CONFLICT_RETRIES) throw err;
-          // Another change to the same key's prefix set or the same grant: back off with jitter, apply ours again.
-          await sleep(Math.random() * 10 * 2 ** Math.min(attempt, 6));
-        }
-      }
+      // Another change to the same key's prefix set or the same grant: back off with jitter, apply ours again.
+      await retrying(
+        'grant change',
+        async () => {
+          try {
+            await this.client.send(new TransactWriteCommand({ TransactItems: items }));
+            return undefined;
+          } catch (err) {
+            if (change === 'add' && prefixLimitHit(err) && !transactionConflict(err))
+              throw new TooManyPrefixGrantsError(MAX_PREFIX_GRANTS);
+            if (!transactionConflict(err)) throw err;
+            return AGAIN;
+          }
+        },
+        ADMIN_CONTENTION_RETRY,
+      );
     });
   }
 

@@ -53,7 +53,7 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
   ): Promise<PolicyWrite> {
     const pk = ITEM_PREFIX.policy + workspaceId;
     const sent: Record<string, unknown> = { ...policySettings(policy as Record<string, unknown>) };
-    return retrying('policy put', async (attempt) => {
+    return retrying<PolicyWrite>('policy change', async (attempt) => {
       // A retry is a later write: its updated_at and event time say so (events list in time order).
       if (attempt > 0) now = new Date().toISOString();
       // Read first: the event records what the policy was. The write is conditional on the version read, so a

@@ -7,7 +7,7 @@ import { AdminInputError, assertWorkspace } from '../admin';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { canonicalJson } from '../../lambdas/analyze/analyze-signal';
+import { canonicalJson } from '../../lambdas/application/analyze-signal';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
 import { importExamples } from '../../lambdas/import-examples/import-examples';

@@ -1,11 +1,18 @@
 // How the stack makes a Lambda: its own log group, its own role with only the table access it is given, the
 // bundling options of lib/lambda-bundling.ts and the runtime settings every function shares.
 import * as path from 'node:path';
-import { AssetStaging, Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AssetStaging, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -41,7 +48,17 @@ export interface FunctionFactoryProps {
   logsKey: IKey;
   removalPolicy: RemovalPolicy;
   environment: Record<string, string>;
+  /** X-Ray active tracing on every function (context `tracing`); the handlers add their detail (lambdas/tracing.ts). */
+  tracing: boolean;
 }
+
+/**
+ * The one wildcard in the stack's roles: X-Ray's PutTraceSegments and PutTelemetryRecords have no resource-level
+ * permissions, so the policy Lambda's active tracing needs names `*`. Acknowledged on that policy alone.
+ */
+export const XRAY_WILDCARD_FINDING = 'AwsSolutions-IAM5[Resource::*]';
+export const XRAY_WILDCARD_REASON =
+  'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions: active tracing needs Resource *; this policy holds only those two actions.';
 
 /** The statement for one table access. */
 function tableAccessStatement({ table, actions, leadingKeys, index }: TableAccess): PolicyStatement {
@@ -107,6 +124,9 @@ export class FunctionFactory {
       systemLogLevelV2: SystemLogLevel.WARN,
       applicationLogLevelV2: ApplicationLogLevel[SETTINGS_LOG_LEVEL],
       timeout: Duration.seconds(10),
+      // Lambda samples (1 request a second, then 5%: X-Ray's default rule, which Lambda does not let a function
+      // change); the handlers add a subsegment with the DynamoDB calls and the decision id to those it sampled.
+      tracing: props.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       role,
       logGroup,
       environment: environment ? { ...props.environment, ...environment } : props.environment,
@@ -128,6 +148,10 @@ export class FunctionFactory {
         forceDockerBundling: false,
       },
     });
+    // Active tracing adds its X-Ray statement to the role's default policy: that policy holds nothing else.
+    const tracingPolicy = role.node.tryFindChild('DefaultPolicy');
+    if (tracingPolicy)
+      Validations.of(tracingPolicy).acknowledge({ id: XRAY_WILDCARD_FINDING, reason: XRAY_WILDCARD_REASON });
     this.functions[name] = fn;
     return fn;
   }

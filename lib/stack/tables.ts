@@ -18,9 +18,10 @@ import {
 export const KEEP_RETIRED_INDEXES_CONTEXT = 'keepRetiredIndexes';
 
 /** `-c key=true` arrives as a string, cdk.json gives a boolean: accept both, refuse anything else. */
-export function booleanContext(scope: Construct, key: string): boolean {
+export function booleanContext(scope: Construct, key: string, fallback = false): boolean {
   const raw: unknown = scope.node.tryGetContext(key);
-  if (raw === undefined || raw === null || raw === '' || raw === false || raw === 'false') return false;
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  if (raw === false || raw === 'false') return false;
   if (raw === true || raw === 'true') return true;
   throw new Error(`context ${key} must be true or false, got ${JSON.stringify(raw)}`);
 }

@@ -147,6 +147,7 @@ it('evaluates the Control Tower controls of every resource type in the template'
     'CT.CLOUDWATCH.PR.3',
     'CT.CLOUDWATCH.PR.4',
     'CT.IAM.PR.1',
+    'CT.IAM.PR.4',
     'CT.IAM.PR.5',
     'CT.KMS.PR.1',
     'CT.KMS.PR.2',

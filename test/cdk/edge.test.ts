@@ -10,6 +10,7 @@ import { EDGE_BYPASS_METRIC, EDGE_ORIGIN_PARAMETERS, EDGE_ORIGIN_PLACEHOLDERS } 
 import { OUTPUT_KEYS } from '../../lib/stack-outputs';
 import { ENV } from '../../lambdas/contract/settings';
 import { EDGE_ORIGIN_HEADER } from '../../lambdas/http/edge-origin';
+import { XRAY_WILDCARD_FINDING } from '../../lib/stack/functions';
 import { temporaryOutdirs } from '../support/cdk';
 
 type Json = any;
@@ -226,6 +227,8 @@ describe.each([
   it('passes cdk-nag and the Control Tower rules, acknowledging only the listed findings, each with its reason', () => {
     const allowed = new Set(Object.values(EDGE_ACKNOWLEDGMENTS).flatMap((group) => Object.keys(group)));
     allowed.add('cdk-validator-cfnguard::lambda_inside_vpc_check');
+    // Active tracing's X-Ray policy (test/cdk/nag.test.ts checks what it holds).
+    allowed.add(`Annotation::${XRAY_WILDCARD_FINDING}`);
     for (const construct of built.app.node.findAll()) {
       for (const entry of construct.node.metadata) {
         if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY) continue;

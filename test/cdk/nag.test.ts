@@ -3,7 +3,9 @@
 import { Validations } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { Policy } from 'aws-cdk-lib/aws-iam';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { XRAY_WILDCARD_FINDING } from '../../lib/stack/functions';
 import { buildApp, type BuiltApp } from '../../lib/app';
 import { temporaryOutdirs } from '../support/cdk';
 
@@ -44,14 +46,24 @@ describe.each([
     expect(() => built.app.synth()).not.toThrow();
   });
 
-  it('acknowledges nothing of AwsSolutions, and every acknowledgment (any plugin) states its reason', () => {
+  it("acknowledges of AwsSolutions only X-Ray's Resource *, and every acknowledgment (any plugin) states its reason", () => {
     const acks = acknowledgments(built);
     for (const ack of acks) {
       expect(typeof ack.reason).toBe('string');
       expect((ack.reason as string).trim().length).toBeGreaterThanOrEqual(40);
     }
-    // The Control Tower (CfnGuard) acknowledgments are checked in control-tower.test.ts.
-    expect(acks.filter((a) => /AwsSolutions/i.test(a.id))).toEqual([]);
+    // The Control Tower (CfnGuard) acknowledgments are checked in control-tower.test.ts. Of AwsSolutions, only the
+    // X-Ray policy's Resource * (no resource-level permissions exist for it), on each function's tracing policy.
+    const nag = acks.filter((a) => /AwsSolutions/i.test(a.id));
+    expect(nag.filter((a) => a.id !== XRAY_WILDCARD_FINDING || !a.path.endsWith('Role/DefaultPolicy'))).toEqual([]);
+    expect(nag).toHaveLength(Object.keys(built.stack.functions).length);
+    for (const ack of nag) {
+      const policy = built.app.node.findAll().find((c) => c.node.path === ack.path) as Policy;
+      const statements = policy.document.toJSON().Statement as { Action: string[]; Resource: string }[];
+      expect(statements).toEqual([
+        expect.objectContaining({ Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], Resource: '*' }),
+      ]);
+    }
   });
 });
 

@@ -18,7 +18,7 @@ import {
 import { parseSettings } from '../../lambdas/contract/settings';
 import { OUTPUT_KEYS } from '../../lib/stack-outputs';
 import { ALARM_TOPIC_OUTPUT_KEY, LAMBDA_RUNTIME, type SignalAnalysisStack } from '../../lib/stack';
-import { CONTEXT_DEFAULTS } from '../../lib/stack-context';
+import { BOOLEAN_CONTEXT, CONTEXT_DEFAULTS } from '../../lib/stack-context';
 import { AUTHORIZER_ACCESS, type TableGrant, routeAccess } from '../../lib/stack/access';
 import { LAMBDA_MEMORY_MB, LAMBDA_NODE_OPTIONS } from '../../lib/lambda-bundling';
 
@@ -276,7 +276,10 @@ describe('Lambdas', () => {
         WORKSPACE_CACHE_TTL_SECONDS: String(defaults.workspaceCacheTtlSeconds),
         POWERTOOLS_LOG_LEVEL: 'INFO',
         NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
+        TRACING_ENABLED: String(BOOLEAN_CONTEXT.tracing),
       });
+      // Active tracing (context `tracing`): Lambda samples, the handlers add their subsegments (lambdas/tracing.ts).
+      expect(fn.TracingConfig).toEqual({ Mode: 'Active' });
       // What the stack writes is what the Lambdas' settings parser reads back (table names stand in for the Refs).
       const written = {
         ...fn.Environment.Variables,
@@ -529,9 +532,15 @@ describe('least privilege', () => {
     }
   });
 
-  it('has no wildcard action and no "*" or index resource anywhere in the identity policies, but the named index the list Queries', () => {
+  it('has no wildcard action and no "*" or index resource anywhere in the identity policies, but the named index the list Queries and X-Ray', () => {
     for (const [, statements] of statementsByRole(dev)) {
       for (const st of statements) {
+        // X-Ray's two actions have no resource-level permissions: `*` is the only resource they take.
+        if (actionsOf(st).every((a) => a.startsWith('xray:'))) {
+          expect(actionsOf(st).sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+          expect(resourcesOf(st)).toEqual(['*']);
+          continue;
+        }
         for (const action of actionsOf(st)) expect(action).not.toContain('*');
         const indexQuery = actionsOf(st).join() === 'dynamodb:Query';
         for (const resource of resourcesOf(st)) {

@@ -2,13 +2,13 @@
 // feedback's update of its decision writes nothing to it, the list and the feedback report answer as before, and a
 // table upgraded in place (the old index still there, the new one not yet built) keeps listing.
 import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { analyzeSignal } from '../../lambdas/analyze/analyze-signal';
+import { analyzeSignal } from '../../lambdas/application/analyze-signal';
 import { DECISIONS_TABLE, RETIRED_DECISION_LIST_INDEX, createTableInput } from '../../lambdas/contract/tables';
 import type { FeedbackFields } from '../../lambdas/domain/ports';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTables } from '../../lib/local/provision';
 import { backfillDecisionListPartitions } from '../../lambdas/stores/decision-list-backfill';
-import { recordFeedback } from '../../lambdas/feedback/record-feedback';
+import { recordFeedback } from '../../lambdas/application/record-feedback';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { DynamoDecisionStore } from '../../lambdas/stores/decision-store';
 import { DynamoDecisionListStore } from '../../lambdas/stores/decision-list-store';

@@ -1,7 +1,7 @@
 // The learned model as DynamoDB Local stores it and a container loads it back: exactly the counts feedback wrote,
 // nothing read from the label item's own attributes (docs, total) as if it were a count.
-import { analyzeSignal } from '../../lambdas/analyze/analyze-signal';
-import { recordFeedback } from '../../lambdas/feedback/record-feedback';
+import { analyzeSignal } from '../../lambdas/application/analyze-signal';
+import { recordFeedback } from '../../lambdas/application/record-feedback';
 import { predictField } from '../../lambdas/domain/learning/predict';
 import { sketchKeyOf, sketchSignal } from '../../lambdas/domain/learning/sketch';
 import { cachedWorkspace } from '../../lambdas/domain/learning/workspace-cache';

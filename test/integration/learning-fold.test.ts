@@ -2,12 +2,12 @@
 // another taught exactly once, its own feedback at once; a fold, run twice at once or left half done by a crash and
 // run again, leaves a new load with the same counts as before it.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { analyzeSignal } from '../../lambdas/analyze/analyze-signal';
+import { analyzeSignal } from '../../lambdas/application/analyze-signal';
 import { applyOwnFeedback } from '../../lambdas/application/model-learning';
 import { learningTableOf } from '../../lambdas/contract/settings';
 import { OVERLAP_MS } from '../../lambdas/domain/learning/entries';
 import type { WorkspaceState } from '../../lambdas/domain/ports';
-import { recordFeedback } from '../../lambdas/feedback/record-feedback';
+import { recordFeedback } from '../../lambdas/application/record-feedback';
 import { type Service, createService } from '../../lambdas/service';
 import { FOLD_TAKEOVER_MS, LearningFolder } from '../../lambdas/stores/learning-fold';
 import { MODEL_KEY } from '../../lambdas/stores/learning-items';

@@ -1,7 +1,7 @@
 // Issue 21, finding 4: deep nesting never gives a 5xx (docs/operations.md, "Worst-case work per request"). With an
 // Idempotency-Key the batch route used to canonicalize the whole body recursively before judging its items, so a body
 // of nested arrays overflowed the stack (500). Every place that walks a body must stop early or walk without recursion.
-import { canonicalJson } from '../../lambdas/analyze/analyze-signal';
+import { canonicalJson } from '../../lambdas/application/analyze-signal';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
 import { call, expectError } from '../support/http';
 import { nested } from '../support/hostile';

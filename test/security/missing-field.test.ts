@@ -1,9 +1,9 @@
 // Issue 21, finding 11: a missing required field is reported as missing ("is required"), never as an unknown field
 // (docs/partners.md, "Errors"), on every route with a body schema: analyze, each batch item, the policy's nested
 // entries.
-import { validateSignal } from '../../lambdas/analyze/signal-schema';
+import { validateSignal } from '../../lambdas/http/signal-schema';
 import { validatePolicy } from '../../lambdas/policy/policy-schema';
-import { validateFeedback } from '../../lambdas/feedback/feedback-schema';
+import { validateFeedback } from '../../lambdas/http/feedback-schema';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
 import { call, expectError } from '../support/http';
 

@@ -18,7 +18,7 @@ import {
   isEmailAddress,
   validateIdempotencyKey,
   validateSignal,
-} from '../../lambdas/analyze/signal-schema';
+} from '../../lambdas/http/signal-schema';
 import { SOURCES } from '../../lambdas/domain/signal';
 import { ACTIONS, CATEGORIES, PRIORITIES, QUEUES, buildDecision } from '../../lambdas/domain/decision';
 import { DECISION_ID_PATTERN, newDecisionId } from '../../lambdas/domain/ids';
@@ -333,7 +333,7 @@ describe('the decision (lambdas/domain/decision.ts)', () => {
   });
 });
 
-describe('the signal (lambdas/analyze/signal-schema.ts)', () => {
+describe('the signal (lambdas/http/signal-schema.ts)', () => {
   const signal = schemas.Signal;
   const NOW = Date.parse('2026-11-21T10:00:00Z');
 

@@ -1,4 +1,4 @@
-import { validateIdempotencyKey, validateSignal } from '../../lambdas/analyze/signal-schema';
+import { validateIdempotencyKey, validateSignal } from '../../lambdas/http/signal-schema';
 import { parseRfc3339, toUtcString } from '../../lambdas/domain/timestamps';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');

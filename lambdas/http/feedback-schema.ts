@@ -1,7 +1,7 @@
 // The feedback body (docs/partners.md, "Feedback: teach your workspace"): at least one of priority, recommended_action
 // (documented values), category and queue (documented or the workspace's own names). Unknown fields are refused.
 import * as v from 'valibot';
-import { type Validated, validateBody } from '../http/body-validation';
+import { type Validated, validateBody } from './body-validation';
 import { ACTIONS, PRIORITIES } from '../domain/decision';
 import { NAME_PATTERN } from '../domain/policy';
 import type { FeedbackFields } from '../domain/ports';

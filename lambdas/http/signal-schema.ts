@@ -1,11 +1,11 @@
 // The analyze request body, validated with valibot. Messages are written here so that no error echoes the
 // client's text back (bodies can be 200,000 characters).
 import * as v from 'valibot';
-import { type Validated, validateBody } from '../http/body-validation';
+import { type Validated, validateBody } from './body-validation';
 import { WORKSPACE_ID_PATTERN } from '../domain/grants';
 import { parseRfc3339, toUtcString } from '../domain/timestamps';
 import { SOURCES, type JsonValue, type Signal } from '../domain/signal';
-import type { ErrorDetail } from '../http/errors';
+import type { ErrorDetail } from './errors';
 
 export const LIMITS = {
   workspaceIdMax: 128,

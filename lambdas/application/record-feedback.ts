@@ -4,9 +4,7 @@
 import { type LearnedField, MAX_LABELS } from '../domain/learning/model';
 import type { CachedWorkspace } from '../domain/learning/workspace-cache';
 import type { FeedbackFields, FeedbackRecorded, FeedbackStore, FeedbackTarget } from '../domain/ports';
-
-/** Concurrent feedback on one decision: how often a request re-reads after losing the race. */
-const ATTEMPTS = 6;
+import { AGAIN, RetriesExhausted, retrying } from '../domain/retry';
 
 export type FeedbackOutcome =
   ({ kind: 'recorded'; target: FeedbackTarget; learned: FeedbackFields } & FeedbackRecorded) | { kind: 'busy' };
@@ -49,14 +47,22 @@ export async function recordFeedback(
   // the new model only what it says (docs/partners.md, "Importing your history, and forgetting it").
   const current = (t: FeedbackTarget): FeedbackTarget =>
     t.learnedGeneration === generation ? t : { ...t, learned: {} };
-  let target: FeedbackTarget | undefined = current(first);
-  for (let attempt = 0; attempt < ATTEMPTS && target; attempt++) {
-    const learned = labelsToLearn(fields, target.learned, workspace);
-    const recorded = await store.record(target, fields, learned, createdAt, generation);
-    if (recorded) return { kind: 'recorded', target, learned, ...recorded };
-    await new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** attempt));
-    const next = await store.getTarget(first.decision.decision_id);
-    target = next && current(next);
+  let target = current(first);
+  // Concurrent feedback on one decision: the loser re-reads the decision's target after the retry policy's wait.
+  const busy = { kind: 'busy' } as const;
+  try {
+    return await retrying<FeedbackOutcome>('feedback', async (attempt) => {
+      if (attempt > 0) {
+        const next = await store.getTarget(first.decision.decision_id);
+        if (!next) return busy;
+        target = current(next);
+      }
+      const learned = labelsToLearn(fields, target.learned, workspace);
+      const recorded = await store.record(target, fields, learned, createdAt, generation);
+      return recorded ? { kind: 'recorded', target, learned, ...recorded } : AGAIN;
+    });
+  } catch (err) {
+    if (err instanceof RetriesExhausted) return busy;
+    throw err;
   }
-  return { kind: 'busy' };
 }

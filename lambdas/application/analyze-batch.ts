@@ -1,6 +1,7 @@
 // The batch use case: each signal authorized and validated on its own, decided by the same function as single
 // analyze, all decisions stored with a few batch writes; with an Idempotency-Key, the whole batch answers once.
-import { DEFAULT_MESSAGE } from '../contract/errors';
+// The route passes the signal's validator in (a valibot schema of the HTTP edge), so this layer stays free of it.
+import { DEFAULT_MESSAGE, type ErrorDetail } from '../contract/errors';
 import { boundedDetails } from '../http/errors';
 import type { Principal } from '../domain/principal';
 import type { Decision } from '../domain/decision';
@@ -11,12 +12,12 @@ import type {
   DecisionOwner,
   IdempotencyRequest,
 } from '../domain/ports';
-import type { WorkspaceAccess } from '../application/workspace-access';
-import { replayAllowed } from '../application/replay-access';
+import type { WorkspaceAccess } from './workspace-access';
+import { replayAllowed } from './replay-access';
 import type { WorkspaceCache } from '../domain/learning/workspace-cache';
-import { decideForStore } from '../analyze/analyze-signal';
+import { decideForStore } from './analyze-signal';
 import { newDecisionId } from '../domain/ids';
-import { validateSignal } from '../analyze/signal-schema';
+import type { Signal } from '../domain/signal';
 
 export type BatchResultItem =
   | { index: number; decision: Decision }
@@ -32,8 +33,15 @@ type ItemVerdict =
 
 const notAllowed = () => ({ code: 'WORKSPACE_NOT_ALLOWED', message: DEFAULT_MESSAGE.WORKSPACE_NOT_ALLOWED });
 
-/** What judging a batch's signals needs: the grant check and, when given, each workspace's policy and model. */
+/** A raw item checked as single analyze checks its body: the signal, or every problem with it. */
+export type SignalValidator = (
+  raw: unknown,
+  receivedAtMs: number,
+) => { ok: true; signal: Signal } | { ok: false; details: ErrorDetail[] };
+
+/** What judging a batch's signals needs: the validator, the grant check and, when given, each workspace's policy and model. */
 interface JudgeDeps {
+  validateSignal: SignalValidator;
   workspaceAccess: WorkspaceAccess;
   workspaces?: Pick<WorkspaceCache, 'get'>;
 }
@@ -50,7 +58,7 @@ async function judge(
   const workspaceId =
     raw !== null && typeof raw === 'object' ? (raw as { workspace_id?: unknown }).workspace_id : undefined;
   if (typeof workspaceId === 'string' && !(await access.allows(principal, workspaceId))) return { error: notAllowed() };
-  const validation = validateSignal(raw, nowMs);
+  const validation = deps.validateSignal(raw, nowMs);
   if (!validation.ok) {
     return { error: { code: 'VALIDATION_ERROR', ...boundedDetails('This signal is not valid.', validation.details) } };
   }
