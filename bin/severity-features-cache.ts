@@ -4,6 +4,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { parseToolSettings } from '../lambdas/contract/settings';
 import { BASE_SCORE, scoreSignal } from '../lambdas/domain/engine';
 import { severityFeatures } from '../lambdas/domain/engine';
 import { DATA_DIR, fnv1a } from './data-splits';
@@ -18,7 +19,7 @@ export interface CachedRow extends Omit<RankedRow, 'subject' | 'body'> {
   raw: number;
 }
 
-const DIR = process.env.SEVERITY_CACHE ?? path.join(tmpdir(), 'sas-severity');
+const DIR = parseToolSettings(process.env).severityCacheDir ?? path.join(tmpdir(), 'sas-severity');
 const NOW = new Date(ALERT_NOW);
 
 const ENGINE = path.resolve(__dirname, '../lambdas/domain/engine');

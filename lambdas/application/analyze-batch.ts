@@ -1,8 +1,7 @@
 // The batch use case: each signal authorized and validated on its own, decided by the same function as single
 // analyze, all decisions stored with a few batch writes; with an Idempotency-Key, the whole batch answers once.
 // The route passes the signal's validator in (a valibot schema of the HTTP edge), so this layer stays free of it.
-import { DEFAULT_MESSAGE, type ErrorDetail } from '../contract/errors';
-import { boundedDetails } from '../http/errors';
+import { DEFAULT_MESSAGE, type ErrorDetail, boundedDetails } from '../contract/errors';
 import type { Principal } from '../domain/principal';
 import type { Decision } from '../domain/decision';
 import type {

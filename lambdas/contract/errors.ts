@@ -77,3 +77,27 @@ export interface ErrorDetail {
 export const MAX_ERROR_DETAILS = 100;
 /** The largest error body the service sends, in bytes of JSON: no refusal is ever larger. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** Characters of a detail's field or message kept (a key of a hostile body can be 256 KiB long). */
+const MAX_DETAIL_CHARS = 200;
+const clip = (text: string) => (text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS - 1)}…` : text);
+
+/**
+ * What an error shows of its details (docs/partners.md, "Errors"): the first `listed` (at most 100), each field and
+ * message clipped, and a message that says how many there were when not all are listed. Batch and import items
+ * bound their own details the same way.
+ */
+export function boundedDetails(
+  message: string,
+  details: readonly ErrorDetail[],
+  listed: number = MAX_ERROR_DETAILS,
+): { message: string; details: ErrorDetail[] } {
+  const shown = details
+    .slice(0, Math.min(listed, MAX_ERROR_DETAILS))
+    .map((d) => ({ field: clip(d.field), message: clip(d.message) }));
+  if (shown.length === details.length) return { message, details: shown };
+  return {
+    message: `${message} It has ${details.length} problems; details lists the first ${shown.length}.`,
+    details: shown,
+  };
+}

@@ -33,6 +33,7 @@ export const ENV = {
   // Where eval, bench and the trainers find ../shared/data, and the language sample (bin/fetch-language-sample.ts).
   dataDir: 'SAS_DATA_DIR',
   languageSampleDir: 'LANGUAGE_SAMPLE_DIR',
+  severityCacheDir: 'SEVERITY_CACHE',
 } as const;
 
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
@@ -194,6 +195,8 @@ export interface ToolSettings {
   dataDir: string;
   /** The language sample bin/fetch-language-sample.ts writes (outside the repository: never committed). */
   languageSampleDir: string;
+  /** Where the eval caches the severity features it computes (absent: a folder in the system's temporary one). */
+  severityCacheDir?: string;
 }
 
 export const DEFAULT_TOOL_SETTINGS = {
@@ -212,6 +215,7 @@ export function parseToolSettings(env: Env): ToolSettings {
     learningTableName: present(env, ENV.learningTableName),
     dataDir: present(env, ENV.dataDir) ?? DEFAULT_TOOL_SETTINGS.dataDir,
     languageSampleDir: present(env, ENV.languageSampleDir) ?? DEFAULT_TOOL_SETTINGS.languageSampleDir,
+    severityCacheDir: present(env, ENV.severityCacheDir),
   };
 }
 

@@ -25,7 +25,7 @@ export function feedbackRoute(deps: Dependencies): RouteHandler {
       const workspaceId = target.decision.workspace_id;
       const createdAt = new Date().toISOString();
       // A forget through another container since this one cached the workspace: load it again, so the feedback is
-      // computed against the generation it lands in (docs/learning.md, "Forget").
+      // computed against the generation it lands in (docs/partners.md, "Importing your history, and forgetting it").
       let workspace = await workspaces.get(workspaceId);
       if ((workspace.state.generation ?? 0) !== (await feedbackStore.generationOf(workspaceId))) {
         workspaces.invalidate(workspaceId);

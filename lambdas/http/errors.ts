@@ -7,9 +7,11 @@ import {
   MAX_ERROR_BODY_BYTES,
   MAX_ERROR_DETAILS,
   UNAVAILABLE_RETRY_AFTER_SECONDS,
+  boundedDetails,
 } from '../contract/errors';
 
 export type { ErrorCode, ErrorDetail };
+export { boundedDetails };
 
 export class ApiError extends Error {
   readonly status: number;
@@ -67,30 +69,6 @@ export interface HttpResponse {
   statusCode: number;
   headers: Record<string, string>;
   body: string;
-}
-
-/** Characters of a detail's field or message kept (a key of a hostile body can be 256 KiB long). */
-const MAX_DETAIL_CHARS = 200;
-const clip = (text: string) => (text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS - 1)}…` : text);
-
-/**
- * What an error shows of its details (docs/partners.md, "Errors"): the first `listed` (at most 100), each field and
- * message clipped, and a message that says how many there were when not all are listed. Batch and import items
- * bound their own details the same way.
- */
-export function boundedDetails(
-  message: string,
-  details: readonly ErrorDetail[],
-  listed: number = MAX_ERROR_DETAILS,
-): { message: string; details: ErrorDetail[] } {
-  const shown = details
-    .slice(0, Math.min(listed, MAX_ERROR_DETAILS))
-    .map((d) => ({ field: clip(d.field), message: clip(d.message) }));
-  if (shown.length === details.length) return { message, details: shown };
-  return {
-    message: `${message} It has ${details.length} problems; details lists the first ${shown.length}.`,
-    details: shown,
-  };
 }
 
 /** The error's JSON: details bounded, and never over MAX_ERROR_BODY_BYTES (fewer details listed until it fits). */

@@ -30,7 +30,7 @@ async function documents(count: number): Promise<TraceDocument[]> {
 }
 
 async function serve(tracingEnabled: boolean): Promise<{ baseUrl: string; close(): Promise<void> }> {
-  const port = (daemon.address()).port;
+  const port = daemon.address().port;
   const service: Service = createService(
     testSettings(tables, { tracingEnabled, xrayDaemonAddress: `127.0.0.1:${port}` }),
     { lambdaEnv },
