@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { TableNames } from '../../lib/local/provision';
 import { testEndpoint } from './dynamodb';
-import { type TestApi, partnerWithKey, startTestApi } from './local-api';
+import { type TestApi, useApiWithKey } from './local-api';
 import { TSX_NODE_ARGS } from './tsx';
 
 const exec = promisify(execFile);
@@ -63,12 +63,18 @@ export interface ApiWithAdminCli {
  * `workspaces`, and the admin CLI pointed at its tables: started before the calling file's tests, closed after them.
  */
 export function apiWithAdminCli(name: string, workspaces: string[]): ApiWithAdminCli {
-  const t = { admin: (...args: string[]) => runAdmin(t.env, [...args, '--json']) } as ApiWithAdminCli;
-  beforeAll(async () => {
-    t.api = await startTestApi(name, { workspaceCacheTtlSeconds: 0 });
-    ({ key: t.key } = await partnerWithKey(t.api.admin, 'acme', workspaces));
-    t.env = adminCliEnv(t.api.tables.names);
-  }, 60_000);
-  afterAll(async () => t.api?.close());
+  const withKey = useApiWithKey(name, workspaces, { workspaceCacheTtlSeconds: 0 });
+  const t = {
+    get api() {
+      return withKey.api;
+    },
+    get key() {
+      return withKey.key;
+    },
+    get env() {
+      return adminCliEnv(withKey.api.tables.names);
+    },
+    admin: (...args: string[]) => runAdmin(t.env, [...args, '--json']),
+  };
   return t;
 }

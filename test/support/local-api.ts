@@ -79,3 +79,21 @@ export async function partnerWithKey(
   if (status !== 'active') await admin.setPartnerStatus(partnerId, status);
   return { key: issued.key, keyId: issued.key_id };
 }
+
+/**
+ * A test API with partner `acme` holding one key granted `workspaces`: started before the calling file's tests and
+ * closed after them. Read `api` and `key` inside tests (they are set by then).
+ */
+export function useApiWithKey(
+  label: string,
+  workspaces: string[],
+  overrides: Partial<Settings> = {},
+): { api: TestApi; key: string } {
+  const t = {} as { api: TestApi; key: string };
+  beforeAll(async () => {
+    t.api = await startTestApi(label, overrides);
+    ({ key: t.key } = await partnerWithKey(t.api.admin, 'acme', workspaces));
+  }, 60_000);
+  afterAll(async () => t.api?.close());
+  return t;
+}
