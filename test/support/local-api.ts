@@ -97,3 +97,24 @@ export function useApiWithKey(
   afterAll(async () => t.api?.close());
   return t;
 }
+
+/**
+ * A test API with partner `acme` holding two keys, A granted `workspacesA` and B `workspacesB` (for what one key may
+ * see of another's requests): started before the calling file's tests and closed after them.
+ */
+export function useApiWithTwoKeys(
+  label: string,
+  workspacesA: string[],
+  workspacesB: string[],
+): { api: TestApi; keyA: string; keyAId: string; keyB: string } {
+  const t = {} as { api: TestApi; keyA: string; keyAId: string; keyB: string };
+  beforeAll(async () => {
+    t.api = await startTestApi(label);
+    await t.api.admin.createPartner({ id: 'acme', name: 'Acme', status: 'active' });
+    const a = await t.api.admin.createKey({ partnerId: 'acme', workspaces: workspacesA });
+    const b = await t.api.admin.createKey({ partnerId: 'acme', workspaces: workspacesB });
+    Object.assign(t, { keyA: a.key, keyAId: a.key_id, keyB: b.key });
+  }, 60_000);
+  afterAll(async () => t.api?.close());
+  return t;
+}
