@@ -12,6 +12,7 @@
 import { banking77Rows, categoryName } from './data-splits';
 import { TEN_BINS, reliabilityTable, round, type Judged } from './eval/report';
 import { startScratch } from '../lib/local/scratch';
+import { apiPoster } from './eval/api-post';
 import { chunks, inParallel } from '../lambdas/domain/in-parallel';
 import { startLocalServer } from '../lib/local/server';
 import type { DynamoFeedbackStore } from '../lambdas/stores/feedback-store';
@@ -61,16 +62,7 @@ async function main() {
   const server = await startLocalServer({ port: 0, handlers: service });
   try {
     const key = await scratch.newKey();
-    const post = async (p: string, body: unknown) => {
-      const res = await fetch(server.baseUrl + p, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const json = (await res.json()) as Record<string, unknown>;
-      if (res.status !== 200) throw new Error(`${p} answered ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
+    const post = apiPoster(server.baseUrl, key);
     const analyze = async (workspace: string, e: Example) =>
       (await post('/signals/analyze', { workspace_id: workspace, source: 'support_message', body: e.text })) as {
         decision_id: string;

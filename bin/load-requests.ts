@@ -1,6 +1,8 @@
 // The load test's requests (bin/load.ts): what each autocannon request sends, built from the mix in load-mix.ts, and
-// how each answer is tallied (status per kind, unexpected answers, contract violations, replays, decision ids).
+// how each answer is tallied (status per kind, unexpected answers, contract violations, replays, decision ids); and
+// the autocannon run that sends the mix, shared by the load test and the soak (bin/soak.ts).
 import { randomUUID } from 'node:crypto';
+import { generateApiKey } from '../lambdas/domain/api-key';
 import { type Kind, expectedStatuses, pick, pickKind, validSignal } from './load-mix';
 
 export interface Shared {
@@ -21,6 +23,76 @@ export interface Tally {
   replayed: number;
   replayMismatches: number;
   getMismatches: number;
+}
+
+/** A run's shared state: 20 unknown keys, 50 replay slots whose Idempotency-Keys start with `idPrefix`. */
+export function newShared(key: string, idPrefix: string): Shared {
+  return {
+    key,
+    unknownKeys: Array.from({ length: 20 }, () => generateApiKey('live')),
+    replayPool: Array.from({ length: 50 }, () => ({
+      idempotencyKey: `${idPrefix}-${randomUUID()}`,
+      body: JSON.stringify(validSignal()),
+    })),
+    decisions: new Map(),
+    decisionIds: [],
+  };
+}
+
+export function newTally(): Tally {
+  return {
+    statusCounts: {},
+    byKind: {},
+    unexpected: [],
+    contractViolations: 0,
+    replayed: 0,
+    replayMismatches: 0,
+    getMismatches: 0,
+  };
+}
+
+/** Answers with a 5xx status, over all kinds. */
+export function serverErrorCount(tally: Tally): number {
+  return Object.entries(tally.statusCounts).reduce((n, [s, c]) => n + (Number(s) >= 500 ? c : 0), 0);
+}
+
+// autocannon ships no types (and @types/autocannon is not installed): the little used here, typed by hand.
+type Histogram = Record<'total' | 'max' | 'p50' | 'p90' | 'p99', number>;
+export interface AutocannonResult {
+  duration: number;
+  requests: Histogram;
+  latency: Histogram;
+  errors: number;
+  timeouts: number;
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+const loadAutocannon = async (): Promise<Autocannon> => {
+  const name = 'autocannon'; // a variable: keeps the compiler from looking for type declarations
+  const mod = (await import(name)) as { default?: Autocannon } & Autocannon;
+  return mod.default ?? mod;
+};
+
+/** Sends the mix from `connections` connections for `duration` seconds, every answer recorded into the tally. */
+export async function runMix(
+  shared: Shared,
+  tally: Tally,
+  run: { url: string; connections: number; duration: number },
+): Promise<AutocannonResult> {
+  const autocannon = await loadAutocannon();
+  return autocannon({
+    ...run,
+    timeout: 10,
+    requests: [
+      {
+        setupRequest: (req: Record<string, unknown>, context: RequestContext) => {
+          const r = buildRequest(shared, context);
+          return { ...req, method: r.method, path: r.path, headers: r.headers, body: r.body ?? '' };
+        },
+        onResponse: (status: number, body: string, context: RequestContext, headers: Record<string, unknown>) =>
+          record(shared, tally, context, status, body, headers),
+      },
+    ],
+  });
 }
 
 export interface RequestContext {

@@ -4,33 +4,15 @@
 //   npm run load                                   15 s, 64 connections, a table
 //   npm run --silent load -- --duration 30 --connections 100 --json   one JSON object on stdout
 // Exit status: 0 when there was no 5xx, no connection error, no unexpected answer and no missing decision; 1 otherwise.
-import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { JavaMissingError } from '../lib/local/dynamodb-local';
 import { startScratch } from '../lib/local/scratch';
 import { type RunningServer, startLocalServer } from '../lib/local/server';
 import { ITEM_PREFIX } from '../lambdas/contract/tables';
-import { generateApiKey } from '../lambdas/domain/api-key';
 import { batchGet } from '../lambdas/stores/batch-writes';
 import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
 import { WORKSPACES, validSignal } from './load-mix';
-import { type RequestContext, type Shared, type Tally, buildRequest, record } from './load-requests';
-
-// autocannon ships no types (and @types/autocannon is not installed): the little used here, typed by hand.
-type Histogram = Record<'total' | 'max' | 'p50' | 'p90' | 'p99', number>;
-interface AutocannonResult {
-  duration: number;
-  requests: Histogram;
-  latency: Histogram;
-  errors: number;
-  timeouts: number;
-}
-type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
-const loadAutocannon = async (): Promise<Autocannon> => {
-  const name = 'autocannon'; // a variable: keeps the compiler from looking for type declarations
-  const mod = (await import(name)) as { default?: Autocannon } & Autocannon;
-  return mod.default ?? mod;
-};
+import { newShared, newTally, record, runMix, serverErrorCount } from './load-requests';
 
 function options() {
   const { values } = parseArgs({
@@ -105,25 +87,8 @@ async function main() {
     const key = await scratch.newKey();
     server = await startLocalServer({ port: 0, handlers: scratch.service });
 
-    const shared: Shared = {
-      key,
-      unknownKeys: Array.from({ length: 20 }, () => generateApiKey('live')),
-      replayPool: Array.from({ length: 50 }, () => ({
-        idempotencyKey: `load-${randomUUID()}`,
-        body: JSON.stringify(validSignal()),
-      })),
-      decisions: new Map(),
-      decisionIds: [],
-    };
-    const tally: Tally = {
-      statusCounts: {},
-      byKind: {},
-      unexpected: [],
-      contractViolations: 0,
-      replayed: 0,
-      replayMismatches: 0,
-      getMismatches: 0,
-    };
+    const shared = newShared(key, 'load');
+    const tally = newTally();
 
     // Warm-up: the first request loads modules and opens connections; keep it out of the figures.
     await fetch(`${server.baseUrl}/signals/analyze`, {
@@ -135,25 +100,13 @@ async function main() {
     );
 
     log(`load: ${opts.connections} connections for ${opts.duration} s against ${server.baseUrl}`);
-    const autocannon = await loadAutocannon();
-    const result = await autocannon({
+    const result = await runMix(shared, tally, {
       url: `http://127.0.0.1:${server.port}`,
       connections: opts.connections,
       duration: opts.duration,
-      timeout: 10,
-      requests: [
-        {
-          setupRequest: (req: Record<string, unknown>, context: RequestContext) => {
-            const r = buildRequest(shared, context);
-            return { ...req, method: r.method, path: r.path, headers: r.headers, body: r.body ?? '' };
-          },
-          onResponse: (status: number, body: string, context: RequestContext, headers: Record<string, unknown>) =>
-            record(shared, tally, context, status, body, headers),
-        },
-      ],
     });
 
-    const serverErrors = Object.entries(tally.statusCounts).reduce((n, [s, c]) => n + (Number(s) >= 500 ? c : 0), 0);
+    const serverErrors = serverErrorCount(tally);
     log(`verifying ${shared.decisions.size} decisions in DynamoDB ...`);
     const { verified, missing } = await verifyDecisions(scratch.client, scratch.names.decisions, shared.decisions);
 

@@ -9,7 +9,14 @@ import type { ConfidenceInput } from '../lambdas/domain/engine/confidence';
 import type { SeverityModel } from '../lambdas/domain/engine/severity-model';
 import type { Assessment, Priority } from '../lambdas/domain/decision';
 import type { Signal } from '../lambdas/domain/signal';
-import { ALERT_NOW, loadRankedAlerts, loadRankedBugs, rankedSignal, type SeverityKind } from './severity-data';
+import {
+  ALERT_NOW,
+  loadRankedAlerts,
+  loadRankedBugs,
+  rankedSignal,
+  type RankedRow,
+  type SeverityKind,
+} from './severity-data';
 import { alertExample, bugExample, fitAlertModel, fitBugModel, severityModelOf } from './train-severity-model';
 import { BUG_TRAIN_PROJECT, fnv1a, loadAlerts, loadBugs } from './data-splits';
 import { shippedSeverityModels } from '../lambdas/domain/engine/severity-model';
@@ -22,14 +29,8 @@ const FITS: Record<SeverityKind, Record<number, readonly Priority[]>> = {
 export const bandFitsLabel = (kind: SeverityKind, band: number, priority: Priority) =>
   FITS[kind][band].includes(priority);
 
-export interface RankedDecision {
-  kind: SeverityKind;
-  group: string;
-  id: string;
-  label: string;
-  level: number;
-  levels: number;
-  band: number;
+/** A ranked row as scored: its text now the signal the engine saw. */
+export interface RankedDecision extends Omit<RankedRow, 'subject' | 'body'> {
   signal: Signal;
   assessment: Assessment;
   input: ConfidenceInput;

@@ -6,28 +6,19 @@
 //   npm run soak -- --minutes 1 --node-options ''    one minute, V8's own defaults instead of the Lambdas' bounds
 // Exit status 0 when every goal is met, 1 otherwise. Linux only (/proc). Only ever targets 127.0.0.1.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startScratch } from '../lib/local/scratch';
 import { LAMBDA_NODE_OPTIONS } from '../lib/lambda-bundling';
 import { ENV } from '../lambdas/contract/settings';
-import { generateApiKey } from '../lambdas/domain/api-key';
-import { WORKSPACES, validSignal } from './load-mix';
-import { type RequestContext, type Shared, type Tally, buildRequest, record } from './load-requests';
+import { WORKSPACES } from './load-mix';
+import { newShared, newTally, runMix, serverErrorCount } from './load-requests';
 
 const REPO = resolve(__dirname, '..');
 const SAMPLE_SECONDS = 10;
 /** The issue's goals: growth from 10 s to 60 s at most 50% and 150 MB; over the last 5 of 10 minutes at most 10 MB. */
 const GOALS = { earlyGrowthPct: 50, earlyGrowthMb: 150, lateGrowthMb: 10, lateWindowSeconds: 300 };
-
-type Autocannon = (options: Record<string, unknown>) => Promise<{ requests: { total: number }; errors: number }>;
-const loadAutocannon = async (): Promise<Autocannon> => {
-  const name = 'autocannon'; // a variable: autocannon ships no types (see bin/load.ts)
-  const mod = (await import(name)) as { default?: Autocannon } & Autocannon;
-  return mod.default ?? mod;
-};
 
 function options() {
   const { values } = parseArgs({
@@ -160,25 +151,8 @@ async function main() {
     const origin = await server.baseUrl();
     const pid = server.child.pid!;
 
-    const shared: Shared = {
-      key,
-      unknownKeys: Array.from({ length: 20 }, () => generateApiKey('live')),
-      replayPool: Array.from({ length: 50 }, () => ({
-        idempotencyKey: `soak-${randomUUID()}`,
-        body: JSON.stringify(validSignal()),
-      })),
-      decisions: new Map(),
-      decisionIds: [],
-    };
-    const tally: Tally = {
-      statusCounts: {},
-      byKind: {},
-      unexpected: [],
-      contractViolations: 0,
-      replayed: 0,
-      replayMismatches: 0,
-      getMismatches: 0,
-    };
+    const shared = newShared(key, 'soak');
+    const tally = newTally();
     // The load generator's own memory is not measured, but keep it flat over an hour: only recent ids are kept.
     const keepRecentIds = () => {
       if (shared.decisionIds.length > 20_000) shared.decisionIds.splice(0, 10_000);
@@ -209,22 +183,10 @@ async function main() {
     );
     log(`before load: rss ${rssMb(pid).toFixed(1)} MB`);
     const timer = setInterval(() => void sample(), SAMPLE_SECONDS * 1000);
-    const autocannon = await loadAutocannon();
-    const result = await autocannon({
+    const result = await runMix(shared, tally, {
       url: origin,
       connections: opts.workers,
       duration: opts.minutes * 60,
-      timeout: 10,
-      requests: [
-        {
-          setupRequest: (req: Record<string, unknown>, context: RequestContext) => {
-            const r = buildRequest(shared, context);
-            return { ...req, method: r.method, path: r.path, headers: r.headers, body: r.body ?? '' };
-          },
-          onResponse: (status: number, body: string, context: RequestContext, headers: Record<string, unknown>) =>
-            record(shared, tally, context, status, body, headers),
-        },
-      ],
     });
     clearInterval(timer);
     await sample(); // the end of the run, whenever the last timer fired
@@ -237,7 +199,7 @@ async function main() {
     const s10 = at(10);
     const s60 = at(60);
     const lateFrom = at(last.seconds - GOALS.lateWindowSeconds);
-    const serverErrors = Object.entries(tally.statusCounts).reduce((n, [s, c]) => n + (Number(s) >= 500 ? c : 0), 0);
+    const serverErrors = serverErrorCount(tally);
     const figures = {
       node: process.version,
       node_options: opts.nodeOptions.join(' '),

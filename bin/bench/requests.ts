@@ -16,7 +16,7 @@ export function analyzeEvents(key: string, body: string, idempotencyKey?: string
 
 export interface ApiRequest {
   key: string;
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** The path as sent; the route's own `{param}` pattern is matched from the route table. */
   path: string;
   query?: string;

@@ -5,6 +5,7 @@
 // the in-process ones of bin/eval/warm-sources.ts for the same rows. The API's workspaces hash with their own random
 // sketch keys, so a bucket collision can differ: the two paths agree on nearly every priority, not bit for bit.
 import { startScratch } from '../../lib/local/scratch';
+import { apiPoster } from './api-post';
 import { startLocalServer } from '../../lib/local/server';
 import { chunks, inParallel } from '../../lambdas/domain/in-parallel';
 import type { Priority } from '../../lambdas/domain/decision';
@@ -37,16 +38,7 @@ export async function warmThroughApi(): Promise<{ figures: Figure[]; lines: stri
   const figures: Figure[] = [];
   try {
     const key = await scratch.newKey();
-    const post = async (p: string, body: unknown) => {
-      const res = await fetch(server.baseUrl + p, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const json = (await res.json()) as Record<string, unknown>;
-      if (res.status !== 200) throw new Error(`${p} answered ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
+    const post = apiPoster(server.baseUrl, key);
     let agree = 0;
     let total = 0;
     for (const [i, { kind, group }] of API_SOURCES.entries()) {

@@ -4,7 +4,7 @@
 // operator (`admin decisions index-priority`) or by local mode on a table kept from an older version; never on a
 // request path. Each decision is one conditional UpdateItem (it still exists, it has no partition yet): idempotent,
 // safe to run again after an interruption or alongside new decisions.
-import { type DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { DECISION_LIST_PARTITION, ITEM_PREFIX } from '../contract/tables';
 import { conditionFailed } from './database-faults';
 import { listPartition } from './decision-store';
@@ -25,19 +25,17 @@ export async function backfillDecisionListPartitions(
   onPage?: (progress: BackfillResult) => void,
 ): Promise<BackfillResult> {
   const result: BackfillResult = { found: 0, updated: 0 };
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await client.send(
-      new ScanCommand({
-        TableName: tableName,
-        FilterExpression: 'begins_with(pk, :decision) AND attribute_not_exists(#lp)',
-        ProjectionExpression: 'pk, #d.workspace_id, #d.priority',
-        ExpressionAttributeNames: { '#lp': DECISION_LIST_PARTITION, '#d': 'decision' },
-        ExpressionAttributeValues: { ':decision': ITEM_PREFIX.decision },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    startKey = page.LastEvaluatedKey;
+  const pages = paginateScan(
+    { client },
+    {
+      TableName: tableName,
+      FilterExpression: 'begins_with(pk, :decision) AND attribute_not_exists(#lp)',
+      ProjectionExpression: 'pk, #d.workspace_id, #d.priority',
+      ExpressionAttributeNames: { '#lp': DECISION_LIST_PARTITION, '#d': 'decision' },
+      ExpressionAttributeValues: { ':decision': ITEM_PREFIX.decision },
+    },
+  );
+  for await (const page of pages) {
     const items = (page.Items ?? []).flatMap((item) => {
       const decision = item.decision as { workspace_id?: unknown; priority?: unknown } | undefined;
       return typeof decision?.workspace_id === 'string' && typeof decision.priority === 'string'
@@ -69,6 +67,6 @@ export async function backfillDecisionListPartitions(
       result.updated += updated.reduce((sum: number, n) => sum + n, 0);
     }
     onPage?.({ ...result });
-  } while (startKey);
+  }
   return result;
 }

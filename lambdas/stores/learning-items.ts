@@ -1,7 +1,7 @@
 // The learning table's items (docs/learning.md, "Storage layout"): per workspace (`ws`) the model item `m`, each
 // label's folded counts `c#<generation>#<field>:<label>` and the entries `e#<time>#<id>`. Keys, codecs and reads.
 import { randomBytes } from 'node:crypto';
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { type Entry, decodeChanges, encodeChanges } from '../domain/learning/entries';
 import { type LabelDelta, decodeDeltas, encodeDeltas } from '../domain/learning/label-delta';
 import { type LabelCounts, type LearnedField, labelCounts } from '../domain/learning/model';
@@ -152,23 +152,21 @@ export async function queryRange(
   const items: Record<string, unknown>[] = [];
   let units = 0;
   let requests = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await client.send(
-      new QueryCommand({
-        TableName: table,
-        KeyConditionExpression: 'ws = :ws AND sk BETWEEN :after AND :upTo',
-        ExpressionAttributeValues: { ':ws': ws, ':after': range.after, ':upTo': range.upTo },
-        ConsistentRead: consistent,
-        ExclusiveStartKey: start,
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-    );
+  const pages = paginateQuery(
+    { client },
+    {
+      TableName: table,
+      KeyConditionExpression: 'ws = :ws AND sk BETWEEN :after AND :upTo',
+      ExpressionAttributeValues: { ':ws': ws, ':after': range.after, ':upTo': range.upTo },
+      ConsistentRead: consistent,
+      ReturnConsumedCapacity: 'TOTAL',
+    },
+  );
+  for await (const out of pages) {
     requests++;
     units += consumedUnits(out);
     for (const item of out.Items ?? []) if (item.sk !== range.after) items.push(item);
-    start = out.LastEvaluatedKey;
-  } while (start);
+  }
   return { items, units, requests };
 }
 

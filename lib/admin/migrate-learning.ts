@@ -4,7 +4,7 @@
 // after each label's fold mark), become entries of the learning table written in one transaction with the model
 // item's mark `migrated`: a second run, or two at once, moves nothing twice. Feedback given meanwhile writes entries of
 // its own, so it is counted once whichever lands first.
-import { type DynamoDBDocumentClient, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, TransactWriteCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { decodeChanges } from '../../lambdas/domain/learning/entries';
 import { type LabelDelta, decodeDeltas, journalDeltas } from '../../lambdas/domain/learning/label-delta';
@@ -25,20 +25,18 @@ export interface MigrationReport {
 /** The workspaces that learned before version 4: those with a `wsmodel#` item (one Scan, once). */
 async function oldWorkspaces(client: DynamoDBDocumentClient, table: string): Promise<string[]> {
   const out: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await client.send(
-      new ScanCommand({
-        TableName: table,
-        FilterExpression: 'begins_with(pk, :p)',
-        ExpressionAttributeValues: { ':p': ITEM_PREFIX.workspaceModel },
-        ProjectionExpression: 'pk',
-        ExclusiveStartKey: start,
-      }),
-    );
+  const pages = paginateScan(
+    { client },
+    {
+      TableName: table,
+      FilterExpression: 'begins_with(pk, :p)',
+      ExpressionAttributeValues: { ':p': ITEM_PREFIX.workspaceModel },
+      ProjectionExpression: 'pk',
+    },
+  );
+  for await (const page of pages) {
     for (const item of page.Items ?? []) out.push(String(item.pk).slice(ITEM_PREFIX.workspaceModel.length));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   return out.sort();
 }
 

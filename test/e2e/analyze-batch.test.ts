@@ -2,13 +2,12 @@
 // single analyze stores them, whole-batch idempotency (replay, conflict, a replay that restores lost decisions),
 // and the envelope's refusals.
 import { DeleteCommand, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
+import { useApiWithKey } from '../support/local-api';
 import { call, expectError } from '../support/http';
 
 jest.setTimeout(120_000);
 
-let api: TestApi;
-let key: string;
+const t = useApiWithKey('batch', ['ws_b']);
 const good = (i: number) => ({
   workspace_id: 'ws_b',
   source: 'email',
@@ -18,19 +17,11 @@ const good = (i: number) => ({
 });
 
 async function decisionCount(): Promise<number> {
-  const scan = await api.tables.client.send(new ScanCommand({ TableName: api.tables.names.decisions }));
+  const scan = await t.api.tables.client.send(new ScanCommand({ TableName: t.api.tables.names.decisions }));
   return (scan.Items ?? []).filter((i) => String(i.pk).startsWith('decision#')).length;
 }
 const batch = (signals: unknown[], headers: Record<string, string> = {}) =>
-  call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, body: { signals }, headers });
-
-beforeAll(async () => {
-  api = await startTestApi('batch');
-  ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_b']));
-});
-afterAll(async () => {
-  await api?.close();
-});
+  call(t.api.baseUrl, 'POST', '/signals/analyze-batch', { key: t.key, body: { signals }, headers });
 
 it('answers each item in input order: decisions for good signals, errors for bad ones, and stores only the good', async () => {
   const before = await decisionCount();
@@ -61,7 +52,7 @@ it('answers each item in input order: decisions for good signals, errors for bad
 });
 
 it('stores every decision exactly as a single analyze would: same item shape, same GET answer, same assessment', async () => {
-  const single = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: good(7) });
+  const single = await call(t.api.baseUrl, 'POST', '/signals/analyze', { key: t.key, body: good(7) });
   const batched = await batch([good(7)]);
   const decision = batched.json.data[0].decision;
   // respond_by follows received_at (the moment of receipt when the signal gives none): compare the time it allows.
@@ -75,11 +66,13 @@ it('stores every decision exactly as a single analyze would: same item shape, sa
   });
   expect(strip(decision)).toEqual(strip(single.json));
   expect(allowed(decision)).toBe(allowed(single.json));
-  expect((await call(api.baseUrl, 'GET', `/decisions/${decision.decision_id}`, { key })).json).toEqual(decision);
+  expect((await call(t.api.baseUrl, 'GET', `/decisions/${decision.decision_id}`, { key: t.key })).json).toEqual(
+    decision,
+  );
   const item = async (id: string) =>
     (
-      await api.tables.client.send(
-        new GetCommand({ TableName: api.tables.names.decisions, Key: { pk: `decision#${id}` } }),
+      await t.api.tables.client.send(
+        new GetCommand({ TableName: t.api.tables.names.decisions, Key: { pk: `decision#${id}` } }),
       )
     ).Item!;
   const [a, b] = [await item(single.json.decision_id), await item(decision.decision_id)];
@@ -88,7 +81,7 @@ it('stores every decision exactly as a single analyze would: same item shape, sa
     a.expires_at - Math.floor(Date.parse(single.json.created_at) / 1000),
   );
   // And it is listed.
-  const listed = await call(api.baseUrl, 'GET', '/decisions?workspace_id=ws_b&limit=1', { key });
+  const listed = await call(t.api.baseUrl, 'GET', '/decisions?workspace_id=ws_b&limit=1', { key: t.key });
   expect(listed.json.data[0]).toEqual(decision);
 });
 
@@ -111,8 +104,8 @@ it('replays the whole batch for the same Idempotency-Key and body, conflicts on 
   expect(await decisionCount()).toBe(count);
   expectError(await batch([good(1)], { 'idempotency-key': 'batch-1' }), 409, 'IDEMPOTENCY_CONFLICT');
   // A key used for a single analyze is another request.
-  await call(api.baseUrl, 'POST', '/signals/analyze', {
-    key,
+  await call(t.api.baseUrl, 'POST', '/signals/analyze', {
+    key: t.key,
     body: good(1),
     headers: { 'idempotency-key': 'single-1' },
   });
@@ -125,9 +118,9 @@ it('a replay restores decisions that its first attempt did not get to store, wit
   // What a crash between claiming the key and writing the decisions leaves: the record without its decisions.
   // Caused directly in the table, since a Lambda cannot be killed at that instant from a test.
   for (const item of first.json.data) {
-    await api.tables.client.send(
+    await t.api.tables.client.send(
       new DeleteCommand({
-        TableName: api.tables.names.decisions,
+        TableName: t.api.tables.names.decisions,
         Key: { pk: `decision#${item.decision.decision_id}` },
       }),
     );
@@ -135,7 +128,7 @@ it('a replay restores decisions that its first attempt did not get to store, wit
   const replay = await batch(signals, { 'idempotency-key': 'batch-lost' });
   expect(replay.json).toEqual(first.json);
   for (const item of first.json.data) {
-    expect((await call(api.baseUrl, 'GET', `/decisions/${item.decision.decision_id}`, { key })).json).toEqual(
+    expect((await call(t.api.baseUrl, 'GET', `/decisions/${item.decision.decision_id}`, { key: t.key })).json).toEqual(
       item.decision,
     );
   }
@@ -150,17 +143,17 @@ it('refuses a bad envelope or Idempotency-Key as a whole, before any item, and a
     { signals: [good(1)], more: 1 },
     [good(1)],
   ]) {
-    const reply = await call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, body });
+    const reply = await call(t.api.baseUrl, 'POST', '/signals/analyze-batch', { key: t.key, body });
     expectError(reply, 400, 'VALIDATION_ERROR');
   }
   expectError(await batch([good(1)], { 'idempotency-key': '' }), 400, 'VALIDATION_ERROR');
   const big = { signals: Array.from({ length: 6 }, () => ({ ...good(1), body: 'x'.repeat(190_000) })) };
-  const tooLarge = await call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, body: big });
+  const tooLarge = await call(t.api.baseUrl, 'POST', '/signals/analyze-batch', { key: t.key, body: big });
   expectError(tooLarge, 413, 'PAYLOAD_TOO_LARGE');
   expect(tooLarge.json.error.message).toMatch(/1 MiB/);
   // 300 KiB is fine for a batch (over the 256 KiB of single analyze).
-  const ok = await call(api.baseUrl, 'POST', '/signals/analyze-batch', {
-    key,
+  const ok = await call(t.api.baseUrl, 'POST', '/signals/analyze-batch', {
+    key: t.key,
     body: { signals: [good(1), { ...good(2), body: 'y'.repeat(150_000) }, { ...good(3), body: 'z'.repeat(150_000) }] },
   });
   expect(ok.status).toBe(200);
@@ -169,10 +162,14 @@ it('refuses a bad envelope or Idempotency-Key as a whole, before any item, and a
     ['{}', 'text/plain', 415, 'UNSUPPORTED_MEDIA_TYPE'],
   ] as const) {
     const headers = { 'content-type': type };
-    expectError(await call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, rawBody, headers }), status, code);
+    expectError(
+      await call(t.api.baseUrl, 'POST', '/signals/analyze-batch', { key: t.key, rawBody, headers }),
+      status,
+      code,
+    );
   }
   expectError(
-    await call(api.baseUrl, 'POST', '/signals/analyze-batch', { body: { signals: [good(1)] } }),
+    await call(t.api.baseUrl, 'POST', '/signals/analyze-batch', { body: { signals: [good(1)] } }),
     401,
     'UNAUTHORIZED',
   );

@@ -93,7 +93,7 @@ async function startChild(): Promise<{ child: ChildProcess; baseUrl: string }> {
       // Extra Node.js/V8 flags for the server child, to measure their effect on its memory (unset in CI).
       ...(process.env.FUZZ_CHILD_NODE_ARGS ?? '').split(' ').filter(Boolean),
       ...TSX_NODE_ARGS,
-      resolve(repo, 'test/support/api-child.ts'),
+      resolve(repo, 'bin/soak-server.ts'),
     ],
     {
       cwd: repo,
@@ -138,7 +138,7 @@ const memoryReplies: NodeJS.MemoryUsage[] = [];
 /** The child's own view of its memory (heap used, external), in MB. */
 async function childMemory(): Promise<NodeJS.MemoryUsage> {
   const before = memoryReplies.length;
-  child.stdin!.write('memory\n');
+  child.stdin!.write('memory gc\n');
   while (memoryReplies.length === before) await new Promise((r) => setTimeout(r, 20));
   return memoryReplies[memoryReplies.length - 1];
 }

@@ -12,6 +12,7 @@ import { CREDENTIALS_FILE } from '../../lib/local/credentials';
 import { NO_WEB_ORIGIN, freePort } from '../../lib/local/dynamodb-local';
 import { call, expectError } from '../support/http';
 import { type LocalMode, jvmOf, startLocalMode as startLocal } from '../support/local-mode';
+import { processAlive } from '../../lib/local/parent-watch';
 import { TSX_NODE_ARGS } from '../support/tsx';
 
 jest.setTimeout(400_000);
@@ -120,15 +121,6 @@ const dirs: string[] = [];
 async function startLocalMode(env: Record<string, string>): Promise<LocalMode> {
   // Database attempts long enough that a JVM pause on a loaded machine is not mistaken for an outage.
   return startLocal({ PORT: '0', DYNAMODB_REQUEST_TIMEOUT_MS: '4000', ...env }, { started });
-}
-
-function gone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch {
-    return true;
-  }
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 180_000): Promise<T> {
@@ -257,7 +249,7 @@ it('lets no web page read its answers: a cross-origin preflight gets no Access-C
 it('restarts a killed database on the same data: 503 while it is down, the same decision after', async () => {
   const jvm = jvmOf(local.child.pid!);
   process.kill(jvm, 'SIGKILL');
-  await until('the JVM to die', async () => (gone(jvm) ? true : undefined));
+  await until('the JVM to die', async () => (processAlive(jvm) ? undefined : true));
 
   const down = await call(local.baseUrl, 'GET', `/decisions/${decision.decision_id}`, { key: local.demoKey });
   expectError(down, 503, 'SERVICE_UNAVAILABLE');

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { freePort } from '../../lib/local/dynamodb-local';
 import { call } from '../support/http';
 import { jvmOf, startLocalMode } from '../support/local-mode';
+import { processAlive } from '../../lib/local/parent-watch';
 import { TSX_NODE_ARGS } from '../support/tsx';
 
 jest.setTimeout(240_000);
@@ -32,15 +33,6 @@ function databasesOn(dir: string): number[] {
   return found;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 let dataDir: string;
 const started: ChildProcess[] = [];
 const jvms: number[] = [];
@@ -56,7 +48,7 @@ afterAll(() => {
       // already gone
     }
   }
-  for (const pid of [...jvms, ...databasesOn(dataDir)]) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  for (const pid of [...jvms, ...databasesOn(dataDir)]) if (processAlive(pid)) process.kill(pid, 'SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -74,14 +66,14 @@ it('after kill -9, a restart stops the leftover database and serves the same dat
   // kill -9 of local mode alone: its JVM stays, still serving the directory.
   process.kill(first.child.pid!, 'SIGKILL');
   await first.exited;
-  expect(alive(firstJvm)).toBe(true);
+  expect(processAlive(firstJvm)).toBe(true);
   expect(databasesOn(dataDir)).toEqual([firstJvm]);
 
   const second = await startLocalMode(env, { started });
   const secondJvm = jvmOf(second.child.pid!);
   jvms.push(secondJvm);
   expect(databasesOn(dataDir)).toEqual([secondJvm]);
-  expect(alive(firstJvm)).toBe(false);
+  expect(processAlive(firstJvm)).toBe(false);
   expect(second.output()).toContain(`DynamoDB Local pid ${firstJvm}`);
   // The same data: the decision made before the kill.
   const again = await call(second.baseUrl, 'GET', `/decisions/${stored.json.decision_id}`, { key: second.demoKey });

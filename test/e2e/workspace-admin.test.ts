@@ -4,22 +4,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call } from '../support/http';
-import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
-import { type AdminResult, runAdmin, adminCliEnv } from '../support/admin-cli';
+import { apiWithAdminCli } from '../support/admin-cli';
 
 jest.setTimeout(120_000);
-let api: TestApi;
-let key: string;
-let env: NodeJS.ProcessEnv;
-
-const admin = (...args: string[]): Promise<AdminResult> => runAdmin(env, [...args, '--json']);
-
-beforeAll(async () => {
-  api = await startTestApi('wsadmin', { workspaceCacheTtlSeconds: 0 });
-  ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_r']));
-  env = adminCliEnv(api.tables.names);
-}, 60_000);
-afterAll(async () => api?.close());
+const t = apiWithAdminCli('wsadmin', ['ws_r']);
+const { admin } = t;
 
 it('sets a policy from a file, refuses an invalid one, and gets it as the API answers it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'policy-'));
@@ -31,15 +20,15 @@ it('sets a policy from a file, refuses an invalid one, and gets it as the API an
   expect(bad.code).not.toBe(0);
   expect(bad.stderr).toMatch(/vip_senders/);
   const got = await admin('workspace', 'policy', 'get', '--workspace', 'ws_r');
-  const api1 = await call(api.baseUrl, 'GET', '/workspaces/ws_r/policy', { key });
+  const api1 = await call(t.api.baseUrl, 'GET', '/workspaces/ws_r/policy', { key: t.key });
   expect(got.json).toEqual(api1.json);
 });
 
 it('reports agreement per field and the reason codes present where feedback disagreed', async () => {
   const ids: { id: string; category: string; priority: string }[] = [];
   for (let i = 0; i < 4; i++) {
-    const d = await call(api.baseUrl, 'POST', '/signals/analyze', {
-      key,
+    const d = await call(t.api.baseUrl, 'POST', '/signals/analyze', {
+      key: t.key,
       body: {
         workspace_id: 'ws_r',
         source: 'email',
@@ -50,12 +39,18 @@ it('reports agreement per field and the reason codes present where feedback disa
     });
     ids.push({ id: d.json.decision_id, category: d.json.category, priority: d.json.priority });
   }
-  await call(api.baseUrl, 'POST', `/decisions/${ids[0].id}/feedback`, {
-    key,
+  await call(t.api.baseUrl, 'POST', `/decisions/${ids[0].id}/feedback`, {
+    key: t.key,
     body: { category: ids[0].category, priority: ids[0].priority },
   });
-  await call(api.baseUrl, 'POST', `/decisions/${ids[1].id}/feedback`, { key, body: { category: 'other_thing' } });
-  await call(api.baseUrl, 'POST', `/decisions/${ids[2].id}/feedback`, { key, body: { category: 'other_thing' } });
+  await call(t.api.baseUrl, 'POST', `/decisions/${ids[1].id}/feedback`, {
+    key: t.key,
+    body: { category: 'other_thing' },
+  });
+  await call(t.api.baseUrl, 'POST', `/decisions/${ids[2].id}/feedback`, {
+    key: t.key,
+    body: { category: 'other_thing' },
+  });
   const report = await admin('feedback', 'report', '--workspace', 'ws_r');
   expect(report.json).toMatchObject({
     workspace_id: 'ws_r',

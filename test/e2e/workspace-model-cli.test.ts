@@ -4,22 +4,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call } from '../support/http';
-import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
-import { type AdminResult, adminCliEnv, runAdmin } from '../support/admin-cli';
+import { apiWithAdminCli, runAdmin } from '../support/admin-cli';
 
 jest.setTimeout(120_000);
-let api: TestApi;
-let key: string;
-let env: NodeJS.ProcessEnv;
-
-const admin = (...args: string[]): Promise<AdminResult> => runAdmin(env, [...args, '--json']);
-
-beforeAll(async () => {
-  api = await startTestApi('wsmodel', { workspaceCacheTtlSeconds: 0 });
-  ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_m']));
-  env = adminCliEnv(api.tables.names);
-}, 60_000);
-afterAll(async () => api?.close());
+const t = apiWithAdminCli('wsmodel', ['ws_m']);
+const { admin } = t;
 
 it('shows the examples held per field and label, the way the service loads them', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'model-'));
@@ -48,20 +37,20 @@ it('shows the examples held per field and label, the way the service loads them'
     ],
   });
 
-  const decision = await call(api.baseUrl, 'POST', '/signals/analyze', {
-    key,
+  const decision = await call(t.api.baseUrl, 'POST', '/signals/analyze', {
+    key: t.key,
     body: { workspace_id: 'ws_m', source: 'email', subject: 'Invoice', body: 'I was billed twice this month.' },
   });
-  await call(api.baseUrl, 'POST', `/decisions/${decision.json.decision_id}/feedback`, {
-    key,
+  await call(t.api.baseUrl, 'POST', `/decisions/${decision.json.decision_id}/feedback`, {
+    key: t.key,
     body: { category: 'billing', priority: 'high' },
   });
-  const text = await runAdmin(env, ['workspace', 'model', '--workspace', 'ws_m']);
+  const text = await runAdmin(t.env, ['workspace', 'model', '--workspace', 'ws_m']);
   expect(text.stdout).toMatch(/generation 0, 3 labels/);
   expect(text.stdout).toMatch(/category {2}billing {2}3/);
   expect(text.stdout).toMatch(/priority {2}high {2}1/);
 
-  expect((await call(api.baseUrl, 'DELETE', '/workspaces/ws_m/model', { key })).status).toBe(200);
+  expect((await call(t.api.baseUrl, 'DELETE', '/workspaces/ws_m/model', { key: t.key })).status).toBe(200);
   expect((await admin('workspace', 'model', '--workspace', 'ws_m')).json).toEqual({
     workspace_id: 'ws_m',
     generation: 1,

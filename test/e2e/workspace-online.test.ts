@@ -1,16 +1,9 @@
 // Online learning with the default workspace cache (30 s): the container that takes a correction decides with it
 // at once, from its cached model, without reading the workspace again.
 import { call } from '../support/http';
-import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
+import { useApiWithKey } from '../support/local-api';
 
-let api: TestApi;
-let key: string;
-
-beforeAll(async () => {
-  api = await startTestApi('wsonline', { workspaceCacheTtlSeconds: 30 });
-  ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_on']));
-}, 60_000);
-afterAll(async () => api?.close());
+const t = useApiWithKey('wsonline', ['ws_on'], { workspaceCacheTtlSeconds: 30 });
 
 it('reflects each correction in the next decision of the same container', async () => {
   const signal = (i: number) => ({
@@ -20,17 +13,17 @@ it('reflects each correction in the next decision of the same container', async 
     subject: `Shipment ${i} delayed at customs`,
     body: 'The container is held at customs pending paperwork.',
   });
-  const first = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: signal(0) });
+  const first = await call(t.api.baseUrl, 'POST', '/signals/analyze', { key: t.key, body: signal(0) });
   expect(first.json.category).not.toBe('customs_hold');
   let d = first;
   let corrections = 0;
   while (d.json.category !== 'customs_hold' && corrections < 5) {
-    await call(api.baseUrl, 'POST', `/decisions/${d.json.decision_id}/feedback`, {
-      key,
+    await call(t.api.baseUrl, 'POST', `/decisions/${d.json.decision_id}/feedback`, {
+      key: t.key,
       body: { category: 'customs_hold', queue: 'logistics' },
     });
     corrections++;
-    d = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: signal(corrections) });
+    d = await call(t.api.baseUrl, 'POST', '/signals/analyze', { key: t.key, body: signal(corrections) });
   }
   expect(d.json).toMatchObject({ category: 'customs_hold', queue: 'logistics' });
   expect(corrections).toBeLessThanOrEqual(5);

@@ -3,15 +3,13 @@
 // answers that item WORKSPACE_NOT_ALLOWED instead of the first caller's decision; a single analyze replay likewise
 // answers 403 rather than the stored decision.
 import { DeleteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { type TestApi, startTestApi } from '../support/local-api';
+import { useApiWithTwoKeys } from '../support/local-api';
 import { call, expectError } from '../support/http';
 
 jest.setTimeout(120_000);
 
-let api: TestApi;
-let keyA: string;
-let keyAId: string;
-let keyB: string;
+// authCacheTtlSeconds is 0 here: a grant change shows at once.
+const t = useApiWithTwoKeys('sec-replay', ['ws_a', 'ws_shared'], ['ws_b', 'ws_shared']);
 
 const signal = (workspace_id: string, i: number) => ({
   workspace_id,
@@ -21,7 +19,7 @@ const signal = (workspace_id: string, i: number) => ({
   sender: 'ops@example.com',
 });
 const batch = (key: string, signals: unknown[], idempotencyKey: string) =>
-  call(api.baseUrl, 'POST', '/signals/analyze-batch', {
+  call(t.api.baseUrl, 'POST', '/signals/analyze-batch', {
     key,
     body: { signals },
     headers: { 'Idempotency-Key': idempotencyKey },
@@ -29,27 +27,13 @@ const batch = (key: string, signals: unknown[], idempotencyKey: string) =>
 const kinds = (reply: { json: any }) =>
   reply.json.data.map((item: any) => (item.decision ? 'decision' : item.error.code));
 
-beforeAll(async () => {
-  // authCacheTtlSeconds is 0 here: a grant change shows at once.
-  api = await startTestApi('sec-replay');
-  await api.admin.createPartner({ id: 'acme', name: 'Acme', status: 'active' });
-  const a = await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a', 'ws_shared'] });
-  const b = await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_b', 'ws_shared'] });
-  keyA = a.key;
-  keyAId = a.key_id;
-  keyB = b.key;
-});
-afterAll(async () => {
-  await api?.close();
-});
-
 it('a batch replayed by another key of the partner does not hand out the workspaces that key cannot access', async () => {
   const signals = [signal('ws_a', 0), signal('ws_shared', 1), signal('ws_b', 2)];
-  const first = await batch(keyA, signals, 'sec-replay-1');
+  const first = await batch(t.keyA, signals, 'sec-replay-1');
   expect(first.status).toBe(200);
   expect(kinds(first)).toEqual(['decision', 'decision', 'WORKSPACE_NOT_ALLOWED']);
 
-  const replay = await batch(keyB, signals, 'sec-replay-1');
+  const replay = await batch(t.keyB, signals, 'sec-replay-1');
   expect(replay.status).toBe(200);
   expect(replay.headers.get('idempotent-replayed')).toBe('true');
   // ws_a is not key B's: no decision of it. ws_shared is: the first answer's decision, as a replay gives it.
@@ -62,48 +46,50 @@ it('a batch replayed by another key of the partner does not hand out the workspa
   expect(replay.json.data[1].decision).toEqual(first.json.data[1].decision);
 
   // Key A still replays its own answer in full.
-  const again = await batch(keyA, signals, 'sec-replay-1');
+  const again = await batch(t.keyA, signals, 'sec-replay-1');
   expect(again.json.data).toEqual(first.json.data);
 });
 
 it('a key whose grant was removed no longer reads its old batch through a replay', async () => {
   const signals = [signal('ws_a', 10), signal('ws_shared', 11)];
-  const first = await batch(keyA, signals, 'sec-replay-2');
+  const first = await batch(t.keyA, signals, 'sec-replay-2');
   expect(kinds(first)).toEqual(['decision', 'decision']);
-  await api.admin.ungrant(keyAId, ['ws_a']);
+  await t.api.admin.ungrant(t.keyAId, ['ws_a']);
   try {
-    const replay = await batch(keyA, signals, 'sec-replay-2');
+    const replay = await batch(t.keyA, signals, 'sec-replay-2');
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(kinds(replay)).toEqual(['WORKSPACE_NOT_ALLOWED', 'decision']);
   } finally {
-    await api.admin.grant(keyAId, ['ws_a'], { allowShared: true });
+    await t.api.admin.grant(t.keyAId, ['ws_a'], { allowShared: true });
   }
 });
 
 it('a replay whose first attempt lost a decision it may not see answers that item WORKSPACE_NOT_ALLOWED, not 500', async () => {
   const signals = [signal('ws_a', 20), signal('ws_shared', 21)];
-  const first = await batch(keyA, signals, 'sec-replay-3');
+  const first = await batch(t.keyA, signals, 'sec-replay-3');
   const lostId = first.json.data[0].decision.decision_id;
   // The first attempt "failed" between claiming the key and writing this decision.
-  const scan = await api.tables.client.send(new ScanCommand({ TableName: api.tables.names.decisions }));
+  const scan = await t.api.tables.client.send(new ScanCommand({ TableName: t.api.tables.names.decisions }));
   for (const item of scan.Items ?? []) {
     if (String(item.pk).includes(lostId))
-      await api.tables.client.send(new DeleteCommand({ TableName: api.tables.names.decisions, Key: { pk: item.pk } }));
+      await t.api.tables.client.send(
+        new DeleteCommand({ TableName: t.api.tables.names.decisions, Key: { pk: item.pk } }),
+      );
   }
-  const replay = await batch(keyB, signals, 'sec-replay-3');
+  const replay = await batch(t.keyB, signals, 'sec-replay-3');
   expect(replay.status).toBe(200);
   expect(kinds(replay)).toEqual(['WORKSPACE_NOT_ALLOWED', 'decision']);
   // Key B rebuilding nothing for ws_a: key A's own replay still restores it.
-  const own = await batch(keyA, signals, 'sec-replay-3');
+  const own = await batch(t.keyA, signals, 'sec-replay-3');
   expect(own.json.data).toEqual(first.json.data);
 });
 
 it('a single analyze replayed by a key without the grant is refused, not answered with the stored decision', async () => {
   const body = signal('ws_a', 30);
   const headers = { 'Idempotency-Key': 'sec-replay-4' };
-  const first = await call(api.baseUrl, 'POST', '/signals/analyze', { key: keyA, body, headers });
+  const first = await call(t.api.baseUrl, 'POST', '/signals/analyze', { key: t.keyA, body, headers });
   expect(first.status).toBe(200);
-  const replay = await call(api.baseUrl, 'POST', '/signals/analyze', { key: keyB, body, headers });
+  const replay = await call(t.api.baseUrl, 'POST', '/signals/analyze', { key: t.keyB, body, headers });
   expectError(replay, 403, 'WORKSPACE_NOT_ALLOWED');
   expect(replay.text).not.toContain(first.json.decision_id);
 });

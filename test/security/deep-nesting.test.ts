@@ -2,30 +2,21 @@
 // Idempotency-Key the batch route used to canonicalize the whole body recursively before judging its items, so a body
 // of nested arrays overflowed the stack (500). Every place that walks a body must stop early or walk without recursion.
 import { canonicalJson } from '../../lambdas/application/analyze-signal';
-import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
+import { useApiWithKey } from '../support/local-api';
 import { call, expectError } from '../support/http';
 import { nested } from '../support/hostile';
 
 jest.setTimeout(120_000);
 
-let api: TestApi;
-let key: string;
+const t = useApiWithKey('sec-deep', ['ws_a']);
 
 const good = '{"workspace_id":"ws_a","source":"email","subject":"Checkout is down"}';
 const batchRaw = (text: string, headers: Record<string, string> = {}) =>
-  call(api.baseUrl, 'POST', '/signals/analyze-batch', {
-    key,
+  call(t.api.baseUrl, 'POST', '/signals/analyze-batch', {
+    key: t.key,
     rawBody: text,
     headers: { 'content-type': 'application/json', ...headers },
   });
-
-beforeAll(async () => {
-  api = await startTestApi('sec-deep');
-  ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_a']));
-});
-afterAll(async () => {
-  await api?.close();
-});
 
 const items: [string, () => string][] = [
   ['an item of 200,000 nested arrays (400 KB)', () => nested('[', ']', 200_000, '')],
@@ -84,8 +75,8 @@ it.each([
     `{"workspace_id":"ws_a","source":"email","subject":"x","extra":${nested('[', ']', 120_000, '')}}`,
   ],
 ])('%s: 400 VALIDATION_ERROR', async (_what, text) => {
-  const reply = await call(api.baseUrl, 'POST', '/signals/analyze', {
-    key,
+  const reply = await call(t.api.baseUrl, 'POST', '/signals/analyze', {
+    key: t.key,
     rawBody: text,
     headers: { 'content-type': 'application/json', 'Idempotency-Key': 'deep-analyze' },
   });

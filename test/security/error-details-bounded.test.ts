@@ -1,7 +1,7 @@
 // Issue 33, finding 8: `error.details` lists at most 100 entries, in document order, each `field` a JSON path into
 // the body, the message counts the rest, and a refusal is never larger than 64 KiB (docs/partners.md, "Errors"). A
 // 960 KB batch of 60,000 `{"__proto__":1}` used to answer a 3.48 MB 400 with 60,000 details named "__proto__".
-import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
+import { useApiWithKey } from '../support/local-api';
 import { call, expectError } from '../support/http';
 
 jest.setTimeout(120_000);
@@ -9,19 +9,10 @@ jest.setTimeout(120_000);
 const MAX_DETAILS = 100;
 const MAX_REFUSAL_BYTES = 64 * 1024;
 
-let api: TestApi;
-let key: string;
-
-beforeAll(async () => {
-  api = await startTestApi('details-bounded');
-  ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_a']));
-});
-afterAll(async () => {
-  await api?.close();
-});
+const t = useApiWithKey('details-bounded', ['ws_a']);
 
 const post = (path: string, rawBody: string) =>
-  call(api.baseUrl, 'POST', path, { key, rawBody, headers: { 'content-type': 'application/json' } });
+  call(t.api.baseUrl, 'POST', path, { key: t.key, rawBody, headers: { 'content-type': 'application/json' } });
 
 it('answers a batch of 60,000 prototype keys with 100 JSON paths, a count, and under 64 KiB', async () => {
   const rawBody = `{"signals":[${Array(60_000).fill('{"__proto__":1}').join(',')}]}`;
@@ -39,7 +30,7 @@ it('answers a batch of 60,000 prototype keys with 100 JSON paths, a count, and u
 
 it('answers a policy with 400 problems with the first 100, in document order, and their count', async () => {
   const keywords = Array.from({ length: 200 }, () => ({ phrase: '', weight: 99 }));
-  const reply = await call(api.baseUrl, 'PUT', '/workspaces/ws_a/policy', { key, body: { keywords } });
+  const reply = await call(t.api.baseUrl, 'PUT', '/workspaces/ws_a/policy', { key: t.key, body: { keywords } });
   expectError(reply, 400, 'VALIDATION_ERROR');
   expect(Buffer.byteLength(reply.text)).toBeLessThanOrEqual(MAX_REFUSAL_BYTES);
   const fields = reply.json.error.details.map((d: { field: string }) => d.field);

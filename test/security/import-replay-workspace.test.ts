@@ -2,72 +2,56 @@
 // history, and forgetting it"). The same key header on another workspace, by another key of the partner or by the
 // same key, is 409 IDEMPOTENCY_CONFLICT: it never answers the first workspace's result, and the second workspace
 // learns nothing by mistake. A replay is authorized again: a key whose grant was removed gets 403, not the answer.
-import { type TestApi, startTestApi } from '../support/local-api';
+import { useApiWithTwoKeys } from '../support/local-api';
 import { call, expectError } from '../support/http';
 
 jest.setTimeout(120_000);
 
-let api: TestApi;
-let keyA: string;
-let keyAId: string;
-let keyB: string;
+const t = useApiWithTwoKeys('sec-import-replay', ['ws_a1', 'ws_a3'], ['ws_a2']);
 
 const examples = Array.from({ length: 5 }, (_, i) => ({
   signal: { source: 'email', sender: `billing${i}@supplier.example`, subject: `Invoice ${4400 + i} overdue` },
   labels: { category: 'supplier_invoice', queue: 'accounts_payable' },
 }));
 const importTo = (key: string, workspace: string, idempotencyKey: string) =>
-  call(api.baseUrl, 'POST', `/workspaces/${workspace}/examples`, {
+  call(t.api.baseUrl, 'POST', `/workspaces/${workspace}/examples`, {
     key,
     body: { examples },
     headers: { 'Idempotency-Key': idempotencyKey },
   });
 
-beforeAll(async () => {
-  api = await startTestApi('sec-import-replay');
-  await api.admin.createPartner({ id: 'acme', name: 'Acme', status: 'active' });
-  const a = await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a1', 'ws_a3'] });
-  const b = await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a2'] });
-  keyA = a.key;
-  keyAId = a.key_id;
-  keyB = b.key;
-});
-afterAll(async () => {
-  await api?.close();
-});
-
 it("answers another key's import to another workspace under the same Idempotency-Key with 409", async () => {
-  const first = await importTo(keyA, 'ws_a1', 'IK1');
+  const first = await importTo(t.keyA, 'ws_a1', 'IK1');
   expect(first.status).toBe(200);
   expect(first.json).toMatchObject({ workspace_id: 'ws_a1', learned: 5 });
 
-  const other = await importTo(keyB, 'ws_a2', 'IK1');
+  const other = await importTo(t.keyB, 'ws_a2', 'IK1');
   expectError(other, 409, 'IDEMPOTENCY_CONFLICT');
   expect(other.text).not.toContain('ws_a1');
 
   // The first workspace's own retry still replays.
-  const again = await importTo(keyA, 'ws_a1', 'IK1');
+  const again = await importTo(t.keyA, 'ws_a1', 'IK1');
   expect(again.status).toBe(200);
   expect(again.headers.get('idempotent-replayed')).toBe('true');
   expect(again.json).toEqual(first.json);
 });
 
 it('answers the same key on another of its workspaces with 409, not the first workspace\'s "learned"', async () => {
-  const first = await importTo(keyA, 'ws_a1', 'IK2');
+  const first = await importTo(t.keyA, 'ws_a1', 'IK2');
   expect(first.status).toBe(200);
-  const other = await importTo(keyA, 'ws_a3', 'IK2');
+  const other = await importTo(t.keyA, 'ws_a3', 'IK2');
   expectError(other, 409, 'IDEMPOTENCY_CONFLICT');
 });
 
 it('refuses a replay to a key whose grant of the workspace was removed since', async () => {
-  const first = await importTo(keyA, 'ws_a3', 'IK3');
+  const first = await importTo(t.keyA, 'ws_a3', 'IK3');
   expect(first.status).toBe(200);
-  await api.admin.ungrant(keyAId, ['ws_a3']);
+  await t.api.admin.ungrant(t.keyAId, ['ws_a3']);
   try {
-    const replay = await importTo(keyA, 'ws_a3', 'IK3');
+    const replay = await importTo(t.keyA, 'ws_a3', 'IK3');
     expectError(replay, 403, 'WORKSPACE_NOT_ALLOWED');
     expect(replay.headers.get('idempotent-replayed')).toBeNull();
   } finally {
-    await api.admin.grant(keyAId, ['ws_a3'], { allowShared: true });
+    await t.api.admin.grant(t.keyAId, ['ws_a3'], { allowShared: true });
   }
 });

@@ -4,31 +4,22 @@
 import { validateSignal } from '../../lambdas/http/signal-schema';
 import { validatePolicy } from '../../lambdas/policy/policy-schema';
 import { validateFeedback } from '../../lambdas/http/feedback-schema';
-import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
+import { useApiWithKey } from '../support/local-api';
 import { call, expectError } from '../support/http';
 
 jest.setTimeout(120_000);
 
-let api: TestApi;
-let key: string;
-
-beforeAll(async () => {
-  api = await startTestApi('sec-missing');
-  ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_a']));
-});
-afterAll(async () => {
-  await api?.close();
-});
+const t = useApiWithKey('sec-missing', ['ws_a']);
 
 describe('over HTTP', () => {
   it('analyze {"workspace_id":"ws_a"}: source is required', async () => {
-    const reply = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: { workspace_id: 'ws_a' } });
+    const reply = await call(t.api.baseUrl, 'POST', '/signals/analyze', { key: t.key, body: { workspace_id: 'ws_a' } });
     expectError(reply, 400, 'VALIDATION_ERROR');
     expect(reply.json.error.details).toEqual([{ field: 'source', message: 'is required' }]);
   });
 
   it('analyze {}: both required fields are missing; an unknown field is still named as unknown', async () => {
-    const reply = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: { subjekt: 'x' } });
+    const reply = await call(t.api.baseUrl, 'POST', '/signals/analyze', { key: t.key, body: { subjekt: 'x' } });
     expectError(reply, 400, 'VALIDATION_ERROR');
     expect(reply.json.error.details).toEqual([
       { field: 'workspace_id', message: 'is required' },
@@ -38,8 +29,8 @@ describe('over HTTP', () => {
   });
 
   it('a batch item without its source: that item says source is required', async () => {
-    const reply = await call(api.baseUrl, 'POST', '/signals/analyze-batch', {
-      key,
+    const reply = await call(t.api.baseUrl, 'POST', '/signals/analyze-batch', {
+      key: t.key,
       body: { signals: [{ workspace_id: 'ws_a', subject: 'x' }] },
     });
     expect(reply.status).toBe(200);
@@ -47,8 +38,8 @@ describe('over HTTP', () => {
   });
 
   it('a policy keyword without its weight, a category without its name: each is required', async () => {
-    const reply = await call(api.baseUrl, 'PUT', '/workspaces/ws_a/policy', {
-      key,
+    const reply = await call(t.api.baseUrl, 'PUT', '/workspaces/ws_a/policy', {
+      key: t.key,
       body: { keywords: [{ phrase: 'outage' }], categories: [{ queue: 'ops' }] },
     });
     expectError(reply, 400, 'VALIDATION_ERROR');

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { TableNames } from '../../lib/local/provision';
 import { testEndpoint } from './dynamodb';
+import { type TestApi, useApiWithKey } from './local-api';
 import { TSX_NODE_ARGS } from './tsx';
 
 const exec = promisify(execFile);
@@ -47,3 +48,33 @@ export function adminCliEnv(names: TableNames): NodeJS.ProcessEnv {
 
 /** A command line as an operator types it (words without spaces), as runAdmin's arguments. */
 export const argv = (line: string): string[] => line.split(' ');
+
+export interface ApiWithAdminCli {
+  api: TestApi;
+  /** Partner `acme`'s key, granted the file's workspaces. */
+  key: string;
+  env: NodeJS.ProcessEnv;
+  /** The CLI with `--json`. */
+  admin: (...args: string[]) => Promise<AdminResult>;
+}
+
+/**
+ * A local API (workspace cache off, so what the CLI writes is what the next request reads) with partner `acme` granted
+ * `workspaces`, and the admin CLI pointed at its tables: started before the calling file's tests, closed after them.
+ */
+export function apiWithAdminCli(name: string, workspaces: string[]): ApiWithAdminCli {
+  const withKey = useApiWithKey(name, workspaces, { workspaceCacheTtlSeconds: 0 });
+  const t = {
+    get api() {
+      return withKey.api;
+    },
+    get key() {
+      return withKey.key;
+    },
+    get env() {
+      return adminCliEnv(withKey.api.tables.names);
+    },
+    admin: (...args: string[]) => runAdmin(t.env, [...args, '--json']),
+  };
+  return t;
+}

@@ -929,17 +929,21 @@ function grantedRequest(route: RouteDefinition, w: FuzzWorld): fc.Arbitrary<Fuzz
         ? body(route, w, workspace)
         : fc.option(fc.constant(Buffer.from('{"ignored":true}')), { nil: undefined, freq: 8 }),
     })
-    .map((r) =>
-      request({
-        target: route.id,
-        method: route.method,
-        path: r.path + r.query,
-        headers: r.headers,
-        body: r.body,
-        granted: true,
-      }),
-    );
+    .map(routeRequest(route, true));
 }
+
+/** The generated parts of a request to `route` as one FuzzRequest. */
+const routeRequest =
+  (route: RouteDefinition, granted: boolean) =>
+  (r: { path: string; query: string; headers: FuzzRequest['headers']; body?: Buffer }) =>
+    request({
+      target: route.id,
+      method: route.method,
+      path: r.path + r.query,
+      headers: r.headers,
+      body: r.body,
+      granted,
+    });
 
 /** A request to `route` refused somewhere before or at authorization: no or a bad key, a foreign or hostile workspace. */
 function refusedRequest(route: RouteDefinition, w: FuzzWorld): fc.Arbitrary<FuzzRequest> {
@@ -965,16 +969,7 @@ function refusedRequest(route: RouteDefinition, w: FuzzWorld): fc.Arbitrary<Fuzz
             { nil: undefined, freq: 4 },
           ),
     })
-    .map((r) =>
-      request({
-        target: route.id,
-        method: route.method,
-        path: r.path + r.query,
-        headers: r.headers,
-        body: r.body,
-        granted: false,
-      }),
-    );
+    .map(routeRequest(route, false));
 }
 
 function strayRequest(w: FuzzWorld): fc.Arbitrary<FuzzRequest> {

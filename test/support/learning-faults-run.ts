@@ -2,13 +2,12 @@
 // the authorizer and a route's middy chain, with the SDK's retries on top (sdk/src/client.ts: 429, 502, 503, 504 and
 // timeouts are retried with the same body and Idempotency-Key, up to 3 times), then compares every label's counts, as
 // a newly started container loads them, with the reference model (learning-faults-model.ts).
-import { randomBytes } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Settings } from '../../lambdas/contract/settings';
 import type { Service } from '../../lambdas/service';
 import { AGAIN, type RetryPolicy, retrying, sleep } from '../../lambdas/stores/retry';
 import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
-import { gatewayEvents, lambdaContext } from '../../lib/local/server';
+import { type ApiRequest, type HandlerResult, apiEvents, inProcess } from '../../bin/bench/requests';
 import { type AttemptFaults, type FaultKind, withFaults } from './learning-faults-injector';
 import { type Comparison, WorkspaceReference } from './learning-faults-model';
 import { type Op, type Schedule, describeOp, seededRandom } from './learning-faults-schedule';
@@ -44,46 +43,16 @@ export interface ScheduleResult extends Comparison {
   trace: string[];
 }
 
-interface Answer {
-  statusCode: number;
-  body: string;
-}
+type Answer = HandlerResult;
 
-function request(key: string, method: string, path: string, body?: unknown, idempotencyKey?: string) {
-  const headers: Record<string, string> = {
-    host: '127.0.0.1',
-    'user-agent': 'learning-faults',
-    authorization: `Bearer ${key}`,
-  };
+function request(key: string, method: ApiRequest['method'], path: string, body?: unknown, idempotencyKey?: string) {
   const text = body === undefined ? undefined : JSON.stringify(body);
-  if (text !== undefined) headers['content-type'] = 'application/json';
-  if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
-  const events = gatewayEvents({
-    method,
-    rawPath: `${API}${path}`,
-    rawQueryString: '',
-    headers,
-    body: text,
-    isBase64Encoded: false,
-    requestId: randomBytes(10).toString('base64'),
-    domainName: '127.0.0.1',
-    protocol: 'HTTP/1.1',
-    sourceIp: '127.0.0.1',
-  });
-  if (!events.route) throw new Error(`no route for ${method} ${path}`);
-  return { ...events, route: events.route };
+  return apiEvents({ key, method, path: `${API}${path}`, body: text, idempotencyKey });
 }
 
 /** One attempt: the authorizer (no faults: the key check is not what is tested), then the route under `faults`. */
-async function attempt(world: FaultWorld, container: Service, req: ReturnType<typeof request>, faults?: AttemptFaults) {
-  const verdict = (await container.authorizer(req.authorizer, lambdaContext('authorizer'))) as {
-    isAuthorized?: boolean;
-    context?: unknown;
-  };
-  if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused the harness key');
-  const handler = container.routes[req.route.id];
-  const run = () => handler(req.routeEvent(verdict.context ?? {}), lambdaContext(req.route.id)) as Promise<Answer>;
-  return faults ? withFaults(faults, run) : run();
+function attempt(container: Service, req: ReturnType<typeof request>, faults?: AttemptFaults) {
+  return inProcess(container, req, (step, run) => (faults && step === 'route' ? withFaults(faults, run) : run()));
 }
 
 class ScheduleRun {
@@ -128,7 +97,7 @@ class ScheduleRun {
       const c = Math.floor(random() * this.world.containers.length);
       const container = this.world.containers[c];
       const faults = this.attemptFaults(random);
-      const running = attempt(this.world, container, req(), faults);
+      const running = attempt(container, req(), faults);
       let answer: Answer | 'timeout';
       if (random() < 0.05 * this.world.faultScale) {
         // The SDK's attempt timeout: it gives up and sends again while this attempt still runs.
@@ -166,7 +135,6 @@ class ScheduleRun {
     // started and this one shares: sent again with its Idempotency-Key, like any SDK request.
     const send = () =>
       attempt(
-        this.world,
         this.world.containers[0],
         request(this.world.apiKey, 'POST', '/signals/analyze-batch', { signals }, `setup-${this.schedule.seed}`),
       );

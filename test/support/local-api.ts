@@ -79,3 +79,42 @@ export async function partnerWithKey(
   if (status !== 'active') await admin.setPartnerStatus(partnerId, status);
   return { key: issued.key, keyId: issued.key_id };
 }
+
+/**
+ * A test API with partner `acme` holding one key granted `workspaces`: started before the calling file's tests and
+ * closed after them. Read `api` and `key` inside tests (they are set by then).
+ */
+export function useApiWithKey(
+  label: string,
+  workspaces: string[],
+  overrides: Partial<Settings> = {},
+): { api: TestApi; key: string } {
+  const t = {} as { api: TestApi; key: string };
+  beforeAll(async () => {
+    t.api = await startTestApi(label, overrides);
+    ({ key: t.key } = await partnerWithKey(t.api.admin, 'acme', workspaces));
+  }, 60_000);
+  afterAll(async () => t.api?.close());
+  return t;
+}
+
+/**
+ * A test API with partner `acme` holding two keys, A granted `workspacesA` and B `workspacesB` (for what one key may
+ * see of another's requests): started before the calling file's tests and closed after them.
+ */
+export function useApiWithTwoKeys(
+  label: string,
+  workspacesA: string[],
+  workspacesB: string[],
+): { api: TestApi; keyA: string; keyAId: string; keyB: string } {
+  const t = {} as { api: TestApi; keyA: string; keyAId: string; keyB: string };
+  beforeAll(async () => {
+    t.api = await startTestApi(label);
+    await t.api.admin.createPartner({ id: 'acme', name: 'Acme', status: 'active' });
+    const a = await t.api.admin.createKey({ partnerId: 'acme', workspaces: workspacesA });
+    const b = await t.api.admin.createKey({ partnerId: 'acme', workspaces: workspacesB });
+    Object.assign(t, { keyA: a.key, keyAId: a.key_id, keyB: b.key });
+  }, 60_000);
+  afterAll(async () => t.api?.close());
+  return t;
+}

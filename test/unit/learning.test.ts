@@ -18,6 +18,12 @@ import type { WorkspaceState } from '../../lambdas/domain/ports';
 import { scoreSignal } from '../../lambdas/domain/engine';
 
 const key = halfSipKey(Uint8Array.from([0, 1, 2, 3, 4, 5, 6, 7]));
+const AT = '2026-01-01T00:00:00Z';
+/** An email of workspace `w` received at AT, with the engine's global assessment of it (before any workspace layer). */
+const globallyScored = (text: { subject?: string; body?: string }) => {
+  const signal = { workspace_id: 'w', source: 'email' as const, received_at: AT, ...text };
+  return { signal, global: scoreSignal(signal, new Date(AT)) };
+};
 const otherKey = halfSipKey(Uint8Array.from([7, 6, 5, 4, 3, 2, 1, 0]));
 
 it('computes HalfSipHash-2-4 as the reference vectors say', () => {
@@ -97,13 +103,7 @@ describe('policy', () => {
   });
 
   it('leaves the global assessment untouched for a fresh workspace', () => {
-    const signal = {
-      workspace_id: 'w',
-      source: 'email' as const,
-      subject: 'Production outage',
-      received_at: '2026-01-01T00:00:00Z',
-    };
-    const global = scoreSignal(signal, new Date('2026-01-01T00:00:00Z'));
+    const { signal, global } = globallyScored({ subject: 'Production outage' });
     const out = applyWorkspace(global, signal, compilePolicy(EMPTY_POLICY), emptyModel(), sketchSignal(key, signal));
     const { policy_version, ...rest } = out;
     expect(policy_version).toBe(0);
@@ -150,13 +150,7 @@ it('moves a decision from its old labels to its new ones, counting it once (repl
 });
 
 describe('confidence of learned decisions', () => {
-  const signal = {
-    workspace_id: 'w',
-    source: 'email' as const,
-    body: 'please refund my card payment',
-    received_at: '2026-01-01T00:00:00Z',
-  };
-  const global = scoreSignal(signal, new Date('2026-01-01T00:00:00Z'));
+  const { signal, global } = globallyScored({ body: 'please refund my card payment' });
   const policy = compilePolicy(EMPTY_POLICY);
   const taught = (times: number, field: 'category' | 'priority' = 'category', label = 'card_refund') => {
     const model = emptyModel();
@@ -180,8 +174,9 @@ describe('confidence of learned decisions', () => {
   });
 
   it('keeps the global confidence when nothing learned applies, and a priority taught once is not confident', () => {
-    const unlike = { ...signal, body: 'the quarterly board meeting moved to thursday afternoon' };
-    const g = scoreSignal(unlike, new Date('2026-01-01T00:00:00Z'));
+    const { signal: unlike, global: g } = globallyScored({
+      body: 'the quarterly board meeting moved to thursday afternoon',
+    });
     expect(applyWorkspace(g, unlike, policy, taught(5), sketchSignal(key, unlike)).confidence).toBe(g.confidence);
     const byPriority = applyWorkspace(
       global,
