@@ -9,6 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { severityFeatures } from '../lambdas/domain/engine';
+import { REASON_CODES } from '../lambdas/domain/engine/reason-codes';
 import {
   RULE_POINTS_UNIT,
   SEVERITY_MODEL_FORMAT,
@@ -171,6 +172,7 @@ if (require.main === module) {
   const file: SeverityModelFile = {
     format: SEVERITY_MODEL_FORMAT,
     note: 'Hashed words and rule codes (see lambdas/domain/engine/severity-model.ts); rebuild with npx tsx bin/train-severity-model.ts',
+    reason_codes: Object.keys(REASON_CODES).sort(),
     scale: SCALE,
     models: {
       alert: fitAlertModel(alerts, `alert-rules-dev.jsonl, all ${alerts.length} rules (rule codes only)`),

@@ -46,6 +46,8 @@ export interface SeverityModelEntry {
 export interface SeverityModelFile {
   format: typeof SEVERITY_MODEL_FORMAT;
   note: string;
+  /** Every reason code the engine had when the models were fitted: a code added since is read as weight 0 until a retrain. */
+  reason_codes: string[];
   scale: number;
   models: Record<'alert' | 'bug', SeverityModelEntry>;
 }
