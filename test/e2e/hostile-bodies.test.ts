@@ -22,6 +22,7 @@ import {
   nested,
   note,
   objectText,
+  signalText,
   useHostileApi,
   validEntries,
   validSignal,
@@ -131,17 +132,11 @@ describe('deep nesting', () => {
     ['10,000 levels of {', () => nested('{"a":', '}', 10_000)],
     ['10,000 levels of [ and { mixed', () => nested('[{"a":', '}]', 5_000)],
     ['120,000 levels of [ (just under 256 KiB)', () => nested('[', ']', 120_000, '')],
-    [
-      '10,000 levels as metadata',
-      () => `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":${nested('{"a":', '}', 10_000)}}`,
-    ],
-    [
-      '10,000 levels as subject',
-      () => `{"workspace_id":"ws_a","source":"email","subject":${nested('[', ']', 10_000, '')}}`,
-    ],
+    ['10,000 levels as metadata', () => signalText({ metadata: nested('{"a":', '}', 10_000) })],
+    ['10,000 levels as subject', () => signalText({ subject: nested('[', ']', 10_000, '') })],
     [
       '10,000 levels as workspace_id of a foreign workspace',
-      () => `{"workspace_id":${nested('[', ']', 10_000, '"ws_c"')},"source":"email"}`,
+      () => signalText({ workspace_id: nested('[', ']', 10_000, '"ws_c"') }),
     ],
   ])('%s: a 400, never 5xx', async (name, text) => {
     const reply = api.expectContractAnswer(await api.postJson(text()), name);
