@@ -1,30 +1,23 @@
 // POST /api/v1/signals/analyze-batch
 import type { Dependencies } from '../dependencies';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError, validInput } from '../http/errors';
+import { ApiError } from '../http/errors';
+import { listBodyCheck, takeListBody } from '../http/list-body';
 import { idempotencyRequest } from '../application/analyze-signal';
-import { validateIdempotencyKey, validateSignal } from '../http/signal-schema';
+import { validateSignal } from '../http/signal-schema';
 import { analyzeBatch } from '../application/analyze-batch';
-import { BATCH_LIMITS, validateEnvelope } from './batch-envelope';
+import { BATCH_BODY } from './batch-envelope';
 
 // Each signal names its own workspace: refused per item by the use case, after the rate limit per signal.
-const CHECKS: Check[] = ['key', 'scope', { jsonBody: { maxBytes: BATCH_LIMITS.bodyBytes } }];
+const CHECKS: Check[] = ['key', 'scope', listBodyCheck(BATCH_BODY)];
 
 export function analyzeBatchRoute(deps: Dependencies): RouteHandler {
   const { decisionBatch, workspaceAccess, workspaces, telemetry } = deps;
-  return apiHandler(deps, CHECKS, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
+  return apiHandler(deps, CHECKS, async (request) => {
+    const { event, principal } = request;
     const nowMs = Date.now();
-    const idempotencyKey = event.headers['idempotency-key'];
-    const { items: signals } = validInput(
-      validateEnvelope(event.body),
-      validateIdempotencyKey(idempotencyKey),
-      forbiddenKeys,
-    );
-
-    // docs/partners.md, Scopes and rate limits: a batch takes one request of the key's limit per signal, after its envelope is valid and
-    // before any per-item check; a refusal stores nothing.
-    await consumeRateLimit(signals.length);
-
+    // One request of the key's limit per signal, before any signal is checked.
+    const { items: signals, idempotencyKey } = await takeListBody(BATCH_BODY, request);
     const outcome = await analyzeBatch(
       signals,
       principal,

@@ -38,28 +38,3 @@ export function validateBody<S extends v.GenericSchema>(
   }
   return { ok: false, details };
 }
-
-/**
- * A body `{"<field>": [1 to max items]}`: its items, or every problem with the envelope (each item is checked on its
- * own afterwards). `missing` words an absent field apart from a malformed one.
- */
-export function listEnvelope(
-  body: unknown,
-  field: string,
-  max: number,
-  messages: { notObject: string; unknownField: string; missing?: string; invalid: string },
-): Validated<{ items: unknown[] }> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    return { ok: false, details: [{ field: '(body)', message: messages.notObject }] };
-  }
-  const details: ErrorDetail[] = [];
-  for (const key of Object.keys(body)) {
-    if (key !== field) details.push({ field: jsonPath([key]), message: messages.unknownField });
-  }
-  const items = (body as Record<string, unknown>)[field];
-  if (items === undefined && messages.missing) details.push({ field, message: messages.missing });
-  else if (!Array.isArray(items) || items.length < 1 || items.length > max) {
-    details.push({ field, message: messages.invalid });
-  }
-  return details.length ? { ok: false, details } : { ok: true, items: items as unknown[] };
-}

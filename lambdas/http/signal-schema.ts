@@ -110,6 +110,9 @@ const SignalSchema = v.pipe(
   ),
 );
 
+/** The fields a signal body may hold, in the schema's order: any other is "not a field of a signal". */
+export const SIGNAL_FIELDS = Object.keys(SignalSchema.pipe[0].entries) as (keyof Signal)[];
+
 /** Validates a parsed body; `receivedAtMs` is the time of receipt used when `received_at` is absent. */
 export function validateSignal(input: unknown, receivedAtMs: number): Validated<{ signal: Signal }> {
   const result = validateBody(SignalSchema, input);

@@ -5,30 +5,24 @@ import { actorForKey } from '../domain/audit';
 import { replayAllowedFor } from '../application/replay-access';
 import type { Dependencies } from '../dependencies';
 import { idempotencyRequest } from '../application/analyze-signal';
-import { validateIdempotencyKey } from '../http/signal-schema';
 import { ITEM_PREFIX } from '../contract/tables';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError, validInput } from '../http/errors';
+import { ApiError } from '../http/errors';
+import { listBodyCheck, takeListBody } from '../http/list-body';
 import { importExamples } from './import-examples';
-import { IMPORT_LIMITS, validateImportEnvelope } from './import-envelope';
+import { IMPORT_BODY } from './import-envelope';
 
 // The workspace is in the path: its 403 before anything about the body.
-const CHECKS: Check[] = ['key', 'scope', { workspace: 'path' }, { jsonBody: { maxBytes: IMPORT_LIMITS.bodyBytes } }];
+const CHECKS: Check[] = ['key', 'scope', { workspace: 'path' }, listBodyCheck(IMPORT_BODY)];
 
 export function importExamplesRoute(deps: Dependencies): RouteHandler {
   const { workspaces, workspaceAccess, telemetry, modelWrites: store } = deps;
-  return apiHandler(deps, CHECKS, async ({ event, principal, forbiddenKeys, consumeRateLimit }) => {
+  return apiHandler(deps, CHECKS, async (request) => {
+    const { event, principal } = request;
     const nowMs = Date.now();
     const workspaceId = event.pathParameters?.workspace_id ?? '';
-    const idempotencyKey = event.headers['idempotency-key'];
-    const { items: examples } = validInput(
-      validateImportEnvelope(event.body),
-      validateIdempotencyKey(idempotencyKey),
-      forbiddenKeys,
-    );
-    // docs/partners.md, "Importing your history, and forgetting it": one request of the key's limit per example, after
-    // the envelope, before any example.
-    await consumeRateLimit(examples.length);
+    // One request of the key's limit per example, before any example is checked.
+    const { items: examples, idempotencyKey } = await takeListBody(IMPORT_BODY, request);
 
     // docs/partners.md, "Importing your history, and forgetting it": the path's workspace is part of the request the
     // key covers, so the same key on another workspace is 409 IDEMPOTENCY_CONFLICT, like another body.

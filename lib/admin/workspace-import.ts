@@ -11,7 +11,7 @@ import { canonicalJson } from '../../lambdas/application/analyze-signal';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
-import { IMPORT_LIMITS } from '../../lambdas/import-examples/import-envelope';
+import { IMPORT_BODY } from '../../lambdas/import-examples/import-envelope';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 import { type FileProblem, parseImportFile } from './workspace-import-file';
@@ -88,11 +88,11 @@ export class WorkspaceImporter {
     const started = Date.now();
     let learned = 0;
     const { records } = parsed;
-    const chunks = Math.ceil(records.length / IMPORT_LIMITS.examplesMax);
+    const chunks = Math.ceil(records.length / IMPORT_BODY.max);
     let done = 0;
     const importChunk = async (chunk: number) => {
-      const start = chunk * IMPORT_LIMITS.examplesMax;
-      const slice = records.slice(start, start + IMPORT_LIMITS.examplesMax);
+      const start = chunk * IMPORT_BODY.max;
+      const slice = records.slice(start, start + IMPORT_BODY.max);
       const examples = slice.map((r) => r.example);
       // The model generation too: after a reset, the same file teaches the new model again.
       const idempotencyKey = `${fileHash}:${ws}:g${generation}:${chunk}`;

@@ -4,7 +4,7 @@
 import { canonicalJson } from '../../lambdas/application/analyze-signal';
 import { useApiWithKey } from '../support/local-api';
 import { call, expectError } from '../support/http';
-import { nested } from '../support/hostile';
+import { nested, signalText } from '../support/hostile';
 
 jest.setTimeout(120_000);
 
@@ -20,21 +20,15 @@ const batchRaw = (text: string, headers: Record<string, string> = {}) =>
 
 const items: [string, () => string][] = [
   ['an item of 200,000 nested arrays (400 KB)', () => nested('[', ']', 200_000, '')],
-  [
-    'an item whose metadata nests 100,000 objects',
-    () => `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":${nested('{"a":', '}', 100_000)}}`,
-  ],
-  [
-    'an item whose subject nests 200,000 arrays',
-    () => `{"workspace_id":"ws_a","source":"email","subject":${nested('[', ']', 200_000, '')}}`,
-  ],
+  ['an item whose metadata nests 100,000 objects', () => signalText({ metadata: nested('{"a":', '}', 100_000) })],
+  ['an item whose subject nests 200,000 arrays', () => signalText({ subject: nested('[', ']', 200_000, '') })],
   [
     'an item of a foreign workspace with a deep field',
-    () => `{"workspace_id":"ws_z","source":"email","subject":"x","extra":${nested('[', ']', 200_000, '')}}`,
+    () => signalText({ workspace_id: '"ws_z"', extra: nested('[', ']', 200_000, '') }),
   ],
   [
     'a deep item with a \\u escape (the prototype-key parser)',
-    () => `{"workspace_id":"ws_\\u0061","source":"email","subject":"x","metadata":${nested('[', ']', 200_000, '')}}`,
+    () => signalText({ workspace_id: '"ws_\\u0061"', metadata: nested('[', ']', 200_000, '') }),
   ],
 ];
 
@@ -68,12 +62,9 @@ it("a deep envelope field with an Idempotency-Key is the envelope's 400, not a 5
 it.each([
   [
     'analyze, deep metadata with a \\u escape',
-    `{"workspace_id":"ws_\\u0061","source":"email","subject":"x","metadata":${nested('{"a":', '}', 40_000)}}`,
+    signalText({ workspace_id: '"ws_\\u0061"', metadata: nested('{"a":', '}', 40_000) }),
   ],
-  [
-    'analyze, deep unknown field with an Idempotency-Key',
-    `{"workspace_id":"ws_a","source":"email","subject":"x","extra":${nested('[', ']', 120_000, '')}}`,
-  ],
+  ['analyze, deep unknown field with an Idempotency-Key', signalText({ extra: nested('[', ']', 120_000, '') })],
 ])('%s: 400 VALIDATION_ERROR', async (_what, text) => {
   const reply = await call(t.api.baseUrl, 'POST', '/signals/analyze', {
     key: t.key,

@@ -1,6 +1,7 @@
 // fast-check arbitraries of hostile input, shared by test/e2e/hostile-properties.test.ts and the fuzz test of every
 // route (test/e2e/fuzz-routes.test.ts): strings with anything in them, any JSON, numbers JSON.stringify never writes.
 import fc from 'fast-check';
+import { SIGNAL_FIELDS } from '../../lambdas/http/signal-schema';
 import { CONTROL_CHARS } from './hostile';
 
 /** Strings with anything in them: every code point, lone surrogates, controls, and the scorer's own words. One
@@ -77,18 +78,4 @@ export function hasForbiddenKey(value: unknown): boolean {
   return false;
 }
 
-export const KEY_NAMES = [
-  'workspace_id',
-  'source',
-  'subject',
-  'body',
-  'sender',
-  'received_at',
-  'metadata',
-  '__proto__',
-  'constructor',
-  'prototype',
-  '',
-  ' ',
-  'toString',
-];
+export const KEY_NAMES = [...SIGNAL_FIELDS, '__proto__', 'constructor', 'prototype', '', ' ', 'toString'];

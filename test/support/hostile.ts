@@ -59,10 +59,17 @@ export const objectText = (entries: [string, string][]) =>
 export const validEntries = (overrides: Record<string, unknown> = {}): [string, string][] =>
   Object.entries(validSignal(overrides)).map(([k, v]) => [k, JSON.stringify(v)]);
 
-/** The contract's nesting depth: an object or array is one deeper than its container; a scalar adds nothing. */
+/**
+ * A plain e-mail signal of ws_a as JSON text, with `raw` fields (each JSON text, so it may nest deeper than
+ * JSON.stringify could write, or hold an escape) replacing its own in place or added after them.
+ */
+export const signalText = (raw: Record<string, string>): string =>
+  objectText(Object.entries({ workspace_id: '"ws_a"', source: '"email"', subject: '"x"', ...raw }));
+
 /** `n` levels of `open`, then `inner`, then `n` of `close`: deep nesting as JSON text. */
 export const nested = (open: string, close: string, n: number, inner = '1') => open.repeat(n) + inner + close.repeat(n);
 
+/** The contract's nesting depth: an object or array is one deeper than its container; a scalar adds nothing. */
 export function depthOf(value: unknown): number {
   if (value === null || typeof value !== 'object') return 0;
   return 1 + Math.max(0, ...Object.values(value).map(depthOf));

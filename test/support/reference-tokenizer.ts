@@ -28,6 +28,28 @@ export function tokenizeReference(buf: TokenBuffer, text: string, field: number,
   let wordChars = 0;
   let digitChars = 0;
   let bangs = 0;
+  /** Opens a token at `i`, or answers false when the buffer holds MAX_TOKENS already. */
+  const startToken = (i: number): boolean => {
+    if (count >= MAX_TOKENS) return false;
+    s = i;
+    a = FNV_OFFSET;
+    digits = 0;
+    return true;
+  };
+  /** Closes the open token before `end`. */
+  const endToken = (end: number): void => {
+    buf.h1[count] = a & MASK30;
+    buf.h2[count] = H2_UNKNOWN;
+    buf.start[count] = s;
+    buf.end[count] = end;
+    buf.clause[count] = clause;
+    buf.field[count] = field;
+    buf.digits[count] = digits > 255 ? 255 : digits;
+    digitChars += digits;
+    wordChars += end - s;
+    count++;
+    s = -1;
+  };
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (CLS[c] === 0) classifyUnit(c);
@@ -38,23 +60,13 @@ export function tokenizeReference(buf: TokenBuffer, text: string, field: number,
         f = 0;
       } else {
         // A word character folding to two units (ß -> ss).
-        if (s < 0) {
-          if (count >= MAX_TOKENS) break;
-          s = i;
-          a = FNV_OFFSET;
-          digits = 0;
-        }
+        if (s < 0 && !startToken(i)) break;
         a = Math.imul(Math.imul(a ^ FOLD_A[c], FNV_PRIME) ^ FOLD_B[c], FNV_PRIME);
         continue;
       }
     }
     if (f !== 0) {
-      if (s < 0) {
-        if (count >= MAX_TOKENS) break;
-        s = i;
-        a = FNV_OFFSET;
-        digits = 0;
-      }
+      if (s < 0 && !startToken(i)) break;
       a = Math.imul(a ^ f, FNV_PRIME);
       if (c < 91) {
         if (c < 58) digits++;
@@ -72,17 +84,7 @@ export function tokenizeReference(buf: TokenBuffer, text: string, field: number,
           continue;
         }
       }
-      buf.h1[count] = a & MASK30;
-      buf.h2[count] = H2_UNKNOWN;
-      buf.start[count] = s;
-      buf.end[count] = i;
-      buf.clause[count] = clause;
-      buf.field[count] = field;
-      buf.digits[count] = digits > 255 ? 255 : digits;
-      digitChars += digits;
-      wordChars += i - s;
-      count++;
-      s = -1;
+      endToken(i);
     }
     if (c < 64) {
       if (c === 33) {
@@ -95,18 +97,7 @@ export function tokenizeReference(buf: TokenBuffer, text: string, field: number,
       } else if (c === 36) buf.currency++;
     } else if (c === 0xa3 || c === 0x20ac) buf.currency++;
   }
-  if (s >= 0 && count < MAX_TOKENS) {
-    buf.h1[count] = a & MASK30;
-    buf.h2[count] = H2_UNKNOWN;
-    buf.start[count] = s;
-    buf.end[count] = n;
-    buf.clause[count] = clause;
-    buf.field[count] = field;
-    buf.digits[count] = digits > 255 ? 255 : digits;
-    digitChars += digits;
-    wordChars += n - s;
-    count++;
-  }
+  if (s >= 0 && count < MAX_TOKENS) endToken(n);
   buf.count = count;
   buf.clauseId = clause + 1;
   buf.upper[field] += upper;

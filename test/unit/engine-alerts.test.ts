@@ -16,6 +16,7 @@ import { reasonCodes, scorerAt } from '../support/scoring';
 const NOW = new Date('2026-03-02T10:00:00Z');
 const score = scorerAt(NOW, { workspace_id: 'ws_ops', received_at: '2026-03-02T09:59:00Z' });
 const internal = (subject: string, body = '') => score({ source: 'internal', subject, body });
+const email = (sender: string, subject: string, body: string) => score({ source: 'email', sender, subject, body });
 const rank = (p: string) => PRIORITIES.length - PRIORITIES.indexOf(p as (typeof PRIORITIES)[number]);
 
 describe('operational alerts', () => {
@@ -213,19 +214,13 @@ describe('alert wording that must not flip the severity', () => {
   });
 
   it('a monitoring alert sent by mail reads as one; ordinary mail with the same words does not', () => {
-    const mail = score({
-      source: 'email',
-      sender: 'alertmanager@ops.example',
-      subject: '[FIRING:1] KubeNodeNotReady',
-      body: 'Node {{ $labels.node }} is not ready.',
-    });
+    const mail = email(
+      'alertmanager@ops.example',
+      '[FIRING:1] KubeNodeNotReady',
+      'Node {{ $labels.node }} is not ready.',
+    );
     expect(reasonCodes(mail)).toContain('CRITICAL_CONDITION');
-    const chat = score({
-      source: 'email',
-      sender: 'ann@example.com',
-      subject: 'Lunch',
-      body: 'The kids are not ready yet, see you at one.',
-    });
+    const chat = email('ann@example.com', 'Lunch', 'The kids are not ready yet, see you at one.');
     expect(reasonCodes(chat)).not.toContain('CRITICAL_CONDITION');
   });
 });
@@ -256,12 +251,7 @@ describe('hand-written bug and task texts', () => {
   });
 
   it('keeps defect wording out of other sources', () => {
-    const mail = score({
-      source: 'email',
-      sender: 'a@b.example',
-      subject: 'Minor typo',
-      body: 'Small typo on your pricing page.',
-    });
-    expect(mail.reasons.map((r) => r.code)).not.toContain('MINOR_ISSUE');
+    const mail = email('a@b.example', 'Minor typo', 'Small typo on your pricing page.');
+    expect(reasonCodes(mail)).not.toContain('MINOR_ISSUE');
   });
 });

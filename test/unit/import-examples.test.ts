@@ -4,7 +4,8 @@ import { ModelBusyError } from '../../lambdas/domain/ports';
 import { toApiError } from '../../lambdas/http/errors';
 import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import { validateExample } from '../../lambdas/import-examples/import-examples';
-import { validateImportEnvelope } from '../../lambdas/import-examples/import-envelope';
+import { IMPORT_BODY } from '../../lambdas/import-examples/import-envelope';
+import { listEnvelope } from '../../lambdas/http/list-body';
 
 const now = Date.parse('2026-11-26T00:00:00Z');
 
@@ -26,9 +27,9 @@ it('validates an example as analyze and feedback would, naming every problem at 
 });
 
 it('refuses an envelope that is not 1 to 100 examples, or has other fields', () => {
-  expect(validateImportEnvelope({ examples: [1] }).ok).toBe(true);
+  expect(listEnvelope(IMPORT_BODY, { examples: [1] }).ok).toBe(true);
   for (const body of [null, [], {}, { examples: [] }, { examples: new Array(101).fill(1) }, { examples: [1], x: 1 }]) {
-    expect(validateImportEnvelope(body).ok).toBe(false);
+    expect(listEnvelope(IMPORT_BODY, body).ok).toBe(false);
   }
 });
 
