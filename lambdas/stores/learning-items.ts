@@ -141,6 +141,11 @@ export function entryItem(
   };
 }
 
+/** A policy change's entry, in the transaction that changes the policy: the containers' next check reads it again. */
+export const policyEntryPut = (table: string, ws: string, version: number) => ({
+  Put: { TableName: table, Item: entryItem(ws, Date.now(), `p.${version}`, 0, {}) },
+});
+
 /** Every item of `ws` whose key lies in (after, upTo] (a key prefix range), page by page, with read units consumed. */
 export async function queryRange(
   client: DynamoDBDocumentClient,
