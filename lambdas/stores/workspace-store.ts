@@ -1,10 +1,10 @@
 // What workspaces learned, in the learning table (docs/learning.md, Storage layout): a container's load of a workspace
 // and its check of what changed since (learning-items.ts), with the workspace's policy (policy-store.ts).
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type WorkspaceModel, labelCounts } from '../domain/learning/model';
+import { type WorkspaceModel, applyDeltas } from '../domain/learning/model';
 import type { WorkspaceState, WorkspaceStore } from '../domain/ports';
 import { OVERLAP_MS, entryCursor, seeAll, takeEntries } from '../domain/learning/entries';
-import { addDeltaToCounts, journalDeltas } from '../domain/learning/label-delta';
+import { journalDeltas } from '../domain/learning/label-delta';
 import { FOLD_AGE_MS, FOLD_WINDOW, LearningFolder } from './learning-fold';
 import { countsFrom, queryCounts, queryEntries, readModelItem } from './learning-items';
 import { DynamoPolicyStore } from './policy-store';
@@ -57,18 +57,12 @@ export class DynamoWorkspaceStore extends DynamoPolicyStore implements Workspace
           changes: e.changes.filter((c) => after(e.at, `${c.field}:${c.label}`)),
           deltas: e.deltas?.filter((d) => after(e.at, `${d.field}:${d.label}`)),
         }));
-      const byLabel = new Map(model.labels.map((l) => [`${l.field}:${l.label}`, l]));
-      for (const delta of journalDeltas(mine)) {
-        const id = `${delta.field}:${delta.label}`;
-        if (!byLabel.has(id)) model.labels.push(byLabel.set(id, labelCounts(delta.field, delta.label)).get(id)!);
-        addDeltaToCounts(byLabel.get(id)!, delta);
-      }
+      applyDeltas(model, journalDeltas(mine));
       const cursor = entryCursor(readAt, meta.folded);
       seeAll(cursor, read.entries, readAt);
       // Its version is the examples it holds: 0 after a reset, so the workspace decides as a fresh one.
       model.labels = model.labels.filter((l) => l.docs > 0);
       model.version = model.labels.reduce((sum, l) => sum + l.docs, 0);
-      model.index = undefined;
       const policy = await this.getPolicy(workspaceId);
       const state: WorkspaceState = {
         policy,
