@@ -166,6 +166,7 @@ export function entryAttributes({ sketch, changes, deltas }: EntryBody): Record<
   return { ...out, dl: deltas.map((d) => `${d.field}:${d.label}`), dx: Uint8Array.from(bytes) };
 }
 
+/** An entry's attributes back into what it records (see entryAttributes). */
 export const entryBody = (item: Record<string, unknown>): Pick<Entry, 'sketch' | 'changes' | 'deltas'> => ({
   sketch: item.s instanceof Uint8Array ? decodeSketch(item.s) : undefined,
   changes: decodeChanges(item.ch),
