@@ -37,9 +37,9 @@ const feedback = {
 };
 
 it("writes an import's and a feedback's entry exactly as version 4 first stored them", () => {
-  const imported = entryItem('ws_g', 1_700_000_000_123, 'x.abc', 2, { deltas });
+  const imported: Record<string, unknown> = entryItem('ws_g', 1_700_000_000_123, 'x.abc', 2, { deltas });
   expect({ ...imported, dx: hex(imported.dx) }).toEqual(IMPORT_ITEM);
-  const fed = entryItem('ws_g', 1_700_000_000_456, 'f.d1.2', 0, feedback);
+  const fed: Record<string, unknown> = entryItem('ws_g', 1_700_000_000_456, 'f.d1.2', 0, feedback);
   expect({ ...fed, s: hex(fed.s) }).toEqual(FEEDBACK_ITEM);
 });
 
