@@ -4,13 +4,14 @@
 // decision is made or stored and no text is kept.
 import type { ErrorDetail } from '../contract/errors';
 import { labelDeltas } from '../domain/learning/label-delta';
-import { applyOwn } from '../domain/learning/entries';
 import { type LearnedField, MAX_LABELS } from '../domain/learning/model';
 import { sketchSignal } from '../domain/learning/sketch';
 import type { CachedWorkspace, WorkspaceCache } from '../domain/learning/workspace-cache';
 import type { AuditEntry, ModelWriteStore } from '../domain/learning/model-writes';
 import { type FeedbackFields, ModelBusyError } from '../domain/ports';
 import { AGAIN, type RetryPolicy, RetriesExhausted, retrying } from '../domain/retry';
+import { applyOwnEntry } from './model-learning';
+import { labelsPerField } from './record-feedback';
 
 /** Resets during one import are rare: three attempts, as before, now with a wait between them. */
 const RESET_RETRY: RetryPolicy = { attempts: 3, baseMs: 10, capMs: 40, budgetMs: 2_000 };
@@ -54,11 +55,7 @@ export interface ValidExample {
  * partners.md, "Importing your history, and forgetting it"), and the examples left to teach.
  */
 function withinLimits(answer: ImportAnswer, valid: ValidExample[], workspace: CachedWorkspace) {
-  const known = new Map<string, Set<string>>();
-  for (const l of workspace.state.model.labels) {
-    if (!known.has(l.field)) known.set(l.field, new Set());
-    known.get(l.field)!.add(l.label);
-  }
+  const known = labelsPerField(workspace);
   const data = [...answer.data];
   const kept = valid.filter((example) => {
     const named = Object.entries(example.labels) as [LearnedField, string][];
@@ -113,9 +110,7 @@ export async function learnExamples(
     if (result.kind === 'applied') {
       // This container decides with what was just imported at once; others within WORKSPACE_CACHE_TTL_SECONDS.
       const cached = deps.workspaces.peek(workspaceId);
-      // Its entry is marked applied, so the next check does not apply it twice.
-      if (cached?.state.entries && (cached.state.generation ?? 0) === generation)
-        applyOwn(cached.state.model, cached.state.entries, result.entry);
+      if (cached) applyOwnEntry(cached.state, result);
       return { kind: 'imported', answer };
     }
     // A reset landed in between: sketch again for the new generation.

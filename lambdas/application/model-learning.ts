@@ -28,12 +28,14 @@ export async function forgetModel(
 }
 
 /**
- * The container that took a feedback decides with it at once: its cached model takes the entry the feedback wrote
+ * The container that took a feedback or an import decides with it at once: its cached model takes the entry written
  * (no reload), marked applied so the next check does not apply it twice. Other containers read the entry within
  * WORKSPACE_CACHE_TTL_SECONDS. An entry of another generation (a reset this container has not seen yet) moves nothing.
  */
-export function applyOwnFeedback(state: WorkspaceState, recorded: FeedbackRecorded): void {
-  const { entry } = recorded;
+export function applyOwnEntry(state: WorkspaceState, { entry }: FeedbackRecorded): void {
   if (!entry || !state.entries || entry.generation !== (state.generation ?? 0)) return;
   applyOwn(state.model, state.entries, entry);
 }
+
+/** A feedback's entry, applied as applyOwnEntry says. */
+export const applyOwnFeedback = applyOwnEntry;

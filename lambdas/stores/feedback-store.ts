@@ -2,9 +2,9 @@
 // decision's update and the learning entry of the counts it moves, in one transaction. Both land or neither does, so a
 // retry (by the SDK, or by the partner after a 503) finds either the decision as it was, and teaches it all again, or
 // the decision moved, its entry written, and nothing left to teach.
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
-import { type Entry, OVERLAP_MS } from '../domain/learning/entries';
+import { OVERLAP_MS } from '../domain/learning/entries';
 import { learnedChanges } from '../domain/learning/model';
 import { decodeSketch } from '../domain/learning/sketch';
 import {
@@ -17,7 +17,7 @@ import {
 import { decisionFrom } from './decision-store';
 import { conditionFailed, isDatabaseUnavailable, transactionCancelled } from './database-faults';
 import { getItem } from './dynamodb-client';
-import { MODEL_KEY, entryFrom, entryItem } from './learning-items';
+import { entryFrom, entryItem, getModel } from './learning-items';
 
 export class DynamoFeedbackStore implements FeedbackStore {
   /** Counts writes, for the bench's "bounded, stated and measured" figure. */
@@ -44,15 +44,7 @@ export class DynamoFeedbackStore implements FeedbackStore {
   }
 
   async generationOf(workspaceId: string): Promise<number> {
-    const read = await this.client.send(
-      new GetCommand({
-        TableName: this.learningTable,
-        Key: { ws: workspaceId, sk: MODEL_KEY },
-        ProjectionExpression: 'g',
-        ConsistentRead: true,
-      }),
-    );
-    return Number(read.Item?.g ?? 0);
+    return (await getModel(this.client, this.learningTable, workspaceId)).generation;
   }
 
   /**
@@ -108,8 +100,7 @@ export class DynamoFeedbackStore implements FeedbackStore {
         { abortSignal },
       );
       this.counter.writes += 2;
-      const entry: Entry = entryFrom(item);
-      return { entry };
+      return { entry: entryFrom(item) };
     } catch (err) {
       // Another feedback on the decision landed first (or this one did, its answer lost): the caller reads again.
       if (conditionFailed(err) || (transactionCancelled(err) && !isDatabaseUnavailable(err))) return false;

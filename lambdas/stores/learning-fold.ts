@@ -5,10 +5,11 @@
 // A fold left in flight by a crashed runner is run again by the next one, FOLD_TAKEOVER_MS after its claim.
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { OVERLAP_MS } from '../domain/learning/entries';
-import { type LabelDelta, addDeltaToCounts, journalDeltas } from '../domain/learning/label-delta';
+import { journalDeltas } from '../domain/learning/label-delta';
+import { type LabelDelta, addDelta } from '../domain/learning/model';
 import { conditionFailed } from './database-faults';
 import { consumedUnits } from './dynamodb-client';
-import { MODEL_KEY, countAttributes, countsFrom, countsKey, modelFrom, queryEntries } from './learning-items';
+import { MODEL_KEY, countAttributes, countsFrom, countsKey, getModel, queryEntries } from './learning-items';
 import { AGAIN, retrying } from './retry';
 
 /** Entries after which a container that saw them folds (a load reads at most about this many). */
@@ -31,53 +32,42 @@ export class LearningFolder {
 
   /** Folds `ws` up to OVERLAP_MS ago unless another fold runs; answers the model item's fold mark afterwards. */
   async fold(ws: string, nowMs = Date.now()): Promise<number> {
-    const read0 = await this.client.send(
-      new GetCommand({ TableName: this.table, Key: { ws, sk: MODEL_KEY }, ConsistentRead: true }),
-    );
+    const model = await getModel(this.client, this.table, ws);
     this.stats.readUnits += 1;
-    const model = modelFrom(read0.Item);
     if (model.folding !== undefined && nowMs - (model.foldingAt ?? 0) < FOLD_TAKEOVER_MS) return model.folded;
     const end = model.folding ?? nowMs - OVERLAP_MS;
     if (end <= model.folded) return model.folded;
-    if (model.folding === undefined && !(await this.claim(ws, model.generation, model.folded, end, nowMs)))
-      return model.folded;
+    // The claim: no other fold in flight, and the mark where this one read it.
+    const claim = new UpdateCommand({
+      TableName: this.table,
+      Key: { ws, sk: MODEL_KEY },
+      UpdateExpression: 'SET fw = :end, fa = :now',
+      ConditionExpression: 'g = :g AND attribute_not_exists(fw) AND (attribute_not_exists(f) OR f = :f)',
+      ExpressionAttributeValues: { ':end': end, ':now': nowMs, ':g': model.generation, ':f': model.folded },
+      ReturnConsumedCapacity: 'TOTAL',
+    });
+    if (model.folding === undefined && !(await this.landed(this.client.send(claim)))) return model.folded;
     const read = await queryEntries(this.client, this.table, ws, model.folded, true, end);
     this.stats.readUnits += read.units;
     const taken = read.entries.filter((e) => e.generation === model.generation);
     await Promise.all(journalDeltas(taken).map((d) => this.addDelta(ws, model.generation, end, d)));
-    try {
-      const out = await this.client.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { ws, sk: MODEL_KEY },
-          UpdateExpression: 'SET f = :end REMOVE fw, fa',
-          ConditionExpression: 'fw = :end AND g = :g',
-          ExpressionAttributeValues: { ':end': end, ':g': model.generation },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      this.stats.writeUnits += consumedUnits(out);
-      this.stats.folds++;
-    } catch (err) {
-      // Another run of this fold finished it first, or a reset took the claim away.
-      if (!conditionFailed(err)) throw err;
-    }
+    const done = new UpdateCommand({
+      TableName: this.table,
+      Key: { ws, sk: MODEL_KEY },
+      UpdateExpression: 'SET f = :end REMOVE fw, fa',
+      ConditionExpression: 'fw = :end AND g = :g',
+      ExpressionAttributeValues: { ':end': end, ':g': model.generation },
+      ReturnConsumedCapacity: 'TOTAL',
+    });
+    // Not done: another run of this fold finished it first, or a reset took the claim away.
+    if (await this.landed(this.client.send(done))) this.stats.folds++;
     return end;
   }
 
-  private async claim(ws: string, generation: number, folded: number, end: number, nowMs: number) {
+  /** A conditional write's outcome, its write units counted: false when its condition was false. */
+  private async landed(write: Promise<object>): Promise<boolean> {
     try {
-      const out = await this.client.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { ws, sk: MODEL_KEY },
-          UpdateExpression: 'SET fw = :end, fa = :now',
-          ConditionExpression: 'g = :g AND attribute_not_exists(fw) AND (attribute_not_exists(f) OR f = :f)',
-          ExpressionAttributeValues: { ':end': end, ':now': nowMs, ':g': generation, ':f': folded },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      this.stats.writeUnits += consumedUnits(out);
+      this.stats.writeUnits += consumedUnits(await write);
       return true;
     } catch (err) {
       if (conditionFailed(err)) return false;
@@ -101,22 +91,17 @@ export class LearningFolder {
       values[`:${i}`] = n;
       return `#${i} :${i}`;
     });
-    try {
-      const out = await this.client.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { ws, sk },
-          UpdateExpression: `SET w = :end ADD ${adds.join(', ')}`,
-          ConditionExpression: 'attribute_not_exists(w) OR w < :end',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      this.stats.writeUnits += consumedUnits(out);
-    } catch (err) {
-      if (!conditionFailed(err)) throw err;
-    }
+    const add = new UpdateCommand({
+      TableName: this.table,
+      Key: { ws, sk },
+      UpdateExpression: `SET w = :end ADD ${adds.join(', ')}`,
+      ConditionExpression: 'attribute_not_exists(w) OR w < :end',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnConsumedCapacity: 'TOTAL',
+    });
+    // Not applied: this fold's share is in the label already.
+    await this.landed(this.client.send(add));
   }
 
   private rewrite(ws: string, sk: string, end: number, delta: LabelDelta): Promise<void> {
@@ -133,26 +118,16 @@ export class LearningFolder {
       const was = read.Item && countsFrom(read.Item);
       if (was && was.folded >= end) return;
       const counts = was?.counts ?? countsFrom({ sk }).counts;
-      addDeltaToCounts(counts, delta);
-      try {
-        const out = await this.client.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: { ws, sk, ...countAttributes(counts), w: end },
-            ConditionExpression: !was
-              ? 'attribute_not_exists(sk)'
-              : was.folded
-                ? 'w = :was'
-                : 'attribute_not_exists(w)',
-            ...(was?.folded ? { ExpressionAttributeValues: { ':was': was.folded } } : {}),
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        );
-        this.stats.writeUnits += consumedUnits(out);
-      } catch (err) {
-        if (conditionFailed(err)) return AGAIN;
-        throw err;
-      }
+      addDelta(counts, delta);
+      const put = new PutCommand({
+        TableName: this.table,
+        Item: { ws, sk, ...countAttributes(counts), w: end },
+        ConditionExpression: !was ? 'attribute_not_exists(sk)' : was.folded ? 'w = :was' : 'attribute_not_exists(w)',
+        ...(was?.folded ? { ExpressionAttributeValues: { ':was': was.folded } } : {}),
+        ReturnConsumedCapacity: 'TOTAL',
+      });
+      // Another fold's rewrite moved the mark first: read again.
+      return (await this.landed(this.client.send(put))) ? undefined : AGAIN;
     });
   }
 }

@@ -2,10 +2,9 @@
 // label's folded counts `c#<generation>#<field>:<label>` and the entries `e#<time>#<id>`. Keys, codecs and reads.
 import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { type Entry, decodeChanges, encodeChanges } from '../domain/learning/entries';
-import { type LabelDelta, decodeDeltas, encodeDeltas } from '../domain/learning/label-delta';
-import { type LabelCounts, type LearnedField, labelCounts } from '../domain/learning/model';
-import { SENDER_BUCKETS, TEXT_BUCKETS, decodeSketch, encodeSketch, newSketchKey } from '../domain/learning/sketch';
+import { type Entry, type EntryBody, entryAttributes, entryBody, labelOf } from '../domain/learning/entries';
+import { type LabelCounts, labelCounts } from '../domain/learning/model';
+import { SENDER_BUCKETS, TEXT_BUCKETS, newSketchKey } from '../domain/learning/sketch';
 import { ITEM_PREFIX } from '../contract/tables';
 import { consumedUnits } from './dynamodb-client';
 
@@ -30,7 +29,7 @@ export interface ModelItem {
   migrated?: number;
 }
 
-export const modelFrom = (item: Record<string, unknown> | undefined): ModelItem => ({
+const modelFrom = (item: Record<string, unknown> | undefined): ModelItem => ({
   generation: Number(item?.g ?? 0),
   sketchKey: typeof item?.sketch_key === 'string' ? item.sketch_key : undefined,
   folded: Number(item?.f ?? 0),
@@ -38,6 +37,12 @@ export const modelFrom = (item: Record<string, unknown> | undefined): ModelItem 
   foldingAt: item?.fa === undefined ? undefined : Number(item.fa),
   migrated: item?.migrated === undefined ? undefined : Number(item.migrated),
 });
+
+/** The model item, read consistently (none yet: generation 0, nothing folded, no sketch key). */
+export const getModel = async (client: DynamoDBDocumentClient, table: string, ws: string): Promise<ModelItem> =>
+  modelFrom(
+    (await client.send(new GetCommand({ TableName: table, Key: { ws, sk: MODEL_KEY }, ConsistentRead: true }))).Item,
+  );
 
 /**
  * The model item, made on a workspace's first load (concurrent first loads agree). A workspace that learned before
@@ -50,10 +55,8 @@ export async function readModelItem(
   ws: string,
   decisionsTable: string,
 ): Promise<ModelItem> {
-  const read = await client.send(
-    new GetCommand({ TableName: table, Key: { ws, sk: MODEL_KEY }, ConsistentRead: true }),
-  );
-  if (typeof read.Item?.sketch_key === 'string') return modelFrom(read.Item);
+  const model = await getModel(client, table, ws);
+  if (model.sketchKey !== undefined) return model;
   const before = (
     await client.send(
       new GetCommand({ TableName: decisionsTable, Key: { pk: ITEM_PREFIX.workspaceModel + ws }, ConsistentRead: true }),
@@ -79,8 +82,7 @@ const COUNT_NAME = /^[tsd][0-9a-z]{1,3}$/;
 
 /** A label item's attributes back into counts (zero counts skipped); `w` is the last fold it holds. */
 export function countsFrom(item: Record<string, unknown>): { counts: LabelCounts; folded: number } {
-  const name = String(item.sk).replace(/^c#\d+#/, '');
-  const [field, label] = [name.slice(0, name.indexOf(':')) as LearnedField, name.slice(name.indexOf(':') + 1)];
+  const { field, label } = labelOf(String(item.sk).replace(/^c#\d+#/, ''));
   const counts = labelCounts(field, label);
   counts.docs = Number(item.docs ?? 0);
   counts.total = Number(item.total ?? 0);
@@ -108,38 +110,28 @@ const KIND_OF: Record<string, Entry['kind']> = { f: 'feedback', x: 'import', p: 
 
 export function entryFrom(item: Record<string, unknown>): Entry {
   const key = String(item.sk);
-  const id = key.slice(16);
   return {
     key,
     at: Number(key.slice(2, 15)),
     generation: Number(item.g ?? 0),
-    kind: KIND_OF[id[0]] ?? 'policy',
-    sketch: item.s instanceof Uint8Array ? decodeSketch(item.s) : undefined,
-    changes: decodeChanges(item.ch),
-    ...(item.dx instanceof Uint8Array && Array.isArray(item.dl)
-      ? { deltas: decodeDeltas(item.dl as string[], item.dx) }
-      : {}),
+    kind: KIND_OF[key[16]] ?? 'policy',
+    ...entryBody(item),
   };
 }
 
 /** An entry as an item: `id` starts with its kind's letter (f feedback, x import, p policy, r reset). */
-export function entryItem(
-  ws: string,
-  at: number,
-  id: string,
-  generation: number,
-  body: { sketch?: import('../domain/learning/sketch').Sketch; changes?: Entry['changes']; deltas?: LabelDelta[] },
-): Record<string, unknown> {
-  const encoded = body.deltas?.length ? encodeDeltas(body.deltas) : undefined;
-  return {
-    ws,
-    sk: entryKey(at, id),
-    g: generation,
-    ...(body.sketch && body.changes?.length ? { s: encodeSketch(body.sketch), ch: encodeChanges(body.changes) } : {}),
-    ...(encoded ? { dl: encoded.labels, dx: encoded.bytes } : {}),
-    expires_at: Math.floor(at / 1000) + ENTRY_SECONDS,
-  };
-}
+export const entryItem = (ws: string, at: number, id: string, generation: number, body: EntryBody) => ({
+  ws,
+  sk: entryKey(at, id),
+  g: generation,
+  ...entryAttributes(body),
+  expires_at: Math.floor(at / 1000) + ENTRY_SECONDS,
+});
+
+/** A policy change's entry, in the transaction that changes the policy: the containers' next check reads it again. */
+export const policyEntryPut = (table: string, ws: string, version: number) => ({
+  Put: { TableName: table, Item: entryItem(ws, Date.now(), `p.${version}`, 0, {}) },
+});
 
 /** Every item of `ws` whose key lies in (after, upTo] (a key prefix range), page by page, with read units consumed. */
 export async function queryRange(

@@ -1,8 +1,8 @@
 // Writes that change a workspace's learned model as a whole (docs/learning.md, "Importing history and forgetting
 // it"): an import (one entry holding its summed counts, with its idempotency record and audit event in one
 // transaction) and a reset (a new, empty generation with its entry and audit event in one transaction).
-import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { movesCounts } from '../domain/learning/entries';
+import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { OVERLAP_MS, movesCounts } from '../domain/learning/entries';
 import type { AuditEntry, ImportWrite, ImportWriteResult, ModelWriteStore } from '../domain/learning/model-writes';
 import { ModelBusyError } from '../domain/ports';
 import { auditEventPut } from './audit-log';
@@ -10,17 +10,7 @@ import { batchWriteAll } from './batch-writes';
 import { cancellationReasons, isDatabaseUnavailable, transactionCancelled } from './database-faults';
 import { idempotencyClaim } from './decision-store';
 import { getItem } from './dynamodb-client';
-import { OVERLAP_MS } from '../domain/learning/entries';
-import {
-  MODEL_KEY,
-  entryFrom,
-  entryItem,
-  modelFrom,
-  queryCounts,
-  queryEntries,
-  randomId,
-  type ModelItem,
-} from './learning-items';
+import { MODEL_KEY, entryFrom, entryItem, getModel, queryCounts, queryEntries, randomId } from './learning-items';
 import { AGAIN, retrying } from './retry';
 
 /** One TransactWriteItems entry (the audit writer's Put). */
@@ -85,21 +75,18 @@ export class DynamoModelWriteStore implements ModelWriteStore {
     workspaceId: string,
     audit?: (change: { before: Record<string, unknown>; after: Record<string, unknown> }) => AuditEntry,
   ): Promise<number> {
-    let forgotten: { generation: number; labels: string[] } | undefined;
+    let forgotten: string[] | undefined;
     const generation = await retrying('model reset', async () => {
-      const read = await this.client.send(
-        new GetCommand({
-          TableName: this.learningTable,
-          Key: { ws: workspaceId, sk: MODEL_KEY },
-          ConsistentRead: true,
-        }),
-      );
-      const model = modelFrom(read.Item);
-      const learned = await this.learned(workspaceId, model);
-      if (!learned) return model.generation;
+      const model = await getModel(this.client, this.learningTable, workspaceId);
+      // What the generation holds: its label items, and entries not folded into them yet.
+      const labels = (await queryCounts(this.client, this.learningTable, workspaceId, model.generation)).items;
+      const examples = labels.reduce((sum, i) => sum + Number(i.docs ?? 0), 0);
+      const { entries } = await queryEntries(this.client, this.learningTable, workspaceId, model.folded, true);
+      if (examples <= 0 && !entries.some((e) => e.generation === model.generation && movesCounts(e)))
+        return model.generation;
       const next = model.generation + 1;
       const entry = audit?.({
-        before: { generation: model.generation, labels: learned.labels.length, version: learned.examples },
+        before: { generation: model.generation, labels: labels.length, version: examples },
         after: { generation: next, labels: 0, version: 0 },
       });
       const outcome = await this.transact([
@@ -116,24 +103,15 @@ export class DynamoModelWriteStore implements ModelWriteStore {
         ...(entry ? [auditEventPut(this.tableName, entry.event, entry.at)] : []),
       ]);
       if (outcome[0] === 'ConditionalCheckFailed') return AGAIN;
-      forgotten = { generation: model.generation, labels: learned.labels };
+      forgotten = labels.map((i) => String(i.sk));
       return next;
     });
     // Storage, not correctness: a failure leaves them behind (the new generation never reads them).
     if (forgotten) {
-      const keys = forgotten.labels.map((sk) => ({ DeleteRequest: { Key: { ws: workspaceId, sk } } }));
+      const keys = forgotten.map((sk) => ({ DeleteRequest: { Key: { ws: workspaceId, sk } } }));
       await batchWriteAll(this.client, this.learningTable, keys).catch(() => undefined);
     }
     return generation;
-  }
-
-  /** What the model's generation holds (its label items and examples), or undefined when it learned nothing. */
-  private async learned(workspaceId: string, model: ModelItem) {
-    const counts = await queryCounts(this.client, this.learningTable, workspaceId, model.generation);
-    const examples = counts.items.reduce((sum, i) => sum + Number(i.docs ?? 0), 0);
-    const entries = await queryEntries(this.client, this.learningTable, workspaceId, model.folded, true);
-    const moved = entries.entries.some((e) => e.generation === model.generation && movesCounts(e));
-    return examples > 0 || moved ? { labels: counts.items.map((i) => String(i.sk)), examples } : undefined;
   }
 
   /**

@@ -1,25 +1,14 @@
-// Policies in the decisions table (`policy#` items) and what workspaces learned in the learning table (docs/learning.md,
-// Storage layout): a container's load of a workspace and its check of what changed since (learning-items.ts).
-import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { changedFields } from '../domain/audit';
-import { auditEventPut } from './audit-log';
-import { type WorkspaceModel, labelCounts } from '../domain/learning/model';
-import { EMPTY_POLICY, type StoredPolicy, type WorkspacePolicy, policySettings } from '../domain/policy';
-import type { AuditActor, PolicyWrite, WorkspaceState, WorkspaceStore } from '../domain/ports';
-import { ITEM_PREFIX } from '../contract/tables';
+// What workspaces learned, in the learning table (docs/learning.md, Storage layout): a container's load of a workspace
+// and its check of what changed since (learning-items.ts), with the workspace's policy (policy-store.ts).
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type WorkspaceModel, applyDeltas } from '../domain/learning/model';
+import type { WorkspaceState, WorkspaceStore } from '../domain/ports';
 import { OVERLAP_MS, entryCursor, seeAll, takeEntries } from '../domain/learning/entries';
-import { addDeltaToCounts, journalDeltas } from '../domain/learning/label-delta';
+import { journalDeltas } from '../domain/learning/label-delta';
 import { FOLD_AGE_MS, FOLD_WINDOW, LearningFolder } from './learning-fold';
-import { countsFrom, entryItem, queryCounts, queryEntries, readModelItem } from './learning-items';
-import { cancellationReasons } from './database-faults';
-import { getItem } from './dynamodb-client';
+import { countsFrom, queryCounts, queryEntries, readModelItem } from './learning-items';
+import { DynamoPolicyStore } from './policy-store';
 import { AGAIN, retrying } from './retry';
-
-function policyFrom(item: Record<string, unknown> | undefined): StoredPolicy {
-  if (!item) return { ...EMPTY_POLICY };
-  const settings = policySettings((item.policy ?? {}) as Record<string, unknown>);
-  return { ...settings, version: Number(item.version), updated_at: item.updated_at as string | null };
-}
 
 /** Items' size for the load figures: binaries by their length, the rest as JSON. */
 const approxBytes = (items: Record<string, unknown>[]) =>
@@ -28,92 +17,14 @@ const approxBytes = (items: Record<string, unknown>[]) =>
     0,
   );
 
-export class DynamoWorkspaceStore implements WorkspaceStore {
+/** The policy's reads and writes are the policy store's (policy-store.ts); what workspaces learned is this one's. */
+export class DynamoWorkspaceStore extends DynamoPolicyStore implements WorkspaceStore {
   /** Folds a workspace's entries into its label items when a check finds enough of them (learning-fold.ts). */
   readonly folder: LearningFolder;
 
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-    private readonly learningTable: string,
-  ) {
+  constructor(client: DynamoDBDocumentClient, tableName: string, learningTable: string) {
+    super(client, tableName, learningTable);
     this.folder = new LearningFolder(client, learningTable);
-  }
-
-  async getPolicy(workspaceId: string): Promise<StoredPolicy> {
-    return policyFrom(await getItem(this.client, this.tableName, ITEM_PREFIX.policy + workspaceId));
-  }
-
-  async putPolicy(
-    workspaceId: string,
-    policy: WorkspacePolicy,
-    ifMatch: number | undefined,
-    now: string,
-    by: AuditActor,
-  ): Promise<PolicyWrite> {
-    const pk = ITEM_PREFIX.policy + workspaceId;
-    const sent: Record<string, unknown> = { ...policySettings(policy as Record<string, unknown>) };
-    return retrying<PolicyWrite>('policy change', async (attempt) => {
-      // A retry is a later write: its updated_at and event time say so (events list in time order).
-      if (attempt > 0) now = new Date().toISOString();
-      // Read first: the event records what the policy was. The write is conditional on the version read, so a
-      // concurrent PUT makes this one read again (and each leaves its own event).
-      const read = await getItem(this.client, this.tableName, pk);
-      const stored = policyFrom(read);
-      const version = read ? stored.version : 0;
-      if (ifMatch !== undefined && ifMatch !== version) return { kind: 'precondition_failed' as const };
-      const { version: _v, updated_at: _u, ...was } = stored as unknown as Record<string, unknown>;
-      const diff = changedFields(was, sent);
-      try {
-        await this.client.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: this.tableName,
-                  Key: { pk },
-                  UpdateExpression: 'SET #policy = :policy, updated_at = :now, workspace_key = :ws, #version = :next',
-                  ConditionExpression: read ? '#version = :read' : 'attribute_not_exists(pk)',
-                  ExpressionAttributeNames: { '#policy': 'policy', '#version': 'version' },
-                  ExpressionAttributeValues: {
-                    ':policy': policy,
-                    ':now': now,
-                    ':ws': workspaceId,
-                    ':next': version + 1,
-                    ...(read ? { ':read': version } : {}),
-                  },
-                },
-              },
-              // An entry tells the containers' next check to read the policy again.
-              {
-                Put: {
-                  TableName: this.learningTable,
-                  Item: entryItem(workspaceId, Date.now(), `p.${version + 1}`, 0, {}),
-                },
-              },
-              auditEventPut(
-                this.tableName,
-                {
-                  actor: by.actor,
-                  action: 'policy.put',
-                  target: { workspace_id: workspaceId },
-                  before: { ...diff.before, version },
-                  after: { ...diff.after, version: version + 1 },
-                },
-                new Date(now),
-              ),
-            ],
-          }),
-        );
-        return { kind: 'stored' as const, policy: policyFrom({ policy, version: version + 1, updated_at: now }) };
-      } catch (err) {
-        const raced = cancellationReasons(err).some(
-          (c) => c === 'ConditionalCheckFailed' || c === 'TransactionConflict',
-        );
-        if (!raced) throw err;
-        return AGAIN;
-      }
-    });
   }
 
   /**
@@ -146,18 +57,12 @@ export class DynamoWorkspaceStore implements WorkspaceStore {
           changes: e.changes.filter((c) => after(e.at, `${c.field}:${c.label}`)),
           deltas: e.deltas?.filter((d) => after(e.at, `${d.field}:${d.label}`)),
         }));
-      const byLabel = new Map(model.labels.map((l) => [`${l.field}:${l.label}`, l]));
-      for (const delta of journalDeltas(mine)) {
-        const id = `${delta.field}:${delta.label}`;
-        if (!byLabel.has(id)) model.labels.push(byLabel.set(id, labelCounts(delta.field, delta.label)).get(id)!);
-        addDeltaToCounts(byLabel.get(id)!, delta);
-      }
+      applyDeltas(model, journalDeltas(mine));
       const cursor = entryCursor(readAt, meta.folded);
       seeAll(cursor, read.entries, readAt);
       // Its version is the examples it holds: 0 after a reset, so the workspace decides as a fresh one.
       model.labels = model.labels.filter((l) => l.docs > 0);
       model.version = model.labels.reduce((sum, l) => sum + l.docs, 0);
-      model.index = undefined;
       const policy = await this.getPolicy(workspaceId);
       const state: WorkspaceState = {
         policy,

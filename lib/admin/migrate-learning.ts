@@ -6,8 +6,9 @@
 // its own, so it is counted once whichever lands first.
 import { type DynamoDBDocumentClient, TransactWriteCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
-import { decodeChanges } from '../../lambdas/domain/learning/entries';
-import { type LabelDelta, decodeDeltas, journalDeltas } from '../../lambdas/domain/learning/label-delta';
+import { decodeChanges, decodeDeltas } from '../../lambdas/domain/learning/entries';
+import { journalDeltas } from '../../lambdas/domain/learning/label-delta';
+import type { LabelDelta } from '../../lambdas/domain/learning/model';
 import { decodeSketch } from '../../lambdas/domain/learning/sketch';
 import { batchGet } from '../../lambdas/stores/batch-writes';
 import { cancellationReasons } from '../../lambdas/stores/database-faults';

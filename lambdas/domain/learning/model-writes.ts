@@ -2,7 +2,7 @@
 // from ports.ts because the learning types it carries import ports.ts themselves.
 import type { AuditEventInput } from '../audit';
 import type { Entry } from './entries';
-import type { LabelDelta } from './label-delta';
+import type { LabelDelta } from './model';
 
 /** An audit event to write with the change it records, and its time. */
 export interface AuditEntry {

@@ -25,6 +25,18 @@ export interface LabelCounts {
   domains: Map<number, number>;
 }
 
+/** What a window of entries or an import adds to one label (label-delta.ts sums them). */
+export interface LabelDelta {
+  field: LearnedField;
+  label: string;
+  /** Examples counted with this label. */
+  docs: number;
+  /** Sum of their text counts. */
+  total: number;
+  /** Count attribute (`t<bucket>`, `s<bucket>`, `d<bucket>`, bucket in base 36) to what it adds. */
+  counts: Map<string, number>;
+}
+
 export interface WorkspaceModel {
   /** Increases with every feedback that changed what was learned; 0 when nothing was. */
   version: number;
@@ -183,24 +195,27 @@ export function applyChanges(model: WorkspaceModel, sketch: Sketch, changes: rea
   if (index) index.version = model.version;
 }
 
+/** Adds a delta to a label's counts (a count never goes below 0). */
+export function addDelta(counts: LabelCounts, delta: LabelDelta): void {
+  counts.docs = Math.max(0, counts.docs + delta.docs);
+  counts.total = Math.max(0, counts.total + delta.total);
+  for (const [name, n] of delta.counts) {
+    const kind = name[0];
+    bump(kind === 't' ? counts.text : kind === 's' ? counts.senders : counts.domains, parseInt(name.slice(1), 36), n);
+  }
+}
+
 /**
- * Adds an import's label deltas to a model in memory (the container that took the import decides with it at once);
- * the index is rebuilt on the next prediction.
+ * Adds label deltas (an import's, or a load's unfolded entries summed) to a model in memory, making the labels they
+ * name; the index is rebuilt on the next prediction.
  */
-export function applyDeltas(model: WorkspaceModel, deltas: readonly import('./label-delta').LabelDelta[]): void {
+export function applyDeltas(model: WorkspaceModel, deltas: readonly LabelDelta[]): void {
   if (deltas.length === 0) return;
+  const byLabel = new Map(model.labels.map((l) => [`${l.field}:${l.label}`, l]));
   for (const delta of deltas) {
-    let counts = model.labels.find((l) => l.field === delta.field && l.label === delta.label);
-    if (!counts) {
-      counts = labelCounts(delta.field, delta.label);
-      model.labels.push(counts);
-    }
-    counts.docs += delta.docs;
-    counts.total += delta.total;
-    for (const [name, n] of delta.counts) {
-      const kind = name[0];
-      bump(kind === 't' ? counts.text : kind === 's' ? counts.senders : counts.domains, parseInt(name.slice(1), 36), n);
-    }
+    const id = `${delta.field}:${delta.label}`;
+    if (!byLabel.has(id)) model.labels.push(byLabel.set(id, labelCounts(delta.field, delta.label)).get(id)!);
+    addDelta(byLabel.get(id)!, delta);
   }
   model.version++;
   model.index = undefined;
