@@ -1,7 +1,7 @@
 // Fits the learned priority's constants (lambdas/domain/learning/learned-priority.ts, PRIORITY_FIT) on the TAUGHT
 // halves only of the development alert sources and trackers (bin/eval/warm-sources.ts's seeded, label-stratified
-// halves): each taught half is split again in two by the same recipe (seeded `inner:`), one part teaching and the
-// other decided, then back. No tested half is read, so `npm run eval`'s warm figures stay held out. A workspace holds
+// halves): each taught half is split again in two by the same recipe (seeds `inner` and `inner2`), one part teaching
+// and the other decided, then back. No tested half is read, so `npm run eval`'s warm figures stay held out. A workspace holds
 // only counts, never its examples, so it cannot fit these itself: they are constants, and this prints how stable they
 // are when each source is left out of the choice (leave one source out).
 //   npx tsx bin/fit-warm-priority.ts            the grid's best, the leave-one-source-out check
@@ -104,8 +104,8 @@ interface Score {
 
 /**
  * What the learned priority decides on each inner signal like what was taught, against the inner constant answer.
- * Signals unlike it keep the global priority whatever the constants (section 13 of the contract): left out, they
- * would only add the same figure to every point of the grid.
+ * Signals unlike it keep the global priority whatever the constants (docs/partners.md, "Importing your history, and
+ * forgetting it"): left out, they would only add the same figure to every point of the grid.
  */
 function judge(sources: readonly Source[], fit: PriorityFit): Score {
   const margins: number[] = [];

@@ -4,9 +4,8 @@
 // `docs`: a prior, not a tie-break), and the words move it by a tempered naive Bayes score (a naive Bayes share of 0.99
 // is right far less often), more so the more it was taught. The decision backs off to the workspace's most common
 // priority unless another priority's chance beats it by a margin: a constant answer is what a workspace would get
-// without learning, so the words must clearly earn a different one. The layer (workspace-layer.ts) then overrides the
-// global priority with the decided one unless the global priority is at least as likely, and states the chance of the
-// priority decided as the decision's confidence: P(the taught priority is right). When it backed off, that chance is
+// without learning, so the words must clearly earn a different one. The layer (workspace-layer.ts) then replaces the
+// global priority with the decided one, and states the chance of the priority decided as the decision's confidence: P(the taught priority is right). When it backed off, that chance is
 // the most common priority's, below the favourite's, and with few examples the prior is thin and the confidence says
 // so (at most n / (n + 1) for a priority taught n times). Deterministic.
 import type { Priority } from '../decision';
@@ -29,7 +28,8 @@ export interface PriorityFit {
 }
 
 // Fitted by bin/fit-warm-priority.ts on the TAUGHT halves only of the 23 development sources (each split again in two,
-// one half teaching the other and back), never on a tested half; docs/decision-engine.md has the grid and the
+// one half teaching the other and back), never on a tested half: temper and half-say by the log loss of the taught
+// priority, then the margin by fewest sources below their constant answer. docs/decision-engine.md has the grid and the
 // leave-one-source-out check.
 export const PRIORITY_FIT: PriorityFit = { temper: 0.03, teachingHalf: 100, margin: 0.8, marginHalf: 3000 };
 /**
