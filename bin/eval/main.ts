@@ -4,6 +4,7 @@
 //   npm run eval                       human-readable report
 //   npm run --silent eval -- --json    exactly one JSON object on stdout
 //   npm run eval -- --markdown         also writes the goals table into docs/decision-engine.md
+//   npm run eval -- --only=warm        only the warm section, in process (bin/eval/warm-sources.ts): a quick run
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MODEL_VERSION, scoreSignal } from '../../lambdas/domain/engine';
@@ -24,6 +25,7 @@ import { TEN_BINS, auroc, figure, printFigures, reliabilityTable, round, spearma
 
 const JSON_OUT = process.argv.includes('--json');
 const MARKDOWN = process.argv.includes('--markdown');
+const ONLY_WARM = process.argv.includes('--only=warm');
 
 const share = (list: Scored[], test: (s: Scored) => boolean) => list.filter(test).length / Math.max(list.length, 1);
 const count = (list: Scored[], test: (s: Scored) => boolean) => list.filter(test).length;
@@ -211,6 +213,12 @@ function scoreAlertsByFold(cases: Case[]): Scored[] {
 }
 
 async function main() {
+  if (ONLY_WARM) {
+    const warm = warmSources();
+    printFigures('Goals of issue 31, warm, on held-out halves', warm.figures);
+    for (const line of warm.lines) console.log(line);
+    return;
+  }
   const cases = heldOutCases();
   const scored = [
     ...scoreCases(cases.filter((c) => c.corpus !== 'alerts')),

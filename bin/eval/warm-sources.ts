@@ -179,6 +179,11 @@ export function warmSources(): {
         round(margin.warm_exact - margin.constant, 3),
         '>= 0',
       ),
+      figure(
+        `${KIND_NAME[kind]} warm sources below always-the-most-common (of ${ofKind.length})`,
+        ofKind.filter((f) => f.warm_exact < f.constant).length,
+        '0',
+      ),
     );
     if (withAuroc.length > 0) {
       const a = withAuroc.reduce((x, y) => (y.warm_auroc! < x.warm_auroc! ? y : x));

@@ -62,6 +62,18 @@ describe('a workspace that imported its priorities', () => {
     expect(d.confidence).toBeLessThanOrEqual(0.75);
   });
 
+  it('backs off to the priority it gave most when the words only slightly favour another, and says it is unsure', () => {
+    // 20 low, 16 high: the new ticket reads a little more like the high ones (about 0.6 against 0.4), not enough to
+    // beat what the workspace does most often; a constant "low" is what it would get without learning.
+    const close = history([
+      ...Array.from({ length: 20 }, (_, i) => ({ signal: ticket(i), priority: 'low' })),
+      ...Array.from({ length: 16 }, (_, i) => ({ signal: ticket(i, 'see the attached log'), priority: 'high' })),
+    ]);
+    const d = decide(close, ticket(40, 'see the attached log'));
+    expect(d.priority).toBe('low');
+    expect(d.confidence).toBeLessThan(0.5);
+  });
+
   it('keeps the global priority and confidence for a signal unlike its history', () => {
     const unlike: Signal = {
       workspace_id: 'ws_t',

@@ -2,21 +2,36 @@
 // priorities"). For a signal like what the workspace was taught (predict.ts's out-of-distribution check, its bar a
 // little lower for the priority), each taught priority's chance starts from how often the workspace gave it (its
 // `docs`: a prior, not a tie-break), and the words move it by a tempered naive Bayes score (a naive Bayes share of 0.99
-// is right far less often), more so the more it was taught. The layer (workspace-layer.ts) overrides the global
-// priority only where the learned priority's chance is higher than the global one's, and states the chance of the
-// priority decided as the decision's confidence: P(the taught priority is right). With few examples the prior is thin
-// and the confidence says so (at most n / (n + 1) for a priority taught n times). Deterministic.
+// is right far less often), more so the more it was taught. The decision backs off to the workspace's most common
+// priority unless another priority's chance beats it by a margin: a constant answer is what a workspace would get
+// without learning, so the words must clearly earn a different one. The layer (workspace-layer.ts) then replaces the
+// global priority with the decided one, and states the chance of the priority decided as the decision's confidence: P(the taught priority is right). When it backed off, that chance is
+// the most common priority's, below the favourite's, and with few examples the prior is thin and the confidence says
+// so (at most n / (n + 1) for a priority taught n times). Deterministic.
 import type { Priority } from '../decision';
 import type { WorkspaceModel } from './model';
-import { labelScores } from './predict';
+import { type LabelShare, labelScores } from './predict';
 import type { Sketch } from './sketch';
 
-// Chosen on the development alert and bug sources' warm split (bin/eval/warm-sources.ts; docs/decision-engine.md,
-// "Warm: a workspace's own priorities"), by the log loss of the taught priority over all 23 sources.
-/** Nats of evidence per nat of the plain naive Bayes text log-likelihood, with plenty of teaching. */
-export const PRIORITY_TEMPER = 0.05;
-/** Taught signals at which the text gets half its say: fewer, and the label frequencies decide more. */
-export const PRIORITY_TEACHING_HALF = 300;
+/** How far the words may move a workspace's own priority frequencies: fitted constants (bin/fit-warm-priority.ts). */
+export interface PriorityFit {
+  /** Nats of evidence per nat of the plain naive Bayes text log-likelihood, with plenty of teaching. */
+  temper: number;
+  /** Taught signals at which the text gets half its say: fewer, and the label frequencies decide more. */
+  teachingHalf: number;
+  /**
+   * Nats by which another priority's log chance must beat the most common priority's to be decided instead, with
+   * little teaching; the margin halves at `marginHalf` taught signals (the more taught, the surer the words).
+   */
+  margin: number;
+  marginHalf: number;
+}
+
+// Fitted by bin/fit-warm-priority.ts on the TAUGHT halves only of the 23 development sources (each split again in two,
+// one half teaching the other and back), never on a tested half: temper and half-say by the log loss of the taught
+// priority, then the margin by fewest sources below their constant answer. docs/decision-engine.md has the grid and the
+// leave-one-source-out check.
+export const PRIORITY_FIT: PriorityFit = { temper: 0.03, teachingHalf: 100, margin: 0.8, marginHalf: 3000 };
 /**
  * The out-of-distribution bar is this much lower (nats per feature) for the priority than for a category: a report
  * from the same tracker shares fewer words with its priority's reports than a query with its intent's.
@@ -27,48 +42,78 @@ const RANK: Record<Priority, number> = { low: 0, medium: 1, high: 2, critical: 3
 const isPriority = (label: string): label is Priority => Object.hasOwn(RANK, label);
 
 export interface LearnedPriority {
-  /** The most likely taught priority. */
+  /** The priority decided: the most common taught one unless another beats it by the margin. */
   label: Priority;
+  /** The workspace's most common taught priority (ties to the one that sorts first). */
+  common: Priority;
   /** Chance of each taught priority (0 for one never taught). */
   chances: Record<Priority, number>;
   /** Expected rank (low 0 ... critical 3): orders signals inside a band. */
   rank: number;
-  /** Decisions taught with the chosen priority, and with any priority. */
+  /** Decisions taught with the decided priority, and with any priority. */
   docs: number;
   total: number;
+}
+
+/** The decision from the taught priorities' naive Bayes scores (labelScores), pure. */
+export function decidePriority(
+  scores: readonly Pick<LabelShare, 'label' | 'text' | 'docs'>[],
+  fit: PriorityFit = PRIORITY_FIT,
+): LearnedPriority | undefined {
+  const live = scores.filter((s) => isPriority(s.label) && s.docs > 0);
+  if (live.length === 0) return undefined;
+  let total = 0;
+  let top = -Infinity;
+  let common = 0;
+  live.forEach((s, i) => {
+    total += s.docs;
+    top = Math.max(top, s.text);
+    const c = live[common];
+    if (s.docs > c.docs || (s.docs === c.docs && s.label < c.label)) common = i;
+  });
+  // The prior: each priority's share of what was taught; the text's say grows with the teaching.
+  const say = (fit.temper * total) / (total + fit.teachingHalf);
+  const z = live.map((s) => say * (s.text - top) + Math.log((s.docs + 0.5) / (total + 0.5 * live.length)));
+  const zTop = Math.max(...z);
+  let sum = 0;
+  for (const v of z) sum += Math.exp(v - zTop);
+  const chances: Record<Priority, number> = { low: 0, medium: 0, high: 0, critical: 0 };
+  let best = common;
+  let rank = 0;
+  live.forEach((s, i) => {
+    const p = Math.exp(z[i] - zTop) / sum;
+    chances[s.label as Priority] = p;
+    rank += p * RANK[s.label as Priority];
+    if (z[i] > z[best] || (z[i] === z[best] && s.label < live[best].label)) best = i;
+  });
+  const margin = fit.margin / (1 + total / fit.marginHalf);
+  const chosen = z[best] - z[common] > margin ? best : common;
+  return {
+    label: live[chosen].label as Priority,
+    common: live[common].label as Priority,
+    chances,
+    rank,
+    docs: live[chosen].docs,
+    total,
+  };
 }
 
 /** The workspace's priority for a signal like what it was taught; undefined for one unlike it or with none taught. */
 export function learnedPriority(
   model: WorkspaceModel,
   sketch: Sketch,
-  temper: number = PRIORITY_TEMPER,
+  fit: PriorityFit = PRIORITY_FIT,
 ): LearnedPriority | undefined {
-  const scores = labelScores(model, 'priority', sketch, PRIORITY_GATE_LOWER)?.filter(
-    (s) => isPriority(s.label) && s.docs > 0,
-  );
-  if (scores === undefined || scores.length === 0) return undefined;
-  let total = 0;
-  for (const s of scores) total += s.docs;
-  // The prior: each priority's share of what was taught; the text's say grows with the teaching.
-  const say = (temper * total) / (total + PRIORITY_TEACHING_HALF);
-  let top = -Infinity;
-  for (const s of scores) top = Math.max(top, s.text);
-  const z = scores.map((s) => say * (s.text - top) + Math.log((s.docs + 0.5) / (total + 0.5 * scores.length)));
-  const zTop = Math.max(...z);
-  let sum = 0;
-  for (const v of z) sum += Math.exp(v - zTop);
-  const chances: Record<Priority, number> = { low: 0, medium: 0, high: 0, critical: 0 };
-  let best = 0;
-  let rank = 0;
-  scores.forEach((s, i) => {
-    const p = Math.exp(z[i] - zTop) / sum;
-    chances[s.label as Priority] = p;
-    rank += p * RANK[s.label as Priority];
-    if (z[i] > z[best] || (z[i] === z[best] && s.label < scores[best].label)) best = i;
-  });
-  return { label: scores[best].label as Priority, chances, rank, docs: scores[best].docs, total };
+  const scores = labelScores(model, 'priority', sketch, PRIORITY_GATE_LOWER);
+  return scores === undefined ? undefined : decidePriority(scores, fit);
 }
+
+/**
+ * Whether the learned priority replaces the global one: whenever they differ. The global priority is one more
+ * candidate, kept when the rule decides it; keeping it whenever its chance beat the decided one's undid the back-off
+ * (a global priority the words slightly favour over the most common one), and lost to the constant answer.
+ */
+export const overridesGlobal = (p: LearnedPriority, global: Priority): boolean => p.label !== global;
 
 /** P(the taught priority is right): its chance, at most n / (n + 1) for a priority taught n times. */
 export function learnedPriorityConfidence(p: LearnedPriority, priority: Priority): number {

@@ -10,7 +10,13 @@ import type { Signal } from '../signal';
 import type { WorkspaceModel } from './model';
 import { type Prediction, predictField } from './predict';
 import { learnedConfidence } from './confidence';
-import { type LearnedPriority, learnedPriority, learnedPriorityConfidence, scoreInBand } from './learned-priority';
+import {
+  type LearnedPriority,
+  learnedPriority,
+  learnedPriorityConfidence,
+  overridesGlobal,
+  scoreInBand,
+} from './learned-priority';
 import { type Sketch, senderParts, signalText } from './sketch';
 
 const ACTION_BY_PRIORITY: Record<Priority, RecommendedAction> = {
@@ -126,7 +132,7 @@ export function applyWorkspace(
     const current = priorityFor(Math.max(0, Math.min(100, score)), t);
     if (lp) {
       learnedPriorityChance = lp;
-      if (lp.label !== current && lp.chances[lp.label] > lp.chances[current]) {
+      if (overridesGlobal(lp, current)) {
         const target = scoreInBand(lp, lp.label, bandOf(lp.label, t));
         reasons.push({
           code: 'LEARNED_PRIORITY',
