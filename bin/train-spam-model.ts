@@ -12,15 +12,13 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   FEATURE_COUNT,
-  TRIGRAM_TEXT_GRAMS,
   NAMED_FEATURES,
-  SPAM_MODEL_FORMAT,
   WORD_BITS,
   featureId,
   spamFeatures,
   trigramsRead,
-  type SpamModelFile,
-} from '../lambdas/domain/engine/spam-model';
+} from '../lambdas/domain/engine/spam-features';
+import { TRIGRAM_TEXT_GRAMS, SPAM_MODEL_FORMAT, type SpamModelFile } from '../lambdas/domain/engine/spam-model';
 import { TokenBuffer } from '../lambdas/domain/engine/tokens';
 import {
   fnv1a,

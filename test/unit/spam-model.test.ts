@@ -1,12 +1,9 @@
-// The e-mail spam model (lambdas/domain/engine/spam-model.ts) and how the scorer weighs its vote. Hand-written cases
+// The e-mail spam model (lambdas/domain/engine/spam-features.ts, spam-model.ts) and how the scorer weighs its vote. Hand-written cases
 // in our own words: tests of behaviour, not the measure of quality (that is `npm run eval` on held-out data).
 import { scoreSignal } from '../../lambdas/domain/engine';
+import { NAMED_FEATURES, PREFIX_FLAG, WORD_BITS, spamFeatures } from '../../lambdas/domain/engine/spam-features';
 import {
-  NAMED_FEATURES,
-  PREFIX_FLAG,
   SPAM_MODEL_FORMAT,
-  WORD_BITS,
-  spamFeatures,
   spamVerdict,
   useSpamModel,
   type SpamModelFile,
