@@ -15,17 +15,9 @@ import { useSpamModel, type SpamModelFile } from '../lambdas/domain/engine/spam-
 import type { Signal } from '../lambdas/domain/signal';
 import { fnv1a, loadEnron, loadSms, loadSpamAssassin, type MailRow } from './data-splits';
 import { mailSignal, FIXED_NOW } from './eval/labeled';
-import {
-  SHIPPED,
-  examples,
-  fit,
-  laterMailCalibration,
-  logit,
-  modelFile,
-  outOfFoldCalibration,
-  type Example,
-  type Fitted,
-} from './train-spam-model';
+import { SHIPPED, examples, type Example } from './spam-examples';
+import { fit, laterMailCalibration, logit, outOfFoldCalibration, type Fitted } from './spam-fit';
+import { modelFile } from './train-spam-model';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const options = {

@@ -17,7 +17,7 @@ import {
   loadSpamAssassin,
   loadThaiSms,
 } from '../data-splits';
-import { enronDev } from '../train-spam-model';
+import { enronDev } from '../spam-examples';
 import { FIXED_NOW, mailSignal } from './labeled';
 
 interface DevCase {

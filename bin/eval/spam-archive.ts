@@ -5,7 +5,7 @@ import { scoreSignal } from '../../lambdas/domain/engine';
 import { spamArchiveThreshold, spamVerdict } from '../../lambdas/domain/engine/spam-model';
 import { TokenBuffer } from '../../lambdas/domain/engine/tokens';
 import { loadThaiSms } from '../data-splits';
-import { reliabilityReport, type DevScore } from '../train-spam-model';
+import { reliabilityReport, type DevScore } from '../spam-cuts';
 import { FIXED_NOW, type Case, type Scored } from './labeled';
 import { figure, type Figure } from './report';
 
