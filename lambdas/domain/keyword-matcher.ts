@@ -106,20 +106,13 @@ function phraseSymbols(phrase: string): number[] {
 }
 
 /**
- * ASCII characters step from the root by one read of a table per matcher (256 ints): most characters of a text lead
- * from the root nowhere, and the text is walked in a tight loop until one leads somewhere; other characters take the
- * general step. Matching the bench's 2 KB e-mail against a policy took 60 to 90 us through a Map per character, about
- * 3% of a warm analyze, and takes about 10 (docs/performance.md, "Workspaces with a policy and a learned model").
+ * ASCII characters step from the root by one read of a table per matcher (256 ints, filled on first sight like the
+ * folds): most characters of a text lead from the root nowhere, and the text is walked in a tight loop until one leads
+ * somewhere; other characters take the general step. Matching the bench's 2 KB e-mail against a policy took 60 to
+ * 90 us through a Map per character, about 3% of a warm analyze, and takes about 10 (docs/performance.md, "Workspaces
+ * with a policy and a learned model").
  */
 const FAST_CHARS = 0x80;
-
-/** Folds every ASCII character (once per container, at the first matcher). */
-let fastFolded = false;
-function foldFastChars(): void {
-  if (fastFolded) return;
-  for (let c = 0; c < FAST_CHARS; c++) fold(c);
-  fastFolded = true;
-}
 
 export interface KeywordMatcher<K> {
   readonly size: number;
@@ -177,14 +170,12 @@ export function keywordMatcher<K extends { phrase: string }>(keywords: readonly 
   }
   const ending = out.filter((o) => o.length).length;
 
-  // The root's step per (ASCII character, whether the character before it is a word character).
-  foldFastChars();
-  const fromRoot = new Int32Array(2 * FAST_CHARS);
-  for (let c = 0; c < FAST_CHARS; c++)
-    for (const prevWord of [0, 1]) {
-      const s = alphabet.get(fold(c) * 2 + prevWord);
-      fromRoot[2 * c + prevWord] = s === undefined ? 0 : step(0, s);
-    }
+  // The root's step per (ASCII character, whether the character before it is a word character); -1: not yet known.
+  const fromRoot = new Int32Array(2 * FAST_CHARS).fill(-1);
+  const rootStep = (c: number, prevWord: number): number => {
+    const s = alphabet.get(fold(c) * 2 + prevWord);
+    return (fromRoot[2 * c + prevWord] = s === undefined ? 0 : step(0, s));
+  };
   /** Reports the phrases ending at `node` not reported yet, and their dictionary chain; returns how many nodes. */
   const report = (node: number, reported: Uint8Array, found: Uint8Array): number => {
     let n = 0;
@@ -217,6 +208,7 @@ export function keywordMatcher<K extends { phrase: string }>(keywords: readonly 
             const c = text.charCodeAt(i);
             if (c >= FAST_CHARS) break;
             node = fromRoot[2 * c + prevWord];
+            if (node < 0) node = rootStep(c, prevWord);
             prevWord = IS_WORD[c];
             i++;
             if (node !== 0) break;
