@@ -134,4 +134,10 @@ it('keeps the documented examples and the policy order, duplicates included', ()
   expect(keywordMatcher([{ phrase: 'VAT' }]).match('elevator')).toEqual([]);
   expect(keywordMatcher([{ phrase: 'ab' }]).match('xab ab_ ab1 ab')).toEqual([{ phrase: 'ab' }]);
   expect(keywordMatcher([{ phrase: 'ab' }]).match('xab ab_ ab1')).toEqual([]);
+  // Deep in a long e-mail, across ASCII and other letters, whitespace runs and case.
+  const long = [{ phrase: 'Production Outage' }, { phrase: 'été  plan' }, { phrase: 'plan B' }];
+  expect(keywordMatcher(long).match(`${'all fine here. '.repeat(150)}PRODUCTION\n\t outage: the ÉTÉ plan b`)).toEqual(
+    long,
+  );
+  expect(keywordMatcher(long).match(`${'all fine here. '.repeat(150)}production outages, l'été plans`)).toEqual([]);
 });
