@@ -4,7 +4,7 @@
 // <= 1.3x; a fresh workspace is measured in the same loop for reference), writes per feedback (bound: 10), and what
 // a container reads to load the model (requests, KB, ms).
 // Runs after the other DynamoDB sections, so their figures are of a fresh workspace.
-import { applyOwnFeedback } from '../../lambdas/application/model-learning';
+import { applyOwnEntry } from '../../lambdas/application/model-learning';
 import { indexModel } from '../../lambdas/domain/learning/model';
 import { FOLD_WINDOW } from '../../lambdas/stores/learning-fold';
 import type { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
@@ -136,7 +136,7 @@ async function teachByFeedback(world: World, ws: string, key: string, teach: [st
     const target = await deps.feedbackStore.getTarget(decision.decision_id);
     const workspace = await deps.workspaces.get(ws);
     const out = await recordFeedback(target!, { category }, deps.feedbackStore, workspace, new Date().toISOString());
-    if (out.kind === 'recorded') applyOwnFeedback(workspace.state, out);
+    if (out.kind === 'recorded') applyOwnEntry(workspace.state, out);
     feedbackUnitsSum += units.reportedWriteUnits;
     feedbackWrites += world.counter.writeCalls;
     // The feedback that folds a window writes the label items too; the others write 3 small items.

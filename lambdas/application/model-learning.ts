@@ -36,6 +36,3 @@ export function applyOwnEntry(state: WorkspaceState, { entry }: FeedbackRecorded
   if (!entry || !state.entries || entry.generation !== (state.generation ?? 0)) return;
   applyOwn(state.model, state.entries, entry);
 }
-
-/** A feedback's entry, applied as applyOwnEntry says. */
-export const applyOwnFeedback = applyOwnEntry;

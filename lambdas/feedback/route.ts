@@ -7,7 +7,7 @@ import { type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, unavailable, validInput } from '../http/errors';
 import { validateFeedback } from '../http/feedback-schema';
 import { recordFeedback } from '../application/record-feedback';
-import { applyOwnFeedback } from '../application/model-learning';
+import { applyOwnEntry } from '../application/model-learning';
 
 export function feedbackRoute(deps: Dependencies): RouteHandler {
   const { feedbackStore, workspaceAccess, workspaces, telemetry } = deps;
@@ -36,7 +36,7 @@ export function feedbackRoute(deps: Dependencies): RouteHandler {
       // This container decides with what was just learned at once (its cached model takes the same change, no
       // reload); other containers within WORKSPACE_CACHE_TTL_SECONDS.
       const cached = workspaces.peek(workspaceId);
-      if (cached) applyOwnFeedback(cached.state, outcome);
+      if (cached) applyOwnEntry(cached.state, outcome);
       telemetry.logger.info('feedback recorded', { decision_id: decisionId, workspace_id: workspaceId });
       return {
         statusCode: 200,

@@ -3,7 +3,7 @@
 // run again, leaves a new load with the same counts as before it.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { analyzeSignal } from '../../lambdas/application/analyze-signal';
-import { applyOwnFeedback } from '../../lambdas/application/model-learning';
+import { applyOwnEntry } from '../../lambdas/application/model-learning';
 import { learningTableOf } from '../../lambdas/contract/settings';
 import { OVERLAP_MS } from '../../lambdas/domain/learning/entries';
 import type { WorkspaceState } from '../../lambdas/domain/ports';
@@ -55,7 +55,7 @@ async function teach(on: Service, id: string, category: string): Promise<void> {
   const workspace = await deps.workspaces.get(target!.decision.workspace_id);
   const out = await recordFeedback(target!, { category }, deps.feedbackStore, workspace, new Date().toISOString());
   if (out.kind !== 'recorded') throw new Error(out.kind);
-  applyOwnFeedback(workspace.state, out);
+  applyOwnEntry(workspace.state, out);
 }
 
 const held = (state: WorkspaceState) =>
