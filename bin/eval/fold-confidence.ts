@@ -21,16 +21,18 @@ export function withRankedTask<T>(rankedTask: number, f: () => T): T {
   }
 }
 
-let memo: RankedDecision[] | null = null;
+const memo = new WeakMap<readonly RankedDecision[], RankedDecision[]>();
 /** Every decision of bin/severity-folds.ts, each bug report's confidence from `ranked_task` fitted without its tracker. */
 export function foldCalibrated(decisions: readonly RankedDecision[]): RankedDecision[] {
-  if (memo !== null) return memo;
+  const known = memo.get(decisions);
+  if (known !== undefined) return known;
   const byTracker = new Map<string, number>();
-  memo = decisions.map((d) => {
+  const out = decisions.map((d) => {
     if (d.kind !== 'bug') return d;
     if (!byTracker.has(d.group)) byTracker.set(d.group, rankedTaskWithout(decisions, d.group));
     const confidence = withRankedTask(byTracker.get(d.group)!, () => confidenceOf(d.input));
     return { ...d, assessment: { ...d.assessment, confidence } };
   });
-  return memo;
+  memo.set(decisions, out);
+  return out;
 }
