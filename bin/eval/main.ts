@@ -14,7 +14,9 @@ import { alertExample, fitAlertModel, severityModelOf } from '../train-severity-
 import { ALERT_CASES, TICKET_CASES, TICKET_LEVEL, alertSignal, ticketSignal } from './hand-written-cases';
 import { ALERT_LEVEL, heldOutCases, scoreCases, type Case, type Corpus, type Scored } from './labeled';
 import { crossFittedAlertRows, fitConfidence, trainingRows } from '../train-confidence';
-import { useConfidenceModel } from '../../lambdas/domain/engine/confidence';
+import { currentConfidenceModel, useConfidenceModel } from '../../lambdas/domain/engine/confidence';
+import { decisionsByFold } from '../severity-folds';
+import { rankedTaskWithout, withRankedTask } from './fold-confidence';
 import { severitySources } from './severity-sources';
 import { warmSources } from './warm-sources';
 import { warmThroughApi } from './warm-api';
@@ -190,17 +192,19 @@ function writeMarkdown(figures: Figure[], perCorpus: Record<string, CorpusConfid
 
 /**
  * Alerts are scored fold by fold: the severity model and the confidence model each trained without the source
- * tested (the confidence model on the other corpora's training side and the other source's rules).
+ * tested (the confidence model on the other corpora's training side and the other source's rules; `ranked_task`,
+ * which alerts never read, as shipped).
  */
 function scoreAlertsByFold(cases: Case[]): Scored[] {
   const bug = shippedSeverityModels().bug;
   const base = trainingRows();
   const alerts = loadAlerts();
+  const rankedTask = currentConfidenceModel().ranked_task;
   const out: Scored[] = [];
   for (const fold of ALERT_FOLDS) {
     const train = alerts.filter((r) => r.source !== fold.test);
     const alert = severityModelOf(fitAlertModel(train.map(alertExample), `all but ${fold.test}`));
-    useConfidenceModel(fitConfidence([...base, ...crossFittedAlertRows(train)]));
+    useConfidenceModel(fitConfidence([...base, ...crossFittedAlertRows(train)], rankedTask));
     out.push(
       ...scoreCases(
         cases.filter((c) => c.group === fold.test),
@@ -212,6 +216,14 @@ function scoreAlertsByFold(cases: Case[]): Scored[] {
   return out;
 }
 
+/** Bug reports project by project, a ranked ticket's confidence from `ranked_task` fitted without the project. */
+function scoreBugsByProject(cases: Case[]): Scored[] {
+  const decisions = decisionsByFold();
+  return [...new Set(cases.map((c) => c.group!))].flatMap((project) =>
+    withRankedTask(rankedTaskWithout(decisions, project), () => scoreCases(cases.filter((c) => c.group === project))),
+  );
+}
+
 async function main() {
   if (ONLY_WARM) {
     const warm = warmSources();
@@ -221,8 +233,9 @@ async function main() {
   }
   const cases = heldOutCases();
   const scored = [
-    ...scoreCases(cases.filter((c) => c.corpus !== 'alerts')),
+    ...scoreCases(cases.filter((c) => c.corpus !== 'alerts' && c.corpus !== 'bugs')),
     ...scoreAlertsByFold(cases.filter((c) => c.corpus === 'alerts')),
+    ...scoreBugsByProject(cases.filter((c) => c.corpus === 'bugs')),
   ];
   const { figures, perCorpus } = goals(scored);
   const language = languageFigures();

@@ -1,9 +1,11 @@
 // `npm run eval`'s severity section (issue 31): leave one source out over every development alert source and tracker
 // (bin/severity-folds.ts). Per source: rank correlation of the score with the author's label, the share whose band fits
-// the label, and the confidence's AUROC (right vs wrong, >= 30 wrong) and ECE, each from models fitted without it.
+// the label, and the confidence's AUROC (right vs wrong, >= 30 wrong) and ECE, each from models fitted without it (a
+// ranked ticket's confidence from `ranked_task` fitted without its tracker: bin/eval/fold-confidence.ts).
 // The goals are judged on the worst source, never on the pool. No text is printed.
 import type { SeverityKind } from '../severity-data';
 import { decisionsByFold, type RankedDecision } from '../severity-folds';
+import { foldCalibrated } from './fold-confidence';
 import { BUG_TRAIN_PROJECT, loadAlerts } from '../data-splits';
 import { TEN_BINS, auroc, figure, reliabilityTable, round, spearman, type Figure } from './report';
 
@@ -24,12 +26,13 @@ const KIND_NAME: Record<SeverityKind, string> = { alert: 'alerts', bug: 'bugs' }
 const RHO_GOAL: Record<SeverityKind, string> = { alert: '>= 0.4', bug: '>= 0.25' };
 
 export function severitySources(): { figures: Figure[]; lines: string[]; sources: SourceFigures[] } {
-  const all = decisionsByFold();
+  const all = foldCalibrated(decisionsByFold());
   const confidenceTaught = new Set([BUG_TRAIN_PROJECT, ...loadAlerts().map((r) => r.source)]);
   const sources: SourceFigures[] = [];
   const lines: string[] = [
     'Severity, leave one source out (each source scored by a severity model that never saw it; right = the band fits the label;',
-    '  confidence: the shipped model, fitted on TIMOB and alert-rules-dev.jsonl: * = in sample, left out of the worst)',
+    '  confidence: the shipped model, fitted on TIMOB and alert-rules-dev.jsonl: * = in sample, left out of the worst;',
+    '  a ranked ticket states ranked_task fitted on the other trackers)',
   ];
   const figures: Figure[] = [];
   for (const kind of ['alert', 'bug'] as const) {

@@ -2,7 +2,8 @@
 // development alert source and tracker, a seeded, label-stratified half of its labeled rows is taught as
 // `{priority}` (its levels mapped in order onto the contract's priorities: PRIORITY_OF, written in
 // docs/decision-engine.md), the other half is decided with that history (warm) and without it (cold: the global
-// engine, with severity and confidence models fitted without the source, bin/severity-folds.ts). The workspace's model
+// engine, with severity and confidence models fitted without the source, bin/severity-folds.ts and
+// bin/eval/fold-confidence.ts). The workspace's model
 // is built exactly as the import route builds it (sketchSignal, labelDeltas, applyDeltas) and the decision exactly as
 // analyze makes it (scoreSignal, then applyWorkspace); bin/eval/warm-api-check.ts checks that the API answers the same.
 // Right: warm, the exact taught priority; cold confidence, the band fits the label (bin/eval/labeled.ts).
@@ -16,6 +17,7 @@ import { learnedPriority } from '../../lambdas/domain/learning/learned-priority'
 import { fnv1a } from '../data-splits';
 import type { SeverityKind } from '../severity-data';
 import { decisionsByFold, type RankedDecision } from '../severity-folds';
+import { foldCalibrated } from './fold-confidence';
 import { TEN_BINS, auroc, figure, reliabilityTable, round, spearman, type Figure } from './report';
 
 /** A vocabulary of n levels (least severe first) onto the contract's priorities, in order. */
@@ -138,7 +140,7 @@ export function warmSources(): {
   lines: string[];
   sources: Omit<WarmFigures, 'judged' | 'priorities'>[];
 } {
-  const all = decisionsByFold();
+  const all = foldCalibrated(decisionsByFold());
   const out: WarmFigures[] = [];
   const lines = [
     'Warm: half of each source imported as {priority} (seeded, label-stratified), the other half decided with and without it',

@@ -5,7 +5,9 @@
 // confidence; a label a workspace learned takes its confidence from lambdas/domain/learning/confidence.ts instead. A
 // ranked decision (an alert or a ticket without its author's severity) is kept when the author's label fits its band: a
 // small ordinal model per kind, over the rules' points and the severity model's, gives the chance of each label, and
-// the labels that fit the band add up to how likely it is kept (an alert's confidence; a ticket's logistic reads it).
+// the labels that fit the band add up to how likely it is kept (an alert's confidence). A ticket the engine ranked
+// states what a ticket from a tracker the engine never saw gets on average (`ranked_task`): whether its band fits is
+// that tracker's habit, which no fact of the decision carries (docs/decision-engine.md, "Confidence of a ranked ticket").
 // Thin evidence (a few words, no strong reason) is capped below any decision with evidence of its own.
 import type { Category, Reason } from '../decision';
 import type { Source } from '../signal';
@@ -184,16 +186,27 @@ export function confidenceFeatures(c: ConfidenceInput, ordinal: Readonly<Record<
   ];
 }
 
-/** What the trainer fits: the logistic's weights and one ordinal model per ranked kind. */
+/** What the trainer fits: the logistic's weights, one ordinal model per ranked kind, and a ranked ticket's chance. */
 export interface ConfidenceModel {
   weights: number[];
   ordinal: Record<RankedKind, OrdinalModel>;
+  /**
+   * How often a ranked ticket's band fits its tracker's priority, averaged over the development trackers (each weighs
+   * the same): the confidence of every ticket the engine ranks, so an unseen tracker gets what unseen trackers get.
+   */
+  ranked_task: number;
 }
 interface ConfidenceModelFile extends ConfidenceModel {
   features: string[];
   trained_on: string;
 }
 let model: ConfidenceModel | null = null;
+
+/** The model in use (the shipped file unless replaced): the eval refits parts of it per source held out. */
+export function currentConfidenceModel(): ConfidenceModel {
+  if (model === null) loadShipped();
+  return model!;
+}
 
 /** Replaces the model (the trainer and the eval measure a candidate this way); `null` reloads the shipped file. */
 export function useConfidenceModel(m: ConfidenceModel | null): void {
@@ -204,20 +217,25 @@ export function useConfidenceModel(m: ConfidenceModel | null): void {
 const THIN_EVIDENCE_CAP = 0.8;
 const THIN_REASON = 20;
 
+function loadShipped(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- read on first use, so a cold start that never needs it does not parse it
+  const m = require('./confidence-model.json') as ConfidenceModelFile;
+  if (m.features.join() !== CONFIDENCE_FEATURES.join() || typeof m.ranked_task !== 'number')
+    throw new Error('confidence-model.json: its features or fields differ from the code: retrain');
+  model = { weights: m.weights, ordinal: m.ordinal, ranked_task: m.ranked_task };
+}
+
 export function confidenceOf(input: ConfidenceInput): number {
-  if (model === null) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- read on first use, so a cold start that never needs it does not parse it
-    const m = require('./confidence-model.json') as ConfidenceModelFile;
-    if (m.features.join() !== CONFIDENCE_FEATURES.join())
-      throw new Error('confidence-model.json: its features differ from the code: retrain');
-    model = { weights: m.weights, ordinal: m.ordinal };
-  }
+  if (model === null) loadShipped();
+  const { ranked_task, ordinal, weights } = model!;
   let c: number;
-  if (rankedKind(input) === 'internal') c = bandFits('internal', model.ordinal.internal, input.score, input.reasons);
+  const ranked = rankedKind(input);
+  if (ranked === 'internal') c = bandFits('internal', ordinal.internal, input.score, input.reasons);
+  else if (ranked === 'task') c = ranked_task;
   else {
-    const f = confidenceFeatures(input, model.ordinal);
+    const f = confidenceFeatures(input, ordinal);
     let z = 0;
-    for (let i = 0; i < f.length; i++) z += model.weights[i] * f[i];
+    for (let i = 0; i < f.length; i++) z += weights[i] * f[i];
     c = sigmoid(z);
   }
   if (input.words < 6 && input.reasons.every((r) => Math.abs(r.weight) < THIN_REASON))
