@@ -6,7 +6,7 @@
 // one workspace share one load.
 import type { WorkspaceState } from '../ports';
 import { type CompiledPolicy, compilePolicy } from '../policy';
-import { modelIndex } from './model';
+import { modelIndex } from './prediction-index';
 import { type SketchKey, sketchKeyOf } from './sketch';
 
 export const MAX_WORKSPACES = 1_000;
@@ -28,7 +28,7 @@ interface Entry {
 export const weightOf = (state: WorkspaceState) =>
   1 +
   state.model.labels.reduce((sum, l) => sum + l.text.size + l.senders.size + l.domains.size, 0) +
-  (state.model.index?.postings ?? 0);
+  modelIndex(state.model).postings;
 
 /**
  * A loaded workspace as the cache holds it: policy compiled, hash key parsed, model indexed (a model refreshed in place
