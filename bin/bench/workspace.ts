@@ -5,7 +5,7 @@
 // a container reads to load the model (requests, KB, ms).
 // Runs after the other DynamoDB sections, so their figures are of a fresh workspace.
 import { applyOwnEntry } from '../../lambdas/application/model-learning';
-import { indexModel } from '../../lambdas/domain/learning/model';
+import { indexModel } from '../../lambdas/domain/learning/prediction-index';
 import { FOLD_WINDOW } from '../../lambdas/stores/learning-fold';
 import type { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 import { weightOf } from '../../lambdas/domain/learning/workspace-cache';

@@ -3,7 +3,7 @@
 // transaction) and a reset (a new, empty generation with its entry and audit event in one transaction).
 import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { OVERLAP_MS, movesCounts } from '../domain/learning/entries';
-import type { AuditEntry, ImportWrite, ImportWriteResult, ModelWriteStore } from '../domain/learning/model-writes';
+import type { ForgetAudit, ImportWrite, ImportWriteResult, ModelWriteStore } from '../domain/learning/model-writes';
 import { ModelBusyError } from '../domain/ports';
 import { auditEventPut } from './audit-log';
 import { batchWriteAll } from './batch-writes';
@@ -71,10 +71,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
    * entry (containers load the new, empty generation at their next check) and the audit event. The old generation's
    * label items are never read again, and are deleted right after the switch.
    */
-  async forget(
-    workspaceId: string,
-    audit?: (change: { before: Record<string, unknown>; after: Record<string, unknown> }) => AuditEntry,
-  ): Promise<number> {
+  async forget(workspaceId: string, audit?: ForgetAudit): Promise<number> {
     let forgotten: string[] | undefined;
     const generation = await retrying('model reset', async () => {
       const model = await getModel(this.client, this.learningTable, workspaceId);

@@ -37,13 +37,10 @@ export class DynamoWorkspaceStore extends DynamoPolicyStore implements Workspace
       const meta = await readModelItem(this.client, this.learningTable, workspaceId, this.tableName);
       const generation = meta.generation;
       const labels = await queryCounts(this.client, this.learningTable, workspaceId, generation);
-      const folded = new Map<string, number>();
-      const model: WorkspaceModel = { version: 0, labels: [] };
-      for (const item of labels.items) {
-        const { counts, folded: mark } = countsFrom(item);
-        folded.set(`${counts.field}:${counts.label}`, mark);
-        model.labels.push(counts);
-      }
+      const held = labels.items.map(countsFrom);
+      // Each label's own fold mark: the entries up to it are in its counts.
+      const folded = new Map(held.map((h) => [`${h.counts.field}:${h.counts.label}`, h.folded]));
+      const model: WorkspaceModel = { version: 0, labels: held.map(({ counts }) => counts) };
       const readAt = Date.now();
       const read = await queryEntries(this.client, this.learningTable, workspaceId, meta.folded, true);
       // A reset landed since the model item was read: load its generation.

@@ -7,9 +7,9 @@ import {
   type WorkspaceModel,
   applyChanges,
   emptyModel,
-  indexModel,
   learnedChanges,
 } from '../../lambdas/domain/learning/model';
+import { ModelIndex, indexModel } from '../../lambdas/domain/learning/prediction-index';
 import { predictField } from '../../lambdas/domain/learning/predict';
 import { PostingTable } from '../../lambdas/domain/learning/posting-table';
 import { sketchSignal } from '../../lambdas/domain/learning/sketch';
@@ -97,7 +97,8 @@ describe.each([1, 2] as const)('the indexed prediction is the plain one (sketch 
     const model = emptyModel();
     indexModel(model);
     teach(model, key, syntheticSentences(5, 30, 800), 6);
-    const kept = model.index!;
+    const kept = model.index as ModelIndex;
+    expect(kept).toBeInstanceOf(ModelIndex);
     const rebuilt = indexModel({ version: model.version, labels: model.labels });
     const sorted = (table: PostingTable) =>
       [...table.entries()]

@@ -7,10 +7,22 @@ import {
   emptyModel,
   labelCounts,
   learnedChanges,
+  type WorkspaceModel,
 } from '../../lambdas/domain/learning/model';
 import { predictField } from '../../lambdas/domain/learning/predict';
-import { decodeSketch, encodeSketch, senderParts, sketchSignal } from '../../lambdas/domain/learning/sketch';
-import { MAX_WORKSPACES, WorkspaceCache, cachedWorkspace } from '../../lambdas/domain/learning/workspace-cache';
+import {
+  TEXT_BUCKETS,
+  decodeSketch,
+  encodeSketch,
+  senderParts,
+  sketchSignal,
+} from '../../lambdas/domain/learning/sketch';
+import {
+  MAX_CACHED_COUNTS,
+  MAX_WORKSPACES,
+  WorkspaceCache,
+  cachedWorkspace,
+} from '../../lambdas/domain/learning/workspace-cache';
 import { learnedConfidence } from '../../lambdas/domain/learning/confidence';
 import { applyWorkspace } from '../../lambdas/domain/learning/workspace-layer';
 import { EMPTY_POLICY, compilePolicy, keywordPattern, listsParts } from '../../lambdas/domain/policy';
@@ -135,6 +147,40 @@ it('keeps at most MAX_WORKSPACES workspaces, shares one load between concurrent 
   expect(loads).toBe(2);
   for (let i = 0; i < MAX_WORKSPACES + 50; i++) await cache.get(`w${i}`);
   expect(cache.size).toBe(MAX_WORKSPACES);
+});
+
+it('bounds the cached workspaces by weight, and keeps a workspace heavier than the whole bound, alone', async () => {
+  // Each workspace weighs 1 + its counts + its index's postings (one per count); these share one model per size.
+  const modelOf = (labels: number): WorkspaceModel => {
+    const model = emptyModel();
+    for (let i = 0; i < labels; i++) {
+      const counts = labelCounts('category', `c${i}`);
+      for (let b = 0; b < TEXT_BUCKETS; b++) counts.text.set(b, 1);
+      Object.assign(counts, { docs: 1, total: TEXT_BUCKETS });
+      model.labels.push(counts);
+    }
+    return model;
+  };
+  const light = modelOf(7);
+  const fit = Math.floor(MAX_CACHED_COUNTS / (1 + 2 * 7 * TEXT_BUCKETS));
+  const heavy = modelOf(Math.ceil(MAX_CACHED_COUNTS / (2 * TEXT_BUCKETS)));
+  const cache = new WorkspaceCache(
+    async (id): Promise<WorkspaceState> => ({
+      policy: EMPTY_POLICY,
+      model: id === 'heavy' ? heavy : light,
+      sketchKey: '0001020304050607',
+      loadCost: { requests: 1, bytes: 0 },
+    }),
+    30_000,
+    () => 0,
+  );
+  for (let i = 0; i <= fit; i++) await cache.get(`w${i}`);
+  expect(cache.size).toBe(fit);
+  expect(cache.peek('w0')).toBeUndefined();
+  expect(cache.peek('w1')).toBeDefined();
+  await cache.get('heavy');
+  expect(cache.size).toBe(1);
+  expect(cache.peek('heavy')?.state.model).toBe(heavy);
 });
 
 it('moves a decision from its old labels to its new ones, counting it once (replacement)', () => {

@@ -22,6 +22,9 @@ export interface ImportWrite {
   nowMs: number;
 }
 
+/** A forget's audit event, made from the model's figures before and after it (a forget that changes nothing: none). */
+export type ForgetAudit = (change: { before: Record<string, unknown>; after: Record<string, unknown> }) => AuditEntry;
+
 export type ImportWriteResult =
   /** `entry`: the entry that holds the import, for the container that took it to mark applied. */
   | { kind: 'applied'; entry: Entry }
@@ -35,8 +38,5 @@ export interface ModelWriteStore {
    * Moves the model to a new, empty generation (with its audit event); answers the generation the workspace is in
    * afterwards. A model that learned nothing since its last reset stays as it is: nothing written, no event.
    */
-  forget(
-    workspaceId: string,
-    audit?: (change: { before: Record<string, unknown>; after: Record<string, unknown> }) => AuditEntry,
-  ): Promise<number>;
+  forget(workspaceId: string, audit?: ForgetAudit): Promise<number>;
 }

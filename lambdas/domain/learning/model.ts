@@ -1,10 +1,7 @@
 // A workspace's learned model, as a container holds it: for each label it was taught (a category, queue, priority or
 // action), how many decisions carried it and how often each sketch bucket, sender and domain appeared with it.
 // Prediction (predict.ts) is naive Bayes over these counts, gated against the global engine.
-// A cached model carries an index from bucket to the labels that hold it (per field, in flat posting tables), so a
-// prediction walks only the postings of the signal's buckets instead of every label times every bucket; applyChanges
-// keeps it in step.
-import { PostingTable } from './posting-table';
+// A cached model carries prediction's index of these counts (prediction-index.ts); applyChanges keeps it in step.
 import type { Sketch } from './sketch';
 
 /** The labels a workspace learns at most per field; an example naming more is refused, feedback is not learned. */
@@ -41,45 +38,21 @@ export interface WorkspaceModel {
   /** Increases with every feedback that changed what was learned; 0 when nothing was. */
   version: number;
   labels: LabelCounts[];
-  /** Bucket -> labels, per field: built by indexModel (the cache does on load), kept in step by applyChanges. */
-  index?: ModelIndex;
+  /** Prediction's index of the counts (prediction-index.ts): built on load, kept in step by applyChanges. */
+  index?: CountsIndex;
 }
 
-/**
- * One field's labels, and for each bucket the labels that counted it: a flat list of (label position, count) pairs.
- * The positions index `labels`, which only grows (a label whose docs fall to 0 stays, and is skipped).
- */
-export interface FieldIndex {
-  labels: LabelCounts[];
-  text: PostingTable;
-  senders: PostingTable;
-  domains: PostingTable;
-  /** Per-label figures that change only with the counts: made by the first prediction after a change. */
-  derived?: FieldFigures;
-}
-
-/** What a prediction needs of a field's labels apart from the signal: recomputed only after the counts change. */
-export interface FieldFigures {
-  /** Labels with docs > 0 (K), and their docs in all. */
-  k: number;
-  docsAll: number;
-  /** Per label position: 1 when its docs > 0. */
-  live: Uint8Array;
-  /** Per label: the log-likelihood ratio of a bucket it does not hold, and its log prior. */
-  absent: Float64Array;
-  prior: Float64Array;
-  /** Weight of a bucket shared by s of the K labels (index s). */
-  weightOf: Float64Array;
-}
-
-export interface ModelIndex {
+/** What keeps in step with a model's counts: prediction's index (prediction-index.ts), told of every count moved. */
+export interface CountsIndex {
   /** The model version and label count it reflects; anything else means the counts changed behind its back. */
   version: number;
   labelCount: number;
-  fields: Record<LearnedField, FieldIndex>;
-  /** Pairs held in all: exactly one per learned count (the cache weighs a workspace by counts plus postings). */
-  postings: number;
+  count(counts: LabelCounts, sketch: Sketch, sign: 1 | -1): void;
 }
+
+/** The model's index, if it reflects the counts as they are. */
+export const currentIndex = (model: WorkspaceModel): CountsIndex | undefined =>
+  model.index?.version === model.version && model.index.labelCount === model.labels.length ? model.index : undefined;
 
 export function emptyModel(): WorkspaceModel {
   return { version: 0, labels: [] };
@@ -124,72 +97,19 @@ export function learnedChanges(
   return changes;
 }
 
-const KINDS = ['text', 'senders', 'domains'] as const;
-
-/** Builds the model's index (once per load); returns it. Size: one (position, count) pair per learned count. */
-export function indexModel(model: WorkspaceModel): ModelIndex {
-  const fields = {} as Record<LearnedField, FieldIndex>;
-  let postings = 0;
-  for (const field of LEARNED_FIELDS) {
-    const labels = model.labels.filter((l) => l.field === field);
-    const [text, senders, domains] = KINDS.map((kind) => {
-      let n = 0;
-      for (const l of labels) n += l[kind].size;
-      const buckets = new Int32Array(n);
-      const positions = new Int32Array(n);
-      const counts = new Int32Array(n);
-      let k = 0;
-      labels.forEach((l, li) => {
-        for (const [b, c] of l[kind]) {
-          buckets[k] = b;
-          positions[k] = li;
-          counts[k++] = c;
-          if (c > 0) postings++;
-        }
-      });
-      return PostingTable.of(buckets, positions, counts, n);
-    });
-    fields[field] = { labels, text, senders, domains };
-  }
-  model.index = { version: model.version, labelCount: model.labels.length, fields, postings };
-  return model.index;
-}
-
-const freshIndex = (model: WorkspaceModel): ModelIndex | undefined =>
-  model.index && model.index.version === model.version && model.index.labelCount === model.labels.length
-    ? model.index
-    : undefined;
-
-/** The model's index, rebuilt if the counts were changed other than through applyChanges. */
-export function modelIndex(model: WorkspaceModel): ModelIndex {
-  return freshIndex(model) ?? indexModel(model);
-}
-
 /** Applies changes to a model in memory (the container that took the feedback decides with it at once), index included. */
 export function applyChanges(model: WorkspaceModel, sketch: Sketch, changes: readonly LabelChange[]): void {
   if (changes.length === 0) return;
-  const index = freshIndex(model);
-  if (!index) model.index = undefined;
+  const index = (model.index = currentIndex(model));
   for (const c of changes) {
     let counts = model.labels.find((l) => l.field === c.field && l.label === c.label);
     if (!counts) {
       if (c.sign < 0) continue;
       counts = labelCounts(c.field, c.label);
       model.labels.push(counts);
-      if (index) {
-        index.fields[c.field].labels.push(counts);
-        index.labelCount++;
-      }
     }
     countSketch(counts, sketch, c.sign);
-    if (index) {
-      const fi = index.fields[c.field];
-      fi.derived = undefined;
-      const li = fi.labels.indexOf(counts);
-      for (const b of sketch.t) index.postings += fi.text.add(b, li, c.sign);
-      if (sketch.s !== undefined) index.postings += fi.senders.add(sketch.s, li, c.sign);
-      if (sketch.d !== undefined) index.postings += fi.domains.add(sketch.d, li, c.sign);
-    }
+    index?.count(counts, sketch, c.sign);
   }
   model.version++;
   if (index) index.version = model.version;

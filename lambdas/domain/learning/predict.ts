@@ -1,8 +1,9 @@
 // Prediction from a workspace's learned model: naive Bayes over the text buckets, each bucket weighted by how few
 // labels share it, plus evidence for the sender and its domain, gated against the global engine: a learned label is
 // used only when its evidence clearly beats "nothing learned applies". It walks only the postings of the signal's
-// buckets in the model's index (model.ts).
-import { type FieldFigures, type FieldIndex, type LearnedField, type WorkspaceModel, modelIndex } from './model';
+// buckets in the model's index (prediction-index.ts).
+import type { LearnedField, WorkspaceModel } from './model';
+import { type FieldFigures, type FieldIndex, modelIndex } from './prediction-index';
 import type { PostingTable } from './posting-table';
 import type { Sketch, SketchFormat } from './sketch';
 import { MAX_SKETCH_FEATURES, TEXT_BUCKETS } from './sketch';

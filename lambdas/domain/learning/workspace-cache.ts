@@ -4,9 +4,10 @@
 // categories taught 8,003 corrections hold about 57,000 counts (2.5 MB) and as many postings (0.7 MB), so a
 // container's memory stays bounded (about 60 MB at the bound) whatever its workspaces learned. Concurrent misses for
 // one workspace share one load.
+import { LruMap } from '../lru';
 import type { WorkspaceState } from '../ports';
 import { type CompiledPolicy, compilePolicy } from '../policy';
-import { modelIndex } from './model';
+import { modelIndex } from './prediction-index';
 import { type SketchKey, sketchKeyOf } from './sketch';
 
 export const MAX_WORKSPACES = 1_000;
@@ -28,7 +29,7 @@ interface Entry {
 export const weightOf = (state: WorkspaceState) =>
   1 +
   state.model.labels.reduce((sum, l) => sum + l.text.size + l.senders.size + l.domains.size, 0) +
-  (state.model.index?.postings ?? 0);
+  modelIndex(state.model).postings;
 
 /**
  * A loaded workspace as the cache holds it: policy compiled, hash key parsed, model indexed (a model refreshed in place
@@ -40,9 +41,12 @@ export function cachedWorkspace(state: WorkspaceState): CachedWorkspace {
 }
 
 export class WorkspaceCache {
-  private readonly entries = new Map<string, Entry>();
+  /** A workspace heavier than the whole bound counts as the bound: it is still kept, alone. */
+  private readonly entries = new LruMap<string, Entry>(MAX_WORKSPACES, {
+    maxBytes: MAX_CACHED_COUNTS,
+    sizeOf: (_id, entry) => Math.min(entry.weight, MAX_CACHED_COUNTS),
+  });
   private readonly loading = new Map<string, Promise<CachedWorkspace>>();
-  private totalWeight = 0;
 
   constructor(
     private readonly load: (workspaceId: string) => Promise<WorkspaceState>,
@@ -60,13 +64,9 @@ export class WorkspaceCache {
   }
 
   async get(workspaceId: string): Promise<CachedWorkspace> {
+    // Most recently used goes last (a stale one too: it is refreshed now).
     const entry = this.entries.get(workspaceId);
-    if (entry && this.now() - entry.loadedAtMs < this.ttlMs) {
-      // Most recently used goes last.
-      this.entries.delete(workspaceId);
-      this.entries.set(workspaceId, entry);
-      return entry.value;
-    }
+    if (entry && this.now() - entry.loadedAtMs < this.ttlMs) return entry.value;
     const pending = this.loading.get(workspaceId);
     if (pending) return pending;
     const loadedAtMs = this.now();
@@ -75,11 +75,11 @@ export class WorkspaceCache {
       .then((state) => {
         if (state === undefined) {
           // Nothing changed: the same entry, fresh again.
-          this.store(workspaceId, { ...entry!, loadedAtMs });
+          this.entries.set(workspaceId, { ...entry!, loadedAtMs });
           return entry!.value;
         }
         const value = cachedWorkspace(state);
-        if (this.ttlMs > 0) this.store(workspaceId, { value, loadedAtMs, weight: weightOf(state) });
+        if (this.ttlMs > 0) this.entries.set(workspaceId, { value, loadedAtMs, weight: weightOf(state) });
         return value;
       })
       .finally(() => this.loading.delete(workspaceId));
@@ -89,26 +89,11 @@ export class WorkspaceCache {
 
   /** The cached entry, fresh or not, without loading: for changes this container made itself. */
   peek(workspaceId: string): CachedWorkspace | undefined {
-    return this.entries.get(workspaceId)?.value;
+    return this.entries.peek(workspaceId)?.value;
   }
 
   /** Forgets a workspace (after this container changed its policy or model), so the next request reads it fresh. */
   invalidate(workspaceId: string): void {
-    const entry = this.entries.get(workspaceId);
-    if (!entry) return;
-    this.totalWeight -= entry.weight;
     this.entries.delete(workspaceId);
-  }
-
-  private store(workspaceId: string, entry: Entry): void {
-    this.invalidate(workspaceId);
-    this.entries.set(workspaceId, entry);
-    this.totalWeight += entry.weight;
-    for (const [id, old] of this.entries) {
-      if (this.entries.size <= MAX_WORKSPACES && this.totalWeight <= MAX_CACHED_COUNTS) break;
-      if (id === workspaceId) continue;
-      this.totalWeight -= old.weight;
-      this.entries.delete(id);
-    }
   }
 }
