@@ -12,7 +12,11 @@ const NOW = new Date('2026-03-02T10:00:00Z');
 const AT = '2026-03-02T09:58:00Z';
 type Probe = Omit<Signal, 'workspace_id' | 'received_at'>;
 
-/** One or more of each path the confidence reads: the spam model's vote and doubt, an archive, a hold-back, ranks. */
+/**
+ * Each kind of row the trainer reads (e-mail, web form and SMS, a ticket and an alert without their author's label;
+ * nothing it does not read, so a change there is no false alarm): the spam model's vote and doubt, an archive, a
+ * hold-back, the rules' and the severity models' points.
+ */
 const PROBES: readonly Probe[] = [
   {
     source: 'email',
@@ -63,12 +67,6 @@ const PROBES: readonly Probe[] = [
     body: 'The label on the settings page says "Colour" in one place and "Color" in another. Cosmetic only.',
   },
   {
-    source: 'task',
-    subject: 'Export to CSV is slow',
-    body: 'Exporting a report with many rows takes a long time.',
-    metadata: { priority: 'low' },
-  },
-  {
     source: 'internal',
     subject: 'DatabaseDown',
     body: 'The primary database on <instance> has not answered for 5 minutes; writes are failing.',
@@ -77,17 +75,6 @@ const PROBES: readonly Probe[] = [
     source: 'internal',
     subject: 'DiskSpaceLow',
     body: 'Disk usage on <instance> is above 80% for the last hour.',
-  },
-  {
-    source: 'internal',
-    subject: 'CertificateExpiresSoon',
-    body: 'The TLS certificate of <instance> expires in N days.',
-    metadata: { severity: 'warning' },
-  },
-  {
-    source: 'crm_event',
-    subject: 'Deal stage changed',
-    body: 'Opportunity moved to negotiation; renewal due next month.',
   },
 ];
 
