@@ -13,10 +13,16 @@
 // Last `ranked_task`, the confidence of a ticket the engine ranked: the share of ranked tickets whose band fits their
 // priority on each development tracker (bin/severity-folds.ts: every tracker scored by a bug model that never saw it),
 // averaged with each tracker weighing the same; `npm run eval` refits it without each tracker it reports.
-//   npx tsx bin/train-confidence.ts                 the whole refit
+// The file records the fingerprint of the engine's decisions it was fitted on (`fitted_with`, bin/confidence-fingerprint.ts)
+// and, while the checked-in logistic is not what the whole refit gives, the drift (`drift`: the fingerprint of today's
+// decisions and why it is not refitted); test/unit/confidence-model-fitted.test.ts holds the engine to one of them.
+//   npx tsx bin/train-confidence.ts                 the whole refit (writes fitted_with, clears drift)
 //   npx tsx bin/train-confidence.ts --ranked-task   ranked_task alone (how the checked-in file was made)
+//   npx tsx bin/train-confidence.ts --check         the whole refit compared with the file, nothing written (exit 1 if
+//                                                   it differs)
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { decisionFingerprint } from './confidence-fingerprint';
 import { lastConfidenceInput, scoreSignal, type EngineModels } from '../lambdas/domain/engine';
 import {
   CONFIDENCE_FEATURES,
@@ -221,36 +227,66 @@ export function fitConfidence(rows: readonly Row[], rankedTask: number): Confide
 const TRAINED_ON =
   'training side of bin/data-splits.ts: SpamAssassin train+dev (and its spam as support_message), SMS train+dev, Enron train, TIMOB, all alert rules (each corpus weighs the same); ranked_task: every development tracker (bin/severity-folds.ts), each weighing the same';
 
-function write(m: ConfidenceModel): void {
-  const file = { features: [...CONFIDENCE_FEATURES], ...m, trained_on: TRAINED_ON };
+/** Which decisions the logistic was fitted on, and a drift stated while the file is not refitted. */
+export interface Provenance {
+  fitted_with: { decisions: string };
+  drift?: { decisions: string; since: string; why: string };
+}
+
+interface ModelFile extends ConfidenceModel, Provenance {
+  features: string[];
+  trained_on: string;
+}
+
+function write(m: ConfidenceModel, provenance: Provenance): void {
+  const file: ModelFile = { features: [...CONFIDENCE_FEATURES], ...m, trained_on: TRAINED_ON, ...provenance };
   writeFileSync(OUT, `${JSON.stringify(file)}\n`);
 }
 
+/** The whole refit: the rows are the engine's decisions on the training side, scored as the eval scores them. */
+function refit(): { rows: number; model: ConfidenceModel } {
+  // The rows are read from the engine's decisions, which state a confidence: any weights do while the file is rebuilt.
+  useConfidenceModel({
+    weights: CONFIDENCE_FEATURES.map(() => 0),
+    ordinal: {
+      internal: { rules: 0, model: 0, thresholds: [0, 0] },
+      task: { rules: 0, model: 0, thresholds: [0, 0, 0, 0] },
+    },
+    ranked_task: 0,
+  });
+  const rows = [...trainingRows(), ...crossFittedAlertRows(loadAlerts())];
+  return { rows: rows.length, model: fitConfidence(rows, unseenTrackerRate(decisionsByFold())) };
+}
+
+const summary = (m: ConfidenceModel) =>
+  `${CONFIDENCE_FEATURES.map((f, i) => `${f}=${m.weights[i]}`).join(' ')} ordinal ${JSON.stringify(m.ordinal)} ranked_task ${m.ranked_task}`;
+
 if (require.main === module) {
+  const shipped = JSON.parse(readFileSync(OUT, 'utf8')) as ModelFile;
   if (process.argv.includes('--ranked-task')) {
-    // Refits ranked_task alone, keeping the logistic and the ordinal models of the checked-in file (the whole refit
-    // gives other weights today: docs/decision-engine.md, "Confidence of a ranked ticket").
-    const { weights, ordinal } = JSON.parse(readFileSync(OUT, 'utf8')) as ConfidenceModel;
+    // Refits ranked_task alone, keeping the logistic and the ordinal models of the checked-in file, and what it records
+    // of the decisions they were fitted on (docs/decision-engine.md, "Confidence: reproducing the model").
+    const { weights, ordinal, fitted_with, drift } = shipped;
     // Whether a band fits does not read the confidence: any ranked_task does while it is refitted.
     useConfidenceModel({ weights, ordinal, ranked_task: 0 });
     const ranked_task = unseenTrackerRate(decisionsByFold());
-    write({ weights, ordinal, ranked_task });
+    write({ weights, ordinal, ranked_task }, { fitted_with, ...(drift && { drift }) });
     console.log(`wrote ${OUT}: ranked_task ${ranked_task}, the rest as checked in`);
+  } else if (process.argv.includes('--check')) {
+    const { rows, model } = refit();
+    const today = decisionFingerprint();
+    const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+    const moved = (['weights', 'ordinal', 'ranked_task'] as const).filter((k) => !same(model[k], shipped[k]));
+    console.log(`refit from ${rows} decisions: ${summary(model)}`);
+    console.log(`decisions today ${today}; the file was fitted on ${shipped.fitted_with.decisions}`);
+    if (moved.length === 0) console.log(`${OUT} reproduces`);
+    else {
+      console.log(`${OUT} does not reproduce: ${moved.join(', ')} differ`);
+      process.exitCode = 1;
+    }
   } else {
-    // The rows are read from the engine's decisions, which state a confidence: any weights do while the file is rebuilt.
-    useConfidenceModel({
-      weights: CONFIDENCE_FEATURES.map(() => 0),
-      ordinal: {
-        internal: { rules: 0, model: 0, thresholds: [0, 0] },
-        task: { rules: 0, model: 0, thresholds: [0, 0, 0, 0] },
-      },
-      ranked_task: 0,
-    });
-    const rows = [...trainingRows(), ...crossFittedAlertRows(loadAlerts())];
-    const m = fitConfidence(rows, unseenTrackerRate(decisionsByFold()));
-    write(m);
-    console.log(
-      `wrote ${OUT} from ${rows.length} decisions: ${CONFIDENCE_FEATURES.map((f, i) => `${f}=${m.weights[i]}`).join(' ')} ordinal ${JSON.stringify(m.ordinal)} ranked_task ${m.ranked_task}`,
-    );
+    const { rows, model } = refit();
+    write(model, { fitted_with: { decisions: decisionFingerprint() } });
+    console.log(`wrote ${OUT} from ${rows} decisions: ${summary(model)}`);
   }
 }
