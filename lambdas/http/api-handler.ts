@@ -99,17 +99,17 @@ function normalizeHeaders(request: MiddyRequest): void {
 }
 
 /** 413 and 415 come before JSON parsing (contract order); the parser itself then only parses. */
-const checkBodyEnvelope =
-  (maxBytes: number) =>
-  (request: MiddyRequest): void => {
+const checkBodyEnvelope = (maxBytes: number) => {
+  const limitText = maxBytes % 1_048_576 === 0 ? `${maxBytes / 1_048_576} MiB` : `${maxBytes / 1024} KiB`;
+  return (request: MiddyRequest): void => {
     const { body, isBase64Encoded, headers } = request.event;
     const size =
       typeof body === 'string' ? (isBase64Encoded ? Buffer.from(body, 'base64').length : Buffer.byteLength(body)) : 0;
-    const limit = maxBytes % 1_048_576 === 0 ? `${maxBytes / 1_048_576} MiB` : `${maxBytes / 1024} KiB`;
-    if (size > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit}.`);
+    if (size > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limitText}.`);
     if (!JSON_MEDIA_TYPE.test(headers['content-type'] ?? '')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
     if (typeof body !== 'string' || body.length === 0) throw new ApiError('INVALID_JSON');
   };
+};
 
 /**
  * The body parsed as JSON, with its forbidden keys (json-walk.ts: they could poison an object's prototype) dropped and
@@ -239,10 +239,14 @@ export function apiHandler(
         forbiddenKeys: context.forbiddenKeys ?? [],
         consumeRateLimit: (n) => spend(needs(rateLimiter, 'rate limiter'), context, n),
       });
-      const headers = { ...context.rateLimitHeaders, ...result.headers };
       return {
         statusCode: result.statusCode,
-        headers: { ...headers, 'Content-Type': 'application/json', 'X-Request-Id': requestId },
+        headers: {
+          ...context.rateLimitHeaders,
+          ...result.headers,
+          'Content-Type': 'application/json',
+          'X-Request-Id': requestId,
+        },
         body: JSON.stringify(result.body),
       };
     }) as unknown as RouteHandler;
