@@ -3,7 +3,6 @@
 // ACCOUNT_INACTIVE → 403 INSUFFICIENT_SCOPE → 429 → 413 → 415 → 400 INVALID_JSON → 403 WORKSPACE_NOT_ALLOWED), the
 // route's own work, one error mapping at the end, and metrics flushed once per invocation.
 import middy from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
@@ -100,45 +99,37 @@ function normalizeHeaders(request: MiddyRequest): void {
 }
 
 /** 413 and 415 come before JSON parsing (contract order); the parser itself then only parses. */
-const checkBodyEnvelope =
-  (maxBytes: number) =>
-  (request: MiddyRequest): void => {
+const checkBodyEnvelope = (maxBytes: number) => {
+  const limitText = maxBytes % 1_048_576 === 0 ? `${maxBytes / 1_048_576} MiB` : `${maxBytes / 1024} KiB`;
+  return (request: MiddyRequest): void => {
     const { body, isBase64Encoded, headers } = request.event;
     const size =
       typeof body === 'string' ? (isBase64Encoded ? Buffer.from(body, 'base64').length : Buffer.byteLength(body)) : 0;
-    const limit = maxBytes % 1_048_576 === 0 ? `${maxBytes / 1_048_576} MiB` : `${maxBytes / 1024} KiB`;
-    if (size > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit}.`);
+    if (size > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limitText}.`);
     if (!JSON_MEDIA_TYPE.test(headers['content-type'] ?? '')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
     if (typeof body !== 'string' || body.length === 0) throw new ApiError('INVALID_JSON');
   };
+};
 
 /**
- * middy's parser refuses a body with a forbidden key outright, before the route could check the workspace. Such a
- * body is parsed again without those keys (their paths remembered), so the route answers in the refusal order.
+ * The body parsed as JSON, with its forbidden keys (json-walk.ts: they could poison an object's prototype) dropped and
+ * their paths remembered, so the route refuses them in the refusal order, after the workspace check. One plain
+ * `JSON.parse` and a walk without recursion: middy's parser checked each key in a reviver (a slow path of V8's
+ * JSON.parse, and recursive: it overflowed on a valid body nested deeper than the stack) and refused such a body
+ * outright, so every forbidden key or deep body was parsed twice.
  */
-function parseJsonBody(): middy.MiddlewareObj<ApiEvent, HttpResponse, Error, RequestContext> {
-  const parser = httpJsonBodyParser({ disableContentTypeCheck: true }); // the media type is checked above
-  return {
-    before: (request) => {
-      const raw = request.event.body as string;
-      try {
-        parser.before!(request as unknown as Parameters<NonNullable<typeof parser.before>>[0]);
-        return;
-      } catch (err) {
-        // A forbidden key, or a body too deep for the parser's per-key reviver (it recurses, and overflows on a
-        // valid body nested deeper than the stack): parse it plainly, then drop the forbidden keys without recursion.
-        const text = request.event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          throw err;
-        }
-        request.context.forbiddenKeys = dropForbiddenKeys(parsed);
-        request.event.body = parsed;
-      }
-    },
-  };
+function parseJsonBody(request: MiddyRequest): void {
+  const raw = request.event.body as string; // a non-empty string: checkBodyEnvelope ran first
+  const text = request.event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ApiError('INVALID_JSON');
+  }
+  const forbidden = dropForbiddenKeys(parsed);
+  if (forbidden.length > 0) request.context.forbiddenKeys = forbidden;
+  request.event.body = parsed;
 }
 
 // docs/partners.md, "Scopes and rate limits": a request that can never fit gets no Retry-After (no wait helps) and
@@ -207,7 +198,7 @@ export function apiHandler(
       const limiter = needs(rateLimiter, 'rate limiter');
       chain.before((request) => spend(limiter, request.context, 1));
     } else if ('jsonBody' in check) {
-      chain.before(checkBodyEnvelope(check.jsonBody.maxBytes ?? MAX_BODY_BYTES)).use(parseJsonBody());
+      chain.before(checkBodyEnvelope(check.jsonBody.maxBytes ?? MAX_BODY_BYTES)).before(parseJsonBody);
     } else {
       const access = needs(workspaceAccess, 'workspace access check');
       const from = check.workspace;
@@ -248,10 +239,14 @@ export function apiHandler(
         forbiddenKeys: context.forbiddenKeys ?? [],
         consumeRateLimit: (n) => spend(needs(rateLimiter, 'rate limiter'), context, n),
       });
-      const headers = { ...context.rateLimitHeaders, ...result.headers };
       return {
         statusCode: result.statusCode,
-        headers: { ...headers, 'Content-Type': 'application/json', 'X-Request-Id': requestId },
+        headers: {
+          ...context.rateLimitHeaders,
+          ...result.headers,
+          'Content-Type': 'application/json',
+          'X-Request-Id': requestId,
+        },
         body: JSON.stringify(result.body),
       };
     }) as unknown as RouteHandler;
