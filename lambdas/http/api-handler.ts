@@ -3,6 +3,7 @@
 // ACCOUNT_INACTIVE → 403 INSUFFICIENT_SCOPE → 429 → 413 → 415 → 400 INVALID_JSON → 403 WORKSPACE_NOT_ALLOWED), the
 // route's own work, one error mapping at the end, and metrics flushed once per invocation.
 import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
@@ -112,24 +113,32 @@ const checkBodyEnvelope = (maxBytes: number) => {
 };
 
 /**
- * The body parsed as JSON, with its forbidden keys (json-walk.ts: they could poison an object's prototype) dropped and
- * their paths remembered, so the route refuses them in the refusal order, after the workspace check. One plain
- * `JSON.parse` and a walk without recursion: middy's parser checked each key in a reviver (a slow path of V8's
- * JSON.parse, and recursive: it overflowed on a valid body nested deeper than the stack) and refused such a body
- * outright, so every forbidden key or deep body was parsed twice.
+ * middy's parser refuses a body with a forbidden key outright, before the route could check the workspace. Such a
+ * body is parsed again without those keys (their paths remembered), so the route answers in the refusal order.
  */
-function parseJsonBody(request: MiddyRequest): void {
-  const raw = request.event.body as string; // a non-empty string: checkBodyEnvelope ran first
-  const text = request.event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new ApiError('INVALID_JSON');
-  }
-  const forbidden = dropForbiddenKeys(parsed);
-  if (forbidden.length > 0) request.context.forbiddenKeys = forbidden;
-  request.event.body = parsed;
+function parseJsonBody(): middy.MiddlewareObj<ApiEvent, HttpResponse, Error, RequestContext> {
+  const parser = httpJsonBodyParser({ disableContentTypeCheck: true }); // the media type is checked above
+  return {
+    before: (request) => {
+      const raw = request.event.body as string;
+      try {
+        parser.before!(request as unknown as Parameters<NonNullable<typeof parser.before>>[0]);
+        return;
+      } catch (err) {
+        // A forbidden key, or a body too deep for the parser's per-key reviver (it recurses, and overflows on a
+        // valid body nested deeper than the stack): parse it plainly, then drop the forbidden keys without recursion.
+        const text = request.event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          throw err;
+        }
+        request.context.forbiddenKeys = dropForbiddenKeys(parsed);
+        request.event.body = parsed;
+      }
+    },
+  };
 }
 
 // docs/partners.md, "Scopes and rate limits": a request that can never fit gets no Retry-After (no wait helps) and
@@ -198,7 +207,7 @@ export function apiHandler(
       const limiter = needs(rateLimiter, 'rate limiter');
       chain.before((request) => spend(limiter, request.context, 1));
     } else if ('jsonBody' in check) {
-      chain.before(checkBodyEnvelope(check.jsonBody.maxBytes ?? MAX_BODY_BYTES)).before(parseJsonBody);
+      chain.before(checkBodyEnvelope(check.jsonBody.maxBytes ?? MAX_BODY_BYTES)).use(parseJsonBody());
     } else {
       const access = needs(workspaceAccess, 'workspace access check');
       const from = check.workspace;

@@ -58,6 +58,10 @@ export function validInput<T extends { ok: true }>(
 export function toApiError(err: unknown, isUnavailable: (err: unknown) => boolean): ApiError {
   if (err instanceof ApiError) return err;
   if (isUnavailable(err)) return unavailable();
+  // middy's own HTTP errors (from @middy/http-json-body-parser), onto the contract's codes.
+  const middy = err as { statusCode?: unknown; expose?: unknown; message: string };
+  if (middy && typeof middy.statusCode === 'number' && middy.expose === true)
+    return new ApiError(middy.statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'INVALID_JSON');
   return new ApiError('INTERNAL_ERROR');
 }
 
