@@ -265,7 +265,10 @@ it('restarts a killed database on the same data: 503 while it is down, the same 
   expect(local.output()).toMatch(
     /the embedded database \(DynamoDB Local\) was killed \(SIGKILL\); restarting it on the same data/,
   );
-  expect(local.output()).toMatch(/is back on port \d+ after \d+ attempts?, on the same data/);
+  // The JVM answers as soon as it listens, a little before the supervisor's own readiness check returns and logs it.
+  await until('the restart to be reported', async () =>
+    /is back on port \d+ after \d+ attempts?, on the same data/.test(local.output()) ? true : undefined,
+  );
   // New decisions are stored again too (a JVM just started may still be slow to write: 503 until then, nothing else).
   const fresh = await until('a new decision to be stored', async () => {
     const reply = await call(local.baseUrl, 'POST', '/signals/analyze', {
