@@ -301,7 +301,12 @@ it('stops with a reason and a non-zero status when an in-memory database dies (i
   const code = await memory.exited;
   expect(code).not.toBe(0);
   expect(code).not.toBeNull();
-  expect(memory.output()).toMatch(
-    /local mode stops: the embedded database \(DynamoDB Local\) was killed \(SIGKILL\)\. Its data was in memory/,
+  // 'exit' can come before the last of the child's output is read: wait for the line rather than read it once.
+  await until('the reason to be printed', async () =>
+    /local mode stops: the embedded database \(DynamoDB Local\) was killed \(SIGKILL\)\. Its data was in memory/.test(
+      memory.output(),
+    )
+      ? true
+      : undefined,
   );
 });
