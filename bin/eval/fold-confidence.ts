@@ -6,10 +6,6 @@ import { confidenceOf, currentConfidenceModel, useConfidenceModel } from '../../
 import type { RankedDecision } from '../severity-folds';
 import { unseenTrackerRate } from '../train-confidence';
 
-/** `ranked_task` fitted without `tracker`, over the trackers of `decisions`. */
-export const rankedTaskWithout = (decisions: readonly RankedDecision[], tracker: string) =>
-  unseenTrackerRate(decisions, tracker);
-
 /** Runs `f` with the shipped confidence model but `ranked_task` replaced. */
 export function withRankedTask<T>(rankedTask: number, f: () => T): T {
   const shipped = currentConfidenceModel();
@@ -29,7 +25,7 @@ export function foldCalibrated(decisions: readonly RankedDecision[]): RankedDeci
   const byTracker = new Map<string, number>();
   const out = decisions.map((d) => {
     if (d.kind !== 'bug') return d;
-    if (!byTracker.has(d.group)) byTracker.set(d.group, rankedTaskWithout(decisions, d.group));
+    if (!byTracker.has(d.group)) byTracker.set(d.group, unseenTrackerRate(decisions, d.group));
     const confidence = withRankedTask(byTracker.get(d.group)!, () => confidenceOf(d.input));
     return { ...d, assessment: { ...d.assessment, confidence } };
   });

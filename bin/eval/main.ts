@@ -13,10 +13,10 @@ import { ALERT_FOLDS, describeSplits, loadAlerts } from '../data-splits';
 import { alertExample, fitAlertModel, severityModelOf } from '../train-severity-model';
 import { ALERT_CASES, TICKET_CASES, TICKET_LEVEL, alertSignal, ticketSignal } from './hand-written-cases';
 import { ALERT_LEVEL, heldOutCases, scoreCases, type Case, type Corpus, type Scored } from './labeled';
-import { crossFittedAlertRows, fitConfidence, trainingRows } from '../train-confidence';
+import { crossFittedAlertRows, fitConfidence, trainingRows, unseenTrackerRate } from '../train-confidence';
 import { currentConfidenceModel, useConfidenceModel } from '../../lambdas/domain/engine/confidence';
 import { decisionsByFold } from '../severity-folds';
-import { rankedTaskWithout, withRankedTask } from './fold-confidence';
+import { withRankedTask } from './fold-confidence';
 import { severitySources } from './severity-sources';
 import { warmSources } from './warm-sources';
 import { warmThroughApi } from './warm-api';
@@ -220,7 +220,7 @@ function scoreAlertsByFold(cases: Case[]): Scored[] {
 function scoreBugsByProject(cases: Case[]): Scored[] {
   const decisions = decisionsByFold();
   return [...new Set(cases.map((c) => c.group!))].flatMap((project) =>
-    withRankedTask(rankedTaskWithout(decisions, project), () => scoreCases(cases.filter((c) => c.group === project))),
+    withRankedTask(unseenTrackerRate(decisions, project), () => scoreCases(cases.filter((c) => c.group === project))),
   );
 }
 

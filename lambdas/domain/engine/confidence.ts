@@ -226,8 +226,7 @@ function loadShipped(): void {
 }
 
 export function confidenceOf(input: ConfidenceInput): number {
-  if (model === null) loadShipped();
-  const { ranked_task, ordinal, weights } = model!;
+  const { ranked_task, ordinal, weights } = currentConfidenceModel();
   let c: number;
   const ranked = rankedKind(input);
   if (ranked === 'internal') c = bandFits('internal', ordinal.internal, input.score, input.reasons);
