@@ -1,6 +1,7 @@
 // Powertools logger and metrics, built once per service from its settings. Logs carry request ids and decision ids:
 // never a key, an Authorization header or a signal's text.
-import { Logger } from '@aws-lambda-powertools/logger';
+import { LogFormatter, LogItem, Logger } from '@aws-lambda-powertools/logger';
+import type { LogAttributes } from '@aws-lambda-powertools/logger/types';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { METRICS, METRICS_NAMESPACE, type MetricName, SERVICE_NAME } from './contract/observability';
 import type { Settings } from './contract/settings';
@@ -27,11 +28,38 @@ export interface TracingRuntime {
   sink?: TraceSink;
 }
 
+/**
+ * Powertools' own log shape without the attributes that repeat what the log group already says (the function's ARN
+ * and memory size) or never vary (`sampling_rate`, 0): about 120 bytes less on every line, 2-3% of an analyze's or a
+ * feedback's cost in log ingestion (docs/performance.md, "Log bytes").
+ */
+export class ServiceLogFormatter extends LogFormatter {
+  formatAttributes(attributes: Parameters<LogFormatter['formatAttributes']>[0], more: LogAttributes): LogItem {
+    const context = attributes.lambdaContext;
+    return new LogItem({
+      attributes: {
+        level: attributes.logLevel,
+        message: attributes.message,
+        timestamp: this.formatTimestamp(attributes.timestamp),
+        service: attributes.serviceName,
+        cold_start: context?.coldStart,
+        function_name: context?.functionName,
+        function_request_id: context?.awsRequestId,
+        xray_trace_id: attributes.xRayTraceId,
+      },
+    }).addAttributes(more);
+  }
+}
+
 export function createTelemetry(
   settings: Pick<Settings, 'logLevel' | 'metricsEnabled' | 'tracingEnabled' | 'xrayDaemonAddress'>,
   runtime: TracingRuntime = {},
 ): Telemetry {
-  const logger = new Logger({ serviceName: SERVICE_NAME, logLevel: settings.logLevel });
+  const logger = new Logger({
+    serviceName: SERVICE_NAME,
+    logLevel: settings.logLevel,
+    logFormatter: new ServiceLogFormatter(),
+  });
   const { lambdaEnv } = runtime;
   const tracer = new Tracer({
     enabled: settings.tracingEnabled,

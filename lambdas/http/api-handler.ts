@@ -5,8 +5,8 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Principal } from '../domain/principal';
 import { routeForKey } from '../contract/routes';
 import { type Telemetry, describeError } from '../observability';
@@ -163,6 +163,18 @@ async function spend(limiter: RateLimiter, context: RequestContext, n: number): 
   if (!outcome.allowed) throw rateLimited(outcome, principal.rate_limit?.limit ?? 0);
 }
 
+/**
+ * Flushes the counts a request added as one EMF line, as Powertools' `logMetrics` does, but writes nothing for a
+ * request that counted none, where `logMetrics` logs a warning: a log event on most routes' every answer (a
+ * feedback's cost, docs/performance.md "Log bytes").
+ */
+function publishCounts(metrics: Metrics): middy.MiddlewareObj<ApiEvent, HttpResponse, Error, RequestContext> {
+  const publish = () => {
+    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+  };
+  return { after: publish, onError: publish };
+}
+
 /** Builds a route's Lambda handler around `fn`, with the service's telemetry and rate limiter; `checks` in refusal order. */
 export function apiHandler(
   edge: EdgeDependencies,
@@ -173,7 +185,7 @@ export function apiHandler(
   const { logger, metrics } = telemetry;
   const chain = middy<ApiEvent, HttpResponse, Error, RequestContext>();
   // Outermost, so its onError runs last and flushes the counts the error mapping added.
-  if (metrics) chain.use(logMetrics(metrics));
+  if (metrics) chain.use(publishCounts(metrics));
   chain.use(injectLambdaContext(logger, { resetKeys: true })).before((request) => {
     logger.appendKeys({ request_id: requestIdOf(request.event) });
     normalizeHeaders(request);

@@ -208,6 +208,17 @@ it('publishes decisions by priority and refusals by code as CloudWatch metrics (
   for (const m of emfLines(output)) expect(m._aws.CloudWatchMetrics[0].Dimensions[0]).toHaveLength(2);
 });
 
+it('writes nothing for a request that counted no metric: no Powertools warning line each such answer', async () => {
+  const analyzed = await call(baseUrl, 'POST', '/signals/analyze', { key, body: urgentSignal() });
+  const before = hostOutput.length;
+  // GET counts no metric; the analyze after it logs its decision id, so GET's output is in once that line is.
+  expect((await call(baseUrl, 'GET', `/decisions/${analyzed.json.decision_id}`, { key })).status).toBe(200);
+  const next = await call(baseUrl, 'POST', '/signals/analyze', { key, body: urgentSignal() });
+  const output = (await outputWhere((o) => o.includes(next.json.decision_id))).slice(before);
+  expect(output).toContain('"message":"decision stored"');
+  expect(output).not.toContain('No application metrics');
+});
+
 it("logs the decision id, never the key or the signal's text", async () => {
   const marker = `unmistakable-${Date.now()}`;
   const reply = await call(baseUrl, 'POST', '/signals/analyze', {
