@@ -13,11 +13,11 @@
 // Last `ranked_task`, the confidence of a ticket the engine ranked: the share of ranked tickets whose band fits their
 // priority on each development tracker (bin/severity-folds.ts: every tracker scored by a bug model that never saw it),
 // averaged with each tracker weighing the same; `npm run eval` refits it without each tracker it reports.
-// The file records the fingerprint of the engine's decisions it was fitted on (`fitted_with`, bin/confidence-fingerprint.ts)
-// and, while the checked-in logistic is not what the whole refit gives, the drift (`drift`: the fingerprint of today's
-// decisions and why it is not refitted); test/unit/confidence-model-fitted.test.ts holds the engine to one of them.
-//   npx tsx bin/train-confidence.ts                 the whole refit (writes fitted_with, clears drift)
-//   npx tsx bin/train-confidence.ts --ranked-task   ranked_task alone (how the checked-in file was made)
+// The file records the fingerprint of the engine's decisions it was fitted on (`fitted_with`,
+// bin/confidence-fingerprint.ts); test/unit/confidence-model-fitted.test.ts fails when the engine's decisions move
+// and the file is not refitted with them: the file is what this trainer writes, never edited by hand.
+//   npx tsx bin/train-confidence.ts                 the whole refit (writes the file with fitted_with)
+//   npx tsx bin/train-confidence.ts --ranked-task   ranked_task alone, the rest as checked in
 //   npx tsx bin/train-confidence.ts --check         the whole refit compared with the file, nothing written (exit 1 if
 //                                                   it differs)
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -227,10 +227,9 @@ export function fitConfidence(rows: readonly Row[], rankedTask: number): Confide
 const TRAINED_ON =
   'training side of bin/data-splits.ts: SpamAssassin train+dev (and its spam as support_message), SMS train+dev, Enron train, TIMOB, all alert rules (each corpus weighs the same); ranked_task: every development tracker (bin/severity-folds.ts), each weighing the same';
 
-/** Which decisions the logistic was fitted on, and a drift stated while the file is not refitted. */
+/** Which decisions the logistic was fitted on (the fingerprint of bin/confidence-fingerprint.ts). */
 export interface Provenance {
   fitted_with: { decisions: string };
-  drift?: { decisions: string; since: string; why: string };
 }
 
 interface ModelFile extends ConfidenceModel, Provenance {
@@ -266,11 +265,11 @@ if (require.main === module) {
   if (process.argv.includes('--ranked-task')) {
     // Refits ranked_task alone, keeping the logistic and the ordinal models of the checked-in file, and what it records
     // of the decisions they were fitted on (docs/decision-engine.md, "Confidence: reproducing the model").
-    const { weights, ordinal, fitted_with, drift } = shipped;
+    const { weights, ordinal, fitted_with } = shipped;
     // Whether a band fits does not read the confidence: any ranked_task does while it is refitted.
     useConfidenceModel({ weights, ordinal, ranked_task: 0 });
     const ranked_task = unseenTrackerRate(decisionsByFold());
-    write({ weights, ordinal, ranked_task }, { fitted_with, ...(drift && { drift }) });
+    write({ weights, ordinal, ranked_task }, { fitted_with });
     console.log(`wrote ${OUT}: ranked_task ${ranked_task}, the rest as checked in`);
   } else if (process.argv.includes('--check')) {
     const { rows, model } = refit();

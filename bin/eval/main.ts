@@ -216,6 +216,25 @@ function scoreAlertsByFold(cases: Case[]): Scored[] {
   return out;
 }
 
+/**
+ * Context for the whole-corpus AUROC row: each project's `ranked_task` above is the other trackers' mean, which falls as
+ * the project's own share right rises, so a constant per project orders the pooled corpus wrong by construction. One
+ * rate for all the test projects, fitted without any of them, shows what a constant gives (ties: 0.50) and its ECE.
+ */
+function bugsWithOneRate(cases: Case[]): Figure {
+  const projects = new Set(cases.map((c) => c.group!));
+  const rate = unseenTrackerRate(decisionsByFold().filter((d) => !projects.has(d.group)));
+  const judged = withRankedTask(rate, () => scoreCases(cases)).map((s) => ({
+    confidence: s.assessment.confidence,
+    right: s.right,
+  }));
+  return figure(
+    `  bugs with one ranked_task (${rate}, without the ${projects.size} test projects): AUROC (ECE ${reliabilityTable(judged, TEN_BINS).ece})`,
+    auroc(judged),
+    'context',
+  );
+}
+
 /** Bug reports project by project, a ranked ticket's confidence from `ranked_task` fitted without the project. */
 function scoreBugsByProject(cases: Case[]): Scored[] {
   const decisions = decisionsByFold();
@@ -238,6 +257,8 @@ async function main() {
     ...scoreBugsByProject(cases.filter((c) => c.corpus === 'bugs')),
   ];
   const { figures, perCorpus } = goals(scored);
+  const aurocRow = figures.findIndex((f) => f.name.startsWith('confidence AUROC right vs wrong'));
+  figures.splice(aurocRow + 1, 0, bugsWithOneRate(cases.filter((c) => c.corpus === 'bugs')));
   const language = languageFigures();
   const spam = spamArchiveFigures(scored);
   const severity = severitySources();

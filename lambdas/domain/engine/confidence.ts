@@ -55,7 +55,7 @@ export const CONFIDENCE_FEATURES = [
   'few_words',
   'log_words',
   'severity_model',
-  'model_doubted',
+  'doubted_p_spam',
   'internal_critical',
   'internal_high',
   'internal_medium',
@@ -177,7 +177,9 @@ export function confidenceFeatures(c: ConfidenceInput, ordinal: Readonly<Record<
     c.words < 6 ? 1 : 0,
     Math.log1p(c.words) / 8,
     Math.abs(severity) / 40,
-    c.modelDoubted === true ? 1 : 0,
+    // A doubted vote weighs by how likely spam the model read the text (a vote at 0.3 is wrong far less often than one
+    // at 0.75, docs/decision-engine.md "Confidence: reproducing the model"), not as one flag.
+    c.modelDoubted === true && p !== null ? p : 0,
     ...BANDS.map((_, i) => (c.source === 'internal' && bandOf(c.score) === i ? 1 : 0)),
     ...BANDS.map((_, i) => (c.source === 'task' && bandOf(c.score) === i ? 1 : 0)),
     c.source === 'task' ? severity / 60 : 0,
