@@ -74,7 +74,7 @@ describe('a workspace that imported its priorities', () => {
     expect(d.confidence).toBeLessThan(0.5);
   });
 
-  it('keeps the global priority for a signal unlike its history, as sure as the workspace gives that priority', () => {
+  it('keeps the global priority and confidence for a signal unlike its history', () => {
     const unlike: Signal = {
       workspace_id: 'ws_t',
       source: 'email',
@@ -85,17 +85,6 @@ describe('a workspace that imported its priorities', () => {
     const global = scoreSignal(unlike, now);
     const d = decide(model, unlike);
     expect(d.priority).toBe(global.priority);
-    expect(global.priority).toBe('medium');
-    // The workspace gave low and high only: a medium priority is never the one it would give.
-    expect(d.confidence).toBeLessThanOrEqual(0.1);
-    // Where it mostly gave that priority, the confidence is about its share, never above the global one.
-    const mostlyMedium = history([
-      ...Array.from({ length: 27 }, (_, i) => ({ signal: ticket(i), priority: 'medium' })),
-      ...Array.from({ length: 9 }, (_, i) => ({ signal: ticket(i, 'see the attached log'), priority: 'high' })),
-    ]);
-    const m = decide(mostlyMedium, unlike);
-    expect(m.priority).toBe('medium');
-    expect(m.confidence).toBeGreaterThan(0.6);
-    expect(m.confidence).toBeLessThanOrEqual(Math.min(0.8, global.confidence));
+    expect(d.confidence).toBe(global.confidence);
   });
 });

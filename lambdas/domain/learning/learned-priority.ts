@@ -123,27 +123,6 @@ export function learnedPriorityConfidence(p: LearnedPriority, priority: Priority
 }
 
 /**
- * For a signal unlike what the workspace taught (its priority stays the global one): how often the workspace taught
- * that priority, smoothed as decidePriority's prior and at most n / (n + 1) for a priority taught n times; undefined
- * for a workspace that taught no priority. The global confidence says how likely the band fits; a workspace that taught
- * its own priorities is right only when the priority is the one it would have given.
- */
-export function taughtShareConfidence(model: WorkspaceModel, priority: Priority): number | undefined {
-  let total = 0;
-  let live = 0;
-  let docs = 0;
-  for (const l of model.labels)
-    if (l.field === 'priority' && isPriority(l.label) && l.docs > 0) {
-      total += l.docs;
-      live++;
-      if (l.label === priority) docs = l.docs;
-    }
-  if (live === 0) return undefined;
-  const c = Math.min((docs + 0.5) / (total + 0.5 * live), docs / (docs + 1));
-  return Math.round(Math.max(0.05, Math.min(0.99, c)) * 100) / 100;
-}
-
-/**
  * Where in the band of `priority` (its [lo, hi] score range) a learned priority puts the signal: by its expected rank,
  * so signals the workspace reads as more serious score higher inside the same band.
  */

@@ -15,7 +15,6 @@ import {
   learnedPriority,
   learnedPriorityConfidence,
   overridesGlobal,
-  taughtShareConfidence,
   scoreInBand,
 } from './learned-priority';
 import { type Sketch, senderParts, signalText } from './sketch';
@@ -187,11 +186,6 @@ export function applyWorkspace(
   if (learnedPriorityChance) {
     const p = learnedPriorityConfidence(learnedPriorityChance, priority);
     out.confidence = learnedCategory && learnedCategory.label === category ? Math.min(out.confidence, p) : p;
-  } else if (learning) {
-    // A signal unlike what it taught keeps the global priority; the workspace is right only if that is the priority it
-    // gives, which its teaching says how often it does (at most the global confidence: the band must fit too).
-    const share = taughtShareConfidence(model, priority);
-    if (share !== undefined) out.confidence = Math.min(out.confidence, share);
   }
   return out;
 }
