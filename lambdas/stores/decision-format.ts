@@ -28,12 +28,18 @@ function instant<T extends string | null>(): Codec<T> {
 const REASON_AT: { [K in keyof Reason]-?: string } = { code: 'c', message: 'm', weight: 'w' };
 const REASON_FIELDS = Object.keys(REASON_AT) as (keyof Reason)[];
 
+/** Copies each reason field from its name in one form to its name in the other (a plain loop: on every analyze). */
+function renamed(r: Record<string, unknown>, from: (f: keyof Reason) => string, to: (f: keyof Reason) => string) {
+  const out: Record<string, unknown> = {};
+  for (const f of REASON_FIELDS) out[to(f)] = r[from(f)];
+  return out;
+}
+const asIs = (f: keyof Reason) => f;
+const letters = (f: keyof Reason) => REASON_AT[f];
+
 const reasons: Codec<Reason[]> = {
-  write: (list) => list.map((r) => Object.fromEntries(REASON_FIELDS.map((f) => [REASON_AT[f], r[f]]))),
-  read: (stored) =>
-    (stored as Record<string, unknown>[]).map(
-      (r) => Object.fromEntries(REASON_FIELDS.map((f) => [f, r[REASON_AT[f]]])) as unknown as Reason,
-    ),
+  write: (list) => list.map((r) => renamed(r as unknown as Record<string, unknown>, asIs, letters)),
+  read: (stored) => (stored as Record<string, unknown>[]).map((r) => renamed(r, letters, asIs) as unknown as Reason),
 };
 
 /**
@@ -84,7 +90,7 @@ export function decisionFrom(item: Record<string, unknown>): Decision {
   if (typeof stored.decision_id === 'string') {
     for (const field of DECISION_FIELDS) if (stored[field] !== undefined) out[field] = stored[field];
     const full = (stored.reasons as Record<string, unknown>[] | undefined) ?? [];
-    out.reasons = full.map((r) => Object.fromEntries(REASON_FIELDS.map((f) => [f, r[f]])));
+    out.reasons = full.map((r) => renamed(r, asIs, asIs));
     return out as unknown as Decision;
   }
   for (const field of DECISION_FIELDS) {
