@@ -10,6 +10,7 @@ import { startScratch } from '../lib/local/scratch';
 import { type RunningServer, startLocalServer } from '../lib/local/server';
 import { ITEM_PREFIX } from '../lambdas/contract/tables';
 import { batchGet } from '../lambdas/stores/batch-writes';
+import { decisionFrom } from '../lambdas/stores/decision-format';
 import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
 import { WORKSPACES, validSignal } from './load-mix';
 import { newShared, newTally, record, runMix, serverErrorCount } from './load-requests';
@@ -56,8 +57,8 @@ async function verifyDecisions(
   const missing: string[] = [];
   let verified = 0;
   for (const [id, score] of decisions) {
-    const stored = items.get(ITEM_PREFIX.decision + id)?.decision as { score?: unknown } | undefined;
-    if (stored && Number(stored.score) === score) verified++;
+    const item = items.get(ITEM_PREFIX.decision + id);
+    if (item?.decision && decisionFrom(item).score === score) verified++;
     else missing.push(id);
   }
   return { verified, missing };

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type RunningServer, startLocalServer } from '../../lib/local/server';
 import type { Decision } from '../../lambdas/domain/decision';
+import { decisionFrom } from '../../lambdas/stores/decision-format';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { type Figures, progress, round2 } from './common';
 import type { Options } from './options';
@@ -74,7 +75,7 @@ async function startBareServer(world: World, template: Decision): Promise<{ url:
           const signal = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { workspace_id?: string };
           const item = decisionItem({ ...template, workspace_id: String(signal.workspace_id) }, 'bench', 'key_bench');
           await putItem(client, world.names.decisions, item);
-          const out = JSON.stringify(item.decision);
+          const out = JSON.stringify(decisionFrom(item));
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
           res.end(out);
         } catch {

@@ -18,7 +18,8 @@ import type {
 } from '../domain/ports';
 import { parseInstant } from '../domain/timestamps';
 import { batchGet, batchWriteAll } from './batch-writes';
-import { claimedRecord, decisionFrom, decisionItem, idempotencyClaim, idempotencyPk } from './decision-store';
+import { decisionFrom } from './decision-format';
+import { claimedRecord, decisionItem, idempotencyClaim, idempotencyPk } from './decision-store';
 import { conditionFailed } from './database-faults';
 
 export class DynamoDecisionBatchStore implements DecisionBatchStore {
@@ -86,7 +87,7 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
     const pks = decisionIds.map((id) => ITEM_PREFIX.decision + id);
     for (const item of (await batchGet(this.client, this.tableName, pks)).items.values()) {
       if (!item.decision || Number(item.expires_at) <= nowSeconds) continue;
-      const decision = decisionFrom(item.decision as Record<string, unknown>);
+      const decision = decisionFrom(item);
       found.set(decision.decision_id, decision);
     }
     return found;

@@ -7,6 +7,7 @@
 import { type DynamoDBDocumentClient, UpdateCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { DECISION_LIST_PARTITION, ITEM_PREFIX } from '../contract/tables';
 import { conditionFailed } from './database-faults';
+import { decisionFrom } from './decision-format';
 import { listPartition } from './decision-store';
 
 /** Decisions updated at a time (a page's worth runs in parallel). */
@@ -30,14 +31,15 @@ export async function backfillDecisionListPartitions(
     {
       TableName: tableName,
       FilterExpression: 'begins_with(pk, :decision) AND attribute_not_exists(#lp)',
-      ProjectionExpression: 'pk, #d.workspace_id, #d.priority',
+      // The whole decision, whichever format stored it (a Scan reads whole items: no dearer than two of its fields).
+      ProjectionExpression: 'pk, decision_id, #d',
       ExpressionAttributeNames: { '#lp': DECISION_LIST_PARTITION, '#d': 'decision' },
       ExpressionAttributeValues: { ':decision': ITEM_PREFIX.decision },
     },
   );
   for await (const page of pages) {
     const items = (page.Items ?? []).flatMap((item) => {
-      const decision = item.decision as { workspace_id?: unknown; priority?: unknown } | undefined;
+      const decision = item.decision ? decisionFrom(item) : undefined;
       return typeof decision?.workspace_id === 'string' && typeof decision.priority === 'string'
         ? [{ pk: String(item.pk), partition: listPartition(decision.workspace_id, decision.priority) }]
         : [];

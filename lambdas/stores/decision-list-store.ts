@@ -20,7 +20,8 @@ import {
 } from '../contract/tables';
 import { type Decision, PRIORITIES } from '../domain/decision';
 import type { DecisionListQuery, DecisionListStore, FeedbackFields } from '../domain/ports';
-import { decisionFrom, listPartition } from './decision-store';
+import { STORED_PRIORITY, decisionFrom } from './decision-format';
+import { listPartition } from './decision-store';
 import { mergePartitions } from './decision-list-merge';
 import { batchGet } from './batch-writes';
 import { CROCKFORD, ulidTime } from '../domain/ids';
@@ -157,7 +158,7 @@ export class DynamoDecisionListStore implements DecisionListStore {
   async *decisionsWithFeedback(
     workspaceId: string,
     createdAfterMs?: number,
-  ): AsyncGenerator<{ decision: Record<string, unknown>; feedback?: FeedbackFields }> {
+  ): AsyncGenerator<{ decision: Decision; feedback?: FeedbackFields }> {
     const lower = createdAfterMs === undefined ? undefined : idRange({ createdAfterMs })?.lower;
     const names: Record<string, string> = { '#d': 'decision' };
     const values: Record<string, unknown> = {};
@@ -173,7 +174,7 @@ export class DynamoDecisionListStore implements DecisionListStore {
       const { items } = await batchGet(this.client, this.tableName, pks, false);
       for (const item of live) {
         const feedback = items.get(String(item.pk))?.feedback as { fields?: FeedbackFields } | undefined;
-        yield { decision: item.decision as Record<string, unknown>, feedback: feedback?.fields };
+        yield { decision: decisionFrom(item), feedback: feedback?.fields };
       }
     }
   }
@@ -223,12 +224,12 @@ export class DynamoDecisionListStore implements DecisionListStore {
       new GetCommand({
         TableName: this.tableName,
         Key: { pk: ITEM_PREFIX.decision + decisionId },
-        ProjectionExpression: 'decision.workspace_id',
+        // The decision and its id, as either format stores them (decision-format.ts): one read unit all the same.
+        ProjectionExpression: 'decision, decision_id',
         ConsistentRead: true,
       }),
     );
-    const decision = out.Item?.decision as { workspace_id?: string } | undefined;
-    return decision?.workspace_id;
+    return out.Item?.decision ? decisionFrom(out.Item).workspace_id : undefined;
   }
 
   async list(query: DecisionListQuery): Promise<{ decisions: Decision[]; hasMore: boolean }> {
@@ -259,7 +260,7 @@ export class DynamoDecisionListStore implements DecisionListStore {
       (first) => (first ? Math.ceil(wanted / priorities.length) : wanted - found.length),
     );
     for await (const item of merged) {
-      found.push(decisionFrom(item.decision as Record<string, unknown>));
+      found.push(decisionFrom(item));
       if (found.length === wanted) break;
     }
     return { decisions: found.slice(0, query.limit), hasMore: found.length > query.limit };
@@ -281,13 +282,17 @@ export class DynamoDecisionListStore implements DecisionListStore {
     const retiredValues: Record<string, unknown> = { ...values, ':ws': query.workspaceId };
     let retiredFilter = filter;
     if (query.priorities?.length) {
+      // The priority's attribute in a decision stored before version 4, and in a compact one.
       retiredNames['#decision'] = 'decision';
-      retiredNames['#priority'] = 'priority';
-      const placeholders = query.priorities.map((p, i) => {
-        retiredValues[`:p${i}`] = p;
-        return `:p${i}`;
-      });
-      retiredFilter += ` AND #decision.#priority IN (${placeholders.join(', ')})`;
+      retiredNames['#priority'] = STORED_PRIORITY.full;
+      retiredNames['#p'] = STORED_PRIORITY.compact;
+      const placeholders = query.priorities
+        .map((p, i) => {
+          retiredValues[`:p${i}`] = p;
+          return `:p${i}`;
+        })
+        .join(', ');
+      retiredFilter += ` AND (#decision.#priority IN (${placeholders}) OR #decision.#p IN (${placeholders}))`;
     }
     const found: Decision[] = [];
     let startKey: Record<string, unknown> | undefined;
@@ -307,7 +312,7 @@ export class DynamoDecisionListStore implements DecisionListStore {
         : await this.queryRetired(input);
       if (!out) return undefined;
       for (const item of out.Items ?? []) {
-        if (found.length < wanted) found.push(decisionFrom(item.decision as Record<string, unknown>));
+        if (found.length < wanted) found.push(decisionFrom(item));
       }
       startKey = out.LastEvaluatedKey;
     } while (startKey && found.length < wanted);

@@ -3,30 +3,15 @@
 import { type DynamoDBDocumentClient, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { DECISION_LIST_PARTITION, ITEM_PREFIX } from '../contract/tables';
-import { DECISION_FIELDS, type Decision } from '../domain/decision';
+import type { Decision } from '../domain/decision';
 import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest, SaveResult } from '../domain/ports';
 import { parseInstant } from '../domain/timestamps';
 import { conditionFailed, transactionConflict } from './database-faults';
+import { decisionFrom, storedDecision } from './decision-format';
 import { getItem } from './dynamodb-client';
 import { AGAIN, retrying } from './retry';
 
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
-
-/**
- * Rebuilds the decision in the contract's field order (DynamoDB maps do not keep order) from the domain's field list
- * (DECISION_FIELDS), so a new decision field is read back wherever decisions are read; fields it was stored without
- * (a decision stored before version 2) stay absent. The client reads numbers as numbers (no wrapNumbers).
- */
-export function decisionFrom(stored: Record<string, unknown>): Decision {
-  const out: Record<string, unknown> = {};
-  for (const field of DECISION_FIELDS) if (stored[field] !== undefined) out[field] = stored[field];
-  out.reasons = ((stored.reasons as Decision['reasons']) ?? []).map((r) => ({
-    code: r.code,
-    message: r.message,
-    weight: r.weight,
-  }));
-  return out as unknown as Decision;
-}
 
 /** The listing index's partition of a workspace's decisions of one priority (workspace ids hold no `#`). */
 export const listPartition = (workspaceId: string, priority: string) => `${workspaceId}#${priority}`;
@@ -35,9 +20,10 @@ export const listPartition = (workspaceId: string, priority: string) => `${works
 export function decisionItem(decision: Decision, owner: DecisionOwner, nowSeconds: number, retentionDays: number) {
   return {
     pk: ITEM_PREFIX.decision + decision.decision_id,
-    // `workspace_id` inside `decision` is what GET checks grants against; partner and key say who asked.
-    decision,
-    // Keys of the listing index (decisions_by_priority), and `workspace_id` for the one it replaced (docs/deploy.md).
+    // Compact (decision-format.ts); its `workspace_id` is what GET checks grants against. Partner and key say who asked.
+    decision: storedDecision(decision),
+    // Keys of the listing index (decisions_by_priority), and `workspace_id` for the one it replaced (docs/deploy.md);
+    // `decision_id` is also the decision's id, which the compact map does not repeat.
     [DECISION_LIST_PARTITION]: listPartition(decision.workspace_id, decision.priority),
     workspace_id: decision.workspace_id,
     decision_id: decision.decision_id,
@@ -101,7 +87,7 @@ export class DynamoDecisionStore implements DecisionStore {
         // condition on our own item. The id is a fresh ULID, so an item holding our decision means we stored it.
         if (!conditionFailed(err)) throw err;
         const stored = await getItem(this.client, this.tableName, item.pk);
-        if ((stored?.decision as Decision | undefined)?.created_at !== decision.created_at) throw err;
+        if (!stored || decisionFrom(stored).created_at !== decision.created_at) throw err;
       }
       return { kind: 'created', decision };
     }
@@ -127,7 +113,7 @@ export class DynamoDecisionStore implements DecisionStore {
           const existing = await claimedRecord(this.client, this.tableName, idemPk, first.Item);
           if (existing) {
             return existing.request_hash === idempotency.requestHash
-              ? { kind: 'replayed', decision: decisionFrom(existing.decision as Record<string, unknown>) }
+              ? { kind: 'replayed', decision: decisionFrom(existing) }
               : { kind: 'conflict' };
           }
         }
@@ -142,6 +128,6 @@ export class DynamoDecisionStore implements DecisionStore {
     const item = await getItem(this.client, this.tableName, ITEM_PREFIX.decision + decisionId);
     // Past its retention a decision is gone, even while DynamoDB's TTL sweep (which can lag) has not deleted it.
     if (!item?.decision || Number(item.expires_at) <= Math.floor(Date.now() / 1000)) return undefined;
-    return decisionFrom(item.decision as Record<string, unknown>);
+    return decisionFrom(item);
   }
 }

@@ -14,7 +14,7 @@ import {
   type FeedbackTarget,
   ModelBusyError,
 } from '../domain/ports';
-import { decisionFrom } from './decision-store';
+import { decisionFrom } from './decision-format';
 import { conditionFailed, isDatabaseUnavailable, transactionCancelled } from './database-faults';
 import { getItem } from './dynamodb-client';
 import { entryFrom, entryItem, getModel } from './learning-items';
@@ -33,7 +33,7 @@ export class DynamoFeedbackStore implements FeedbackStore {
     const item = await getItem(this.client, this.tableName, ITEM_PREFIX.decision + decisionId);
     if (!item?.decision || Number(item.expires_at) <= Math.floor(Date.now() / 1000)) return undefined;
     return {
-      decision: decisionFrom(item.decision as Record<string, unknown>),
+      decision: decisionFrom(item),
       sketch: item.sketch instanceof Uint8Array ? decodeSketch(item.sketch) : undefined,
       feedback: item.feedback as FeedbackTarget['feedback'],
       learned: (item.learned as FeedbackFields | undefined) ?? {},

@@ -66,7 +66,7 @@ export async function startOutageWorld(label: string, authCacheTtlSeconds: numbe
         const scan = await reader.send(new ScanCommand({ TableName: names.decisions }));
         return (scan.Items ?? [])
           .filter((item) => String(item.pk).startsWith('decision#'))
-          .map((item) => (item.decision as { decision_id: string }).decision_id);
+          .map((item) => String(item.decision_id));
       } finally {
         reader.destroy();
       }
