@@ -4,7 +4,8 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { METRICS, METRICS_NAMESPACE, type MetricName, SERVICE_NAME } from './contract/observability';
 import type { Settings } from './contract/settings';
-import { Tracer, daemonSink, type TraceSink } from './tracing';
+import { daemonSink, xrayApiSink } from './trace-sinks';
+import { Tracer, type TraceSink } from './tracing';
 
 export interface Telemetry {
   logger: Logger;
@@ -16,29 +17,31 @@ export interface Telemetry {
    * Lambda instance serves one invocation at a time, so a request's dimensions cannot mix with another's.
    */
   count(metric: MetricName, dimensionValue: string): void;
-  /** X-Ray detail for sampled invocations (lambdas/tracing.ts); does nothing while tracing is off. */
+  /** X-Ray segments for the share of requests traced (lambdas/tracing.ts); does nothing while tracing is off. */
   tracer: Tracer;
 }
 
-/** Where tracing learns of the invocation: Lambda's environment (its X-Ray header), or a sink of its own (tests). */
+/** Where traced segments go: X-Ray's API in Lambda, an X-Ray daemon elsewhere, or a sink of the caller's (tests). */
 export interface TracingRuntime {
-  /** Lambda's process environment: `_X_AMZN_TRACE_ID` is read from it on every invocation. */
+  /** Lambda's process environment, given by the Lambda entry files: segments go to PutTraceSegments. */
   lambdaEnv?: Readonly<Record<string, string | undefined>>;
   sink?: TraceSink;
 }
 
 export function createTelemetry(
-  settings: Pick<Settings, 'logLevel' | 'metricsEnabled' | 'tracingEnabled' | 'xrayDaemonAddress'>,
+  settings: Pick<
+    Settings,
+    'logLevel' | 'metricsEnabled' | 'tracingEnabled' | 'traceSampleRate' | 'xrayDaemonAddress' | 'region'
+  >,
   runtime: TracingRuntime = {},
 ): Telemetry {
   const logger = new Logger({ serviceName: SERVICE_NAME, logLevel: settings.logLevel });
-  const { lambdaEnv } = runtime;
-  const tracer = new Tracer({
-    enabled: settings.tracingEnabled,
-    header: lambdaEnv ? () => lambdaEnv._X_AMZN_TRACE_ID : undefined,
-    sink: runtime.sink ?? daemonSink(settings.xrayDaemonAddress),
-    serviceName: SERVICE_NAME,
-  });
+  const sink =
+    runtime.sink ??
+    (runtime.lambdaEnv
+      ? xrayApiSink({ region: settings.region, warn: (message, detail) => logger.warn(message, detail) })
+      : daemonSink(settings.xrayDaemonAddress));
+  const tracer = new Tracer({ enabled: settings.tracingEnabled, sampleRate: settings.traceSampleRate, sink });
   const metrics = settings.metricsEnabled
     ? new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME })
     : undefined;
