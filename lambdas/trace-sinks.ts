@@ -4,6 +4,7 @@
 // that cannot be sent within its time is dropped with a warning that names the error and nothing of the request.
 import { type Socket, createSocket } from 'node:dgram';
 import type { TraceDocument, TraceSink } from './tracing';
+import type { SendSegment } from './xray-client';
 
 /**
  * How long a sampled invocation may wait for X-Ray: one attempt, no retry. An in-region call on a kept-alive
@@ -23,32 +24,25 @@ export interface XrayApiSinkOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
-type SendSegment = (document: string) => Promise<{ UnprocessedTraceSegments?: { ErrorCode?: string }[] }>;
-
-/** The X-Ray client, loaded on the first traced invocation: an invocation never traced never pays its module init. */
-async function loadSender(options: XrayApiSinkOptions): Promise<SendSegment> {
-  const { XRayClient, PutTraceSegmentsCommand } = await import('@aws-sdk/client-xray');
-  const timeoutMs = options.timeoutMs ?? TRACE_SEND_TIMEOUT_MS;
-  const client = new XRayClient({
-    region: options.region,
-    endpoint: options.endpoint,
-    credentials: options.credentials,
-    maxAttempts: 1,
-    requestHandler: { connectionTimeout: timeoutMs, requestTimeout: timeoutMs },
-  });
-  return (document) =>
-    client.send(new PutTraceSegmentsCommand({ TraceSegmentDocuments: [document] }), {
-      abortSignal: AbortSignal.timeout(timeoutMs),
-    });
+/**
+ * The X-Ray client, loaded on the first traced invocation: the bundles ship it beside index.js as a file of its own
+ * (lib/lambda-bundling.ts, LAZY_BUNDLES), so an invocation never traced never reads, parses or runs it. A require,
+ * not an import(): Node's require finds `./xray-client.js` there, where import() would need the extension written.
+ */
+function loadSender(options: XrayApiSinkOptions): SendSegment {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, from its own file (above)
+  const { createSegmentSender } = require('./xray-client') as typeof import('./xray-client');
+  const { region, endpoint, credentials } = options;
+  return createSegmentSender({ region, endpoint, credentials }, options.timeoutMs ?? TRACE_SEND_TIMEOUT_MS);
 }
 
 /** Sends each segment with PutTraceSegments, waiting at most TRACE_SEND_TIMEOUT_MS; resolves whatever happens. */
 export function xrayApiSink(options: XrayApiSinkOptions): TraceSink {
-  let sender: Promise<SendSegment> | undefined;
+  let sender: SendSegment | undefined;
   return async (segment: TraceDocument) => {
     try {
       sender ??= loadSender(options);
-      const { UnprocessedTraceSegments: refused = [] } = await (await sender)(JSON.stringify(segment));
+      const { UnprocessedTraceSegments: refused = [] } = await sender(JSON.stringify(segment));
       if (refused.length > 0) options.warn('trace segment refused', { error: refused[0].ErrorCode ?? 'unknown' });
     } catch (err) {
       options.warn('trace segment not sent', { error: err instanceof Error ? err.name : typeof err });

@@ -16,7 +16,13 @@ import {
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { LAMBDA_ALIASES, LAMBDA_ESBUILD_OPTIONS, LAMBDA_MEMORY_MB } from '../lambda-bundling';
+import {
+  LAMBDA_ALIASES,
+  LAMBDA_ESBUILD_OPTIONS,
+  LAMBDA_MEMORY_MB,
+  LAZY_BUNDLES,
+  lazyBundleFile,
+} from '../lambda-bundling';
 
 /** Repository root: Lambda entries in lambdas/contract/routes.ts are relative to it, and esbuild resolves from it. */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -74,6 +80,32 @@ function tableAccessStatement({ table, actions, leadingKeys, index }: TableAcces
       ? { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeys.map((k) => `${k}*`) } }
       : undefined,
   });
+}
+
+/** The esbuild commands that build each lazy bundle into a function's asset, beside its index.js. */
+function lazyBundleCommands(inputDir: string, outputDir: string): string[] {
+  const o = LAMBDA_ESBUILD_OPTIONS;
+  const flags = [
+    '--bundle',
+    `--platform=${o.platform}`,
+    `--format=${o.format}`,
+    `--target=${o.target}`,
+    '--minify',
+    `--main-fields=${o.mainFields.join(',')}`,
+    ...Object.entries(LAMBDA_ALIASES).map(([alias, file]) => `--alias:${alias}=${path.posix.join(inputDir, file)}`),
+    '--log-level=warning',
+  ];
+  const esbuild = path.posix.join(inputDir, 'node_modules', '.bin', 'esbuild');
+  return Object.entries(LAZY_BUNDLES).map(([importPath, source]) =>
+    [
+      esbuild,
+      path.posix.join(inputDir, source),
+      ...flags,
+      `--outfile=${path.posix.join(outputDir, lazyBundleFile(importPath))}`,
+    ]
+      .map((arg) => `"${arg}"`)
+      .join(' '),
+  );
 }
 
 /** Makes the stack's functions in `scope` (ids `${name}Function`, `${name}Role`, `${name}Logs`), keeping them by name. */
@@ -146,7 +178,13 @@ export class FunctionFactory {
         // and, should CDK fall back to Docker (no local esbuild), the mounted repository instead of Docker's `/`.
         workingDirectory: AssetStaging.BUNDLING_INPUT_DIR,
         // Bundle the pinned AWS SDK instead of the runtime's copy: tested versions, and one fewer cold-start read.
-        externalModules: [],
+        // Only the lazy bundles stay out of index.js: each is built beside it, with the same options, after it.
+        externalModules: Object.keys(LAZY_BUNDLES),
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (inputDir: string, outputDir: string) => lazyBundleCommands(inputDir, outputDir),
+        },
         forceDockerBundling: false,
       },
     });
