@@ -5,7 +5,8 @@ import type { LogAttributes } from '@aws-lambda-powertools/logger/types';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { METRICS, METRICS_NAMESPACE, type MetricName, SERVICE_NAME } from './contract/observability';
 import type { Settings } from './contract/settings';
-import { Tracer, daemonSink, type TraceSink } from './tracing';
+import { daemonSink, xrayApiSink } from './trace-sinks';
+import { Tracer, type TraceSink } from './tracing';
 
 export interface Telemetry {
   logger: Logger;
@@ -17,21 +18,22 @@ export interface Telemetry {
    * Lambda instance serves one invocation at a time, so a request's dimensions cannot mix with another's.
    */
   count(metric: MetricName, dimensionValue: string): void;
-  /** X-Ray detail for sampled invocations (lambdas/tracing.ts); does nothing while tracing is off. */
+  /** X-Ray segments for the share of requests traced (lambdas/tracing.ts); does nothing while tracing is off. */
   tracer: Tracer;
 }
 
-/** Where tracing learns of the invocation: Lambda's environment (its X-Ray header), or a sink of its own (tests). */
+/** Where traced segments go: X-Ray's API in Lambda, an X-Ray daemon elsewhere, or a sink of the caller's (tests). */
 export interface TracingRuntime {
-  /** Lambda's process environment: `_X_AMZN_TRACE_ID` is read from it on every invocation. */
+  /** Lambda's process environment, given by the Lambda entry files: segments go to PutTraceSegments. */
   lambdaEnv?: Readonly<Record<string, string | undefined>>;
   sink?: TraceSink;
 }
 
 /**
  * Powertools' own log shape without the attributes that repeat what the log group already says (the function's ARN
- * and memory size) or never vary (`sampling_rate`, 0): about 120 bytes less on every line, 2-3% of an analyze's or a
- * feedback's cost in log ingestion (docs/performance.md, "Log bytes").
+ * and memory size), never vary (`sampling_rate`, 0) or name a trace nobody records (Lambda's `xray_trace_id`: our
+ * traces have ids of their own, found by the `request_id` annotation): about 120 bytes less on every line, 2-3% of
+ * an analyze's or a feedback's cost in log ingestion (docs/performance.md, "Log bytes").
  */
 export class ServiceLogFormatter extends LogFormatter {
   formatAttributes(attributes: Parameters<LogFormatter['formatAttributes']>[0], more: LogAttributes): LogItem {
@@ -45,14 +47,16 @@ export class ServiceLogFormatter extends LogFormatter {
         cold_start: context?.coldStart,
         function_name: context?.functionName,
         function_request_id: context?.awsRequestId,
-        xray_trace_id: attributes.xRayTraceId,
       },
     }).addAttributes(more);
   }
 }
 
 export function createTelemetry(
-  settings: Pick<Settings, 'logLevel' | 'metricsEnabled' | 'tracingEnabled' | 'xrayDaemonAddress'>,
+  settings: Pick<
+    Settings,
+    'logLevel' | 'metricsEnabled' | 'tracingEnabled' | 'traceSampleRate' | 'xrayDaemonAddress' | 'region'
+  >,
   runtime: TracingRuntime = {},
 ): Telemetry {
   const logger = new Logger({
@@ -60,13 +64,12 @@ export function createTelemetry(
     logLevel: settings.logLevel,
     logFormatter: new ServiceLogFormatter(),
   });
-  const { lambdaEnv } = runtime;
-  const tracer = new Tracer({
-    enabled: settings.tracingEnabled,
-    header: lambdaEnv ? () => lambdaEnv._X_AMZN_TRACE_ID : undefined,
-    sink: runtime.sink ?? daemonSink(settings.xrayDaemonAddress),
-    serviceName: SERVICE_NAME,
-  });
+  const sink =
+    runtime.sink ??
+    (runtime.lambdaEnv
+      ? xrayApiSink({ region: settings.region, warn: (message, detail) => logger.warn(message, detail) })
+      : daemonSink(settings.xrayDaemonAddress));
+  const tracer = new Tracer({ enabled: settings.tracingEnabled, sampleRate: settings.traceSampleRate, sink });
   const metrics = settings.metricsEnabled
     ? new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME })
     : undefined;

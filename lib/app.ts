@@ -14,7 +14,13 @@ import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { SignalAnalysisStack, type SignalAnalysisStackProps } from './stack';
 import { EDGE_FIREWALL_REGION, EdgeFirewallStack } from './stack/edge';
-import { BOOLEAN_CONTEXT, INT_CONTEXT, type IntContextKey } from './stack-context';
+import {
+  BOOLEAN_CONTEXT,
+  FRACTION_CONTEXT,
+  type FractionContextKey,
+  INT_CONTEXT,
+  type IntContextKey,
+} from './stack-context';
 import { booleanContext } from './stack/tables';
 import { DEFAULT_STAGE, stackNameFor } from './stack-outputs';
 
@@ -43,6 +49,18 @@ function intContext(app: App, key: IntContextKey): number {
   const value = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw.trim()) : NaN;
   if (!Number.isInteger(value) || value < min) {
     throw new Error(`context ${key} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+/** A share from 0 to 1, as a string from `-c` or a number from cdk.json; anything else stops the synth. */
+function fractionContext(app: App, key: FractionContextKey): number {
+  const raw: unknown = app.node.tryGetContext(key);
+  if (raw === undefined || raw === null || raw === '') return FRACTION_CONTEXT[key];
+  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+  const value = Number(text);
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(text) || !(value >= 0 && value <= 1)) {
+    throw new Error(`context ${key} must be a number from 0 to 1, got ${JSON.stringify(raw)}`);
   }
   return value;
 }
@@ -131,6 +149,7 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
     authCacheTtlSeconds: intContext(app, 'authCacheTtlSeconds'),
     workspaceCacheTtlSeconds: intContext(app, 'workspaceCacheTtlSeconds'),
     tracing: booleanContext(app, 'tracing', BOOLEAN_CONTEXT.tracing),
+    traceSampleRate: fractionContext(app, 'traceSampleRate'),
     logRetention: logRetentionDays,
     logsKmsKeyArn: kmsKeyArnContext(app, 'logsKmsKeyArn'),
   });

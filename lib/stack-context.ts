@@ -21,13 +21,22 @@ export type IntContextKey = keyof typeof INT_CONTEXT;
 export const BOOLEAN_CONTEXT = {
   edgeProtection: false,
   keepRetiredIndexes: false,
-  /** Lambda active tracing (X-Ray; docs/performance.md prices it). */
+  /** X-Ray tracing of a share of requests (traceSampleRate; docs/performance.md prices it). */
   tracing: true,
 } as const satisfies Record<string, boolean>;
+
+/** The settings that are a share from 0 to 1 (`-c key=0.01`), with their defaults. */
+export const FRACTION_CONTEXT = {
+  /** TRACE_SAMPLE_RATE of every Lambda: the share of requests traced while `tracing` is on. */
+  traceSampleRate: DEFAULT_SETTINGS.traceSampleRate,
+} as const satisfies Record<string, number>;
+
+export type FractionContextKey = keyof typeof FRACTION_CONTEXT;
 
 /** Every setting that has a default, with it: what the docs' tables must state. */
 export const CONTEXT_DEFAULTS: Readonly<Record<string, string | number | boolean>> = {
   stage: DEFAULT_STAGE,
   ...Object.fromEntries(Object.entries(INT_CONTEXT).map(([key, setting]) => [key, setting.default])),
   ...BOOLEAN_CONTEXT,
+  ...FRACTION_CONTEXT,
 };

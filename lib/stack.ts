@@ -39,8 +39,10 @@ export interface SignalAnalysisStackProps extends StackProps {
   throttlingBurstLimit: number;
   decisionRetentionDays: number;
   authCacheTtlSeconds: number;
-  /** X-Ray active tracing on every Lambda, with the handlers' subsegments (context `tracing`, cdk.json: true). */
+  /** X-Ray tracing on every Lambda: the handlers send a segment per traced request (context `tracing`). */
   tracing?: boolean;
+  /** The share of requests traced while tracing is on (context `traceSampleRate`, TRACE_SAMPLE_RATE). */
+  traceSampleRate?: number;
   /** WORKSPACE_CACHE_TTL_SECONDS of the Lambdas (context `workspaceCacheTtlSeconds`, default 30). */
   workspaceCacheTtlSeconds?: number;
   /** Retention of every log group of the stack (Lambdas and access log); Control Tower asks for a year or more. */
@@ -101,6 +103,7 @@ export class SignalAnalysisStack extends Stack {
           decisionRetentionDays: props.decisionRetentionDays,
           logLevel: SETTINGS_LOG_LEVEL,
           tracingEnabled: props.tracing ?? false,
+          traceSampleRate: props.traceSampleRate,
         }),
         // V8's heap bounds for the function's memory (lib/lambda-bundling.ts, docs/operations.md "Memory").
         NODE_OPTIONS: LAMBDA_NODE_OPTIONS,

@@ -1,6 +1,6 @@
 // What a call costs on AWS, from measured resources and the price table: a pure function, so that one line can be
 // recomputed by hand (docs/performance.md does it) and tested without a database.
-import { LAMBDA_MB_PER_VCPU, LAMBDA_TRACE_FIXED_RATE, LAMBDA_TRACE_RESERVOIR_PER_SECOND, PRICES } from './prices';
+import { LAMBDA_MB_PER_VCPU, PRICES } from './prices';
 
 type Prices = typeof PRICES;
 
@@ -142,20 +142,26 @@ export function edgeCost(rules: number, prices: Prices = PRICES): EdgeCost {
 export const edgeCostPerMillionAt = (e: EdgeCost, millionsPerMonth: number) =>
   e.cloudfront + e.waf + e.fixedPerMonth / millionsPerMonth;
 
-/** The share of a function's invocations Lambda's active tracing samples at a steady rate of `perSecond`. */
-export function tracedShare(perSecond: number): number {
-  if (perSecond <= LAMBDA_TRACE_RESERVOIR_PER_SECOND) return 1;
-  return (
-    (LAMBDA_TRACE_RESERVOIR_PER_SECOND + LAMBDA_TRACE_FIXED_RATE * (perSecond - LAMBDA_TRACE_RESERVOIR_PER_SECOND)) /
-    perSecond
-  );
+/**
+ * X-Ray's price per million requests with a share `rate` of them traced (TRACE_SAMPLE_RATE): one trace per traced
+ * request (its authorizer and route segments share the trace id, lambdas/tracing.ts), whatever the volume: there is
+ * no per-second reservoir, as Lambda's active tracing had.
+ */
+export function tracingCostPerMillion(rate: number, prices: Prices = PRICES): number {
+  return rate * prices.xrayPerMillionTracesRecorded;
 }
 
 /**
- * X-Ray's price per million requests at a monthly volume spread evenly over a 30-day month: each request invokes
- * `functions` Lambdas (the authorizer and a route), and each function samples on its own, one trace per sample.
+ * The most a traced request's sends can add to its Lambda bill, per million requests: `functions` invocations each
+ * waiting up to `waitMs` for PutTraceSegments (its timeout), billed at `memoryMb`. An upper bound: a send on a
+ * kept-alive connection takes a few milliseconds.
  */
-export function tracingCostPerMillionAt(millionsPerMonth: number, functions = 2, prices: Prices = PRICES): number {
-  const perSecond = (millionsPerMonth * 1e6) / (30 * 86_400);
-  return functions * tracedShare(perSecond) * prices.xrayPerMillionTracesRecorded;
+export function tracingWaitCostPerMillionAtMost(
+  rate: number,
+  waitMs: number,
+  memoryMb: number,
+  functions = 2,
+  prices: Prices = PRICES,
+): number {
+  return rate * functions * (waitMs / 1000) * (memoryMb / 1024) * prices.lambdaArmPerGbSecond * 1e6;
 }

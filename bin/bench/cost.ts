@@ -3,15 +3,18 @@
 // time, the log bytes they write), beside the floor of the same call and a managed NLP API's price.
 // The arithmetic is in cost-model.ts, the prices in prices.ts; docs/performance.md explains both.
 import { EDGE_MANAGED_RULE_GROUPS } from '../../lib/stack/edge';
+import { LAMBDA_MEMORY_MB } from '../../lib/lambda-bundling';
 import { API_BASE_PATH } from '../../lambdas/contract/routes';
+import { DEFAULT_SETTINGS } from '../../lambdas/contract/settings';
+import { TRACE_SEND_TIMEOUT_MS } from '../../lambdas/trace-sinks';
 import { DECISION_LIST_INDEX, DECISIONS_TABLE, ITEM_PREFIX } from '../../lambdas/contract/tables';
 import {
   dynamoItemBytes,
   edgeCost,
   edgeCostPerMillionAt,
   managedNlpCostPerMillion,
-  tracedShare,
-  tracingCostPerMillionAt,
+  tracingCostPerMillion,
+  tracingWaitCostPerMillionAtMost,
   writeUnitsFor,
 } from './cost-model';
 import { type Figures, median, percentile, round2, round3 } from './common';
@@ -164,14 +167,19 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
       figures.cost_analyze_usd_per_million + edgeCostPerMillionAt(edge, 10),
     );
   }
-  // Tracing on (context `tracing`, the default): X-Ray's traces, at the share Lambda samples at each volume.
-  figures.cost_tracing_usd_per_million_at_10m_a_month = round3(tracingCostPerMillionAt(10));
-  figures.cost_tracing_usd_per_million_at_100m_a_month = round3(tracingCostPerMillionAt(100));
-  figures.tracing_sampled_share_at_10m_a_month = round3(tracedShare(10e6 / (30 * 86_400)));
-  figures.tracing_sampled_share_at_100m_a_month = round3(tracedShare(100e6 / (30 * 86_400)));
+  // Tracing on (context `tracing`, the default): one X-Ray trace per traced request, at TRACE_SAMPLE_RATE's default
+  // whatever the volume (lambdas/tracing.ts); the figures keep their volume in the name for comparison with before.
+  const rate = DEFAULT_SETTINGS.traceSampleRate;
+  figures.tracing_sampled_share_at_10m_a_month = round3(rate);
+  figures.tracing_sampled_share_at_100m_a_month = round3(rate);
+  figures.cost_tracing_usd_per_million_at_10m_a_month = round3(tracingCostPerMillion(rate));
+  figures.cost_tracing_usd_per_million_at_100m_a_month = round3(tracingCostPerMillion(rate));
+  figures.cost_tracing_send_wait_usd_per_million_at_most = round3(
+    tracingWaitCostPerMillionAtMost(rate, TRACE_SEND_TIMEOUT_MS, LAMBDA_MEMORY_MB),
+  );
   if (figures.cost_analyze_usd_per_million !== undefined) {
     figures.cost_analyze_with_tracing_usd_per_million_at_10m_a_month = round3(
-      figures.cost_analyze_usd_per_million + tracingCostPerMillionAt(10),
+      figures.cost_analyze_usd_per_million + tracingCostPerMillion(rate),
     );
   }
   return figures;

@@ -37,16 +37,9 @@ export const PRICES = {
   /** The same page — each web ACL, and each rule or managed rule group in it, per month (prorated hourly). */
   wafPerWebAclMonth: 5.0,
   wafPerRuleMonth: 1.0,
-  /** https://aws.amazon.com/xray/pricing/ — traces recorded (each sampled invocation is one), per million. */
+  /** https://aws.amazon.com/xray/pricing/ — traces recorded (a traced request is one: its two segments share it), per million. */
   xrayPerMillionTracesRecorded: 5.0,
 } as const;
-
-/**
- * Lambda's active tracing samples 1 request a second and 5% of the rest, per function: X-Ray's default rule, which
- * Lambda does not let a function change (Lambda documentation, "Using AWS Lambda with AWS X-Ray").
- */
-export const LAMBDA_TRACE_RESERVOIR_PER_SECOND = 1;
-export const LAMBDA_TRACE_FIXED_RATE = 0.05;
 
 /** Lambda gives a function one full vCPU at 1,769 MB and a share in proportion below that (Lambda documentation). */
 export const LAMBDA_MB_PER_VCPU = 1769;

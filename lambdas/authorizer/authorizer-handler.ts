@@ -38,5 +38,6 @@ export function authorizerHandler({
         return { isAuthorized: true, context: { outcome: 'INTERNAL_ERROR' } };
       }
     });
-  return (event, context) => telemetry.tracer.run('authorizer', () => handler(event, context));
+  // The same request's route decides alike from the same request id: a traced request is one trace of both.
+  return (event, context) => telemetry.tracer.run('authorizer', event.requestContext, () => handler(event, context));
 }

@@ -18,8 +18,9 @@ export const ENV = {
   decisionRetentionDays: 'DECISION_RETENTION_DAYS',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
   metricsDisabled: 'POWERTOOLS_METRICS_DISABLED',
-  // X-Ray: the stack turns it on with active tracing (lambdas/tracing.ts); Lambda sets the daemon's address.
+  // X-Ray (lambdas/tracing.ts): on or off, the share of requests traced, and local mode's daemon.
   tracingEnabled: 'TRACING_ENABLED',
+  traceSampleRate: 'TRACE_SAMPLE_RATE',
   xrayDaemonAddress: 'AWS_XRAY_DAEMON_ADDRESS',
   // Edge protection only (the stack sets it on the authorizer and the fallback): lambdas/http/edge-origin.ts.
   edgeOriginSecret: 'EDGE_ORIGIN_SECRET',
@@ -63,11 +64,16 @@ export interface Settings {
   logLevel: LogLevel;
   metricsEnabled: boolean;
   /**
-   * X-Ray detail (a subsegment per invocation with its DynamoDB calls and the decision id) for the invocations
-   * Lambda's active tracing samples; off in local mode and tests unless asked for (then every request is traced).
+   * X-Ray traces (a segment per invocation with its DynamoDB calls and the decision id) for a share of requests
+   * (traceSampleRate); off in local mode and tests unless asked for.
    */
   tracingEnabled: boolean;
-  /** Where the X-Ray daemon listens (`host:port`); Lambda sets it, local mode defaults to 127.0.0.1:2000. */
+  /**
+   * The share of requests traced while tracing is on, 0 to 1: each request's authorizer and route decide alike from
+   * its API Gateway request id (lambdas/tracing.ts), so a traced request is one trace of both.
+   */
+  traceSampleRate: number;
+  /** Local mode only: where an X-Ray daemon listens (`host:port`, default 127.0.0.1:2000). Lambdas call X-Ray's API. */
   xrayDaemonAddress?: string;
   /**
    * With edge protection on: the value CloudFront puts in the origin header, which a request must carry or be
@@ -87,6 +93,7 @@ export const DEFAULT_SETTINGS: Settings = {
   logLevel: 'INFO',
   metricsEnabled: true,
   tracingEnabled: false,
+  traceSampleRate: 0.05,
 };
 
 export interface LocalSettings {
@@ -128,6 +135,17 @@ type WholeSetting =
 const setting = (env: Env, key: WholeSetting, min: number, max: number) =>
   integer(env, ENV[key], DEFAULT_SETTINGS[key], min, max);
 
+/** A share from 0 to 1, written as a decimal (`0.05`, `1`, `.5`). */
+function fraction(env: Env, name: string, fallback: number): number {
+  const raw = present(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(raw) || !(value >= 0 && value <= 1)) {
+    throw new SettingsError(`${name} must be a number from 0 to 1, got "${raw}"`);
+  }
+  return value;
+}
+
 function logLevel(env: Env): LogLevel {
   const raw = present(env, ENV.logLevel)?.toUpperCase();
   if (raw === undefined) return DEFAULT_SETTINGS.logLevel;
@@ -153,6 +171,7 @@ export function parseSettings(env: Env): Settings {
     logLevel: logLevel(env),
     metricsEnabled: present(env, ENV.metricsDisabled)?.toLowerCase() !== 'true',
     tracingEnabled: present(env, ENV.tracingEnabled)?.toLowerCase() === 'true',
+    traceSampleRate: fraction(env, ENV.traceSampleRate, DEFAULT_SETTINGS.traceSampleRate),
     xrayDaemonAddress: present(env, ENV.xrayDaemonAddress),
     edgeOriginSecret: present(env, ENV.edgeOriginSecret),
   };
@@ -226,6 +245,7 @@ export function parseToolSettings(env: Env): ToolSettings {
 export function lambdaEnvironment(
   settings: Pick<Settings, 'authCacheTtlSeconds' | 'decisionRetentionDays' | 'logLevel'> & {
     tracingEnabled?: boolean;
+    traceSampleRate?: number;
     workspaceCacheTtlSeconds?: number;
     accessTableName: string;
     decisionsTableName: string;
@@ -243,5 +263,6 @@ export function lambdaEnvironment(
     ),
     [ENV.logLevel]: settings.logLevel,
     [ENV.tracingEnabled]: String(settings.tracingEnabled ?? DEFAULT_SETTINGS.tracingEnabled),
+    [ENV.traceSampleRate]: String(settings.traceSampleRate ?? DEFAULT_SETTINGS.traceSampleRate),
   };
 }

@@ -271,10 +271,11 @@ export function apiHandler(
         body: JSON.stringify(result.body),
       };
     }) as unknown as RouteHandler;
-  // A sampled invocation is one X-Ray subsegment named after its route (lambdas/tracing.ts); others run as they are.
+  // A traced request's route is one X-Ray segment named after it (lambdas/tracing.ts); others run as they are.
   return (event, context) =>
     telemetry.tracer.run(
       () => (event as ApiEvent).routeKey ?? 'route',
+      (event as Partial<ApiEvent>).requestContext,
       () => handler(event, context),
     );
 }

@@ -3,20 +3,26 @@
 import * as path from 'node:path';
 import { AssetStaging, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Policy, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import {
   ApplicationLogLevel,
   Architecture,
+  type CfnFunction,
   LoggingFormat,
   Runtime,
   SystemLogLevel,
-  Tracing,
 } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { LAMBDA_ALIASES, LAMBDA_ESBUILD_OPTIONS, LAMBDA_MEMORY_MB } from '../lambda-bundling';
+import {
+  LAMBDA_ALIASES,
+  LAMBDA_ESBUILD_OPTIONS,
+  LAMBDA_MEMORY_MB,
+  LAZY_BUNDLES,
+  lazyBundleFile,
+} from '../lambda-bundling';
 
 /** Repository root: Lambda entries in lambdas/contract/routes.ts are relative to it, and esbuild resolves from it. */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -48,17 +54,22 @@ export interface FunctionFactoryProps {
   logsKey: IKey;
   removalPolicy: RemovalPolicy;
   environment: Record<string, string>;
-  /** X-Ray active tracing on every function (context `tracing`); the handlers add their detail (lambdas/tracing.ts). */
+  /**
+   * X-Ray tracing on every function (context `tracing`): the handlers choose which requests to trace and send their
+   * segments themselves (lambdas/tracing.ts), so Lambda's own tracing stays in PassThrough.
+   */
   tracing: boolean;
 }
 
 /**
- * The one wildcard in the stack's roles: X-Ray's PutTraceSegments and PutTelemetryRecords have no resource-level
- * permissions, so the policy Lambda's active tracing needs names `*`. Acknowledged on that policy alone.
+ * The one wildcard in the stack's roles: X-Ray's PutTraceSegments has no resource-level permissions, so the policy
+ * that lets a function send its segments names `*`. It is a policy of its own, acknowledged on that policy alone.
  */
 export const XRAY_WILDCARD_FINDING = 'AwsSolutions-IAM5[Resource::*]';
 export const XRAY_WILDCARD_REASON =
-  'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions: active tracing needs Resource *; this policy holds only those two actions.';
+  'X-Ray PutTraceSegments supports no resource-level permissions: sending trace segments needs Resource *; this policy holds only that action.';
+/** The X-Ray call the handlers make (lambdas/trace-sinks.ts), and no other: no daemon runs for them. */
+export const XRAY_ACTIONS = ['xray:PutTraceSegments'];
 
 /** The statement for one table access. */
 function tableAccessStatement({ table, actions, leadingKeys, index }: TableAccess): PolicyStatement {
@@ -69,6 +80,32 @@ function tableAccessStatement({ table, actions, leadingKeys, index }: TableAcces
       ? { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeys.map((k) => `${k}*`) } }
       : undefined,
   });
+}
+
+/** The esbuild commands that build each lazy bundle into a function's asset, beside its index.js. */
+function lazyBundleCommands(inputDir: string, outputDir: string): string[] {
+  const o = LAMBDA_ESBUILD_OPTIONS;
+  const flags = [
+    '--bundle',
+    `--platform=${o.platform}`,
+    `--format=${o.format}`,
+    `--target=${o.target}`,
+    '--minify',
+    `--main-fields=${o.mainFields.join(',')}`,
+    ...Object.entries(LAMBDA_ALIASES).map(([alias, file]) => `--alias:${alias}=${path.posix.join(inputDir, file)}`),
+    '--log-level=warning',
+  ];
+  const esbuild = path.posix.join(inputDir, 'node_modules', '.bin', 'esbuild');
+  return Object.entries(LAZY_BUNDLES).map(([importPath, source]) =>
+    [
+      esbuild,
+      path.posix.join(inputDir, source),
+      ...flags,
+      `--outfile=${path.posix.join(outputDir, lazyBundleFile(importPath))}`,
+    ]
+      .map((arg) => `"${arg}"`)
+      .join(' '),
+  );
 }
 
 /** Makes the stack's functions in `scope` (ids `${name}Function`, `${name}Role`, `${name}Logs`), keeping them by name. */
@@ -124,9 +161,6 @@ export class FunctionFactory {
       systemLogLevelV2: SystemLogLevel.WARN,
       applicationLogLevelV2: ApplicationLogLevel[SETTINGS_LOG_LEVEL],
       timeout: Duration.seconds(10),
-      // Lambda samples (1 request a second, then 5%: X-Ray's default rule, which Lambda does not let a function
-      // change); the handlers add a subsegment with the DynamoDB calls and the decision id to those it sampled.
-      tracing: props.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       role,
       logGroup,
       environment: environment ? { ...props.environment, ...environment } : props.environment,
@@ -144,14 +178,28 @@ export class FunctionFactory {
         // and, should CDK fall back to Docker (no local esbuild), the mounted repository instead of Docker's `/`.
         workingDirectory: AssetStaging.BUNDLING_INPUT_DIR,
         // Bundle the pinned AWS SDK instead of the runtime's copy: tested versions, and one fewer cold-start read.
-        externalModules: [],
+        // Only the lazy bundles stay out of index.js: each is built beside it, with the same options, after it.
+        externalModules: Object.keys(LAZY_BUNDLES),
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (inputDir: string, outputDir: string) => lazyBundleCommands(inputDir, outputDir),
+        },
         forceDockerBundling: false,
       },
     });
-    // Active tracing adds its X-Ray statement to the role's default policy: that policy holds nothing else.
-    const tracingPolicy = role.node.tryFindChild('DefaultPolicy');
-    if (tracingPolicy)
+    if (props.tracing) {
+      // PassThrough, not Active: Active samples 1 invocation a second and 5% of the rest, a rule Lambda does not let
+      // a function change; PassThrough records only requests an upstream sampled, and API Gateway HTTP APIs sample
+      // none. Set on the template itself: CDK's `tracing` would add the daemon's permissions, which nothing here uses.
+      (fn.node.defaultChild as CfnFunction).tracingConfig = { mode: 'PassThrough' };
+      const tracingPolicy = new Policy(scope, `${name}TracingPolicy`, {
+        roles: [role],
+        statements: [new PolicyStatement({ actions: XRAY_ACTIONS, resources: ['*'] })],
+      });
       Validations.of(tracingPolicy).acknowledge({ id: XRAY_WILDCARD_FINDING, reason: XRAY_WILDCARD_REASON });
+      fn.node.addDependency(tracingPolicy);
+    }
     this.functions[name] = fn;
     return fn;
   }

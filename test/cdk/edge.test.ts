@@ -227,7 +227,7 @@ describe.each([
   it('passes cdk-nag and the Control Tower rules, acknowledging only the listed findings, each with its reason', () => {
     const allowed = new Set(Object.values(EDGE_ACKNOWLEDGMENTS).flatMap((group) => Object.keys(group)));
     allowed.add('cdk-validator-cfnguard::lambda_inside_vpc_check');
-    // Active tracing's X-Ray policy (test/cdk/nag.test.ts checks what it holds).
+    // Each function's X-Ray policy, PutTraceSegments on `*` (test/cdk/nag.test.ts checks what it holds).
     allowed.add(`Annotation::${XRAY_WILDCARD_FINDING}`);
     for (const construct of built.app.node.findAll()) {
       for (const entry of construct.node.metadata) {

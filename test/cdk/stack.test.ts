@@ -277,9 +277,11 @@ describe('Lambdas', () => {
         POWERTOOLS_LOG_LEVEL: 'INFO',
         NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
         TRACING_ENABLED: String(BOOLEAN_CONTEXT.tracing),
+        TRACE_SAMPLE_RATE: String(defaults.traceSampleRate),
       });
-      // Active tracing (context `tracing`): Lambda samples, the handlers add their subsegments (lambdas/tracing.ts).
-      expect(fn.TracingConfig).toEqual({ Mode: 'Active' });
+      // Tracing on (context `tracing`), Lambda's own in PassThrough: it records nothing (API Gateway samples no
+      // request), so only the handlers' own choice is traced, at TRACE_SAMPLE_RATE (lambdas/tracing.ts).
+      expect(fn.TracingConfig).toEqual({ Mode: 'PassThrough' });
       // What the stack writes is what the Lambdas' settings parser reads back (table names stand in for the Refs).
       const written = {
         ...fn.Environment.Variables,
@@ -295,6 +297,8 @@ describe('Lambdas', () => {
         decisionRetentionDays: defaults.decisionRetentionDays,
         logLevel: 'INFO',
         metricsEnabled: true,
+        tracingEnabled: true,
+        traceSampleRate: 0.05,
       });
       const logGroupId = fn.LoggingConfig.LogGroup.Ref as string;
       expect(dev.json.Resources[logGroupId]).toMatchObject({
@@ -314,6 +318,31 @@ describe('Lambdas', () => {
   it('take context overrides given as -c strings', () => {
     const fn = prod.json.Resources[logicalId(prod.stack, prod.stack.functions.Authorizer)].Properties;
     expect(fn.Environment.Variables.AUTH_CACHE_TTL_SECONDS).toBe('0');
+  });
+
+  it('trace the share of requests context traceSampleRate names, and nothing, with no X-Ray permission, with tracing off', () => {
+    const rare = synth({ stage: 'dev', traceSampleRate: '0.001' }, false);
+    const off = synth({ stage: 'dev', tracing: 'false' }, false);
+    try {
+      for (const fn of Object.values(rare.stack.functions)) {
+        const props = rare.json.Resources[logicalId(rare.stack, fn)].Properties;
+        const { TRACING_ENABLED, TRACE_SAMPLE_RATE } = props.Environment.Variables;
+        expect(parseSettings({ TRACING_ENABLED, TRACE_SAMPLE_RATE })).toMatchObject({
+          tracingEnabled: true,
+          traceSampleRate: 0.001,
+        });
+      }
+      for (const fn of Object.values(off.stack.functions)) {
+        const props = off.json.Resources[logicalId(off.stack, fn)].Properties;
+        expect(props.TracingConfig).toBeUndefined();
+        expect(props.Environment.Variables.TRACING_ENABLED).toBe('false');
+      }
+      expect(JSON.stringify(off.json.Resources)).not.toContain('xray:');
+    } finally {
+      for (const s of [rare, off]) fs.rmSync(s.outdir, { recursive: true, force: true });
+    }
+    for (const bad of ['5%', '1.5', '-0.1', 'x'])
+      expect(() => synth({ stage: 'dev', traceSampleRate: bad }, false)).toThrow(/traceSampleRate/);
   });
 });
 
@@ -532,12 +561,22 @@ describe('least privilege', () => {
     }
   });
 
+  it('lets every Lambda send its trace segments (PutTraceSegments, the one X-Ray call lambdas/trace-sinks.ts makes)', () => {
+    for (const name of Object.keys(dev.stack.functions)) {
+      const xray = roleStatements(dev, name).filter((st) => actionsOf(st).some((a) => a.startsWith('xray:')));
+      expect([name, xray.map((st) => [actionsOf(st), resourcesOf(st)])]).toEqual([
+        name,
+        [[['xray:PutTraceSegments'], ['*']]],
+      ]);
+    }
+  });
+
   it('has no wildcard action and no "*" or index resource anywhere in the identity policies, but the named index the list Queries and X-Ray', () => {
     for (const [, statements] of statementsByRole(dev)) {
       for (const st of statements) {
-        // X-Ray's two actions have no resource-level permissions: `*` is the only resource they take.
+        // X-Ray's PutTraceSegments has no resource-level permissions: `*` is the only resource it takes.
         if (actionsOf(st).every((a) => a.startsWith('xray:'))) {
-          expect(actionsOf(st).sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+          expect(actionsOf(st)).toEqual(['xray:PutTraceSegments']);
           expect(resourcesOf(st)).toEqual(['*']);
           continue;
         }

@@ -4,12 +4,20 @@
 // replaces the SDK's default chain (lib/lambda-bundling.ts), is checked with a client built with the same options.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { AdminService } from '../../lib/admin';
 import { buildApp } from '../../lib/app';
-import { LAMBDA_ESBUILD_OPTIONS, type LambdaBundle, lambdaBundles } from '../../lib/lambda-bundling';
+import {
+  LAMBDA_ESBUILD_OPTIONS,
+  LAZY_BUNDLES,
+  type LambdaBundle,
+  lambdaBundles,
+  lazyBundleFile,
+} from '../../lib/lambda-bundling';
 import { ROUTES } from '../../lambdas/contract/routes';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { lambdaEnvironment } from '../../lambdas/contract/settings';
@@ -100,6 +108,9 @@ let host: ChildProcess | undefined;
 let hostOutput = '';
 let baseUrl: string;
 let key: string;
+/** Stands in for X-Ray's endpoint (the bundles reach it through AWS_ENDPOINT_URL_XRAY): the segments it was sent. */
+let xray: Server;
+const segments: { name: string; trace_id: string; annotations?: Record<string, string> }[] = [];
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'sas-bundles-'));
@@ -123,12 +134,33 @@ beforeAll(async () => {
     routes: Object.fromEntries(ROUTES.map((r) => [r.id, file(r.id)])),
   };
 
+  xray = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      if (req.method === 'POST' && req.url === '/TraceSegments')
+        for (const doc of (JSON.parse(body) as { TraceSegmentDocuments: string[] }).TraceSegmentDocuments)
+          segments.push(JSON.parse(doc) as (typeof segments)[number]);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"UnprocessedTraceSegments":[]}');
+    });
+  });
+  await new Promise<void>((resolve) => xray.listen(0, '127.0.0.1', resolve));
+
   const child = spawn(
     process.execPath,
     [...TSX_NODE_ARGS, path.join(__dirname, '../support/bundle-host.ts'), JSON.stringify(files)],
     {
       cwd: REPO_ROOT,
-      env: functionEnvironment(tables, work),
+      env: {
+        ...functionEnvironment(tables, work),
+        // Every request traced, its segments sent to the stand-in with the credentials Lambda would provide.
+        TRACING_ENABLED: 'true',
+        TRACE_SAMPLE_RATE: '1',
+        AWS_ENDPOINT_URL_XRAY: `http://127.0.0.1:${(xray.address() as AddressInfo).port}`,
+        AWS_ACCESS_KEY_ID: 'ASIAEXAMPLEBUNDLETEST',
+        AWS_SECRET_ACCESS_KEY: 'bundle-test-secret',
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     },
   );
@@ -156,6 +188,8 @@ afterAll(async () => {
     await exited;
     clearTimeout(killer);
   }
+  xray?.closeAllConnections();
+  await new Promise((resolve) => (xray ? xray.close(resolve) : resolve(undefined)));
   await tables?.drop();
   if (work) rmSync(work, { recursive: true, force: true });
 });
@@ -175,6 +209,32 @@ it('answers analyze, get-decision and refusals from the shipped bundles', async 
 
   expectError(await call(baseUrl, 'POST', '/signals/analyze', { body: urgentSignal() }), 401, 'UNAUTHORIZED');
   expectError(await call(baseUrl, 'GET', '/nowhere', { key }), 404, 'NOT_FOUND');
+});
+
+it('traces from the shipped bundles: a request is one trace of two segments, sent by the X-Ray client beside index.js', async () => {
+  segments.length = 0;
+  const analyzed = await call(baseUrl, 'POST', '/signals/analyze', { key, body: urgentSignal() });
+  expect(analyzed.status).toBe(200);
+  // Sent before each invocation returned: both are in by the time the reply is.
+  const [authorizer, route] = segments;
+  expect(segments).toHaveLength(2);
+  expect(authorizer).toMatchObject({
+    name: 'authorizer',
+    annotations: { request_id: analyzed.headers.get('x-request-id') },
+  });
+  expect(route).toMatchObject({
+    name: 'POST /api/v1/signals/analyze',
+    trace_id: authorizer.trace_id,
+    annotations: { decision_id: analyzed.json.decision_id },
+  });
+  // The client is a file of its own beside each index.js, never inside it.
+  for (const b of bundles) {
+    expect(readFileSync(b.file, 'utf8')).not.toContain('PutTraceSegments');
+    for (const importPath of Object.keys(LAZY_BUNDLES))
+      expect(readFileSync(path.join(path.dirname(b.file), lazyBundleFile(importPath)), 'utf8')).toContain(
+        'PutTraceSegments',
+      );
+  }
 });
 
 it('loads the spam model inside the analyze bundle', async () => {
@@ -248,10 +308,13 @@ describe('credentials: the environment Lambda provides, and nothing else', () =>
     const plainText = plain.outputFiles[0].text;
     for (const marker of CHAIN_MARKERS)
       expect({ marker, inPlainBundle: plainText.includes(marker) }).toEqual({ marker, inPlainBundle: true });
+    const lazy = Object.keys(LAZY_BUNDLES).map(lazyBundleFile);
     for (const b of bundles) {
-      const text = readFileSync(b.file, 'utf8');
-      for (const marker of CHAIN_MARKERS)
-        expect({ bundle: b.id, marker, found: text.includes(marker) }).toEqual({ bundle: b.id, marker, found: false });
+      for (const file of [b.file, ...lazy.map((name) => path.join(path.dirname(b.file), name))]) {
+        const text = readFileSync(file, 'utf8');
+        for (const marker of CHAIN_MARKERS)
+          expect({ file, marker, found: text.includes(marker) }).toEqual({ file, marker, found: false });
+      }
     }
   });
 

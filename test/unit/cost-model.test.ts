@@ -6,6 +6,8 @@ import {
   dynamoItemBytes,
   managedNlpCostPerMillion,
   perDecision,
+  tracingCostPerMillion,
+  tracingWaitCostPerMillionAtMost,
   writeUnitsFor,
 } from '../../bin/bench/cost-model';
 import { PRICES } from '../../bin/bench/prices';
@@ -82,5 +84,19 @@ describe('the managed NLP comparison', () => {
     // 2,000 characters: 20 units x $0.0001 x 3 requests = $0.006 a signal, $6,000 a million.
     expect(managedNlpCostPerMillion(2_000)).toBeCloseTo(6_000, 6);
     expect(managedNlpCostPerMillion(50)).toBeCloseTo(3 * 0.0001 * 3 * 1e6, 6);
+  });
+});
+
+describe('tracing', () => {
+  it('costs one X-Ray trace per traced request, at the share traced, whatever the volume', () => {
+    // By hand: 5% of a million requests traced = 50,000 traces x $5.00 a million = $0.25.
+    expect(tracingCostPerMillion(0.05)).toBeCloseTo(0.25, 9);
+    expect(tracingCostPerMillion(0)).toBe(0);
+    expect(tracingCostPerMillion(1)).toBeCloseTo(5, 9);
+  });
+
+  it('bounds what waiting for X-Ray adds to the Lambda bill', () => {
+    // By hand: 50,000 traced requests x 2 functions x 0.3 s x 0.5 GB x $0.0000133334 = $0.20.
+    expect(tracingWaitCostPerMillionAtMost(0.05, 300, 512)).toBeCloseTo(0.200001, 6);
   });
 });

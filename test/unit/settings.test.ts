@@ -23,6 +23,7 @@ describe('settings', () => {
       authCacheTtlSeconds: 0,
       decisionRetentionDays: 7,
       logLevel: 'WARN' as const,
+      traceSampleRate: 0.2,
     };
     expect(parseSettings(lambdaEnvironment(settings))).toEqual({ ...settings, dynamodbEndpoint: undefined });
   });
@@ -32,6 +33,15 @@ describe('settings', () => {
     expect(() => parseSettings({ [ENV.decisionRetentionDays]: '1.5' })).toThrow(/DECISION_RETENTION_DAYS/);
     expect(() => parseSettings({ [ENV.logLevel]: 'LOUD' })).toThrow(/POWERTOOLS_LOG_LEVEL/);
     expect(() => parseLocalSettings({ [ENV.port]: '70000' })).toThrow(/PORT/);
+  });
+
+  it('reads the share of requests traced as a number from 0 to 1, and refuses anything else', () => {
+    expect(parseSettings({}).traceSampleRate).toBe(0.05);
+    expect(parseSettings({ [ENV.traceSampleRate]: '0' }).traceSampleRate).toBe(0);
+    expect(parseSettings({ [ENV.traceSampleRate]: '1' }).traceSampleRate).toBe(1);
+    expect(parseSettings({ [ENV.traceSampleRate]: '.25' }).traceSampleRate).toBe(0.25);
+    for (const bad of ['5%', '1.5', '-0.1', '1e-2', 'NaN', '0x1'])
+      expect(() => parseSettings({ [ENV.traceSampleRate]: bad })).toThrow(/TRACE_SAMPLE_RATE/);
   });
 
   it('treats an empty variable as unset, and reads metrics as disabled only when told so', () => {
