@@ -6,8 +6,12 @@
 // only spam is non-English, and only SMS has no sender), so that German mail or a customer writing from a free-mail
 // address is not pushed towards the archive.
 import { parseSender } from './metadata';
-import { mixHash, tokenHashesMany } from './token-hashes';
+import * as hashes from './token-hashes';
 import type { TokenBuffer } from './tokens';
+
+// A module-local binding of the hash the word loop calls per token: not through the module object, which a CommonJS
+// host such as tsx or jest turns into getter calls (as phrase-matcher.ts does with the trie's tables).
+const { mixHash, tokenHashesMany } = hashes;
 
 /** Only the first tokens of subject + body feed the word features: bounded cost on long mail. */
 export const MODEL_TOKENS = 600;
