@@ -85,8 +85,8 @@ const [H_HTTP, H_HTTPS, H_NBSP, H_AMP] = tokenHashesMany(['http', 'https', 'nbsp
 const REPLY_SUBJECT = /^\s*(?:re|fwd?|aw|wg|tr|rv|sv)\s*:/i;
 
 export const SEEN_SIZE = 4096; // power of two, > 2 * (2 * MODEL_TOKENS + MAX_GRAMS + named features)
-// Per slot, the stamp of the call that filled it at 2 * slot and the feature at 2 * slot + 1: one cache miss for both.
-const seen = new Int32Array(2 * SEEN_SIZE);
+const seenKeys = new Int32Array(SEEN_SIZE);
+const seenStamp = new Int32Array(SEEN_SIZE);
 let stamp = 0;
 // The distinct-feature set of the current spamFeatures call (module state: no closure per call).
 let written = 0;
@@ -95,13 +95,13 @@ let target: Int32Array = new Int32Array(0);
 function add(f: number): void {
   let slot = (f ^ (f >>> 9)) & (SEEN_SIZE - 1);
   for (;;) {
-    if (seen[2 * slot] !== stamp) {
-      seen[2 * slot] = stamp;
-      seen[2 * slot + 1] = f;
+    if (seenStamp[slot] !== stamp) {
+      seenStamp[slot] = stamp;
+      seenKeys[slot] = f;
       target[written++] = f;
       return;
     }
-    if (seen[2 * slot + 1] === f) return;
+    if (seenKeys[slot] === f) return;
     slot = (slot + 1) & (SEEN_SIZE - 1);
   }
 }
@@ -227,7 +227,7 @@ const WEB_ADDRESS = /\bwww\.|\b[a-z0-9-]{2,}\.(?:com|net|org|biz|info|ly|co|me|i
 /**
  * What every match of WEB_ADDRESS contains: tested first, because WEB_ADDRESS is tried at every word start of the body
  * (8 to 26 us on a 2 KB e-mail), while this one starts with a literal V8 searches for (about 2 us). Most mail has
- * neither, and then both answer no. docs/performance.md, "the engine's warm speed".
+ * neither, and then both answer no. docs/performance.md, "Version 4, the engine's warm speed".
  */
 const WEB_ADDRESS_HINT = /\.(?:com|net|org|biz|info|ly|co|me|io|uk|cc|xyz|to)\b|www\./i;
 
@@ -239,7 +239,7 @@ export function spamFeatures(buf: TokenBuffer, sender: string | null | undefined
   stamp++;
   if (stamp === 0x7fffffff) {
     stamp = 1;
-    seen.fill(0);
+    seenStamp.fill(0);
   }
   written = 0;
   grams = 0;
