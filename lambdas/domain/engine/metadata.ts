@@ -121,24 +121,12 @@ const ADDRESS_IN_BRACKETS = /<\s*([^<>\s@]+@[^<>\s@]+)\s*>/;
 const BARE_ADDRESS = /([^\s<>"',;:@]+@[^\s<>"',;:@]+)/;
 
 export interface SenderInfo {
-  readonly address: string;
-  readonly local: string;
-  readonly domain: string;
+  address: string;
+  local: string;
+  domain: string;
 }
-
-// Four phases of scoring read the same signal's sender: the last sender's answer is kept, so one request parses it once.
-let lastSender: unknown = undefined;
-let lastSenderInfo: SenderInfo | null = null;
 
 export function parseSender(sender: unknown): SenderInfo | null {
-  if (sender !== lastSender) {
-    lastSender = sender;
-    lastSenderInfo = readSender(sender);
-  }
-  return lastSenderInfo;
-}
-
-function readSender(sender: unknown): SenderInfo | null {
   if (typeof sender !== 'string' || sender.length === 0) return null;
   const s = sender.length > 400 ? sender.slice(0, 400) : sender;
   const m = ADDRESS_IN_BRACKETS.exec(s) ?? BARE_ADDRESS.exec(s);
