@@ -93,6 +93,17 @@ describe('spam model features that age better than words (issue 22)', () => {
     expect(named(plain)).toEqual(expect.arrayContaining(['punctuation:8%+']));
   });
 
+  it('read a web address named without http, and not a sentence break, a file name or a one-letter name', () => {
+    const web = (body: string) => named(featuresOf('Hello', body)).includes('web_address');
+    expect(web('Claim your prize at www.prize-today before Friday')).toBe(true);
+    expect(web('Visit WINNERS-CLUB.CO.UK now')).toBe(true);
+    expect(web('Reply STOP or go to getit.ly/x')).toBe(true);
+    expect(web('The notes are on wiki.example.com.')).toBe(true);
+    expect(web('It is done. Come to the office. Info is attached.')).toBe(false);
+    expect(web('Open report.txt and acme.company.pdf')).toBe(false);
+    expect(web('x.com is one letter short of a name')).toBe(false);
+  });
+
   it('read the body only as far as the engine does (20,000 characters)', () => {
     const body = 'Dear team, the report is attached. '.repeat(600);
     expect(body.length).toBeGreaterThan(20_000);

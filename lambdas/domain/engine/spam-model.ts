@@ -3,16 +3,13 @@
 // spam-model.json (bucket numbers and integers, no text), loaded on first use into a small weight table. Its log-odds
 // are Platt-calibrated on data the weights were not fitted on, so `probability` means what it says and the scorer can
 // weigh it.
-import {
-  GRAM_FLAG,
-  NAMED_FEATURES,
-  SEEN_SIZE,
-  WORD_BUCKETS,
-  featureId,
-  spamFeatures,
-  trigramsRead,
-} from './spam-features';
+import * as features from './spam-features';
+import { NAMED_FEATURES, SEEN_SIZE, spamFeatures, trigramsRead } from './spam-features';
 import type { TokenBuffer } from './tokens';
+
+// Module-local bindings of what spamVerdict's loop reads per feature: not through the module object, which a CommonJS
+// host such as tsx or jest turns into getter calls (as phrase-matcher.ts does with the trie's tables).
+const { GRAM_FLAG, WORD_BUCKETS, featureId } = features;
 
 export const SPAM_MODEL_FORMAT = 'sas-spam-lr-2';
 

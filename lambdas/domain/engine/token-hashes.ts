@@ -50,10 +50,12 @@ export function tokenHashesMany(
   return { h1, h2, first };
 }
 
+/** MASK30 as this module's own constant: mixHash runs per token, and an imported name is a getter call under tsx. */
+const MIX_MASK = MASK30;
 /** Mixes two 30-bit hashes into one (for bigram features); stays a small integer. */
 export function mixHash(x: number, y: number): number {
   let h = Math.imul(x ^ 0x5bd1e995, 0x27d4eb2d) ^ y;
   h = Math.imul(h ^ (h >>> 15), 0x85ebca6b);
   h ^= h >>> 13;
-  return h & MASK30;
+  return h & MIX_MASK;
 }
