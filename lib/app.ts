@@ -23,6 +23,7 @@ import {
 } from './stack-context';
 import { booleanContext } from './stack/tables';
 import { DEFAULT_STAGE, stackNameFor } from './stack-outputs';
+import { parseFraction } from '../lambdas/contract/settings';
 
 export interface BuildAppOptions {
   /** Context, as `-c key=value` gives it (the CLI's own context still wins when run by the CLI). */
@@ -57,11 +58,8 @@ function intContext(app: App, key: IntContextKey): number {
 function fractionContext(app: App, key: FractionContextKey): number {
   const raw: unknown = app.node.tryGetContext(key);
   if (raw === undefined || raw === null || raw === '') return FRACTION_CONTEXT[key];
-  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
-  const value = Number(text);
-  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(text) || !(value >= 0 && value <= 1)) {
-    throw new Error(`context ${key} must be a number from 0 to 1, got ${JSON.stringify(raw)}`);
-  }
+  const value = parseFraction(typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '');
+  if (value === undefined) throw new Error(`context ${key} must be a number from 0 to 1, got ${JSON.stringify(raw)}`);
   return value;
 }
 

@@ -135,14 +135,20 @@ type WholeSetting =
 const setting = (env: Env, key: WholeSetting, min: number, max: number) =>
   integer(env, ENV[key], DEFAULT_SETTINGS[key], min, max);
 
-/** A share from 0 to 1, written as a decimal (`0.05`, `1`, `.5`). */
+/**
+ * A share from 0 to 1 written as a decimal (`0.05`, `1`, `.5`), or undefined for anything else: the one check of the
+ * variable (below) and of the stack's context value (lib/app.ts).
+ */
+export function parseFraction(text: string): number | undefined {
+  const value = Number(text);
+  return /^(\d+(\.\d*)?|\.\d+)$/.test(text) && value >= 0 && value <= 1 ? value : undefined;
+}
+
 function fraction(env: Env, name: string, fallback: number): number {
   const raw = present(env, name);
   if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(raw) || !(value >= 0 && value <= 1)) {
-    throw new SettingsError(`${name} must be a number from 0 to 1, got "${raw}"`);
-  }
+  const value = parseFraction(raw);
+  if (value === undefined) throw new SettingsError(`${name} must be a number from 0 to 1, got "${raw}"`);
   return value;
 }
 
