@@ -90,7 +90,7 @@ function lazyBundleCommands(inputDir: string, outputDir: string): string[] {
     `--platform=${o.platform}`,
     `--format=${o.format}`,
     `--target=${o.target}`,
-    '--minify',
+    ...(o.minify ? ['--minify'] : []),
     `--main-fields=${o.mainFields.join(',')}`,
     ...Object.entries(LAMBDA_ALIASES).map(([alias, file]) => `--alias:${alias}=${path.posix.join(inputDir, file)}`),
     '--log-level=warning',
