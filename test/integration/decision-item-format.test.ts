@@ -2,9 +2,8 @@
 // partners read must not change. A decision item written by version 3 (put here as it wrote it) and a compact one
 // come back identically through every read: GET, the list (both listing indexes, with a priority filter), a batch
 // replay's read, a feedback's target (after a feedback, too), the cursor check and the feedback report.
-import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { DECISIONS_TABLE, createTableInput } from '../../lambdas/contract/tables';
 import type { Decision } from '../../lambdas/domain/decision';
 import { newDecisionId } from '../../lambdas/domain/ids';
 import { encodeSketch } from '../../lambdas/domain/learning/sketch';
@@ -12,9 +11,8 @@ import { DynamoDecisionBatchStore } from '../../lambdas/stores/decision-batch-st
 import { DynamoDecisionListStore } from '../../lambdas/stores/decision-list-store';
 import { DynamoDecisionStore } from '../../lambdas/stores/decision-store';
 import { DynamoFeedbackStore } from '../../lambdas/stores/feedback-store';
-import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { dynamoItemBytes } from '../../bin/bench/cost-model';
-import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
+import { type TestTables, createRetiredListTable, createTestTables } from '../support/dynamodb';
 
 let tables: TestTables;
 beforeAll(async () => {
@@ -148,15 +146,7 @@ describe('a decision item', () => {
 it('of either format is listed, filtered by priority, from the listing index an upgrading table still reads', async () => {
   // A table as version 2 deployed it (decision_list, partition `workspace_id`): the list reads it until it is gone.
   const name = `${tables.names.decisions}-retired`;
-  const client = createDocumentClient({ endpoint: testEndpoint(), requestTimeoutMs: 4_000 });
-  await client.send(
-    new CreateTableCommand(
-      createTableInput(
-        { ...DECISIONS_TABLE, indexes: [...DECISIONS_TABLE.retiredIndexes!, ...DECISIONS_TABLE.indexes.slice(1)] },
-        name,
-      ),
-    ),
-  );
+  const { client } = await createRetiredListTable(name);
   try {
     const now = Date.now();
     const [old, oldLow, fresh, freshLow] = [

@@ -1,9 +1,9 @@
 // The listing index copies only what a listed decision needs (issue 23, "Corrections at the price of a write"): a
 // feedback's update of its decision writes nothing to it, the list and the feedback report answer as before, and a
 // table upgraded in place (the old index still there, the new one not yet built) keeps listing.
-import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { analyzeSignal } from '../../lambdas/application/analyze-signal';
-import { DECISIONS_TABLE, RETIRED_DECISION_LIST_INDEX, createTableInput } from '../../lambdas/contract/tables';
+import { RETIRED_DECISION_LIST_INDEX } from '../../lambdas/contract/tables';
 import type { FeedbackFields } from '../../lambdas/domain/ports';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTables } from '../../lib/local/provision';
@@ -13,7 +13,7 @@ import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { DynamoDecisionStore } from '../../lambdas/stores/decision-store';
 import { DynamoDecisionListStore } from '../../lambdas/stores/decision-list-store';
 import { DynamoFeedbackStore } from '../../lambdas/stores/feedback-store';
-import { testEndpoint } from '../support/dynamodb';
+import { createRetiredListTable, testEndpoint } from '../support/dynamodb';
 import type { Service } from '../../lambdas/service';
 import { serviceForFile } from '../support/local-api';
 
@@ -121,16 +121,8 @@ describe('the decision_list index', () => {
   it('falls back to the index it replaced while a table upgraded in place does not have it yet', async () => {
     // The table as an earlier version deployed it: the listing index copying every attribute, no decision_list.
     const name = `${world.tables.names.decisions}-old`;
-    const old = createTableInput(
-      {
-        ...DECISIONS_TABLE,
-        indexes: [...DECISIONS_TABLE.retiredIndexes!, ...DECISIONS_TABLE.indexes.slice(1)],
-      },
-      name,
-    );
+    const { client, input: old } = await createRetiredListTable(name);
     expect(old.GlobalSecondaryIndexes?.[0].IndexName).toBe(RETIRED_DECISION_LIST_INDEX);
-    const client = createDocumentClient({ endpoint: testEndpoint(), requestTimeoutMs: 4_000 });
-    await client.send(new CreateTableCommand(old));
     try {
       const ws = 'ws_list_index_upgrade';
       const decisions = new DynamoDecisionStore(client, name, 90);
@@ -151,15 +143,7 @@ describe('the decision_list index', () => {
     // Step 0: a table as the version before deployed it (decision_list, no decisions_by_priority), with its decisions
     // stored without the new partition attribute.
     const name = `${world.tables.names.decisions}-prio`;
-    const client = createDocumentClient({ endpoint: testEndpoint(), requestTimeoutMs: 4_000 });
-    await client.send(
-      new CreateTableCommand(
-        createTableInput(
-          { ...DECISIONS_TABLE, indexes: [...DECISIONS_TABLE.retiredIndexes!, ...DECISIONS_TABLE.indexes.slice(1)] },
-          name,
-        ),
-      ),
-    );
+    const { client } = await createRetiredListTable(name);
     try {
       const ws = 'ws_list_index_prio_upgrade';
       const decisions = new DynamoDecisionStore(client, name, 90);

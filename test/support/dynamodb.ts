@@ -1,8 +1,9 @@
 // Per-test-file tables in the run's DynamoDB Local (started by global-setup.ts).
 import { randomBytes } from 'node:crypto';
-import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { type CreateTableCommandInput, CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { type TableNames, ensureTables, tableNamesWithPrefix } from '../../lib/local/provision';
+import { DECISIONS_TABLE, createTableInput } from '../../lambdas/contract/tables';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 
 export function testEndpoint(): string {
@@ -34,6 +35,23 @@ export async function createTestTables(label: string): Promise<TestTables> {
       client.destroy();
     },
   };
+}
+
+/**
+ * A Decisions table named `name` as version 2 deployed it (its retired listing index, decision_list, where
+ * decisions_by_priority is now), for upgrade tests, with a client of its own: the test deletes the table and closes
+ * the client. `input` is what created it.
+ */
+export async function createRetiredListTable(
+  name: string,
+): Promise<{ client: DynamoDBDocumentClient; input: CreateTableCommandInput }> {
+  const input = createTableInput(
+    { ...DECISIONS_TABLE, indexes: [...DECISIONS_TABLE.retiredIndexes!, ...DECISIONS_TABLE.indexes.slice(1)] },
+    name,
+  );
+  const client = createDocumentClient({ endpoint: testEndpoint(), requestTimeoutMs: 4_000 });
+  await client.send(new CreateTableCommand(input));
+  return { client, input };
 }
 
 /** The decisions table's items whose `pk` starts with `prefix` (one strongly consistent Scan: small test tables). */
