@@ -66,3 +66,22 @@ describe('a short spam text sent as a support message', () => {
     expect(asking.recommended_action).not.toBe('archive');
   });
 });
+
+describe('spam wording and a model vote short of the cut on a support message', () => {
+  it('is archived when both agree, as on an e-mail', () => {
+    const a = score({
+      source: 'support_message',
+      body: 'Act now to claim your exclusive reward. This offer expires today, no purchase necessary',
+    });
+    expect(a.reasons.find((r) => r.code === 'SPAM_MODEL')?.weight).toBe(-25);
+    expect(a.recommended_action).toBe('archive');
+  });
+
+  it('is not archived when a person asks about the offer', () => {
+    const a = score({
+      source: 'support_message',
+      body: 'Can I still claim the free gift from your offer? I ordered today',
+    });
+    expect(a.recommended_action).not.toBe('archive');
+  });
+});

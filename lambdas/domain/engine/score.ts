@@ -163,8 +163,8 @@ function spamDraft(source: Source, sender: string | undefined, knownCustomer: bo
     },
     probability,
     long,
-    // A vote short of confident: on a support message always a doubt, on an e-mail a doubt unless other bulk
-    // evidence agrees (doubtSpamVote).
+    // A vote short of confident: a doubt unless other bulk evidence agrees (doubtSpamVote), on either channel (a
+    // support message archives only as spam: invariant 1).
     doubtful: !confident,
   };
 }
@@ -228,12 +228,11 @@ function weighBulkAgainstAlarm(drafts: Draft[], knownCustomer: boolean, longText
  * reason of another category (a sales enquiry, a billing question, a notification) it lowers the score a little but
  * does not choose the category: the text's own evidence does. Alone, it still archives.
  */
-function doubtSpamVote(vote: Draft, drafts: Draft[], always: boolean): boolean {
+function doubtSpamVote(vote: Draft, drafts: Draft[]): boolean {
   // Alone, a vote short of confident is no basis to archive: it needs bulk evidence of its own (spam or newsletter
   // wording, a bulk or no-reply sender) beside it.
   const corroborated = drafts.some((d) => d !== vote && d.discounted !== true && isBulk(d));
   const other =
-    always ||
     !corroborated ||
     drafts.some((d) => {
       if (d === vote || d.discounted === true || Math.abs(d.weight) < DOUBT_BESIDE_EVIDENCE) return false;
@@ -270,10 +269,7 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
   if (spam.draft) drafts.push(spam.draft);
   weighBulkAgainstAlarm(drafts, knownCustomer, spam.long);
   const doubted =
-    spam.draft !== null &&
-    spam.doubtful &&
-    guardOn('short_text_doubt') &&
-    doubtSpamVote(spam.draft, drafts, source === 'support_message');
+    spam.draft !== null && spam.doubtful && guardOn('short_text_doubt') && doubtSpamVote(spam.draft, drafts);
   // Invariant 4 reads the evidence as weighed: a long text the model is confident is spam states nothing.
   const spamBeyondDoubt = spam.long && spam.draft !== null && spam.draft.weight <= -60;
   const serious = guardOn('serious_problem') && !spamBeyondDoubt && statesSeriousProblem(drafts);
