@@ -1,5 +1,6 @@
 // The spam model's archive cut per channel (bin/train-spam-model.ts): the lowest calibrated P(spam) that keeps every
 // development source within the error budget on DEV, and the reliability tables the trainer and the eval print.
+import { LONG_TEXT_EVIDENCE, MIN_SPAM_EVIDENCE } from '../lambdas/domain/engine/spam-model';
 import type { Example } from './spam-examples';
 
 /** Cuts tried for a channel's archive threshold, lowest first. */
@@ -14,9 +15,11 @@ const DEV_BUDGET = 0.002;
 /**
  * No cut below this: mail later than the training mail reaches a high p more often than the DEV split shows (the
  * SpamAssassin test split's easy ham, 1.3% archived at the DEV-chosen 0.6; set after seeing that figure, see
- * docs/decision-engine.md).
+ * docs/decision-engine.md). A short support message has no such floor: the budget alone chooses its cut (on DEV and
+ * held out, no ordinary short message of any source reaches the p of the SMS spam the long cut missed).
  */
 const MIN_CUT = 0.8;
+const MIN_CUT_SHORT_MESSAGE = 0;
 
 export interface DevScore {
   source: string;
@@ -24,31 +27,47 @@ export interface DevScore {
   p: number;
 }
 
-/** DEV examples per channel: e-mail as sent; a web form's the same SpamAssassin mail without its sender. */
-export type CutChannel = 'email' | 'support_message' | 'trigram_text';
-export function channelSets(dev: { e: Example; p: number; pWeb: number }[]): Record<CutChannel, DevScore[]> {
+/**
+ * DEV examples per channel: e-mail as sent; a web form's the same SpamAssassin mail without its sender; a short
+ * support message's those of the web form's with MIN_SPAM_EVIDENCE to LONG_TEXT_EVIDENCE known words (the scorer's
+ * spamArchiveCut), not Thai text.
+ */
+export type CutChannel = 'email' | 'support_message' | 'short_message' | 'trigram_text';
+export function channelSets(
+  dev: { e: Example; p: number; pWeb: number; evidence: number }[],
+): Record<CutChannel, DevScore[]> {
   const email: DevScore[] = [];
   const web: DevScore[] = [];
+  const short: DevScore[] = [];
   const trigram: DevScore[] = [];
-  for (const { e, p, pWeb } of dev) {
+  for (const { e, p, pWeb, evidence } of dev) {
     if (e.label === 'hard_ham') continue; // may be archived: no part of the budget
+    const isShort = evidence >= MIN_SPAM_EVIDENCE && evidence < LONG_TEXT_EVIDENCE;
     if (e.corpus === 'thai') {
-      (e.trigramText === true ? trigram : web).push({ source: e.corpus, spam: e.spam, p });
+      if (e.trigramText === true) trigram.push({ source: e.corpus, spam: e.spam, p });
+      else {
+        web.push({ source: e.corpus, spam: e.spam, p });
+        if (isShort) short.push({ source: e.corpus, spam: e.spam, p });
+      }
       continue;
     }
     const source = e.corpus === 'sa' ? `sa ${e.spam ? 'spam' : 'easy_ham'}` : e.corpus;
     if (e.corpus === 'sa' || e.corpus === 'enron') email.push({ source, spam: e.spam, p });
     if (e.corpus === 'bugs' || e.corpus === 'alerts') email.push({ source, spam: false, p });
-    if (e.corpus !== 'enron') web.push({ source, spam: e.spam, p: e.corpus === 'sa' ? pWeb : p });
+    if (e.corpus !== 'enron') {
+      const row = { source, spam: e.spam, p: e.corpus === 'sa' ? pWeb : p };
+      web.push(row);
+      if (isShort) short.push(row);
+    }
   }
-  return { email, support_message: web, trigram_text: trigram };
+  return { email, support_message: web, short_message: short, trigram_text: trigram };
 }
 
 /** The lowest cut at which every ordinary source stays within the DEV budget. */
-export function chooseCut(rows: DevScore[]): number {
+export function chooseCut(rows: DevScore[], channel: CutChannel): number {
   const sources = [...new Set(rows.filter((r) => !r.spam).map((r) => r.source))];
   for (const cut of CUTS) {
-    if (cut < MIN_CUT) continue;
+    if (cut < (channel === 'short_message' ? MIN_CUT_SHORT_MESSAGE : MIN_CUT)) continue;
     const ok = sources.every((s) => {
       const ham = rows.filter((r) => !r.spam && r.source === s);
       return ham.filter((r) => r.p >= cut).length <= Math.floor(DEV_BUDGET * ham.length);

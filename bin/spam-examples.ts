@@ -1,6 +1,13 @@
 // The spam model's training examples (bin/train-spam-model.ts): every development corpus's messages as the engine's
 // spam features (lambdas/domain/engine/spam-features.ts), weighted as a fit's options say. The TEST split is never read.
-import { featureId, spamFeatures, trigramsRead } from '../lambdas/domain/engine/spam-features';
+import {
+  GRAM_FLAG,
+  PREFIX_FLAG,
+  WORD_BUCKETS,
+  featureId,
+  spamFeatures,
+  trigramsRead,
+} from '../lambdas/domain/engine/spam-features';
 import { TRIGRAM_TEXT_GRAMS } from '../lambdas/domain/engine/spam-model';
 import { TokenBuffer } from '../lambdas/domain/engine/tokens';
 import {
@@ -44,6 +51,9 @@ export const enronDev = (id: string) => fnv1a(id) % 10 === 5;
 export interface Example {
   id: string;
   features: Int32Array;
+  /** Of the features, the words and the Thai trigrams: what the verdict counts as known evidence where weighted. */
+  words: Int32Array;
+  grams: Int32Array;
   spam: boolean;
   weight: number;
   split: Split;
@@ -65,6 +75,17 @@ export function examples(options: FitOptions = SHIPPED): Example[] {
     buf.add(subject ?? '', 0, 1000);
     buf.add(body, 1, 20_000);
     return scratch.slice(0, spamFeatures(buf, sender, scratch)).map(featureId);
+  };
+  // The features, and of them the words and the Thai trigrams as spamVerdict tells them apart (before featureId strips
+  // the flags): where the model weighs them, they are the evidence the scorer counts.
+  const measured = (subject: string | null, body: string, sender: string | null) => {
+    const features = featuresOf(subject, body, sender);
+    const raw = scratch.subarray(0, features.length);
+    return {
+      features,
+      words: raw.filter((f) => f < WORD_BUCKETS && (f & (PREFIX_FLAG | GRAM_FLAG)) === 0),
+      grams: raw.filter((f) => (f & GRAM_FLAG) !== 0).map(featureId),
+    };
   };
   // As the engine tells text read mostly by its trigrams (spamVerdict's trigramText), from the features alone.
   const readByTrigrams = (body: string) => {
@@ -101,7 +122,7 @@ export function examples(options: FitOptions = SHIPPED): Example[] {
       out.push({
         id: withSender ? r.id : `${r.id}#web`,
         order: orderOf(r.id),
-        features: featuresOf(r.subject, r.body, withSender ? r.sender : null),
+        ...measured(r.subject, r.body, withSender ? r.sender : null),
         webFeatures: r.split === 'dev' ? featuresOf(r.subject, r.body, null) : undefined,
         spam: r.label === 'spam',
         weight: weight / copies.length,
@@ -116,7 +137,7 @@ export function examples(options: FitOptions = SHIPPED): Example[] {
       : out.push({
           id: `sms/${i}`,
           order: -1,
-          features: featuresOf(null, r.text, null),
+          ...measured(null, r.text, null),
           spam: r.spam,
           weight: r.spam ? (options.smsSpamWeight ?? 1) : 1,
           split: r.split,
@@ -128,7 +149,7 @@ export function examples(options: FitOptions = SHIPPED): Example[] {
     out.push({
       id: r.id,
       order: -1,
-      features: featuresOf(r.subject, r.body, r.sender),
+      ...measured(r.subject, r.body, r.sender),
       spam: false,
       weight: 1,
       split: r.split === 'train' && enronDev(r.id) ? 'dev' : r.split,
@@ -139,7 +160,7 @@ export function examples(options: FitOptions = SHIPPED): Example[] {
     out.push({
       id: r.id,
       order: -1,
-      features: featuresOf(null, r.text, null),
+      ...measured(null, r.text, null),
       spam: r.spam,
       weight: r.spam ? (options.smsSpamWeight ?? 1) : 1,
       split: r.split,
@@ -155,7 +176,7 @@ export function examples(options: FitOptions = SHIPPED): Example[] {
     out.push({
       id,
       order: -1,
-      features: featuresOf(subject, body, null),
+      ...measured(subject, body, null),
       spam: false,
       weight: 1,
       split: k === 0 ? 'train' : 'dev',

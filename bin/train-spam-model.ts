@@ -6,12 +6,14 @@
 //                                            out-of-fold log-odds (5 folds over TRAIN + DEV)
 //   npx tsx bin/train-spam-model.ts --tune   fitted on TRAIN, calibrated on DEV, DEV figures printed: what the
 //                                            engine's thresholds were chosen with (`npm run eval -- --dev`)
+//   npx tsx bin/train-spam-model.ts --check  the whole refit compared with the file, nothing written (exit 1 if
+//                                            they differ)
 // Options (L2, words kept, example weights) are chosen on the time-ordered dev split with bin/spam-dev-check.ts.
 // Deterministic: same data, same file.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { NAMED_FEATURES } from '../lambdas/domain/engine/spam-features';
-import { SPAM_MODEL_FORMAT, type SpamModelFile } from '../lambdas/domain/engine/spam-model';
+import { GRAMS_PER_WORD, SPAM_MODEL_FORMAT, type SpamModelFile } from '../lambdas/domain/engine/spam-model';
 import { NEVER, auc, channelSets, chooseCut, reliabilityReport, type CutChannel, type DevScore } from './spam-cuts';
 import { SHIPPED, examples, type Example, type FitOptions, type SpamCorpus } from './spam-examples';
 import {
@@ -33,7 +35,12 @@ export function modelFile(
   model: Fitted,
   calibration: { a: number; b: number },
   trainedOn: string,
-  archiveAt: SpamModelFile['archive_at'] = { email: 0.9, support_message: 0.9, trigram_text: NEVER },
+  archiveAt: SpamModelFile['archive_at'] = {
+    email: 0.9,
+    support_message: 0.9,
+    short_message: 0.9,
+    trigram_text: NEVER,
+  },
 ): SpamModelFile {
   const buckets: number[] = [];
   for (let f = 0; f < WORD_BUCKETS; f++) if (model.weights[f] !== 0) buckets.push(f);
@@ -58,12 +65,26 @@ export function modelFile(
   };
 }
 
+/** Known evidence as spamVerdict counts it: the example's words the model weighs, and a word per 4 weighed trigrams. */
+export function evidenceOf(model: Fitted, e: Example): number {
+  let words = 0;
+  let grams = 0;
+  for (const f of e.words) if (model.weights[f] !== 0) words++;
+  for (const f of e.grams) if (model.weights[f] !== 0) grams++;
+  return words + Math.floor(grams / GRAMS_PER_WORD);
+}
+
 /** Scores the examples with a fitted model and a calibration: p as sent, and p without the sender (a web form). */
 function scoreDev(model: Fitted, calibration: { a: number; b: number }, rows: Example[]) {
   return rows.map((e) => {
     const z = logit(model, e);
     const zWeb = e.webFeatures ? logitOf(model, e.webFeatures) : z;
-    return { e, p: sigmoid(calibration.a * z + calibration.b), pWeb: sigmoid(calibration.a * zWeb + calibration.b) };
+    return {
+      e,
+      p: sigmoid(calibration.a * z + calibration.b),
+      pWeb: sigmoid(calibration.a * zWeb + calibration.b),
+      evidence: evidenceOf(model, e),
+    };
   });
 }
 
@@ -95,11 +116,12 @@ function leaveOneOut(all: Example[], held: SpamCorpus): string[] {
   return lines;
 }
 
-const CHANNELS = ['email', 'support_message', 'trigram_text'] as const;
+const CHANNELS = ['email', 'support_message', 'short_message', 'trigram_text'] as const;
 const cutsOf = (sets: Record<CutChannel, DevScore[]>) => ({
-  email: chooseCut(sets.email),
-  support_message: chooseCut(sets.support_message),
-  trigram_text: chooseCut(sets.trigram_text),
+  email: chooseCut(sets.email, 'email'),
+  support_message: chooseCut(sets.support_message, 'support_message'),
+  short_message: chooseCut(sets.short_message, 'short_message'),
+  trigram_text: chooseCut(sets.trigram_text, 'trigram_text'),
 });
 
 function main(): void {
@@ -146,7 +168,7 @@ function main(): void {
       .filter((r) => r.e.split === 'dev')
       .map((r) => {
         const p = sigmoid(calibration.a * r.z + calibration.b);
-        return { e: r.e, p, pWeb: p };
+        return { e: r.e, p, pWeb: p, evidence: evidenceOf(model, r.e) };
       });
     const oofSets = channelSets(devOof);
     for (const channel of CHANNELS)
@@ -157,6 +179,13 @@ function main(): void {
       'train and dev splits (bin/data-splits.ts) of spamassassin-dev.jsonl, sms-spam-collection.tsv, sms-thai.jsonl, enron-berkeley.jsonl, an eighth of the training bugs and of the alert rules; Platt-calibrated on out-of-fold log-odds (5 folds), the archive cuts chosen on the dev split with a model fitted on train';
   }
   const file = modelFile(model, calibration, trainedOn, archiveAt);
+  if (process.argv.includes('--check')) {
+    // The shipped file must be what this script makes of the data: byte for byte.
+    const same = readFileSync(OUT, 'utf8') === `${JSON.stringify(file)}\n`;
+    console.log(same ? `${OUT}: reproduced byte for byte` : `${OUT}: differs from the refit`);
+    if (!same) process.exitCode = 1;
+    return;
+  }
   writeFileSync(OUT, `${JSON.stringify(file)}\n`);
   console.log(
     `wrote ${OUT}: ${file.bucket_deltas.length} buckets, ${NAMED_FEATURES.length} named features, ${JSON.stringify(file).length} bytes, platt a=${calibration.a} b=${calibration.b}, archive at ${JSON.stringify(archiveAt)}`,

@@ -109,7 +109,7 @@ export function spamArchiveFigures(scored: Scored[]): { figures: Figure[]; lines
     figure(`  Thai spam -> archive (of ${thaiSpam.length}; where the text shows it)`, share(thaiSpam, archived), ''),
   ];
   const lines = [
-    `Archive cuts on the calibrated P(spam), per channel (spam-model.json, chosen on DEV): email ${spamArchiveThreshold('email')}, support_message ${spamArchiveThreshold('support_message')}`,
+    `Archive cuts on the calibrated P(spam), per channel (spam-model.json, chosen on DEV): email ${spamArchiveThreshold('email')}, support_message ${spamArchiveThreshold('support_message')} (6-19 known words: ${spamArchiveThreshold('short_message')})`,
   ];
   const buf = new TokenBuffer();
   const rows: DevScore[] = [];

@@ -43,3 +43,45 @@ describe('a question in spam', () => {
     expect(a.recommended_action).not.toBe('archive');
   });
 });
+
+describe('a short spam text sent as a support message', () => {
+  // Between the short message's cut and the channel's long cut: version 4's first model sent these to a person.
+  it.each([
+    'Hot singles in your area want to chat tonight. Text DATE to 69669 now, 1.50 per msg',
+    'Your account is due a refund of 350. Claim it today at www.refund-now.co.uk before it expires',
+  ])('is archived on the short message cut: %s', (body) => {
+    expect(spamArchiveThreshold('short_message')).toBeLessThan(spamArchiveThreshold('support_message'));
+    const a = score({ source: 'support_message', body });
+    expect(a.reasons.find((r) => r.code === 'SPAM_MODEL')?.weight).toBe(-60);
+    expect(a.recommended_action).toBe('archive');
+  });
+
+  it('is not archived on that cut as an e-mail, nor is a short question about a refund', () => {
+    const spam = 'Your account is due a refund of 350. Claim it today at www.refund-now.co.uk before it expires';
+    expect(score({ source: 'email', body: spam }).recommended_action).not.toBe('archive');
+    const asking = score({
+      source: 'support_message',
+      body: 'When will the refund of 350 reach my account? I asked last week',
+    });
+    expect(asking.recommended_action).not.toBe('archive');
+  });
+});
+
+describe('spam wording and a model vote short of the cut on a support message', () => {
+  it('is archived when both agree, as on an e-mail', () => {
+    const a = score({
+      source: 'support_message',
+      body: 'Act now to claim your exclusive reward. This offer expires today, no purchase necessary',
+    });
+    expect(a.reasons.find((r) => r.code === 'SPAM_MODEL')?.weight).toBe(-25);
+    expect(a.recommended_action).toBe('archive');
+  });
+
+  it('is not archived when a person asks about the offer', () => {
+    const a = score({
+      source: 'support_message',
+      body: 'Can I still claim the free gift from your offer? I ordered today',
+    });
+    expect(a.recommended_action).not.toBe('archive');
+  });
+});

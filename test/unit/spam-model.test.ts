@@ -229,7 +229,7 @@ describe('the confident cut on a long e-mail (issue 22: chosen on the time-order
       bucket_weights: words.map(() => 0),
       named: [...NAMED_FEATURES],
       named_weights: NAMED_FEATURES.map(() => 0),
-      archive_at: { email: 0.7, support_message: 0.9, trigram_text: 1.01 },
+      archive_at: { email: 0.7, support_message: 0.9, short_message: 0.9, trigram_text: 1.01 },
     };
   }
   afterEach(() => useSpamModel(null));

@@ -5,7 +5,10 @@
 export const ARCHIVE_GUARDS = [
   /** Invariant 1: archive only where no-human mail exists (archivableCategory). */
   'channel',
-  /** Invariant 2: a web form's spam is archived from its own, stricter cut (the model file's archive_at). */
+  /**
+   * Invariant 2: a support message is archived from its own cuts (the model file's archive_at: support_message, and
+   * short_message for 6-19 known words), not e-mail's.
+   */
   'web_form_cut',
   /** Invariant 3: a person asking for something is not archived unless the model is confident. */
   'person_asking',

@@ -33,7 +33,7 @@ import {
   freeShare,
   withoutTemplates,
 } from './alert-text';
-import { spamArchiveThreshold, spamVerdict } from './spam-model';
+import { LONG_TEXT_EVIDENCE, MIN_SPAM_EVIDENCE, spamArchiveCut, spamVerdict } from './spam-model';
 import { guardOn } from './archive-guards';
 import { categoryDrafts, categoryOf, chooseCategory, dropWhere, hasCode, isProblem } from './category-choice';
 
@@ -46,17 +46,14 @@ export const BODY_SCAN_CHARS = 20_000;
 /**
  * Spam probabilities at which the model's vote counts (a long e-mail; anything else) and at or below which it reads
  * the text as ordinary mail. The cut from which it archives on its own is the model file's, per channel
- * (spamArchiveThreshold: chosen on the dev split for the error budget by bin/train-spam-model.ts).
+ * (spamArchiveCut: chosen on the dev split for the error budget by bin/train-spam-model.ts).
  */
 export const SPAM_LIKELY = 0.15;
 export const SPAM_LIKELY_SHORT_TEXT = 0.3;
 export const ORDINARY_MAIL = 0.03;
-/** Known model words below which the model does not vote, and from which a text counts as long. */
-const MIN_SPAM_EVIDENCE = 6;
 /** On a short text, a reason of another category at least this heavy makes a doubtful spam vote a doubt only. */
 const DOUBT_BESIDE_EVIDENCE = 10;
 const DOUBTFUL_SPAM_WEIGHT = -10;
-const LONG_TEXT_EVIDENCE = 20;
 
 /** Bulk evidence must be at least this many times the alarm evidence to outweigh it. */
 const BULK_OVER_ALARM = 1.5;
@@ -146,16 +143,18 @@ interface SpamCall {
 function spamDraft(source: Source, sender: string | undefined, knownCustomer: boolean): SpamCall {
   if (!SPAM_CHANNELS.has(source) || knownCustomer)
     return { draft: null, probability: null, long: false, doubtful: false };
-  const { probability, evidence, trigramText } = spamVerdict(matcher.buf, sender);
-  // A few known words are no basis for a vote (short business notes share them with spam); confidence still reads p.
-  if (evidence < MIN_SPAM_EVIDENCE && guardOn('min_evidence'))
+  const verdict = spamVerdict(matcher.buf, sender);
+  const { probability, evidence } = verdict;
+  // The channel's cut on the calibrated probability (invariant 2: a web form's is its own).
+  const channel = source === 'support_message' && guardOn('web_form_cut') ? 'support_message' : 'email';
+  const confident = probability >= spamArchiveCut(channel, verdict);
+  // A few known words are no basis for a doubt (short business notes share them with spam), only for a call that
+  // clears the channel's long cut; confidence still reads p.
+  if (evidence < MIN_SPAM_EVIDENCE && !confident && guardOn('min_evidence'))
     return { draft: null, probability, long: false, doubtful: false };
   const long = evidence >= LONG_TEXT_EVIDENCE;
   const likely = source === 'email' && long ? SPAM_LIKELY : SPAM_LIKELY_SHORT_TEXT;
   if (probability < likely) return { draft: null, probability, long, doubtful: false };
-  // The channel's cut on the calibrated probability (invariant 2: a web form's is its own).
-  const channel = source === 'support_message' && guardOn('web_form_cut') ? 'support_message' : 'email';
-  const confident = probability >= spamArchiveThreshold(trigramText ? 'trigram_text' : channel);
   return {
     draft: {
       code: 'SPAM_MODEL',
@@ -164,8 +163,8 @@ function spamDraft(source: Source, sender: string | undefined, knownCustomer: bo
     },
     probability,
     long,
-    // A vote short of confident: on a support message always a doubt, on an e-mail a doubt unless other bulk
-    // evidence agrees (doubtSpamVote).
+    // A vote short of confident: a doubt unless other bulk evidence agrees (doubtSpamVote), on either channel (a
+    // support message archives only as spam: invariant 1).
     doubtful: !confident,
   };
 }
@@ -229,12 +228,11 @@ function weighBulkAgainstAlarm(drafts: Draft[], knownCustomer: boolean, longText
  * reason of another category (a sales enquiry, a billing question, a notification) it lowers the score a little but
  * does not choose the category: the text's own evidence does. Alone, it still archives.
  */
-function doubtSpamVote(vote: Draft, drafts: Draft[], always: boolean): boolean {
+function doubtSpamVote(vote: Draft, drafts: Draft[]): boolean {
   // Alone, a vote short of confident is no basis to archive: it needs bulk evidence of its own (spam or newsletter
   // wording, a bulk or no-reply sender) beside it.
   const corroborated = drafts.some((d) => d !== vote && d.discounted !== true && isBulk(d));
   const other =
-    always ||
     !corroborated ||
     drafts.some((d) => {
       if (d === vote || d.discounted === true || Math.abs(d.weight) < DOUBT_BESIDE_EVIDENCE) return false;
@@ -271,10 +269,7 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
   if (spam.draft) drafts.push(spam.draft);
   weighBulkAgainstAlarm(drafts, knownCustomer, spam.long);
   const doubted =
-    spam.draft !== null &&
-    spam.doubtful &&
-    guardOn('short_text_doubt') &&
-    doubtSpamVote(spam.draft, drafts, source === 'support_message');
+    spam.draft !== null && spam.doubtful && guardOn('short_text_doubt') && doubtSpamVote(spam.draft, drafts);
   // Invariant 4 reads the evidence as weighed: a long text the model is confident is spam states nothing.
   const spamBeyondDoubt = spam.long && spam.draft !== null && spam.draft.weight <= -60;
   const serious = guardOn('serious_problem') && !spamBeyondDoubt && statesSeriousProblem(drafts);

@@ -35,12 +35,21 @@ export interface SpamModelFile {
    */
   archive_at: ArchiveCuts;
 }
-/** Cuts per channel, and one for text read mostly by its trigrams (a script without word lists), on any channel. */
+/**
+ * Cuts per channel; one for a short support message (MIN_SPAM_EVIDENCE to LONG_TEXT_EVIDENCE known words: an SMS, a
+ * line in a form), whose ordinary messages do not drift towards spam the way later long mail does; and one for text
+ * read mostly by its trigrams (a script without word lists), on any channel.
+ */
 export interface ArchiveCuts {
   email: number;
   support_message: number;
+  short_message: number;
   trigram_text: number;
 }
+/** Known model words below which the model's word counts only as a call that clears the channel's long cut. */
+export const MIN_SPAM_EVIDENCE = 6;
+/** Known model words from which a text is long (the scorer weighs a long text's vote more). */
+export const LONG_TEXT_EVIDENCE = 20;
 
 // Word weights live in a small open-addressing table (128 KB), not a dense 2^18 array (1 MB): a request reads a few
 // hundred scattered slots, and between requests the caches are cold; the small table measured about 20 us faster.
@@ -91,6 +100,8 @@ function loadModel(m: SpamModelFile): LoadedModel {
     keys[slot] = bucket;
     values[slot] = m.bucket_weights[i] / m.scale;
   }
+  if (typeof m.archive_at?.short_message !== 'number')
+    throw new Error('spam-model.json: archive_at has no short_message cut: retrain');
   const named = Float32Array.from(m.named_weights, (w) => w / m.scale);
   return { keys, values, named, bias: m.bias / m.scale, a: m.platt_a, b: m.platt_b, archiveAt: m.archive_at };
 }
@@ -109,8 +120,20 @@ export interface SpamVerdict {
 /** The calibrated P(spam) from which a channel's mail is archived on the model's word (the model file's error budget). */
 export const spamArchiveThreshold = (channel: keyof ArchiveCuts): number => spamModel().archiveAt[channel];
 
+/**
+ * The cut a verdict must clear to archive on the model's word: Thai text's own; a short support message's own (chosen
+ * on the short DEV messages: an SMS sits at a lower p than a spam mail); otherwise the channel's. With fewer than
+ * MIN_SPAM_EVIDENCE known words, the channel's long cut (a few words are no basis for a lower one).
+ */
+export function spamArchiveCut(channel: 'email' | 'support_message', verdict: SpamVerdict): number {
+  const cuts = spamModel().archiveAt;
+  if (verdict.trigramText) return cuts.trigram_text;
+  const short = verdict.evidence >= MIN_SPAM_EVIDENCE && verdict.evidence < LONG_TEXT_EVIDENCE;
+  return channel === 'support_message' && short ? cuts.short_message : cuts[channel];
+}
+
 /** Character trigrams of another script count as this many to one known word when the verdict says what it read. */
-const GRAMS_PER_WORD = 4;
+export const GRAMS_PER_WORD = 4;
 /** From this many Thai trigrams a text is Thai (a sentence or two), whatever Latin links and codes sit beside it. */
 export const TRIGRAM_TEXT_GRAMS = 8;
 
