@@ -56,6 +56,10 @@ const PROBES: readonly Probe[] = [
     body: 'I cannot log in since this morning, the app says my password is wrong but I reset it twice. Can you help?',
   },
   { source: 'support_message', body: 'FREE entry to win a brand new phone! Text WIN to 80085 now. T&C apply.' },
+  // Short support messages whose spam vote sits between the short-message cut and the long one, and below it beside
+  // spam wording: they archive or not by those cuts alone.
+  { source: 'support_message', body: 'Dear customer your account has a bonus waiting, call us free now to claim it' },
+  { source: 'support_message', body: 'Congratulations you have been chosen for a cash reward. Call now to claim before midnight.' },
   {
     source: 'task',
     subject: 'App crashes on launch after upgrade',
