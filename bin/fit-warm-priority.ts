@@ -35,10 +35,10 @@ export interface Source {
 }
 
 /** Two inner splits, each both ways: four decisions of every taught signal, so a choice rests on more than one split. */
-const SEEDS = ['inner', 'inner2'];
+export const SEEDS = ['inner', 'inner2'];
 
 /** The inner halves of a taught half: inside each label, by hash of `inner:` + id, every other one. */
-function innerHalves(rows: readonly RankedDecision[], seed: string): [RankedDecision[], RankedDecision[]] {
+export function innerHalves(rows: readonly RankedDecision[], seed: string): [RankedDecision[], RankedDecision[]] {
   const byLabel = new Map<string, RankedDecision[]>();
   for (const r of rows) byLabel.set(r.label, [...(byLabel.get(r.label) ?? []), r]);
   const a: RankedDecision[] = [];
@@ -51,7 +51,7 @@ function innerHalves(rows: readonly RankedDecision[], seed: string): [RankedDeci
   return [a, b];
 }
 
-const commonOf = (rows: readonly RankedDecision[]): Priority => {
+export const commonOf = (rows: readonly RankedDecision[]): Priority => {
   const counts = new Map<Priority, number>();
   for (const d of rows) counts.set(taughtPriority(d), (counts.get(taughtPriority(d)) ?? 0) + 1);
   return [...counts].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0][0];
