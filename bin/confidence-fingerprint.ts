@@ -59,7 +59,10 @@ const PROBES: readonly Probe[] = [
   // Short support messages whose spam vote sits between the short-message cut and the long one, and below it beside
   // spam wording: they archive or not by those cuts alone.
   { source: 'support_message', body: 'Dear customer your account has a bonus waiting, call us free now to claim it' },
-  { source: 'support_message', body: 'Congratulations you have been chosen for a cash reward. Call now to claim before midnight.' },
+  {
+    source: 'support_message',
+    body: 'Congratulations you have been chosen for a cash reward. Call now to claim before midnight.',
+  },
   {
     source: 'task',
     subject: 'App crashes on launch after upgrade',
