@@ -30,7 +30,7 @@ export interface PriorityFit {
 // Fitted by bin/fit-warm-priority.ts on the TAUGHT halves only of the 23 development sources (each split again in two,
 // one half teaching the other and back), never on a tested half: temper and half-say by the log loss of the taught
 // priority, then the margin by fewest sources below their constant answer. docs/decision-engine.md has the grid and the
-// leave-one-source-out check.
+// leave-one-source-out check. Refitted under PRIORITY_LIKE_HISTORY: the same constants.
 export const PRIORITY_FIT: PriorityFit = { temper: 0.03, teachingHalf: 100, margin: 0.8, marginHalf: 3000 };
 /**
  * When a signal is like the history (predict.ts, HistoryBar): the text evidence of any taught priority, not only of the

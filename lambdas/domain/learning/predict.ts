@@ -247,8 +247,8 @@ export interface LabelShare {
 /**
  * Every live label of `field` with its naive Bayes scores, when the signal is like what the best label was taught
  * (the out-of-distribution check of predictField, its bar `lower` nats per feature lower, and without its evidence
- * margin) or, given a HistoryBar, like what any label was taught; undefined otherwise. Read by the learned priority (learned-priority.ts), which starts from the label
- * frequencies and tempers the text's say.
+ * margin) or, given a HistoryBar, like what any label was taught; undefined otherwise. Read by the learned priority
+ * (learned-priority.ts), which starts from the label frequencies and tempers the text's say.
  */
 export function labelScores(
   model: WorkspaceModel,
