@@ -11,7 +11,7 @@ import { labelScores } from '../lambdas/domain/learning/predict';
 import { sketchSignal } from '../lambdas/domain/learning/sketch';
 import {
   PRIORITY_FIT,
-  PRIORITY_GATE_LOWER,
+  PRIORITY_LIKE_HISTORY,
   decidePriority,
   overridesGlobal,
   type PriorityFit,
@@ -76,7 +76,7 @@ export function innerSources(): Source[] {
         const model = taughtModel(key, teach);
         const common = commonOf(teach);
         for (const d of decide) {
-          const scores = labelScores(model, 'priority', sketchSignal(key, d.signal), PRIORITY_GATE_LOWER);
+          const scores = labelScores(model, 'priority', sketchSignal(key, d.signal), PRIORITY_LIKE_HISTORY);
           rows.push({
             scores: scores?.map((s) => ({ label: s.label, text: s.text, docs: s.docs })),
             truth: taughtPriority(d),

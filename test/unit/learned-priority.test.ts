@@ -74,6 +74,37 @@ describe('a workspace that imported its priorities', () => {
     expect(d.confidence).toBeLessThan(0.5);
   });
 
+  it('reads a long ticket that is partly new words as like its history, and gives it the workspace priority', () => {
+    // The sketch's 96 features, about half of them words never taught: the best-scored priority (high, the
+    // attached-log tickets) has about 0.47 nats of text evidence per feature, under the flat 0.5 a signal needed before,
+    // over the lower bar a long signal's steadier average needs now (docs/decision-engine.md, "Warm"). Its words do not
+    // beat the most common priority by the margin, so the workspace's low replaces the global engine's answer.
+    const long: Signal = {
+      ...ticket(41, 'see the attached log'),
+      subject: 'Customers on the premium plan cannot download their monthly statements',
+    };
+    const global = scoreSignal(long, now);
+    expect(global.priority).not.toBe('low');
+    const d = decide(model, long);
+    expect(d.priority).toBe('low');
+    expect(d.reasons.map((r) => r.code)).toContain('LEARNED_PRIORITY');
+  });
+
+  it("keeps the global priority for a bank customer's question, however many tickets it was taught", () => {
+    const query: Signal = {
+      workspace_id: 'ws_t',
+      source: 'support_message',
+      received_at: now.toISOString(),
+      body: 'I was charged twice for the same card payment at a shop yesterday, can you refund one of them to my account?',
+    };
+    const global = scoreSignal(query, now);
+    for (const taught of [tickets, [...tickets, ...tickets, ...tickets, ...tickets]]) {
+      const d = decide(history(taught), query);
+      expect(d.priority).toBe(global.priority);
+      expect(d.confidence).toBe(global.confidence);
+    }
+  });
+
   it('keeps the global priority and confidence for a signal unlike its history', () => {
     const unlike: Signal = {
       workspace_id: 'ws_t',

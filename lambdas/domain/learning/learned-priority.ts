@@ -1,6 +1,6 @@
 // The priority a workspace learned from its own history (issue 31; docs/decision-engine.md, "Warm: a workspace's own
-// priorities"). For a signal like what the workspace was taught (predict.ts's out-of-distribution check, its bar a
-// little lower for the priority), each taught priority's chance starts from how often the workspace gave it (its
+// priorities"). For a signal like what the workspace was taught (predict.ts's out-of-distribution check, read on any
+// taught priority: PRIORITY_LIKE_HISTORY), each taught priority's chance starts from how often the workspace gave it (its
 // `docs`: a prior, not a tie-break), and the words move it by a tempered naive Bayes score (a naive Bayes share of 0.99
 // is right far less often), more so the more it was taught. The decision backs off to the workspace's most common
 // priority unless another priority's chance beats it by a margin: a constant answer is what a workspace would get
@@ -10,7 +10,7 @@
 // so (at most n / (n + 1) for a priority taught n times). Deterministic.
 import type { Priority } from '../decision';
 import type { WorkspaceModel } from './model';
-import { type LabelShare, labelScores } from './predict';
+import { type HistoryBar, type LabelShare, labelScores } from './predict';
 import type { Sketch } from './sketch';
 
 /** How far the words may move a workspace's own priority frequencies: fitted constants (bin/fit-warm-priority.ts). */
@@ -30,13 +30,16 @@ export interface PriorityFit {
 // Fitted by bin/fit-warm-priority.ts on the TAUGHT halves only of the 23 development sources (each split again in two,
 // one half teaching the other and back), never on a tested half: temper and half-say by the log loss of the taught
 // priority, then the margin by fewest sources below their constant answer. docs/decision-engine.md has the grid and the
-// leave-one-source-out check.
+// leave-one-source-out check. Refitted under PRIORITY_LIKE_HISTORY: the same constants.
 export const PRIORITY_FIT: PriorityFit = { temper: 0.03, teachingHalf: 100, margin: 0.8, marginHalf: 3000 };
 /**
- * The out-of-distribution bar is this much lower (nats per feature) for the priority than for a category: a report
- * from the same tracker shares fewer words with its priority's reports than a query with its intent's.
+ * When a signal is like the history (predict.ts, HistoryBar): the text evidence of any taught priority, not only of the
+ * best-scored one (a tracker's report shares fewer words with its own priority's reports than a query with its
+ * intent's), against a bar lower for long signals and higher for large histories. Chosen by bin/fit-warm-gate.ts on the
+ * inner splits of the taught halves, among bars that let through no more unlike text than the one before (the best
+ * label's evidence >= 0.5): docs/decision-engine.md, "Warm".
  */
-export const PRIORITY_GATE_LOWER = 0.2;
+export const PRIORITY_LIKE_HISTORY: HistoryBar = { bar: 0.65, perLengthDecade: -0.5, perSizeDecade: 0.2 };
 
 const RANK: Record<Priority, number> = { low: 0, medium: 1, high: 2, critical: 3 };
 const isPriority = (label: string): label is Priority => Object.hasOwn(RANK, label);
@@ -104,7 +107,7 @@ export function learnedPriority(
   sketch: Sketch,
   fit: PriorityFit = PRIORITY_FIT,
 ): LearnedPriority | undefined {
-  const scores = labelScores(model, 'priority', sketch, PRIORITY_GATE_LOWER);
+  const scores = labelScores(model, 'priority', sketch, PRIORITY_LIKE_HISTORY);
   return scores === undefined ? undefined : decidePriority(scores, fit);
 }
 

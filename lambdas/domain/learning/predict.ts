@@ -206,6 +206,32 @@ function likeTaught(scored: Scored, sketch: Sketch, lower = 0): boolean {
   return TEXT[scored.best] / Math.max(1, scored.n) >= minText;
 }
 
+/**
+ * A bar for "like the history" that reads the text evidence of ANY taught label (nats per feature, format 2; format 1
+ * the same 0.1 lower as likeTaught's) and moves with the signal's length and the history's size: per decade of
+ * features over 30 (a long signal's average is steadier), and per decade of taught signals over 100 (never lower: a
+ * large history makes any text of its language look a little like it). Used by the learned priority.
+ */
+export interface HistoryBar {
+  bar: number;
+  perLengthDecade: number;
+  perSizeDecade: number;
+}
+
+function likeHistory(scored: Scored, sketch: Sketch, b: HistoryBar): boolean {
+  let top = -Infinity;
+  let docs = 0;
+  for (let li = 0; li < scored.count; li++)
+    if (scored.live[li] === 1) {
+      top = Math.max(top, TEXT[li]);
+      docs += scored.labels[li].docs;
+    }
+  const n = Math.max(1, scored.n);
+  const format = sketch.f === 2 ? 0 : MIN_TEXT_EVIDENCE_PER_FEATURE_FORMAT_2 - MIN_TEXT_EVIDENCE_PER_FEATURE;
+  const size = Math.max(0, Math.log10(docs / 100));
+  return top / n >= b.bar - format + b.perLengthDecade * Math.log10(n / 30) + b.perSizeDecade * size;
+}
+
 /** One label's share of the learned labels' probability and what taught it, from the last scoreLabels. */
 export interface LabelShare {
   label: string;
@@ -221,17 +247,19 @@ export interface LabelShare {
 /**
  * Every live label of `field` with its naive Bayes scores, when the signal is like what the best label was taught
  * (the out-of-distribution check of predictField, its bar `lower` nats per feature lower, and without its evidence
- * margin); undefined otherwise. Read by the learned priority (learned-priority.ts), which starts from the label
- * frequencies and tempers the text's say.
+ * margin) or, given a HistoryBar, like what any label was taught; undefined otherwise. Read by the learned priority
+ * (learned-priority.ts), which starts from the label frequencies and tempers the text's say.
  */
 export function labelScores(
   model: WorkspaceModel,
   field: LearnedField,
   sketch: Sketch,
-  lower = 0,
+  lower: number | HistoryBar = 0,
 ): LabelShare[] | undefined {
   const scored = scoreLabels(model, field, sketch);
-  if (scored === undefined || !likeTaught(scored, sketch, lower)) return undefined;
+  if (scored === undefined) return undefined;
+  if (typeof lower === 'number' ? !likeTaught(scored, sketch, lower) : !likeHistory(scored, sketch, lower))
+    return undefined;
   const out: LabelShare[] = [];
   for (let li = 0; li < scored.count; li++)
     if (scored.live[li] === 1)
