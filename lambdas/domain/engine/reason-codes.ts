@@ -196,7 +196,28 @@ const TABLE = {
 } as const satisfies Record<string, Row>;
 
 function reasonCodeInfo([min, max, traits, message]: Row): ReasonCodeInfo {
-  const info: ReasonCodeInfo = { min, max };
+  // Every record has every field, in this order (a trait it lacks is undefined): one object shape, so that the scoring
+  // phases' reads of a trait (infoOf(code).topic, ...) stay monomorphic; records built field by field, in each row's
+  // own order, had some forty shapes and every such read went through V8's megamorphic lookup.
+  const info: ReasonCodeInfo = {
+    min,
+    max,
+    category: undefined,
+    problem: undefined,
+    archive: undefined,
+    topic: undefined,
+    negatable: undefined,
+    accumulates: undefined,
+    cancelledByRecovery: undefined,
+    cancelledByClosure: undefined,
+    severityClass: undefined,
+    serious: undefined,
+    bulk: undefined,
+    writer: undefined,
+    mailing: undefined,
+    tone: undefined,
+    message: undefined,
+  };
   for (const word of traits.split(' ').filter((w) => w !== '')) {
     if (word in FLAGS) info[FLAGS[word as keyof typeof FLAGS]] = true;
     else if (word in TONES) info.tone = TONES[word as keyof typeof TONES];
