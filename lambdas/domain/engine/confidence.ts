@@ -167,7 +167,7 @@ export function confidenceFeatures(c: ConfidenceInput, ordinal: Readonly<Record<
   const task = s === 'task';
   const taskSeverity = task ? severity / 60 : 0;
   // One literal in CONFIDENCE_FEATURES' order: it runs on every decision, and spreads of mapped arrays there cost
-  // about 3 KB of garbage per call (docs/performance.md, "The engine's warm speed, again").
+  // about 3 KB of garbage per call (docs/performance.md, "Version 4, the engine's warm speed, again").
   return [
     1,
     s === 'email' ? 1 : 0,
