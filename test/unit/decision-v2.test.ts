@@ -116,7 +116,7 @@ describe('language', () => {
   });
 
   // Letters only some of the languages write count as well, in the subject as in the body; the first the detector
-  // reads is U+00A1, the opening exclamation mark (language.ts skips that pass for text without any such letter).
+  // reads is U+00A1, the opening exclamation mark.
   it('tells es from the opening exclamation mark, which the same words without it do not say', () => {
     expect(score({ source: 'support_message', body: 'Pedido ahora!' }).language).toBe('pt');
     expect(score({ source: 'support_message', body: '¡Pedido ahora!' }).language).toBe('es');

@@ -279,20 +279,8 @@ function otherScript(buf: TokenBuffer): string | null {
   return thai > other ? 'th' : 'und';
 }
 
-/**
- * A code unit from U+00A1 on: the first that otherScript or letterHints reads (a marked Latin letter, `¿`, another
- * script). Mail without one in its opening (most of it) skips both passes: they would find nothing (otherScript
- * answers null with no Thai nor other script; letterHints adds nothing). A hint before the work, as the spam features'
- * WEB_ADDRESS_HINT: the regular expression scans the opening several times faster than the two loops.
- */
-const BEYOND_BASIC_LATIN = /[\xa1-\uffff]/;
-const opensBeyondBasicLatin = (text: string): boolean =>
-  BEYOND_BASIC_LATIN.test(text.length > LETTER_CHARS ? text.slice(0, LETTER_CHARS) : text);
-
 export function detectLanguage(buf: TokenBuffer): string {
-  // LETTER_CHARS >= SCRIPT_CHARS: the hint covers what both passes read.
-  const marked = opensBeyondBasicLatin(buf.texts[0]) || opensBeyondBasicLatin(buf.texts[1]);
-  const script = marked ? otherScript(buf) : null;
+  const script = otherScript(buf);
   if (script !== null) return script;
   const W = words();
   hits.fill(0);
@@ -304,10 +292,8 @@ export function detectLanguage(buf: TokenBuffer): string {
     // A word several languages share ("la", "de", "in") counts a share to each.
     if (langs !== undefined) for (const l of langs) hits[l] += 1 / langs.length;
   }
-  if (marked) {
-    letterHints(buf.texts[0]);
-    letterHints(buf.texts[1]);
-  }
+  letterHints(buf.texts[0]);
+  letterHints(buf.texts[1]);
   let top = 0;
   let next = 0;
   for (let l = 0; l < LANGS.length; l++) {
