@@ -115,6 +115,14 @@ describe('language', () => {
     expect(score({ source: 'email', body }).language).toBe(language);
   });
 
+  // Letters only some of the languages write count as well, in the subject as in the body; the first the detector
+  // reads is U+00A1, the opening exclamation mark.
+  it('tells es from the opening exclamation mark, which the same words without it do not say', () => {
+    expect(score({ source: 'support_message', body: 'Pedido ahora!' }).language).toBe('pt');
+    expect(score({ source: 'support_message', body: '¡Pedido ahora!' }).language).toBe('es');
+    expect(score({ source: 'support_message', subject: '¡Pedido ahora!', body: 'Pedido ahora' }).language).toBe('es');
+  });
+
   it('says und for a text in another script', () => {
     expect(score({ source: 'email', body: 'Пожалуйста, проверьте отчёт сегодня вечером.' }).language).toBe('und');
   });

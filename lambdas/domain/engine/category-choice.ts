@@ -2,7 +2,7 @@
 // that depend on the chosen category; with the draft helpers every phase uses.
 import { type Category } from '../decision';
 import type { Signal, Source } from '../signal';
-import { FREE_MAIL, asNumber, own, parseSender, parseTime, type Meta } from './metadata';
+import { FREE_MAIL, asNumber, own, parseTime, type Meta, type SenderInfo } from './metadata';
 import type { Draft } from './draft';
 import { ARCHIVE_CATEGORIES, CATEGORY_PRECEDENCE, infoOf, type ReasonCode } from './reason-codes';
 
@@ -75,6 +75,7 @@ export function categoryDrafts(
   drafts: Draft[],
   category: Category,
   signal: Signal,
+  sender: SenderInfo | null,
   source: Source,
   md: Meta | null,
   now: Date,
@@ -107,7 +108,6 @@ export function categoryDrafts(
       message: `metadata amount/deal_value is at least ${w === 20 ? '100,000' : '10,000'}`,
     });
   }
-  const sender = parseSender(signal.sender);
   if (category === 'sales_opportunity' && sender && sender.domain.includes('.')) {
     if (FREE_MAIL.has(sender.domain))
       drafts.push({ code: 'SENDER_FREE_MAIL', weight: -5, message: 'sales lead from a free-mail address' });

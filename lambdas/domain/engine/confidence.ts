@@ -33,7 +33,6 @@ export interface ConfidenceInput {
   authorSeverity?: boolean;
 }
 
-const SOURCES: readonly Source[] = ['email', 'support_message', 'task', 'internal', 'crm_event'];
 const BAND_EDGES = [35, 60, 80];
 const clamp = (x: number, lo: number, hi: number) => (x < lo ? lo : x > hi ? hi : x);
 export const CONFIDENCE_FEATURES = [
@@ -73,7 +72,6 @@ export const CONFIDENCE_FEATURES = [
 ] as const;
 // Alerts and tickets: which band the score fell in (a middle band is kept for more labels than an edge), and for a
 // ticket the way the severity model moved it (signed: a ticket it reads as serious lands in a band fewer priorities fit).
-const BANDS = ['critical', 'high', 'medium', 'low'] as const;
 const bandOf = (score: number) => (score >= 80 ? 0 : score >= 60 ? 1 : score >= 35 ? 2 : 3);
 
 /** Alerts rank 1 (info) to 3 (critical), tickets 1 (trivial) to 5 (critical). */
@@ -162,9 +160,21 @@ export function confidenceFeatures(c: ConfidenceInput, ordinal: Readonly<Record<
   let band = 100;
   for (const e of BAND_EDGES) band = Math.min(band, Math.abs(c.score - e + 0.5));
   const p = c.spamProbability;
+  const s = c.source;
+  // The score's band (0 critical .. 3 low), one-hot for alerts and tickets (CONFIDENCE_FEATURES' *_critical .. *_low).
+  const b = bandOf(c.score);
+  const alert = s === 'internal';
+  const task = s === 'task';
+  const taskSeverity = task ? severity / 60 : 0;
+  // One literal in CONFIDENCE_FEATURES' order: it runs on every decision, and spreads of mapped arrays there cost
+  // about 3 KB of garbage per call (docs/performance.md, "Version 4, the engine's warm speed, again").
   return [
     1,
-    ...SOURCES.map((s) => (s === c.source ? 1 : 0)),
+    s === 'email' ? 1 : 0,
+    s === 'support_message' ? 1 : 0,
+    task ? 1 : 0,
+    alert ? 1 : 0,
+    s === 'crm_event' ? 1 : 0,
     c.archived ? 1 : 0,
     c.heldBack === true ? 1 : 0,
     p === null ? 0 : Math.abs(2 * p - 1),
@@ -180,11 +190,20 @@ export function confidenceFeatures(c: ConfidenceInput, ordinal: Readonly<Record<
     // A doubted vote weighs by how likely spam the model read the text (a vote at 0.3 is wrong far less often than one
     // at 0.75, docs/decision-engine.md "Confidence: reproducing the model"), not as one flag.
     c.modelDoubted === true && p !== null ? p : 0,
-    ...BANDS.map((_, i) => (c.source === 'internal' && bandOf(c.score) === i ? 1 : 0)),
-    ...BANDS.map((_, i) => (c.source === 'task' && bandOf(c.score) === i ? 1 : 0)),
-    c.source === 'task' ? severity / 60 : 0,
+    alert && b === 0 ? 1 : 0,
+    alert && b === 1 ? 1 : 0,
+    alert && b === 2 ? 1 : 0,
+    alert && b === 3 ? 1 : 0,
+    task && b === 0 ? 1 : 0,
+    task && b === 1 ? 1 : 0,
+    task && b === 2 ? 1 : 0,
+    task && b === 3 ? 1 : 0,
+    taskSeverity,
     rankedKind(c) === 'task' ? logit(bandFits('task', ordinal.task, c.score, c.reasons)) : 0,
-    ...BANDS.map((_, i) => (c.source === 'task' && bandOf(c.score) === i ? severity / 60 : 0)),
+    b === 0 ? taskSeverity : 0,
+    b === 1 ? taskSeverity : 0,
+    b === 2 ? taskSeverity : 0,
+    b === 3 ? taskSeverity : 0,
   ];
 }
 

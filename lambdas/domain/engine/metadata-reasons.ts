@@ -1,5 +1,4 @@
 // Phase 2 of scoring: reasons from metadata (VIP, customer tier, tags, severity) and from the kind of sender.
-import type { Signal } from '../signal';
 import { REASON_CODES, infoOf } from './reason-codes';
 import {
   SEVERITY_WORDS,
@@ -11,19 +10,23 @@ import {
   TIER_PAID,
   TIER_VIP,
   own,
-  parseSender,
   shortString,
   stringList,
   type Meta,
+  type SenderInfo,
   type TagKind,
 } from './metadata';
 import type { Draft } from './draft';
 
-/** Appends the metadata and sender reasons to `drafts`; says whether the partner vouches for the sender. */
-export function metadataDrafts(drafts: Draft[], signal: Signal, md: Meta | null): { knownCustomer: boolean } {
-  const sender = parseSender(signal.sender);
+/** Appends the metadata and sender reasons (`sender`: the signal's, parsed) to `drafts`; says whether the partner vouches for the sender. */
+export function metadataDrafts(
+  drafts: Draft[],
+  sender: SenderInfo | null,
+  md: Meta | null,
+): { knownCustomer: boolean } {
   let vip = false;
-  if (own(md, 'vip') === true || own(md, 'vip') === 'true' || own(md, 'vip') === 1) {
+  const vipFlag = own(md, 'vip');
+  if (vipFlag === true || vipFlag === 'true' || vipFlag === 1) {
     drafts.push({ code: 'VIP_SENDER', weight: 15, message: 'metadata.vip is true' });
     vip = true;
   } else if (sender) {

@@ -15,7 +15,7 @@ import {
 } from './invariants';
 import { detectLanguage } from './language';
 import { CODES, SOURCE_BIT } from './lexicon-trie';
-import { own, parseSender, type Meta } from './metadata';
+import { own, parseSender, type Meta, type SenderInfo } from './metadata';
 import { metadataDrafts } from './metadata-reasons';
 import type { Draft } from './draft';
 import { PhraseMatcher } from './phrase-matcher';
@@ -65,7 +65,7 @@ const textOf = (v: unknown): string => (typeof v === 'string' ? v : '');
 const EXTRA_TEXT_KEYS = ['event', 'event_type', 'type'] as const;
 
 /** Phase 1: reasons from the text, as the phrase matcher recorded them. */
-function textDrafts(signal: Signal, md: Meta | null, source: Source): Draft[] {
+function textDrafts(signal: Signal, md: Meta | null, source: Source, sender: SenderInfo | null): Draft[] {
   const buf = matcher.buf;
   buf.reset();
   let subject = textOf(signal.subject);
@@ -83,7 +83,7 @@ function textDrafts(signal: Signal, md: Meta | null, source: Source): Draft[] {
   const alertShaped =
     source !== 'internal' &&
     source !== 'crm_event' &&
-    (templated || FIRING_HINT.test(subject) || MONITORING_SENDER.test(parseSender(signal.sender)?.local ?? ''));
+    (templated || FIRING_HINT.test(subject) || MONITORING_SENDER.test(sender?.local ?? ''));
   buf.add(subject, 0, SUBJECT_SCAN_CHARS);
   buf.add(body, 1, BODY_SCAN_CHARS);
   const extra: string[] = [];
@@ -104,11 +104,12 @@ function textDrafts(signal: Signal, md: Meta | null, source: Source): Draft[] {
   const drafts: Draft[] = [];
   for (const c of touched) {
     const code = CODES[c];
+    const info = infoOf(code);
     let weight = matcher.hitWeight[c];
     if (code === 'URGENCY_LANGUAGE') weight = (matcher.hitCount[c] >= 2 ? 15 : 10) / (matcher.hitDeep[c] === 1 ? 2 : 1);
-    if (infoOf(code).accumulates) weight = Math.max(REASON_CODES[code].min, weight);
+    if (info.accumulates) weight = Math.max(info.min, weight);
     weight = Math.round(weight);
-    let message = infoOf(code).message?.(matcher.hitPhrase[c]) ?? code;
+    let message = info.message?.(matcher.hitPhrase[c]) ?? code;
     if (matcher.hitDeep[c] === 1 && weight > 0) message += ', late in a long text (half weight)';
     drafts.push({ code, weight, message });
     matcher.hitCount[c] = 0;
@@ -260,10 +261,12 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
       ? signal.metadata
       : null;
 
-  const drafts = textDrafts(signal, md, source);
+  // The sender, parsed once for the phases that read it (text, metadata, category).
+  const sender = parseSender(signal.sender);
+  const drafts = textDrafts(signal, md, source, sender);
   // Invariant 1: spam wording is no evidence from a system the partner controls (task, internal, crm_event).
   if (!SPAM_CHANNELS.has(source)) dropWhere(drafts, (d) => categoryOf(d) === 'spam');
-  const { knownCustomer } = metadataDrafts(drafts, signal, md);
+  const { knownCustomer } = metadataDrafts(drafts, sender, md);
   const bulkSender = !knownCustomer && hasCode(drafts, 'BULK_SENDER'); // invariant 5 reads it: alarm words never unmake it
   const spam = spamDraft(source, typeof signal.sender === 'string' ? signal.sender : undefined, knownCustomer);
   if (spam.draft) drafts.push(spam.draft);
@@ -274,7 +277,7 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
   const spamBeyondDoubt = spam.long && spam.draft !== null && spam.draft.weight <= -60;
   const serious = guardOn('serious_problem') && !spamBeyondDoubt && statesSeriousProblem(drafts);
   const { category, best, second } = chooseCategory(drafts, source, md);
-  categoryDrafts(drafts, category, signal, source, md, now);
+  categoryDrafts(drafts, category, signal, sender, source, md, now);
   // List footers ("unsubscribe"), notification wording and spam phrases also sit under discussions between people:
   // when the model reads a long text as ordinary mail, such wording alone sends it to review, not to the archive.
   const ordinary =
