@@ -1,9 +1,10 @@
-// API key format, checksum and hashing. Pure code (node:crypto only): used by the authorizer and the admin CLI.
+// API key format, checksum and hashing. Pure code (node:crypto and node:zlib only): used by the authorizer and the admin CLI.
 //
 // Format: `sas_live_` or `sas_test_`, 32 random base62 characters, then a 6-character checksum: CRC32 (IEEE, as
 // zlib computes it) of everything before it, in base62 (0-9A-Za-z), most significant digit first, padded with 0.
 // The checksum lets the authorizer refuse typos and garbage without a database read.
 import { hash, randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 
 export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const KEY_ENVIRONMENTS = ['live', 'test'] as const;
@@ -12,23 +13,6 @@ export type KeyEnvironment = (typeof KEY_ENVIRONMENTS)[number];
 const RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 const KEY_PATTERN = /^sas_(live|test)_[0-9A-Za-z]{38}$/;
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-/** CRC32 (IEEE 802.3, reflected, as zlib.crc32) of the UTF-8 bytes of `text`. */
-export function crc32(text: string): number {
-  let crc = 0xffffffff;
-  for (const byte of Buffer.from(text, 'utf8')) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
 
 /** Base62 of a non-negative integer, most significant digit first, left-padded with `0` to `width`. */
 export function toBase62(value: number, width: number): string {
@@ -41,6 +25,7 @@ export function toBase62(value: number, width: number): string {
   return out.padStart(width, '0');
 }
 
+/** Node's own CRC32 (zlib's, of the UTF-8 bytes): the hand-written table loop it replaced cost the authorizer a few µs. */
 export function keyChecksum(body: string): string {
   return toBase62(crc32(body), CHECKSUM_LENGTH);
 }
