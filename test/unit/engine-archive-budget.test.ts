@@ -8,6 +8,11 @@ import type { Signal } from '../../lambdas/domain/signal';
 const NOW = new Date('2026-03-02T10:00:00Z');
 const score = (s: Omit<Signal, 'workspace_id' | 'received_at'>) =>
   scoreSignal({ workspace_id: 'ws_test', received_at: '2026-03-02T09:00:00Z', ...s }, NOW);
+/** A web form's or an SMS gateway's message: the decision, and the spam model's points in it (undefined: no vote). */
+const supportMessage = (body: string) => {
+  const decision = score({ source: 'support_message', body });
+  return { action: decision.recommended_action, vote: decision.reasons.find((r) => r.code === 'SPAM_MODEL')?.weight };
+};
 
 describe('text in a script without word lists', () => {
   it('answers th for Thai, also beside a Latin link, and und for Cyrillic', () => {
@@ -30,17 +35,15 @@ describe('text in a script without word lists', () => {
 
 describe('a question in spam', () => {
   it('is archived when the model clears the channel cut', () => {
-    const a = score({
-      source: 'support_message',
-      body: 'WINNER!! You have been selected for a 900 GBP prize reward. Want it? To claim call 09061701461 now, T&C apply',
-    });
-    expect(a.reasons.find((r) => r.code === 'SPAM_MODEL')?.weight).toBe(-60);
-    expect(a.recommended_action).toBe('archive');
+    expect(
+      supportMessage(
+        'WINNER!! You have been selected for a 900 GBP prize reward. Want it? To claim call 09061701461 now, T&C apply',
+      ),
+    ).toEqual({ action: 'archive', vote: -60 });
   });
 
   it('is not archived when a person asks with a vote short of the cut', () => {
-    const a = score({ source: 'support_message', body: 'Can you tell me how to change the card on my account?' });
-    expect(a.recommended_action).not.toBe('archive');
+    expect(supportMessage('Can you tell me how to change the card on my account?').action).not.toBe('archive');
   });
 });
 
@@ -51,37 +54,28 @@ describe('a short spam text sent as a support message', () => {
     'Your account is due a refund of 350. Claim it today at www.refund-now.co.uk before it expires',
   ])('is archived on the short message cut: %s', (body) => {
     expect(spamArchiveThreshold('short_message')).toBeLessThan(spamArchiveThreshold('support_message'));
-    const a = score({ source: 'support_message', body });
-    expect(a.reasons.find((r) => r.code === 'SPAM_MODEL')?.weight).toBe(-60);
-    expect(a.recommended_action).toBe('archive');
+    expect(supportMessage(body)).toEqual({ action: 'archive', vote: -60 });
   });
 
   it('is not archived on that cut as an e-mail, nor is a short question about a refund', () => {
     const spam = 'Your account is due a refund of 350. Claim it today at www.refund-now.co.uk before it expires';
     expect(score({ source: 'email', body: spam }).recommended_action).not.toBe('archive');
-    const asking = score({
-      source: 'support_message',
-      body: 'When will the refund of 350 reach my account? I asked last week',
-    });
-    expect(asking.recommended_action).not.toBe('archive');
+    expect(supportMessage('When will the refund of 350 reach my account? I asked last week').action).not.toBe(
+      'archive',
+    );
   });
 });
 
 describe('spam wording and a model vote short of the cut on a support message', () => {
   it('is archived when both agree, as on an e-mail', () => {
-    const a = score({
-      source: 'support_message',
-      body: 'Act now to claim your exclusive reward. This offer expires today, no purchase necessary',
-    });
-    expect(a.reasons.find((r) => r.code === 'SPAM_MODEL')?.weight).toBe(-25);
-    expect(a.recommended_action).toBe('archive');
+    expect(
+      supportMessage('Act now to claim your exclusive reward. This offer expires today, no purchase necessary'),
+    ).toEqual({ action: 'archive', vote: -25 });
   });
 
   it('is not archived when a person asks about the offer', () => {
-    const a = score({
-      source: 'support_message',
-      body: 'Can I still claim the free gift from your offer? I ordered today',
-    });
-    expect(a.recommended_action).not.toBe('archive');
+    expect(supportMessage('Can I still claim the free gift from your offer? I ordered today').action).not.toBe(
+      'archive',
+    );
   });
 });

@@ -36,6 +36,22 @@ function history(tickets: readonly { signal: Signal; priority: string }[]) {
 const decide = (model: ReturnType<typeof history>, signal: Signal) =>
   applyWorkspace(scoreSignal(signal, now), signal, policy, model, sketchSignal(key, signal));
 
+const signalOf = (source: Signal['source'], body: string, subject?: string): Signal => ({
+  workspace_id: 'ws_t',
+  source,
+  received_at: now.toISOString(),
+  body,
+  ...(subject === undefined ? {} : { subject }),
+});
+
+/** The workspace's decision keeps the global engine's priority and confidence. */
+function expectGlobal(model: ReturnType<typeof history>, signal: Signal) {
+  const global = scoreSignal(signal, now);
+  const d = decide(model, signal);
+  expect(d.priority).toBe(global.priority);
+  expect(d.confidence).toBe(global.confidence);
+}
+
 describe('a workspace that imported its priorities', () => {
   // 27 of 36 tickets low; the 9 high ones also mention a crash log, as the new ticket does.
   const tickets = [
@@ -91,31 +107,20 @@ describe('a workspace that imported its priorities', () => {
   });
 
   it("keeps the global priority for a bank customer's question, however many tickets it was taught", () => {
-    const query: Signal = {
-      workspace_id: 'ws_t',
-      source: 'support_message',
-      received_at: now.toISOString(),
-      body: 'I was charged twice for the same card payment at a shop yesterday, can you refund one of them to my account?',
-    };
-    const global = scoreSignal(query, now);
-    for (const taught of [tickets, [...tickets, ...tickets, ...tickets, ...tickets]]) {
-      const d = decide(history(taught), query);
-      expect(d.priority).toBe(global.priority);
-      expect(d.confidence).toBe(global.confidence);
-    }
+    const query = signalOf(
+      'support_message',
+      'I was charged twice for the same card payment at a shop yesterday, can you refund one of them to my account?',
+    );
+    for (const taught of [tickets, [...tickets, ...tickets, ...tickets, ...tickets]])
+      expectGlobal(history(taught), query);
   });
 
   it('keeps the global priority and confidence for a signal unlike its history', () => {
-    const unlike: Signal = {
-      workspace_id: 'ws_t',
-      source: 'email',
-      received_at: now.toISOString(),
-      subject: 'Quarterly invoice',
-      body: 'Dear finance team, attached is the invoice for the catering of the annual meeting in Lisbon.',
-    };
-    const global = scoreSignal(unlike, now);
-    const d = decide(model, unlike);
-    expect(d.priority).toBe(global.priority);
-    expect(d.confidence).toBe(global.confidence);
+    const unlike = signalOf(
+      'email',
+      'Dear finance team, attached is the invoice for the catering of the annual meeting in Lisbon.',
+      'Quarterly invoice',
+    );
+    expectGlobal(model, unlike);
   });
 });
