@@ -112,11 +112,7 @@ function addSenderFeatures(sender: string | null | undefined): void {
   const parsed = parseSender(sender);
   if (!parsed) return;
   const local = parsed.local;
-  let letters = '';
-  for (let i = 0; i < local.length; i++) {
-    const c = local.charCodeAt(i);
-    if (c >= 97 && c <= 122) letters += local[i];
-  }
+  const letters = local.replace(/[^a-z]/g, '');
   add(bucketed(local.length, [4, 8, 14], LOCAL_IDS));
   const lt = (sender as string).indexOf('<');
   const name = (lt > 0 ? (sender as string).slice(0, lt) : '').replace(/["']/g, '').trim().toLowerCase();
