@@ -2,7 +2,13 @@
 // its author called info, and a `high` band for a critical or a warning one, so the band an alert lands in says
 // how likely it is kept. Written here, no corpus text.
 import { lastConfidenceInput, scoreSignal } from '../../lambdas/domain/engine';
-import { labelChances, rankedKind } from '../../lambdas/domain/engine/confidence';
+import {
+  CONFIDENCE_FEATURES,
+  confidenceFeatures,
+  currentConfidenceModel,
+  labelChances,
+  rankedKind,
+} from '../../lambdas/domain/engine/confidence';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
 const alert = (subject: string, body: string) =>
@@ -48,5 +54,27 @@ describe('the ordinal model behind a ranked decision', () => {
     );
     expect(a.priority).toBe('high');
     expect(rankedKind(lastConfidenceInput())).toBeNull();
+  });
+});
+
+describe('the confidence model reads every feature it names', () => {
+  // confidenceFeatures writes its features as one literal, in CONFIDENCE_FEATURES' order: a name added without its
+  // value (or the reverse) would shift every weight after it and no decision would say so.
+  it('computes one value per named feature, for every kind of signal', () => {
+    const { ordinal } = currentConfidenceModel();
+    const kinds = [
+      { source: 'email', subject: 'Invoice 4471', body: 'Please check why we were charged twice.' },
+      { source: 'support_message', body: 'FREE entry to win a brand new phone! Text WIN to 80085 now.' },
+      { source: 'task', subject: 'App crashes on launch', body: 'The app crashes on every launch since the upgrade.' },
+      { source: 'internal', subject: 'DiskSpaceLow', body: 'Disk usage on the host is above 80%.' },
+      { source: 'crm_event', body: 'Deal moved to negotiation.' },
+    ] as const;
+    for (const k of kinds) {
+      scoreSignal({ workspace_id: 'ws_test', received_at: NOW.toISOString(), ...k }, NOW);
+      const features = confidenceFeatures(lastConfidenceInput(), ordinal);
+      expect(features).toHaveLength(CONFIDENCE_FEATURES.length);
+      expect(features.every(Number.isFinite)).toBe(true);
+      expect(features[CONFIDENCE_FEATURES.indexOf(k.source)]).toBe(1);
+    }
   });
 });
