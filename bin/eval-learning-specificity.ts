@@ -21,6 +21,8 @@ const TAUGHT_EVERY = 4;
 /** Signals per other corpus (the first ones in file order). */
 const PER_CORPUS = 300;
 const DOMAIN = 'bank.example';
+/** The specificity workspace (its sketch key seeded by eval-learning.ts before it is taught). */
+export const SPECIFICITY_WS = 'ws_spec';
 
 export async function timeWorkspaceImport(
   client: DynamoDBDocumentClient,
@@ -56,7 +58,7 @@ export async function measureSpecificity(pool: Example[], post: Post) {
   const names = [...new Set(pool.map((e) => e.category))].sort();
   const taught = new Set(names.filter((_, i) => i % TAUGHT_EVERY === 0));
   const set = pool.filter((e) => taught.has(e.category));
-  const ws = 'ws_spec';
+  const ws = SPECIFICITY_WS;
   for (let i = 0; i < set.length; i += 100) {
     const examples = set.slice(i, i + 100).map((e, j) => ({
       signal: { source: 'support_message', sender: `customer${(i + j) % 50}@${DOMAIN}`, body: e.text },

@@ -16,7 +16,9 @@ import { apiPoster } from './eval/api-post';
 import { chunks, inParallel } from '../lambdas/domain/in-parallel';
 import { startLocalServer } from '../lib/local/server';
 import type { DynamoFeedbackStore } from '../lambdas/stores/feedback-store';
-import { measureSpecificity, timeWorkspaceImport } from './eval-learning-specificity';
+import { SPECIFICITY_WS, measureSpecificity, timeWorkspaceImport } from './eval-learning-specificity';
+import { seedSketchKeys } from './eval/seeded-sketch-keys';
+import { learningTableOf } from '../lambdas/contract/settings';
 
 const JSON_OUT = process.argv.includes('--json');
 const CONCURRENCY = 8;
@@ -118,9 +120,15 @@ async function main() {
       };
     };
 
+    const curveSets = [...CURVE.map((k) => [`ws_c${k}`, firstPer(k)] as const), ['ws_all', teachPool] as const];
+    // Seeded sketch keys before any workspace's first request, so the figures repeat run to run.
+    await seedSketchKeys(adminClient, learningTableOf({ decisionsTableName: names.decisions }), [
+      'ws_ten',
+      ...curveSets.map(([ws]) => ws),
+      SPECIFICITY_WS,
+    ]);
     log(`teaching ws_ten: ${ten.length} corrections (10 per category) through analyze and feedback ...`);
     const taughtTen = await teach('ws_ten', ten);
-    const curveSets = [...CURVE.map((k) => [`ws_c${k}`, firstPer(k)] as const), ['ws_all', teachPool] as const];
     for (const [ws, set] of curveSets) {
       log(`importing ${ws}: ${set.length} examples through POST .../examples ...`);
       await importSet(ws, set);

@@ -2,8 +2,9 @@
 // make as they ship (no fold model needed), the taught half is imported with `POST /workspaces/{id}/examples` (labels
 // `{priority}`) into a fresh workspace of local mode (the real handlers over a socket, DynamoDB Local), the tested half
 // is sent to `POST /signals/analyze` there and to another fresh workspace (cold), and the figures are printed beside
-// the in-process ones of bin/eval/warm-sources.ts for the same rows. The API's workspaces hash with their own random
-// sketch keys, so a bucket collision can differ: the two paths agree on nearly every priority, not bit for bit.
+// the in-process ones of bin/eval/warm-sources.ts for the same rows. The API's workspaces hash with their own sketch
+// keys (seeded, so the figures repeat run to run), so a bucket collision can differ from the in-process measure's:
+// the two paths agree on nearly every priority, not bit for bit.
 import { startScratch } from '../../lib/local/scratch';
 import { apiPoster } from './api-post';
 import { startLocalServer } from '../../lib/local/server';
@@ -13,6 +14,8 @@ import type { SeverityKind } from '../severity-data';
 import { decisionsByFold } from '../severity-folds';
 import { taughtPriority, warmHalves, warmSource } from './warm-sources';
 import { figure, round, spearman, type Figure } from './report';
+import { seedSketchKeys } from './seeded-sketch-keys';
+import { learningTableOf } from '../../lambdas/contract/settings';
 
 /** Sources measured through the API: small, and scored by the shipped models as they ship. */
 export const API_SOURCES: readonly { kind: SeverityKind; group: string }[] = [
@@ -46,6 +49,10 @@ export async function warmThroughApi(): Promise<{ figures: Figure[]; lines: stri
       const { taught, tested } = warmHalves(list);
       const warmWs = `ws_warm${i}`;
       const coldWs = `ws_cold${i}`;
+      await seedSketchKeys(scratch.client, learningTableOf({ decisionsTableName: scratch.names.decisions }), [
+        warmWs,
+        coldWs,
+      ]);
       const text = (d: (typeof list)[number]) => ({ subject: d.signal.subject, body: d.signal.body });
       await inParallel(chunks(taught, 100), 2, async (chunk) => {
         const examples = chunk.map((d) => ({
