@@ -67,10 +67,10 @@ function wholeModel(key: SketchKey, taught: readonly { signal: RankedDecision['s
   return m;
 }
 
-/** Every label's scores whatever the test (its bar lowered out of reach), and the three evidences. */
+/** Every label's scores whatever the test, and the three evidences. */
 function rowOf(model: WorkspaceModel, whole: WorkspaceModel, sketch: Sketch): Row {
-  const s = labelScores(model, 'priority', sketch, 100)!;
-  const w = labelScores(whole, 'priority', sketch, 100)!;
+  const s = labelScores(model, 'priority', sketch, null)!;
+  const w = labelScores(whole, 'priority', sketch, null)!;
   const docsAll = s.reduce((a, x) => a + x.docs, 0);
   const weighted = (x: (typeof s)[number]) => x.score + Math.log((x.docs + 1) / (docsAll + s.length));
   const best = s.reduce((a, x) =>

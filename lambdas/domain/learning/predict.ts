@@ -201,8 +201,8 @@ function scoreLabels(model: WorkspaceModel, field: LearnedField, sketch: Sketch)
  * uniform background: held-out queries of taught intents mostly score 1.2 to 4.9, other corpora -0.3 to 0.5
  * (docs/learning.md).
  */
-function likeTaught(scored: Scored, sketch: Sketch, lower = 0): boolean {
-  const minText = (sketch.f === 2 ? MIN_TEXT_EVIDENCE_PER_FEATURE_FORMAT_2 : MIN_TEXT_EVIDENCE_PER_FEATURE) - lower;
+function likeTaught(scored: Scored, sketch: Sketch): boolean {
+  const minText = sketch.f === 2 ? MIN_TEXT_EVIDENCE_PER_FEATURE_FORMAT_2 : MIN_TEXT_EVIDENCE_PER_FEATURE;
   return TEXT[scored.best] / Math.max(1, scored.n) >= minText;
 }
 
@@ -245,21 +245,19 @@ export interface LabelShare {
 }
 
 /**
- * Every live label of `field` with its naive Bayes scores, when the signal is like what the best label was taught
- * (the out-of-distribution check of predictField, its bar `lower` nats per feature lower, and without its evidence
- * margin) or, given a HistoryBar, like what any label was taught; undefined otherwise. Read by the learned priority
- * (learned-priority.ts), which starts from the label frequencies and tempers the text's say.
+ * Every live label of `field` with its naive Bayes scores, when the signal is like what the workspace was taught by
+ * `bar` (likeHistory); with `bar` null, whatever the signal (bin/fit-warm-gate.ts measures the tests on these).
+ * Undefined otherwise. Read by the learned priority (learned-priority.ts), which starts from the label frequencies
+ * and tempers the text's say.
  */
 export function labelScores(
   model: WorkspaceModel,
   field: LearnedField,
   sketch: Sketch,
-  lower: number | HistoryBar = 0,
+  bar: HistoryBar | null,
 ): LabelShare[] | undefined {
   const scored = scoreLabels(model, field, sketch);
-  if (scored === undefined) return undefined;
-  if (typeof lower === 'number' ? !likeTaught(scored, sketch, lower) : !likeHistory(scored, sketch, lower))
-    return undefined;
+  if (scored === undefined || (bar !== null && !likeHistory(scored, sketch, bar))) return undefined;
   const out: LabelShare[] = [];
   for (let li = 0; li < scored.count; li++)
     if (scored.live[li] === 1)
