@@ -18,7 +18,6 @@ import { startLocalServer } from '../lib/local/server';
 import type { DynamoFeedbackStore } from '../lambdas/stores/feedback-store';
 import { SPECIFICITY_WS, measureSpecificity, timeWorkspaceImport } from './eval-learning-specificity';
 import { seedSketchKeys } from './eval/seeded-sketch-keys';
-import { learningTableOf } from '../lambdas/contract/settings';
 
 const JSON_OUT = process.argv.includes('--json');
 const CONCURRENCY = 8;
@@ -122,11 +121,7 @@ async function main() {
 
     const curveSets = [...CURVE.map((k) => [`ws_c${k}`, firstPer(k)] as const), ['ws_all', teachPool] as const];
     // Seeded sketch keys before any workspace's first request, so the figures repeat run to run.
-    await seedSketchKeys(adminClient, learningTableOf({ decisionsTableName: names.decisions }), [
-      'ws_ten',
-      ...curveSets.map(([ws]) => ws),
-      SPECIFICITY_WS,
-    ]);
+    await seedSketchKeys(adminClient, names.decisions, ['ws_ten', ...curveSets.map(([ws]) => ws), SPECIFICITY_WS]);
     log(`teaching ws_ten: ${ten.length} corrections (10 per category) through analyze and feedback ...`);
     const taughtTen = await teach('ws_ten', ten);
     for (const [ws, set] of curveSets) {

@@ -15,7 +15,6 @@ import { decisionsByFold } from '../severity-folds';
 import { taughtPriority, warmHalves, warmSource } from './warm-sources';
 import { figure, round, spearman, type Figure } from './report';
 import { seedSketchKeys } from './seeded-sketch-keys';
-import { learningTableOf } from '../../lambdas/contract/settings';
 
 /** Sources measured through the API: small, and scored by the shipped models as they ship. */
 export const API_SOURCES: readonly { kind: SeverityKind; group: string }[] = [
@@ -49,10 +48,7 @@ export async function warmThroughApi(): Promise<{ figures: Figure[]; lines: stri
       const { taught, tested } = warmHalves(list);
       const warmWs = `ws_warm${i}`;
       const coldWs = `ws_cold${i}`;
-      await seedSketchKeys(scratch.client, learningTableOf({ decisionsTableName: scratch.names.decisions }), [
-        warmWs,
-        coldWs,
-      ]);
+      await seedSketchKeys(scratch.client, scratch.names.decisions, [warmWs, coldWs]);
       const text = (d: (typeof list)[number]) => ({ subject: d.signal.subject, body: d.signal.body });
       await inParallel(chunks(taught, 100), 2, async (chunk) => {
         const examples = chunk.map((d) => ({

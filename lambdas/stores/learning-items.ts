@@ -47,13 +47,15 @@ export const getModel = async (client: DynamoDBDocumentClient, table: string, ws
 /**
  * The model item, made on a workspace's first load (concurrent first loads agree). A workspace that learned before
  * version 4 keeps its sketch key and generation, read from its model item in the decisions table (`wsmodel#`):
- * its counts, moved by `admin workspace migrate-learning`, and its decisions' sketches are in that key.
+ * its counts, moved by `admin workspace migrate-learning`, and its decisions' sketches are in that key. `newKey`
+ * makes a new workspace's key (the evals pass seeded ones, so that their figures repeat: bin/eval/seeded-sketch-keys.ts).
  */
 export async function readModelItem(
   client: DynamoDBDocumentClient,
   table: string,
   ws: string,
   decisionsTable: string,
+  newKey: () => string = newSketchKey,
 ): Promise<ModelItem> {
   const model = await getModel(client, table, ws);
   if (model.sketchKey !== undefined) return model;
@@ -68,7 +70,7 @@ export async function readModelItem(
       Key: { ws, sk: MODEL_KEY },
       UpdateExpression: 'SET sketch_key = if_not_exists(sketch_key, :key), g = if_not_exists(g, :g)',
       ExpressionAttributeValues: {
-        ':key': typeof before?.sketch_key === 'string' ? before.sketch_key : newSketchKey(),
+        ':key': typeof before?.sketch_key === 'string' ? before.sketch_key : newKey(),
         ':g': Number(before?.generation ?? 0),
       },
       ReturnValues: 'ALL_NEW',
