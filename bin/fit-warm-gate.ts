@@ -183,7 +183,7 @@ function figures(rows: readonly Row[], g: Gate) {
     const lp = passes(g, r) ? (r.lp ??= decidePriority(r.scores!)) : undefined;
     const moved = lp !== undefined && overridesGlobal(lp, r.global!);
     const decided = moved ? lp.label : r.global!;
-    scores.push(moved ? scoreInBand(lp, lp.label, bandOf(lp.label, POLICY.thresholds)) : r.score!);
+    scores.push(lp ? scoreInBand(lp, lp.label, bandOf(lp.label, POLICY.thresholds), r.score!) : r.score!);
     judged.push({
       confidence: lp ? learnedPriorityConfidence(lp, decided) : r.confidence!,
       right: decided === r.truth,

@@ -5,6 +5,7 @@ import { scoreSignal } from '../../lambdas/domain/engine';
 import { halfSipKey } from '../../lambdas/domain/learning/half-siphash';
 import { labelDeltas } from '../../lambdas/domain/learning/label-delta';
 import { applyDeltas, emptyModel } from '../../lambdas/domain/learning/model';
+import { decidePriority, scoreInBand } from '../../lambdas/domain/learning/learned-priority';
 import { sketchSignal } from '../../lambdas/domain/learning/sketch';
 import { applyWorkspace } from '../../lambdas/domain/learning/workspace-layer';
 import { EMPTY_POLICY, compilePolicy } from '../../lambdas/domain/policy';
@@ -106,6 +107,18 @@ describe('a workspace that imported its priorities', () => {
     expect(d.reasons.map((r) => r.code)).toContain('LEARNED_PRIORITY');
   });
 
+  it('places a ticket whose priority it agrees with inside that band, says so, and keeps the global action', () => {
+    const signal = ticket(40);
+    const global = scoreSignal(signal, now);
+    expect(global.priority).toBe('low');
+    const d = decide(model, signal);
+    expect(d.priority).toBe('low');
+    const moved = d.reasons.find((r) => r.code === 'LEARNED_PRIORITY');
+    expect(moved?.weight).toBe(d.score - global.score);
+    expect(moved?.weight).not.toBe(0);
+    expect(d.recommended_action).toBe(global.recommended_action);
+  });
+
   it("keeps the global priority for a bank customer's question, however many tickets it was taught", () => {
     const query = signalOf(
       'support_message',
@@ -122,5 +135,32 @@ describe('a workspace that imported its priorities', () => {
       'Quarterly invoice',
     );
     expectGlobal(model, unlike);
+  });
+});
+
+describe('where a learned priority puts the score inside its band', () => {
+  // Two signals the workspace reads alike (same taught chances): the global engine's order decides between them.
+  const alike = decidePriority([
+    { label: 'low', text: -10, docs: 30 },
+    { label: 'medium', text: -10.5, docs: 10 },
+  ])!;
+
+  it('keeps the global order between signals the workspace reads alike, inside the band', () => {
+    const band: [number, number] = [0, 34];
+    const calm = scoreInBand(alike, 'low', band, 10);
+    const urgent = scoreInBand(alike, 'low', band, 70);
+    expect(urgent).toBeGreaterThan(calm);
+    expect(Math.min(calm, urgent)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(calm, urgent)).toBeLessThanOrEqual(34);
+  });
+
+  it('scores a signal the workspace reads as more serious higher, whatever the global score', () => {
+    // A large history, whose words read this one as medium far more than the other.
+    const serious = decidePriority([
+      { label: 'low', text: -100, docs: 3000 },
+      { label: 'medium', text: -60, docs: 1000 },
+    ])!;
+    expect(serious.rank).toBeGreaterThan(alike.rank);
+    expect(scoreInBand(serious, 'low', [0, 34], 30)).toBeGreaterThan(scoreInBand(alike, 'low', [0, 34], 30));
   });
 });

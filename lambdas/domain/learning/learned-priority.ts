@@ -125,11 +125,31 @@ export function learnedPriorityConfidence(p: LearnedPriority, priority: Priority
   return Math.round(Math.max(0.05, Math.min(0.99, c)) * 100) / 100;
 }
 
+/** Where inside its band a learned priority puts a signal's score: a fitted constant (bin/fit-warm-order.ts). */
+export interface BandOrder {
+  /** Steepness of the logistic curve that spans the band, per unit of the combined order. */
+  slope: number;
+  /** Weight of the global engine's score (0..100, as a share of the scale, centred) beside the expected rank. */
+  globalWeight: number;
+}
+// Chosen by bin/fit-warm-order.ts on the inner splits of the taught halves (the best mean rho over the 23 development
+// sources): docs/decision-engine.md, "Warm".
+export const PRIORITY_ORDER: BandOrder = { slope: 1, globalWeight: 0.5 };
+
 /**
- * Where in the band of `priority` (its [lo, hi] score range) a learned priority puts the signal: by its expected rank,
- * so signals the workspace reads as more serious score higher inside the same band.
+ * Where in the band of `priority` (its [lo, hi] score range) a learned priority puts the signal: by its expected rank
+ * and the global engine's score together, through a logistic curve that spans the band. Every signal the learned
+ * priority speaks on is placed this way, whether or not its band moved, so they all share one order: the signals the
+ * workspace reads as more serious score higher, and among signals it reads alike the global engine's order decides.
  */
-export function scoreInBand(p: LearnedPriority, priority: Priority, [lo, hi]: [number, number]): number {
-  const frac = Math.max(0, Math.min(1, p.rank - RANK[priority] + 0.5));
-  return Math.round(lo + frac * (hi - lo));
+export function scoreInBand(
+  p: LearnedPriority,
+  priority: Priority,
+  [lo, hi]: [number, number],
+  globalScore: number,
+  order: BandOrder = PRIORITY_ORDER,
+): number {
+  const g = Math.max(0, Math.min(100, globalScore)) / 100;
+  const z = p.rank - RANK[priority] + order.globalWeight * (g - 0.5);
+  return Math.round(lo + (hi - lo) / (1 + Math.exp(-order.slope * z)));
 }

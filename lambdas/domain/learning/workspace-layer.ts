@@ -126,21 +126,21 @@ export function applyWorkspace(
     const q = predictField(model, 'queue', sketch);
     if (q) learnedQueue = q.label;
     // The learned priority (learned-priority.ts): for a signal like what the workspace was taught, it starts from the
-    // workspace's own label frequencies and replaces the global priority only where its chance is higher than the
-    // global priority's; its chance is then the decision's confidence.
+    // workspace's own label frequencies and decides the band; inside it, the score is placed by the workspace's
+    // expected rank and the global score together, so every learned signal shares one order. Its chance is then the
+    // decision's confidence. Only a moved band counts as a change of decision (the global action stays otherwise).
     const lp = learnedPriority(model, sketch);
-    const current = priorityFor(Math.max(0, Math.min(100, score)), t);
     if (lp) {
       learnedPriorityChance = lp;
-      if (overridesGlobal(lp, current)) {
-        const target = scoreInBand(lp, lp.label, bandOf(lp.label, t));
+      const target = scoreInBand(lp, lp.label, bandOf(lp.label, t), score);
+      if (target !== score) {
         reasons.push({
           code: 'LEARNED_PRIORITY',
           message: `priority ${lp.label}: learned from ${plural(lp.total, 'labeled signal')} like this one`,
           weight: target - score,
         });
+        if (overridesGlobal(lp, priorityFor(Math.max(0, Math.min(100, score)), t))) changed = true;
         score = target;
-        changed = true;
       }
     }
     const a = predictField(model, 'recommended_action', sketch);
