@@ -186,6 +186,11 @@ export function warmSources(): {
         ofKind.filter((f) => f.warm_exact < f.constant).length,
         '0',
       ),
+      figure(
+        `${KIND_NAME[kind]} warm sources whose rho is below their cold rho (of ${ofKind.length})`,
+        ofKind.filter((f) => f.warm_rho < f.cold_rho).length,
+        'context',
+      ),
     );
     if (withAuroc.length > 0) {
       const a = withAuroc.reduce((x, y) => (y.warm_auroc! < x.warm_auroc! ? y : x));
