@@ -183,7 +183,7 @@ function figures(rows: readonly Row[], g: Gate) {
     const lp = passes(g, r) ? (r.lp ??= decidePriority(r.scores!)) : undefined;
     const moved = lp !== undefined && overridesGlobal(lp, r.global!);
     const decided = moved ? lp.label : r.global!;
-    scores.push(lp ? scoreInBand(lp, lp.label, bandOf(lp.label, POLICY.thresholds), r.score!) : r.score!);
+    scores.push(lp ? scoreInBand(lp, bandOf(lp.label, POLICY.thresholds), r.score!) : r.score!);
     judged.push({
       confidence: lp ? learnedPriorityConfidence(lp, decided) : r.confidence!,
       right: decided === r.truth,
@@ -290,6 +290,11 @@ function main() {
   );
   console.log(
     `shipped (${show(SHIPPED)}): below ${before.below}, worst ${r3(before.worst)}, mean ${r3(before.mean)}; worst rows: ${rows3(before.worstRows)}; unlike text through: ${rates(SHIPPED)}`,
+  );
+  const v4: Gate = { stat: 'any', bar: 0.65, perLength: -0.5, perSize: 0.2 };
+  const now = judge(srcs, v4);
+  console.log(
+    `in use (${show(v4)}, PRIORITY_LIKE_HISTORY): below ${now.below}, worst ${r3(now.worst)}, mean ${r3(now.mean)}; worst rows: ${rows3(now.worstRows)}`,
   );
   for (const noWorse of [false, true]) {
     const c = choose(srcs, gates, table, all, noWorse);

@@ -14,7 +14,7 @@ import {
 } from '../lambdas/domain/learning/learned-priority';
 import { sketchSignal } from '../lambdas/domain/learning/sketch';
 import { EMPTY_POLICY, bandOf, compilePolicy, priorityFor } from '../lambdas/domain/policy';
-import { decisionsByFold, type RankedDecision } from './severity-folds';
+import { decisionsByFold } from './severity-folds';
 import { evalSketchKey, taughtModel, warmHalves } from './eval/warm-sources';
 import { innerHalves, SEEDS } from './fit-warm-priority';
 import { spearman } from './eval/report';
@@ -25,7 +25,7 @@ const RANK: Record<Priority, number> = { low: 0, medium: 1, high: 2, critical: 3
 /** A placement: the warm score from the learned priority (undefined: unlike the history) and the global score. */
 type Placement = (lp: LearnedPriority | undefined, global: number) => number;
 
-/** Version 4's first placement: only a signal moved to another band, by its expected rank alone. */
+/** Version 4's first placement (kept here to compare): only a signal moved to another band, by its expected rank. */
 const movedByRank: Placement = (lp, g) => {
   if (!lp || lp.label === priorityFor(g, T)) return g;
   const [lo, hi] = bandOf(lp.label, T);
@@ -34,29 +34,27 @@ const movedByRank: Placement = (lp, g) => {
 const placed =
   (order: BandOrder): Placement =>
   (lp, g) =>
-    lp ? scoreInBand(lp, lp.label, bandOf(lp.label, T), g, order) : g;
+    lp ? scoreInBand(lp, bandOf(lp.label, T), g, order) : g;
 
-interface Split {
-  teach: RankedDecision[];
-  decide: RankedDecision[];
+/** One decided signal of a split: its learned priority (decided once), global score and author's level. */
+interface Decided {
+  lp: LearnedPriority | undefined;
+  global: number;
+  level: number;
 }
 interface Source {
   name: string;
-  key: ReturnType<typeof evalSketchKey>;
-  splits: Split[];
+  splits: Decided[][];
 }
 
 /** Per source, the mean rho of its splits under a placement. */
 function rhoOf(s: Source, place: Placement): number {
   let sum = 0;
-  for (const { teach, decide } of s.splits) {
-    const model = taughtModel(s.key, teach);
-    const scores = decide.map((d) => place(learnedPriority(model, sketchSignal(s.key, d.signal)), d.assessment.score));
+  for (const split of s.splits)
     sum += spearman(
-      scores,
-      decide.map((d) => d.level),
+      split.map((d) => place(d.lp, d.global)),
+      split.map((d) => d.level),
     );
-  }
   return sum / s.splits.length;
 }
 
@@ -67,16 +65,25 @@ function sources(tested: boolean): Source[] {
     const mine = all.filter((d) => d.kind === kind);
     for (const group of [...new Set(mine.map((d) => d.group))]) {
       const halves = warmHalves(mine.filter((d) => d.group === group));
-      const splits = tested
-        ? [{ teach: halves.taught, decide: halves.tested }]
+      const pairs = tested
+        ? [[halves.taught, halves.tested]]
         : SEEDS.flatMap((seed) => {
             const [a, b] = innerHalves(halves.taught, seed);
             return [
-              { teach: a, decide: b },
-              { teach: b, decide: a },
+              [a, b],
+              [b, a],
             ];
           });
-      out.push({ name: `${kind} ${group}`, key: evalSketchKey(tested ? group : `inner:${group}`), splits });
+      const key = evalSketchKey(tested ? group : `inner:${group}`);
+      const splits = pairs.map(([teach, decide]) => {
+        const model = taughtModel(key, teach);
+        return decide.map((d) => ({
+          lp: learnedPriority(model, sketchSignal(key, d.signal)),
+          global: d.assessment.score,
+          level: d.level,
+        }));
+      });
+      out.push({ name: `${kind} ${group}`, splits });
     }
   }
   return out;
@@ -111,10 +118,10 @@ function main() {
   const before = tested.map((s) => rhoOf(s, movedByRank));
   const after = tested.map((s) => rhoOf(s, placed(PRIORITY_ORDER)));
   tested.forEach((s, i) => console.log(`  ${s.name.padEnd(50)} ${before[i].toFixed(3)} -> ${after[i].toFixed(3)}`));
-  for (const kind of ['alert', 'bug'])
-    console.log(
-      `  ${kind}s: ${summary(before.filter((_, i) => tested[i].name.startsWith(kind)))} -> ${summary(after.filter((_, i) => tested[i].name.startsWith(kind)))}`,
-    );
+  for (const kind of ['alert', 'bug']) {
+    const mine = (v: number[]) => v.filter((_, i) => tested[i].name.startsWith(kind));
+    console.log(`  ${kind}s: ${summary(mine(before))} -> ${summary(mine(after))}`);
+  }
 }
 
 if (require.main === module) main();

@@ -137,19 +137,19 @@ export interface BandOrder {
 export const PRIORITY_ORDER: BandOrder = { slope: 1, globalWeight: 0.5 };
 
 /**
- * Where in the band of `priority` (its [lo, hi] score range) a learned priority puts the signal: by its expected rank
- * and the global engine's score together, through a logistic curve that spans the band. Every signal the learned
- * priority speaks on is placed this way, whether or not its band moved, so they all share one order: the signals the
- * workspace reads as more serious score higher, and among signals it reads alike the global engine's order decides.
+ * Where in its band ([lo, hi]) a learned priority puts the signal: by its expected rank and the global engine's score
+ * together, through a logistic curve over the band. Every signal the learned priority speaks on is placed this way,
+ * whether or not its band moved, so they all share one order: the signals the workspace reads as more serious score
+ * higher, and among signals it reads alike the global engine's order decides. The place is an order, not the global
+ * engine's points: a learned low sits near the band's middle whatever the global score.
  */
 export function scoreInBand(
   p: LearnedPriority,
-  priority: Priority,
   [lo, hi]: [number, number],
   globalScore: number,
   order: BandOrder = PRIORITY_ORDER,
 ): number {
   const g = Math.max(0, Math.min(100, globalScore)) / 100;
-  const z = p.rank - RANK[priority] + order.globalWeight * (g - 0.5);
+  const z = p.rank - RANK[p.label] + order.globalWeight * (g - 0.5);
   return Math.round(lo + (hi - lo) / (1 + Math.exp(-order.slope * z)));
 }

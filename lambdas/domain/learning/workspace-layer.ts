@@ -126,13 +126,15 @@ export function applyWorkspace(
     const q = predictField(model, 'queue', sketch);
     if (q) learnedQueue = q.label;
     // The learned priority (learned-priority.ts): for a signal like what the workspace was taught, it starts from the
-    // workspace's own label frequencies and decides the band; inside it, the score is placed by the workspace's
-    // expected rank and the global score together, so every learned signal shares one order. Its chance is then the
-    // decision's confidence. Only a moved band counts as a change of decision (the global action stays otherwise).
+    // workspace's own label frequencies and decides the band; inside it, the global score is placed by the workspace's
+    // expected rank and its own order, so every learned signal shares one order, and the policy's VIP and keyword points
+    // then move it within the band. Its chance is the decision's confidence. The learned priority changes the
+    // decision (and so the action) only where it moves the band.
     const lp = learnedPriority(model, sketch);
     if (lp) {
       learnedPriorityChance = lp;
-      const target = scoreInBand(lp, lp.label, bandOf(lp.label, t), score);
+      const [lo, hi] = bandOf(lp.label, t);
+      const target = Math.max(lo, Math.min(hi, scoreInBand(lp, [lo, hi], global.score) + score - global.score));
       if (target !== score) {
         reasons.push({
           code: 'LEARNED_PRIORITY',
