@@ -210,6 +210,21 @@ describe('a workspace that taught its newsletters as low, with its own policy', 
     expect(vip.score).toBe(Math.min(34, plain.score + 20));
   });
 
+  it('never archives a newsletter the engine held at review because a VIP sender or a keyword added points', () => {
+    const signal = newsletter(33, 'ceo@vendor.example');
+    expect(scoreSignal(signal, now).recommended_action).toBe('review');
+    const policies = [
+      { ...EMPTY_POLICY, vip_senders: ['ceo@vendor.example'] },
+      { ...EMPTY_POLICY, keywords: [{ phrase: 'webinar', weight: 5 }] },
+    ];
+    for (const p of policies) {
+      // With nothing learned, and with the workspace's low learned.
+      const cold = applyWorkspace(scoreSignal(signal, now), signal, compilePolicy(p), emptyModel(), undefined);
+      expect(cold.recommended_action).toBe('review');
+      expect(withPolicy(p, signal).recommended_action).toBe('review');
+    }
+  });
+
   it("places the score inside the workspace's own bands", () => {
     const policy = { ...EMPTY_POLICY, thresholds: { critical: 95, high: 85, medium: 70 } };
     const d = withPolicy(policy, newsletter(32));
