@@ -77,6 +77,8 @@ export interface WarmFigures {
   /** Warm decisions as (confidence, right), for pooling, and their priorities (bin/eval/warm-api.ts compares them). */
   judged: { confidence: number; right: boolean }[];
   priorities: Priority[];
+  /** Tested signals the global engine made critical, those the workspace lowered, and of those, the ones taught critical. */
+  critical: { global: number; lowered: number; taughtCritical: number };
 }
 
 const POLICY = compilePolicy(EMPTY_POLICY);
@@ -126,6 +128,16 @@ export function warmSource(kind: SeverityKind, group: string, list: readonly Ran
     warm_ece: reliabilityTable(judged, TEN_BINS).ece,
     judged,
     priorities: warm.map((w) => w.priority),
+    critical: {
+      global: tested.filter((d) => d.assessment.priority === 'critical').length,
+      lowered: warm.filter((w, i) => tested[i].assessment.priority === 'critical' && w.priority !== 'critical').length,
+      taughtCritical: warm.filter(
+        (w, i) =>
+          tested[i].assessment.priority === 'critical' &&
+          w.priority !== 'critical' &&
+          taughtPriority(tested[i]) === 'critical',
+      ).length,
+    },
   };
 }
 
@@ -138,7 +150,7 @@ const GOALS: Record<SeverityKind, { rho: string; exact: string }> = {
 export function warmSources(): {
   figures: Figure[];
   lines: string[];
-  sources: Omit<WarmFigures, 'judged' | 'priorities'>[];
+  sources: Omit<WarmFigures, 'judged' | 'priorities' | 'critical'>[];
 } {
   const all = foldCalibrated(decisionsByFold());
   const out: WarmFigures[] = [];
@@ -169,6 +181,13 @@ export function warmSources(): {
       ofKind.flatMap((f) => f.judged),
       TEN_BINS,
     );
+    // Signals the global engine escalated that the workspace's history lowered: right when it taught them lower.
+    const crit = { global: 0, lowered: 0, taughtCritical: 0 };
+    for (const f of ofKind) {
+      crit.global += f.critical.global;
+      crit.lowered += f.critical.lowered;
+      crit.taughtCritical += f.critical.taughtCritical;
+    }
     figures.push(
       figure(`${KIND_NAME[kind]} warm rho, worst source (${rho.group})`, rho.warm_rho, GOALS[kind].rho),
       figure(
@@ -185,6 +204,11 @@ export function warmSources(): {
         `${KIND_NAME[kind]} warm sources below always-the-most-common (of ${ofKind.length})`,
         ofKind.filter((f) => f.warm_exact < f.constant).length,
         '0',
+      ),
+      figure(
+        `${KIND_NAME[kind]} warm: critical lowered by what was taught (of ${crit.global}; ${crit.taughtCritical} of them taught critical)`,
+        crit.lowered,
+        'context',
       ),
       figure(
         `${KIND_NAME[kind]} warm sources whose rho is below their cold rho (of ${ofKind.length})`,
@@ -204,5 +228,5 @@ export function warmSources(): {
       figure(`${KIND_NAME[kind]} warm confidence ECE, all sources pooled`, pooled.ece, '<= 0.08'),
     );
   }
-  return { figures, lines, sources: out.map(({ judged: _j, priorities: _p, ...rest }) => rest) };
+  return { figures, lines, sources: out.map(({ judged: _j, priorities: _p, critical: _c, ...rest }) => rest) };
 }
