@@ -29,7 +29,7 @@ import type { Priority } from '../lambdas/domain/decision';
 import { banking77Rows, fnv1a, jsonl, loadSms } from './data-splits';
 import { decisionsByFold, type RankedDecision } from './severity-folds';
 import { evalSketchKey, taughtModel, taughtPriority, warmHalves } from './eval/warm-sources';
-import { SEEDS, commonOf, innerHalves } from './fit-warm-priority';
+import { commonOf, innerSplits } from './fit-warm-priority';
 
 /** One decided signal: the three evidences (nats per feature), its features, the history's size, and the decision's inputs. */
 interface Row {
@@ -132,10 +132,7 @@ function sources(): Src[] {
         });
       };
       const ikey = evalSketchKey(`inner:${group}`);
-      const inner = SEEDS.flatMap((seed) => {
-        const [a, b] = innerHalves(taught, seed);
-        return [...decided(ikey, a, b), ...decided(ikey, b, a)];
-      });
+      const inner = innerSplits(taught).flatMap(([teach, decide]) => decided(ikey, teach, decide));
       const key = evalSketchKey(group);
       const unlikeRows: Record<string, Row[]> = {};
       const under = (teach: readonly RankedDecision[], texts: readonly { subject?: string; body: string }[]) => {

@@ -16,7 +16,7 @@ import { sketchSignal } from '../lambdas/domain/learning/sketch';
 import { EMPTY_POLICY, bandOf, compilePolicy, priorityFor } from '../lambdas/domain/policy';
 import { decisionsByFold } from './severity-folds';
 import { evalSketchKey, taughtModel, warmHalves } from './eval/warm-sources';
-import { innerHalves, SEEDS } from './fit-warm-priority';
+import { innerSplits } from './fit-warm-priority';
 import { spearman } from './eval/report';
 
 const T = compilePolicy(EMPTY_POLICY).thresholds;
@@ -65,15 +65,7 @@ function sources(tested: boolean): Source[] {
     const mine = all.filter((d) => d.kind === kind);
     for (const group of [...new Set(mine.map((d) => d.group))]) {
       const halves = warmHalves(mine.filter((d) => d.group === group));
-      const pairs = tested
-        ? [[halves.taught, halves.tested]]
-        : SEEDS.flatMap((seed) => {
-            const [a, b] = innerHalves(halves.taught, seed);
-            return [
-              [a, b],
-              [b, a],
-            ];
-          });
+      const pairs = tested ? [[halves.taught, halves.tested]] : innerSplits(halves.taught);
       const key = evalSketchKey(tested ? group : `inner:${group}`);
       const splits = pairs.map(([teach, decide]) => {
         const model = taughtModel(key, teach);

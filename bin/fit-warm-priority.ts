@@ -51,6 +51,16 @@ export function innerHalves(rows: readonly RankedDecision[], seed: string): [Ran
   return [a, b];
 }
 
+/** Every inner split of a taught half as (teaching, decided) pairs: each seed's two halves, both ways. */
+export const innerSplits = (taught: readonly RankedDecision[]): [RankedDecision[], RankedDecision[]][] =>
+  SEEDS.flatMap((seed) => {
+    const [a, b] = innerHalves(taught, seed);
+    return [
+      [a, b],
+      [b, a],
+    ];
+  });
+
 export const commonOf = (rows: readonly RankedDecision[]): Priority => {
   const counts = new Map<Priority, number>();
   for (const d of rows) counts.set(taughtPriority(d), (counts.get(taughtPriority(d)) ?? 0) + 1);
@@ -66,13 +76,7 @@ export function innerSources(): Source[] {
       const { taught } = warmHalves(mine.filter((d) => d.group === group));
       const key = evalSketchKey(`inner:${group}`);
       const rows: Inner[] = [];
-      for (const [teach, decide] of SEEDS.flatMap((seed) => {
-        const [a, b] = innerHalves(taught, seed);
-        return [
-          [a, b],
-          [b, a],
-        ];
-      })) {
+      for (const [teach, decide] of innerSplits(taught)) {
         const model = taughtModel(key, teach);
         const common = commonOf(teach);
         for (const d of decide) {

@@ -96,6 +96,7 @@ export function warmSource(kind: SeverityKind, group: string, list: readonly Ran
     ps.filter((p, i) => p === taughtPriority(tested[i])).length / tested.length;
   const judged = warm.map((w, i) => ({ confidence: w.confidence, right: w.priority === taughtPriority(tested[i]) }));
   const wrong = judged.filter((j) => !j.right).length;
+  const lowered = tested.filter((d, i) => d.assessment.priority === 'critical' && warm[i].priority !== 'critical');
   const area = wrong >= 30 && wrong < judged.length ? auroc(judged) : NaN;
   return {
     kind,
@@ -130,13 +131,8 @@ export function warmSource(kind: SeverityKind, group: string, list: readonly Ran
     priorities: warm.map((w) => w.priority),
     critical: {
       global: tested.filter((d) => d.assessment.priority === 'critical').length,
-      lowered: warm.filter((w, i) => tested[i].assessment.priority === 'critical' && w.priority !== 'critical').length,
-      taughtCritical: warm.filter(
-        (w, i) =>
-          tested[i].assessment.priority === 'critical' &&
-          w.priority !== 'critical' &&
-          taughtPriority(tested[i]) === 'critical',
-      ).length,
+      lowered: lowered.length,
+      taughtCritical: lowered.filter((d) => taughtPriority(d) === 'critical').length,
     },
   };
 }

@@ -167,11 +167,7 @@ export function applyWorkspace(
   // The engine held back a low signal of this archive category (an invariant: a person asking, a doubted vote): the
   // layer's own rule must not archive it for it either, whatever VIP or keyword points moved; only the workspace's
   // explicit word (a learned action, a blocked sender) does.
-  const heldBack =
-    category === global.category &&
-    ARCHIVE_CATEGORIES.has(category) &&
-    global.priority === 'low' &&
-    global.recommended_action !== 'archive';
+  const heldBack = category === global.category && global.priority === 'low' && global.recommended_action !== 'archive';
   const archivable = ARCHIVE_CATEGORIES.has(category as never) && !trusted && !heldBack;
   if (!action || (trusted && action === 'archive')) {
     action = archivable && priority === 'low' ? 'archive' : ACTION_BY_PRIORITY[priority];
