@@ -1,4 +1,6 @@
 // Small helpers shared by the eval sections: rounding, a figure printed beside its goal, calibration and rank figures.
+import { mulberry32 } from '../seeded-random';
+
 export const round = (x: number, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
 
 export interface Figure {
@@ -53,6 +55,47 @@ export function reliabilityTable(judged: readonly Judged[], lowerEdges: readonly
     };
   });
   return { rows, ece: round(gap / Math.max(judged.length, 1), 3) };
+}
+
+/**
+ * The ECE a perfectly calibrated confidence shows on these decisions by chance alone: in seeded draws, each decision is
+ * right with the probability it states, and the draws' ECE is read as `reliabilityTable` reads it (same bins). On a
+ * few dozen decisions it is far above 0.08, so a source's ECE is judged beside it: above the 95th percentile, the
+ * confidence is miscalibrated there beyond what its size explains. Deterministic.
+ */
+export function eceByChance(
+  judged: readonly Judged[],
+  lowerEdges: readonly number[],
+  draws = 1000,
+): { mean: number; p95: number } {
+  const n = judged.length;
+  if (n === 0) return { mean: 0, p95: 0 };
+  const bin = judged.map((j) => {
+    let b = 0;
+    while (b + 1 < lowerEdges.length && j.confidence >= lowerEdges[b + 1]) b++;
+    return b;
+  });
+  const stated = new Float64Array(lowerEdges.length);
+  const size = new Float64Array(lowerEdges.length);
+  judged.forEach((j, i) => {
+    stated[bin[i]] += j.confidence;
+    size[bin[i]] += 1;
+  });
+  const random = mulberry32(n);
+  const eces: number[] = [];
+  const right = new Float64Array(lowerEdges.length);
+  for (let d = 0; d < draws; d++) {
+    right.fill(0);
+    for (let i = 0; i < n; i++) if (random() < judged[i].confidence) right[bin[i]] += 1;
+    let gap = 0;
+    for (let b = 0; b < lowerEdges.length; b++) gap += Math.abs(stated[b] - right[b]);
+    eces.push(gap / n);
+  }
+  eces.sort((a, b) => a - b);
+  return {
+    mean: round(eces.reduce((s, e) => s + e, 0) / draws, 3),
+    p95: round(eces[Math.floor(0.95 * draws)], 3),
+  };
 }
 
 /** Ten equal confidence bins (0-0.1, ..., 0.9-1): the reliability table and ECE the issue asks for. */

@@ -7,7 +7,7 @@ import type { SeverityKind } from '../severity-data';
 import { decisionsByFold, type RankedDecision } from '../severity-folds';
 import { foldCalibrated } from './fold-confidence';
 import { BUG_TRAIN_PROJECT, loadAlerts } from '../data-splits';
-import { TEN_BINS, auroc, figure, reliabilityTable, round, spearman, type Figure } from './report';
+import { TEN_BINS, auroc, eceByChance, figure, reliabilityTable, round, spearman, type Figure } from './report';
 
 export interface SourceFigures {
   kind: SeverityKind;
@@ -18,6 +18,8 @@ export interface SourceFigures {
   wrong: number;
   auroc: number | null;
   ece: number;
+  /** The ECE a calibrated confidence would show on these decisions by chance (bin/eval/report.ts, eceByChance). */
+  ece_by_chance: { mean: number; p95: number };
   /** The shipped confidence model was fitted on this source (TIMOB, the alert-rules-dev.jsonl sources). */
   confidence_in_sample: boolean;
 }
@@ -32,7 +34,8 @@ export function severitySources(): { figures: Figure[]; lines: string[]; sources
   const lines: string[] = [
     'Severity, leave one source out (each source scored by a severity model that never saw it; right = the band fits the label;',
     '  confidence: the shipped model, fitted on TIMOB and alert-rules-dev.jsonl: * = in sample, left out of the worst;',
-    '  a ranked ticket states ranked_task fitted on the other trackers)',
+    '  a ranked ticket states ranked_task fitted on the other trackers; ECE beside what a calibrated confidence shows on as',
+    '  many decisions by chance: mean and 95th percentile)',
   ];
   const figures: Figure[] = [];
   for (const kind of ['alert', 'bug'] as const) {
@@ -60,11 +63,12 @@ export function severitySources(): { figures: Figure[]; lines: string[]; sources
         wrong,
         auroc: Number.isNaN(area) ? null : round(area, 3),
         ece: reliabilityTable(judged, TEN_BINS).ece,
+        ece_by_chance: eceByChance(judged, TEN_BINS),
         confidence_in_sample: confidenceTaught.has(group),
       };
       sources.push(f);
       lines.push(
-        `  ${KIND_NAME[kind]} ${group.padEnd(40)} n ${String(f.n).padStart(5)}  rho ${f.rho.toFixed(3).padStart(6)}  band fits ${f.band_fits.toFixed(3)}  wrong ${String(wrong).padStart(4)}  AUROC ${f.auroc === null ? '  -  ' : f.auroc.toFixed(3)}  ECE ${f.ece.toFixed(3)}${f.confidence_in_sample ? ' *' : ''}`,
+        `  ${KIND_NAME[kind]} ${group.padEnd(40)} n ${String(f.n).padStart(5)}  rho ${f.rho.toFixed(3).padStart(6)}  band fits ${f.band_fits.toFixed(3)}  wrong ${String(wrong).padStart(4)}  AUROC ${f.auroc === null ? '  -  ' : f.auroc.toFixed(3)}  ECE ${f.ece.toFixed(3)} (chance ${f.ece_by_chance.mean.toFixed(3)}, 95% ${f.ece_by_chance.p95.toFixed(3)})${f.confidence_in_sample ? ' *' : ''}`,
       );
     }
     const ofKind = sources.filter((s) => s.kind === kind);
@@ -96,8 +100,32 @@ export function severitySources(): { figures: Figure[]; lines: string[]; sources
       );
     figures.push(
       figure(`${KIND_NAME[kind]} cold confidence ECE, worst source (${worstEce.group})`, worstEce.ece, '<= 0.08'),
+      ...eceBesideChance(`${KIND_NAME[kind]} cold`, worstEce, heldOut),
       figure(`${KIND_NAME[kind]} cold confidence ECE, held-out sources pooled`, pooled.ece, '<= 0.08'),
     );
   }
   return { figures, lines, sources };
+}
+
+/**
+ * Context for a worst-source ECE row: what a calibrated confidence would show on that source's decisions by chance,
+ * and how many sources are beyond that (above its 95th percentile): miscalibrated, not merely small.
+ */
+export function eceBesideChance(
+  what: string,
+  worst: { group: string; ece_by_chance: { mean: number; p95: number } },
+  sources: readonly { ece: number; ece_by_chance: { p95: number } }[],
+): Figure[] {
+  return [
+    figure(
+      `${what} confidence ECE a calibrated one shows by chance on ${worst.group} (95%: ${worst.ece_by_chance.p95})`,
+      worst.ece_by_chance.mean,
+      'context',
+    ),
+    figure(
+      `${what} sources whose ECE is beyond chance (over its 95th percentile; of ${sources.length})`,
+      sources.filter((s) => s.ece > s.ece_by_chance.p95).length,
+      'context',
+    ),
+  ];
 }

@@ -18,7 +18,8 @@ import { fnv1a } from '../data-splits';
 import type { SeverityKind } from '../severity-data';
 import { decisionsByFold, type RankedDecision } from '../severity-folds';
 import { foldCalibrated } from './fold-confidence';
-import { TEN_BINS, auroc, figure, reliabilityTable, round, spearman, type Figure } from './report';
+import { TEN_BINS, auroc, eceByChance, figure, reliabilityTable, round, spearman, type Figure } from './report';
+import { eceBesideChance } from './severity-sources';
 
 /** A vocabulary of n levels (least severe first) onto the contract's priorities, in order. */
 export const PRIORITY_OF: Record<number, readonly Priority[]> = {
@@ -74,6 +75,8 @@ export interface WarmFigures {
   warm_wrong: number;
   warm_auroc: number | null;
   warm_ece: number;
+  /** The ECE a calibrated confidence would show on these decisions by chance (bin/eval/report.ts, eceByChance). */
+  ece_by_chance: { mean: number; p95: number };
   /** Warm decisions as (confidence, right), for pooling, and their priorities (bin/eval/warm-api.ts compares them). */
   judged: { confidence: number; right: boolean }[];
   priorities: Priority[];
@@ -127,6 +130,7 @@ export function warmSource(kind: SeverityKind, group: string, list: readonly Ran
     warm_wrong: wrong,
     warm_auroc: Number.isNaN(area) ? null : round(area, 3),
     warm_ece: reliabilityTable(judged, TEN_BINS).ece,
+    ece_by_chance: eceByChance(judged, TEN_BINS),
     judged,
     priorities: warm.map((w) => w.priority),
     critical: {
@@ -152,6 +156,7 @@ export function warmSources(): {
   const out: WarmFigures[] = [];
   const lines = [
     'Warm: half of each source imported as {priority} (seeded, label-stratified), the other half decided with and without it',
+    '  (ECE beside what a calibrated confidence shows on as many decisions by chance: mean and 95th percentile)',
   ];
   const figures: Figure[] = [];
   for (const kind of ['alert', 'bug'] as const) {
@@ -164,7 +169,7 @@ export function warmSources(): {
       );
       out.push(f);
       lines.push(
-        `  ${KIND_NAME[kind]} ${group.padEnd(40)} taught ${String(f.taught).padStart(5)}  learned on ${f.learned.toFixed(2)}  rho ${f.cold_rho.toFixed(3)} -> ${f.warm_rho.toFixed(3)}  exact ${f.cold_exact.toFixed(3)} -> ${f.warm_exact.toFixed(3)} (constant ${f.constant.toFixed(3)})  AUROC ${f.warm_auroc === null ? '  -  ' : f.warm_auroc.toFixed(3)}  ECE ${f.warm_ece.toFixed(3)}`,
+        `  ${KIND_NAME[kind]} ${group.padEnd(40)} taught ${String(f.taught).padStart(5)}  learned on ${f.learned.toFixed(2)}  rho ${f.cold_rho.toFixed(3)} -> ${f.warm_rho.toFixed(3)}  exact ${f.cold_exact.toFixed(3)} -> ${f.warm_exact.toFixed(3)} (constant ${f.constant.toFixed(3)})  AUROC ${f.warm_auroc === null ? '  -  ' : f.warm_auroc.toFixed(3)}  ECE ${f.warm_ece.toFixed(3)} (chance ${f.ece_by_chance.mean.toFixed(3)}, 95% ${f.ece_by_chance.p95.toFixed(3)})`,
       );
     }
     const ofKind = out.filter((f) => f.kind === kind);
@@ -221,6 +226,11 @@ export function warmSources(): {
     const e = ofKind.reduce((x, y) => (y.warm_ece > x.warm_ece ? y : x));
     figures.push(
       figure(`${KIND_NAME[kind]} warm confidence ECE, worst source (${e.group})`, e.warm_ece, '<= 0.08'),
+      ...eceBesideChance(
+        `${KIND_NAME[kind]} warm`,
+        e,
+        ofKind.map((f) => ({ ece: f.warm_ece, ece_by_chance: f.ece_by_chance })),
+      ),
       figure(`${KIND_NAME[kind]} warm confidence ECE, all sources pooled`, pooled.ece, '<= 0.08'),
     );
   }
