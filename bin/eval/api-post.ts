@@ -1,7 +1,12 @@
-// POST through local mode's HTTP API for the evals that teach and ask over a real socket (bin/eval-learning.ts,
-// bin/eval/warm-api.ts): anything but a 200 stops the eval, since a figure measured past a failed request is wrong.
-export function apiPoster(baseUrl: string, key: string) {
-  return async (path: string, body: unknown): Promise<Record<string, unknown>> => {
+// Local mode's HTTP API for the evals that teach and ask over a real socket (bin/eval-learning.ts, bin/eval/warm-api.ts,
+// bin/eval/archive-api.ts): anything but a 200 stops the eval, since a figure measured past a failed request is wrong.
+import { startScratch, type Scratch } from '../../lib/local/scratch';
+import { startLocalServer } from '../../lib/local/server';
+
+export type Post = (path: string, body: unknown) => Promise<Record<string, unknown>>;
+
+export function apiPoster(baseUrl: string, key: string): Post {
+  return async (path, body) => {
     const res = await fetch(baseUrl + path, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -11,4 +16,21 @@ export function apiPoster(baseUrl: string, key: string) {
     if (res.status !== 200) throw new Error(`${path} answered ${res.status} ${JSON.stringify(json)}`);
     return json;
   };
+}
+
+/** One local mode (DynamoDB Local, the real handlers over a socket) and a key for workspaces `ws_*`, for `use`. */
+export async function withLocalApi<T>(use: (api: { scratch: Scratch; post: Post }) => Promise<T>): Promise<T> {
+  const scratch = await startScratch({
+    name: 'evw',
+    partner: 'eval',
+    workspaces: ['ws_*'],
+    settings: { dynamodbRequestTimeoutMs: 4_000, logLevel: 'ERROR' },
+  });
+  const server = await startLocalServer({ port: 0, handlers: scratch.service });
+  try {
+    return await use({ scratch, post: apiPoster(server.baseUrl, await scratch.newKey()) });
+  } finally {
+    await server.close();
+    await scratch.stop();
+  }
 }

@@ -20,6 +20,8 @@ import { withRankedTask } from './fold-confidence';
 import { severitySources } from './severity-sources';
 import { warmSources } from './warm-sources';
 import { warmThroughApi } from './warm-api';
+import { archiveThroughApi } from './archive-api';
+import { withLocalApi } from './api-post';
 import { languageFigures } from './language';
 import { spamArchiveFigures } from './spam-archive';
 import { invariantTable } from './invariant-table';
@@ -263,8 +265,19 @@ async function main() {
   const spam = spamArchiveFigures(scored);
   const severity = severitySources();
   const warm = warmSources();
-  const api = await warmThroughApi();
-  const all = [...figures, ...spam.figures, ...language.figures, ...severity.figures, ...warm.figures, ...api.figures];
+  const [archiveApi, api] = await withLocalApi(async (local) => [
+    await archiveThroughApi(local, scored),
+    await warmThroughApi(local),
+  ]);
+  const all = [
+    ...figures,
+    ...spam.figures,
+    ...archiveApi.figures,
+    ...language.figures,
+    ...severity.figures,
+    ...warm.figures,
+    ...api.figures,
+  ];
   if (JSON_OUT) {
     process.stdout.write(
       `${JSON.stringify({ model_version: MODEL_VERSION, figures: all, confidence: perCorpus, language: language.detail, severity: severity.sources, warm: warm.sources })}\n`,
@@ -288,6 +301,7 @@ async function main() {
   }
   console.log();
   for (const line of spam.lines) console.log(line);
+  for (const line of archiveApi.lines) console.log(line);
   if (process.argv.includes('--invariants')) {
     console.log(
       '\nWhat each archive guard changes on the development sources (spam / ordinary messages; bin/eval/invariant-table.ts)',

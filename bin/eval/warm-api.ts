@@ -5,9 +5,8 @@
 // the in-process ones of bin/eval/warm-sources.ts for the same rows. The API's workspaces hash with their own sketch
 // keys (seeded, so the figures repeat run to run), so a bucket collision can differ from the in-process measure's:
 // the two paths agree on nearly every priority, not bit for bit.
-import { startScratch } from '../../lib/local/scratch';
-import { apiPoster } from './api-post';
-import { startLocalServer } from '../../lib/local/server';
+import type { Scratch } from '../../lib/local/scratch';
+import type { Post } from './api-post';
 import { chunks, inParallel } from '../../lambdas/domain/in-parallel';
 import type { Priority } from '../../lambdas/domain/decision';
 import type { SeverityKind } from '../severity-data';
@@ -28,82 +27,71 @@ interface Answer {
   confidence: number;
 }
 
-export async function warmThroughApi(): Promise<{ figures: Figure[]; lines: string[] }> {
-  const scratch = await startScratch({
-    name: 'evw',
-    partner: 'eval',
-    workspaces: ['ws_*'],
-    settings: { dynamodbRequestTimeoutMs: 4_000, logLevel: 'ERROR' },
-  });
-  const server = await startLocalServer({ port: 0, handlers: scratch.service });
+export async function warmThroughApi({ scratch, post }: { scratch: Scratch; post: Post }): Promise<{
+  figures: Figure[];
+  lines: string[];
+}> {
   const lines = ['Warm through the API (local mode: import, then analyze; beside the in-process figures above)'];
   const figures: Figure[] = [];
-  try {
-    const key = await scratch.newKey();
-    const post = apiPoster(server.baseUrl, key);
-    let agree = 0;
-    let total = 0;
-    for (const [i, { kind, group }] of API_SOURCES.entries()) {
-      const list = decisionsByFold().filter((d) => d.kind === kind && d.group === group);
-      const { taught, tested } = warmHalves(list);
-      const warmWs = `ws_warm${i}`;
-      const coldWs = `ws_cold${i}`;
-      await seedSketchKeys(scratch.client, scratch.names.decisions, [warmWs, coldWs]);
-      const text = (d: (typeof list)[number]) => ({ subject: d.signal.subject, body: d.signal.body });
-      await inParallel(chunks(taught, 100), 2, async (chunk) => {
-        const examples = chunk.map((d) => ({
-          signal: { source: d.signal.source, ...text(d) },
-          labels: { priority: taughtPriority(d) },
-        }));
-        const out = await post(`/workspaces/${warmWs}/examples`, { examples });
-        if (out.learned !== chunk.length) throw new Error(`import into ${warmWs} learned ${String(out.learned)}`);
+  let agree = 0;
+  let total = 0;
+  for (const [i, { kind, group }] of API_SOURCES.entries()) {
+    const list = decisionsByFold().filter((d) => d.kind === kind && d.group === group);
+    const { taught, tested } = warmHalves(list);
+    const warmWs = `ws_warm${i}`;
+    const coldWs = `ws_cold${i}`;
+    await seedSketchKeys(scratch.client, scratch.names.decisions, [warmWs, coldWs]);
+    const text = (d: (typeof list)[number]) => ({ subject: d.signal.subject, body: d.signal.body });
+    await inParallel(chunks(taught, 100), 2, async (chunk) => {
+      const examples = chunk.map((d) => ({
+        signal: { source: d.signal.source, ...text(d) },
+        labels: { priority: taughtPriority(d) },
+      }));
+      const out = await post(`/workspaces/${warmWs}/examples`, { examples });
+      if (out.learned !== chunk.length) throw new Error(`import into ${warmWs} learned ${String(out.learned)}`);
+    });
+    const ask = async (ws: string) => {
+      const answers: Answer[] = new Array<Answer>(tested.length);
+      await inParallel(tested, 4, async (d, j) => {
+        const body = { workspace_id: ws, source: d.signal.source, received_at: d.signal.received_at, ...text(d) };
+        answers[j] = (await post('/signals/analyze', body)) as unknown as Answer;
       });
-      const ask = async (ws: string) => {
-        const answers: Answer[] = new Array<Answer>(tested.length);
-        await inParallel(tested, 4, async (d, j) => {
-          const body = { workspace_id: ws, source: d.signal.source, received_at: d.signal.received_at, ...text(d) };
-          answers[j] = (await post('/signals/analyze', body)) as unknown as Answer;
-        });
-        return answers;
-      };
-      const warm = await ask(warmWs);
-      const cold = await ask(coldWs);
-      const inProcess = warmSource(kind, group, list);
-      const levels = tested.map((d) => d.level);
-      const exact = (answers: readonly Answer[]) =>
-        round(answers.filter((a, j) => a.priority === taughtPriority(tested[j])).length / tested.length, 3);
-      const same = warm.filter((a, j) => a.priority === inProcess.priorities[j]).length;
-      agree += same;
-      total += tested.length;
-      lines.push(
-        `  ${kind === 'alert' ? 'alerts' : 'bugs'} ${group.padEnd(28)} taught ${taught.length}, tested ${tested.length}: ` +
-          `rho ${round(
-            spearman(
-              cold.map((a) => a.score),
-              levels,
-            ),
-            3,
-          )} -> ${round(
-            spearman(
-              warm.map((a) => a.score),
-              levels,
-            ),
-            3,
-          )}, ` +
-          `exact ${exact(cold)} -> ${exact(warm)} (in process ${inProcess.cold_exact} -> ${inProcess.warm_exact}); ` +
-          `same warm priority as in process ${same} of ${tested.length}`,
-      );
-    }
-    figures.push(
-      figure(
-        `warm through the API: same priority as the in-process measure (${total})`,
-        round(agree / total, 3),
-        'context',
-      ),
+      return answers;
+    };
+    const warm = await ask(warmWs);
+    const cold = await ask(coldWs);
+    const inProcess = warmSource(kind, group, list);
+    const levels = tested.map((d) => d.level);
+    const exact = (answers: readonly Answer[]) =>
+      round(answers.filter((a, j) => a.priority === taughtPriority(tested[j])).length / tested.length, 3);
+    const same = warm.filter((a, j) => a.priority === inProcess.priorities[j]).length;
+    agree += same;
+    total += tested.length;
+    lines.push(
+      `  ${kind === 'alert' ? 'alerts' : 'bugs'} ${group.padEnd(28)} taught ${taught.length}, tested ${tested.length}: ` +
+        `rho ${round(
+          spearman(
+            cold.map((a) => a.score),
+            levels,
+          ),
+          3,
+        )} -> ${round(
+          spearman(
+            warm.map((a) => a.score),
+            levels,
+          ),
+          3,
+        )}, ` +
+        `exact ${exact(cold)} -> ${exact(warm)} (in process ${inProcess.cold_exact} -> ${inProcess.warm_exact}); ` +
+        `same warm priority as in process ${same} of ${tested.length}`,
     );
-  } finally {
-    await server.close();
-    await scratch.stop();
   }
+  figures.push(
+    figure(
+      `warm through the API: same priority as the in-process measure (${total})`,
+      round(agree / total, 3),
+      'context',
+    ),
+  );
   return { figures, lines };
 }
