@@ -18,6 +18,16 @@ export function apiPoster(baseUrl: string, key: string): Post {
   };
 }
 
+/**
+ * A signal's `received_at` moved to the wall clock, keeping the wait it had at the in-process measure's `now`: the API
+ * decides at the wall clock, and a wait of over 4 or 24 hours adds points (WAITING_OVER_4H, WAITING_OVER_24H).
+ */
+export function atWallClock(receivedAt: string | undefined, now: Date): string | undefined {
+  return receivedAt === undefined
+    ? undefined
+    : new Date(Date.now() - (now.getTime() - Date.parse(receivedAt))).toISOString();
+}
+
 /** One local mode (DynamoDB Local, the real handlers over a socket) and a key for workspaces `ws_*`, for `use`. */
 export async function withLocalApi<T>(use: (api: { scratch: Scratch; post: Post }) => Promise<T>): Promise<T> {
   const scratch = await startScratch({

@@ -1,11 +1,9 @@
 // The archive figures through the API (issue 31): partners, and the owner's own measure, send each message to
 // `POST /signals/analyze`. This sends the held-out e-mail, web-form and SMS cases the same way, to local mode (the real
-// handlers over a socket, DynamoDB Local), and counts where the API's archive answer differs from the in-process one
-// the goal rows read. Only the archive answer is compared: the API decides at the wall clock and the in-process measure
-// at a fixed time, and an ordinary message's waiting time moves its priority (never its archive: an archive category
-// takes no waiting points).
+// handlers over a socket, DynamoDB Local), each having waited as long as in process (atWallClock), and counts where
+// the API's decision (action, priority, category, score) differs from the in-process one the goal rows read.
 import { inParallel } from '../../lambdas/domain/in-parallel';
-import type { Post } from './api-post';
+import { atWallClock, type Post } from './api-post';
 import type { Corpus, Scored } from './labeled';
 import { figure, round, type Figure } from './report';
 
@@ -17,10 +15,20 @@ export async function archiveThroughApi(
 ): Promise<{ figures: Figure[]; lines: string[] }> {
   const cases = scored.filter((s) => CORPORA.includes(s.corpus));
   const archived = new Array<boolean>(cases.length);
+  let sameDecision = 0;
   await inParallel(cases, 8, async (c, i) => {
     const { workspace_id: _eval, ...signal } = c.signal;
-    const answer = await post('/signals/analyze', { ...signal, workspace_id: 'ws_archive' });
+    const received_at = atWallClock(signal.received_at, c.now);
+    const answer = await post('/signals/analyze', { ...signal, received_at, workspace_id: 'ws_archive' });
     archived[i] = answer.recommended_action === 'archive';
+    const a = c.assessment;
+    if (
+      answer.recommended_action === a.recommended_action &&
+      answer.priority === a.priority &&
+      answer.category === a.category &&
+      answer.score === a.score
+    )
+      sameDecision++;
   });
   const lines = ['Archive through the API (local mode, one analyze per message; beside the in-process figures above)'];
   let same = 0;
@@ -42,6 +50,11 @@ export async function archiveThroughApi(
       figure(
         `archive through the API: same answer as the in-process measure (${cases.length})`,
         round(same / cases.length, 4),
+        'context',
+      ),
+      figure(
+        `archive through the API: same action, priority, category and score (${cases.length})`,
+        round(sameDecision / cases.length, 4),
         'context',
       ),
     ],

@@ -16,13 +16,16 @@ export const EVAL_SKETCH_SEED = 'sas-eval-1';
 export const seededSketchKey = (ws: string, seed = EVAL_SKETCH_SEED): string =>
   `${CURRENT_SKETCH_FORMAT}.${createHash('sha256').update(`${seed}\n${ws}`).digest('hex').slice(0, 16)}`;
 
-/** Makes each workspace's model item by the store's own first load, with its seeded key instead of a random one. */
+/**
+ * Makes each workspace's model item by the store's own first load, with a seeded key instead of a random one (`keyOf`:
+ * by default from the evals' seed; bin/eval/warm-api.ts gives a warm workspace its in-process measure's key).
+ */
 export async function seedSketchKeys(
   client: DynamoDBDocumentClient,
   decisionsTable: string,
   workspaces: readonly string[],
+  keyOf: (ws: string) => string = seededSketchKey,
 ): Promise<void> {
   const learningTable = learningTableOf({ decisionsTableName: decisionsTable });
-  for (const ws of workspaces)
-    await readModelItem(client, learningTable, ws, decisionsTable, () => seededSketchKey(ws));
+  for (const ws of workspaces) await readModelItem(client, learningTable, ws, decisionsTable, () => keyOf(ws));
 }

@@ -45,11 +45,12 @@ export function warmHalves<T extends { id: string; label: string }>(rows: readon
   return { taught, tested };
 }
 
-/** A fixed sketch key per source, in the current format (the eval's workspaces, never stored). */
-export const evalSketchKey = (group: string): SketchKey =>
-  sketchKeyOf(
-    `2.${fnv1a(`a:${group}`).toString(16).padStart(8, '0')}${fnv1a(`b:${group}`).toString(16).padStart(8, '0')}`,
-  );
+/** A fixed sketch key per source, in the current format, as a model item stores it (bin/eval/warm-api.ts seeds it). */
+export const evalSketchKeyText = (group: string): string =>
+  `2.${fnv1a(`a:${group}`).toString(16).padStart(8, '0')}${fnv1a(`b:${group}`).toString(16).padStart(8, '0')}`;
+
+/** The same key as the sketcher reads it (the eval's in-process workspaces). */
+export const evalSketchKey = (group: string): SketchKey => sketchKeyOf(evalSketchKeyText(group));
 
 export function taughtModel(key: SketchKey, taught: readonly RankedDecision[]): WorkspaceModel {
   const model = emptyModel();
@@ -77,9 +78,10 @@ export interface WarmFigures {
   warm_ece: number;
   /** The ECE a calibrated confidence would show on these decisions by chance (bin/eval/report.ts, eceByChance). */
   ece_by_chance: { mean: number; p95: number };
-  /** Warm decisions as (confidence, right), for pooling, and their priorities (bin/eval/warm-api.ts compares them). */
+  /** Warm decisions as (confidence, right), for pooling, and their priorities and scores (bin/eval/warm-api.ts compares them). */
   judged: { confidence: number; right: boolean }[];
   priorities: Priority[];
+  scores: number[];
   /** Tested signals the global engine made critical, those the workspace lowered, and of those, the ones taught critical. */
   critical: { global: number; lowered: number; taughtCritical: number };
 }
@@ -133,6 +135,7 @@ export function warmSource(kind: SeverityKind, group: string, list: readonly Ran
     ece_by_chance: eceByChance(judged, TEN_BINS),
     judged,
     priorities: warm.map((w) => w.priority),
+    scores: warm.map((w) => w.score),
     critical: {
       global: tested.filter((d) => d.assessment.priority === 'critical').length,
       lowered: lowered.length,
@@ -150,7 +153,7 @@ const GOALS: Record<SeverityKind, { rho: string; exact: string }> = {
 export function warmSources(): {
   figures: Figure[];
   lines: string[];
-  sources: Omit<WarmFigures, 'judged' | 'priorities' | 'critical'>[];
+  sources: Omit<WarmFigures, 'judged' | 'priorities' | 'scores' | 'critical'>[];
 } {
   const all = foldCalibrated(decisionsByFold());
   const out: WarmFigures[] = [];
@@ -234,5 +237,9 @@ export function warmSources(): {
       figure(`${KIND_NAME[kind]} warm confidence ECE, all sources pooled`, pooled.ece, '<= 0.08'),
     );
   }
-  return { figures, lines, sources: out.map(({ judged: _j, priorities: _p, critical: _c, ...rest }) => rest) };
+  return {
+    figures,
+    lines,
+    sources: out.map(({ judged: _j, priorities: _p, scores: _s, critical: _c, ...rest }) => rest),
+  };
 }
