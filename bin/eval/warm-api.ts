@@ -1,8 +1,7 @@
-// The warm measurement through the API (issue 31): for a few development sources whose decisions the shipped models
-// make as they ship (no fold model needed), the taught half is imported with `POST /workspaces/{id}/examples` (labels
+// The warm measurement through the API (issue 31): for a few development sources, the taught half is imported with `POST /workspaces/{id}/examples` (labels
 // `{priority}`) into a fresh workspace of local mode (the real handlers over a socket, DynamoDB Local), the tested half
 // is sent to `POST /signals/analyze` there and to another fresh workspace (cold), and the figures are printed beside
-// the in-process ones of bin/eval/warm-sources.ts for the same rows. The warm workspace hashes with the in-process
+// the in-process ones of bin/eval/warm-sources.ts for the same rows, scored by the shipped models. The warm workspace hashes with the in-process
 // measure's sketch key, and each signal has waited as long as in process (atWallClock), so the two paths must give
 // the same priority and score to every signal: a difference is a defect of the API's path (an import that lost
 // counts, a model read otherwise), not noise.
@@ -10,17 +9,16 @@ import type { Scratch } from '../../lib/local/scratch';
 import { atWallClock, type Post } from './api-post';
 import { chunks, inParallel } from '../../lambdas/domain/in-parallel';
 import type { Priority } from '../../lambdas/domain/decision';
-import type { SeverityKind } from '../severity-data';
+import { scoreSignal } from '../../lambdas/domain/engine';
+import { ALERT_NOW, type SeverityKind } from '../severity-data';
 import { decisionsByFold } from '../severity-folds';
 import { evalSketchKeyText, taughtPriority, warmHalves, warmSource } from './warm-sources';
-import { ALERT_NOW } from '../severity-data';
 import { figure, round, spearman, type Figure } from './report';
 import { seedSketchKeys } from './seeded-sketch-keys';
 
 /**
- * Sources measured through the API, scored by the shipped models as they ship: two small ones, and the largest alert
- * source and a large tracker of them (an import of hundreds; jQuery UI's 3,926 agreed on every signal once, measured
- * by hand, and takes 17 s more).
+ * Sources measured through the API: two small ones, the largest alert source and a large tracker (imports of
+ * hundreds; jQuery UI's 3,926 agreed on every signal once, measured by hand, and takes 17 s more).
  */
 export const API_SOURCES: readonly { kind: SeverityKind; group: string }[] = [
   { kind: 'bug', group: 'DAEMON' },
@@ -45,7 +43,12 @@ export async function warmThroughApi({ scratch, post }: { scratch: Scratch; post
   let agreeScore = 0;
   let total = 0;
   for (const [i, { kind, group }] of API_SOURCES.entries()) {
-    const list = decisionsByFold().filter((d) => d.kind === kind && d.group === group);
+    // Scored in process as the API scores them, by the shipped models (the eval's own rows use a model fitted without
+    // the source where the shipped one learned from it).
+    const now = new Date(ALERT_NOW);
+    const list = decisionsByFold()
+      .filter((d) => d.kind === kind && d.group === group)
+      .map((d) => ({ ...d, assessment: scoreSignal(d.signal, now) }));
     const { taught, tested } = warmHalves(list);
     const warmWs = `ws_warm${i}`;
     const coldWs = `ws_cold${i}`;
@@ -63,7 +66,7 @@ export async function warmThroughApi({ scratch, post }: { scratch: Scratch; post
     const ask = async (ws: string) => {
       const answers: Answer[] = new Array<Answer>(tested.length);
       await inParallel(tested, 4, async (d, j) => {
-        const received_at = atWallClock(d.signal.received_at, new Date(ALERT_NOW));
+        const received_at = atWallClock(d.signal.received_at, now);
         const body = { workspace_id: ws, source: d.signal.source, received_at, ...text(d) };
         answers[j] = (await post('/signals/analyze', body)) as unknown as Answer;
       });
