@@ -1,10 +1,10 @@
-// The warm measurement through the API (issue 31): for a few development sources, the taught half is imported with `POST /workspaces/{id}/examples` (labels
-// `{priority}`) into a fresh workspace of local mode (the real handlers over a socket, DynamoDB Local), the tested half
-// is sent to `POST /signals/analyze` there and to another fresh workspace (cold), and the figures are printed beside
-// the in-process ones of bin/eval/warm-sources.ts for the same rows, scored by the shipped models. The warm workspace hashes with the in-process
-// measure's sketch key, and each signal has waited as long as in process (atWallClock), so the two paths must give
-// the same priority and score to every signal: a difference is a defect of the API's path (an import that lost
-// counts, a model read otherwise), not noise.
+// The warm measurement through the API (issue 31): for a few development sources, the taught half is imported with
+// `POST /workspaces/{id}/examples` (labels `{priority}`) into a fresh workspace of local mode (the real handlers over a
+// socket, DynamoDB Local), the tested half is sent to `POST /signals/analyze` there and to another fresh workspace
+// (cold), and the figures are printed beside the in-process ones of bin/eval/warm-sources.ts for the same rows, scored
+// by the shipped models. The warm workspace hashes with the in-process measure's sketch key, and each signal has
+// waited as long as in process (atWallClock), so the two paths must give the same priority and score to every signal:
+// a difference is a defect of the API's path (an import that lost counts, a model read otherwise), not noise.
 import type { Scratch } from '../../lib/local/scratch';
 import { atWallClock, type Post } from './api-post';
 import { chunks, inParallel } from '../../lambdas/domain/in-parallel';
