@@ -1,9 +1,9 @@
 // Leave one source out for severity (docs/decision-engine.md, "Severity across sources"): every ranked alert rule and
-// bug report of the development data scored by the engine with a severity model that never saw it. The shipped severity models learned from alert-rules-dev.jsonl (alerts) and TIMOB
-// (bugs): every other source meets them as they ship; kube-prometheus and VictoriaMetrics meet the alert model fitted
-// without them (bin/train-severity-model.ts's recipe), and each half of TIMOB (by id hash) the bug model fitted on the
-// other half. The confidence is the shipped model's (bin/train-confidence.ts fitted it on TIMOB and the
-// alert-rules-dev.jsonl rules: held out for every other source). A fold is fitted once per run.
+// bug report of the development data scored by the engine with a severity model that never saw it. The alert model
+// learned from every alert source: each meets the model fitted without it (bin/severity-alert-pooled.ts). The bug
+// model learned from TIMOB: every other tracker meets it as it ships, and each half of TIMOB (by id hash) the bug
+// model fitted on the other half. The confidence is the shipped model's (bin/train-confidence.ts fitted it on TIMOB
+// and the alert-rules-dev.jsonl rules: held out for every other source). A fold is fitted once per run.
 import { lastConfidenceInput, scoreSignal, type EngineModels } from '../lambdas/domain/engine';
 import type { ConfidenceInput } from '../lambdas/domain/engine/confidence';
 import type { SeverityModel } from '../lambdas/domain/engine/severity-model';
@@ -17,8 +17,9 @@ import {
   type RankedRow,
   type SeverityKind,
 } from './severity-data';
-import { alertExample, bugExample, fitAlertModel, fitBugModel, severityModelOf } from './train-severity-model';
-import { BUG_TRAIN_PROJECT, fnv1a, loadAlerts, loadBugs } from './data-splits';
+import { bugExample, fitBugModel, severityModelOf } from './train-severity-model';
+import { BUG_TRAIN_PROJECT, fnv1a, loadBugs } from './data-splits';
+import { pooledAlertModelWithout } from './severity-alert-pooled';
 import { shippedSeverityModels } from '../lambdas/domain/engine/severity-model';
 
 /** Right as bin/eval/labeled.ts defines it: the band fits the label (alerts by class 3..1, bugs by level 5..1). */
@@ -37,7 +38,6 @@ export interface RankedDecision extends Omit<RankedRow, 'subject' | 'body'> {
   right: boolean;
 }
 
-let devAlertSources: ReadonlySet<string> | null = null;
 const models = new Map<string, SeverityModel>();
 const memo = (key: string, fit: () => SeverityModel) => {
   if (!models.has(key)) models.set(key, fit());
@@ -49,21 +49,7 @@ const half = (id: string) => fnv1a(id) % 2;
 /** The engine's models for a row of `kind` from `group`: a severity model that never saw the row. */
 export function foldEngineModels(kind: SeverityKind, group: string, id = ''): EngineModels {
   const shipped = shippedSeverityModels();
-  if (kind === 'alert') {
-    devAlertSources ??= new Set(loadAlerts().map((r) => r.source));
-    if (!devAlertSources.has(group)) return { severity: shipped };
-    const alert = memo(`alert:${group}`, () =>
-      severityModelOf(
-        fitAlertModel(
-          loadAlerts()
-            .filter((r) => r.source !== group)
-            .map(alertExample),
-          `all but ${group}`,
-        ),
-      ),
-    );
-    return { severity: { alert, bug: shipped.bug } };
-  }
+  if (kind === 'alert') return { severity: { alert: pooledAlertModelWithout([group]), bug: shipped.bug } };
   if (group !== BUG_TRAIN_PROJECT) return { severity: shipped };
   const k = half(id);
   const bug = memo(`bug:${k}`, () =>

@@ -48,7 +48,8 @@ import {
 } from './data-splits';
 import { shippedSeverityModels } from '../lambdas/domain/engine/severity-model';
 import { decisionsByFold } from './severity-folds';
-import { alertExample, bugExample, fitAlertModel, fitBugModel, severityModelOf } from './train-severity-model';
+import { bugExample, fitBugModel, severityModelOf } from './train-severity-model';
+import { pooledAlertModelWithout } from './severity-alert-pooled';
 import {
   alertCase,
   bugCase,
@@ -121,14 +122,19 @@ export function trainingRows(): Row[] {
   ];
 }
 
-/** Alert rules as training rows, cross-fitted (the eval fits one set per alert fold, without the source it tests). */
-export const crossFittedAlertRows = (alerts: readonly AlertRow[]): Row[] =>
-  crossFitted(alerts, alertCase, (train) => ({
-    severity: {
-      alert: severityModelOf(fitAlertModel(train.map(alertExample), 'fold')),
-      bug: shippedSeverityModels().bug,
-    },
-  }));
+/**
+ * Alert rules as training rows, each scored by the alert model fitted without its source (and without `also`: the
+ * eval's fold refits without the source it tests).
+ */
+export const crossFittedAlertRows = (alerts: readonly AlertRow[], also: readonly string[] = []): Row[] =>
+  [...new Set(alerts.map((r) => r.source))].flatMap((source) => {
+    const own = alerts.filter((r) => r.source === source);
+    const models = {
+      severity: { alert: pooledAlertModelWithout([source, ...also]), bug: shippedSeverityModels().bug },
+    };
+    // Every rule weighs 1 / all the rules, as one corpus.
+    return rowsOf(own.map(alertCase), models).map((row) => ({ ...row, w: (row.w * own.length) / alerts.length }));
+  });
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const ORDINAL_L2 = 1e-3;

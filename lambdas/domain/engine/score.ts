@@ -21,7 +21,7 @@ import type { Draft } from './draft';
 import { PhraseMatcher } from './phrase-matcher';
 import { ARCHIVE_CATEGORIES, REASON_CODES, codesWhere, infoOf, queueFor, type ReasonCode } from './reason-codes';
 import { sentimentOf } from './sentiment';
-import { severityWords } from './severity-model';
+import { PLAIN_READING, severityWords, type WordReading } from './severity-model';
 import { severityRead, severityReason, type EngineModels } from './severity';
 import {
   CAMEL_BODY_CHARS,
@@ -371,7 +371,8 @@ export const lastConfidenceInput = (): ConfidenceInput => lastConfidence;
 export function severityFeatures(
   signal: Signal,
   now: Date,
+  reading: WordReading = PLAIN_READING,
 ): { words: number[]; codes: string[]; points: number; kept: number } {
   const { reasons } = scoreSignal(signal, now, { severity: null });
-  return { words: severityWords(matcher.buf), ...severityRead(reasons) };
+  return { words: severityWords(matcher.buf, reading), ...severityRead(reasons) };
 }

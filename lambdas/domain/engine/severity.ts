@@ -34,8 +34,13 @@ export function severityReason(
   if (pair === null) return null;
   const model = source === 'internal' ? pair.alert : pair.bug;
   const read = severityRead(reasons);
-  const z = severityLogit(model, severityWords(buf), read.codes, read.points) - model.bias;
-  const points = Math.max(-model.max, Math.min(model.max, Math.round(z * model.perLogit + model.offset - read.points)));
+  // Words learned from other projects' rules neither speak alone nor re-rate a stated serious problem, as the model
+  // says (docs/decision-engine.md, "Severity across sources").
+  if (model.needsReason && read.codes.length === 0) return null;
+  if (model.serious === 'frozen' && read.kept > 0) return null;
+  const z = severityLogit(model, severityWords(buf, model.reading), read.codes, read.points) - model.bias;
+  let points = Math.max(-model.max, Math.min(model.max, Math.round(z * model.perLogit + model.offset - read.points)));
+  if (model.serious === 'floor' && read.kept > 0 && points < 0) points = 0;
   if (points === 0) return null;
   const what = source === 'internal' ? 'alert rules' : 'bug reports';
   return {
