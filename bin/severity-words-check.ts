@@ -2,10 +2,9 @@
 // alert model with words"). Every option is fitted leaving one alert source out (15 fits per option); the figure a
 // held-out source reports is that of the option with the best mean over the OTHER 14 sources' held-out figures (its own
 // figure never chooses its fold), and the shipped option is the best mean over all 15.
-//   npx tsx bin/severity-words-check.ts [admissible.txt]
-// admissible.txt: the options (one `negated|placeholders|l2|perLogit|max|guard` a line) whose model fitted on every
-// source keeps every behaviour test (npm run test:unit, with bin/train-severity-model.ts --alert): the nested choice is
-// then made among them only.
+//   npx tsx bin/severity-words-check.ts [sweep.txt]
+// sweep.txt: what bin/severity-behaviour-sweep.sh printed (one option a line, with the behaviour tests that failed when
+// its model was fitted on every source): the nested choice is then made among the options that failed none.
 // The score is approximated as the rules' score plus the model's clamped points (the engine adds them the same way);
 // `npm run eval` gives the engine's own figures.
 import { readFileSync } from 'node:fs';
@@ -14,6 +13,7 @@ import type { WordReading } from '../lambdas/domain/engine/severity-model';
 import { cachedBeside, cachedRows, type CachedRow } from './severity-features-cache';
 import { ALERT_NOW, groupsOf, loadRankedAlerts, rankedSignal } from './severity-data';
 import { fitRows, logitOf, type Fitted } from './severity-fit';
+import { ALERT_FIT, type AlertFit } from './severity-alert-pooled';
 import { spearman } from './eval/report';
 
 const READINGS: Record<string, WordReading> = {
@@ -80,7 +80,20 @@ const rhoOf = (test: readonly CachedRow[], score: (r: CachedRow) => number) =>
     test.map((r) => r.level),
   );
 
-/** option name -> its line in admissible.txt. */
+/** The options of a sweep's lines that failed no test, as `keys` writes them (the sweep's defaults: ALERT_FIT). */
+function admissibleIn(sweep: string): Set<string> {
+  const out = new Set<string>();
+  for (const line of sweep.split('\n')) {
+    const [json, tests] = line.split(' :: ');
+    if (tests === undefined || !tests.includes('passed') || tests.includes('failed')) continue;
+    const o = { ...ALERT_FIT, ...(JSON.parse(json) as Partial<AlertFit>) };
+    const guard = o.serious === 'none' ? 'none' : `serious ${o.serious}${o.needsReason ? ', needs a rule reason' : ''}`;
+    out.add([o.reading.negated, o.reading.placeholders, o.l2, o.perLogit, o.max, guard].join('|'));
+  }
+  return out;
+}
+
+/** option name -> its key (the option as admissibleIn writes it). */
 const keys = new Map<string, string>();
 /** option name -> held-out rho per group. */
 const figures = new Map<string, Map<string, number>>();
@@ -147,14 +160,7 @@ for (const [name, per] of ranked) console.log(`${summary(per)}  ${name}`);
 
 // Nested: each held-out group's figure from the option with the best mean over the other groups.
 const nested = new Map<string, number>();
-const admissibleFile = process.argv[2];
-const admissible = admissibleFile
-  ? new Set(
-      readFileSync(admissibleFile, 'utf8')
-        .split('\n')
-        .filter((l) => l !== ''),
-    )
-  : null;
+const admissible = process.argv[2] ? admissibleIn(readFileSync(process.argv[2], 'utf8')) : null;
 const options = [...figures].filter(
   ([name]) => name !== 'rules alone' && (admissible === null || admissible.has(keys.get(name) ?? '')),
 );
