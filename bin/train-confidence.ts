@@ -48,8 +48,7 @@ import {
 } from './data-splits';
 import { shippedSeverityModels } from '../lambdas/domain/engine/severity-model';
 import { decisionsByFold } from './severity-folds';
-import { bugExample, fitBugModel, severityModelOf } from './train-severity-model';
-import { pooledAlertModelWithout } from './severity-alert-pooled';
+import { alertExample, bugExample, fitAlertBandModel, fitBugModel, severityModelOf } from './train-severity-model';
 import {
   alertCase,
   bugCase,
@@ -123,18 +122,17 @@ export function trainingRows(): Row[] {
 }
 
 /**
- * Alert rules as training rows, each scored by the alert model fitted without its source (and without `also`: the
- * eval's fold refits without the source it tests).
+ * Alert rules as training rows, cross-fitted (the eval fits one set per alert fold, without the source it tests),
+ * scored by the alert band model alone: the confidence reads the evidence an alert's band was decided with, and the
+ * words model only orders alerts inside it (lambdas/domain/engine/severity.ts, SeverityCall).
  */
-export const crossFittedAlertRows = (alerts: readonly AlertRow[], also: readonly string[] = []): Row[] =>
-  [...new Set(alerts.map((r) => r.source))].flatMap((source) => {
-    const own = alerts.filter((r) => r.source === source);
-    const models = {
-      severity: { alert: pooledAlertModelWithout([source, ...also]), bug: shippedSeverityModels().bug },
-    };
-    // Every rule weighs 1 / all the rules, as one corpus.
-    return rowsOf(own.map(alertCase), models).map((row) => ({ ...row, w: (row.w * own.length) / alerts.length }));
-  });
+export const crossFittedAlertRows = (alerts: readonly AlertRow[]): Row[] =>
+  crossFitted(alerts, alertCase, (train) => ({
+    severity: {
+      alert: severityModelOf(fitAlertBandModel(train.map(alertExample), 'fold')),
+      bug: shippedSeverityModels().bug,
+    },
+  }));
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const ORDINAL_L2 = 1e-3;

@@ -11,6 +11,7 @@ import { MODEL_VERSION, scoreSignal } from '../../lambdas/domain/engine';
 import { shippedSeverityModels } from '../../lambdas/domain/engine/severity-model';
 import { ALERT_FOLDS, describeSplits, loadAlerts } from '../data-splits';
 import { pooledAlertModelWithout } from '../severity-alert-pooled';
+import { alertBandModelWithout } from '../train-severity-model';
 import { ALERT_CASES, TICKET_CASES, TICKET_LEVEL, alertSignal, ticketSignal } from './hand-written-cases';
 import { ALERT_LEVEL, heldOutCases, scoreCases, type Case, type Corpus, type Scored } from './labeled';
 import { crossFittedAlertRows, fitConfidence, trainingRows, unseenTrackerRate } from '../train-confidence';
@@ -206,11 +207,12 @@ function scoreAlertsByFold(cases: Case[]): Scored[] {
   for (const fold of ALERT_FOLDS) {
     const train = alerts.filter((r) => r.source !== fold.test);
     const alert = pooledAlertModelWithout([fold.test]);
-    useConfidenceModel(fitConfidence([...base, ...crossFittedAlertRows(train, [fold.test])], rankedTask));
+    const alertBand = alertBandModelWithout([fold.test]);
+    useConfidenceModel(fitConfidence([...base, ...crossFittedAlertRows(train)], rankedTask));
     out.push(
       ...scoreCases(
         cases.filter((c) => c.group === fold.test),
-        (c) => scoreSignal(c.signal, c.now, { severity: { alert, bug } }),
+        (c) => scoreSignal(c.signal, c.now, { severity: { alert, alertBand, bug } }),
       ),
     );
   }

@@ -4,7 +4,6 @@
 import { scoreSignal, severityFeatures } from '../../lambdas/domain/engine';
 import { shippedSeverityModels } from '../../lambdas/domain/engine/severity-model';
 import type { Signal } from '../../lambdas/domain/signal';
-import { reasonCodes } from '../support/scoring';
 
 const NOW = new Date('2026-03-02T10:00:00Z');
 const alert = (subject: string, body: string): Signal => ({
@@ -18,10 +17,11 @@ const words = (subject: string, body: string) =>
   new Set(severityFeatures(alert(subject, body), NOW, shippedSeverityModels().alert.reading).words);
 
 describe('the alert severity model', () => {
-  it('reads words, and the shipped file says how', () => {
-    const model = shippedSeverityModels().alert;
-    expect(model.words.size).toBeGreaterThan(100);
-    expect(model.reading).toEqual({ negated: 'drop', placeholders: 'drop' });
+  it('reads words, and the shipped file says how; a band model of rule codes decides the band', () => {
+    const { alert, alertBand } = shippedSeverityModels();
+    expect(alert.words.size).toBeGreaterThan(100);
+    expect(alert.reading).toEqual({ negated: 'drop', placeholders: 'drop' });
+    expect(alertBand?.words.size).toBe(0);
   });
 
   it('does not read a negated word as the word itself', () => {
@@ -47,14 +47,31 @@ describe('the alert severity model', () => {
     expect(a.reasons).toEqual([]);
   });
 
-  it('leaves a stated serious problem the points the rules give it', () => {
+  it('leaves a stated serious problem where the band model puts it: the words do not re-rate it', () => {
+    const { alertBand, bug } = shippedSeverityModels();
     for (const [subject, body] of [
       ['Ledger writer out of memory', 'The ledger writer on node seven ran out of memory.'],
       ['Billing gateway down', 'The billing gateway is down for every region.'],
     ]) {
       const a = scoreSignal(alert(subject, body), NOW);
-      expect([subject, reasonCodes(a).includes('SEVERITY_MODEL')]).toEqual([subject, false]);
+      const bandAlone = scoreSignal(alert(subject, body), NOW, { severity: { alert: alertBand!, bug } });
+      expect([subject, a.score, a.priority]).toEqual([subject, bandAlone.score, bandAlone.priority]);
       expect([subject, a.priority === 'high' || a.priority === 'critical']).toEqual([subject, true]);
+    }
+  });
+
+  it('moves an alert only inside the band the band model gives it', () => {
+    const { alertBand, bug } = shippedSeverityModels();
+    for (const [subject, body] of [
+      // The words alone would take this one from high to medium (55 against the band model's 66).
+      ['HighLatency', 'p99 latency is above 2 seconds.'],
+      ['MemoryHigh', 'Memory usage is above 85% on the cache nodes.'],
+      ['Replica lag high', 'Replication lag on the orders database is above five minutes.'],
+      ['Certificate expires soon', 'The TLS certificate for the public site expires in 20 days.'],
+    ]) {
+      const a = scoreSignal(alert(subject, body), NOW);
+      const bandAlone = scoreSignal(alert(subject, body), NOW, { severity: { alert: alertBand!, bug } });
+      expect([subject, a.priority]).toEqual([subject, bandAlone.priority]);
     }
   });
 });

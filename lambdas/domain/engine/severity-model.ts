@@ -79,7 +79,15 @@ export interface SeverityModelFile {
   /** Every reason code the engine had when the models were fitted: a code added since is read as weight 0 until a retrain. */
   reason_codes: string[];
   scale: number;
-  models: Record<'alert' | 'bug', SeverityModelEntry>;
+  /** `alert_band`: the alert model that decides an alert's band, `alert` then orders it inside (severity.ts). */
+  models: Record<'alert' | 'bug', SeverityModelEntry> & { alert_band?: SeverityModelEntry };
+}
+
+/** The models the engine reads; without `alertBand`, the alert model decides an alert's band as well as its order. */
+export interface SeverityModels {
+  alert: SeverityModel;
+  bug: SeverityModel;
+  alertBand?: SeverityModel;
 }
 
 /** The distinct word buckets of the text in `buf` (subject, body and the split CamelCase words), read as `reading`. */
@@ -164,16 +172,21 @@ export function modelFromFile(m: SeverityModelEntry, fileScale: number): Severit
   };
 }
 
-let shipped: { alert: SeverityModel; bug: SeverityModel } | null = null;
+let shipped: SeverityModels | null = null;
 
 /** The shipped models, read on first use (most signals are neither alerts nor tasks). */
-export function shippedSeverityModels(): { alert: SeverityModel; bug: SeverityModel } {
+export function shippedSeverityModels(): SeverityModels {
   if (shipped === null) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- read on first use, so a cold start that never needs it does not parse it
     const file = require('./severity-model.json') as SeverityModelFile;
     if (file.format !== SEVERITY_MODEL_FORMAT)
       throw new Error(`severity-model.json: format ${String(file.format)}, expected ${String(SEVERITY_MODEL_FORMAT)}`);
-    shipped = { alert: modelFromFile(file.models.alert, file.scale), bug: modelFromFile(file.models.bug, file.scale) };
+    const band = file.models.alert_band;
+    shipped = {
+      alert: modelFromFile(file.models.alert, file.scale),
+      bug: modelFromFile(file.models.bug, file.scale),
+      ...(band ? { alertBand: modelFromFile(band, file.scale) } : {}),
+    };
   }
   return shipped;
 }
