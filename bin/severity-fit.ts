@@ -29,7 +29,10 @@ export interface SevFitOptions {
 
 export const target = (r: Pick<CachedRow, 'level' | 'levels'>) => (r.level - 1) / Math.max(1, r.levels - 1);
 
-export function fitRows(rows: readonly CachedRow[], o: SevFitOptions): Fitted {
+/** What the fitter reads of a row. */
+export type FitRow = Pick<CachedRow, 'group' | 'level' | 'levels' | 'words' | 'codes'>;
+
+export function fitRows(rows: readonly FitRow[], o: SevFitOptions): Fitted {
   const WORDS = 1 << (o.bits ?? SEVERITY_WORD_BITS);
   const codeIds = new Map<string, number>();
   for (const r of rows) for (const c of r.codes) if (!codeIds.has(c)) codeIds.set(c, WORDS + codeIds.size);

@@ -1,9 +1,10 @@
 // Leave one source out for severity (docs/decision-engine.md, "Severity across sources"): every ranked alert rule and
-// bug report of the development data scored by the engine with a severity model that never saw it. The shipped severity models learned from alert-rules-dev.jsonl (alerts) and TIMOB
-// (bugs): every other source meets them as they ship; kube-prometheus and VictoriaMetrics meet the alert model fitted
-// without them (bin/train-severity-model.ts's recipe), and each half of TIMOB (by id hash) the bug model fitted on the
-// other half. The confidence is the shipped model's (bin/train-confidence.ts fitted it on TIMOB and the
-// alert-rules-dev.jsonl rules: held out for every other source). A fold is fitted once per run.
+// bug report of the development data scored by the engine with a severity model that never saw it. The alert model
+// learned from every alert source: each meets the model fitted without it (bin/severity-alert-pooled.ts); the alert
+// band model learned from alert-rules-dev.jsonl: kube-prometheus and VictoriaMetrics meet it fitted without them. The bug
+// model learned from TIMOB: every other tracker meets it as it ships, and each half of TIMOB (by id hash) the bug
+// model fitted on the other half. The confidence is the shipped model's (bin/train-confidence.ts fitted it on TIMOB
+// and the alert-rules-dev.jsonl rules: held out for every other source). A fold is fitted once per run.
 import { lastConfidenceInput, scoreSignal, type EngineModels } from '../lambdas/domain/engine';
 import type { ConfidenceInput } from '../lambdas/domain/engine/confidence';
 import type { SeverityModel } from '../lambdas/domain/engine/severity-model';
@@ -17,8 +18,9 @@ import {
   type RankedRow,
   type SeverityKind,
 } from './severity-data';
-import { alertExample, bugExample, fitAlertModel, fitBugModel, severityModelOf } from './train-severity-model';
+import { alertBandModelWithout, bugExample, fitBugModel, severityModelOf } from './train-severity-model';
 import { BUG_TRAIN_PROJECT, fnv1a, loadAlerts, loadBugs } from './data-splits';
+import { pooledAlertModelWithout } from './severity-alert-pooled';
 import { shippedSeverityModels } from '../lambdas/domain/engine/severity-model';
 
 /** Right as bin/eval/labeled.ts defines it: the band fits the label (alerts by class 3..1, bugs by level 5..1). */
@@ -51,18 +53,10 @@ export function foldEngineModels(kind: SeverityKind, group: string, id = ''): En
   const shipped = shippedSeverityModels();
   if (kind === 'alert') {
     devAlertSources ??= new Set(loadAlerts().map((r) => r.source));
-    if (!devAlertSources.has(group)) return { severity: shipped };
-    const alert = memo(`alert:${group}`, () =>
-      severityModelOf(
-        fitAlertModel(
-          loadAlerts()
-            .filter((r) => r.source !== group)
-            .map(alertExample),
-          `all but ${group}`,
-        ),
-      ),
-    );
-    return { severity: { alert, bug: shipped.bug } };
+    const alertBand = devAlertSources.has(group)
+      ? memo(`alert-band:${group}`, () => alertBandModelWithout([group]))
+      : shipped.alertBand;
+    return { severity: { alert: pooledAlertModelWithout([group]), alertBand, bug: shipped.bug } };
   }
   if (group !== BUG_TRAIN_PROJECT) return { severity: shipped };
   const k = half(id);

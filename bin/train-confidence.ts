@@ -48,7 +48,7 @@ import {
 } from './data-splits';
 import { shippedSeverityModels } from '../lambdas/domain/engine/severity-model';
 import { decisionsByFold } from './severity-folds';
-import { alertExample, bugExample, fitAlertModel, fitBugModel, severityModelOf } from './train-severity-model';
+import { alertExample, bugExample, fitAlertBandModel, fitBugModel, severityModelOf } from './train-severity-model';
 import {
   alertCase,
   bugCase,
@@ -121,11 +121,15 @@ export function trainingRows(): Row[] {
   ];
 }
 
-/** Alert rules as training rows, cross-fitted (the eval fits one set per alert fold, without the source it tests). */
+/**
+ * Alert rules as training rows, cross-fitted (the eval fits one set per alert fold, without the source it tests),
+ * scored by the alert band model alone: the confidence reads the evidence an alert's band was decided with, and the
+ * words model only orders alerts inside it (lambdas/domain/engine/severity.ts, SeverityCall).
+ */
 export const crossFittedAlertRows = (alerts: readonly AlertRow[]): Row[] =>
   crossFitted(alerts, alertCase, (train) => ({
     severity: {
-      alert: severityModelOf(fitAlertModel(train.map(alertExample), 'fold')),
+      alert: severityModelOf(fitAlertBandModel(train.map(alertExample), 'fold')),
       bug: shippedSeverityModels().bug,
     },
   }));

@@ -1,8 +1,9 @@
-// Rebuilds lambdas/domain/engine/severity-model.json: two small logistic regressions (alerts, bug reports) over the
-// rule reasons' codes and the hashed words of the text (lambdas/domain/engine/severity-model.ts), on the training side
-// of bin/data-splits.ts only:
-//   alert model   every alert rule of alert-rules-dev.jsonl (the eval measures fold models trained without the
-//                 source it tests: kube-prometheus -> VictoriaMetrics and back)
+// Rebuilds lambdas/domain/engine/severity-model.json: small logistic regressions (alerts, bug reports) over the
+// rule reasons' codes and the hashed words of the text (lambdas/domain/engine/severity-model.ts):
+//   alert model   every rated alert rule of every development source, words and codes (bin/severity-alert-pooled.ts;
+//                 the eval measures fold models fitted without the source it tests): orders alerts inside their band
+//   alert band    every alert rule of alert-rules-dev.jsonl, rule codes only (the eval measures fold models trained
+//                 without the source it tests: kube-prometheus -> VictoriaMetrics and back): decides an alert's band
 //   bug model     TIMOB's reports only (the eval tests ALOY, MOD, DAEMON and SeaMonkey)
 //   npx tsx bin/train-severity-model.ts
 // Deterministic: same data, same file.
@@ -22,6 +23,7 @@ import {
 import type { Signal } from '../lambdas/domain/signal';
 import { BUG_LEVEL, loadAlerts, loadBugs, type AlertRow, type BugRow } from './data-splits';
 import { alertSignal, bugSignal } from './eval/labeled';
+import { ALERT_FIT, fitPooledAlertModel, pooledAlertRows, type AlertFit } from './severity-alert-pooled';
 
 const OUT = path.resolve(__dirname, '../lambdas/domain/engine/severity-model.json');
 const SCALE = 20;
@@ -29,7 +31,7 @@ const KEEP_WORDS = 1500;
 const EPOCHS = 200;
 const STEP = 0.3;
 /** L2 penalties, chosen by 2-fold cross-validation inside the training side (TIMOB for bugs). */
-const L2 = 2;
+const ALERT_BAND_L2 = 2;
 const BUG_L2 = 60;
 const NOW = new Date('2026-01-15T12:00:00Z');
 
@@ -144,8 +146,14 @@ export function fitSeverity(rows: readonly SeverityExample[], trainedOn: string,
 }
 const q = (v: number) => Math.round(v * SCALE);
 
-/** The options of each model: see the docs ("The severity model") for how they were chosen. */
-export const ALERT_OPTIONS: FitOptions = { l2: L2, useWords: false, rules: 'independent', perLogit: 20, max: 40 };
+/** The options of the alert band model and the bug model: see the docs ("The severity model") for how they were chosen. */
+export const ALERT_BAND_OPTIONS: FitOptions = {
+  l2: ALERT_BAND_L2,
+  useWords: false,
+  rules: 'independent',
+  perLogit: 20,
+  max: 40,
+};
 export const BUG_OPTIONS: FitOptions = {
   l2: BUG_L2,
   useWords: true,
@@ -157,15 +165,29 @@ export const BUG_OPTIONS: FitOptions = {
   offset: 0,
 };
 
-export const fitAlertModel = (rows: readonly SeverityExample[], trainedOn: string) =>
-  fitSeverity(rows, trainedOn, ALERT_OPTIONS);
+export const fitAlertBandModel = (rows: readonly SeverityExample[], trainedOn: string) =>
+  fitSeverity(rows, trainedOn, ALERT_BAND_OPTIONS);
+/** The alert band model fitted without the rules of `sources` (the eval's folds). */
+export const alertBandModelWithout = (sources: readonly string[]): SeverityModel =>
+  severityModelOf(
+    fitAlertBandModel(
+      loadAlerts()
+        .filter((r) => !sources.includes(r.source))
+        .map(alertExample),
+      `all but ${sources.join(', ')}`,
+    ),
+  );
 export const fitBugModel = (rows: readonly SeverityExample[], trainedOn: string) =>
   fitSeverity(rows, trainedOn, BUG_OPTIONS);
 
 export const severityModelOf = (m: SeverityModelEntry): SeverityModel => modelFromFile(m, SCALE);
 
 if (require.main === module) {
-  const alerts = loadAlerts().map(alertExample);
+  const at = process.argv.indexOf('--alert');
+  const alertOptions = at > 0 ? process.argv[at + 1] : undefined;
+  const alerts = pooledAlertRows();
+  const sources = new Set(alerts.map((r) => r.group)).size;
+  const bandRules = loadAlerts().map(alertExample);
   const bugs = loadBugs()
     .filter((r) => r.split === 'train')
     .map(bugExample);
@@ -175,7 +197,16 @@ if (require.main === module) {
     reason_codes: Object.keys(REASON_CODES).sort(),
     scale: SCALE,
     models: {
-      alert: fitAlertModel(alerts, `alert-rules-dev.jsonl, all ${alerts.length} rules (rule codes only)`),
+      alert: fitPooledAlertModel(
+        [],
+        `alert-rules-dev.jsonl and alert-rules-more.jsonl, all ${alerts.length} rated rules of ${sources} sources`,
+        // `--alert '{...}'`: other options (bin/severity-behaviour-sweep.sh tries them against the behaviour tests).
+        alertOptions ? { ...ALERT_FIT, ...(JSON.parse(alertOptions) as Partial<AlertFit>) } : ALERT_FIT,
+      ),
+      alert_band: fitAlertBandModel(
+        bandRules,
+        `alert-rules-dev.jsonl, all ${bandRules.length} rules (rule codes only)`,
+      ),
       bug: fitBugModel(bugs, `bug-reports-dev.jsonl, TIMOB's ${bugs.length} reports (train split)`),
     },
   };

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { MODEL_VERSION, scoreSignal } from '../../lambdas/domain/engine';
 import { shippedSeverityModels } from '../../lambdas/domain/engine/severity-model';
 import { ALERT_FOLDS, describeSplits, loadAlerts } from '../data-splits';
-import { alertExample, fitAlertModel, severityModelOf } from '../train-severity-model';
+import { pooledAlertModelWithout } from '../severity-alert-pooled';
+import { alertBandModelWithout } from '../train-severity-model';
 import { ALERT_CASES, TICKET_CASES, TICKET_LEVEL, alertSignal, ticketSignal } from './hand-written-cases';
 import { ALERT_LEVEL, heldOutCases, scoreCases, type Case, type Corpus, type Scored } from './labeled';
 import { crossFittedAlertRows, fitConfidence, trainingRows, unseenTrackerRate } from '../train-confidence';
@@ -205,12 +206,13 @@ function scoreAlertsByFold(cases: Case[]): Scored[] {
   const out: Scored[] = [];
   for (const fold of ALERT_FOLDS) {
     const train = alerts.filter((r) => r.source !== fold.test);
-    const alert = severityModelOf(fitAlertModel(train.map(alertExample), `all but ${fold.test}`));
+    const alert = pooledAlertModelWithout([fold.test]);
+    const alertBand = alertBandModelWithout([fold.test]);
     useConfidenceModel(fitConfidence([...base, ...crossFittedAlertRows(train)], rankedTask));
     out.push(
       ...scoreCases(
         cases.filter((c) => c.group === fold.test),
-        (c) => scoreSignal(c.signal, c.now, { severity: { alert, bug } }),
+        (c) => scoreSignal(c.signal, c.now, { severity: { alert, alertBand, bug } }),
       ),
     );
   }

@@ -9,7 +9,12 @@ export const MONITORING_SENDER =
   /^(?:alertmanager|prometheus|grafana|nagios|icinga|zabbix|datadog|pagerduty|opsgenie|monitoring|monitor|alerts?|alerting|cloudwatch|sentry|uptime-?robot|pingdom|statuscake)(?:[-+._0-9].*)?$/;
 export function withoutTemplates(text: string, limit: number): string {
   const head = text.length > limit ? text.slice(0, limit) : text;
-  return head.replace(TEMPLATE, (t) => TEMPLATE_LABEL.exec(t)?.[1] ?? '');
+  return head.replace(TEMPLATE, (t) => {
+    // `<name>`: the tokens are the label's name alone ('<' and '>' only separate), and the severity model can tell a
+    // placeholder from a word (rendered rules read the same: docs/decision-engine.md, "Severity across sources").
+    const label = TEMPLATE_LABEL.exec(t)?.[1];
+    return label === undefined ? '' : `<${label}>`;
+  });
 }
 // "< 10% left", "5% memory available": a free share, the other side of a usage metric (same thresholds: 95% / 85% used).
 const FREE_SHARE =

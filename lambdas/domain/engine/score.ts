@@ -21,7 +21,7 @@ import type { Draft } from './draft';
 import { PhraseMatcher } from './phrase-matcher';
 import { ARCHIVE_CATEGORIES, REASON_CODES, codesWhere, infoOf, queueFor, type ReasonCode } from './reason-codes';
 import { sentimentOf } from './sentiment';
-import { severityWords } from './severity-model';
+import { PLAIN_READING, severityWords, type WordReading } from './severity-model';
 import { severityRead, severityReason, type EngineModels } from './severity';
 import {
   CAMEL_BODY_CHARS,
@@ -251,6 +251,25 @@ const byReasonRank = (a: Reason, b: Reason) =>
   Math.abs(b.weight) - Math.abs(a.weight) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
 
 /**
+ * Sorts `reasons`, adds invariant 5's cap where it applies (`bulk`: spam or bulk mail, read only when the sum would
+ * escalate), and returns the score: clamp(BASE_SCORE + their weights, 0, 100).
+ */
+function settle(reasons: Reason[], bulk: () => boolean): number {
+  reasons.sort(byReasonRank);
+  let sum = 0;
+  for (const r of reasons) sum += r.weight;
+  if (BASE_SCORE + sum > BULK_SCORE_CAP && bulk()) {
+    // invariant 5
+    const weight = BULK_SCORE_CAP - BASE_SCORE - sum;
+    reasons.push({ code: 'BULK_NEVER_ESCALATED', message: 'spam or bulk mail is never escalated', weight });
+    reasons.sort(byReasonRank);
+    sum += weight;
+  }
+  const raw = BASE_SCORE + sum;
+  return raw < 0 ? 0 : raw > 100 ? 100 : raw;
+}
+
+/**
  * Scores one validated signal at analysis time `now`.
  * Deterministic: the same signal and `now` always give the same assessment.
  */
@@ -296,24 +315,16 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
   const reasons: Reason[] = [];
   for (const d of drafts)
     if (d.weight !== 0) reasons.push({ code: d.code, message: d.message, weight: Math.round(d.weight) });
-  const severity = severityReason(source, md, reasons, models, matcher.buf);
-  if (severity) reasons.push(severity);
-  reasons.sort(byReasonRank);
-  let sum = 0;
-  for (const r of reasons) sum += r.weight;
-  if (
-    BASE_SCORE + sum > BULK_SCORE_CAP &&
-    guardOn('never_escalated') &&
-    (isBulkOrSpam(drafts, category) || bulkSender)
-  ) {
-    // invariant 5
-    const weight = BULK_SCORE_CAP - BASE_SCORE - sum;
-    reasons.push({ code: 'BULK_NEVER_ESCALATED', message: 'spam or bulk mail is never escalated', weight });
-    reasons.sort(byReasonRank);
-    sum += weight;
+  const severity = severityReason(source, md, reasons, models, matcher.buf, BASE_SCORE);
+  const bulk = () => guardOn('never_escalated') && (isBulkOrSpam(drafts, category) || bulkSender);
+  // The confidence reads the evidence the band was decided with (severity.ts, SeverityCall).
+  let bandView: { reasons: Reason[]; score: number } | null = null;
+  if (severity.band !== severity.reason) {
+    const view = severity.band ? [...reasons, severity.band] : [...reasons];
+    bandView = { reasons: view, score: settle(view, bulk) };
   }
-  const raw = BASE_SCORE + sum;
-  const score = raw < 0 ? 0 : raw > 100 ? 100 : raw;
+  if (severity.reason) reasons.push(severity.reason);
+  const score = settle(reasons, bulk);
   const priority = priorityForScore(score);
   // No-human categories are archived while low and reviewed otherwise, and only where the invariants allow it
   // (invariants.ts): from a channel where such mail exists, never a person asking nor a stated serious problem.
@@ -343,9 +354,9 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
     second,
     spamProbability: spam.probability,
     modelDoubted: doubted,
-    score,
+    score: bandView?.score ?? score,
     heldBack: ARCHIVE_CATEGORIES.has(category) && action !== 'archive',
-    reasons,
+    reasons: bandView?.reasons ?? reasons,
     words: matcher.buf.count,
     authorSeverity: own(md, 'severity') !== undefined || own(md, 'priority') !== undefined,
   };
@@ -371,7 +382,8 @@ export const lastConfidenceInput = (): ConfidenceInput => lastConfidence;
 export function severityFeatures(
   signal: Signal,
   now: Date,
+  reading: WordReading = PLAIN_READING,
 ): { words: number[]; codes: string[]; points: number; kept: number } {
   const { reasons } = scoreSignal(signal, now, { severity: null });
-  return { words: severityWords(matcher.buf), ...severityRead(reasons) };
+  return { words: severityWords(matcher.buf, reading), ...severityRead(reasons) };
 }

@@ -4,6 +4,7 @@
 // as soft labels (alerts: critical 1, warning 0.35, info 0; bugs: Critical 1 ... Trivial 0), so the log-odds order
 // texts by severity. Trained by bin/train-severity-model.ts on the training side of bin/data-splits.ts only; the
 // weights ship in severity-model.json (bucket numbers and integers, no text). Deterministic: no clock, no randomness.
+import { NEGATOR_H2 } from './lexicon-trie';
 import type { TokenBuffer } from './tokens';
 
 export const SEVERITY_WORD_BITS = 16;
@@ -29,7 +30,28 @@ export interface SeverityModel {
   rules: number;
   words: ReadonlyMap<number, number>;
   codes: Readonly<Record<string, number>>;
+  /** How the words were read when it was fitted (the engine reads them the same way). */
+  reading: WordReading;
+  /**
+   * Where the rules read a stated serious problem (invariants.ts): `floor` the model may add but never take points,
+   * `frozen` it says nothing; `none` it reads it like any other text.
+   */
+  serious: 'none' | 'floor' | 'frozen';
+  /** The model says nothing where the rules read no reason at all (words alone, such as a bare template, move nothing). */
+  needsReason: boolean;
 }
+
+/**
+ * How a model reads the words: `negated` a word a negator precedes within 3 tokens of its clause (as the rules read
+ * negation: "never critical" is not "critical") kept as the word itself, read as another word (`salt`), or dropped;
+ * `placeholders` a template placeholder's name (`<instance>`, `N` for a value, anything inside `{{ }}`) kept or
+ * dropped (it names a label, not a severity).
+ */
+export interface WordReading {
+  negated: 'keep' | 'salt' | 'drop';
+  placeholders: 'keep' | 'drop';
+}
+export const PLAIN_READING: WordReading = { negated: 'keep', placeholders: 'keep' };
 
 export interface SeverityModelEntry {
   trained_on: string;
@@ -41,6 +63,14 @@ export interface SeverityModelEntry {
   buckets: number[];
   weights: number[];
   codes: Record<string, number>;
+  /** Absent: PLAIN_READING. */
+  reading?: WordReading;
+  /** Weights per unit of log-odds, when not the file's `scale` (a model of many small word weights needs finer steps). */
+  scale?: number;
+  /** Absent: `none`. */
+  serious?: 'none' | 'floor' | 'frozen';
+  /** Absent: false. */
+  needs_reason?: boolean;
 }
 
 export interface SeverityModelFile {
@@ -49,14 +79,60 @@ export interface SeverityModelFile {
   /** Every reason code the engine had when the models were fitted: a code added since is read as weight 0 until a retrain. */
   reason_codes: string[];
   scale: number;
-  models: Record<'alert' | 'bug', SeverityModelEntry>;
+  /** `alert_band`: the alert model that decides an alert's band, `alert` then orders it inside (severity.ts). */
+  models: Record<'alert' | 'bug', SeverityModelEntry> & { alert_band?: SeverityModelEntry };
 }
 
-/** The distinct word buckets of the text in `buf` (subject, body and the split CamelCase words). */
-export function severityWords(buf: TokenBuffer): number[] {
+/** The models the engine reads; without `alertBand`, the alert model decides an alert's band as well as its order. */
+export interface SeverityModels {
+  alert: SeverityModel;
+  bug: SeverityModel;
+  alertBand?: SeverityModel;
+}
+
+/** The distinct word buckets of the text in `buf` (subject, body and the split CamelCase words), read as `reading`. */
+export function severityWords(buf: TokenBuffer, reading: WordReading = PLAIN_READING): number[] {
   const seen = new Set<number>();
-  for (let i = 0; i < buf.count && i < SEVERITY_TOKENS; i++) if (buf.letters(i) > 0) seen.add(buf.h1[i] & WORD_MASK);
+  const plain = reading.negated === 'keep' && reading.placeholders === 'keep';
+  const braces = reading.placeholders === 'drop' ? buf.texts.map((t) => t.includes('{{')) : null;
+  for (let i = 0; i < buf.count && i < SEVERITY_TOKENS; i++) {
+    if (buf.letters(i) === 0) continue;
+    let h = buf.h1[i];
+    if (!plain) {
+      if (braces !== null && isPlaceholder(buf, i, braces[buf.field[i]])) continue;
+      if (reading.negated !== 'keep' && isNegatedAt(buf, i)) {
+        if (reading.negated === 'drop') continue;
+        h = Math.imul(h ^ NEGATED_SALT, 0x01000193);
+      }
+    }
+    seen.add(h & WORD_MASK);
+  }
   return [...seen];
+}
+
+const NEGATED_SALT = 0x2c1b3c6d;
+
+/** A negator within the 3 tokens before token `at`, in its clause (the phrase matcher's isNegated). */
+function isNegatedAt(buf: TokenBuffer, at: number): boolean {
+  const clause = buf.clause[at];
+  for (let k = at - 1; k >= 0 && k >= at - 3; k--) {
+    if (buf.clause[k] !== clause) return false;
+    const h2 = NEGATOR_H2.get(buf.h1[k]);
+    if (h2 !== undefined && h2 === buf.h2At(k)) return true;
+  }
+  return false;
+}
+
+/** A template placeholder: `<name>`, a lone capital `N` (a rendered `$value`), or a word inside `{{ }}`. */
+function isPlaceholder(buf: TokenBuffer, i: number, braces: boolean): boolean {
+  const text = buf.texts[buf.field[i]];
+  const s = buf.start[i];
+  const e = buf.end[i];
+  if (e - s === 1 && text.charCodeAt(s) === 78) return true;
+  if (s > 0 && text.charCodeAt(s - 1) === 60 && text.charCodeAt(e) === 62) return true;
+  if (!braces) return false;
+  const open = text.lastIndexOf('{{', s);
+  return open >= 0 && text.lastIndexOf('}}', s) < open;
 }
 
 /** Log-odds that the text is serious, from its word buckets, the codes of its rule reasons and their points. */
@@ -72,7 +148,8 @@ export function severityLogit(
   return z;
 }
 
-export function modelFromFile(m: SeverityModelEntry, scale: number): SeverityModel {
+export function modelFromFile(m: SeverityModelEntry, fileScale: number): SeverityModel {
+  const scale = m.scale ?? fileScale;
   const words = new Map<number, number>();
   let bucket = 0;
   for (let i = 0; i < m.buckets.length; i++) {
@@ -89,19 +166,27 @@ export function modelFromFile(m: SeverityModelEntry, scale: number): SeverityMod
     rules: m.rules / scale,
     words,
     codes,
+    reading: m.reading ?? PLAIN_READING,
+    serious: m.serious ?? 'none',
+    needsReason: m.needs_reason ?? false,
   };
 }
 
-let shipped: { alert: SeverityModel; bug: SeverityModel } | null = null;
+let shipped: SeverityModels | null = null;
 
 /** The shipped models, read on first use (most signals are neither alerts nor tasks). */
-export function shippedSeverityModels(): { alert: SeverityModel; bug: SeverityModel } {
+export function shippedSeverityModels(): SeverityModels {
   if (shipped === null) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- read on first use, so a cold start that never needs it does not parse it
     const file = require('./severity-model.json') as SeverityModelFile;
     if (file.format !== SEVERITY_MODEL_FORMAT)
       throw new Error(`severity-model.json: format ${String(file.format)}, expected ${String(SEVERITY_MODEL_FORMAT)}`);
-    shipped = { alert: modelFromFile(file.models.alert, file.scale), bug: modelFromFile(file.models.bug, file.scale) };
+    const band = file.models.alert_band;
+    shipped = {
+      alert: modelFromFile(file.models.alert, file.scale),
+      bug: modelFromFile(file.models.bug, file.scale),
+      ...(band ? { alertBand: modelFromFile(band, file.scale) } : {}),
+    };
   }
   return shipped;
 }

@@ -4,13 +4,19 @@ import type { Reason } from '../decision';
 import type { Source } from '../signal';
 import { isSeriousReason } from './invariants';
 import { own, type Meta } from './metadata';
-import { severityLogit, severityWords, shippedSeverityModels, type SeverityModel } from './severity-model';
+import {
+  severityLogit,
+  severityWords,
+  shippedSeverityModels,
+  type SeverityModel,
+  type SeverityModels,
+} from './severity-model';
 import type { TokenBuffer } from './tokens';
 
 /** Models the engine uses; the eval passes a fold's models to measure on data they never saw. */
 export interface EngineModels {
   /** `null`: no severity model (the rules alone, as the trainer reads them). */
-  severity?: { alert: SeverityModel; bug: SeverityModel } | null;
+  severity?: SeverityModels | null;
 }
 
 /**
@@ -18,7 +24,9 @@ export interface EngineModels {
  * learned severity model sets how far the text's evidence moves the score. The model reads the rule reasons' points
  * among its features, so its log-odds (minus its bias: a text with no evidence moves nothing), in points, are what
  * the rules and the model say together; `SEVERITY_MODEL` is the difference from the rules' own points, bounded by
- * the model's `max`. The model's `offset` (bug reports only) places tickets against the shared bands. Each rule reason keeps its weight as the explanation; the model's correction is one reason.
+ * the model's `max`. The model's `offset` (bug reports only) places tickets against the shared bands. Each rule reason
+ * keeps its weight as the explanation; the model's correction is one reason. An alert with a band model (`alertBand`)
+ * keeps the band that model gives it from `base` and the rules, and the alert model only moves it inside that band.
  */
 export function severityReason(
   source: Source,
@@ -26,16 +34,43 @@ export function severityReason(
   reasons: readonly Reason[],
   models: EngineModels,
   buf: TokenBuffer,
-): Reason | null {
-  if (source !== 'internal' && source !== 'task') return null;
-  if (own(md, 'severity') !== undefined || own(md, 'priority') !== undefined) return null;
-  if (reasons.some((r) => r.code === 'ALERT_RESOLVED')) return null;
+  base: number,
+): SeverityCall {
+  if (source !== 'internal' && source !== 'task') return SILENT;
+  if (own(md, 'severity') !== undefined || own(md, 'priority') !== undefined) return SILENT;
+  if (reasons.some((r) => r.code === 'ALERT_RESOLVED')) return SILENT;
   const pair = models.severity === undefined ? shippedSeverityModels() : models.severity;
-  if (pair === null) return null;
-  const model = source === 'internal' ? pair.alert : pair.bug;
+  if (pair === null) return SILENT;
   const read = severityRead(reasons);
-  const z = severityLogit(model, severityWords(buf), read.codes, read.points) - model.bias;
-  const points = Math.max(-model.max, Math.min(model.max, Math.round(z * model.perLogit + model.offset - read.points)));
+  const points = modelPoints(source === 'internal' ? pair.alert : pair.bug, buf, read);
+  if (source === 'internal' && pair.alertBand) {
+    // The band model decides the alert's band; the words model only orders alerts inside it (docs/decision-engine.md,
+    // "Severity across sources"): its words carry a source's order better than the rule codes, but not where its
+    // authors draw the line between bands. Where the words model says nothing, the band model's points stand.
+    const band = modelPoints(pair.alertBand, buf, read) ?? 0;
+    let rules = base;
+    for (const r of reasons) rules += r.weight;
+    const [lo, hi] = bandAround(rules + band);
+    const ordered = points === null ? band : Math.max(lo, Math.min(hi, rules + points)) - rules;
+    const decided = severityModelReason(source, band);
+    return { reason: ordered === band ? decided : severityModelReason(source, ordered), band: decided };
+  }
+  const reason = severityModelReason(source, points ?? 0);
+  return { reason, band: reason };
+}
+
+/**
+ * The severity model's reason (`reason`), and the one the band was decided with (`band`: the same but for an alert
+ * ordered inside its band by the alert model's words). The confidence reads `band`: whether an author's label fits
+ * the band is what the band model's evidence says, not where the words put the alert inside it.
+ */
+export interface SeverityCall {
+  reason: Reason | null;
+  band: Reason | null;
+}
+const SILENT: SeverityCall = { reason: null, band: null };
+
+function severityModelReason(source: Source, points: number): Reason | null {
   if (points === 0) return null;
   const what = source === 'internal' ? 'alert rules' : 'bug reports';
   return {
@@ -43,6 +78,25 @@ export function severityReason(
     weight: points,
     message: `severity model (learned from real ${what}) reads it as ${points > 0 ? 'more' : 'less'} serious`,
   };
+}
+
+/** One model's points for a text: its log-odds, in points, less the rules' own points, within its bound; null: silent. */
+function modelPoints(model: SeverityModel, buf: TokenBuffer, read: ReturnType<typeof severityRead>): number | null {
+  // Words learned from other projects' rules neither speak alone nor re-rate a stated serious problem, as the model
+  // says (docs/decision-engine.md, "Severity across sources").
+  if (model.needsReason && read.codes.length === 0) return null;
+  if (model.serious === 'frozen' && read.kept > 0) return null;
+  const z = severityLogit(model, severityWords(buf, model.reading), read.codes, read.points) - model.bias;
+  const points = Math.max(-model.max, Math.min(model.max, Math.round(z * model.perLogit + model.offset - read.points)));
+  return model.serious === 'floor' && read.kept > 0 && points < 0 ? 0 : points;
+}
+
+/** The engine's band (priorityForScore's) that a score falls in, as [lowest, highest] score. */
+function bandAround(score: number): [number, number] {
+  if (score >= 80) return [80, 100];
+  if (score >= 60) return [60, 79];
+  if (score >= 35) return [35, 59];
+  return [0, 34];
 }
 
 /**
