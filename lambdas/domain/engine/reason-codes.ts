@@ -159,7 +159,7 @@ const TABLE = {
   SEVERITY_MEDIUM: [5, 10, 'negatable recovery', 'mentions medium severity'],
   // metadata.severity sev4/sev5/low/info/4/5
   SEVERITY_LOW: [-10, -10, 'recovery', ''],
-  // an alert (internal) or bug report (task) without metadata.severity/priority: the severity model, learned from real alert rules and bug reports, reads the text as more (+) or less (-) serious; per unit of log-odds 60 points for alerts (at most 60; none where the rules read no reason or a stated serious problem), 50 for bug reports (at most 60)
+  // an alert (internal) or bug report (task) without metadata.severity/priority: the severity model, learned from real alert rules and bug reports, reads the text as more (+) or less (-) serious; for alerts, a model of the rule codes decides the band (20 points per unit of log-odds, at most 40) and a model of the words places the score inside it; for bug reports 50 points per unit (at most 60)
   SEVERITY_MODEL: [-60, 60, '', ''],
   // metadata.vip is true, the sender is in metadata.vip_senders, or metadata.tags has "vip"
   VIP_SENDER: [15, 15, '', ''],
