@@ -33,7 +33,7 @@ export const ALERT_FIT: AlertFit = {
 };
 /** At most this many words are kept, the strongest (the file's size; 1,825 as shipped: the rest round to 0). */
 const KEEP_WORDS = 3000;
-/** Weights per unit of log-odds in the file: a word's weight is small (L2 240), 1/20 would round most of them away. */
+/** Weights per unit of log-odds in the file: a word's weight is small (L2 480), 1/20 would round most of them away. */
 const SCALE = 400;
 const q = (v: number) => Math.round(v * SCALE);
 
