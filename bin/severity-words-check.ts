@@ -12,7 +12,10 @@
 // `npm run eval` gives the engine's own figures.
 import { readFileSync } from 'node:fs';
 import { severityFeatures } from '../lambdas/domain/engine';
-import { severityLogit, type SeverityModel, type WordReading } from '../lambdas/domain/engine/severity-model';
+import type { WordReading } from '../lambdas/domain/engine/severity-model';
+import { modelPoints as engineModelPoints } from '../lambdas/domain/engine/severity';
+import { priorityForScore } from '../lambdas/domain/decision';
+import { DEFAULT_THRESHOLDS, bandOf } from '../lambdas/domain/policy';
 import { foldEngineModels } from './severity-folds';
 import { cachedBeside, cachedRows, type CachedRow } from './severity-features-cache';
 import { ALERT_NOW, groupsOf, loadRankedAlerts, rankedSignal } from './severity-data';
@@ -74,31 +77,18 @@ function modelPoints(m: Fitted, r: CachedRow, perLogit: number, max: number, gua
   return guard.startsWith('serious floor') && r.kept > 0 ? Math.max(0, p) : p;
 }
 
-/** The band model's points for a row, as severity.ts computes them (it reads no words). */
-function bandPoints(b: SeverityModel, r: CachedRow): number {
-  if (b.needsReason && r.codes.length === 0) return 0;
-  if (b.serious === 'frozen' && r.kept > 0) return 0;
-  const z = severityLogit(b, [], r.codes, r.points) - b.bias;
-  const p = clamp(Math.round(z * b.perLogit + b.offset - r.points), -b.max, b.max);
-  return b.serious === 'floor' && r.kept > 0 ? Math.max(0, p) : p;
-}
-
-/** severity.ts's bandAround: the engine's band a score falls in. */
-const bandAround = (s: number): [number, number] =>
-  s >= 80 ? [80, 100] : s >= 60 ? [60, 79] : s >= 35 ? [35, 59] : [0, 34];
-
 const base = cachedRows().filter((r) => r.kind === 'alert');
 const groups = groupsOf(base).filter((g) => new Set(base.filter((r) => r.group === g).map((r) => r.level)).size > 1);
 /** Each row's band model points, from the band model of its fold (the one `npm run eval` scores it with). */
 const band = new Map(
   groups.flatMap((g) => {
     const b = foldEngineModels('alert', g).severity!.alertBand!;
-    return base.filter((r) => r.group === g).map((r) => [r.id, bandPoints(b, r)] as const);
+    return base.filter((r) => r.group === g).map((r) => [r.id, engineModelPoints(b, () => [], r) ?? 0] as const);
   }),
 );
 /** The score the engine gives: the words model's points (null: silent) kept inside the band model's band. */
 const inBand = (r: CachedRow, points: number | null) => {
-  const [lo, hi] = bandAround(r.raw + band.get(r.id)!);
+  const [lo, hi] = bandOf(priorityForScore(r.raw + band.get(r.id)!), DEFAULT_THRESHOLDS);
   return points === null ? r.raw + band.get(r.id)! : clamp(r.raw + points, lo, hi);
 };
 const rhoOf = (test: readonly CachedRow[], score: (r: CachedRow) => number) =>

@@ -1,6 +1,7 @@
 // Phase 7 of scoring: the learned severity model's say on an alert (`internal`) or a bug report (`task`), as one
 // listed reason (docs/decision-engine.md, "The severity model").
-import type { Reason } from '../decision';
+import { priorityForScore, type Reason } from '../decision';
+import { DEFAULT_THRESHOLDS, bandOf } from '../policy';
 import type { Source } from '../signal';
 import { isSeriousReason } from './invariants';
 import { own, type Meta } from './metadata';
@@ -42,15 +43,17 @@ export function severityReason(
   const pair = models.severity === undefined ? shippedSeverityModels() : models.severity;
   if (pair === null) return SILENT;
   const read = severityRead(reasons);
-  const points = modelPoints(source === 'internal' ? pair.alert : pair.bug, buf, read);
+  const model = source === 'internal' ? pair.alert : pair.bug;
+  const points = modelPoints(model, () => severityWords(buf, model.reading), read);
   if (source === 'internal' && pair.alertBand) {
     // The band model decides the alert's band; the words model only orders alerts inside it (docs/decision-engine.md,
     // "Severity across sources"): its words carry a source's order better than the rule codes, but not where its
     // authors draw the line between bands. Where the words model says nothing, the band model's points stand.
-    const band = modelPoints(pair.alertBand, buf, read) ?? 0;
+    const bandModel = pair.alertBand;
+    const band = modelPoints(bandModel, () => severityWords(buf, bandModel.reading), read) ?? 0;
     let rules = base;
     for (const r of reasons) rules += r.weight;
-    const [lo, hi] = bandAround(rules + band);
+    const [lo, hi] = bandOf(priorityForScore(rules + band), DEFAULT_THRESHOLDS);
     const ordered = points === null ? band : Math.max(lo, Math.min(hi, rules + points)) - rules;
     const decided = severityModelReason(source, band);
     return { reason: ordered === band ? decided : severityModelReason(source, ordered), band: decided };
@@ -80,23 +83,23 @@ function severityModelReason(source: Source, points: number): Reason | null {
   };
 }
 
-/** One model's points for a text: its log-odds, in points, less the rules' own points, within its bound; null: silent. */
-function modelPoints(model: SeverityModel, buf: TokenBuffer, read: ReturnType<typeof severityRead>): number | null {
+/**
+ * One model's points for a text's word buckets (read only where it speaks) and rule reasons: its log-odds, in points,
+ * less the rules' own points, within its bound; null where it is silent (bin/severity-words-check.ts reads the band
+ * model's points with it).
+ */
+export function modelPoints(
+  model: SeverityModel,
+  words: () => readonly number[],
+  read: Pick<ReturnType<typeof severityRead>, 'codes' | 'points' | 'kept'>,
+): number | null {
   // Words learned from other projects' rules neither speak alone nor re-rate a stated serious problem, as the model
   // says (docs/decision-engine.md, "Severity across sources").
   if (model.needsReason && read.codes.length === 0) return null;
   if (model.serious === 'frozen' && read.kept > 0) return null;
-  const z = severityLogit(model, severityWords(buf, model.reading), read.codes, read.points) - model.bias;
+  const z = severityLogit(model, words(), read.codes, read.points) - model.bias;
   const points = Math.max(-model.max, Math.min(model.max, Math.round(z * model.perLogit + model.offset - read.points)));
   return model.serious === 'floor' && read.kept > 0 && points < 0 ? 0 : points;
-}
-
-/** The engine's band (priorityForScore's) that a score falls in, as [lowest, highest] score. */
-function bandAround(score: number): [number, number] {
-  if (score >= 80) return [80, 100];
-  if (score >= 60) return [60, 79];
-  if (score >= 35) return [35, 59];
-  return [0, 34];
 }
 
 /**
