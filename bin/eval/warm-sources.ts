@@ -126,7 +126,8 @@ export function warmSource(kind: SeverityKind, group: string, list: readonly Ran
     warm_exact: round(exact(warm.map((w) => w.priority)), 3),
     constant: round(exact(tested.map(() => common)), 3),
     learned: round(
-      tested.filter((d) => learnedPriority(model, sketchSignal(key, d.signal)) !== undefined).length / tested.length,
+      tested.filter((d) => learnedPriority(model, sketchSignal(key, d.signal), d.signal) !== undefined).length /
+        tested.length,
       3,
     ),
     warm_wrong: wrong,

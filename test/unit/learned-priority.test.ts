@@ -129,6 +129,44 @@ describe('a workspace that imported its priorities', () => {
       expectGlobal(history(taught), query);
   });
 
+  it('reads a ticket about a component it was taught, in words it was never taught, as like its history', () => {
+    // Few of its words are in the history (0.26 nats of evidence per feature, under the 0.40 the test before asked of
+    // a signal this long), but they are far likelier in a tracker than in ordinary mail and messages
+    // (background.ts): the workspace's low replaces the global engine's answer.
+    const leak = signalOf(
+      'task',
+      'Loading many images in an image view leaks memory until the app is killed by the system; heap dump attached.',
+      'Image view memory leak',
+    );
+    expect(scoreSignal(leak, now).priority).not.toBe('low');
+    const d = decide(model, leak);
+    expect(d.priority).toBe('low');
+    expect(d.reasons.map((r) => r.code)).toContain('LEARNED_PRIORITY');
+  });
+
+  it('keeps the global priority for ordinary mail that shares only everyday words with its history', () => {
+    // "the", "on", "the list", "after": enough for the test before (0.77 nats per feature, over its 0.40), but
+    // ordinary mail is likelier still under generic text than under the history (by 0.68 nats per feature).
+    const mail = signalOf(
+      'email',
+      'Thanks for the update on the office move. The new layout is on the list for Monday, and I will see you there after the call.',
+    );
+    expectGlobal(model, mail);
+  });
+
+  it('still learns in a workspace that sketches in format 1, which has no background to compare with', () => {
+    const key1 = { ...key, format: 1 as const };
+    const model1 = emptyModel();
+    applyDeltas(
+      model1,
+      labelDeltas(tickets.map((t) => ({ sketch: sketchSignal(key1, t.signal), labels: { priority: t.priority } }))),
+    );
+    const signal = ticket(40, 'see the attached log');
+    const d = applyWorkspace(scoreSignal(signal, now), signal, policy, model1, sketchSignal(key1, signal));
+    expect(d.priority).toBe('low');
+    expect(d.reasons.map((r) => r.code)).toContain('LEARNED_PRIORITY');
+  });
+
   it('keeps the global priority and confidence for a signal unlike its history', () => {
     const unlike = signalOf(
       'email',
