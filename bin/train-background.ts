@@ -12,21 +12,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BACKGROUND_FORMAT, BACKGROUND_KEY, type BackgroundFile } from '../lambdas/domain/learning/background';
 import { TEXT_BUCKETS, sketchKeyOf, sketchSignal } from '../lambdas/domain/learning/sketch';
-import { fnv1a, jsonl, loadSms, loadSpamAssassin } from './data-splits';
+import { loadEnron, loadSms, loadSpamAssassin } from './data-splits';
+import { isUnlikeSampleEnron, isUnlikeSampleSms } from './eval/unlike-samples';
 
 const OUT = path.resolve(__dirname, '..', 'lambdas', 'domain', 'learning', 'background-model.json');
-
-/** Enron rows and SMS lines bin/fit-warm-gate.ts samples as unlike text: never part of the background. */
-export const isUnlikeSampleEnron = (index: number) => index % 7 === 3;
-export const isUnlikeSampleSms = (hamIndex: number) => hamIndex % 29 === 2;
 
 export function backgroundTexts(): { subject?: string; body: string }[] {
   const mail = loadSpamAssassin()
     .filter((m) => m.split === 'train' && m.label === 'easy_ham')
     .map((m) => ({ subject: m.subject ?? undefined, body: m.body.slice(0, 20_000) }));
-  const enron = (jsonl('enron-berkeley.jsonl') as Record<string, string | null>[])
-    .filter((m, i) => !isUnlikeSampleEnron(i) && fnv1a(String(m.id)) % 10 < 6)
-    .map((m) => ({ subject: m.subject ?? undefined, body: String(m.body ?? '').slice(0, 20_000) }));
+  const enron = loadEnron()
+    .filter((m, i) => m.split === 'train' && !isUnlikeSampleEnron(i))
+    .map((m) => ({ subject: m.subject ?? undefined, body: m.body.slice(0, 20_000) }));
   const sms = loadSms()
     .filter((r) => !r.spam)
     .filter((r, i) => r.split === 'train' && !isUnlikeSampleSms(i))

@@ -129,24 +129,9 @@ describe('a workspace that imported its priorities', () => {
       expectGlobal(history(taught), query);
   });
 
-  it('reads a ticket about a component it was taught, in words it was never taught, as like its history', () => {
-    // Few of its words are in the history (0.26 nats of evidence per feature, under the 0.40 the test before asked of
-    // a signal this long), but they are far likelier in a tracker than in ordinary mail and messages
-    // (background.ts): the workspace's low replaces the global engine's answer.
-    const leak = signalOf(
-      'task',
-      'Loading many images in an image view leaks memory until the app is killed by the system; heap dump attached.',
-      'Image view memory leak',
-    );
-    expect(scoreSignal(leak, now).priority).not.toBe('low');
-    const d = decide(model, leak);
-    expect(d.priority).toBe('low');
-    expect(d.reasons.map((r) => r.code)).toContain('LEARNED_PRIORITY');
-  });
-
   it('keeps the global priority for ordinary mail that shares only everyday words with its history', () => {
-    // "the", "on", "the list", "after": enough for the test before (0.77 nats per feature, over its 0.40), but
-    // ordinary mail is likelier still under generic text than under the history (by 0.68 nats per feature).
+    // "the", "on", "the list", "after": enough for the test before (0.77 nats per feature, over its 0.40), but these
+    // words are far likelier under generic text than under the history (by 0.68 nats per feature, over the 0.3 allowed).
     const mail = signalOf(
       'email',
       'Thanks for the update on the office move. The new layout is on the list for Monday, and I will see you there after the call.',
@@ -161,10 +146,20 @@ describe('a workspace that imported its priorities', () => {
       model1,
       labelDeltas(tickets.map((t) => ({ sketch: sketchSignal(key1, t.signal), labels: { priority: t.priority } }))),
     );
-    const signal = ticket(40, 'see the attached log');
-    const d = applyWorkspace(scoreSignal(signal, now), signal, policy, model1, sketchSignal(key1, signal));
+    const decide1 = (signal: Signal) =>
+      applyWorkspace(scoreSignal(signal, now), signal, policy, model1, sketchSignal(key1, signal));
+    const d = decide1(ticket(40, 'see the attached log'));
     expect(d.priority).toBe('low');
     expect(d.reasons.map((r) => r.code)).toContain('LEARNED_PRIORITY');
+    // Under the test before (0.42 nats per feature, under its 0.44), not under format 2's lower bar without its
+    // background: the workspace keeps the global priority.
+    const leak = signalOf(
+      'task',
+      'Loading many images in an image view leaks memory until the app is killed by the system; heap dump attached.',
+      'Image view memory leak',
+    );
+    expect(decide1(leak).reasons.map((r) => r.code)).not.toContain('LEARNED_PRIORITY');
+    expect(decide1(leak).priority).toBe(scoreSignal(leak, now).priority);
   });
 
   it('keeps the global priority and confidence for a signal unlike its history', () => {

@@ -1,8 +1,9 @@
 // Generic text's side of the learned priority's "like the history" test (issue 31; docs/decision-engine.md, "Warm").
-// A signal is like a workspace's history when its words are likelier under the taught priorities than under generic
-// text (ordinary mail and SMS, bin/train-background.ts), not merely likelier than under a uniform spread over the
-// buckets: words every text has fill a history's buckets too. The background's buckets are those of a fixed, public
-// key, so the signal is sketched once more under that key; both sides are read per feature.
+// A signal is like a workspace's history only if its words are not much likelier under generic text (ordinary mail
+// and SMS, bin/train-background.ts) than under the taught priorities: words every text has fill a history's buckets
+// too, and read against a uniform spread over the buckets alone they carry ordinary mail over the bar. The
+// background's buckets are those of a fixed, public key, so the signal is sketched once more under that key; both
+// sides are read per feature.
 import { ALPHA } from './predict';
 import { type SketchKey, TEXT_BUCKETS, sketchKeyOf, sketchSignal } from './sketch';
 
@@ -27,8 +28,8 @@ export interface BackgroundFile {
 /** A background bucket's count from the decoded counts (16-bit little-endian). */
 export const countAt = (bytes: Uint8Array, bucket: number): number => bytes[2 * bucket] | (bytes[2 * bucket + 1] << 8);
 
-// Decoded on the first learned priority of a container (a base64 string: well under a millisecond); each bucket's log ratio is worked out as a
-// signal reads it, so no table of 16,384 logs is built on a cold start.
+// Decoded on the first learned priority of a container (a base64 string: well under a millisecond); each bucket's
+// log ratio is worked out as a signal reads it, so no table of 16,384 logs is built on a cold start.
 let loaded: { key: SketchKey; bytes: Uint8Array; logDenominator: number } | undefined;
 function load(): NonNullable<typeof loaded> {
   if (loaded) return loaded;

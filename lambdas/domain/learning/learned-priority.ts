@@ -36,14 +36,14 @@ export const PRIORITY_FIT: PriorityFit = { temper: 0.03, teachingHalf: 100, marg
 /**
  * When a signal is like the history (predict.ts, HistoryBar): the text evidence of any taught priority, not only of the
  * best-scored one (a tracker's report shares fewer words with its own priority's reports than a query with its
- * intent's), against a bar lower for long signals and higher for large histories, and above generic text's evidence
- * (background.ts) by at least `background`: words every text has no longer carry other text over the bar, so the bar
- * can be lower for the history's own signals. Chosen by bin/fit-warm-gate.ts on the inner splits of the taught halves,
- * among tests that let through no more unlike text than the one before: docs/decision-engine.md, "Warm".
+ * intent's), against a bar higher for large histories, and no more than 0.3 nats per feature below generic text's
+ * evidence (background.ts): words every text has no longer carry ordinary mail and messages over the bar. Chosen by
+ * bin/fit-warm-gate.ts --background on the inner splits of the taught halves, among tests that let through no more
+ * unlike text (generic and business text of the other kind) than the one before: docs/decision-engine.md, "Warm".
  */
 export const PRIORITY_LIKE_HISTORY: HistoryBar = {
-  bar: 0.35,
-  perLengthDecade: -0.5,
+  bar: 0.4,
+  perLengthDecade: 0,
   perSizeDecade: 0.2,
   background: -0.3,
 };
@@ -121,7 +121,9 @@ export function learnedPriority(
 ): LearnedPriority | undefined {
   const scores =
     sketch.f === 2
-      ? labelScores(model, 'priority', sketch, PRIORITY_LIKE_HISTORY, () => backgroundPerFeature(signal, text))
+      ? labelScores(model, 'priority', sketch, PRIORITY_LIKE_HISTORY, () =>
+          backgroundPerFeature({ subject: signal.subject, body: signal.body }, text),
+        )
       : labelScores(model, 'priority', sketch, PRIORITY_LIKE_HISTORY_FORMAT_1);
   return scores === undefined ? undefined : decidePriority(scores, fit);
 }

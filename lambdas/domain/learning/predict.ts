@@ -217,8 +217,8 @@ export interface HistoryBar {
   perLengthDecade: number;
   perSizeDecade: number;
   /**
-   * With it, the signal must also be like the history more than like generic text: the best taught label's text
-   * evidence per feature minus generic text's (background.ts) at least this. Format 2 sketches only.
+   * With it, the highest taught label's text evidence per feature minus generic text's (background.ts) must be at
+   * least this (negative: a little less like the history than like generic text still passes). Format 2 only.
    */
   background?: number;
 }
