@@ -70,7 +70,7 @@ function sources(tested: boolean): Source[] {
       const splits = pairs.map(([teach, decide]) => {
         const model = taughtModel(key, teach);
         return decide.map((d) => ({
-          lp: learnedPriority(model, sketchSignal(key, d.signal)),
+          lp: learnedPriority(model, sketchSignal(key, d.signal), d.signal),
           global: d.assessment.score,
           level: d.level,
         }));

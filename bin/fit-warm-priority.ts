@@ -7,6 +7,7 @@
 //   npx tsx bin/fit-warm-priority.ts            the grid's best, the leave-one-source-out check
 //   npx tsx bin/fit-warm-priority.ts --grid     and every point of the grid
 import type { Priority } from '../lambdas/domain/decision';
+import { backgroundPerFeature } from '../lambdas/domain/learning/background';
 import { labelScores } from '../lambdas/domain/learning/predict';
 import { sketchSignal } from '../lambdas/domain/learning/sketch';
 import {
@@ -80,7 +81,9 @@ export function innerSources(): Source[] {
         const model = taughtModel(key, teach);
         const common = commonOf(teach);
         for (const d of decide) {
-          const scores = labelScores(model, 'priority', sketchSignal(key, d.signal), PRIORITY_LIKE_HISTORY);
+          const scores = labelScores(model, 'priority', sketchSignal(key, d.signal), PRIORITY_LIKE_HISTORY, () =>
+            backgroundPerFeature(d.signal),
+          );
           rows.push({
             scores: scores?.map((s) => ({ label: s.label, text: s.text, docs: s.docs })),
             truth: taughtPriority(d),

@@ -20,6 +20,7 @@ import { decisionsByFold, type RankedDecision } from '../severity-folds';
 import { foldCalibrated } from './fold-confidence';
 import { TEN_BINS, auroc, eceByChance, figure, reliabilityTable, round, spearman, type Figure } from './report';
 import { eceBesideChance } from './severity-sources';
+import { UNLIKE_CHECK, otherKind } from './unlike-samples';
 
 /** A vocabulary of n levels (least severe first) onto the contract's priorities, in order. */
 export const PRIORITY_OF: Record<number, readonly Priority[]> = {
@@ -84,11 +85,20 @@ export interface WarmFigures {
   scores: number[];
   /** Tested signals the global engine made critical, those the workspace lowered, and of those, the ones taught critical. */
   critical: { global: number; lowered: number; taughtCritical: number };
+  /** Per held-out sample of unlike text (bin/eval/unlike-samples.ts), the share the learned priority speaks on. */
+  unlike: Record<string, number>;
 }
 
 const POLICY = compilePolicy(EMPTY_POLICY);
 
-export function warmSource(kind: SeverityKind, group: string, list: readonly RankedDecision[]): WarmFigures {
+type Text = { subject?: string; body: string };
+
+export function warmSource(
+  kind: SeverityKind,
+  group: string,
+  list: readonly RankedDecision[],
+  unlikeTexts: Record<string, readonly Text[]> = {},
+): WarmFigures {
   const { taught, tested } = warmHalves(list);
   const key = evalSketchKey(group);
   const model = taughtModel(key, taught);
@@ -126,13 +136,20 @@ export function warmSource(kind: SeverityKind, group: string, list: readonly Ran
     warm_exact: round(exact(warm.map((w) => w.priority)), 3),
     constant: round(exact(tested.map(() => common)), 3),
     learned: round(
-      tested.filter((d) => learnedPriority(model, sketchSignal(key, d.signal)) !== undefined).length / tested.length,
+      tested.filter((d) => learnedPriority(model, sketchSignal(key, d.signal), d.signal) !== undefined).length /
+        tested.length,
       3,
     ),
     warm_wrong: wrong,
     warm_auroc: Number.isNaN(area) ? null : round(area, 3),
     warm_ece: reliabilityTable(judged, TEN_BINS).ece,
     ece_by_chance: eceByChance(judged, TEN_BINS),
+    unlike: Object.fromEntries(
+      Object.entries(unlikeTexts).map(([name, texts]) => [
+        name,
+        texts.filter((t) => learnedPriority(model, sketchSignal(key, t), t) !== undefined).length / texts.length,
+      ]),
+    ),
     judged,
     priorities: warm.map((w) => w.priority),
     scores: warm.map((w) => w.score),
@@ -153,9 +170,10 @@ const GOALS: Record<SeverityKind, { rho: string; exact: string }> = {
 export function warmSources(): {
   figures: Figure[];
   lines: string[];
-  sources: Omit<WarmFigures, 'judged' | 'priorities' | 'scores' | 'critical'>[];
+  sources: Omit<WarmFigures, 'judged' | 'priorities' | 'scores' | 'critical' | 'unlike'>[];
 } {
   const all = foldCalibrated(decisionsByFold());
+  const checks = Object.fromEntries(Object.entries(UNLIKE_CHECK).map(([name, load]) => [name, load()]));
   const out: WarmFigures[] = [];
   const lines = [
     'Warm: half of each source imported as {priority} (seeded, label-stratified), the other half decided with and without it',
@@ -169,6 +187,7 @@ export function warmSources(): {
         kind,
         group,
         mine.filter((d) => d.group === group),
+        { ...checks, 'check other kind': otherKind(all, kind, 150) },
       );
       out.push(f);
       lines.push(
@@ -237,9 +256,25 @@ export function warmSources(): {
       figure(`${KIND_NAME[kind]} warm confidence ECE, all sources pooled`, pooled.ece, '<= 0.08'),
     );
   }
+  // Section 13: a signal unlike the history keeps the global priority. Held-out samples of other text, 150 each under
+  // every source's taught half (bin/eval/unlike-samples.ts, UNLIKE_CHECK: never used to choose the test).
+  const NAMES: Record<string, string> = {
+    'check banking': 'BANKING77 queries',
+    'check enron': 'Enron mail',
+    'check sms': 'ordinary SMS',
+    'check other kind': "the other kind's alerts or bugs",
+  };
+  for (const [name, label] of Object.entries(NAMES))
+    figures.push(
+      figure(
+        `warm: unlike text given a learned priority, ${label} (150 under each of the ${out.length} taught halves, mean)`,
+        round(out.reduce((a, f) => a + f.unlike[name], 0) / out.length, 3),
+        'context',
+      ),
+    );
   return {
     figures,
     lines,
-    sources: out.map(({ judged: _j, priorities: _p, scores: _s, critical: _c, ...rest }) => rest),
+    sources: out.map(({ judged: _j, priorities: _p, scores: _s, critical: _c, unlike: _u, ...rest }) => rest),
   };
 }

@@ -129,6 +129,39 @@ describe('a workspace that imported its priorities', () => {
       expectGlobal(history(taught), query);
   });
 
+  it('keeps the global priority for ordinary mail that shares only everyday words with its history', () => {
+    // "the", "on", "the list", "after": enough for the test before (0.77 nats per feature, over its 0.40), but these
+    // words are far likelier under generic text than under the history (by 0.68 nats per feature, over the 0.3 allowed).
+    const mail = signalOf(
+      'email',
+      'Thanks for the update on the office move. The new layout is on the list for Monday, and I will see you there after the call.',
+    );
+    expectGlobal(model, mail);
+  });
+
+  it('still learns in a workspace that sketches in format 1, which has no background to compare with', () => {
+    const key1 = { ...key, format: 1 as const };
+    const model1 = emptyModel();
+    applyDeltas(
+      model1,
+      labelDeltas(tickets.map((t) => ({ sketch: sketchSignal(key1, t.signal), labels: { priority: t.priority } }))),
+    );
+    const decide1 = (signal: Signal) =>
+      applyWorkspace(scoreSignal(signal, now), signal, policy, model1, sketchSignal(key1, signal));
+    const d = decide1(ticket(40, 'see the attached log'));
+    expect(d.priority).toBe('low');
+    expect(d.reasons.map((r) => r.code)).toContain('LEARNED_PRIORITY');
+    // Under the test before (0.42 nats per feature, under its 0.44), not under format 2's lower bar without its
+    // background: the workspace keeps the global priority.
+    const leak = signalOf(
+      'task',
+      'Loading many images in an image view leaks memory until the app is killed by the system; heap dump attached.',
+      'Image view memory leak',
+    );
+    expect(decide1(leak).reasons.map((r) => r.code)).not.toContain('LEARNED_PRIORITY');
+    expect(decide1(leak).priority).toBe(scoreSignal(leak, now).priority);
+  });
+
   it('keeps the global priority and confidence for a signal unlike its history', () => {
     const unlike = signalOf(
       'email',

@@ -12,6 +12,7 @@ import type { Priority } from '../decision';
 import type { WorkspaceModel } from './model';
 import { type HistoryBar, type LabelShare, labelScores } from './predict';
 import type { Sketch } from './sketch';
+import { backgroundPerFeature } from './background';
 
 /** How far the words may move a workspace's own priority frequencies: fitted constants (bin/fit-warm-priority.ts). */
 export interface PriorityFit {
@@ -35,11 +36,19 @@ export const PRIORITY_FIT: PriorityFit = { temper: 0.03, teachingHalf: 100, marg
 /**
  * When a signal is like the history (predict.ts, HistoryBar): the text evidence of any taught priority, not only of the
  * best-scored one (a tracker's report shares fewer words with its own priority's reports than a query with its
- * intent's), against a bar lower for long signals and higher for large histories. Chosen by bin/fit-warm-gate.ts on the
- * inner splits of the taught halves, among bars that let through no more unlike text than the one before (the best
- * label's evidence >= 0.5): docs/decision-engine.md, "Warm".
+ * intent's), against a bar higher for large histories, and no more than 0.3 nats per feature below generic text's
+ * evidence (background.ts): words every text has no longer carry ordinary mail and messages over the bar. Chosen by
+ * bin/fit-warm-gate.ts --background on the inner splits of the taught halves, among tests that let through no more
+ * unlike text (generic and business text of the other kind) than the one before: docs/decision-engine.md, "Warm".
  */
-export const PRIORITY_LIKE_HISTORY: HistoryBar = { bar: 0.65, perLengthDecade: -0.5, perSizeDecade: 0.2 };
+export const PRIORITY_LIKE_HISTORY: HistoryBar = {
+  bar: 0.4,
+  perLengthDecade: 0,
+  perSizeDecade: 0.2,
+  background: -0.3,
+};
+/** A workspace sketching in format 1 (made before format 2) has no background: the test before it, as it was. */
+export const PRIORITY_LIKE_HISTORY_FORMAT_1: HistoryBar = { bar: 0.65, perLengthDecade: -0.5, perSizeDecade: 0.2 };
 
 const RANK: Record<Priority, number> = { low: 0, medium: 1, high: 2, critical: 3 };
 const isPriority = (label: string): label is Priority => Object.hasOwn(RANK, label);
@@ -105,9 +114,17 @@ export function decidePriority(
 export function learnedPriority(
   model: WorkspaceModel,
   sketch: Sketch,
+  signal: { subject?: string; body?: string },
+  /** signalText(signal), where the caller has it already. */
+  text?: string,
   fit: PriorityFit = PRIORITY_FIT,
 ): LearnedPriority | undefined {
-  const scores = labelScores(model, 'priority', sketch, PRIORITY_LIKE_HISTORY);
+  const scores =
+    sketch.f === 2
+      ? labelScores(model, 'priority', sketch, PRIORITY_LIKE_HISTORY, () =>
+          backgroundPerFeature({ subject: signal.subject, body: signal.body }, text),
+        )
+      : labelScores(model, 'priority', sketch, PRIORITY_LIKE_HISTORY_FORMAT_1);
   return scores === undefined ? undefined : decidePriority(scores, fit);
 }
 

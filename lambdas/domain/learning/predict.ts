@@ -10,7 +10,7 @@ import { MAX_SKETCH_FEATURES, TEXT_BUCKETS } from './sketch';
 
 // Chosen on the fixed held-out split of banking77-train.csv (every 5th line), see docs/learning.md.
 /** Additive smoothing of the text counts. */
-const ALPHA = 0.1;
+export const ALPHA = 0.1;
 /** Exponent of the bucket weight log(K+1 / labels sharing it+1) / log(K+1): damps words every label has. */
 const SHARING_EXPONENT = 0.5;
 /** Evidence (nats per sqrt(feature)) a learned label needs before it replaces the global answer. */
@@ -216,9 +216,14 @@ export interface HistoryBar {
   bar: number;
   perLengthDecade: number;
   perSizeDecade: number;
+  /**
+   * With it, the highest taught label's text evidence per feature minus generic text's (background.ts) must be at
+   * least this (negative: a little less like the history than like generic text still passes). Format 2 only.
+   */
+  background?: number;
 }
 
-function likeHistory(scored: Scored, sketch: Sketch, b: HistoryBar): boolean {
+function likeHistory(scored: Scored, sketch: Sketch, b: HistoryBar, background?: () => number): boolean {
   let top = -Infinity;
   let docs = 0;
   for (let li = 0; li < scored.count; li++)
@@ -229,7 +234,11 @@ function likeHistory(scored: Scored, sketch: Sketch, b: HistoryBar): boolean {
   const n = Math.max(1, scored.n);
   const format = sketch.f === 2 ? 0 : MIN_TEXT_EVIDENCE_PER_FEATURE_FORMAT_2 - MIN_TEXT_EVIDENCE_PER_FEATURE;
   const size = Math.max(0, Math.log10(docs / 100));
-  return top / n >= b.bar - format + b.perLengthDecade * Math.log10(n / 30) + b.perSizeDecade * size;
+  if (top / n < b.bar - format + b.perLengthDecade * Math.log10(n / 30) + b.perSizeDecade * size) return false;
+  if (b.background === undefined) return true;
+  if (sketch.f !== 2 || background === undefined)
+    throw new Error('a background bar needs a format 2 sketch and its background');
+  return top / n - background() >= b.background;
 }
 
 /** One label's share of the learned labels' probability and what taught it, from the last scoreLabels. */
@@ -255,9 +264,11 @@ export function labelScores(
   field: LearnedField,
   sketch: Sketch,
   bar: HistoryBar | null,
+  /** Generic text's evidence per feature for the signal (background.ts), read only if the bar has one. */
+  background?: () => number,
 ): LabelShare[] | undefined {
   const scored = scoreLabels(model, field, sketch);
-  if (scored === undefined || (bar !== null && !likeHistory(scored, sketch, bar))) return undefined;
+  if (scored === undefined || (bar !== null && !likeHistory(scored, sketch, bar, background))) return undefined;
   const out: LabelShare[] = [];
   for (let li = 0; li < scored.count; li++)
     if (scored.live[li] === 1)

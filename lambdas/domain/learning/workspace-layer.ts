@@ -130,7 +130,7 @@ export function applyWorkspace(
     // expected rank and its own order, so every learned signal shares one order, and the policy's VIP and keyword points
     // then move it within the band. Its chance is the decision's confidence. The learned priority changes the
     // decision (and so the action) only where it moves the band.
-    const lp = learnedPriority(model, sketch);
+    const lp = learnedPriority(model, sketch, signal, text);
     if (lp) {
       learnedPriorityChance = lp;
       const [lo, hi] = bandOf(lp.label, t);
