@@ -10,7 +10,12 @@
 // Deterministic: same data, same file.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { BACKGROUND_FORMAT, BACKGROUND_KEY, type BackgroundFile } from '../lambdas/domain/learning/background';
+import {
+  BACKGROUND_FORMAT,
+  BACKGROUND_KEY,
+  BACKGROUND_PROBE,
+  type BackgroundFile,
+} from '../lambdas/domain/learning/background';
 import { TEXT_BUCKETS, sketchKeyOf, sketchSignal } from '../lambdas/domain/learning/sketch';
 import { loadEnron, loadSms, loadSpamAssassin } from './data-splits';
 import { isUnlikeSampleEnron, isUnlikeSampleSms } from './eval/unlike-samples';
@@ -43,6 +48,7 @@ export function backgroundFile(): BackgroundFile {
   return {
     format: BACKGROUND_FORMAT,
     key: BACKGROUND_KEY,
+    probe: sketchSignal(key, { body: BACKGROUND_PROBE }).t,
     documents: texts.length,
     total,
     counts: bytes.toString('base64'),

@@ -11,9 +11,19 @@ import { type SketchKey, TEXT_BUCKETS, sketchKeyOf, sketchSignal } from './sketc
 export const BACKGROUND_KEY = '2.6267746578743331';
 export const BACKGROUND_FORMAT = 2;
 
+/**
+ * A fixed text whose sketch under the background's key the file records (`probe`): the counts mean what the sketch
+ * means only while the two agree, so a change to the sketch's features shows as a failing test until the file is
+ * rebuilt (test/unit/background-model.test.ts).
+ */
+export const BACKGROUND_PROBE =
+  'Thanks for the update: the invoice for the office move is attached, see you on Monday.';
+
 export interface BackgroundFile {
   format: number;
   key: string;
+  /** The text buckets of BACKGROUND_PROBE's sketch under `key` when the file was built. */
+  probe: number[];
   /** Texts counted; each adds one to every distinct text bucket of its sketch. */
   documents: number;
   /** The counts' sum. */
