@@ -10,7 +10,7 @@ import {
 import { TEXT_BUCKETS, sketchKeyOf, sketchSignal } from '../../lambdas/domain/learning/sketch';
 import file from '../../lambdas/domain/learning/background-model.json';
 
-const model = file as BackgroundFile;
+const model: BackgroundFile = file;
 
 describe('the shipped background of a learned priority', () => {
   it('was counted with the sketch the service makes today, under its own key', () => {
