@@ -228,6 +228,10 @@ const passRates = (srcs: readonly Src[], g: Gate) =>
     ]),
   );
 
+/** Whether a test lets through no more of each unlike text than `ref` (the check samples are only reported). */
+const noMoreUnlike = (rates: Record<string, number>, ref: Record<string, number>) =>
+  Object.keys(ref).every((c) => isCheck(c) || rates[c] <= ref[c] + 1e-9);
+
 function candidates(srcs: readonly Src[]): Gate[] {
   const before = passRates(srcs, SHIPPED);
   const out: Gate[] = [SHIPPED];
@@ -237,7 +241,7 @@ function candidates(srcs: readonly Src[]): Gate[] {
         for (const perSize of [0, 0.1, 0.2]) {
           const g = { stat, bar: i / 20, perLength, perSize };
           const rates = passRates(srcs, g);
-          if (Object.keys(before).every((c) => isCheck(c) || rates[c] <= before[c] + 1e-9)) out.push(g);
+          if (noMoreUnlike(rates, before)) out.push(g);
         }
   return out;
 }
@@ -297,7 +301,7 @@ function chooseBackground(srcs: Src[]) {
         for (let j = -16; j <= 16; j++) {
           const g: Gate = { stat: 'any', bar: i / 20, perLength, perSize, background: j / 20 };
           const rates = passRates(srcs, g);
-          if (Object.keys(ref).every((c) => isCheck(c) || rates[c] <= ref[c] + 1e-9)) gates.push({ g, rates });
+          if (noMoreUnlike(rates, ref)) gates.push({ g, rates });
         }
   const table = gates.map(({ g }) => srcs.map((s) => figures(s.inner, g)));
   const pick = (keep: number[]) =>

@@ -17,18 +17,19 @@ import {
   type BackgroundFile,
 } from '../lambdas/domain/learning/background';
 import { TEXT_BUCKETS, sketchKeyOf, sketchSignal } from '../lambdas/domain/learning/sketch';
-import { loadEnron, loadSms, loadSpamAssassin } from './data-splits';
-import { isUnlikeSampleEnron, isUnlikeSampleSms } from './eval/unlike-samples';
+import { type MailRow, loadEnron, loadSms, loadSpamAssassin } from './data-splits';
+import { type Text, isUnlikeSampleEnron, isUnlikeSampleSms } from './eval/unlike-samples';
 
 const OUT = path.resolve(__dirname, '..', 'lambdas', 'domain', 'learning', 'background-model.json');
 
-export function backgroundTexts(): { subject?: string; body: string }[] {
+export function backgroundTexts(): Text[] {
+  const text = (m: MailRow) => ({ subject: m.subject ?? undefined, body: m.body.slice(0, 20_000) });
   const mail = loadSpamAssassin()
     .filter((m) => m.split === 'train' && m.label === 'easy_ham')
-    .map((m) => ({ subject: m.subject ?? undefined, body: m.body.slice(0, 20_000) }));
+    .map(text);
   const enron = loadEnron()
     .filter((m, i) => m.split === 'train' && !isUnlikeSampleEnron(i))
-    .map((m) => ({ subject: m.subject ?? undefined, body: m.body.slice(0, 20_000) }));
+    .map(text);
   const sms = loadSms()
     .filter((r) => !r.spam)
     .filter((r, i) => r.split === 'train' && !isUnlikeSampleSms(i))

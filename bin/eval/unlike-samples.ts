@@ -6,7 +6,8 @@
 import { banking77Rows, fnv1a, jsonl, loadSms } from '../data-splits';
 import type { RankedDecision } from '../severity-folds';
 
-type Text = { subject?: string; body: string };
+/** A signal's text, as the sketch reads it. */
+export type Text = { subject?: string; body: string };
 
 /** Enron rows and ordinary SMS lines (by their index among the ordinary ones) in UNLIKE: never in the background. */
 export const isUnlikeSampleEnron = (index: number) => index % 7 === 3;

@@ -20,7 +20,7 @@ import { decisionsByFold, type RankedDecision } from '../severity-folds';
 import { foldCalibrated } from './fold-confidence';
 import { TEN_BINS, auroc, eceByChance, figure, reliabilityTable, round, spearman, type Figure } from './report';
 import { eceBesideChance } from './severity-sources';
-import { UNLIKE_CHECK, otherKind } from './unlike-samples';
+import { type Text, UNLIKE_CHECK, otherKind } from './unlike-samples';
 
 /** A vocabulary of n levels (least severe first) onto the contract's priorities, in order. */
 export const PRIORITY_OF: Record<number, readonly Priority[]> = {
@@ -91,8 +91,6 @@ export interface WarmFigures {
 
 const POLICY = compilePolicy(EMPTY_POLICY);
 
-type Text = { subject?: string; body: string };
-
 export function warmSource(
   kind: SeverityKind,
   group: string,
@@ -105,6 +103,9 @@ export function warmSource(
   const counts = new Map<Priority, number>();
   for (const d of taught) counts.set(taughtPriority(d), (counts.get(taughtPriority(d)) ?? 0) + 1);
   const common = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0][0];
+  /** Whether the learned priority speaks on a text (it is like the history). */
+  const speaksOn = (t: { subject?: string; body?: string }) =>
+    learnedPriority(model, sketchSignal(key, t), t) !== undefined;
   const warm = tested.map((d) => applyWorkspace(d.assessment, d.signal, POLICY, model, sketchSignal(key, d.signal)));
   const levels = tested.map((d) => d.level);
   const exact = (ps: readonly Priority[]) =>
@@ -135,20 +136,13 @@ export function warmSource(
     cold_exact: round(exact(tested.map((d) => d.assessment.priority)), 3),
     warm_exact: round(exact(warm.map((w) => w.priority)), 3),
     constant: round(exact(tested.map(() => common)), 3),
-    learned: round(
-      tested.filter((d) => learnedPriority(model, sketchSignal(key, d.signal), d.signal) !== undefined).length /
-        tested.length,
-      3,
-    ),
+    learned: round(tested.filter((d) => speaksOn(d.signal)).length / tested.length, 3),
     warm_wrong: wrong,
     warm_auroc: Number.isNaN(area) ? null : round(area, 3),
     warm_ece: reliabilityTable(judged, TEN_BINS).ece,
     ece_by_chance: eceByChance(judged, TEN_BINS),
     unlike: Object.fromEntries(
-      Object.entries(unlikeTexts).map(([name, texts]) => [
-        name,
-        texts.filter((t) => learnedPriority(model, sketchSignal(key, t), t) !== undefined).length / texts.length,
-      ]),
+      Object.entries(unlikeTexts).map(([name, texts]) => [name, texts.filter(speaksOn).length / texts.length]),
     ),
     judged,
     priorities: warm.map((w) => w.priority),

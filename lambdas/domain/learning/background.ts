@@ -40,14 +40,15 @@ export const countAt = (bytes: Uint8Array, bucket: number): number => bytes[2 * 
 
 // Decoded on the first learned priority of a container (a base64 string: well under a millisecond); each bucket's
 // log ratio is worked out as a signal reads it, so no table of 16,384 logs is built on a cold start.
-let loaded: { key: SketchKey; bytes: Uint8Array; logDenominator: number } | undefined;
+let loaded: { key: SketchKey; bytes: Uint8Array; logOffset: number } | undefined;
 function load(): NonNullable<typeof loaded> {
   if (loaded) return loaded;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- read on first use, as the engine's models are
   const file = require('./background-model.json') as BackgroundFile;
   // The same smoothing as a taught priority's text (predict.ts), so the two log-likelihoods compare.
-  const logDenominator = Math.log(file.total + ALPHA * TEXT_BUCKETS);
-  loaded = { key: sketchKeyOf(file.key), bytes: Buffer.from(file.counts, 'base64'), logDenominator };
+  // Per feature: log((count + ALPHA) / (total + ALPHA x buckets)) against the uniform 1 / buckets.
+  const logOffset = Math.log(TEXT_BUCKETS) - Math.log(file.total + ALPHA * TEXT_BUCKETS);
+  loaded = { key: sketchKeyOf(file.key), bytes: Buffer.from(file.counts, 'base64'), logOffset };
   return loaded;
 }
 
@@ -56,9 +57,9 @@ function load(): NonNullable<typeof loaded> {
  * figure a taught priority's own (predict.ts, LabelShare.textPerFeature) is compared with. Format 2 sketches only.
  */
 export function backgroundPerFeature(signal: { subject?: string; body?: string }, text?: string): number {
-  const { key, bytes, logDenominator } = load();
+  const { key, bytes, logOffset } = load();
   const t = sketchSignal(key, signal, text).t;
   let sum = 0;
   for (const b of t) sum += Math.log(countAt(bytes, b) + ALPHA);
-  return t.length === 0 ? 0 : sum / t.length - logDenominator + Math.log(TEXT_BUCKETS);
+  return t.length === 0 ? 0 : sum / t.length + logOffset;
 }
