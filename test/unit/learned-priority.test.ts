@@ -45,13 +45,12 @@ const signalOf = (source: Signal['source'], body: string, subject?: string): Sig
   ...(subject === undefined ? {} : { subject }),
 });
 
-/** The workspace's decision keeps the global engine's priority, score and confidence, and says nothing was learned. */
+/** The workspace's decision keeps the global engine's priority and score, and says nothing was learned. */
 function expectGlobal(model: ReturnType<typeof history>, signal: Signal) {
   const global = scoreSignal(signal, now);
   const d = decide(model, signal);
   expect(d.priority).toBe(global.priority);
   expect(d.score).toBe(global.score);
-  expect(d.confidence).toBe(global.confidence);
   expect(d.reasons.map((r) => r.code)).not.toContain('LEARNED_PRIORITY');
 }
 
@@ -162,13 +161,44 @@ describe('a workspace that imported its priorities', () => {
     expect(decide1(leak).priority).toBe(scoreSignal(leak, now).priority);
   });
 
-  it('keeps the global priority and confidence for a signal unlike its history', () => {
+  it('keeps the global priority for a signal unlike its history', () => {
     const unlike = signalOf(
       'email',
       'Dear finance team, attached is the invoice for the catering of the annual meeting in Lisbon.',
       'Quarterly invoice',
     );
     expectGlobal(model, unlike);
+  });
+
+  it('is less sure of a signal unlike its history when the workspace never gave its global priority', () => {
+    // The engine makes the invoice medium (0.99 sure of its band); the workspace gave low and high, never medium.
+    const invoice = signalOf(
+      'email',
+      'Dear finance team, attached is the invoice for the catering of the annual meeting in Lisbon.',
+      'Quarterly invoice',
+    );
+    const global = scoreSignal(invoice, now);
+    expect(global.priority).toBe('medium');
+    expect(decide(model, invoice).confidence).toBeLessThan(global.confidence - 0.2);
+    // Ordinary mail the engine makes low, the priority the workspace gave three times in four: nearer that share.
+    const mail = signalOf(
+      'email',
+      'Thanks for the update on the office move. The new layout is on the list for Monday, and I will see you there after the call.',
+    );
+    const low = decide(model, mail);
+    expect(low.priority).toBe('low');
+    expect(low.confidence).toBeGreaterThan(decide(model, invoice).confidence);
+    expect(low.confidence).toBeLessThan(scoreSignal(mail, now).confidence);
+  });
+
+  it('keeps the global confidence in a workspace that taught no priority', () => {
+    const categories = emptyModel();
+    applyDeltas(
+      categories,
+      labelDeltas(tickets.map((t) => ({ sketch: sketchSignal(key, t.signal), labels: { category: 'bug' } }))),
+    );
+    const invoice = signalOf('email', 'Attached is the invoice for the catering of the annual meeting.', 'Invoice');
+    expect(decide(categories, invoice).confidence).toBe(scoreSignal(invoice, now).confidence);
   });
 });
 

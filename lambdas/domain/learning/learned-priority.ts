@@ -142,6 +142,36 @@ export function learnedPriorityConfidence(p: LearnedPriority, priority: Priority
   return Math.round(Math.max(0.05, Math.min(0.99, c)) * 100) / 100;
 }
 
+/**
+ * Weight of the workspace's own rate in the confidence of a signal unlike its history: chosen by
+ * bin/fit-warm-unlike-confidence.ts on the inner splits of the taught halves (docs/decision-engine.md, "Warm").
+ */
+export const UNLIKE_RATE_WEIGHT = 0.3;
+
+/**
+ * The confidence of a signal unlike the history, in a workspace that taught priorities. It keeps the global priority
+ * (docs/partners.md, "Importing your history, and forgetting it"), but whether it is right is the workspace's question:
+ * how often it gave that priority ((docs + 0.5) / (taught + 2), smoothed over the four) is weighed in beside the global
+ * confidence. Unchanged where no priority was taught.
+ */
+export function unlikeConfidence(
+  model: WorkspaceModel,
+  priority: Priority,
+  confidence: number,
+  weight = UNLIKE_RATE_WEIGHT,
+): number {
+  let taught = 0;
+  let same = 0;
+  for (const l of model.labels)
+    if (l.field === 'priority' && isPriority(l.label) && l.docs > 0) {
+      taught += l.docs;
+      if (l.label === priority) same += l.docs;
+    }
+  if (taught === 0) return confidence;
+  const c = (1 - weight) * confidence + (weight * (same + 0.5)) / (taught + 2);
+  return Math.round(Math.max(0.05, Math.min(0.99, c)) * 100) / 100;
+}
+
 /** Where inside its band a learned priority puts a signal's score: a fitted constant (bin/fit-warm-order.ts). */
 export interface BandOrder {
   /** Steepness of the logistic curve that spans the band, per unit of the combined order. */

@@ -16,6 +16,7 @@ import {
   learnedPriorityConfidence,
   overridesGlobal,
   scoreInBand,
+  unlikeConfidence,
 } from './learned-priority';
 import { type Sketch, senderParts, signalText } from './sketch';
 
@@ -188,10 +189,11 @@ export function applyWorkspace(
   out.reasons = reasons.sort(byWeight);
   if (learnedCategory && learnedCategory.label === category) out.confidence = learnedConfidence(learnedCategory);
   // A workspace that taught priorities: how likely its taught priority is this one (category and priority must both
-  // be right, so with a learned category the lower of the two).
+  // be right, so with a learned category the lower of the two). A signal unlike its history keeps the global priority,
+  // and how often the workspace gave that priority weighs in beside the confidence.
   if (learnedPriorityChance) {
     const p = learnedPriorityConfidence(learnedPriorityChance, priority);
     out.confidence = learnedCategory && learnedCategory.label === category ? Math.min(out.confidence, p) : p;
-  }
+  } else if (learning) out.confidence = unlikeConfidence(model, priority, out.confidence);
   return out;
 }
