@@ -84,7 +84,7 @@ function judge(list: readonly Source[], weight: number): Figures {
     const pooled: { confidence: number; right: boolean }[] = [];
     for (const s of list.filter((x) => x.kind === kind)) {
       const judged = s.rows.map((r) => ({
-        confidence: r.spoken ?? unlikeConfidence(r.model, r.priority, r.global, weight),
+        confidence: r.spoken ?? unlikeConfidence(r.model, r.priority, r.global, weight) ?? r.global,
         right: r.right,
       }));
       pooled.push(...judged);

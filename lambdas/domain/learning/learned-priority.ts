@@ -152,14 +152,14 @@ export const UNLIKE_RATE_WEIGHT = 0.3;
  * The confidence of a signal unlike the history, in a workspace that taught priorities. It keeps the global priority
  * (docs/partners.md, "Importing your history, and forgetting it"), but whether it is right is the workspace's question:
  * how often it gave that priority ((docs + 0.5) / (taught + 2), smoothed over the four) is weighed in beside the global
- * confidence. Unchanged where no priority was taught.
+ * confidence. Undefined where no priority was taught.
  */
 export function unlikeConfidence(
   model: WorkspaceModel,
   priority: Priority,
   confidence: number,
   weight = UNLIKE_RATE_WEIGHT,
-): number {
+): number | undefined {
   let taught = 0;
   let same = 0;
   for (const l of model.labels)
@@ -167,7 +167,7 @@ export function unlikeConfidence(
       taught += l.docs;
       if (l.label === priority) same += l.docs;
     }
-  if (taught === 0) return confidence;
+  if (taught === 0) return undefined;
   const c = (1 - weight) * confidence + (weight * (same + 0.5)) / (taught + 2);
   return Math.round(Math.max(0.05, Math.min(0.99, c)) * 100) / 100;
 }

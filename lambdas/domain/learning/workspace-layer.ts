@@ -190,10 +190,13 @@ export function applyWorkspace(
   if (learnedCategory && learnedCategory.label === category) out.confidence = learnedConfidence(learnedCategory);
   // A workspace that taught priorities: how likely its taught priority is this one (category and priority must both
   // be right, so with a learned category the lower of the two). A signal unlike its history keeps the global priority,
-  // and how often the workspace gave that priority weighs in beside the confidence.
-  if (learnedPriorityChance) {
-    const p = learnedPriorityConfidence(learnedPriorityChance, priority);
+  // and how often the workspace gave that priority weighs in beside the global confidence.
+  const p = learnedPriorityChance
+    ? learnedPriorityConfidence(learnedPriorityChance, priority)
+    : learning
+      ? unlikeConfidence(model, priority, global.confidence)
+      : undefined;
+  if (p !== undefined)
     out.confidence = learnedCategory && learnedCategory.label === category ? Math.min(out.confidence, p) : p;
-  } else if (learning) out.confidence = unlikeConfidence(model, priority, out.confidence);
   return out;
 }
