@@ -1,17 +1,18 @@
-// Chooses UNLIKE_RATE_WEIGHT (lambdas/domain/learning/learned-priority.ts): how much a workspace's own rate of a
-// priority weighs in the confidence of a signal unlike its history, which keeps the global priority. On the inner
+// Chooses UNLIKE_RATE (lambdas/domain/learning/learned-priority.ts): how much a workspace's own rate of a priority
+// weighs in the confidence of a signal unlike its history, which keeps the global priority, and how fast that grows
+// with the teaching. On the inner
 // splits of the TAUGHT halves only (bin/fit-warm-priority.ts's recipe), each decision judged as the warm eval judges
 // it (right: the exact taught priority). The rule: no kind's worst-source ECE or AUROC (>= 30 wrong) worse than with
 // the global confidence kept (weight 0); then the lowest mean of the kinds' worst ECE, the lowest pooled ECE, the
 // highest pooled AUROC. docs/decision-engine.md, "Warm", has the figures.
-//   npx tsx bin/fit-warm-unlike-confidence.ts              the weights on the inner splits and the choice
-//   npx tsx bin/fit-warm-unlike-confidence.ts --held-out   and the chosen weight and 0 on the tested halves (reading only)
+//   npx tsx bin/fit-warm-unlike-confidence.ts              the grid on the inner splits and the choice
+//   npx tsx bin/fit-warm-unlike-confidence.ts --held-out   and the choice and weight 0 on the tested halves (reading only)
 import type { Priority } from '../lambdas/domain/decision';
 import { compilePolicy, EMPTY_POLICY } from '../lambdas/domain/policy';
 import type { WorkspaceModel } from '../lambdas/domain/learning/model';
 import { sketchSignal } from '../lambdas/domain/learning/sketch';
 import { applyWorkspace } from '../lambdas/domain/learning/workspace-layer';
-import { learnedPriority, unlikeConfidence } from '../lambdas/domain/learning/learned-priority';
+import { learnedPriority, unlikeConfidence, type UnlikeRate } from '../lambdas/domain/learning/learned-priority';
 import type { SeverityKind } from './severity-data';
 import { decisionsByFold, type RankedDecision } from './severity-folds';
 import { foldCalibrated } from './eval/fold-confidence';
@@ -73,7 +74,7 @@ interface Figures {
   pooledAuroc: Record<SeverityKind, number>;
 }
 
-function judge(list: readonly Source[], weight: number): Figures {
+function judge(list: readonly Source[], fit: UnlikeRate): Figures {
   const f: Figures = {
     worstEce: { alert: 0, bug: 0 },
     worstAuroc: { alert: 1, bug: 1 },
@@ -84,7 +85,7 @@ function judge(list: readonly Source[], weight: number): Figures {
     const pooled: { confidence: number; right: boolean }[] = [];
     for (const s of list.filter((x) => x.kind === kind)) {
       const judged = s.rows.map((r) => ({
-        confidence: r.spoken ?? unlikeConfidence(r.model, r.priority, r.global, weight) ?? r.global,
+        confidence: r.spoken ?? unlikeConfidence(r.model, r.priority, r.global, fit) ?? r.global,
         right: r.right,
       }));
       pooled.push(...judged);
@@ -107,34 +108,40 @@ const show = (f: Figures) =>
     )
     .join(' | ');
 
+const WEIGHTS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
+const HALVES = [0, 3, 10, 30, 100, 300];
+const KEEP: UnlikeRate = { weight: 0, teachingHalf: 0 };
+
 /** No worst row worse than the global confidence's; then the rule's order (file comment). */
-function choose(list: readonly Source[], print: boolean): number {
-  const base = judge(list, 0);
-  let best: { weight: number; f: Figures } | undefined;
-  for (let i = 0; i <= 10; i++) {
-    const weight = i / 10;
-    const f = judge(list, weight);
-    const allowed = (['alert', 'bug'] as const).every(
-      (k) => f.worstEce[k] <= base.worstEce[k] && f.worstAuroc[k] >= base.worstAuroc[k],
-    );
-    if (print) console.log(`  weight ${weight.toFixed(1)}${allowed ? ' ' : '*'} ${show(f)}`);
-    if (!allowed) continue;
-    const key = [mean(f.worstEce), mean(f.pooledEce), -mean(f.pooledAuroc)];
-    const had = best && [mean(best.f.worstEce), mean(best.f.pooledEce), -mean(best.f.pooledAuroc)];
-    if (!had || key[0] < had[0] || (key[0] === had[0] && (key[1] < had[1] || (key[1] === had[1] && key[2] < had[2]))))
-      best = { weight, f };
-  }
-  return best!.weight;
+function choose(list: readonly Source[], print: boolean): UnlikeRate {
+  const base = judge(list, KEEP);
+  if (print) console.log(`  weight 0 (kept)      ${show(base)}`);
+  let best: { fit: UnlikeRate; key: number[] } | undefined;
+  for (const teachingHalf of HALVES)
+    for (const weight of WEIGHTS) {
+      const fit = { weight, teachingHalf };
+      const f = judge(list, fit);
+      const allowed = (['alert', 'bug'] as const).every(
+        (k) => f.worstEce[k] <= base.worstEce[k] && f.worstAuroc[k] >= base.worstAuroc[k],
+      );
+      if (print) console.log(`  ${showFit(fit).padEnd(20)}${allowed ? ' ' : '*'}${show(f)}`);
+      const key = [mean(f.worstEce), mean(f.pooledEce), -mean(f.pooledAuroc)];
+      const first = key.findIndex((v, i) => v !== best?.key[i]);
+      if (allowed && (!best || (first >= 0 && key[first] < best.key[first]))) best = { fit, key };
+    }
+  return best!.fit;
 }
+
+const showFit = (f: UnlikeRate) => `weight ${f.weight}, half ${f.teachingHalf}`;
 
 function main() {
   console.log('Inner splits of the taught halves (* : a worst row worse than the global confidence kept)');
-  const weight = choose(sources(false), true);
-  console.log(`chosen: ${weight}`);
+  const fit = choose(sources(false), true);
+  console.log(`chosen: ${showFit(fit)}`);
   if (process.argv.includes('--held-out')) {
     const tested = sources(true);
     console.log('Tested halves (reading only, never choosing):');
-    for (const w of [0, weight]) console.log(`  weight ${w.toFixed(1)}  ${show(judge(tested, w))}`);
+    for (const f of [KEEP, fit]) console.log(`  ${showFit(f).padEnd(20)} ${show(judge(tested, f))}`);
   }
 }
 

@@ -191,6 +191,14 @@ describe('a workspace that imported its priorities', () => {
     expect(low.confidence).toBeLessThan(scoreSignal(mail, now).confidence);
   });
 
+  it('barely moves the confidence of a signal unlike its history after one labeled signal', () => {
+    const invoice = signalOf('email', 'Attached is the invoice for the catering of the annual meeting.', 'Invoice');
+    const global = scoreSignal(invoice, now);
+    const once = decide(history(tickets.slice(0, 1)), invoice);
+    expect(once.priority).toBe(global.priority);
+    expect(once.confidence).toBeGreaterThanOrEqual(global.confidence - 0.02);
+  });
+
   it('keeps the global confidence in a workspace that taught no priority', () => {
     const categories = emptyModel();
     applyDeltas(

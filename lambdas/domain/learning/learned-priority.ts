@@ -142,23 +142,27 @@ export function learnedPriorityConfidence(p: LearnedPriority, priority: Priority
   return Math.round(Math.max(0.05, Math.min(0.99, c)) * 100) / 100;
 }
 
-/**
- * Weight of the workspace's own rate in the confidence of a signal unlike its history: chosen by
- * bin/fit-warm-unlike-confidence.ts on the inner splits of the taught halves (docs/decision-engine.md, "Warm").
- */
-export const UNLIKE_RATE_WEIGHT = 0.3;
+/** How much a workspace's own rate of a priority weighs in the confidence of a signal unlike its history. */
+export interface UnlikeRate {
+  /** Weight of the rate with plenty of teaching (the global confidence has the rest). */
+  weight: number;
+  /** Taught signals at which the rate has half that weight: one feedback barely moves the confidence. */
+  teachingHalf: number;
+}
+// Chosen by bin/fit-warm-unlike-confidence.ts on the inner splits of the taught halves (docs/decision-engine.md, "Warm").
+export const UNLIKE_RATE: UnlikeRate = { weight: 1, teachingHalf: 100 };
 
 /**
  * The confidence of a signal unlike the history, in a workspace that taught priorities. It keeps the global priority
  * (docs/partners.md, "Importing your history, and forgetting it"), but whether it is right is the workspace's question:
  * how often it gave that priority ((docs + 0.5) / (taught + 2), smoothed over the four) is weighed in beside the global
- * confidence. Undefined where no priority was taught.
+ * confidence, the more the more it taught. Undefined where no priority was taught.
  */
 export function unlikeConfidence(
   model: WorkspaceModel,
   priority: Priority,
   confidence: number,
-  weight = UNLIKE_RATE_WEIGHT,
+  fit: UnlikeRate = UNLIKE_RATE,
 ): number | undefined {
   let taught = 0;
   let same = 0;
@@ -168,7 +172,8 @@ export function unlikeConfidence(
       if (l.label === priority) same += l.docs;
     }
   if (taught === 0) return undefined;
-  const c = (1 - weight) * confidence + (weight * (same + 0.5)) / (taught + 2);
+  const w = (fit.weight * taught) / (taught + fit.teachingHalf);
+  const c = (1 - w) * confidence + (w * (same + 0.5)) / (taught + 2);
   return Math.round(Math.max(0.05, Math.min(0.99, c)) * 100) / 100;
 }
 
