@@ -60,6 +60,8 @@ interface CorpusConfidence {
   wrong: number;
   ece: number;
   auroc: number | null;
+  /** The same area where fewer than 30 are wrong: context only (the issue's e-mail spam row is such a corpus here). */
+  auroc_few_wrong: number | null;
   rows: ReturnType<typeof reliabilityTable>['rows'];
 }
 
@@ -119,6 +121,7 @@ function goals(scored: Scored[]): { figures: Figure[]; perCorpus: Record<string,
     const rel = reliabilityTable(judged, TEN_BINS);
     const wrong = judged.filter((j) => !j.right).length;
     const area = wrong >= 30 && wrong < judged.length ? auroc(judged) : NaN;
+    const fewWrong = wrong > 0 && wrong < 30 && wrong < judged.length ? round(auroc(judged), 3) : null;
     worstEce = Math.max(worstEce, rel.ece);
     if (!Number.isNaN(area)) worstAuroc = Math.min(worstAuroc, area);
     perCorpus[corpus] = {
@@ -126,6 +129,7 @@ function goals(scored: Scored[]): { figures: Figure[]; perCorpus: Record<string,
       wrong,
       ece: rel.ece,
       auroc: Number.isNaN(area) ? null : round(area, 3),
+      auroc_few_wrong: fewWrong,
       rows: rel.rows,
     };
   }
@@ -177,6 +181,10 @@ function handWritten(): { name: string; value: number }[] {
 const MD_BEGIN = '<!-- eval:goals:begin (written by `npm run eval -- --markdown`) -->';
 const MD_END = '<!-- eval:goals:end -->';
 
+/** A corpus with fewer than 30 wrong: its area as context, not judged (too few wrong to rank by). */
+const fewWrong = (v: CorpusConfidence) =>
+  v.auroc_few_wrong === null ? '-' : `- (${v.auroc_few_wrong} on ${v.wrong} wrong: context)`;
+
 function writeMarkdown(figures: Figure[], perCorpus: Record<string, CorpusConfidence>): void {
   const file = path.resolve(__dirname, '../../docs/decision-engine.md');
   const lines = [MD_BEGIN, '', '| Figure (held out) | Value | Goal | |', '|---|---|---|---|'];
@@ -184,7 +192,7 @@ function writeMarkdown(figures: Figure[], perCorpus: Record<string, CorpusConfid
     lines.push(`| ${f.name} | ${f.value} | ${f.goal} | ${f.pass === undefined ? '' : f.pass ? 'PASS' : 'MISS'} |`);
   lines.push('', '| Corpus | Decisions | Wrong | ECE (10 bins) | AUROC (>= 30 wrong) |', '|---|---|---|---|---|');
   for (const [k, v] of Object.entries(perCorpus))
-    lines.push(`| ${k} | ${v.n} | ${v.wrong} | ${v.ece} | ${v.auroc ?? '-'} |`);
+    lines.push(`| ${k} | ${v.n} | ${v.wrong} | ${v.ece} | ${v.auroc ?? fewWrong(v)} |`);
   lines.push('', MD_END);
   const doc = readFileSync(file, 'utf8');
   const a = doc.indexOf(MD_BEGIN);
@@ -293,9 +301,7 @@ async function main() {
   console.log();
   console.log('Confidence per corpus (right as bin/eval/labeled.ts defines it; reliability over 10 bins)');
   for (const [corpus, v] of Object.entries(perCorpus)) {
-    console.log(
-      `  ${corpus}: ${v.n} decisions, ${v.wrong} wrong, ECE ${v.ece}, AUROC ${v.auroc ?? '(fewer than 30 wrong)'}`,
-    );
+    console.log(`  ${corpus}: ${v.n} decisions, ${v.wrong} wrong, ECE ${v.ece}, AUROC ${v.auroc ?? fewWrong(v)}`);
     const rows = v.rows.filter((r) => r.n > 0);
     console.log(
       `    ${rows.map((r) => `${r.bucket}: ${r.n} @ ${r.mean_confidence.toFixed(2)} -> ${r.agreement.toFixed(2)}`).join('; ')}`,
