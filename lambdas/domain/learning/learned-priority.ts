@@ -11,6 +11,7 @@
 import type { Priority } from '../decision';
 import type { WorkspaceModel } from './model';
 import { type HistoryBar, type LabelShare, labelScores } from './predict';
+import { modelIndex } from './prediction-index';
 import type { Sketch } from './sketch';
 import { backgroundPerFeature } from './background';
 
@@ -166,8 +167,9 @@ export function unlikeConfidence(
 ): number | undefined {
   let taught = 0;
   let same = 0;
-  for (const l of model.labels)
-    if (l.field === 'priority' && isPriority(l.label) && l.docs > 0) {
+  // The priority labels from prediction's index (the layer has read it already): not a walk over every field's labels.
+  for (const l of modelIndex(model).fields.priority.labels)
+    if (isPriority(l.label) && l.docs > 0) {
       taught += l.docs;
       if (l.label === priority) same += l.docs;
     }
