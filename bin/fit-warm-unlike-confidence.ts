@@ -4,7 +4,8 @@
 // splits of the TAUGHT halves only (bin/fit-warm-priority.ts's recipe), each decision judged as the warm eval judges
 // it (right: the exact taught priority). The rule: no kind's worst-source ECE or AUROC (>= 30 wrong) worse than with
 // the global confidence kept (weight 0); then the lowest mean of the kinds' worst ECE, the lowest pooled ECE, the
-// highest pooled AUROC. docs/decision-engine.md, "Warm", has the figures.
+// highest pooled AUROC; a tie keeps the earlier point of the grid (smaller half, then smaller weight), and with no
+// point allowed the global confidence stays. docs/decision-engine.md, "Warm", has the figures.
 //   npx tsx bin/fit-warm-unlike-confidence.ts              the grid on the inner splits and the choice
 //   npx tsx bin/fit-warm-unlike-confidence.ts --held-out   and the choice and weight 0 on the tested halves (reading only)
 import type { Priority } from '../lambdas/domain/decision';
@@ -129,7 +130,7 @@ function choose(list: readonly Source[], print: boolean): UnlikeRate {
       const first = key.findIndex((v, i) => v !== best?.key[i]);
       if (allowed && (!best || (first >= 0 && key[first] < best.key[first]))) best = { fit, key };
     }
-  return best!.fit;
+  return best?.fit ?? KEEP;
 }
 
 const showFit = (f: UnlikeRate) => `weight ${f.weight}, half ${f.teachingHalf}`;
