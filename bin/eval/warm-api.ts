@@ -3,8 +3,9 @@
 // socket, DynamoDB Local), the tested half is sent to `POST /signals/analyze` there and to another fresh workspace
 // (cold), and the figures are printed beside the in-process ones of bin/eval/warm-sources.ts for the same rows, scored
 // by the shipped models. The warm workspace hashes with the in-process measure's sketch key, and each signal has
-// waited as long as in process (atWallClock), so the two paths must give the same priority and score to every signal:
-// a difference is a defect of the API's path (an import that lost counts, a model read otherwise), not noise.
+// waited as long as in process (atWallClock), so the two paths must give the same priority, score and confidence to
+// every signal: a difference is a defect of the API's path (an import that lost counts, a model read otherwise), not
+// noise.
 import type { Scratch } from '../../lib/local/scratch';
 import { atWallClock, type Post } from './api-post';
 import { chunks, inParallel } from '../../lambdas/domain/in-parallel';
@@ -41,6 +42,7 @@ export async function warmThroughApi({ scratch, post }: { scratch: Scratch; post
   const figures: Figure[] = [];
   let agree = 0;
   let agreeScore = 0;
+  let agreeConfidence = 0;
   let total = 0;
   for (const [i, { kind, group }] of API_SOURCES.entries()) {
     // Scored in process as the API scores them, by the shipped models (the eval's own rows use a model fitted without
@@ -80,8 +82,10 @@ export async function warmThroughApi({ scratch, post }: { scratch: Scratch; post
       round(answers.filter((a, j) => a.priority === taughtPriority(tested[j])).length / tested.length, 3);
     const same = warm.filter((a, j) => a.priority === inProcess.priorities[j]).length;
     const sameScore = warm.filter((a, j) => a.score === inProcess.scores[j]).length;
+    const sameConfidence = warm.filter((a, j) => a.confidence === inProcess.judged[j].confidence).length;
     agree += same;
     agreeScore += sameScore;
+    agreeConfidence += sameConfidence;
     total += tested.length;
     lines.push(
       `  ${kind === 'alert' ? 'alerts' : 'bugs'} ${group.padEnd(28)} taught ${taught.length}, tested ${tested.length}: ` +
@@ -99,7 +103,7 @@ export async function warmThroughApi({ scratch, post }: { scratch: Scratch; post
           3,
         )}, ` +
         `exact ${exact(cold)} -> ${exact(warm)} (in process ${inProcess.cold_exact} -> ${inProcess.warm_exact}); ` +
-        `same warm priority as in process ${same} of ${tested.length}, same score ${sameScore}`,
+        `same warm priority as in process ${same} of ${tested.length}, same score ${sameScore}, same confidence ${sameConfidence}`,
     );
   }
   figures.push(
@@ -111,6 +115,11 @@ export async function warmThroughApi({ scratch, post }: { scratch: Scratch; post
     figure(
       `warm through the API: same score as the in-process measure (${total})`,
       round(agreeScore / total, 3),
+      'context',
+    ),
+    figure(
+      `warm through the API: same confidence as the in-process measure (${total})`,
+      round(agreeConfidence / total, 3),
       'context',
     ),
   );
