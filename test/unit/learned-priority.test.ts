@@ -180,7 +180,7 @@ describe('a workspace that imported its priorities', () => {
     const global = scoreSignal(invoice, now);
     expect(global.priority).toBe('medium');
     expect(decide(model, invoice).confidence).toBeLessThan(global.confidence - 0.2);
-    // As docs/partners.md states it: the workspace's rate of medium, (0 + 0.5) / (36 + 2), weighs 36 / (36 + 100).
+    // As docs/decision-engine.md ("Warm") states it: the rate of medium, (0 + 0.5) / (36 + 2), weighs 36 / (36 + 100).
     const w = 36 / 136;
     expect(decide(model, invoice).confidence).toBeCloseTo((1 - w) * global.confidence + (w * 0.5) / 38, 2);
     // Ordinary mail the engine makes low, the priority the workspace gave three times in four: nearer that share.
