@@ -7,7 +7,7 @@ import type { Source } from '../signal';
 import { IGNORE, LEXICON, METRIC_NOUNS, NEGATORS } from './lexicon';
 import { REASON_CODES, type ReasonCode } from './reason-codes';
 import { tokenHashesMany } from './token-hashes';
-import { plainWordHash } from './tokens';
+import { type TokenBuffer, plainWordHash } from './tokens';
 
 export const CODES = Object.keys(REASON_CODES) as ReasonCode[];
 export const CODE_INDEX = new Map<string, number>(CODES.map((c, i) => [c, i]));
@@ -397,3 +397,14 @@ function addEntry(
 
 /** The negators' word set (first hash -> second hash). */
 export const NEGATOR_H2 = indexLexicon();
+
+/** A negator within the 3 tokens before token `at`, in its clause ("never critical" is not "critical"). */
+export function negatedAt(buf: TokenBuffer, at: number): boolean {
+  const clause = buf.clause[at];
+  for (let k = at - 1; k >= 0 && k >= at - 3; k--) {
+    if (buf.clause[k] !== clause) return false;
+    const h2 = NEGATOR_H2.get(buf.h1[k]);
+    if (h2 !== undefined && h2 === buf.h2At(k)) return true;
+  }
+  return false;
+}

@@ -28,12 +28,12 @@ const {
   IGNORE_INDEX,
   METRIC_INDEX,
   NC,
-  NEGATOR_H2,
   PAIR_FILTER,
   PENDING_BIT,
   ROOT,
   SINGLE_BIT,
   compilePending,
+  negatedAt,
   pairSlot,
 } = trie;
 
@@ -103,16 +103,6 @@ export class PhraseMatcher {
     if (level === 0) return null;
     const label = entry.metric === 'usage' ? `${entry.phrase.split(' ')[0]} usage` : METRIC_LABEL[entry.metric!];
     return { level, text: `${label} at ${shown}` };
-  }
-
-  isNegated(at: number): boolean {
-    const clause = this.buf.clause[at];
-    for (let k = at - 1; k >= 0 && k >= at - 3; k--) {
-      if (this.buf.clause[k] !== clause) return false;
-      const h2 = NEGATOR_H2.get(this.buf.h1[k]);
-      if (h2 !== undefined && h2 === this.buf.h2At(k)) return true;
-    }
-    return false;
   }
 
   private record(code: number, weight: number, phrase: string, at: number, touched: number[], accumulate: boolean) {
@@ -241,7 +231,7 @@ export class PhraseMatcher {
           const hit = this.readMetric(entry, i, entry.len);
           if (hit && (!metric || hit.level > metric.level)) metric = hit;
         } else if (entry.code !== IGNORE_INDEX) {
-          const negated = NEGATABLE.has(entry.code) && this.isNegated(i);
+          const negated = NEGATABLE.has(entry.code) && negatedAt(this.buf, i);
           if (!negated) {
             const accumulate = ACCUMULATE.has(entry.code);
             // Urgency counts distinct words; accumulating codes count distinct markers.

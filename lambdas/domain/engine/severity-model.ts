@@ -4,7 +4,7 @@
 // as soft labels (alerts: critical 1, warning 0.35, info 0; bugs: Critical 1 ... Trivial 0), so the log-odds order
 // texts by severity. Trained by bin/train-severity-model.ts on the training side of bin/data-splits.ts only; the
 // weights ship in severity-model.json (bucket numbers and integers, no text). Deterministic: no clock, no randomness.
-import { NEGATOR_H2 } from './lexicon-trie';
+import { negatedAt } from './lexicon-trie';
 import type { TokenBuffer } from './tokens';
 
 export const SEVERITY_WORD_BITS = 16;
@@ -100,7 +100,7 @@ export function severityWords(buf: TokenBuffer, reading: WordReading = PLAIN_REA
     let h = buf.h1[i];
     if (!plain) {
       if (braces !== null && isPlaceholder(buf, i, braces[buf.field[i]])) continue;
-      if (reading.negated !== 'keep' && isNegatedAt(buf, i)) {
+      if (reading.negated !== 'keep' && negatedAt(buf, i)) {
         if (reading.negated === 'drop') continue;
         h = Math.imul(h ^ NEGATED_SALT, 0x01000193);
       }
@@ -111,17 +111,6 @@ export function severityWords(buf: TokenBuffer, reading: WordReading = PLAIN_REA
 }
 
 const NEGATED_SALT = 0x2c1b3c6d;
-
-/** A negator within the 3 tokens before token `at`, in its clause (the phrase matcher's isNegated). */
-function isNegatedAt(buf: TokenBuffer, at: number): boolean {
-  const clause = buf.clause[at];
-  for (let k = at - 1; k >= 0 && k >= at - 3; k--) {
-    if (buf.clause[k] !== clause) return false;
-    const h2 = NEGATOR_H2.get(buf.h1[k]);
-    if (h2 !== undefined && h2 === buf.h2At(k)) return true;
-  }
-  return false;
-}
 
 /** A template placeholder: `<name>`, a lone capital `N` (a rendered `$value`), or a word inside `{{ }}`. */
 function isPlaceholder(buf: TokenBuffer, i: number, braces: boolean): boolean {
