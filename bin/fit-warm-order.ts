@@ -15,8 +15,7 @@ import {
 import { sketchSignal } from '../lambdas/domain/learning/sketch';
 import { EMPTY_POLICY, bandOf, compilePolicy, priorityFor } from '../lambdas/domain/policy';
 import { decisionsByFold } from './severity-folds';
-import { evalSketchKey, taughtModel, warmHalves } from './eval/warm-sources';
-import { innerSplits } from './fit-warm-priority';
+import { warmSplits } from './fit-warm-priority';
 import { spearman } from './eval/report';
 
 const T = compilePolicy(EMPTY_POLICY).thresholds;
@@ -59,26 +58,16 @@ function rhoOf(s: Source, place: Placement): number {
 }
 
 function sources(tested: boolean): Source[] {
-  const all = decisionsByFold();
-  const out: Source[] = [];
-  for (const kind of ['alert', 'bug'] as const) {
-    const mine = all.filter((d) => d.kind === kind);
-    for (const group of [...new Set(mine.map((d) => d.group))]) {
-      const halves = warmHalves(mine.filter((d) => d.group === group));
-      const pairs = tested ? [[halves.taught, halves.tested]] : innerSplits(halves.taught);
-      const key = evalSketchKey(tested ? group : `inner:${group}`);
-      const splits = pairs.map(([teach, decide]) => {
-        const model = taughtModel(key, teach);
-        return decide.map((d) => ({
-          lp: learnedPriority(model, sketchSignal(key, d.signal), d.signal),
-          global: d.assessment.score,
-          level: d.level,
-        }));
-      });
-      out.push({ name: `${kind} ${group}`, splits });
-    }
-  }
-  return out;
+  return warmSplits(decisionsByFold(), tested).map(({ kind, group, splits }) => ({
+    name: `${kind} ${group}`,
+    splits: splits.map(({ key, model, decide }) =>
+      decide.map((d) => ({
+        lp: learnedPriority(model, sketchSignal(key, d.signal), d.signal),
+        global: d.assessment.score,
+        level: d.level,
+      })),
+    ),
+  }));
 }
 
 const summary = (rhos: readonly number[]) =>

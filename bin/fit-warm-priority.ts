@@ -9,7 +9,8 @@
 import type { Priority } from '../lambdas/domain/decision';
 import { backgroundPerFeature } from '../lambdas/domain/learning/background';
 import { labelScores } from '../lambdas/domain/learning/predict';
-import { sketchSignal } from '../lambdas/domain/learning/sketch';
+import type { WorkspaceModel } from '../lambdas/domain/learning/model';
+import { type SketchKey, sketchSignal } from '../lambdas/domain/learning/sketch';
 import {
   PRIORITY_FIT,
   PRIORITY_LIKE_HISTORY,
@@ -17,6 +18,7 @@ import {
   overridesGlobal,
   type PriorityFit,
 } from '../lambdas/domain/learning/learned-priority';
+import type { SeverityKind } from './severity-data';
 import { decisionsByFold, type RankedDecision } from './severity-folds';
 import { fnv1a } from './data-splits';
 import { evalSketchKey, taughtModel, taughtPriority, warmHalves } from './eval/warm-sources';
@@ -68,34 +70,60 @@ export const commonOf = (rows: readonly RankedDecision[]): Priority => {
   return [...counts].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0][0];
 };
 
-export function innerSources(): Source[] {
-  const all = decisionsByFold();
-  const out: Source[] = [];
+/** One split of a development source: the model taught on one part, as the import route builds it, and the part decided. */
+export interface WarmSplit {
+  key: SketchKey;
+  model: WorkspaceModel;
+  teach: RankedDecision[];
+  decide: RankedDecision[];
+}
+
+/**
+ * Per development source (alerts, then trackers), its splits: the inner splits of its taught half (keyed `inner:` +
+ * source), or with `tested` its taught half against its tested half (the eval's split and key). `all` as
+ * decisionsByFold gives the decisions, its confidence fold-calibrated or not.
+ */
+export function warmSplits(
+  all: readonly RankedDecision[],
+  tested: boolean,
+): { kind: SeverityKind; group: string; splits: WarmSplit[] }[] {
+  const out: { kind: SeverityKind; group: string; splits: WarmSplit[] }[] = [];
   for (const kind of ['alert', 'bug'] as const) {
     const mine = all.filter((d) => d.kind === kind);
     for (const group of [...new Set(mine.map((d) => d.group))]) {
-      const { taught } = warmHalves(mine.filter((d) => d.group === group));
-      const key = evalSketchKey(`inner:${group}`);
-      const rows: Inner[] = [];
-      for (const [teach, decide] of innerSplits(taught)) {
-        const model = taughtModel(key, teach);
-        const common = commonOf(teach);
-        for (const d of decide) {
-          const scores = labelScores(model, 'priority', sketchSignal(key, d.signal), PRIORITY_LIKE_HISTORY, () =>
-            backgroundPerFeature(d.signal),
-          );
-          rows.push({
-            scores: scores?.map((s) => ({ label: s.label, text: s.text, docs: s.docs })),
-            truth: taughtPriority(d),
-            global: d.assessment.priority,
-            common,
-          });
-        }
-      }
-      out.push({ name: `${kind} ${group}`, rows });
+      const halves = warmHalves(mine.filter((d) => d.group === group));
+      const pairs: [RankedDecision[], RankedDecision[]][] = tested
+        ? [[halves.taught, halves.tested]]
+        : innerSplits(halves.taught);
+      const key = evalSketchKey(tested ? group : `inner:${group}`);
+      out.push({
+        kind,
+        group,
+        splits: pairs.map(([teach, decide]) => ({ key, model: taughtModel(key, teach), teach, decide })),
+      });
     }
   }
   return out;
+}
+
+export function innerSources(): Source[] {
+  return warmSplits(decisionsByFold(), false).map(({ kind, group, splits }) => ({
+    name: `${kind} ${group}`,
+    rows: splits.flatMap(({ key, model, teach, decide }) => {
+      const common = commonOf(teach);
+      return decide.map((d) => {
+        const scores = labelScores(model, 'priority', sketchSignal(key, d.signal), PRIORITY_LIKE_HISTORY, () =>
+          backgroundPerFeature(d.signal),
+        );
+        return {
+          scores: scores?.map((x) => ({ label: x.label, text: x.text, docs: x.docs })),
+          truth: taughtPriority(d),
+          global: d.assessment.priority,
+          common,
+        };
+      });
+    }),
+  }));
 }
 
 interface Score {

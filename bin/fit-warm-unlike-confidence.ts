@@ -15,10 +15,10 @@ import { sketchSignal } from '../lambdas/domain/learning/sketch';
 import { applyWorkspace } from '../lambdas/domain/learning/workspace-layer';
 import { learnedPriority, unlikeConfidence, type UnlikeRate } from '../lambdas/domain/learning/learned-priority';
 import type { SeverityKind } from './severity-data';
-import { decisionsByFold, type RankedDecision } from './severity-folds';
+import { decisionsByFold } from './severity-folds';
 import { foldCalibrated } from './eval/fold-confidence';
-import { evalSketchKey, taughtModel, taughtPriority, warmHalves } from './eval/warm-sources';
-import { innerSplits } from './fit-warm-priority';
+import { taughtPriority } from './eval/warm-sources';
+import { warmSplits } from './fit-warm-priority';
 import { TEN_BINS, auroc, reliabilityTable } from './eval/report';
 
 interface Row {
@@ -38,34 +38,24 @@ interface Source {
 const POLICY = compilePolicy(EMPTY_POLICY);
 
 function sources(heldOut: boolean): Source[] {
-  const all = foldCalibrated(decisionsByFold());
-  const out: Source[] = [];
-  for (const kind of ['alert', 'bug'] as const) {
-    const mine = all.filter((d) => d.kind === kind);
-    for (const group of [...new Set(mine.map((d) => d.group))]) {
-      const { taught, tested } = warmHalves(mine.filter((d) => d.group === group));
-      const pairs: [RankedDecision[], RankedDecision[]][] = heldOut ? [[taught, tested]] : innerSplits(taught);
-      const key = evalSketchKey(heldOut ? group : `inner:${group}`);
-      const rows: Row[] = [];
-      for (const [teach, decide] of pairs) {
-        const model = taughtModel(key, teach);
-        for (const d of decide) {
-          const sketch = sketchSignal(key, d.signal);
-          const w = applyWorkspace(d.assessment, d.signal, POLICY, model, sketch);
-          const spoke = learnedPriority(model, sketch, d.signal) !== undefined;
-          rows.push({
-            spoken: spoke ? w.confidence : undefined,
-            model,
-            priority: w.priority,
-            global: d.assessment.confidence,
-            right: w.priority === taughtPriority(d),
-          });
-        }
-      }
-      out.push({ kind, name: group, rows });
-    }
-  }
-  return out;
+  return warmSplits(foldCalibrated(decisionsByFold()), heldOut).map(({ kind, group, splits }) => ({
+    kind,
+    name: group,
+    rows: splits.flatMap(({ key, model, decide }) =>
+      decide.map((d) => {
+        const sketch = sketchSignal(key, d.signal);
+        const w = applyWorkspace(d.assessment, d.signal, POLICY, model, sketch);
+        const spoke = learnedPriority(model, sketch, d.signal) !== undefined;
+        return {
+          spoken: spoke ? w.confidence : undefined,
+          model,
+          priority: w.priority,
+          global: d.assessment.confidence,
+          right: w.priority === taughtPriority(d),
+        };
+      }),
+    ),
+  }));
 }
 
 interface Figures {
