@@ -136,17 +136,14 @@ function sources(): Src[] {
       for (const [name, texts] of unlike) unlikeRows[name] = under(taught, texts);
       unlikeRows['other kind'] = under(taught, others);
       unlikeRows['check other kind'] = under(taught, otherKind(all, kind, 150));
-      for (const size of [1, 5]) {
-        const few = [...taught].sort((x, y) => fnv1a(`few:${x.id}`) - fnv1a(`few:${y.id}`)).slice(0, size);
-        unlikeRows[`other kind, ${size} taught`] = under(few, others);
-      }
-      for (const size of [5, 10, 20]) {
-        const few = [...taught].sort((x, y) => fnv1a(`few:${x.id}`) - fnv1a(`few:${y.id}`)).slice(0, size);
+      // A few of the taught signals, the same ones whatever the size: models of 1 to 20 signals.
+      const few = [...taught].sort((x, y) => fnv1a(`few:${x.id}`) - fnv1a(`few:${y.id}`));
+      for (const size of [1, 5]) unlikeRows[`other kind, ${size} taught`] = under(few.slice(0, size), others);
+      for (const size of [5, 10, 20])
         unlikeRows[`${size} taught`] = under(
-          few,
+          few.slice(0, size),
           unlike.filter(([name]) => !isCheck(name)).flatMap(([, texts]) => texts),
         );
-      }
       out.push({ name: `${kind} ${group}`, inner, tested: decided(key, taught, tested), unlike: unlikeRows });
     }
   }
