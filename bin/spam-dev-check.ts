@@ -2,7 +2,8 @@
 // exactly as the shipped model is fitted on TRAIN + DEV (5-fold out-of-fold calibration), then scores through
 // scoreSignal SpamAssassin's DEV part (55-70% by message number; its spam also as support_message), SMS's DEV lines
 // and a tenth of Enron's TRAIN split held back from the fit (FNV-1a of the id modulo 10 = 5). Used to choose the
-// model's options and features (docs/decision-engine.md, "The spam model"); prints figures only, no text.
+// model's options and features (docs/decision-engine-experiments.md, "The spam model: how version 3's options were
+// chosen"); prints figures only, no text.
 // Version 3's tool: version 4's shipped model fits on TRAIN and calibrates on DEV, and bin/train-spam-model.ts prints
 // its own DEV figures and leave-one-source-out figures (--loso).
 //   npx tsx bin/spam-dev-check.ts [--l2=3] [--keep=3000] [--email-weight=4] [--hard-weight=4] [--spam-weight=2] [--web-copies] [--calibrate=later] [--save=file.json | --model=file.json]
