@@ -161,7 +161,7 @@ export const BUG_OPTIONS: FitOptions = {
   perLogit: 50,
   max: 60,
   rulesAtLeast: 1,
-  // Where tickets fall against the shared bands (docs/decision-engine.md: a ticket mapping for band fit).
+  // Where tickets fall against the shared bands (docs/decision-engine-experiments.md: a ticket mapping for band fit).
   offset: 0,
 };
 
