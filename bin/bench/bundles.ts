@@ -8,6 +8,8 @@ import { LAMBDA_ESBUILD_OPTIONS, LAZY_BUNDLES, lambdaBundles, lazyBundleFile } f
 import type { Signal } from '../../lambdas/domain/signal';
 import { type Figures, REPO_ROOT, median, progress, round2 } from './common';
 import { makeEmails } from './emails';
+import { benchFirstRequests, firstRequestSignal, isFirstRequestRoute } from './first-request';
+import { scoreSignal } from '../../lambdas/domain/engine';
 import type { Options } from './options';
 
 /**
@@ -34,6 +36,19 @@ export const handler = async (event) =>
   event.put ? client.send(new PutCommand(event.put)) : client.send(new GetCommand(event.get));
 `;
 
+/** The environment as the stack sets it, for module init and the first request (bin/bench/first-request.ts). */
+const LAMBDA_ENV: Record<string, string> = {
+  AWS_REGION: 'us-east-1',
+  ACCESS_TABLE_NAME: 'sas-access',
+  DECISIONS_TABLE_NAME: 'sas-decisions',
+  AUTH_CACHE_TTL_SECONDS: '30',
+  DECISION_RETENTION_DAYS: '90',
+  POWERTOOLS_SERVICE_NAME: 'signal-analysis',
+  POWERTOOLS_METRICS_NAMESPACE: 'SignalAnalysis',
+  POWERTOOLS_LOG_LEVEL: 'INFO',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
+
 /**
  * Module init of a bundle: require() time in a fresh `node` process, the environment as the stack sets it. With
  * `firstCall`, the bundle is the scorer alone and the time of its first scoreSignal() follows, after a comma.
@@ -46,18 +61,7 @@ function initTimeMs(file: string, firstCall?: { signal: Signal; now: string }): 
   const run = spawnSync(process.execPath, ['-e', code], {
     encoding: 'utf8',
     timeout: 20_000,
-    env: {
-      PATH: process.env.PATH,
-      AWS_REGION: 'us-east-1',
-      ACCESS_TABLE_NAME: 'sas-access',
-      DECISIONS_TABLE_NAME: 'sas-decisions',
-      AUTH_CACHE_TTL_SECONDS: '30',
-      DECISION_RETENTION_DAYS: '90',
-      POWERTOOLS_SERVICE_NAME: 'signal-analysis',
-      POWERTOOLS_METRICS_NAMESPACE: 'SignalAnalysis',
-      POWERTOOLS_LOG_LEVEL: 'INFO',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    },
+    env: { PATH: process.env.PATH, ...LAMBDA_ENV },
   });
   const ms = run.stdout.split(',').map(Number);
   if (run.status !== 0 || ms.length === 0 || !ms.every(Number.isFinite))
@@ -160,7 +164,9 @@ export async function benchBundles(opts: Options): Promise<Figures> {
       `export { scoreSignal } from ${JSON.stringify(path.join(REPO_ROOT, 'lambdas/domain/engine'))};\n`,
     );
     // What the analyze Lambda weighs without the decision engine (scorer, lexicon, spam model): the same entry with
-    // the scorer module replaced by a stub.
+    // the scorer module replaced by a stub that answers the first-request signal's assessment, computed here (so its
+    // first request shows what analyze's costs without the engine's cold start).
+    const stubAssessment = JSON.stringify(scoreSignal(firstRequestSignal(), new Date()));
     const withoutScorer = await build(
       'analyze_without_scorer',
       `export { handler } from ${JSON.stringify(path.join(REPO_ROOT, 'lambdas/analyze/handler'))};\n`,
@@ -170,7 +176,7 @@ export async function benchBundles(opts: Options): Promise<Figures> {
           setup(b) {
             b.onResolve({ filter: /\/domain\/engine$/ }, () => ({ path: 'scorer-stub', namespace: 'stub' }));
             b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
-              contents: 'export function scoreSignal() { throw new Error("stub"); }',
+              contents: `export function scoreSignal() { return ${stubAssessment}; }`,
               loader: 'ts',
             }));
           },
@@ -237,6 +243,18 @@ export async function benchBundles(opts: Options): Promise<Figures> {
     figures.init_time_ratio_max_vs_trimmed = round2(worst.initTrimmed);
     figures.init_runs_per_bundle = opts.initRuns;
     Object.assign(figures, weights);
+    const env = { PATH: process.env.PATH ?? '', ...LAMBDA_ENV };
+    const engineLambdas = bundles.flatMap((b) => (isFirstRequestRoute(b.name) ? [{ ...b, route: b.name }] : []));
+    const withoutEngine = {
+      name: 'analyze_without_scorer',
+      file: withoutScorer.file,
+      route: 'analyze' as const,
+      context: true,
+    };
+    Object.assign(
+      figures,
+      await benchFirstRequests([...engineLambdas, withoutEngine], reference.file, env, opts.initRuns, out),
+    );
     return figures;
   } finally {
     rmSync(out, { recursive: true, force: true });

@@ -57,6 +57,10 @@ export function goalFor(key: string): Goal | undefined {
   if (ENGINE_BUNDLE_RATIOS.has(key)) return { text: '<= 2.0 (bundles the engine and its models)', check: atMost(2) };
   if (/^bundle_\w+_ratio$/.test(key)) return { text: '<= 1.5', check: atMost(1.5) };
   if (/^init_\w+_ratio$/.test(key)) return { text: '<= 1.25', check: atMost(1.25) };
+  if (/^first_request_\w+_call_ms$/.test(key)) return { text: 'context: the first request alone, after module load' };
+  if (/^first_request_\w+_ms$/.test(key)) return { text: 'module load plus the first request, median' };
+  if (/^first_request_\w+_ratio$/.test(key))
+    return { text: "<= 1.25 (module load plus the first request / the reference's)", check: atMost(1.25) };
   const cost =
     /^cost_(\w+?)_(usd_per_million|floor_usd_per_million|floor_ratio|write_units|read_units|billed_ms_authorizer|billed_ms_route|log_bytes|log_events|calls_measured|calls_failed)$/.exec(
       key,
