@@ -1,13 +1,13 @@
-// Measures narrower tests of "like the history" for the learned priority (issue 31; docs/decision-engine.md, "Warm",
-// "Narrower tests of like the history, measured"): when a signal is close enough to what the workspace was taught
-// that its learned priority speaks. The baseline, the test shipped before version 4's (predict.ts's likeTaught, its
-// bar 0.2 lower), reads the text evidence per feature of the label with the best weighted score; the candidates read
-// that of any taught priority, or of the whole history as one label, against a bar that may move with the signal's
-// length (per decade of features over 30) and the history's size (per decade of taught signals over 100, never
-// lower). Chosen on the inner splits of the TAUGHT halves (bin/fit-warm-priority.ts's recipe), never a tested half,
-// and only among candidates that let through no more unlike text than the baseline: BANKING77 queries, Enron mail
-// and SMS (150 each, fixed samples) decided by each source's taught-half model and by models of 5, 10 and 20 of its
-// signals, and that lower none of the worst-source rows (per kind: exact, rho, AUROC) on the inner splits. Two
+// Measures narrower tests of "like the history" for the learned priority (issue 31;
+// docs/decision-engine-experiments.md, "Warm: the flat bar, and narrower tests"): when a signal is close enough to what
+// the workspace was taught that its learned priority speaks. The baseline, the test shipped before version 4's
+// (predict.ts's likeTaught, its bar 0.2 lower), reads the text evidence per feature of the label with the best weighted
+// score; the candidates read that of any taught priority, or of the whole history as one label, against a bar that may
+// move with the signal's length (per decade of features over 30) and the history's size (per decade of taught signals
+// over 100, never lower). Chosen on the inner splits of the TAUGHT halves (bin/fit-warm-priority.ts's recipe), never a
+// tested half, and only among candidates that let through no more unlike text than the baseline: BANKING77 queries,
+// Enron mail and SMS (150 each, fixed samples) decided by each source's taught-half model and by models of 5, 10 and 20
+// of its signals, and that lower none of the worst-source rows (per kind: exact, rho, AUROC) on the inner splits. Two
 // choices: fewest sources below always-the-most-common (then the worst, then the mean), and the same among tests no
 // source loses by.
 //   npx tsx bin/fit-warm-gate.ts               the choices, each with its leave-one-source-out check

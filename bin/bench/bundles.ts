@@ -8,7 +8,7 @@ import { LAMBDA_ESBUILD_OPTIONS, LAZY_BUNDLES, lambdaBundles, lazyBundleFile } f
 import type { Signal } from '../../lambdas/domain/signal';
 import { type Figures, REPO_ROOT, median, progress, round2 } from './common';
 import { makeEmails } from './emails';
-import { benchFirstRequests, firstRequestSignal, isFirstRequestRoute } from './first-request';
+import { ENGINE_LAMBDAS, benchFirstRequests, firstRequestSignal, isFirstRequestRoute } from './first-request';
 import { scoreSignal } from '../../lambdas/domain/engine';
 import type { Options } from './options';
 
@@ -166,7 +166,8 @@ export async function benchBundles(opts: Options): Promise<Figures> {
     // What the analyze Lambda weighs without the decision engine (scorer, lexicon, spam model): the same entry with
     // the scorer module replaced by a stub that answers the first-request signal's assessment, computed here (so its
     // first request shows what analyze's costs without the engine's cold start).
-    const stubAssessment = JSON.stringify(scoreSignal(firstRequestSignal(), new Date()));
+    const fixedNow = Date.parse('2026-11-21T10:00:00Z');
+    const stubAssessment = JSON.stringify(scoreSignal(firstRequestSignal(fixedNow), new Date(fixedNow)));
     const withoutScorer = await build(
       'analyze_without_scorer',
       `export { handler } from ${JSON.stringify(path.join(REPO_ROOT, 'lambdas/analyze/handler'))};\n`,
@@ -245,6 +246,8 @@ export async function benchBundles(opts: Options): Promise<Figures> {
     Object.assign(figures, weights);
     const env = { PATH: process.env.PATH ?? '', ...LAMBDA_ENV };
     const engineLambdas = bundles.flatMap((b) => (isFirstRequestRoute(b.name) ? [{ ...b, route: b.name }] : []));
+    if (engineLambdas.length !== ENGINE_LAMBDAS.length)
+      throw new Error(`the stack's bundles lack an engine Lambda of ${ENGINE_LAMBDAS.join(', ')}`);
     const withoutEngine = {
       name: 'analyze_without_scorer',
       file: withoutScorer.file,

@@ -8,6 +8,8 @@ import { lambdaContext } from '../../lib/local/server';
 import { JavaMissingError } from '../../lib/local/dynamodb-local';
 import { startScratch } from '../../lib/local/scratch';
 import { ENV } from '../../lambdas/contract/settings';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { type Figures, median, progress, round2 } from './common';
 import { makeEmails } from './emails';
 import { type ApiRequest, apiEvents, decisionItem, inProcess, okBody } from './requests';
@@ -15,29 +17,37 @@ import type { Decision } from '../../lambdas/domain/decision';
 import type { Signal } from '../../lambdas/domain/signal';
 
 const WORKSPACE = 'ws_first';
+/** The import teaches a workspace of its own, so what the analyze requests' workspace learned stays the same. */
+const IMPORT_WORKSPACE = 'ws_first_import';
 
-/** The signal every first request carries: a ~2 KB e-mail to the bench's workspace, received an hour ago. */
-export function firstRequestSignal(): Signal {
+/** The signal every first request carries: a ~2 KB e-mail to the bench's workspace, received an hour before `nowMs`. */
+export function firstRequestSignal(nowMs = Date.now()): Signal {
   const [email] = makeEmails(1, 2_000, 13);
-  return { ...email, workspace_id: WORKSPACE, received_at: new Date(Date.now() - 3_600_000).toISOString() };
+  return { ...email, workspace_id: WORKSPACE, received_at: new Date(nowMs - 3_600_000).toISOString() };
 }
 
-/** The engine's Lambdas and the request each one's first invocation answers (one signal, as a partner's first call). */
+/**
+ * The Lambdas that bundle the decision engine (by their bundle's name) and the request each one's first invocation
+ * answers: one signal, as a partner's first call. goals.ts reads the names for the engine's bundle allowance.
+ */
 const FIRST_REQUESTS = {
-  analyze: (_ws, signal) => ({ method: 'POST', path: '/api/v1/signals/analyze', body: JSON.stringify(signal) }),
-  analyze_batch: (_ws, signal) => ({
+  analyze: (signal) => ({ method: 'POST', path: '/api/v1/signals/analyze', body: JSON.stringify(signal) }),
+  analyze_batch: (signal) => ({
     method: 'POST',
     path: '/api/v1/signals/analyze-batch',
     body: JSON.stringify({ signals: [signal] }),
   }),
-  import_examples: (ws, signal) => ({
+  import_examples: (signal) => ({
     method: 'POST',
-    path: `/api/v1/workspaces/${ws}/examples`,
-    body: JSON.stringify({ examples: [{ signal, labels: { priority: 'high' } }] }),
+    path: `/api/v1/workspaces/${IMPORT_WORKSPACE}/examples`,
+    body: JSON.stringify({
+      examples: [{ signal: { ...signal, workspace_id: IMPORT_WORKSPACE }, labels: { priority: 'high' } }],
+    }),
   }),
-} satisfies Record<string, (workspace: string, signal: Signal) => Omit<ApiRequest, 'key'>>;
+} satisfies Record<string, (signal: Signal) => Omit<ApiRequest, 'key'>>;
 type FirstRequestRoute = keyof typeof FIRST_REQUESTS;
 
+export const ENGINE_LAMBDAS = Object.keys(FIRST_REQUESTS) as FirstRequestRoute[];
 export const isFirstRequestRoute = (name: string): name is FirstRequestRoute => Object.hasOwn(FIRST_REQUESTS, name);
 
 /**
@@ -46,13 +56,16 @@ export const isFirstRequestRoute = (name: string): name is FirstRequestRoute => 
  */
 function childCode(file: string, eventFile: string, functionName: string): string {
   return [
-    `const ev=JSON.parse(require('node:fs').readFileSync(${JSON.stringify(eventFile)},'utf8'));`,
+    // Binary attributes travel as {"$b64": ...} (the reference's item holds the learning sketch).
+    `const ev=JSON.parse(require('node:fs').readFileSync(${JSON.stringify(eventFile)},'utf8'),(k,v)=>v&&typeof v.$b64==='string'?Buffer.from(v.$b64,'base64'):v);`,
     // JSON keeps the context's fields and drops its functions, written here.
     `const ctx={...${JSON.stringify(lambdaContext(functionName, 'bench'))},getRemainingTimeInMillis:()=>10000,done(){},fail(){},succeed(){}};`,
     `const t=process.hrtime.bigint();const m=require(${JSON.stringify(file)});const t1=process.hrtime.bigint();`,
     `Promise.resolve(m.handler(ev,ctx)).then((r)=>{const t2=process.hrtime.bigint();`,
-    `const ok=r!==null&&typeof r==='object'&&(r.statusCode===undefined||r.statusCode===200);`,
-    `process.stderr.write('\\n@@first '+Number(t1-t)/1e6+','+Number(t2-t1)/1e6+','+(ok?1:0)+'\\n');process.exit(0);},`,
+    // The reference's handler answers the PutCommand's output, a route's handler its HTTP answer.
+    `const status=r&&r.statusCode!==undefined?r.statusCode:200;`,
+    `if(status!==200)process.stderr.write('answered '+status+': '+String(r.body).slice(0,300));`,
+    `process.stderr.write('\\n@@first '+Number(t1-t)/1e6+','+Number(t2-t1)/1e6+','+status+'\\n');process.exit(0);},`,
     `(e)=>{process.stderr.write(String(e&&e.stack));process.exit(1);});`,
   ].join('');
 }
@@ -63,9 +76,9 @@ function runChild(file: string, eventFile: string, functionName: string, env: No
     timeout: 30_000,
     env,
   });
-  const m = /@@first ([\d.]+),([\d.]+),([01])/.exec(run.stderr);
-  if (run.status !== 0 || !m) throw new Error(`first request of ${functionName} failed: ${run.stderr.slice(-800)}`);
-  if (m[3] !== '1') throw new Error(`first request of ${functionName} was not answered 200: ${run.stdout.slice(-800)}`);
+  const m = /@@first ([\d.]+),([\d.]+),(\d+)/.exec(run.stderr);
+  if (run.status !== 0 || !m || m[3] !== '200')
+    throw new Error(`first request of ${functionName} failed: ${run.stderr.slice(-800)}`);
   return { init: Number(m[1]), first: Number(m[2]) };
 }
 
@@ -81,23 +94,35 @@ export async function benchFirstRequests(
   runs: number,
   out: string,
 ): Promise<Figures> {
-  const workspace = WORKSPACE;
-  const scratch = await startScratch({ name: 'bench-first', partner: 'bench', workspaces: [workspace] }).catch(
-    (err: unknown) => {
-      if (!(err instanceof JavaMissingError)) throw err;
-      progress(`  ${err.message}: skipping the first-request figures`);
-      return undefined;
-    },
-  );
+  const scratch = await startScratch({
+    name: 'bench-first',
+    partner: 'bench',
+    workspaces: [WORKSPACE, IMPORT_WORKSPACE],
+  }).catch((err: unknown) => {
+    if (!(err instanceof JavaMissingError)) throw err;
+    console.error(`${err.message}\nSkipping the first-request figures, which need DynamoDB Local.`);
+    return undefined;
+  });
   if (!scratch) return {};
   try {
     const key = await scratch.newKey();
     const signal = firstRequestSignal();
+    // The analyze requests' workspace learned priorities first (the costlier cold path: the learned priority reads
+    // the signal against its history and generic text), from 20 e-mails like the one analyzed.
+    const history = makeEmails(20, 2_000, 17).map((email, i) => ({
+      signal: { ...email, workspace_id: WORKSPACE },
+      labels: { priority: (['low', 'medium', 'high'] as const)[i % 3] },
+    }));
+    const teach = { method: 'POST' as const, path: `/api/v1/workspaces/${WORKSPACE}/examples` };
+    okBody(
+      await inProcess(scratch.service, apiEvents({ key, ...teach, body: JSON.stringify({ examples: history }) })),
+      'import',
+    );
     // Each route's event as the gateway hands it over: the authorizer's verdict already on it (the authorizer is a
     // Lambda of its own, measured by module init). Answered once in process first, which also warms DynamoDB Local.
     const events = new Map<string, string>();
     for (const b of bundles) {
-      const request = { key, ...FIRST_REQUESTS[b.route](workspace, signal) };
+      const request = { key, ...FIRST_REQUESTS[b.route](signal) };
       okBody(await inProcess(scratch.service, apiEvents(request)), b.name);
       const { authorizer, route: event } = apiEvents(request);
       const verdict = (await scratch.service.authorizer(authorizer, lambdaContext('authorizer', 'bench'))) as {
@@ -108,9 +133,14 @@ export async function benchFirstRequests(
       writeFileSync(file, JSON.stringify(event));
       events.set(b.name, file);
     }
+    // The reference writes the item analyze stores, the learning sketch beside the decision included.
     const template = okBody<Decision>(
-      await inProcess(scratch.service, apiEvents({ key, ...FIRST_REQUESTS.analyze(workspace, signal) })),
+      await inProcess(scratch.service, apiEvents({ key, ...FIRST_REQUESTS.analyze(signal) })),
     );
+    const stored = await scratch.client.send(
+      new GetCommand({ TableName: scratch.names.decisions, Key: { pk: ITEM_PREFIX.decision + template.decision_id } }),
+    );
+    const extra = stored.Item?.sketch !== undefined ? { sketch: stored.Item.sketch as unknown } : {};
     const {
       dynamodbEndpoint: endpoint = '',
       dynamodbLocalAccessKeyId: localAccessKeyId = '',
@@ -125,7 +155,8 @@ export async function benchFirstRequests(
       [ENV.dynamodbEndpoint]: endpoint,
       [ENV.dynamodbLocalAccessKeyId]: localAccessKeyId,
     };
-    // The reference reads the SDK's own settings: the same database through its default chain and endpoint setting.
+    // The reference reads the SDK's own settings: the same database through its default chain and endpoint setting
+    // (the Lambdas' bundles read static credentials for DynamoDB Local, so the reference resolves a little more).
     const referenceEnv = {
       ...env,
       AWS_ACCESS_KEY_ID: localAccessKeyId,
@@ -139,18 +170,20 @@ export async function benchFirstRequests(
     for (let r = 0; r < runs; r++) {
       for (const b of all) {
         let eventFile = events.get(b.name);
-        if (!eventFile) {
+        if (b.name === 'docclient_only') {
           // A new decision item for each run, as analyze writes one.
           eventFile = path.join(out, `first-reference-${r}.json`);
-          const item = decisionItem(template, 'bench', 'key_bench');
+          const item = decisionItem(template, 'bench', 'key_bench', extra);
           const put = {
             TableName: scratch.names.decisions,
             Item: item,
             ConditionExpression: 'attribute_not_exists(pk)',
           };
-          writeFileSync(eventFile, JSON.stringify({ put }));
+          const binary = (_k: string, v: unknown) =>
+            v instanceof Uint8Array ? { $b64: Buffer.from(v).toString('base64') } : v;
+          writeFileSync(eventFile, JSON.stringify({ put }, binary));
         }
-        const t = runChild(b.file, eventFile, b.name, b.name === 'docclient_only' ? referenceEnv : env);
+        const t = runChild(b.file, eventFile!, b.name, b.name === 'docclient_only' ? referenceEnv : env);
         totals.get(b.name)!.push(t.init + t.first);
         firsts.get(b.name)!.push(t.first);
       }

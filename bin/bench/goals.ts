@@ -1,5 +1,6 @@
 // The goal shown beside each figure, its PASS/MISS check, and the table that prints them.
 import { type Figures, benchData } from './common';
+import { ENGINE_LAMBDAS } from './first-request';
 
 interface Goal {
   /** Shown beside the figure. */
@@ -40,11 +41,7 @@ const GOALS: Record<string, Goal> = Object.fromEntries(
 /** The goal text of each cost line's figures, by suffix. */
 const COST_FIGURES = benchData<Record<string, string>>('cost-goals.json');
 
-const ENGINE_BUNDLE_RATIOS = new Set([
-  'bundle_analyze_ratio',
-  'bundle_analyze_batch_ratio',
-  'bundle_import_examples_ratio',
-]);
+const ENGINE_BUNDLE_RATIOS = new Set(ENGINE_LAMBDAS.map((name) => `bundle_${name}_ratio`));
 /** Per-Lambda bundle rows get their goal text from their suffix. */
 export function goalFor(key: string): Goal | undefined {
   if (GOALS[key]) return GOALS[key];
