@@ -84,8 +84,8 @@ function runChild(file: string, eventFile: string, functionName: string, env: No
 
 /**
  * `bundles`: index.js files by name, each with the route whose request it answers (`context`: printed, outside the
- * worst ratio); `reference`: the DocumentClient-only bundle, whose handler sends `event.put` as
- * a PutCommand. `baseEnv`: the environment module init is measured with.
+ * worst ratio); `reference`: the DocumentClient-only bundle, whose handler sends `event.put` as a PutCommand.
+ * `baseEnv`: the environment module init is measured with.
  */
 export async function benchFirstRequests(
   bundles: { name: string; file: string; route: FirstRequestRoute; context?: boolean }[],
