@@ -17,6 +17,8 @@ import type { Decision } from '../../lambdas/domain/decision';
 import type { Signal } from '../../lambdas/domain/signal';
 
 const WORKSPACE = 'ws_first';
+/** The reference's name in the figures (bundles.ts builds it as `docclient_only`). */
+const REFERENCE = 'docclient_only';
 /** The import teaches a workspace of its own, so what the analyze requests' workspace learned stays the same. */
 const IMPORT_WORKSPACE = 'ws_first_import';
 
@@ -163,35 +165,34 @@ export async function benchFirstRequests(
       AWS_SECRET_ACCESS_KEY: 'local',
       AWS_ENDPOINT_URL_DYNAMODB: endpoint,
     };
-    const all = [{ name: 'docclient_only', file: reference }, ...bundles];
+    // A new decision item for each of the reference's runs, as analyze writes one.
+    const binary = (_k: string, v: unknown) =>
+      v instanceof Uint8Array ? { $b64: Buffer.from(v).toString('base64') } : v;
+    const referenceEvent = (r: number) => {
+      const file = path.join(out, `first-reference-${r}.json`);
+      const item = decisionItem(template, 'bench', 'key_bench', extra);
+      const put = { TableName: scratch.names.decisions, Item: item, ConditionExpression: 'attribute_not_exists(pk)' };
+      writeFileSync(file, JSON.stringify({ put }, binary));
+      return file;
+    };
+    const all = [
+      { name: REFERENCE, file: reference, env: referenceEnv, event: referenceEvent },
+      ...bundles.map((b) => ({ name: b.name, file: b.file, env, event: () => events.get(b.name)! })),
+    ];
     const totals = new Map<string, number[]>(all.map((b) => [b.name, []]));
     const firsts = new Map<string, number[]>(all.map((b) => [b.name, []]));
     progress(`  first request: ${runs} fresh node processes per engine Lambda and the reference, interleaved ...`);
     for (let r = 0; r < runs; r++) {
       for (const b of all) {
-        let eventFile = events.get(b.name);
-        if (b.name === 'docclient_only') {
-          // A new decision item for each run, as analyze writes one.
-          eventFile = path.join(out, `first-reference-${r}.json`);
-          const item = decisionItem(template, 'bench', 'key_bench', extra);
-          const put = {
-            TableName: scratch.names.decisions,
-            Item: item,
-            ConditionExpression: 'attribute_not_exists(pk)',
-          };
-          const binary = (_k: string, v: unknown) =>
-            v instanceof Uint8Array ? { $b64: Buffer.from(v).toString('base64') } : v;
-          writeFileSync(eventFile, JSON.stringify({ put }, binary));
-        }
-        const t = runChild(b.file, eventFile!, b.name, b.name === 'docclient_only' ? referenceEnv : env);
+        const t = runChild(b.file, b.event(r), b.name, b.env);
         totals.get(b.name)!.push(t.init + t.first);
         firsts.get(b.name)!.push(t.first);
       }
     }
-    const ref = median(totals.get('docclient_only')!);
+    const ref = median(totals.get(REFERENCE)!);
     const figures: Figures = {
-      first_request_docclient_only_ms: round2(ref),
-      first_request_docclient_only_call_ms: round2(median(firsts.get('docclient_only')!)),
+      [`first_request_${REFERENCE}_ms`]: round2(ref),
+      [`first_request_${REFERENCE}_call_ms`]: round2(median(firsts.get(REFERENCE)!)),
     };
     let worst = 0;
     for (const b of bundles) {
