@@ -1,0 +1,86 @@
+// Rows of the table of realistic signals (test/support/scorer-table.ts), hand-written, none taken from the
+// evaluation data sets. Email in French, German and Spanish: outages, cancellations, a hedged invoice request.
+import type { Row } from './scorer-signals';
+
+export const EMAIL_LANGUAGE_ROWS: Row[] = [
+  // ---- languages ----
+  [
+    'French outage',
+    {
+      source: 'email',
+      subject: 'Panne',
+      body: 'Le site est en panne depuis ce matin, c’est urgent !',
+      sender: 'support@boutique.example',
+    },
+    'high',
+    'respond_now',
+    'incident',
+  ],
+  [
+    'French cancellation, asap',
+    {
+      source: 'email',
+      subject: 'Résiliation',
+      body: 'Bonjour, nous souhaitons résilier notre contrat dès que possible.',
+      sender: 'direction@pme.example',
+    },
+    'high',
+    'respond_now',
+    'churn_risk',
+  ],
+  [
+    'German outage',
+    {
+      source: 'email',
+      subject: 'Shop nicht erreichbar',
+      body: 'Unser Shop ist seit 8 Uhr nicht erreichbar. Bitte dringend prüfen!',
+      sender: 'it@handel.example',
+    },
+    'high',
+    'respond_now',
+    'incident',
+  ],
+  [
+    'German cancellation',
+    {
+      source: 'email',
+      subject: 'Kündigung',
+      body: 'Hiermit kündigen wir unseren Vertrag zum Monatsende.',
+      sender: 'buchhaltung@firma.example',
+    },
+    'medium',
+    'respond',
+    'churn_risk',
+  ],
+  [
+    'Spanish outage',
+    {
+      source: 'email',
+      subject: 'Caída',
+      body: 'La plataforma está caída y es urgente.',
+      sender: 'soporte@tienda.example',
+    },
+    'high',
+    'respond_now',
+    'incident',
+  ],
+  [
+    'Spanish cancellation',
+    { source: 'email', subject: 'Baja', body: 'Quiero cancelar mi suscripción.', sender: 'cliente@correo.example' },
+    'medium',
+    'respond',
+    'churn_risk',
+  ],
+  [
+    'Spanish, not urgent, invoice',
+    {
+      source: 'email',
+      subject: 'Factura',
+      body: 'No es urgente, pero ¿me pueden enviar la factura de octubre?',
+      sender: 'admin@oficina.example',
+    },
+    'low',
+    'review',
+    'billing',
+  ],
+];

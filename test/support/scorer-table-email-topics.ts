@@ -1,0 +1,318 @@
+// Rows of the table of realistic signals (test/support/scorer-table.ts), hand-written, none taken from the
+// evaluation data sets. Email that wants something, one section per topic: incidents and security, legal, billing,
+// churn, sales, support.
+import type { Row } from './scorer-signals';
+
+export const EMAIL_TOPIC_ROWS: Row[] = [
+  // ---- email: incidents and security ----
+  [
+    'enterprise outage, urgent',
+    {
+      source: 'email',
+      subject: 'URGENT: API down for all customers',
+      body: 'Since 09:10 UTC every request to your API returns 503 Service Unavailable. Our checkout is completely down. Please escalate immediately.',
+      sender: 'sre@northwind-retail.com',
+      metadata: { customer_tier: 'enterprise' },
+    },
+    'critical',
+    'escalate',
+    'incident',
+  ],
+  [
+    'single user asks whether the dashboard is down',
+    {
+      source: 'email',
+      subject: 'Dashboard',
+      body: 'Is your dashboard down? It has not loaded for me since this morning.',
+      sender: 'li.wei@gmail.com',
+    },
+    'high',
+    'respond_now',
+    'incident',
+  ],
+  [
+    'no-reply status page reports a major outage',
+    {
+      source: 'email',
+      subject: '[Major outage] Database cluster eu-west-1 unavailable',
+      body: 'We are investigating a major outage affecting database clusters in eu-west-1. This is an automated message, please do not reply.',
+      sender: 'no-reply@status.cloudhost.example',
+    },
+    'high',
+    'respond_now',
+    'incident',
+  ],
+  [
+    'phishing report',
+    {
+      source: 'email',
+      subject: 'Phishing mail using your brand',
+      body: 'Several of our staff received a phishing email pretending to be your billing team and asking them to re-enter their passwords.',
+      sender: 'it-security@contoso-bank.example',
+    },
+    'high',
+    'respond_now',
+    'security',
+  ],
+  [
+    'leaked API key',
+    {
+      source: 'email',
+      subject: 'Exposed credentials',
+      body: 'Your production API key was exposed in a public GitHub repository an hour ago. Please rotate it.',
+      sender: 'researcher@bugbounty.example',
+    },
+    'high',
+    'respond_now',
+    'security',
+  ],
+  [
+    'slow service',
+    {
+      source: 'email',
+      subject: 'Slowness',
+      body: 'The reporting service is very slow today, pages take ages.',
+      sender: 'ops@fabrikam.example',
+    },
+    'medium',
+    'respond',
+    'incident',
+  ],
+  // ---- legal and compliance ----
+  [
+    'lawsuit threat',
+    {
+      source: 'email',
+      subject: 'Final notice before legal action',
+      body: 'If the refund is not issued within 7 days, our lawyers will file a lawsuit.',
+      sender: 'm.keller@keller-partner.example',
+    },
+    'high',
+    'respond_now',
+    'legal',
+  ],
+  [
+    'GDPR access request',
+    {
+      source: 'email',
+      subject: 'Data request',
+      body: 'Under GDPR article 15 I request a copy of all personal data you hold about me.',
+      sender: 'anna.berg@web.de',
+    },
+    'medium',
+    'respond',
+    'legal',
+  ],
+  [
+    'German legal threat',
+    {
+      source: 'email',
+      subject: 'Vertragsverletzung',
+      body: 'Wir werden rechtliche Schritte einleiten, falls Sie nicht reagieren.',
+      sender: 'recht@muster-gmbh.example',
+    },
+    'high',
+    'respond_now',
+    'legal',
+  ],
+  [
+    'Spanish lawyer',
+    {
+      source: 'email',
+      subject: 'Reclamación',
+      body: 'Nuestro abogado se pondrá en contacto con ustedes esta semana.',
+      sender: 'direccion@empresa.example',
+    },
+    'high',
+    'respond_now',
+    'legal',
+  ],
+  // ---- billing ----
+  [
+    'card declined and account locked',
+    {
+      source: 'email',
+      subject: 'Payment problem',
+      body: 'My card was declined when renewing and now I am locked out of my account.',
+      sender: 'sam@smallshop.example',
+    },
+    'high',
+    'respond_now',
+    'billing',
+  ],
+  [
+    'charged twice',
+    {
+      source: 'email',
+      subject: 'Invoice INV-2291',
+      body: 'You charged us twice for invoice INV-2291 this month. Please fix this.',
+      sender: 'ap@globex.example',
+    },
+    'medium',
+    'respond',
+    'billing',
+  ],
+  [
+    'invoice copy request from an enterprise customer',
+    {
+      source: 'email',
+      subject: 'Invoice copy',
+      body: 'Could you send us a copy of the October invoice with our VAT number on it?',
+      sender: 'finance@initech.example',
+      metadata: { customer_tier: 'enterprise' },
+    },
+    'medium',
+    'respond',
+    'billing',
+  ],
+  // ---- churn ----
+  [
+    'cancellation and switch to another provider (pro tier)',
+    {
+      source: 'email',
+      subject: 'Cancellation',
+      body: 'We have decided to cancel our subscription at the end of the month and switch to another provider.',
+      sender: 'owner@bakery-schmidt.example',
+      metadata: { customer_tier: 'pro' },
+    },
+    'high',
+    'respond_now',
+    'churn_risk',
+  ],
+  [
+    'refund demand',
+    {
+      source: 'email',
+      subject: 'Refund',
+      body: 'This product does not work for us. I want a full refund.',
+      sender: 'j.doe@outlook.com',
+    },
+    'medium',
+    'respond',
+    'churn_risk',
+  ],
+  [
+    'not renewing, large contract',
+    {
+      source: 'email',
+      subject: 'Renewal',
+      body: 'We will not renew the contract next quarter.',
+      sender: 'procurement@megacorp.example',
+      metadata: { customer_tier: 'enterprise', deal_value: 250000 },
+    },
+    'critical',
+    'escalate',
+    'churn_risk',
+  ],
+  // ---- sales ----
+  [
+    'demo and quote for 400 seats',
+    {
+      source: 'email',
+      subject: 'Enterprise plan',
+      body: 'We are a 400-person company interested in your enterprise plan. Could we book a demo and get a quote for 400 seats?',
+      sender: 'cto@umbrella-logistics.example',
+    },
+    'medium',
+    'respond',
+    'sales_opportunity',
+  ],
+  [
+    'large deal value lifts a sales lead',
+    {
+      source: 'email',
+      subject: 'Quote',
+      body: 'Please send a quote for the enterprise plan for our three subsidiaries.',
+      sender: 'buyer@hooli.example',
+      metadata: { deal_value: 180000 },
+    },
+    'high',
+    'respond_now',
+    'sales_opportunity',
+  ],
+  [
+    'pricing question from free mail',
+    {
+      source: 'email',
+      subject: 'Question',
+      body: 'Hi, what is your pricing for a small team?',
+      sender: 'freelancer.tom@gmail.com',
+    },
+    'medium',
+    'respond',
+    'sales_opportunity',
+  ],
+  // ---- support ----
+  [
+    'cannot log in',
+    {
+      source: 'email',
+      subject: 'Login issue',
+      body: 'I can’t log in since the update, it says invalid token.',
+      sender: 'maria@designstudio.example',
+    },
+    'medium',
+    'respond',
+    'support',
+  ],
+  [
+    'how-to question',
+    {
+      source: 'email',
+      subject: 'Export',
+      body: 'How do I export my reports to CSV?',
+      sender: 'ben@consulting.example',
+    },
+    'medium',
+    'respond',
+    'support',
+  ],
+  [
+    'complaint above a newsletter footer',
+    {
+      source: 'email',
+      subject: 'Still broken',
+      body: 'Your app is not working and I cannot log in. This is unacceptable.\n\n--\nYou received this email because you signed up. Unsubscribe here.',
+      sender: 'newsletter@partner-mailer.example',
+    },
+    'medium',
+    'respond',
+    'support',
+  ],
+  [
+    'shouting customer',
+    {
+      source: 'email',
+      subject: 'WHY IS NOTHING WORKING',
+      body: 'NOTHING WORKS SINCE YESTERDAY!!! FIX IT!!!',
+      sender: 'angry@client.example',
+    },
+    'medium',
+    'respond',
+    'support',
+  ],
+  [
+    'negated outage, real bug',
+    {
+      source: 'email',
+      subject: 'Export button',
+      body: 'The site is not down, but the export button is broken.',
+      sender: 'qa@partner.example',
+    },
+    'medium',
+    'respond',
+    'support',
+  ],
+  [
+    'hedged request',
+    {
+      source: 'email',
+      subject: 'Small thing',
+      body: 'Not urgent at all, whenever you have time: the weekly report shows an error in the footer.',
+      sender: 'pat@agency.example',
+    },
+    'low',
+    'review',
+    'support',
+  ],
+];
