@@ -8,7 +8,9 @@ set -u
 cd "$(dirname "$0")/.."
 for o in "$@"; do
   npx tsx bin/train-severity-model.ts --alert "$o" >/dev/null
-  out=$(npx jest test/unit/engine-alerts.test.ts test/unit/engine-invariants.test.ts test/unit/scorer.test.ts \
-    test/unit/scorer-lexicon.test.ts test/unit/decision-v2.test.ts test/unit/confidence-bands.test.ts 2>&1)
+  out=$(npx jest test/unit/engine-alerts.test.ts test/unit/engine-invariants.test.ts \
+    test/unit/scorer-decisions.test.ts test/unit/scorer-reasons.test.ts test/unit/scorer-wording.test.ts \
+    test/unit/scorer-sender-and-metadata.test.ts test/unit/scorer-lexicon.test.ts test/unit/decision-v2.test.ts \
+    test/unit/confidence-bands.test.ts 2>&1)
   echo "$o :: $(echo "$out" | grep '^Tests:') :: $(echo "$out" | grep -E '^  ●.*›' | tr -s ' ' | tr '\n' '|')"
 done

@@ -1,0 +1,195 @@
+// The decision engine on hand-written signals (none taken from the evaluation data sets): what the sender, the
+// metadata hints and received_at add to the score.
+import type { JsonValue } from '../../lambdas/domain/signal';
+import { scoreSignal } from '../../lambdas/domain/engine';
+import { NOW, codes, hoursFromNow, score, signal, type Input } from '../support/scorer-signals';
+
+describe('sender', () => {
+  it('VIP via metadata.vip', () => {
+    const a = score({ source: 'email', body: 'Can we talk tomorrow?', sender: 'x@y.example', metadata: { vip: true } });
+    expect(a.reasons).toContainEqual({ code: 'VIP_SENDER', message: 'metadata.vip is true', weight: 15 });
+  });
+
+  it('VIP via metadata.vip_senders, with a display name, by address or domain', () => {
+    const byAddress = codes({
+      source: 'email',
+      body: 'Can we talk tomorrow?',
+      sender: 'Jane Doe <CEO@BigClient.example>',
+      metadata: { vip_senders: ['ceo@bigclient.example'] },
+    });
+    const byDomain = codes({
+      source: 'email',
+      body: 'Can we talk tomorrow?',
+      sender: 'someone@bigclient.example',
+      metadata: { vip_senders: ['@bigclient.example'] },
+    });
+    const other = codes({
+      source: 'email',
+      body: 'Hi',
+      sender: 'a@other.example',
+      metadata: { vip_senders: ['ceo@bigclient.example'] },
+    });
+    expect(byAddress).toContain('VIP_SENDER');
+    expect(byDomain).toContain('VIP_SENDER');
+    expect(other).not.toContain('VIP_SENDER');
+  });
+
+  it('no-reply and mailer-daemon addresses lean to archive when nothing is wrong', () => {
+    for (const sender of [
+      'noreply@x.example',
+      'no-reply@x.example',
+      'notifications@x.example',
+      'mailer-daemon@x.example',
+      'do-not-reply@x.example',
+    ]) {
+      expect(codes({ source: 'email', body: 'Your statement is available.', sender })).toContain('NO_REPLY_SENDER');
+    }
+  });
+
+  it('business vs free-mail domain matters for sales leads', () => {
+    const biz = score({
+      source: 'email',
+      body: 'Could you send a quote for 50 seats?',
+      sender: 'buyer@acme-industries.example',
+    });
+    const free = score({ source: 'email', body: 'Could you send a quote for 50 seats?', sender: 'buyer@gmail.com' });
+    expect(biz.reasons.map((r) => r.code)).toContain('SENDER_BUSINESS_DOMAIN');
+    expect(free.reasons.map((r) => r.code)).toContain('SENDER_FREE_MAIL');
+    expect(biz.score).toBeGreaterThan(free.score);
+  });
+});
+
+describe('metadata hints', () => {
+  const base: Input = {
+    source: 'email',
+    subject: 'Question',
+    body: 'I cannot open the invoice PDF.',
+    sender: 'a@b.example',
+  };
+  it('customer_tier enterprise > pro > none > free', () => {
+    const s = (tier?: string) => score({ ...base, metadata: tier ? { customer_tier: tier } : {} }).score;
+    expect(s('enterprise')).toBeGreaterThan(s('pro'));
+    expect(s('pro')).toBeGreaterThan(s());
+    expect(s()).toBeGreaterThan(s('free'));
+    expect(s('Enterprise')).toBe(s('enterprise'));
+  });
+
+  it('tags: urgent raises, topics set the category', () => {
+    expect(codes({ ...base, metadata: { tags: ['urgent'] } })).toContain('TAG_URGENT');
+    const tagged = score({ source: 'email', subject: 'FYI', body: 'See attached.', metadata: { tags: ['Outage'] } });
+    expect(tagged.category).toBe('incident');
+    expect(tagged.reasons.map((r) => r.code)).toContain('TAG_TOPIC');
+  });
+
+  it('amount / deal_value raise sales priority, more for bigger deals', () => {
+    const lead: Input = {
+      source: 'email',
+      body: 'Please send a quote for the enterprise plan.',
+      sender: 'b@c.example',
+    };
+    const small = score(lead).score;
+    const mid = score({ ...lead, metadata: { amount: 20000 } }).score;
+    const big = score({ ...lead, metadata: { deal_value: '250,000' } }).score;
+    expect(mid).toBeGreaterThan(small);
+    expect(big).toBeGreaterThan(mid);
+  });
+
+  it('due_at: overdue > due within 24 h > within 3 days > later, relative to now', () => {
+    const task = (due: string) => score({ source: 'task', subject: 'Prepare report', metadata: { due_at: due } });
+    const overdue = task(hoursFromNow(-1));
+    const soon = task(hoursFromNow(5));
+    const days = task(hoursFromNow(60));
+    const later = task(hoursFromNow(24 * 10));
+    expect(overdue.reasons.map((r) => r.code)).toContain('DUE_OVERDUE');
+    expect(soon.reasons.map((r) => r.code)).toContain('DUE_WITHIN_24H');
+    expect(days.reasons.map((r) => r.code)).toContain('DUE_WITHIN_3_DAYS');
+    expect(overdue.score).toBeGreaterThan(soon.score);
+    expect(soon.score).toBeGreaterThan(days.score);
+    expect(days.score).toBeGreaterThan(later.score);
+    // The same task analysed two days later is overdue.
+    const again = scoreSignal(
+      signal({ source: 'task', subject: 'Prepare report', metadata: { due_at: hoursFromNow(5) } }),
+      new Date(NOW.getTime() + 48 * 3_600_000),
+    );
+    expect(again.reasons.map((r) => r.code)).toContain('DUE_OVERDUE');
+  });
+
+  it('due_at accepts dates and offsets, ignores local times and junk', () => {
+    expect(codes({ source: 'task', subject: 'x', metadata: { due_at: '2026-11-20' } })).toContain('DUE_OVERDUE');
+    expect(codes({ source: 'task', subject: 'x', metadata: { due_at: '2026-11-21T12:00:00+03:00' } })).toContain(
+      'DUE_OVERDUE',
+    );
+    expect(codes({ source: 'task', subject: 'x', metadata: { due_at: '2026-11-21T12:00:00Z' } })).toContain(
+      'DUE_WITHIN_24H',
+    );
+    for (const due_at of ['2026-11-21T12:00:00', 'tomorrow', '1', 12345, { at: 'x' }, ['2026-11-20']] as JsonValue[]) {
+      const c = codes({ source: 'task', subject: 'x', metadata: { due_at } });
+      expect(c.filter((x) => x.startsWith('DUE_'))).toEqual([]);
+    }
+  });
+
+  it('severity: sev1 > sev2 > warning > info, as words or numbers', () => {
+    const s = (severity: JsonValue) =>
+      score({ source: 'internal', subject: 'Queue depth alert on worker pool', metadata: { severity } }).score;
+    expect(s('sev1')).toBeGreaterThan(s('sev2'));
+    expect(s('sev2')).toBeGreaterThan(s('warning'));
+    expect(s('warning')).toBeGreaterThan(s('info'));
+    expect(s(1)).toBe(s('sev1'));
+    expect(s('CRITICAL')).toBe(s('sev1'));
+    expect(s(3)).toBe(s('warning'));
+    expect(s(5)).toBe(s('info'));
+  });
+
+  it('metadata.severity beats severity words in the text', () => {
+    const a = score({ source: 'internal', subject: 'SEV1 drill: ignore', metadata: { severity: 'info' } });
+    expect(a.reasons.map((r) => r.code)).toContain('SEVERITY_LOW');
+    expect(a.reasons.map((r) => r.code)).not.toContain('SEVERITY_CRITICAL');
+  });
+
+  it('ignores metadata of the wrong shape', () => {
+    const weird = score({
+      ...base,
+      metadata: {
+        customer_tier: 42,
+        vip: 'maybe',
+        tags: { a: 1 },
+        due_at: null,
+        amount: 'lots',
+        severity: [1],
+        vip_senders: 'nope',
+      },
+    });
+    const plain = score(base);
+    expect(weird.score).toBe(plain.score);
+  });
+});
+
+describe('received_at', () => {
+  const req: Input = { source: 'email', subject: 'Login', body: 'I cannot log in.', sender: 'a@b.example' };
+  it('a signal that waited > 4 h or > 24 h is more pressing', () => {
+    const fresh = score({ ...req, received_at: hoursFromNow(-1) });
+    const fiveHours = score({ ...req, received_at: hoursFromNow(-5) });
+    const twoDays = score({ ...req, received_at: hoursFromNow(-48) });
+    expect(fiveHours.reasons.map((r) => r.code)).toContain('WAITING_OVER_4H');
+    expect(twoDays.reasons.map((r) => r.code)).toContain('WAITING_OVER_24H');
+    expect(fiveHours.score).toBeGreaterThan(fresh.score);
+    expect(twoDays.score).toBeGreaterThan(fiveHours.score);
+  });
+
+  it('a future received_at is not more pressing', () => {
+    const future = score({ ...req, received_at: hoursFromNow(20) });
+    const fresh = score({ ...req, received_at: hoursFromNow(-1) });
+    expect(future.score).toBe(fresh.score);
+    expect(future.reasons.map((r) => r.code).filter((c) => c.startsWith('WAITING'))).toEqual([]);
+  });
+
+  it('waiting does not lift archive-type mail', () => {
+    const a = score({
+      source: 'email',
+      subject: 'Newsletter',
+      body: 'Read more. Unsubscribe',
+      received_at: hoursFromNow(-72),
+    });
+    expect(a.recommended_action).toBe('archive');
+  });
+});
