@@ -1,6 +1,6 @@
 // Every reason code the engine can emit, one row each: when it applies, its weight range, the category it is
 // evidence for, how the scoring phases treat it, and its message. docs/decision-engine.md names every code
-// (checked in test/unit/scorer.test.ts).
+// (checked in test/unit/scorer-reasons.test.ts).
 import { CATEGORIES, type Category, type Queue } from '../decision';
 import type { Source } from '../signal';
 
