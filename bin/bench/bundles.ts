@@ -4,7 +4,14 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { LAMBDA_ESBUILD_OPTIONS, LAZY_BUNDLES, lambdaBundles, lazyBundleFile } from '../../lib/lambda-bundling';
+import {
+  LAMBDA_ESBUILD_OPTIONS,
+  LAMBDA_NODE_OPTIONS,
+  LAZY_BUNDLES,
+  lambdaBundles,
+  lazyBundleFile,
+} from '../../lib/lambda-bundling';
+import { DEFAULT_SETTINGS, lambdaEnvironment } from '../../lambdas/contract/settings';
 import type { Signal } from '../../lambdas/domain/signal';
 import { type Figures, REPO_ROOT, median, progress, round2 } from './common';
 import { makeEmails } from './emails';
@@ -36,17 +43,15 @@ export const handler = async (event) =>
   event.put ? client.send(new PutCommand(event.put)) : client.send(new GetCommand(event.get));
 `;
 
-/** The environment as the stack sets it, for module init and the first request (bin/bench/first-request.ts). */
+/**
+ * The environment the stack gives every Lambda (lib/stack.ts: `lambdaEnvironment()` with the default settings, and the
+ * heap bounds), plus the region Lambda's runtime sets: module init and the first request (bin/bench/first-request.ts)
+ * are measured in what runs in production.
+ */
 const LAMBDA_ENV: Record<string, string> = {
-  AWS_REGION: 'us-east-1',
-  ACCESS_TABLE_NAME: 'sas-access',
-  DECISIONS_TABLE_NAME: 'sas-decisions',
-  AUTH_CACHE_TTL_SECONDS: '30',
-  DECISION_RETENTION_DAYS: '90',
-  POWERTOOLS_SERVICE_NAME: 'signal-analysis',
-  POWERTOOLS_METRICS_NAMESPACE: 'SignalAnalysis',
-  POWERTOOLS_LOG_LEVEL: 'INFO',
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  AWS_REGION: DEFAULT_SETTINGS.region,
+  ...lambdaEnvironment({ ...DEFAULT_SETTINGS, learningTableName: 'sas-learning' }),
+  NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
 };
 
 /**
