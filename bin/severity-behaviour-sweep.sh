@@ -8,7 +8,7 @@ set -u
 cd "$(dirname "$0")/.."
 for o in "$@"; do
   npx tsx bin/train-severity-model.ts --alert "$o" >/dev/null
-  out=$(npx jest test/unit/engine-alerts.test.ts test/unit/engine-invariants.test.ts \
+  out=$(npx jest -c jest.unit.config.cjs test/unit/engine-alerts.test.ts test/unit/engine-invariants.test.ts \
     test/unit/scorer-decisions.test.ts test/unit/scorer-reasons.test.ts test/unit/scorer-wording.test.ts \
     test/unit/scorer-sender-and-metadata.test.ts test/unit/scorer-lexicon.test.ts test/unit/decision-v2.test.ts \
     test/unit/confidence-bands.test.ts 2>&1)
