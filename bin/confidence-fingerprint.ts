@@ -2,8 +2,8 @@
 // model's inputs) the engine gives a fixed set of signals written here (no corpus text). The trainer's rows are the
 // engine's decisions on the development data, so a change that moves these facts (a spam or severity model refitted, a
 // rule or a cut moved) moves the rows too and the file no longer comes out of bin/train-confidence.ts as checked in;
-// test/unit/confidence-model-fitted.test.ts fails until the model is refitted (docs/decision-engine.md, "Confidence:
-// reproducing the model"). Cheap enough for `npm test`: the full refit is not.
+// test/unit/confidence-model-fitted.test.ts fails until the model is refitted (docs/decision-engine-confidence.md,
+// "Confidence: reproducing the model"). Cheap enough for `npm test`: the full refit is not.
 import { createHash } from 'node:crypto';
 import { lastConfidenceInput, scoreSignal } from '../lambdas/domain/engine';
 import type { Signal } from '../lambdas/domain/signal';

@@ -1,8 +1,8 @@
-// The alert severity model (docs/decision-engine.md, "Severity across sources: a pooled alert model with words"):
-// logistic regression over the hashed words (negated words read apart, template placeholders left out) and the rule
-// reasons' codes of every rated alert rule of the development data (bin/severity-data.ts), each source weighing the
-// same, one intercept per source while fitting (dropped after). bin/train-severity-model.ts ships it fitted on every
-// source; the eval (bin/severity-folds.ts) and the confidence trainer fit it without the sources they test.
+// The alert severity model (docs/decision-engine-severity.md, "Severity across sources: a pooled alert model with
+// words"): logistic regression over the hashed words (negated words read apart, template placeholders left out) and the
+// rule reasons' codes of every rated alert rule of the development data (bin/severity-data.ts), each source weighing
+// the same, one intercept per source while fitting (dropped after). bin/train-severity-model.ts ships it fitted on
+// every source; the eval (bin/severity-folds.ts) and the confidence trainer fit it without the sources they test.
 import { severityFeatures } from '../lambdas/domain/engine';
 import {
   RULE_POINTS_UNIT,

@@ -1,6 +1,6 @@
 // Every labeled alert rule and bug report of the development data (shared/data), each with its source's severity
-// mapped onto one order, for the severity model's leave-one-source-out folds (docs/decision-engine.md, "Severity
-// across sources"). The mapping of each vocabulary is written there too; keep the two together.
+// mapped onto one order, for the severity model's leave-one-source-out folds (docs/decision-engine-severity.md,
+// "Severity across sources"). The mapping of each vocabulary is written there too; keep the two together.
 //   alerts   alert-rules-dev.jsonl and alert-rules-more.jsonl; a fold per source with >= 30 rated rules and two
 //            levels (the two GitLab runbook mirrors one source), smaller ones pooled as "other"
 //   bugs     bug-reports-dev.jsonl (TIMOB, ALOY, MOD, DAEMON, SeaMonkey) and bug-reports-more.jsonl (jQuery Core,

@@ -1,9 +1,9 @@
-// Leave one source out for severity (docs/decision-engine.md, "Severity across sources"): every ranked alert rule and
-// bug report of the development data scored by the engine with a severity model that never saw it. The alert model
-// learned from every alert source: each meets the model fitted without it (bin/severity-alert-pooled.ts); the alert
-// band model learned from alert-rules-dev.jsonl: kube-prometheus and VictoriaMetrics meet it fitted without them. The bug
-// model learned from TIMOB: every other tracker meets it as it ships, and each half of TIMOB (by id hash) the bug
-// model fitted on the other half. The confidence is the shipped model's (bin/train-confidence.ts fitted it on TIMOB
+// Leave one source out for severity (docs/decision-engine-severity.md, "Severity across sources"): every ranked alert
+// rule and bug report of the development data scored by the engine with a severity model that never saw it. The alert
+// model learned from every alert source: each meets the model fitted without it (bin/severity-alert-pooled.ts); the
+// alert band model learned from alert-rules-dev.jsonl: kube-prometheus and VictoriaMetrics meet it fitted without them.
+// The bug model learned from TIMOB: every other tracker meets it as it ships, and each half of TIMOB (by id hash) the
+// bug model fitted on the other half. The confidence is the shipped model's (bin/train-confidence.ts fitted it on TIMOB
 // and the alert-rules-dev.jsonl rules: held out for every other source). A fold is fitted once per run.
 import { lastConfidenceInput, scoreSignal, type EngineModels } from '../lambdas/domain/engine';
 import type { ConfidenceInput } from '../lambdas/domain/engine/confidence';

@@ -1,5 +1,5 @@
-// Concluded experiment (docs/decision-engine.md, "Severity across sources"): a severity model learned from every
-// development alert source or tracker but the one held out, measured on it. Not shipped: see the docs for why.
+// Concluded experiment (docs/decision-engine-severity.md, "Severity across sources"): a severity model learned from
+// every development alert source or tracker but the one held out, measured on it. Not shipped: see the docs for why.
 //   npx tsx bin/severity-pooled-check.ts alert|bug [l2] [epochs] [words|nowords] [sourcePower] [perLogit] [max] [bias]
 // The score is approximated as the rules' score plus the model's clamped points (the engine adds them the same way).
 import { cachedRows } from './severity-features-cache';

@@ -1,7 +1,7 @@
-// Which pooled alert severity model with words to ship (docs/decision-engine.md, "Severity across sources: a pooled
-// alert model with words"). Every option is fitted leaving one alert source out (15 fits per option); the figure a
-// held-out source reports is that of the option with the best mean over the OTHER 14 sources' held-out figures (its own
-// figure never chooses its fold), and the shipped option is the best mean over all 15.
+// Which pooled alert severity model with words to ship (docs/decision-engine-severity.md, "Severity across sources: a
+// pooled alert model with words"). Every option is fitted leaving one alert source out (15 fits per option); the figure
+// a held-out source reports is that of the option with the best mean over the OTHER 14 sources' held-out figures (its
+// own figure never chooses its fold), and the shipped option is the best mean over all 15.
 //   npx tsx bin/severity-words-check.ts [sweep.txt]
 // sweep.txt: what bin/severity-behaviour-sweep.sh printed (one option a line, with the behaviour tests that failed when
 // its model was fitted on every source): the nested choice is then made among the options that failed none, and a

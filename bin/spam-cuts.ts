@@ -15,8 +15,8 @@ const DEV_BUDGET = 0.002;
 /**
  * No cut below this: mail later than the training mail reaches a high p more often than the DEV split shows (the
  * SpamAssassin test split's easy ham, 1.3% archived at the DEV-chosen 0.6; set after seeing that figure, see
- * docs/decision-engine.md). A short support message has no such floor: the budget alone chooses its cut (on DEV and
- * held out, no ordinary short message of any source reaches the p of the SMS spam the long cut missed).
+ * docs/decision-engine-spam.md). A short support message has no such floor: the budget alone chooses its cut (on DEV
+ * and held out, no ordinary short message of any source reaches the p of the SMS spam the long cut missed).
  */
 const MIN_CUT = 0.8;
 const MIN_CUT_SHORT_MESSAGE = 0;

@@ -1,7 +1,7 @@
 // Rebuilds lambdas/domain/learning/background-model.json: how generic text fills the sketch's text buckets under a
 // fixed, public key (background.ts reads it). The learned priority's "like the history" test compares a signal's
 // likelihood under a workspace's taught priorities with its likelihood under this background (issue 31;
-// docs/decision-engine.md, "Warm"), so words every text has no longer make any text look like a tracker's history.
+// docs/decision-engine-warm.md, "Warm"), so words every text has no longer make any text look like a tracker's history.
 // Generic text: the TRAIN splits of SpamAssassin's easy ham, Enron and the SMS Spam Collection's ordinary messages
 // (bin/data-splits.ts), less the fixed samples bin/fit-warm-gate.ts measures unlike text on. No label, no tracker,
 // no alert rule, no BANKING77 query is read.

@@ -268,7 +268,7 @@ if (require.main === module) {
   const shipped = JSON.parse(readFileSync(OUT, 'utf8')) as ModelFile;
   if (process.argv.includes('--ranked-task')) {
     // Refits ranked_task alone, keeping the logistic and the ordinal models of the checked-in file, and what it records
-    // of the decisions they were fitted on (docs/decision-engine.md, "Confidence: reproducing the model").
+    // of the decisions they were fitted on (docs/decision-engine-confidence.md, "Confidence: reproducing the model").
     const { weights, ordinal, fitted_with } = shipped;
     // Whether a band fits does not read the confidence: any ranked_task does while it is refitted.
     useConfidenceModel({ weights, ordinal, ranked_task: 0 });

@@ -1,4 +1,4 @@
-// A ranked ticket's confidence measured as a tracker the engine never saw meets it (docs/decision-engine.md,
+// A ranked ticket's confidence measured as a tracker the engine never saw meets it (docs/decision-engine-confidence.md,
 // "Confidence of a ranked ticket"): `ranked_task` refitted without the tracker (bin/train-confidence.ts's recipe on
 // the other trackers), and the decision's confidence stated again with it. Alerts and every other decision keep the
 // confidence they were scored with.

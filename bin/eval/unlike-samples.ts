@@ -1,8 +1,8 @@
 // Text unlike a tracker's or an alert source's history, for the learned priority's "like the history" test (issue 31;
-// docs/decision-engine.md, "Warm"): fixed samples of 150 BANKING77 queries, Enron mail and ordinary SMS, and business
-// text of the other kind. bin/fit-warm-gate.ts chooses the test on UNLIKE (no more of it may pass than before);
-// UNLIKE_CHECK, disjoint from it and from the background's texts (bin/train-background.ts), is only reported: by the
-// fit script beside its choice, and by `npm run eval`'s warm section.
+// docs/decision-engine-warm.md, "Warm"): fixed samples of 150 BANKING77 queries, Enron mail and ordinary SMS, and
+// business text of the other kind. bin/fit-warm-gate.ts chooses the test on UNLIKE (no more of it may pass than
+// before); UNLIKE_CHECK, disjoint from it and from the background's texts (bin/train-background.ts), is only reported:
+// by the fit script beside its choice, and by `npm run eval`'s warm section.
 import { banking77Rows, fnv1a, jsonl, loadSms } from '../data-splits';
 import type { RankedDecision } from '../severity-folds';
 

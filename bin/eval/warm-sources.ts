@@ -1,8 +1,8 @@
 // `npm run eval`'s warm section (issue 31): what a workspace gets from importing its own labeled history. Per
 // development alert source and tracker, a seeded, label-stratified half of its labeled rows is taught as
 // `{priority}` (its levels mapped in order onto the contract's priorities: PRIORITY_OF, written in
-// docs/decision-engine.md), the other half is decided with that history (warm) and without it (cold: the global
-// engine, with severity and confidence models fitted without the source, bin/severity-folds.ts and
+// docs/decision-engine-severity.md), the other half is decided with that history (warm) and without it (cold: the
+// global engine, with severity and confidence models fitted without the source, bin/severity-folds.ts and
 // bin/eval/fold-confidence.ts). The workspace's model
 // is built exactly as the import route builds it (sketchSignal, labelDeltas, applyDeltas) and the decision exactly as
 // analyze makes it (scoreSignal, then applyWorkspace); bin/eval/warm-api-check.ts checks that the API answers the same.

@@ -1,7 +1,7 @@
-// Confidence of a ticket the engine ranked (docs/decision-engine.md, "Confidence of a ranked ticket"): whether its
-// band fits the tracker's priority is that tracker's habit, so every ranked ticket states what a ticket from a tracker
-// the engine never saw gets on average, whatever band it lands in; a ticket that carries its author's priority keeps
-// the decision's own facts. Written here, no corpus text.
+// Confidence of a ticket the engine ranked (docs/decision-engine-confidence.md, "Confidence of a ranked ticket"):
+// whether its band fits the tracker's priority is that tracker's habit, so every ranked ticket states what a ticket
+// from a tracker the engine never saw gets on average, whatever band it lands in; a ticket that carries its author's
+// priority keeps the decision's own facts. Written here, no corpus text.
 import { scoreSignal } from '../../lambdas/domain/engine';
 import { unseenTrackerRate } from '../../bin/train-confidence';
 import type { ConfidenceInput } from '../../lambdas/domain/engine/confidence';

@@ -1,6 +1,6 @@
 // A spam vote the scorer set aside as a doubt lowers the confidence by how likely spam the model read the text, not as
-// one flag (docs/decision-engine.md, "Confidence: reproducing the model"): a doubt at p 0.35 is wrong far less often
-// than one at 0.75, and a plain outage report the model reads at p 0.4 stays above any vague one-liner.
+// one flag (docs/decision-engine-confidence.md, "Confidence: reproducing the model"): a doubt at p 0.35 is wrong far
+// less often than one at 0.75, and a plain outage report the model reads at p 0.4 stays above any vague one-liner.
 import { confidenceOf, type ConfidenceInput } from '../../lambdas/domain/engine/confidence';
 import { scorerAt } from '../support/scoring';
 

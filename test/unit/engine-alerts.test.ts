@@ -1,6 +1,7 @@
 // Internal operational signals get priorities that rise with their severity from the text alone, and negations
 // or template wording do not flip them; bug and task text gets a category beyond `task` when it says more.
-// Written examples: no labeled alerts exist in the shared data (docs/decision-engine.md says so).
+// Written examples, not the labeled alert rules of the shared data: those measure quality in `npm run eval`
+// (docs/decision-engine-severity.md), these pin the behaviour the lexicon was written for.
 import { PRIORITIES } from '../../lambdas/domain/decision';
 import { scoreSignal } from '../../lambdas/domain/engine';
 import {

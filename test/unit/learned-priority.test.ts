@@ -95,8 +95,8 @@ describe('a workspace that imported its priorities', () => {
   it('reads a long ticket that is partly new words as like its history, and gives it the workspace priority', () => {
     // The sketch's 96 features, about half of them words never taught: the best-scored priority (high, the
     // attached-log tickets) has about 0.47 nats of text evidence per feature, under the flat 0.5 a signal needed before,
-    // over the lower bar a long signal's steadier average needs now (docs/decision-engine.md, "Warm"). Its words do not
-    // beat the most common priority by the margin, so the workspace's low replaces the global engine's answer.
+    // over the lower bar a long signal's steadier average needs now (docs/decision-engine-warm.md, "Warm"). Its words
+    // do not beat the most common priority by the margin, so the workspace's low replaces the global engine's answer.
     const long: Signal = {
       ...ticket(41, 'see the attached log'),
       subject: 'Customers on the premium plan cannot download their monthly statements',
@@ -180,7 +180,8 @@ describe('a workspace that imported its priorities', () => {
     const global = scoreSignal(invoice, now);
     expect(global.priority).toBe('medium');
     expect(decide(model, invoice).confidence).toBeLessThan(global.confidence - 0.2);
-    // As docs/decision-engine.md ("Warm") states it: the rate of medium, (0 + 0.5) / (36 + 2), weighs 36 / (36 + 100).
+    // As docs/decision-engine-warm.md ("Warm") states it: the rate of medium, (0 + 0.5) / (36 + 2), weighs 36 / (36 +
+    // 100).
     const w = 36 / 136;
     expect(decide(model, invoice).confidence).toBeCloseTo((1 - w) * global.confidence + (w * 0.5) / 38, 2);
     // Ordinary mail the engine makes low, the priority the workspace gave three times in four: nearer that share.

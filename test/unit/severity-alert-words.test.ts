@@ -1,4 +1,4 @@
-// The alert severity model reads words learned from every development alert source (docs/decision-engine.md,
+// The alert severity model reads words learned from every development alert source (docs/decision-engine-severity.md,
 // "Severity across sources: a pooled alert model with words"): what it must not read into them. Sentences written
 // here, none from the data.
 import { scoreSignal, severityFeatures } from '../../lambdas/domain/engine';

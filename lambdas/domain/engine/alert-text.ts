@@ -1,5 +1,5 @@
 // How alert rule text is read: template placeholders, monitoring senders, free shares ("< 10% left") and CamelCase
-// rule names (docs/decision-engine.md, "Alerts and tickets").
+// rule names (docs/decision-engine-severity.md, "Alerts and tickets").
 // Prometheus/Go template placeholders ("{{ $labels.pod }}", "{{ $value | humanize }}", "{{ .Labels.job }}").
 export const TEMPLATE_HINT = /\{\{-?\s*[$.]/;
 const TEMPLATE = /\{\{[^{}]{0,200}\}\}/g;
@@ -11,7 +11,8 @@ export function withoutTemplates(text: string, limit: number): string {
   const head = text.length > limit ? text.slice(0, limit) : text;
   return head.replace(TEMPLATE, (t) => {
     // `<name>`: the tokens are the label's name alone ('<' and '>' only separate), and the severity model can tell a
-    // placeholder from a word (rendered rules read the same: docs/decision-engine.md, "Severity across sources").
+    // placeholder from a word (rendered rules read the same: docs/decision-engine-severity.md, "Severity across
+    // sources").
     const label = TEMPLATE_LABEL.exec(t)?.[1];
     return label === undefined ? '' : `<${label}>`;
   });

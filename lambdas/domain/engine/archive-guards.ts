@@ -1,7 +1,8 @@
-// The guards that hold an archive decision back (docs/decision-engine.md, "Invariants" and its table of what each
-// changes), named so the eval can measure each: bin/eval/invariant-table.ts scores the development sources with one
-// guard switched off at a time and counts the spam and the ordinary messages whose action changes. The service never
-// switches a guard off; the switch exists for that measurement only, and scoring stays deterministic.
+// The guards that hold an archive decision back (docs/decision-engine.md, "Invariants"; what each changes:
+// docs/decision-engine-spam.md, "Archive by an error budget"), named so the eval can measure each:
+// bin/eval/invariant-table.ts scores the development sources with one guard switched off at a time and counts the spam
+// and the ordinary messages whose action changes. The service never switches a guard off; the switch exists for that
+// measurement only, and scoring stays deterministic.
 export const ARCHIVE_GUARDS = [
   /** Invariant 1: archive only where no-human mail exists (archivableCategory). */
   'channel',

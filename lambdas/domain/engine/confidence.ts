@@ -7,8 +7,8 @@
 // small ordinal model per kind, over the rules' points and the severity model's, gives the chance of each label, and
 // the labels that fit the band add up to how likely it is kept (an alert's confidence). A ticket the engine ranked
 // states what a ticket from a tracker the engine never saw gets on average (`ranked_task`): whether its band fits is
-// that tracker's habit, which no fact of the decision carries (docs/decision-engine.md, "Confidence of a ranked ticket").
-// Thin evidence (a few words, no strong reason) is capped below any decision with evidence of its own.
+// that tracker's habit, which no fact of the decision carries (docs/decision-engine-confidence.md, "Confidence of a
+// ranked ticket"). Thin evidence (a few words, no strong reason) is capped below any decision with evidence of its own.
 import type { Category, Reason } from '../decision';
 import type { Source } from '../signal';
 
@@ -188,7 +188,7 @@ export function confidenceFeatures(c: ConfidenceInput, ordinal: Readonly<Record<
     Math.log1p(c.words) / 8,
     Math.abs(severity) / 40,
     // A doubted vote weighs by how likely spam the model read the text (a vote at 0.3 is wrong far less often than one
-    // at 0.75, docs/decision-engine.md "Confidence: reproducing the model"), not as one flag.
+    // at 0.75, docs/decision-engine-confidence.md "Confidence: reproducing the model"), not as one flag.
     c.modelDoubted === true && p !== null ? p : 0,
     alert && b === 0 ? 1 : 0,
     alert && b === 1 ? 1 : 0,

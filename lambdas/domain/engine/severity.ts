@@ -1,5 +1,5 @@
 // Phase 7 of scoring: the learned severity model's say on an alert (`internal`) or a bug report (`task`), as one
-// listed reason (docs/decision-engine.md, "The severity model").
+// listed reason (docs/decision-engine-severity.md, "The severity model").
 import { priorityForScore, type Reason } from '../decision';
 import { DEFAULT_THRESHOLDS, bandOf } from '../policy';
 import type { Source } from '../signal';
@@ -46,9 +46,10 @@ export function severityReason(
   const model = source === 'internal' ? pair.alert : pair.bug;
   const points = modelPoints(model, () => severityWords(buf, model.reading), read);
   if (source === 'internal' && pair.alertBand) {
-    // The band model decides the alert's band; the words model only orders alerts inside it (docs/decision-engine.md,
-    // "Severity across sources"): its words carry a source's order better than the rule codes, but not where its
-    // authors draw the line between bands. Where the words model says nothing, the band model's points stand.
+    // The band model decides the alert's band; the words model only orders alerts inside it
+    // (docs/decision-engine-severity.md, "Severity across sources"): its words carry a source's order better than the
+    // rule codes, but not where its authors draw the line between bands. Where the words model says nothing, the band
+    // model's points stand.
     const bandModel = pair.alertBand;
     const band = modelPoints(bandModel, () => severityWords(buf, bandModel.reading), read) ?? 0;
     let rules = base;
@@ -94,7 +95,7 @@ export function modelPoints(
   read: Pick<ReturnType<typeof severityRead>, 'codes' | 'points' | 'kept'>,
 ): number | null {
   // Words learned from other projects' rules neither speak alone nor re-rate a stated serious problem, as the model
-  // says (docs/decision-engine.md, "Severity across sources").
+  // says (docs/decision-engine-severity.md, "Severity across sources").
   if (model.needsReason && read.codes.length === 0) return null;
   if (model.serious === 'frozen' && read.kept > 0) return null;
   const z = severityLogit(model, words(), read.codes, read.points) - model.bias;

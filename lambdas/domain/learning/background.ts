@@ -1,7 +1,7 @@
-// Generic text's side of the learned priority's "like the history" test (issue 31; docs/decision-engine.md, "Warm").
-// A signal is like a workspace's history only if its words are not much likelier under generic text (ordinary mail
-// and SMS, bin/train-background.ts) than under the taught priorities: words every text has fill a history's buckets
-// too, and read against a uniform spread over the buckets alone they carry ordinary mail over the bar. The
+// Generic text's side of the learned priority's "like the history" test (issue 31; docs/decision-engine-warm.md,
+// "Warm"). A signal is like a workspace's history only if its words are not much likelier under generic text (ordinary
+// mail and SMS, bin/train-background.ts) than under the taught priorities: words every text has fill a history's
+// buckets too, and read against a uniform spread over the buckets alone they carry ordinary mail over the bar. The
 // background's buckets are those of a fixed, public key, so the signal is sketched once more under that key; both
 // sides are read per feature.
 import { ALPHA } from './predict';

@@ -1,13 +1,14 @@
-// The priority a workspace learned from its own history (issue 31; docs/decision-engine.md, "Warm: a workspace's own
-// priorities"). For a signal like what the workspace was taught (predict.ts's out-of-distribution check, read on any
-// taught priority: PRIORITY_LIKE_HISTORY), each taught priority's chance starts from how often the workspace gave it (its
-// `docs`: a prior, not a tie-break), and the words move it by a tempered naive Bayes score (a naive Bayes share of 0.99
-// is right far less often), more so the more it was taught. The decision backs off to the workspace's most common
-// priority unless another priority's chance beats it by a margin: a constant answer is what a workspace would get
-// without learning, so the words must clearly earn a different one. The layer (workspace-layer.ts) then replaces the
-// global priority with the decided one, and states the chance of the priority decided as the decision's confidence: P(the taught priority is right). When it backed off, that chance is
-// the most common priority's, below the favourite's, and with few examples the prior is thin and the confidence says
-// so (at most n / (n + 1) for a priority taught n times). Deterministic.
+// The priority a workspace learned from its own history (issue 31; docs/decision-engine-warm.md, "Warm: a workspace's
+// own priorities"). For a signal like what the workspace was taught (predict.ts's out-of-distribution check, read on
+// any taught priority: PRIORITY_LIKE_HISTORY), each taught priority's chance starts from how often the workspace gave
+// it (its `docs`: a prior, not a tie-break), and the words move it by a tempered naive Bayes score (a naive Bayes share
+// of 0.99 is right far less often), more so the more it was taught. The decision backs off to the workspace's most
+// common priority unless another priority's chance beats it by a margin: a constant answer is what a workspace would
+// get without learning, so the words must clearly earn a different one. The layer (workspace-layer.ts) then replaces
+// the global priority with the decided one, and states the chance of the priority decided as the decision's confidence:
+// P(the taught priority is right). When it backed off, that chance is the most common priority's, below the
+// favourite's, and with few examples the prior is thin and the confidence says so (at most n / (n + 1) for a priority
+// taught n times). Deterministic.
 import type { Priority } from '../decision';
 import type { WorkspaceModel } from './model';
 import { type HistoryBar, type LabelShare, labelScores } from './predict';
@@ -31,8 +32,8 @@ export interface PriorityFit {
 
 // Fitted by bin/fit-warm-priority.ts on the TAUGHT halves only of the 23 development sources (each split again in two,
 // one half teaching the other and back), never on a tested half: temper and half-say by the log loss of the taught
-// priority, then the margin by fewest sources below their constant answer. docs/decision-engine.md has the grid and the
-// leave-one-source-out check. Refitted under PRIORITY_LIKE_HISTORY: the same constants.
+// priority, then the margin by fewest sources below their constant answer. docs/decision-engine-warm.md has the grid
+// and the leave-one-source-out check. Refitted under PRIORITY_LIKE_HISTORY: the same constants.
 export const PRIORITY_FIT: PriorityFit = { temper: 0.03, teachingHalf: 100, margin: 0.8, marginHalf: 3000 };
 /**
  * When a signal is like the history (predict.ts, HistoryBar): the text evidence of any taught priority, not only of the
@@ -40,7 +41,7 @@ export const PRIORITY_FIT: PriorityFit = { temper: 0.03, teachingHalf: 100, marg
  * intent's), against a bar higher for large histories, and no more than 0.3 nats per feature below generic text's
  * evidence (background.ts): words every text has no longer carry ordinary mail and messages over the bar. Chosen by
  * bin/fit-warm-gate.ts --background on the inner splits of the taught halves, among tests that let through no more
- * unlike text (generic and business text of the other kind) than the one before: docs/decision-engine.md, "Warm".
+ * unlike text (generic and business text of the other kind) than the one before: docs/decision-engine-warm.md, "Warm".
  */
 export const PRIORITY_LIKE_HISTORY: HistoryBar = {
   bar: 0.4,
@@ -150,7 +151,8 @@ export interface UnlikeRate {
   /** Taught signals at which the rate has half that weight: one feedback barely moves the confidence. */
   teachingHalf: number;
 }
-// Chosen by bin/fit-warm-unlike-confidence.ts on the inner splits of the taught halves (docs/decision-engine.md, "Warm").
+// Chosen by bin/fit-warm-unlike-confidence.ts on the inner splits of the taught halves (docs/decision-engine-warm.md,
+// "Warm").
 export const UNLIKE_RATE: UnlikeRate = { weight: 1, teachingHalf: 100 };
 
 /**
@@ -187,7 +189,7 @@ export interface BandOrder {
   globalWeight: number;
 }
 // Chosen by bin/fit-warm-order.ts on the inner splits of the taught halves (the best mean rho over the 23 development
-// sources): docs/decision-engine.md, "Warm".
+// sources): docs/decision-engine-warm.md, "Warm".
 export const PRIORITY_ORDER: BandOrder = { slope: 1, globalWeight: 0.5 };
 
 /**
