@@ -1,8 +1,9 @@
 #!/bin/bash
-# Which alert model options keep the behaviour tests (docs/decision-engine.md, "Severity across sources: a pooled alert
-# model with words"): for each option, fits the alert model on every source with it (bin/train-severity-model.ts
-# --alert) and runs the unit tests that score `internal` signals; prints the option and the tests that failed. It
-# rewrites lambdas/domain/engine/severity-model.json: run `npx tsx bin/train-severity-model.ts` after it.
+# Which alert model options keep the behaviour tests (docs/decision-engine-severity.md, "Severity across sources: a
+# pooled alert model with words"): for each option, fits the alert model on every source with it
+# (bin/train-severity-model.ts --alert) and runs the unit tests that score `internal` signals; prints the option and the
+# tests that failed. It rewrites lambdas/domain/engine/severity-model.json: run `npx tsx bin/train-severity-model.ts`
+# after it.
 #   bin/severity-behaviour-sweep.sh '{"l2":240,"perLogit":40,"max":40}' ...
 set -u
 cd "$(dirname "$0")/.."

@@ -146,7 +146,10 @@ export function fitSeverity(rows: readonly SeverityExample[], trainedOn: string,
 }
 const q = (v: number) => Math.round(v * SCALE);
 
-/** The options of the alert band model and the bug model: see the docs ("The severity model") for how they were chosen. */
+/**
+ * The options of the alert band model and the bug model: see docs/decision-engine-severity.md, "The severity model", for
+ * how they were chosen.
+ */
 export const ALERT_BAND_OPTIONS: FitOptions = {
   l2: ALERT_BAND_L2,
   useWords: false,
