@@ -100,6 +100,8 @@ export async function benchFirstRequests(
     name: 'bench-first',
     partner: 'bench',
     workspaces: [WORKSPACE, IMPORT_WORKSPACE],
+    // The in-process requests that set the scene would log to the bench's stdout, which --json and --markdown own.
+    settings: { logLevel: 'WARN' },
   }).catch((err: unknown) => {
     if (!(err instanceof JavaMissingError)) throw err;
     console.error(`${err.message}\nSkipping the first-request figures, which need DynamoDB Local.`);
