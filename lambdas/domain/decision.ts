@@ -56,7 +56,7 @@ export interface Assessment {
   queue: Queue;
   reasons: Reason[];
   model_version: string;
-  /** 0 to 1, two decimals: how sure the engine is of category and priority. */
+  /** 0 to 1, two decimals: how sure the engine is of category and priority (statedConfidence). */
   confidence: number;
   /** ISO 639-1 code, or `und`. */
   language: string;
@@ -163,4 +163,9 @@ export function buildDecision(
     respond_by: respondBy,
     policy_version: policy.policy_version,
   };
+}
+
+/** A chance as a decision states its confidence: never sure either way (0.05 to 0.99), two decimals. */
+export function statedConfidence(c: number): number {
+  return Math.round((c < 0.05 ? 0.05 : c > 0.99 ? 0.99 : c) * 100) / 100;
 }

@@ -9,7 +9,7 @@
 // states what a ticket from a tracker the engine never saw gets on average (`ranked_task`): whether its band fits is
 // that tracker's habit, which no fact of the decision carries (docs/decision-engine-confidence.md, "Confidence of a
 // ranked ticket"). Thin evidence (a few words, no strong reason) is capped below any decision with evidence of its own.
-import type { Category, Reason } from '../decision';
+import { type Category, type Reason, statedConfidence } from '../decision';
 import type { Source } from '../signal';
 
 export interface ConfidenceInput {
@@ -260,5 +260,5 @@ export function confidenceOf(input: ConfidenceInput): number {
   }
   if (input.words < 6 && input.reasons.every((r) => Math.abs(r.weight) < THIN_REASON))
     c = Math.min(c, THIN_EVIDENCE_CAP);
-  return Math.round(clamp(c, 0.05, 0.99) * 100) / 100;
+  return statedConfidence(c);
 }

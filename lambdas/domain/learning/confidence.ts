@@ -10,6 +10,7 @@
 // nothing there. `npm run eval:learning` prints the reliability table over HTTP. Sketch format 2 (character 4-grams)
 // makes shares surer, so its constants were refitted on a split of the teaching pool (docs/learning.md, "What was
 // tried for few-shot accuracy": format 1's constants came out within 0.1 of the first fit there).
+import { statedConfidence } from '../decision';
 import type { Prediction } from './predict';
 
 /** Intercept, weight of the share's log-odds (the share clamped to 0.001..0.999 first), weight of ln(corrections + 1). */
@@ -28,5 +29,5 @@ export function learnedConfidence(p: Pick<Prediction, 'probability' | 'docs' | '
   const z = c.intercept + c.share * Math.log(share / (1 - share)) + c.corrections * Math.log(p.docs + 1);
   const calibrated = 1 / (1 + Math.exp(-z));
   const thin = p.docs / (p.docs + 1);
-  return Math.round(clamp(Math.min(calibrated, thin), 0.05, 0.99) * 100) / 100;
+  return statedConfidence(Math.min(calibrated, thin));
 }

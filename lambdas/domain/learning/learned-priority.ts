@@ -9,7 +9,7 @@
 // P(the taught priority is right). When it backed off, that chance is the most common priority's, below the
 // favourite's, and with few examples the prior is thin and the confidence says so (at most n / (n + 1) for a priority
 // taught n times). Deterministic.
-import type { Priority } from '../decision';
+import { type Priority, statedConfidence } from '../decision';
 import type { WorkspaceModel } from './model';
 import { type HistoryBar, type LabelShare, labelScores } from './predict';
 import { modelIndex } from './prediction-index';
@@ -141,7 +141,7 @@ export const overridesGlobal = (p: LearnedPriority, global: Priority): boolean =
 export function learnedPriorityConfidence(p: LearnedPriority, priority: Priority): number {
   const docs = p.label === priority ? p.docs : Math.round(p.chances[priority] * p.total);
   const c = Math.min(p.chances[priority], docs / (docs + 1));
-  return Math.round(Math.max(0.05, Math.min(0.99, c)) * 100) / 100;
+  return statedConfidence(c);
 }
 
 /** How much a workspace's own rate of a priority weighs in the confidence of a signal unlike its history. */
@@ -178,7 +178,7 @@ export function unlikeConfidence(
   if (taught === 0) return undefined;
   const w = (fit.weight * taught) / (taught + fit.teachingHalf);
   const c = (1 - w) * confidence + (w * (same + 0.5)) / (taught + 2);
-  return Math.round(Math.max(0.05, Math.min(0.99, c)) * 100) / 100;
+  return statedConfidence(c);
 }
 
 /** Where inside its band a learned priority puts a signal's score: a fitted constant (bin/fit-warm-order.ts). */
