@@ -45,10 +45,11 @@ export const handler = async (event) =>
 
 /**
  * The environment the stack gives every Lambda (lib/stack.ts: `lambdaEnvironment()` with the default settings, and the
- * heap bounds), plus the region Lambda's runtime sets: module init and the first request (bin/bench/first-request.ts)
- * are measured in what runs in production.
+ * heap bounds), plus the region Lambda's runtime sets, and this machine's PATH: module init and the first request
+ * (bin/bench/first-request.ts) are measured in what runs in production.
  */
 const LAMBDA_ENV: Record<string, string> = {
+  PATH: process.env.PATH ?? '',
   AWS_REGION: DEFAULT_SETTINGS.region,
   ...lambdaEnvironment({ ...DEFAULT_SETTINGS, learningTableName: 'sas-learning' }),
   NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
@@ -66,7 +67,7 @@ function initTimeMs(file: string, firstCall?: { signal: Signal; now: string }): 
   const run = spawnSync(process.execPath, ['-e', code], {
     encoding: 'utf8',
     timeout: 20_000,
-    env: { PATH: process.env.PATH, ...LAMBDA_ENV },
+    env: LAMBDA_ENV,
   });
   const ms = run.stdout.split(',').map(Number);
   if (run.status !== 0 || ms.length === 0 || !ms.every(Number.isFinite))
@@ -249,7 +250,6 @@ export async function benchBundles(opts: Options): Promise<Figures> {
     figures.init_time_ratio_max_vs_trimmed = round2(worst.initTrimmed);
     figures.init_runs_per_bundle = opts.initRuns;
     Object.assign(figures, weights);
-    const env = { PATH: process.env.PATH ?? '', ...LAMBDA_ENV };
     const engineLambdas = bundles.flatMap((b) => (isFirstRequestRoute(b.name) ? [{ ...b, route: b.name }] : []));
     if (engineLambdas.length !== ENGINE_LAMBDAS.length)
       throw new Error(`the stack's bundles lack an engine Lambda of ${ENGINE_LAMBDAS.join(', ')}`);
@@ -261,7 +261,7 @@ export async function benchBundles(opts: Options): Promise<Figures> {
     };
     Object.assign(
       figures,
-      await benchFirstRequests([...engineLambdas, withoutEngine], reference.file, env, opts.initRuns, out),
+      await benchFirstRequests([...engineLambdas, withoutEngine], reference.file, LAMBDA_ENV, opts.initRuns, out),
     );
     return figures;
   } finally {

@@ -57,17 +57,26 @@ export interface HandlerResult {
 /** Wraps one handler's run (the cost section measures each). */
 type Around = <T>(step: 'authorizer' | 'route', run: () => Promise<T>) => Promise<T>;
 
-/** The authorizer's handler, its context put on the route event as the gateway does, then the route's handler. */
-export async function inProcess(
+/** The authorizer's handler, its context put on the route event as the gateway does; a refusal throws. */
+export async function authorizeAtGateway(
   handlers: Service,
   events: ReturnType<typeof apiEvents>,
   around: Around = (_step, run) => run(),
-): Promise<HandlerResult> {
+): Promise<void> {
   const verdict = (await around('authorizer', () =>
     handlers.authorizer(events.authorizer, lambdaContext('authorizer', 'bench')),
   )) as { isAuthorized?: boolean; context?: unknown };
   if (verdict?.isAuthorized !== true) throw new Error('the authorizer refused at the gateway');
   events.route.requestContext.authorizer = { lambda: verdict.context ?? {} };
+}
+
+/** The authorizer at the gateway (authorizeAtGateway), then the route's handler. */
+export async function inProcess(
+  handlers: Service,
+  events: ReturnType<typeof apiEvents>,
+  around: Around = (_step, run) => run(),
+): Promise<HandlerResult> {
+  await authorizeAtGateway(handlers, events, around);
   const handler = handlers.routes[events.routeId];
   return (await around('route', () => handler(events.route, lambdaContext(events.routeId, 'bench')))) as HandlerResult;
 }
