@@ -6,6 +6,7 @@ import {
   BACKGROUND_PROBE,
   type BackgroundFile,
   backgroundPerFeature,
+  countAt,
 } from '../../lambdas/domain/learning/background';
 import { TEXT_BUCKETS, sketchKeyOf, sketchSignal } from '../../lambdas/domain/learning/sketch';
 import file from '../../lambdas/domain/learning/background-model.json';
@@ -18,11 +19,11 @@ describe('the shipped background of a learned priority', () => {
     expect(sketchSignal(sketchKeyOf(BACKGROUND_KEY), { body: BACKGROUND_PROBE }).t).toEqual(model.probe);
   });
 
-  it('holds one count per text bucket, summing to its total', () => {
+  it('holds one count per text bucket, summing to its total as the service reads them', () => {
     const bytes = Buffer.from(model.counts, 'base64');
     expect(bytes.length).toBe(2 * TEXT_BUCKETS);
     let total = 0;
-    for (let b = 0; b < TEXT_BUCKETS; b++) total += bytes.readUInt16LE(2 * b);
+    for (let b = 0; b < TEXT_BUCKETS; b++) total += countAt(bytes, b);
     expect(total).toBe(model.total);
   });
 
