@@ -1,11 +1,11 @@
 // Chooses UNLIKE_RATE (lambdas/domain/learning/learned-priority.ts): how much a workspace's own rate of a priority
 // weighs in the confidence of a signal unlike its history, which keeps the global priority, and how fast that grows
-// with the teaching. On the inner
-// splits of the TAUGHT halves only (bin/fit-warm-priority.ts's recipe), each decision judged as the warm eval judges
-// it (right: the exact taught priority). The rule: no kind's worst-source ECE or AUROC (>= 30 wrong) worse than with
-// the global confidence kept (weight 0); then the lowest mean of the kinds' worst ECE, the lowest pooled ECE, the
-// highest pooled AUROC; a tie keeps the earlier point of the grid (smaller half, then smaller weight), and with no
-// point allowed the global confidence stays. docs/decision-engine-warm.md, "Warm", has the figures.
+// with the teaching. On the inner splits of the TAUGHT halves only (bin/fit-warm-priority.ts's recipe), each decision
+// judged as the warm eval judges it (right: the exact taught priority). The rule: no kind's worst-source ECE or AUROC
+// (>= 30 wrong) worse than with the global confidence kept (weight 0); then the lowest mean of the kinds' worst ECE,
+// the lowest pooled ECE, the highest pooled AUROC; a tie keeps the earlier point of the grid (smaller half, then
+// smaller weight), and with no point allowed the global confidence stays. docs/decision-engine-warm.md, "Warm", has the
+// figures.
 //   npx tsx bin/fit-warm-unlike-confidence.ts              the grid on the inner splits and the choice
 //   npx tsx bin/fit-warm-unlike-confidence.ts --held-out   and the choice and weight 0 on the tested halves (reading only)
 import type { Priority } from '../lambdas/domain/decision';
