@@ -1,6 +1,6 @@
 // The operational vocabulary of the lexicon: the things monitoring alerts and outage reports name, the sources they
 // come from, and the alert conditions by severity class (lexicon.ts places ALERT_CONDITIONS before INTERNAL_ALERT).
-// Same syntax as lexicon.ts.
+// Same syntax as lexicon.ts, and the same `npm run lexicon:index` after an edit.
 import type { Source } from '../signal';
 
 export interface LexGroup {

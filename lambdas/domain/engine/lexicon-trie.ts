@@ -1,13 +1,15 @@
 // The lexicon compiled into a token trie (lexicon.ts holds the phrases; phrase-matcher.ts walks the trie).
-// Module load only indexes each pattern's possible first words; the phrases starting with a word enter the trie
-// the first time a text contains that word (expanding and hashing all 3,100 phrases at load cost 20 to 30 ms of
-// init). Phrases with one first word share a branch, so compiling them together, in lexicon order, gives the very
-// trie an eager build gives (test/unit/scorer-lexicon.test.ts compares the two).
+// Module load only marks each pattern's possible first words, read from lexicon-index.json (lexicon-index.ts builds
+// it); the phrases starting with a word enter the trie the first time a text contains that word (expanding and
+// hashing all 3,100 phrases at load cost 20 to 30 ms of init). Phrases with one first word share a branch, so
+// compiling them together, in lexicon order, gives the very trie an eager build gives
+// (test/unit/scorer-lexicon.test.ts compares the two).
 import type { Source } from '../signal';
 import { IGNORE, LEXICON, METRIC_NOUNS, NEGATORS } from './lexicon';
+import { type LexiconIndexFile, lexiconPatterns, phrasesOf } from './lexicon-patterns';
 import { REASON_CODES, type ReasonCode } from './reason-codes';
 import { tokenHashesMany } from './token-hashes';
-import { type TokenBuffer, plainWordHash } from './tokens';
+import type { TokenBuffer } from './tokens';
 
 export const CODES = Object.keys(REASON_CODES) as ReasonCode[];
 export const CODE_INDEX = new Map<string, number>(CODES.map((c, i) => [c, i]));
@@ -44,21 +46,6 @@ export interface TrieNode {
   entries: Entry[] | null;
 }
 
-/** Appends the expansions of a lexicon pattern ("{a,b} c" -> "a c", "b c"), white space normalized. */
-function expand(pattern: string, out: string[]): void {
-  const open = pattern.indexOf('{');
-  if (open < 0) {
-    out.push(UNTIDY_SPACE.test(pattern) ? pattern.replace(/\s+/g, ' ').trim() : pattern);
-    return;
-  }
-  const close = pattern.indexOf('}', open);
-  const head = pattern.slice(0, open);
-  const tail = pattern.slice(close + 1);
-  for (const alt of pattern.slice(open + 1, close).split(',')) expand(head + alt + tail, out);
-}
-/** White space that `replace(/\s+/g, ' ').trim()` would change. */
-const UNTIDY_SPACE = /\s\s|[^\S ]|^\s|\s$/;
-
 export const ROOT = new Map<number, TrieNode>();
 // Pre-filters that spare most tokens the trie walk, by the low 16 bits of a word's hash: ROOT_BIT
 // for first words of any phrase, SINGLE_BIT for first words that are whole phrases; and a bitset of
@@ -85,57 +72,16 @@ interface Pattern {
 }
 
 /** Every pattern, in lexicon order: its text, and its group (-1 - k for the k-th metric noun). */
-const PATTERN_TEXT: string[] = [];
-const PATTERN_GROUP: number[] = [];
+const { text: PATTERN_TEXT, group: PATTERN_GROUP, characters: PATTERN_CHARACTERS } = lexiconPatterns();
 /** Near-word sets by group, hashed the first time one of the group's phrases enters the trie (undefined: not yet). */
 const NEAR_SETS: (Map<number, number> | null | undefined)[] = [];
 /**
- * (first-word hash, pattern, alternative) triples, in lexicon order: pattern PAIR_PATTERN[i] has phrases starting
- * with word PAIR_KEY[i]; when PAIR_ALT[i] >= 0, all of them within that alternative of the pattern's leading {}
- * group (the large patterns start with one, so a first word compiles a small part of them).
+ * lexicon-index.json's (first-word hash, pattern, alternative) triples, in lexicon order: pattern PAIR_PATTERN[i] has
+ * phrases starting with word PAIR_KEY[i]; when PAIR_ALT[i] >= 0, all of them within that alternative of the pattern's
+ * leading {} group (the large patterns start with one, so a first word compiles a small part of them).
  */
-let PAIR_KEY = new Int32Array(0);
-let PAIR_PATTERN = new Int32Array(0);
-let PAIR_ALT = new Int32Array(0);
-let PAIRS = 0;
+const { PAIRS, PAIR_KEY, PAIR_PATTERN, PAIR_ALT } = readIndex();
 const METRIC_LIST = Object.entries(METRIC_NOUNS);
-
-const WHITE_SPACE = /\s/;
-
-/** A pattern whose first chunk holds a {} group: the text before it, its alternatives, the text after. */
-function leadingGroup(pattern: string): { head: string; alternatives: string[]; tail: string } | null {
-  const text = pattern.trimStart();
-  const open = text.indexOf('{');
-  const space = text.search(WHITE_SPACE);
-  if (open < 0 || (space >= 0 && space < open)) return null;
-  const close = text.indexOf('}', open);
-  return {
-    head: text.slice(0, open),
-    alternatives: text.slice(open + 1, close).split(','),
-    tail: text.slice(close + 1),
-  };
-}
-
-/**
- * The possible first space-separated chunks of a pattern's phrases, each with the alternative of the
- * leading {} group it comes from (-1: none); false when a chunk may hold no word.
- */
-function firstChunks(pattern: string, out: string[], alts: number[], alt = -1): boolean {
-  const group = leadingGroup(pattern);
-  if (group === null) {
-    const text = pattern.trimStart();
-    const space = text.search(WHITE_SPACE);
-    const chunk = space < 0 ? text : text.slice(0, space);
-    if (chunk === '') return false;
-    out.push(chunk);
-    alts.push(alt);
-    return true;
-  }
-  const { head, alternatives, tail } = group;
-  for (let j = 0; j < alternatives.length; j++)
-    if (!firstChunks(head + alternatives[j] + tail, out, alts, alt < 0 ? j : alt)) return false;
-  return true;
-}
 
 function patternAt(k: number): Pattern {
   const g = PATTERN_GROUP[k];
@@ -181,103 +127,26 @@ function nearSet(words: string | undefined): Map<number, number> | null {
   return set;
 }
 
-/** Reads the lexicon's first words (the trie waits for compilePending); returns the negators' word set. */
-function indexLexicon(): Map<number, number> {
+/** Reads lexicon-index.json, once it is known to be built from this lexicon, and marks its first words pending. */
+function readIndex() {
   for (const group of LEXICON)
     if (group.code !== IGNORE && !CODE_INDEX.has(group.code))
       throw new Error(`lexicon code ${group.code} is not in REASON_CODES`);
-  // Every pattern's possible first chunks; their first words (first hashes only) key the pairs.
-  const chunks: string[] = [];
-  const chunkAlt: number[] = [];
-  const chunkFrom: number[] = [];
-  const patterns = LEXICON.flatMap((group, g) => group.phrases.split('|').map((text) => [text, g] as const));
-  patterns.push(...METRIC_LIST.map(([noun], k) => [noun, -1 - k] as const));
-  for (const [text, g] of patterns) {
-    PATTERN_TEXT.push(text);
-    PATTERN_GROUP.push(g);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a data file, required as the model files are
+  const index = require('./lexicon-index.json') as LexiconIndexFile;
+  if (index.patterns !== PATTERN_TEXT.length || index.characters !== PATTERN_CHARACTERS)
+    throw new Error('lexicon-index.json was built from another lexicon: run `npm run lexicon:index`');
+  const pairs = index.pairs.length / 3;
+  const key = new Int32Array(pairs);
+  const pattern = new Int32Array(pairs);
+  const alt = new Int32Array(pairs);
+  for (let i = 0; i < pairs; i++) {
+    key[i] = index.pairs[3 * i];
+    pattern[i] = index.pairs[3 * i + 1];
+    alt[i] = index.pairs[3 * i + 2];
+    FIRST_WORD[key[i] & 0xffff] |= PENDING_BIT;
   }
-  for (let k = 0; k < PATTERN_TEXT.length; k++) {
-    const from = chunks.length;
-    if (PATTERN_GROUP[k] < 0) {
-      chunks.push(PATTERN_TEXT[k]);
-      chunkAlt.push(-1);
-    } else if (!firstChunks(PATTERN_TEXT[k], chunks, chunkAlt)) chunks.length = chunkAlt.length = from;
-    chunkFrom.push(from);
-  }
-  chunkFrom.push(chunks.length);
-  // Each chunk's first word (-1: none), each distinct chunk hashed once (1,900 chunks, 1,150 distinct). Most are
-  // one plain word; the others go through the tokenizer.
-  const chunkKey = new Int32Array(chunks.length);
-  const keyOf = new Map<string, number>();
-  const others: string[] = [];
-  const otherChunk: number[] = [];
-  for (let c = 0; c < chunks.length; c++) {
-    let key = keyOf.get(chunks[c]);
-    if (key === undefined) keyOf.set(chunks[c], (key = plainWordHash(chunks[c])));
-    chunkKey[c] = key;
-    if (key < 0) {
-      others.push(chunks[c]);
-      otherChunk.push(c);
-    }
-  }
-  const { h1: o1, first: at } = tokenHashesMany(others, false);
-  for (let o = 0; o < others.length; o++) chunkKey[otherChunk[o]] = at[o + 1] > at[o] ? o1[at[o]] : -1;
-
-  PAIR_KEY = new Int32Array(chunks.length + 64);
-  PAIR_PATTERN = new Int32Array(chunks.length + 64);
-  PAIR_ALT = new Int32Array(chunks.length + 64);
-  const addPair = (key: number, k: number, alt: number) => {
-    if (PAIRS > 0 && PAIR_KEY[PAIRS - 1] === key && PAIR_PATTERN[PAIRS - 1] === k && PAIR_ALT[PAIRS - 1] === alt)
-      return;
-    if (PAIRS === PAIR_KEY.length) {
-      const grow = (a: Int32Array) => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      PAIR_KEY = grow(PAIR_KEY);
-      PAIR_PATTERN = grow(PAIR_PATTERN);
-      PAIR_ALT = grow(PAIR_ALT);
-    }
-    PAIR_KEY[PAIRS] = key;
-    PAIR_PATTERN[PAIRS] = k;
-    PAIR_ALT[PAIRS++] = alt;
-    FIRST_WORD[key & 0xffff] |= PENDING_BIT;
-  };
-  for (let k = 0; k < PATTERN_TEXT.length; k++) {
-    let known = chunkFrom[k + 1] > chunkFrom[k];
-    for (let c = chunkFrom[k]; known && c < chunkFrom[k + 1]; c++) if (chunkKey[c] < 0) known = false;
-    if (known) {
-      for (let c = chunkFrom[k]; c < chunkFrom[k + 1]; c++) addPair(chunkKey[c], k, chunkAlt[c]);
-    } else {
-      // Rare: a first chunk without a word (or none at all). Hash every phrase of the pattern.
-      const { h1: all, first: from } = tokenHashesMany(
-        phrasesOf(patternAt(k), -1).map((ph) => ph.text),
-        false,
-      );
-      for (let q = 0; q + 1 < from.length; q++) if (from[q + 1] > from[q]) addPair(all[from[q]], k, -1);
-    }
-  }
-  return nearSet(NEGATORS)!;
-}
-
-/**
- * A pattern's phrases (those within one alternative of its leading {} group when `alt` >= 0), as the trie holds
- * them: expanded, with a final `$` turned into the end-of-clause flag.
- */
-function phrasesOf(p: Pattern, alt: number): { text: string; eoc: boolean }[] {
-  const phrases: string[] = [];
-  const group = alt >= 0 ? leadingGroup(p.pattern) : null;
-  if (p.metric !== undefined) phrases.push(p.pattern);
-  else if (group !== null) expand(group.head + group.alternatives[alt] + group.tail, phrases);
-  else expand(p.pattern, phrases);
-  const out: { text: string; eoc: boolean }[] = [];
-  for (const phrase of phrases) {
-    if (phrase === '') continue;
-    if (phrase.endsWith('$')) out.push({ text: phrase.slice(0, -1).trim(), eoc: true });
-    else out.push({ text: phrase, eoc: false });
-  }
-  return out;
+  return { PAIRS: pairs, PAIR_KEY: key, PAIR_PATTERN: pattern, PAIR_ALT: alt };
 }
 
 /** Filter slots whose first words compilePending() is to compile. */
@@ -310,7 +179,7 @@ export function compilePending(h1s: Int32Array, from: number, to: number): void 
     if (range.has(part(i))) continue;
     const from = texts.length;
     const p = patternAt(PAIR_PATTERN[i]);
-    for (const { text, eoc } of phrasesOf(p, PAIR_ALT[i])) {
+    for (const { text, eoc } of phrasesOf(p.pattern, p.metric !== undefined, PAIR_ALT[i])) {
       owners.push(p);
       texts.push(text);
       eocs.push(eoc);
@@ -396,7 +265,7 @@ function addEntry(
 }
 
 /** The negators' word set (first hash -> second hash). */
-export const NEGATOR_H2 = indexLexicon();
+export const NEGATOR_H2 = nearSet(NEGATORS)!;
 
 /** A negator within the 3 tokens before token `at`, in its clause ("never critical" is not "critical"). */
 export function negatedAt(buf: TokenBuffer, at: number): boolean {
