@@ -1,16 +1,23 @@
 // Writes the lexicon's first-word index (lambdas/domain/engine/lexicon-index.json) from the lexicon: `npm run
-// lexicon:index` after an edit of lambdas/domain/engine/lexicon.ts or lexicon-operations.ts. The engine refuses to load
-// an index built from another lexicon, and test/unit/lexicon-index.test.ts fails while the file differs from this.
-import { writeFileSync } from 'node:fs';
+// lexicon:index` after an edit of the lexicon (lexicon.ts, lexicon-operations.ts) or of how words are hashed
+// (tokens.ts). The engine refuses an index whose lexicon differs in pattern count or length; the unit tests, `npm run
+// eval` and `npm start` refuse any index that differs from what this writes.
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildLexiconIndex } from '../lambdas/domain/engine/lexicon-index';
-import type { LexiconIndexFile } from '../lambdas/domain/engine/lexicon-patterns';
+import { buildLexiconIndex } from '../lambdas/domain/engine/lexicon-index-build';
 
 export const LEXICON_INDEX_FILE = path.join(__dirname, '..', 'lambdas', 'domain', 'engine', 'lexicon-index.json');
 
 /** The file's text: one line, as the model files are. */
-export function lexiconIndexText(index: LexiconIndexFile = buildLexiconIndex()): string {
-  return `${JSON.stringify(index)}\n`;
+export function lexiconIndexText(): string {
+  return `${JSON.stringify(buildLexiconIndex())}\n`;
+}
+
+/** Exits with a message naming the command when the index lags the lexicon (for the eval and local mode). */
+export function exitIfLexiconIndexLags(): void {
+  if (readFileSync(LEXICON_INDEX_FILE, 'utf8') === lexiconIndexText()) return;
+  console.error('lambdas/domain/engine/lexicon-index.json lags the lexicon: run `npm run lexicon:index`');
+  process.exit(2);
 }
 
 if (require.main === module) {

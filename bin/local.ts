@@ -12,6 +12,7 @@ import { type Settings, SettingsError, parseLocalSettings, parseSettings } from 
 import { createService } from '../lambdas/service';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
 import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
+import { exitIfLexiconIndexLags } from './lexicon-index';
 
 const DEMO_PARTNER = 'demo';
 const DEMO_WORKSPACE = 'ws_demo';
@@ -41,6 +42,7 @@ async function seedDemo(admin: AdminService): Promise<{ key: string; firstStart:
 }
 
 async function main() {
+  exitIfLexiconIndexLags();
   let local: ReturnType<typeof parseLocalSettings>;
   let settings: Settings;
   try {

@@ -27,6 +27,7 @@ import { languageFigures } from './language';
 import { spamArchiveFigures } from './spam-archive';
 import { invariantTable } from './invariant-table';
 import { TEN_BINS, auroc, figure, printFigures, reliabilityTable, round, spearman, type Figure } from './report';
+import { exitIfLexiconIndexLags } from '../lexicon-index';
 
 const JSON_OUT = process.argv.includes('--json');
 const MARKDOWN = process.argv.includes('--markdown');
@@ -256,6 +257,7 @@ function scoreBugsByProject(cases: Case[]): Scored[] {
 }
 
 async function main() {
+  exitIfLexiconIndexLags();
   if (ONLY_WARM) {
     const warm = warmSources();
     printFigures('Goals of issue 31, warm, on held-out halves', warm.figures);

@@ -1,6 +1,6 @@
 // The import graph, read from the sources: dependencies point one way, the pure modules stay pure, nothing cycles,
 // and only the Lambda entry files read the environment.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -24,7 +24,10 @@ function importsOf(file: string): { local: string[]; packages: string[] } {
   const packages: string[] = [];
   for (const m of text.matchAll(IMPORT)) {
     const spec = m[1] ?? m[2];
-    if (spec.startsWith('.')) {
+    if (spec.startsWith('.') && spec.endsWith('.json')) {
+      // A data file (the engine's lexicon index): it must exist, and imports nothing.
+      if (!existsSync(resolve(ROOT, dirname(file), spec))) local.push(`${spec} (unresolved)`);
+    } else if (spec.startsWith('.')) {
       const base = relative(ROOT, resolve(ROOT, dirname(file), spec));
       local.push(FILES.find((f) => f === `${base}.ts` || f === `${base}/index.ts`) ?? `${base} (unresolved)`);
     } else packages.push(spec);

@@ -1,17 +1,17 @@
 // The lexicon's first-word index is a file (lambdas/domain/engine/lexicon-index.json, written by `npm run
 // lexicon:index`) so that module init does not build it. An index that lags the lexicon would leave the phrases of
 // new first words out of the trie without a word: this fails while the file differs from what the lexicon gives,
-// and the engine refuses to load an index whose lexicon's shape differs from its own.
+// and the engine refuses to load an index whose lexicon differs from its own in pattern count or length.
 import { readFileSync } from 'node:fs';
 import { LEXICON_INDEX_FILE, lexiconIndexText } from '../../bin/lexicon-index';
 import type { LexiconIndexFile } from '../../lambdas/domain/engine/lexicon-patterns';
 
 /** The file as lines, a triple each: a lag shows as the triples that differ, not as one 33 KB line. */
 function lines(text: string): string[] {
-  const { patterns, characters, pairs } = JSON.parse(text) as LexiconIndexFile;
+  const { patterns, characters, triples } = JSON.parse(text) as LexiconIndexFile;
   const out = [`${patterns} patterns, ${characters} characters`];
-  for (let i = 0; i < pairs.length; i += 3)
-    out.push(`word ${pairs[i]}: pattern ${pairs[i + 1]}, alternative ${pairs[i + 2]}`);
+  for (let i = 0; i < triples.length; i += 3)
+    out.push(`word ${triples[i]}: pattern ${triples[i + 1]}, alternative ${triples[i + 2]}`);
   return out;
 }
 
@@ -31,9 +31,12 @@ it('refuses to load an index built from another lexicon, naming the command that
   ]) {
     jest.isolateModules(() => {
       jest.doMock('../../lambdas/domain/engine/lexicon-index.json', () => stale);
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded afresh, in the isolated registry
-      expect(() => require('../../lambdas/domain/engine/lexicon-trie')).toThrow('run `npm run lexicon:index`');
-      jest.dontMock('../../lambdas/domain/engine/lexicon-index.json');
+      try {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded afresh, in the isolated registry
+        expect(() => require('../../lambdas/domain/engine/lexicon-trie')).toThrow('run `npm run lexicon:index`');
+      } finally {
+        jest.dontMock('../../lambdas/domain/engine/lexicon-index.json');
+      }
     });
   }
 });

@@ -2,7 +2,7 @@
 // counter, on generated text: ASCII, punctuation, apostrophes, Latin letters with two-unit folds (ß, æ), combining
 // marks, other scripts, surrogates, and texts long enough to hit the token cap.
 import fc from 'fast-check';
-import { MAX_TOKENS, TOKENIZER_INTERNALS, TokenBuffer, plainWordHash } from '../../lambdas/domain/engine/tokens';
+import { MAX_TOKENS, TOKENIZER_INTERNALS, TokenBuffer } from '../../lambdas/domain/engine/tokens';
 import { tokenizeWith } from '../support/reference-tokenizer';
 
 const PIECES = [
@@ -151,23 +151,6 @@ describe('fast tokenizer', () => {
         word ? [2, ch.toLowerCase().charCodeAt(0), ch.toLowerCase().charCodeAt(0), 0] : [1, 0, 0, 0],
       );
     }
-  });
-
-  // The lexicon's first words are hashed at module load without the tokenizer when they are plain words.
-  it('hashes a plain word as the tokenizer does, and declines anything else', () => {
-    const word = fc.stringMatching(/^[A-Za-z0-9]{1,12}$/);
-    fc.assert(
-      fc.property(fc.oneof(word, text), (s) => {
-        const buf = new TokenBuffer();
-        buf.reset();
-        buf.add(s, 0, s.length);
-        const oneToken = buf.count === 1 && buf.start[0] === 0 && buf.end[0] === s.length;
-        const plain = /^[A-Za-z0-9]+$/.test(s);
-        expect(plainWordHash(s)).toBe(plain ? buf.h1[0] : -1);
-        if (plain) expect(oneToken).toBe(true);
-      }),
-      { numRuns: 500 },
-    );
   });
 
   it('reads only the first `limit` characters', () => {

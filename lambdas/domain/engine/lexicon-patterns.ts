@@ -1,11 +1,12 @@
 // The lexicon's patterns as text: the list in lexicon order, their expansion into phrases, their possible first
-// chunks, and the first-word index's file. Read by the trie (lexicon-trie.ts) when it compiles phrases and by the first-word index's builder
-// (lexicon-index.ts).
+// chunks, and the shape of the first-word index's file. The trie (lexicon-trie.ts) lists the patterns at load and
+// expands them when it compiles phrases; the index's builder (lexicon-index-build.ts) reads their first chunks.
 import { LEXICON, METRIC_NOUNS } from './lexicon';
 
 /**
  * Every lexicon pattern ("{a,b} c|d" is two) in lexicon order, with its group (-1 - k for the k-th metric noun); and
- * the characters of the groups' phrases and the metric nouns, which with the count tells one lexicon from another.
+ * the characters of the groups' phrases and the metric nouns: with the count, a cheap check that an index was built
+ * from this lexicon (it misses an edit that keeps both, which the index's unit test and the eval catch).
  */
 export function lexiconPatterns(): { text: string[]; group: number[]; characters: number } {
   const text: string[] = [];
@@ -30,14 +31,14 @@ export function lexiconPatterns(): { text: string[]; group: number[]; characters
 
 /** lexicon-index.json. */
 export interface LexiconIndexFile {
-  /** lexiconPatterns()'s count and characters: the trie refuses an index built from another lexicon. */
+  /** lexiconPatterns()'s count and characters: the trie refuses an index whose lexicon differs in either. */
   patterns: number;
   characters: number;
   /**
-   * (first-word hash, pattern, alternative) triples, flat, in lexicon order: pattern `pattern` has phrases starting
-   * with the word; when `alternative` >= 0, all of them within that alternative of the pattern's leading {} group.
+   * (first-word hash, pattern, alternative), flat, in lexicon order: pattern `pattern` has phrases starting with the
+   * word; when `alternative` >= 0, all of them within that alternative of the pattern's leading {} group.
    */
-  pairs: number[];
+  triples: number[];
 }
 
 /** Appends the expansions of a lexicon pattern ("{a,b} c" -> "a c", "b c"), white space normalized. */

@@ -1,11 +1,12 @@
 // The lexicon compiled into a token trie (lexicon.ts holds the phrases; phrase-matcher.ts walks the trie).
-// Module load only marks each pattern's possible first words, read from lexicon-index.json (lexicon-index.ts builds
-// it); the phrases starting with a word enter the trie the first time a text contains that word (expanding and
+// Module load only marks each pattern's possible first words, read from lexicon-index.json (lexicon-index-build.ts
+// builds it); the phrases starting with a word enter the trie the first time a text contains that word (expanding and
 // hashing all 3,100 phrases at load cost 20 to 30 ms of init). Phrases with one first word share a branch, so
 // compiling them together, in lexicon order, gives the very trie an eager build gives
 // (test/unit/scorer-lexicon.test.ts compares the two).
 import type { Source } from '../signal';
 import { IGNORE, LEXICON, METRIC_NOUNS, NEGATORS } from './lexicon';
+import LEXICON_INDEX from './lexicon-index.json';
 import { type LexiconIndexFile, lexiconPatterns, phrasesOf } from './lexicon-patterns';
 import { REASON_CODES, type ReasonCode } from './reason-codes';
 import { tokenHashesMany } from './token-hashes';
@@ -127,23 +128,25 @@ function nearSet(words: string | undefined): Map<number, number> | null {
   return set;
 }
 
-/** Reads lexicon-index.json, once it is known to be built from this lexicon, and marks its first words pending. */
+/**
+ * Reads lexicon-index.json and marks its first words pending. Checks first that every lexicon code is a reason code,
+ * and that the index was built from a lexicon of this one's pattern count and length.
+ */
 function readIndex() {
   for (const group of LEXICON)
     if (group.code !== IGNORE && !CODE_INDEX.has(group.code))
       throw new Error(`lexicon code ${group.code} is not in REASON_CODES`);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a data file, required as the model files are
-  const index = require('./lexicon-index.json') as LexiconIndexFile;
+  const index: LexiconIndexFile = LEXICON_INDEX;
   if (index.patterns !== PATTERN_TEXT.length || index.characters !== PATTERN_CHARACTERS)
     throw new Error('lexicon-index.json was built from another lexicon: run `npm run lexicon:index`');
-  const pairs = index.pairs.length / 3;
+  const pairs = index.triples.length / 3;
   const key = new Int32Array(pairs);
   const pattern = new Int32Array(pairs);
   const alt = new Int32Array(pairs);
   for (let i = 0; i < pairs; i++) {
-    key[i] = index.pairs[3 * i];
-    pattern[i] = index.pairs[3 * i + 1];
-    alt[i] = index.pairs[3 * i + 2];
+    key[i] = index.triples[3 * i];
+    pattern[i] = index.triples[3 * i + 1];
+    alt[i] = index.triples[3 * i + 2];
     FIRST_WORD[key[i] & 0xffff] |= PENDING_BIT;
   }
   return { PAIRS: pairs, PAIR_KEY: key, PAIR_PATTERN: pattern, PAIR_ALT: alt };

@@ -322,25 +322,6 @@ function tokenizeUnits(buf: TokenBuffer, T: Uint16Array, field: number, n: numbe
 }
 
 /**
- * The first hash tokenizing `word` gives, when the word is one token of ASCII letters and digits only; -1 for
- * anything else (empty, punctuation, an apostrophe, non-ASCII), which needs the tokenizer. Less plain than hashing
- * through the tokenizer, for the init goal (docs/performance.md): module load hashes the lexicon's 1,900 first words,
- * and through the tokenizer they had V8 optimize it during init. test/unit/scorer-tokenizer.test.ts checks it
- * against the tokenizer.
- */
-export function plainWordHash(word: string): number {
-  if (word.length === 0) return -1;
-  let a = FNV_OFFSET;
-  for (let i = 0; i < word.length; i++) {
-    const c = word.charCodeAt(i);
-    const f = c < 128 ? FAST[c] : 0; // ASCII: the folded letter or digit, 0 for a separator
-    if (f === 0) return -1;
-    a = Math.imul(a ^ f, FNV_PRIME);
-  }
-  return a & MASK30;
-}
-
-/**
  * The tokenizer's tables and loop, for the reference tokenizer the tests compare it with
  * (test/support/reference-tokenizer.ts). Not used on the request path.
  */
