@@ -77,8 +77,10 @@ function initTimeMs(file: string, firstCall?: { signal: Signal; now: string }): 
 
 /** The part of the analyze bundle an input file belongs to (models, lexicon, engine code, our code, libraries). */
 function partOf(input: string): string {
+  // The lexicon, its first-word index (a data file, not a model) and the code that lists its patterns.
+  if (/lambdas\/domain\/engine\/lexicon(-operations|-patterns)?\.ts$|lexicon-index\.json$/.test(input))
+    return 'engine_lexicon';
   if (/lambdas\/domain\/engine\/[^/]+\.json$/.test(input)) return 'engine_models';
-  if (/lambdas\/domain\/engine\/lexicon(-operations)?\.ts$/.test(input)) return 'engine_lexicon';
   if (/lambdas\/domain\/engine\//.test(input)) return 'engine_code';
   if (/^lambdas\//.test(input) || input.includes('/lambdas/')) return 'service_code';
   const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
