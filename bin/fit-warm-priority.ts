@@ -41,11 +41,11 @@ export interface Source {
 export const SEEDS = ['inner', 'inner2'];
 
 /** The inner halves of a taught half: inside each label, by hash of `inner:` + id, every other one. */
-export function innerHalves(rows: readonly RankedDecision[], seed: string): [RankedDecision[], RankedDecision[]] {
-  const byLabel = new Map<string, RankedDecision[]>();
+export function innerHalves<T extends { id: string; label: string }>(rows: readonly T[], seed: string): [T[], T[]] {
+  const byLabel = new Map<string, T[]>();
   for (const r of rows) byLabel.set(r.label, [...(byLabel.get(r.label) ?? []), r]);
-  const a: RankedDecision[] = [];
-  const b: RankedDecision[] = [];
+  const a: T[] = [];
+  const b: T[] = [];
   for (const label of [...byLabel.keys()].sort())
     byLabel
       .get(label)!
@@ -55,8 +55,8 @@ export function innerHalves(rows: readonly RankedDecision[], seed: string): [Ran
 }
 
 /** Every inner split of a taught half as (teaching, decided) pairs: each seed's two halves, both ways. */
-export const innerSplits = (taught: readonly RankedDecision[]): [RankedDecision[], RankedDecision[]][] =>
-  SEEDS.flatMap((seed) => {
+export const innerSplits = <T extends { id: string; label: string }>(taught: readonly T[]): [T[], T[]][] =>
+  SEEDS.flatMap((seed): [T[], T[]][] => {
     const [a, b] = innerHalves(taught, seed);
     return [
       [a, b],
