@@ -8,6 +8,7 @@
 // each source by the regression fitted on the other sources of its kind (leave one source out).
 //   npx tsx bin/warm-ceiling.ts [--features=words|sketch|sketch-all] [--counts] [--cold]
 import type { Priority } from '../lambdas/domain/decision';
+import { MAX_SKETCH_FEATURES, TEXT_BUCKETS } from '../lambdas/domain/learning/sketch';
 import { innerSplits } from './fit-warm-priority';
 import { type RankedRow, loadRankedAlerts, loadRankedBugs } from './severity-data';
 import { taughtPriority, warmHalves } from './eval/warm-sources';
@@ -52,7 +53,7 @@ const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`
 const FEATURES = arg('features') ?? 'words';
 const featuresOf: (r: RankedRow) => string[] =
   FEATURES === 'sketch'
-    ? (r) => sketchFeatures(r, 96)
+    ? (r) => sketchFeatures(r, MAX_SKETCH_FEATURES)
     : FEATURES === 'sketch-all'
       ? (r) => sketchFeatures(r, Infinity)
       : words;
@@ -122,7 +123,7 @@ function logistic(train: readonly RankedRow[], test: readonly RankedRow[], l2: n
 
 /**
  * Naive Bayes from counts only (what a workspace may keep): each class's log share of the teaching plus `temper` times
- * the mean log-likelihood per feature (alpha-smoothed over 2^14 buckets, as the sketch's); backs off to the most
+ * the mean log-likelihood per feature (smoothed by 0.1 over as many buckets as a sketch has); backs off to the most
  * common class unless another beats it by `margin` nats.
  */
 function naiveBayes(train: readonly RankedRow[], test: readonly RankedRow[], temper: number, margin: number): number[] {
@@ -146,7 +147,7 @@ function naiveBayes(train: readonly RankedRow[], test: readonly RankedRow[], tem
     const z = [-Infinity, -Infinity, -Infinity, -Infinity];
     for (const k of live) {
       let t = 0;
-      for (const x of f) t += Math.log(((counts.get(x)?.[k] ?? 0) + 0.1) / (total[k] + 0.1 * 16_384));
+      for (const x of f) t += Math.log(((counts.get(x)?.[k] ?? 0) + 0.1) / (total[k] + 0.1 * TEXT_BUCKETS));
       z[k] = (temper * t) / Math.max(1, f.length) + Math.log((docs[k] + 0.5) / (train.length + 0.5 * live.length));
     }
     const best = live.reduce((a, k) => (z[k] > z[a] ? k : a), common);
