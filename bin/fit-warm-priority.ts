@@ -64,7 +64,7 @@ export const innerSplits = <T extends { id: string; label: string }>(taught: rea
     ];
   });
 
-export const commonOf = (rows: readonly RankedDecision[]): Priority => {
+export const commonOf = (rows: readonly Pick<RankedDecision, 'level' | 'levels'>[]): Priority => {
   const counts = new Map<Priority, number>();
   for (const d of rows) counts.set(taughtPriority(d), (counts.get(taughtPriority(d)) ?? 0) + 1);
   return [...counts].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0][0];

@@ -9,7 +9,7 @@
 //   npx tsx bin/warm-ceiling.ts [--features=words|sketch|sketch-all] [--counts] [--cold]
 import type { Priority } from '../lambdas/domain/decision';
 import { MAX_SKETCH_FEATURES, TEXT_BUCKETS } from '../lambdas/domain/learning/sketch';
-import { innerSplits } from './fit-warm-priority';
+import { commonOf, innerSplits } from './fit-warm-priority';
 import { type RankedRow, loadRankedAlerts, loadRankedBugs } from './severity-data';
 import { taughtPriority, warmHalves } from './eval/warm-sources';
 import { spearman } from './eval/report';
@@ -141,7 +141,7 @@ function naiveBayes(train: readonly RankedRow[], test: readonly RankedRow[], tem
     }
   }
   const live = [0, 1, 2, 3].filter((k) => docs[k] > 0);
-  const common = live.reduce((a, k) => (docs[k] > docs[a] ? k : a));
+  const common = RANK[commonOf(train)];
   return test.map((r) => {
     const f = featuresOf(r);
     const z = [-Infinity, -Infinity, -Infinity, -Infinity];
@@ -172,11 +172,10 @@ function warm(): void {
     const mine = rows.filter((r) => r.kind === kind);
     for (const group of [...new Set(mine.map((r) => r.group))]) {
       const { taught, tested } = warmHalves(mine.filter((r) => r.group === group));
-      const counts = [0, 0, 0, 0];
-      for (const r of taught) counts[classOf(r)]++;
       const truth = tested.map(classOf);
       const share = (pred: readonly number[]) => pred.filter((p, i) => p === truth[i]).length / truth.length;
-      const constant = share(truth.map(() => argmax(counts)));
+      const common = RANK[commonOf(taught)];
+      const constant = share(truth.map(() => common));
       // The weight that decides the inner splits best (their decisions pooled), never the tested half.
       let l2 = L2[0];
       let bestInner = -1;
