@@ -14,17 +14,24 @@ const CHECKS: Check[] = ['key', 'scope', listBodyCheck(BATCH_BODY)];
 export function analyzeBatchRoute(deps: Dependencies): RouteHandler {
   const { decisionBatch, workspaceAccess, workspaces, telemetry } = deps;
   return apiHandler(deps, CHECKS, async (request) => {
-    const { event, principal } = request;
+    const { principal } = request;
     const nowMs = Date.now();
     // One request of the key's limit per signal, before any signal is checked.
-    const { items: signals, idempotencyKey } = await takeListBody(BATCH_BODY, request);
+    const body = await takeListBody(BATCH_BODY, request);
+    const signals = body.items;
     const outcome = await analyzeBatch(
       signals,
       principal,
-      { validateSignal, workspaceAccess, workspaces, store: decisionBatch },
+      {
+        validateSignal: (raw, receivedAtMs, index) => body.checkItem(index, validateSignal(raw, receivedAtMs)),
+        workspaceAccess,
+        workspaces,
+        store: decisionBatch,
+      },
       {
         nowMs,
-        idempotency: idempotencyKey !== undefined ? idempotencyRequest(idempotencyKey, event.body) : undefined,
+        idempotency:
+          body.idempotencyKey !== undefined ? idempotencyRequest(body.idempotencyKey, body.request) : undefined,
       },
     );
     if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');

@@ -32,10 +32,12 @@ type ItemVerdict =
 
 const notAllowed = () => ({ code: 'WORKSPACE_NOT_ALLOWED', message: DEFAULT_MESSAGE.WORKSPACE_NOT_ALLOWED });
 
-/** A raw item checked as single analyze checks its body: the signal, or every problem with it. */
+/** A raw item checked as single analyze checks its body: the signal, or every problem with it (the item's `index`
+ * places them in the body). */
 export type SignalValidator = (
   raw: unknown,
   receivedAtMs: number,
+  index: number,
 ) => { ok: true; signal: Signal } | { ok: false; details: ErrorDetail[] };
 
 /** What judging a batch's signals needs: the validator, the grant check and, when given, each workspace's policy and model. */
@@ -48,6 +50,7 @@ interface JudgeDeps {
 /** One signal, as analyze would judge it: the workspace grant first, then validation, then the decision. */
 async function judge(
   raw: unknown,
+  index: number,
   principal: Principal,
   deps: JudgeDeps,
   nowMs: number,
@@ -57,7 +60,7 @@ async function judge(
   const workspaceId =
     raw !== null && typeof raw === 'object' ? (raw as { workspace_id?: unknown }).workspace_id : undefined;
   if (typeof workspaceId === 'string' && !(await access.allows(principal, workspaceId))) return { error: notAllowed() };
-  const validation = deps.validateSignal(raw, nowMs);
+  const validation = deps.validateSignal(raw, nowMs, index);
   if (!validation.ok) {
     return { error: { code: 'VALIDATION_ERROR', ...boundedDetails('This signal is not valid.', validation.details) } };
   }
@@ -73,7 +76,7 @@ export async function analyzeBatch(
   options: { nowMs: number; idempotency?: IdempotencyRequest },
 ): Promise<BatchOutcome> {
   const verdicts: ItemVerdict[] = [];
-  for (const raw of signals) verdicts.push(await judge(raw, principal, deps, options.nowMs));
+  for (const [index, raw] of signals.entries()) verdicts.push(await judge(raw, index, principal, deps, options.nowMs));
   const decisions = verdicts.flatMap((v) => ('decision' in v ? [v.decision] : []));
   const items: BatchItemRecord[] = verdicts.map((v) =>
     'decision' in v ? { id: v.decision.decision_id } : { error: v.error },
@@ -124,7 +127,7 @@ export async function analyzeBatch(
       continue;
     }
     if (!decision) {
-      const verdict = await judge(signals[index], principal, deps, saved.createdMs, item.id);
+      const verdict = await judge(signals[index], index, principal, deps, saved.createdMs, item.id);
       if (!('decision' in verdict)) {
         if (verdict.error.code !== 'WORKSPACE_NOT_ALLOWED')
           throw new Error('a replayed batch item no longer validates');

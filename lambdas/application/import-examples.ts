@@ -4,14 +4,14 @@
 // decision is made or stored and no text is kept.
 import type { ErrorDetail } from '../contract/errors';
 import { labelDeltas } from '../domain/learning/label-delta';
-import { type LearnedField, MAX_LABELS } from '../domain/learning/model';
+import type { LearnedField } from '../domain/learning/model';
 import { sketchSignal } from '../domain/learning/sketch';
 import type { CachedWorkspace, WorkspaceCache } from '../domain/learning/workspace-cache';
 import type { AuditEntry, ModelWriteStore } from '../domain/learning/model-writes';
 import { type FeedbackFields, ModelBusyError } from '../domain/ports';
 import { AGAIN, type RetryPolicy, RetriesExhausted, retrying } from '../domain/retry';
 import { applyOwnEntry } from './model-learning';
-import { labelsPerField } from './record-feedback';
+import { LABEL_LIMIT_MESSAGE, labelsPerField, pastLimit } from './record-feedback';
 
 /** Resets during one import are rare: three attempts, as before, now with a wait between them. */
 const RESET_RETRY: RetryPolicy = { attempts: 3, baseMs: 10, capMs: 40, budgetMs: 2_000 };
@@ -38,6 +38,8 @@ export interface ImportOptions {
   nowMs: number;
   /** The idempotency record's key and the request's hash (the same key with another body is a conflict). */
   idempotency?: { pk: string; requestHash: string };
+  /** Writes an example's problems for the caller (the HTTP route: as paths into its body); as they are by default. */
+  itemDetails?: (index: number, details: ErrorDetail[]) => ErrorDetail[];
   /** The audit event for this import (its counts), written in the transaction that records it. */
   audit?: (counts: { examples: number; learned: number; labels: number }) => AuditEntry | undefined;
 }
@@ -54,23 +56,30 @@ export interface ValidExample {
  * The answer with every example that names a new label past a field's MAX_LABELS refused (it teaches nothing; docs/
  * partners.md, "Importing your history, and forgetting it"), and the examples left to teach.
  */
-function withinLimits(answer: ImportAnswer, valid: ValidExample[], workspace: CachedWorkspace) {
+function withinLimits(
+  answer: ImportAnswer,
+  valid: ValidExample[],
+  workspace: CachedWorkspace,
+  itemDetails: NonNullable<ImportOptions['itemDetails']>,
+) {
   const known = labelsPerField(workspace);
   const data = [...answer.data];
   const kept = valid.filter((example) => {
     const named = Object.entries(example.labels) as [LearnedField, string][];
-    const past = named.find(
-      ([field, label]) => !known.get(field)?.has(label) && (known.get(field)?.size ?? 0) >= MAX_LABELS,
-    );
+    const past = named.find(([field, label]) => pastLimit(known, field, label));
     if (!past) {
       for (const [field, label] of named) known.set(field, (known.get(field) ?? new Set()).add(label));
       return true;
     }
-    const message = `a workspace learns at most ${MAX_LABELS} labels per field; this one would be one more`;
+    const message = LABEL_LIMIT_MESSAGE;
     if (example.index !== undefined)
       data[example.index] = {
         index: example.index,
-        error: { code: 'VALIDATION_ERROR', message, details: [{ field: `labels.${past[0]}`, message }] },
+        error: {
+          code: 'VALIDATION_ERROR',
+          message,
+          details: itemDetails(example.index, [{ field: `labels.${past[0]}`, message }]),
+        },
       };
     return false;
   });
@@ -89,7 +98,12 @@ export async function learnExamples(
   const attempt = async (): Promise<ImportOutcome | typeof AGAIN> => {
     const workspace = await deps.workspaces.get(workspaceId);
     const generation = workspace.state.generation ?? 0;
-    const { answer, kept } = withinLimits(validated, valid, workspace);
+    const { answer, kept } = withinLimits(
+      validated,
+      valid,
+      workspace,
+      options.itemDetails ?? ((_, details) => details),
+    );
     const deltas = labelDeltas(kept.map((v) => ({ sketch: sketchSignal(workspace.key, v.signal), labels: v.labels })));
     const result = await deps.store.applyImport({
       workspaceId,

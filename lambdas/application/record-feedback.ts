@@ -1,13 +1,18 @@
 // The feedback use case: record what a decision should have been (replacing earlier feedback) and move the decision's
 // counts in its workspace's model to the new labels, unless the workspace's policy turned learning off. A workspace
-// learns at most MAX_LABELS labels per field; feedback naming more is still recorded, just not learned.
+// learns at most MAX_LABELS labels per field; feedback naming a new label past that is refused, as an import's example
+// is (docs/partners.md, "Importing your history, and forgetting it").
 import { type LearnedField, MAX_LABELS } from '../domain/learning/model';
 import type { CachedWorkspace } from '../domain/learning/workspace-cache';
 import type { FeedbackFields, FeedbackRecorded, FeedbackStore, FeedbackTarget } from '../domain/ports';
 import { AGAIN, RetriesExhausted, retrying } from '../domain/retry';
 
 export type FeedbackOutcome =
-  ({ kind: 'recorded'; target: FeedbackTarget; learned: FeedbackFields } & FeedbackRecorded) | { kind: 'busy' };
+  | ({ kind: 'recorded'; target: FeedbackTarget; learned: FeedbackFields } & FeedbackRecorded)
+  | { kind: 'busy' }
+  | { kind: 'past_limit'; fields: LearnedField[] };
+
+export const LABEL_LIMIT_MESSAGE = `a workspace learns at most ${MAX_LABELS} labels per field; this one would be one more`;
 
 /** How many labels of each field the model holds. */
 export function labelsPerField(workspace: CachedWorkspace): Map<LearnedField, Set<string>> {
@@ -19,7 +24,12 @@ export function labelsPerField(workspace: CachedWorkspace): Map<LearnedField, Se
   return out;
 }
 
-/** The labels a decision counts in the model after this feedback. */
+/** Whether `label` would be a new label of `field` in a model whose fields already hold MAX_LABELS. */
+export const pastLimit = (known: Map<LearnedField, Set<string>>, field: LearnedField, label: string): boolean =>
+  !known.get(field)?.has(label) && (known.get(field)?.size ?? 0) >= MAX_LABELS;
+
+/** The labels a decision counts in the model after this feedback (a label past the limit that another container's
+ * model holds and this one's does not yet is left out here, not refused). */
 export function labelsToLearn(
   fields: FeedbackFields,
   previous: FeedbackFields,
@@ -29,8 +39,7 @@ export function labelsToLearn(
   const known = labelsPerField(workspace);
   const out: FeedbackFields = {};
   for (const [field, label] of Object.entries(fields) as [LearnedField, string][]) {
-    const held = known.get(field);
-    if (held?.has(label) || previous[field] === label || (held?.size ?? 0) < MAX_LABELS) out[field] = label;
+    if (previous[field] === label || !pastLimit(known, field, label)) out[field] = label;
   }
   return out;
 }
@@ -48,6 +57,11 @@ export async function recordFeedback(
   const current = (t: FeedbackTarget): FeedbackTarget =>
     t.learnedGeneration === generation ? t : { ...t, learned: {} };
   let target = current(first);
+  const known = labelsPerField(workspace);
+  const past = (Object.entries(fields) as [LearnedField, string][]).filter(
+    ([field, label]) => target.learned[field] !== label && pastLimit(known, field, label),
+  );
+  if (past.length) return { kind: 'past_limit', fields: past.map(([field]) => field) };
   // Concurrent feedback on one decision: the loser re-reads the decision's target after the retry policy's wait.
   const busy = { kind: 'busy' } as const;
   try {

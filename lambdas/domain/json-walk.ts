@@ -66,6 +66,8 @@ const PATH_ENDS = 20;
 interface Place {
   parent?: Place;
   key: string | number;
+  /** The place two levels down from the body that holds this one (itself at that depth): a list body's item. */
+  item?: Place;
 }
 
 function pathOf(place: Place): string {
@@ -76,15 +78,24 @@ function pathOf(place: Place): string {
   return `${jsonPath(keys.slice(0, PATH_ENDS))}…${jsonPath(keys.slice(-PATH_ENDS)).replace(/^(?!\[)/, '.')}`;
 }
 
+/** A forbidden key removed from a body: where it was, and the list item holding it when the body is a list's. */
+export interface DroppedKey {
+  /** Its JSON path (docs/partners.md, "Errors"), or the bare key past the first paths of its item or body. */
+  field: string;
+  /** In a body `{"<list>": [...]}`, the list and the index of the item that held it. */
+  item?: { list: string; index: number };
+}
+
 /**
  * Removes every forbidden key from parsed JSON (JSON.parse defines them as plain own properties; it never sets a
  * prototype), anywhere in it, and returns one entry per key removed, in document order (a removed value is not
- * searched): the JSON paths of the first `pathsFor` (docs/partners.md, "Errors"; a deep one is elided in the
- * middle), the bare key for the rest, which error details never show, so that a body of 60,000 such keys costs
- * no 60,000 paths.
+ * searched): the JSON paths of the first `pathsFor` of each list item and of the rest of the body
+ * (docs/partners.md, "Errors"; a deep one is elided in the middle), the bare key for the others, which error details
+ * never show, so that a body of 60,000 such keys costs no 60,000 paths.
  */
-export function dropForbiddenKeys(value: unknown, pathsFor: number = MAX_ERROR_DETAILS): string[] {
-  const found: string[] = [];
+export function dropForbiddenKeys(value: unknown, pathsFor: number = MAX_ERROR_DETAILS): DroppedKey[] {
+  const found: DroppedKey[] = [];
+  const pathsWritten = new Map<Place | undefined, number>();
   // One entry per key still to visit, the next in document order on top (a pre-order walk without recursion).
   const stack: { holder: Record<string, unknown>; place: Place }[] = [];
   const visit = (node: unknown, parent?: Place) => {
@@ -92,8 +103,11 @@ export function dropForbiddenKeys(value: unknown, pathsFor: number = MAX_ERROR_D
     const holder = node as Record<string, unknown>;
     const keys = Object.keys(holder);
     const array = Array.isArray(node);
-    for (let i = keys.length - 1; i >= 0; i--)
-      stack.push({ holder, place: { parent, key: array ? Number(keys[i]) : keys[i] } });
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const place: Place = { parent, key: array ? Number(keys[i]) : keys[i] };
+      place.item = parent === undefined ? undefined : parent.parent === undefined ? place : parent.item;
+      stack.push({ holder, place });
+    }
   };
   visit(value);
   while (stack.length) {
@@ -101,7 +115,13 @@ export function dropForbiddenKeys(value: unknown, pathsFor: number = MAX_ERROR_D
     const key = String(place.key);
     const child = holder[key];
     if (isForbiddenKey(key, child)) {
-      found.push(found.length < pathsFor ? pathOf(place) : key);
+      const item = place.item && typeof place.item.key === 'number' ? place.item : undefined;
+      const written = pathsWritten.get(item) ?? 0;
+      pathsWritten.set(item, written + 1);
+      found.push({
+        field: written < pathsFor ? pathOf(place) : key,
+        ...(item ? { item: { list: String(item.parent!.key), index: item.key as number } } : {}),
+      });
       delete holder[key];
     } else visit(child, place);
   }

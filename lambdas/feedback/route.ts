@@ -4,9 +4,9 @@
 import type { Dependencies } from '../dependencies';
 import { DECISION_ID_PATTERN } from '../domain/ids';
 import { type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError, unavailable, validInput } from '../http/errors';
+import { ApiError, unavailable, validInput, validationError } from '../http/errors';
 import { validateFeedback } from '../http/feedback-schema';
-import { recordFeedback } from '../application/record-feedback';
+import { LABEL_LIMIT_MESSAGE, recordFeedback } from '../application/record-feedback';
 import { applyOwnEntry } from '../application/model-learning';
 
 export function feedbackRoute(deps: Dependencies): RouteHandler {
@@ -33,6 +33,8 @@ export function feedbackRoute(deps: Dependencies): RouteHandler {
       }
       const outcome = await recordFeedback(target, fields, feedbackStore, workspace, createdAt);
       if (outcome.kind === 'busy') throw unavailable();
+      if (outcome.kind === 'past_limit')
+        throw validationError(outcome.fields.map((field) => ({ field, message: LABEL_LIMIT_MESSAGE })));
       // This container decides with what was just learned at once (its cached model takes the same change, no
       // reload); other containers within WORKSPACE_CACHE_TTL_SECONDS.
       const cached = workspaces.peek(workspaceId);

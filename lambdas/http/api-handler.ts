@@ -10,7 +10,7 @@ import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Principal } from '../domain/principal';
 import { routeForKey } from '../contract/routes';
 import { type Telemetry, describeError } from '../observability';
-import { dropForbiddenKeys } from '../domain/json-walk';
+import { type DroppedKey, dropForbiddenKeys } from '../domain/json-walk';
 import { decodeVerdict } from './auth-context';
 import { ApiError, type HttpResponse, errorResponse, toApiError, unavailable } from './errors';
 import type { RateLimiter, RateOutcome } from '../application/rate-limiter';
@@ -31,11 +31,11 @@ export interface ApiRequest {
   /** Present on routes whose checks include 'key'. */
   principal: Principal;
   /**
-   * Keys the JSON body held that could poison an object's prototype (`__proto__`, `constructor.prototype`), as
-   * JSON paths. They were dropped while parsing; the route refuses them with its own validation error
-   * (validationError), after the workspace check.
+   * Keys the JSON body held that could poison an object's prototype (`__proto__`, `constructor.prototype`). They were
+   * dropped while parsing; the route refuses them with its own validation error (validationError), after the
+   * workspace check, or a list body with the error of the item that held them.
    */
-  forbiddenKeys: string[];
+  forbiddenKeys: DroppedKey[];
   /**
    * Spends `n` requests of the key's rate limit, or throws `429 RATE_LIMITED` having spent none. Only for routes
    * whose checks leave out 'rate-limit' (a batch, whose size is known from its body); every other route spends one
@@ -78,7 +78,7 @@ export interface EdgeDependencies {
 
 type RequestContext = Context & {
   principal?: Principal;
-  forbiddenKeys?: string[];
+  forbiddenKeys?: DroppedKey[];
   rateLimitHeaders?: Record<string, string>;
 };
 type MiddyRequest = middy.Request<ApiEvent, HttpResponse, Error, RequestContext>;

@@ -9,6 +9,7 @@ import {
   UNAVAILABLE_RETRY_AFTER_SECONDS,
   boundedDetails,
 } from '../contract/errors';
+import type { DroppedKey } from '../domain/json-walk';
 
 export type { ErrorCode, ErrorDetail };
 export { boundedDetails };
@@ -34,12 +35,14 @@ export const unavailable = (): ApiError =>
  * The one way a request's VALIDATION_ERROR is built: the keys the JSON parser dropped (`__proto__`,
  * `constructor.prototype`) first, each with the same message, then the route's own details.
  */
-export function validationError(details: ErrorDetail[], forbiddenKeys: readonly string[] = []): ApiError {
-  return new ApiError('VALIDATION_ERROR', undefined, [
-    ...forbiddenKeys.map((field) => ({ field, message: 'this key is not allowed' })),
-    ...details,
-  ]);
+export function validationError(details: ErrorDetail[], forbiddenKeys: readonly DroppedKey[] = []): ApiError {
+  return new ApiError('VALIDATION_ERROR', undefined, [...forbiddenKeys.map(forbiddenKeyDetail), ...details]);
 }
+
+export const forbiddenKeyDetail = ({ field }: DroppedKey): ErrorDetail => ({
+  field,
+  message: 'this key is not allowed',
+});
 
 /**
  * A route's checked body once it and its header (Idempotency-Key, If-Match) are valid and no key was dropped;
@@ -48,7 +51,7 @@ export function validationError(details: ErrorDetail[], forbiddenKeys: readonly 
 export function validInput<T extends { ok: true }>(
   body: T | { ok: false; details: ErrorDetail[] },
   headerProblem: ErrorDetail | undefined,
-  forbiddenKeys: readonly string[],
+  forbiddenKeys: readonly DroppedKey[],
 ): T {
   if (body.ok && !headerProblem && !forbiddenKeys.length) return body;
   throw validationError([...(body.ok ? [] : body.details), ...(headerProblem ? [headerProblem] : [])], forbiddenKeys);

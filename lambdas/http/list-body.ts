@@ -3,10 +3,10 @@
 // here, with the Idempotency-Key header; each item is checked on its own afterwards. Such a route spends one request
 // of the key's limit per item once the envelope is valid and before any item (docs/partners.md, "Scopes and rate
 // limits"), so a refusal stores nothing.
-import { jsonPath } from '../domain/json-walk';
+import { type DroppedKey, jsonPath } from '../domain/json-walk';
 import type { ApiRequest, Check } from './api-handler';
-import type { Validated } from './body-validation';
-import { type ErrorDetail, validInput } from './errors';
+import { type Validated, detailsUnder } from './body-validation';
+import { type ErrorDetail, forbiddenKeyDetail, validInput } from './errors';
 import { validateIdempotencyKey } from './signal-schema';
 
 export interface ListBody {
@@ -28,28 +28,70 @@ export function listEnvelope(spec: ListBody, body: unknown): Validated<{ items: 
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return { ok: false, details: [{ field: '(body)', message: messages.notObject }] };
   }
+  const items = (body as Record<string, unknown>)[field];
+  const listProblem: ErrorDetail | undefined =
+    items === undefined && messages.missing
+      ? { field, message: messages.missing }
+      : !Array.isArray(items) || items.length < 1 || items.length > max
+        ? { field, message: messages.invalid }
+        : undefined;
+  // In document order (docs/partners.md, "Errors"); a missing list last.
   const details: ErrorDetail[] = [];
   for (const key of Object.keys(body)) {
     if (key !== field) details.push({ field: jsonPath([key]), message: messages.unknownField });
+    else if (listProblem) details.push(listProblem);
   }
-  const items = (body as Record<string, unknown>)[field];
-  if (items === undefined && messages.missing) details.push({ field, message: messages.missing });
-  else if (!Array.isArray(items) || items.length < 1 || items.length > max) {
-    details.push({ field, message: messages.invalid });
-  }
+  if (items === undefined && listProblem) details.push(listProblem);
   return details.length ? { ok: false, details } : { ok: true, items: items as unknown[] };
+}
+
+/** A valid list body's items, ready to be checked one by one. */
+export interface ListItems {
+  items: unknown[];
+  idempotencyKey: string | undefined;
+  /** What the Idempotency-Key covers: the body, with the keys dropped from its items, so a fixed body is another. */
+  request: unknown;
+  /**
+   * An item's own check as the answer reports it (docs/partners.md, "Errors"): each field a path into the body
+   * (`signals[3].subject`), and the forbidden keys the item held, each a problem of that item alone.
+   */
+  checkItem: <T>(index: number, checked: Validated<T>) => Validated<T>;
+  /** An item's problems found later (a label past the limit), written as `checkItem` writes them. */
+  itemDetails: (index: number, details: ErrorDetail[]) => ErrorDetail[];
 }
 
 /**
  * The items of a valid list body and the request's Idempotency-Key, with one request of the key's limit spent per
- * item; otherwise one VALIDATION_ERROR (envelope, header and dropped keys together) or 429, having spent none.
+ * item; otherwise one VALIDATION_ERROR (envelope, header and dropped keys outside the items together) or 429, having
+ * spent none.
  */
 export async function takeListBody(
   spec: ListBody,
   { event, forbiddenKeys, consumeRateLimit }: ApiRequest,
-): Promise<{ items: unknown[]; idempotencyKey: string | undefined }> {
+): Promise<ListItems> {
   const idempotencyKey = event.headers['idempotency-key'];
-  const { items } = validInput(listEnvelope(spec, event.body), validateIdempotencyKey(idempotencyKey), forbiddenKeys);
+  const inItem = (key: DroppedKey) => key.item !== undefined && key.item.list === spec.field;
+  const { items } = validInput(
+    listEnvelope(spec, event.body),
+    validateIdempotencyKey(idempotencyKey),
+    forbiddenKeys.filter((key) => !inItem(key)),
+  );
   await consumeRateLimit(items.length);
-  return { items, idempotencyKey };
+  const itemDetails = (index: number, details: ErrorDetail[]) => detailsUnder(`${spec.field}[${index}]`, details);
+  const dropped = new Map<number, ErrorDetail[]>();
+  for (const key of forbiddenKeys.filter(inItem)) {
+    const index = key.item!.index;
+    if (!dropped.has(index)) dropped.set(index, []);
+    dropped.get(index)!.push(forbiddenKeyDetail(key));
+  }
+  return {
+    items,
+    idempotencyKey,
+    request: dropped.size ? { body: event.body, dropped_keys: forbiddenKeys.map((key) => key.field) } : event.body,
+    checkItem: (index, checked) => {
+      const details = [...(dropped.get(index) ?? []), ...(checked.ok ? [] : itemDetails(index, checked.details))];
+      return details.length ? { ok: false, details } : checked;
+    },
+    itemDetails,
+  };
 }

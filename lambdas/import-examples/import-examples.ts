@@ -14,11 +14,9 @@ import {
 import { validateFeedback } from '../http/feedback-schema';
 import { type ErrorDetail, boundedDetails } from '../http/errors';
 import { jsonPath } from '../domain/json-walk';
-import type { Validated } from '../http/body-validation';
+import { type Validated, detailsUnder } from '../http/body-validation';
 
 const EXAMPLE_FIELDS = new Set(['signal', 'labels']);
-const prefixed = (prefix: string, details: ErrorDetail[]) =>
-  details.map((d) => ({ ...d, field: d.field.startsWith('[') ? `${prefix}${d.field}` : `${prefix}.${d.field}` }));
 
 /** One example's signal and labels, or what is wrong with it (every problem at once). */
 export function validateExample(raw: unknown, workspaceId: string, nowMs: number): Validated<ValidExample> {
@@ -39,29 +37,36 @@ export function validateExample(raw: unknown, workspaceId: string, nowMs: number
       details.push({ field: 'signal.workspace_id', message: "must be the path's workspace_id or left out" });
     } else {
       signal = validateSignal({ ...given, workspace_id: workspaceId }, nowMs);
-      if (!signal.ok) details.push(...prefixed('signal', signal.details));
+      if (!signal.ok) details.push(...detailsUnder('signal', signal.details));
     }
   }
   let labels: ReturnType<typeof validateFeedback> | undefined;
   if (example.labels === undefined) details.push({ field: 'labels', message: 'is required' });
   else {
     labels = validateFeedback(example.labels);
-    if (!labels.ok) details.push(...prefixed('labels', labels.details));
+    if (!labels.ok) details.push(...detailsUnder('labels', labels.details));
   }
   if (details.length || !signal?.ok || !labels?.ok) return { ok: false, details };
   return { ok: true, signal: signal.signal, labels: labels.fields };
 }
 
+/**
+ * `checkItem` lets the HTTP route write each example's problems as paths into its body (`examples[3].signal.source`)
+ * with the forbidden keys the example held; the admin CLI's errors name the file's line instead.
+ */
 export async function importExamples(
   workspaceId: string,
   examples: unknown[],
   deps: ImportDeps,
-  options: ImportOptions,
+  options: ImportOptions & {
+    checkItem?: (index: number, checked: Validated<ValidExample>) => Validated<ValidExample>;
+  },
 ): Promise<ImportOutcome> {
   const data: ImportItem[] = [];
   const valid: ValidExample[] = [];
+  const checkItem = options.checkItem ?? ((_index, checked) => checked);
   examples.forEach((raw, index) => {
-    const v = validateExample(raw, workspaceId, options.nowMs);
+    const v = checkItem(index, validateExample(raw, workspaceId, options.nowMs));
     if (v.ok) {
       valid.push({ ...v, index });
       data.push({ index, status: 'learned' });

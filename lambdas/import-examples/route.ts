@@ -22,20 +22,23 @@ export function importExamplesRoute(deps: Dependencies): RouteHandler {
     const nowMs = Date.now();
     const workspaceId = event.pathParameters?.workspace_id ?? '';
     // One request of the key's limit per example, before any example is checked.
-    const { items: examples, idempotencyKey } = await takeListBody(IMPORT_BODY, request);
+    const body = await takeListBody(IMPORT_BODY, request);
+    const { items: examples, idempotencyKey } = body;
 
     // docs/partners.md, "Importing your history, and forgetting it": the path's workspace is part of the request the
     // key covers, so the same key on another workspace is 409 IDEMPOTENCY_CONFLICT, like another body.
     const idem =
       idempotencyKey === undefined
         ? undefined
-        : idempotencyRequest(idempotencyKey, { workspace_id: workspaceId, body: event.body });
+        : idempotencyRequest(idempotencyKey, { workspace_id: workspaceId, body: body.request });
     const outcome = await importExamples(
       workspaceId,
       examples,
       { workspaces, store },
       {
         nowMs,
+        checkItem: body.checkItem,
+        itemDetails: body.itemDetails,
         idempotency: idem && {
           pk: `${ITEM_PREFIX.idempotency}${principal.partner_id}#${idem.keyHash}`,
           requestHash: idem.requestHash,

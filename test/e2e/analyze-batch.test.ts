@@ -45,8 +45,8 @@ it('answers each item in input order: decisions for good signals, errors for bad
     'VALIDATION_ERROR',
     'VALIDATION_ERROR',
   ]);
-  expect(reply.json.data[1].error.details).toEqual([{ field: 'source', message: expect.any(String) }]);
-  expect(reply.json.data[5].error.details).toEqual([{ field: 'extra', message: expect.any(String) }]);
+  expect(reply.json.data[1].error.details).toEqual([{ field: 'signals[1].source', message: expect.any(String) }]);
+  expect(reply.json.data[5].error.details).toEqual([{ field: 'signals[5].extra', message: expect.any(String) }]);
   expect(reply.json.data[2].error.details).toBeUndefined();
   expect(await decisionCount()).toBe(before + 2);
 });

@@ -145,11 +145,11 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
     expect(reply.json.data[7]).toEqual({ index: 7, status: 'learned' });
     const errorAt = (i: number) => reply.json.data[i].error;
     for (const i of [1, 2, 3, 4, 5, 6]) expect(errorAt(i).code).toBe('VALIDATION_ERROR');
-    expect(errorAt(1).details).toEqual([{ field: 'labels', message: 'is required' }]);
-    expect(errorAt(2).details[0].field).toBe('signal.workspace_id');
-    expect(errorAt(3).details[0].field).toBe('signal.source');
-    expect(errorAt(4).details[0].field).toBe('labels.category');
-    expect(errorAt(5).details).toEqual([{ field: 'extra', message: 'is not a field of an example' }]);
+    expect(errorAt(1).details).toEqual([{ field: 'examples[1].labels', message: 'is required' }]);
+    expect(errorAt(2).details[0].field).toBe('examples[2].signal.workspace_id');
+    expect(errorAt(3).details[0].field).toBe('examples[3].signal.source');
+    expect(errorAt(4).details[0].field).toBe('examples[4].labels.category');
+    expect(errorAt(5).details).toEqual([{ field: 'examples[5].extra', message: 'is not a field of an example' }]);
     expect(await labelDocs('ws_imp')).toEqual({ 'category:customs_hold': 1, 'queue:logistics': 1, 'priority:high': 1 });
   });
 

@@ -9,7 +9,7 @@ import { type Service, createService } from '../../lambdas/service';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
-import { call } from '../support/http';
+import { call, expectError } from '../support/http';
 import { partnerWithKey, testSettings } from '../support/local-api';
 
 type Fault = 'lost' | 'unsent';
@@ -194,9 +194,22 @@ it('an example naming a new label past the per-field limit is refused, and the r
   expect(out.status).toBe(200);
   expect(out.json.learned).toBe(1);
   expect(out.json.data[0].error.code).toBe('VALIDATION_ERROR');
-  expect(out.json.data[0].error.details[0].field).toBe('labels.category');
+  expect(out.json.data[0].error.details[0].field).toBe('examples[0].labels.category');
   expect(out.json.data[1]).toEqual({ index: 1, status: 'learned' });
   const held = await examples(ws);
   expect(held['category:one_too_many']).toBeUndefined();
   expect(held['category:topic_7']).toBe(2);
+
+  // Feedback naming a new label past the limit is refused the same way; one the workspace holds is learned.
+  const id = await decide(ws, 1);
+  const refused = await api('POST', `/decisions/${id}/feedback`, { queue: 'billing', category: 'one_too_many' });
+  expectError(refused, 400, 'VALIDATION_ERROR');
+  expect(refused.json.error.details).toEqual([
+    { field: 'category', message: 'a workspace learns at most 600 labels per field; this one would be one more' },
+  ]);
+  expect((await api('POST', `/decisions/${id}/feedback`, { category: 'topic_7' })).status).toBe(200);
+  const after = await examples(ws);
+  expect(after['category:one_too_many']).toBeUndefined();
+  expect(after['queue:billing']).toBeUndefined();
+  expect(after['category:topic_7']).toBe(3);
 });

@@ -14,18 +14,35 @@ const t = useApiWithKey('details-bounded', ['ws_a']);
 const post = (path: string, rawBody: string) =>
   call(t.api.baseUrl, 'POST', path, { key: t.key, rawBody, headers: { 'content-type': 'application/json' } });
 
-it('answers a batch of 60,000 prototype keys with 100 JSON paths, a count, and under 64 KiB', async () => {
+it("answers a batch of 60,000 prototype keys with the envelope's problem alone, under 64 KiB", async () => {
+  // The keys sit inside the signals, so they are the signals' own problems; an envelope of 60,000 signals is refused
+  // before any signal is checked (docs/partners.md, "Analyzing in batches").
   const rawBody = `{"signals":[${Array(60_000).fill('{"__proto__":1}').join(',')}]}`;
   expect(rawBody.length).toBeGreaterThan(950_000);
   const reply = await post('/signals/analyze-batch', rawBody);
   expectError(reply, 400, 'VALIDATION_ERROR');
   expect(Buffer.byteLength(reply.text)).toBeLessThanOrEqual(MAX_REFUSAL_BYTES);
-  const fields = reply.json.error.details.map((d: { field: string }) => d.field);
-  expect(fields).toHaveLength(MAX_DETAILS);
-  expect(fields.slice(0, 3)).toEqual(['signals[0].__proto__', 'signals[1].__proto__', 'signals[2].__proto__']);
-  expect(fields[99]).toBe('signals[99].__proto__');
-  // 60,000 keys and the envelope's own problem (over 100 signals).
-  expect(reply.json.error.message).toContain('60001 problems');
+  expect(reply.json.error.details.map((d: { field: string }) => d.field)).toEqual(['signals']);
+});
+
+it('answers 45,000 prototype keys in 100 signals with 100 JSON paths and a count per signal', async () => {
+  const signal = `{${Array(450)
+    .fill(0)
+    .map((_, i) => `"k${i}":{"__proto__":1}`)
+    .join(',')}}`;
+  const rawBody = `{"signals":[${Array(100).fill(signal).join(',')}]}`;
+  expect(rawBody.length).toBeGreaterThan(950_000);
+  const reply = await post('/signals/analyze-batch', rawBody);
+  expect(reply.status).toBe(200);
+  expect(reply.json.data).toHaveLength(100);
+  for (const [index, item] of reply.json.data.entries()) {
+    expect(item.error.code).toBe('VALIDATION_ERROR');
+    const fields = item.error.details.map((d: { field: string }) => d.field);
+    expect(fields).toHaveLength(MAX_DETAILS);
+    expect(fields.slice(0, 2)).toEqual([`signals[${index}].k0.__proto__`, `signals[${index}].k1.__proto__`]);
+    // 450 prototype keys, the 450 keys holding them (not fields of a signal), workspace_id and source missing.
+    expect(item.error.message).toContain('It has 902 problems');
+  }
 });
 
 it('answers a policy with 400 problems with the first 100, in document order, and their count', async () => {
@@ -45,18 +62,74 @@ it('answers a policy with 400 problems with the first 100, in document order, an
 });
 
 it('keeps a refusal under 64 KiB when the paths themselves are huge', async () => {
-  // Each prototype key sits under a key of 300 control characters, each written `\u0001` in the path: 150 paths of
+  // Each prototype key sits under a key of 300 control characters, each written `\u0001` in the path: 120 paths of
   // 1,800 characters and more, past 64 KiB together unless clipped.
   const long = JSON.stringify('\u0001'.repeat(300));
-  const rawBody = `{"signals":[${Array(150).fill(`{${long}:{"__proto__":1}}`).join(',')}]}`;
-  const reply = await post('/signals/analyze-batch', rawBody);
+  const rawBody = `{"workspace_id":"ws_a","source":"email","subject":"x","metadata":{${Array.from(
+    { length: 120 },
+    (_, i) => `"m${i}":{${long}:{"__proto__":1}}`,
+  ).join(',')}}}`;
+  const reply = await post('/signals/analyze', rawBody);
   expectError(reply, 400, 'VALIDATION_ERROR');
   expect(Buffer.byteLength(reply.text)).toBeLessThanOrEqual(MAX_REFUSAL_BYTES);
   expect(reply.json.error.details.length).toBeGreaterThan(0);
   const first: string = reply.json.error.details[0].field;
-  expect(first.startsWith('signals[0]["\\u0001')).toBe(true);
+  expect(first.startsWith('metadata.m0["\\u0001')).toBe(true);
   expect(first.length).toBeLessThanOrEqual(200); // clipped, with an ellipsis
-  expect(reply.json.error.message).toMatch(/It has 151 problems; details lists the first \d+\./);
+  // 120 prototype keys, and metadata over its 16 KiB.
+  expect(reply.json.error.message).toMatch(/It has 121 problems; details lists the first \d+\./);
+});
+
+it('gives a prototype key inside one signal of a batch to that signal alone', async () => {
+  const rawBody = JSON.stringify({
+    signals: [
+      { workspace_id: 'ws_a', source: 'email', subject: 'ok' },
+      { workspace_id: 'ws_a', source: 'email', subject: 'x', metadata: { a: 1 } },
+    ],
+  }).replace('"a":1', '"constructor":{"prototype":1}');
+  const reply = await post('/signals/analyze-batch', rawBody);
+  expect(reply.status).toBe(200);
+  expect(reply.json.data[0].decision.workspace_id).toBe('ws_a');
+  expect(reply.json.data[1].error.details).toEqual([
+    { field: 'signals[1].metadata.constructor', message: 'this key is not allowed' },
+  ]);
+});
+
+it('gives a prototype key inside one example of an import to that example alone', async () => {
+  const example = { signal: { source: 'email', subject: 'Customs hold' }, labels: { category: 'customs' } };
+  const rawBody = JSON.stringify({ examples: [example, { ...example, labels: { category: 'x' } }] }).replace(
+    '"category":"x"',
+    '"category":"customs","__proto__":{}',
+  );
+  const reply = await post('/workspaces/ws_a/examples', rawBody);
+  expect(reply.status).toBe(200);
+  expect(reply.json.learned).toBe(1);
+  expect(reply.json.data).toEqual([
+    { index: 0, status: 'learned' },
+    {
+      index: 1,
+      error: expect.objectContaining({
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'examples[1].labels.__proto__', message: 'this key is not allowed' }],
+      }),
+    },
+  ]);
+});
+
+it('replays a batch whose prototype key was dropped only for the same body, not for the body without it', async () => {
+  const signal = { workspace_id: 'ws_a', source: 'email', subject: 'Invoice overdue', metadata: { a: 1 } };
+  const clean = JSON.stringify({ signals: [signal] });
+  const withKey = clean.replace('"a":1', '"a":1,"__proto__":{}');
+  const send = (rawBody: string) =>
+    call(t.api.baseUrl, 'POST', '/signals/analyze-batch', {
+      key: t.key,
+      rawBody,
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'dropped-key-1' },
+    });
+  const first = await send(withKey);
+  expect(first.json.data[0].error.details[0].field).toBe('signals[0].metadata.__proto__');
+  expect((await send(withKey)).headers.get('idempotent-replayed')).toBe('true');
+  expectError(await send(clean), 409, 'IDEMPOTENCY_CONFLICT');
 });
 
 it('names nested prototype keys by their JSON path', async () => {

@@ -21,10 +21,11 @@ describe('over HTTP', () => {
   it('analyze {}: both required fields are missing; an unknown field is still named as unknown', async () => {
     const reply = await call(t.api.baseUrl, 'POST', '/signals/analyze', { key: t.key, body: { subjekt: 'x' } });
     expectError(reply, 400, 'VALIDATION_ERROR');
+    // The body's own fields in its order, then the missing ones (docs/partners.md, "Errors").
     expect(reply.json.error.details).toEqual([
+      { field: 'subjekt', message: 'is not a field of a signal' },
       { field: 'workspace_id', message: 'is required' },
       { field: 'source', message: 'is required' },
-      { field: 'subjekt', message: 'is not a field of a signal' },
     ]);
   });
 
@@ -34,7 +35,7 @@ describe('over HTTP', () => {
       body: { signals: [{ workspace_id: 'ws_a', subject: 'x' }] },
     });
     expect(reply.status).toBe(200);
-    expect(reply.json.data[0].error.details).toEqual([{ field: 'source', message: 'is required' }]);
+    expect(reply.json.data[0].error.details).toEqual([{ field: 'signals[0].source', message: 'is required' }]);
   });
 
   it('a policy keyword without its weight, a category without its name: each is required', async () => {

@@ -11,6 +11,17 @@ function detailsFor(input: unknown) {
 }
 
 describe('signal validation', () => {
+  it('names every unknown field and every problem, in the order the body holds them', () => {
+    const body = { zz: 1, workspace_id: 'ws_acme', source: 'fax', subjekt: 'x', subject: 7, a: 2 };
+    expect(detailsFor(body).map((d) => d.field)).toEqual(['zz', 'source', 'subjekt', 'subject', 'a']);
+    expect(detailsFor({ b: 1, a: 2 })).toEqual([
+      { field: 'b', message: 'is not a field of a signal' },
+      { field: 'a', message: 'is not a field of a signal' },
+      { field: 'workspace_id', message: 'is required' },
+      { field: 'source', message: 'is required' },
+    ]);
+  });
+
   it('accepts a minimal signal and defaults received_at to the time of receipt, in UTC', () => {
     const result = validateSignal({ workspace_id: 'ws_1', source: 'task', body: 'Ship it' }, NOW);
     expect(result).toEqual({

@@ -4,7 +4,7 @@
 // A cached model carries prediction's index of these counts (prediction-index.ts); applyChanges keeps it in step.
 import type { Sketch } from './sketch';
 
-/** The labels a workspace learns at most per field; an example naming more is refused, feedback is not learned. */
+/** The labels a workspace learns at most per field; an example or a feedback naming more is refused. */
 export const MAX_LABELS = 600;
 
 export const LEARNED_FIELDS = ['category', 'queue', 'priority', 'recommended_action'] as const;
