@@ -13,11 +13,17 @@ export interface Telemetry {
   /** Absent when metrics are disabled (local mode, tests). */
   metrics?: Metrics;
   /**
-   * Counts one event under a metric with its one dimension. The count is stored on the Powertools instance and
-   * flushed as one EMF line when the invocation ends (the `logMetrics` middleware), as Powertools intends: a
-   * Lambda instance serves one invocation at a time, so a request's dimensions cannot mix with another's.
+   * Counts one event under a metric with its one dimension. Counts are totalled per dimension value until
+   * `publishCounts`, at the invocation's end: a Lambda instance serves one invocation at a time, so a request's
+   * counts cannot mix with another's.
    */
   count(metric: MetricName, dimensionValue: string): void;
+  /**
+   * Publishes the counts since the last call through the shared Powertools instance, one EMF line per dimension value
+   * (a line holds one value per dimension: Powertools overwrites a dimension added twice, so a batch's decisions,
+   * one count per priority, would all land under the last priority counted). Writes nothing when nothing was counted.
+   */
+  publishCounts(): void;
   /** X-Ray segments for the share of requests traced (lambdas/tracing.ts); does nothing while tracing is off. */
   tracer: Tracer;
 }
@@ -73,6 +79,8 @@ export function createTelemetry(
   const metrics = settings.metricsEnabled
     ? new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME })
     : undefined;
+  /** Totals since the last publish: dimension name, then its value, then metric name. */
+  const pending = new Map<string, Map<string, Map<string, number>>>();
   return {
     logger,
     metrics,
@@ -80,8 +88,21 @@ export function createTelemetry(
     count(metric, dimensionValue) {
       if (!metrics) return;
       const { name, dimension } = METRICS[metric];
-      metrics.addDimension(dimension, dimensionValue);
-      metrics.addMetric(name, MetricUnit.Count, 1);
+      let values = pending.get(dimension);
+      if (!values) pending.set(dimension, (values = new Map<string, Map<string, number>>()));
+      let totals = values.get(dimensionValue);
+      if (!totals) values.set(dimensionValue, (totals = new Map<string, number>()));
+      totals.set(name, (totals.get(name) ?? 0) + 1);
+    },
+    publishCounts() {
+      if (!metrics) return;
+      for (const [dimension, values] of pending)
+        for (const [value, totals] of values) {
+          metrics.addDimension(dimension, value);
+          for (const [name, total] of totals) metrics.addMetric(name, MetricUnit.Count, total);
+          metrics.publishStoredMetrics();
+        }
+      pending.clear();
     },
   };
 }

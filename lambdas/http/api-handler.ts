@@ -6,7 +6,6 @@ import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Principal } from '../domain/principal';
 import { routeForKey } from '../contract/routes';
 import { type Telemetry, describeError } from '../observability';
@@ -164,14 +163,12 @@ async function spend(limiter: RateLimiter, context: RequestContext, n: number): 
 }
 
 /**
- * Flushes the counts a request added as one EMF line, as Powertools' `logMetrics` does, but writes nothing for a
- * request that counted none, where `logMetrics` logs a warning: a log event on most routes' every answer (a
- * feedback's cost, docs/performance.md "Log bytes").
+ * Flushes the counts a request added, one EMF line per dimension value (`Telemetry.publishCounts`), as Powertools'
+ * `logMetrics` flushes, but writes nothing for a request that counted none, where `logMetrics` logs a warning: a log
+ * event on most routes' every answer (a feedback's cost, docs/performance.md "Log bytes").
  */
-function publishCounts(metrics: Metrics): middy.MiddlewareObj<ApiEvent, HttpResponse, Error, RequestContext> {
-  const publish = () => {
-    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
-  };
+function publishCounts(telemetry: Telemetry): middy.MiddlewareObj<ApiEvent, HttpResponse, Error, RequestContext> {
+  const publish = () => telemetry.publishCounts();
   return { after: publish, onError: publish };
 }
 
@@ -185,7 +182,7 @@ export function apiHandler(
   const { logger, metrics } = telemetry;
   const chain = middy<ApiEvent, HttpResponse, Error, RequestContext>();
   // Outermost, so its onError runs last and flushes the counts the error mapping added.
-  if (metrics) chain.use(publishCounts(metrics));
+  if (metrics) chain.use(publishCounts(telemetry));
   chain.use(injectLambdaContext(logger, { resetKeys: true })).before((request) => {
     logger.appendKeys({ request_id: requestIdOf(request.event) });
     normalizeHeaders(request);

@@ -268,6 +268,34 @@ it('publishes decisions by priority and refusals by code as CloudWatch metrics (
   for (const m of emfLines(output)) expect(m._aws.CloudWatchMetrics[0].Dimensions[0]).toHaveLength(2);
 });
 
+it("publishes a mixed batch's decisions as one count per priority, each under its own dimension", async () => {
+  const spam = {
+    workspace_id: 'ws_a',
+    source: 'support_message',
+    body: 'WINNER!! You have been selected to receive a 900 GBP prize reward! To claim call 09061701461 now',
+  };
+  const before = hostOutput.length;
+  const reply = await call(baseUrl, 'POST', '/signals/analyze-batch', {
+    key,
+    body: { signals: [urgentSignal(), urgentSignal(), spam, urgentSignal()] },
+  });
+  expect(reply.status).toBe(200);
+  const priorities = reply.json.data.map((item: { decision: { priority: string } }) => item.decision.priority);
+  expect(priorities).toEqual(['critical', 'critical', 'low', 'critical']);
+  // The batch's output is all in once the next request's log line is (the analyze after it logs its decision id).
+  const next = await call(baseUrl, 'POST', '/signals/analyze', { key, body: urgentSignal() });
+  const all = await outputWhere((o) => o.includes(next.json.decision_id));
+  const output = all.slice(before, all.indexOf(next.json.decision_id));
+  const decisions = emfLines(output)
+    .filter((m) => m._aws.CloudWatchMetrics[0].Metrics.some((d: { Name: string }) => d.Name === 'Decisions'))
+    .map((m) => ({ priority: m.priority, count: m.Decisions, dimensions: m._aws.CloudWatchMetrics[0].Dimensions }));
+  expect(decisions.sort((a, b) => a.priority.localeCompare(b.priority))).toEqual([
+    { priority: 'critical', count: 3, dimensions: [['service', 'priority']] },
+    { priority: 'low', count: 1, dimensions: [['service', 'priority']] },
+  ]);
+  expect(output).not.toContain('has already been added');
+});
+
 it('writes nothing for a request that counted no metric: no Powertools warning line each such answer', async () => {
   const analyzed = await call(baseUrl, 'POST', '/signals/analyze', { key, body: urgentSignal() });
   const before = hostOutput.length;
