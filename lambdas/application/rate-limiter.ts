@@ -5,6 +5,7 @@
 // used lately and at most 15% of the limit, so tokens stranded in other instances cannot push a key sending 80% of its
 // limit over the counter's ceiling while at most 3 instances hold unspent blocks (80% + 2 × 15% ≤ 110%; see
 // docs/operations.md). Limits under 100 are counted exactly: one conditional write per request, ceiling = the limit.
+// Leases are kept per (key, window length, limit): tokens leased under a limit are spent only under that limit.
 import type { Principal } from '../domain/principal';
 import { LruMap } from '../domain/lru';
 import type { RateCounterStore } from '../domain/ports';
@@ -53,8 +54,18 @@ export class RateLimiter {
     this.states = new LruMap(options.maxKeys ?? 10_000);
   }
 
+  /**
+   * The limit is part of the state's identity (docs/partners.md, Scopes and rate limits: a changed limit takes effect
+   * within AUTH_CACHE_TTL_SECONDS): tokens leased under an old, higher limit would otherwise keep being spent after the
+   * limit is lowered. Under a new limit the next request leases from the shared counter, whose ceiling is the new
+   * limit's, and what the counter already holds this window counts against it.
+   */
+  private stateId(keyId: string, rate: RateLimit): string {
+    return `${keyId}\n${rate.window_seconds}\n${rate.limit}`;
+  }
+
   private state(keyId: string, rate: RateLimit, windowIndex: number): KeyState {
-    const id = `${keyId}\n${rate.window_seconds}`;
+    const id = this.stateId(keyId, rate);
     let s = this.states.get(id);
     if (s && s.windowIndex > windowIndex) {
       // A request of a window that has ended here (it straggled across the boundary): a state of its own, kept
@@ -89,7 +100,7 @@ export class RateLimiter {
   headers(principal: Principal, nowMs: number = this.clock()): Record<string, string> {
     const rate = principal.rate_limit;
     if (!rate) return {};
-    return this.headersFor(rate, this.states.peek(`${principal.key_id}\n${rate.window_seconds}`), nowMs);
+    return this.headersFor(rate, this.states.peek(this.stateId(principal.key_id, rate)), nowMs);
   }
 
   /** Spends `n` requests of the key's limit in the window of `nowMs`; all or nothing. Unlimited keys cost nothing. */
@@ -106,7 +117,7 @@ export class RateLimiter {
     // docs/partners.md, "Scopes and rate limits": a request larger than the whole limit spends nothing and leaves the
     // window as it was, so its headers are those of a request that spent nothing (r is what remains, not 0).
     if (n > rate.limit) {
-      const s = this.states.peek(`${principal.key_id}\n${rate.window_seconds}`);
+      const s = this.states.peek(this.stateId(principal.key_id, rate));
       const remaining = this.remaining(rate, s, nowMs);
       return {
         allowed: false,

@@ -173,3 +173,45 @@ it('refuses a request that needs more than the whole limit, and an unlimited key
   expect(outcome).toMatchObject({ allowed: false, reason: 'larger_than_limit' });
   expect(await instances[0].service.dependencies.rateLimiter.consume(principal, 5)).toMatchObject({ allowed: true });
 });
+
+it('a lowered limit applies to tokens leased under the old one; a raised or removed limit applies at once', async () => {
+  // One more instance, without the key cache, so a changed limit reaches its next request.
+  const service = createService(testSettings(tables, { authCacheTtlSeconds: 0 }), { clock });
+  const server = await startLocalServer({ port: 0, handlers: service });
+  try {
+    const send = async (key: string, count: number) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const res = await fetch(`${server.baseUrl}/decisions/dec_malformed`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        await res.arrayBuffer();
+        statuses.push(res.status);
+      }
+      return statuses;
+    };
+    const { key, key_id } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '1000/h' });
+    // An hour of steady use sizes this instance's blocks at their largest (15% of 1,000): the next hour's first
+    // request leases 150 tokens and spends one.
+    now = FUTURE + 4 * HOUR;
+    expect(accepted(await send(key, 300))).toBe(300);
+    now += HOUR;
+    expect(await send(key, 1)).toEqual([404]);
+
+    // Lowered to 100/h in the same hour: at most 110 accepted in the window, the 149 unspent tokens of the old limit
+    // included, and the rest refused with 429.
+    await admin.setRateLimit(key_id, '100/h');
+    const lowered = await send(key, 200);
+    expect(1 + accepted(lowered)).toBeLessThanOrEqual(110);
+    expect(lowered.filter((s) => s !== 404 && s !== 429)).toEqual([]);
+
+    // Raised to 1,000/h: more than the old 100 fit at once; removed: nothing counted.
+    await admin.setRateLimit(key_id, '1000/h');
+    expect(accepted(await send(key, 200))).toBe(200);
+    await admin.setRateLimit(key_id, null);
+    expect(accepted(await send(key, 50))).toBe(50);
+  } finally {
+    await server.close();
+    service.close();
+  }
+});
