@@ -103,7 +103,9 @@ export class LearningFolder {
   /** A conditional write's outcome, its write units counted: false when its condition was false. */
   private async landed(write: Promise<object>): Promise<boolean> {
     try {
-      this.stats.writeUnits += consumedUnits(await write);
+      // Awaited first: `+= consumedUnits(await write)` would read the sum before the wait and lose concurrent writes'.
+      const out = await write;
+      this.stats.writeUnits += consumedUnits(out);
       return true;
     } catch (err) {
       if (conditionFailed(err)) return false;

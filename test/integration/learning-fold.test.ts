@@ -178,3 +178,22 @@ it('a forget deletes the entries it leaves unfolded (they have no expiry of thei
   // The reset's own entry is left: it expires 30 days after it was written.
   expect(left.Items?.map((i) => [String(i.sk).slice(16), i.expires_at !== undefined])).toEqual([['r.1', true]]);
 });
+
+it("a fold's write units are every write's, its label updates and expiries running at once", async () => {
+  const ws = 'ws_fold_units';
+  for (let i = 0; i < 6; i++) await teach(a, await decide(a, ws, i), ['refund', 'card_declined', 'billing'][i % 3]);
+  let counted = 0;
+  const send = tables.client.send.bind(tables.client) as (command: unknown) => Promise<{ ConsumedCapacity?: unknown }>;
+  const counting = Object.create(tables.client) as typeof tables.client;
+  (counting as { send: unknown }).send = async (command: { constructor: { name: string } }) => {
+    const out = await send(command);
+    const units = [out.ConsumedCapacity ?? []].flat() as { CapacityUnits?: number }[];
+    if (command.constructor.name === 'UpdateCommand') counted += units.reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
+    return out;
+  };
+  const folder = new LearningFolder(counting, learning);
+  await folder.fold(ws, Date.now() + OVERLAP_MS + 1);
+  // The claim, 3 labels, 6 expiries and the mark.
+  expect(counted).toBeGreaterThanOrEqual(11);
+  expect(folder.stats.writeUnits).toBe(counted);
+});
