@@ -1,8 +1,8 @@
 // Two containers on one workspace, and folds (docs/learning.md, "Storage layout"): a container's check applies what
 // another taught exactly once, its own feedback at once; a fold, run twice at once or left half done by a crash and
 // run again, leaves a new load with the same counts as before it. What TTL deletes is only what a fold summed, however
-// long the workspace sees no request.
-import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+// long the workspace sees no request. A check whose policy read failed reads it again at the next check.
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { analyzeSignal } from '../../lambdas/application/analyze-signal';
 import { applyOwnEntry } from '../../lambdas/application/model-learning';
 import { learningTableOf } from '../../lambdas/contract/settings';
@@ -196,4 +196,32 @@ it("a fold's write units are every write's, its label updates and expiries runni
   // The claim, 3 labels, 6 expiries and the mark.
   expect(counted).toBeGreaterThanOrEqual(11);
   expect(folder.stats.writeUnits).toBe(counted);
+});
+
+it('a check whose policy read failed reads the policy again at the next check', async () => {
+  const ws = 'ws_fold_policy';
+  // One failed GetItem of the policy, injected: DynamoDB Local cannot be made to throttle or time out one read.
+  let failPolicyRead = false;
+  const send = tables.client.send.bind(tables.client) as (command: unknown) => Promise<unknown>;
+  const flaky = Object.create(tables.client) as typeof tables.client;
+  (flaky as { send: unknown }).send = async (command: unknown) => {
+    if (failPolicyRead && command instanceof GetCommand && String(command.input.Key?.pk).startsWith('policy#')) {
+      failPolicyRead = false;
+      throw Object.assign(new Error('injected: throttled'), { name: 'ThrottlingException' });
+    }
+    return send(command);
+  };
+  const c = createService(testSettings(tables), { client: flaky });
+  const cached = (await c.dependencies.workspaces.get(ws)).state;
+  expect(cached.policy.version).toBe(0);
+  const policy = { blocked_senders: ['evil@x.example'], learning: false };
+  await a.dependencies.workspaceStore.putPolicy(ws, policy, undefined, new Date().toISOString(), { actor: 'test' });
+  const store = c.dependencies.workspaceStore;
+  failPolicyRead = true;
+  await expect(store.refreshState(ws, cached)).rejects.toThrow('injected');
+  const next = await store.refreshState(ws, cached);
+  expect(next?.policy).toMatchObject({ version: 1, blocked_senders: ['evil@x.example'], learning: false });
+  // Read once: the check after that reads it no more.
+  expect(await store.refreshState(ws, next!)).toBeUndefined();
+  c.close();
 });
