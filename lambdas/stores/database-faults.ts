@@ -13,6 +13,9 @@ const RETRYABLE_NAMES = new Set([
   'RequestTimeout',
   'RequestTimeoutException',
   'TransactionConflictException',
+  // A transaction with the same client token still running (the SDK's resend of one whose answer was lost): a retry
+  // a moment later gets its outcome (docs/learning.md, "Corrections at the price of a write").
+  'TransactionInProgressException',
 ]);
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',

@@ -1,7 +1,8 @@
 // Folding a workspace's entries into its label items (docs/learning.md, "Folding"), exactly once whoever runs it and
 // however often. A fold claims a window (the model item's `fw`: entries after its mark `f` up to a time OVERLAP_MS in
 // the past, so every entry of the window has landed); each label item takes the window's counts with its own mark `w`
-// (an update conditional on `w` below the window's end: a second run skips it); then the model item's mark moves.
+// (an update conditional on `w` below the window's end: a second run skips it); then the window's entries get their
+// expiry (none before: a count TTL deleted unfolded would be lost); then the model item's mark moves.
 // A fold left in flight by a crashed runner is run again by the next one, FOLD_TAKEOVER_MS after its claim.
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { OVERLAP_MS } from '../domain/learning/entries';
@@ -9,7 +10,15 @@ import { journalDeltas } from '../domain/learning/label-delta';
 import { type LabelDelta, addDelta } from '../domain/learning/model';
 import { conditionFailed } from './database-faults';
 import { consumedUnits } from './dynamodb-client';
-import { MODEL_KEY, countAttributes, countsFrom, countsKey, getModel, queryEntries } from './learning-items';
+import {
+  MODEL_KEY,
+  countAttributes,
+  countsFrom,
+  countsKey,
+  entryExpiry,
+  getModel,
+  queryEntries,
+} from './learning-items';
 import { AGAIN, retrying } from './retry';
 
 /** Entries after which a container that saw them folds (a load reads at most about this many). */
@@ -18,6 +27,8 @@ export const FOLD_WINDOW = 1_024;
 export const FOLD_AGE_MS = 60 * 60 * 1000;
 /** A fold claimed this long ago and not finished is run again (its runner crashed). */
 export const FOLD_TAKEOVER_MS = 10_000;
+/** Entries given their expiry at once by a fold (a window holds about FOLD_WINDOW of them). */
+const EXPIRIES_AT_ONCE = 25;
 /** Counts ADDed by one update: its expression stays well under DynamoDB's 4 KB. */
 const TERMS_PER_UPDATE = 250;
 
@@ -51,6 +62,8 @@ export class LearningFolder {
     this.stats.readUnits += read.units;
     const taken = read.entries.filter((e) => e.generation === model.generation);
     await Promise.all(journalDeltas(taken).map((d) => this.addDelta(ws, model.generation, end, d)));
+    // Only now, every label holding the window, may its entries expire (a run that fails before is run again).
+    await this.expire(ws, read.items, nowMs);
     const done = new UpdateCommand({
       TableName: this.table,
       Key: { ws, sk: MODEL_KEY },
@@ -64,10 +77,35 @@ export class LearningFolder {
     return end;
   }
 
+  /**
+   * The window's entries with no expiry (those that move counts: learning-items.ts entryItem) get one, 30 days on, for
+   * the containers that have not read them yet (docs/learning.md, "Folding"); only if still there (a forget deletes).
+   */
+  private async expire(ws: string, items: readonly Record<string, unknown>[], nowMs: number): Promise<void> {
+    const keys = items.filter((i) => i.expires_at === undefined).map((i) => i.sk);
+    for (let i = 0; i < keys.length; i += EXPIRIES_AT_ONCE) {
+      const sent = keys.slice(i, i + EXPIRIES_AT_ONCE).map((sk) =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { ws, sk },
+            UpdateExpression: 'SET expires_at = :at',
+            ConditionExpression: 'attribute_exists(sk)',
+            ExpressionAttributeValues: { ':at': entryExpiry(nowMs) },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+      await Promise.all(sent.map((write) => this.landed(write)));
+    }
+  }
+
   /** A conditional write's outcome, its write units counted: false when its condition was false. */
   private async landed(write: Promise<object>): Promise<boolean> {
     try {
-      this.stats.writeUnits += consumedUnits(await write);
+      // Awaited first: `+= consumedUnits(await write)` would read the sum before the wait and lose concurrent writes'.
+      const out = await write;
+      this.stats.writeUnits += consumedUnits(out);
       return true;
     } catch (err) {
       if (conditionFailed(err)) return false;

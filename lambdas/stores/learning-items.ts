@@ -9,8 +9,13 @@ import { ITEM_PREFIX } from '../contract/tables';
 import { consumedUnits } from './dynamodb-client';
 
 export const MODEL_KEY = 'm';
-/** An entry is kept 30 days: folded long before (FOLD_AGE_MS), whatever its decision's retention. */
+/**
+ * How long an entry is kept once nothing needs it: 30 days after the fold that summed it into the label items, or
+ * after it was written for one that moves no counts (a policy change, a reset). A container's check reads again
+ * entries it has not seen since its last read, however long ago (docs/learning.md, "Kept fresh without reloads").
+ */
 export const ENTRY_SECONDS = 30 * 24 * 60 * 60;
+export const entryExpiry = (nowMs: number) => Math.floor(nowMs / 1000) + ENTRY_SECONDS;
 
 export const countsKey = (generation: number, id: string) => `c#${generation}#${id}`;
 export const entryKey = (at: number, id: string) => `e#${String(Math.max(0, Math.floor(at))).padStart(13, '0')}#${id}`;
@@ -127,7 +132,8 @@ export const entryItem = (ws: string, at: number, id: string, generation: number
   sk: entryKey(at, id),
   g: generation,
   ...entryAttributes(body),
-  expires_at: Math.floor(at / 1000) + ENTRY_SECONDS,
+  // One that moves counts has none until the fold that sums it (learning-fold.ts): TTL must not delete a count first.
+  ...((body.sketch && body.changes?.length) || body.deltas?.length ? {} : { expires_at: entryExpiry(at) }),
 });
 
 /** A policy change's entry, in the transaction that changes the policy: the containers' next check reads it again. */

@@ -69,7 +69,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
   /**
    * Forgets the workspace's model: the model item moves to a new generation, in one transaction with the reset's
    * entry (containers load the new, empty generation at their next check) and the audit event. The old generation's
-   * label items are never read again, and are deleted right after the switch.
+   * label items and unfolded entries are never read again, and are deleted right after the switch.
    */
   async forget(workspaceId: string, audit?: ForgetAudit): Promise<number> {
     let forgotten: string[] | undefined;
@@ -100,10 +100,12 @@ export class DynamoModelWriteStore implements ModelWriteStore {
         ...(entry ? [auditEventPut(this.tableName, entry.event, entry.at)] : []),
       ]);
       if (outcome[0] === 'ConditionalCheckFailed') return AGAIN;
-      forgotten = labels.map((i) => String(i.sk));
+      // Its entries not folded yet too: they have no expiry until a fold (learning-items.ts entryItem).
+      forgotten = [...labels.map((i) => String(i.sk)), ...entries.filter(movesCounts).map((e) => e.key)];
       return next;
     });
-    // Storage, not correctness: a failure leaves them behind (the new generation never reads them).
+    // Storage, not correctness: a failure leaves them behind (the new generation never reads them; its next fold gives
+    // the entries their expiry).
     if (forgotten) {
       const keys = forgotten.map((sk) => ({ DeleteRequest: { Key: { ws: workspaceId, sk } } }));
       await batchWriteAll(this.client, this.learningTable, keys).catch(() => undefined);

@@ -80,7 +80,8 @@ export class DynamoWorkspaceStore extends DynamoPolicyStore implements Workspace
   /**
    * What changed since `cached` was loaded, from one Query of the entries after its last read minus OVERLAP_MS
    * (eventually consistent: half a read unit per 4 KB): undefined when nothing did. New entries are applied in place
-   * (the cached model's index kept in step); a policy entry reads the policy again; a reset loads the workspace.
+   * (the cached model's index kept in step); a policy entry reads the policy again (until a read succeeds); a reset
+   * loads the workspace.
    */
   async refreshState(workspaceId: string, cached: WorkspaceState): Promise<WorkspaceState | undefined> {
     const cursor = cached.entries;
@@ -90,10 +91,13 @@ export class DynamoWorkspaceStore extends DynamoPolicyStore implements Workspace
     const generation = cached.generation ?? 0;
     const taken = takeEntries(cached.model, cursor, generation, read.entries, readAt);
     if (taken.reload) return this.loadState(workspaceId);
-    const policy = taken.policy ? await this.getPolicy(workspaceId) : cached.policy;
+    // Its entry is seen now: should the read fail, the next check still reads it (docs/learning.md, Kept fresh).
+    const readPolicy = (cursor.policyUnread ||= taken.policy);
+    const policy = readPolicy ? await this.getPolicy(workspaceId) : cached.policy;
+    cursor.policyUnread = false;
     await this.maybeFold(workspaceId, cached);
-    if (!taken.applied && !taken.policy) return undefined;
-    return { ...cached, policy, loadCost: { requests: 1 + (taken.policy ? 1 : 0), bytes: approxBytes(read.items) } };
+    if (!taken.applied && !readPolicy) return undefined;
+    return { ...cached, policy, loadCost: { requests: 1 + (readPolicy ? 1 : 0), bytes: approxBytes(read.items) } };
   }
 
   /** Folds when this container has seen FOLD_WINDOW unfolded entries, or one FOLD_AGE_MS old (a failure waits). */

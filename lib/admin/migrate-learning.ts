@@ -139,8 +139,8 @@ export async function migrateLearning(
               ? parts
                   .filter((p) => p.length)
                   .map((deltas, i) => {
-                    // Kept until folded, however long the workspace stays unloaded (no expiry).
-                    const { expires_at: _, ...item } = entryItem(ws, at, `x.migrated.${i}`, old.generation, { deltas });
+                    // Kept until folded, however long the workspace stays unloaded (no expiry: entryItem).
+                    const item = entryItem(ws, at, `x.migrated.${i}`, old.generation, { deltas });
                     return { Put: { TableName: tables.learning, Item: item } };
                   })
               : []),

@@ -1,13 +1,15 @@
 // Two containers on one workspace, and folds (docs/learning.md, "Storage layout"): a container's check applies what
 // another taught exactly once, its own feedback at once; a fold, run twice at once or left half done by a crash and
-// run again, leaves a new load with the same counts as before it.
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+// run again, leaves a new load with the same counts as before it. What TTL deletes is only what a fold summed, however
+// long the workspace sees no request. A check whose policy read failed reads it again at the next check.
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { analyzeSignal } from '../../lambdas/application/analyze-signal';
 import { applyOwnEntry } from '../../lambdas/application/model-learning';
 import { learningTableOf } from '../../lambdas/contract/settings';
 import { OVERLAP_MS } from '../../lambdas/domain/learning/entries';
 import type { WorkspaceState } from '../../lambdas/domain/ports';
 import { recordFeedback } from '../../lambdas/application/record-feedback';
+import { importExamples } from '../../lambdas/import-examples/import-examples';
 import { type Service, createService } from '../../lambdas/service';
 import { FOLD_TAKEOVER_MS, LearningFolder } from '../../lambdas/stores/learning-fold';
 import { MODEL_KEY } from '../../lambdas/stores/learning-items';
@@ -117,4 +119,109 @@ it('a fold run twice at once, or left half done and run again, leaves the same c
   const again = later + 2 * OVERLAP_MS;
   await Promise.all([dying.fold(ws, again), new LearningFolder(tables.client, learning).fold(ws, again)]);
   expect(await fresh(ws)).toEqual({ card_declined: 2, refund: 4 });
+});
+
+const DAY_MS = 86_400_000;
+
+/**
+ * What DynamoDB's TTL would have deleted by `atMs`: every learning item of `ws` whose `expires_at` is past (DynamoDB
+ * Local deletes nothing). Answers how many it deleted.
+ */
+async function ttlSweep(ws: string, atMs: number): Promise<number> {
+  const out = await tables.client.send(
+    new QueryCommand({
+      TableName: learning,
+      KeyConditionExpression: 'ws = :ws',
+      ExpressionAttributeValues: { ':ws': ws },
+      ConsistentRead: true,
+    }),
+  );
+  const expired = (out.Items ?? []).filter((i) => i.expires_at !== undefined && Number(i.expires_at) * 1000 < atMs);
+  for (const i of expired) await tables.client.send(new DeleteCommand({ TableName: learning, Key: { ws, sk: i.sk } }));
+  return expired.length;
+}
+
+it('an import and a feedback no request reads for 31 days keep their counts; TTL deletes only what a fold summed', async () => {
+  const ws = 'ws_fold_ttl';
+  // An operator imports history weeks before the partner goes live; one feedback too. Then no request for 31 days.
+  const examples = Array.from({ length: 5 }, (_, i) => ({
+    signal: { source: 'email', sender: `a${i}@supplier.example`, subject: `Invoice ${i} overdue`, body: 'Please pay.' },
+    labels: { category: 'supplier_invoice' },
+  }));
+  const deps = { workspaces: a.dependencies.workspaces, store: a.dependencies.modelWrites };
+  const out = await importExamples(ws, examples, deps, { nowMs: Date.now() });
+  expect(out.kind === 'imported' && out.answer.learned).toBe(5);
+  await teach(a, await decide(a, ws, 1), 'refund');
+  await ttlSweep(ws, Date.now() + 31 * DAY_MS);
+  expect(await fresh(ws)).toEqual({ supplier_invoice: 5, refund: 1 });
+
+  // Folded, the entries expire 30 days after the fold: then TTL deletes them, and the label items hold their counts.
+  const later = Date.now() + OVERLAP_MS + 1;
+  await new LearningFolder(tables.client, learning).fold(ws, later);
+  expect(await ttlSweep(ws, later + 29 * DAY_MS)).toBe(0);
+  expect(await ttlSweep(ws, later + 31 * DAY_MS)).toBe(2);
+  expect(await fresh(ws)).toEqual({ supplier_invoice: 5, refund: 1 });
+});
+
+it('a forget deletes the entries it leaves unfolded (they have no expiry of their own)', async () => {
+  const ws = 'ws_fold_forget';
+  await teach(a, await decide(a, ws, 1), 'refund');
+  expect(await a.dependencies.modelWrites.forget(ws)).toBe(1);
+  const left = await tables.client.send(
+    new QueryCommand({
+      TableName: learning,
+      KeyConditionExpression: 'ws = :ws AND begins_with(sk, :e)',
+      ExpressionAttributeValues: { ':ws': ws, ':e': 'e#' },
+      ConsistentRead: true,
+    }),
+  );
+  // The reset's own entry is left: it expires 30 days after it was written.
+  expect(left.Items?.map((i) => [String(i.sk).slice(16), i.expires_at !== undefined])).toEqual([['r.1', true]]);
+});
+
+it("a fold's write units are every write's, its label updates and expiries running at once", async () => {
+  const ws = 'ws_fold_units';
+  for (let i = 0; i < 6; i++) await teach(a, await decide(a, ws, i), ['refund', 'card_declined', 'billing'][i % 3]);
+  let counted = 0;
+  const send = tables.client.send.bind(tables.client) as (command: unknown) => Promise<{ ConsumedCapacity?: unknown }>;
+  const counting = Object.create(tables.client) as typeof tables.client;
+  (counting as { send: unknown }).send = async (command: { constructor: { name: string } }) => {
+    const out = await send(command);
+    const units = [out.ConsumedCapacity ?? []].flat() as { CapacityUnits?: number }[];
+    if (command.constructor.name === 'UpdateCommand') counted += units.reduce((n, c) => n + (c.CapacityUnits ?? 0), 0);
+    return out;
+  };
+  const folder = new LearningFolder(counting, learning);
+  await folder.fold(ws, Date.now() + OVERLAP_MS + 1);
+  // The claim, 3 labels, 6 expiries and the mark.
+  expect(counted).toBeGreaterThanOrEqual(11);
+  expect(folder.stats.writeUnits).toBe(counted);
+});
+
+it('a check whose policy read failed reads the policy again at the next check', async () => {
+  const ws = 'ws_fold_policy';
+  // One failed GetItem of the policy, injected: DynamoDB Local cannot be made to throttle or time out one read.
+  let failPolicyRead = false;
+  const send = tables.client.send.bind(tables.client) as (command: unknown) => Promise<unknown>;
+  const flaky = Object.create(tables.client) as typeof tables.client;
+  (flaky as { send: unknown }).send = async (command: unknown) => {
+    if (failPolicyRead && command instanceof GetCommand && String(command.input.Key?.pk).startsWith('policy#')) {
+      failPolicyRead = false;
+      throw Object.assign(new Error('injected: throttled'), { name: 'ThrottlingException' });
+    }
+    return send(command);
+  };
+  const c = createService(testSettings(tables), { client: flaky });
+  const cached = (await c.dependencies.workspaces.get(ws)).state;
+  expect(cached.policy.version).toBe(0);
+  const policy = { blocked_senders: ['evil@x.example'], learning: false };
+  await a.dependencies.workspaceStore.putPolicy(ws, policy, undefined, new Date().toISOString(), { actor: 'test' });
+  const store = c.dependencies.workspaceStore;
+  failPolicyRead = true;
+  await expect(store.refreshState(ws, cached)).rejects.toThrow('injected');
+  const next = await store.refreshState(ws, cached);
+  expect(next?.policy).toMatchObject({ version: 1, blocked_senders: ['evil@x.example'], learning: false });
+  // Read once: the check after that reads it no more.
+  expect(await store.refreshState(ws, next!)).toBeUndefined();
+  c.close();
 });

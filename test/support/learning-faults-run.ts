@@ -1,7 +1,8 @@
 // Runs one fault schedule (learning-faults-schedule.ts) through the route handlers in-process, as API Gateway chains
 // the authorizer and a route's middy chain, with the SDK's retries on top (sdk/src/client.ts: 429, 502, 503, 504 and
 // timeouts are retried with the same body and Idempotency-Key, up to 3 times), then compares every label's counts, as
-// a newly started container loads them, with the reference model (learning-faults-model.ts).
+// a newly started container loads them once TTL deleted what it would have by a month later, with the reference model
+// (learning-faults-model.ts).
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Settings } from '../../lambdas/contract/settings';
 import type { Service } from '../../lambdas/service';
@@ -11,7 +12,7 @@ import { type ApiRequest, type HandlerResult, apiEvents, inProcess } from '../..
 import { type AttemptFaults, type FaultKind, withFaults } from './learning-faults-injector';
 import { type Comparison, WorkspaceReference } from './learning-faults-model';
 import { type Op, type Schedule, describeOp, seededRandom } from './learning-faults-schedule';
-import { foldOnce, loadAsContainer } from './learning-harness-adapter';
+import { expireAsTtlWould, foldOnce, loadAsContainer } from './learning-harness-adapter';
 
 const API = '/api/v1';
 /** The SDK's retries after the first attempt. */
@@ -242,10 +243,12 @@ export async function runSchedule(world: FaultWorld, schedule: Schedule): Promis
     const loaded = await retrying(
       'the check load',
       () =>
-        loadAsContainer(world.settings, world.checkClient, w.id).catch((err: unknown): typeof AGAIN => {
-          if (isDatabaseUnavailable(err)) return AGAIN;
-          throw err;
-        }),
+        expireAsTtlWould(world.checkClient, world.tableName, w.id)
+          .then(() => loadAsContainer(world.settings, world.checkClient, w.id))
+          .catch((err: unknown): typeof AGAIN => {
+            if (isDatabaseUnavailable(err)) return AGAIN;
+            throw err;
+          }),
       PATIENT,
     );
     const c = run.refs[i].compare(loaded.labels, loaded.sketchKey);

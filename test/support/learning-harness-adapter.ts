@@ -1,9 +1,10 @@
 // The fault-schedule test's one coupling to the learning store (test/support/learning-faults*.ts; docs/learning.md,
 // "Fault-schedule test"). Everything else in the harness goes through the API's route handlers. A new store adapts
-// the harness by editing this file alone: how a container loads a workspace's counts, and how a fold is run as one of
-// a schedule's operations. The final check calls loadAsContainer with a client without faults; a `load` operation
-// calls it, and `foldOnce`, under the schedule's faults.
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+// the harness by editing this file alone: how a container loads a workspace's counts, how a fold is run as one of
+// a schedule's operations, and what the table's TTL deletes. The final check calls expireAsTtlWould, then
+// loadAsContainer, with a client without faults; a `load` operation calls loadAsContainer, and `foldOnce`, under the
+// schedule's faults.
+import { DeleteCommand, type DynamoDBDocumentClient, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { Settings } from '../../lambdas/contract/settings';
 import { createDependencies } from '../../lambdas/dependencies';
 import { OVERLAP_MS } from '../../lambdas/domain/learning/entries';
@@ -56,3 +57,31 @@ export const foldOnce:
 ) => {
   await new LearningFolder(client, learningTable).fold(workspaceId, Date.now() + OVERLAP_MS);
 };
+
+/** How long after a schedule the final check looks: past the 30 days entries are kept (learning-items.ts). */
+export const CHECKED_AFTER_MS = 31 * 86_400_000;
+
+/**
+ * Deletes what DynamoDB's TTL would have deleted CHECKED_AFTER_MS from now (DynamoDB Local deletes nothing): every
+ * item of the workspace whose `expires_at` is past then. A count the store let expire before it was folded is lost.
+ */
+export async function expireAsTtlWould(
+  client: DynamoDBDocumentClient,
+  learningTable: string,
+  workspaceId: string,
+): Promise<void> {
+  const at = (Date.now() + CHECKED_AFTER_MS) / 1000;
+  const pages = paginateQuery(
+    { client },
+    {
+      TableName: learningTable,
+      KeyConditionExpression: 'ws = :ws',
+      ExpressionAttributeValues: { ':ws': workspaceId },
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages)
+    for (const item of page.Items ?? [])
+      if (item.expires_at !== undefined && Number(item.expires_at) < at)
+        await client.send(new DeleteCommand({ TableName: learningTable, Key: { ws: workspaceId, sk: item.sk } }));
+}

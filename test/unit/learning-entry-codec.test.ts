@@ -1,6 +1,7 @@
 // The learning entries' stored format (lambdas/domain/learning/entries.ts, lambdas/stores/learning-items.ts): items
 // written by one version must load in the next. The expected attributes and bytes were written by version 4's first
-// codec (main 4f7836e), before the import deltas' codec was folded into the entry codec.
+// codec (main 4f7836e), before the import deltas' codec was folded into the entry codec; since then an entry that moves
+// counts is written without `expires_at`.
 import { labelDeltas } from '../../lambdas/domain/learning/label-delta';
 import { entryFrom, entryItem } from '../../lambdas/stores/learning-items';
 
@@ -36,11 +37,21 @@ const feedback = {
   ],
 };
 
-it("writes an import's and a feedback's entry exactly as version 4 first stored them", () => {
+it("writes an import's and a feedback's entry exactly as version 4 first stored them, but with no expiry", () => {
+  // An entry that moves counts gets its expiry from the fold that sums it (docs/learning.md, "Folding").
+  const { expires_at: _i, ...importItem } = IMPORT_ITEM;
+  const { expires_at: _f, ...feedbackItem } = FEEDBACK_ITEM;
   const imported: Record<string, unknown> = entryItem('ws_g', 1_700_000_000_123, 'x.abc', 2, { deltas });
-  expect({ ...imported, dx: hex(imported.dx) }).toEqual(IMPORT_ITEM);
+  expect({ ...imported, dx: hex(imported.dx) }).toEqual(importItem);
   const fed: Record<string, unknown> = entryItem('ws_g', 1_700_000_000_456, 'f.d1.2', 0, feedback);
-  expect({ ...fed, s: hex(fed.s) }).toEqual(FEEDBACK_ITEM);
+  expect({ ...fed, s: hex(fed.s) }).toEqual(feedbackItem);
+  // One that moves none (a policy change, a reset) still expires 30 days after it was written.
+  expect(entryItem('ws_g', 1_700_000_000_789, 'p.3', 0, {})).toEqual({
+    ws: 'ws_g',
+    sk: 'e#1700000000789#p.3',
+    g: 0,
+    expires_at: 1702592000,
+  });
 });
 
 it('reads those items back into the same counts, changes and kinds', () => {

@@ -80,6 +80,18 @@ describe('error mapping', () => {
     }
   });
 
+  it('answers a transaction still in progress under the same token 503, as the feedback and model stores pass it on', () => {
+    // As the SDK throws it: a 400 with this name (the feedback and import transactions rethrow it as it is).
+    const err = Object.assign(new Error('Transaction is ongoing for the idempotency token'), {
+      name: 'TransactionInProgressException',
+      $metadata: { httpStatusCode: 400 },
+    });
+    expect(isDatabaseUnavailable(err)).toBe(true);
+    const mapped = toApiError(err, isDatabaseUnavailable);
+    expect(mapped.status).toBe(503);
+    expect(mapped.headers['Retry-After']).toMatch(/^\d+$/);
+  });
+
   it('hides anything unexpected behind 500 INTERNAL_ERROR with no internals', () => {
     const mapped = toApiError(
       new TypeError('Cannot read properties of undefined (reading secretThing)'),

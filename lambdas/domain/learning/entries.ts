@@ -43,6 +43,8 @@ export interface EntryCursor {
   folded: number;
   unfolded: number;
   oldestUnfolded?: number;
+  /** A policy entry was seen (marked seen with the others) and the policy not read since: the next check reads it. */
+  policyUnread?: boolean;
 }
 
 export const entryCursor = (readAt: number, folded: number): EntryCursor => ({
