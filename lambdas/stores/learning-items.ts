@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { type Entry, type EntryBody, entryAttributes, entryBody, labelOf } from '../domain/learning/entries';
-import { type LabelCounts, labelCounts } from '../domain/learning/model';
+import { type LabelCounts, countName, labelCounts } from '../domain/learning/model';
 import { SENDER_BUCKETS, TEXT_BUCKETS, newSketchKey } from '../domain/learning/sketch';
 import { ITEM_PREFIX } from '../contract/tables';
 import { consumedUnits } from './dynamodb-client';
@@ -107,9 +107,9 @@ export function countsFrom(item: Record<string, unknown>): { counts: LabelCounts
 /** A label's counts as item attributes. */
 export function countAttributes(counts: LabelCounts): Record<string, number> {
   const out: Record<string, number> = { docs: counts.docs, total: counts.total };
-  for (const [b, n] of counts.text) out[`t${b.toString(36)}`] = n;
-  for (const [b, n] of counts.senders) out[`s${b.toString(36)}`] = n;
-  for (const [b, n] of counts.domains) out[`d${b.toString(36)}`] = n;
+  for (const [b, n] of counts.text) out[countName('t', b)] = n;
+  for (const [b, n] of counts.senders) out[countName('s', b)] = n;
+  for (const [b, n] of counts.domains) out[countName('d', b)] = n;
   return out;
 }
 

@@ -2,7 +2,7 @@
 // another taught exactly once, its own feedback at once; a fold, run twice at once or left half done by a crash and
 // run again, leaves a new load with the same counts as before it. What TTL deletes is only what a fold summed, however
 // long the workspace sees no request. A check whose policy read failed reads it again at the next check.
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { analyzeSignal } from '../../lambdas/application/analyze-signal';
 import { applyOwnEntry } from '../../lambdas/application/model-learning';
 import { learningTableOf } from '../../lambdas/contract/settings';
@@ -12,7 +12,7 @@ import { recordFeedback } from '../../lambdas/application/record-feedback';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
 import { type Service, createService } from '../../lambdas/service';
 import { FOLD_TAKEOVER_MS, LearningFolder } from '../../lambdas/stores/learning-fold';
-import { MODEL_KEY } from '../../lambdas/stores/learning-items';
+import { MODEL_KEY, entryItem } from '../../lambdas/stores/learning-items';
 import { type TestTables, createTestTables } from '../support/dynamodb';
 import { testSettings } from '../support/local-api';
 
@@ -177,6 +177,23 @@ it('a forget deletes the entries it leaves unfolded (they have no expiry of thei
   );
   // The reset's own entry is left: it expires 30 days after it was written.
   expect(left.Items?.map((i) => [String(i.sk).slice(16), i.expires_at !== undefined])).toEqual([['r.1', true]]);
+});
+
+it('a sender in bucket 20, whose count would be named like the sort key, is folded and loaded', async () => {
+  const ws = 'ws_fold_sk';
+  await a.dependencies.workspaces.get(ws);
+  const at = Date.now() - 1_000;
+  const sketch = { t: [3, 40, 500], s: 20, d: 21 };
+  const item = entryItem(ws, at, 'f.dec_sk.1', 0, {
+    sketch,
+    changes: [{ field: 'category', label: 'refund', sign: 1 }],
+  });
+  await tables.client.send(new PutCommand({ TableName: learning, Item: item }));
+  await new LearningFolder(tables.client, learning).fold(ws, Date.now() + OVERLAP_MS + 1);
+  const refund = (await a.dependencies.workspaceStore.loadState(ws)).model.labels.find((l) => l.label === 'refund');
+  expect(refund?.docs).toBe(1);
+  expect([...refund!.senders]).toEqual([[20, 1]]);
+  expect([...refund!.domains]).toEqual([[21, 1]]);
 });
 
 it("a fold's write units are every write's, its label updates and expiries running at once", async () => {

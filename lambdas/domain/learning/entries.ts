@@ -4,6 +4,7 @@
 // counts, a policy change, a reset. A container reads the entries after its last read minus OVERLAP_MS (an entry lands
 // within OVERLAP_MS / 2 of its time or not at all) and skips those it has applied already, by key.
 import {
+  countName,
   type LabelChange,
   type LabelDelta,
   type LearnedField,
@@ -213,7 +214,7 @@ export function decodeDeltas(labels: readonly string[], bytes: Uint8Array): Labe
     for (let i = 0; i < size; i++) {
       const code = (bytes[at] << 8) | bytes[at + 1];
       at += 2;
-      delta.counts.set(`${KINDS[code >>> 14]}${(code & 0x3fff).toString(36)}`, varint());
+      delta.counts.set(countName(KINDS[code >>> 14] as 't' | 's' | 'd', code & 0x3fff), varint());
     }
     return delta;
   });

@@ -3,7 +3,7 @@
 // example (docs/partners.md, "Importing your history, and forgetting it"). Pure: the store turns a delta into ADD
 // updates, the cache into counts (model.ts's addDelta); entries.ts stores an import's deltas.
 import type { FeedbackFields } from '../ports';
-import { type LabelChange, type LabelDelta, LEARNED_FIELDS, learnedChanges } from './model';
+import { type LabelChange, type LabelDelta, LEARNED_FIELDS, countName, learnedChanges } from './model';
 import type { Sketch } from './sketch';
 
 const add = (counts: Map<string, number>, name: string, by: number) => {
@@ -15,9 +15,9 @@ const add = (counts: Map<string, number>, name: string, by: number) => {
 /** A sketch counted into (sign 1) or out of (-1) a label, as a delta. */
 function changeDelta({ field, label, sign }: LabelChange, sketch: Sketch): LabelDelta {
   const counts = new Map<string, number>();
-  for (const b of sketch.t) add(counts, `t${b.toString(36)}`, sign);
-  if (sketch.s !== undefined) add(counts, `s${sketch.s.toString(36)}`, sign);
-  if (sketch.d !== undefined) add(counts, `d${sketch.d.toString(36)}`, sign);
+  for (const b of sketch.t) add(counts, countName('t', b), sign);
+  if (sketch.s !== undefined) add(counts, countName('s', sketch.s), sign);
+  if (sketch.d !== undefined) add(counts, countName('d', sketch.d), sign);
   return { field, label, docs: sign, total: sign * sketch.t.length, counts };
 }
 

@@ -22,6 +22,16 @@ export interface LabelCounts {
   domains: Map<number, number>;
 }
 
+/**
+ * A count's attribute name: its kind (`t` text, `s` sender, `d` domain), then its bucket in base 36. Sender bucket 20
+ * would be `sk`, the learning table's sort key, which no write may set as a count: it is `s0k`, read back as 20 like
+ * any base-36 number with a leading zero.
+ */
+export function countName(kind: 't' | 's' | 'd', bucket: number): string {
+  const name = `${kind}${bucket.toString(36)}`;
+  return name === 'sk' ? 's0k' : name;
+}
+
 /** What a window of entries or an import adds to one label (label-delta.ts sums them). */
 export interface LabelDelta {
   field: LearnedField;
@@ -30,7 +40,7 @@ export interface LabelDelta {
   docs: number;
   /** Sum of their text counts. */
   total: number;
-  /** Count attribute (`t<bucket>`, `s<bucket>`, `d<bucket>`, bucket in base 36) to what it adds. */
+  /** Count attribute (countName) to what it adds. */
   counts: Map<string, number>;
 }
 
