@@ -28,15 +28,18 @@ export function labelsPerField(workspace: CachedWorkspace): Map<LearnedField, Se
 export const pastLimit = (known: Map<LearnedField, Set<string>>, field: LearnedField, label: string): boolean =>
   !known.get(field)?.has(label) && (known.get(field)?.size ?? 0) >= MAX_LABELS;
 
-/** The labels a decision counts in the model after this feedback (a label past the limit that another container's
- * model holds and this one's does not yet is left out here, not refused). */
-export function labelsToLearn(
+/**
+ * The labels a decision counts in the model after this feedback, `known` being the model's labels per field. A label
+ * past the limit was refused before the first attempt; one a retry meets (another feedback changed the decision
+ * meanwhile) is left out, not refused.
+ */
+function labelsToLearn(
   fields: FeedbackFields,
   previous: FeedbackFields,
   workspace: CachedWorkspace,
+  known: Map<LearnedField, Set<string>>,
 ): FeedbackFields {
   if (!workspace.policy.learning) return previous;
-  const known = labelsPerField(workspace);
   const out: FeedbackFields = {};
   for (const [field, label] of Object.entries(fields) as [LearnedField, string][]) {
     if (previous[field] === label || !pastLimit(known, field, label)) out[field] = label;
@@ -71,7 +74,7 @@ export async function recordFeedback(
         if (!next) return busy;
         target = current(next);
       }
-      const learned = labelsToLearn(fields, target.learned, workspace);
+      const learned = labelsToLearn(fields, target.learned, workspace, known);
       const recorded = await store.record(target, fields, learned, createdAt, generation);
       return recorded ? { kind: 'recorded', target, learned, ...recorded } : AGAIN;
     });
