@@ -62,7 +62,7 @@ export interface KeySummary {
 }
 
 /** What a new key is issued with besides its partner, grants and environment (a rotation: the old key's). */
-type KeyFields = Pick<KeyRecord, 'expires_at' | 'description' | 'scopes' | 'rate_limit'>;
+type KeyFields = Pick<KeyRecord, 'expires_at' | 'description' | 'scopes' | 'rate_limit' | 'rate_counter'>;
 
 /** Options of every command that grants. */
 export interface GrantOptions {
@@ -201,7 +201,7 @@ export class AdminService {
     partnerId: string,
     workspaces: string[],
     env: KeyEnvironment,
-    { expires_at, description, scopes, rate_limit }: KeyFields,
+    { expires_at, description, scopes, rate_limit, rate_counter }: KeyFields,
     /** Rotation: the old key's new expiry is stored with the new key, in one transaction and one `key.rotate` event. */
     retiring?: KeyRetirement,
   ): Promise<IssuedKey> {
@@ -218,6 +218,7 @@ export class AdminService {
       description,
       scopes,
       rate_limit,
+      rate_counter,
     };
     // Grants first: the key is stored (and usable) only once all of them are.
     await this.store.grants.addGrants({ key_id: record.key_id, partner_id: partnerId }, workspaces, this.by);
@@ -281,8 +282,8 @@ export class AdminService {
   }
 
   /**
-   * Issues a new key with the old key's partner, grants, scopes and rate limit; the old key expires after the grace
-   * period.
+   * Issues a new key with the old key's partner, grants, scopes and rate limit, counting on the old key's rate limit
+   * counters; the old key expires after the grace period.
    */
   async rotateKey(
     keyId: string,
@@ -306,8 +307,11 @@ export class AdminService {
     // Rotation never lengthens the old key's life.
     if (old.expires_at && old.expires_at < oldExpiry) oldExpiry = old.expires_at;
     const retiring = { key: old, expires_at: oldExpiry };
-    // The new key keeps the old key's expiry: rotation replaces a secret, it never lengthens a key's life.
-    const issued = await this.issue(old.partner_id, grants, env, old, retiring);
+    // The new key keeps the old key's expiry: rotation replaces a secret, it never lengthens a key's life. It counts
+    // its rate limit on the old key's counters (the lineage's first key's, after several rotations): a rotation hands
+    // the partner's allowance to the new key, it does not give both keys a limit of their own for the grace period.
+    const fields: KeyFields = { ...old, rate_counter: old.rate_counter ?? old.key_id };
+    const issued = await this.issue(old.partner_id, grants, env, fields, retiring);
     return { ...issued, old_key_id: keyId, old_key_expires_at: oldExpiry };
   }
 

@@ -6,6 +6,8 @@
 // limit over the counter's ceiling while at most 3 instances hold unspent blocks (80% + 2 × 15% ≤ 110%; see
 // docs/operations.md). Limits under 100 are counted exactly: one conditional write per request, ceiling = the limit.
 // Leases are kept per (key, window length, limit): tokens leased under a limit are spent only under that limit.
+// "Key" is the key's counter id (Principal.rate_counter): a rotated key counts on the old key's counters, so the two
+// share one allowance during the grace period, each request held to the limit of the key that sent it.
 import type { Principal } from '../domain/principal';
 import { LruMap } from '../domain/lru';
 import type { RateCounterStore } from '../domain/ports';
@@ -40,6 +42,9 @@ interface KeyState {
 
 type WindowRef = Parameters<RateCounterStore['lease']>[1];
 
+/** The key id whose counters a request counts on: the lineage's first key for a rotated key, else its own. */
+const counterOf = (principal: Principal): string => principal.rate_counter ?? principal.key_id;
+
 export class RateLimiter {
   private readonly states: LruMap<string, KeyState>;
   private readonly clock: () => number;
@@ -60,12 +65,12 @@ export class RateLimiter {
    * limit is lowered. Under a new limit the next request leases from the shared counter, whose ceiling is the new
    * limit's, and what the counter already holds this window counts against it.
    */
-  private stateId(keyId: string, rate: RateLimit): string {
-    return `${keyId}\n${rate.window_seconds}\n${rate.limit}`;
+  private stateId(counterId: string, rate: RateLimit): string {
+    return `${counterId}\n${rate.window_seconds}\n${rate.limit}`;
   }
 
-  private state(keyId: string, rate: RateLimit, windowIndex: number): KeyState {
-    const id = this.stateId(keyId, rate);
+  private state(counterId: string, rate: RateLimit, windowIndex: number): KeyState {
+    const id = this.stateId(counterId, rate);
     let s = this.states.get(id);
     if (s && s.windowIndex > windowIndex) {
       // A request of a window that has ended here (it straggled across the boundary): a state of its own, kept
@@ -100,7 +105,7 @@ export class RateLimiter {
   headers(principal: Principal, nowMs: number = this.clock()): Record<string, string> {
     const rate = principal.rate_limit;
     if (!rate) return {};
-    return this.headersFor(rate, this.states.peek(this.stateId(principal.key_id, rate)), nowMs);
+    return this.headersFor(rate, this.states.peek(this.stateId(counterOf(principal), rate)), nowMs);
   }
 
   /** Spends `n` requests of the key's limit in the window of `nowMs`; all or nothing. Unlimited keys cost nothing. */
@@ -117,7 +122,7 @@ export class RateLimiter {
     // docs/partners.md, "Scopes and rate limits": a request larger than the whole limit spends nothing and leaves the
     // window as it was, so its headers are those of a request that spent nothing (r is what remains, not 0).
     if (n > rate.limit) {
-      const s = this.states.peek(this.stateId(principal.key_id, rate));
+      const s = this.states.peek(this.stateId(counterOf(principal), rate));
       const remaining = this.remaining(rate, s, nowMs);
       return {
         allowed: false,
@@ -129,19 +134,20 @@ export class RateLimiter {
     }
 
     const exact = rate.limit < LEASE_MIN_LIMIT;
-    let s = this.state(principal.key_id, rate, window.index);
+    const counterId = counterOf(principal);
+    let s = this.state(counterId, rate, window.index);
     // Requests that run out while this instance leases a block wait for that block rather than lease one each: blocks
     // leased side by side would strand more than one block here, which the ceiling does not allow for.
     while (s.tokens < n && s.leasing) {
       await s.leasing;
-      s = this.state(principal.key_id, rate, window.index);
+      s = this.state(counterId, rate, window.index);
     }
     if (s.tokens < n) {
       const need = n - s.tokens;
       const ceiling = exact ? rate.limit : windowCeiling(rate.limit);
       const size = leaseSize(rate.limit, need, Math.max(s.usedBefore, s.used));
       const windowRef = { seconds: rate.window_seconds, index: window.index, endMs: window.endMs };
-      const leasing = this.lease(principal.key_id, windowRef, ceiling, size, need);
+      const leasing = this.lease(counterId, windowRef, ceiling, size, need);
       // Exact counting leases only what each request needs: nothing to strand, no need to wait.
       if (!exact) s.leasing = leasing;
       let granted: { tokens: number; counter: number } | undefined;
@@ -151,7 +157,7 @@ export class RateLimiter {
         if (s.leasing === leasing) s.leasing = undefined;
       }
       // The window may have ended here meanwhile: then this request spends its tokens in a state of its own.
-      s = this.state(principal.key_id, rate, window.index);
+      s = this.state(counterId, rate, window.index);
       if (!granted) return refuse(s);
       s.tokens += granted.tokens;
       s.counter = Math.max(s.counter, granted.counter);
@@ -162,14 +168,14 @@ export class RateLimiter {
   }
 
   /** Leases `size` tokens from the shared counter, or only `need` near the ceiling; undefined when full. */
-  private async lease(keyId: string, window: WindowRef, ceiling: number, size: number, need: number) {
+  private async lease(counterId: string, window: WindowRef, ceiling: number, size: number, need: number) {
     this.writes++;
-    let counter = await this.store.lease(keyId, window, size, ceiling);
+    let counter = await this.store.lease(counterId, window, size, ceiling);
     if (counter !== undefined) return { tokens: size, counter };
     if (size === need) return undefined;
     // Near the ceiling: take only what this request needs.
     this.writes++;
-    counter = await this.store.lease(keyId, window, need, ceiling);
+    counter = await this.store.lease(counterId, window, need, ceiling);
     return counter === undefined ? undefined : { tokens: need, counter };
   }
 }

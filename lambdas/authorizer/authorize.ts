@@ -90,5 +90,9 @@ function verdictFor({ key, partner }: CacheEntry, nowMs: number): AuthVerdict {
     key_id: key.key_id,
     scopes: key.scopes,
     ...(key.rate_limit ? { rate_limit: key.rate_limit } : {}),
+    // Only where it matters: a limited key that counts on another key's counters (a rotation's new key).
+    ...(key.rate_limit && key.rate_counter && key.rate_counter !== key.key_id
+      ? { rate_counter: key.rate_counter }
+      : {}),
   };
 }

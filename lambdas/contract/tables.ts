@@ -133,7 +133,10 @@ export const ITEM_PREFIX = {
   grantHolder: 'holder#',
   /** Access table: `prefixes#<key_id>`, the key's prefix grants as one set (at most 100). */
   prefixGrants: 'prefixes#',
-  /** Decisions table: `rate#<key_id>#<window seconds>#<window index>`, a rate limit counter. */
+  /**
+   * Decisions table: `rate#<key_id>#<window seconds>#<window index>`, a rate limit counter (of the key's
+   * `rate_counter`, the old key's id, for a rotated key).
+   */
   rateWindow: 'rate#',
   /** Decisions table: `policy#<workspace>`, a workspace's policy. */
   policy: 'policy#',

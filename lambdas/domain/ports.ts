@@ -30,6 +30,12 @@ export interface KeyRecord {
   scopes: Scope[];
   /** Undefined: no per-key limit. */
   rate_limit?: RateLimit;
+  /**
+   * The key id whose rate limit counters this key counts on: set by `key rotate` to the old key's (its own
+   * `rate_counter`, if it has one, so a key rotated again stays in one lineage), so that the old and the new key share
+   * one allowance during the grace period. Undefined: the key's own id (every key not made by a rotation).
+   */
+  rate_counter?: string;
 }
 
 /** The key a grant belongs to, as the grant items record it. */
@@ -154,10 +160,11 @@ export interface AccessStore {
 export interface RateCounterStore {
   /**
    * Adds `n` to the counter of this key and window if the result stays at most `ceiling`; answers the new count,
-   * or undefined when it would not fit.
+   * or undefined when it would not fit. `counterId`: the key's id, or for a rotated key the old key's
+   * (KeyRecord.rate_counter).
    */
   lease(
-    keyId: string,
+    counterId: string,
     window: { seconds: number; index: number; endMs: number },
     n: number,
     ceiling: number,

@@ -15,6 +15,11 @@ export interface Principal {
   key_id: string;
   scopes: Scope[];
   rate_limit?: RateLimit;
+  /**
+   * The key id whose counters the limit counts on, when not `key_id`'s own: a rotated key shares the old key's
+   * (KeyRecord.rate_counter). Only with a `rate_limit`.
+   */
+  rate_counter?: string;
 }
 
 export type AuthVerdict = Principal | { outcome: RefusalOutcome };

@@ -6,6 +6,8 @@ import type { AuthVerdict, RefusalOutcome } from '../domain/principal';
 import { SCOPES, type Scope } from '../contract/routes';
 
 const REFUSALS: readonly string[] = ['FORBIDDEN', 'ACCOUNT_INACTIVE', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR'];
+/** A key id (`key_<ULID>`; tests use shorter ones): never a `#`, which separates a counter item's key parts. */
+const COUNTER_ID = /^[A-Za-z0-9_]{1,64}$/;
 
 /** Flat string context, as API Gateway passes authorizer context values to the integration. */
 export type AuthContext = Record<string, string>;
@@ -19,6 +21,8 @@ export function encodeVerdict(verdict: AuthVerdict): AuthContext {
     scopes: verdict.scopes.join(','),
     // `<limit>/<window seconds>`, or empty: no per-key limit.
     rate_limit: verdict.rate_limit ? `${verdict.rate_limit.limit}/${verdict.rate_limit.window_seconds}` : '',
+    // Only for a key that counts on another key's counters (a rotated key): the lineage's first key id.
+    ...(verdict.rate_counter ? { rate_counter: verdict.rate_counter } : {}),
   };
 }
 
@@ -42,11 +46,17 @@ export function decodeVerdict(context: unknown): AuthVerdict {
     if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) return { outcome: 'UNAUTHORIZED' };
     rate_limit = { limit: Number(m[1]), window_seconds: Number(m[2]) };
   }
+  let rate_counter: string | undefined;
+  if (c.rate_counter !== undefined && c.rate_counter !== '') {
+    if (typeof c.rate_counter !== 'string' || !COUNTER_ID.test(c.rate_counter)) return { outcome: 'UNAUTHORIZED' };
+    rate_counter = c.rate_counter;
+  }
   return {
     outcome: 'allow',
     partner_id: c.partner_id,
     key_id: c.key_id,
     scopes: scopes as Scope[],
     ...(rate_limit ? { rate_limit } : {}),
+    ...(rate_limit && rate_counter ? { rate_counter } : {}),
   };
 }

@@ -62,6 +62,7 @@ function toKey(item: Item): KeyRecord {
     // Keys issued before scopes existed could do everything; they keep that.
     scopes: Array.isArray(item.scopes) ? (item.scopes as Scope[]) : [...SCOPES],
     rate_limit: item.rate_limit ? (item.rate_limit as RateLimit) : undefined,
+    rate_counter: typeof item.rate_counter === 'string' ? item.rate_counter : undefined,
   };
 }
 
@@ -158,6 +159,7 @@ export class DynamoAccessStore implements AccessStore {
       rate_limit: key.rate_limit ?? null,
       expires_at: key.expires_at ?? null,
       ...(key.description ? { description: key.description } : {}),
+      ...(key.rate_counter ? { rate_counter: key.rate_counter } : {}),
     };
     const items: object[] = [
       {
@@ -176,6 +178,7 @@ export class DynamoAccessStore implements AccessStore {
             description: key.description,
             scopes: key.scopes,
             rate_limit: key.rate_limit,
+            rate_counter: key.rate_counter,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },

@@ -1,5 +1,6 @@
 // Rate limit counters: one item per (key, window) in the decisions table, `rate#<key_id>#<window seconds>#<index>`,
-// grown with a conditional ADD and deleted by TTL an hour after the window ends.
+// grown with a conditional ADD and deleted by TTL an hour after the window ends. A rotated key counts on the old key's
+// items (`<key_id>` is then the old key's id, KeyRecord.rate_counter).
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { RateCounterStore } from '../domain/ports';
@@ -14,7 +15,7 @@ export class DynamoRateCounterStore implements RateCounterStore {
   ) {}
 
   async lease(
-    keyId: string,
+    counterId: string,
     window: { seconds: number; index: number; endMs: number },
     n: number,
     ceiling: number,
@@ -24,7 +25,7 @@ export class DynamoRateCounterStore implements RateCounterStore {
       const out = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: { pk: `${ITEM_PREFIX.rateWindow}${keyId}#${window.seconds}#${window.index}` },
+          Key: { pk: `${ITEM_PREFIX.rateWindow}${counterId}#${window.seconds}#${window.index}` },
           UpdateExpression: 'ADD used :n SET expires_at = if_not_exists(expires_at, :expires)',
           ConditionExpression: 'attribute_not_exists(used) OR used <= :room',
           ExpressionAttributeValues: {

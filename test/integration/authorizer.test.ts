@@ -50,6 +50,21 @@ it('allows an active key of an active partner, with its scopes and limit and no 
   });
 });
 
+it('names the first key of a rotation lineage as a rotated, limited key’s counter', async () => {
+  const verify = (key: string) =>
+    new KeyAuthorizer(db.store, { ttlSeconds: 0, isUnavailable: isDatabaseUnavailable }).verify(`Bearer ${key}`);
+  const first = await db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '20/m' });
+  const second = await db.admin.rotateKey(first.key_id);
+  const third = await db.admin.rotateKey(second.key_id);
+  expect(await verify(first.key)).not.toHaveProperty('rate_counter');
+  expect(await verify(second.key)).toMatchObject({ key_id: second.key_id, rate_counter: first.key_id });
+  expect(await verify(third.key)).toMatchObject({ key_id: third.key_id, rate_counter: first.key_id });
+  // Stored on every rotated key, limited or not; only a limited one's verdict carries it.
+  await db.admin.setRateLimit(third.key_id, null);
+  expect(await verify(third.key)).not.toHaveProperty('rate_counter');
+  expect((await db.store.findKeyById(third.key_id))?.rate_counter).toBe(first.key_id);
+});
+
 it('refuses malformed keys and bad checksums without a database read', async () => {
   const { authorizer, counter } = countingAuthorizer({ ttlSeconds: 30 });
   const good = generateApiKey();

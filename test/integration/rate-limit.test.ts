@@ -53,8 +53,12 @@ afterAll(async () => {
 
 const totalWrites = () => instances.reduce((sum, i) => sum + i.writes, 0);
 
-/** Sends `count` requests round-robin over the instances, `parallel` at a time; answers the statuses. */
-async function burst(key: string, count: number, parallel = 6): Promise<number[]> {
+/**
+ * Sends `count` requests round-robin over the instances, `parallel` at a time; answers the statuses. With several
+ * keys, request i uses key i mod their number.
+ */
+async function burst(key: string | string[], count: number, parallel = 6): Promise<number[]> {
+  const keys = typeof key === 'string' ? [key] : key;
   const statuses: number[] = new Array(count);
   let next = 0;
   await Promise.all(
@@ -63,7 +67,7 @@ async function burst(key: string, count: number, parallel = 6): Promise<number[]
         const i = next++;
         // A malformed decision id: the route answers 404 without a read, after the limit was spent.
         const res = await fetch(`${instances[i % INSTANCES].server.baseUrl}/decisions/dec_malformed`, {
-          headers: { authorization: `Bearer ${key}` },
+          headers: { authorization: `Bearer ${keys[i % keys.length]}` },
         });
         await res.arrayBuffer();
         statuses[i] = res.status;
@@ -214,4 +218,87 @@ it('a lowered limit applies to tokens leased under the old one; a raised or remo
     await server.close();
     service.close();
   }
+});
+
+describe('a rotated key hands its allowance to the new key, it does not double it', () => {
+  // Rotated on the service's clock, so the grace period (a day) covers the windows below.
+  const rotating = () =>
+    new AdminService(new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions), {
+      now: () => new Date(now),
+    });
+
+  it('counts the old and the new key on one counter during the grace period (20/m, exact)', async () => {
+    const old = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '20/m' });
+    now = FUTURE + 8 * HOUR + 1_000;
+    // Half of the window spent before the rotation: the new key gets what is left of it, not a window of its own.
+    expect(accepted(await burst(old.key, 10))).toBe(10);
+    const rotated = await rotating().rotateKey(old.key_id);
+    expect(rotated.rate_limit).toEqual({ limit: 20, window_seconds: 60 });
+    const rest = await burst([old.key, rotated.key], 30);
+    expect(accepted(rest)).toBe(10);
+    expect(rest.filter((s) => s !== 404 && s !== 429)).toEqual([]);
+
+    // The next window: the two keys, alternating, get the limit once between them.
+    now += MINUTE;
+    expect(accepted(await burst([rotated.key, old.key], 40, 8))).toBe(20);
+
+    // Rotated again within the grace period: one lineage, one counter for all three keys.
+    const again = await rotating().rotateKey(rotated.key_id);
+    now += MINUTE;
+    expect(accepted(await burst([old.key, rotated.key, again.key], 45, 9))).toBe(20);
+    // Every request was counted on the first key's counters; the new keys have none of their own.
+    expect(Object.keys(await counters(old.key_id))).toHaveLength(3);
+    expect(await counters(rotated.key_id)).toEqual({});
+    expect(await counters(again.key_id)).toEqual({});
+  });
+
+  it('holds a leased limit (200/h) to 110% across both keys and all instances', async () => {
+    const old = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '200/h' });
+    const rotated = await rotating().rotateKey(old.key_id);
+    now = FUTURE + 10 * HOUR + 1_000;
+    const flood = await burst([old.key, rotated.key], 500, 12);
+    expect(accepted(flood)).toBeLessThanOrEqual(220);
+    expect(accepted(flood)).toBeGreaterThanOrEqual(160);
+    expect(flood.filter((s) => s !== 404 && s !== 429)).toEqual([]);
+  });
+
+  it('holds each request to the limit of the key that sent it, on the shared counter, after set-rate-limit', async () => {
+    // Without the key cache, so a changed limit reaches the next request.
+    const service = createService(testSettings(tables, { authCacheTtlSeconds: 0 }), { clock });
+    const server = await startLocalServer({ port: 0, handlers: service });
+    const send = async (key: string, count: number) => {
+      let ok = 0;
+      for (let i = 0; i < count; i++) {
+        const res = await fetch(`${server.baseUrl}/decisions/dec_malformed`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        await res.arrayBuffer();
+        if (res.status === 404) ok++;
+        else expect(res.status).toBe(429);
+      }
+      return ok;
+    };
+    try {
+      const old = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '20/m' });
+      const rotated = await rotating().rotateKey(old.key_id);
+      now = FUTURE + 12 * HOUR + 1_000;
+      // The new key's limit raised: it gets up to 30 in the window, the old key still only up to its 20, and both
+      // count on one counter, so together they get the higher limit, not the sum.
+      await admin.setRateLimit(rotated.key_id, '30/m');
+      expect(await send(rotated.key, 10)).toBe(10);
+      expect(await send(old.key, 20)).toBe(10);
+      expect(await send(rotated.key, 20)).toBe(10);
+      expect(await send(old.key, 1)).toBe(0);
+
+      // The old key's limit lowered (say it leaked): it stops at 5, what it spent still counts for the new key.
+      now += MINUTE;
+      await admin.setRateLimit(old.key_id, '5/m');
+      expect(await send(old.key, 10)).toBe(5);
+      expect(await send(rotated.key, 30)).toBe(25);
+      expect(Object.keys(await counters(rotated.key_id))).toEqual([]);
+    } finally {
+      await server.close();
+      service.close();
+    }
+  });
 });

@@ -49,6 +49,30 @@ describe('authorizer verdict in the context', () => {
     ).toEqual({ outcome: 'UNAUTHORIZED' });
     expect(decodeVerdict({ outcome: 'whatever' })).toEqual({ outcome: 'UNAUTHORIZED' });
   });
+
+  it('carries a rotated key’s counter id only beside a limit, and fails closed on one it cannot use', () => {
+    const rotated = {
+      outcome: 'allow' as const,
+      partner_id: 'p',
+      key_id: 'key_new',
+      scopes: ['read' as const],
+      rate_limit: { limit: 20, window_seconds: 60 },
+      rate_counter: 'key_old',
+    };
+    expect(encodeVerdict(rotated)).toMatchObject({ rate_counter: 'key_old' });
+    expect(decodeVerdict(encodeVerdict(rotated))).toEqual(rotated);
+    // Keys that count on their own counters (every key not made by a rotation) add nothing to the context.
+    const { rate_counter: _, ...own } = rotated;
+    expect(Object.keys(encodeVerdict(own))).not.toContain('rate_counter');
+    expect(decodeVerdict({ ...encodeVerdict(own), rate_counter: '' })).toEqual(own);
+    // Without a limit nothing is counted, so there is no counter to name.
+    expect(decodeVerdict({ ...encodeVerdict(own), rate_limit: '', rate_counter: 'key_old' })).not.toHaveProperty(
+      'rate_counter',
+    );
+    // A `#` would name another counter item's key parts.
+    for (const bad of ['key_old#60', 'x'.repeat(65), 7])
+      expect(decodeVerdict({ ...encodeVerdict(own), rate_counter: bad })).toEqual({ outcome: 'UNAUTHORIZED' });
+  });
 });
 
 describe('error mapping', () => {
