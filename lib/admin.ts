@@ -302,7 +302,8 @@ export class AdminService {
       );
     }
     const env: KeyEnvironment = old.prefix.startsWith('sas_test_') ? 'test' : 'live';
-    const grants = await this.store.grants.listGrants(keyId);
+    // Not the index's listing: an ungrant made a moment before must not be copied to the new key (currentGrants).
+    const grants = await this.store.grants.currentGrants(keyId);
     let oldExpiry = new Date(this.now().getTime() + graceSeconds * 1000).toISOString();
     // Rotation never lengthens the old key's life.
     if (old.expires_at && old.expires_at < oldExpiry) oldExpiry = old.expires_at;

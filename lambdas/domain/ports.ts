@@ -85,6 +85,11 @@ export interface GrantStore {
   prefixGrants(keyId: string): Promise<string[]>;
   /** Every grant of a key (admin; on AWS an index read, so a grant made a moment ago may be missing). */
   listGrants(keyId: string): Promise<string[]>;
+  /**
+   * The key's grants as the table holds them now, for copying them to another key (`key rotate`): never one removed
+   * a moment ago. Prefix grants are all there; an exact grant made a moment ago may be missing.
+   */
+  currentGrants(keyId: string): Promise<string[]>;
   /** Grants another partner's key holds that overlap any of `grants`. */
   foreignHolders(partnerId: string, grants: string[]): Promise<{ grant: string; held: GrantHolder }[]>;
   /** Idempotent; each grant is written with its index entry atomically, and each transaction with its `key.grant` event. */

@@ -87,6 +87,23 @@ export class DynamoGrantStore implements GrantStore {
     return (await this.queryHead(keyHead(keyId))).map((i) => i.grant_value as string);
   }
 
+  /**
+   * `key rotate` copies these. listGrants reads the grants_by_head index, which on AWS is eventually consistent: an
+   * ungrant made a second before could still be listed, and copied to the new key. A key's grants cannot be read from
+   * the table itself with one consistent Query (each grant is its own partition, `grant#<key_id>#<grant>`, in a table
+   * without a sort key; a consistent Scan would read the whole table), so the index only proposes: each exact grant
+   * it lists is confirmed by a consistent BatchGetItem of its item, and the prefix grants come from the key's prefix
+   * set, one consistent GetItem that the same transactions as the grant items change. What stays: an exact grant made
+   * a second before may be missing (the new key then holds less, never more); docs/operations.md, "Grants".
+   */
+  async currentGrants(keyId: string): Promise<string[]> {
+    const [listed, prefixes] = await Promise.all([this.listGrants(keyId), this.prefixGrants(keyId)]);
+    const exact = [...new Set(listed.filter((g) => !isPrefixGrant(g)))];
+    const pks = exact.map((g) => grantPk(keyId, g));
+    const { items } = await batchGet(this.client, this.tableName, pks, true);
+    return [...exact.filter((g) => items.has(grantPk(keyId, g))), ...prefixes].sort();
+  }
+
   private async queryHead(
     head: string,
     condition?: { beginsWith?: string; equals?: string },
