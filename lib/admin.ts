@@ -292,7 +292,11 @@ export class AdminService {
     if (!Number.isInteger(graceSeconds) || graceSeconds < 0) {
       throw new AdminInputError('--grace-seconds must be a non-negative whole number');
     }
-    const old = await this.requireKey(keyId);
+    // Found through the by_key_id index, eventually consistent on AWS: it may still show the key as it was before a
+    // set-rate-limit of a moment ago. What the new key gets (limit, scopes, expiry, rate counter) is read again from
+    // the key's own item, consistently.
+    const old = await this.store.getKeyByHash((await this.requireKey(keyId)).key_hash);
+    if (!old) throw new NotFoundError(`key ${keyId}`);
     if (old.status !== 'active')
       throw new AdminInputError(`key ${keyId} is ${old.status}; only an active key can be rotated`);
     // An expired key is refused like a revoked one: rotating it would hand out a key the old one no longer grants.

@@ -33,3 +33,20 @@ it('keeps no trace of the plaintext key in the table', async () => {
   const secret = issued.key.slice(9, 41);
   for (let i = 0; i + 12 <= secret.length; i += 4) expect(stored).not.toContain(secret.slice(i, i + 12));
 });
+
+it('rotate copies the old key as its item holds it, not as the lagging by_key_id index shows it', async () => {
+  const old = await db.admin.createKey({ partnerId: 'acme', workspaces: ['ws_rot'], rateLimit: '100/m' });
+  // The index's copy from before the change below: on AWS a GSI read may lag the table by about a second, which
+  // DynamoDB Local (consistent) cannot show, so the look-up is replayed.
+  const lagging = await db.store.findKeyById(old.key_id);
+  await db.admin.setRateLimit(old.key_id, '10/m');
+  const found = jest.spyOn(db.store, 'findKeyById').mockResolvedValueOnce(lagging);
+  try {
+    const rotated = await db.admin.rotateKey(old.key_id);
+    expect(found).toHaveBeenCalled();
+    expect(rotated.rate_limit).toEqual({ limit: 10, window_seconds: 60 });
+    expect((await db.store.findKeyById(rotated.key_id))?.rate_limit).toEqual({ limit: 10, window_seconds: 60 });
+  } finally {
+    found.mockRestore();
+  }
+});
