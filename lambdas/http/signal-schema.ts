@@ -93,7 +93,7 @@ const SignalSchema = v.pipe(
   ),
   v.forward(
     v.check(
-      (s) => !s.sender || s.source !== 'email' || isEmailAddress(s.sender),
+      (s) => s.sender === undefined || s.source !== 'email' || isEmailAddress(s.sender),
       'must be an e-mail address (a@b.co or Ann <a@b.co>) when source is email',
     ),
     ['sender'],

@@ -84,6 +84,11 @@ describe('signal validation', () => {
   it('checks the sender as an e-mail address only for e-mail signals', () => {
     expect(validateSignal({ ...valid, sender: 'Ann Example <ann@example.com>' }, NOW).ok).toBe(true);
     expect(validateSignal({ ...valid, source: 'task', sender: 'jira-bot' }, NOW).ok).toBe(true);
+    expect(validateSignal({ ...valid, source: 'task', sender: '' }, NOW).ok).toBe(true);
+  });
+
+  it('refuses an empty or blank sender on an e-mail signal: it holds no address', () => {
+    for (const sender of ['', '   ']) expect(detailsFor({ ...valid, source: 'email', sender })[0].field).toBe('sender');
   });
 
   it('refuses a body that is not a JSON object', () => {
