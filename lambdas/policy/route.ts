@@ -9,9 +9,12 @@ import { POLICY_MAX_BYTES, validatePolicy } from './policy-schema';
 
 const etag = (policy: StoredPolicy) => `"${policy.version}"`;
 
-/** `If-Match: "3"` (quotes optional, a weak `W/` prefix tolerated); undefined when absent, NaN when unreadable. */
+/**
+ * `If-Match: "3"` (quotes optional, a weak `W/` prefix tolerated); undefined when absent or `*` (HTTP's "any current
+ * version": a workspace's policy always has one, 0 before its first PUT), NaN when unreadable.
+ */
 export function parseIfMatch(header: string | undefined): number | undefined {
-  if (header === undefined) return undefined;
+  if (header === undefined || header.trim() === '*') return undefined;
   const m = /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/.exec(header);
   return m ? Number(m[1]) : Number.NaN;
 }

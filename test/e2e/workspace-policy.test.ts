@@ -38,6 +38,10 @@ describe('policy', () => {
 
     expectError(await putPolicy('ws_a', policy, { 'if-match': '"0"' }), 412, 'PRECONDITION_FAILED');
     expect((await call(api.baseUrl, 'GET', '/workspaces/ws_a/policy', { key })).json.version).toBe(1);
+    // `*`: any current version, as HTTP defines it (a partner's client may send it for "replace what is there").
+    const any = await putPolicy('ws_a', policy, { 'if-match': '*' });
+    expect(any.status).toBe(200);
+    expect(any.json.version).toBe(2);
   });
 
   it('refuses unknown fields anywhere and bad values, naming each field', async () => {
