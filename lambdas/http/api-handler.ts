@@ -2,6 +2,7 @@
 // declares, in the order it declares them (the refusal order of docs/partners.md, Errors: 401 → 403
 // ACCOUNT_INACTIVE → 403 INSUFFICIENT_SCOPE → 429 → 413 → 415 → 400 INVALID_JSON → 403 WORKSPACE_NOT_ALLOWED), the
 // route's own work, one error mapping at the end, and metrics flushed once per invocation.
+import { isUtf8 } from 'node:buffer';
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -103,11 +104,15 @@ const checkBodyEnvelope = (maxBytes: number) => {
   const limitText = maxBytes % 1_048_576 === 0 ? `${maxBytes / 1_048_576} MiB` : `${maxBytes / 1024} KiB`;
   return (request: MiddyRequest): void => {
     const { body, isBase64Encoded, headers } = request.event;
-    const size =
-      typeof body === 'string' ? (isBase64Encoded ? Buffer.from(body, 'base64').length : Buffer.byteLength(body)) : 0;
+    const bytes = typeof body === 'string' && isBase64Encoded ? Buffer.from(body, 'base64') : undefined;
+    const size = bytes ? bytes.length : typeof body === 'string' ? Buffer.byteLength(body) : 0;
     if (size > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limitText}.`);
     if (!JSON_MEDIA_TYPE.test(headers['content-type'] ?? '')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
     if (typeof body !== 'string' || body.length === 0) throw new ApiError('INVALID_JSON');
+    // The gateway passes a body that is not UTF-8 in base64. JSON is UTF-8 (RFC 8259): decoding it anyway would turn
+    // the bad bytes into U+FFFD and score or store text the partner never sent (docs/partners.md, "Errors").
+    if (bytes && !isUtf8(bytes))
+      throw new ApiError('INVALID_JSON', 'The request body is not valid JSON: it is not UTF-8.');
   };
 };
 

@@ -6,7 +6,8 @@
 // - `__proto__` anywhere, or `constructor` holding a `prototype`: the body is parsed without those keys and refused
 //   with 400 VALIDATION_ERROR, details [{field: "metadata.__proto__" | "constructor", ...}] (the key's JSON path), after
 //   the workspace grant check as the contract orders it. Other prototype-ish keys are plain data.
-// - invalid UTF-8 in a string: decoded lossily (U+FFFD) and scored, 200. A UTF-8 BOM: 400 INVALID_JSON.
+// - a body that is not valid UTF-8 anywhere: 400 INVALID_JSON (it was decoded lossily, U+FFFD, and scored). A UTF-8
+//   BOM: 400 INVALID_JSON.
 // - duplicate keys: the last one wins, for the grant check and validation alike.
 import { randomUUID } from 'node:crypto';
 import { SOURCES } from '../../lambdas/domain/signal';
@@ -80,31 +81,28 @@ describe('bodies that are not (valid) JSON', () => {
     ['a 5-byte sequence', [0xf8, 0x88, 0x80, 0x80, 0x80]],
     ['above U+10FFFF', [0xf4, 0x90, 0x80, 0x80]],
     ['latin-1 é', [0xe9]],
-  ])('invalid UTF-8 (%s) inside a string: a contract answer', async (name, bytes) => {
+  ])('invalid UTF-8 (%s) inside a string: 400 INVALID_JSON, nothing scored', async (name, bytes) => {
     const reply = api.expectContractAnswer(await json(Buffer.concat([prefix, Buffer.from(bytes), suffix])), name);
     note(`invalid UTF-8 ${name}`, reply);
-    // Today: the local server (like API Gateway) passes non-UTF-8 bodies base64-encoded and the JSON parser decodes
-    // them lossily (U+FFFD), so the signal is scored. 400 INVALID_JSON would be the stricter answer.
-    expect([200, 400]).toContain(reply.status);
-    if (reply.status === 400) expect(codeOf(reply)).toBe('INVALID_JSON');
+    // The local server (like API Gateway) passes a body that is not UTF-8 in base64; decoded lossily (U+FFFD), the
+    // signal was scored on text the partner never sent.
+    expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'INVALID_JSON' });
   });
 
-  it('invalid UTF-8 in a key or in workspace_id: 400, never 5xx', async () => {
+  it('invalid UTF-8 in a key or in workspace_id: 400 INVALID_JSON, before the workspace check', async () => {
     const inKey = Buffer.concat([
       Buffer.from('{"workspace_id":"ws_a","source":"email","subject":"x","'),
       Buffer.from([0xff, 0xfe]),
       Buffer.from('":1}'),
     ]);
-    expect(api.expectContractAnswer(await json(inKey), 'invalid UTF-8 key').status).toBe(400);
+    expect(codeOf(api.expectContractAnswer(await json(inKey), 'invalid UTF-8 key'))).toBe('INVALID_JSON');
     const inWorkspace = Buffer.concat([
       Buffer.from('{"workspace_id":"ws_'),
       Buffer.from([0xc3]),
       Buffer.from('","source":"email","subject":"x"}'),
     ]);
-    // "ws_\uFFFD" is a string the key has no grant for: row 6 comes before validation.
-    expect(codeOf(api.expectContractAnswer(await json(inWorkspace), 'invalid UTF-8 workspace'))).toBe(
-      'WORKSPACE_NOT_ALLOWED',
-    );
+    // The body is not JSON, so it names no workspace: parsing comes before the workspace check.
+    expect(codeOf(api.expectContractAnswer(await json(inWorkspace), 'invalid UTF-8 workspace'))).toBe('INVALID_JSON');
   });
 
   it('a whole body in UTF-16 claimed as charset=utf-16: a contract 400', async () => {
