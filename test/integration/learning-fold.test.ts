@@ -2,7 +2,14 @@
 // another taught exactly once, its own feedback at once; a fold, run twice at once or left half done by a crash and
 // run again, leaves a new load with the same counts as before it. What TTL deletes is only what a fold summed, however
 // long the workspace sees no request. A check whose policy read failed reads it again at the next check.
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { analyzeSignal } from '../../lambdas/application/analyze-signal';
 import { applyOwnEntry } from '../../lambdas/application/model-learning';
 import { learningTableOf } from '../../lambdas/contract/settings';
@@ -13,6 +20,7 @@ import { importExamples } from '../../lambdas/import-examples/import-examples';
 import { type Service, createService } from '../../lambdas/service';
 import { FOLD_TAKEOVER_MS, LearningFolder } from '../../lambdas/stores/learning-fold';
 import { MODEL_KEY, entryItem } from '../../lambdas/stores/learning-items';
+import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { type TestTables, createTestTables } from '../support/dynamodb';
 import { testSettings } from '../support/local-api';
 
@@ -241,4 +249,72 @@ it('a check whose policy read failed reads the policy again at the next check', 
   // Read once: the check after that reads it no more.
   expect(await store.refreshState(ws, next!)).toBeUndefined();
   c.close();
+});
+
+/** The label items of `ws` (every generation's) that hold counts, read straight from its partition. */
+async function labelsHoldingCounts(ws: string): Promise<string[]> {
+  const out = await tables.client.send(
+    new QueryCommand({
+      TableName: learning,
+      KeyConditionExpression: 'ws = :ws AND begins_with(sk, :c)',
+      ExpressionAttributeValues: { ':ws': ws, ':c': 'c#' },
+      ConsistentRead: true,
+    }),
+  );
+  return (out.Items ?? []).filter((i) => Number(i.docs ?? 0) > 0).map((i) => String(i.sk));
+}
+
+/**
+ * `tables.client` with every call `matches` picks held before it is sent until `release()`; `held` settles when the
+ * first is. Nothing is mocked: the calls reach DynamoDB Local as they were made, only later, so the race they lose is
+ * a real one, made to happen every time.
+ */
+function pausing(matches: (command: unknown) => boolean) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let onHeld!: () => void;
+  const held = new Promise<void>((resolve) => (onHeld = resolve));
+  const send = tables.client.send.bind(tables.client) as (command: unknown) => Promise<unknown>;
+  const client = Object.create(tables.client) as typeof tables.client;
+  (client as { send: unknown }).send = async (command: unknown) => {
+    if (matches(command)) {
+      onHeld();
+      await gate;
+    }
+    return send(command);
+  };
+  return { client, held, release };
+}
+
+/** A fold's label write: an ADD marked with its window (`SET w = ...`) or a large label put whole. */
+const labelWrite = (command: unknown) =>
+  (command instanceof UpdateCommand && Boolean(command.input.UpdateExpression?.startsWith('SET w ='))) ||
+  (command instanceof PutCommand && String(command.input.Item?.sk).startsWith('c#'));
+
+it("a forget that lands while a fold writes its labels leaves no count of the old generation, the fold's or its own", async () => {
+  const ws = 'ws_fold_forget_race';
+  for (let i = 0; i < 3; i++) await teach(a, await decide(a, ws, i), i ? 'refund' : 'card_declined');
+  // The fold has read the model (generation 0) and the window's entries; its label writes wait for the forget.
+  const paused = pausing(labelWrite);
+  const folding = new LearningFolder(paused.client, learning).fold(ws, Date.now() + OVERLAP_MS + 1);
+  await paused.held;
+  expect(await a.dependencies.modelWrites.forget(ws)).toBe(1);
+  paused.release();
+  await folding;
+  expect(await labelsHoldingCounts(ws)).toEqual([]);
+  expect(await fresh(ws)).toEqual({});
+});
+
+it('a fold that finishes between a forget reading the labels and switching the generation leaves no count behind', async () => {
+  const ws = 'ws_fold_forget_between';
+  for (let i = 0; i < 3; i++) await teach(a, await decide(a, ws, i), i ? 'refund' : 'card_declined');
+  // The forget has read the model, the labels (none yet) and the entries; its switch waits for a whole fold.
+  const paused = pausing((command) => command instanceof TransactWriteCommand);
+  const forgetting = new DynamoModelWriteStore(paused.client, tables.names.decisions, learning).forget(ws);
+  await paused.held;
+  await new LearningFolder(tables.client, learning).fold(ws, Date.now() + OVERLAP_MS + 1);
+  paused.release();
+  expect(await forgetting).toBe(1);
+  expect(await labelsHoldingCounts(ws)).toEqual([]);
+  expect(await fresh(ws)).toEqual({});
 });
