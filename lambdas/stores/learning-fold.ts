@@ -4,7 +4,13 @@
 // (an update conditional on `w` below the window's end: a second run skips it); then the window's entries get their
 // expiry (none before: a count TTL deleted unfolded would be lost); then the model item's mark moves.
 // A fold left in flight by a crashed runner is run again by the next one, FOLD_TAKEOVER_MS after its claim.
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { OVERLAP_MS } from '../domain/learning/entries';
 import { journalDeltas } from '../domain/learning/label-delta';
 import { type LabelDelta, addDelta } from '../domain/learning/model';
@@ -61,7 +67,8 @@ export class LearningFolder {
     const read = await queryEntries(this.client, this.table, ws, model.folded, true, end);
     this.stats.readUnits += read.units;
     const taken = read.entries.filter((e) => e.generation === model.generation);
-    await Promise.all(journalDeltas(taken).map((d) => this.addDelta(ws, model.generation, end, d)));
+    const deltas = journalDeltas(taken);
+    await Promise.all(deltas.map((d) => this.addDelta(ws, model.generation, end, d)));
     // Only now, every label holding the window, may its entries expire (a run that fails before is run again).
     await this.expire(ws, read.items, nowMs);
     const done = new UpdateCommand({
@@ -72,9 +79,30 @@ export class LearningFolder {
       ExpressionAttributeValues: { ':end': end, ':g': model.generation },
       ReturnConsumedCapacity: 'TOTAL',
     });
-    // Not done: another run of this fold finished it first, or a reset took the claim away.
-    if (await this.landed(this.client.send(done))) this.stats.folds++;
+    if (await this.landed(this.client.send(done))) {
+      this.stats.folds++;
+      return end;
+    }
+    // Not done: another run of this fold finished it first, or a forget took the claim away; then the labels this run
+    // wrote may have landed after the forget deleted its generation's, and are deleted here (docs/learning.md, Folding).
+    this.stats.readUnits += 1;
+    if ((await getModel(this.client, this.table, ws)).generation !== model.generation)
+      await this.deleteLabels(ws, model.generation, deltas);
     return end;
+  }
+
+  /** Deletes the label items of `generation` a run wrote to, after a forget moved the model past it. */
+  private async deleteLabels(ws: string, generation: number, deltas: readonly LabelDelta[]): Promise<void> {
+    const deletes = deltas.map((d) =>
+      this.client.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: { ws, sk: countsKey(generation, `${d.field}:${d.label}`) },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      ),
+    );
+    await Promise.all(deletes.map((write) => this.landed(write)));
   }
 
   /**

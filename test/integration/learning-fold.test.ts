@@ -251,18 +251,23 @@ it('a check whose policy read failed reads the policy again at the next check', 
   c.close();
 });
 
-/** The label items of `ws` (every generation's) that hold counts, read straight from its partition. */
-async function labelsHoldingCounts(ws: string): Promise<string[]> {
+/** The items of `ws` whose key starts with `prefix`, read straight from its partition. */
+async function itemsOf(ws: string, prefix: string): Promise<Record<string, unknown>[]> {
   const out = await tables.client.send(
     new QueryCommand({
       TableName: learning,
-      KeyConditionExpression: 'ws = :ws AND begins_with(sk, :c)',
-      ExpressionAttributeValues: { ':ws': ws, ':c': 'c#' },
+      KeyConditionExpression: 'ws = :ws AND begins_with(sk, :p)',
+      ExpressionAttributeValues: { ':ws': ws, ':p': prefix },
       ConsistentRead: true,
     }),
   );
-  return (out.Items ?? []).filter((i) => Number(i.docs ?? 0) > 0).map((i) => String(i.sk));
+  return out.Items ?? [];
 }
+/** The label items of `ws`, of every generation, that hold counts. */
+const labelsHoldingCounts = async (ws: string) =>
+  (await itemsOf(ws, 'c#')).filter((i) => Number(i.docs ?? 0) > 0).map((i) => String(i.sk));
+/** The ids of the entries of `ws` left (`r.1`: a reset's). */
+const entriesLeft = async (ws: string) => (await itemsOf(ws, 'e#')).map((i) => String(i.sk).slice(16));
 
 /**
  * `tables.client` with every call `matches` picks held before it is sent until `release()`; `held` settles when the
@@ -302,6 +307,8 @@ it("a forget that lands while a fold writes its labels leaves no count of the ol
   paused.release();
   await folding;
   expect(await labelsHoldingCounts(ws)).toEqual([]);
+  // The fold's expiries, sent after the forget deleted the entries, made none again (they need the entry there).
+  expect(await entriesLeft(ws)).toEqual(['r.1']);
   expect(await fresh(ws)).toEqual({});
 });
 
@@ -316,5 +323,6 @@ it('a fold that finishes between a forget reading the labels and switching the g
   paused.release();
   expect(await forgetting).toBe(1);
   expect(await labelsHoldingCounts(ws)).toEqual([]);
+  expect(await entriesLeft(ws)).toEqual(['r.1']);
   expect(await fresh(ws)).toEqual({});
 });
