@@ -39,7 +39,14 @@ export interface RouteDefinition {
 
 /** DynamoDB actions a route may be granted; the stack prefixes them with `dynamodb:`. */
 export type TableAction =
-  'GetItem' | 'PutItem' | 'UpdateItem' | 'BatchGetItem' | 'BatchWriteItem' | 'Query' | 'ConditionCheckItem';
+  | 'GetItem'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'BatchGetItem'
+  | 'BatchWriteItem'
+  | 'Query'
+  | 'ConditionCheckItem';
 
 /** Items of the decisions table a route may touch, named by their partition-key prefix (ITEM_PREFIX in tables.ts). */
 export type DecisionsItem =
@@ -70,9 +77,10 @@ const LOAD_WORKSPACE = { GetItem: ['policy', 'workspaceModel'] } as const satisf
 /**
  * On the learning table, loading a workspace: its model item (GetItem, and UpdateItem on a first load for its sketch
  * key), its label items and entries (Query, and the check each TTL); a fold now and then: its claim and mark
- * (UpdateItem), each label's share (UpdateItem, or GetItem then PutItem for a large one).
+ * (UpdateItem), each label's share (UpdateItem, or GetItem then PutItem for a large one), and, when a forget moved
+ * the generation under it, the labels it wrote deleted (DeleteItem; it could overwrite them with PutItem anyway).
  */
-const LOAD_LEARNING: readonly TableAction[] = ['GetItem', 'Query', 'UpdateItem', 'PutItem'];
+const LOAD_LEARNING: readonly TableAction[] = ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'];
 
 export const ROUTES: readonly RouteDefinition[] = [
   {
