@@ -86,14 +86,17 @@ export class DynamoModelWriteStore implements ModelWriteStore {
         before: { generation: model.generation, labels: labels.length, version: examples },
         after: { generation: next, labels: 0, version: 0 },
       });
+      // On the fold mark it read too: a fold that finished since wrote labels the read above may not hold, so read
+      // again. A fold still in flight loses its claim here, and deletes what it wrote itself (learning-fold.ts).
+      const generation = sameGeneration(model.generation);
       const outcome = await this.transact([
         {
           Update: {
             TableName: this.learningTable,
             Key: { ws: workspaceId, sk: MODEL_KEY },
             UpdateExpression: 'SET g = :next REMOVE fw, fa',
-            ...sameGeneration(model.generation),
-            ExpressionAttributeValues: { ':g': model.generation, ':next': next },
+            ConditionExpression: `(${generation.ConditionExpression}) AND (attribute_not_exists(f) OR f = :f)`,
+            ExpressionAttributeValues: { ':g': model.generation, ':next': next, ':f': model.folded },
           },
         },
         { Put: { TableName: this.learningTable, Item: entryItem(workspaceId, Date.now(), `r.${next}`, next, {}) } },

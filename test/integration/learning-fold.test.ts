@@ -266,8 +266,9 @@ async function itemsOf(ws: string, prefix: string): Promise<Record<string, unkno
 /** The label items of `ws`, of every generation, that hold counts. */
 const labelsHoldingCounts = async (ws: string) =>
   (await itemsOf(ws, 'c#')).filter((i) => Number(i.docs ?? 0) > 0).map((i) => String(i.sk));
-/** The ids of the entries of `ws` left (`r.1`: a reset's). */
-const entriesLeft = async (ws: string) => (await itemsOf(ws, 'e#')).map((i) => String(i.sk).slice(16));
+/** The entries of `ws` left, by id (`r.1`: a reset's), each with whether it has an expiry. */
+const entriesLeft = async (ws: string) =>
+  (await itemsOf(ws, 'e#')).map((i) => [String(i.sk).slice(16), i.expires_at !== undefined]);
 
 /**
  * `tables.client` with every call `matches` picks held before it is sent until `release()`; `held` settles when the
@@ -308,7 +309,7 @@ it("a forget that lands while a fold writes its labels leaves no count of the ol
   await folding;
   expect(await labelsHoldingCounts(ws)).toEqual([]);
   // The fold's expiries, sent after the forget deleted the entries, made none again (they need the entry there).
-  expect(await entriesLeft(ws)).toEqual(['r.1']);
+  expect(await entriesLeft(ws)).toEqual([['r.1', true]]);
   expect(await fresh(ws)).toEqual({});
 });
 
@@ -323,6 +324,9 @@ it('a fold that finishes between a forget reading the labels and switching the g
   paused.release();
   expect(await forgetting).toBe(1);
   expect(await labelsHoldingCounts(ws)).toEqual([]);
-  expect(await entriesLeft(ws)).toEqual(['r.1']);
+  // The forget read again after the fold: its entries, folded, are left to their expiry, as after any fold.
+  const left = await entriesLeft(ws);
+  expect(left.map(([id]) => String(id)[0]).sort()).toEqual(['f', 'f', 'f', 'r']);
+  expect(left.every(([, expires]) => expires)).toBe(true);
   expect(await fresh(ws)).toEqual({});
 });
