@@ -18,6 +18,10 @@ export const ENTRY_SECONDS = 30 * 24 * 60 * 60;
 export const entryExpiry = (nowMs: number) => Math.floor(nowMs / 1000) + ENTRY_SECONDS;
 
 export const countsKey = (generation: number, id: string) => `c#${generation}#${id}`;
+/** The generation in a label item's key. */
+export const countsGeneration = (sk: unknown) => Number(String(sk).split('#')[1]);
+/** Every generation's label items, as a key range. */
+export const COUNTS_RANGE = { after: 'c#', upTo: 'c#~' };
 export const entryKey = (at: number, id: string) => `e#${String(Math.max(0, Math.floor(at))).padStart(13, '0')}#${id}`;
 /** An id for an entry no retry can write twice under another id (an import): random, fixed for its write. */
 export const randomId = () => randomBytes(9).toString('base64url');

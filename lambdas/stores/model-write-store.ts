@@ -10,7 +10,17 @@ import { batchWriteAll } from './batch-writes';
 import { cancellationReasons, isDatabaseUnavailable, transactionCancelled } from './database-faults';
 import { idempotencyClaim } from './decision-store';
 import { getItem } from './dynamodb-client';
-import { MODEL_KEY, entryFrom, entryItem, getModel, queryCounts, queryEntries, randomId } from './learning-items';
+import {
+  COUNTS_RANGE,
+  MODEL_KEY,
+  countsGeneration,
+  entryFrom,
+  entryItem,
+  getModel,
+  queryEntries,
+  queryRange,
+  randomId,
+} from './learning-items';
 import { AGAIN, retrying } from './retry';
 
 /** One TransactWriteItems entry (the audit writer's Put). */
@@ -69,14 +79,17 @@ export class DynamoModelWriteStore implements ModelWriteStore {
   /**
    * Forgets the workspace's model: the model item moves to a new generation, in one transaction with the reset's
    * entry (containers load the new, empty generation at their next check) and the audit event. The old generation's
-   * label items and unfolded entries are never read again, and are deleted right after the switch.
+   * label items and unfolded entries are never read again, and are deleted right after the switch, with any label
+   * item an older generation left (docs/learning.md, "Folding"), even by a forget that has nothing else to forget.
    */
   async forget(workspaceId: string, audit?: ForgetAudit): Promise<number> {
-    let forgotten: string[] | undefined;
+    let forgotten: string[] = [];
     const generation = await retrying('model reset', async () => {
       const model = await getModel(this.client, this.learningTable, workspaceId);
       // What the generation holds: its label items, and entries not folded into them yet.
-      const labels = (await queryCounts(this.client, this.learningTable, workspaceId, model.generation)).items;
+      const { items } = await queryRange(this.client, this.learningTable, workspaceId, COUNTS_RANGE, true);
+      const labels = items.filter((i) => countsGeneration(i.sk) === model.generation);
+      forgotten = items.filter((i) => countsGeneration(i.sk) < model.generation).map((i) => String(i.sk));
       const examples = labels.reduce((sum, i) => sum + Number(i.docs ?? 0), 0);
       const { entries } = await queryEntries(this.client, this.learningTable, workspaceId, model.folded, true);
       if (examples <= 0 && !entries.some((e) => e.generation === model.generation && movesCounts(e)))
@@ -104,12 +117,12 @@ export class DynamoModelWriteStore implements ModelWriteStore {
       ]);
       if (outcome[0] === 'ConditionalCheckFailed') return AGAIN;
       // Its entries not folded yet too: they have no expiry until a fold (learning-items.ts entryItem).
-      forgotten = [...labels.map((i) => String(i.sk)), ...entries.filter(movesCounts).map((e) => e.key)];
+      forgotten.push(...labels.map((i) => String(i.sk)), ...entries.filter(movesCounts).map((e) => e.key));
       return next;
     });
     // Storage, not correctness: a failure leaves them behind (the new generation never reads them; its next fold gives
-    // the entries their expiry).
-    if (forgotten) {
+    // the entries their expiry, the next forget deletes the label items).
+    if (forgotten.length) {
       const keys = forgotten.map((sk) => ({ DeleteRequest: { Key: { ws: workspaceId, sk } } }));
       await batchWriteAll(this.client, this.learningTable, keys).catch(() => undefined);
     }

@@ -330,3 +330,49 @@ it('a fold that finishes between a forget reading the labels and switching the g
   expect(left.every(([, expires]) => expires)).toBe(true);
   expect(await fresh(ws)).toEqual({});
 });
+
+/**
+ * Teaches `ws` three corrections, then has a fold's runner die (a Lambda timed out, say) after its label writes, which
+ * waited for a forget of `ws`: answers the generation the forget switched to.
+ */
+async function foldDiesPastForget(ws: string): Promise<number> {
+  // As the feedback route does when the generation moved (teach() does not check).
+  a.dependencies.workspaces.invalidate(ws);
+  for (let i = 0; i < 3; i++) await teach(a, await decide(a, ws, i), i ? 'refund' : 'card_declined');
+  const paused = pausing(labelWrite);
+  const dying = Object.create(paused.client) as typeof tables.client;
+  (dying as { send: unknown }).send = async (command: UpdateCommand) => {
+    if (command instanceof UpdateCommand && command.input.UpdateExpression?.startsWith('SET f ='))
+      throw new Error('injected: the runner died');
+    return paused.client.send(command);
+  };
+  const folding = new LearningFolder(dying, learning).fold(ws, Date.now() + OVERLAP_MS + 1);
+  await paused.held;
+  const generation = await a.dependencies.modelWrites.forget(ws);
+  paused.release();
+  await expect(folding).rejects.toThrow('injected');
+  return generation;
+}
+
+it("a fold runner that dies after its labels landed past a forget leaves them to the workspace's next forget", async () => {
+  const ws = 'ws_fold_forget_died';
+  expect(await foldDiesPastForget(ws)).toBe(1);
+  expect(await labelsHoldingCounts(ws)).toEqual(['c#0#category:card_declined', 'c#0#category:refund']);
+  // Nothing learned since: this forget switches nothing, but deletes what the older generation left.
+  expect(await a.dependencies.modelWrites.forget(ws)).toBe(1);
+  expect(await labelsHoldingCounts(ws)).toEqual([]);
+
+  // Again, then something learned in the new generation: its forget deletes the older leftovers with its own labels.
+  expect(await foldDiesPastForget(ws)).toBe(2);
+  a.dependencies.workspaces.invalidate(ws);
+  await teach(a, await decide(a, ws, 9), 'refund');
+  await new LearningFolder(tables.client, learning).fold(ws, Date.now() + 2 * OVERLAP_MS);
+  expect(await labelsHoldingCounts(ws)).toEqual([
+    'c#1#category:card_declined',
+    'c#1#category:refund',
+    'c#2#category:refund',
+  ]);
+  expect(await a.dependencies.modelWrites.forget(ws)).toBe(3);
+  expect(await labelsHoldingCounts(ws)).toEqual([]);
+  expect(await fresh(ws)).toEqual({});
+});
