@@ -36,8 +36,11 @@ export interface ImportDeps {
 
 export interface ImportOptions {
   nowMs: number;
-  /** The idempotency record's key and the request's hash (the same key with another body is a conflict). */
-  idempotency?: { pk: string; requestHash: string };
+  /**
+   * The idempotency record's key and the request's hash (the same key with another body is a conflict). A key made
+   * from the model generation the examples are written in (the admin import's) changes with a reset in between.
+   */
+  idempotency?: { pk: string | ((generation: number) => string); requestHash: string };
   /** Writes an example's problems for the caller (the HTTP route: as paths into its body); as they are by default. */
   itemDetails?: (index: number, details: ErrorDetail[]) => ErrorDetail[];
   /** The audit event for this import (its counts), written in the transaction that records it. */
@@ -110,7 +113,7 @@ export async function learnExamples(
       generation,
       deltas,
       record: options.idempotency && {
-        pk: options.idempotency.pk,
+        pk: typeof options.idempotency.pk === 'string' ? options.idempotency.pk : options.idempotency.pk(generation),
         item: { kind: 'import', request_hash: options.idempotency.requestHash, answer: JSON.stringify(answer) },
       },
       audit: options.audit?.({ examples: answer.data.length, learned: kept.length, labels: deltas.length }),

@@ -1,8 +1,9 @@
 // `workspace import --workspace <ws> --file <path>` and `workspace forget --workspace <ws>` (docs/partners.md,
 // "Importing your history, and forgetting it"). The import runs the API's own use case (lambdas/import-examples)
-// straight on the tables, in imports of 100 with an Idempotency-Key derived from the file's content, the workspace, its
-// model generation and the chunk's position: running the same file again within 24 hours, after an interruption,
-// teaches nothing twice (after a reset, it teaches the new model). Progress goes to a terminal's stderr.
+// straight on the tables, in imports of 100 with an Idempotency-Key derived from the file's content, the workspace, the
+// model generation the chunk is written in and the chunk's position: running the same file again within 24 hours,
+// after an interruption, teaches nothing twice (after a reset, even one in the middle of a run, it teaches the new
+// model each example once). Progress goes to a terminal's stderr.
 import { AdminInputError, assertWorkspace } from '../admin';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -83,7 +84,7 @@ export class WorkspaceImporter {
     const fileHash = sha256(content);
     // The import reads the workspace once (its sketch key and generation); each chunk then adds to that copy.
     const workspaces = new WorkspaceCache((id) => this.workspaceStore.loadState(id), 24 * 60 * 60 * 1000);
-    const generation = (await workspaces.get(ws)).state.generation ?? 0;
+    await workspaces.get(ws);
     const errors: FileProblem[] = [...parsed.problems];
     const started = Date.now();
     let learned = 0;
@@ -94,8 +95,9 @@ export class WorkspaceImporter {
       const start = chunk * IMPORT_BODY.max;
       const slice = records.slice(start, start + IMPORT_BODY.max);
       const examples = slice.map((r) => r.example);
-      // The model generation too: after a reset, the same file teaches the new model again.
-      const idempotencyKey = `${fileHash}:${ws}:g${generation}:${chunk}`;
+      // The model generation the chunk is written in too: after a reset, the same file teaches the new model again,
+      // and a chunk written again in the middle of a run, after a reset, is recorded for the generation it taught.
+      const idempotencyKey = (generation: number) => `${fileHash}:${ws}:g${generation}:${chunk}`;
       const outcome = await importExamples(
         ws,
         examples,
@@ -103,7 +105,7 @@ export class WorkspaceImporter {
         {
           nowMs: Date.now(),
           idempotency: {
-            pk: `${ITEM_PREFIX.idempotency}admin#${sha256(idempotencyKey)}`,
+            pk: (generation) => `${ITEM_PREFIX.idempotency}admin#${sha256(idempotencyKey(generation))}`,
             requestHash: sha256(canonicalJson({ examples })),
           },
           audit: (counts) => ({
