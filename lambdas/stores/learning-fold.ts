@@ -86,23 +86,13 @@ export class LearningFolder {
     // Not done: another run of this fold finished it first, or a forget took the claim away; then the labels this run
     // wrote may have landed after the forget deleted its generation's, and are deleted here (docs/learning.md, Folding).
     this.stats.readUnits += 1;
-    if ((await getModel(this.client, this.table, ws)).generation !== model.generation)
-      await this.deleteLabels(ws, model.generation, deltas);
-    return end;
-  }
-
-  /** Deletes the label items of `generation` a run wrote to, after a forget moved the model past it. */
-  private async deleteLabels(ws: string, generation: number, deltas: readonly LabelDelta[]): Promise<void> {
-    const deletes = deltas.map((d) =>
-      this.client.send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: { ws, sk: countsKey(generation, `${d.field}:${d.label}`) },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      ),
+    if ((await getModel(this.client, this.table, ws)).generation === model.generation) return end;
+    const keys = deltas.map((d) => ({ ws, sk: countsKey(model.generation, `${d.field}:${d.label}`) }));
+    const deletes = keys.map(
+      (Key) => new DeleteCommand({ TableName: this.table, Key, ReturnConsumedCapacity: 'TOTAL' }),
     );
-    await Promise.all(deletes.map((write) => this.landed(write)));
+    await Promise.all(deletes.map((command) => this.landed(this.client.send(command))));
+    return end;
   }
 
   /**

@@ -18,10 +18,6 @@ export const ENTRY_SECONDS = 30 * 24 * 60 * 60;
 export const entryExpiry = (nowMs: number) => Math.floor(nowMs / 1000) + ENTRY_SECONDS;
 
 export const countsKey = (generation: number, id: string) => `c#${generation}#${id}`;
-/** The generation in a label item's key. */
-export const countsGeneration = (sk: unknown) => Number(String(sk).split('#')[1]);
-/** Every generation's label items, as a key range. */
-export const COUNTS_RANGE = { after: 'c#', upTo: 'c#~' };
 export const entryKey = (at: number, id: string) => `e#${String(Math.max(0, Math.floor(at))).padStart(13, '0')}#${id}`;
 /** An id for an entry no retry can write twice under another id (an import): random, fixed for its write. */
 export const randomId = () => randomBytes(9).toString('base64url');
@@ -190,3 +186,10 @@ export const queryEntries = (
 /** A generation's label items. */
 export const queryCounts = (client: DynamoDBDocumentClient, table: string, ws: string, generation: number) =>
   queryRange(client, table, ws, { after: `c#${generation}#`, upTo: `c#${generation}#~` }, true);
+
+/** Every generation's label items, each with its generation (a forget's: it deletes those older ones left behind). */
+export const queryAllCounts = async (client: DynamoDBDocumentClient, table: string, ws: string) =>
+  (await queryRange(client, table, ws, { after: 'c#', upTo: 'c#~' }, true)).items.map((item) => ({
+    item,
+    generation: Number(String(item.sk).split('#')[1]),
+  }));

@@ -10,17 +10,7 @@ import { batchWriteAll } from './batch-writes';
 import { cancellationReasons, isDatabaseUnavailable, transactionCancelled } from './database-faults';
 import { idempotencyClaim } from './decision-store';
 import { getItem } from './dynamodb-client';
-import {
-  COUNTS_RANGE,
-  MODEL_KEY,
-  countsGeneration,
-  entryFrom,
-  entryItem,
-  getModel,
-  queryEntries,
-  queryRange,
-  randomId,
-} from './learning-items';
+import { MODEL_KEY, entryFrom, entryItem, getModel, queryAllCounts, queryEntries, randomId } from './learning-items';
 import { AGAIN, retrying } from './retry';
 
 /** One TransactWriteItems entry (the audit writer's Put). */
@@ -87,9 +77,9 @@ export class DynamoModelWriteStore implements ModelWriteStore {
     const generation = await retrying('model reset', async () => {
       const model = await getModel(this.client, this.learningTable, workspaceId);
       // What the generation holds: its label items, and entries not folded into them yet.
-      const { items } = await queryRange(this.client, this.learningTable, workspaceId, COUNTS_RANGE, true);
-      const labels = items.filter((i) => countsGeneration(i.sk) === model.generation);
-      forgotten = items.filter((i) => countsGeneration(i.sk) < model.generation).map((i) => String(i.sk));
+      const counts = await queryAllCounts(this.client, this.learningTable, workspaceId);
+      const labels = counts.filter((c) => c.generation === model.generation).map((c) => c.item);
+      forgotten = counts.filter((c) => c.generation < model.generation).map((c) => String(c.item.sk));
       const examples = labels.reduce((sum, i) => sum + Number(i.docs ?? 0), 0);
       const { entries } = await queryEntries(this.client, this.learningTable, workspaceId, model.folded, true);
       if (examples <= 0 && !entries.some((e) => e.generation === model.generation && movesCounts(e)))
