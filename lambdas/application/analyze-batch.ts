@@ -1,7 +1,7 @@
 // The batch use case: each signal authorized and validated on its own, decided by the same function as single
 // analyze, all decisions stored with a few batch writes; with an Idempotency-Key, the whole batch answers once.
 // The route passes the signal's validator in (a valibot schema of the HTTP edge), so this layer stays free of it.
-import { DEFAULT_MESSAGE, type ErrorDetail, boundedDetails } from '../contract/errors';
+import { DEFAULT_MESSAGE, type ErrorDetail, boundedItemError } from '../contract/errors';
 import type { Principal } from '../domain/principal';
 import type { Decision } from '../domain/decision';
 import type {
@@ -47,6 +47,19 @@ interface JudgeDeps {
   workspaces?: Pick<WorkspaceCache, 'get'>;
 }
 
+type StoredItemError = Extract<BatchItemRecord, { error: unknown }>['error'];
+
+/**
+ * A stored item error with its keys in the order the first answer wrote them: DynamoDB keeps no order of a map's keys,
+ * and a replay answers what the first request did, byte for byte.
+ */
+function inAnswerOrder(error: StoredItemError): StoredItemError {
+  const { code, message, details } = error;
+  return details
+    ? { code, message, details: details.map((d) => ({ field: d.field, message: d.message })) }
+    : { code, message };
+}
+
 /** One signal, as analyze would judge it: the workspace grant first, then validation, then the decision. */
 async function judge(
   raw: unknown,
@@ -62,7 +75,7 @@ async function judge(
   if (typeof workspaceId === 'string' && !(await access.allows(principal, workspaceId))) return { error: notAllowed() };
   const validation = deps.validateSignal(raw, nowMs, index);
   if (!validation.ok) {
-    return { error: { code: 'VALIDATION_ERROR', ...boundedDetails('This signal is not valid.', validation.details) } };
+    return { error: boundedItemError('VALIDATION_ERROR', 'This signal is not valid.', validation.details) };
   }
   // The workspace's policy and learned model, as single analyze applies them (cached per container).
   const workspace = deps.workspaces ? await deps.workspaces.get(validation.signal.workspace_id) : undefined;
@@ -118,7 +131,7 @@ export async function analyzeBatch(
   const data: BatchResultItem[] = [];
   for (const [index, item] of saved.items.entries()) {
     if ('error' in item) {
-      data.push({ index, error: item.error });
+      data.push({ index, error: inAnswerOrder(item.error) });
       continue;
     }
     let decision = found.get(item.id);

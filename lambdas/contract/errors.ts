@@ -78,6 +78,14 @@ export const MAX_ERROR_DETAILS = 100;
 /** The largest error body the service sends, in bytes of JSON: no refusal is ever larger. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
+/**
+ * The largest error of one batch or import item, in bytes of JSON, beyond its first detail (docs/partners.md,
+ * "Errors"): 100 items of 100 details, each with a 200-character field, made a 6 MB answer, past Lambda's 6 MB
+ * response limit and DynamoDB's 400 KB item for its idempotency record. With this bound an answer's errors stay
+ * under about 300 KB.
+ */
+export const MAX_ITEM_ERROR_BYTES = 2 * 1024;
+
 /** Characters of a detail's field or message kept (a key of a hostile body can be 256 KiB long). */
 const MAX_DETAIL_CHARS = 200;
 const clip = (text: string) => (text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS - 1)}…` : text);
@@ -100,4 +108,28 @@ export function boundedDetails(
     message: `${message} It has ${details.length} problems; details lists the first ${shown.length}.`,
     details: shown,
   };
+}
+
+/**
+ * An item's error in a batch or an import answer: its details bounded as boundedDetails does, then as many as fit in
+ * MAX_ITEM_ERROR_BYTES (at least one), the message saying how many there were.
+ */
+export function boundedItemError(
+  code: ErrorCode,
+  message: string,
+  details: readonly ErrorDetail[],
+): { code: ErrorCode; message: string; details: ErrorDetail[] } {
+  const render = (listed: number) => ({ code, ...boundedDetails(message, details, listed) });
+  const sizeOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+  // Counted detail by detail on the error with none listed, then checked whole (the message's count may grow).
+  const shown = render(MAX_ERROR_DETAILS).details;
+  let bytes = sizeOf(render(0));
+  let listed = 0;
+  while (listed < shown.length && (listed === 0 || bytes + sizeOf(shown[listed]) + 1 <= MAX_ITEM_ERROR_BYTES)) {
+    bytes += sizeOf(shown[listed]) + 1;
+    listed++;
+  }
+  let error = render(listed);
+  while (listed > 1 && sizeOf(error) > MAX_ITEM_ERROR_BYTES) error = render(--listed);
+  return error;
 }

@@ -12,7 +12,8 @@ import {
   learnExamples,
 } from '../application/import-examples';
 import { validateFeedback } from '../http/feedback-schema';
-import { type ErrorDetail, boundedDetails } from '../http/errors';
+import { type ErrorDetail } from '../http/errors';
+import { boundedItemError } from '../contract/errors';
 import { jsonPath } from '../domain/json-walk';
 import { type Validated, detailsUnder } from '../http/body-validation';
 
@@ -73,7 +74,7 @@ export async function importExamples(
     } else
       data.push({
         index,
-        error: { code: 'VALIDATION_ERROR', ...boundedDetails('This example is not valid.', v.details) },
+        error: boundedItemError('VALIDATION_ERROR', 'This example is not valid.', v.details),
       });
   });
   const answer: ImportAnswer = { object: 'list', workspace_id: workspaceId, learned: valid.length, data };
