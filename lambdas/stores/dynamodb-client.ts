@@ -46,7 +46,9 @@ export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocum
     },
   });
   return DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true },
+    // A map whose own key `constructor` hides its class (a policy's routing of the category `constructor`, a valid
+    // name) is refused by the marshaller as a class instance unless told to write any object as a map.
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
   });
 }
 

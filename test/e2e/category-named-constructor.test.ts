@@ -1,0 +1,34 @@
+// A workspace's own category or queue may be any name matching ^[a-z][a-z0-9_]{0,63}$ (docs/partners.md, Workspace
+// policy), `constructor` included: the one such name that is also a property of every JavaScript object. Over a real
+// socket: a policy routing it is stored (not a 500).
+import { call, expectError } from '../support/http';
+import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
+
+jest.setTimeout(60_000);
+
+let api: TestApi;
+let key: string;
+
+beforeAll(async () => {
+  api = await startTestApi('ctor-name', { workspaceCacheTtlSeconds: 0 });
+  ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_ctor_policy', 'ws_ctor_kw', 'ws_ctor_learn']));
+}, 60_000);
+afterAll(async () => api?.close());
+
+it('stores a policy whose routing maps the category `constructor`, and answers it as sent', async () => {
+  const policy = { routing: { constructor: 'builders' } };
+  const put = await call(api.baseUrl, 'PUT', '/workspaces/ws_ctor_policy/policy', { key, body: policy });
+  expect(put.status).toBe(200); // was 500 INTERNAL_ERROR: the DynamoDB marshaller refused the map
+  expect(put.json).toEqual({ ...policy, version: 1, updated_at: expect.any(String) });
+  const got = await call(api.baseUrl, 'GET', '/workspaces/ws_ctor_policy/policy', { key });
+  expect(got.json).toEqual(put.json);
+  // Replacing it writes the old routing into the audit event's `before`: that must store too.
+  const again = await call(api.baseUrl, 'PUT', '/workspaces/ws_ctor_policy/policy', { key, body: { learning: true } });
+  expect(again.status).toBe(200);
+  expect(again.json.version).toBe(2);
+  const refused = await call(api.baseUrl, 'PUT', '/workspaces/ws_ctor_policy/policy', {
+    key,
+    body: { routing: { constructor: 'Not A Queue' } },
+  });
+  expectError(refused, 400, 'VALIDATION_ERROR');
+});
