@@ -184,7 +184,10 @@ export function applyWorkspace(
     learnedQueue ??
     (category === global.category
       ? global.queue
-      : ((CATEGORY_QUEUE as Record<string, string>)[category] ?? global.queue));
+      : // Own names only: `constructor`, a valid category name, would read Object.prototype's and leave no queue.
+        Object.hasOwn(CATEGORY_QUEUE, category)
+        ? (CATEGORY_QUEUE as Record<string, string>)[category]
+        : global.queue);
   out.recommended_action = action;
   out.reasons = reasons.sort(byWeight);
   if (learnedCategory && learnedCategory.label === category) out.confidence = learnedConfidence(learnedCategory);
