@@ -31,4 +31,11 @@ export function ulid(nowMs: number = Date.now()): string {
 }
 
 export const newDecisionId = (nowMs?: number): string => `dec_${ulid(nowMs)}`;
+
+/** When a decision id was made (its ULID's time part, epoch ms); the id must match DECISION_ID_PATTERN. */
+export function decisionTimeMs(decisionId: string): number {
+  let ms = 0;
+  for (const digit of decisionId.slice(4, 14)) ms = ms * 32 + CROCKFORD.indexOf(digit);
+  return ms;
+}
 export const newKeyId = (nowMs?: number): string => `key_${ulid(nowMs)}`;

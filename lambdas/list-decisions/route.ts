@@ -3,6 +3,9 @@ import type { Dependencies } from '../dependencies';
 import { type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, validationError } from '../http/errors';
 import { listQuery, workspaceParameter } from './list-query';
+import { decisionTimeMs } from '../domain/ids';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function listDecisionsRoute(deps: Dependencies): RouteHandler {
   const { decisionList, workspaceAccess } = deps;
@@ -18,13 +21,18 @@ export function listDecisionsRoute(deps: Dependencies): RouteHandler {
     const { query } = parsed;
 
     // The cursor must be a decision of this workspace: another workspace's id would otherwise page through
-    // nothing silently, and an id that never existed is a client bug worth naming.
+    // nothing silently, and an id that never existed is a client bug worth naming. One past its retention is the
+    // end of the list: it and every older decision have expired, and TTL may have deleted it already (a page's last
+    // id is its oldest decision, the first to go; docs/partners.md, "Listing decisions").
+    const nowMs = Date.now();
     if (query.startingAfter && (await decisionList.workspaceOf(query.startingAfter)) !== workspaceId) {
+      const retainedUntil = decisionTimeMs(query.startingAfter) + deps.settings.decisionRetentionDays * DAY_MS;
+      if (retainedUntil <= nowMs) return { statusCode: 200, body: { object: 'list', data: [], has_more: false } };
       throw validationError([
         { field: 'starting_after', message: 'must be the decision_id of a decision of this workspace' },
       ]);
     }
-    const page = await decisionList.list({ workspaceId, ...query, nowMs: Date.now() });
+    const page = await decisionList.list({ workspaceId, ...query, nowMs });
     return { statusCode: 200, body: { object: 'list', data: page.decisions, has_more: page.hasMore } };
   });
 }
