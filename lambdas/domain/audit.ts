@@ -125,6 +125,19 @@ function secretIn(path: string, value: unknown, depth: number): string | undefin
   return undefined;
 }
 
+/** The path to the first string or object key in `value` holding an API key (document order), if any. */
+export function apiKeyPath(value: unknown, path: (string | number)[] = []): (string | number)[] | undefined {
+  if (typeof value === 'string') return holdsApiKey(value) ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  const entries: [string | number, unknown][] = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
+  for (const [name, inner] of entries) {
+    if (typeof name === 'string' && holdsApiKey(name)) return [...path, name];
+    const found = apiKeyPath(inner, [...path, name]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** Thrown for an event that must not be stored: a programming error, never the caller's input. */
 export class AuditEventError extends Error {
   override name = 'AuditEventError';

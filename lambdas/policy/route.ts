@@ -1,6 +1,7 @@
 // GET and PUT /api/v1/workspaces/{workspace_id}/policy (docs/partners.md, Workspace policy).
 import type { Dependencies } from '../dependencies';
-import { AuditEventError, actorForKey } from '../domain/audit';
+import { AuditEventError, actorForKey, apiKeyPath } from '../domain/audit';
+import { jsonPath } from '../domain/json-walk';
 import type { StoredPolicy } from '../domain/policy';
 import { readPolicy, replacePolicy } from '../application/policy';
 import { type ApiEvent, type Check, type RouteHandler, apiHandler } from '../http/api-handler';
@@ -50,9 +51,12 @@ export function putPolicyRoute(deps: Dependencies): RouteHandler {
     const result = await replacePolicy(deps, workspaceId, policy, ifMatch, new Date(), {
       actor: actorForKey(principal.key_id),
     }).catch((err: unknown) => {
-      // The audit log refuses a policy holding an API key (in a keyword, say): so does the route, as bad input.
-      if (err instanceof AuditEventError)
-        throw validationError([{ field: 'policy', message: 'must not hold an API key' }]);
+      // The audit log refuses a policy holding an API key (in a keyword, say): so does the route, as bad input,
+      // naming where (docs/partners.md, "Errors": a JSON path into the body).
+      if (err instanceof AuditEventError) {
+        const at = apiKeyPath(policy);
+        throw validationError([{ field: at ? jsonPath(at) : '(body)', message: 'must not hold an API key' }]);
+      }
       throw err;
     });
     if (result.kind === 'precondition_failed') throw new ApiError('PRECONDITION_FAILED');

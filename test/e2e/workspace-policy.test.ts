@@ -44,6 +44,19 @@ describe('policy', () => {
     expect(any.json.version).toBe(2);
   });
 
+  it('refuses a policy holding an API key, naming where it is', async () => {
+    // A key pasted into a keyword would be written into the audit log: refused, with a JSON path, never echoed.
+    const inPhrase = await putPolicy('ws_b', {
+      keywords: [
+        { phrase: 'x', weight: 1 },
+        { phrase: `use ${key}`, weight: 1 },
+      ],
+    });
+    expectError(inPhrase, 400, 'VALIDATION_ERROR');
+    expect(inPhrase.json.error.details).toEqual([{ field: 'keywords[1].phrase', message: 'must not hold an API key' }]);
+    expect(JSON.stringify(inPhrase.json)).not.toContain(key);
+  });
+
   it('refuses unknown fields anywhere and bad values, naming each field', async () => {
     const bad = await putPolicy('ws_b', {
       keywords: [{ phrase: 'x', weight: 70, colour: 'red' }],
