@@ -37,6 +37,9 @@ async function seedDemo(admin: AdminService): Promise<{ key: string; firstStart:
     workspaces: [DEMO_WORKSPACE],
     env: 'test',
     description: DEMO_KEY_DESCRIPTION,
+    // The demo's own workspace: another partner's key on it (exactly or by a prefix such as `ws_*`) was granted with
+    // --allow-shared, so the sharing is already allowed; refusing it here stopped every later start.
+    allowShared: true,
   });
   return { key: issued.key, firstStart };
 }
