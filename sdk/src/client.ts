@@ -112,11 +112,28 @@ function retryAfterMs(headers: Headers): number | undefined {
 }
 
 /** The same key for every retry of one request: the caller's, or one made up. */
-const idempotency = (options: IdempotentRequestOptions) => ({
-  'Idempotency-Key': options.idempotencyKey ?? globalThis.crypto.randomUUID(),
-});
+const idempotency = (options: IdempotentRequestOptions) => {
+  const key = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+  assertHeaderValue('Idempotency-Key', key, 'idempotencyKey');
+  return { 'Idempotency-Key': key };
+};
 
 const toTime = (value: string | Date | undefined) => (value instanceof Date ? value.toISOString() : value);
+
+/**
+ * Refuses a header value fetch cannot send (a line break, a NUL, a character above U+00FF inside it). fetch throws a
+ * TypeError quoting the whole value, which a retry loop would take for a connection failure and keep as the cause
+ * of what it throws: for Authorization, the API key in the caller's logs. The message names `option`, never the value.
+ */
+function assertHeaderValue(name: string, value: string, option: string): void {
+  try {
+    new Headers([[name, value]]);
+  } catch {
+    throw new TypeError(
+      `${option} holds a character an HTTP header cannot carry (a line break or a control character)`,
+    );
+  }
+}
 
 export class SignalAnalysisClient {
   // A private field, so that logging or serializing a client (console.log, util.inspect, JSON.stringify) never shows it.
@@ -131,6 +148,7 @@ export class SignalAnalysisClient {
 
   constructor(options: ClientOptions) {
     if (!options?.apiKey) throw new TypeError('SignalAnalysisClient needs an apiKey');
+    assertHeaderValue('Authorization', `Bearer ${options.apiKey}`, 'apiKey');
     this.#apiKey = options.apiKey;
     this.baseUrl = (options.baseUrl ?? 'http://127.0.0.1:3000/api/v1').replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 30_000;
