@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { STSClient } from '@aws-sdk/client-sts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { AdminInputError, AdminService, type IssuedKey } from '../lib/admin';
+import { AdminInputError, AdminService, type IssuedKey, MAX_ROTATION_GRACE_SECONDS } from '../lib/admin';
 import { readWorkspacesFile } from '../lib/admin/workspaces-file';
 import { awsActor, localActor } from '../lib/admin/actor';
 import { writeLine } from '../lib/admin/output';
@@ -40,7 +40,7 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
   key revoke --key-id <key_id>
   key grant --key-id <key_id> --workspace <ws or prefix*> [--workspace ...] [--workspaces-file <path>] [--allow-shared]
   key ungrant --key-id <key_id> --workspace <ws or prefix*> [--workspace ...] [--workspaces-file <path>]
-  key rotate --key-id <key_id> [--grace-seconds <n>]   (default 86400)
+  key rotate --key-id <key_id> [--grace-seconds <n>]   (default 86400, at most 315360000)
   key set-rate-limit --key-id <key_id> (--limit <n>/s|m|h | --none)
   key list --partner <id>
   key migrate-grants          (once, after upgrading from version 1: moves keys' workspace lists into grants)
@@ -202,7 +202,9 @@ const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
   'key rotate': async (f, { admin }) => {
     const grace = f.one('grace-seconds');
     if (grace !== undefined && !/^\d+$/.test(grace))
-      throw new AdminInputError('--grace-seconds must be a non-negative whole number');
+      throw new AdminInputError(
+        `--grace-seconds must be a whole number from 0 to ${MAX_ROTATION_GRACE_SECONDS} (10 years)`,
+      );
     const out = await admin.rotateKey(f.one('key-id', true), grace === undefined ? undefined : Number(grace));
     return {
       json: { ...out },

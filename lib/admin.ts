@@ -38,6 +38,8 @@ export function assertWorkspace(ws: string | undefined): string {
 
 export const PARTNER_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
 export const DEFAULT_ROTATION_GRACE_SECONDS = 86_400;
+/** Ten years: a longer grace is no rotation at all, and a much longer one is past the last date JavaScript holds. */
+export const MAX_ROTATION_GRACE_SECONDS = 315_360_000;
 
 export interface IssuedKey {
   key: string;
@@ -289,8 +291,10 @@ export class AdminService {
     keyId: string,
     graceSeconds = DEFAULT_ROTATION_GRACE_SECONDS,
   ): Promise<IssuedKey & { old_key_id: string; old_key_expires_at: string }> {
-    if (!Number.isInteger(graceSeconds) || graceSeconds < 0) {
-      throw new AdminInputError('--grace-seconds must be a non-negative whole number');
+    if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_ROTATION_GRACE_SECONDS) {
+      throw new AdminInputError(
+        `--grace-seconds must be a whole number from 0 to ${MAX_ROTATION_GRACE_SECONDS} (10 years)`,
+      );
     }
     // Found through the by_key_id index, eventually consistent on AWS: it may still show the key as it was before a
     // set-rate-limit of a moment ago. What the new key gets (limit, scopes, expiry, rate counter) is read again from

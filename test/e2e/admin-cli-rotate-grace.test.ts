@@ -1,0 +1,34 @@
+// `key rotate --grace-seconds <n>` with a grace period past what a date can hold (9,999,999,999,999 s is 316,000
+// years) used to fail with JavaScript's own "Invalid time value": bad input gets a message that names the option.
+import { type TestTables, createTestTables } from '../support/dynamodb';
+import { type AdminResult, adminCliEnv, runAdmin } from '../support/admin-cli';
+
+jest.setTimeout(120_000);
+
+let tables: TestTables;
+let env: NodeJS.ProcessEnv;
+const admin = (...args: string[]): Promise<AdminResult> => runAdmin(env, args);
+
+beforeAll(async () => {
+  tables = await createTestTables('cli-grace');
+  env = adminCliEnv(tables.names);
+});
+afterAll(async () => {
+  await tables?.drop();
+});
+
+it('refuses a grace period too long for a date, naming --grace-seconds, and issues nothing', async () => {
+  expect((await admin('partner', 'create', '--id', 'gr', '--name', 'Grace')).code).toBe(0);
+  const key = (await admin('key', 'create', '--partner', 'gr', '--workspace', 'ws_g', '--json')).json;
+  for (const grace of ['9999999999999', '99999999999999999999']) {
+    const refused = await admin('key', 'rotate', '--key-id', key.key_id, '--grace-seconds', grace, '--json');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: --grace-seconds must be a whole number from 0 to 315360000/m);
+    expect(refused.json).toEqual({ error: { message: expect.stringMatching(/^--grace-seconds/) } });
+  }
+  expect((await admin('key', 'list', '--partner', 'gr', '--json')).json.keys).toHaveLength(1);
+  // Ten years is still taken.
+  const rotated = await admin('key', 'rotate', '--key-id', key.key_id, '--grace-seconds', '315360000', '--json');
+  expect(rotated.code).toBe(0);
+  expect(Date.parse(rotated.json.old_key_expires_at)).toBeGreaterThan(Date.now() + 9 * 365 * 86_400_000);
+});
