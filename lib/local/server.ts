@@ -297,7 +297,15 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
   server.keepAliveTimeout = 65_000;
 
   server.listen(options.port, host);
-  await once(server, 'listening');
+  try {
+    await once(server, 'listening');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    throw new Error(
+      `port ${options.port} is already in use: stop what listens there, or set PORT (0 picks a free one)`,
+      { cause: err },
+    );
+  }
   port = (server.address() as { port: number }).port;
   return {
     port,
