@@ -279,7 +279,8 @@ async function awsTables(region?: string): Promise<{
   let access = accessTableName;
   let decisions = decisionsTableName;
   let learning = learningTableName;
-  if (!access || !decisions) {
+  // Any name not given comes from the stack: its tables' names are generated, so none can be derived from another.
+  if (!access || !decisions || !learning) {
     const cfn = new CloudFormationClient({ region });
     const out = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
     access ??= out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.accessTable)?.OutputValue;
@@ -289,8 +290,6 @@ async function awsTables(region?: string): Promise<{
     if (!decisions) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.decisionsTable} output`);
     if (!learning) throw new Error(`stack ${stackName} has no ${OUTPUT_KEYS.learningTable} output`);
   }
-  // Table names given in the environment: the learning table's too, or the decisions table's + `-learning`.
-  learning ??= learningTableOf({ decisionsTableName: decisions });
   return {
     client: createDocumentClient({ region, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS }),
     access,

@@ -42,6 +42,7 @@ function operatorEnv(region: Record<string, string>): NodeJS.ProcessEnv {
     AWS_ENDPOINT_URL_DYNAMODB: endpoint,
     ACCESS_TABLE_NAME: 'sas-access-eu',
     DECISIONS_TABLE_NAME: 'sas-decisions-eu',
+    LEARNING_TABLE_NAME: 'sas-learning-eu',
   };
 }
 
