@@ -120,6 +120,25 @@ const idempotency = (options: IdempotentRequestOptions) => {
 
 const toTime = (value: string | Date | undefined) => (value instanceof Date ? value.toISOString() : value);
 
+/** JSON values equal whatever their objects' key order (the service stores a policy's maps without one). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.hasOwn(b, k) && sameJson((a as never)[k], (b as never)[k]));
+}
+
+/** A stored policy is the one sent: every field but the read-only `version` and `updated_at`. */
+function samePolicy(stored: Policy, sent: PolicyInput): boolean {
+  const { version: _v, updated_at: _u, ...fields } = stored as Policy & Record<string, unknown>;
+  const { version: _sv, updated_at: _su, ...given } = sent as PolicyInput & Record<string, unknown>;
+  // As it was sent: through JSON, so a field given as undefined is absent.
+  return sameJson(fields, JSON.parse(JSON.stringify(given)));
+}
+
 /**
  * Refuses a header value fetch cannot send (a line break, a NUL, a character above U+00FF inside it). fetch throws a
  * TypeError quoting the whole value, which a retry loop would take for a connection failure and keep as the cause
@@ -240,8 +259,19 @@ export class SignalAnalysisClient {
     policy: PolicyInput,
     options: RequestOptions & { ifMatch?: number } = {},
   ): Promise<Policy> {
-    const headers: Record<string, string> = options.ifMatch === undefined ? {} : { 'If-Match': `"${options.ifMatch}"` };
-    return this.body(OPERATIONS.putPolicy, { workspace_id: workspaceId }, { body: policy, headers, options });
+    const { ifMatch } = options;
+    const headers: Record<string, string> = ifMatch === undefined ? {} : { 'If-Match': `"${ifMatch}"` };
+    try {
+      return await this.body(OPERATIONS.putPolicy, { workspace_id: workspaceId }, { body: policy, headers, options });
+    } catch (err) {
+      // A retry whose first attempt landed, its answer lost, meets its own write under If-Match: the policy is then
+      // the one sent, one version on. Answered as the first attempt would have been; anything else is a real 412.
+      const retried = err instanceof SignalAnalysisError && err.code === 'PRECONDITION_FAILED' && err.attempts > 1;
+      if (!retried || ifMatch === undefined) throw err;
+      const stored = await this.getPolicy(workspaceId, options);
+      if (stored.version === ifMatch + 1 && samePolicy(stored, policy)) return stored;
+      throw err;
+    }
   }
 
   /**

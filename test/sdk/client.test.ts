@@ -90,6 +90,44 @@ it('throws typed errors with code, message, request_id and details', async () =>
   });
 });
 
+it('answers a putPolicy whose first attempt landed but whose answer was lost, with If-Match, as it landed', async () => {
+  // The lost answer is injected in the client's transport (the real service takes the write; the connection then
+  // fails as a dropped one does): a fault the real service cannot be made to show on demand.
+  const { key } = await partnerWithKey(api.admin, 'lost-answer', ['ws_lost']);
+  let puts = 0;
+  const losing: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (init?.method === 'PUT' && ++puts === 1) {
+      await response.text();
+      throw new TypeError('fetch failed');
+    }
+    return response;
+  };
+  const lossy = new SignalAnalysisClient({ apiKey: key, baseUrl: api.baseUrl, fetch: losing, retryBaseMs: 10 });
+  const policy = { vip_senders: ['@acme.com'], routing: { billing: 'finance', legal: 'counsel' } };
+  const stored = await lossy.putPolicy('ws_lost', policy, { ifMatch: 0 });
+  expect(puts).toBe(2);
+  expect(stored).toMatchObject({ ...policy, version: 1 });
+  // Another writer's change between the lost answer and the retry: a 412, the policy being no longer the one sent.
+  let racing = true;
+  const racer = new SignalAnalysisClient({ apiKey: key, baseUrl: api.baseUrl });
+  const raced: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (init?.method === 'PUT' && racing) {
+      racing = false;
+      await response.text();
+      await racer.putPolicy('ws_lost', { vip_senders: ['@other.com'] });
+      throw new TypeError('fetch failed');
+    }
+    return response;
+  };
+  const loser = new SignalAnalysisClient({ apiKey: key, baseUrl: api.baseUrl, fetch: raced, retryBaseMs: 10 });
+  await expect(loser.putPolicy('ws_lost', policy, { ifMatch: 1 })).rejects.toMatchObject({
+    code: 'PRECONDITION_FAILED',
+  });
+  expect(await racer.getPolicy('ws_lost')).toMatchObject({ vip_senders: ['@other.com'], version: 3 });
+});
+
 it('gives up on an unreachable service with a connection error after its retries', async () => {
   const closed = createServer();
   await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
