@@ -124,7 +124,8 @@ function parseCommandLine(argv: string[]): { words: string[]; flags: Flags } {
   return { words: parsed.positionals, flags: new Flags(parsed.values) };
 }
 
-type Output = { json: Record<string, unknown>; text: string };
+/** What a command prints, and its exit status when not 0 (it printed its answer, but not everything succeeded). */
+type Output = { json: Record<string, unknown>; text: string; code?: number };
 
 interface Services {
   admin: AdminService;
@@ -239,9 +240,17 @@ const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
   },
   'workspace migrate-learning': async (_f, s) => {
     const out = await migrateLearning(s.client, s);
+    const failed = out.failed.length
+      ? `, ${out.failed.length} failed (run it again: each goes on where it stopped)`
+      : '';
     return {
       json: { ...out },
-      text: `${out.migrated} of ${out.workspaces} workspaces migrated (${out.examples} examples); the rest were before`,
+      text: [
+        `${out.migrated} of ${out.workspaces} workspaces migrated (${out.examples} examples)${failed}; the rest were before`,
+        ...out.failed.map((f) => `  ${f.workspace_id}: ${f.error}`),
+      ].join('\n'),
+      // Not every workspace migrated: exit 1, for a script as for the operator.
+      code: out.failed.length ? 1 : 0,
     };
   },
   'workspace model': async (f, s) => workspaceModelOutput(await workspaceModel(s.client, s, f.one('workspace'))),
@@ -342,7 +351,7 @@ async function main(argv: string[]): Promise<number> {
     const admin = new AdminService(new DynamoAccessStore(client, access, decisions), { actor });
     const out = await command(flags, { admin, client, decisions, learning, actor });
     await writeLine(process.stdout, json ? JSON.stringify(out.json) : out.text);
-    return 0;
+    return out.code ?? 0;
   } catch (err) {
     const message =
       err instanceof NotFoundError

@@ -3,7 +3,7 @@
 // while the service serves. Each workspace's counts, as version 3 loaded them (its label items, and the journal entries
 // after each label's fold mark), become entries of the learning table written in one transaction with the model
 // item's mark `migrated`: a second run, or two at once, moves nothing twice. Feedback given meanwhile writes entries of
-// its own, so it is counted once whichever lands first.
+// its own, so it is counted once whichever lands first. A workspace that fails is reported, and the others go on.
 import { type DynamoDBDocumentClient, TransactWriteCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { decodeChanges, decodeDeltas } from '../../lambdas/domain/learning/entries';
@@ -21,6 +21,8 @@ export interface MigrationReport {
   workspaces: number;
   migrated: number;
   examples: number;
+  /** Workspaces whose migration stopped on an error, with it: a rerun takes them up again. */
+  failed: { workspace_id: string; error: string }[];
 }
 
 /** The workspaces that learned before version 4: those with a `wsmodel#` item (one Scan, once). */
@@ -108,52 +110,60 @@ function chunked(deltas: LabelDelta[]): LabelDelta[][] {
   return out;
 }
 
-export async function migrateLearning(
-  client: DynamoDBDocumentClient,
-  tables: { decisions: string; learning: string },
-): Promise<MigrationReport> {
-  const report: MigrationReport = { workspaces: 0, migrated: 0, examples: 0 };
+type Tables = { decisions: string; learning: string };
+
+async function migrateWorkspace(client: DynamoDBDocumentClient, tables: Tables, ws: string, report: MigrationReport) {
+  // The model item as the service makes it: the workspace's sketch key and generation from before.
+  const model = await readModelItem(client, tables.learning, ws, tables.decisions);
+  if (model.migrated) return;
+  const old = await oldCounts(client, tables.decisions, ws);
+  const at = Date.now();
+  const parts = chunked(old.deltas);
+  try {
+    await client.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            // A reset since version 4 started a generation the old counts are not part of: only the mark moves.
+            Update: {
+              TableName: tables.learning,
+              Key: { ws, sk: MODEL_KEY },
+              UpdateExpression: 'SET migrated = :at',
+              ConditionExpression: 'attribute_not_exists(migrated)',
+              ExpressionAttributeValues: { ':at': at },
+            },
+          },
+          ...(model.generation === old.generation
+            ? parts
+                .filter((p) => p.length)
+                .map((deltas, i) => {
+                  // Kept until folded, however long the workspace stays unloaded (no expiry: entryItem).
+                  const item = entryItem(ws, at, `x.migrated.${i}`, old.generation, { deltas });
+                  return { Put: { TableName: tables.learning, Item: item } };
+                })
+            : []),
+        ],
+      }),
+    );
+  } catch (err) {
+    // Another run migrated it first.
+    if (cancellationReasons(err)[0] === 'ConditionalCheckFailed') return;
+    throw err;
+  }
+  report.migrated++;
+  if (model.generation === old.generation) report.examples += old.deltas.reduce((sum, d) => sum + d.docs, 0);
+}
+
+export async function migrateLearning(client: DynamoDBDocumentClient, tables: Tables): Promise<MigrationReport> {
+  const report: MigrationReport = { workspaces: 0, migrated: 0, examples: 0, failed: [] };
   for (const ws of await oldWorkspaces(client, tables.decisions)) {
     report.workspaces++;
-    // The model item as the service makes it: the workspace's sketch key and generation from before.
-    const model = await readModelItem(client, tables.learning, ws, tables.decisions);
-    if (model.migrated) continue;
-    const old = await oldCounts(client, tables.decisions, ws);
-    const at = Date.now();
-    const parts = chunked(old.deltas);
     try {
-      await client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              // A reset since version 4 started a generation the old counts are not part of: only the mark moves.
-              Update: {
-                TableName: tables.learning,
-                Key: { ws, sk: MODEL_KEY },
-                UpdateExpression: 'SET migrated = :at',
-                ConditionExpression: 'attribute_not_exists(migrated)',
-                ExpressionAttributeValues: { ':at': at },
-              },
-            },
-            ...(model.generation === old.generation
-              ? parts
-                  .filter((p) => p.length)
-                  .map((deltas, i) => {
-                    // Kept until folded, however long the workspace stays unloaded (no expiry: entryItem).
-                    const item = entryItem(ws, at, `x.migrated.${i}`, old.generation, { deltas });
-                    return { Put: { TableName: tables.learning, Item: item } };
-                  })
-              : []),
-          ],
-        }),
-      );
+      await migrateWorkspace(client, tables, ws, report);
     } catch (err) {
-      // Another run migrated it first.
-      if (cancellationReasons(err)[0] === 'ConditionalCheckFailed') continue;
-      throw err;
+      // The others go on; a rerun takes this one up again.
+      report.failed.push({ workspace_id: ws, error: (err as Error).message });
     }
-    report.migrated++;
-    if (model.generation === old.generation) report.examples += old.deltas.reduce((sum, d) => sum + d.docs, 0);
   }
   return report;
 }
