@@ -1,27 +1,38 @@
 // `workspace migrate-learning` (docs/deploy.md, "Upgrading to version 4"): moves what each workspace learned before
 // version 4 (the decisions table's `wsmodel#`, `wslabel#`, `wshead#` and `wsjournal#` items) into the learning table,
 // while the service serves. Each workspace's counts, as version 3 loaded them (its label items, and the journal entries
-// after each label's fold mark), become entries of the learning table written in one transaction with the model
-// item's mark `migrated`: a second run, or two at once, moves nothing twice. Feedback given meanwhile writes entries of
-// its own, so it is counted once whichever lands first. A workspace that fails is reported, and the others go on.
-import { type DynamoDBDocumentClient, TransactWriteCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
+// after each label's fold mark), become entries of the learning table, written part by part (a transaction holds at
+// most 4 MB: 1.3 million counts), each part in one transaction with the model item's marks: a second run, or two at
+// once, moves nothing twice, and a run after a crash goes on where it stopped. Feedback given meanwhile writes entries
+// of its own, so it is counted once whichever lands first. A workspace that fails is reported, and the others go on.
+import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
-import { decodeChanges, decodeDeltas } from '../../lambdas/domain/learning/entries';
+import { OVERLAP_MS, decodeChanges, decodeDeltas } from '../../lambdas/domain/learning/entries';
 import { journalDeltas } from '../../lambdas/domain/learning/label-delta';
 import type { LabelDelta } from '../../lambdas/domain/learning/model';
 import { decodeSketch } from '../../lambdas/domain/learning/sketch';
 import { batchGet } from '../../lambdas/stores/batch-writes';
-import { cancellationReasons } from '../../lambdas/stores/database-faults';
-import { MODEL_KEY, countAttributes, countsFrom, entryItem, readModelItem } from '../../lambdas/stores/learning-items';
+import { cancellationReasons, transactionConflict } from '../../lambdas/stores/database-faults';
+import {
+  MODEL_KEY,
+  countAttributes,
+  countsFrom,
+  entryItem,
+  randomId,
+  readModelItem,
+} from '../../lambdas/stores/learning-items';
+import { ADMIN_CONTENTION_RETRY, AGAIN, retrying } from '../../lambdas/stores/retry';
 
 /** Counts an entry holds at most (about 3 bytes each): well under DynamoDB's 400 KB item. */
 const COUNTS_PER_ENTRY = 60_000;
 
 export interface MigrationReport {
   workspaces: number;
+  /** Workspaces this run set `migrated` on. */
   migrated: number;
+  /** Examples in the parts this run wrote. */
   examples: number;
-  /** Workspaces whose migration stopped on an error, with it: a rerun takes them up again. */
+  /** Workspaces whose migration stopped on an error, with it: a rerun goes on after the last part that landed. */
   failed: { workspace_id: string; error: string }[];
 }
 
@@ -95,63 +106,96 @@ async function oldCounts(client: DynamoDBDocumentClient, table: string, ws: stri
   return { generation, deltas: journalDeltas(parts).filter((d) => d.docs > 0) };
 }
 
-/** Deltas in groups of at most COUNTS_PER_ENTRY counts (one entry each). */
-function chunked(deltas: LabelDelta[]): LabelDelta[][] {
-  const out: LabelDelta[][] = [[]];
-  let size = 0;
-  for (const d of deltas) {
-    if (size + d.counts.size > COUNTS_PER_ENTRY && out[out.length - 1].length) {
-      out.push([]);
-      size = 0;
-    }
-    out[out.length - 1].push(d);
-    size += d.counts.size;
-  }
-  return out;
+const idOf = (d: LabelDelta) => `${d.field}:${d.label}`;
+
+/**
+ * The first part of `rest` (in label order): whole labels, up to COUNTS_PER_ENTRY counts, one label at least (a
+ * label is never split: version 3's hold at most 3 x 16,384 counts).
+ */
+function firstPart(rest: LabelDelta[]): LabelDelta[] {
+  let [n, size] = [0, 0];
+  while (n < rest.length && (n === 0 || size + rest[n].counts.size <= COUNTS_PER_ENTRY)) size += rest[n++].counts.size;
+  return rest.slice(0, n);
+}
+
+/** The model item's generation and migration marks, read consistently. */
+async function marks(client: DynamoDBDocumentClient, table: string, ws: string) {
+  const item = (
+    await client.send(new GetCommand({ TableName: table, Key: { ws, sk: MODEL_KEY }, ConsistentRead: true }))
+  ).Item;
+  return {
+    generation: Number(item?.g ?? 0),
+    migrated: item?.migrated !== undefined,
+    movedThrough: typeof item?.ml === 'string' ? item.ml : undefined,
+  };
 }
 
 type Tables = { decisions: string; learning: string };
 
-async function migrateWorkspace(client: DynamoDBDocumentClient, tables: Tables, ws: string, report: MigrationReport) {
-  // The model item as the service makes it: the workspace's sketch key and generation from before.
-  const model = await readModelItem(client, tables.learning, ws, tables.decisions);
-  if (model.migrated) return;
-  const old = await oldCounts(client, tables.decisions, ws);
+/**
+ * The next part after the model item's mark `ml` (the last label moved, in label order): its entry and the mark moved
+ * to its last label, in one transaction, on the condition that the mark is where this run read it, that the model is
+ * in the old counts' generation and that `migrated` is absent; the last part (or none left) sets `migrated`. So each
+ * part lands once, whoever writes it and however often. Answers whether the workspace is done, or AGAIN to read again.
+ */
+async function nextPart(
+  client: DynamoDBDocumentClient,
+  table: string,
+  ws: string,
+  old: { generation: number; deltas: LabelDelta[] },
+  report: MigrationReport,
+): Promise<boolean | typeof AGAIN> {
+  const model = await marks(client, table, ws);
+  if (model.migrated) return true;
+  const after = model.movedThrough;
+  // A reset since version 4 started a generation the old counts are not part of: only the mark moves.
+  const rest =
+    model.generation === old.generation ? old.deltas.filter((d) => after === undefined || idOf(d) > after) : [];
+  const part = firstPart(rest);
+  const last = part.length === rest.length;
+  // Its own time, taken now: a fold since the part before may have passed that one's (docs/learning.md, "Folding").
   const at = Date.now();
-  const parts = chunked(old.deltas);
+  const sets = [...(part.length ? ['ml = :ml'] : []), ...(last ? ['migrated = :at'] : [])];
+  const markHere = after === undefined ? 'attribute_not_exists(ml)' : 'ml = :after';
+  const update = {
+    TableName: table,
+    Key: { ws, sk: MODEL_KEY },
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: `attribute_not_exists(migrated) AND g = :g AND ${markHere}`,
+    ExpressionAttributeValues: {
+      ':g': model.generation,
+      ...(part.length ? { ':ml': idOf(part[part.length - 1]) } : {}),
+      ...(last ? { ':at': at } : {}),
+      ...(after === undefined ? {} : { ':after': after }),
+    },
+  };
+  // Kept until folded, however long the workspace stays unloaded (no expiry: entryItem).
+  const entry = entryItem(ws, at, `x.migrated.${randomId()}`, old.generation, { deltas: part });
+  const put = part.length ? [{ Put: { TableName: table, Item: entry } }] : [];
+  // Given up after OVERLAP_MS / 2, as the service's writers do: the entry lands within half the overlap of its time.
+  const abortSignal = AbortSignal.timeout(OVERLAP_MS / 2);
   try {
-    await client.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            // A reset since version 4 started a generation the old counts are not part of: only the mark moves.
-            Update: {
-              TableName: tables.learning,
-              Key: { ws, sk: MODEL_KEY },
-              UpdateExpression: 'SET migrated = :at',
-              ConditionExpression: 'attribute_not_exists(migrated)',
-              ExpressionAttributeValues: { ':at': at },
-            },
-          },
-          ...(model.generation === old.generation
-            ? parts
-                .filter((p) => p.length)
-                .map((deltas, i) => {
-                  // Kept until folded, however long the workspace stays unloaded (no expiry: entryItem).
-                  const item = entryItem(ws, at, `x.migrated.${i}`, old.generation, { deltas });
-                  return { Put: { TableName: tables.learning, Item: item } };
-                })
-            : []),
-        ],
-      }),
-    );
+    await client.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...put] }), { abortSignal });
   } catch (err) {
-    // Another run migrated it first.
-    if (cancellationReasons(err)[0] === 'ConditionalCheckFailed') return;
+    // Another run moved the mark, or a reset the generation: progress, not contention; the next part is read at once.
+    if (cancellationReasons(err)[0] === 'ConditionalCheckFailed') return false;
+    if (abortSignal.aborted || transactionConflict(err)) return AGAIN;
     throw err;
   }
-  report.migrated++;
-  if (model.generation === old.generation) report.examples += old.deltas.reduce((sum, d) => sum + d.docs, 0);
+  report.examples += part.reduce((sum, d) => sum + d.docs, 0);
+  if (last) report.migrated++;
+  return last;
+}
+
+/** One workspace, part by part; a rerun after a crash goes on after the last part that landed. */
+async function migrateWorkspace(client: DynamoDBDocumentClient, tables: Tables, ws: string, report: MigrationReport) {
+  // The model item as the service makes it: the workspace's sketch key and generation from before.
+  if ((await readModelItem(client, tables.learning, ws, tables.decisions)).migrated !== undefined) return;
+  const old = await oldCounts(client, tables.decisions, ws);
+  // In the order the mark compares label ids in (as strings): a run after another cuts the parts after its mark alike.
+  old.deltas.sort((a, b) => (idOf(a) < idOf(b) ? -1 : idOf(a) > idOf(b) ? 1 : 0));
+  const next = () => nextPart(client, tables.learning, ws, old, report);
+  for (let done = false; !done;) done = await retrying('migration part', next, ADMIN_CONTENTION_RETRY);
 }
 
 export async function migrateLearning(client: DynamoDBDocumentClient, tables: Tables): Promise<MigrationReport> {
@@ -161,7 +205,7 @@ export async function migrateLearning(client: DynamoDBDocumentClient, tables: Ta
     try {
       await migrateWorkspace(client, tables, ws, report);
     } catch (err) {
-      // The others go on; a rerun takes this one up again.
+      // The others go on; a rerun takes this one up after its mark.
       report.failed.push({ workspace_id: ws, error: (err as Error).message });
     }
   }

@@ -1,0 +1,141 @@
+// `admin workspace migrate-learning` (docs/deploy.md, "Upgrading to version 4") on workspaces too big for one
+// transaction (100 items, 4 MB): version 3's items are written directly into this file's own tables, the migration
+// runs in process, and a load (as a container makes it) must hold exactly version 3's counts, each once: after one
+// run (on main 451253f the workspace's transaction failed, 4.3 MB, and the run stopped before the next workspace).
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { learningTableOf } from '../../lambdas/contract/settings';
+import { ITEM_PREFIX } from '../../lambdas/contract/tables';
+import { countName } from '../../lambdas/domain/learning/model';
+import type { WorkspaceState } from '../../lambdas/domain/ports';
+import { SENDER_BUCKETS, TEXT_BUCKETS } from '../../lambdas/domain/learning/sketch';
+import { type Service, createService } from '../../lambdas/service';
+import { migrateLearning } from '../../lib/admin/migrate-learning';
+import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
+import { queryRange } from '../../lambdas/stores/learning-items';
+import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
+import { testSettings } from '../support/local-api';
+
+jest.setTimeout(180_000);
+
+/** One version 3 label item's counts: `docs`, `total` and each count by its attribute name. */
+interface OldLabel {
+  id: string;
+  docs: number;
+  total: number;
+  counts: Map<string, number>;
+}
+
+/** A label of `size` counts: every text bucket first, then senders, then domains; some counts past one varint byte. */
+function oldLabel(id: string, size: number, seed: number): OldLabel {
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (let i = 0; i < size; i++) {
+    const [kind, bucket] =
+      i < TEXT_BUCKETS
+        ? (['t', i] as const)
+        : i < TEXT_BUCKETS + SENDER_BUCKETS
+          ? (['s', i - TEXT_BUCKETS] as const)
+          : (['d', i - TEXT_BUCKETS - SENDER_BUCKETS] as const);
+    const n = bucket % 97 === 0 ? 300 + seed : 1 + ((bucket + seed) % 5);
+    counts.set(countName(kind, bucket), n);
+    if (kind === 't') total += n;
+  }
+  return { id, docs: 1_000 + seed, total, counts };
+}
+
+const labels = (ws: string, n: number, size: number): OldLabel[] =>
+  Array.from({ length: n }, (_, i) => oldLabel(`category:${ws}_${String(i).padStart(2, '0')}`, size, i));
+
+/** A workspace's version 3 items: its model item (sketch key, labels) and one label item per label, nothing unfolded. */
+async function writeVersion3(tables: TestTables, ws: string, old: OldLabel[]): Promise<void> {
+  const put = (Item: Record<string, unknown>) =>
+    admin.send(new PutCommand({ TableName: tables.names.decisions, Item }));
+  await put({
+    pk: `${ITEM_PREFIX.workspaceModel}${ws}`,
+    sketch_key: '0123456789abcdef',
+    labels: new Set(old.map((l) => l.id)),
+    version: 2,
+  });
+  // One at a time: DynamoDB Local takes a few hundred ms for an item of tens of thousands of attributes.
+  for (const l of old)
+    await put({
+      pk: `${ITEM_PREFIX.workspaceLabel}${ws}#${l.id}`,
+      docs: l.docs,
+      total: l.total,
+      ...Object.fromEntries(l.counts),
+      lf: 0,
+    });
+}
+
+const examples = (old: OldLabel[]) => old.reduce((sum, l) => sum + l.docs, 0);
+
+/** How a load differs from version 3's counts (empty: every count there, once). */
+function mismatches(expected: OldLabel[], state: WorkspaceState): string[] {
+  const out: string[] = [];
+  const loaded = new Map(state.model.labels.filter((l) => l.docs > 0).map((l) => [`${l.field}:${l.label}`, l]));
+  if (loaded.size !== expected.length) out.push(`${loaded.size} labels loaded, ${expected.length} expected`);
+  for (const e of expected) {
+    const l = loaded.get(e.id);
+    if (!l) {
+      out.push(`${e.id}: not loaded`);
+      continue;
+    }
+    if (l.docs !== e.docs || l.total !== e.total)
+      out.push(`${e.id}: docs ${l.docs} total ${l.total}, expected ${e.docs} and ${e.total}`);
+    const counts = new Map<string, number>();
+    for (const [kind, map] of [
+      ['t', l.text],
+      ['s', l.senders],
+      ['d', l.domains],
+    ] as const)
+      for (const [bucket, n] of map) counts.set(countName(kind, bucket), n);
+    const wrong = [...e.counts].filter(([name, n]) => counts.get(name) !== n);
+    if (counts.size !== e.counts.size || wrong.length)
+      out.push(`${e.id}: ${counts.size} counts (${e.counts.size} expected), ${wrong.length} differ`);
+  }
+  return out;
+}
+
+let tables: TestTables;
+/** The migration's client: DynamoDB Local takes seconds to read a large workspace's label items (not 4 s at most). */
+let admin: DynamoDBDocumentClient;
+let service: Service;
+let learning: string;
+
+beforeEach(async () => {
+  tables = await createTestTables('migrate');
+  service = createService(testSettings(tables));
+  learning = learningTableOf(testSettings(tables));
+  admin = createDocumentClient({ endpoint: testEndpoint(), requestTimeoutMs: 30_000 });
+});
+afterEach(async () => {
+  admin?.destroy();
+  service?.close();
+  await tables?.drop();
+});
+
+/** The labels of each entry the migration wrote, in key (time) order. */
+async function partsOf(ws: string): Promise<string[][]> {
+  const { items } = await queryRange(tables.client, learning, ws, { after: 'e#', upTo: 'e#~' }, true);
+  return items.filter((i) => String(i.sk).includes('#x.migrated.')).map((i) => i.dl as string[]);
+}
+
+const load = (ws: string) => service.dependencies.workspaceStore.loadState(ws);
+const migrate = (client = admin) => migrateLearning(client, { decisions: tables.names.decisions, learning });
+
+it('migrates a workspace of more counts than one transaction holds, and the workspace after it', async () => {
+  // 30 labels of 48,000 counts (version 3's label items hold up to 3 x 16,384): 1.44 million counts, about 4.3 MB.
+  const big = labels('ws_big', 30, 48_000);
+  const small = labels('ws_small', 2, 40);
+  await writeVersion3(tables, 'ws_big', big);
+  await writeVersion3(tables, 'ws_small', small);
+
+  const report = await migrate();
+  expect(report).toEqual({ workspaces: 2, migrated: 2, examples: examples(big) + examples(small), failed: [] });
+  expect(mismatches(big, await load('ws_big'))).toEqual([]);
+  expect(mismatches(small, await load('ws_small'))).toEqual([]);
+
+  // Again: nothing moves twice. One entry a label (two would pass 60,000 counts), each written once.
+  expect(await migrate()).toEqual({ workspaces: 2, migrated: 0, examples: 0, failed: [] });
+  expect(await partsOf('ws_big')).toEqual(big.map((l) => [l.id]));
+});
