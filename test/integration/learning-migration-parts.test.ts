@@ -1,9 +1,19 @@
 // `admin workspace migrate-learning` (docs/deploy.md, "Upgrading to version 4") on workspaces too big for one
 // transaction (100 items, 4 MB): version 3's items are written directly into this file's own tables, the migration
 // runs in process, and a load (as a container makes it) must hold exactly version 3's counts, each once: after one
-// run (on main 451253f the workspace's transaction failed, 4.3 MB, and the run stopped before the next workspace).
-import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+// run (on main 451253f the workspace's transaction failed, 4.3 MB, and the run stopped before the next workspace),
+// after runs that stopped between parts, with two runs racing for every part, with a fold between two parts, and
+// with a reset before the migration or between its parts (then no part is written in the old generation).
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { learningTableOf } from '../../lambdas/contract/settings';
+import { OVERLAP_MS } from '../../lambdas/domain/learning/entries';
+import { sleep } from '../../lambdas/domain/retry';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { countName } from '../../lambdas/domain/learning/model';
 import type { WorkspaceState } from '../../lambdas/domain/ports';
@@ -11,7 +21,9 @@ import { SENDER_BUCKETS, TEXT_BUCKETS } from '../../lambdas/domain/learning/sket
 import { type Service, createService } from '../../lambdas/service';
 import { migrateLearning } from '../../lib/admin/migrate-learning';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
-import { queryRange } from '../../lambdas/stores/learning-items';
+import { LearningFolder } from '../../lambdas/stores/learning-fold';
+import { MODEL_KEY, queryRange } from '../../lambdas/stores/learning-items';
+import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
 import { testSettings } from '../support/local-api';
 
@@ -120,6 +132,19 @@ async function partsOf(ws: string): Promise<string[][]> {
   return items.filter((i) => String(i.sk).includes('#x.migrated.')).map((i) => i.dl as string[]);
 }
 
+/** `admin`, each call through `around` (which sends it, or not). */
+function wrapped(around: (command: unknown, send: () => Promise<unknown>) => Promise<unknown>): DynamoDBDocumentClient {
+  const send = admin.send.bind(admin) as (command: unknown, options?: unknown) => Promise<unknown>;
+  const client = Object.create(admin) as DynamoDBDocumentClient;
+  (client as { send: unknown }).send = (command: unknown, options?: unknown) =>
+    around(command, () => send(command, options));
+  return client;
+}
+
+/** A transaction of the migration's on `ws`. */
+const partOf = (command: unknown, ws: string) =>
+  command instanceof TransactWriteCommand && command.input.TransactItems?.[0]?.Update?.Key?.ws === ws;
+
 const load = (ws: string) => service.dependencies.workspaceStore.loadState(ws);
 const migrate = (client = admin) => migrateLearning(client, { decisions: tables.names.decisions, learning });
 
@@ -138,4 +163,146 @@ it('migrates a workspace of more counts than one transaction holds, and the work
   // Again: nothing moves twice. One entry a label (two would pass 60,000 counts), each written once.
   expect(await migrate()).toEqual({ workspaces: 2, migrated: 0, examples: 0, failed: [] });
   expect(await partsOf('ws_big')).toEqual(big.map((l) => [l.id]));
+});
+
+it('a run that stops between parts is taken up after its last part by the next run, each part once', async () => {
+  // 31,000 counts a label: one label a part (two would pass 60,000), five parts.
+  const old = labels('ws_crash', 5, 31_000);
+  const next = labels('ws_crash_z', 1, 10);
+  await writeVersion3(tables, 'ws_crash', old);
+  await writeVersion3(tables, 'ws_crash_z', next);
+
+  // The first run fails at its third part (not sent); the workspace after it is migrated all the same.
+  let sent = 0;
+  const failing = wrapped(async (command, send) => {
+    if (partOf(command, 'ws_crash') && ++sent === 3) throw new Error('injected: part 3 not sent');
+    return send();
+  });
+  expect(await migrate(failing)).toEqual({
+    workspaces: 2,
+    migrated: 1,
+    examples: examples(old.slice(0, 2)) + examples(next),
+    failed: [{ workspace_id: 'ws_crash', error: 'injected: part 3 not sent' }],
+  });
+  // What landed loads, once, meanwhile.
+  expect(mismatches(old.slice(0, 2), await load('ws_crash'))).toEqual([]);
+  expect(mismatches(next, await load('ws_crash_z'))).toEqual([]);
+
+  // The second run's first transaction lands, and its answer is lost.
+  const lost = wrapped(async (command, send) => {
+    const out = await send();
+    if (partOf(command, 'ws_crash')) throw new Error('injected: answer lost');
+    return out;
+  });
+  expect(await migrate(lost)).toEqual({
+    workspaces: 2,
+    migrated: 0,
+    examples: 0,
+    failed: [{ workspace_id: 'ws_crash', error: 'injected: answer lost' }],
+  });
+  expect(mismatches(old.slice(0, 3), await load('ws_crash'))).toEqual([]);
+
+  // The third goes on after the third part.
+  expect(await migrate()).toEqual({ workspaces: 2, migrated: 1, examples: examples(old.slice(3)), failed: [] });
+  expect(mismatches(old, await load('ws_crash'))).toEqual([]);
+  expect(await partsOf('ws_crash')).toEqual(old.map((l) => [l.id]));
+});
+
+it('two runs at once, racing for every part, write each part once', async () => {
+  const old = labels('ws_twice', 4, 31_000);
+  await writeVersion3(tables, 'ws_twice', old);
+  // Each run's transaction waits for the other's (unless the other is done), so both send every part together, on the
+  // same mark, and one of them loses it.
+  const waiting = new Set<() => void>();
+  let running = 2;
+  const release = () => {
+    if (waiting.size >= running) for (const go of [...waiting]) go();
+  };
+  let lost = 0;
+  const racing = () =>
+    wrapped(async (command, send) => {
+      if (!partOf(command, 'ws_twice')) return send();
+      await new Promise<void>((resolve) => {
+        const go = () => {
+          waiting.delete(go);
+          resolve();
+        };
+        waiting.add(go);
+        release();
+      });
+      return send().catch((err: unknown) => {
+        lost++;
+        throw err;
+      });
+    });
+  const run = () =>
+    migrate(racing()).finally(() => {
+      running--;
+      release();
+    });
+  const runs = await Promise.all([run(), run()]);
+  expect(runs.map((r) => r.failed)).toEqual([[], []]);
+  expect(runs[0].migrated + runs[1].migrated).toBe(1);
+  expect(runs[0].examples + runs[1].examples).toBe(examples(old));
+  expect(lost).toBeGreaterThanOrEqual(old.length);
+  expect(mismatches(old, await load('ws_twice'))).toEqual([]);
+  expect(await partsOf('ws_twice')).toEqual(old.map((l) => [l.id]));
+});
+
+it('a fold between two parts: every count loads once', async () => {
+  const old = labels('ws_fold', 3, 31_000);
+  await writeVersion3(tables, 'ws_fold', old);
+  // After the first part, a container folds more than OVERLAP_MS later: its window holds that part's entry.
+  let folded = 0;
+  const client = wrapped(async (command, send) => {
+    const out = await send();
+    if (partOf(command, 'ws_fold') && !folded) {
+      await sleep(OVERLAP_MS + 500);
+      folded = await new LearningFolder(admin, learning).fold('ws_fold');
+    }
+    return out;
+  });
+  expect(await migrate(client)).toEqual({ workspaces: 1, migrated: 1, examples: examples(old), failed: [] });
+  expect(folded).toBeGreaterThan(0);
+  const label = await admin.send(
+    new GetCommand({ TableName: learning, Key: { ws: 'ws_fold', sk: `c#0#${old[0].id}` }, ConsistentRead: true }),
+  );
+  expect(label.Item?.docs).toBe(old[0].docs);
+  expect(mismatches(old, await load('ws_fold'))).toEqual([]);
+});
+
+it('a workspace reset since version 4, before the migration or between its parts, gets only the mark', async () => {
+  const before = labels('ws_reset', 2, 10);
+  const between = labels('ws_reset_mid', 3, 31_000);
+  await writeVersion3(tables, 'ws_reset', before);
+  await writeVersion3(tables, 'ws_reset_mid', between);
+  // ws_reset: a reset moved its model item (made by its first load) to generation 1.
+  await load('ws_reset');
+  await admin.send(
+    new UpdateCommand({
+      TableName: learning,
+      Key: { ws: 'ws_reset', sk: MODEL_KEY },
+      UpdateExpression: 'SET g = :g',
+      ExpressionAttributeValues: { ':g': 1 },
+    }),
+  );
+  // ws_reset_mid: forgotten after its first part (which the forget deletes, unfolded).
+  let forgotten = 0;
+  const client = wrapped(async (command, send) => {
+    const out = await send();
+    if (partOf(command, 'ws_reset_mid') && !forgotten)
+      forgotten = await new DynamoModelWriteStore(admin, tables.names.decisions, learning).forget('ws_reset_mid');
+    return out;
+  });
+  expect(await migrate(client)).toEqual({
+    workspaces: 2,
+    migrated: 2,
+    examples: examples(between.slice(0, 1)),
+    failed: [],
+  });
+  expect(forgotten).toBe(1);
+  for (const ws of ['ws_reset', 'ws_reset_mid']) {
+    expect(await partsOf(ws)).toEqual([]);
+    expect(mismatches([], await load(ws))).toEqual([]);
+  }
 });
