@@ -82,8 +82,9 @@ it('keeps what a workspace learned before, and counts a feedback given meanwhile
 });
 
 it('reports a workspace it cannot migrate, exits 1, and migrates the ones after it', async () => {
-  // After the test above (ws_v3 migrated). ws_v3_bad's model item is not as version 3 wrote one (its generation is no
-  // number: the first load fails on it too); ws_v3_next sorts after it.
+  // ws_v3_bad's model item is not as version 3 wrote one (its generation is no number: the first load fails on it
+  // too); ws_v3_next sorts after it. What the file's other workspaces hold is migrated first, whichever test ran.
+  expect((await admin('workspace', 'migrate-learning')).code).toBe(0);
   const items = [
     {
       pk: `${ITEM_PREFIX.workspaceModel}ws_v3_bad`,
@@ -102,11 +103,11 @@ it('reports a workspace it cannot migrate, exits 1, and migrates the ones after 
   const failed = [{ workspace_id: 'ws_v3_bad', error: expect.stringContaining('NaN') }];
   const run = await admin('workspace', 'migrate-learning');
   expect(run.code).toBe(1);
-  expect(run.json).toEqual({ workspaces: 3, migrated: 1, examples: 2, failed });
+  expect(run.json).toEqual({ workspaces: expect.any(Number), migrated: 1, examples: 2, failed });
   // As text: the count, then each workspace that failed with its error.
   const text = await runAdmin(env, ['workspace', 'migrate-learning']);
   expect(text.code).toBe(1);
-  expect(text.stdout).toMatch(/^0 of 3 workspaces migrated \(0 examples\), 1 failed .*\n {2}ws_v3_bad: .*NaN/);
+  expect(text.stdout).toMatch(/^0 of \d+ workspaces migrated \(0 examples\), 1 failed .*\n {2}ws_v3_bad: .*NaN/);
   const model = await admin('workspace', 'model', '--workspace', 'ws_v3_next');
   expect(model.json.labels).toEqual([{ field: 'category', label: 'billing', examples: 2 }]);
 });
