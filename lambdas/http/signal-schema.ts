@@ -113,6 +113,9 @@ const SignalSchema = v.pipe(
 /** The fields a signal body may hold, in the schema's order: any other is "not a field of a signal". */
 export const SIGNAL_FIELDS = Object.keys(SignalSchema.pipe[0].entries) as (keyof Signal)[];
 
+/** 0000-01-01T00:00:00Z, the earliest instant an RFC 3339 timestamp in UTC can write. */
+const EARLIEST_UTC_MS = Date.parse('0000-01-01T00:00:00Z');
+
 /** Validates a parsed body; `receivedAtMs` is the time of receipt used when `received_at` is absent. */
 export function validateSignal(input: unknown, receivedAtMs: number): Validated<{ signal: Signal }> {
   const result = validateBody(SignalSchema, input);
@@ -122,6 +125,11 @@ export function validateSignal(input: unknown, receivedAtMs: number): Validated<
   const receivedAt = s.received_at ?? receivedAtMs;
   if (receivedAt > receivedAtMs + LIMITS.futureToleranceMs) {
     return { ok: false, details: [{ field: 'received_at', message: 'must not be more than 24 hours in the future' }] };
+  }
+  // Stored in UTC: a time of year 0000 with a positive offset is in year -1 there, which RFC 3339 cannot write (the
+  // decision would answer `-000001-12-31T...`).
+  if (receivedAt < EARLIEST_UTC_MS) {
+    return { ok: false, details: [{ field: 'received_at', message: 'must not be before 0000-01-01T00:00:00Z' }] };
   }
   return {
     ok: true,
