@@ -1,5 +1,6 @@
 // Review of analyze, analyze-batch and import over a real socket: received_at at the edge of what RFC 3339 can
-// write, and the RateLimit headers of every refusal of a batch or an import (docs/openapi.yaml must document them).
+// write, and the RateLimit headers of every refusal of a batch, an import or a list (docs/openapi.yaml must document
+// them).
 import { call, expectError } from '../support/http';
 import { type TestApi, startTestApi } from '../support/local-api';
 
@@ -54,5 +55,33 @@ describe('received_at', () => {
     expect(reply.json.received_at).toBe('0000-01-01T00:00:00Z');
     const read = await call(api.baseUrl, 'GET', `/decisions/${reply.json.decision_id}`, { key });
     expect(read.text).toBe(reply.text);
+  });
+});
+describe('RateLimit headers on refusals of a batch, an import or a list (documented in docs/openapi.yaml)', () => {
+  const limited = (path: string, options: { body?: unknown; rawBody?: string; headers?: Record<string, string> }) =>
+    call(api.baseUrl, 'POST', path, { key: limitedKey, ...options });
+
+  it('sends them with a batch envelope refused 400, and spends nothing', async () => {
+    const reply = await limited('/signals/analyze-batch', { body: { signals: [] } });
+    expectError(reply, 400, 'VALIDATION_ERROR');
+    expect(reply.headers.get('ratelimit-policy')).toBe('"default";q=1000;w=3600');
+    expect(reply.headers.get('ratelimit')).toMatch(/^"default";r=1000;t=\d+$/);
+  });
+
+  it('sends them with a batch or an import over 1 MiB (413)', async () => {
+    const big = JSON.stringify({ signals: [signal({ body: 'x'.repeat(1024 * 1024) })] });
+    const headers = { 'content-type': 'application/json' };
+    const batch = await limited('/signals/analyze-batch', { rawBody: big, headers });
+    expectError(batch, 413, 'PAYLOAD_TOO_LARGE');
+    expect(batch.headers.get('ratelimit-policy')).toBe('"default";q=1000;w=3600');
+    const imported = await limited('/workspaces/ws_a/examples', { rawBody: big, headers });
+    expectError(imported, 413, 'PAYLOAD_TOO_LARGE');
+    expect(imported.headers.get('ratelimit-policy')).toBe('"default";q=1000;w=3600');
+  });
+
+  it('sends them with a list query refused 400', async () => {
+    const reply = await call(api.baseUrl, 'GET', '/decisions?workspace_id=ws_a&limit=0', { key: limitedKey });
+    expectError(reply, 400, 'VALIDATION_ERROR');
+    expect(reply.headers.get('ratelimit-policy')).toBe('"default";q=1000;w=3600');
   });
 });
