@@ -66,6 +66,10 @@ describe('RateLimit headers on refusals of a batch, an import or a list (documen
     expectError(reply, 400, 'VALIDATION_ERROR');
     expect(reply.headers.get('ratelimit-policy')).toBe('"default";q=1000;w=3600');
     expect(reply.headers.get('ratelimit')).toMatch(/^"default";r=1000;t=\d+$/);
+    // docs/partners.md, "Scopes and rate limits": an import refused for its path's workspace spends nothing either.
+    const other = await limited('/workspaces/ws_other/examples', { body: { examples: [{}] } });
+    expectError(other, 403, 'WORKSPACE_NOT_ALLOWED');
+    expect(other.headers.get('ratelimit')).toMatch(/^"default";r=1000;t=\d+$/);
   });
 
   it('sends them with a batch or an import over 1 MiB (413)', async () => {
