@@ -160,9 +160,9 @@ const rateLimited = (outcome: Extract<RateOutcome, { allowed: false }>, limit: n
         'Retry-After': String(outcome.retryAfterSeconds),
       });
 
-async function spend(limiter: RateLimiter, context: RequestContext, n: number): Promise<void> {
+async function spend(limiter: RateLimiter, event: ApiEvent, context: RequestContext, n: number): Promise<void> {
   const principal = context.principal as Principal;
-  const outcome = await limiter.consume(principal, n);
+  const outcome = await limiter.consume(principal, n, limiter.countingTime(event.requestContext?.timeEpoch));
   context.rateLimitHeaders = outcome.headers;
   if (!outcome.allowed) throw rateLimited(outcome, principal.rate_limit?.limit ?? 0);
 }
@@ -219,7 +219,7 @@ export function apiHandler(
       });
     } else if (check === 'rate-limit') {
       const limiter = needs(rateLimiter, 'rate limiter');
-      chain.before((request) => spend(limiter, request.context, 1));
+      chain.before((request) => spend(limiter, request.event, request.context, 1));
     } else if ('jsonBody' in check) {
       chain.before(checkBodyEnvelope(check.jsonBody.maxBytes ?? MAX_BODY_BYTES)).use(parseJsonBody());
     } else {
@@ -260,7 +260,7 @@ export function apiHandler(
         requestId,
         principal: context.principal as Principal,
         forbiddenKeys: context.forbiddenKeys ?? [],
-        consumeRateLimit: (n) => spend(needs(rateLimiter, 'rate limiter'), context, n),
+        consumeRateLimit: (n) => spend(needs(rateLimiter, 'rate limiter'), event, context, n),
       });
       return {
         statusCode: result.statusCode,

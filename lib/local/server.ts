@@ -130,6 +130,8 @@ export interface GatewayRequest {
   domainName: string;
   protocol: string;
   sourceIp: string;
+  /** When the gateway received the request (epoch ms; requestContext.timeEpoch); now by default. */
+  receivedMs?: number;
 }
 
 /**
@@ -140,7 +142,7 @@ export function gatewayEvents(r: GatewayRequest) {
   const match = matchRoute(r.method, r.rawPath);
   const route = match.kind === 'route' ? match.route : undefined;
   const routeKey = route ? `${route.method} ${route.path}` : '$default';
-  const now = new Date();
+  const now = new Date(r.receivedMs ?? Date.now());
   const requestContext = {
     accountId: '000000000000',
     apiId: 'local',
@@ -202,6 +204,8 @@ export interface LocalServerOptions {
   handlers: Handlers;
   /** One line per request (method, path, status, time, request id): never headers or bodies. */
   accessLog?: (line: string) => void;
+  /** The gateway's clock, for its events' receipt time (tests: a gateway and a Lambda whose clocks differ). */
+  clock?: () => number;
   /**
    * Pages for people outside /api/v1 (the API reference at /docs), given this server's API address; undefined
    * leaves the request to the API.
@@ -266,6 +270,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
             domainName: headers.host ?? host,
             protocol: `HTTP/${req.httpVersion}`,
             sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+            receivedMs: options.clock?.(),
           });
           // Every route has the authorizer, the $default route too (the stack attaches it there for Control Tower's
           // route-authorization control); the fallback ignores the verdict, so 404/405 still need no key.
