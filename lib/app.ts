@@ -44,12 +44,14 @@ export interface BuiltApp {
 
 /** Context values from `-c` arrive as strings, from cdk.json as numbers: accept both, refuse anything else. */
 function intContext(app: App, key: IntContextKey): number {
-  const { default: fallback, min } = INT_CONTEXT[key];
+  const setting: { default: number; min: number; max?: number } = INT_CONTEXT[key];
+  const { default: fallback, min, max = Number.MAX_SAFE_INTEGER } = setting;
   const raw: unknown = app.node.tryGetContext(key);
   if (raw === undefined || raw === null || raw === '') return fallback;
   const value = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw.trim()) : NaN;
-  if (!Number.isInteger(value) || value < min) {
-    throw new Error(`context ${key} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
+    throw new Error(`context ${key} must be an integer ${range}, got ${JSON.stringify(raw)}`);
   }
   return value;
 }

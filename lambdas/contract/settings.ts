@@ -132,8 +132,20 @@ function integer(env: Env, name: string, fallback: number, min: number, max = Nu
 /** A whole-number setting of the service: its variable, else its default. */
 type WholeSetting =
   'dynamodbRequestTimeoutMs' | 'authCacheTtlSeconds' | 'workspaceCacheTtlSeconds' | 'decisionRetentionDays';
-const setting = (env: Env, key: WholeSetting, min: number, max: number) =>
-  integer(env, ENV[key], DEFAULT_SETTINGS[key], min, max);
+
+/**
+ * The range each whole-number setting must be in, or the Lambdas stop at start (SettingsError): the stack's context
+ * (lib/stack-context.ts) takes the same bounds, so a value the Lambdas would refuse stops the synth instead.
+ */
+export const WHOLE_SETTING_BOUNDS: Readonly<Record<WholeSetting, { min: number; max: number }>> = {
+  dynamodbRequestTimeoutMs: { min: 50, max: 4_000 },
+  authCacheTtlSeconds: { min: 0, max: 86_400 },
+  workspaceCacheTtlSeconds: { min: 0, max: 86_400 },
+  decisionRetentionDays: { min: 1, max: 3_650 },
+};
+
+const setting = (env: Env, key: WholeSetting) =>
+  integer(env, ENV[key], DEFAULT_SETTINGS[key], WHOLE_SETTING_BOUNDS[key].min, WHOLE_SETTING_BOUNDS[key].max);
 
 /**
  * A share from 0 to 1 written as a decimal (`0.05`, `1`, `.5`), or undefined for anything else: the one check of the
@@ -170,10 +182,10 @@ export function parseSettings(env: Env): Settings {
     dynamodbEndpoint: present(env, ENV.dynamodbEndpoint),
     dynamodbLocalAccessKeyId: present(env, ENV.dynamodbLocalAccessKeyId),
     region: regionFromEnv(env) ?? DEFAULT_SETTINGS.region,
-    dynamodbRequestTimeoutMs: setting(env, 'dynamodbRequestTimeoutMs', 50, 4_000),
-    authCacheTtlSeconds: setting(env, 'authCacheTtlSeconds', 0, 86_400),
-    workspaceCacheTtlSeconds: setting(env, 'workspaceCacheTtlSeconds', 0, 86_400),
-    decisionRetentionDays: setting(env, 'decisionRetentionDays', 1, 3_650),
+    dynamodbRequestTimeoutMs: setting(env, 'dynamodbRequestTimeoutMs'),
+    authCacheTtlSeconds: setting(env, 'authCacheTtlSeconds'),
+    workspaceCacheTtlSeconds: setting(env, 'workspaceCacheTtlSeconds'),
+    decisionRetentionDays: setting(env, 'decisionRetentionDays'),
     logLevel: logLevel(env),
     metricsEnabled: present(env, ENV.metricsDisabled)?.toLowerCase() !== 'true',
     tracingEnabled: present(env, ENV.tracingEnabled)?.toLowerCase() === 'true',

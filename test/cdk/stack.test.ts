@@ -320,6 +320,27 @@ describe('Lambdas', () => {
     expect(fn.Environment.Variables.AUTH_CACHE_TTL_SECONDS).toBe('0');
   });
 
+  // A value the Lambdas' settings parser refuses would synthesize and deploy, and then every Lambda would throw
+  // SettingsError at start: the authorizer included, so every request an API Gateway 500. The synth must refuse it.
+  it('refuse a context value the Lambdas would refuse at start, and take the largest they accept', () => {
+    const largest = { decisionRetentionDays: '3650', authCacheTtlSeconds: '86400', workspaceCacheTtlSeconds: '86400' };
+    for (const [key, value] of Object.entries(largest)) {
+      expect(() => synth({ stage: 'dev', [key]: String(Number(value) + 1) }, false)).toThrow(
+        new RegExp(`context ${key} must be an integer from`),
+      );
+    }
+    const top = synth({ stage: 'dev', ...largest }, false);
+    try {
+      const env =
+        top.json.Resources[logicalId(top.stack, top.stack.functions.Analyze)].Properties.Environment.Variables;
+      expect(
+        parseSettings({ ...env, ACCESS_TABLE_NAME: 'a', DECISIONS_TABLE_NAME: 'd', LEARNING_TABLE_NAME: 'l' }),
+      ).toMatchObject({ decisionRetentionDays: 3650, authCacheTtlSeconds: 86_400, workspaceCacheTtlSeconds: 86_400 });
+    } finally {
+      fs.rmSync(top.outdir, { recursive: true, force: true });
+    }
+  });
+
   it('trace the share of requests context traceSampleRate names, and nothing, with no X-Ray permission, with tracing off', () => {
     const rare = synth({ stage: 'dev', traceSampleRate: '0.001' }, false);
     const off = synth({ stage: 'dev', tracing: 'false' }, false);
