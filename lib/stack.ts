@@ -1,4 +1,4 @@
-// The deployed service: two DynamoDB tables, one Lambda per route plus the authorizer and the fallback, an HTTP API,
+// The deployed service: three DynamoDB tables, one Lambda per route plus the authorizer and the fallback, an HTTP API,
 // alarms and their SNS topic, and the KMS key of the log groups. Tables and routes come from lambdas/contract/, the
 // same definitions local mode uses, so the deployed and local shapes cannot drift. Each part lives in lib/stack/.
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';

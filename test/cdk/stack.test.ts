@@ -794,7 +794,7 @@ describe('alarms', () => {
   });
 
   it('watch DynamoDB throttling on each table', () => {
-    for (const table of [dev.stack.accessTable, dev.stack.decisionsTable]) {
+    for (const table of [dev.stack.accessTable, dev.stack.decisionsTable, dev.stack.learningTable]) {
       const ref = JSON.stringify({ Ref: logicalId(dev.stack, table) });
       const matches = find(
         (m) =>
@@ -812,6 +812,26 @@ describe('alarms', () => {
     const codes = metricsOf(matches[0]).map((m) => dim(m, 'code'));
     expect(codes.sort()).toEqual(['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']);
     for (const m of metricsOf(matches[0])) expect(dim(m, 'service')).toBe('signal-analysis');
+  });
+
+  // An operator paged by an alarm looks it up by name in docs/operations.md (what to do) and docs/deploy.md (when it
+  // fires): every alarm the stack makes must be in both tables, the per-Lambda ones as `<Lambda>Errors`/`Throttles`.
+  it('are each named in the alarm tables of docs/deploy.md and docs/operations.md', () => {
+    const docs = ['deploy.md', 'operations.md'].map((name) => {
+      const text = fs.readFileSync(path.join(__dirname, '../../docs', name), 'utf8');
+      const table = text.split('\n').filter((line) => line.startsWith('| `'));
+      return [name, table.join('\n')] as const;
+    });
+    const functions = Object.keys(dev.stack.functions);
+    const prefix = `${dev.stack.stackName}-`;
+    const names = alarms().map((a) => (a.AlarmName as string).slice(prefix.length));
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) {
+      const perLambda = /^(\w+?)(Errors|Throttles)$/.exec(name);
+      const documentedAs =
+        perLambda && functions.includes(perLambda[1]) ? `\`<Lambda>${perLambda[2]}\`` : `\`${name}\``;
+      for (const [doc, table] of docs) expect([doc, name, table.includes(documentedAs)]).toEqual([doc, name, true]);
+    }
   });
 
   it("go to a topic that refuses publishing without TLS and lets this account's alarms publish", () => {
@@ -847,6 +867,18 @@ describe('outputs', () => {
     expect(parts[parts.length - 1]).toMatch(/\/api\/v1$/);
     expect(outputs[OUTPUT_KEYS.accessTable].Value).toEqual({ Ref: logicalId(dev.stack, dev.stack.accessTable) });
     expect(outputs[OUTPUT_KEYS.decisionsTable].Value).toEqual({ Ref: logicalId(dev.stack, dev.stack.decisionsTable) });
+  });
+
+  // The outputs an operator reads after `cdk deploy`: README.md's Deploy section and docs/deploy.md's Outputs table
+  // name every one (the table names too: the admin CLI's --aws reads LearningTableName).
+  it('are each named in README.md and in the outputs table of docs/deploy.md', () => {
+    const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+    const readmeOutputs = readme.slice(readme.indexOf('\n## Deploy\n'), readme.indexOf('-c edgeProtection=true'));
+    const guide = fs.readFileSync(path.join(__dirname, '../../docs/deploy.md'), 'utf8');
+    for (const key of Object.keys(dev.json.Outputs)) {
+      expect(['README.md', key, readmeOutputs.includes(`\`${key}\``)]).toEqual(['README.md', key, true]);
+      expect(['docs/deploy.md', key, guide.includes(`| \`${key}\` |`)]).toEqual(['docs/deploy.md', key, true]);
+    }
   });
 
   it('names the stack after the stage', () => {
