@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { TableNames } from '../../lib/local/provision';
+import { learningTableOf } from '../../lambdas/contract/settings';
 import { testEndpoint } from './dynamodb';
 import { type TestApi, useApiWithKey } from './local-api';
 import { TSX_NODE_ARGS } from './tsx';
@@ -43,6 +44,8 @@ export function adminCliEnv(names: TableNames): NodeJS.ProcessEnv {
     LOCAL_DYNAMODB_PORT: new URL(testEndpoint()).port,
     ACCESS_TABLE_NAME: names.access,
     DECISIONS_TABLE_NAME: names.decisions,
+    // All three: with --aws a name not given comes from the stack (bin/admin.ts awsTables).
+    LEARNING_TABLE_NAME: learningTableOf({ decisionsTableName: names.decisions, learningTableName: names.learning }),
   };
 }
 
