@@ -189,10 +189,11 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/workspaces/{workspace_id}/model`,
     entry: 'lambdas/forget-model/handler.ts',
     scope: 'policy',
-    // Reads the model item (GetItem) and what it holds (Query); moves it to a new generation (UpdateItem) with the
-    // reset's entry (PutItem) and the audit event (decisions PutItem), in one TransactWriteItems; then deletes the
-    // old generation's label items (BatchWriteItem).
-    decisions: { actions: { PutItem: ['audit'] } },
+    // Reads the model item (GetItem) and what it holds (Query), and until the workspace's version 3 counts are
+    // migrated its version 3 model item (decisions GetItem; the model item made from it, UpdateItem); moves it to a new
+    // generation (UpdateItem) with the reset's entry (PutItem) and the audit event (decisions PutItem), in one
+    // TransactWriteItems; then deletes the old generation's label items (BatchWriteItem).
+    decisions: { actions: { GetItem: ['workspaceModel'], PutItem: ['audit'] } },
     learning: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'BatchWriteItem'],
   },
 ];

@@ -9,8 +9,18 @@ import { auditEventPut } from './audit-log';
 import { batchWriteAll } from './batch-writes';
 import { cancellationReasons, isDatabaseUnavailable, transactionCancelled } from './database-faults';
 import { idempotencyClaim } from './decision-store';
+import { ITEM_PREFIX } from '../contract/tables';
 import { getItem } from './dynamodb-client';
-import { MODEL_KEY, entryFrom, entryItem, getModel, queryAllCounts, queryEntries, randomId } from './learning-items';
+import {
+  MODEL_KEY,
+  entryFrom,
+  entryItem,
+  getModel,
+  queryAllCounts,
+  queryEntries,
+  randomId,
+  readModelItem,
+} from './learning-items';
 import { AGAIN, retrying } from './retry';
 
 /** One TransactWriteItems entry (the audit writer's Put). */
@@ -75,14 +85,24 @@ export class DynamoModelWriteStore implements ModelWriteStore {
   async forget(workspaceId: string, audit?: ForgetAudit): Promise<number> {
     let forgotten: string[] = [];
     const generation = await retrying('model reset', async () => {
-      const model = await getModel(this.client, this.learningTable, workspaceId);
+      let model = await getModel(this.client, this.learningTable, workspaceId);
+      // Version 3's counts not migrated yet (docs/learning.md, Migrating from version 3) belong to the generation its
+      // model item had: the switch must happen, or `migrate-learning` writes them back into it. A model item not made
+      // yet is made as a first load makes it, with that generation.
+      const old =
+        model.migrated === undefined
+          ? await getItem(this.client, this.tableName, ITEM_PREFIX.workspaceModel + workspaceId)
+          : undefined;
+      if (old && model.sketchKey === undefined)
+        model = await readModelItem(this.client, this.learningTable, workspaceId, this.tableName);
+      const unmigrated = old !== undefined && Number(old.generation ?? 0) === model.generation;
       // What the generation holds: its label items, and entries not folded into them yet.
       const counts = await queryAllCounts(this.client, this.learningTable, workspaceId);
       const labels = counts.filter((c) => c.generation === model.generation).map((c) => c.item);
       forgotten = counts.filter((c) => c.generation < model.generation).map((c) => String(c.item.sk));
       const examples = labels.reduce((sum, i) => sum + Number(i.docs ?? 0), 0);
       const { entries } = await queryEntries(this.client, this.learningTable, workspaceId, model.folded, true);
-      if (examples <= 0 && !entries.some((e) => e.generation === model.generation && movesCounts(e)))
+      if (examples <= 0 && !unmigrated && !entries.some((e) => e.generation === model.generation && movesCounts(e)))
         return model.generation;
       const next = model.generation + 1;
       const entry = audit?.({

@@ -306,3 +306,25 @@ it('a workspace reset since version 4, before the migration or between its parts
     expect(mismatches([], await load(ws))).toEqual([]);
   }
 });
+
+it('a forget after the deploy and before the migration is not undone by it, the model item made or not', async () => {
+  // Version 3's counts are not in the learning table yet: the forget must still switch the generation, or the migration
+  // writes them back into the generation the partner asked to forget.
+  const loaded = labels('ws_forget_loaded', 2, 10);
+  const unloaded = labels('ws_forget_unloaded', 2, 10);
+  await writeVersion3(tables, 'ws_forget_loaded', loaded);
+  await writeVersion3(tables, 'ws_forget_unloaded', unloaded);
+  // One was loaded by a container since the deploy (its model item made), the other never.
+  await load('ws_forget_loaded');
+  const store = new DynamoModelWriteStore(admin, tables.names.decisions, learning);
+  expect(await store.forget('ws_forget_loaded')).toBe(1);
+  expect(await store.forget('ws_forget_unloaded')).toBe(1);
+  expect(await migrate()).toEqual({ workspaces: 2, migrated: 2, examples: 0, failed: [] });
+  for (const ws of ['ws_forget_loaded', 'ws_forget_unloaded']) {
+    expect(await partsOf(ws)).toEqual([]);
+    expect(mismatches([], await load(ws))).toEqual([]);
+  }
+  // Its key is version 3's still (its decisions' sketches are in it), and a second forget has nothing to forget.
+  expect((await load('ws_forget_unloaded')).sketchKey).toBe('0123456789abcdef');
+  expect(await store.forget('ws_forget_unloaded')).toBe(1);
+});
