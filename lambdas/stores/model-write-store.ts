@@ -102,8 +102,11 @@ export class DynamoModelWriteStore implements ModelWriteStore {
       forgotten = counts.filter((c) => c.generation < model.generation).map((c) => String(c.item.sk));
       const examples = labels.reduce((sum, i) => sum + Number(i.docs ?? 0), 0);
       const { entries } = await queryEntries(this.client, this.learningTable, workspaceId, model.folded, true);
-      if (examples <= 0 && !unmigrated && !entries.some((e) => e.generation === model.generation && movesCounts(e)))
-        return model.generation;
+      const moving = entries.filter(movesCounts);
+      const current = moving.filter((e) => e.generation === model.generation);
+      // Older generations' unfolded entries too (a forget retried after its deletes never ran): no load reads them.
+      forgotten.push(...moving.filter((e) => e.generation < model.generation).map((e) => e.key));
+      if (examples <= 0 && !unmigrated && !current.length) return model.generation;
       const next = model.generation + 1;
       const entry = audit?.({
         before: { generation: model.generation, labels: labels.length, version: examples },
@@ -127,7 +130,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
       ]);
       if (outcome[0] === 'ConditionalCheckFailed') return AGAIN;
       // Its entries not folded yet too: they have no expiry until a fold (learning-items.ts entryItem).
-      forgotten.push(...labels.map((i) => String(i.sk)), ...entries.filter(movesCounts).map((e) => e.key));
+      forgotten.push(...labels.map((i) => String(i.sk)), ...current.map((e) => e.key));
       return next;
     });
     // Storage, not correctness: a failure leaves them behind (the new generation never reads them; its next fold gives

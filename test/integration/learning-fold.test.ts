@@ -376,3 +376,25 @@ it("a fold runner that dies after its labels landed past a forget leaves them to
   expect(await labelsHoldingCounts(ws)).toEqual([]);
   expect(await fresh(ws)).toEqual({});
 });
+
+it("a forget retried after its switch landed and its answer was lost deletes the old generation's entries too", async () => {
+  const ws = 'ws_fold_forget_retried';
+  a.dependencies.workspaces.invalidate(ws);
+  for (let i = 0; i < 2; i++) await teach(a, await decide(a, ws, i), 'refund');
+  // The switch lands; its answer is lost (injected: DynamoDB Local cannot lose one), so the route answers 5xx before
+  // the deletes, and the partner sends the DELETE again.
+  const send = tables.client.send.bind(tables.client) as (command: unknown, options?: unknown) => Promise<unknown>;
+  const losing = Object.create(tables.client) as typeof tables.client;
+  (losing as { send: unknown }).send = async (command: unknown, options?: unknown) => {
+    const out = await send(command, options);
+    if (command instanceof TransactWriteCommand) throw new Error('injected: answer lost');
+    return out;
+  };
+  const first = new DynamoModelWriteStore(losing, tables.names.decisions, learning);
+  await expect(first.forget(ws)).rejects.toThrow('injected');
+  expect(await a.dependencies.modelWrites.forget(ws)).toBe(1);
+  // Nothing of generation 0 is left: not its entries (no expiry: they would stay until a fold of generation 1).
+  expect(await labelsHoldingCounts(ws)).toEqual([]);
+  expect(await entriesLeft(ws)).toEqual([['r.1', true]]);
+  expect(await fresh(ws)).toEqual({});
+});
