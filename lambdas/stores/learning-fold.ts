@@ -79,14 +79,19 @@ export class LearningFolder {
       ExpressionAttributeValues: { ':end': end, ':g': model.generation },
       ReturnConsumedCapacity: 'TOTAL',
     });
-    if (await this.landed(this.client.send(done))) {
+    // Failed otherwise (a conflict with the forget's own transaction, throttling): the error, after the check below.
+    const marked = await this.landed(this.client.send(done)).catch((err: unknown) => err);
+    if (marked === true) {
       this.stats.folds++;
       return end;
     }
     // Not done: another run of this fold finished it first, or a forget took the claim away; then the labels this run
     // wrote may have landed after the forget deleted its generation's, and are deleted here (docs/learning.md, Folding).
     this.stats.readUnits += 1;
-    if ((await getModel(this.client, this.table, ws)).generation === model.generation) return end;
+    if ((await getModel(this.client, this.table, ws)).generation === model.generation) {
+      if (marked !== false) throw marked;
+      return end;
+    }
     const keys = deltas.map((d) => ({ ws, sk: countsKey(model.generation, `${d.field}:${d.label}`) }));
     const deletes = keys.map(
       (Key) => new DeleteCommand({ TableName: this.table, Key, ReturnConsumedCapacity: 'TOTAL' }),

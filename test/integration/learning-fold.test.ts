@@ -340,10 +340,12 @@ async function foldDiesPastForget(ws: string): Promise<number> {
   a.dependencies.workspaces.invalidate(ws);
   for (let i = 0; i < 3; i++) await teach(a, await decide(a, ws, i), i ? 'refund' : 'card_declined');
   const paused = pausing(labelWrite);
+  // From its mark on, nothing it sends reaches the table (the harness's stopped writer): not its mark, nor a read.
+  let dead = false;
   const dying = Object.create(paused.client) as typeof tables.client;
   (dying as { send: unknown }).send = async (command: UpdateCommand) => {
-    if (command instanceof UpdateCommand && command.input.UpdateExpression?.startsWith('SET f ='))
-      throw new Error('injected: the runner died');
+    if (command instanceof UpdateCommand && command.input.UpdateExpression?.startsWith('SET f =')) dead = true;
+    if (dead) throw new Error('injected: the runner died');
     return paused.client.send(command);
   };
   const folding = new LearningFolder(dying, learning).fold(ws, Date.now() + OVERLAP_MS + 1);
@@ -396,5 +398,27 @@ it("a forget retried after its switch landed and its answer was lost deletes the
   // Nothing of generation 0 is left: not its entries (no expiry: they would stay until a fold of generation 1).
   expect(await labelsHoldingCounts(ws)).toEqual([]);
   expect(await entriesLeft(ws)).toEqual([['r.1', true]]);
+  expect(await fresh(ws)).toEqual({});
+});
+
+it("a fold whose mark fails on the forget's transaction itself, not on its condition, deletes its labels all the same", async () => {
+  const ws = 'ws_fold_forget_conflict';
+  a.dependencies.workspaces.invalidate(ws);
+  for (let i = 0; i < 3; i++) await teach(a, await decide(a, ws, i), i ? 'refund' : 'card_declined');
+  // The fold's label writes wait for the forget; its mark then meets the forget's transaction in flight, which DynamoDB
+  // refuses with TransactionConflictException (injected: DynamoDB Local cannot be made to hit that instant every time).
+  const paused = pausing(labelWrite);
+  const conflicting = Object.create(paused.client) as typeof tables.client;
+  (conflicting as { send: unknown }).send = async (command: UpdateCommand) => {
+    if (command instanceof UpdateCommand && command.input.UpdateExpression?.startsWith('SET f ='))
+      throw Object.assign(new Error('injected: transaction conflict'), { name: 'TransactionConflictException' });
+    return paused.client.send(command);
+  };
+  const folding = new LearningFolder(conflicting, learning).fold(ws, Date.now() + OVERLAP_MS + 1);
+  await paused.held;
+  expect(await a.dependencies.modelWrites.forget(ws)).toBe(1);
+  paused.release();
+  await folding.catch(() => undefined);
+  expect(await labelsHoldingCounts(ws)).toEqual([]);
   expect(await fresh(ws)).toEqual({});
 });
