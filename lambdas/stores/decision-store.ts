@@ -37,7 +37,10 @@ export function decisionItem(decision: Decision, owner: DecisionOwner, nowSecond
 export const idempotencyPk = (partnerId: string, keyHash: string) =>
   `${ITEM_PREFIX.idempotency}${partnerId}#${keyHash}`;
 
-/** The conditional Put that claims an Idempotency-Key; TTL deletion lags, so an expired record counts as absent. */
+/**
+ * The conditional Put that claims an Idempotency-Key; TTL deletion lags, so an expired record counts as absent. A
+ * record is live while its expires_at is after now, for readers and this claim alike.
+ */
 export const idempotencyClaim = (
   tableName: string,
   pk: string,
@@ -46,7 +49,7 @@ export const idempotencyClaim = (
 ) => ({
   TableName: tableName,
   Item: { pk, ...record, expires_at: nowSeconds + IDEMPOTENCY_WINDOW_SECONDS },
-  ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+  ConditionExpression: 'attribute_not_exists(pk) OR expires_at <= :now',
   ExpressionAttributeValues: { ':now': nowSeconds },
   ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
 });

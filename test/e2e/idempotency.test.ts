@@ -103,6 +103,29 @@ it('treats an expired record (TTL not yet swept) as absent', async () => {
   expect(reply.json.decision_id).not.toBe('dec_00000000000000000000000000');
 });
 
+it('treats a record in its expiry second as absent, as every reader does', async () => {
+  // Readers take a record as live while expires_at > now; the claim could overwrite it only once expires_at < now, so
+  // in the second between, a new request with the key was neither replayed nor allowed to claim.
+  const idemKey = 'old-2';
+  const keyHash = createHash('sha256').update(idemKey).digest('hex');
+  // Early in a second, so the record and the request share it (after a boundary the record is plainly expired).
+  while (Date.now() % 1000 > 300) await new Promise((resolve) => setTimeout(resolve, 25));
+  await api.tables.client.send(
+    new PutCommand({
+      TableName: api.tables.names.decisions,
+      Item: {
+        pk: `idem#acme#${keyHash}`,
+        request_hash: 'something-else',
+        decision: { decision_id: 'dec_00000000000000000000000000' },
+        expires_at: Math.floor(Date.now() / 1000),
+      },
+    }),
+  );
+  const reply = await analyzeOnce(idemKey);
+  expect(reply.status).toBe(200);
+  expect(reply.json.decision_id).not.toBe('dec_00000000000000000000000000');
+});
+
 it('refuses a malformed Idempotency-Key with 400 VALIDATION_ERROR', async () => {
   const reply = await analyzeOnce('x'.repeat(256));
   expectError(reply, 400, 'VALIDATION_ERROR');
