@@ -141,23 +141,30 @@ export const policyEntryPut = (table: string, ws: string, version: number) => ({
   Put: { TableName: table, Item: entryItem(ws, Date.now(), `p.${version}`, 0, {}) },
 });
 
-/** Every item of `ws` whose key lies in (after, upTo] (a key prefix range), page by page, with read units consumed. */
+/**
+ * Every item of `ws` whose key lies in (after, upTo] (a key prefix range), page by page, with read units consumed;
+ * with `attributes`, only those of each item (DynamoDB reads and bills the whole items all the same, but sends, and
+ * the SDK parses, only these).
+ */
 export async function queryRange(
   client: DynamoDBDocumentClient,
   table: string,
   ws: string,
   range: { after: string; upTo: string },
   consistent: boolean,
+  attributes?: readonly string[],
 ): Promise<{ items: Record<string, unknown>[]; units: number; requests: number }> {
   const items: Record<string, unknown>[] = [];
   let units = 0;
   let requests = 0;
+  const names = attributes && Object.fromEntries(attributes.map((a, i) => [`#p${i}`, a]));
   const pages = paginateQuery(
     { client },
     {
       TableName: table,
       KeyConditionExpression: 'ws = :ws AND sk BETWEEN :after AND :upTo',
       ExpressionAttributeValues: { ':ws': ws, ':after': range.after, ':upTo': range.upTo },
+      ...(names ? { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names } : {}),
       ConsistentRead: consistent,
       ReturnConsumedCapacity: 'TOTAL',
     },
@@ -187,9 +194,30 @@ export const queryEntries = (
 export const queryCounts = (client: DynamoDBDocumentClient, table: string, ws: string, generation: number) =>
   queryRange(client, table, ws, { after: `c#${generation}#`, upTo: `c#${generation}#~` }, true);
 
-/** Every generation's label items, each with its generation (a forget's: it deletes those older ones left behind). */
+/**
+ * Every generation's label items, each with its generation (a forget's: it deletes those older ones left behind):
+ * only their key and `docs`, not their counts (up to 3 x 16,384 attributes an item; parsed whole, 600 labels of 4,800
+ * counts took the forget 6.5 s of CPU: docs/operations.md, "Worst-case work per request").
+ */
 export const queryAllCounts = async (client: DynamoDBDocumentClient, table: string, ws: string) =>
-  (await queryRange(client, table, ws, { after: 'c#', upTo: 'c#~' }, true)).items.map((item) => ({
+  (await queryRange(client, table, ws, { after: 'c#', upTo: 'c#~' }, true, ['sk', 'docs'])).items.map((item) => ({
     item,
     generation: Number(String(item.sk).split('#')[1]),
   }));
+
+/**
+ * The entries after `afterMs` as a forget needs them: key, generation and whether each moves counts (as movesCounts in
+ * entries.ts: a feedback's sketch `s`, at most 197 bytes, with the labels it moved, or an import's labels), without an
+ * import's counts (`dx`, up to about 135 KB an entry).
+ */
+export async function queryEntryKeys(client: DynamoDBDocumentClient, table: string, ws: string, afterMs: number) {
+  const range = { after: entryKey(afterMs, '~'), upTo: entryKey(9_999_999_999_999, '~') };
+  const { items } = await queryRange(client, table, ws, range, true, ['sk', 'g', 's', 'ch', 'dl']);
+  return items.map((item) => ({
+    key: String(item.sk),
+    generation: Number(item.g ?? 0),
+    moves:
+      (item.s instanceof Uint8Array && Array.isArray(item.ch) && item.ch.length > 0) ||
+      (Array.isArray(item.dl) && item.dl.length > 0),
+  }));
+}

@@ -2,7 +2,7 @@
 // it"): an import (one entry holding its summed counts, with its idempotency record and audit event in one
 // transaction) and a reset (a new, empty generation with its entry and audit event in one transaction).
 import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { OVERLAP_MS, movesCounts } from '../domain/learning/entries';
+import { OVERLAP_MS } from '../domain/learning/entries';
 import type { ForgetAudit, ImportWrite, ImportWriteResult, ModelWriteStore } from '../domain/learning/model-writes';
 import { ModelBusyError } from '../domain/ports';
 import { auditEventPut } from './audit-log';
@@ -17,7 +17,7 @@ import {
   entryItem,
   getModel,
   queryAllCounts,
-  queryEntries,
+  queryEntryKeys,
   randomId,
   readModelItem,
 } from './learning-items';
@@ -101,8 +101,8 @@ export class DynamoModelWriteStore implements ModelWriteStore {
       const labels = counts.filter((c) => c.generation === model.generation).map((c) => c.item);
       forgotten = counts.filter((c) => c.generation < model.generation).map((c) => String(c.item.sk));
       const examples = labels.reduce((sum, i) => sum + Number(i.docs ?? 0), 0);
-      const { entries } = await queryEntries(this.client, this.learningTable, workspaceId, model.folded, true);
-      const moving = entries.filter(movesCounts);
+      const entries = await queryEntryKeys(this.client, this.learningTable, workspaceId, model.folded);
+      const moving = entries.filter((e) => e.moves);
       const current = moving.filter((e) => e.generation === model.generation);
       // Older generations' unfolded entries too (a forget retried after its deletes never ran): no load reads them.
       forgotten.push(...moving.filter((e) => e.generation < model.generation).map((e) => e.key));
