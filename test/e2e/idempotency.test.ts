@@ -83,20 +83,23 @@ it('makes one decision from 20 concurrent requests with the same key', async () 
   expect(await decisionCount()).toBe(before + 1);
 });
 
-it('treats an expired record (TTL not yet swept) as absent', async () => {
-  const idemKey = 'old-1';
-  const keyHash = createHash('sha256').update(idemKey).digest('hex');
-  await api.tables.client.send(
+/** Stores partner acme's record for `idemKey`, of another body, expiring at `expiresAt` (epoch seconds). */
+const storeRecord = (idemKey: string, expiresAt: number) =>
+  api.tables.client.send(
     new PutCommand({
       TableName: api.tables.names.decisions,
       Item: {
-        pk: `idem#acme#${keyHash}`,
+        pk: `idem#acme#${createHash('sha256').update(idemKey).digest('hex')}`,
         request_hash: 'something-else',
         decision: { decision_id: 'dec_00000000000000000000000000' },
-        expires_at: Math.floor(Date.now() / 1000) - 10,
+        expires_at: expiresAt,
       },
     }),
   );
+
+it('treats an expired record (TTL not yet swept) as absent', async () => {
+  const idemKey = 'old-1';
+  await storeRecord(idemKey, Math.floor(Date.now() / 1000) - 10);
   const reply = await analyzeOnce(idemKey);
   expect(reply.status).toBe(200);
   expect(reply.headers.get('idempotent-replayed')).toBeNull();
@@ -107,20 +110,9 @@ it('treats a record in its expiry second as absent, as every reader does', async
   // Readers take a record as live while expires_at > now; the claim could overwrite it only once expires_at < now, so
   // in the second between, a new request with the key was neither replayed nor allowed to claim.
   const idemKey = 'old-2';
-  const keyHash = createHash('sha256').update(idemKey).digest('hex');
   // Early in a second, so the record and the request share it (after a boundary the record is plainly expired).
   while (Date.now() % 1000 > 300) await new Promise((resolve) => setTimeout(resolve, 25));
-  await api.tables.client.send(
-    new PutCommand({
-      TableName: api.tables.names.decisions,
-      Item: {
-        pk: `idem#acme#${keyHash}`,
-        request_hash: 'something-else',
-        decision: { decision_id: 'dec_00000000000000000000000000' },
-        expires_at: Math.floor(Date.now() / 1000),
-      },
-    }),
-  );
+  await storeRecord(idemKey, Math.floor(Date.now() / 1000));
   const reply = await analyzeOnce(idemKey);
   expect(reply.status).toBe(200);
   expect(reply.json.decision_id).not.toBe('dec_00000000000000000000000000');
