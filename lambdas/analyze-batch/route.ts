@@ -15,7 +15,9 @@ export function analyzeBatchRoute(deps: Dependencies): RouteHandler {
   const { decisionBatch, workspaceAccess, workspaces, telemetry } = deps;
   return apiHandler(deps, CHECKS, async (request) => {
     const { principal } = request;
-    const nowMs = Date.now();
+    // The batch's time is its receipt: its signals' default `received_at`, and the time a replay rebuilds a lost
+    // decision with (the idempotency record keeps it as the batch's creation time).
+    const nowMs = request.receivedAtMs;
     // One request of the key's limit per signal, before any signal is checked.
     const body = await takeListBody(BATCH_BODY, request);
     const signals = body.items;

@@ -10,11 +10,15 @@ const CHECKS: Check[] = ['key', 'scope', 'rate-limit', { jsonBody: {} }, { works
 
 export function analyzeRoute(deps: Dependencies): RouteHandler {
   const { decisionStore, workspaces, workspaceAccess, telemetry } = deps;
-  return apiHandler(deps, CHECKS, async ({ event, principal, forbiddenKeys }) => {
+  return apiHandler(deps, CHECKS, async ({ event, principal, forbiddenKeys, receivedAtMs }) => {
     const nowMs = Date.now();
     const body = event.body;
     const idempotencyKey = event.headers['idempotency-key'];
-    const { signal } = validInput(validateSignal(body, nowMs), validateIdempotencyKey(idempotencyKey), forbiddenKeys);
+    const { signal } = validInput(
+      validateSignal(body, receivedAtMs),
+      validateIdempotencyKey(idempotencyKey),
+      forbiddenKeys,
+    );
     const outcome = await analyzeSignal(signal, principal, decisionStore, {
       nowMs,
       workspace: await workspaces.get(signal.workspace_id),

@@ -11,6 +11,7 @@
 import type { Principal } from '../domain/principal';
 import { LruMap } from '../domain/lru';
 import type { RateCounterStore } from '../domain/ports';
+import { receiptTime } from '../domain/timestamps';
 import {
   LEASE_MIN_LIMIT,
   type RateLimit,
@@ -41,9 +42,6 @@ interface KeyState {
 }
 
 type WindowRef = Parameters<RateCounterStore['lease']>[1];
-
-/** API Gateway's longest integration timeout: no request is handled longer than this after its receipt. */
-const RECEIPT_SKEW_MS = 30_000;
 
 /** The key id whose counters a request counts on: the lineage's first key for a rotated key, else its own. */
 const counterOf = (principal: Principal): string => principal.rate_counter ?? principal.key_id;
@@ -111,16 +109,9 @@ export class RateLimiter {
     return this.headersFor(rate, this.states.peek(this.stateId(counterOf(principal), rate)), nowMs);
   }
 
-  /**
-   * The time a request counts at: when the gateway received it (docs/partners.md, "Scopes and rate limits": the
-   * window of the moment the service receives it), not when its handler got to spend, after a cold start or a
-   * batch's body. This clock is used instead when the receipt time is missing or further from it than a request can
-   * wait in the gateway (RECEIPT_SKEW_MS).
-   */
+  /** The time a request counts at: when the service received it (receiptTime), on this limiter's clock. */
   countingTime(receivedMs: unknown): number {
-    const now = this.clock();
-    const usable = typeof receivedMs === 'number' && Math.abs(now - receivedMs) <= RECEIPT_SKEW_MS;
-    return usable ? receivedMs : now;
+    return receiptTime(receivedMs, this.clock());
   }
 
   /** Spends `n` requests of the key's limit in the window of `nowMs`; all or nothing. Unlimited keys cost nothing. */

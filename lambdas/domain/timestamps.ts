@@ -25,6 +25,19 @@ export function parseInstant(text: string): number {
   return Date.parse(text);
 }
 
+/** API Gateway's longest integration timeout: no request is handled longer than this after its receipt. */
+export const RECEIPT_SKEW_MS = 30_000;
+
+/**
+ * When the service received a request (docs/partners.md: a request's rate limit window, a signal's default
+ * `received_at`): the gateway's receipt time (requestContext.timeEpoch), not when its handler ran, after a cold start
+ * or a batch's body; `nowMs` when the receipt time is missing or further from it than a request can wait in the
+ * gateway (RECEIPT_SKEW_MS).
+ */
+export function receiptTime(receivedMs: unknown, nowMs: number): number {
+  return typeof receivedMs === 'number' && Math.abs(nowMs - receivedMs) <= RECEIPT_SKEW_MS ? receivedMs : nowMs;
+}
+
 /** UTC rendering: whole seconds stay whole (`...:00Z`), fractions keep milliseconds. */
 export function toUtcString(ms: number): string {
   const iso = new Date(ms).toISOString();

@@ -8,6 +8,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Principal } from '../domain/principal';
+import { receiptTime } from '../domain/timestamps';
 import { routeForKey } from '../contract/routes';
 import { type Telemetry, describeError } from '../observability';
 import { type DroppedKey, dropForbiddenKeys } from '../domain/json-walk';
@@ -42,6 +43,8 @@ export interface ApiRequest {
    * request in the pipeline.
    */
   consumeRateLimit: (n: number) => Promise<void>;
+  /** When the service received the request (receiptTime): a signal's `received_at` when it names none. */
+  receivedAtMs: number;
 }
 
 export interface ApiResult {
@@ -261,6 +264,7 @@ export function apiHandler(
         principal: context.principal as Principal,
         forbiddenKeys: context.forbiddenKeys ?? [],
         consumeRateLimit: (n) => spend(needs(rateLimiter, 'rate limiter'), event, context, n),
+        receivedAtMs: receiptTime(event.requestContext?.timeEpoch, Date.now()),
       });
       return {
         statusCode: result.statusCode,
