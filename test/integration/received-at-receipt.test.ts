@@ -1,4 +1,4 @@
-// A signal without `received_at` is stamped with the time the service received it (docs/partners.md, "Signals"),
+// A signal without `received_at` is stamped with the time the service received it (docs/partners.md, "The signal"),
 // which is the gateway's receipt time (requestContext.timeEpoch), not the moment its handler ran: a cold start or a
 // large batch can start the handler seconds later. The local server's gateway clock is set 20 s back here, as such a
 // request sees it; the handler's was used, so the stamp was up to the whole wait late.
