@@ -13,6 +13,7 @@ import {
   applyDeltas,
 } from './model';
 import { type Sketch, decodeSketch, encodeSketch } from './sketch';
+import { ByteReader, COUNT_KINDS, putVarint } from './count-codec';
 
 /** How far back a container reads again each check: twice the longest an entry may take to land after its time. */
 export const OVERLAP_MS = 10_000;
@@ -161,7 +162,7 @@ export function entryAttributes({ sketch, changes, deltas }: EntryBody): Record<
     putVarint(bytes, d.total);
     putVarint(bytes, d.counts.size);
     for (const [name, n] of d.counts) {
-      const code = (KINDS.indexOf(name[0]) << 14) | parseInt(name.slice(1), 36);
+      const code = (COUNT_KINDS.indexOf(name[0]) << 14) | parseInt(name.slice(1), 36);
       bytes.push(code >>> 8, code & 0xff);
       putVarint(bytes, n);
     }
@@ -184,37 +185,15 @@ export function decodeChanges(stored: unknown): LabelChange[] {
   return stored.map((s: string) => ({ sign: s[0] === '-' ? -1 : 1, ...labelOf(s.slice(1)) }));
 }
 
-const KINDS = 'tsd';
-
-function putVarint(out: number[], n: number): void {
-  let v = n;
-  while (v >= 0x80) {
-    out.push((v % 0x80) | 0x80);
-    v = Math.floor(v / 0x80);
-  }
-  out.push(v);
-}
-
 /** An import's deltas (version 3's journal entries store them the same way). */
 export function decodeDeltas(labels: readonly string[], bytes: Uint8Array): LabelDelta[] {
-  let at = 0;
-  const varint = () => {
-    let n = 0;
-    let scale = 1;
-    for (;;) {
-      const b = bytes[at++];
-      n += (b & 0x7f) * scale;
-      if (b < 0x80) return n;
-      scale *= 0x80;
-    }
-  };
+  const reader = new ByteReader(bytes);
   return labels.map((id) => {
-    const delta: LabelDelta = { ...labelOf(id), docs: varint(), total: varint(), counts: new Map() };
-    const size = varint();
+    const delta: LabelDelta = { ...labelOf(id), docs: reader.varint(), total: reader.varint(), counts: new Map() };
+    const size = reader.varint();
     for (let i = 0; i < size; i++) {
-      const code = (bytes[at] << 8) | bytes[at + 1];
-      at += 2;
-      delta.counts.set(countName(KINDS[code >>> 14] as 't' | 's' | 'd', code & 0x3fff), varint());
+      const code = reader.code();
+      delta.counts.set(countName(COUNT_KINDS[code >>> 14] as 't' | 's' | 'd', code & 0x3fff), reader.varint());
     }
     return delta;
   });

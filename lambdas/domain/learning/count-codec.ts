@@ -1,0 +1,74 @@
+// Counts as bytes (docs/learning.md, "Storage layout"): an import's entry (`dx`) and a label item (`cb`) hold their
+// counts in one binary attribute, which a load reads and parses in a fraction of the time one number attribute per
+// count takes (docs/operations.md, "Worst-case work per request"). A count is its code in two bytes (its kind's index
+// in COUNT_KINDS << 14 | its bucket: buckets are below 2^14), then its value as a varint.
+
+/** The kinds of count, by index in a code: text, sender, domain. */
+export const COUNT_KINDS = 'tsd';
+
+/** Appends `n` (a whole number, 0 or above, up to 2^53) as a varint: 7 bits a byte, low first. */
+export function putVarint(out: number[], n: number): void {
+  let v = n;
+  while (v >= 0x80) {
+    out.push((v % 0x80) | 0x80);
+    v = Math.floor(v / 0x80);
+  }
+  out.push(v);
+}
+
+/** Reads varints and codes from `bytes` in turn. */
+export class ByteReader {
+  at = 0;
+
+  constructor(private readonly bytes: Uint8Array) {}
+
+  get done(): boolean {
+    return this.at >= this.bytes.length;
+  }
+
+  varint(): number {
+    let n = 0;
+    let scale = 1;
+    for (;;) {
+      const b = this.bytes[this.at++];
+      if (b === undefined) throw new RangeError('count bytes end inside a varint');
+      n += (b & 0x7f) * scale;
+      if (b < 0x80) return n;
+      scale *= 0x80;
+    }
+  }
+
+  code(): number {
+    if (this.at + 2 > this.bytes.length) throw new RangeError('count bytes end inside a code');
+    const code = (this.bytes[this.at] << 8) | this.bytes[this.at + 1];
+    this.at += 2;
+    return code;
+  }
+}
+
+/** A label's stored counts: each kind's buckets to their counts, exactly as folds summed them (0 or below possible). */
+export type KindMaps = readonly [Map<number, number>, Map<number, number>, Map<number, number>];
+
+/** A label item's counts (zero counts left out): each value zigzag-coded, since a stored count may be below 0. */
+export function encodeLabelCounts(maps: KindMaps): Uint8Array {
+  const bytes: number[] = [];
+  maps.forEach((map, kind) => {
+    for (const [bucket, n] of map) {
+      if (n === 0) continue;
+      const code = (kind << 14) | bucket;
+      bytes.push(code >>> 8, code & 0xff);
+      putVarint(bytes, n < 0 ? -2 * n - 1 : 2 * n);
+    }
+  });
+  return Uint8Array.from(bytes);
+}
+
+/** Calls `visit` with each count `encodeLabelCounts` wrote, in the order written. */
+export function forEachLabelCount(bytes: Uint8Array, visit: (kind: number, bucket: number, n: number) => void): void {
+  const reader = new ByteReader(bytes);
+  while (!reader.done) {
+    const code = reader.code();
+    const z = reader.varint();
+    visit(code >>> 14, code & 0x3fff, z % 2 ? -(z + 1) / 2 : z / 2);
+  }
+}
