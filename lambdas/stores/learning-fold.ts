@@ -1,8 +1,9 @@
 // Folding a workspace's entries into its label items (docs/learning.md, "Folding"), exactly once whoever runs it and
 // however often. A fold claims a window (the model item's `fw`: entries after its mark `f` up to a time OVERLAP_MS in
 // the past, so every entry of the window has landed); each label item takes the window's counts with its own mark `w`
-// (an update conditional on `w` below the window's end: a second run skips it); then the window's entries get their
-// expiry (none before: a count TTL deleted unfolded would be lost); then the model item's mark moves.
+// (read, then put whole on the condition that `w` did not move; `w` at the window's end: a second run skips it); then
+// the window's entries get their expiry (none before: a count TTL deleted unfolded would be lost); then the model
+// item's mark moves.
 // A fold left in flight by a crashed runner is run again by the next one, FOLD_TAKEOVER_MS after its claim.
 import {
   DeleteCommand,
@@ -13,17 +14,17 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { OVERLAP_MS } from '../domain/learning/entries';
 import { journalDeltas } from '../domain/learning/label-delta';
-import { type LabelDelta, addDelta } from '../domain/learning/model';
+import type { LabelCounts, LabelDelta } from '../domain/learning/model';
 import { conditionFailed } from './database-faults';
 import { consumedUnits } from './dynamodb-client';
 import {
   MODEL_KEY,
   countAttributes,
-  countsFrom,
   countsKey,
   entryExpiry,
   getModel,
   queryEntries,
+  storedCounts,
 } from './learning-items';
 import { AGAIN, retrying } from './retry';
 
@@ -35,8 +36,6 @@ export const FOLD_AGE_MS = 60 * 60 * 1000;
 export const FOLD_TAKEOVER_MS = 10_000;
 /** Entries given their expiry at once by a fold (a window holds about FOLD_WINDOW of them). */
 const EXPIRIES_AT_ONCE = 25;
-/** Counts ADDed by one update: its expression stays well under DynamoDB's 4 KB. */
-const TERMS_PER_UPDATE = 250;
 
 export class LearningFolder {
   /** Folds run, and the write and read units they consumed as DynamoDB reported them. */
@@ -137,35 +136,12 @@ export class LearningFolder {
   }
 
   /**
-   * One label's share of the window, applied once (its mark `w` at the window's end says it was). Up to
-   * TERMS_PER_UPDATE counts: one ADD; more (a label in most of the window: a priority): the item read, then put whole
-   * on the condition that its mark did not move. Either way one write billed by the item's size.
+   * One label's share of the window, applied once (its mark `w` at the window's end says it was): the item read, the
+   * share added exactly (a count may stay below 0 until a migration's share lands: docs/learning.md, "Folding"), and
+   * the item put whole on the condition that its mark did not move. One read and one write, billed by the item's size.
    */
-  private async addDelta(ws: string, generation: number, end: number, delta: LabelDelta): Promise<void> {
+  private addDelta(ws: string, generation: number, end: number, delta: LabelDelta): Promise<void> {
     const sk = countsKey(generation, `${delta.field}:${delta.label}`);
-    const terms: [string, number][] = [['docs', delta.docs], ['total', delta.total], ...delta.counts];
-    if (terms.length > TERMS_PER_UPDATE) return this.rewrite(ws, sk, end, delta);
-    const names: Record<string, string> = {};
-    const values: Record<string, number> = { ':end': end };
-    const adds = terms.map(([name, n], i) => {
-      names[`#${i}`] = name;
-      values[`:${i}`] = n;
-      return `#${i} :${i}`;
-    });
-    const add = new UpdateCommand({
-      TableName: this.table,
-      Key: { ws, sk },
-      UpdateExpression: `SET w = :end ADD ${adds.join(', ')}`,
-      ConditionExpression: 'attribute_not_exists(w) OR w < :end',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ReturnConsumedCapacity: 'TOTAL',
-    });
-    // Not applied: this fold's share is in the label already.
-    await this.landed(this.client.send(add));
-  }
-
-  private rewrite(ws: string, sk: string, end: number, delta: LabelDelta): Promise<void> {
     return retrying('label rewrite', async () => {
       const read = await this.client.send(
         new GetCommand({
@@ -176,10 +152,10 @@ export class LearningFolder {
         }),
       );
       this.stats.readUnits += consumedUnits(read);
-      const was = read.Item && countsFrom(read.Item);
+      const was = read.Item && storedCounts(read.Item);
       if (was && was.folded >= end) return;
-      const counts = was?.counts ?? countsFrom({ sk }).counts;
-      addDelta(counts, delta);
+      const counts = was?.counts ?? storedCounts({ sk }).counts;
+      addExactly(counts, delta);
       const put = new PutCommand({
         TableName: this.table,
         Item: { ws, sk, ...countAttributes(counts), w: end },
@@ -190,5 +166,19 @@ export class LearningFolder {
       // Another fold's rewrite moved the mark first: read again.
       return (await this.landed(this.client.send(put))) ? undefined : AGAIN;
     });
+  }
+}
+
+/** Adds a share to a label's stored counts as DynamoDB's ADD would: no floor at 0 (loads skip what is not above). */
+function addExactly(counts: LabelCounts, delta: LabelDelta): void {
+  counts.docs += delta.docs;
+  counts.total += delta.total;
+  const maps: Record<string, Map<number, number>> = { t: counts.text, s: counts.senders, d: counts.domains };
+  for (const [name, n] of delta.counts) {
+    const map = maps[name[0]];
+    const bucket = parseInt(name.slice(1), 36);
+    const next = (map.get(bucket) ?? 0) + n;
+    if (next === 0) map.delete(bucket);
+    else map.set(bucket, next);
   }
 }

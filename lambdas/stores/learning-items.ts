@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { type Entry, type EntryBody, entryAttributes, entryBody, labelOf } from '../domain/learning/entries';
-import { type LabelCounts, countName, labelCounts } from '../domain/learning/model';
+import { COUNT_KINDS, encodeLabelCounts, forEachLabelCount } from '../domain/learning/count-codec';
+import { type LabelCounts, labelCounts } from '../domain/learning/model';
 import { SENDER_BUCKETS, TEXT_BUCKETS, newSketchKey } from '../domain/learning/sketch';
 import { ITEM_PREFIX } from '../contract/tables';
 import { consumedUnits } from './dynamodb-client';
@@ -84,33 +85,69 @@ export async function readModelItem(
   return modelFrom(out.Attributes);
 }
 
-/** A count's attribute: its kind, then its bucket in base 36 (below 2^14: at most 3 digits). */
+/** A count's attribute in the form before the binary (one attribute per count): its kind, then its bucket in base 36. */
 const COUNT_NAME = /^[tsd][0-9a-z]{1,3}$/;
+const BUCKETS = [TEXT_BUCKETS, SENDER_BUCKETS, SENDER_BUCKETS];
 
-/** A label item's attributes back into counts (zero counts skipped); `w` is the last fold it holds. */
-export function countsFrom(item: Record<string, unknown>): { counts: LabelCounts; folded: number } {
+/**
+ * A label item's counts exactly as stored (a count may be 0 or below while a fold's share of a migration is pending:
+ * docs/learning.md, "Folding"): the binary `cb` (count-codec.ts), plus any count attributes, the form before it (an
+ * item no fold has rewritten since, or one an older Lambda added to during a deploy). `w` is the last fold
+ * it holds.
+ */
+export function storedCounts(item: Record<string, unknown>): { counts: LabelCounts; folded: number } {
   const { field, label } = labelOf(String(item.sk).replace(/^c#\d+#/, ''));
   const counts = labelCounts(field, label);
   counts.docs = Number(item.docs ?? 0);
   counts.total = Number(item.total ?? 0);
+  const maps = [counts.text, counts.senders, counts.domains] as const;
+  if (item.cb instanceof Uint8Array)
+    forEachLabelCount(item.cb, (kind, bucket, n) => {
+      if (kind < 3 && bucket < BUCKETS[kind]) maps[kind].set(bucket, n);
+    });
   for (const [name, raw] of Object.entries(item)) {
-    if (!COUNT_NAME.test(name)) continue;
-    const kind = name[0];
+    if (!COUNT_NAME.test(name) || typeof raw !== 'number') continue;
+    const kind = COUNT_KINDS.indexOf(name[0]);
     const bucket = parseInt(name.slice(1), 36);
-    const n = Number(raw);
-    if (bucket >= (kind === 't' ? TEXT_BUCKETS : SENDER_BUCKETS) || !(n > 0)) continue;
-    (kind === 't' ? counts.text : kind === 's' ? counts.senders : counts.domains).set(bucket, n);
+    if (bucket < BUCKETS[kind]) maps[kind].set(bucket, (maps[kind].get(bucket) ?? 0) + raw);
   }
   return { counts, folded: Number(item.w ?? 0) };
 }
 
-/** A label's counts as item attributes. */
-export function countAttributes(counts: LabelCounts): Record<string, number> {
-  const out: Record<string, number> = { docs: counts.docs, total: counts.total };
-  for (const [b, n] of counts.text) out[countName('t', b)] = n;
-  for (const [b, n] of counts.senders) out[countName('s', b)] = n;
-  for (const [b, n] of counts.domains) out[countName('d', b)] = n;
+/** A label item's counts as a load uses them: those above 0, and docs and total no lower than 0. */
+export function countsFrom(item: Record<string, unknown>): { counts: LabelCounts; folded: number } {
+  const stored = storedCounts(item);
+  const { counts } = stored;
+  counts.docs = Math.max(0, counts.docs);
+  counts.total = Math.max(0, counts.total);
+  for (const map of [counts.text, counts.senders, counts.domains])
+    for (const [bucket, n] of map) if (!(n > 0)) map.delete(bucket);
+  return stored;
+}
+
+/** A label's counts as its item's attributes: docs, total and the counts in one binary (count-codec.ts). */
+export function countAttributes(counts: LabelCounts): Record<string, unknown> {
+  const out: Record<string, unknown> = { docs: counts.docs, total: counts.total };
+  const cb = encodeLabelCounts([counts.text, counts.senders, counts.domains]);
+  // DynamoDB takes an empty binary attribute, but nothing is the plainer way to store no counts.
+  if (cb.length > 0) out.cb = cb;
   return out;
+}
+
+/** Items' size, about as DynamoDB sent them: as JSON, each binary by its length (not as the digits of its length). */
+export function itemsBytes(items: readonly Record<string, unknown>[]): number {
+  let binary = 0;
+  const json = items.reduce(
+    (sum, i) =>
+      sum +
+      JSON.stringify(i, (_k, v: unknown) => {
+        if (!(v instanceof Uint8Array)) return v;
+        binary += v.length;
+        return '';
+      }).length,
+    0,
+  );
+  return json + binary;
 }
 
 const KIND_OF: Record<string, Entry['kind']> = { f: 'feedback', x: 'import', p: 'policy', r: 'reset' };

@@ -6,16 +6,9 @@ import type { WorkspaceState, WorkspaceStore } from '../domain/ports';
 import { OVERLAP_MS, entryCursor, seeAll, takeEntries } from '../domain/learning/entries';
 import { journalDeltas } from '../domain/learning/label-delta';
 import { FOLD_AGE_MS, FOLD_WINDOW, LearningFolder } from './learning-fold';
-import { countsFrom, queryCounts, queryEntries, readModelItem } from './learning-items';
+import { countsFrom, itemsBytes, queryCounts, queryEntries, readModelItem } from './learning-items';
 import { DynamoPolicyStore } from './policy-store';
 import { AGAIN, retrying } from './retry';
-
-/** Items' size for the load figures: binaries by their length, the rest as JSON. */
-const approxBytes = (items: Record<string, unknown>[]) =>
-  items.reduce(
-    (sum, i) => sum + JSON.stringify(i, (_k, v: unknown) => (v instanceof Uint8Array ? v.length : v)).length,
-    0,
-  );
 
 /** The policy's reads and writes are the policy store's (policy-store.ts); what workspaces learned is this one's. */
 export class DynamoWorkspaceStore extends DynamoPolicyStore implements WorkspaceStore {
@@ -69,7 +62,7 @@ export class DynamoWorkspaceStore extends DynamoPolicyStore implements Workspace
         entries: cursor,
         loadCost: {
           requests: 3 + labels.requests + read.requests,
-          bytes: approxBytes(labels.items) + approxBytes(read.items),
+          bytes: itemsBytes(labels.items) + itemsBytes(read.items),
         },
       };
       await this.maybeFold(workspaceId, state);
@@ -97,7 +90,7 @@ export class DynamoWorkspaceStore extends DynamoPolicyStore implements Workspace
     cursor.policyUnread = false;
     await this.maybeFold(workspaceId, cached);
     if (!taken.applied && !readPolicy) return undefined;
-    return { ...cached, policy, loadCost: { requests: 1 + (readPolicy ? 1 : 0), bytes: approxBytes(read.items) } };
+    return { ...cached, policy, loadCost: { requests: 1 + (readPolicy ? 1 : 0), bytes: itemsBytes(read.items) } };
   }
 
   /** Folds when this container has seen FOLD_WINDOW unfolded entries, or one FOLD_AGE_MS old (a failure waits). */

@@ -9,18 +9,11 @@ import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, paginate
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { OVERLAP_MS, decodeChanges, decodeDeltas } from '../../lambdas/domain/learning/entries';
 import { journalDeltas } from '../../lambdas/domain/learning/label-delta';
-import type { LabelDelta } from '../../lambdas/domain/learning/model';
+import { type LabelDelta, countName } from '../../lambdas/domain/learning/model';
 import { decodeSketch } from '../../lambdas/domain/learning/sketch';
 import { batchGet } from '../../lambdas/stores/batch-writes';
 import { cancellationReasons, transactionConflict } from '../../lambdas/stores/database-faults';
-import {
-  MODEL_KEY,
-  countAttributes,
-  countsFrom,
-  entryItem,
-  randomId,
-  readModelItem,
-} from '../../lambdas/stores/learning-items';
+import { MODEL_KEY, countsFrom, entryItem, randomId, readModelItem } from '../../lambdas/stores/learning-items';
 import { ADMIN_CONTENTION_RETRY, AGAIN, retrying } from '../../lambdas/stores/retry';
 
 /** Counts an entry holds at most (about 3 bytes each): well under DynamoDB's 400 KB item. */
@@ -74,7 +67,6 @@ async function oldCounts(client: DynamoDBDocumentClient, table: string, ws: stri
     if (!item) continue;
     marks.set(l, Number(item.lf ?? 0));
     const { counts } = countsFrom({ ...item, sk: `c#${generation}#${l}` });
-    const attrs = countAttributes(counts);
     const delta: LabelDelta = {
       field: counts.field,
       label: counts.label,
@@ -82,7 +74,12 @@ async function oldCounts(client: DynamoDBDocumentClient, table: string, ws: stri
       total: counts.total,
       counts: new Map(),
     };
-    for (const [name, n] of Object.entries(attrs)) if (name !== 'docs' && name !== 'total') delta.counts.set(name, n);
+    for (const [kind, map] of [
+      ['t', counts.text],
+      ['s', counts.senders],
+      ['d', counts.domains],
+    ] as const)
+      for (const [bucket, n] of map) delta.counts.set(countName(kind, bucket), n);
     parts.push({ changes: [], deltas: [delta] });
   }
   // The journal after the fold marker; a label folded past an entry (its mark) already holds it.

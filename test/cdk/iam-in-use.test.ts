@@ -246,7 +246,7 @@ it("makes only DynamoDB calls that each function's role allows, on every route",
   for (const route of ROUTES) expect([route.id, recorded.some((r) => r.fn === route.id)]).toEqual([route.id, true]);
   // A feedback's entry, and a fold's claim and label shares (learning.ts: the item kinds are sort-key prefixes).
   expect(seen('Feedback', 'PutItem', 'e#')).toBe(true);
-  expect(seen('Feedback', 'UpdateItem', 'c#')).toBe(true);
+  expect(seen('Feedback', 'PutItem', 'c#')).toBe(true);
   expect(seen('Feedback', 'UpdateItem', 'm')).toBe(true);
   // An import is an entry, on the condition that the model's generation did not move, with its record.
   expect(seen('ImportExamples', 'PutItem', 'e#')).toBe(true);
