@@ -2,7 +2,7 @@
 // Teaches ws_bench (the bench's workspace) banking77 categories through the feedback use case, then measures:
 // DynamoDB calls of a warm analyze (goal: 0 reads, 1 write), the in-process request against a bare PutItem (goal:
 // <= 1.3x; a fresh workspace is measured in the same loop for reference), writes per feedback (bound: 10), and what
-// a container reads to load the model (requests, KB, ms).
+// a container reads to load the model (requests, KB, ms), and the first load of a workspace that learned a lot.
 // Runs after the other DynamoDB sections, so their figures are of a fresh workspace.
 import { applyOwnEntry } from '../../lambdas/application/model-learning';
 import { indexModel } from '../../lambdas/domain/learning/prediction-index';
@@ -17,6 +17,7 @@ import { expectOk } from './requests';
 import type { Options } from './options';
 import type { World } from './world';
 import { benchWorkspaceImport } from './workspace-import';
+import { benchLargeWorkspaceLoad } from './workspace-large-load';
 import { benchLearnedAnalyzeCost } from './cost-learned';
 import { benchLearnedFeedbackCost } from './cost-feedback-learned';
 import { CapacityMeter } from './cost-measure';
@@ -78,10 +79,12 @@ export async function benchWorkspace(world: World, opts: Options): Promise<Figur
     folds,
     taughtShuffled.folds,
   );
+  const largeLoad = await benchLargeWorkspaceLoad(world);
   return {
     ...writes,
     ...learnedCost,
     ...feedbackCost,
+    ...largeLoad,
     ws_feedback_write_units: round2(feedbackUnits),
     ws_feedback_vs_floor: round2(feedbackUnits / 1),
     ws_feedback_folds: folds.count,
