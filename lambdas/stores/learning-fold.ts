@@ -12,20 +12,13 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { inParallel } from '../domain/in-parallel';
 import { OVERLAP_MS } from '../domain/learning/entries';
 import { journalDeltas } from '../domain/learning/label-delta';
-import type { LabelCounts, LabelDelta } from '../domain/learning/model';
+import type { LabelDelta } from '../domain/learning/model';
 import { conditionFailed } from './database-faults';
 import { consumedUnits } from './dynamodb-client';
-import {
-  MODEL_KEY,
-  countAttributes,
-  countsKey,
-  entryExpiry,
-  getModel,
-  queryEntries,
-  storedCounts,
-} from './learning-items';
+import { MODEL_KEY, countsKey, entryExpiry, getModel, labelItemPlus, queryEntries } from './learning-items';
 import { AGAIN, retrying } from './retry';
 
 /** Entries after which a container that saw them folds (a load reads at most about this many). */
@@ -36,6 +29,8 @@ export const FOLD_AGE_MS = 60 * 60 * 1000;
 export const FOLD_TAKEOVER_MS = 10_000;
 /** Entries given their expiry at once by a fold (a window holds about FOLD_WINDOW of them). */
 const EXPIRIES_AT_ONCE = 25;
+/** Label items read and put at once by a fold (a window may touch every label: up to 600 a field, 250 KB each). */
+const LABELS_AT_ONCE = 25;
 
 export class LearningFolder {
   /** Folds run, and the write and read units they consumed as DynamoDB reported them. */
@@ -67,7 +62,7 @@ export class LearningFolder {
     this.stats.readUnits += read.units;
     const taken = read.entries.filter((e) => e.generation === model.generation);
     const deltas = journalDeltas(taken);
-    await Promise.all(deltas.map((d) => this.addDelta(ws, model.generation, end, d)));
+    await inParallel(deltas, LABELS_AT_ONCE, (d) => this.addDelta(ws, model.generation, end, d));
     // Only now, every label holding the window, may its entries expire (a run that fails before is run again).
     await this.expire(ws, read.items, nowMs);
     const done = new UpdateCommand({
@@ -152,33 +147,18 @@ export class LearningFolder {
         }),
       );
       this.stats.readUnits += consumedUnits(read);
-      const was = read.Item && storedCounts(read.Item);
-      if (was && was.folded >= end) return;
-      const counts = was?.counts ?? storedCounts({ sk }).counts;
-      addExactly(counts, delta);
+      const was = read.Item && Number(read.Item.w ?? 0);
+      if (was !== undefined && was >= end) return;
       const put = new PutCommand({
         TableName: this.table,
-        Item: { ws, sk, ...countAttributes(counts), w: end },
-        ConditionExpression: !was ? 'attribute_not_exists(sk)' : was.folded ? 'w = :was' : 'attribute_not_exists(w)',
-        ...(was?.folded ? { ExpressionAttributeValues: { ':was': was.folded } } : {}),
+        Item: labelItemPlus(ws, sk, read.Item, delta, end),
+        ConditionExpression:
+          was === undefined ? 'attribute_not_exists(sk)' : was ? 'w = :was' : 'attribute_not_exists(w)',
+        ...(was ? { ExpressionAttributeValues: { ':was': was } } : {}),
         ReturnConsumedCapacity: 'TOTAL',
       });
       // Another fold's rewrite moved the mark first: read again.
       return (await this.landed(this.client.send(put))) ? undefined : AGAIN;
     });
-  }
-}
-
-/** Adds a share to a label's stored counts as DynamoDB's ADD would: no floor at 0 (loads skip what is not above). */
-function addExactly(counts: LabelCounts, delta: LabelDelta): void {
-  counts.docs += delta.docs;
-  counts.total += delta.total;
-  const maps: Record<string, Map<number, number>> = { t: counts.text, s: counts.senders, d: counts.domains };
-  for (const [name, n] of delta.counts) {
-    const map = maps[name[0]];
-    const bucket = parseInt(name.slice(1), 36);
-    const next = (map.get(bucket) ?? 0) + n;
-    if (next === 0) map.delete(bucket);
-    else map.set(bucket, next);
   }
 }

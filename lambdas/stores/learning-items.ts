@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { type Entry, type EntryBody, entryAttributes, entryBody, labelOf } from '../domain/learning/entries';
-import { COUNT_KINDS, encodeLabelCounts, forEachLabelCount } from '../domain/learning/count-codec';
-import { type LabelCounts, labelCounts } from '../domain/learning/model';
+import { COUNT_KINDS, addToLabelCounts, encodeLabelCounts, forEachLabelCount } from '../domain/learning/count-codec';
+import { type LabelCounts, type LabelDelta, labelCounts } from '../domain/learning/model';
 import { SENDER_BUCKETS, TEXT_BUCKETS, newSketchKey } from '../domain/learning/sketch';
 import { ITEM_PREFIX } from '../contract/tables';
 import { consumedUnits } from './dynamodb-client';
@@ -90,39 +90,65 @@ const COUNT_NAME = /^[tsd][0-9a-z]{1,3}$/;
 const BUCKETS = [TEXT_BUCKETS, SENDER_BUCKETS, SENDER_BUCKETS];
 
 /**
- * A label item's counts exactly as stored (a count may be 0 or below while a fold's share of a migration is pending:
- * docs/learning.md, "Folding"): the binary `cb` (count-codec.ts), plus any count attributes, the form before it (an
- * item no fold has rewritten since, or one an older Lambda added to during a deploy). `w` is the last fold
- * it holds.
+ * The count attributes of the form before the binary, by code (kind << 14 | bucket): an item no fold has rewritten
+ * since the binary came in, or one an older Lambda added to during a deploy. A load and a fold add them to `cb`.
  */
-export function storedCounts(item: Record<string, unknown>): { counts: LabelCounts; folded: number } {
-  const { field, label } = labelOf(String(item.sk).replace(/^c#\d+#/, ''));
-  const counts = labelCounts(field, label);
-  counts.docs = Number(item.docs ?? 0);
-  counts.total = Number(item.total ?? 0);
-  const maps = [counts.text, counts.senders, counts.domains] as const;
-  if (item.cb instanceof Uint8Array)
-    forEachLabelCount(item.cb, (kind, bucket, n) => {
-      if (kind < 3 && bucket < BUCKETS[kind]) maps[kind].set(bucket, n);
-    });
+function legacyCounts(item: Record<string, unknown>): Map<number, number> {
+  const codes = new Map<number, number>();
   for (const [name, raw] of Object.entries(item)) {
     if (!COUNT_NAME.test(name) || typeof raw !== 'number') continue;
     const kind = COUNT_KINDS.indexOf(name[0]);
     const bucket = parseInt(name.slice(1), 36);
-    if (bucket < BUCKETS[kind]) maps[kind].set(bucket, (maps[kind].get(bucket) ?? 0) + raw);
+    if (bucket < BUCKETS[kind]) codes.set((kind << 14) | bucket, raw);
   }
+  return codes;
+}
+
+/**
+ * A label item's counts as a load uses them (the binary `cb`, count-codec.ts, plus any count attributes): those above
+ * 0, and docs and total no lower than 0 (a stored count may be below 0 for a while: docs/learning.md, "Folding").
+ * `w` is the last fold it holds.
+ */
+export function countsFrom(item: Record<string, unknown>): { counts: LabelCounts; folded: number } {
+  const { field, label } = labelOf(String(item.sk).replace(/^c#\d+#/, ''));
+  const counts = labelCounts(field, label);
+  counts.docs = Math.max(0, Number(item.docs ?? 0));
+  counts.total = Math.max(0, Number(item.total ?? 0));
+  const maps = [counts.text, counts.senders, counts.domains] as const;
+  const add = (kind: number, bucket: number, n: number) => {
+    if (kind < 3 && bucket < BUCKETS[kind]) maps[kind].set(bucket, (maps[kind].get(bucket) ?? 0) + n);
+  };
+  if (item.cb instanceof Uint8Array) forEachLabelCount(item.cb, add);
+  for (const [code, n] of legacyCounts(item)) add(code >>> 14, code & 0x3fff, n);
+  for (const map of maps) for (const [bucket, n] of map) if (!(n > 0)) map.delete(bucket);
   return { counts, folded: Number(item.w ?? 0) };
 }
 
-/** A label item's counts as a load uses them: those above 0, and docs and total no lower than 0. */
-export function countsFrom(item: Record<string, unknown>): { counts: LabelCounts; folded: number } {
-  const stored = storedCounts(item);
-  const { counts } = stored;
-  counts.docs = Math.max(0, counts.docs);
-  counts.total = Math.max(0, counts.total);
-  for (const map of [counts.text, counts.senders, counts.domains])
-    for (const [bucket, n] of map) if (!(n > 0)) map.delete(bucket);
-  return stored;
+/**
+ * A label item with a fold's share added exactly, as DynamoDB's ADD adds (no floor at 0), its counts in one binary
+ * and its mark `w` at `end`; `item` undefined: the label has none yet.
+ */
+export function labelItemPlus(
+  ws: string,
+  sk: string,
+  item: Record<string, unknown> | undefined,
+  delta: LabelDelta,
+  end: number,
+): Record<string, unknown> {
+  const add = item ? legacyCounts(item) : new Map<number, number>();
+  for (const [name, n] of delta.counts) {
+    const code = (COUNT_KINDS.indexOf(name[0]) << 14) | parseInt(name.slice(1), 36);
+    add.set(code, (add.get(code) ?? 0) + n);
+  }
+  const cb = addToLabelCounts(item?.cb instanceof Uint8Array ? item.cb : undefined, add);
+  return {
+    ws,
+    sk,
+    docs: Number(item?.docs ?? 0) + delta.docs,
+    total: Number(item?.total ?? 0) + delta.total,
+    ...(cb.length > 0 ? { cb } : {}),
+    w: end,
+  };
 }
 
 /** A label's counts as its item's attributes: docs, total and the counts in one binary (count-codec.ts). */

@@ -2,7 +2,8 @@
 // `cb`, which loads in a fraction of the time of the form before it (one number attribute per count), and which items
 // in that older form, or in both at once (an older Lambda's ADD during a deploy), still load into the same counts.
 import { labelCounts } from '../../lambdas/domain/learning/model';
-import { countAttributes, countsFrom, storedCounts } from '../../lambdas/stores/learning-items';
+import { forEachLabelCount } from '../../lambdas/domain/learning/count-codec';
+import { countAttributes, countsFrom, labelItemPlus } from '../../lambdas/stores/learning-items';
 
 const hex = (b: unknown) => Buffer.from(b as Uint8Array).toString('hex');
 const bytes = (h: string) => Uint8Array.from(Buffer.from(h, 'hex'));
@@ -38,18 +39,74 @@ it('writes docs, total and one binary of zigzag varints, zero counts left out', 
   expect(countAttributes(labelCounts('queue', 'empty'))).toEqual({ docs: 0, total: 0 });
 });
 
-it('reads the binary back exactly as stored, and as a load uses it: only counts above 0', () => {
+/** What a label item's binary holds, exactly, by kind: [kind, bucket, count] in the order written. */
+const stored = (cb: unknown) => {
+  const out: number[][] = [];
+  forEachLabelCount(cb as Uint8Array, (kind, bucket, n) => out.push([kind, bucket, n]));
+  return out;
+};
+const share = (counts: [string, number][], docs = 1, total = 0) => ({
+  field: 'category' as const,
+  label: 'billing',
+  docs,
+  total,
+  counts: new Map(counts),
+});
+
+it('loads the binary as a load uses it: only counts above 0', () => {
   const item = { sk: 'c#2#category:billing', docs: 3, total: 7, cb: bytes(SAMPLE_CB), w: 17 };
-  const stored = storedCounts(item);
-  expect(stored.folded).toBe(17);
-  expect(asEntries(stored.counts)).toEqual(asEntries(sample()));
-  const loaded = countsFrom(item).counts;
-  expect(loaded.text.get(5)).toBeUndefined();
-  expect(asEntries(loaded).text).toEqual([
-    [0, 1],
-    [16_383, 300],
-  ]);
-  expect(loaded.senders.get(20)).toBe(2 ** 40);
+  const { counts, folded } = countsFrom(item);
+  expect(folded).toBe(17);
+  expect(asEntries(counts)).toEqual({
+    docs: 3,
+    total: 7,
+    text: [
+      [0, 1],
+      [16_383, 300],
+    ],
+    senders: [[20, 2 ** 40]],
+    domains: [[16_383, 1]],
+  });
+});
+
+it("adds a fold's share to the binary exactly, as DynamoDB's ADD did: a count below 0 stays so until a later share", () => {
+  const item = { ws: 'ws_a', sk: 'c#2#category:billing', docs: 3, total: 7, cb: bytes(SAMPLE_CB), w: 17 };
+  const once = labelItemPlus(
+    'ws_a',
+    item.sk,
+    item,
+    share(
+      [
+        ['t5', 1],
+        ['t0', -1],
+        ['d2', 4],
+      ],
+      1,
+      2,
+    ),
+    20,
+  );
+  expect({ ...once, cb: stored(once.cb) }).toEqual({
+    ws: 'ws_a',
+    sk: item.sk,
+    docs: 4,
+    total: 9,
+    cb: [
+      [0, 16_383, 300],
+      [0, 5, -1],
+      [1, 20, 2 ** 40],
+      [2, 16_383, 1],
+      [2, 2, 4],
+    ],
+    w: 20,
+  });
+  expect(countsFrom(once).counts.text.has(5)).toBe(false);
+  const twice = labelItemPlus('ws_a', item.sk, once, share([['t5', 3]]), 21);
+  expect(countsFrom(twice).counts.text.get(5)).toBe(2);
+  // A label with no item yet, and a share that leaves no count: no binary at all.
+  expect(labelItemPlus('ws_a', 'c#0#queue:q', undefined, share([['t1', 1]]), 5)).toMatchObject({ docs: 1, w: 5 });
+  const emptied = labelItemPlus('ws_a', 'c#0#queue:q', { cb: bytes('000102') }, share([['t1', -1]], 0), 6);
+  expect(emptied.cb).toBeUndefined();
 });
 
 it('loads an item in the form before the binary, one number attribute a count, into the same counts', () => {
@@ -67,22 +124,34 @@ it('loads an item in the form before the binary, one number attribute a count, i
     senders: [[20, 2]],
     domains: [[1, 3]],
   });
+  // A fold rewrites it as one binary holding the same counts and its share.
+  const folded2 = labelItemPlus('ws_a', item.sk, item, share([['t0', 1]]), 10);
+  expect(Object.keys(folded2).sort()).toEqual(['cb', 'docs', 'sk', 'total', 'w', 'ws']);
+  expect(asEntries(countsFrom(folded2).counts).text).toEqual([
+    [0, 5],
+    [459, 1],
+  ]);
 });
 
 it('adds count attributes to the binary when an item holds both, and a load drops what sums to 0 or less', () => {
   // What an older Lambda's fold (an ADD per count) leaves on an item a newer one rewrote.
   const item = { sk: 'c#0#category:billing', docs: 4, total: 9, cb: bytes(SAMPLE_CB), t0: 2, t5: 1, tzz: 6 };
-  const stored = storedCounts(item).counts;
-  expect(stored.text.get(0)).toBe(3);
-  expect(stored.text.get(5)).toBe(-1);
-  expect(stored.text.get(35 * 36 + 35)).toBe(6);
-  const loaded = countsFrom({ ...item, t0: -1 }).counts;
-  expect(loaded.text.has(0)).toBe(false);
+  const loaded = countsFrom(item).counts;
+  expect(loaded.text.get(0)).toBe(3);
   expect(loaded.text.has(5)).toBe(false);
+  expect(loaded.text.get(35 * 36 + 35)).toBe(6);
+  const rewritten = labelItemPlus('ws_a', item.sk, item, share([]), 30);
+  expect(stored(rewritten.cb).filter(([kind]) => kind === 0)).toEqual([
+    [0, 0, 3],
+    [0, 16_383, 300],
+    [0, 5, -1],
+    [0, 35 * 36 + 35, 6],
+  ]);
+  expect(countsFrom({ ...item, t0: -1 }).counts.text.has(0)).toBe(false);
 });
 
 it('keeps docs and total below 0 as stored, and a load reads them as 0', () => {
-  const item = { sk: 'c#0#category:billing', docs: -1, total: -4 };
-  expect(storedCounts(item).counts).toMatchObject({ docs: -1, total: -4 });
+  const item = labelItemPlus('ws_a', 'c#0#category:billing', undefined, share([], -1, -4), 3);
+  expect(item).toMatchObject({ docs: -1, total: -4 });
   expect(countsFrom(item).counts).toMatchObject({ docs: 0, total: 0 });
 });

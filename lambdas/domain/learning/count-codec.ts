@@ -51,24 +51,46 @@ export type KindMaps = readonly [Map<number, number>, Map<number, number>, Map<n
 
 /** A label item's counts (zero counts left out): each value zigzag-coded, since a stored count may be below 0. */
 export function encodeLabelCounts(maps: KindMaps): Uint8Array {
-  const bytes: number[] = [];
+  const codes = new Map<number, number>();
   maps.forEach((map, kind) => {
-    for (const [bucket, n] of map) {
-      if (n === 0) continue;
-      const code = (kind << 14) | bucket;
-      bytes.push(code >>> 8, code & 0xff);
-      putVarint(bytes, n < 0 ? -2 * n - 1 : 2 * n);
-    }
+    for (const [bucket, n] of map) codes.set((kind << 14) | bucket, n);
   });
-  return Uint8Array.from(bytes);
+  return addToLabelCounts(undefined, codes);
 }
 
-/** Calls `visit` with each count `encodeLabelCounts` wrote, in the order written. */
-export function forEachLabelCount(bytes: Uint8Array, visit: (kind: number, bucket: number, n: number) => void): void {
+/** Calls `visit` with each count `encodeLabelCounts` wrote, by code (kind << 14 | bucket), in the order written. */
+function forEachCode(bytes: Uint8Array, visit: (code: number, n: number) => void): void {
   const reader = new ByteReader(bytes);
   while (!reader.done) {
     const code = reader.code();
     const z = reader.varint();
-    visit(code >>> 14, code & 0x3fff, z % 2 ? -(z + 1) / 2 : z / 2);
+    visit(code, z % 2 ? -(z + 1) / 2 : z / 2);
   }
+}
+
+/** Calls `visit` with each count `encodeLabelCounts` wrote, in the order written. */
+export function forEachLabelCount(bytes: Uint8Array, visit: (kind: number, bucket: number, n: number) => void): void {
+  forEachCode(bytes, (code, n) => visit(code >>> 14, code & 0x3fff, n));
+}
+
+/**
+ * `bytes` (as encodeLabelCounts writes them; none: no counts) with `add` summed in exactly, a sum of 0 left out.
+ * `add` maps a count's code (kind << 14 | bucket) to what it adds. No map of the stored counts is built: a fold
+ * rewrites every label its window touches, each of up to 3 x 16,384 counts, inside a request.
+ */
+export function addToLabelCounts(bytes: Uint8Array | undefined, add: ReadonlyMap<number, number>): Uint8Array {
+  const out: number[] = [];
+  const put = (code: number, n: number) => {
+    if (n === 0) return;
+    out.push(code >>> 8, code & 0xff);
+    putVarint(out, n < 0 ? -2 * n - 1 : 2 * n);
+  };
+  const left = new Map(add);
+  if (bytes)
+    forEachCode(bytes, (code, n) => {
+      put(code, n + (left.get(code) ?? 0));
+      left.delete(code);
+    });
+  for (const [code, n] of left) put(code, n);
+  return Uint8Array.from(out);
 }
