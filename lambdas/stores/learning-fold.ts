@@ -31,6 +31,18 @@ export const FOLD_TAKEOVER_MS = 10_000;
 const EXPIRIES_AT_ONCE = 25;
 /** Label items read and put at once by a fold (a window may touch every label: up to 600 a field, 250 KB each). */
 const LABELS_AT_ONCE = 25;
+/**
+ * What a fold run inside a request may take (its labels and expiries are started until then), so that the request
+ * answers within the Lambda's 10 s whatever the window touches. What is left is the next run's: the claim stays, and a
+ * check FOLD_TAKEOVER_MS after it takes the fold over, skipping the labels already written (docs/learning.md, Folding).
+ */
+export const FOLD_RUN_MS = 2_000;
+
+/** A deadline `ms` from now, as fold's `outOfTime`. */
+export const runOutAfter = (ms: number) => {
+  const deadline = Date.now() + ms;
+  return () => Date.now() >= deadline;
+};
 
 export class LearningFolder {
   /** Folds run, and the write and read units they consumed as DynamoDB reported them. */
@@ -41,8 +53,12 @@ export class LearningFolder {
     private readonly table: string,
   ) {}
 
-  /** Folds `ws` up to OVERLAP_MS ago unless another fold runs; answers the model item's fold mark afterwards. */
-  async fold(ws: string, nowMs = Date.now()): Promise<number> {
+  /**
+   * Folds `ws` up to OVERLAP_MS ago unless another fold runs; answers the model item's fold mark afterwards. Once
+   * `outOfTime` says so, no label or expiry is started and the run stops, the fold left to a takeover (FOLD_RUN_MS);
+   * by default a run goes to the end (the admin CLI, the evals).
+   */
+  async fold(ws: string, nowMs = Date.now(), outOfTime: () => boolean = () => false): Promise<number> {
     const model = await getModel(this.client, this.table, ws);
     this.stats.readUnits += 1;
     if (model.folding !== undefined && nowMs - (model.foldingAt ?? 0) < FOLD_TAKEOVER_MS) return model.folded;
@@ -62,9 +78,14 @@ export class LearningFolder {
     this.stats.readUnits += read.units;
     const taken = read.entries.filter((e) => e.generation === model.generation);
     const deltas = journalDeltas(taken);
-    await inParallel(deltas, LABELS_AT_ONCE, (d) => this.addDelta(ws, model.generation, end, d));
+    let cut = false;
+    const inTime = () => !(cut ||= outOfTime());
+    await inParallel(deltas, LABELS_AT_ONCE, async (d) => {
+      if (inTime()) await this.addDelta(ws, model.generation, end, d);
+    });
     // Only now, every label holding the window, may its entries expire (a run that fails before is run again).
-    await this.expire(ws, read.items, nowMs);
+    if (!cut) await this.expire(ws, read.items, nowMs, inTime);
+    if (cut) return model.folded;
     const done = new UpdateCommand({
       TableName: this.table,
       Key: { ws, sk: MODEL_KEY },
@@ -98,9 +119,14 @@ export class LearningFolder {
    * The window's entries with no expiry (those that move counts: learning-items.ts entryItem) get one, 30 days on, for
    * the containers that have not read them yet (docs/learning.md, "Folding"); only if still there (a forget deletes).
    */
-  private async expire(ws: string, items: readonly Record<string, unknown>[], nowMs: number): Promise<void> {
+  private async expire(
+    ws: string,
+    items: readonly Record<string, unknown>[],
+    nowMs: number,
+    inTime: () => boolean,
+  ): Promise<void> {
     const keys = items.filter((i) => i.expires_at === undefined).map((i) => i.sk);
-    for (let i = 0; i < keys.length; i += EXPIRIES_AT_ONCE) {
+    for (let i = 0; i < keys.length && inTime(); i += EXPIRIES_AT_ONCE) {
       const sent = keys.slice(i, i + EXPIRIES_AT_ONCE).map((sk) =>
         this.client.send(
           new UpdateCommand({

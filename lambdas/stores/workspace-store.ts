@@ -5,7 +5,7 @@ import { type WorkspaceModel, applyDeltas } from '../domain/learning/model';
 import type { WorkspaceState, WorkspaceStore } from '../domain/ports';
 import { OVERLAP_MS, entryCursor, seeAll, takeEntries } from '../domain/learning/entries';
 import { journalDeltas } from '../domain/learning/label-delta';
-import { FOLD_AGE_MS, FOLD_WINDOW, LearningFolder } from './learning-fold';
+import { FOLD_AGE_MS, FOLD_RUN_MS, FOLD_WINDOW, LearningFolder, runOutAfter } from './learning-fold';
 import { countsFrom, itemsBytes, queryCounts, queryEntries, readModelItem } from './learning-items';
 import { DynamoPolicyStore } from './policy-store';
 import { AGAIN, retrying } from './retry';
@@ -100,7 +100,11 @@ export class DynamoWorkspaceStore extends DynamoPolicyStore implements Workspace
     const due = cursor.unfolded >= FOLD_WINDOW || now - (cursor.oldestUnfolded ?? now) >= FOLD_AGE_MS;
     if (!due) return;
     try {
-      cursor.folded = await this.folder.fold(workspaceId, now);
+      const deadline = runOutAfter(FOLD_RUN_MS);
+      let cut = false;
+      cursor.folded = await this.folder.fold(workspaceId, now, () => (cut ||= deadline()));
+      // Cut short by its deadline: the next check tries again (taking it over once its claim is old enough).
+      if (cut) return;
       cursor.unfolded = 0;
       cursor.oldestUnfolded = undefined;
     } catch {

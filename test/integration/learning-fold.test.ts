@@ -283,6 +283,30 @@ it('a count a fold takes below 0 stays so until a later fold adds to it, as a st
   );
 });
 
+it('a fold out of time stops with its claim held, and the run that takes it over writes only the labels left', async () => {
+  // Inside a request a fold runs FOLD_RUN_MS at most, so the request answers in time whatever the window touches.
+  const ws = 'ws_fold_cut';
+  for (let i = 0; i < 3; i++) await teach(a, await decide(a, ws, i), ['refund', 'card_declined', 'billing'][i]);
+  const later = Date.now() + OVERLAP_MS + 1;
+  let starts = 0;
+  // Out of time once the first label has started.
+  expect(await new LearningFolder(tables.client, learning).fold(ws, later, () => ++starts > 1)).toBe(0);
+  expect(await labelsHoldingCounts(ws)).toHaveLength(1);
+  // No entry may expire before every label holds it.
+  expect((await entriesLeft(ws)).map(([, expiring]) => expiring)).toEqual([false, false, false]);
+  // Another run waits FOLD_TAKEOVER_MS after the claim, then does the rest.
+  expect(await new LearningFolder(tables.client, learning).fold(ws, later + 1)).toBe(0);
+  const end = await new LearningFolder(tables.client, learning).fold(ws, later + FOLD_TAKEOVER_MS);
+  expect(end).toBe(later - OVERLAP_MS);
+  expect((await entriesLeft(ws)).map(([, expiring]) => expiring)).toEqual([true, true, true]);
+  const labels = (await b.dependencies.workspaceStore.loadState(ws)).model.labels;
+  expect(labels.map((l) => [l.label, l.docs]).sort()).toEqual([
+    ['billing', 1],
+    ['card_declined', 1],
+    ['refund', 1],
+  ]);
+});
+
 it("a fold's write units are every write's, its label updates and expiries running at once", async () => {
   const ws = 'ws_fold_units';
   for (let i = 0; i < 6; i++) await teach(a, await decide(a, ws, i), ['refund', 'card_declined', 'billing'][i % 3]);
