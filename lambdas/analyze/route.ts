@@ -11,7 +11,8 @@ const CHECKS: Check[] = ['key', 'scope', 'rate-limit', { jsonBody: {} }, { works
 export function analyzeRoute(deps: Dependencies): RouteHandler {
   const { decisionStore, workspaces, workspaceAccess, telemetry } = deps;
   return apiHandler(deps, CHECKS, async ({ event, principal, forbiddenKeys, receivedAtMs }) => {
-    const nowMs = Date.now();
+    // The decision's time is the request's receipt, as its default `received_at` (docs/partners.md, "The signal").
+    const nowMs = receivedAtMs;
     const body = event.body;
     const idempotencyKey = event.headers['idempotency-key'];
     const { signal } = validInput(
