@@ -66,7 +66,14 @@ async function oldCounts(client: DynamoDBDocumentClient, table: string, ws: stri
     const item = items.get(labelPk(l));
     if (!item) continue;
     marks.set(l, Number(item.lf ?? 0));
-    const { counts } = countsFrom({ ...item, sk: `c#${generation}#${l}` });
+    // Version 3 named sender bucket 20's count `sk` (its items are keyed by `pk`), the name a label item's sort key has
+    // here: read as `s0k`, as countName names it since.
+    const { sk: sender20, ...counted } = item;
+    const { counts } = countsFrom({
+      ...counted,
+      ...(typeof sender20 === 'number' ? { s0k: sender20 } : {}),
+      sk: `c#${generation}#${l}`,
+    });
     const delta: LabelDelta = {
       field: counts.field,
       label: counts.label,
