@@ -77,7 +77,7 @@ const LOAD_WORKSPACE = { GetItem: ['policy', 'workspaceModel'] } as const satisf
 /**
  * On the learning table, loading a workspace: its model item (GetItem, and UpdateItem on a first load for its sketch
  * key), its label items and entries (Query, and the check each TTL); a fold now and then: its claim and mark
- * (UpdateItem), each label's share (UpdateItem, or GetItem then PutItem for a large one), and, when a forget moved
+ * (UpdateItem), each label's share (GetItem, then PutItem of the whole item), and, when a forget moved
  * the generation under it, the labels it wrote deleted (DeleteItem; it could overwrite them with PutItem anyway).
  */
 const LOAD_LEARNING: readonly TableAction[] = ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'];

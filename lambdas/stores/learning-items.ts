@@ -259,7 +259,7 @@ export const queryCounts = (client: DynamoDBDocumentClient, table: string, ws: s
 
 /**
  * Every generation's label items, each with its generation (a forget's: it deletes those older ones left behind):
- * only their key and `docs`, not their counts (up to 3 x 16,384 attributes an item; parsed whole, 600 labels of 4,800
+ * only their key and `docs`, not their counts (up to 3 x 16,384 counts an item; parsed whole, 600 labels of 4,800
  * counts took the forget 6.5 s of CPU: docs/operations.md, "Worst-case work per request").
  */
 export const queryAllCounts = async (client: DynamoDBDocumentClient, table: string, ws: string) =>

@@ -1,7 +1,7 @@
 // What teaching many sketches at once adds to each label's counts: one delta per (field, label), summed over every
 // example that names it. An import of 100 examples then costs one update per label item it touches, not one per
-// example (docs/partners.md, "Importing your history, and forgetting it"). Pure: the store turns a delta into ADD
-// updates, the cache into counts (model.ts's addDelta); entries.ts stores an import's deltas.
+// example (docs/partners.md, "Importing your history, and forgetting it"). Pure: a fold adds a delta to a label item's
+// binary, the cache into counts (model.ts's addDelta); entries.ts stores an import's deltas.
 import type { FeedbackFields } from '../ports';
 import { type LabelChange, type LabelDelta, LEARNED_FIELDS, countName, learnedChanges } from './model';
 import type { Sketch } from './sketch';
