@@ -3,7 +3,13 @@
 import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { type Entry, type EntryBody, entryAttributes, entryBody, labelOf } from '../domain/learning/entries';
-import { COUNT_KINDS, addToLabelCounts, encodeLabelCounts, forEachLabelCount } from '../domain/learning/count-codec';
+import {
+  COUNT_KINDS,
+  addToLabelCounts,
+  countCode,
+  encodeLabelCounts,
+  forEachLabelCount,
+} from '../domain/learning/count-codec';
 import { type LabelCounts, type LabelDelta, labelCounts } from '../domain/learning/model';
 import { SENDER_BUCKETS, TEXT_BUCKETS, newSketchKey } from '../domain/learning/sketch';
 import { ITEM_PREFIX } from '../contract/tables';
@@ -137,7 +143,7 @@ export function labelItemPlus(
 ): Record<string, unknown> {
   const add = item ? legacyCounts(item) : new Map<number, number>();
   for (const [name, n] of delta.counts) {
-    const code = (COUNT_KINDS.indexOf(name[0]) << 14) | parseInt(name.slice(1), 36);
+    const code = countCode(name);
     add.set(code, (add.get(code) ?? 0) + n);
   }
   const cb = addToLabelCounts(item?.cb instanceof Uint8Array ? item.cb : undefined, add);

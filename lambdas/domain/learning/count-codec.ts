@@ -16,6 +16,14 @@ export function putVarint(out: number[], n: number): void {
   out.push(v);
 }
 
+/** A count attribute's name (model.ts's countName: kind, then bucket in base 36) as its code: kind << 14 | bucket. */
+export const countCode = (name: string): number => (COUNT_KINDS.indexOf(name[0]) << 14) | parseInt(name.slice(1), 36);
+
+/** Appends a count's code in two bytes, high first (ByteReader.code reads it). */
+export function putCode(out: number[], code: number): void {
+  out.push(code >>> 8, code & 0xff);
+}
+
 /** Reads varints and codes from `bytes` in turn. */
 export class ByteReader {
   at = 0;
@@ -82,7 +90,7 @@ export function addToLabelCounts(bytes: Uint8Array | undefined, add: ReadonlyMap
   const out: number[] = [];
   const put = (code: number, n: number) => {
     if (n === 0) return;
-    out.push(code >>> 8, code & 0xff);
+    putCode(out, code);
     putVarint(out, n < 0 ? -2 * n - 1 : 2 * n);
   };
   const left = new Map(add);

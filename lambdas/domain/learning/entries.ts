@@ -13,7 +13,7 @@ import {
   applyDeltas,
 } from './model';
 import { type Sketch, decodeSketch, encodeSketch } from './sketch';
-import { ByteReader, COUNT_KINDS, putVarint } from './count-codec';
+import { ByteReader, COUNT_KINDS, countCode, putCode, putVarint } from './count-codec';
 
 /** How far back a container reads again each check: twice the longest an entry may take to land after its time. */
 export const OVERLAP_MS = 10_000;
@@ -162,8 +162,7 @@ export function entryAttributes({ sketch, changes, deltas }: EntryBody): Record<
     putVarint(bytes, d.total);
     putVarint(bytes, d.counts.size);
     for (const [name, n] of d.counts) {
-      const code = (COUNT_KINDS.indexOf(name[0]) << 14) | parseInt(name.slice(1), 36);
-      bytes.push(code >>> 8, code & 0xff);
+      putCode(bytes, countCode(name));
       putVarint(bytes, n);
     }
   }
