@@ -26,25 +26,32 @@ import {
 } from '../domain/ports';
 import { DynamoGrantStore } from './grant-store';
 import { auditEventPut, auditTableFor } from './audit-log';
-import { cancellationReasons } from './database-faults';
+import { cancellationReasons, transactionConflict } from './database-faults';
 import { getItem } from './dynamodb-client';
-import { AGAIN, retrying } from './retry';
+import { ADMIN_CONTENTION_RETRY, AGAIN, retrying } from './retry';
 
 /** The first item of a transaction failed its condition (the change's own item; the event's never does). */
 const firstConditionFailed = (err: unknown) => cancellationReasons(err)[0] === 'ConditionalCheckFailed';
 /**
  * Runs `attempt` (a read, then a write conditional on what was read) again, after the retry policy's wait, while
- * its condition fails: another writer changed the item between our read and our write.
+ * another writer got there first: it changed the item between our read and our write (the condition fails), or its
+ * transaction held the item while ours ran (DynamoDB cancels ours with TransactionConflict).
  */
 function readModifyWrite<T>(attempt: () => Promise<T>): Promise<T> {
-  return retrying<T>('access change', async () => {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (!firstConditionFailed(err)) throw err;
-      return AGAIN;
-    }
-  });
+  return retrying<T>(
+    'access change',
+    async () => {
+      try {
+        return await attempt();
+      } catch (err) {
+        if (!firstConditionFailed(err) && !transactionConflict(err)) throw err;
+        return AGAIN;
+      }
+    },
+    // Only the admin CLI changes partners and keys: no request waits, and a loaded machine may take most of a
+    // request's 2 s budget for one read and write.
+    ADMIN_CONTENTION_RETRY,
+  );
 }
 
 type Item = Record<string, unknown>;
@@ -247,7 +254,9 @@ export class DynamoAccessStore implements AccessStore {
     by: AuditActor & { action: 'key.revoke' | 'key.set_rate_limit' },
   ): Promise<KeyRecord> {
     return readModifyWrite(async () => {
-      const key = await this.findKeyById(keyId);
+      // The index finds the key; the item itself is read consistently, so a retry sees the change it lost to.
+      const found = await this.findKeyById(keyId);
+      const key = found && (await this.getKeyByHash(found.key_hash));
       if (!key) throw new NotFoundError(`key ${keyId}`);
       const was: Item = {};
       const is: Item = {};

@@ -16,6 +16,7 @@ beforeAll(async () => {
 });
 
 const all = () => log.list({ limit: 10_000 });
+const byNumber = (a: number, b: number) => a - b;
 
 it('refuses the 101st prefix grant with its event, keeping the 100 that fit with theirs', async () => {
   const key = await db.admin.createKey({ partnerId: 'acme', workspaces: ['acme:p000*'] });
@@ -121,4 +122,20 @@ it("writes another writer's event only with that writer's change", async () => {
       new Date(),
     ),
   ).toThrow(AuditEventError);
+});
+
+it('takes many changes of one key at the same moment, each its own event, none refused for losing the race', async () => {
+  const key = await db.admin.createKey({ partnerId: 'acme', workspaces: ['acme_race'], rateLimit: '1/m' });
+  // Sixteen transactions on one item at once: DynamoDB cancels the ones it finds the item held by (TransactionConflict),
+  // and the others fail their condition on what they read; each is read again and retried.
+  const limits = Array.from({ length: 16 }, (_, i) => i + 2);
+  await Promise.all(limits.map((n) => db.admin.setRateLimit(key.key_id, `${n}/m`)));
+  const changes = (await log.list({ keyId: key.key_id, limit: 100 })).filter((e) => e.action === 'key.set_rate_limit');
+  expect(changes).toHaveLength(limits.length);
+  // One chain from the limit the key was created with: each event's `before` is another's `after`, or the first.
+  const before = changes.map((e) => (e.before as { rate_limit: { limit: number } }).rate_limit.limit).sort(byNumber);
+  const after = changes.map((e) => (e.after as { rate_limit: { limit: number } }).rate_limit.limit).sort(byNumber);
+  expect(after).toEqual(limits);
+  const last = (await db.store.findKeyById(key.key_id))?.rate_limit?.limit;
+  expect(before).toEqual([1, ...limits.filter((n) => n !== last)].sort(byNumber));
 });
