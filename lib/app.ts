@@ -32,6 +32,12 @@ export interface BuildAppOptions {
   outdir?: string;
   /** Bundle the Lambdas with esbuild (default true); tests that only read the template may skip it. */
   bundle?: boolean;
+  /**
+   * Register the policy-validation plugins (default true), as `cdk synth` runs them. They take about 13 s a synthesis
+   * (10 s of it the cfn-guard binary) and change no template: tests that only read one skip them, and nag.test.ts,
+   * control-tower.test.ts and edge.test.ts run them.
+   */
+  validate?: boolean;
 }
 
 export interface BuiltApp {
@@ -157,7 +163,7 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
   // Both are policy-validation plugins: synth fails with their report while a finding is not acknowledged
   // (`Validations.of(construct).acknowledge`). The CfnGuard plugin runs the cfn-guard binary its npm package ships,
   // on the synthesized templates, with the Control Tower rules it bundles.
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ControlTowerChecks());
+  if (options.validate !== false) Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ControlTowerChecks());
   if (edgeFirewall) {
     Annotations.of(stack).acknowledgeWarning(
       '@aws-cdk/core:crossStackReferencesDefaultStrong',

@@ -125,6 +125,7 @@ beforeAll(async () => {
     context: { stage: 'dev', 'aws:cdk:enable-asset-metadata': true },
     outdir: assembly,
     bundle: true,
+    validate: false,
   }).app.synth();
   bundles = lambdaBundles(assembly);
   const file = (id: string) => bundles.find((b) => b.id === id)?.file ?? `(no bundle for ${id})`;
