@@ -38,10 +38,11 @@ describe.each(['dev', 'prod'])('cdk-nag AwsSolutions on the %s stage', (stage) =
     built = buildApp({ context: { stage }, outdir: tempDir(), bundle: false });
   });
 
-  it('synthesizes with no unacknowledged finding', () => {
+  it('has no unacknowledged finding', () => {
+    // The same checks as the plugin buildApp registers, which fails synthesis on any finding. That synthesis, with
+    // both plugins as `cdk synth` runs them, is control-tower.test.ts's on the same stages (about 13 s each, not
+    // spent twice); the last test here shows a finding fails it.
     expect(findings(built)).toEqual([]);
-    // What `cdk synth` does: the plugin registered by buildApp fails synthesis on any finding.
-    expect(() => built.app.synth()).not.toThrow();
   });
 
   it("acknowledges of AwsSolutions only X-Ray's Resource *, and every acknowledgment (any plugin) states its reason", () => {
