@@ -181,8 +181,15 @@ export class AdminService {
     const env = (input.env ?? 'live') as KeyEnvironment;
     if (!KEY_ENVIRONMENTS.includes(env)) throw new AdminInputError(`bad --env "${input.env}": use live or test`);
     const workspaces = assertGrants(input.workspaces);
+    const expiresMs = input.expiresAt === undefined ? undefined : assertDate(input.expiresAt);
+    // An expiry already past issues a key that can never be used: almost surely a typo in the year.
+    if (expiresMs !== undefined && expiresMs <= this.now().getTime()) {
+      throw new AdminInputError(
+        `--expires-at ${new Date(expiresMs).toISOString()} is not in the future: the key could never be used`,
+      );
+    }
     const fields: KeyFields = {
-      expires_at: input.expiresAt === undefined ? undefined : new Date(assertDate(input.expiresAt)).toISOString(),
+      expires_at: expiresMs === undefined ? undefined : new Date(expiresMs).toISOString(),
       description: input.description,
       scopes: assertScopes(input.scopes),
       rate_limit: input.rateLimit === undefined ? undefined : assertRateLimit(input.rateLimit),

@@ -2,6 +2,8 @@
 // (real authorizer and route handlers, DynamoDB Local).
 import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { generateApiKey } from '../../lambdas/domain/api-key';
+import { DynamoAccessStore } from '../../lambdas/stores/access-store';
+import { AdminService } from '../../lib/admin';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
 import { call, expectError } from '../support/http';
 
@@ -37,8 +39,13 @@ beforeAll(async () => {
   const revoked = await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], allowShared: true });
   await api.admin.revokeKey(revoked.key_id);
   revokedKey = revoked.key;
+  // Issued while its expiry was still ahead (the CLI refuses one already past).
+  const before2020 = new AdminService(
+    new DynamoAccessStore(api.tables.client, api.tables.names.access, api.tables.names.decisions),
+    { now: () => new Date('2019-12-01T00:00:00Z') },
+  );
   expiredKey = (
-    await api.admin.createKey({
+    await before2020.createKey({
       partnerId: 'acme',
       workspaces: ['ws_a'],
       expiresAt: '2020-01-01T00:00:00Z',

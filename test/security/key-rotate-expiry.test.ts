@@ -4,6 +4,7 @@
 import { KeyAuthorizer } from '../../lambdas/authorizer/authorize';
 import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
+import { AdminService } from '../../lib/admin';
 import { type TestTables, createTestTables } from '../support/dynamodb';
 import { adminCliEnv, runAdmin } from '../support/admin-cli';
 
@@ -66,9 +67,16 @@ it('keeps the expiry, scopes and rate limit of the rotated key, and never length
 });
 
 it('refuses to rotate an expired key, with a clear message, and issues nothing', async () => {
-  const expired = (
-    await admin('key', 'create', '--partner', 'rot', '--workspace', 'ws_x', '--expires-at', '2020-01-01T00:00:00Z')
-  ).json;
+  // Issued while its expiry was still ahead: the CLI refuses one already past (last test).
+  const before2020 = new AdminService(
+    new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions),
+    { now: () => new Date('2019-12-01T00:00:00Z') },
+  );
+  const expired = await before2020.createKey({
+    partnerId: 'rot',
+    workspaces: ['ws_x'],
+    expiresAt: '2020-01-01T00:00:00Z',
+  });
   const before = (await admin('key', 'list', '--partner', 'rot')).json.keys.length;
   const refused = await admin('key', 'rotate', '--key-id', expired.key_id);
   expect(refused.code).not.toBe(0);
@@ -82,4 +90,14 @@ it('refuses to rotate an expired key, with a clear message, and issues nothing',
   expect(after.find((k: { key_id: string }) => k.key_id === expired.key_id).expires_at).toBe(
     '2020-01-01T00:00:00.000Z',
   );
+});
+
+it('refuses to create a key whose expiry is already past, and issues nothing', async () => {
+  const before = (await admin('key', 'list', '--partner', 'rot')).json.keys.length;
+  const refused = await admin('key', 'create', '--partner', 'rot', '--workspace', 'ws_y', '--expires-at', '2020-01-01T00:00:00Z');
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toMatch(
+    /--expires-at 2020-01-01T00:00:00.000Z is not in the future: the key could never be used/,
+  );
+  expect((await admin('key', 'list', '--partner', 'rot')).json.keys).toHaveLength(before);
 });
