@@ -88,6 +88,7 @@ export async function benchWorkspace(world: World, opts: Options): Promise<Figur
     ws_feedback_write_units: round2(feedbackUnits),
     ws_feedback_vs_floor: round2(feedbackUnits / 1),
     ws_feedback_folds: folds.count,
+    ws_feedback_fold_cut_runs: folds.cutRuns + taughtShuffled.folds.cutRuns,
     ws_feedback_fold_window: FOLD_WINDOW,
     ws_feedback_fold_write_units_amortized: round3(folds.write),
     ws_feedback_fold_read_units_amortized: round3(folds.read),
@@ -127,7 +128,9 @@ async function teachByFeedback(world: World, ws: string, key: string, teach: [st
   let maxFoldWrites = 0;
   const folder = (deps.workspaceStore as DynamoWorkspaceStore).folder;
   const foldsBefore = { ...folder.stats };
-  let foldsSeen = folder.stats.folds;
+  // A run cut by its time (FOLD_RUN_MS) folds too: its writes are a fold's, finished by a later check.
+  const foldRuns = () => folder.stats.folds + folder.stats.cutRuns;
+  let foldsSeen = foldRuns();
   let feedbackUnitsSum = 0;
   const units = new CapacityMeter(world);
   const detach = units.attachClient(deps.client);
@@ -143,13 +146,14 @@ async function teachByFeedback(world: World, ws: string, key: string, teach: [st
     feedbackUnitsSum += units.reportedWriteUnits;
     feedbackWrites += world.counter.writeCalls;
     // The feedback that folds a window writes the label items too; the others write 3 small items.
-    if (folder.stats.folds > foldsSeen) maxFoldWrites = Math.max(maxFoldWrites, world.counter.writeCalls);
+    if (foldRuns() > foldsSeen) maxFoldWrites = Math.max(maxFoldWrites, world.counter.writeCalls);
     else maxWrites = Math.max(maxWrites, world.counter.writeCalls);
-    foldsSeen = folder.stats.folds;
+    foldsSeen = foldRuns();
   }
   detach();
   const folds = {
     count: folder.stats.folds - foldsBefore.folds,
+    cutRuns: folder.stats.cutRuns - foldsBefore.cutRuns,
     write: (folder.stats.writeUnits - foldsBefore.writeUnits) / teach.length,
     read: (folder.stats.readUnits - foldsBefore.readUnits) / teach.length,
   };

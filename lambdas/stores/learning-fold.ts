@@ -45,8 +45,8 @@ export const runOutAfter = (ms: number) => {
 };
 
 export class LearningFolder {
-  /** Folds run, and the write and read units they consumed as DynamoDB reported them. */
-  readonly stats = { folds: 0, writeUnits: 0, readUnits: 0 };
+  /** Folds run, runs cut by their time (left to a takeover), and the units they consumed as DynamoDB reported them. */
+  readonly stats = { folds: 0, cutRuns: 0, writeUnits: 0, readUnits: 0 };
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -85,7 +85,10 @@ export class LearningFolder {
     });
     // Only now, every label holding the window, may its entries expire (a run that fails before is run again).
     if (!cut) await this.expire(ws, read.items, nowMs, inTime);
-    if (cut) return model.folded;
+    if (cut) {
+      this.stats.cutRuns++;
+      return model.folded;
+    }
     const done = new UpdateCommand({
       TableName: this.table,
       Key: { ws, sk: MODEL_KEY },
