@@ -94,7 +94,16 @@ it('refuses to rotate an expired key, with a clear message, and issues nothing',
 
 it('refuses to create a key whose expiry is already past, and issues nothing', async () => {
   const before = (await admin('key', 'list', '--partner', 'rot')).json.keys.length;
-  const refused = await admin('key', 'create', '--partner', 'rot', '--workspace', 'ws_y', '--expires-at', '2020-01-01T00:00:00Z');
+  const refused = await admin(
+    'key',
+    'create',
+    '--partner',
+    'rot',
+    '--workspace',
+    'ws_y',
+    '--expires-at',
+    '2020-01-01T00:00:00Z',
+  );
   expect(refused.code).toBe(1);
   expect(refused.stderr).toMatch(
     /--expires-at 2020-01-01T00:00:00.000Z is not in the future: the key could never be used/,
