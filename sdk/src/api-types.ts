@@ -60,7 +60,7 @@ export interface Signal {
    * Any additional data, as a JSON object: at most 16 KiB (16,384 bytes) when serialized as JSON, nested at
    * most 5 levels deep (the metadata object itself is level 1; every object or array inside adds a level).
    * Some keys inform the score, for example `customer_tier`, `vip`, `vip_senders`, `tags`, `severity`,
-   * `due_at`, `amount` / `deal_value` and `event_type`: see README.md, "Metadata hints". Other keys are accepted and
+   * `due_at`, `amount` / `deal_value` and `event_type`: see docs/decision-engine.md, "Metadata hints". Other keys are accepted and
    * ignored. Metadata is not stored.
    */
   metadata?: { [key: string]: JsonValue };
@@ -72,7 +72,7 @@ export interface Signal {
 export interface Reason {
   /**
    * Stable machine-readable code in UPPER_SNAKE case, e.g. `OUTAGE_LANGUAGE`, `VIP_CUSTOMER`. The codes and
-   * their weights are listed in README.md, "Reason codes"; new codes may be added within v1, so treat an unknown code
+   * their weights are listed in docs/decision-engine.md, "Reason codes"; new codes may be added within v1, so treat an unknown code
    * as informational.
    */
   code: string;
