@@ -5,7 +5,9 @@ import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { AuditEventError } from '../../lambdas/domain/audit';
 import { KeyChangedError } from '../../lambdas/domain/ports';
 import { auditEventPut } from '../../lambdas/stores/audit-log';
+import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { DynamoAuditLog } from '../../lambdas/stores/audit-store';
+import { AdminService } from '../../lib/admin';
 import { useAccessTables } from '../support/access';
 
 let log: DynamoAuditLog;
@@ -138,4 +140,30 @@ it('takes many changes of one key at the same moment, each its own event, none r
   expect(after).toEqual(limits);
   const last = (await db.store.findKeyById(key.key_id))?.rate_limit?.limit;
   expect(before).toEqual([1, ...limits.filter((n) => n !== last)].sort(byNumber));
+});
+
+it('retries a change DynamoDB cancelled for another transaction holding the key, with one event', async () => {
+  const key = await db.admin.createKey({ partnerId: 'acme', workspaces: ['acme_held'], rateLimit: '1/m' });
+  // Injected, as DynamoDB answers while another transaction holds the item (DynamoDB Local serializes transactions,
+  // so it never answers this): the first transaction is refused before it is sent.
+  const client = db.tables.client;
+  const send = client.send.bind(client) as (command: unknown) => Promise<unknown>;
+  let refused = 0;
+  const holding = Object.create(client) as typeof client;
+  (holding as { send: unknown }).send = async (command: unknown) => {
+    if (command instanceof TransactWriteCommand && refused++ === 0) {
+      throw Object.assign(new Error('Transaction cancelled'), {
+        name: 'TransactionCanceledException',
+        CancellationReasons: [{ Code: 'TransactionConflict' }, { Code: 'None' }],
+      });
+    }
+    return send(command);
+  };
+  const admin = new AdminService(new DynamoAccessStore(holding, db.tables.names.access, db.tables.names.decisions));
+  await expect(admin.setRateLimit(key.key_id, '9/m')).resolves.toMatchObject({ rate_limit: { limit: 9 } });
+  expect(refused).toBe(2);
+  const changes = (await log.list({ keyId: key.key_id, limit: 100 })).filter((e) => e.action === 'key.set_rate_limit');
+  expect(changes.map((e) => [e.before, e.after])).toEqual([
+    [{ rate_limit: { limit: 1, window_seconds: 60 } }, { rate_limit: { limit: 9, window_seconds: 60 } }],
+  ]);
 });
