@@ -223,16 +223,23 @@ export class DynamoAccessStore implements AccessStore {
       const target = { partner_id: key.partner_id, key_id: key.key_id };
       items.push(this.audited(by, { action: 'key.create', target, before: null, after: created }));
     }
-    try {
-      await this.client.send(new TransactWriteCommand({ TransactItems: items }));
-    } catch (err) {
-      if (retiring && cancellationReasons(err)[1] === 'ConditionalCheckFailed') {
-        throw new KeyChangedError(
-          `key ${retiring.key.key_id} changed during the rotation (revoked, or its expiry set); nothing was rotated`,
-        );
+    const write = async () => {
+      try {
+        await this.client.send(new TransactWriteCommand({ TransactItems: items }));
+        return undefined;
+      } catch (err) {
+        if (retiring && cancellationReasons(err)[1] === 'ConditionalCheckFailed') {
+          throw new KeyChangedError(
+            `key ${retiring.key.key_id} changed during the rotation (revoked, or its expiry set); nothing was rotated`,
+          );
+        }
+        // Cancelled whole while another transaction held one of its items (a change of the key being retired): the
+        // same transaction is sent again, and its conditions judge what that change did.
+        if (transactionConflict(err) && !cancellationReasons(err).includes('ConditionalCheckFailed')) return AGAIN;
+        throw err;
       }
-      throw err;
-    }
+    };
+    await retrying('key write', write, ADMIN_CONTENTION_RETRY);
   }
 
   async findKeyById(keyId: string): Promise<KeyRecord | undefined> {

@@ -167,3 +167,32 @@ it('retries a change DynamoDB cancelled for another transaction holding the key,
     [{ rate_limit: { limit: 1, window_seconds: 60 } }, { rate_limit: { limit: 9, window_seconds: 60 } }],
   ]);
 });
+
+it('rotates a key whose transaction DynamoDB cancelled for another holding the old key, with one event', async () => {
+  const old = await db.admin.createKey({ partnerId: 'acme', workspaces: ['acme_rotheld'] });
+  // Injected, as above: the rotation's first transaction is refused before it is sent.
+  const client = db.tables.client;
+  const send = client.send.bind(client) as (command: unknown) => Promise<unknown>;
+  let refused = 0; // the rotation's own transaction (the new key's grants are written before it)
+  const holding = Object.create(client) as typeof client;
+  (holding as { send: unknown }).send = async (command: unknown) => {
+    if (
+      command instanceof TransactWriteCommand &&
+      command.input.TransactItems?.some((t) => t.Put?.Item?.kind === 'key') &&
+      refused === 0
+    ) {
+      refused++;
+      throw Object.assign(new Error('Transaction cancelled'), {
+        name: 'TransactionCanceledException',
+        CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }, { Code: 'None' }],
+      });
+    }
+    return send(command);
+  };
+  const admin = new AdminService(new DynamoAccessStore(holding, db.tables.names.access, db.tables.names.decisions));
+  const rotated = await admin.rotateKey(old.key_id);
+  expect(refused).toBe(1);
+  expect((await db.store.findKeyById(rotated.key_id))?.status).toBe('active');
+  const rotations = (await log.list({ keyId: old.key_id, limit: 100 })).filter((e) => e.action === 'key.rotate');
+  expect(rotations).toHaveLength(1);
+});
