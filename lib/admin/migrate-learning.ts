@@ -9,7 +9,7 @@ import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, paginate
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { OVERLAP_MS, decodeChanges, decodeDeltas } from '../../lambdas/domain/learning/entries';
 import { journalDeltas } from '../../lambdas/domain/learning/label-delta';
-import { type LabelDelta, countName } from '../../lambdas/domain/learning/model';
+import { type LabelDelta, namedCounts } from '../../lambdas/domain/learning/model';
 import { decodeSketch } from '../../lambdas/domain/learning/sketch';
 import { batchGet } from '../../lambdas/stores/batch-writes';
 import { cancellationReasons, transactionConflict } from '../../lambdas/stores/database-faults';
@@ -79,14 +79,8 @@ async function oldCounts(client: DynamoDBDocumentClient, table: string, ws: stri
       label: counts.label,
       docs: counts.docs,
       total: counts.total,
-      counts: new Map(),
+      counts: namedCounts(counts),
     };
-    for (const [kind, map] of [
-      ['t', counts.text],
-      ['s', counts.senders],
-      ['d', counts.domains],
-    ] as const)
-      for (const [bucket, n] of map) delta.counts.set(countName(kind, bucket), n);
     parts.push({ changes: [], deltas: [delta] });
   }
   // The journal after the fold marker; a label folded past an entry (its mark) already holds it.

@@ -15,7 +15,7 @@ import { learningTableOf } from '../../lambdas/contract/settings';
 import { OVERLAP_MS } from '../../lambdas/domain/learning/entries';
 import { sleep } from '../../lambdas/domain/retry';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
-import { countName } from '../../lambdas/domain/learning/model';
+import { countName, namedCounts } from '../../lambdas/domain/learning/model';
 import type { WorkspaceState } from '../../lambdas/domain/ports';
 import { SENDER_BUCKETS, TEXT_BUCKETS } from '../../lambdas/domain/learning/sketch';
 import { type Service, createService } from '../../lambdas/service';
@@ -94,13 +94,7 @@ function mismatches(expected: OldLabel[], state: WorkspaceState): string[] {
     }
     if (l.docs !== e.docs || l.total !== e.total)
       out.push(`${e.id}: docs ${l.docs} total ${l.total}, expected ${e.docs} and ${e.total}`);
-    const counts = new Map<string, number>();
-    for (const [kind, map] of [
-      ['t', l.text],
-      ['s', l.senders],
-      ['d', l.domains],
-    ] as const)
-      for (const [bucket, n] of map) counts.set(countName(kind, bucket), n);
+    const counts = namedCounts(l);
     const wrong = [...e.counts].filter(([name, n]) => counts.get(name) !== n);
     if (counts.size !== e.counts.size || wrong.length)
       out.push(`${e.id}: ${counts.size} counts (${e.counts.size} expected), ${wrong.length} differ`);

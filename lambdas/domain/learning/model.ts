@@ -32,6 +32,15 @@ export function countName(kind: 't' | 's' | 'd', bucket: number): string {
   return name === 'sk' ? 's0k' : name;
 }
 
+/** A label's counts by attribute name (countName), as a LabelDelta holds them. */
+export function namedCounts(counts: LabelCounts): Map<string, number> {
+  const named = new Map<string, number>();
+  for (const [b, n] of counts.text) named.set(countName('t', b), n);
+  for (const [b, n] of counts.senders) named.set(countName('s', b), n);
+  for (const [b, n] of counts.domains) named.set(countName('d', b), n);
+  return named;
+}
+
 /** What a window of entries or an import adds to one label (label-delta.ts sums them). */
 export interface LabelDelta {
   field: LearnedField;
