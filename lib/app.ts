@@ -34,8 +34,8 @@ export interface BuildAppOptions {
   bundle?: boolean;
   /**
    * Register the policy-validation plugins (default true), as `cdk synth` runs them. They take about 13 s a synthesis
-   * (10 s of it the cfn-guard binary) and change no template: tests that only read one skip them, and nag.test.ts,
-   * control-tower.test.ts and edge.test.ts run them.
+   * (10 s of it the cfn-guard binary) and change no template: tests that only read one skip them;
+   * control-tower.test.ts, validation-live.test.ts and edge.test.ts run them.
    */
   validate?: boolean;
 }
