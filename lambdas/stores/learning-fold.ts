@@ -77,7 +77,10 @@ export class LearningFolder {
     const read = await queryEntries(this.client, this.table, ws, model.folded, true, end);
     this.stats.readUnits += read.units;
     const taken = read.entries.filter((e) => e.generation === model.generation);
-    const deltas = journalDeltas(taken);
+    // Every label the window touches takes the window's mark, one whose share sums to nothing too (taught, then moved
+    // to another label): else its mark stays before the window, and a load after TTL deleted some of the window's
+    // entries (a run cut between two expiries, then no takeover for 30 days) would count the rest for it.
+    const deltas = journalDeltas(taken, { touched: true });
     let cut = false;
     const inTime = () => !(cut ||= outOfTime());
     await inParallel(deltas, LABELS_AT_ONCE, async (d) => {

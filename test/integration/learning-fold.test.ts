@@ -171,6 +171,40 @@ it('an import and a feedback no request reads for 31 days keep their counts; TTL
   expect(await fresh(ws)).toEqual({ supplier_invoice: 5, refund: 1 });
 });
 
+it('a fold stopped between two expiries loses no count when TTL deletes those it expired before any takeover', async () => {
+  const ws = 'ws_fold_expiry_cut';
+  await teach(a, await decide(a, ws, 1), 'refund');
+  await new LearningFolder(tables.client, learning).fold(ws, Date.now() + OVERLAP_MS + 1);
+  // The next window: a decision taught refund, then moved to billing. Refund's share sums to nothing.
+  const moved = await decide(a, ws, 2);
+  await teach(a, moved, 'refund');
+  await teach(a, moved, 'billing');
+  const [, second] = (await entriesLeft(ws)).filter(([, expiring]) => !expiring).map(([id]) => id);
+  // The fold's expiry of the second entry fails (throttled, or the Lambda stopped between two expiries; a cut by
+  // FOLD_RUN_MS stops there too). DynamoDB Local never throttles, so this one failure is injected, answered once the
+  // calls sent before it have landed.
+  const sent: Promise<unknown>[] = [];
+  const failing = Object.create(tables.client) as typeof tables.client;
+  (failing as { send: unknown }).send = async (command: unknown) => {
+    if (command instanceof UpdateCommand && String(command.input.Key?.sk).endsWith(String(second))) {
+      await Promise.allSettled(sent);
+      throw Object.assign(new Error('injected: throttled'), { name: 'ThrottlingException' });
+    }
+    const out = tables.client.send(command as UpdateCommand);
+    sent.push(out);
+    return out;
+  };
+  const later = Date.now() + OVERLAP_MS + 1;
+  await expect(new LearningFolder(failing, learning).fold(ws, later)).rejects.toThrow('injected');
+  // No request for 31 days: TTL deletes the first fold's entry and the window's that got its expiry, not the other.
+  expect((await entriesLeft(ws)).map(([, expiring]) => expiring)).toEqual([true, true, false]);
+  expect(await ttlSweep(ws, later + 31 * DAY_MS)).toBe(2);
+  expect(await fresh(ws)).toEqual({ refund: 1, billing: 1 });
+  // The takeover, at the next request, finishes the fold with the same counts.
+  await new LearningFolder(tables.client, learning).fold(ws, later + 31 * DAY_MS);
+  expect(await fresh(ws)).toEqual({ refund: 1, billing: 1 });
+});
+
 it('a forget deletes the entries it leaves unfolded (they have no expiry of their own)', async () => {
   const ws = 'ws_fold_forget';
   await teach(a, await decide(a, ws, 1), 'refund');

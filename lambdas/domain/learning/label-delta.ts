@@ -23,11 +23,12 @@ function changeDelta({ field, label, sign }: LabelChange, sketch: Sketch): Label
 
 /**
  * What a window of journal entries adds to each label, signed (a corrected decision moves out of one label and into
- * another), deltas that sum to nothing left out; in a fixed order (field, then label), so every fold of the window
- * writes the same parts.
+ * another), deltas that sum to nothing left out unless `touched` keeps them (a fold marks every label its window
+ * touches); in a fixed order (field, then label), so every fold of the window writes the same parts.
  */
 export function journalDeltas(
   entries: readonly { sketch?: Sketch; changes: readonly LabelChange[]; deltas?: readonly LabelDelta[] }[],
+  { touched = false } = {},
 ): LabelDelta[] {
   const byId = new Map<string, LabelDelta>();
   for (const { sketch, changes, deltas } of entries) {
@@ -42,7 +43,7 @@ export function journalDeltas(
   }
   const order = (d: LabelDelta) => `${LEARNED_FIELDS.indexOf(d.field)}:${d.label}`;
   return [...byId.values()]
-    .filter((d) => d.docs !== 0 || d.total !== 0 || d.counts.size > 0)
+    .filter((d) => touched || d.docs !== 0 || d.total !== 0 || d.counts.size > 0)
     .sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
 }
 
