@@ -101,8 +101,24 @@ async function oldCounts(client: DynamoDBDocumentClient, table: string, ws: stri
           : undefined,
     });
   }
-  return { generation, deltas: journalDeltas(parts).filter((d) => d.docs > 0) };
+  return {
+    generation,
+    deltas: journalDeltas(parts)
+      .filter((d) => d.docs > 0)
+      .map(withoutNegatives),
+  };
 }
+
+/**
+ * A label's sums as an entry may hold them: an entry's counts are unsigned (entries.ts). Version 3 could sum a count
+ * below 0 (a decision moved out of a label whose adding it had lost); a load counts such a count as none, so it moves
+ * as none.
+ */
+const withoutNegatives = (d: LabelDelta): LabelDelta => ({
+  ...d,
+  total: Math.max(0, d.total),
+  counts: new Map([...d.counts].filter(([, n]) => n > 0)),
+});
 
 const idOf = (d: LabelDelta) => `${d.field}:${d.label}`;
 

@@ -2,7 +2,7 @@
 // `cb`, which loads in a fraction of the time of the form before it (one number attribute per count), and which items
 // in that older form, or in both at once (an older Lambda's ADD during a deploy), still load into the same counts.
 import { labelCounts } from '../../lambdas/domain/learning/model';
-import { forEachLabelCount } from '../../lambdas/domain/learning/count-codec';
+import { forEachLabelCount, putVarint } from '../../lambdas/domain/learning/count-codec';
 import { countAttributes, countsFrom, labelItemPlus } from '../../lambdas/stores/learning-items';
 
 const hex = (b: unknown) => Buffer.from(b as Uint8Array).toString('hex');
@@ -154,4 +154,12 @@ it('keeps docs and total below 0 as stored, and a load reads them as 0', () => {
   const item = labelItemPlus('ws_a', 'c#0#category:billing', undefined, share([], -1, -4), 3);
   expect(item).toMatchObject({ docs: -1, total: -4 });
   expect(countsFrom(item).counts).toMatchObject({ docs: 0, total: 0 });
+});
+
+it('refuses to write a varint it could not read back: below 0, fractional or past 2^53', () => {
+  // An import's entry holds its counts unsigned; a count below 0 written there read back as other counts.
+  for (const n of [-1, 0.5, 2 ** 53, Number.NaN]) expect(() => putVarint([], n)).toThrow(RangeError);
+  const out: number[] = [];
+  putVarint(out, 2 ** 53 - 1);
+  expect(out).toHaveLength(8);
 });

@@ -8,6 +8,8 @@ export const COUNT_KINDS = 'tsd';
 
 /** Appends `n` (a whole number, 0 or above, up to 2^53) as a varint: 7 bits a byte, low first. */
 export function putVarint(out: number[], n: number): void {
+  // Anything else would be written as bytes that read back as other counts: refused where it is written.
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`a varint holds a whole number >= 0, not ${n}`);
   let v = n;
   while (v >= 0x80) {
     out.push((v % 0x80) | 0x80);
