@@ -1,6 +1,6 @@
 // The one pipeline every route Lambda runs: Lambda context in the logs, headers normalized, then the checks the route
-// declares, in the order it declares them (the refusal order of docs/partners.md, Errors: 401 → 403
-// ACCOUNT_INACTIVE → 403 INSUFFICIENT_SCOPE → 429 → 413 → 415 → 400 INVALID_JSON → 403 WORKSPACE_NOT_ALLOWED), the
+// declares, in the order it declares them (each route's refusal order, docs/partners.md, Errors: analyze's is 401 →
+// 403 ACCOUNT_INACTIVE → 403 INSUFFICIENT_SCOPE → 429 → 413 → 415 → 400 INVALID_JSON → 403 WORKSPACE_NOT_ALLOWED), the
 // route's own work, one error mapping at the end, and metrics flushed once per invocation.
 import { isUtf8 } from 'node:buffer';
 import middy from '@middy/core';
