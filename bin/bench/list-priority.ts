@@ -27,10 +27,11 @@ export async function benchListPriority(world: World, quick: boolean): Promise<F
     } as unknown as Decision;
   });
   for (let i = 0; i < TOTAL; i += 100)
-    await world.service.dependencies.decisionBatch.putMany(decisions.slice(i, i + 100), {
-      partner_id: 'bench',
-      key_id: 'bench',
-    });
+    await world.service.dependencies.decisionBatch.saveBatch(
+      decisions.slice(i, i + 100),
+      { partner_id: 'bench', key_id: 'bench' },
+      { items: [], createdMs: start },
+    );
 
   const page = async (filter?: string) => {
     const query = `workspace_id=${ws}&limit=20${filter ? `&priority=${filter}` : ''}`;

@@ -1,7 +1,7 @@
 // POST /api/v1/signals/analyze-batch
 import type { Dependencies } from '../dependencies';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError } from '../http/errors';
+import { ApiError, unavailable } from '../http/errors';
 import { listBodyCheck, takeListBody } from '../http/list-body';
 import { idempotencyRequest } from '../application/analyze-signal';
 import { validateSignal } from '../http/signal-schema';
@@ -37,6 +37,7 @@ export function analyzeBatchRoute(deps: Dependencies): RouteHandler {
       },
     );
     if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');
+    if (outcome.kind === 'in_flight') throw unavailable();
     const replayed = outcome.kind === 'replayed';
     telemetry.logger.info(replayed ? 'batch replayed' : 'batch stored', {
       partner_id: principal.partner_id,

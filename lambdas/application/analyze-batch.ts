@@ -17,6 +17,7 @@ import type { WorkspaceCache } from '../domain/learning/workspace-cache';
 import { decideForStore } from './analyze-signal';
 import { newDecisionId } from '../domain/ids';
 import type { Signal } from '../domain/signal';
+import { RECEIPT_SKEW_MS } from '../domain/timestamps';
 
 export type BatchResultItem =
   | { index: number; decision: Decision }
@@ -25,6 +26,8 @@ export type BatchResultItem =
 export type BatchOutcome =
   | { kind: 'created'; data: BatchResultItem[]; stored: number }
   | { kind: 'replayed'; data: BatchResultItem[] }
+  /** A replay of a batch whose first attempt may still be storing decisions the replay does not find yet. */
+  | { kind: 'in_flight' }
   | { kind: 'conflict' };
 
 type ItemVerdict =
@@ -119,6 +122,10 @@ export async function analyzeBatch(
   // the caller's, so another key of the partner, or this one after an ungrant, gets WORKSPACE_NOT_ALLOWED for the item.
   const ids = saved.items.flatMap((item) => ('id' in item ? [item.id] : []));
   const found = await deps.store.getMany(ids);
+  // A decision rebuilt while its first attempt still writes would be overwritten by it (and any feedback given on the
+  // rebuilt one with it): not before that attempt failed, or is over by the gateway's timeout (docs/partners.md).
+  const inFlight = !saved.failed && options.nowMs - saved.createdMs < RECEIPT_SKEW_MS;
+  if (inFlight && ids.some((id) => !found.has(id))) return { kind: 'in_flight' };
   const stored = [...found.values()];
   const allowed = await replayAllowed(
     deps.workspaceAccess,
@@ -153,6 +160,14 @@ export async function analyzeBatch(
     }
     data.push({ index, decision });
   }
-  if (rebuilt.length) await deps.store.putMany(rebuilt, principal, rebuiltExtras);
-  return { kind: 'replayed', data };
+  if (!rebuilt.length) return { kind: 'replayed', data };
+  // Stored after all since the read above (a first attempt's write that landed late): answered as stored.
+  const storedMeanwhile = await deps.store.putNew(rebuilt, principal, rebuiltExtras);
+  return {
+    kind: 'replayed',
+    data: data.map((item) => {
+      const stored = 'decision' in item ? storedMeanwhile.get(item.decision.decision_id) : undefined;
+      return stored ? { index: item.index, decision: stored } : item;
+    }),
+  };
 }

@@ -234,8 +234,11 @@ export type BatchItemRecord =
 
 export type BatchSaveResult =
   | { kind: 'created' }
-  /** An earlier batch with this key and body: its items, and the moment it was analyzed (to rebuild lost ones). */
-  | { kind: 'replayed'; items: BatchItemRecord[]; createdMs: number }
+  /**
+   * An earlier batch with this key and body: its items, the moment it was analyzed (to rebuild lost ones), and whether
+   * its attempt failed to store its decisions (then nothing of it is still being written).
+   */
+  | { kind: 'replayed'; items: BatchItemRecord[]; createdMs: number; failed: boolean }
   | { kind: 'conflict' };
 
 export interface BatchSaveOptions {
@@ -254,8 +257,15 @@ export interface DecisionBatchStore {
   saveBatch(decisions: Decision[], owner: DecisionOwner, options: BatchSaveOptions): Promise<BatchSaveResult>;
   /** Decisions by id (absent ones left out), for replays. */
   getMany(decisionIds: string[]): Promise<Map<string, Decision>>;
-  /** Writes decisions without claiming anything: a replay restoring decisions its first attempt did not store. */
-  putMany(decisions: Decision[], owner: DecisionOwner, extras?: Map<string, DecisionExtras>): Promise<void>;
+  /**
+   * Writes decisions none is stored under yet, each on that condition: a replay restoring decisions its first attempt
+   * did not store. Answers those found stored after all, as stored (never overwritten: feedback may be on them).
+   */
+  putNew(
+    decisions: Decision[],
+    owner: DecisionOwner,
+    extras?: Map<string, DecisionExtras>,
+  ): Promise<Map<string, Decision>>;
 }
 
 // ---- Workspaces: policy, learned model, feedback (docs/partners.md, Workspace policy; Feedback) ----

@@ -17,9 +17,12 @@ type Item = Record<string, unknown>;
 const WRITE_CHUNK = 25;
 const READ_CHUNK = 100;
 
-/** Runs `call` on every chunk of `size`, in parallel, each again on what it leaves unprocessed. */
+/**
+ * Runs `call` on every chunk of `size`, in parallel, each again on what it leaves unprocessed; a failure is thrown once
+ * every chunk is done, so nothing of this call is still being written when its caller hears of it.
+ */
 async function inChunks<T>(all: T[], size: number, call: (pending: T[]) => Promise<T[]>): Promise<void> {
-  await Promise.all(
+  const settled = await Promise.allSettled(
     chunks(all, size).map(async (chunk) => {
       let pending = chunk;
       await retrying(
@@ -32,6 +35,8 @@ async function inChunks<T>(all: T[], size: number, call: (pending: T[]) => Promi
       );
     }),
   );
+  const failed = settled.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** Writes every request. */

@@ -3,8 +3,9 @@
 // (decisionItem).
 // With an Idempotency-Key the key is claimed first, with one conditional write holding the batch's decision ids and
 // per-item errors (never the decisions themselves): a replay reads the ids back, and decisions its first attempt
-// did not get to store are rebuilt from the same body and moment.
-import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+// did not get to store are rebuilt from the same body and moment, each put on the condition that none is stored under
+// its id. An attempt whose writes failed says so on the record (`failed_at`), once none of them is still in flight.
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
 import type {
@@ -16,11 +17,15 @@ import type {
   IdempotencyRequest,
   DecisionExtras,
 } from '../domain/ports';
+import { inParallel } from '../domain/in-parallel';
 import { parseInstant } from '../domain/timestamps';
 import { batchGet, batchWriteAll } from './batch-writes';
 import { decisionFrom } from './decision-format';
 import { claimedRecord, decisionItem, idempotencyClaim, idempotencyPk } from './decision-store';
 import { conditionFailed } from './database-faults';
+
+/** Conditional puts in flight at once when a replay restores decisions (a batch holds at most 100). */
+const PUTS_AT_ONCE = 25;
 
 export class DynamoDecisionBatchStore implements DecisionBatchStore {
   constructor(
@@ -30,12 +35,32 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
   ) {}
 
   async saveBatch(decisions: Decision[], owner: DecisionOwner, options: BatchSaveOptions): Promise<BatchSaveResult> {
-    if (options.idempotency) {
-      const claimed = await this.claim(owner, options.idempotency, options.items, options.createdMs);
-      if (claimed.kind !== 'created') return claimed;
+    if (!options.idempotency) {
+      await this.putMany(decisions, owner, options.extras);
+      return { kind: 'created' };
     }
-    await this.putMany(decisions, owner, options.extras);
+    const claimed = await this.claim(owner, options.idempotency, options.items, options.createdMs);
+    if (claimed.kind !== 'created') return claimed;
+    try {
+      await this.putMany(decisions, owner, options.extras);
+    } catch (err) {
+      // A replay may now rebuild what is missing at once, rather than wait out a first attempt that may still write.
+      await this.markFailed(idempotencyPk(owner.partner_id, options.idempotency.keyHash)).catch(() => undefined);
+      throw err;
+    }
     return { kind: 'created' };
+  }
+
+  private async markFailed(pk: string): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk },
+        UpdateExpression: 'SET failed_at = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': Date.now() },
+      }),
+    );
   }
 
   /** One conditional write: the key is ours, or it was used before (same body: a replay; else a conflict). */
@@ -64,21 +89,62 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
       if (!existing || existing.kind !== 'batch' || existing.request_hash !== idempotency.requestHash) {
         return { kind: 'conflict' };
       }
-      return { kind: 'replayed', items: existing.items as BatchItemRecord[], createdMs: Number(existing.created_ms) };
+      return {
+        kind: 'replayed',
+        items: existing.items as BatchItemRecord[],
+        createdMs: Number(existing.created_ms),
+        failed: existing.failed_at !== undefined,
+      };
     }
   }
 
+  /** Writes decisions unconditionally (BatchWriteItem): a batch's own, once its key (if any) is claimed. */
   async putMany(decisions: Decision[], owner: DecisionOwner, extras?: Map<string, DecisionExtras>): Promise<void> {
-    const requests = decisions.map((decision) => ({
-      PutRequest: {
-        // The sketch learning keeps, as single analyze stores it beside its decision.
-        Item: {
-          ...extras?.get(decision.decision_id),
-          ...decisionItem(decision, owner, Math.floor(parseInstant(decision.created_at) / 1000), this.retentionDays),
-        },
-      },
-    }));
+    const requests = decisions.map((decision) => ({ PutRequest: { Item: this.item(decision, owner, extras) } }));
     await batchWriteAll(this.client, this.tableName, requests);
+  }
+
+  async putNew(
+    decisions: Decision[],
+    owner: DecisionOwner,
+    extras?: Map<string, DecisionExtras>,
+  ): Promise<Map<string, Decision>> {
+    const stored = new Map<string, Decision>();
+    await inParallel(decisions, PUTS_AT_ONCE, async (decision) => {
+      try {
+        await this.client.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: this.item(decision, owner, extras),
+            ConditionExpression: 'attribute_not_exists(pk)',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+      } catch (err) {
+        if (!conditionFailed(err)) throw err;
+        const pk = ITEM_PREFIX.decision + decision.decision_id;
+        const item = await claimedRecord(
+          this.client,
+          this.tableName,
+          pk,
+          (err as { Item?: Record<string, unknown> }).Item,
+        );
+        if (item?.decision) stored.set(decision.decision_id, decisionFrom(item));
+      }
+    });
+    return stored;
+  }
+
+  /** A decision's item: the one single analyze stores, with the sketch learning keeps beside it. */
+  private item(
+    decision: Decision,
+    owner: DecisionOwner,
+    extras?: Map<string, DecisionExtras>,
+  ): Record<string, unknown> {
+    return {
+      ...extras?.get(decision.decision_id),
+      ...decisionItem(decision, owner, Math.floor(parseInstant(decision.created_at) / 1000), this.retentionDays),
+    };
   }
 
   async getMany(decisionIds: string[]): Promise<Map<string, Decision>> {

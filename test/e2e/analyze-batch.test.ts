@@ -1,7 +1,8 @@
 // POST /signals/analyze-batch over the real HTTP path: per-item results in input order, decisions stored exactly as
 // single analyze stores them, whole-batch idempotency (replay, conflict, a replay that restores lost decisions),
 // and the envelope's refusals.
-import { DeleteCommand, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { loseBatchDecisions } from '../support/batch-replay';
 import { useApiWithKey } from '../support/local-api';
 import { call, expectError } from '../support/http';
 
@@ -115,16 +116,17 @@ it('replays the whole batch for the same Idempotency-Key and body, conflicts on 
 it('a replay restores decisions that its first attempt did not get to store, with the same ids and content', async () => {
   const signals = [good(10), good(11)];
   const first = await batch(signals, { 'idempotency-key': 'batch-lost' });
-  // What a crash between claiming the key and writing the decisions leaves: the record without its decisions.
-  // Caused directly in the table, since a Lambda cannot be killed at that instant from a test.
-  for (const item of first.json.data) {
-    await t.api.tables.client.send(
-      new DeleteCommand({
-        TableName: t.api.tables.names.decisions,
-        Key: { pk: `decision#${item.decision.decision_id}` },
-      }),
-    );
-  }
+  const ids = first.json.data.map((item: any) => item.decision.decision_id);
+  // Not yet while the first attempt may still be storing them (received less than 30 s before, not failed): a
+  // decision restored now could be overwritten by it, with any feedback given on it.
+  await loseBatchDecisions(t.api.tables, ids, { failed: false });
+  const early = await batch(signals, { 'idempotency-key': 'batch-lost' });
+  expectError(early, 503, 'SERVICE_UNAVAILABLE');
+  expect(early.headers.get('retry-after')).toBe('2');
+  for (const id of ids)
+    expectError(await call(t.api.baseUrl, 'GET', `/decisions/${id}`, { key: t.key }), 404, 'DECISION_NOT_FOUND');
+  // Once its writes failed, and it said so on the record.
+  await loseBatchDecisions(t.api.tables, ids, { failed: true });
   const replay = await batch(signals, { 'idempotency-key': 'batch-lost' });
   expect(replay.json).toEqual(first.json);
   for (const item of first.json.data) {

@@ -2,7 +2,7 @@
 // key that cannot access an item's workspace (another key of the same partner, or a key whose grant was removed since)
 // answers that item WORKSPACE_NOT_ALLOWED instead of the first caller's decision; a single analyze replay likewise
 // answers 403 rather than the stored decision.
-import { DeleteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { loseBatchDecisions } from '../support/batch-replay';
 import { useApiWithTwoKeys } from '../support/local-api';
 import { call, expectError } from '../support/http';
 
@@ -68,14 +68,8 @@ it('a replay whose first attempt lost a decision it may not see answers that ite
   const signals = [signal('ws_a', 20), signal('ws_shared', 21)];
   const first = await batch(t.keyA, signals, 'sec-replay-3');
   const lostId = first.json.data[0].decision.decision_id;
-  // The first attempt "failed" between claiming the key and writing this decision.
-  const scan = await t.api.tables.client.send(new ScanCommand({ TableName: t.api.tables.names.decisions }));
-  for (const item of scan.Items ?? []) {
-    if (String(item.pk).includes(lostId))
-      await t.api.tables.client.send(
-        new DeleteCommand({ TableName: t.api.tables.names.decisions, Key: { pk: item.pk } }),
-      );
-  }
+  // The first attempt failed between claiming the key and writing this decision.
+  await loseBatchDecisions(t.api.tables, [lostId], { failed: true });
   const replay = await batch(t.keyB, signals, 'sec-replay-3');
   expect(replay.status).toBe(200);
   expect(kinds(replay)).toEqual(['WORKSPACE_NOT_ALLOWED', 'decision']);

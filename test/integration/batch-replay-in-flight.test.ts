@@ -1,0 +1,95 @@
+// A batch replayed while its first attempt may still be storing its decisions (docs/partners.md, "Analyzing in
+// batches"): the first attempt claims its Idempotency-Key, then stores its decisions with unconditional batch writes.
+// A replay that restored a missing decision then could have it overwritten by the first attempt's late write, with any
+// feedback given on it. The use case and the store on DynamoDB Local, at times the test sets.
+import { analyzeBatch } from '../../lambdas/application/analyze-batch';
+import { idempotencyRequest } from '../../lambdas/application/analyze-signal';
+import type { Decision } from '../../lambdas/domain/decision';
+import { RECEIPT_SKEW_MS } from '../../lambdas/domain/timestamps';
+import { validateSignal } from '../../lambdas/http/signal-schema';
+import { DynamoDecisionBatchStore } from '../../lambdas/stores/decision-batch-store';
+import { loseBatchDecisions } from '../support/batch-replay';
+import { partnerWithKey, serviceForFile } from '../support/local-api';
+import { AdminService } from '../../lib/admin';
+import { DynamoAccessStore } from '../../lambdas/stores/access-store';
+
+const world = serviceForFile('batchfly');
+let principal: { outcome: 'allow'; partner_id: string; key_id: string; scopes: ['analyze'] };
+
+beforeAll(async () => {
+  const { tables } = world;
+  const admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions));
+  const { keyId } = await partnerWithKey(admin, 'acme', ['ws_fly']);
+  principal = { outcome: 'allow', partner_id: 'acme', key_id: keyId, scopes: ['analyze'] };
+});
+
+const signals = [
+  { workspace_id: 'ws_fly', source: 'email', subject: 'Checkout is down', body: 'Customers cannot pay since 9:00.' },
+  { workspace_id: 'ws_fly', source: 'email', subject: 'Newsletter', body: 'Our spring offers are here.' },
+];
+
+/** The batch as the route runs it, received at `nowMs`, under Idempotency-Key `key`. */
+const send = (nowMs: number, key: string) => {
+  const deps = world.service.dependencies;
+  return analyzeBatch(
+    signals,
+    principal,
+    {
+      validateSignal: (raw, receivedAtMs) => validateSignal(raw, receivedAtMs),
+      workspaceAccess: deps.workspaceAccess,
+      workspaces: deps.workspaces,
+      store: deps.decisionBatch,
+    },
+    { nowMs, idempotency: idempotencyRequest(key, { signals }) },
+  );
+};
+
+const decisionsOf = (outcome: Awaited<ReturnType<typeof send>>): Decision[] =>
+  'data' in outcome ? outcome.data.flatMap((item) => ('decision' in item ? [item.decision] : [])) : [];
+
+it('restores nothing while the first attempt may still write, and restores it all once that attempt is over', async () => {
+  const t0 = Date.now();
+  const first = await send(t0, 'fly-1');
+  const ids = decisionsOf(first).map((d) => d.decision_id);
+  expect(ids).toHaveLength(2);
+  // The first attempt stopped (or still writes) between claiming the key and storing its decisions.
+  await loseBatchDecisions(world.tables, ids, { failed: false });
+  expect(await send(t0 + RECEIPT_SKEW_MS - 1, 'fly-1')).toEqual({ kind: 'in_flight' });
+  expect(await world.service.dependencies.decisionBatch.getMany(ids)).toEqual(new Map());
+  // Received 30 s or more before: the gateway has ended that attempt, whatever it was doing.
+  const replay = await send(t0 + RECEIPT_SKEW_MS, 'fly-1');
+  expect(replay.kind).toBe('replayed');
+  expect(decisionsOf(replay)).toEqual(decisionsOf(first));
+});
+
+it('answers a decision the first attempt stored after the replay read, as stored, and overwrites nothing', async () => {
+  const { tables } = world;
+  const store = new DynamoDecisionBatchStore(tables.client, tables.names.decisions, 90);
+  const t0 = Date.now();
+  const [decision] = decisionsOf(await send(t0, 'fly-2'));
+  // What the first attempt stored, and a rebuild that differs from it (another container's policy, say).
+  const rebuilt = { ...decision, score: decision.score === 50 ? 51 : 50 };
+  const stored = await store.putNew([rebuilt], principal);
+  expect(stored).toEqual(new Map([[decision.decision_id, decision]]));
+  expect((await store.getMany([decision.decision_id])).get(decision.decision_id)).toEqual(decision);
+});
+
+it('marks the record when its own writes fail, so that a replay restores the decisions at once', async () => {
+  const { tables } = world;
+  const store = new DynamoDecisionBatchStore(tables.client, tables.names.decisions, 90);
+  const t0 = Date.now();
+  const [decision] = decisionsOf(await send(t0, 'fly-3'));
+  const idempotency = idempotencyRequest('fly-4', { signals: ['x'] });
+  // An item past DynamoDB's 400 KB (a sketch of 500,000 bytes): a real refusal of the batch write, after the claim.
+  const other = { ...decision, decision_id: `${decision.decision_id.slice(0, -1)}Z` };
+  await expect(
+    store.saveBatch([other], principal, {
+      items: [{ id: other.decision_id }],
+      createdMs: t0,
+      idempotency,
+      extras: new Map([[other.decision_id, { sketch: new Uint8Array(500_000) }]]),
+    }),
+  ).rejects.toThrow(/size/i);
+  const replay = await store.saveBatch([], principal, { items: [], createdMs: t0 + 1, idempotency });
+  expect(replay).toMatchObject({ kind: 'replayed', failed: true, createdMs: t0 });
+});
