@@ -73,7 +73,22 @@ export class LearningFolder {
       ExpressionAttributeValues: { ':end': end, ':now': nowMs, ':g': model.generation, ':f': model.folded },
       ReturnConsumedCapacity: 'TOTAL',
     });
-    if (model.folding === undefined && !(await this.landed(this.client.send(claim)))) return model.folded;
+    // A takeover claims the fold in turn (its time `fa` moved on the condition that it is the one read), so that the
+    // containers checking after FOLD_TAKEOVER_MS do not all run the same window at once.
+    const takeover = new UpdateCommand({
+      TableName: this.table,
+      Key: { ws, sk: MODEL_KEY },
+      UpdateExpression: 'SET fa = :now',
+      ConditionExpression: `g = :g AND fw = :end AND ${model.foldingAt === undefined ? 'attribute_not_exists(fa)' : 'fa = :at'}`,
+      ExpressionAttributeValues: {
+        ':end': end,
+        ':now': nowMs,
+        ':g': model.generation,
+        ...(model.foldingAt === undefined ? {} : { ':at': model.foldingAt }),
+      },
+      ReturnConsumedCapacity: 'TOTAL',
+    });
+    if (!(await this.landed(this.client.send(model.folding === undefined ? claim : takeover)))) return model.folded;
     const read = await queryEntries(this.client, this.table, ws, model.folded, true, end);
     this.stats.readUnits += read.units;
     const taken = read.entries.filter((e) => e.generation === model.generation);

@@ -102,9 +102,11 @@ export class DynamoWorkspaceStore extends DynamoPolicyStore implements Workspace
     try {
       const deadline = runOutAfter(FOLD_RUN_MS);
       let cut = false;
+      const before = cursor.folded;
       cursor.folded = await this.folder.fold(workspaceId, now, () => (cut ||= deadline()));
-      // Cut short by its deadline: the next check tries again (taking it over once its claim is old enough).
-      if (cut) return;
+      // Cut short by its deadline, or left to another run's claim (the mark did not move): the next check tries
+      // again, taking it over once its claim is old enough (that run may have crashed).
+      if (cut || cursor.folded === before) return;
       cursor.unfolded = 0;
       cursor.oldestUnfolded = undefined;
     } catch {

@@ -19,7 +19,7 @@ import { recordFeedback } from '../../lambdas/application/record-feedback';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
 import { type Service, createService } from '../../lambdas/service';
 import { FOLD_TAKEOVER_MS, LearningFolder } from '../../lambdas/stores/learning-fold';
-import { MODEL_KEY, entryItem } from '../../lambdas/stores/learning-items';
+import { MODEL_KEY, entryItem, getModel } from '../../lambdas/stores/learning-items';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { type TestTables, createTestTables } from '../support/dynamodb';
 import { testSettings } from '../support/local-api';
@@ -339,6 +339,66 @@ it('a fold out of time stops with its claim held, and the run that takes it over
     ['card_declined', 1],
     ['refund', 1],
   ]);
+});
+
+it('a run that takes a fold over claims it in turn: another check within FOLD_TAKEOVER_MS of it leaves the fold alone', async () => {
+  const ws = 'ws_fold_takeover';
+  for (let i = 0; i < 3; i++) await teach(a, await decide(a, ws, i), ['refund', 'card_declined', 'billing'][i]);
+  const later = Date.now() + OVERLAP_MS + 1;
+  /** Out of time once `n` labels have started (a label already written counts, skipped). */
+  const cutAfter = (n: number) => {
+    let starts = 0;
+    return () => ++starts > n;
+  };
+  // A run cut after one label, then a takeover cut after one more: one label left.
+  await new LearningFolder(tables.client, learning).fold(ws, later, cutAfter(1));
+  const takeoverAt = later + FOLD_TAKEOVER_MS;
+  await new LearningFolder(tables.client, learning).fold(ws, takeoverAt, cutAfter(2));
+  expect(await labelsHoldingCounts(ws)).toHaveLength(2);
+  // Another container's check soon after: the fold is the takeover's for FOLD_TAKEOVER_MS, not the first run's claim.
+  const idle = new LearningFolder(tables.client, learning);
+  expect(await idle.fold(ws, takeoverAt + 1)).toBe(0);
+  expect(idle.stats.writeUnits).toBe(0);
+  expect(await labelsHoldingCounts(ws)).toHaveLength(2);
+  // Once that has passed too, the next check finishes it.
+  expect(await new LearningFolder(tables.client, learning).fold(ws, takeoverAt + FOLD_TAKEOVER_MS)).toBe(
+    later - OVERLAP_MS,
+  );
+  expect(await labelsHoldingCounts(ws)).toHaveLength(3);
+});
+
+it("a container that found another run's fold in flight tries again at its next check, and takes it over once that run is gone", async () => {
+  const ws = 'ws_fold_left';
+  const store = a.dependencies.workspaceStore;
+  await teach(a, await decide(a, ws, 1), 'refund');
+  // An import two hours old, not folded (an hour old makes a fold due at a container's next check) ...
+  const old = Date.now() - 2 * 3_600_000;
+  await tables.client.send(
+    new PutCommand({
+      TableName: learning,
+      Item: entryItem(ws, old, 'x.old', 0, {
+        deltas: [{ field: 'category', label: 'billing', docs: 1, total: 1, counts: new Map([['t3', 1]]) }],
+      }),
+    }),
+  );
+  // ... and another container's fold of it claimed just now, that container then stopped.
+  const claim = (at: number) =>
+    tables.client.send(
+      new UpdateCommand({
+        TableName: learning,
+        Key: { ws, sk: MODEL_KEY },
+        UpdateExpression: 'SET fw = :end, fa = :at',
+        ExpressionAttributeValues: { ':end': Date.now() - OVERLAP_MS, ':at': at },
+      }),
+    );
+  await claim(Date.now());
+  const state = await store.loadState(ws);
+  expect((await getModel(tables.client, learning, ws)).folded).toBe(0);
+  // FOLD_TAKEOVER_MS on (the claim's time moved back rather than waited for): the next check takes the fold over.
+  await claim(Date.now() - FOLD_TAKEOVER_MS - 1);
+  await store.refreshState(ws, state);
+  expect((await getModel(tables.client, learning, ws)).folded).toBeGreaterThan(old);
+  expect(await fresh(ws)).toEqual({ refund: 1, billing: 1 });
 });
 
 it("a fold's write units are every write's, its label updates and expiries running at once", async () => {
