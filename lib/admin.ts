@@ -7,6 +7,7 @@ import {
   generateApiKey,
   hashApiKey,
 } from '../lambdas/domain/api-key';
+import { apiKeyPath } from '../lambdas/domain/audit';
 import { newKeyId } from '../lambdas/domain/ids';
 import { parseRfc3339 } from '../lambdas/domain/timestamps';
 import { SCOPES, type Scope } from '../lambdas/contract/routes';
@@ -188,6 +189,10 @@ export class AdminService {
         `--expires-at ${new Date(expiresMs).toISOString()} is not in the future: the key could never be used`,
       );
     }
+    // Checked before anything is written, as the key's audit event would refuse it after its grants.
+    if (input.description !== undefined && apiKeyPath(input.description) !== undefined) {
+      throw new AdminInputError('--description holds an API key: nothing was issued (keys are never stored)');
+    }
     const fields: KeyFields = {
       expires_at: expiresMs === undefined ? undefined : new Date(expiresMs).toISOString(),
       description: input.description,
@@ -229,9 +234,17 @@ export class AdminService {
       rate_limit,
       rate_counter,
     };
-    // Grants first: the key is stored (and usable) only once all of them are.
-    await this.store.grants.addGrants({ key_id: record.key_id, partner_id: partnerId }, workspaces, this.by);
-    await this.store.putKey(record, this.by, retiring);
+    // Grants first: the key is stored (and usable) only once all of them are. When it is not stored after all (a
+    // rotation that lost to a revoke, the key's event refused), its grants go too: held by no key, they would refuse
+    // the workspaces to every other partner, naming a key no listing shows.
+    const owner = { key_id: record.key_id, partner_id: partnerId };
+    await this.store.grants.addGrants(owner, workspaces, this.by);
+    try {
+      await this.store.putKey(record, this.by, retiring);
+    } catch (err) {
+      await this.store.grants.removeGrants(owner, workspaces, this.by).catch(() => undefined);
+      throw err;
+    }
     return {
       key,
       key_id: record.key_id,

@@ -94,7 +94,7 @@ export interface GrantStore {
   foreignHolders(partnerId: string, grants: string[]): Promise<{ grant: string; held: GrantHolder }[]>;
   /** Idempotent; each grant is written with its index entry atomically, and each transaction with its `key.grant` event. */
   addGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<void>;
-  /** Each transaction with its `key.ungrant` event. */
+  /** Each transaction with its `key.ungrant` event; a grant the key does not hold is left out (no write, no event). */
   removeGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<void>;
 }
 

@@ -185,7 +185,25 @@ export class DynamoGrantStore implements GrantStore {
   }
 
   async removeGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<void> {
-    await this.write(owner, grants, 'remove', by);
+    // Only what the key holds, read consistently: a grant it never held is no change, and leaves no event.
+    const held = await this.held(owner.key_id, grants);
+    if (held.length) await this.write(owner, held, 'remove', by);
+  }
+
+  /** Which of `grants` the key holds now: its exact grants' items and its prefix set, read consistently. */
+  private async held(keyId: string, grants: string[]): Promise<string[]> {
+    const unique = [...new Set(grants)];
+    const exact = unique.filter((g) => !isPrefixGrant(g));
+    const [{ items }, prefixes] = await Promise.all([
+      batchGet(
+        this.client,
+        this.tableName,
+        exact.map((g) => grantPk(keyId, g)),
+        true,
+      ),
+      unique.some(isPrefixGrant) ? this.prefixGrants(keyId) : Promise.resolve([]),
+    ]);
+    return unique.filter((g) => (isPrefixGrant(g) ? prefixes.includes(g) : items.has(grantPk(keyId, g))));
   }
 
   /**

@@ -1,7 +1,7 @@
 // The audit log's storage against DynamoDB Local: an event lands with its change or not at all, in the cases the CLI
 // cannot make on demand (a transaction refused by its own condition halfway through a bulk grant, a key revoked
 // during a rotation, another writer's transaction carrying an event), and a bulk grant leaves one event a transaction.
-import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { AuditEventError } from '../../lambdas/domain/audit';
 import { KeyChangedError } from '../../lambdas/domain/ports';
 import { auditEventPut } from '../../lambdas/stores/audit-log';
@@ -58,6 +58,77 @@ it('rotates nothing, and records nothing, when the old key is revoked during the
   ).rejects.toThrow(KeyChangedError);
   expect(await all()).toHaveLength(count);
   expect(await db.store.findKeyById(fresh.key_id)).toBeUndefined();
+});
+
+/**
+ * The items that grant `keyId` anything (exact and prefix grants, their holder items, a prefix set not empty), read
+ * consistently.
+ */
+const grantItemsOf = async (keyId: string) =>
+  (
+    await db.tables.client.send(new ScanCommand({ TableName: db.tables.names.access, ConsistentRead: true }))
+  ).Items!.filter(
+    (i) => String(i.pk).includes(keyId) && i.kind !== 'key' && (i.kind !== 'prefix_grants' || i.prefixes?.size > 0),
+  );
+
+it('a rotation that loses to a revoke leaves no grant of the key it did not issue, and says nothing was rotated', async () => {
+  const key = await db.admin.createKey({ partnerId: 'acme', workspaces: ['acme_lost', 'acme:lost*'] });
+  // Another operator revokes the key at the instant between the rotation reading its grants and storing the new key.
+  const grants = db.store.grants;
+  const read = grants.currentGrants.bind(grants);
+  let newKeyId: string | undefined;
+  const add = grants.addGrants.bind(grants);
+  grants.currentGrants = async (id) => {
+    const out = await read(id);
+    await db.admin.revokeKey(key.key_id);
+    return out;
+  };
+  grants.addGrants = async (owner, list, by) => {
+    newKeyId = owner.key_id;
+    return add(owner, list, by);
+  };
+  try {
+    await expect(db.admin.rotateKey(key.key_id, 60)).rejects.toThrow(KeyChangedError);
+  } finally {
+    grants.currentGrants = read;
+    grants.addGrants = add;
+  }
+  expect(newKeyId).toBeDefined();
+  expect(await grantItemsOf(newKeyId!)).toEqual([]);
+  // Another partner is refused those workspaces for the revoked key, which `key list` shows, not for a key nobody sees.
+  await db.admin.createPartner({ id: 'globex_lost', name: 'Globex' });
+  const refused = await db.admin.createKey({ partnerId: 'globex_lost', workspaces: ['acme_lost'] }).catch(String);
+  expect(refused).toContain(key.key_id);
+  expect(refused).not.toContain(newKeyId);
+});
+
+it('refuses a key whose description holds an API key before writing anything', async () => {
+  const count = (await all()).length;
+  const leaked = (await db.admin.createKey({ partnerId: 'acme', workspaces: ['acme_leak_src'] })).key;
+  const created = (await all()).length;
+  await expect(
+    db.admin.createKey({ partnerId: 'acme', workspaces: ['acme_leak'], description: `replaces ${leaked}` }),
+  ).rejects.toThrow(/--description holds an API key/);
+  expect((await all()).length).toBe(created);
+  expect(created).toBeGreaterThan(count);
+  await db.admin.createPartner({ id: 'globex_leak', name: 'Globex' });
+  await expect(db.admin.createKey({ partnerId: 'globex_leak', workspaces: ['acme_leak'] })).resolves.toBeDefined();
+});
+
+it('ungrants only what the key holds: a grant it never held is no change and leaves no event', async () => {
+  const key = await db.admin.createKey({ partnerId: 'acme', workspaces: ['acme_held', 'acme:held*'] });
+  const count = (await all()).length;
+  await db.admin.ungrant(key.key_id, ['acme_never', 'acme:never*']);
+  expect((await all()).length).toBe(count);
+  await db.admin.ungrant(key.key_id, ['acme_held', 'acme_never', 'acme:held*']);
+  const events = (await all()).slice(0, (await all()).length - count);
+  expect(events.map((e) => [e.action, e.before])).toEqual(
+    expect.arrayContaining([
+      ['key.ungrant', { grants: ['acme_held'] }],
+      ['key.ungrant', { grants: ['acme:held*'] }],
+    ]),
+  );
+  expect(events).toHaveLength(2);
 });
 
 it('records the grants key migrate-grants moves from a version 1 list', async () => {
