@@ -39,7 +39,6 @@ function labelsToLearn(
   workspace: CachedWorkspace,
   known: Map<LearnedField, Set<string>>,
 ): FeedbackFields {
-  if (!workspace.policy.learning) return previous;
   const out: FeedbackFields = {};
   for (const [field, label] of Object.entries(fields) as [LearnedField, string][]) {
     if (previous[field] === label || !pastLimit(known, field, label)) out[field] = label;

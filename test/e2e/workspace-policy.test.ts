@@ -192,7 +192,7 @@ describe('feedback and learning', () => {
     expect(elsewhere.json.category).not.toBe('supplier_invoice');
   });
 
-  it('counts a decision once with its latest feedback (replacement), and learning:false decides as a fresh workspace', async () => {
+  it('counts a decision once with its latest feedback (replacement), and learning:false decides as a fresh workspace while still counting feedback', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await analyze(invoice('ws_off', i))).json.decision_id);
     for (const id of ids)
@@ -205,8 +205,17 @@ describe('feedback and learning', () => {
     const fresh = await analyze(invoice('ws_off', 7));
     expect(fresh.json.category).not.toBe('right_one');
     expect(fresh.json.reasons.some((r: { code: string }) => r.code.startsWith('LEARNED_'))).toBe(false);
+    // Feedback during the pause is kept and counted: each decision moves to its latest label.
+    for (const id of ids) {
+      const given = await call(api.baseUrl, 'POST', `/decisions/${id}/feedback`, {
+        key,
+        body: { category: 'paused_one' },
+      });
+      expect(given.status).toBe(200);
+    }
+    expect((await analyze(invoice('ws_off', 8))).json.category).not.toBe('paused_one');
     await putPolicy('ws_off', { learning: true });
-    expect((await analyze(invoice('ws_off', 7))).json.category).toBe('right_one');
+    expect((await analyze(invoice('ws_off', 7))).json.category).toBe('paused_one');
   });
 
   it('survives a flood of contradictory feedback on one decision without a server error', async () => {
