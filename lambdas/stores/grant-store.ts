@@ -98,10 +98,11 @@ export class DynamoGrantStore implements GrantStore {
    */
   async currentGrants(keyId: string): Promise<string[]> {
     const [listed, prefixes] = await Promise.all([this.listGrants(keyId), this.prefixGrants(keyId)]);
-    const exact = [...new Set(listed.filter((g) => !isPrefixGrant(g)))];
-    const pks = exact.map((g) => grantPk(keyId, g));
-    const { items } = await batchGet(this.client, this.tableName, pks, true);
-    return [...exact.filter((g) => items.has(grantPk(keyId, g))), ...prefixes].sort();
+    const exact = await this.held(
+      keyId,
+      listed.filter((g) => !isPrefixGrant(g)),
+    );
+    return [...exact, ...prefixes].sort();
   }
 
   private async queryHead(
