@@ -6,25 +6,14 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { learningTableOf } from '../../lambdas/contract/settings';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { encodeSketch } from '../../lambdas/domain/learning/sketch';
-import { type Service, createService } from '../../lambdas/service';
 import { LearningFolder } from '../../lambdas/stores/learning-fold';
 import { migrateLearning } from '../../lib/admin/migrate-learning';
-import { type TestTables, createTestTables } from '../support/dynamodb';
-import { testSettings } from '../support/local-api';
+import { serviceForFile, testSettings } from '../support/local-api';
 
-let tables: TestTables;
-let service: Service;
-
-beforeAll(async () => {
-  tables = await createTestTables('migneg');
-  service = createService(testSettings(tables));
-});
-afterAll(async () => {
-  service?.close();
-  await tables?.drop();
-});
+const world = serviceForFile('migneg');
 
 it('moves a count that version 3 summed below 0 as none, and the workspace loads and folds', async () => {
+  const { tables, service } = world;
   const ws = 'ws_below_zero';
   const put = (Item: Record<string, unknown>) =>
     tables.client.send(new PutCommand({ TableName: tables.names.decisions, Item }));

@@ -4,24 +4,13 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { learningTableOf } from '../../lambdas/contract/settings';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
-import { type Service, createService } from '../../lambdas/service';
 import { migrateLearning } from '../../lib/admin/migrate-learning';
-import { type TestTables, createTestTables } from '../support/dynamodb';
-import { testSettings } from '../support/local-api';
+import { serviceForFile, testSettings } from '../support/local-api';
 
-let tables: TestTables;
-let service: Service;
-
-beforeAll(async () => {
-  tables = await createTestTables('migsk');
-  service = createService(testSettings(tables));
-});
-afterAll(async () => {
-  service?.close();
-  await tables?.drop();
-});
+const world = serviceForFile('migsk');
 
 it("moves version 3's count of sender bucket 20, stored as `sk`, with the label's other counts", async () => {
+  const { tables, service } = world;
   const ws = 'ws_sender_20';
   const put = (Item: Record<string, unknown>) =>
     tables.client.send(new PutCommand({ TableName: tables.names.decisions, Item }));
