@@ -39,7 +39,10 @@ export interface ClientOptions {
   baseUrl?: string;
   /** How long one attempt may take before it is abandoned (and retried). Default 30,000 ms. */
   timeoutMs?: number;
-  /** Retries after the first attempt, for 429, 502, 503, 504 and connection failures. Default 3. */
+  /**
+   * Retries after the first attempt, for 429, 502, 503, 504 and connection failures, and for 500 on the calls that
+   * carry an Idempotency-Key (analyze, batch, import). Default 3.
+   */
   maxRetries?: number;
   /** First backoff step; each retry doubles it, with full jitter. Default 500 ms. */
   retryBaseMs?: number;
@@ -84,6 +87,8 @@ interface Answer<T> {
 }
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+/** A 500 is retried only with an Idempotency-Key: the first attempt may have stored what the retry would again. */
+const RETRYABLE_WITH_IDEMPOTENCY_KEY = 500;
 
 class AttemptTimeout extends Error {}
 
@@ -114,7 +119,11 @@ function retryAfterMs(headers: Headers): number | undefined {
 /** The same key for every retry of one request: the caller's, or one made up. */
 const idempotency = (options: IdempotentRequestOptions) => {
   const key = options.idempotencyKey ?? globalThis.crypto.randomUUID();
-  assertHeaderValue('Idempotency-Key', key, 'idempotencyKey');
+  if (key.length > 255 || !IDEMPOTENCY_KEY.test(key)) {
+    throw new TypeError(
+      'idempotencyKey must be 1 to 255 printable ASCII characters, not beginning or ending with a space',
+    );
+  }
   return { 'Idempotency-Key': key };
 };
 
@@ -140,18 +149,22 @@ function samePolicy(stored: Policy, sent: PolicyInput): boolean {
 }
 
 /**
- * Refuses a header value fetch cannot send (a line break, a NUL, a character above U+00FF inside it). fetch throws a
- * TypeError quoting the whole value, which a retry loop would take for a connection failure and keep as the cause
- * of what it throws: for Authorization, the API key in the caller's logs. The message names `option`, never the value.
+ * What a header can carry as given (docs/partners.md: an Idempotency-Key is 1 to 255 printable ASCII characters).
+ * fetch refuses a control character only when it sends, which a retry loop would take for a connection failure, and
+ * trims spaces at either end, which would send another key. Checked up front; a message never repeats the value (for
+ * Authorization, the API key).
  */
-function assertHeaderValue(name: string, value: string, option: string): void {
-  try {
-    new Headers([[name, value]]);
-  } catch {
-    throw new TypeError(
-      `${option} holds a character an HTTP header cannot carry (a line break or a control character)`,
-    );
-  }
+const IDEMPOTENCY_KEY = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+const API_KEY = /^[\x21-\x7e]+$/;
+
+/** Hosts a key may be sent to over plain HTTP: this machine's (local mode). */
+const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** A path segment the URL would not keep as given (`.` and `..` are dot segments, even percent-encoded). */
+function pathSegment(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '') throw new TypeError(`${name} must be a non-empty string`);
+  if (value === '.' || value === '..') throw new TypeError(`${name} "${value}" cannot be sent in a URL path`);
+  return encodeURIComponent(value);
 }
 
 export class SignalAnalysisClient {
@@ -167,9 +180,19 @@ export class SignalAnalysisClient {
 
   constructor(options: ClientOptions) {
     if (!options?.apiKey) throw new TypeError('SignalAnalysisClient needs an apiKey');
-    assertHeaderValue('Authorization', `Bearer ${options.apiKey}`, 'apiKey');
-    this.#apiKey = options.apiKey;
+    // As fetch would send it: without the line break a key read from a file ends with.
+    const apiKey = options.apiKey.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+    if (!API_KEY.test(apiKey)) throw new TypeError('apiKey holds a space, a control character or one outside ASCII');
+    this.#apiKey = apiKey;
     this.baseUrl = (options.baseUrl ?? 'http://127.0.0.1:3000/api/v1').replace(/\/+$/, '');
+    const base = URL.canParse(this.baseUrl) ? new URL(this.baseUrl) : undefined;
+    if (!base || (base.protocol !== 'https:' && base.protocol !== 'http:')) {
+      throw new TypeError('baseUrl must be an https:// URL ending in /api/v1');
+    }
+    // The key would cross the network in clear text: HTTPS only, but for local mode on this machine.
+    if (base.protocol === 'http:' && !LOOPBACK_HOST.test(base.hostname)) {
+      throw new TypeError('baseUrl must use https:// (plain http:// only to this machine, for local mode)');
+    }
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxRetries = options.maxRetries ?? 3;
     this.retryBaseMs = options.retryBaseMs ?? 500;
@@ -218,7 +241,8 @@ export class SignalAnalysisClient {
       workspace_id: params.workspace_id,
       limit: params.limit === undefined ? undefined : String(params.limit),
       starting_after: params.starting_after,
-      priority: Array.isArray(params.priority) ? params.priority.join(',') : params.priority,
+      // No priority given is every priority; `priority=` alone is refused by the service.
+      priority: Array.isArray(params.priority) ? params.priority.join(',') || undefined : params.priority,
       created_after: toTime(params.created_after),
       created_before: toTime(params.created_before),
     };
@@ -268,8 +292,9 @@ export class SignalAnalysisClient {
       // the one sent, one version on. Answered as the first attempt would have been; anything else is a real 412.
       const retried = err instanceof SignalAnalysisError && err.code === 'PRECONDITION_FAILED' && err.attempts > 1;
       if (!retried || ifMatch === undefined) throw err;
-      const stored = await this.getPolicy(workspaceId, options);
-      if (stored.version === ifMatch + 1 && samePolicy(stored, policy)) return stored;
+      // The check reads the policy (the `read` scope): where it cannot, the 412 stands, as the service answered it.
+      const stored = await this.getPolicy(workspaceId, options).catch(() => undefined);
+      if (stored && stored.version === ifMatch + 1 && samePolicy(stored, policy)) return stored;
       throw err;
     }
   }
@@ -301,10 +326,7 @@ export class SignalAnalysisClient {
     call: Omit<Call, 'method' | 'path'>,
   ): Promise<T> {
     let path: string = op.path;
-    for (const [name, value] of Object.entries(ids)) {
-      if (typeof value !== 'string' || value === '') throw new TypeError(`${name} must be a non-empty string`);
-      path = path.replace(`{${name}}`, encodeURIComponent(value));
-    }
+    for (const [name, value] of Object.entries(ids)) path = path.replace(`{${name}}`, pathSegment(name, value));
     return (await this.send<T>({ method: op.method, path, ...call })).body;
   }
 
@@ -387,12 +409,10 @@ export class SignalAnalysisClient {
         response.status === 429 &&
         wait === undefined &&
         (json as ErrorBody | undefined)?.error?.code === 'RATE_LIMITED';
-      if (
-        RETRYABLE_STATUS.has(response.status) &&
-        !neverFits &&
-        attempt <= maxRetries &&
-        (wait ?? 0) <= this.maxRetryAfterMs
-      ) {
+      const retryable =
+        RETRYABLE_STATUS.has(response.status) ||
+        (response.status === RETRYABLE_WITH_IDEMPOTENCY_KEY && headers['Idempotency-Key'] !== undefined);
+      if (retryable && !neverFits && attempt <= maxRetries && (wait ?? 0) <= this.maxRetryAfterMs) {
         await sleep(this.delayMs(attempt, wait), outer);
         continue;
       }

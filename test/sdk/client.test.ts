@@ -128,6 +128,47 @@ it('answers a putPolicy whose first attempt landed but whose answer was lost, wi
   expect(await racer.getPolicy('ws_lost')).toMatchObject({ vip_senders: ['@other.com'], version: 3 });
 });
 
+it('recovers a lost putPolicy answer only where its key may read the policy; otherwise the 412 stands', async () => {
+  // The lost answer is injected in the transport, as above. A key of the `policy` scope alone cannot read the policy
+  // back to see its own write: it gets the service's 412, not a 403 about a scope the caller never asked to use.
+  const { key } = await partnerWithKey(api.admin, 'policy-only', ['ws_policy_only']);
+  const issued = await api.admin.createKey({
+    partnerId: 'policy-only',
+    workspaces: ['ws_policy_only'],
+    scopes: ['policy'],
+  });
+  expect(key).toBeTruthy();
+  let puts = 0;
+  const losing: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (init?.method === 'PUT' && ++puts === 1) {
+      await response.text();
+      throw new TypeError('fetch failed');
+    }
+    return response;
+  };
+  const writer = new SignalAnalysisClient({ apiKey: issued.key, baseUrl: api.baseUrl, fetch: losing, retryBaseMs: 10 });
+  await expect(
+    writer.putPolicy('ws_policy_only', { vip_senders: ['@acme.com'] }, { ifMatch: 0 }),
+  ).rejects.toMatchObject({ status: 412, code: 'PRECONDITION_FAILED' });
+  expect(
+    await new SignalAnalysisClient({ apiKey: key, baseUrl: api.baseUrl }).getPolicy('ws_policy_only'),
+  ).toMatchObject({
+    vip_senders: ['@acme.com'],
+    version: 1,
+  });
+});
+
+it('refuses ids a URL path cannot carry and reads an empty priority list as every priority', async () => {
+  // `.` and `..` are valid workspace ids, but a URL resolves them as dot segments (even percent-encoded): the request
+  // would reach another route.
+  for (const call of [() => client.getPolicy('..'), () => client.forgetModel('.'), () => client.getDecision('..')]) {
+    await expect(call()).rejects.toBeInstanceOf(TypeError);
+  }
+  const page = await client.listDecisions({ workspace_id: 'ws_sdk', limit: 1, priority: [] });
+  expect(page.data.length).toBeGreaterThan(0);
+});
+
 it('gives up on an unreachable service with a connection error after its retries', async () => {
   const closed = createServer();
   await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
@@ -195,6 +236,22 @@ describe('against a server that answers slowly or with 503 (a real socket, scrip
     expect(seen[0].idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
     expect(seen[1].at - seen[0].at).toBeGreaterThanOrEqual(1_000);
     expect(seen[2].at - seen[1].at).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('retries a 500 with the same Idempotency-Key, and a 500 of a call without one not at all', async () => {
+    const failed = { status: 500, body: { error: { code: 'INTERNAL_ERROR', message: 'x', request_id: 'r' } } };
+    script = [() => failed, () => ({ status: 200, body: { decision_id: 'dec_x' } })];
+    const c = new SignalAnalysisClient({ apiKey: 'sas_test_x', baseUrl: base, retryBaseMs: 10 });
+    await expect(c.analyze(signal(11))).resolves.toEqual({ decision_id: 'dec_x' });
+    expect(seen).toHaveLength(2);
+    expect(new Set(seen.map((s) => s.idempotencyKey)).size).toBe(1);
+    seen.length = 0;
+    script = [() => failed];
+    await expect(c.submitFeedback('dec_x', { category: 'billing' })).rejects.toMatchObject({
+      status: 500,
+      attempts: 1,
+    });
+    expect(seen).toHaveLength(1);
   });
 
   it('stops after maxRetries with the last error, typed', async () => {

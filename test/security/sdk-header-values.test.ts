@@ -66,3 +66,37 @@ it('still sends a key read from a file with its trailing newline (fetch trims it
   expect(err).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   expect(requests).toBe(1);
 });
+
+it.each([
+  ['an API key with a control character fetch refuses only when sending', `sas_live_${SECRET}\u0001`, undefined],
+  ['an Idempotency-Key with a control character', `sas_live_${SECRET}`, 'job-1\u0001'],
+])('refuses %s at once, not as a connection failure after every retry', async (_, apiKey, idempotencyKey) => {
+  requests = 0;
+  const err = await outcome(apiKey, idempotencyKey);
+  expect(err).toBeInstanceOf(TypeError);
+  expect(inspect(err, { depth: Infinity })).not.toContain(SECRET);
+  expect(requests).toBe(0);
+});
+
+it('refuses an Idempotency-Key beginning or ending with a space, which fetch would send as another key', async () => {
+  requests = 0;
+  for (const key of [' job-1', 'job-1 ', 'x'.repeat(256)]) {
+    expect(await outcome(`sas_live_${SECRET}`, key)).toBeInstanceOf(TypeError);
+  }
+  expect(requests).toBe(0);
+  // A space inside is a printable ASCII character like any other (docs/partners.md).
+  expect(await outcome(`sas_live_${SECRET}`, 'job 1')).toMatchObject({ status: 401 });
+});
+
+it('sends a key over plain HTTP only to this machine', () => {
+  for (const baseUrl of ['http://api.example.com/api/v1', 'http://10.0.0.7:3000/api/v1', 'ftp://example.com/api/v1']) {
+    expect(() => new SignalAnalysisClient({ apiKey: `sas_live_${SECRET}`, baseUrl })).toThrow(TypeError);
+  }
+  for (const baseUrl of [
+    'https://api.example.com/api/v1',
+    'http://localhost:3000/api/v1',
+    'http://[::1]:3000/api/v1',
+  ]) {
+    expect(() => new SignalAnalysisClient({ apiKey: `sas_live_${SECRET}`, baseUrl })).not.toThrow();
+  }
+});
