@@ -123,14 +123,16 @@ export const ROUTES: readonly RouteDefinition[] = [
     path: `${API_BASE_PATH}/signals/analyze-batch`,
     entry: 'lambdas/analyze-batch/handler.ts',
     scope: 'analyze',
-    // BatchWriteItem of up to 25 decisions; the Idempotency-Key record is one conditional PutItem; a replay reads
-    // the record (GetItem) and its decisions (BatchGetItem).
+    // BatchWriteItem of up to 25 decisions; the Idempotency-Key record is one conditional PutItem, marked failed
+    // (UpdateItem) when the decisions' writes fail; a replay reads the record (GetItem) and its decisions
+    // (BatchGetItem), and puts each one missing on the condition that none is stored (PutItem, GetItem).
     decisions: {
       actions: {
         BatchGetItem: ['decision'],
         BatchWriteItem: ['decision'],
-        PutItem: ['idempotency'],
-        GetItem: ['idempotency', ...LOAD_WORKSPACE.GetItem],
+        PutItem: ['decision', 'idempotency'],
+        UpdateItem: ['idempotency'],
+        GetItem: ['decision', 'idempotency', ...LOAD_WORKSPACE.GetItem],
       },
     },
     learning: LOAD_LEARNING,

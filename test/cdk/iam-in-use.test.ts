@@ -84,6 +84,11 @@ let services: Service[] = [];
 const recorded: Recorded[] = [];
 /** Which function the route-side client's calls belong to: requests go one at a time. */
 let current = '';
+/**
+ * Fails the route side's BatchWriteItem calls while set: the one injected fault (DynamoDB Local never throttles), for
+ * a batch whose decisions were not stored and the replay that stores them.
+ */
+let failBatchWrites = false;
 
 /** A document client that records each call under `fnName()` before sending it. */
 function recordingClient(fnName: () => string): DynamoDBDocumentClient {
@@ -100,6 +105,12 @@ function recordingClient(fnName: () => string): DynamoDBDocumentClient {
     ...rest: unknown[]
   ) => {
     for (const c of callsOf(command.constructor.name, command.input, tableOf)) recorded.push({ fn: fnName(), ...c });
+    if (failBatchWrites && command.constructor.name === 'BatchWriteCommand') {
+      throw Object.assign(new Error('injected: throughput exceeded'), {
+        name: 'ProvisionedThroughputExceededException',
+        $metadata: {},
+      });
+    }
     return send(command, ...rest);
   };
   return client;
@@ -174,6 +185,15 @@ it("makes only DynamoDB calls that each function's role allows, on every route",
       });
       expect(r.status).toBe(200);
     }
+    // A batch whose decisions were not stored: its record is marked failed, and the replay puts them one by one.
+    failBatchWrites = true;
+    const lost = { 'idempotency-key': `iam-batch-lost-${ws}` };
+    const failed = await as('AnalyzeBatch', 'POST', '/signals/analyze-batch', { key, body: batch, headers: lost });
+    failBatchWrites = false;
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect(
+      (await as('AnalyzeBatch', 'POST', '/signals/analyze-batch', { key, body: batch, headers: lost })).status,
+    ).toBe(200);
     const id = first.json.decision_id as string;
     expect((await as('GetDecision', 'GET', `/decisions/${id}`, { key })).status).toBe(200);
     const list = await as('ListDecisions', 'GET', `/decisions?workspace_id=${encodeURIComponent(ws)}&limit=1`, { key });
@@ -256,6 +276,8 @@ it("makes only DynamoDB calls that each function's role allows, on every route",
   expect(seen('PutPolicy', 'PutItem', 'e#')).toBe(true);
   expect(seen('Analyze', 'PutItem', 'idem#')).toBe(true);
   expect(seen('AnalyzeBatch', 'BatchGetItem', 'decision#')).toBe(true);
+  expect(seen('AnalyzeBatch', 'UpdateItem', 'idem#')).toBe(true);
+  expect(seen('AnalyzeBatch', 'PutItem', 'decision#')).toBe(true);
   // The grant check's second path: the key's prefix set known, the exact grant read alone.
   expect(recorded.some((r) => r.action === 'GetItem' && r.keys[0].startsWith('grant#'))).toBe(true);
   expect(seen('Authorizer', 'GetItem', 'partner#')).toBe(true);

@@ -499,10 +499,12 @@ describe('least privilege', () => {
       Analyze: ['GetItem decision#* idem#* policy#* wsmodel#*', 'PutItem decision#* idem#*', 'UpdateItem rate#*'],
       GetDecision: ['GetItem decision#*', 'UpdateItem rate#*'],
       ListDecisions: ['GetItem decision#*', 'UpdateItem rate#*'],
+      // A replay of a batch whose writes failed: the record marked failed, each missing decision put conditionally.
       AnalyzeBatch: [
         'BatchGetItem+BatchWriteItem decision#*',
-        'GetItem idem#* policy#* wsmodel#*',
-        'PutItem idem#*',
+        'GetItem decision#* idem#* policy#* wsmodel#*',
+        'PutItem decision#* idem#*',
+        'UpdateItem idem#*',
         'UpdateItem rate#*',
       ],
       GetPolicy: ['GetItem policy#*', 'UpdateItem rate#*'],
