@@ -14,15 +14,9 @@ import { WorkspaceAdmin, feedbackReportOutput, policyOutput } from '../lib/works
 import { WorkspaceImporter, importFileOutput } from '../lib/admin/workspace-import';
 import { workspaceModel, workspaceModelOutput } from '../lib/admin/workspace-model';
 import { migrateLearning } from '../lib/admin/migrate-learning';
-import { ensureTables } from '../lib/local/provision';
+import { ensureTables, tableNamesOf } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
-import {
-  learningTableOf,
-  parseLocalSettings,
-  parseSettings,
-  parseToolSettings,
-  regionFromEnv,
-} from '../lambdas/contract/settings';
+import { parseLocalSettings, parseSettings, parseToolSettings, regionFromEnv } from '../lambdas/contract/settings';
 import { NotFoundError, SharedGrantError } from '../lambdas/domain/ports';
 import { formatRateLimit } from '../lambdas/domain/rate-limit';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
@@ -342,8 +336,7 @@ async function main(argv: string[]): Promise<number> {
       const settings = parseSettings(process.env);
       const db = await openLocalDatabase({ port: local.dynamodbPort, dataDir: local.dataDir, region: settings.region });
       stopDb = db.stop;
-      ({ accessTableName: access, decisionsTableName: decisions } = settings);
-      learning = learningTableOf(settings);
+      ({ access, decisions, learning } = tableNamesOf(settings));
       client = createDocumentClient({ ...db.clientOptions, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS });
       await ensureTables(client, { access, decisions, learning });
     }

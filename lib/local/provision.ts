@@ -13,15 +13,24 @@ import {
   type TableDefinition,
   createTableInput,
 } from '../../lambdas/contract/tables';
+import { type Settings, learningTableOf } from '../../lambdas/contract/settings';
 import { backfillDecisionListPartitions } from '../../lambdas/stores/decision-list-backfill';
 import { AGAIN, retrying } from '../../lambdas/stores/retry';
 
 export interface TableNames {
   access: string;
   decisions: string;
-  /** Absent: the decisions table's name + `-learning` (learningTableOf in settings.ts). */
-  learning?: string;
+  learning: string;
 }
+
+/** The tables the service reads under these settings: what local mode and the admin CLI create. */
+export const tableNamesOf = (
+  settings: Pick<Settings, 'accessTableName' | 'decisionsTableName' | 'learningTableName'>,
+): TableNames => ({
+  access: settings.accessTableName,
+  decisions: settings.decisionsTableName,
+  learning: learningTableOf(settings),
+});
 
 export const tableNamesWithPrefix = (prefix: string): TableNames => ({
   access: `${prefix}access`,
@@ -114,5 +123,5 @@ async function ensureTable(client: DynamoDBDocumentClient, def: TableDefinition,
 export async function ensureTables(client: DynamoDBDocumentClient, names: TableNames): Promise<void> {
   await ensureTable(client, ACCESS_TABLE, names.access);
   await ensureTable(client, DECISIONS_TABLE, names.decisions);
-  await ensureTable(client, LEARNING_TABLE, names.learning ?? `${names.decisions}-learning`);
+  await ensureTable(client, LEARNING_TABLE, names.learning);
 }

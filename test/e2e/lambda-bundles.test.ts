@@ -49,7 +49,7 @@ function functionEnvironment(tables: TestTables, home: string): NodeJS.ProcessEn
     ...lambdaEnvironment({
       accessTableName: tables.names.access,
       decisionsTableName: tables.names.decisions,
-      learningTableName: tables.names.learning!,
+      learningTableName: tables.names.learning,
       authCacheTtlSeconds: 30,
       decisionRetentionDays: 90,
       logLevel: 'INFO',

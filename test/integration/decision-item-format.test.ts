@@ -72,7 +72,7 @@ async function expectReadsAsIs(client: typeof tables.client, table: string, expe
   expect(JSON.stringify(got)).toBe(JSON.stringify(expected));
   const many = await new DynamoDecisionBatchStore(client, table, 90).getMany([id]);
   expect(JSON.stringify(many.get(id))).toBe(JSON.stringify(expected));
-  const target = await new DynamoFeedbackStore(client, table, tables.names.learning!).getTarget(id);
+  const target = await new DynamoFeedbackStore(client, table, tables.names.learning).getTarget(id);
   expect(JSON.stringify(target?.decision)).toBe(JSON.stringify(expected));
   expect(await new DynamoDecisionListStore(client, table).workspaceOf(id)).toBe(expected.workspace_id);
 }
@@ -131,7 +131,7 @@ describe('a decision item', () => {
   });
 
   it('of either format takes feedback, and still reads the same after it', async () => {
-    const feedback = new DynamoFeedbackStore(tables.client, tables.names.decisions, tables.names.learning!);
+    const feedback = new DynamoFeedbackStore(tables.client, tables.names.decisions, tables.names.learning);
     for (const d of [old, fresh]) {
       const target = (await feedback.getTarget(d.decision_id))!;
       expect(target.sketch).toBeDefined();

@@ -81,7 +81,7 @@ describe('the decision_list index', () => {
       // The decision's own put lands in the index (it is listed).
       expect(indexUnits.filter((c) => c.command === 'PutItemCommand').map((c) => c.units)).toEqual([1]);
       indexUnits.length = 0;
-      const feedback = new DynamoFeedbackStore(client, world.tables.names.decisions, world.tables.names.learning!);
+      const feedback = new DynamoFeedbackStore(client, world.tables.names.decisions, world.tables.names.learning);
       await giveFeedback(feedback, ws, decision.decision_id, { category: 'billing', priority: 'high' });
       await giveFeedback(feedback, ws, decision.decision_id, { category: 'refund' });
       const decisionUpdates = indexUnits.filter(
@@ -103,7 +103,7 @@ describe('the decision_list index', () => {
     const feedback = new DynamoFeedbackStore(
       world.service.dependencies.client,
       world.tables.names.decisions,
-      world.tables.names.learning!,
+      world.tables.names.learning,
     );
     await giveFeedback(feedback, ws, made[1].decision_id, { category: 'refund' });
     const list = new DynamoDecisionListStore(world.service.dependencies.client, world.tables.names.decisions);
@@ -167,7 +167,7 @@ describe('the decision_list index', () => {
       });
       expect(before.decisions).toEqual(expected);
       // Local mode's upgrade: adds decisions_by_priority, gives old decisions their partition, drops decision_list.
-      await ensureTables(client, { access: `${name}-access`, decisions: name });
+      await ensureTables(client, { access: `${name}-access`, decisions: name, learning: `${name}-learning` });
       const after = new DynamoDecisionListStore(client, name);
       expect(await after.list({ workspaceId: ws, limit: 10, nowMs: Date.now(), priorities: [priority] })).toEqual({
         decisions: expected,

@@ -73,7 +73,7 @@ describe('a decision', () => {
     const target = await new DynamoFeedbackStore(
       tables.client,
       tables.names.decisions,
-      tables.names.learning!,
+      tables.names.learning,
     ).getTarget(decision.decision_id);
     expect(target?.decision).toEqual(decision);
   });
@@ -89,7 +89,7 @@ describe('a decision', () => {
 });
 
 describe('a policy', () => {
-  const workspaces = () => new DynamoWorkspaceStore(tables.client, tables.names.decisions, tables.names.learning!);
+  const workspaces = () => new DynamoWorkspaceStore(tables.client, tables.names.decisions, tables.names.learning);
 
   it('keeps every setting through PUT, GET and a workspace load', async () => {
     const put = await workspaces().putPolicy('ws_policy', SAMPLE_POLICY, undefined, new Date().toISOString(), {

@@ -39,7 +39,7 @@ export async function startFaultRun(label = 'faults', faultScale = 1, containers
       settings,
       containers: services,
       checkClient: tables.client,
-      tableName: tables.names.learning!,
+      tableName: tables.names.learning,
       apiKey: key,
       faultScale,
     },
