@@ -6,7 +6,7 @@ import { IN_MEMORY, JavaMissingError } from '../lib/local/dynamodb-local';
 import { startEmbeddedDatabase } from '../lib/local/embedded-database';
 import { watchLaunchers } from '../lib/local/parent-watch';
 import { DOCS_PATH, docsPages } from '../lib/local/docs-pages';
-import { ensureTables } from '../lib/local/provision';
+import { ensureTables, tableNamesOf } from '../lib/local/provision';
 import { startLocalServer } from '../lib/local/server';
 import { type Settings, SettingsError, parseLocalSettings, parseSettings } from '../lambdas/contract/settings';
 import { createService } from '../lambdas/service';
@@ -61,7 +61,11 @@ async function main() {
   // Node 20 runs the SDK fine; its upgrade notice would only clutter the console here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
 
+  // Until the database is up, stopping is exiting: process.exit runs the 'exit' handler that kills the JVM, which a
+  // death by the signal itself would not. So the handlers are there before the JVM is spawned.
   let stop: (code: number) => Promise<void> = (code) => process.exit(code);
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
   const db = await startEmbeddedDatabase({
     port: local.dynamodbPort,
     dataDir,
@@ -89,8 +93,6 @@ async function main() {
     await db.stop();
     process.exit(code);
   };
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
   watchLaunchers(() => void stop(0));
 
   try {
@@ -99,7 +101,8 @@ async function main() {
     const client = createDocumentClient({ ...db.clientOptions, requestTimeoutMs: 30_000 });
     let demo: Awaited<ReturnType<typeof seedDemo>>;
     try {
-      await ensureTables(client, { access: settings.accessTableName, decisions: settings.decisionsTableName });
+      // The names the service reads, LEARNING_TABLE_NAME's included (settings.ts).
+      await ensureTables(client, tableNamesOf(settings));
       demo = await seedDemo(
         new AdminService(new DynamoAccessStore(client, settings.accessTableName, settings.decisionsTableName)),
       );

@@ -1,7 +1,7 @@
 // A `kill -9` of local mode leaves its DynamoDB Local running on the data directory (its parent is gone, it is not).
 // A restart on the same directory must not open the data a second time: it stops that leftover and serves the same
 // data with one database; and while a local mode runs, another start on its directory is refused, naming it.
-import { type ChildProcess, execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -115,4 +115,32 @@ it('after kill -9, a restart stops the leftover database and serves the same dat
   const deadline = Date.now() + 20_000;
   while (databasesOn(dataDir).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   expect(databasesOn(dataDir)).toEqual([]);
+});
+
+it('a SIGTERM while local mode is still starting stops the database it spawned too', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sas-early-stop-'));
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'bin/local.ts'], {
+    cwd: repo,
+    env: { ...process.env, PORT: '0', LOCAL_DYNAMODB_PORT: '0', LOCAL_DATA_DIR: dir },
+    stdio: 'ignore',
+    detached: true,
+  });
+  started.push(child);
+  const exited = new Promise((done) => child.once('exit', done));
+  try {
+    // As soon as the JVM exists, long before it answers and local mode is ready.
+    const deadline = Date.now() + 60_000;
+    while (databasesOn(dir).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const jvm = databasesOn(dir);
+    expect(jvm).toHaveLength(1);
+    jvms.push(...jvm);
+    child.kill('SIGTERM');
+    await exited;
+    const gone = Date.now() + 20_000;
+    // Read from /proc/<pid>/cmdline, which a killed process not yet reaped no longer has.
+    while (databasesOn(dir).length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
+    expect(databasesOn(dir)).toEqual([]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
