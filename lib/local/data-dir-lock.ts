@@ -4,7 +4,7 @@
 // names (or any other) is DynamoDB Local on this very -dbPath and ours, and stops it before starting its own. A
 // database it cannot stop, or a local mode still running, is named and the start refused: two JVMs never open one
 // directory's files (DynamoDB Local's SQLite files are not made for two writers, and each would serve its own view).
-import { readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { linkSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writePrivateFileExclusive } from './credentials';
 import { sleep } from '../../lambdas/stores/retry';
@@ -199,12 +199,24 @@ export async function lockDataDir(dataDir: string, log: (line: string) => void):
         );
       }
     }
-    // Take the stale lock over: remove it, then create ours exclusively, so two starts cannot both win.
+    // Take the stale lock over: move it aside, and only if it is still the one read above (another start may have
+    // taken it over meanwhile and written its own) remove it; then create ours exclusively, so two starts cannot both
+    // win. Another's lock is put back (a link never replaces a file) and the next attempt names its owner.
+    const aside = `${file}.${process.pid}.stale`;
     try {
-      unlinkSync(file);
+      renameSync(file, aside);
     } catch {
-      // another start removed it first; the exclusive create decides
+      continue; // another start removed it first; the exclusive create decides
     }
+    const moved = readLock(aside);
+    if (moved && !(held && moved.pid === held.pid && moved.startedAt === held.startedAt)) {
+      try {
+        linkSync(aside, file);
+      } catch {
+        // a lock was created meanwhile: that one decides
+      }
+    }
+    rmSync(aside, { force: true });
   }
 
   let current = mine;
