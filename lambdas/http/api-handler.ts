@@ -250,7 +250,12 @@ export function apiHandler(
       const requestId = requestIdOf(request.event);
       if (error.status >= 500) {
         telemetry.count('serverErrors', error.code);
-        logger.error('request failed', { code: error.code, error: describeError(request.error) });
+        // Named here too: local mode serves requests at once through one logger, whose appended keys they share.
+        logger.error('request failed', {
+          request_id: requestId,
+          code: error.code,
+          error: describeError(request.error),
+        });
       }
       request.response = errorResponse(error, requestId);
       if (request.context.rateLimitHeaders)

@@ -54,3 +54,24 @@ it('answers 500 INTERNAL_ERROR and logs the error name, stack frames and request
   expect(all).not.toContain('merger');
   expect(all).not.toContain(key.slice(9));
 });
+
+it('logs each failed request under its own request id when several run at once (local mode shares one logger)', async () => {
+  const replies = await Promise.all(
+    Array.from({ length: 8 }, (_, i) =>
+      call(api.baseUrl, 'POST', '/signals/analyze', {
+        key,
+        body: { workspace_id: 'ws_a', source: 'task', subject: `Renew certificate ${i}` },
+      }),
+    ),
+  );
+  const logged = written
+    .flatMap((chunk) => chunk.split('\n'))
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as { message?: string; request_id?: string })
+    .filter((l) => l.message === 'request failed')
+    .map((l) => l.request_id);
+  for (const reply of replies) {
+    expectError(reply, 500, 'INTERNAL_ERROR');
+    expect(logged).toContain(reply.headers.get('x-request-id'));
+  }
+});
