@@ -71,6 +71,22 @@ function fractionContext(app: App, key: FractionContextKey): number {
   return value;
 }
 
+/**
+ * The origin secret's version to deploy (`-c edgeSecretVersionId=`, the VersionId `put-secret-value` prints): a
+ * reference without one is never read again by CloudFormation, so a rotated value would reach no resource.
+ */
+function secretVersionContext(app: App): string | undefined {
+  const raw: unknown = app.node.tryGetContext('edgeSecretVersionId');
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const value = typeof raw === 'string' ? raw.trim() : '';
+  if (!/^[A-Za-z0-9-]{32,64}$/.test(value)) {
+    throw new Error(
+      `context edgeSecretVersionId must be a secret's VersionId (32 to 64 of A-Z a-z 0-9 -), got ${JSON.stringify(raw)}`,
+    );
+  }
+  return value;
+}
+
 /** A KMS key ARN (a log group takes a key ARN, not an alias or a bare key id); absent or empty means none. */
 function kmsKeyArnContext(app: App, key: string): string | undefined {
   const raw: unknown = app.node.tryGetContext(key);
@@ -129,7 +145,7 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
   if (edgeProtection) {
     const region = String(app.node.tryGetContext('region') ?? process.env.CDK_DEFAULT_REGION ?? EDGE_FIREWALL_REGION);
     env = { account: process.env.CDK_DEFAULT_ACCOUNT, region };
-    edge = { ipRateLimit: intContext(app, 'edgeIpRateLimit') };
+    edge = { ipRateLimit: intContext(app, 'edgeIpRateLimit'), secretVersionId: secretVersionContext(app) };
     if (region !== EDGE_FIREWALL_REGION) {
       edgeFirewall = new EdgeFirewallStack(app, `${stackNameFor(stage)}-edge-firewall`, {
         description: `Signal Analysis Service (${stage}): the WAF web ACL in front of its CloudFront distribution`,

@@ -18,6 +18,7 @@ import {
   acknowledgeEdgeFindings,
   createEdgeDistribution,
   createEdgeOriginSecret,
+  edgeOriginSecretValue,
   createEdgeWebAcl,
 } from './stack/edge';
 import { createEdgeBypassAlarm, createEdgeOrigin } from './stack/edge-origin';
@@ -56,7 +57,8 @@ export interface SignalAnalysisStackProps extends StackProps {
    * Edge protection (context `edgeProtection`): CloudFront and a WAF web ACL in front of the API. Without
    * `webAclArn` the web ACL is made in this stack, which must then be in us-east-1.
    */
-  edge?: { ipRateLimit: number; webAclArn?: string };
+  /** secretVersionId: the origin secret's version both CloudFront and the Lambdas read (a rotation; deploy.md). */
+  edge?: { ipRateLimit: number; webAclArn?: string; secretVersionId?: string };
 }
 
 export class SignalAnalysisStack extends Stack {
@@ -88,6 +90,8 @@ export class SignalAnalysisStack extends Stack {
     this.learningTable = tables.learning;
 
     const edgeSecret = props.edge ? createEdgeOriginSecret(this) : undefined;
+    // One reference for CloudFront's header and the Lambdas' setting, so that one deploy changes both.
+    const edgeSecretValue = edgeSecret && edgeOriginSecretValue(edgeSecret, props.edge?.secretVersionId);
     const functions = new FunctionFactory(this, {
       logRetention,
       logsKey: this.logsKey,
@@ -117,7 +121,7 @@ export class SignalAnalysisStack extends Stack {
       logRetention,
       logsKey: this.logsKey,
       removalPolicy,
-      edgeOriginSecret: edgeSecret?.secretValue.unsafeUnwrap(),
+      edgeOriginSecret: edgeSecretValue,
       disableExecuteApiEndpoint: props.edge ? true : undefined,
     });
     this.functions = functions.functions;
@@ -134,12 +138,12 @@ export class SignalAnalysisStack extends Stack {
         description: 'Base URL of the API (routes are under it)',
       });
     }
-    if (props.edge && edgeSecret) {
+    if (props.edge && edgeSecret && edgeSecretValue) {
       const webAclArn = props.edge.webAclArn ?? createEdgeWebAcl(this, props.edge).attrArn;
       const origin = createEdgeOrigin(this, { api: this.api, stage: api.stage });
       const distribution = createEdgeDistribution(this, {
         originDomainName: origin.domainName,
-        secret: edgeSecret,
+        originSecret: edgeSecretValue,
         webAclArn,
       });
       createEdgeBypassAlarm(this, { accessLogs: api.accessLogs, topic: this.alarmTopic });

@@ -3,7 +3,7 @@
 // so that a request sent to the HTTP API's own URL is refused with 403 FORBIDDEN. Off by default.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, SecretValue, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   CachePolicy,
@@ -121,10 +121,19 @@ export function createEdgeOriginSecret(scope: Construct): Secret {
   });
 }
 
+/**
+ * The secret's value as a dynamic reference, of `versionId` when given. CloudFormation resolves a reference again
+ * only when its text changes: a version in it is what makes a deploy after `put-secret-value` hand on the new value.
+ */
+export function edgeOriginSecretValue(secret: Secret, versionId: string | undefined): string {
+  return SecretValue.secretsManager(secret.secretArn, { versionId }).unsafeUnwrap();
+}
+
 export interface EdgeDistributionProps {
   /** The API's custom domain for CloudFront (edge-origin.ts): its default execute-api endpoint is disabled. */
   originDomainName: string;
-  secret: Secret;
+  /** The origin header's value (edgeOriginSecretValue). */
+  originSecret: string;
   webAclArn: string;
 }
 
@@ -141,7 +150,7 @@ export function createEdgeDistribution(scope: Construct, props: EdgeDistribution
       origin: new HttpOrigin(props.originDomainName, {
         protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
         originSslProtocols: [OriginSslPolicy.TLS_V1_2],
-        customHeaders: { [EDGE_ORIGIN_HEADER]: props.secret.secretValue.unsafeUnwrap() },
+        customHeaders: { [EDGE_ORIGIN_HEADER]: props.originSecret },
       }),
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
       allowedMethods: AllowedMethods.ALLOW_ALL,

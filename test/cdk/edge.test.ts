@@ -33,10 +33,12 @@ function build(context: Record<string, unknown>, validate = true): BuiltApp & { 
 const resources = (t: Template, type: string): [string, Json][] =>
   Object.entries(t.toJSON().Resources).filter(([, r]: [string, Json]) => r.Type === type) as [string, Json][];
 
-/** The secret's dynamic reference: the value itself is in no template. */
-const secretReference = (secretId: string) => ({
-  'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']],
+/** The secret's dynamic reference, of a version when one is deployed: the value itself is in no template. */
+const secretReference = (secretId: string, versionId = '') => ({
+  'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, `:SecretString:::${versionId}}}`]],
 });
+/** The VersionId of a rotated secret, as `-c edgeSecretVersionId=` gives it (deploy.md). */
+const ROTATED = 'EXAMPLE1-90ab-cdef-fedc-ba987EXAMPLE';
 
 let elsewhere: BuiltApp & { outdir: string };
 let useast1: BuiltApp & { outdir: string };
@@ -44,7 +46,13 @@ let off: BuiltApp & { outdir: string };
 
 beforeAll(() => {
   elsewhere = build({ stage: 'dev', edgeProtection: 'true', region: 'eu-west-1' });
-  useast1 = build({ stage: 'prod', edgeProtection: true, region: 'us-east-1', edgeIpRateLimit: '1200' });
+  useast1 = build({
+    stage: 'prod',
+    edgeProtection: true,
+    region: 'us-east-1',
+    edgeIpRateLimit: '1200',
+    edgeSecretVersionId: ROTATED,
+  });
   // Off is the stack nag.test.ts and control-tower.test.ts validate: about 13 s not spent twice.
   off = build({ stage: 'dev' }, false);
 });
@@ -68,9 +76,9 @@ describe('edge protection off (the default)', () => {
 });
 
 describe.each([
-  ['in another region: a second stack in us-east-1 holds the web ACL', () => elsewhere, 6_000],
-  ['in us-east-1: one stack', () => useast1, 1_200],
-])('edge protection on, API %s', (_name, get, rateLimit) => {
+  ['in another region: a second stack in us-east-1 holds the web ACL', () => elsewhere, 6_000, undefined],
+  ['in us-east-1: one stack, after a rotation of the secret', () => useast1, 1_200, ROTATED],
+])('edge protection on, API %s', (_name, get, rateLimit, secretVersion) => {
   let built: BuiltApp;
   let api: Template;
   let acl: Template;
@@ -144,7 +152,7 @@ describe.each([
     expect(config.Origins).toHaveLength(1);
     expect(config.Origins[0]).toMatchObject({
       CustomOriginConfig: { OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] },
-      OriginCustomHeaders: [{ HeaderName: EDGE_ORIGIN_HEADER, HeaderValue: secretReference(secretId) }],
+      OriginCustomHeaders: [{ HeaderName: EDGE_ORIGIN_HEADER, HeaderValue: secretReference(secretId, secretVersion) }],
     });
     // The origin is the API's custom domain, named by a deployment parameter (edge-origin.ts).
     expect(config.Origins[0].DomainName).toEqual({ Ref: EDGE_ORIGIN_PARAMETERS.domainName });
@@ -218,7 +226,8 @@ describe.each([
       .filter(([, fn]) => {
         const props = api.toJSON().Resources[built.stack.getLogicalId(fn.node.defaultChild as never)].Properties;
         const value = props.Environment.Variables[ENV.edgeOriginSecret];
-        if (value !== undefined) expect(value).toEqual(secretReference(secretId));
+        // The same version as CloudFront's: one deploy hands a rotated value to both.
+        if (value !== undefined) expect(value).toEqual(secretReference(secretId, secretVersion));
         return value !== undefined;
       })
       .map(([name]) => name);
@@ -252,4 +261,14 @@ describe('what edge protection costs (bin/bench/cost-model.ts)', () => {
     expect(edge).toEqual({ cloudfront: 1.0, waf: 0.6, fixedPerMonth: 8 });
     expect(edgeCostPerMillionAt(edge, 10)).toBeCloseTo(2.4, 10);
   });
+});
+
+it('refuses an origin secret version that is no VersionId', () => {
+  expect(() =>
+    buildApp({
+      context: { edgeProtection: true, edgeSecretVersionId: 'AWSCURRENT' },
+      outdir: newOutdir(),
+      bundle: false,
+    }),
+  ).toThrow(/edgeSecretVersionId/);
 });
