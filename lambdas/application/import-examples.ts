@@ -6,12 +6,12 @@ import type { ErrorDetail } from '../contract/errors';
 import { labelDeltas } from '../domain/learning/label-delta';
 import type { LearnedField } from '../domain/learning/model';
 import { sketchSignal } from '../domain/learning/sketch';
-import type { CachedWorkspace, WorkspaceCache } from '../domain/learning/workspace-cache';
+import type { WorkspaceCache } from '../domain/learning/workspace-cache';
 import type { AuditEntry, ModelWriteStore } from '../domain/learning/model-writes';
 import { type FeedbackFields, ModelBusyError } from '../domain/ports';
 import { AGAIN, type RetryPolicy, RetriesExhausted, retrying } from '../domain/retry';
 import { applyOwnEntry } from './model-learning';
-import { LABEL_LIMIT_MESSAGE, labelsPerField, pastLimit } from './record-feedback';
+import { type AllowedLabels, LABEL_LIMIT_MESSAGE, allowedLabels, pastLimit } from './record-feedback';
 
 /** Resets during one import are rare: three attempts, as before, now with a wait between them. */
 const RESET_RETRY: RetryPolicy = { attempts: 3, baseMs: 10, capMs: 40, budgetMs: 2_000 };
@@ -31,7 +31,7 @@ export type ImportOutcome = { kind: 'imported' | 'replayed'; answer: ImportAnswe
 
 export interface ImportDeps {
   workspaces: Pick<WorkspaceCache, 'get' | 'peek' | 'invalidate'>;
-  store: Pick<ModelWriteStore, 'applyImport'>;
+  store: Pick<ModelWriteStore, 'applyImport' | 'admitLabels'>;
 }
 
 export interface ImportOptions {
@@ -62,18 +62,14 @@ export interface ValidExample {
 function withinLimits(
   answer: ImportAnswer,
   valid: ValidExample[],
-  workspace: CachedWorkspace,
+  allowed: AllowedLabels,
   itemDetails: NonNullable<ImportOptions['itemDetails']>,
 ) {
-  const known = labelsPerField(workspace);
   const data = [...answer.data];
   const kept = valid.filter((example) => {
     const named = Object.entries(example.labels) as [LearnedField, string][];
-    const past = named.find(([field, label]) => pastLimit(known, field, label));
-    if (!past) {
-      for (const [field, label] of named) known.set(field, (known.get(field) ?? new Set()).add(label));
-      return true;
-    }
+    const past = named.find(([field, label]) => pastLimit(allowed, field, label));
+    if (!past) return true;
     const message = LABEL_LIMIT_MESSAGE;
     if (example.index !== undefined)
       data[example.index] = {
@@ -101,12 +97,11 @@ export async function learnExamples(
   const attempt = async (): Promise<ImportOutcome | typeof AGAIN> => {
     const workspace = await deps.workspaces.get(workspaceId);
     const generation = workspace.state.generation ?? 0;
-    const { answer, kept } = withinLimits(
-      validated,
-      valid,
-      workspace,
-      options.itemDetails ?? ((_, details) => details),
-    );
+    // Labels are admitted in the examples' order; one admitted for an example refused for another field's label
+    // stays learned without counts (it takes a place, as a label whose counts moved away does).
+    const named = valid.flatMap((example) => Object.entries(example.labels) as [LearnedField, string][]);
+    const allowed = await allowedLabels(named, workspaceId, workspace, deps.store);
+    const { answer, kept } = withinLimits(validated, valid, allowed, options.itemDetails ?? ((_, details) => details));
     const deltas = labelDeltas(kept.map((v) => ({ sketch: sketchSignal(workspace.key, v.signal), labels: v.labels })));
     const result = await deps.store.applyImport({
       workspaceId,

@@ -3,6 +3,7 @@
 // learns at most MAX_LABELS labels per field; feedback naming a new label past that is refused, as an import's example
 // is (docs/partners.md, "Importing your history, and forgetting it").
 import { type LearnedField, MAX_LABELS } from '../domain/learning/model';
+import type { LabelAdmission } from '../domain/learning/model-writes';
 import type { CachedWorkspace } from '../domain/learning/workspace-cache';
 import type { FeedbackFields, FeedbackRecorded, FeedbackStore, FeedbackTarget } from '../domain/ports';
 import { AGAIN, RetriesExhausted, retrying } from '../domain/retry';
@@ -24,24 +25,48 @@ export function labelsPerField(workspace: CachedWorkspace): Map<LearnedField, Se
   return out;
 }
 
-/** Whether `label` would be a new label of `field` in a model whose fields already hold MAX_LABELS. */
-export const pastLimit = (known: Map<LearnedField, Set<string>>, field: LearnedField, label: string): boolean =>
-  !known.get(field)?.has(label) && (known.get(field)?.size ?? 0) >= MAX_LABELS;
+/**
+ * The labels a workspace may learn: those its cached model holds, and of the others named, those the store admits
+ * within MAX_LABELS. The store decides across every container and request at once; a cached model may be
+ * WORKSPACE_CACHE_TTL_SECONDS old, and requests run side by side.
+ */
+export interface AllowedLabels {
+  known: Map<LearnedField, Set<string>>;
+  admitted: Map<LearnedField, Set<string>>;
+}
+
+export async function allowedLabels(
+  named: Iterable<[LearnedField, string]>,
+  workspaceId: string,
+  workspace: CachedWorkspace,
+  store: LabelAdmission,
+): Promise<AllowedLabels> {
+  const known = labelsPerField(workspace);
+  const wanted = new Map<LearnedField, string[]>();
+  for (const [field, label] of named) {
+    if (!known.get(field)?.has(label)) wanted.set(field, [...(wanted.get(field) ?? []), label]);
+  }
+  const generation = workspace.state.generation ?? 0;
+  const admitted = new Map<LearnedField, Set<string>>();
+  for (const [field, labels] of wanted) {
+    admitted.set(field, await store.admitLabels(workspaceId, generation, field, known.get(field) ?? new Set(), labels));
+  }
+  return { known, admitted };
+}
+
+/** Whether `label` would be a new label of `field` past MAX_LABELS. */
+export const pastLimit = (allowed: AllowedLabels, field: LearnedField, label: string): boolean =>
+  !allowed.known.get(field)?.has(label) && !allowed.admitted.get(field)?.has(label);
 
 /**
  * The labels a decision counts in the model after this feedback, `known` being the model's labels per field. A label
  * past the limit was refused before the first attempt; one a retry meets (another feedback changed the decision
  * meanwhile) is left out, not refused.
  */
-function labelsToLearn(
-  fields: FeedbackFields,
-  previous: FeedbackFields,
-  workspace: CachedWorkspace,
-  known: Map<LearnedField, Set<string>>,
-): FeedbackFields {
+function labelsToLearn(fields: FeedbackFields, previous: FeedbackFields, allowed: AllowedLabels): FeedbackFields {
   const out: FeedbackFields = {};
   for (const [field, label] of Object.entries(fields) as [LearnedField, string][]) {
-    if (previous[field] === label || !pastLimit(known, field, label)) out[field] = label;
+    if (previous[field] === label || !pastLimit(allowed, field, label)) out[field] = label;
   }
   return out;
 }
@@ -59,10 +84,11 @@ export async function recordFeedback(
   const current = (t: FeedbackTarget): FeedbackTarget =>
     t.learnedGeneration === generation ? t : { ...t, learned: {} };
   let target = current(first);
-  const known = labelsPerField(workspace);
-  const past = (Object.entries(fields) as [LearnedField, string][]).filter(
-    ([field, label]) => target.learned[field] !== label && pastLimit(known, field, label),
+  const named = (Object.entries(fields) as [LearnedField, string][]).filter(
+    ([field, label]) => target.learned[field] !== label,
   );
+  const allowed = await allowedLabels(named, first.decision.workspace_id, workspace, store);
+  const past = named.filter(([field, label]) => pastLimit(allowed, field, label));
   if (past.length) return { kind: 'past_limit', fields: past.map(([field]) => field) };
   // Concurrent feedback on one decision: the loser re-reads the decision's target after the retry policy's wait.
   const busy = { kind: 'busy' } as const;
@@ -73,7 +99,7 @@ export async function recordFeedback(
         if (!next) return busy;
         target = current(next);
       }
-      const learned = labelsToLearn(fields, target.learned, workspace, known);
+      const learned = labelsToLearn(fields, target.learned, allowed);
       const recorded = await store.record(target, fields, learned, createdAt, generation);
       return recorded ? { kind: 'recorded', target, learned, ...recorded } : AGAIN;
     });

@@ -5,7 +5,7 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import { OVERLAP_MS } from '../domain/learning/entries';
-import { learnedChanges } from '../domain/learning/model';
+import { type LearnedField, learnedChanges } from '../domain/learning/model';
 import { decodeSketch } from '../domain/learning/sketch';
 import {
   type FeedbackFields,
@@ -17,6 +17,7 @@ import {
 import { decisionFrom } from './decision-format';
 import { conditionFailed, isDatabaseUnavailable, transactionCancelled } from './database-faults';
 import { getItem } from './dynamodb-client';
+import { admitLabels } from './label-registry';
 import { entryFrom, entryItem, getModel } from './learning-items';
 
 export class DynamoFeedbackStore implements FeedbackStore {
@@ -28,6 +29,16 @@ export class DynamoFeedbackStore implements FeedbackStore {
     private readonly tableName: string,
     private readonly learningTable: string,
   ) {}
+
+  admitLabels(
+    workspaceId: string,
+    generation: number,
+    field: LearnedField,
+    known: ReadonlySet<string>,
+    wanted: readonly string[],
+  ): Promise<Set<string>> {
+    return admitLabels(this.client, this.learningTable, workspaceId, generation, field, known, wanted);
+  }
 
   async getTarget(decisionId: string): Promise<FeedbackTarget | undefined> {
     const item = await getItem(this.client, this.tableName, ITEM_PREFIX.decision + decisionId);

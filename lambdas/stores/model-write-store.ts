@@ -4,6 +4,7 @@
 import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { OVERLAP_MS } from '../domain/learning/entries';
 import type { ForgetAudit, ImportWrite, ImportWriteResult, ModelWriteStore } from '../domain/learning/model-writes';
+import { LEARNED_FIELDS, type LearnedField } from '../domain/learning/model';
 import { ModelBusyError } from '../domain/ports';
 import { auditEventPut } from './audit-log';
 import { batchWriteAll } from './batch-writes';
@@ -11,6 +12,7 @@ import { cancellationReasons, isDatabaseUnavailable, transactionCancelled } from
 import { idempotencyClaim } from './decision-store';
 import { ITEM_PREFIX } from '../contract/tables';
 import { getItem } from './dynamodb-client';
+import { admitLabels, labelSetKey } from './label-registry';
 import {
   MODEL_KEY,
   entryFrom,
@@ -38,6 +40,16 @@ export class DynamoModelWriteStore implements ModelWriteStore {
     private readonly tableName: string,
     private readonly learningTable: string,
   ) {}
+
+  admitLabels(
+    workspaceId: string,
+    generation: number,
+    field: LearnedField,
+    known: ReadonlySet<string>,
+    wanted: readonly string[],
+  ): Promise<Set<string>> {
+    return admitLabels(this.client, this.learningTable, workspaceId, generation, field, known, wanted);
+  }
 
   /** The idempotency record of an import, if one was written (read consistently). */
   async getRecord(pk: string): Promise<Record<string, unknown> | undefined> {
@@ -130,7 +142,11 @@ export class DynamoModelWriteStore implements ModelWriteStore {
       ]);
       if (outcome[0] === 'ConditionalCheckFailed') return AGAIN;
       // Its entries not folded yet too: they have no expiry until a fold (learning-items.ts entryItem).
-      forgotten.push(...labels.map((i) => String(i.sk)), ...current.map((e) => e.key));
+      forgotten.push(
+        ...labels.map((i) => String(i.sk)),
+        ...current.map((e) => e.key),
+        ...LEARNED_FIELDS.map((field) => labelSetKey(model.generation, field)),
+      );
       return next;
     });
     // Storage, not correctness: a failure leaves them behind (the new generation never reads them; its next fold gives

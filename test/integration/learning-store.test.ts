@@ -51,6 +51,7 @@ beforeAll(async () => {
     'ws_learn_import',
     'ws_learn_forget',
     'ws_learn_limit',
+    'ws_learn_limit_race',
   ]));
 });
 
@@ -174,6 +175,38 @@ it('a forget of a workspace that learned nothing since its last reset writes not
     }),
   );
   expect(events.Items).toHaveLength(1);
+});
+
+it('imports at once never take a workspace past the per-field limit, and a forget gives the places back', async () => {
+  // Each request checked the limit against the workspace as its container had it cached, so two at once (or two
+  // containers within the cache's 30 s) both added labels up to the limit: 590 held, two imports of 100 new ended at 790.
+  const ws = 'ws_learn_limit_race';
+  const example = (category: string, i: number) => ({
+    signal: { source: 'support_message', body: `Question number ${i} about ${category}` },
+    labels: { category },
+  });
+  const importOf = (names: string[]) =>
+    call(server.baseUrl, 'POST', `/workspaces/${ws}/examples`, {
+      key,
+      body: { examples: names.map((name, i) => example(name, i)) },
+    });
+  const held = MAX_LABELS - 10;
+  for (let start = 0; start < held; start += 100) {
+    const names = Array.from({ length: Math.min(100, held - start) }, (_, i) => `topic_${start + i}`);
+    expect((await importOf(names)).json.learned).toBe(names.length);
+  }
+  const replies = await Promise.all(
+    ['left', 'right'].map((side) => importOf(Array.from({ length: 100 }, (_, i) => `${side}_${i}`))),
+  );
+  expect(replies.map((r) => r.status)).toEqual([200, 200]);
+  // Ten places were left: the two imports share them, and every other example is refused.
+  expect(replies[0].json.learned + replies[1].json.learned).toBe(10);
+  const categories = Object.keys(await examples(ws)).filter((label) => label.startsWith('category:'));
+  expect(categories).toHaveLength(MAX_LABELS);
+
+  expect((await api('DELETE', `/workspaces/${ws}/model`)).status).toBe(200);
+  expect((await importOf(['after_forget'])).json.learned).toBe(1);
+  expect(await examples(ws)).toEqual({ 'category:after_forget': 1 });
 });
 
 it('an example naming a new label past the per-field limit is refused, and the rest of the import is learned', async () => {

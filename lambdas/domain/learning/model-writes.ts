@@ -2,7 +2,7 @@
 // from ports.ts because the learning types it carries import ports.ts themselves.
 import type { AuditEventInput } from '../audit';
 import type { Entry } from './entries';
-import type { LabelDelta } from './model';
+import type { LabelDelta, LearnedField } from './model';
 
 /** An audit event to write with the change it records, and its time. */
 export interface AuditEntry {
@@ -31,8 +31,23 @@ export type ImportWriteResult =
   | { kind: 'recorded'; item: Record<string, unknown> }
   | { kind: 'generation_changed' };
 
+/** The labels a workspace has learned, per generation and field, kept where every container sees them. */
+export interface LabelAdmission {
+  /**
+   * Of `wanted` (labels of `field` the caller's model does not hold), those the workspace holds or may still learn
+   * within MAX_LABELS, recorded as learned; `known` are the caller's model's labels of the field.
+   */
+  admitLabels(
+    workspaceId: string,
+    generation: number,
+    field: LearnedField,
+    known: ReadonlySet<string>,
+    wanted: readonly string[],
+  ): Promise<Set<string>>;
+}
+
 /** Writes that change a workspace's learned model as a whole: an import's counts, and a reset. */
-export interface ModelWriteStore {
+export interface ModelWriteStore extends LabelAdmission {
   applyImport(input: ImportWrite): Promise<ImportWriteResult>;
   /**
    * Moves the model to a new, empty generation (with its audit event); answers the generation the workspace is in

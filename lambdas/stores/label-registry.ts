@@ -1,0 +1,69 @@
+// The labels a workspace has learned, per generation and field: the one place MAX_LABELS is enforced across
+// containers and requests at once (docs/learning.md, "Bounded storage"). A container's cached model may be up to
+// WORKSPACE_CACHE_TTL_SECONDS old and requests run side by side, so a check against it alone let each one add labels
+// up to the limit. An item `l#<generation>#<field>` holds the field's labels as a string set; a label new to the
+// caller's model is added on the condition that the set is still the size read, so two requests never both take the
+// last places. It is read and written only for a label the caller's model does not hold: rare once a workspace has
+// its labels.
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type LearnedField, MAX_LABELS } from '../domain/learning/model';
+import { conditionFailed } from './database-faults';
+import { AGAIN, retrying } from './retry';
+
+export const labelSetKey = (generation: number, field: LearnedField) => `l#${generation}#${field}`;
+
+/**
+ * Of `wanted` (labels of `field` the caller's model does not hold, in the order they are asked for), those the
+ * workspace holds or may learn within MAX_LABELS, recorded as learned. `known` are the labels the caller's model holds:
+ * they start the set when the workspace has none yet (one that learned before the set existed).
+ */
+export async function admitLabels(
+  client: DynamoDBDocumentClient,
+  table: string,
+  ws: string,
+  generation: number,
+  field: LearnedField,
+  known: ReadonlySet<string>,
+  wanted: readonly string[],
+): Promise<Set<string>> {
+  const key = { ws, sk: labelSetKey(generation, field) };
+  return retrying('label set', async () => {
+    const item = (await client.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item;
+    const stored = item?.labels instanceof Set ? (item.labels as Set<string>) : undefined;
+    const held = new Set(stored ?? known);
+    const admitted = new Set(wanted.filter((label) => held.has(label)));
+    const fresh = [...new Set(wanted.filter((label) => !held.has(label)))].slice(
+      0,
+      Math.max(0, MAX_LABELS - held.size),
+    );
+    if (!fresh.length && stored) return admitted;
+    try {
+      if (stored) {
+        await client.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: key,
+            UpdateExpression: 'ADD labels :fresh',
+            ConditionExpression: 'size(labels) = :size',
+            ExpressionAttributeValues: { ':fresh': new Set(fresh), ':size': stored.size },
+          }),
+        );
+      } else {
+        // A string set cannot be empty: a workspace with no label yet and none to add writes nothing.
+        if (!held.size && !fresh.length) return admitted;
+        await client.send(
+          new PutCommand({
+            TableName: table,
+            Item: { ...key, labels: new Set([...held, ...fresh]) },
+            ConditionExpression: 'attribute_not_exists(sk)',
+          }),
+        );
+      }
+    } catch (err) {
+      if (conditionFailed(err)) return AGAIN; // another request changed the set: read it again
+      throw err;
+    }
+    for (const label of fresh) admitted.add(label);
+    return admitted;
+  });
+}
