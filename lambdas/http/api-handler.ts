@@ -111,6 +111,11 @@ const checkBodyEnvelope = (maxBytes: number) => {
     const size = bytes ? bytes.length : typeof body === 'string' ? Buffer.byteLength(body) : 0;
     if (size > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limitText}.`);
     if (!JSON_MEDIA_TYPE.test(headers['content-type'] ?? '')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
+    // A compressed body would be read as its bytes (a gzip body: "not UTF-8"); one only labelled so, silently.
+    const encoding = headers['content-encoding']?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity') {
+      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding is not supported: send the body uncompressed.');
+    }
     if (typeof body !== 'string' || body.length === 0) throw new ApiError('INVALID_JSON');
     // The gateway passes a body that is not UTF-8 in base64. JSON is UTF-8 (RFC 8259): decoding it anyway would turn
     // the bad bytes into U+FFFD and score or store text the partner never sent (docs/partners.md, "Errors").
@@ -277,6 +282,7 @@ export function apiHandler(
           ...context.rateLimitHeaders,
           ...result.headers,
           'Content-Type': 'application/json',
+          'Cache-Control': 'no-store',
           'X-Request-Id': requestId,
         },
         body: JSON.stringify(result.body),

@@ -101,6 +101,7 @@ export function errorResponse(error: ApiError, requestId: string): HttpResponse 
     statusCode: error.status,
     headers: {
       'Content-Type': 'application/json',
+      'Cache-Control': 'no-store',
       'X-Request-Id': requestId,
       ...error.headers,
     },

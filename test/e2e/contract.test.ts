@@ -1,5 +1,6 @@
 // The contract's routes, refusal order and decision shape, over a real socket against the local HTTP API
 // (real authorizer and route handlers, DynamoDB Local).
+import { gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { generateApiKey } from '../../lambdas/domain/api-key';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
@@ -146,6 +147,35 @@ describe('refusal order', () => {
     expectError(await postRaw(body), 415, 'UNSUPPORTED_MEDIA_TYPE');
     const ok = await postRaw(body, 'Application/JSON; charset=utf-8');
     expect(ok.status).toBe(200);
+  });
+
+  it('row 4: 415 for a body with a Content-Encoding, compressed or only labelled so', async () => {
+    const body = JSON.stringify(signal());
+    for (const [encoding, raw] of [
+      ['gzip', gzipSync(body)],
+      ['br', body],
+    ] as const) {
+      const reply = await call(api.baseUrl, 'POST', ANALYZE, {
+        key,
+        rawBody: raw,
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+      });
+      expectError(reply, 415, 'UNSUPPORTED_MEDIA_TYPE');
+      expect(reply.json.error.message).toMatch(/Content-Encoding/);
+    }
+    const plain = await call(api.baseUrl, 'POST', ANALYZE, {
+      key,
+      rawBody: body,
+      headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+    });
+    expect(plain.status).toBe(200);
+  });
+
+  it('marks every answer, a decision or an error, not to be kept by a cache on the way', async () => {
+    const decided = await call(api.baseUrl, 'POST', ANALYZE, { key, body: signal() });
+    const refused = await call(api.baseUrl, 'GET', '/decisions/dec_01M7YP0Z169DWN2DAG06SFY9E9', { key });
+    const unrouted = await call(api.baseUrl, 'GET', '/nowhere', { key });
+    for (const reply of [decided, refused, unrouted]) expect(reply.headers.get('cache-control')).toBe('no-store');
   });
 
   it('row 5: 400 INVALID_JSON for a body that is not JSON, before the workspace is checked', async () => {
