@@ -329,6 +329,13 @@ export class AdminService {
         `key ${keyId} expired at ${old.expires_at}; only a key that has not expired can be rotated (issue a new one with key create)`,
       );
     }
+    // Its expiry is now the grace period's end, which a second rotation would hand to the new key.
+    if (old.replaced_by) {
+      throw new AdminInputError(
+        `key ${keyId} was rotated to ${old.replaced_by} and stops at ${old.expires_at}; rotate ${old.replaced_by}, ` +
+          `or stop ${keyId} now with key revoke`,
+      );
+    }
     const env: KeyEnvironment = old.prefix.startsWith('sas_test_') ? 'test' : 'live';
     // Not the index's listing: an ungrant made a moment before must not be copied to the new key (currentGrants).
     const grants = await this.store.grants.currentGrants(keyId);

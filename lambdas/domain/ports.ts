@@ -37,6 +37,8 @@ export interface KeyRecord {
    * one allowance during the grace period. Undefined: the key's own id (every key not made by a rotation).
    */
   rate_counter?: string;
+  /** The key a rotation replaced this one with (its expiry is then the grace period's end). */
+  replaced_by?: string;
 }
 
 /** The key a grant belongs to, as the grant items record it. */

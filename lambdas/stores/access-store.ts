@@ -70,6 +70,7 @@ function toKey(item: Item): KeyRecord {
     scopes: Array.isArray(item.scopes) ? (item.scopes as Scope[]) : [...SCOPES],
     rate_limit: item.rate_limit ? (item.rate_limit as RateLimit) : undefined,
     rate_counter: typeof item.rate_counter === 'string' ? item.rate_counter : undefined,
+    replaced_by: typeof item.replaced_by === 'string' ? item.replaced_by : undefined,
   };
 }
 
@@ -197,15 +198,16 @@ export class DynamoAccessStore implements AccessStore {
         Update: {
           TableName: this.tableName,
           Key: { pk: ITEM_PREFIX.key + old.key_hash },
-          UpdateExpression: 'SET expires_at = :exp',
-          // Still the key we read (active, same expiry): the event's `before` is then exact.
+          UpdateExpression: 'SET expires_at = :exp, replaced_by = :new',
+          // Still the key we read (active, same expiry, not rotated meanwhile): the event's `before` is then exact.
           ConditionExpression:
-            old.expires_at === undefined
+            (old.expires_at === undefined
               ? '#status = :active AND attribute_not_exists(expires_at)'
-              : '#status = :active AND expires_at = :was',
+              : '#status = :active AND expires_at = :was') + ' AND attribute_not_exists(replaced_by)',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':exp': retiring.expires_at,
+            ':new': key.key_id,
             ':active': 'active',
             ...(old.expires_at === undefined ? {} : { ':was': old.expires_at }),
           },
@@ -230,7 +232,7 @@ export class DynamoAccessStore implements AccessStore {
       } catch (err) {
         if (retiring && cancellationReasons(err)[1] === 'ConditionalCheckFailed') {
           throw new KeyChangedError(
-            `key ${retiring.key.key_id} changed during the rotation (revoked, or its expiry set); nothing was rotated`,
+            `key ${retiring.key.key_id} changed during the rotation (revoked, rotated, or its expiry set); nothing was rotated`,
           );
         }
         // Cancelled whole while another transaction held one of its items (a change of the key being retired): the

@@ -32,3 +32,19 @@ it('refuses a grace period too long for a date, naming --grace-seconds, and issu
   expect(rotated.code).toBe(0);
   expect(Date.parse(rotated.json.old_key_expires_at)).toBeGreaterThan(Date.now() + 9 * 365 * 86_400_000);
 });
+
+it('refuses to rotate a key already rotated, whose expiry is the grace period, naming the key to rotate instead', async () => {
+  // The second rotation copied the old key's expiry, by then the grace period's end, to the new key: a key that would
+  // stop within a day. (An operator who lost the first output, or followed "rotate with --grace-seconds 0".)
+  expect((await admin('partner', 'create', '--id', 'gr2', '--name', 'Grace twice')).code).toBe(0);
+  const key = (await admin('key', 'create', '--partner', 'gr2', '--workspace', 'ws_g2', '--json')).json;
+  const first = await admin('key', 'rotate', '--key-id', key.key_id, '--grace-seconds', '60', '--json');
+  expect(first.code).toBe(0);
+  expect(first.json.expires_at ?? null).toBeNull();
+  const again = await admin('key', 'rotate', '--key-id', key.key_id, '--grace-seconds', '0', '--json');
+  expect(again.code).toBe(1);
+  expect(again.json.error.message).toContain(`rotate ${first.json.key_id}`);
+  expect((await admin('key', 'list', '--partner', 'gr2', '--json')).json.keys).toHaveLength(2);
+  // The replacement rotates as any key does.
+  expect((await admin('key', 'rotate', '--key-id', first.json.key_id, '--json')).code).toBe(0);
+});
