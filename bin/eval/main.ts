@@ -13,7 +13,8 @@ import { ALERT_FOLDS, describeSplits, loadAlerts } from '../data-splits';
 import { pooledAlertModelWithout } from '../severity-alert-pooled';
 import { alertBandModelWithout } from '../train-severity-model';
 import { ALERT_CASES, TICKET_CASES, TICKET_LEVEL, alertSignal, ticketSignal } from './hand-written-cases';
-import { ALERT_LEVEL, heldOutCases, scoreCases, type Case, type Corpus, type Scored } from './labeled';
+import { ALERT_LEVEL, EVAL_SPLIT, heldOutCases, scoreCases, type Case, type Corpus, type Scored } from './labeled';
+import { copiedInFitting } from './copies';
 import { crossFittedAlertRows, fitConfidence, trainingRows, unseenTrackerRate } from '../train-confidence';
 import { currentConfidenceModel, useConfidenceModel } from '../../lambdas/domain/engine/confidence';
 import { decisionsByFold } from '../severity-folds';
@@ -31,6 +32,8 @@ import { exitIfLexiconIndexLags } from '../lexicon-index';
 
 const JSON_OUT = process.argv.includes('--json');
 const MARKDOWN = process.argv.includes('--markdown');
+// The table's rows say "held out": the DEV split is for choosing thresholds, never for the documented figures.
+if (MARKDOWN && EVAL_SPLIT !== 'test') throw new Error('--markdown writes held-out figures: run it without --dev');
 const ONLY_WARM = process.argv.includes('--only=warm');
 
 const share = (list: Scored[], test: (s: Scored) => boolean) => list.filter(test).length / Math.max(list.length, 1);
@@ -80,6 +83,9 @@ function goals(scored: Scored[]): { figures: Figure[]; perCorpus: Record<string,
   const kube = alerts.filter((s) => s.group === 'prometheus-operator/kube-prometheus');
   const vm = alerts.filter((s) => s.group === 'VictoriaMetrics/VictoriaMetrics');
   const ham = [...of('spamassassin', 'easy_ham'), ...of('enron')];
+  const copied = copiedInFitting();
+  const uniqueSpam = of('spamassassin', 'spam').filter((s) => !copied(s));
+  const uniqueWebForm = of('web-form spam').filter((s) => !copied(s));
   const junk = [
     ...of('spamassassin', 'spam'),
     ...of('spamassassin', 'hard_ham'),
@@ -90,18 +96,29 @@ function goals(scored: Scored[]): { figures: Figure[]; perCorpus: Record<string,
     figure(`${name} archived (of ${list.length})`, count(list, archived), '0');
   const figures: Figure[] = [
     noneArchived('BANKING77 as support_message', of('banking77')),
-    figure(`bugs as task archived, test projects (${bugs.length})`, share(bugs, archived), '<= 0.005'),
+    // Issue 31: business text archived, 0 (issue 22 allowed 0.5%).
+    figure(`bugs as task archived, test projects (${bugs.length})`, share(bugs, archived), '0'),
     noneArchived('bugs of the top two priorities', topBugs),
     noneArchived('critical alerts', of('alerts', 'critical')),
     figure(`e-mail ham archived (easy_ham test + Enron, ${ham.length})`, share(ham, archived), '<= 0.01'),
     figure(
-      `SpamAssassin spam -> archive (test, ${of('spamassassin', 'spam').length})`,
+      `SpamAssassin spam -> archive (test, ${of('spamassassin', 'spam').length}; ${of('spamassassin', 'spam').filter(copied).length} copied in TRAIN/DEV)`,
       share(of('spamassassin', 'spam'), archived),
+      'context',
+    ),
+    figure(
+      `same spam as support_message -> archive (${of('web-form spam').length}; the same copies)`,
+      share(of('web-form spam'), archived),
+      'context',
+    ),
+    figure(
+      `SpamAssassin spam with no copy in TRAIN/DEV -> archive (${uniqueSpam.length})`,
+      share(uniqueSpam, archived),
       '>= 0.95',
     ),
     figure(
-      `same spam as support_message -> archive (${of('web-form spam').length})`,
-      share(of('web-form spam'), archived),
+      `  the same as support_message -> archive (${uniqueWebForm.length})`,
+      share(uniqueWebForm, archived),
       '>= 0.90',
     ),
     figure(`spam and newsletters escalated (of ${junk.length})`, count(junk, escalated), '0'),
@@ -110,11 +127,13 @@ function goals(scored: Scored[]): { figures: Figure[]; perCorpus: Record<string,
       Math.min(rho(vm), rho(kube)),
       '>= 0.4',
     ),
-    figure(`bugs: rho with tracker priority, test projects (${bugs.length})`, rho(bugs), '>= 0.25'),
+    // Pooled over projects: issue 31 judges the worst held-out source ("bugs cold rho, worst of ..." below).
+    figure(`bugs: rho with tracker priority, test projects pooled (${bugs.length})`, rho(bugs), 'context'),
   ];
   const perCorpus: Record<string, CorpusConfidence> = {};
   let worstEce = 0;
-  let worstAuroc = 1;
+  // None with enough wrong decisions to judge: the row says so (NaN, a MISS), never a PASS by default.
+  let worstAuroc = NaN;
   const corpora: Corpus[] = ['spamassassin', 'web-form spam', 'sms', 'enron', 'banking77', 'alerts', 'bugs'];
   for (const corpus of corpora) {
     const list = of(corpus);
@@ -124,7 +143,7 @@ function goals(scored: Scored[]): { figures: Figure[]; perCorpus: Record<string,
     const area = wrong >= 30 && wrong < judged.length ? auroc(judged) : NaN;
     const fewWrong = wrong > 0 && wrong < 30 && wrong < judged.length ? round(auroc(judged), 3) : null;
     worstEce = Math.max(worstEce, rel.ece);
-    if (!Number.isNaN(area)) worstAuroc = Math.min(worstAuroc, area);
+    if (!Number.isNaN(area)) worstAuroc = Number.isNaN(worstAuroc) ? area : Math.min(worstAuroc, area);
     perCorpus[corpus] = {
       n: list.length,
       wrong,
@@ -136,7 +155,8 @@ function goals(scored: Scored[]): { figures: Figure[]; perCorpus: Record<string,
   }
   figures.push(
     figure('confidence AUROC right vs wrong, worst corpus (>= 30 wrong)', worstAuroc, '>= 0.75'),
-    figure('confidence ECE (10 bins), worst corpus', worstEce, '<= 0.08'),
+    // A corpus pools its sources (alerts, bugs): issue 31 judges ECE per held-out source (the rows below).
+    figure('confidence ECE (10 bins), worst corpus, sources pooled', worstEce, 'context'),
   );
   const now = new Date('2026-01-15T12:00:00Z');
   const outage = scoreSignal({ ...OUTAGE }, now).confidence;

@@ -6,6 +6,7 @@ import { spamArchiveThreshold, spamVerdict } from '../../lambdas/domain/engine/s
 import { TokenBuffer } from '../../lambdas/domain/engine/tokens';
 import { loadThaiSms } from '../data-splits';
 import { reliabilityReport, type DevScore } from '../spam-cuts';
+import { copiedInFitting } from './copies';
 import { FIXED_NOW, type Case, type Scored } from './labeled';
 import { figure, type Figure } from './report';
 
@@ -52,6 +53,9 @@ export function spamArchiveFigures(scored: Scored[]): { figures: Figure[]; lines
     scored.filter((s) => s.corpus === corpus && s.group !== 'thai' && (label === undefined || s.label === label));
   const sms = of('sms');
   const m = macroF1(sms);
+  const copied = copiedInFitting();
+  const unique = sms.filter((s) => !copied(s));
+  const u = macroF1(unique);
   const thai: Scored[] = [];
   let errors = 0;
   for (const c of thaiCases()) {
@@ -74,9 +78,16 @@ export function spamArchiveFigures(scored: Scored[]): { figures: Figure[]; lines
     ['Thai SMS ham (support_message)', thaiHam],
   ];
   const figures: Figure[] = [
-    figure(`SMS test lines macro-F1 (${sms.length}, as support_message)`, m.f1, '>= 0.95'),
-    figure('  SMS spam recall', m.recall, '>= 0.9'),
-    figure('  SMS spam precision', m.precision, '>= 0.98'),
+    figure(
+      `SMS test lines macro-F1 (${sms.length}, as support_message; ${sms.length - unique.length} copied in TRAIN/DEV)`,
+      m.f1,
+      'context',
+    ),
+    figure('  SMS spam recall (all test lines)', m.recall, 'context'),
+    figure('  SMS spam precision (all test lines)', m.precision, 'context'),
+    figure(`SMS test lines with no copy in TRAIN/DEV: macro-F1 (${unique.length})`, u.f1, '>= 0.95'),
+    figure('  SMS spam recall', u.recall, '>= 0.9'),
+    figure('  SMS spam precision', u.precision, '>= 0.98'),
     ...ordinary.map(([name, list]) =>
       figure(`ordinary archived: ${name}, ${list.length}`, share(list, archived), '<= 0.005'),
     ),

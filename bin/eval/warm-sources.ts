@@ -223,7 +223,7 @@ export function warmSources(): {
         '0',
       ),
       figure(
-        `${KIND_NAME[kind]} warm: critical lowered by what was taught (of ${crit.global}; ${crit.taughtCritical} of them taught critical)`,
+        `${KIND_NAME[kind]} warm: critical lowered by what was taught (of ${crit.global}; of those lowered, ${crit.taughtCritical} taught critical)`,
         crit.lowered,
         'context',
       ),
@@ -247,7 +247,8 @@ export function warmSources(): {
         e,
         ofKind.map((f) => ({ ece: f.warm_ece, ece_by_chance: f.ece_by_chance })),
       ),
-      figure(`${KIND_NAME[kind]} warm confidence ECE, all sources pooled`, pooled.ece, '<= 0.08'),
+      // Issue 31 judges the worst source (the row above); the pool is context.
+      figure(`${KIND_NAME[kind]} warm confidence ECE, all sources pooled`, pooled.ece, 'context'),
     );
   }
   // Section 13: a signal unlike the history keeps the global priority. Held-out samples of other text, 150 each under
