@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { LEARNED_FIELDS, type LearnedField } from '../lambdas/domain/learning/model';
 import { parseRfc3339 } from '../lambdas/domain/timestamps';
-import { validatePolicy } from '../lambdas/policy/policy-schema';
+import { POLICY_MAX_BYTES, validatePolicy } from '../lambdas/policy/policy-schema';
 import { DynamoWorkspaceStore } from '../lambdas/stores/workspace-store';
 import { localActor } from './admin/actor';
 
@@ -49,7 +49,13 @@ export class WorkspaceAdmin {
     if (!file) throw new AdminInputError('--file is required');
     let body: unknown;
     try {
-      body = JSON.parse(readFileSync(file, 'utf8'));
+      const bytes = readFileSync(file);
+      // As the PUT route takes it: a larger policy would be stored, then refused 413 when a partner sends back what
+      // GET answered.
+      if (bytes.length > POLICY_MAX_BYTES) {
+        throw new Error(`it is ${bytes.length} bytes, over the ${POLICY_MAX_BYTES / 1024} KiB a policy may be`);
+      }
+      body = JSON.parse(bytes.toString('utf8'));
     } catch (err) {
       throw new AdminInputError(`cannot read a JSON policy from ${file}: ${(err as Error).message}`);
     }

@@ -19,7 +19,13 @@ it('sets a policy from a file, refuses an invalid one, and gets it as the API an
   const bad = await admin('workspace', 'policy', 'set', '--workspace', 'ws_r', '--file', join(dir, 'bad.json'));
   expect(bad.code).not.toBe(0);
   expect(bad.stderr).toMatch(/vip_senders/);
+  // Over the 64 KiB a PUT takes (here in whitespace): refused, so GET never answers what PUT would refuse.
+  writeFileSync(join(dir, 'large.json'), JSON.stringify({ vip_senders: ['@other.com'] }) + ' '.repeat(66_000));
+  const large = await admin('workspace', 'policy', 'set', '--workspace', 'ws_r', '--file', join(dir, 'large.json'));
+  expect(large.code).not.toBe(0);
+  expect(large.stderr).toMatch(/64 KiB/);
   const got = await admin('workspace', 'policy', 'get', '--workspace', 'ws_r');
+  expect(got.json.vip_senders).toEqual(['@acme.com']);
   const api1 = await call(t.api.baseUrl, 'GET', '/workspaces/ws_r/policy', { key: t.key });
   expect(got.json).toEqual(api1.json);
 });
