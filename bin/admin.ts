@@ -316,6 +316,15 @@ async function main(argv: string[]): Promise<number> {
   }
   const { words, flags } = parsed;
   const [aws, json] = [flags.has('aws'), flags.has('json')];
+  // A signal's own default ends the process without its 'exit' handlers, one of which stops the DynamoDB Local this
+  // run started (left running, it holds the port and the data directory). Exiting runs them.
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
+    process.once(signal, () => process.exit(code));
+  }
 
   let stopDb: (() => Promise<void>) | undefined;
   let region: string | undefined;

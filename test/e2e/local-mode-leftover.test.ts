@@ -144,3 +144,29 @@ it('a SIGTERM while local mode is still starting stops the database it spawned t
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+it('an admin CLI stopped by SIGTERM stops the database it started', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sas-cli-stop-'));
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'bin/admin.ts', 'audit', 'list', '--json'], {
+    cwd: repo,
+    env: { ...process.env, LOCAL_DYNAMODB_PORT: '0', LOCAL_DATA_DIR: dir },
+    stdio: 'ignore',
+    detached: true,
+  });
+  started.push(child);
+  const exited = new Promise((done) => child.once('exit', done));
+  try {
+    const deadline = Date.now() + 60_000;
+    while (databasesOn(dir).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const jvm = databasesOn(dir);
+    expect(jvm).toHaveLength(1);
+    jvms.push(...jvm);
+    child.kill('SIGTERM');
+    await exited;
+    const gone = Date.now() + 20_000;
+    while (databasesOn(dir).length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
+    expect(databasesOn(dir)).toEqual([]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
