@@ -101,6 +101,11 @@ class Flags {
     return this.values[name] === true;
   }
 
+  /** Every option given. */
+  names(): string[] {
+    return Object.keys(this.values).filter((name) => this.values[name] !== undefined);
+  }
+
   /** Every --workspace, then every line of --workspaces-file. */
   async grants(): Promise<string[]> {
     const file = this.one('workspaces-file');
@@ -143,6 +148,48 @@ const keyWorkspaces = (out: { key_id: string; workspaces: string[] }): Output =>
 
 const workspaceAdmin = (s: Services) => new WorkspaceAdmin(s.client, s.decisions, s.learning, s.actor);
 const importer = (s: Services) => new WorkspaceImporter(s.client, s.decisions, s.learning, s.actor);
+
+/** The options each command takes, besides --json, --aws and --help (as USAGE lists them). */
+const COMMAND_OPTIONS: Record<string, readonly string[]> = {
+  'partner create': ['id', 'name', 'status'],
+  'partner set-status': ['id', 'status'],
+  'key create': ['partner', 'workspace', 'workspaces-file', 'env', 'expires-at', 'description', 'scope'].concat([
+    'rate-limit',
+    'allow-shared',
+  ]),
+  'key revoke': ['key-id'],
+  'key grant': ['key-id', 'workspace', 'workspaces-file', 'allow-shared'],
+  'key ungrant': ['key-id', 'workspace', 'workspaces-file'],
+  'key set-rate-limit': ['key-id', 'limit', 'none'],
+  'key rotate': ['key-id', 'grace-seconds'],
+  'key migrate-grants': [],
+  'key list': ['partner'],
+  'workspace policy get': ['workspace'],
+  'workspace policy set': ['workspace', 'file'],
+  'feedback report': ['workspace', 'since'],
+  'workspace import': ['workspace', 'file'],
+  'workspace forget': ['workspace'],
+  'workspace migrate-learning': [],
+  'workspace model': ['workspace'],
+  'audit list': ['since', 'partner', 'key-id', 'workspace', 'limit'],
+  'decisions index-priority': [],
+};
+/** The same meaning under another command's name: the likely slip. */
+const SPELLED_ELSEWHERE: Record<string, string> = { limit: 'rate-limit', 'rate-limit': 'limit' };
+
+/**
+ * An option the command does not take is refused before anything runs: ignored, `key create --limit 600/m` made a key
+ * with no limit at all.
+ */
+function assertOptionsOf(command: string, given: readonly string[]): void {
+  const takes = new Set([...(COMMAND_OPTIONS[command] ?? []), 'json', 'aws', 'help']);
+  for (const name of given) {
+    if (takes.has(name)) continue;
+    const other = SPELLED_ELSEWHERE[name];
+    const hint = other && takes.has(other) ? ` (did you mean --${other}?)` : '';
+    throw new UsageError(`--${name} does not apply to ${command}${hint}`);
+  }
+}
 
 /** Commands that change nothing: they record no audit event, so they need no actor (and no STS call). */
 const READ_ONLY = new Set(['key list', 'workspace policy get', 'feedback report', 'audit list', 'workspace model']);
@@ -333,6 +380,7 @@ async function main(argv: string[]): Promise<number> {
     const name = words.join(' ');
     const command = COMMANDS[name] as (typeof COMMANDS)[string] | undefined;
     if (!command) throw new UsageError(name ? `unknown command "${name}"` : 'no command given');
+    assertOptionsOf(name, flags.names());
     let access: string;
     let decisions: string;
     let learning: string;

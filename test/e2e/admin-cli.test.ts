@@ -142,6 +142,18 @@ it.each([
   expect(result.stderr).toMatch(message);
 });
 
+it('refuses an option the command does not take, before it changes anything', async () => {
+  // Ignored, `--limit` (set-rate-limit's spelling) on key create made a key with no limit at all.
+  const before = (await admin('key', 'list', '--partner', 'acme', '--json')).json.keys.length;
+  const limited = await admin('key', 'create', '--partner', 'acme', '--workspace', 'ws_opt', '--limit', '600/m');
+  expect(limited.code).toBe(2);
+  expect(limited.stderr).toMatch(/--limit does not apply to key create \(did you mean --rate-limit\?\)/);
+  expect((await admin('key', 'list', '--partner', 'acme', '--json')).json.keys).toHaveLength(before);
+  const audit = await admin('audit', 'list', '--id', 'x');
+  expect(audit.code).toBe(2);
+  expect(audit.stderr).toMatch(/--id does not apply to audit list/);
+});
+
 it('refuses to create a partner twice', async () => {
   await admin('partner', 'create', '--id', 'twice', '--name', 'Twice');
   const again = await admin('partner', 'create', '--id', 'twice', '--name', 'Twice');
