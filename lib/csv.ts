@@ -7,14 +7,18 @@ export interface CsvRow {
   cells: string[];
 }
 
-/** Every non-blank row, each with the line it starts on; a quote left open is reported at its row's start. */
-export function csvRows(text: string): { rows: CsvRow[]; unclosedAt?: number } {
+/**
+ * Every non-blank row, each with the line it starts on. A quote never closed is reported at its row's start (in
+ * `unclosed`), and reading goes on at the next line: one stray quote would otherwise swallow every row after it.
+ */
+export function csvRows(text: string, firstLine = 1): { rows: CsvRow[]; unclosed: number[] } {
   const rows: CsvRow[] = [];
+  let rowStart = 0;
   let cells: string[] = [];
   let cell = '';
   let quoted = false;
-  let line = 1;
-  let rowLine = 1;
+  let line = firstLine;
+  let rowLine = firstLine;
   let started = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
@@ -45,14 +49,19 @@ export function csvRows(text: string): { rows: CsvRow[]; unclosedAt?: number } {
       started = false;
       line++;
       rowLine = line;
+      rowStart = i + 1;
     } else {
       cell += c;
       started = true;
     }
   }
-  if (quoted) return { rows, unclosedAt: rowLine };
+  if (quoted) {
+    const next = text.indexOf('\n', rowStart);
+    const rest = next < 0 ? { rows: [], unclosed: [] } : csvRows(text.slice(next + 1), rowLine + 1);
+    return { rows: [...rows, ...rest.rows], unclosed: [rowLine, ...rest.unclosed] };
+  }
   if (started || cell !== '') rows.push({ line: rowLine, cells: [...cells, cell] });
-  return { rows };
+  return { rows, unclosed: [] };
 }
 
 /** The data records of a CSV file with a header, as arrays of fields. */

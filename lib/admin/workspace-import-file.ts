@@ -28,9 +28,15 @@ const SIGNAL_COLUMNS = ['subject', 'body', 'sender', 'source', 'received_at'] as
 const LABEL_COLUMNS = ['priority', 'recommended_action', 'category', 'queue'] as const;
 const KNOWN_COLUMNS = new Set<string>([...SIGNAL_COLUMNS, ...LABEL_COLUMNS]);
 
-/** JSON Lines when the first non-blank character opens an object, else CSV. */
-export function parseImportFile(text: string): ParsedFile {
+/**
+ * JSON Lines for a `.jsonl` or `.ndjson` file, CSV for a `.csv` one; otherwise JSON Lines when the first non-blank
+ * character opens an object. By its name first: a JSON Lines file whose first line is broken was read as CSV whole.
+ */
+export function parseImportFile(text: string, fileName = ''): ParsedFile {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const extension = /\.([a-z]+)$/i.exec(fileName)?.[1].toLowerCase();
+  if (extension === 'jsonl' || extension === 'ndjson') return parseJsonLines(body);
+  if (extension === 'csv') return parseCsv(body);
   return /^\s*\{/.test(body) ? parseJsonLines(body) : parseCsv(body);
 }
 
@@ -52,7 +58,7 @@ export function parseJsonLines(text: string): ParsedFile {
 }
 
 export function parseCsv(text: string): ParsedFile {
-  const { rows, unclosedAt } = csvRows(text);
+  const { rows, unclosed } = csvRows(text);
   const problems: FileProblem[] = [];
   const records: FileRecord[] = [];
   const header = rows.shift();
@@ -85,7 +91,13 @@ export function parseCsv(text: string): ParsedFile {
     });
     records.push({ line: row.line, example: { signal, labels } });
   }
-  if (unclosedAt !== undefined)
-    problems.push({ line: unclosedAt, code: 'INVALID_CSV', message: 'a quoted field is never closed' });
-  return { records, problems, examples: rows.length + (unclosedAt !== undefined ? 1 : 0) };
+  for (const line of unclosed) {
+    problems.push({
+      line,
+      code: 'INVALID_CSV',
+      message: 'a quoted field is never closed (read on from the next line)',
+    });
+  }
+  problems.sort((a, b) => a.line - b.line);
+  return { records, problems, examples: rows.length + unclosed.length };
 }

@@ -80,7 +80,7 @@ export class WorkspaceImporter {
     } catch (err) {
       throw new AdminInputError(`cannot read ${file}: ${(err as Error).message}`);
     }
-    const parsed = parseImportFile(content.toString('utf8'));
+    const parsed = parseImportFile(content.toString('utf8'), file);
     const fileHash = sha256(content);
     // The import reads the workspace once (its sketch key and generation); each chunk then adds to that copy.
     const workspaces = new WorkspaceCache((id) => this.workspaceStore.loadState(id), 24 * 60 * 60 * 1000);
