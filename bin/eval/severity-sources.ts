@@ -91,11 +91,7 @@ export function severitySources(): { figures: Figure[]; lines: string[]; sources
         worst.rho,
         RHO_GOAL[kind],
       ),
-      figure(
-        `${KIND_NAME[kind]} cold rho, median of the sources`,
-        median(ofKind.map((f) => f.rho)),
-        'context',
-      ),
+      figure(`${KIND_NAME[kind]} cold rho, median of the sources`, median(ofKind.map((f) => f.rho)), 'context'),
     );
     if (worstAuroc)
       figures.push(
