@@ -234,7 +234,11 @@ const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
     const keyId = f.one('key-id', true);
     const grants = await f.grants();
     if (f.has('allow-shared')) throw new UsageError('--allow-shared applies to grants only');
-    return keyWorkspaces(await admin.ungrant(keyId, grants));
+    const out = await admin.ungrant(keyId, grants);
+    if (!out.still_allowed) return keyWorkspaces(out);
+    const reached = out.still_allowed.map(({ workspace, by }) => `${workspace} (through ${by})`).join(', ');
+    const text = `${keyWorkspaces(out).text}\nwarning: the key still reaches ${reached}: ungrant the prefix to stop it`;
+    return { json: out, text, code: 1 };
   },
   'key set-rate-limit': async (f, { admin }) => {
     const limit = f.one('limit');
@@ -357,6 +361,8 @@ async function main(argv: string[]): Promise<number> {
     parsed = parseCommandLine(argv);
   } catch (err) {
     const message = (err as Error).message;
+    // A script that asked for JSON reads the error as every other one: the command line could not be parsed.
+    if (message && argv.includes('--json')) await writeLine(process.stdout, JSON.stringify({ error: { message } }));
     if (message) console.error(`error: ${message}\n`);
     console.error(USAGE);
     return message ? 2 : 0;

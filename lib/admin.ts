@@ -11,7 +11,7 @@ import { apiKeyPath } from '../lambdas/domain/audit';
 import { newKeyId } from '../lambdas/domain/ids';
 import { parseRfc3339 } from '../lambdas/domain/timestamps';
 import { SCOPES, type Scope } from '../lambdas/contract/routes';
-import { MAX_PREFIX_GRANTS, grantProblem, isPrefixGrant } from '../lambdas/domain/grants';
+import { MAX_PREFIX_GRANTS, grantCovers, grantProblem, isPrefixGrant } from '../lambdas/domain/grants';
 import {
   type AccessStore,
   type KeyRecord,
@@ -286,14 +286,26 @@ export class AdminService {
     return { key_id: keyId, workspaces: sorted(listed) };
   }
 
-  async ungrant(keyId: string, workspaces: string | string[]): Promise<{ key_id: string; workspaces: string[] }> {
+  async ungrant(
+    keyId: string,
+    workspaces: string | string[],
+  ): Promise<{ key_id: string; workspaces: string[]; still_allowed?: { workspace: string; by: string }[] }> {
     const grants = [...new Set(typeof workspaces === 'string' ? [workspaces] : workspaces)];
     if (grants.length === 0) throw new AdminInputError('give at least one --workspace (or --workspaces-file)');
     const key = await this.requireKey(keyId);
     await this.store.grants.removeGrants({ key_id: keyId, partner_id: key.partner_id }, grants, this.by);
     const listed = new Set(await this.store.grants.listGrants(keyId));
     for (const g of grants) listed.delete(g);
-    return { key_id: keyId, workspaces: sorted(listed) };
+    // A workspace a prefix the key keeps still covers: the key still reaches it, which the operator must hear.
+    const stillAllowed = grants.flatMap((workspace) => {
+      const by = isPrefixGrant(workspace) ? undefined : [...listed].find((g) => grantCovers(g, workspace));
+      return by ? [{ workspace, by }] : [];
+    });
+    return {
+      key_id: keyId,
+      workspaces: sorted(listed),
+      ...(stillAllowed.length ? { still_allowed: stillAllowed } : {}),
+    };
   }
 
   /** Sets (`n/s|m|h`) or removes (`null`) a key's rate limit; takes effect within AUTH_CACHE_TTL_SECONDS. */

@@ -152,6 +152,28 @@ it('refuses an option the command does not take, before it changes anything', as
   const audit = await admin('audit', 'list', '--id', 'x');
   expect(audit.code).toBe(2);
   expect(audit.stderr).toMatch(/--id does not apply to audit list/);
+  // With --json, an option the parser does not know at all is answered in JSON too.
+  const unknown = await admin('key', 'list', '--partner', 'acme', '--colour', '--json');
+  expect(unknown.code).toBe(2);
+  expect(unknown.json).toEqual({ error: { message: expect.stringMatching(/--colour/) } });
+});
+
+it('warns, exiting 1, when a workspace ungranted stays reachable through a prefix the key keeps', async () => {
+  // It exited 0 and the key kept its access: the operator believed the workspace cut off.
+  await admin('partner', 'create', '--id', 'prefixed', '--name', 'Prefixed');
+  const key = (
+    await admin('key', 'create', '--partner', 'prefixed', '--workspace', 'pfx:*', '--workspace', 'pfx:eu', '--json')
+  ).json;
+  const out = await admin('key', 'ungrant', '--key-id', key.key_id, '--workspace', 'pfx:eu', '--json');
+  expect(out.code).toBe(1);
+  expect(out.json).toEqual({
+    key_id: key.key_id,
+    workspaces: ['pfx:*'],
+    still_allowed: [{ workspace: 'pfx:eu', by: 'pfx:*' }],
+  });
+  const text = await admin('key', 'ungrant', '--key-id', key.key_id, '--workspace', 'pfx:us');
+  expect(text.code).toBe(1);
+  expect(text.stdout).toMatch(/warning: the key still reaches pfx:us \(through pfx:\*\)/);
 });
 
 it('refuses to create a partner twice', async () => {
