@@ -171,6 +171,12 @@ export async function importFileOutput(
     `workspace ${report.workspace_id}: ${report.learned} of ${report.examples} examples learned, ${report.errors.length} error(s)`,
     ...report.errors.slice(0, 50).map((e) => `  line ${e.line}: ${e.code} ${e.message}`),
     ...(report.errors.length > 50 ? [`  ... (${report.errors.length - 50} more; --json lists them all)`] : []),
+    // A run is keyed by the file's content: the same file again teaches nothing twice, an edited one is a new file.
+    ...(report.errors.length && report.learned
+      ? [
+          '  to teach the corrected lines, import a file of those lines only: an edited copy of this file teaches its other lines again',
+        ]
+      : []),
   ];
   return { json: { ...report }, text: lines.join('\n') };
 }

@@ -69,6 +69,11 @@ it('imports JSON Lines in chunks of 100, reports bad lines by number, and teache
   // The same file again (after an interruption, say): every chunk is answered from its record.
   const again = await admin('workspace', 'import', '--workspace', 'ws_cli', '--file', file);
   expect(again.json).toEqual(first.json);
+  // As text, the lines in error come with how to teach them: a file of those lines only (an edited copy of this one
+  // is a new file, whose other lines would be taught again).
+  const text = await runAdmin(env, ['workspace', 'import', '--workspace', 'ws_cli', '--file', file]);
+  expect(text.stdout).toMatch(/line 11: INVALID_JSON/);
+  expect(text.stdout).toMatch(/import a file of those lines only/);
   expect(await labelDocs('ws_cli')).toEqual({ 'category:customs_hold': 230, 'queue:logistics': 230 });
 
   const d = await call(api.baseUrl, 'POST', '/signals/analyze', {
