@@ -208,7 +208,16 @@ export class AdminService {
   private async refuseSharing(partnerId: string, grants: string[], options: GrantOptions): Promise<void> {
     if (options.allowShared) return;
     const conflicts = await this.store.grants.foreignHolders(partnerId, grants);
-    if (conflicts.length) throw new SharedGrantError(conflicts);
+    // A revoked or expired key never gets in again (nothing reactivates one): its grants share nothing.
+    const live = new Map<string, boolean>();
+    for (const { held } of conflicts) {
+      if (live.has(held.key_id)) continue;
+      const key = await this.store.findKeyById(held.key_id);
+      const expired = key?.expires_at !== undefined && Date.parse(key.expires_at) <= this.now().getTime();
+      live.set(held.key_id, key !== undefined && key.status === 'active' && !expired);
+    }
+    const shared = conflicts.filter(({ held }) => live.get(held.key_id));
+    if (shared.length) throw new SharedGrantError(shared);
   }
 
   private async issue(

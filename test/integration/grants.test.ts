@@ -155,3 +155,13 @@ it('rotate copies the grants the table holds, not an ungrant a lagging index sti
     listed.mockRestore();
   }
 });
+
+it("does not count a revoked key's grants as another partner's", async () => {
+  // Named in the refusal, a key that can never get in again kept the workspace from every other partner.
+  const old = await db.admin.createKey({ partnerId: 'acme', workspaces: ['handed_over'] });
+  await expect(db.admin.createKey({ partnerId: 'globex', workspaces: ['handed_over'] })).rejects.toBeInstanceOf(
+    SharedGrantError,
+  );
+  await db.admin.revokeKey(old.key_id);
+  await expect(db.admin.createKey({ partnerId: 'globex', workspaces: ['handed_over'] })).resolves.toBeDefined();
+});
