@@ -95,11 +95,9 @@ it('a rotation that loses to a revoke leaves no grant of the key it did not issu
   }
   expect(newKeyId).toBeDefined();
   expect(await grantItemsOf(newKeyId!)).toEqual([]);
-  // Another partner is refused those workspaces for the revoked key, which `key list` shows, not for a key nobody sees.
+  // Another partner may take those workspaces: the revoked key's grants share nothing, and no key nobody sees holds them.
   await db.admin.createPartner({ id: 'globex_lost', name: 'Globex' });
-  const refused = await db.admin.createKey({ partnerId: 'globex_lost', workspaces: ['acme_lost'] }).catch(String);
-  expect(refused).toContain(key.key_id);
-  expect(refused).not.toContain(newKeyId);
+  await expect(db.admin.createKey({ partnerId: 'globex_lost', workspaces: ['acme_lost'] })).resolves.toBeDefined();
 });
 
 it('refuses a key whose description holds an API key before writing anything', async () => {
