@@ -117,18 +117,21 @@ it('after kill -9, a restart stops the leftover database and serves the same dat
   expect(databasesOn(dataDir)).toEqual([]);
 });
 
-it('a SIGTERM while local mode is still starting stops the database it spawned too', async () => {
+/**
+ * Runs `script` (with `args`) on a data directory of its own, sends it SIGTERM as soon as the DynamoDB Local it starts
+ * exists (long before that answers), and expects that database gone once the process has exited.
+ */
+async function sigtermStopsItsDatabase(script: string, args: string[], env: Record<string, string>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'sas-early-stop-'));
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'bin/local.ts'], {
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, script, ...args], {
     cwd: repo,
-    env: { ...process.env, PORT: '0', LOCAL_DYNAMODB_PORT: '0', LOCAL_DATA_DIR: dir },
+    env: { ...process.env, ...env, LOCAL_DYNAMODB_PORT: '0', LOCAL_DATA_DIR: dir },
     stdio: 'ignore',
     detached: true,
   });
   started.push(child);
   const exited = new Promise((done) => child.once('exit', done));
   try {
-    // As soon as the JVM exists, long before it answers and local mode is ready.
     const deadline = Date.now() + 60_000;
     while (databasesOn(dir).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     const jvm = databasesOn(dir);
@@ -143,30 +146,12 @@ it('a SIGTERM while local mode is still starting stops the database it spawned t
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+it('a SIGTERM while local mode is still starting stops the database it spawned too', async () => {
+  await sigtermStopsItsDatabase('bin/local.ts', [], { PORT: '0' });
 });
 
 it('an admin CLI stopped by SIGTERM stops the database it started', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sas-cli-stop-'));
-  const child = spawn(process.execPath, [...TSX_NODE_ARGS, 'bin/admin.ts', 'audit', 'list', '--json'], {
-    cwd: repo,
-    env: { ...process.env, LOCAL_DYNAMODB_PORT: '0', LOCAL_DATA_DIR: dir },
-    stdio: 'ignore',
-    detached: true,
-  });
-  started.push(child);
-  const exited = new Promise((done) => child.once('exit', done));
-  try {
-    const deadline = Date.now() + 60_000;
-    while (databasesOn(dir).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    const jvm = databasesOn(dir);
-    expect(jvm).toHaveLength(1);
-    jvms.push(...jvm);
-    child.kill('SIGTERM');
-    await exited;
-    const gone = Date.now() + 20_000;
-    while (databasesOn(dir).length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
-    expect(databasesOn(dir)).toEqual([]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  await sigtermStopsItsDatabase('bin/admin.ts', ['audit', 'list', '--json'], {});
 });

@@ -90,23 +90,29 @@ it('throws typed errors with code, message, request_id and details', async () =>
   });
 });
 
-it('answers a putPolicy whose first attempt landed but whose answer was lost, with If-Match, as it landed', async () => {
-  // The lost answer is injected in the client's transport (the real service takes the write; the connection then
-  // fails as a dropped one does): a fault the real service cannot be made to show on demand.
-  const { key } = await partnerWithKey(api.admin, 'lost-answer', ['ws_lost']);
-  let puts = 0;
+/** A fetch whose first PUT reaches the service but whose answer is lost, as a dropped connection loses it. */
+function losingFirstPut(): { losing: typeof fetch; puts: { count: number } } {
+  const puts = { count: 0 };
   const losing: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);
-    if (init?.method === 'PUT' && ++puts === 1) {
+    if (init?.method === 'PUT' && ++puts.count === 1) {
       await response.text();
       throw new TypeError('fetch failed');
     }
     return response;
   };
+  return { losing, puts };
+}
+
+it('answers a putPolicy whose first attempt landed but whose answer was lost, with If-Match, as it landed', async () => {
+  // The lost answer is injected in the client's transport (the real service takes the write; the connection then
+  // fails as a dropped one does): a fault the real service cannot be made to show on demand.
+  const { key } = await partnerWithKey(api.admin, 'lost-answer', ['ws_lost']);
+  const { losing, puts } = losingFirstPut();
   const lossy = new SignalAnalysisClient({ apiKey: key, baseUrl: api.baseUrl, fetch: losing, retryBaseMs: 10 });
   const policy = { vip_senders: ['@acme.com'], routing: { billing: 'finance', legal: 'counsel' } };
   const stored = await lossy.putPolicy('ws_lost', policy, { ifMatch: 0 });
-  expect(puts).toBe(2);
+  expect(puts.count).toBe(2);
   expect(stored).toMatchObject({ ...policy, version: 1 });
   // Another writer's change between the lost answer and the retry: a 412, the policy being no longer the one sent.
   let racing = true;
@@ -138,15 +144,7 @@ it('recovers a lost putPolicy answer only where its key may read the policy; oth
     scopes: ['policy'],
   });
   expect(key).toBeTruthy();
-  let puts = 0;
-  const losing: typeof fetch = async (input, init) => {
-    const response = await fetch(input, init);
-    if (init?.method === 'PUT' && ++puts === 1) {
-      await response.text();
-      throw new TypeError('fetch failed');
-    }
-    return response;
-  };
+  const { losing } = losingFirstPut();
   const writer = new SignalAnalysisClient({ apiKey: issued.key, baseUrl: api.baseUrl, fetch: losing, retryBaseMs: 10 });
   await expect(
     writer.putPolicy('ws_policy_only', { vip_senders: ['@acme.com'] }, { ifMatch: 0 }),
