@@ -59,7 +59,7 @@ export const pastLimit = (allowed: AllowedLabels, field: LearnedField, label: st
   !allowed.known.get(field)?.has(label) && !allowed.admitted.get(field)?.has(label);
 
 /**
- * The labels a decision counts in the model after this feedback, `known` being the model's labels per field. A label
+ * The labels a decision counts in the model after this feedback, `allowed` being the labels it may learn. A label
  * past the limit was refused before the first attempt; one a retry meets (another feedback changed the decision
  * meanwhile) is left out, not refused.
  */
