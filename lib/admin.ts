@@ -6,6 +6,7 @@ import {
   displayPrefix,
   generateApiKey,
   hashApiKey,
+  keyExpired,
 } from '../lambdas/domain/api-key';
 import { apiKeyPath } from '../lambdas/domain/audit';
 import { newKeyId } from '../lambdas/domain/ids';
@@ -213,8 +214,7 @@ export class AdminService {
     for (const { held } of conflicts) {
       if (live.has(held.key_id)) continue;
       const key = await this.store.findKeyById(held.key_id);
-      const expired = key?.expires_at !== undefined && Date.parse(key.expires_at) <= this.now().getTime();
-      live.set(held.key_id, key !== undefined && key.status === 'active' && !expired);
+      live.set(held.key_id, key?.status === 'active' && !keyExpired(key, this.now().getTime()));
     }
     const shared = conflicts.filter(({ held }) => live.get(held.key_id));
     if (shared.length) throw new SharedGrantError(shared);
@@ -345,7 +345,7 @@ export class AdminService {
     if (old.status !== 'active')
       throw new AdminInputError(`key ${keyId} is ${old.status}; only an active key can be rotated`);
     // An expired key is refused like a revoked one: rotating it would hand out a key the old one no longer grants.
-    if (old.expires_at && Date.parse(old.expires_at) <= this.now().getTime()) {
+    if (keyExpired(old, this.now().getTime())) {
       throw new AdminInputError(
         `key ${keyId} expired at ${old.expires_at}; only a key that has not expired can be rotated (issue a new one with key create)`,
       );

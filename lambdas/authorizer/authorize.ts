@@ -2,7 +2,7 @@
 // keyed by key hash, so a warm key costs no database read; changes show within the cache TTL. Known keys live in an
 // LRU (a hit refreshes), unknown keys in a separate, smaller one: anyone can mint well-formed keys (the checksum is
 // public), and those must never push a key in use out of the cache.
-import { bearerToken, hashApiKey, isWellFormedApiKey } from '../domain/api-key';
+import { bearerToken, hashApiKey, isWellFormedApiKey, keyExpired } from '../domain/api-key';
 import { LruMap } from '../domain/lru';
 import type { AccessStore, KeyRecord, PartnerRecord } from '../domain/ports';
 import type { AuthVerdict } from '../domain/principal';
@@ -82,7 +82,7 @@ export class KeyAuthorizer {
 /** Expiry is checked against the request time, so a cached key still expires on the second. */
 function verdictFor({ key, partner }: CacheEntry, nowMs: number): AuthVerdict {
   if (!key || key.status !== 'active') return { outcome: 'UNAUTHORIZED' };
-  if (key.expires_at && Date.parse(key.expires_at) <= nowMs) return { outcome: 'UNAUTHORIZED' };
+  if (keyExpired(key, nowMs)) return { outcome: 'UNAUTHORIZED' };
   if (!partner || partner.status !== 'active') return { outcome: 'ACCOUNT_INACTIVE' };
   return {
     outcome: 'allow',
