@@ -14,6 +14,7 @@ import { WorkspaceAdmin, feedbackReportOutput, policyOutput } from '../lib/works
 import { WorkspaceImporter, importFileOutput } from '../lib/admin/workspace-import';
 import { workspaceModel, workspaceModelOutput } from '../lib/admin/workspace-model';
 import { migrateLearning } from '../lib/admin/migrate-learning';
+import { optionProblem } from '../lib/admin/command-options';
 import { ensureTables, tableNamesOf } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
 import { parseLocalSettings, parseSettings, parseToolSettings, regionFromEnv } from '../lambdas/contract/settings';
@@ -148,48 +149,6 @@ const keyWorkspaces = (out: { key_id: string; workspaces: string[] }): Output =>
 
 const workspaceAdmin = (s: Services) => new WorkspaceAdmin(s.client, s.decisions, s.learning, s.actor);
 const importer = (s: Services) => new WorkspaceImporter(s.client, s.decisions, s.learning, s.actor);
-
-/** The options each command takes, besides --json, --aws and --help (as USAGE lists them). */
-const COMMAND_OPTIONS: Record<string, readonly string[]> = {
-  'partner create': ['id', 'name', 'status'],
-  'partner set-status': ['id', 'status'],
-  'key create': ['partner', 'workspace', 'workspaces-file', 'env', 'expires-at', 'description', 'scope'].concat([
-    'rate-limit',
-    'allow-shared',
-  ]),
-  'key revoke': ['key-id'],
-  'key grant': ['key-id', 'workspace', 'workspaces-file', 'allow-shared'],
-  'key ungrant': ['key-id', 'workspace', 'workspaces-file'],
-  'key set-rate-limit': ['key-id', 'limit', 'none'],
-  'key rotate': ['key-id', 'grace-seconds'],
-  'key migrate-grants': [],
-  'key list': ['partner'],
-  'workspace policy get': ['workspace'],
-  'workspace policy set': ['workspace', 'file'],
-  'feedback report': ['workspace', 'since'],
-  'workspace import': ['workspace', 'file'],
-  'workspace forget': ['workspace'],
-  'workspace migrate-learning': [],
-  'workspace model': ['workspace'],
-  'audit list': ['since', 'partner', 'key-id', 'workspace', 'limit'],
-  'decisions index-priority': [],
-};
-/** The same meaning under another command's name: the likely slip. */
-const SPELLED_ELSEWHERE: Record<string, string> = { limit: 'rate-limit', 'rate-limit': 'limit' };
-
-/**
- * An option the command does not take is refused before anything runs: ignored, `key create --limit 600/m` made a key
- * with no limit at all.
- */
-function assertOptionsOf(command: string, given: readonly string[]): void {
-  const takes = new Set([...(COMMAND_OPTIONS[command] ?? []), 'json', 'aws', 'help']);
-  for (const name of given) {
-    if (takes.has(name)) continue;
-    const other = SPELLED_ELSEWHERE[name];
-    const hint = other && takes.has(other) ? ` (did you mean --${other}?)` : '';
-    throw new UsageError(`--${name} does not apply to ${command}${hint}`);
-  }
-}
 
 /** Commands that change nothing: they record no audit event, so they need no actor (and no STS call). */
 const READ_ONLY = new Set(['key list', 'workspace policy get', 'feedback report', 'audit list', 'workspace model']);
@@ -371,13 +330,9 @@ async function main(argv: string[]): Promise<number> {
   const [aws, json] = [flags.has('aws'), flags.has('json')];
   // A signal's own default ends the process without its 'exit' handlers, one of which stops the DynamoDB Local this
   // run started (left running, it holds the port and the data directory). Exiting runs them.
-  for (const [signal, code] of [
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-    ['SIGHUP', 129],
-  ] as const) {
-    process.once(signal, () => process.exit(code));
-  }
+  process.once('SIGINT', () => process.exit(130));
+  process.once('SIGTERM', () => process.exit(143));
+  process.once('SIGHUP', () => process.exit(129));
 
   let stopDb: (() => Promise<void>) | undefined;
   let region: string | undefined;
@@ -386,7 +341,8 @@ async function main(argv: string[]): Promise<number> {
     const name = words.join(' ');
     const command = COMMANDS[name] as (typeof COMMANDS)[string] | undefined;
     if (!command) throw new UsageError(name ? `unknown command "${name}"` : 'no command given');
-    assertOptionsOf(name, flags.names());
+    const misplaced = optionProblem(name, flags.names());
+    if (misplaced) throw new UsageError(misplaced);
     let access: string;
     let decisions: string;
     let learning: string;
