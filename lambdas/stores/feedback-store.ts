@@ -5,7 +5,8 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import { OVERLAP_MS } from '../domain/learning/entries';
-import { type LearnedField, learnedChanges } from '../domain/learning/model';
+import { learnedChanges } from '../domain/learning/model';
+import type { LabelAdmission } from '../domain/learning/model-writes';
 import { decodeSketch } from '../domain/learning/sketch';
 import {
   type FeedbackFields,
@@ -17,27 +18,21 @@ import {
 import { decisionFrom } from './decision-format';
 import { conditionFailed, isDatabaseUnavailable, transactionCancelled } from './database-faults';
 import { getItem } from './dynamodb-client';
-import { admitLabels } from './label-registry';
+import { labelAdmission } from './label-registry';
 import { entryFrom, entryItem, getModel } from './learning-items';
 
 export class DynamoFeedbackStore implements FeedbackStore {
   /** Counts writes, for the bench's "bounded, stated and measured" figure. */
   readonly counter = { writes: 0 };
+  /** The label sets that keep MAX_LABELS across containers (label-registry.ts). */
+  readonly admitLabels: LabelAdmission['admitLabels'];
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly learningTable: string,
-  ) {}
-
-  admitLabels(
-    workspaceId: string,
-    generation: number,
-    field: LearnedField,
-    known: ReadonlySet<string>,
-    wanted: readonly string[],
-  ): Promise<Set<string>> {
-    return admitLabels(this.client, this.learningTable, workspaceId, generation, field, known, wanted);
+  ) {
+    this.admitLabels = labelAdmission(client, learningTable);
   }
 
   async getTarget(decisionId: string): Promise<FeedbackTarget | undefined> {

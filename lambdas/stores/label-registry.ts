@@ -7,6 +7,7 @@
 // once a workspace has its labels.
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type LearnedField, MAX_LABELS } from '../domain/learning/model';
+import type { LabelAdmission } from '../domain/learning/model-writes';
 import { conditionFailed } from './database-faults';
 import { AGAIN, retrying } from './retry';
 
@@ -67,3 +68,9 @@ export async function admitLabels(
     return admitted;
   });
 }
+
+/** A store's `admitLabels` (LabelAdmission): the label sets of `table`. */
+export const labelAdmission =
+  (client: DynamoDBDocumentClient, table: string): LabelAdmission['admitLabels'] =>
+  (workspaceId, generation, field, known, wanted) =>
+    admitLabels(client, table, workspaceId, generation, field, known, wanted);

@@ -3,8 +3,14 @@
 // transaction) and a reset (a new, empty generation with its entry and audit event in one transaction).
 import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { OVERLAP_MS } from '../domain/learning/entries';
-import type { ForgetAudit, ImportWrite, ImportWriteResult, ModelWriteStore } from '../domain/learning/model-writes';
-import { LEARNED_FIELDS, type LearnedField } from '../domain/learning/model';
+import type {
+  ForgetAudit,
+  ImportWrite,
+  ImportWriteResult,
+  LabelAdmission,
+  ModelWriteStore,
+} from '../domain/learning/model-writes';
+import { LEARNED_FIELDS } from '../domain/learning/model';
 import { ModelBusyError } from '../domain/ports';
 import { auditEventPut } from './audit-log';
 import { batchWriteAll } from './batch-writes';
@@ -12,7 +18,7 @@ import { cancellationReasons, isDatabaseUnavailable, transactionCancelled } from
 import { idempotencyClaim } from './decision-store';
 import { ITEM_PREFIX } from '../contract/tables';
 import { getItem } from './dynamodb-client';
-import { admitLabels, labelSetKey } from './label-registry';
+import { labelAdmission, labelSetKey } from './label-registry';
 import {
   MODEL_KEY,
   entryFrom,
@@ -35,20 +41,15 @@ const sameGeneration = (generation: number) => ({
 });
 
 export class DynamoModelWriteStore implements ModelWriteStore {
+  /** The label sets that keep MAX_LABELS across containers (label-registry.ts). */
+  readonly admitLabels: LabelAdmission['admitLabels'];
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly learningTable: string,
-  ) {}
-
-  admitLabels(
-    workspaceId: string,
-    generation: number,
-    field: LearnedField,
-    known: ReadonlySet<string>,
-    wanted: readonly string[],
-  ): Promise<Set<string>> {
-    return admitLabels(this.client, this.learningTable, workspaceId, generation, field, known, wanted);
+  ) {
+    this.admitLabels = labelAdmission(client, learningTable);
   }
 
   /** The idempotency record of an import, if one was written (read consistently). */
