@@ -6,7 +6,6 @@ import { spamArchiveThreshold, spamVerdict } from '../../lambdas/domain/engine/s
 import { TokenBuffer } from '../../lambdas/domain/engine/tokens';
 import { loadThaiSms } from '../data-splits';
 import { reliabilityReport, type DevScore } from '../spam-cuts';
-import { copiedInFitting } from './copies';
 import { FIXED_NOW, type Case, type Scored } from './labeled';
 import { figure, type Figure } from './report';
 
@@ -48,12 +47,15 @@ function pOf(buf: TokenBuffer, c: Case): number {
   return spamVerdict(buf, typeof c.signal.sender === 'string' ? c.signal.sender : undefined).probability;
 }
 
-export function spamArchiveFigures(scored: Scored[]): { figures: Figure[]; lines: string[] } {
+/** `copied`: whether a held-out message has its text on the fitted side (copies.ts). */
+export function spamArchiveFigures(
+  scored: Scored[],
+  copied: (s: Scored) => boolean,
+): { figures: Figure[]; lines: string[] } {
   const of = (corpus: string, label?: string) =>
     scored.filter((s) => s.corpus === corpus && s.group !== 'thai' && (label === undefined || s.label === label));
   const sms = of('sms');
   const m = macroF1(sms);
-  const copied = copiedInFitting();
   const unique = sms.filter((s) => !copied(s));
   const u = macroF1(unique);
   const thai: Scored[] = [];
