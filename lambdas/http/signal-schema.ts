@@ -41,6 +41,13 @@ function depthOf(value: unknown, depth: number, max: number): number {
 /** 200000 -> "200,000", as toLocaleString('en-US') writes it, without loading Intl at module load (~10 ms). */
 export const withThousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
+/**
+ * Text holds something to read: a character other than whitespace, a control character (NUL) or an invisible format
+ * character (a zero-width space, a byte order mark), which the engine reads as nothing.
+ */
+const VISIBLE = /[^\s\p{Cc}\p{Cf}]/u;
+const hasVisibleText = (text: string | undefined): boolean => text !== undefined && VISIBLE.test(text);
+
 const optionalText = (max: number) =>
   v.optional(
     v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${withThousands(max)} characters`)),
@@ -101,8 +108,8 @@ const SignalSchema = v.pipe(
   v.forward(
     v.check(
       (s) =>
-        Boolean(s.subject?.trim()) ||
-        Boolean(s.body?.trim()) ||
+        hasVisibleText(s.subject) ||
+        hasVisibleText(s.body) ||
         (s.metadata !== undefined && Object.keys(s.metadata).length > 0),
       'subject or body must be non-blank, unless metadata is a non-empty object',
     ),

@@ -26,8 +26,9 @@ export type RecommendedAction = 'escalate' | 'respond_now' | 'respond' | 'review
 /**
  * A business signal. Only the fields below are accepted: any other top-level field is refused with
  * `VALIDATION_ERROR` naming it. At least one of `subject` and `body` must be non-blank (contain a character
- * other than whitespace), unless `metadata` is a non-empty object. Lengths are counted in UTF-16 code units
- * (JavaScript's `String.length`), which equals characters outside the rare astral planes (emoji count 2).
+ * other than whitespace, a control character or an invisible format character such as a zero-width space),
+ * unless `metadata` is a non-empty object. Lengths are counted in UTF-16 code units (JavaScript's
+ * `String.length`), which equals characters outside the rare astral planes (emoji count 2).
  */
 export interface Signal {
   /**

@@ -91,6 +91,17 @@ describe('signal validation', () => {
     for (const sender of ['', '   ']) expect(detailsFor({ ...valid, source: 'email', sender })[0].field).toBe('sender');
   });
 
+  it('refuses text with nothing to read: whitespace, NUL or zero-width characters only, unless metadata is given', () => {
+    const bare = { workspace_id: 'ws_acme', source: 'support_message' };
+    for (const text of [' \n\t', '\u0000\u0000', '\u200b\u200d\ufeff', '\u00ad \u0007']) {
+      expect(detailsFor({ ...bare, subject: text, body: text })).toEqual([
+        { field: 'body', message: 'subject or body must be non-blank, unless metadata is a non-empty object' },
+      ]);
+      expect(validateSignal({ ...bare, body: text, metadata: { tags: ['x'] } }, NOW).ok).toBe(true);
+    }
+    for (const body of ['\u200bok', 'ไม่', '\u0000?']) expect(validateSignal({ ...bare, body }, NOW).ok).toBe(true);
+  });
+
   it('refuses a body that is not a JSON object', () => {
     for (const input of [null, [], 'x', 3]) expect(detailsFor(input)[0].field).toBe('(body)');
   });
