@@ -55,7 +55,9 @@ export class WorkspaceAdmin {
       if (bytes.length > POLICY_MAX_BYTES) {
         throw new Error(`it is ${bytes.length} bytes, over the ${POLICY_MAX_BYTES / 1024} KiB a policy may be`);
       }
-      body = JSON.parse(bytes.toString('utf8'));
+      const text = bytes.toString('utf8');
+      // A byte order mark, as Windows editors write one, is not part of the JSON (as for an import file).
+      body = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     } catch (err) {
       throw new AdminInputError(`cannot read a JSON policy from ${file}: ${(err as Error).message}`);
     }

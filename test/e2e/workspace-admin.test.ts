@@ -28,6 +28,10 @@ it('sets a policy from a file, refuses an invalid one, and gets it as the API an
   expect(got.json.vip_senders).toEqual(['@acme.com']);
   const api1 = await call(t.api.baseUrl, 'GET', '/workspaces/ws_r/policy', { key: t.key });
   expect(got.json).toEqual(api1.json);
+  // A file a Windows editor saved, with a byte order mark before the JSON.
+  writeFileSync(join(dir, 'bom.json'), '\ufeff' + JSON.stringify({ vip_senders: ['@bom.example'] }));
+  const bom = await admin('workspace', 'policy', 'set', '--workspace', 'ws_r', '--file', join(dir, 'bom.json'));
+  expect(bom.json).toMatchObject({ vip_senders: ['@bom.example'], version: 2 });
 });
 
 it('reports agreement per field and the reason codes present where feedback disagreed', async () => {
