@@ -208,15 +208,20 @@ export class AdminService {
   /** The cross-partner check; docs/operations.md, "Grants", says how far it holds under races. */
   private async refuseSharing(partnerId: string, grants: string[], options: GrantOptions): Promise<void> {
     if (options.allowShared) return;
-    const conflicts = await this.store.grants.foreignHolders(partnerId, grants);
-    // A revoked or expired key never gets in again (nothing reactivates one): its grants share nothing.
-    const live = new Map<string, boolean>();
-    for (const { held } of conflicts) {
-      if (live.has(held.key_id)) continue;
-      const key = await this.store.findKeyById(held.key_id);
-      live.set(held.key_id, key?.status === 'active' && !keyExpired(key, this.now().getTime()));
-    }
-    const shared = conflicts.filter(({ held }) => live.get(held.key_id));
+    // A revoked or expired key never gets in again (nothing reactivates one): its grants share nothing. Each key is
+    // read once, however many of its grants overlap.
+    const live = new Map<string, Promise<boolean>>();
+    const counts = (keyId: string): Promise<boolean> => {
+      let known = live.get(keyId);
+      if (!known) {
+        known = this.store
+          .findKeyById(keyId)
+          .then((key) => key?.status === 'active' && !keyExpired(key, this.now().getTime()));
+        live.set(keyId, known);
+      }
+      return known;
+    };
+    const shared = await this.store.grants.foreignHolders(partnerId, grants, counts);
     if (shared.length) throw new SharedGrantError(shared);
   }
 

@@ -93,8 +93,15 @@ export interface GrantStore {
    * a moment ago. Prefix grants are all there; an exact grant made a moment ago may be missing.
    */
   currentGrants(keyId: string): Promise<string[]>;
-  /** Grants another partner's key holds that overlap any of `grants`. */
-  foreignHolders(partnerId: string, grants: string[]): Promise<{ grant: string; held: GrantHolder }[]>;
+  /**
+   * Grants another partner's key holds that overlap any of `grants`, of keys for which `counts` holds (a revoked or
+   * expired key's grants share nothing). A prefix grant is reported with one such holder under it.
+   */
+  foreignHolders(
+    partnerId: string,
+    grants: string[],
+    counts: (keyId: string) => Promise<boolean>,
+  ): Promise<{ grant: string; held: GrantHolder }[]>;
   /** Idempotent; each grant is written with its index entry atomically, and each transaction with its `key.grant` event. */
   addGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<void>;
   /** Each transaction with its `key.ungrant` event; a grant the key does not hold is left out (no write, no event). */

@@ -109,7 +109,8 @@ export class DynamoGrantStore implements GrantStore {
     head: string,
     condition?: { beginsWith?: string; equals?: string },
     excludePartner?: string,
-    stopAtFirst = false,
+    /** Read on only until an item for which this holds, and answer that one. */
+    firstWhere?: (item: Item) => Promise<boolean>,
   ): Promise<Item[]> {
     const items: Item[] = [];
     const values: Item = { ':h': head };
@@ -134,13 +135,20 @@ export class DynamoGrantStore implements GrantStore {
       },
     );
     for await (const page of pages) {
-      items.push(...(page.Items ?? []));
-      if (stopAtFirst && items.length) break;
+      if (!firstWhere) {
+        items.push(...(page.Items ?? []));
+        continue;
+      }
+      for (const item of page.Items ?? []) if (await firstWhere(item)) return [item];
     }
     return items;
   }
 
-  async foreignHolders(partnerId: string, grants: string[]): Promise<{ grant: string; held: GrantHolder }[]> {
+  async foreignHolders(
+    partnerId: string,
+    grants: string[],
+    counts: (keyId: string) => Promise<boolean>,
+  ): Promise<{ grant: string; held: GrantHolder }[]> {
     const conflicts: { grant: string; held: GrantHolder }[] = [];
     const prefixHolders = new Map<string, GrantHolder[]>();
     const heads = [...new Set(grants.map(grantHead))];
@@ -173,12 +181,16 @@ export class DynamoGrantStore implements GrantStore {
       for (const item of await this.queryHead(holderHead(grant), { equals: grant }, partnerId))
         conflicts.push({ grant, held: toHolder(item) });
     });
-    // A prefix grant collides with any other partner's workspace it would cover.
+    // A prefix grant collides with any other partner's workspace it would cover, held by a key that counts: holders
+    // of keys that do not are read past, or one of them first would hide a live holder after it.
+    const countsItem = (item: Item) => counts(item.grant_key as string);
     await inParallel(grants.filter(isPrefixGrant), PARALLEL_QUERIES, async (grant) => {
-      const [item] = await this.queryHead(`w#${grantHead(grant)}`, { beginsWith: prefixOf(grant) }, partnerId, true);
+      const head = `w#${grantHead(grant)}`;
+      const [item] = await this.queryHead(head, { beginsWith: prefixOf(grant) }, partnerId, countsItem);
       if (item) conflicts.push({ grant, held: toHolder(item) });
     });
-    return conflicts;
+    const live = await Promise.all(conflicts.map(({ held }) => counts(held.key_id)));
+    return conflicts.filter((_, i) => live[i]);
   }
 
   async addGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<void> {

@@ -165,3 +165,17 @@ it("does not count a revoked key's grants as another partner's", async () => {
   await db.admin.revokeKey(old.key_id);
   await expect(db.admin.createKey({ partnerId: 'globex', workspaces: ['handed_over'] })).resolves.toBeDefined();
 });
+
+it("finds a live holder under a prefix after a revoked key's workspace that sorts before it", async () => {
+  // The prefix check read only the first other partner's workspace under the prefix: a revoked one there hid a live
+  // one after it, and the prefix was granted over another partner's workspace.
+  await db.admin.createPartner({ id: 'initech', name: 'Initech' });
+  const gone = await db.admin.createKey({ partnerId: 'acme', workspaces: ['zz77:a'] });
+  await db.admin.revokeKey(gone.key_id);
+  await db.admin.createKey({ partnerId: 'globex', workspaces: ['zz77:b'] });
+  const refused = db.admin.createKey({ partnerId: 'initech', workspaces: ['zz77:*'] });
+  await expect(refused).rejects.toBeInstanceOf(SharedGrantError);
+  await expect(refused).rejects.toThrow(/zz77:b/);
+  // Under a prefix only the revoked key held, nothing is shared.
+  await expect(db.admin.createKey({ partnerId: 'initech', workspaces: ['zz77:a*'] })).resolves.toBeDefined();
+});
