@@ -196,7 +196,8 @@ export function apiHandler(
   const chain = middy<ApiEvent, HttpResponse, Error, RequestContext>();
   // Outermost, so its onError runs last and flushes the counts the error mapping added.
   if (metrics) chain.use(publishCounts(telemetry));
-  chain.use(injectLambdaContext(logger, { resetKeys: true })).before((request) => {
+  // Never the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: it holds the Authorization header and the signal.
+  chain.use(injectLambdaContext(logger, { resetKeys: true, logEvent: false })).before((request) => {
     logger.appendKeys({ request_id: requestIdOf(request.event) });
     normalizeHeaders(request);
   });

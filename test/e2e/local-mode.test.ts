@@ -57,6 +57,8 @@ it('starts, prints a working demo key and curl command, persists data, and stops
     LOCAL_DYNAMODB_PORT: String(dbPort),
     LOCAL_DATA_DIR: dataDir,
     POWERTOOLS_LOG_LEVEL: 'DEBUG',
+    // Powertools' switch to log every event, which an operator may turn on to debug: the events hold the key.
+    POWERTOOLS_LOGGER_LOG_EVENT: 'true',
     // A learning table named apart, as an operator may: local mode must create the one the service reads.
     LEARNING_TABLE_NAME: 'sas-local-learning',
   };
