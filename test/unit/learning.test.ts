@@ -114,6 +114,24 @@ describe('policy', () => {
     expect(keywordPattern('c++').test('we use c++ daily')).toBe(true);
   });
 
+  it("adds the workspace's weights to the engine's clamped score, so the reasons still explain it", () => {
+    // docs/decision-engine.md, "Score": a newsletter whose engine reasons sum below -20 scores 0, and a VIP sender's
+    // 20 points then lift it to 20, not to 20 + that sum.
+    const { signal, global } = globallyScored({
+      subject: 'Weekly newsletter: our latest deals',
+      body: 'Unsubscribe here. View in browser. You are receiving this because you subscribed to our mailing list.',
+    });
+    const sum = (reasons: readonly { weight: number }[]) => reasons.reduce((t, r) => t + r.weight, 0);
+    expect(20 + sum(global.reasons)).toBeLessThan(0);
+    expect(global.score).toBe(0);
+    const vip = compilePolicy({ ...EMPTY_POLICY, vip_senders: ['@news.example'] });
+    const out = applyWorkspace(global, { ...signal, sender: 'deals@news.example' }, vip, emptyModel(), undefined);
+    const added = out.reasons.filter((r) => r.code.startsWith('POLICY_'));
+    expect(added.map((r) => r.code)).toEqual(['POLICY_VIP_SENDER']);
+    expect(out.score).toBe(Math.min(100, Math.max(0, global.score + sum(added))));
+    expect(out.score).toBe(20);
+  });
+
   it('leaves the global assessment untouched for a fresh workspace', () => {
     const { signal, global } = globallyScored({ subject: 'Production outage' });
     const out = applyWorkspace(global, signal, compilePolicy(EMPTY_POLICY), emptyModel(), sketchSignal(key, signal));
