@@ -40,6 +40,8 @@ export async function allowedLabels(
   workspaceId: string,
   workspace: CachedWorkspace,
   store: LabelAdmission,
+  /** Admit every field's labels or none (feedback is refused whole): read each field's set before writing any. */
+  wholeOrNone = false,
 ): Promise<AllowedLabels> {
   const known = labelsPerField(workspace);
   const wanted = new Map<LearnedField, string[]>();
@@ -48,6 +50,17 @@ export async function allowedLabels(
   }
   const generation = workspace.state.generation ?? 0;
   const admitted = new Map<LearnedField, Set<string>>();
+  if (wholeOrNone && wanted.size > 1) {
+    for (const [field, labels] of wanted) {
+      admitted.set(
+        field,
+        await store.admitLabels(workspaceId, generation, field, known.get(field) ?? new Set(), labels, false),
+      );
+    }
+    // One field past the limit refuses the whole feedback: the others take no place either.
+    if ([...wanted].some(([field, labels]) => labels.some((l) => !admitted.get(field)!.has(l))))
+      return { known, admitted };
+  }
   for (const [field, labels] of wanted) {
     admitted.set(field, await store.admitLabels(workspaceId, generation, field, known.get(field) ?? new Set(), labels));
   }
@@ -87,7 +100,7 @@ export async function recordFeedback(
   const named = (Object.entries(fields) as [LearnedField, string][]).filter(
     ([field, label]) => target.learned[field] !== label,
   );
-  const allowed = await allowedLabels(named, first.decision.workspace_id, workspace, store);
+  const allowed = await allowedLabels(named, first.decision.workspace_id, workspace, store, true);
   const past = named.filter(([field, label]) => pastLimit(allowed, field, label));
   if (past.length) return { kind: 'past_limit', fields: past.map(([field]) => field) };
   // Concurrent feedback on one decision: the loser re-reads the decision's target after the retry policy's wait.

@@ -15,7 +15,8 @@ export const labelSetKey = (generation: number, field: LearnedField) => `l#${gen
 
 /**
  * Of `wanted` (labels of `field` the caller's model does not hold, in the order they are asked for), those the
- * workspace holds or may learn within MAX_LABELS, recorded as learned. `known` are the labels the caller's model holds:
+ * workspace holds or may learn within MAX_LABELS, recorded as learned (unless `record` is false: then only read).
+ * `known` are the labels the caller's model holds:
  * they start the set when the workspace has none yet (one that learned before the set existed).
  */
 export async function admitLabels(
@@ -26,6 +27,7 @@ export async function admitLabels(
   field: LearnedField,
   known: ReadonlySet<string>,
   wanted: readonly string[],
+  record = true,
 ): Promise<Set<string>> {
   const key = { ws, sk: labelSetKey(generation, field) };
   return retrying('label set', async () => {
@@ -37,6 +39,7 @@ export async function admitLabels(
       0,
       Math.max(0, MAX_LABELS - held.size),
     );
+    if (!record) return new Set([...admitted, ...fresh]);
     if (!fresh.length && stored) return admitted;
     try {
       if (stored) {
@@ -72,5 +75,5 @@ export async function admitLabels(
 /** A store's `admitLabels` (LabelAdmission): the label sets of `table`. */
 export const labelAdmission =
   (client: DynamoDBDocumentClient, table: string): LabelAdmission['admitLabels'] =>
-  (workspaceId, generation, field, known, wanted) =>
-    admitLabels(client, table, workspaceId, generation, field, known, wanted);
+  (workspaceId, generation, field, known, wanted, record) =>
+    admitLabels(client, table, workspaceId, generation, field, known, wanted, record);

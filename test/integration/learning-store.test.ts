@@ -2,12 +2,14 @@
 // or an import may land with its answer lost, or fail before it is sent, and the partner retries until it gets a 200.
 // Whatever happened, a freshly loaded workspace holds each correction exactly once. The faults are injected in the
 // DynamoDB client (a lost answer cannot be caused for real against DynamoDB Local); everything else is real.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { AdminService } from '../../lib/admin';
 import { MAX_LABELS } from '../../lambdas/domain/learning/model';
 import { startLocalServer, type RunningServer } from '../../lib/local/server';
 import { type Service, createService } from '../../lambdas/service';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
+import { labelSetKey } from '../../lambdas/stores/label-registry';
 import { type TestTables, createTestTables, testEndpoint } from '../support/dynamodb';
 import { call, expectError } from '../support/http';
 import { partnerWithKey, testSettings } from '../support/local-api';
@@ -240,6 +242,15 @@ it('an example naming a new label past the per-field limit is refused, and the r
   expect(refused.json.error.details).toEqual([
     { field: 'category', message: 'a workspace learns at most 600 labels per field; this one would be one more' },
   ]);
+  // Refused whole: its new queue took no place among the workspace's labels either.
+  const queues = await tables.client.send(
+    new GetCommand({
+      TableName: tables.names.learning,
+      Key: { ws, sk: labelSetKey(0, 'queue') },
+      ConsistentRead: true,
+    }),
+  );
+  expect([...((queues.Item?.labels as Set<string> | undefined) ?? [])]).not.toContain('billing');
   expect((await api('POST', `/decisions/${id}/feedback`, { category: 'topic_7' })).status).toBe(200);
   const after = await examples(ws);
   expect(after['category:one_too_many']).toBeUndefined();

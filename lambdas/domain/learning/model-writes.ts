@@ -35,7 +35,8 @@ export type ImportWriteResult =
 export interface LabelAdmission {
   /**
    * Of `wanted` (labels of `field` the caller's model does not hold), those the workspace holds or may still learn
-   * within MAX_LABELS, recorded as learned; `known` are the caller's model's labels of the field.
+   * within MAX_LABELS, recorded as learned; `known` are the caller's model's labels of the field. With `record`
+   * false, only what would be admitted: nothing is written.
    */
   admitLabels(
     workspaceId: string,
@@ -43,6 +44,7 @@ export interface LabelAdmission {
     field: LearnedField,
     known: ReadonlySet<string>,
     wanted: readonly string[],
+    record?: boolean,
   ): Promise<Set<string>>;
 }
 
