@@ -159,7 +159,9 @@ export class DynamoDecisionListStore implements DecisionListStore {
     workspaceId: string,
     createdAfterMs?: number,
   ): AsyncGenerator<{ decision: Decision; feedback?: FeedbackFields }> {
-    const lower = createdAfterMs === undefined ? undefined : idRange({ createdAfterMs })?.lower;
+    // At or after: idRange's bound is strictly after, and created_at is whole ms.
+    const lower =
+      createdAfterMs === undefined ? undefined : idRange({ createdAfterMs: Math.ceil(createdAfterMs) - 1 })?.lower;
     const names: Record<string, string> = { '#d': 'decision' };
     const values: Record<string, unknown> = {};
     const keyCondition = rangeCondition({ lower }, names, values);

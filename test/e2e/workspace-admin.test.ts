@@ -35,7 +35,7 @@ it('sets a policy from a file, refuses an invalid one, and gets it as the API an
 });
 
 it('reports agreement per field and the reason codes present where feedback disagreed', async () => {
-  const ids: { id: string; category: string; priority: string }[] = [];
+  const ids: { id: string; category: string; priority: string; created_at: string }[] = [];
   for (let i = 0; i < 4; i++) {
     const d = await call(t.api.baseUrl, 'POST', '/signals/analyze', {
       key: t.key,
@@ -47,7 +47,12 @@ it('reports agreement per field and the reason codes present where feedback disa
         body: 'The site is down for all customers.',
       },
     });
-    ids.push({ id: d.json.decision_id, category: d.json.category, priority: d.json.priority });
+    ids.push({
+      id: d.json.decision_id,
+      category: d.json.category,
+      priority: d.json.priority,
+      created_at: d.json.created_at,
+    });
   }
   await call(t.api.baseUrl, 'POST', `/decisions/${ids[0].id}/feedback`, {
     key: t.key,
@@ -83,4 +88,8 @@ it('reports agreement per field and the reason codes present where feedback disa
     new Date(Date.now() + 60_000).toISOString(),
   );
   expect(later.json.decisions).toBe(0);
+  // --since is inclusive: a decision made at that very millisecond is in the report.
+  const newest = ids[3].created_at;
+  const since = await admin('feedback', 'report', '--workspace', 'ws_r', '--since', newest);
+  expect(since.json.decisions).toBe(ids.filter((d) => d.created_at >= newest).length);
 });
