@@ -326,6 +326,11 @@ export interface FeedbackRecord {
 }
 
 export interface PolicyKeyword {
+  /**
+   * 1 to 100 characters, not whitespace only: the phrase is trimmed (leading and trailing whitespace
+   * removed) before the check that it is not empty and before it is matched; the at most 100 characters
+   * count it as sent.
+   */
   phrase: string;
   weight: number;
   category?: string;
@@ -346,16 +351,25 @@ export interface PolicyInput {
   vip_senders?: string[];
   trusted_senders?: string[];
   blocked_senders?: string[];
+  /**
+   * Up to 200 keywords.
+   */
   keywords?: PolicyKeyword[];
+  /**
+   * Up to 200 of the workspace's own categories. Each `name` at most once: a name given twice is
+   * `400 VALIDATION_ERROR`.
+   */
   categories?: PolicyCategory[];
   /**
-   * Category name to queue name.
+   * Category name (documented or own) to queue name, for at most 200 categories. A category gets its queue
+   * from `routing` or from its entry in `categories`, not both (`400 VALIDATION_ERROR`).
    */
   routing?: {
     [key: string]: string;
   };
   /**
-   * Where the priority bands start (defaults 80, 60, 35); strictly decreasing.
+   * Where the priority bands start (defaults 80, 60, 35): strictly decreasing once the missing ones take their
+   * defaults.
    */
   thresholds?: {
     critical?: number;
