@@ -69,13 +69,14 @@ async function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
 }
 
 function headersOf(req: IncomingMessage): { headers: Record<string, string>; cookies?: string[] } {
-  const headers: Record<string, string> = {};
+  const joined = new Map<string, string>();
   // headersDistinct keeps repeated headers that req.headers drops (Authorization, Content-Type...); API Gateway
   // joins repeats with commas, so a second Authorization header spoils the first, as it does when deployed.
   for (const [name, values] of Object.entries(req.headersDistinct)) {
     if (values === undefined || name === 'cookie') continue;
-    headers[name] = values.join(',');
+    joined.set(name, values.join(','));
   }
+  const headers: Record<string, string> = Object.fromEntries(joined);
   const cookies = req.headers.cookie
     ?.split(';')
     .map((c) => c.trim())
@@ -83,11 +84,13 @@ function headersOf(req: IncomingMessage): { headers: Record<string, string>; coo
   return { headers, cookies: cookies?.length ? cookies : undefined };
 }
 
+// Built with Object.fromEntries, as the Lambda runtime's JSON.parse builds an event: a name such as `__proto__` or
+// `constructor` is an own property, which a route refuses as unknown, not a prototype's.
 function queryOf(raw: string): Record<string, string> | undefined {
   if (!raw) return undefined;
-  const out: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(raw)) out[k] = k in out ? `${out[k]},${v}` : v;
-  return out;
+  const joined = new Map<string, string>();
+  for (const [k, v] of new URLSearchParams(raw)) joined.set(k, joined.has(k) ? `${joined.get(k)},${v}` : v);
+  return Object.fromEntries(joined);
 }
 
 /** Lambda proxy (payload 2.0) result → HTTP response, as API Gateway maps it. */

@@ -130,6 +130,9 @@ it('refuses in the contract order: workspace_id, then the grant, then the other 
     'limit=1&limit=2',
     'workspace_id=ws_list',
     'created_before=2026-13-01T00:00:00Z',
+    // Names an object's prototype holds are parameters like any other: unknown.
+    '__proto__=1',
+    'constructor=1',
   ]) {
     expectError(await list(`workspace_id=ws_list&${query}`), 400, 'VALIDATION_ERROR');
   }
