@@ -72,8 +72,10 @@ export class DynamoAuditLog {
     const reader = (partition: string) => new PartitionReader(this.client, input, partition);
     const legacy = reader(LEGACY_AUDIT_PARTITION);
     const events: AuditEvent[] = [];
-    // A day past now: an event stamped by a writer whose clock runs ahead is still found.
-    const from = query.sinceMs ?? nowMs - AUDIT_RETENTION_DAYS * DAY_MS;
+    // A day past now: an event stamped by a writer whose clock runs ahead is still found. Never further back than the
+    // retention (and a day for clocks): older events have expired, and each month costs a Query per shard.
+    const kept = nowMs - (AUDIT_RETENTION_DAYS + 1) * DAY_MS;
+    const from = Math.max(query.sinceMs ?? kept, kept);
     for (const month of monthsNewestFirst(from, nowMs + DAY_MS)) {
       const shards = Array.from({ length: AUDIT_SHARDS }, (_, shard) => reader(auditPartition(month, shard)));
       for (;;) {
