@@ -23,7 +23,7 @@ import {
 } from './stack-context';
 import { booleanContext } from './stack/tables';
 import { DEFAULT_STAGE, stackNameFor } from './stack-outputs';
-import { parseFraction } from '../lambdas/contract/settings';
+import { decimalFraction, parseFraction } from '../lambdas/contract/settings';
 
 export interface BuildAppOptions {
   /** Context, as `-c key=value` gives it (the CLI's own context still wins when run by the CLI). */
@@ -53,8 +53,11 @@ function intContext(app: App, key: IntContextKey): number {
   const setting: { default: number; min: number; max?: number } = INT_CONTEXT[key];
   const { default: fallback, min, max = Number.MAX_SAFE_INTEGER } = setting;
   const raw: unknown = app.node.tryGetContext(key);
-  if (raw === undefined || raw === null || raw === '') return fallback;
-  const value = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw.trim()) : NaN;
+  // As the Lambdas read the setting (lambdas/contract/settings.ts): blank is unset, and a string holds digits only
+  // (Number() took "0x1e" and "9e1", and read " " as 0).
+  const text = typeof raw === 'string' ? raw.trim() : undefined;
+  if (raw === undefined || raw === null || text === '') return fallback;
+  const value = typeof raw === 'number' ? raw : text !== undefined && /^\d+$/.test(text) ? Number(text) : NaN;
   if (!Number.isInteger(value) || value < min || value > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
     throw new Error(`context ${key} must be an integer ${range}, got ${JSON.stringify(raw)}`);
@@ -66,7 +69,9 @@ function intContext(app: App, key: IntContextKey): number {
 function fractionContext(app: App, key: FractionContextKey): number {
   const raw: unknown = app.node.tryGetContext(key);
   if (raw === undefined || raw === null || raw === '') return FRACTION_CONTEXT[key];
-  const value = parseFraction(typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '');
+  const value = parseFraction(
+    typeof raw === 'number' ? decimalFraction(raw) : typeof raw === 'string' ? raw.trim() : '',
+  );
   if (value === undefined) throw new Error(`context ${key} must be a number from 0 to 1, got ${JSON.stringify(raw)}`);
   return value;
 }
@@ -144,6 +149,9 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
   let edgeFirewall: EdgeFirewallStack | undefined;
   if (edgeProtection) {
     const region = String(app.node.tryGetContext('region') ?? process.env.CDK_DEFAULT_REGION ?? EDGE_FIREWALL_REGION);
+    if (!/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region)) {
+      throw new Error(`context region must be an AWS region such as eu-west-1, got ${JSON.stringify(region)}`);
+    }
     env = { account: process.env.CDK_DEFAULT_ACCOUNT, region };
     edge = { ipRateLimit: intContext(app, 'edgeIpRateLimit'), secretVersionId: secretVersionContext(app) };
     if (region !== EDGE_FIREWALL_REGION) {

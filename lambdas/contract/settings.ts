@@ -156,12 +156,30 @@ export function parseFraction(text: string): number | undefined {
   return /^(\d+(\.\d*)?|\.\d+)$/.test(text) && value >= 0 && value <= 1 ? value : undefined;
 }
 
+/**
+ * A share as parseFraction reads it back: String() writes a number below 0.000001 with an exponent (`1e-7`), which
+ * the Lambdas would refuse at start. Digits are String()'s, so the value round-trips exactly.
+ */
+export function decimalFraction(share: number): string {
+  const text = String(share);
+  const m = /^(\d)(?:\.(\d+))?e-(\d+)$/.exec(text);
+  return m ? `0.${'0'.repeat(Number(m[3]) - 1)}${m[1]}${m[2] ?? ''}` : text;
+}
+
 function fraction(env: Env, name: string, fallback: number): number {
   const raw = present(env, name);
   if (raw === undefined) return fallback;
   const value = parseFraction(raw);
   if (value === undefined) throw new SettingsError(`${name} must be a number from 0 to 1, got "${raw}"`);
   return value;
+}
+
+/** `true` or `false` in any case; anything else is refused (a `1` or `yes` used to read as false). */
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = present(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (raw !== 'true' && raw !== 'false') throw new SettingsError(`${name} must be true or false, got "${raw}"`);
+  return raw === 'true';
 }
 
 function logLevel(env: Env): LogLevel {
@@ -187,8 +205,8 @@ export function parseSettings(env: Env): Settings {
     workspaceCacheTtlSeconds: setting(env, 'workspaceCacheTtlSeconds'),
     decisionRetentionDays: setting(env, 'decisionRetentionDays'),
     logLevel: logLevel(env),
-    metricsEnabled: present(env, ENV.metricsDisabled)?.toLowerCase() !== 'true',
-    tracingEnabled: present(env, ENV.tracingEnabled)?.toLowerCase() === 'true',
+    metricsEnabled: !flag(env, ENV.metricsDisabled, false),
+    tracingEnabled: flag(env, ENV.tracingEnabled, false),
     traceSampleRate: fraction(env, ENV.traceSampleRate, DEFAULT_SETTINGS.traceSampleRate),
     xrayDaemonAddress: present(env, ENV.xrayDaemonAddress),
     edgeOriginSecret: present(env, ENV.edgeOriginSecret),
@@ -281,6 +299,6 @@ export function lambdaEnvironment(
     ),
     [ENV.logLevel]: settings.logLevel,
     [ENV.tracingEnabled]: String(settings.tracingEnabled ?? DEFAULT_SETTINGS.tracingEnabled),
-    [ENV.traceSampleRate]: String(settings.traceSampleRate ?? DEFAULT_SETTINGS.traceSampleRate),
+    [ENV.traceSampleRate]: decimalFraction(settings.traceSampleRate ?? DEFAULT_SETTINGS.traceSampleRate),
   };
 }

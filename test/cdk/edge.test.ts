@@ -272,3 +272,10 @@ it('refuses an origin secret version that is no VersionId', () => {
     }),
   ).toThrow(/edgeSecretVersionId/);
 });
+
+it('refuses a region that is no AWS region, rather than deploying a stack for it', () => {
+  for (const region of ['not a region', 'EU-WEST-1', 'eu-west'])
+    expect(() => buildApp({ context: { edgeProtection: true, region }, outdir: newOutdir(), bundle: false })).toThrow(
+      /context region must be an AWS region/,
+    );
+});

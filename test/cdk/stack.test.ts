@@ -330,6 +330,12 @@ describe('Lambdas', () => {
         new RegExp(`context ${key} must be an integer from`),
       );
     }
+    // Digits only, as the Lambdas read them: Number() alone took hex and exponents.
+    for (const value of ['0x1e', '9e1', '1.5', '-1', 'ten']) {
+      expect(() => synth({ stage: 'dev', workspaceCacheTtlSeconds: value }, false)).toThrow(
+        /context workspaceCacheTtlSeconds must be an integer from/,
+      );
+    }
     const top = synth({ stage: 'dev', ...largest }, false);
     try {
       const env =

@@ -26,6 +26,9 @@ describe('settings', () => {
       traceSampleRate: 0.2,
     };
     expect(parseSettings(lambdaEnvironment(settings))).toEqual({ ...settings, dynamodbEndpoint: undefined });
+    // A share below 0.000001, which String() writes with an exponent the Lambdas refused at start.
+    for (const traceSampleRate of [1e-7, 1.5e-7, 2.5e-12, 0.000001, 0])
+      expect(parseSettings(lambdaEnvironment({ ...settings, traceSampleRate })).traceSampleRate).toBe(traceSampleRate);
   });
 
   it('refuses a bad number or log level with a message naming the variable', () => {
@@ -50,6 +53,13 @@ describe('settings', () => {
       metricsEnabled: true,
     });
     expect(parseSettings({ [ENV.metricsDisabled]: 'TRUE' }).metricsEnabled).toBe(false);
+  });
+
+  it('refuses a switch that is neither true nor false, as the README says, rather than reading it as false', () => {
+    expect(parseSettings({ [ENV.tracingEnabled]: 'True' }).tracingEnabled).toBe(true);
+    for (const name of [ENV.tracingEnabled, ENV.metricsDisabled])
+      for (const bad of ['1', 'yes', 'on'])
+        expect(() => parseSettings({ [name]: bad })).toThrow(new RegExp(`${name} must be true or false`));
   });
 });
 
