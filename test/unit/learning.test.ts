@@ -115,7 +115,7 @@ describe('policy', () => {
   });
 
   it("adds the workspace's weights to the engine's clamped score, so the reasons still explain it", () => {
-    // docs/decision-engine.md, "Score": a newsletter whose engine reasons sum below -20 scores 0, and a VIP sender's
+    // docs/decision-engine.md, "How a score is made": a newsletter whose engine reasons sum below -20 scores 0, and a VIP sender's
     // 20 points then lift it to 20, not to 20 + that sum.
     const { signal, global } = globallyScored({
       subject: 'Weekly newsletter: our latest deals',
