@@ -122,7 +122,23 @@ describe('metadata hints', () => {
     expect(codes({ source: 'task', subject: 'x', metadata: { due_at: '2026-11-21T12:00:00Z' } })).toContain(
       'DUE_WITHIN_24H',
     );
-    for (const due_at of ['2026-11-21T12:00:00', 'tomorrow', '1', 12345, { at: 'x' }, ['2026-11-20']] as JsonValue[]) {
+    // Dates that do not exist are ignored, as received_at refuses them (Date.parse rolled 2026-02-30 over to March).
+    const impossible = [
+      '2026-02-30',
+      '2026-06-31',
+      '2026-02-31T10:00:00Z',
+      '2026-11-20T24:00:00Z',
+      '2026-11-20T10:60Z',
+    ];
+    for (const due_at of [
+      '2026-11-21T12:00:00',
+      'tomorrow',
+      '1',
+      12345,
+      { at: 'x' },
+      ['2026-11-20'],
+      ...impossible,
+    ] as JsonValue[]) {
       const c = codes({ source: 'task', subject: 'x', metadata: { due_at } });
       expect(c.filter((x) => x.startsWith('DUE_'))).toEqual([]);
     }
@@ -144,6 +160,29 @@ describe('metadata hints', () => {
     const a = score({ source: 'internal', subject: 'SEV1 drill: ignore', metadata: { severity: 'info' } });
     expect(a.reasons.map((r) => r.code)).toContain('SEVERITY_LOW');
     expect(a.reasons.map((r) => r.code)).not.toContain('SEVERITY_CRITICAL');
+  });
+
+  it("reads a tracker's metadata.priority as the author's severity when there is no severity", () => {
+    const ticket: Input = { source: 'task', subject: 'App crashes on startup after the update' };
+    const blocker = score({ ...ticket, metadata: { priority: 'Blocker' } });
+    expect(blocker.reasons).toContainEqual(
+      expect.objectContaining({ code: 'SEVERITY_CRITICAL', message: 'metadata.priority is blocker' }),
+    );
+    // A blocker ranks at least as high as the ticket without a label: the author's word replaces the model's reading.
+    expect(blocker.score).toBeGreaterThanOrEqual(score(ticket).score);
+    expect(score({ ...ticket, metadata: { priority: 'P4' } }).reasons.map((r) => r.code)).toContain('SEVERITY_LOW');
+    // metadata.severity wins over metadata.priority.
+    const both = score({ ...ticket, metadata: { severity: 'info', priority: 'blocker' } });
+    expect(both.reasons.map((r) => r.code)).toContain('SEVERITY_LOW');
+  });
+
+  it('leaves the ranking to the engine when metadata.severity or priority names no severity', () => {
+    const alert: Input = { source: 'internal', subject: 'KubeNodeNotReady: node worker-3 has been unready for 15m' };
+    const plain = score(alert);
+    for (const label of [null, 'bogus', 42, {}, true, '', 'Normal'] as JsonValue[]) {
+      expect(score({ ...alert, metadata: { severity: label } })).toEqual(plain);
+      expect(score({ ...alert, metadata: { priority: label } })).toEqual(plain);
+    }
   });
 
   it('ignores metadata of the wrong shape', () => {

@@ -1,7 +1,7 @@
 // Phase 2 of scoring: reasons from metadata (VIP, customer tier, tags, severity) and from the kind of sender.
 import { REASON_CODES, infoOf } from './reason-codes';
 import {
-  SEVERITY_WORDS,
+  authorSeverity,
   BULK_LOCAL,
   NO_REPLY_LOCAL,
   bulkSubdomain,
@@ -85,16 +85,17 @@ export function metadataDrafts(
     });
   }
 
-  // metadata.severity beats severity words in the text.
-  const sevRaw = own(md, 'severity');
-  const sevKey =
-    typeof sevRaw === 'number' ? (Number.isInteger(sevRaw) ? String(sevRaw) : null) : shortString(sevRaw, 20);
-  const sev = sevKey !== null ? SEVERITY_WORDS[sevKey.replace(/[_]/g, '-')] : undefined;
-  if (sev) {
+  // The author's severity (metadata.severity, else metadata.priority) beats severity words in the text.
+  const author = authorSeverity(md);
+  if (author) {
     // The author's own severity label also replaces the severity class read from the alert's wording.
     for (let k = drafts.length - 1; k >= 0; k--)
       if (drafts[k].code.startsWith('SEVERITY_') || infoOf(drafts[k].code).severityClass === true) drafts.splice(k, 1);
-    drafts.push({ code: sev, weight: REASON_CODES[sev].max, message: `metadata.severity is ${sevKey}` });
+    drafts.push({
+      code: author.code,
+      weight: REASON_CODES[author.code].max,
+      message: `metadata.${author.key} is ${author.label}`,
+    });
   } else {
     // Several severity words in the text: keep the highest.
     let top: Draft | null = null;

@@ -36,11 +36,26 @@ export function stringList(v: unknown, maxItems = 50): string[] {
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:[Zz]|[+-]\d{2}:?\d{2}))?$/;
 
+/**
+ * A date that exists and a time of day within 00:00:00 to 23:59:59, as `received_at` takes them: Date.parse rolls
+ * 2026-02-30 over to March 2 and 24:00 to the next day.
+ */
+function onTheCalendar(s: string): boolean {
+  const [year, month, day] = [s.slice(0, 4), s.slice(5, 7), s.slice(8, 10)].map(Number);
+  const calendar = new Date(0);
+  calendar.setUTCFullYear(year, month - 1, day);
+  if (calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day)
+    return false;
+  if (s.length === 10) return true;
+  const seconds = s[16] === ':' ? Number(s.slice(17, 19)) : 0;
+  return Number(s.slice(11, 13)) <= 23 && Number(s.slice(14, 16)) <= 59 && seconds <= 59;
+}
+
 /** Milliseconds since the epoch, or null. Date-only values mean the end of that day (UTC). */
 export function parseTime(v: unknown): number | null {
   if (typeof v !== 'string' || v.length > 40) return null;
   const s = v.trim();
-  if (!RFC3339.test(s)) return null;
+  if (!RFC3339.test(s) || !onTheCalendar(s)) return null;
   if (s.length === 10) {
     const t = Date.parse(`${s}T23:59:59.999Z`);
     return Number.isFinite(t) ? t : null;
@@ -208,6 +223,22 @@ for (const w of [
   '5',
 ])
   SEVERITY_WORDS[w] = 'SEVERITY_LOW';
+
+/**
+ * The author's own severity: `metadata.severity`, else `metadata.priority` (a tracker's label), when it names one
+ * (SEVERITY_WORDS); anything else is ignored, as other metadata of the wrong shape is, and leaves the engine to rank.
+ */
+export function authorSeverity(
+  md: Meta | null,
+): { key: 'severity' | 'priority'; label: string; code: Severity } | null {
+  for (const key of ['severity', 'priority'] as const) {
+    const raw = own(md, key);
+    const label = typeof raw === 'number' ? (Number.isInteger(raw) ? String(raw) : null) : shortString(raw, 20);
+    const code = label !== null ? SEVERITY_WORDS[label.replace(/[_]/g, '-')] : undefined;
+    if (code) return { key, label: label!, code };
+  }
+  return null;
+}
 
 export type TagKind = { category: Category; weight: number; problem: boolean } | 'urgent' | 'vip';
 export const TAGS = new Map<string, TagKind>();

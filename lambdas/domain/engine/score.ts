@@ -15,7 +15,7 @@ import {
 } from './invariants';
 import { detectLanguage } from './language';
 import { CODES, SOURCE_BIT } from './lexicon-trie';
-import { own, parseSender, type Meta, type SenderInfo } from './metadata';
+import { authorSeverity, own, parseSender, type Meta, type SenderInfo } from './metadata';
 import { metadataDrafts } from './metadata-reasons';
 import type { Draft } from './draft';
 import { PhraseMatcher } from './phrase-matcher';
@@ -358,7 +358,7 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
     heldBack: ARCHIVE_CATEGORIES.has(category) && action !== 'archive',
     reasons: bandView?.reasons ?? reasons,
     words: matcher.buf.count,
-    authorSeverity: own(md, 'severity') !== undefined || own(md, 'priority') !== undefined,
+    authorSeverity: authorSeverity(md) !== null,
   };
   return {
     score,

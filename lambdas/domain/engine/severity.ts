@@ -4,7 +4,7 @@ import { priorityForScore, type Reason } from '../decision';
 import { DEFAULT_THRESHOLDS, bandOf } from '../policy';
 import type { Source } from '../signal';
 import { isSeriousReason } from './invariants';
-import { own, type Meta } from './metadata';
+import { authorSeverity, type Meta } from './metadata';
 import {
   severityLogit,
   severityWords,
@@ -38,7 +38,7 @@ export function severityReason(
   base: number,
 ): SeverityCall {
   if (source !== 'internal' && source !== 'task') return SILENT;
-  if (own(md, 'severity') !== undefined || own(md, 'priority') !== undefined) return SILENT;
+  if (authorSeverity(md) !== null) return SILENT;
   if (reasons.some((r) => r.code === 'ALERT_RESOLVED')) return SILENT;
   const pair = models.severity === undefined ? shippedSeverityModels() : models.severity;
   if (pair === null) return SILENT;
