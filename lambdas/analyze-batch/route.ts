@@ -37,7 +37,8 @@ export function analyzeBatchRoute(deps: Dependencies): RouteHandler {
       },
     );
     if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');
-    if (outcome.kind === 'in_flight') throw unavailable();
+    // The first attempt may still be storing its decisions (docs/partners.md, analyze-batch): the client waits.
+    if (outcome.kind === 'in_flight') throw unavailable('batch_in_flight');
     const replayed = outcome.kind === 'replayed';
     telemetry.logger.info(replayed ? 'batch replayed' : 'batch stored', {
       partner_id: principal.partner_id,

@@ -37,7 +37,12 @@ export class KeyAuthorizer {
     this.unknown = new LruMap(options.maxUnknownEntries ?? 10_000);
   }
 
-  async verify(authorization: string | undefined, nowMs: number = Date.now()): Promise<AuthVerdict> {
+  /** `unavailable` is told of a database failure a retry may cure, which becomes the verdict SERVICE_UNAVAILABLE. */
+  async verify(
+    authorization: string | undefined,
+    nowMs: number = Date.now(),
+    unavailable?: (err: unknown) => void,
+  ): Promise<AuthVerdict> {
     const key = bearerToken(authorization);
     // Malformed keys and bad checksums are refused without a database read.
     if (!key || !isWellFormedApiKey(key)) return { outcome: 'UNAUTHORIZED' };
@@ -47,8 +52,9 @@ export class KeyAuthorizer {
     try {
       entry = await this.load(keyHash, nowMs);
     } catch (err) {
-      if (this.options.isUnavailable(err)) return { outcome: 'SERVICE_UNAVAILABLE' };
-      throw err;
+      if (!this.options.isUnavailable(err)) throw err;
+      unavailable?.(err);
+      return { outcome: 'SERVICE_UNAVAILABLE' };
     }
     return verdictFor(entry, nowMs);
   }

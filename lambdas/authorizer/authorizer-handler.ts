@@ -32,7 +32,10 @@ export function authorizerHandler({
       // First of all: a request that came around CloudFront (edge protection on) is refused whatever its key.
       if (bypassedEdge(event.headers, settings.edgeOriginSecret))
         return { isAuthorized: true, context: { outcome: 'FORBIDDEN' } };
-      const verdict = await keys.verify(event.headers?.authorization);
+      // The route answers the 503 (docs/operations.md, "What a 503 means"); only here is the database's error known.
+      const verdict = await keys.verify(event.headers?.authorization, Date.now(), (err) =>
+        logger.warn('database unavailable', { request_id: event.requestContext?.requestId, error: describeError(err) }),
+      );
       return { isAuthorized: true, context: encodeVerdict(verdict) };
     } catch (err) {
       // An authorizer that throws gives API Gateway's own 500; answer a contract 500 from the route instead.

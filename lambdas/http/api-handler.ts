@@ -254,7 +254,10 @@ export function apiHandler(
     .onError((request) => {
       const error = toApiError(request.error, isUnavailable);
       const requestId = requestIdOf(request.event);
-      if (error.status >= 500) {
+      if (error.deferred !== undefined) {
+        // Nothing failed (docs/operations.md, "What a 503 means"): no server error to alarm on.
+        logger.warn('request deferred', { request_id: requestId, code: error.code, reason: error.deferred });
+      } else if (error.status >= 500) {
         telemetry.count('serverErrors', error.code);
         // Named here too: local mode serves requests at once through one logger, whose appended keys they share.
         logger.error('request failed', {

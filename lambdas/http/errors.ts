@@ -21,6 +21,8 @@ export class ApiError extends Error {
     message: string = DEFAULT_MESSAGE[code],
     readonly details?: ErrorDetail[],
     readonly headers: Record<string, string> = {},
+    /** A 5xx the service gives on purpose (nothing failed), and why: logged as a warning, not a server error. */
+    readonly deferred?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -28,8 +30,15 @@ export class ApiError extends Error {
   }
 }
 
-export const unavailable = (): ApiError =>
-  new ApiError('SERVICE_UNAVAILABLE', undefined, undefined, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
+/** A 503 for a database failure a retry may cure, or (`deferred`) for a reason of the service's own. */
+export const unavailable = (deferred?: string): ApiError =>
+  new ApiError(
+    'SERVICE_UNAVAILABLE',
+    undefined,
+    undefined,
+    { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    deferred,
+  );
 
 /**
  * The one way a request's VALIDATION_ERROR is built: the keys the JSON parser dropped (`__proto__`,

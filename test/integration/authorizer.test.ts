@@ -161,6 +161,11 @@ it('answers SERVICE_UNAVAILABLE when the database cannot be reached', async () =
     ttlSeconds: 0,
     isUnavailable: isDatabaseUnavailable,
   });
-  expect(await authorizer.verify(`Bearer ${generateApiKey()}`)).toEqual({ outcome: 'SERVICE_UNAVAILABLE' });
+  const causes: unknown[] = [];
+  const verdict = await authorizer.verify(`Bearer ${generateApiKey()}`, Date.now(), (err) => causes.push(err));
+  expect(verdict).toEqual({ outcome: 'SERVICE_UNAVAILABLE' });
+  // What failed is told to the caller, for its log line: the verdict alone would leave it unknown.
+  expect(causes).toHaveLength(1);
+  expect(isDatabaseUnavailable(causes[0])).toBe(true);
   client.destroy();
 });

@@ -1,0 +1,53 @@
+// A batch retried while its first attempt may still be storing its decisions is answered 503 on purpose
+// (docs/operations.md, "What a 503 means"): nothing failed, so it is a warning with its reason, not a server error
+// that pages on-call through the ServerErrors alarm and sends them to the database.
+import { loseBatchDecisions } from '../support/batch-replay';
+import { call, expectError } from '../support/http';
+import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
+
+let api: TestApi;
+let key: string;
+const written: string[] = [];
+const realWrites = { stdout: process.stdout.write, stderr: process.stderr.write };
+
+beforeAll(async () => {
+  api = await startTestApi('batch-in-flight', { logLevel: 'INFO', metricsEnabled: true });
+  ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_a']));
+  // Powertools writes its JSON lines and EMF metrics to stdout, warnings and errors to stderr: read them, and keep
+  // them out of the run's output.
+  for (const name of ['stdout', 'stderr'] as const) {
+    const stream = process[name];
+    stream.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
+      written.push(String(chunk));
+      if (String(chunk).startsWith('{')) return true;
+      return (realWrites[name] as (...args: unknown[]) => boolean).call(stream, chunk, ...rest);
+    };
+  }
+});
+afterAll(async () => {
+  process.stdout.write = realWrites.stdout;
+  process.stderr.write = realWrites.stderr;
+  await api?.close();
+});
+
+it('logs the early retry of a batch as a deferred request, and counts no server error', async () => {
+  const signals = [1, 2].map((i) => ({ workspace_id: 'ws_a', source: 'task', subject: `Ship release ${i}` }));
+  const headers = { 'idempotency-key': 'batch-in-flight' };
+  const first = await call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, body: { signals }, headers });
+  expect(first.status).toBe(200);
+  const ids = first.json.data.map((item: { decision: { decision_id: string } }) => item.decision.decision_id);
+  await loseBatchDecisions(api.tables, ids, { failed: false });
+  const early = await call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, body: { signals }, headers });
+  expectError(early, 503, 'SERVICE_UNAVAILABLE');
+  const requestId = early.headers.get('x-request-id');
+  const lines = written
+    .flatMap((chunk) => chunk.split('\n'))
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const mine = lines.filter((l) => l.request_id === requestId);
+  expect(mine).toContainEqual(
+    expect.objectContaining({ level: 'WARN', message: 'request deferred', reason: 'batch_in_flight' }),
+  );
+  expect(mine.filter((l) => l.level === 'ERROR')).toEqual([]);
+  expect(lines.filter((l) => 'ServerErrors' in l)).toEqual([]);
+});
