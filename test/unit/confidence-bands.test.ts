@@ -78,3 +78,22 @@ describe('the confidence model reads every feature it names', () => {
     }
   });
 });
+
+describe('thin evidence', () => {
+  const mail = (body: string) =>
+    scoreSignal(
+      { workspace_id: 'ws_test', source: 'email', sender: 'ann@example.com', received_at: NOW.toISOString(), body },
+      NOW,
+    );
+
+  it('caps the confidence of text in a language the engine cannot read, as it caps a few vague words', () => {
+    // An outage report in Russian, which the engine reads as nothing: it stayed general and low at 0.99.
+    const russian = mail('Наш сайт не работает для всех клиентов, срочно, мы теряем деньги каждую минуту');
+    expect(russian.language).toBe('und');
+    expect(russian.confidence).toBeLessThanOrEqual(0.8);
+    // The same report in English has evidence of its own, and is sure of it.
+    const english = mail('Our site is down for all customers, urgent, we are losing money every minute');
+    expect(english.priority).toBe('critical');
+    expect(english.confidence).toBeGreaterThan(0.8);
+  });
+});

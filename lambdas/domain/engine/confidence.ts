@@ -8,7 +8,8 @@
 // the labels that fit the band add up to how likely it is kept (an alert's confidence). A ticket the engine ranked
 // states what a ticket from a tracker the engine never saw gets on average (`ranked_task`): whether its band fits is
 // that tracker's habit, which no fact of the decision carries (docs/decision-engine-confidence.md, "Confidence of a
-// ranked ticket"). Thin evidence (a few words, no strong reason) is capped below any decision with evidence of its own.
+// ranked ticket"). Thin evidence (a few words or an unread language, no strong reason) is capped below any decision
+// with evidence of its own.
 import { type Category, type Reason, statedConfidence } from '../decision';
 import type { Source } from '../signal';
 
@@ -29,8 +30,10 @@ export interface ConfidenceInput {
   reasons: readonly Reason[];
   /** Words read from subject and body. */
   words: number;
-  /** metadata.severity or metadata.priority was given: the author's label, not a ranking. */
+  /** metadata.severity or metadata.priority named a severity: the author's label, not a ranking. */
   authorSeverity?: boolean;
+  /** The text is in no language the engine reads (`language` is `und`): its word lists saw nothing in it. */
+  unread?: boolean;
 }
 
 const BAND_EDGES = [35, 60, 80];
@@ -234,7 +237,10 @@ export function useConfidenceModel(m: ConfidenceModel | null): void {
   model = m;
 }
 
-/** Confidence of a few words with no strong reason (a vague one-liner): below any decision with evidence of its own. */
+/**
+ * Confidence of a few words, or of text in no language the engine reads, with no strong reason (a vague one-liner, a
+ * message in Russian): below any decision with evidence of its own.
+ */
 const THIN_EVIDENCE_CAP = 0.8;
 const THIN_REASON = 20;
 
@@ -258,7 +264,7 @@ export function confidenceOf(input: ConfidenceInput): number {
     for (let i = 0; i < f.length; i++) z += weights[i] * f[i];
     c = sigmoid(z);
   }
-  if (input.words < 6 && input.reasons.every((r) => Math.abs(r.weight) < THIN_REASON))
+  if ((input.words < 6 || input.unread === true) && input.reasons.every((r) => Math.abs(r.weight) < THIN_REASON))
     c = Math.min(c, THIN_EVIDENCE_CAP);
   return statedConfidence(c);
 }

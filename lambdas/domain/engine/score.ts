@@ -346,6 +346,7 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
       : 'review'
     : ACTION_BY_PRIORITY[priority];
 
+  const language = detectLanguage(matcher.buf);
   lastConfidence = {
     source,
     category,
@@ -359,6 +360,7 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
     reasons: bandView?.reasons ?? reasons,
     words: matcher.buf.count,
     authorSeverity: authorSeverity(md) !== null,
+    unread: language === 'und',
   };
   return {
     score,
@@ -369,7 +371,7 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
     reasons,
     model_version: MODEL_VERSION,
     confidence: confidenceOf(lastConfidence),
-    language: detectLanguage(matcher.buf),
+    language,
     sentiment: sentimentOf(reasons),
   };
 }
