@@ -96,6 +96,10 @@ export async function recordFeedback(
   // the new model only what it says (docs/partners.md, "Importing your history, and forgetting it").
   const current = (t: FeedbackTarget): FeedbackTarget =>
     t.learnedGeneration === generation ? t : { ...t, learned: {} };
+  // A decision counted in a newer generation than the workspace read: a forget landed since, and this feedback would
+  // be written in the old one, marking the decision as counted there (its newer count then never taken back).
+  const newer = (t: FeedbackTarget) => t.learnedGeneration > generation;
+  if (newer(first)) return { kind: 'busy' };
   let target = current(first);
   const named = (Object.entries(fields) as [LearnedField, string][]).filter(
     ([field, label]) => target.learned[field] !== label,
@@ -109,7 +113,7 @@ export async function recordFeedback(
     return await retrying<FeedbackOutcome>('feedback', async (attempt) => {
       if (attempt > 0) {
         const next = await store.getTarget(first.decision.decision_id);
-        if (!next) return busy;
+        if (!next || newer(next)) return busy;
         target = current(next);
       }
       const learned = labelsToLearn(fields, target.learned, allowed);
