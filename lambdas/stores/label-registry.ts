@@ -5,13 +5,48 @@
 // label new to the caller's model is added on the condition that the set is still the size read, so two requests
 // never both take the last places. It is read and written only for a label the caller's model does not hold: rare
 // once a workspace has its labels.
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+  paginateQuery,
+} from '@aws-sdk/lib-dynamodb';
 import { type LearnedField, MAX_LABELS } from '../domain/learning/model';
 import type { LabelAdmission } from '../domain/learning/model-writes';
 import { conditionFailed } from './database-faults';
 import { AGAIN, retrying } from './retry';
 
 export const labelSetKey = (generation: number, field: LearnedField) => `l#${generation}#${field}`;
+
+/**
+ * The keys of the label sets of generations before `generation`: a forget deletes its own generation's, and these
+ * too, left by a forget whose deletes failed or made again by a container that still held the older generation.
+ */
+export async function olderLabelSetKeys(
+  client: DynamoDBDocumentClient,
+  table: string,
+  ws: string,
+  generation: number,
+): Promise<string[]> {
+  const keys: string[] = [];
+  const pages = paginateQuery(
+    { client },
+    {
+      TableName: table,
+      KeyConditionExpression: 'ws = :ws AND begins_with(sk, :l)',
+      ExpressionAttributeValues: { ':ws': ws, ':l': 'l#' },
+      ProjectionExpression: 'sk',
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages)
+    for (const item of page.Items ?? []) {
+      const sk = String(item.sk);
+      if (Number(sk.split('#')[1]) < generation) keys.push(sk);
+    }
+  return keys;
+}
 
 /**
  * Of `wanted` (labels of `field` the caller's model does not hold, in the order they are asked for), those the

@@ -18,7 +18,7 @@ import { cancellationReasons, isDatabaseUnavailable, transactionCancelled } from
 import { idempotencyClaim } from './decision-store';
 import { ITEM_PREFIX } from '../contract/tables';
 import { getItem } from './dynamodb-client';
-import { labelAdmission, labelSetKey } from './label-registry';
+import { labelAdmission, labelSetKey, olderLabelSetKeys } from './label-registry';
 import {
   MODEL_KEY,
   entryFrom,
@@ -117,8 +117,10 @@ export class DynamoModelWriteStore implements ModelWriteStore {
       const entries = await queryEntryKeys(this.client, this.learningTable, workspaceId, model.folded);
       const moving = entries.filter((e) => e.moves);
       const current = moving.filter((e) => e.generation === model.generation);
-      // Older generations' unfolded entries too (a forget retried after its deletes never ran): no load reads them.
+      // Older generations' unfolded entries and label sets too (a forget retried after its deletes never ran): no load
+      // reads them.
       forgotten.push(...moving.filter((e) => e.generation < model.generation).map((e) => e.key));
+      forgotten.push(...(await olderLabelSetKeys(this.client, this.learningTable, workspaceId, model.generation)));
       if (examples <= 0 && !unmigrated && !current.length) return model.generation;
       const next = model.generation + 1;
       const entry = audit?.({

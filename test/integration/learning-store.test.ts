@@ -2,7 +2,7 @@
 // or an import may land with its answer lost, or fail before it is sent, and the partner retries until it gets a 200.
 // Whatever happened, a freshly loaded workspace holds each correction exactly once. The faults are injected in the
 // DynamoDB client (a lost answer cannot be caused for real against DynamoDB Local); everything else is real.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { AdminService } from '../../lib/admin';
 import { MAX_LABELS } from '../../lambdas/domain/learning/model';
 import { startLocalServer, type RunningServer } from '../../lib/local/server';
@@ -54,6 +54,7 @@ beforeAll(async () => {
     'ws_learn_forget',
     'ws_learn_limit',
     'ws_learn_limit_race',
+    'ws_learn_forget_sets',
   ]));
 });
 
@@ -256,4 +257,29 @@ it('an example naming a new label past the per-field limit is refused, and the r
   expect(after['category:one_too_many']).toBeUndefined();
   expect(after['queue:billing']).toBeUndefined();
   expect(after['category:topic_7']).toBe(3);
+});
+
+it("a forget whose deletes failed leaves the old generation's label names to the next forget, which deletes them", async () => {
+  const ws = 'ws_learn_forget_sets';
+  const example = { signal: { source: 'email', subject: 'Project Falcon board pack' }, labels: { category: 'falcon' } };
+  expect((await api('POST', `/workspaces/${ws}/examples`, { examples: [example] })).json.learned).toBe(1);
+  // The forget's switch lands (its first write); its deletes (the second) fail, which it answers 200 for.
+  writesSent = 0;
+  faultAt = (n) => (n === 1 ? 'unsent' : undefined);
+  expect((await api('DELETE', `/workspaces/${ws}/model`)).status).toBe(200);
+  faultAt = undefined;
+  const keys = async () =>
+    (
+      await tables.client.send(
+        new QueryCommand({
+          TableName: tables.names.learning,
+          KeyConditionExpression: 'ws = :ws',
+          ExpressionAttributeValues: { ':ws': ws },
+          ConsistentRead: true,
+        }),
+      )
+    ).Items?.map((i) => String(i.sk)) ?? [];
+  expect(await keys()).toContain(labelSetKey(0, 'category'));
+  expect((await api('DELETE', `/workspaces/${ws}/model`)).status).toBe(200);
+  expect((await keys()).filter((sk) => sk.startsWith('l#'))).toEqual([]);
 });
