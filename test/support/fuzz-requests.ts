@@ -353,7 +353,9 @@ const address = fc
 const entriesOf = (r: Record<string, string | undefined>): Entries =>
   Object.entries(r).filter((e): e is [string, string] => e[1] !== undefined);
 const PAST = { min: new Date('2000-01-01T00:00:00Z'), max: new Date('2026-01-01T00:00:00Z'), noInvalidDate: true };
-const nonBlank = (maxLength: number) => hostileString(maxLength).map((s) => (s.trim() ? s : `x${s}`));
+/** Text with something to read (signal-schema.ts: not only whitespace, control and format characters). */
+const nonBlank = (maxLength: number) =>
+  hostileString(maxLength).map((s) => (/[^\s\p{Cc}\p{Cf}]/u.test(s) ? s : `x${s}`));
 
 /** A signal the service must analyze (200): any text, any code point, long bodies, scorer metadata within limits. */
 const validSignalEntries = (workspace: fc.Arbitrary<string>, bodyMax: number) =>
