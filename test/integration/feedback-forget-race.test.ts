@@ -1,7 +1,8 @@
 // A feedback whose transaction is still on the wire while another container forgets the model and records feedback on
-// the same decision (docs/learning.md, "Forget"): its retry must not write in the generation it started in, marking
-// the decision as counted there while its count in the new generation stays for good. The transaction is held in the
-// first container's own client (a slow network, caused for real; nothing answers in its place).
+// the same decision (docs/learning.md, "Importing history and forgetting it"): its retry must not write in the
+// generation it started in, marking the decision as counted there while its count in the new generation stays for
+// good. The transaction is held in the first container's own client (a slow network, caused for real; nothing
+// answers in its place).
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { apiEvents, inProcess } from '../../bin/bench/requests';
 import { type Service, createService } from '../../lambdas/service';
