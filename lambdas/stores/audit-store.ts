@@ -73,8 +73,8 @@ export class DynamoAuditLog {
     const legacy = reader(LEGACY_AUDIT_PARTITION);
     const events: AuditEvent[] = [];
     // A day past now: an event stamped by a writer whose clock runs ahead is still found. Never further back than the
-    // retention (and a day for clocks): older events have expired, and each month costs a Query per shard.
-    const kept = nowMs - (AUDIT_RETENTION_DAYS + 1) * DAY_MS;
+    // retention, as without --since: older events have expired, and each month costs a Query per shard.
+    const kept = nowMs - AUDIT_RETENTION_DAYS * DAY_MS;
     const from = Math.max(query.sinceMs ?? kept, kept);
     for (const month of monthsNewestFirst(from, nowMs + DAY_MS)) {
       const shards = Array.from({ length: AUDIT_SHARDS }, (_, shard) => reader(auditPartition(month, shard)));
