@@ -31,7 +31,7 @@ export type ImportOutcome = { kind: 'imported' | 'replayed'; answer: ImportAnswe
 
 export interface ImportDeps {
   workspaces: Pick<WorkspaceCache, 'get' | 'peek' | 'invalidate'>;
-  store: Pick<ModelWriteStore, 'applyImport' | 'admitLabels'>;
+  store: Pick<ModelWriteStore, 'applyImport' | 'admitLabels' | 'getRecord'>;
 }
 
 export interface ImportOptions {
@@ -93,10 +93,21 @@ export async function learnExamples(
   options: ImportOptions,
 ): Promise<ImportOutcome> {
   const workspaceId = validated.workspace_id;
+  /** The answer of an import that landed with this key: its own again, or a conflict when its body was another. */
+  const asRecorded = (item: Record<string, unknown>): ImportOutcome =>
+    item.kind !== 'import' || item.request_hash !== options.idempotency?.requestHash
+      ? { kind: 'conflict' }
+      : { kind: 'replayed', answer: JSON.parse(String(item.answer)) as ImportAnswer };
   // A reset landing in between makes the import sketch again for the new generation, after the policy's wait.
   const attempt = async (): Promise<ImportOutcome | typeof AGAIN> => {
     const workspace = await deps.workspaces.get(workspaceId);
     const generation = workspace.state.generation ?? 0;
+    const key = options.idempotency;
+    const pk = key && (typeof key.pk === 'string' ? key.pk : key.pk(generation));
+    // Before any label takes a place (the labels' sets are written as they are admitted): a replay or a conflict
+    // changes nothing.
+    const earlier = pk === undefined ? undefined : await deps.store.getRecord(pk);
+    if (earlier) return asRecorded(earlier);
     // Labels are admitted in the examples' order; one admitted for an example refused for another field's label
     // stays learned without counts (it takes a place, as a label whose counts moved away does).
     const named = valid.flatMap((example) => Object.entries(example.labels) as [LearnedField, string][]);
@@ -107,18 +118,14 @@ export async function learnExamples(
       workspaceId,
       generation,
       deltas,
-      record: options.idempotency && {
-        pk: typeof options.idempotency.pk === 'string' ? options.idempotency.pk : options.idempotency.pk(generation),
-        item: { kind: 'import', request_hash: options.idempotency.requestHash, answer: JSON.stringify(answer) },
-      },
+      record:
+        key && pk !== undefined
+          ? { pk, item: { kind: 'import', request_hash: key.requestHash, answer: JSON.stringify(answer) } }
+          : undefined,
       audit: options.audit?.({ examples: answer.data.length, learned: kept.length, labels: deltas.length }),
       nowMs: options.nowMs,
     });
-    if (result.kind === 'recorded') {
-      const item = result.item;
-      if (item.kind !== 'import' || item.request_hash !== options.idempotency?.requestHash) return { kind: 'conflict' };
-      return { kind: 'replayed', answer: JSON.parse(String(item.answer)) as ImportAnswer };
-    }
+    if (result.kind === 'recorded') return asRecorded(result.item);
     if (result.kind === 'applied') {
       // This container decides with what was just imported at once; others within WORKSPACE_CACHE_TTL_SECONDS.
       const cached = deps.workspaces.peek(workspaceId);

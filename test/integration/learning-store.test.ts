@@ -55,6 +55,7 @@ beforeAll(async () => {
     'ws_learn_limit',
     'ws_learn_limit_race',
     'ws_learn_forget_sets',
+    'ws_learn_conflict',
   ]));
 });
 
@@ -282,4 +283,24 @@ it("a forget whose deletes failed leaves the old generation's label names to the
   expect(await keys()).toContain(labelSetKey(0, 'category'));
   expect((await api('DELETE', `/workspaces/${ws}/model`)).status).toBe(200);
   expect((await keys()).filter((sk) => sk.startsWith('l#'))).toEqual([]);
+});
+
+it('an import refused as an Idempotency-Key conflict takes no place among the labels', async () => {
+  const ws = 'ws_learn_conflict';
+  const importing = (category: string) =>
+    call(server.baseUrl, 'POST', `/workspaces/${ws}/examples`, {
+      key,
+      headers: { 'idempotency-key': 'import-once' },
+      body: { examples: [{ signal: { source: 'email', subject: `About ${category}` }, labels: { category } }] },
+    });
+  expect((await importing('first_label')).status).toBe(200);
+  expect((await importing('conflict_label')).status).toBe(409);
+  const set = await tables.client.send(
+    new GetCommand({
+      TableName: tables.names.learning,
+      Key: { ws, sk: labelSetKey(0, 'category') },
+      ConsistentRead: true,
+    }),
+  );
+  expect([...((set.Item?.labels as Set<string> | undefined) ?? [])]).toEqual(['first_label']);
 });
