@@ -42,9 +42,21 @@ function safeCmdline(pid: number): string {
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A zombie has exited and holds no port, lock or memory; it waits only to be reaped, which an init that does not
+  // reap (a container without --init) never does.
+  return processState(pid) !== 'Z';
+}
+
+/** The state letter of a process (R, S, Z...), from /proc (Linux); undefined elsewhere or when it is gone. */
+function processState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,7 +1,7 @@
 // docs/partners.md's Scopes and rate limits and the refusal order, over a real socket: prefix grants, scopes in the refusal order, and rate limit
 // headers with 429 (the cross-instance accuracy is test/integration/rate-limit.test.ts).
 import { ROUTES, SCOPES, type Scope } from '../../lambdas/contract/routes';
-import { type TestApi, startTestApi } from '../support/local-api';
+import { type TestApi, midHourClock, startTestApi } from '../support/local-api';
 import { call, expectError } from '../support/http';
 
 let api: TestApi;
@@ -25,7 +25,7 @@ function requestFor(route: (typeof ROUTES)[number]): { method: string; path: str
 }
 
 beforeAll(async () => {
-  api = await startTestApi('access');
+  api = await startTestApi('access', {}, { clock: midHourClock() });
   await api.admin.createPartner({ id: 'acme', name: 'Acme' });
   await api.admin.createPartner({ id: 'sleepy', name: 'Sleepy' });
 });

@@ -2,7 +2,7 @@
 // real socket: the refusal order, per-item answers, idempotent replays that teach nothing twice, and a reset after
 // which the workspace decides as a fresh one.
 import { call, expectError } from '../support/http';
-import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
+import { type TestApi, midHourClock, partnerWithKey, startTestApi } from '../support/local-api';
 
 let api: TestApi;
 let key: string;
@@ -10,7 +10,7 @@ let keyId: string;
 
 beforeAll(async () => {
   // TTL 0: every request reads the workspace, so what a test sees is what is stored.
-  api = await startTestApi('importforget', { workspaceCacheTtlSeconds: 0 });
+  api = await startTestApi('importforget', { workspaceCacheTtlSeconds: 0 }, { clock: midHourClock() });
   ({ key, keyId } = await partnerWithKey(api.admin, 'acme', [
     'ws_imp',
     'ws_other',

@@ -2,7 +2,7 @@
 // whole limit) answers 429 RATE_LIMITED with honest headers (docs/partners.md, "Scopes and rate limits"): RateLimit
 // says what really remains (it spent nothing), and there is no Retry-After, since no wait makes it fit; the message
 // gives the same numbers. It used to answer `r=0` and `Retry-After: 54` while 50 remained.
-import { type TestApi, startTestApi } from '../support/local-api';
+import { type TestApi, midHourClock, startTestApi } from '../support/local-api';
 import { call, expectError } from '../support/http';
 import { SignalAnalysisClient } from '../../sdk/src';
 
@@ -15,7 +15,7 @@ const signal = (i: number) => ({ workspace_id: 'ws_a', source: 'email', subject:
 const remaining = (header: string | null) => Number(/;r=(\d+);/.exec(header ?? '')?.[1]);
 
 beforeAll(async () => {
-  api = await startTestApi('never-fits');
+  api = await startTestApi('never-fits', {}, { clock: midHourClock() });
   await api.admin.createPartner({ id: 'acme', name: 'Acme', status: 'active' });
   ({ key } = await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '50/h' }));
 });
@@ -29,7 +29,7 @@ it('answers a batch larger than the whole limit without Retry-After, with the re
   expectError(refused, 429, 'RATE_LIMITED');
   expect(refused.headers.get('retry-after')).toBeNull();
   expect(refused.headers.get('ratelimit-policy')).toBe('"default";q=50;w=3600');
-  // Nothing was spent before it (an hour's window: the test cannot straddle two).
+  // Nothing was spent before it (an hour's window, on a clock in the middle of its hour: never two).
   expect(remaining(refused.headers.get('ratelimit'))).toBe(50);
   expect(refused.json.error.message).toMatch(/needs 60 .*whole limit of 50.*never fit.*50 remain/);
 
