@@ -114,6 +114,22 @@ describe('policy', () => {
     expect(keywordPattern('c++').test('we use c++ daily')).toBe(true);
   });
 
+  it('matches a keyword in the subject or in the body, never across the two', () => {
+    const policy = compilePolicy({
+      ...EMPTY_POLICY,
+      keywords: [{ phrase: 'payment failed', weight: 40, category: 'payments' }],
+    });
+    const keywordsOf = (text: { subject?: string; body?: string }) => {
+      const { signal, global } = globallyScored(text);
+      return applyWorkspace(global, signal, policy, emptyModel(), undefined)
+        .reasons.filter((r) => r.code === 'POLICY_KEYWORD')
+        .map((r) => r.weight);
+    };
+    expect(keywordsOf({ subject: 'Question about your last payment', body: 'Failed to find the receipt' })).toEqual([]);
+    expect(keywordsOf({ subject: 'Question', body: 'My payment failed twice' })).toEqual([40]);
+    expect(keywordsOf({ subject: 'Payment failed', body: 'and the payment failed again' })).toEqual([40]);
+  });
+
   it("adds the workspace's weights to the engine's clamped score, so the reasons still explain it", () => {
     // docs/decision-engine.md, "How a score is made": a newsletter whose engine reasons sum below -20 scores 0, and a VIP sender's
     // 20 points then lift it to 20, not to 20 + that sum.

@@ -18,7 +18,7 @@ import {
   scoreInBand,
   unlikeConfidence,
 } from './learned-priority';
-import { type Sketch, senderParts, signalText } from './sketch';
+import { type Sketch, senderParts } from './sketch';
 
 const ACTION_BY_PRIORITY: Record<Priority, RecommendedAction> = {
   critical: 'escalate',
@@ -93,7 +93,13 @@ export function applyWorkspace(
 
   let keywordCategory: { category: string; queue?: string; weight: number } | undefined;
   if (policy.keywords.size) {
-    for (const keyword of policy.keywords.match(text ?? signalText(signal))) {
+    // In the subject or in the body (docs/partners.md, "Workspace policy"): matched in each alone, since a phrase
+    // across the two ("payment" ending the subject, "failed" starting the body) is in neither.
+    const matched = new Set([
+      ...policy.keywords.match(signal.subject ?? ''),
+      ...policy.keywords.match(signal.body ?? ''),
+    ]);
+    for (const keyword of matched) {
       reasons.push({
         code: 'POLICY_KEYWORD',
         message: `mentions "${keyword.phrase}" (workspace keyword)`,
