@@ -124,8 +124,9 @@ export class DynamoModelWriteStore implements ModelWriteStore {
       if (examples <= 0 && !unmigrated && !current.length) return model.generation;
       const next = model.generation + 1;
       const entry = audit?.({
-        before: { generation: model.generation, labels: labels.length, version: examples },
-        after: { generation: next, labels: 0, version: 0 },
+        // The folded counts, and the entries not folded yet (recent feedback and imports: their counts are not read).
+        before: { generation: model.generation, labels: labels.length, version: examples, entries: current.length },
+        after: { generation: next, labels: 0, version: 0, entries: 0 },
       });
       // On the fold mark it read too: a fold that finished since wrote labels the read above may not hold, so read
       // again. A fold still in flight loses its claim here, and deletes what it wrote itself (learning-fold.ts).

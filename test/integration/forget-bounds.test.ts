@@ -95,7 +95,8 @@ it("a forget reads its labels' keys and docs and its entries' keys, not their co
   });
 
   expect(generation).toBe(1);
-  expect(before).toEqual([{ generation: 0, labels: LABELS, version: LABELS * 30 }]);
+  // The import's entry is not folded yet: named as one entry, whose counts the forget does not read.
+  expect(before).toEqual([{ generation: 0, labels: LABELS, version: LABELS * 30, entries: 1 }]);
   // Keys and docs: about 40 bytes an item, against some 9 KB a label item and as much the import's entry.
   expect(read.bytes).toBeLessThan(2_000);
   expect(await query(ws, 'c#')).toEqual([]);
