@@ -1,7 +1,7 @@
 // What workspaces learned, in the learning table (docs/learning.md, Storage layout): a container's load of a workspace
 // and its check of what changed since (learning-items.ts), with the workspace's policy (policy-store.ts).
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type WorkspaceModel, applyDeltas } from '../domain/learning/model';
+import { type WorkspaceModel, applyDeltas, examplesHeld } from '../domain/learning/model';
 import type { WorkspaceState, WorkspaceStore } from '../domain/ports';
 import { OVERLAP_MS, entryCursor, seeAll, takeEntries } from '../domain/learning/entries';
 import { journalDeltas } from '../domain/learning/label-delta';
@@ -52,7 +52,7 @@ export class DynamoWorkspaceStore extends DynamoPolicyStore implements Workspace
       seeAll(cursor, read.entries, readAt);
       // Its version is the examples it holds: 0 after a reset, so the workspace decides as a fresh one.
       model.labels = model.labels.filter((l) => l.docs > 0);
-      model.version = model.labels.reduce((sum, l) => sum + l.docs, 0);
+      model.version = examplesHeld(model);
       const policy = await this.getPolicy(workspaceId);
       const state: WorkspaceState = {
         policy,

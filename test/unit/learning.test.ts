@@ -224,7 +224,8 @@ it('moves a decision from its old labels to its new ones, counting it once (repl
   applyChanges(model, s, learnedChanges({ category: 'card_arrival', priority: 'high' }, { category: 'card_delivery' }));
   const docs = Object.fromEntries(model.labels.map((l) => [`${l.field}:${l.label}`, l.docs]));
   expect(docs).toEqual({ 'category:card_arrival': 0, 'priority:high': 0, 'category:card_delivery': 1 });
-  expect(model.version).toBe(2);
+  // The examples held, as a container that loads these counts states it (not the two changes this one took).
+  expect(model.version).toBe(1);
   expect(predictField(model, 'category', s)?.label).toBe('card_delivery');
   expect(predictField(model, 'priority', s)).toBeUndefined();
 });

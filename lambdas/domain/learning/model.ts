@@ -130,7 +130,7 @@ export function applyChanges(model: WorkspaceModel, sketch: Sketch, changes: rea
     countSketch(counts, sketch, c.sign);
     index?.count(counts, sketch, c.sign);
   }
-  model.version++;
+  model.version = examplesHeld(model);
   if (index) index.version = model.version;
 }
 
@@ -156,6 +156,12 @@ export function applyDeltas(model: WorkspaceModel, deltas: readonly LabelDelta[]
     if (!byLabel.has(id)) model.labels.push(byLabel.set(id, labelCounts(delta.field, delta.label)).get(id)!);
     addDelta(byLabel.get(id)!, delta);
   }
-  model.version++;
+  model.version = examplesHeld(model);
   model.index = undefined;
 }
+
+/**
+ * A model's version (`+ws.<n>` in model_version): the examples it holds, as a load computes it, so every container
+ * holding the same counts states the same version, whether it loaded them or took the change itself.
+ */
+export const examplesHeld = (model: WorkspaceModel): number => model.labels.reduce((sum, l) => sum + l.docs, 0);
