@@ -112,6 +112,8 @@ async function startChild(): Promise<{ child: ChildProcess; baseUrl: string }> {
       stdio: ['pipe', 'pipe', 'pipe'],
     },
   );
+  // Known to afterAll from the spawn on: a start that never gets ready is stopped too.
+  child = started;
   let output = '';
   started.stdout.on('data', (c: Buffer) => {
     output += c.toString();

@@ -15,7 +15,8 @@ jest.setTimeout(180_000);
 const repo = resolve(__dirname, '..', '..');
 const exec = promisify(execFile);
 
-const startNpm = (env: Record<string, string>) => startLocalMode(env, { npm: true });
+// Kept in `running` from the spawn on, so a start that fails or hangs is stopped too (afterAll).
+const startNpm = (env: Record<string, string>) => startLocalMode(env, { npm: true, started: running });
 
 /** Waits for npm to exit, then for the server and database it started to be gone (they outlive npm briefly). */
 async function stopped(child: ChildProcess, dbPort: number): Promise<number | null> {
@@ -63,7 +64,6 @@ it('starts, prints a working demo key and curl command, persists data, and stops
     LEARNING_TABLE_NAME: 'sas-local-learning',
   };
   const first = await startNpm(env);
-  running.push(first.child);
   expect(first.output()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\/api\/v1/);
 
   // The printed curl command works as printed.
@@ -108,7 +108,6 @@ it('starts, prints a working demo key and curl command, persists data, and stops
 
   // A second start on the same data: the decision is still there; a fresh demo key works, the old one is revoked.
   const second = await startNpm(env);
-  running.push(second.child);
   expect(second.demoKey).not.toBe(first.demoKey);
   const again = await call(second.baseUrl, 'GET', `/decisions/${decision.decision_id}`, { key: second.demoKey });
   expect(again.status).toBe(200);
