@@ -5,16 +5,11 @@
 // label new to the caller's model is added on the condition that the set is still the size read, so two requests
 // never both take the last places. It is read and written only for a label the caller's model does not hold: rare
 // once a workspace has its labels.
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-  paginateQuery,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type LearnedField, MAX_LABELS } from '../domain/learning/model';
 import type { LabelAdmission } from '../domain/learning/model-writes';
 import { conditionFailed } from './database-faults';
+import { queryRange } from './learning-items';
 import { AGAIN, retrying } from './retry';
 
 export const labelSetKey = (generation: number, field: LearnedField) => `l#${generation}#${field}`;
@@ -29,30 +24,15 @@ export async function olderLabelSetKeys(
   ws: string,
   generation: number,
 ): Promise<string[]> {
-  const keys: string[] = [];
-  const pages = paginateQuery(
-    { client },
-    {
-      TableName: table,
-      KeyConditionExpression: 'ws = :ws AND begins_with(sk, :l)',
-      ExpressionAttributeValues: { ':ws': ws, ':l': 'l#' },
-      ProjectionExpression: 'sk',
-      ConsistentRead: true,
-    },
-  );
-  for await (const page of pages)
-    for (const item of page.Items ?? []) {
-      const sk = String(item.sk);
-      if (Number(sk.split('#')[1]) < generation) keys.push(sk);
-    }
-  return keys;
+  const { items } = await queryRange(client, table, ws, { after: 'l#', upTo: 'l#~' }, true, ['sk']);
+  return items.map((item) => String(item.sk)).filter((sk) => Number(sk.split('#')[1]) < generation);
 }
 
 /**
  * Of `wanted` (labels of `field` the caller's model does not hold, in the order they are asked for), those the
  * workspace holds or may learn within MAX_LABELS, recorded as learned (unless `record` is false: then only read).
- * `known` are the labels the caller's model holds:
- * they start the set when the workspace has none yet (one that learned before the set existed).
+ * `known` are the labels the caller's model holds: they start the set when the workspace has none yet (one that
+ * learned before the set existed).
  */
 export async function admitLabels(
   client: DynamoDBDocumentClient,
