@@ -2,15 +2,15 @@
 // So local mode watches the processes that started it (up to and including npm) and stops itself when one is gone.
 import { readFileSync } from 'node:fs';
 
-/** Parent pid and command name of a process, from /proc (Linux); undefined elsewhere. */
-export function procStat(pid: number): { ppid: number; comm: string } | undefined {
+/** Parent pid, command name and state letter (R, S, Z...) of a process, from /proc (Linux); undefined elsewhere. */
+export function procStat(pid: number): { ppid: number; comm: string; state: string } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Format: pid (comm) state ppid ...; comm may contain spaces and parentheses.
     const close = stat.lastIndexOf(')');
     const comm = stat.slice(stat.indexOf('(') + 1, close);
-    const ppid = Number(stat.slice(close + 2).split(' ')[1]);
-    return { ppid, comm };
+    const [state, ppid] = stat.slice(close + 2).split(' ');
+    return { ppid: Number(ppid), comm, state };
   } catch {
     return undefined;
   }
@@ -47,17 +47,7 @@ export function processAlive(pid: number): boolean {
   }
   // A zombie has exited and holds no port, lock or memory; it waits only to be reaped, which an init that does not
   // reap (a container without --init) never does.
-  return processState(pid) !== 'Z';
-}
-
-/** The state letter of a process (R, S, Z...), from /proc (Linux); undefined elsewhere or when it is gone. */
-function processState(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  } catch {
-    return undefined;
-  }
+  return procStat(pid)?.state !== 'Z';
 }
 
 /** Calls `onGone` once, soon after any launcher process exits. The timer does not keep the process alive. */

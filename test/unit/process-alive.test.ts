@@ -2,8 +2,8 @@
 // zombie (exited, not reaped: its parent does not wait, and an init that does not reap leaves it) holds nothing, so it
 // counts as gone; on such a machine a killed JVM used to look alive for good.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { processAlive } from '../../lib/local/parent-watch';
+import { existsSync } from 'node:fs';
+import { procStat, processAlive } from '../../lib/local/parent-watch';
 
 const linux = existsSync('/proc/self/stat');
 
@@ -12,8 +12,7 @@ const linux = existsSync('/proc/self/stat');
   const parent = spawn('sh', ['-c', 'sleep 0.05 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
   try {
     const pid = Number(await new Promise<string>((done) => parent.stdout.once('data', (d: Buffer) => done(String(d)))));
-    const state = () => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1][0];
-    while (state() !== 'Z') await new Promise((r) => setTimeout(r, 20));
+    while (procStat(pid)?.state !== 'Z') await new Promise((r) => setTimeout(r, 20));
     expect(processAlive(pid)).toBe(false);
     expect(processAlive(parent.pid!)).toBe(true);
   } finally {
