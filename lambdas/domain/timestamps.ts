@@ -3,6 +3,14 @@
 // Offset or Z required; the calendar (no month 13, no Feb 30) is checked apart.
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-](\d{2}):(\d{2}))$/;
 
+/** Whether the day exists (no month 13, no February 30): Date.parse rolls such a day over into the next month. */
+export function isCalendarDate(year: number, month: number, day: number): boolean {
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0 to 99 as 1900 to 1999.
+  const calendar = new Date(0);
+  calendar.setUTCFullYear(year, month - 1, day);
+  return calendar.getUTCFullYear() === year && calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day;
+}
+
 /** Epoch ms of an RFC 3339 timestamp (fractions truncated to ms), or undefined when it is not one (month 13, Feb 30). */
 export function parseRfc3339(value: string): number | undefined {
   const m = RFC3339.exec(value);
@@ -10,12 +18,7 @@ export function parseRfc3339(value: string): number | undefined {
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
   const [offsetHours, offsetMinutes] = [m[9], m[10]].map((x) => (x === undefined ? 0 : Number(x)));
   if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
-  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0 to 99 as 1900 to 1999.
-  const calendar = new Date(0);
-  calendar.setUTCFullYear(year, month - 1, day);
-  if (calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) {
-    return undefined;
-  }
+  if (!isCalendarDate(year, month, day)) return undefined;
   const fraction = (m[7] ?? '').slice(0, 4);
   return Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${fraction}${m[8].toUpperCase()}`);
 }

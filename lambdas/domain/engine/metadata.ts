@@ -1,7 +1,7 @@
 // Reading metadata and the sender: metadata may be any JSON, so nothing here throws; what does not fit is ignored.
 // Severity words, customer tiers, tags and sender kinds, each in one table.
 import type { Category } from '../decision';
-import { parseInstant } from '../timestamps';
+import { isCalendarDate, parseInstant } from '../timestamps';
 
 export type Meta = Record<string, unknown>;
 
@@ -41,11 +41,7 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(
  * 2026-02-30 over to March 2 and 24:00 to the next day.
  */
 function onTheCalendar(s: string): boolean {
-  const [year, month, day] = [s.slice(0, 4), s.slice(5, 7), s.slice(8, 10)].map(Number);
-  const calendar = new Date(0);
-  calendar.setUTCFullYear(year, month - 1, day);
-  if (calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day)
-    return false;
+  if (!isCalendarDate(Number(s.slice(0, 4)), Number(s.slice(5, 7)), Number(s.slice(8, 10)))) return false;
   if (s.length === 10) return true;
   const seconds = s[16] === ':' ? Number(s.slice(17, 19)) : 0;
   return Number(s.slice(11, 13)) <= 23 && Number(s.slice(14, 16)) <= 59 && seconds <= 59;
