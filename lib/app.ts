@@ -23,7 +23,7 @@ import {
 } from './stack-context';
 import { booleanContext } from './stack/tables';
 import { DEFAULT_STAGE, stackNameFor } from './stack-outputs';
-import { decimalFraction, parseFraction } from '../lambdas/contract/settings';
+import { decimalFraction, parseFraction, parseWhole } from '../lambdas/contract/settings';
 
 export interface BuildAppOptions {
   /** Context, as `-c key=value` gives it (the CLI's own context still wins when run by the CLI). */
@@ -57,7 +57,7 @@ function intContext(app: App, key: IntContextKey): number {
   // (Number() took "0x1e" and "9e1", and read " " as 0).
   const text = typeof raw === 'string' ? raw.trim() : undefined;
   if (raw === undefined || raw === null || text === '') return fallback;
-  const value = typeof raw === 'number' ? raw : text !== undefined && /^\d+$/.test(text) ? Number(text) : NaN;
+  const value = typeof raw === 'number' ? raw : text !== undefined ? (parseWhole(text) ?? NaN) : NaN;
   if (!Number.isInteger(value) || value < min || value > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
     throw new Error(`context ${key} must be an integer ${range}, got ${JSON.stringify(raw)}`);

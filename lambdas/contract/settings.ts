@@ -119,11 +119,20 @@ const present = (env: Env, name: string): string | undefined => {
   return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
 };
 
+/**
+ * A whole number written in digits (no sign, exponent or hex), or undefined for anything else: the one check of the
+ * variables (below) and of the stack's context values (lib/app.ts).
+ */
+export function parseWhole(text: string): number | undefined {
+  const value = Number(text);
+  return /^\d+$/.test(text) && Number.isSafeInteger(value) ? value : undefined;
+}
+
 function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const raw = present(env, name);
   if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
+  const value = parseWhole(raw);
+  if (value === undefined || value < min || value > max) {
     throw new SettingsError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   }
   return value;
