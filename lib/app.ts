@@ -1,17 +1,10 @@
 // Builds the CDK app exactly as `cdk synth` runs it (bin/app.ts is a thin wrapper), so tests synthesize the same
 // thing: context from `-c key=value` over the defaults of lib/stack-context.ts, with cdk-nag's AwsSolutions checks and
 // AWS Control Tower's proactive controls (CfnGuard) registered as policy-validation plugins.
-import {
-  Annotations,
-  App,
-  type IPolicyValidationContext,
-  type IPolicyValidationPlugin,
-  type PolicyValidationPluginReport,
-  Validations,
-} from 'aws-cdk-lib';
+import { Annotations, App, Validations } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { ControlTowerChecks } from './control-tower-checks';
 import { SignalAnalysisStack, type SignalAnalysisStackProps } from './stack';
 import { EDGE_FIREWALL_REGION, EdgeFirewallStack } from './stack/edge';
 import {
@@ -33,8 +26,8 @@ export interface BuildAppOptions {
   /** Bundle the Lambdas with esbuild (default true); tests that only read the template may skip it. */
   bundle?: boolean;
   /**
-   * Register the policy-validation plugins (default true), as `cdk synth` runs them. They take about 13 s a synthesis
-   * (10 s of it the cfn-guard binary) and change no template: tests that only read one skip them;
+   * Register the policy-validation plugins (default true), as `cdk synth` runs them. They take about 4 s a synthesis
+   * (1 s of it the cfn-guard binary) and change no template: tests that only read one skip them;
    * control-tower.test.ts, validation-live.test.ts and edge.test.ts run them.
    */
   validate?: boolean;
@@ -105,24 +98,6 @@ function kmsKeyArnContext(app: App, key: string): string | undefined {
   return value;
 }
 
-/**
- * The CfnGuard plugin with its Control Tower rules, every violation marked an error. The plugin reports violations
- * without a severity, and once any violation of a plugin is acknowledged CDK recomputes that plugin's verdict from
- * severities alone: without this, the acknowledged VPC finding would let every other Control Tower violation pass.
- */
-export class ControlTowerChecks implements IPolicyValidationPlugin {
-  private readonly guard = new CfnGuardValidator({ controlTowerRulesEnabled: true });
-  /** `cdk-validator-cfnguard`: the prefix of acknowledgment ids (`cdk-validator-cfnguard::<rule name>`). */
-  readonly name = this.guard.name;
-  readonly version = this.guard.version;
-  readonly ruleIds = this.guard.ruleIds;
-
-  validate(context: IPolicyValidationContext): PolicyValidationPluginReport {
-    const report = this.guard.validate(context);
-    return { ...report, violations: report.violations.map((v) => ({ ...v, severity: v.severity ?? 'error' })) };
-  }
-}
-
 const VALID_RETENTION = new Set<number>(Object.values(RetentionDays).filter((v): v is number => typeof v === 'number'));
 
 export function buildApp(options: BuildAppOptions = {}): BuiltApp {
@@ -186,7 +161,7 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
 
   // Both are policy-validation plugins: synth fails with their report while a finding is not acknowledged
   // (`Validations.of(construct).acknowledge`). The CfnGuard plugin runs the cfn-guard binary its npm package ships,
-  // on the synthesized templates, with the Control Tower rules it bundles.
+  // on the synthesized templates, with the Control Tower rules it bundles that apply to them (control-tower-checks.ts).
   if (options.validate !== false) Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ControlTowerChecks());
   if (edgeFirewall) {
     Annotations.of(stack).acknowledgeWarning(

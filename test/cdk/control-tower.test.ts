@@ -6,14 +6,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Validations } from 'aws-cdk-lib';
 import { buildApp, type BuiltApp } from '../../lib/app';
+import { CONTROL_TOWER_RULES_DIR } from '../../lib/control-tower-checks';
 import { LAMBDA_VPC_RULE } from '../../lib/stack';
 import { temporaryOutdirs } from '../support/cdk';
 
 const PLUGIN = 'cdk-validator-cfnguard';
-const RULES_DIR = path.join(
-  path.dirname(require.resolve('@cdklabs/cdk-validator-cfnguard/package.json')),
-  'rules/control-tower/cfn-guard',
-);
 
 interface SuppressedViolation {
   ruleName: string;
@@ -47,9 +44,11 @@ function guardReport(outdir: string): PluginReport {
 
 /** Each bundled rule file with its rule names and the resource types its header says it reports on. */
 function bundledRules(): { control: string; types: string[] }[] {
-  const files = fs.readdirSync(RULES_DIR, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.guard'));
+  const files = fs
+    .readdirSync(CONTROL_TOWER_RULES_DIR, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.guard'));
   return files.map((file) => {
-    const text = fs.readFileSync(path.join(RULES_DIR, file), 'utf8');
+    const text = fs.readFileSync(path.join(CONTROL_TOWER_RULES_DIR, file), 'utf8');
     const control = /\[(CT\.[A-Z0-9]+\.PR\.\d+)\]/.exec(text)?.[1] ?? file;
     const reportsOn = /#\s*Reports on:\s*\n#\s*(.+)\n/.exec(text)?.[1] ?? '';
     return {

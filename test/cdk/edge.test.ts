@@ -53,7 +53,7 @@ beforeAll(() => {
     edgeIpRateLimit: '1200',
     edgeSecretVersionId: ROTATED,
   });
-  // Off is the stack nag.test.ts and control-tower.test.ts validate: about 13 s not spent twice.
+  // Off is the stack nag.test.ts and control-tower.test.ts validate: about 4 s not spent twice.
   off = build({ stage: 'dev' }, false);
 });
 
