@@ -73,6 +73,7 @@ async function main() {
   log('starting DynamoDB Local (in memory) ...');
   const scratch = await startScratch({
     name: 'load',
+    fullJit: true,
     partner: 'load',
     workspaces: WORKSPACES,
     settings: { logLevel: 'WARN' },

@@ -108,7 +108,7 @@ async function main() {
     if (!opts.json) console.log(line);
   };
   log('starting DynamoDB Local (in memory) ...');
-  const scratch = await startScratch({ name: 'soak', partner: 'soak', workspaces: WORKSPACES });
+  const scratch = await startScratch({ name: 'soak', partner: 'soak', workspaces: WORKSPACES, fullJit: true });
   let server: ServerChild | undefined;
   const stop = async () => {
     if (server && server.child.exitCode === null) {

@@ -100,6 +100,7 @@ export async function benchFirstRequests(
     name: 'bench-first',
     partner: 'bench',
     workspaces: [WORKSPACE, IMPORT_WORKSPACE],
+    fullJit: true,
     // The in-process requests that set the scene would log to the bench's stdout, which --json and --markdown own.
     settings: { logLevel: 'WARN' },
   }).catch((err: unknown) => {

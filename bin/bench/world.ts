@@ -30,6 +30,7 @@ export async function startWorld(): Promise<World> {
   const workspace = 'ws_bench';
   const scratch = await startScratch({
     name: 'bench',
+    fullJit: true,
     partner: 'bench',
     workspaces: [workspace],
     settings: { authCacheTtlSeconds: 300, dynamodbRequestTimeoutMs: 4_000, logLevel: 'WARN' },

@@ -131,9 +131,15 @@ function dynamoDbLocalHome(): string {
   return join(lib, release);
 }
 
-/** The command line: no -sharedDb (one database per access key id), no telemetry, no web origin. */
-export function dynamoDbLocalArgs(port: number, dbPath: string | null): string[] {
+/**
+ * The command line: no -sharedDb (one database per access key id), no telemetry, no web origin. Unless `fullJit`, the
+ * JIT stops at its quick tier (C1): this DynamoDB Local is started often and lives briefly (local mode, each test run,
+ * the CLI), and the optimizing tier's compiles cost more CPU than they save there (docs/performance.md, "DynamoDB
+ * Local's JIT"). The bench and the load runs keep both tiers: they measure against its steady state.
+ */
+export function dynamoDbLocalArgs(port: number, dbPath: string | null, fullJit = false): string[] {
   return [
+    ...(fullJit ? [] : ['-XX:TieredStopAtLevel=1']),
     '-Djava.library.path=./DynamoDBLocal_lib',
     '-jar',
     'DynamoDBLocal.jar',
@@ -165,6 +171,8 @@ export async function startDynamoDbLocal(options: {
   credentials?: LocalDbCredentials;
   /** Told the JVM's process id as soon as it is spawned (before it answers). */
   onSpawn?: (pid: number) => void;
+  /** Both JIT tiers, for runs that measure against its steady state (dynamoDbLocalArgs). */
+  fullJit?: boolean;
 }): Promise<RunningDynamoDb> {
   if (!javaAvailable()) throw new JavaMissingError();
   const credentials = options.credentials ?? WELL_KNOWN_CREDENTIALS;
@@ -175,7 +183,7 @@ export async function startDynamoDbLocal(options: {
   const path = inMemory ? null : resolve(options.dataDir);
   if (path) ensurePrivateDir(path, 'data directory');
 
-  const child = spawnJava(dynamoDbLocalArgs(port, path));
+  const child = spawnJava(dynamoDbLocalArgs(port, path, options.fullJit));
   if (child.pid) options.onSpawn?.(child.pid);
   let output = '';
   const keep = (chunk: Buffer) => {
