@@ -5,6 +5,7 @@
 // per-item errors (never the decisions themselves): a replay reads the ids back, and decisions its first attempt
 // did not get to store are rebuilt from the same body and moment, each put on the condition that none is stored under
 // its id. An attempt whose writes failed says so on the record (`failed_at`), once none of them is still in flight.
+import { randomUUID } from 'node:crypto';
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
@@ -71,7 +72,10 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
     createdMs: number,
   ): Promise<BatchSaveResult> {
     const pk = idempotencyPk(owner.partner_id, idempotency.keyHash);
-    const record = { kind: 'batch', request_hash: idempotency.requestHash, items, created_ms: createdMs };
+    // This attempt's own mark: the SDK resends a claim whose answer was lost, and the resend then meets the record the
+    // first send wrote, which is ours to go on with, not another request's.
+    const attempt = randomUUID();
+    const record = { kind: 'batch', request_hash: idempotency.requestHash, items, created_ms: createdMs, attempt };
     try {
       await this.client.send(
         new PutCommand(idempotencyClaim(this.tableName, pk, record, Math.floor(createdMs / 1000))),
@@ -85,6 +89,7 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
         pk,
         (err as { Item?: Record<string, unknown> }).Item,
       );
+      if (existing?.attempt === attempt) return { kind: 'created' };
       // A single analyze's record under the same key is another request: a conflict, like a different body.
       if (!existing || existing.kind !== 'batch' || existing.request_hash !== idempotency.requestHash) {
         return { kind: 'conflict' };

@@ -8,6 +8,8 @@ import type { Decision } from '../../lambdas/domain/decision';
 import { RECEIPT_SKEW_MS } from '../../lambdas/domain/timestamps';
 import { validateSignal } from '../../lambdas/http/signal-schema';
 import { DynamoDecisionBatchStore } from '../../lambdas/stores/decision-batch-store';
+import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
+import { testEndpoint } from '../support/dynamodb';
 import { loseBatchDecisions } from '../support/batch-replay';
 import { partnerWithKey, serviceForFile } from '../support/local-api';
 import { AdminService } from '../../lib/admin';
@@ -92,4 +94,48 @@ it('marks the record when its own writes fail, so that a replay restores the dec
   ).rejects.toThrow(/size/i);
   const replay = await store.saveBatch([], principal, { items: [], createdMs: t0 + 1, idempotency });
   expect(replay).toMatchObject({ kind: 'replayed', failed: true, createdMs: t0 });
+});
+
+it('answers with its decisions when its key claim was stored but the answer lost, and the SDK sent the claim again', async () => {
+  // A fault DynamoDB Local cannot cause: the claim is applied, then its answer is dropped as a timed-out socket drops
+  // it, and the SDK's own retry sends the same PutItem again (the client's second attempt).
+  const client = createDocumentClient({ endpoint: testEndpoint(), requestTimeoutMs: 4_000 });
+  let lose = true;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const out = await next(args);
+      if (lose && context.commandName === 'PutItemCommand') {
+        lose = false;
+        throw Object.assign(new Error('socket timed out'), { name: 'TimeoutError', $metadata: {} });
+      }
+      return out;
+    },
+    { step: 'deserialize', name: 'loseFirstPutAnswer' },
+  );
+  try {
+    const store = new DynamoDecisionBatchStore(client, world.tables.names.decisions, 90);
+    const t0 = Date.now();
+    const first = await analyzeBatch(
+      signals,
+      principal,
+      {
+        validateSignal: (raw, receivedAtMs) => validateSignal(raw, receivedAtMs),
+        workspaceAccess: world.service.dependencies.workspaceAccess,
+        workspaces: world.service.dependencies.workspaces,
+        store,
+      },
+      { nowMs: t0, idempotency: idempotencyRequest('fly-lost', { signals }) },
+    );
+    expect(lose).toBe(false);
+    expect(first.kind).toBe('created');
+    const ids = decisionsOf(first).map((d) => d.decision_id);
+    expect(ids).toHaveLength(2);
+    expect([...(await store.getMany(ids)).keys()].sort()).toEqual([...ids].sort());
+    // And a retry by the partner replays them.
+    const again = await send(t0 + 1, 'fly-lost');
+    expect(again.kind).toBe('replayed');
+    expect(decisionsOf(again)).toEqual(decisionsOf(first));
+  } finally {
+    client.destroy();
+  }
 });
