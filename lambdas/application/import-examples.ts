@@ -106,7 +106,7 @@ export async function learnExamples(
     const pk = key && (typeof key.pk === 'string' ? key.pk : key.pk(generation));
     // Before any label takes a place (the labels' sets are written as they are admitted): a replay or a conflict
     // changes nothing.
-    const earlier = pk === undefined ? undefined : await deps.store.getRecord(pk);
+    const earlier = pk === undefined ? undefined : await deps.store.getRecord(pk, options.nowMs);
     if (earlier) return asRecorded(earlier);
     // Labels are admitted in the examples' order; one admitted for an example refused for another field's label
     // stays learned without counts (it takes a place, as a label whose counts moved away does).

@@ -53,9 +53,9 @@ export class DynamoModelWriteStore implements ModelWriteStore {
   }
 
   /** The idempotency record of an import, if one was written (read consistently). */
-  async getRecord(pk: string): Promise<Record<string, unknown> | undefined> {
+  async getRecord(pk: string, nowMs: number): Promise<Record<string, unknown> | undefined> {
     const item = await getItem(this.client, this.tableName, pk);
-    return item && Number(item.expires_at) > Math.floor(Date.now() / 1000) ? item : undefined;
+    return item && Number(item.expires_at) > Math.floor(nowMs / 1000) ? item : undefined;
   }
 
   /**
@@ -66,7 +66,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
   async applyImport(input: ImportWrite): Promise<ImportWriteResult> {
     const { workspaceId, generation, record, deltas, nowMs } = input;
     if (record) {
-      const existing = await this.getRecord(record.pk);
+      const existing = await this.getRecord(record.pk, nowMs);
       if (existing) return { kind: 'recorded', item: existing };
     }
     const item = entryItem(workspaceId, Date.now(), `x.${randomId()}`, generation, { deltas });
@@ -84,8 +84,12 @@ export class DynamoModelWriteStore implements ModelWriteStore {
     ];
     const outcome = await this.transact(items);
     if (outcome[0] === 'ConditionalCheckFailed') return { kind: 'generation_changed' };
-    if (outcome[2] === 'ConditionalCheckFailed')
-      return { kind: 'recorded', item: (await this.getRecord(record!.pk)) ?? {} };
+    if (outcome[2] === 'ConditionalCheckFailed') {
+      // Read with the claim's own now, so a record live to the claim is live here. Gone since (deleted after its
+      // window): the attempt runs again, as after a reset.
+      const existing = await this.getRecord(record!.pk, nowMs);
+      return existing ? { kind: 'recorded', item: existing } : { kind: 'generation_changed' };
+    }
     return { kind: 'applied', entry: entryFrom(item) };
   }
 

@@ -51,8 +51,11 @@ export interface LabelAdmission {
 /** Writes that change a workspace's learned model as a whole: an import's counts, and a reset. */
 export interface ModelWriteStore extends LabelAdmission {
   applyImport(input: ImportWrite): Promise<ImportWriteResult>;
-  /** The idempotency record of an import, if one was written and has not expired (read consistently). */
-  getRecord(pk: string): Promise<Record<string, unknown> | undefined>;
+  /**
+   * The idempotency record of an import, if one was written and has not expired at `nowMs` (the request's now, the one
+   * its claim is judged at; read consistently).
+   */
+  getRecord(pk: string, nowMs: number): Promise<Record<string, unknown> | undefined>;
   /**
    * Moves the model to a new, empty generation (with its audit event); answers the generation the workspace is in
    * afterwards. A model that learned nothing since its last reset stays as it is: nothing written, no event.
