@@ -12,6 +12,7 @@
 import type { Assessment, Priority } from '../../lambdas/domain/decision';
 import { scoreSignal } from '../../lambdas/domain/engine';
 import type { Signal } from '../../lambdas/domain/signal';
+import { enronDev } from '../spam-examples';
 import {
   ALERT_FOLDS,
   BUG_LEVEL,
@@ -109,7 +110,10 @@ export function isRight(c: Case, a: Assessment): boolean {
   }
 }
 
-/** `npm run eval -- --dev` reads SpamAssassin's and SMS's DEV split instead: the one to tune thresholds on. */
+/**
+ * `npm run eval -- --dev` reads SpamAssassin's, SMS's and Enron's DEV side instead, the one to tune thresholds on, and
+ * nothing held out.
+ */
 export const EVAL_SPLIT = process.argv.includes('--dev') ? 'dev' : 'test';
 
 const AT = FIXED_NOW.toISOString();
@@ -164,8 +168,16 @@ export function heldOutCases(): Case[] {
       .filter((r) => r.split === EVAL_SPLIT)
       .map(smsCase),
     ...loadEnron()
-      .filter((r) => r.split === 'test')
+      .filter((r) => (EVAL_SPLIT === 'dev' ? r.split === 'train' && enronDev(r.id) : r.split === 'test'))
       .map(enronCase),
+    // BANKING77, the alert rules and the bug trackers have no DEV side: `--dev` leaves them out.
+    ...(EVAL_SPLIT === 'dev' ? [] : heldOutBusinessCases(tested)),
+  ];
+}
+
+/** BANKING77, the held-out alert sources and the bug trackers' test projects. */
+function heldOutBusinessCases(tested: string[]): Case[] {
+  return [
     ...loadBanking77().map((row): Case => ({
       corpus: 'banking77',
       label: row.intent,

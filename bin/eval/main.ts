@@ -14,7 +14,7 @@ import { pooledAlertModelWithout } from '../severity-alert-pooled';
 import { alertBandModelWithout } from '../train-severity-model';
 import { ALERT_CASES, TICKET_CASES, TICKET_LEVEL, alertSignal, ticketSignal } from './hand-written-cases';
 import { ALERT_LEVEL, EVAL_SPLIT, heldOutCases, scoreCases, type Case, type Corpus, type Scored } from './labeled';
-import { copiedInFitting } from './copies';
+import { type Copies, copiesInFitting } from './copies';
 import { crossFittedAlertRows, fitConfidence, trainingRows, unseenTrackerRate } from '../train-confidence';
 import { currentConfidenceModel, useConfidenceModel } from '../../lambdas/domain/engine/confidence';
 import { decisionsByFold } from '../severity-folds';
@@ -69,10 +69,7 @@ interface CorpusConfidence {
   rows: ReturnType<typeof reliabilityTable>['rows'];
 }
 
-function goals(
-  scored: Scored[],
-  copied: (s: Scored) => boolean,
-): { figures: Figure[]; perCorpus: Record<string, CorpusConfidence> } {
+function goals(scored: Scored[], copies: Copies): { figures: Figure[]; perCorpus: Record<string, CorpusConfidence> } {
   const of = (corpus: Corpus, label?: string) =>
     scored.filter((s) => s.corpus === corpus && (label === undefined || s.label === label));
   const bugs = of('bugs');
@@ -86,8 +83,10 @@ function goals(
   const kube = alerts.filter((s) => s.group === 'prometheus-operator/kube-prometheus');
   const vm = alerts.filter((s) => s.group === 'VictoriaMetrics/VictoriaMetrics');
   const ham = [...of('spamassassin', 'easy_ham'), ...of('enron')];
-  const uniqueSpam = of('spamassassin', 'spam').filter((s) => !copied(s));
-  const uniqueWebForm = of('web-form spam').filter((s) => !copied(s));
+  const uniqueSpam = of('spamassassin', 'spam').filter((s) => !copies.exact(s));
+  const uniqueWebForm = of('web-form spam').filter((s) => !copies.exact(s));
+  const unseenSpam = of('spamassassin', 'spam').filter((s) => !copies.near(s));
+  const unseenWebForm = of('web-form spam').filter((s) => !copies.near(s));
   const junk = [
     ...of('spamassassin', 'spam'),
     ...of('spamassassin', 'hard_ham'),
@@ -104,7 +103,7 @@ function goals(
     noneArchived('critical alerts', of('alerts', 'critical')),
     figure(`e-mail ham archived (easy_ham test + Enron, ${ham.length})`, share(ham, archived), '<= 0.01'),
     figure(
-      `SpamAssassin spam -> archive (test, ${of('spamassassin', 'spam').length}; ${of('spamassassin', 'spam').filter(copied).length} copied in TRAIN/DEV)`,
+      `SpamAssassin spam -> archive (test, ${of('spamassassin', 'spam').length}; ${of('spamassassin', 'spam').filter(copies.exact).length} copied in TRAIN/DEV)`,
       share(of('spamassassin', 'spam'), archived),
       'context',
     ),
@@ -116,11 +115,21 @@ function goals(
     figure(
       `SpamAssassin spam with no copy in TRAIN/DEV -> archive (${uniqueSpam.length})`,
       share(uniqueSpam, archived),
-      '>= 0.95',
+      'context',
     ),
     figure(
       `  the same as support_message -> archive (${uniqueWebForm.length})`,
       share(uniqueWebForm, archived),
+      'context',
+    ),
+    figure(
+      `SpamAssassin spam with no copy up to case, punctuation, digits -> archive (${unseenSpam.length})`,
+      share(unseenSpam, archived),
+      '>= 0.95',
+    ),
+    figure(
+      `  the same as support_message -> archive (${unseenWebForm.length})`,
+      share(unseenWebForm, archived),
       '>= 0.90',
     ),
     figure(`spam and newsletters escalated (of ${junk.length})`, count(junk, escalated), '0'),
@@ -230,6 +239,7 @@ function writeMarkdown(figures: Figure[], perCorpus: Record<string, CorpusConfid
  * which alerts never read, as shipped).
  */
 function scoreAlertsByFold(cases: Case[]): Scored[] {
+  if (cases.length === 0) return [];
   const bug = shippedSeverityModels().bug;
   const base = trainingRows();
   const alerts = loadAlerts();
@@ -293,12 +303,20 @@ async function main() {
     ...scoreBugsByProject(cases.filter((c) => c.corpus === 'bugs')),
   ];
   // Read once for the goal rows here and the archive figures below.
-  const copied = copiedInFitting();
-  const { figures, perCorpus } = goals(scored, copied);
+  const copies = copiesInFitting();
+  const { figures, perCorpus } = goals(scored, copies);
   const aurocRow = figures.findIndex((f) => f.name.startsWith('confidence AUROC right vs wrong'));
   figures.splice(aurocRow + 1, 0, bugsWithOneRate(cases.filter((c) => c.corpus === 'bugs')));
   const language = languageFigures();
-  const spam = spamArchiveFigures(scored, copied);
+  const spam = spamArchiveFigures(scored, copies);
+  if (EVAL_SPLIT === 'dev') {
+    // DEV has only the mail and SMS corpora: the rows of the others, and the sections after, read held-out data.
+    const devRows = [...figures, ...spam.figures].filter((f) => !/BANKING77|bugs|alerts|Thai|confidence/.test(f.name));
+    printFigures('Spam and ordinary messages on DEV (SpamAssassin, SMS, Enron): for thresholds, not goals', devRows);
+    // The cuts; the reliability lines after it include the Thai SMS, which has no DEV side.
+    console.log(spam.lines[0]);
+    return;
+  }
   const severity = severitySources();
   const warm = warmSources();
   const [archiveApi, api] = await withLocalApi(async (local) => [

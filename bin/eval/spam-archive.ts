@@ -5,6 +5,7 @@ import { scoreSignal } from '../../lambdas/domain/engine';
 import { spamArchiveThreshold, spamVerdict } from '../../lambdas/domain/engine/spam-model';
 import { TokenBuffer } from '../../lambdas/domain/engine/tokens';
 import { loadThaiSms } from '../data-splits';
+import type { Copies } from './copies';
 import { reliabilityReport, type DevScore } from '../spam-cuts';
 import { FIXED_NOW, type Case, type Scored } from './labeled';
 import { figure, type Figure } from './report';
@@ -47,17 +48,16 @@ function pOf(buf: TokenBuffer, c: Case): number {
   return spamVerdict(buf, typeof c.signal.sender === 'string' ? c.signal.sender : undefined).probability;
 }
 
-/** `copied`: whether a held-out message has its text on the fitted side (copies.ts). */
-export function spamArchiveFigures(
-  scored: Scored[],
-  copied: (s: Scored) => boolean,
-): { figures: Figure[]; lines: string[] } {
+/** `copies`: whether a held-out message has its text on the fitted side (copies.ts). */
+export function spamArchiveFigures(scored: Scored[], copies: Copies): { figures: Figure[]; lines: string[] } {
   const of = (corpus: string, label?: string) =>
     scored.filter((s) => s.corpus === corpus && s.group !== 'thai' && (label === undefined || s.label === label));
   const sms = of('sms');
   const m = macroF1(sms);
-  const unique = sms.filter((s) => !copied(s));
+  const unique = sms.filter((s) => !copies.exact(s));
   const u = macroF1(unique);
+  const unseen = sms.filter((s) => !copies.near(s));
+  const n = macroF1(unseen);
   const thai: Scored[] = [];
   let errors = 0;
   for (const c of thaiCases()) {
@@ -87,9 +87,12 @@ export function spamArchiveFigures(
     ),
     figure('  SMS spam recall (all test lines)', m.recall, 'context'),
     figure('  SMS spam precision (all test lines)', m.precision, 'context'),
-    figure(`SMS test lines with no copy in TRAIN/DEV: macro-F1 (${unique.length})`, u.f1, '>= 0.95'),
-    figure('  SMS spam recall', u.recall, '>= 0.9'),
-    figure('  SMS spam precision', u.precision, '>= 0.98'),
+    figure(`SMS test lines with no copy in TRAIN/DEV: macro-F1 (${unique.length})`, u.f1, 'context'),
+    figure('  SMS spam recall', u.recall, 'context'),
+    figure('  SMS spam precision', u.precision, 'context'),
+    figure(`SMS test lines with no copy up to case, punctuation, digits: macro-F1 (${unseen.length})`, n.f1, '>= 0.95'),
+    figure('  SMS spam recall (no near copy)', n.recall, '>= 0.9'),
+    figure('  SMS spam precision (no near copy)', n.precision, '>= 0.98'),
     ...ordinary.map(([name, list]) =>
       figure(`ordinary archived: ${name}, ${list.length}`, share(list, archived), '<= 0.005'),
     ),
