@@ -2,10 +2,10 @@
 // lambdas/domain/engine/spam-model.ts, on the SpamAssassin development corpus (its first 70% by message number) and
 // the SMS Spam Collection, with Enron's train split as ordinary mail (bin/data-splits.ts). The TEST split is never
 // read here.
-//   npx tsx bin/train-spam-model.ts          the shipped model: fitted on TRAIN + DEV; Platt calibration fitted on
-//                                            out-of-fold log-odds (5 folds over TRAIN + DEV)
-//   npx tsx bin/train-spam-model.ts --tune   fitted on TRAIN, calibrated on DEV, DEV figures printed: what the
-//                                            engine's thresholds were chosen with (`npm run eval -- --dev`)
+//   npx tsx bin/train-spam-model.ts          the shipped model: fitted on TRAIN; Platt calibration and the archive
+//                                            cuts on DEV (its `trained_on` says so)
+//   npx tsx bin/train-spam-model.ts --with-dev  fitted on TRAIN + DEV, calibrated on out-of-fold log-odds (5 folds),
+//                                            the cuts still chosen on DEV (not shipped)
 //   npx tsx bin/train-spam-model.ts --check  the whole refit compared with the file, nothing written (exit 1 if
 //                                            they differ)
 // Options (L2, words kept, example weights) are chosen on the time-ordered dev split with bin/spam-dev-check.ts.
