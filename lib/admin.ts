@@ -39,6 +39,11 @@ export function assertWorkspace(ws: string | undefined): string {
 }
 
 export const PARTNER_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
+/**
+ * Not a partner id: the admin CLI's imports keep their Idempotency-Key records under it (workspace-import.ts), where a
+ * partner's records are under its own id, so a partner named so could block an operator's import.
+ */
+export const ADMIN_IMPORT_NAMESPACE = 'admin';
 export const DEFAULT_ROTATION_GRACE_SECONDS = 86_400;
 /** Ten years: a longer grace is no rotation at all, and a much longer one is past the last date JavaScript holds. */
 export const MAX_ROTATION_GRACE_SECONDS = 315_360_000;
@@ -150,6 +155,9 @@ export class AdminService {
   async createPartner(input: { id: string; name: string; status?: string }): Promise<PartnerRecord> {
     if (!PARTNER_ID_PATTERN.test(input.id)) {
       throw new AdminInputError(`bad partner id "${input.id}": 1 to 64 characters of A-Z a-z 0-9 . _ : -`);
+    }
+    if (input.id === ADMIN_IMPORT_NAMESPACE) {
+      throw new AdminInputError(`partner id "${input.id}" is reserved for the admin CLI's own imports`);
     }
     if (!input.name.trim()) throw new AdminInputError('--name must not be blank');
     const at = this.now().toISOString();

@@ -50,3 +50,11 @@ it('rotate copies the old key as its item holds it, not as the lagging by_key_id
     found.mockRestore();
   }
 });
+
+it('refuses the partner id the admin CLI keeps its own imports under', async () => {
+  // A partner named so would share the Idempotency-Key records of `admin workspace import` and could block it.
+  await expect(db.admin.createPartner({ id: 'admin', name: 'Admin Corp' })).rejects.toThrow(/reserved/);
+  await expect(db.admin.createPartner({ id: 'admins', name: 'Admins Corp' })).resolves.toMatchObject({
+    partner_id: 'admins',
+  });
+});
