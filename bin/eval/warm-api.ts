@@ -13,7 +13,7 @@ import type { Priority } from '../../lambdas/domain/decision';
 import { scoreSignal } from '../../lambdas/domain/engine';
 import { ALERT_NOW, type SeverityKind } from '../severity-data';
 import { decisionsByFold } from '../severity-folds';
-import { evalSketchKeyText, taughtPriority, warmHalves, warmSource } from './warm-sources';
+import { decisionText, evalSketchKeyText, taughtPriority, warmHalves, warmSource } from './warm-sources';
 import { figure, round, spearman, type Figure } from './report';
 import { seedSketchKeys } from './seeded-sketch-keys';
 
@@ -51,7 +51,7 @@ export async function warmThroughApi({ scratch, post }: { scratch: Scratch; post
     const list = decisionsByFold()
       .filter((d) => d.kind === kind && d.group === group)
       .map((d) => ({ ...d, assessment: scoreSignal(d.signal, now) }));
-    const { taught, tested } = warmHalves(list);
+    const { taught, tested } = warmHalves(list, decisionText);
     const warmWs = `ws_warm${i}`;
     const coldWs = `ws_cold${i}`;
     await seedSketchKeys(scratch.client, scratch.names.decisions, [coldWs]);

@@ -31,8 +31,15 @@ export const PRIORITY_OF: Record<number, readonly Priority[]> = {
 };
 export const taughtPriority = (d: Pick<RankedDecision, 'level' | 'levels'>) => PRIORITY_OF[d.levels][d.level - 1];
 
-/** The seeded, label-stratified halves: inside each label, rows by hash of their id, every other one taught. */
-export function warmHalves<T extends { id: string; label: string }>(rows: readonly T[]): { taught: T[]; tested: T[] } {
+/**
+ * The seeded, label-stratified halves: inside each label, rows by hash of their id, every other one taught. With
+ * `textOf`, a tested row whose text a taught row has word for word is left out (trackers hold duplicate tickets: its
+ * answer would recall the taught copy).
+ */
+export function warmHalves<T extends { id: string; label: string }>(
+  rows: readonly T[],
+  textOf?: (row: T) => string,
+): { taught: T[]; tested: T[] } {
   const byLabel = new Map<string, T[]>();
   for (const r of rows) byLabel.set(r.label, [...(byLabel.get(r.label) ?? []), r]);
   const taught: T[] = [];
@@ -43,8 +50,14 @@ export function warmHalves<T extends { id: string; label: string }>(rows: readon
       .sort((a, b) => fnv1a(`warm:${a.id}`) - fnv1a(`warm:${b.id}`) || (a.id < b.id ? -1 : 1));
     list.forEach((r, i) => (i % 2 === 0 ? taught : tested).push(r));
   }
-  return { taught, tested };
+  if (!textOf) return { taught, tested };
+  const taughtTexts = new Set(taught.map(textOf));
+  return { taught, tested: tested.filter((r) => !taughtTexts.has(textOf(r))) };
 }
+
+/** A decision's text as the warm halves compare it. */
+export const decisionText = (d: { signal: { subject?: unknown; body?: unknown } }): string =>
+  `${String(d.signal.subject ?? '')}\n${String(d.signal.body ?? '')}`;
 
 /** A fixed sketch key per source, in the current format, as a model item stores it (bin/eval/warm-api.ts seeds it). */
 export const evalSketchKeyText = (group: string): string =>
@@ -97,7 +110,7 @@ export function warmSource(
   list: readonly RankedDecision[],
   unlikeTexts: Record<string, readonly Text[]> = {},
 ): WarmFigures {
-  const { taught, tested } = warmHalves(list);
+  const { taught, tested } = warmHalves(list, decisionText);
   const key = evalSketchKey(group);
   const model = taughtModel(key, taught);
   const counts = new Map<Priority, number>();
