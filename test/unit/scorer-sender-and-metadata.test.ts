@@ -81,6 +81,25 @@ describe('metadata hints', () => {
     expect(tagged.reasons.map((r) => r.code)).toContain('TAG_TOPIC');
   });
 
+  it("tags: the topic tag is chosen the same whatever the tags' order, a problem topic first", () => {
+    const tagged = (tags: string[]) =>
+      score({ source: 'email', subject: 'Hello there', body: 'See attached.', metadata: { tags } });
+    for (const tags of [
+      ['security', 'spam'],
+      ['bug', 'newsletter'],
+      ['notification', 'sales'],
+      ['task', 'spam', 'billing'],
+    ]) {
+      const answers = [tags, [...tags].reverse()].map(tagged);
+      expect(answers[1]).toEqual(answers[0]);
+    }
+    // A problem topic beside spam is not archived on the tag.
+    expect(tagged(['spam', 'security'])).toMatchObject({ category: 'security' });
+    expect(tagged(['security', 'spam']).recommended_action).not.toBe('archive');
+    // Without a problem topic the larger weight wins: spam (-20) over sales (+15).
+    expect(tagged(['sales', 'spam']).category).toBe(tagged(['spam', 'sales']).category);
+  });
+
   it('amount / deal_value raise sales priority, more for bigger deals', () => {
     const lead: Input = {
       source: 'email',

@@ -55,7 +55,7 @@ export function metadataDrafts(
   }
 
   let tagUrgent = false;
-  let topicTag: { name: string; kind: Exclude<TagKind, 'urgent' | 'vip'> } | null = null;
+  let topicTag: TopicTag | null = null;
   for (const raw of stringList(own(md, 'tags'))) {
     const name = raw.replace(/[\s_]+/g, '-');
     const kind = TAGS.get(name);
@@ -67,11 +67,7 @@ export function metadataDrafts(
       if (!vip) drafts.push({ code: 'VIP_SENDER', weight: 15, message: 'metadata.tags includes vip' });
       vip = true;
       knownCustomer = true;
-    } else if (
-      topicTag === null ||
-      Math.abs(kind.weight) > Math.abs(topicTag.kind.weight) ||
-      (kind.problem && !topicTag.kind.problem)
-    ) {
+    } else if (topicTag === null || strongerTopic({ name, kind }, topicTag)) {
       topicTag = { name, kind };
     }
   }
@@ -120,4 +116,16 @@ export function metadataDrafts(
   }
 
   return { knownCustomer };
+}
+
+type TopicTag = { name: string; kind: Exclude<TagKind, 'urgent' | 'vip'> };
+/**
+ * The topic tag that wins, whatever the tags' order: a problem topic before any other (a message tagged `security`
+ * and `spam` is not archived on a tag), then the larger weight either way, then the name.
+ */
+function strongerTopic(a: TopicTag, b: TopicTag): boolean {
+  if (a.kind.problem !== b.kind.problem) return a.kind.problem;
+  const wa = Math.abs(a.kind.weight);
+  const wb = Math.abs(b.kind.weight);
+  return wa !== wb ? wa > wb : a.name < b.name;
 }
