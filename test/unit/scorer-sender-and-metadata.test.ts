@@ -234,6 +234,21 @@ describe('received_at', () => {
     expect(twoDays.score).toBeGreaterThan(fiveHours.score);
   });
 
+  it("an alert analyzed later changes only in the reasons that measure time, not in the severity model's", () => {
+    const alert: Input = {
+      source: 'internal',
+      subject: 'HostHighCpuLoad',
+      body: 'CPU load is above 85% on node-3 for 10 minutes',
+    };
+    const untimed = (hours: number) =>
+      score({ ...alert, received_at: hoursFromNow(-hours) })
+        .reasons.filter((r) => !/^(WAITING|DUE)_/.test(r.code))
+        .map((r) => [r.code, r.weight]);
+    expect(untimed(1)).toContainEqual(['SEVERITY_MODEL', expect.any(Number)]);
+    expect(untimed(5)).toEqual(untimed(1));
+    expect(untimed(25)).toEqual(untimed(1));
+  });
+
   it('a future received_at is not more pressing', () => {
     const future = score({ ...req, received_at: hoursFromNow(20) });
     const fresh = score({ ...req, received_at: hoursFromNow(-1) });

@@ -52,8 +52,9 @@ export function severityReason(
     // model's points stand.
     const bandModel = pair.alertBand;
     const band = modelPoints(bandModel, () => severityWords(buf, bandModel.reading), read) ?? 0;
+    // The band is read without the reasons that measure time (WAITING_, DUE_): analyzed later, only those change.
     let rules = base;
-    for (const r of reasons) rules += r.weight;
+    for (const r of reasons) if (!measuresTime(r)) rules += r.weight;
     const [lo, hi] = bandOf(priorityForScore(rules + band), DEFAULT_THRESHOLDS);
     const ordered = points === null ? band : Math.max(lo, Math.min(hi, rules + points)) - rules;
     const decided = severityModelReason(source, band);
@@ -104,6 +105,12 @@ export function modelPoints(
 }
 
 /**
+ * A reason that measures time: analyzed later, only these may change (docs/partners.md, "The decision (answer of
+ * analyze and of `GET /decisions/{decision_id}`)").
+ */
+const measuresTime = (r: Reason): boolean => r.code.startsWith('WAITING_') || r.code.startsWith('DUE_');
+
+/**
  * The rule reasons the severity model reads (every one but the time-dependent ones): their codes, and the points it
  * may re-weigh: all but those of a stated serious problem (invariants.ts), which keep their points whatever a
  * project's priorities taught the model (`kept`).
@@ -113,7 +120,7 @@ export function severityRead(reasons: readonly Reason[]): { codes: string[]; poi
   let points = 0;
   let kept = 0;
   for (const r of reasons) {
-    if (r.code.startsWith('WAITING_') || r.code.startsWith('DUE_')) continue;
+    if (measuresTime(r)) continue;
     codes.push(r.weight > 0 ? r.code : `-${r.code}`);
     if (isSeriousReason(r)) kept += r.weight;
     else points += r.weight;
