@@ -56,8 +56,8 @@ export function warmHalves<T extends { id: string; label: string }>(
 }
 
 /** A decision's text as the warm halves compare it. */
-export const decisionText = (d: { signal: { subject?: unknown; body?: unknown } }): string =>
-  `${String(d.signal.subject ?? '')}\n${String(d.signal.body ?? '')}`;
+export const decisionText = (d: { signal: { subject?: string; body?: string } }): string =>
+  `${d.signal.subject ?? ''}\n${d.signal.body ?? ''}`;
 
 /** A fixed sketch key per source, in the current format, as a model item stores it (bin/eval/warm-api.ts seeds it). */
 export const evalSketchKeyText = (group: string): string =>
