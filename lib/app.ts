@@ -108,7 +108,9 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
 
   const stage = String(app.node.tryGetContext('stage') ?? DEFAULT_STAGE);
   if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage)) {
-    throw new Error(`context stage must be lower-case letters, digits and dashes (got ${JSON.stringify(stage)})`);
+    throw new Error(
+      `context stage must be a lower-case letter, then up to 19 lower-case letters, digits or dashes (got ${JSON.stringify(stage)})`,
+    );
   }
   const logRetentionDays = intContext(app, 'logRetentionDays');
   if (!VALID_RETENTION.has(logRetentionDays)) {
