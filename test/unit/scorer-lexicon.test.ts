@@ -104,7 +104,7 @@ function eagerSnapshot(): string[] {
     }
     const { h1, h2 } = hashes(text);
     if (h1.length === 0) return;
-    const key = `${h1.join(',')}/${eoc}/${sources}/${subjectOnly}/${near === null}`;
+    const key = `${h1.join(',')}/${eoc}/${sources}/${subjectOnly}/${near === null}/${metric === ''}`;
     if (seen.has(key)) return;
     seen.add(key);
     let h2path = '';

@@ -85,6 +85,9 @@ describe('internal alert numbers', () => {
     ['CPU at 98%', 'METRIC_CRITICAL'],
     ['memory 91 percent', 'METRIC_WARNING'],
     ['95% disk used', 'METRIC_CRITICAL'],
+    // Phrases a word group claims as well: the number beside them is still read.
+    ['packet loss 40% on edge-1', 'METRIC_CRITICAL'],
+    ['errors 5% of requests', 'METRIC_WARNING'],
   ])('%s', (text, code) => {
     expect(codes({ source: 'internal', subject: text })).toContain(code);
   });

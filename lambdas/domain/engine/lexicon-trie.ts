@@ -223,7 +223,8 @@ function addEntry(
   to: number,
 ): void {
   const len = to - from;
-  // The first group to claim a phrase keeps it: same words (so the same trie node), same conditions.
+  // The first group to claim a phrase keeps it: same words (so the same trie node), same conditions. A metric noun
+  // shares a phrase with a word group ("packet loss"): both stay, and the matcher reads the number beside it too.
   let existing: TrieNode | undefined = ROOT.get(h1[from]);
   for (let k = from + 1; k < to && existing !== undefined; k++) existing = existing.next?.get(h1[k]);
   for (const other of existing?.entries ?? []) {
@@ -231,7 +232,8 @@ function addEntry(
       other.eoc === eoc &&
       other.sources === p.sources &&
       other.subjectOnly === p.subjectOnly &&
-      (other.near === null) === (p.near === null)
+      (other.near === null) === (p.near === null) &&
+      (other.metric === undefined) === (p.metric === undefined)
     )
       return;
   }

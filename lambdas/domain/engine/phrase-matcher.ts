@@ -149,14 +149,18 @@ export class PhraseMatcher {
     for (;;) {
       const entries = node.entries;
       if (entries !== null) {
+        // The first entry whose conditions hold, and a metric noun's besides it (a phrase of both kinds).
+        let taken = false;
         for (let e = 0; e < entries.length; e++) {
           const entry = entries[e];
+          if (taken && entry.code !== METRIC_INDEX) continue;
           if ((entry.sources & sourceBit) === 0) continue;
           if (entry.subjectOnly && this.buf.field[i] !== 0) continue;
           if (entry.eoc && k + 1 < n && CL[k + 1] === CL[i]) continue;
           if (entry.near !== null && !this.hasNear(entry.near, i)) continue;
           if (found < 64) this.candidates[found++] = entry;
-          break;
+          if (taken || entry.code === METRIC_INDEX) break;
+          taken = true;
         }
       }
       if (node.next === null || k + 1 >= n || CL[k + 1] !== CL[i]) break;
