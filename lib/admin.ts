@@ -10,40 +10,29 @@ import {
 } from '../lambdas/domain/api-key';
 import { apiKeyPath } from '../lambdas/domain/audit';
 import { newKeyId } from '../lambdas/domain/ids';
-import { parseRfc3339 } from '../lambdas/domain/timestamps';
-import { SCOPES, type Scope } from '../lambdas/contract/routes';
-import { MAX_PREFIX_GRANTS, grantCovers, grantProblem, isPrefixGrant } from '../lambdas/domain/grants';
+import type { Scope } from '../lambdas/contract/routes';
+import { MAX_PREFIX_GRANTS, grantCovers, isPrefixGrant } from '../lambdas/domain/grants';
 import {
   type AccessStore,
   type KeyRecord,
   type KeyRetirement,
   NotFoundError,
-  PARTNER_STATUSES,
   type PartnerRecord,
-  type PartnerStatus,
   SharedGrantError,
 } from '../lambdas/domain/ports';
-import { type RateLimit, parseRateLimit } from '../lambdas/domain/rate-limit';
-import { WORKSPACE_ID_PATTERN } from '../lambdas/domain/grants';
+import type { RateLimit } from '../lambdas/domain/rate-limit';
 import { localActor } from './admin/actor';
+import {
+  ADMIN_IMPORT_NAMESPACE,
+  AdminInputError,
+  PARTNER_ID_PATTERN,
+  assertDate,
+  assertGrants,
+  assertPartnerStatus,
+  assertRateLimit,
+  assertScopes,
+} from './admin/operator-input';
 
-/** Bad input from the operator: the CLI prints the message and exits non-zero. */
-export class AdminInputError extends Error {
-  override readonly name = 'AdminInputError';
-}
-
-export function assertWorkspace(ws: string | undefined): string {
-  if (!ws || !WORKSPACE_ID_PATTERN.test(ws))
-    throw new AdminInputError('--workspace must be 1 to 128 characters of A-Z a-z 0-9 . _ : -');
-  return ws;
-}
-
-export const PARTNER_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
-/**
- * Not a partner id: the admin CLI's imports keep their Idempotency-Key records under it (workspace-import.ts), where a
- * partner's records are under its own id, so a partner named so could block an operator's import.
- */
-export const ADMIN_IMPORT_NAMESPACE = 'admin';
 export const DEFAULT_ROTATION_GRACE_SECONDS = 86_400;
 /** Ten years: a longer grace is no rotation at all, and a much longer one is past the last date JavaScript holds. */
 export const MAX_ROTATION_GRACE_SECONDS = 315_360_000;
@@ -77,52 +66,6 @@ type KeyFields = Pick<KeyRecord, 'expires_at' | 'description' | 'scopes' | 'rate
 export interface GrantOptions {
   /** Grant even when another partner's key holds an overlapping workspace or prefix. */
   allowShared?: boolean;
-}
-
-function assertPartnerStatus(status: string): PartnerStatus {
-  if (!(PARTNER_STATUSES as readonly string[]).includes(status)) {
-    throw new AdminInputError(`bad status "${status}": use one of ${PARTNER_STATUSES.join(', ')}`);
-  }
-  return status as PartnerStatus;
-}
-
-/** Workspace ids and prefix grants (`acme:*`), checked and without repeats. */
-export function assertGrants(grants: string[]): string[] {
-  if (grants.length === 0) throw new AdminInputError('give at least one --workspace (or --workspaces-file)');
-  for (const grant of grants) {
-    const problem = grantProblem(grant);
-    if (problem) throw new AdminInputError(problem);
-  }
-  const unique = [...new Set(grants)];
-  if (unique.filter(isPrefixGrant).length > MAX_PREFIX_GRANTS) {
-    throw new AdminInputError(`a key holds at most ${MAX_PREFIX_GRANTS} prefix grants`);
-  }
-  return unique;
-}
-
-export function assertScopes(scopes: string[] | undefined): Scope[] {
-  if (!scopes?.length) return [...SCOPES];
-  for (const scope of scopes) {
-    if (!(SCOPES as readonly string[]).includes(scope))
-      throw new AdminInputError(`bad scope "${scope}": use ${SCOPES.join(', ')}`);
-  }
-  return SCOPES.filter((s) => scopes.includes(s));
-}
-
-export function assertRateLimit(text: string): RateLimit {
-  const rate = parseRateLimit(text);
-  if (!rate)
-    throw new AdminInputError(
-      `bad rate limit "${text}": use <n>/s, <n>/m or <n>/h with n from 1 to 1000000000, e.g. 600/m`,
-    );
-  return rate;
-}
-
-/** A date the operator gave (ISO 8601 with Z or an offset), as epoch milliseconds. */
-export function assertDate(text: string): number {
-  const ms = parseRfc3339(text);
-  if (ms === undefined) throw new AdminInputError(`malformed date "${text}": use ISO 8601, e.g. 2027-01-31T00:00:00Z`);
-  return ms;
 }
 
 const summary = (k: KeyRecord, workspaces: string[]): KeySummary => ({

@@ -1,7 +1,7 @@
 // Admin commands for workspaces (README, Admin CLI): `workspace policy get|set` and `feedback report`. The policy
 // is validated with the API's own schema and answered exactly as the API answers it; the report reads a workspace's
 // decisions through the listing index (Queries, never a Scan).
-import { AdminInputError, assertWorkspace } from './admin';
+import { AdminInputError, assertWorkspace } from './admin/operator-input';
 import { DynamoDecisionListStore } from '../lambdas/stores/decision-list-store';
 import { readFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';

@@ -1,5 +1,5 @@
 // `admin audit list` (docs/operations.md, "Audit log"): the audit log, newest first, with its filters.
-import { AdminInputError, assertDate } from '../admin';
+import { AdminInputError, assertDate } from './operator-input';
 import {
   type AuditEvent,
   type AuditQuery,

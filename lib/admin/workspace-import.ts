@@ -4,7 +4,7 @@
 // model generation the chunk is written in and the chunk's position: running the same file again within 24 hours,
 // after an interruption, teaches nothing twice (after a reset, even one in the middle of a run, it teaches the new
 // model each example once). Progress goes to a terminal's stderr.
-import { ADMIN_IMPORT_NAMESPACE, AdminInputError, assertWorkspace } from '../admin';
+import { ADMIN_IMPORT_NAMESPACE, AdminInputError, assertWorkspace } from './operator-input';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';

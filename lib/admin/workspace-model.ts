@@ -2,7 +2,7 @@
 // field and label, how many examples the model holds, read the way a container loads it (the label items and every
 // entry after their marks).
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { assertWorkspace } from '../admin';
+import { assertWorkspace } from './operator-input';
 import { LEARNED_FIELDS } from '../../lambdas/domain/learning/model';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 

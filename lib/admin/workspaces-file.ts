@@ -1,7 +1,7 @@
 // `--workspaces-file <path>`: one workspace id or prefix grant a line, for granting thousands at once. Blank lines and
-// lines starting with # are skipped; anything else is checked like a --workspace (lib/admin.ts assertGrants).
+// lines starting with # are skipped; anything else is checked like a --workspace (operator-input.ts assertGrants).
 import { readFile } from 'node:fs/promises';
-import { AdminInputError } from '../admin';
+import { AdminInputError } from './operator-input';
 
 export async function readWorkspacesFile(path: string): Promise<string[]> {
   let text: string;
