@@ -6,7 +6,7 @@ import type { IPolicyValidationContext, IPolicyValidationPlugin, PolicyValidatio
 import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 
 /** The Control Tower rule files the plugin bundles (the folder its controlTowerRulesEnabled option reads). */
-export const CONTROL_TOWER_RULES_DIR = path.join(
+const CONTROL_TOWER_RULES_DIR = path.join(
   path.dirname(require.resolve('@cdklabs/cdk-validator-cfnguard/package.json')),
   'rules/control-tower/cfn-guard',
 );

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Validations } from 'aws-cdk-lib';
 import { buildApp, type BuiltApp } from '../../lib/app';
-import { CONTROL_TOWER_RULES_DIR } from '../../lib/control-tower-checks';
+import { controlTowerRules } from '../../lib/control-tower-checks';
 import { LAMBDA_VPC_RULE } from '../../lib/stack';
 import { temporaryOutdirs } from '../support/cdk';
 
@@ -44,11 +44,8 @@ function guardReport(outdir: string): PluginReport {
 
 /** Each bundled rule file with its rule names and the resource types its header says it reports on. */
 function bundledRules(): { control: string; types: string[] }[] {
-  const files = fs
-    .readdirSync(CONTROL_TOWER_RULES_DIR, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.guard'));
-  return files.map((file) => {
-    const text = fs.readFileSync(path.join(CONTROL_TOWER_RULES_DIR, file), 'utf8');
+  return controlTowerRules().map(({ file }) => {
+    const text = fs.readFileSync(file, 'utf8');
     const control = /\[(CT\.[A-Z0-9]+\.PR\.\d+)\]/.exec(text)?.[1] ?? file;
     const reportsOn = /#\s*Reports on:\s*\n#\s*(.+)\n/.exec(text)?.[1] ?? '';
     return {
