@@ -7,14 +7,11 @@ import { labelDeltas } from '../domain/learning/label-delta';
 import type { LearnedField } from '../domain/learning/model';
 import { sketchSignal } from '../domain/learning/sketch';
 import type { WorkspaceCache } from '../domain/learning/workspace-cache';
-import type { AuditEntry, ModelWriteStore } from '../domain/learning/model-writes';
+import type { AuditEntry, LabelSetChange, ModelWriteStore } from '../domain/learning/model-writes';
 import { type FeedbackFields, ModelBusyError } from '../domain/ports';
-import { AGAIN, type RetryPolicy, RetriesExhausted, retrying } from '../domain/retry';
+import { AGAIN, CONTENTION_RETRY, RetriesExhausted, retrying } from '../domain/retry';
 import { applyOwnEntry } from './model-learning';
 import { type AllowedLabels, LABEL_LIMIT_MESSAGE, allowedLabels, pastLimit } from './record-feedback';
-
-/** Resets during one import are rare: three attempts, as before, now with a wait between them. */
-const RESET_RETRY: RetryPolicy = { attempts: 3, baseMs: 10, capMs: 40, budgetMs: 2_000 };
 
 export type ImportItem =
   | { index: number; status: 'learned' }
@@ -31,7 +28,7 @@ export type ImportOutcome = { kind: 'imported' | 'replayed'; answer: ImportAnswe
 
 export interface ImportDeps {
   workspaces: Pick<WorkspaceCache, 'get' | 'peek' | 'invalidate'>;
-  store: Pick<ModelWriteStore, 'applyImport' | 'admitLabels' | 'getRecord'>;
+  store: Pick<ModelWriteStore, 'applyImport' | 'planLabels' | 'getRecord'>;
 }
 
 export interface ImportOptions {
@@ -111,7 +108,16 @@ export async function learnExamples(
     // Labels are admitted in the examples' order; one admitted for an example refused for another field's label
     // stays learned without counts (it takes a place, as a label whose counts moved away does).
     const named = valid.flatMap((example) => Object.entries(example.labels) as [LearnedField, string][]);
-    const allowed = await allowedLabels(named, workspaceId, workspace, deps.store);
+    // Read, not written: the import's transaction writes them, so an import that loses its Idempotency-Key to another
+    // body, or is reset, takes no label place.
+    const changes: LabelSetChange[] = [];
+    const allowed = await allowedLabels(named, workspaceId, workspace, {
+      admitLabels: async (ws, generation, field, known, wanted) => {
+        const plan = await deps.store.planLabels(ws, generation, field, known, wanted);
+        if (plan.change) changes.push(plan.change);
+        return plan.admitted;
+      },
+    });
     const { answer, kept } = withinLimits(validated, valid, allowed, options.itemDetails ?? ((_, details) => details));
     const deltas = labelDeltas(kept.map((v) => ({ sketch: sketchSignal(workspace.key, v.signal), labels: v.labels })));
     const result = await deps.store.applyImport({
@@ -123,6 +129,7 @@ export async function learnExamples(
           ? { pk, item: { kind: 'import', request_hash: key.requestHash, answer: JSON.stringify(answer) } }
           : undefined,
       audit: options.audit?.({ examples: answer.data.length, learned: kept.length, labels: deltas.length }),
+      labels: changes,
       nowMs: options.nowMs,
     });
     if (result.kind === 'recorded') return asRecorded(result.item);
@@ -132,14 +139,16 @@ export async function learnExamples(
       if (cached) applyOwnEntry(cached.state, result);
       return { kind: 'imported', answer };
     }
-    // A reset landed in between: sketch again for the new generation.
-    deps.workspaces.invalidate(workspaceId);
+    // Another request added labels since they were read: read them again. A reset landed in between: sketch again
+    // for the new generation.
+    if (result.kind === 'generation_changed') deps.workspaces.invalidate(workspaceId);
     return AGAIN;
   };
   try {
-    return await retrying('import', attempt, RESET_RETRY);
+    // Again after a reset (rare) or another request's new labels in a set this import adds to: contention on one item.
+    return await retrying('import', attempt, CONTENTION_RETRY);
   } catch (err) {
     if (!(err instanceof RetriesExhausted)) throw err;
-    throw new ModelBusyError(new Error('the model was reset repeatedly during the import'));
+    throw new ModelBusyError(new Error('the model was reset, or its labels changed, repeatedly during the import'));
   }
 }

@@ -5,9 +5,16 @@
 // label new to the caller's model is added on the condition that the set is still the size read, so two requests
 // never both take the last places. It is read and written only for a label the caller's model does not hold: rare
 // once a workspace has its labels.
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  type PutCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { type LearnedField, MAX_LABELS } from '../domain/learning/model';
-import type { LabelAdmission } from '../domain/learning/model-writes';
+import type { LabelAdmission, LabelPlan, LabelSetChange } from '../domain/learning/model-writes';
 import { conditionFailed } from './database-faults';
 import { queryRange } from './learning-items';
 import { AGAIN, retrying } from './retry';
@@ -30,9 +37,62 @@ export async function olderLabelSetKeys(
 
 /**
  * Of `wanted` (labels of `field` the caller's model does not hold, in the order they are asked for), those the
- * workspace holds or may learn within MAX_LABELS, recorded as learned (unless `record` is false: then only read).
- * `known` are the labels the caller's model holds: they start the set when the workspace has none yet (one that
- * learned before the set existed).
+ * workspace holds or may learn within MAX_LABELS, and the change that records the new ones (none when there is nothing
+ * to write). `known` are the labels the caller's model holds: they start the set when the workspace has none yet (one
+ * that learned before the set existed). Reads only.
+ */
+export async function planLabels(
+  client: DynamoDBDocumentClient,
+  table: string,
+  ws: string,
+  generation: number,
+  field: LearnedField,
+  known: ReadonlySet<string>,
+  wanted: readonly string[],
+): Promise<LabelPlan> {
+  const key = { ws, sk: labelSetKey(generation, field) };
+  const item = (await client.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item;
+  const stored = item?.labels instanceof Set ? (item.labels as Set<string>) : undefined;
+  const held = new Set(stored ?? known);
+  const admitted = new Set(wanted.filter((label) => held.has(label)));
+  const add = [...new Set(wanted.filter((label) => !held.has(label)))].slice(0, Math.max(0, MAX_LABELS - held.size));
+  for (const label of add) admitted.add(label);
+  // A string set cannot be empty: a workspace with no label yet and none to add writes nothing.
+  if (stored ? !add.length : !held.size && !add.length) return { admitted };
+  return { admitted, change: { generation, field, add, sizeRead: stored?.size, start: stored ? [] : [...held] } };
+}
+
+/** The write that records `change`, on the condition that the set is still the size read (or still absent). */
+export function labelSetWrite(
+  table: string,
+  ws: string,
+  change: LabelSetChange,
+):
+  | { Update: UpdateCommandInput & { UpdateExpression: string; Key: Record<string, unknown> } }
+  | { Put: PutCommandInput & { Item: Record<string, unknown> } } {
+  const key = { ws, sk: labelSetKey(change.generation, change.field) };
+  if (change.sizeRead === undefined)
+    return {
+      Put: {
+        TableName: table,
+        Item: { ...key, labels: new Set([...change.start, ...change.add]) },
+        ConditionExpression: 'attribute_not_exists(sk)',
+      },
+    };
+  return {
+    Update: {
+      TableName: table,
+      Key: key,
+      UpdateExpression: 'ADD labels :fresh',
+      ConditionExpression: 'size(labels) = :size',
+      ExpressionAttributeValues: { ':fresh': new Set(change.add), ':size': change.sizeRead },
+    },
+  };
+}
+
+/**
+ * planLabels' admitted labels, recorded as learned at once (unless `record` is false: then only read); a set changed
+ * meanwhile by another request is read again.
  */
 export async function admitLabels(
   client: DynamoDBDocumentClient,
@@ -44,45 +104,17 @@ export async function admitLabels(
   wanted: readonly string[],
   record = true,
 ): Promise<Set<string>> {
-  const key = { ws, sk: labelSetKey(generation, field) };
   return retrying('label set', async () => {
-    const item = (await client.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item;
-    const stored = item?.labels instanceof Set ? (item.labels as Set<string>) : undefined;
-    const held = new Set(stored ?? known);
-    const admitted = new Set(wanted.filter((label) => held.has(label)));
-    const fresh = [...new Set(wanted.filter((label) => !held.has(label)))].slice(
-      0,
-      Math.max(0, MAX_LABELS - held.size),
-    );
-    if (!record) return new Set([...admitted, ...fresh]);
-    if (!fresh.length && stored) return admitted;
+    const { admitted, change } = await planLabels(client, table, ws, generation, field, known, wanted);
+    if (!record || !change) return admitted;
+    const write = labelSetWrite(table, ws, change);
     try {
-      if (stored) {
-        await client.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: key,
-            UpdateExpression: 'ADD labels :fresh',
-            ConditionExpression: 'size(labels) = :size',
-            ExpressionAttributeValues: { ':fresh': new Set(fresh), ':size': stored.size },
-          }),
-        );
-      } else {
-        // A string set cannot be empty: a workspace with no label yet and none to add writes nothing.
-        if (!held.size && !fresh.length) return admitted;
-        await client.send(
-          new PutCommand({
-            TableName: table,
-            Item: { ...key, labels: new Set([...held, ...fresh]) },
-            ConditionExpression: 'attribute_not_exists(sk)',
-          }),
-        );
-      }
+      if ('Put' in write) await client.send(new PutCommand(write.Put));
+      else await client.send(new UpdateCommand(write.Update));
     } catch (err) {
       if (conditionFailed(err)) return AGAIN; // another request changed the set: read it again
       throw err;
     }
-    for (const label of fresh) admitted.add(label);
     return admitted;
   });
 }

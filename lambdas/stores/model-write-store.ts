@@ -7,10 +7,10 @@ import type {
   ForgetAudit,
   ImportWrite,
   ImportWriteResult,
-  LabelAdmission,
+  LabelPlan,
   ModelWriteStore,
 } from '../domain/learning/model-writes';
-import { LEARNED_FIELDS } from '../domain/learning/model';
+import { LEARNED_FIELDS, type LearnedField } from '../domain/learning/model';
 import { ModelBusyError } from '../domain/ports';
 import { auditEventPut } from './audit-log';
 import { batchWriteAll } from './batch-writes';
@@ -18,7 +18,7 @@ import { cancellationReasons, isDatabaseUnavailable, transactionCancelled } from
 import { idempotencyClaim } from './decision-store';
 import { ITEM_PREFIX } from '../contract/tables';
 import { getItem } from './dynamodb-client';
-import { labelAdmission, labelSetKey, olderLabelSetKeys } from './label-registry';
+import { labelSetKey, labelSetWrite, olderLabelSetKeys, planLabels } from './label-registry';
 import {
   MODEL_KEY,
   entryFrom,
@@ -41,15 +41,21 @@ const sameGeneration = (generation: number) => ({
 });
 
 export class DynamoModelWriteStore implements ModelWriteStore {
-  /** The label sets that keep MAX_LABELS across containers (label-registry.ts). */
-  readonly admitLabels: LabelAdmission['admitLabels'];
-
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly learningTable: string,
-  ) {
-    this.admitLabels = labelAdmission(client, learningTable);
+  ) {}
+
+  /** Reads the label sets that keep MAX_LABELS across containers (label-registry.ts); the import writes the change. */
+  planLabels(
+    workspaceId: string,
+    generation: number,
+    field: LearnedField,
+    known: ReadonlySet<string>,
+    wanted: readonly string[],
+  ): Promise<LabelPlan> {
+    return planLabels(this.client, this.learningTable, workspaceId, generation, field, known, wanted);
   }
 
   /** The idempotency record of an import, if one was written (read consistently). */
@@ -59,9 +65,9 @@ export class DynamoModelWriteStore implements ModelWriteStore {
   }
 
   /**
-   * The import's entry, its idempotency record and its audit event land together, on the condition that no reset
-   * moved the model since its examples were sketched (then the caller sketches them again) and that no import with the
-   * same key landed first (then it answers as that one did).
+   * The import's entry, its idempotency record, its audit event and its new labels land together, on the condition
+   * that no reset moved the model since its examples were sketched (then the caller sketches them again), that no
+   * import with the same key landed first (then it answers as that one did) and that the label sets are as read.
    */
   async applyImport(input: ImportWrite): Promise<ImportWriteResult> {
     const { workspaceId, generation, record, deltas, nowMs } = input;
@@ -82,14 +88,17 @@ export class DynamoModelWriteStore implements ModelWriteStore {
       ...(record ? [{ Put: idempotencyClaim(this.tableName, record.pk, record.item, Math.floor(nowMs / 1000)) }] : []),
       ...(input.audit ? [auditEventPut(this.tableName, input.audit.event, input.audit.at)] : []),
     ];
+    const firstLabels = items.length;
+    for (const change of input.labels ?? []) items.push(labelSetWrite(this.learningTable, workspaceId, change));
     const outcome = await this.transact(items);
     if (outcome[0] === 'ConditionalCheckFailed') return { kind: 'generation_changed' };
-    if (outcome[2] === 'ConditionalCheckFailed') {
+    if (record && outcome[2] === 'ConditionalCheckFailed') {
       // Read with the claim's own now, so a record live to the claim is live here. Gone since (deleted after its
       // window): the attempt runs again, as after a reset.
-      const existing = await this.getRecord(record!.pk, nowMs);
+      const existing = await this.getRecord(record.pk, nowMs);
       return existing ? { kind: 'recorded', item: existing } : { kind: 'generation_changed' };
     }
+    if (outcome.slice(firstLabels).includes('ConditionalCheckFailed')) return { kind: 'labels_changed' };
     return { kind: 'applied', entry: entryFrom(item) };
   }
 

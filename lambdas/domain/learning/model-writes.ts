@@ -19,6 +19,8 @@ export interface ImportWrite {
   record?: { pk: string; item: Record<string, unknown> };
   /** The audit event, in the transaction that records the import. */
   audit?: AuditEntry;
+  /** The labels the import adds to the workspace's label sets (planLabels), in the same transaction. */
+  labels?: LabelSetChange[];
   nowMs: number;
 }
 
@@ -29,7 +31,25 @@ export type ImportWriteResult =
   /** `entry`: the entry that holds the import, for the container that took it to mark applied. */
   | { kind: 'applied'; entry: Entry }
   | { kind: 'recorded'; item: Record<string, unknown> }
-  | { kind: 'generation_changed' };
+  | { kind: 'generation_changed' }
+  /** A label set changed since planLabels read it: nothing was written; plan again. */
+  | { kind: 'labels_changed' };
+
+/** Labels to add to one field's label set, on the condition that the set is as it was read. */
+export interface LabelSetChange {
+  generation: number;
+  field: LearnedField;
+  add: string[];
+  /** The set's size when read; absent when there was no set yet: then it is made holding `start` and `add`. */
+  sizeRead?: number;
+  start: string[];
+}
+
+/** Of the labels asked for, those the workspace holds or may learn, and the change that records the new ones. */
+export interface LabelPlan {
+  admitted: Set<string>;
+  change?: LabelSetChange;
+}
 
 /** The labels a workspace has learned, per generation and field, kept where every container sees them. */
 export interface LabelAdmission {
@@ -49,7 +69,18 @@ export interface LabelAdmission {
 }
 
 /** Writes that change a workspace's learned model as a whole: an import's counts, and a reset. */
-export interface ModelWriteStore extends LabelAdmission {
+export interface ModelWriteStore {
+  /**
+   * What admitLabels would admit, without writing: the import writes the change in its own transaction, so an import
+   * that loses its Idempotency-Key to another body takes no label place.
+   */
+  planLabels(
+    workspaceId: string,
+    generation: number,
+    field: LearnedField,
+    known: ReadonlySet<string>,
+    wanted: readonly string[],
+  ): Promise<LabelPlan>;
   applyImport(input: ImportWrite): Promise<ImportWriteResult>;
   /**
    * The idempotency record of an import, if one was written and has not expired at `nowMs` (the request's now, the one
