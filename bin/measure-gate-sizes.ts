@@ -15,7 +15,10 @@ import { sketchSignal } from '../lambdas/domain/learning/sketch';
 import { backgroundPerFeature } from '../lambdas/domain/learning/background';
 import { PRIORITY_LIKE_HISTORY } from '../lambdas/domain/learning/learned-priority';
 import { decisionsByFold } from './severity-folds';
-import { UNLIKE, type Text } from './eval/unlike-samples';
+import { UNLIKE } from './eval/unlike-samples';
+
+/** A signal's text, as the sketch reads it. */
+type Text = { subject?: string; body?: string };
 import { decisionText, evalSketchKey, warmHalves } from './eval/warm-sources';
 
 const SIZES = [1, 3, 5, 10, 20, 50, 100];
