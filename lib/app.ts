@@ -13,6 +13,7 @@ import {
   type FractionContextKey,
   INT_CONTEXT,
   type IntContextKey,
+  misspelledContextKey,
 } from './stack-context';
 import { booleanContext } from './stack/tables';
 import { DEFAULT_STAGE, stackNameFor } from './stack-outputs';
@@ -106,6 +107,10 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
   if (options.bundle === false) context['aws:cdk:bundling-stacks'] = [];
   const app = new App({ context, outdir: options.outdir });
 
+  for (const key of Object.keys(app.node.getAllContext() as Record<string, unknown>)) {
+    const meant = misspelledContextKey(key);
+    if (meant) throw new Error(`context ${key} is not a setting of this app: did you mean ${meant}?`);
+  }
   const stage = String(app.node.tryGetContext('stage') ?? DEFAULT_STAGE);
   if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage)) {
     throw new Error(

@@ -49,3 +49,37 @@ export const CONTEXT_DEFAULTS: Readonly<Record<string, string | number | boolean
   ...BOOLEAN_CONTEXT,
   ...FRACTION_CONTEXT,
 };
+
+/** Every context key the app reads: the settings above and those without a default. */
+export const CONTEXT_KEYS: readonly string[] = [
+  ...Object.keys(CONTEXT_DEFAULTS),
+  'region',
+  'edgeSecretVersionId',
+  'logsKmsKeyArn',
+];
+
+/** Edits (insert, delete, replace, swap two neighbours) that turn `a` into `b`, up to `limit` (then limit + 1). */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.length][b.length];
+}
+
+/**
+ * The setting a context key not read by the app was probably meant to be (its spelling within two edits, or the same
+ * in another case): `-c decisionRetentionDay=30` would otherwise deploy the default without a word. Keys far from every
+ * setting (the CDK CLI's own, feature flags, cached lookups) are left alone.
+ */
+export function misspelledContextKey(key: string): string | undefined {
+  if (CONTEXT_KEYS.includes(key)) return undefined;
+  return CONTEXT_KEYS.find(
+    (known) => known.toLowerCase() === key.toLowerCase() || (key.length >= 5 && editDistance(key, known, 2) <= 2),
+  );
+}

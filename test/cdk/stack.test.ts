@@ -348,6 +348,32 @@ describe('Lambdas', () => {
     }
   });
 
+  // Read by nothing, a slip of the key deployed the default without a word: 90 days of decisions, not 30.
+  it('refuse a context key one slip away from a setting, naming the setting, and leave other keys alone', () => {
+    for (const [key, meant] of [
+      ['decisionRetentionDay', 'decisionRetentionDays'],
+      ['authCacheTTLSeconds', 'authCacheTtlSeconds'],
+      ['edgeprotection', 'edgeProtection'],
+      ['traceSampelRate', 'traceSampleRate'],
+      ['stgae', 'stage'],
+    ])
+      expect(() => synth({ stage: 'dev', [key]: '30' }, false)).toThrow(
+        `context ${key} is not a setting of this app: did you mean ${meant}?`,
+      );
+    // The CDK CLI's own keys, feature flags and cached lookups.
+    const other = synth(
+      {
+        stage: 'dev',
+        'aws:cdk:enable-path-metadata': true,
+        '@aws-cdk/aws-lambda:recognizeLayerVersion': true,
+        'acknowledged-issue-numbers': [34892],
+        'availability-zones:account=123456789012:region=eu-west-1': ['eu-west-1a'],
+      },
+      false,
+    );
+    fs.rmSync(other.outdir, { recursive: true, force: true });
+  });
+
   it('trace the share of requests context traceSampleRate names, and nothing, with no X-Ray permission, with tracing off', () => {
     const rare = synth({ stage: 'dev', traceSampleRate: '0.001' }, false);
     const off = synth({ stage: 'dev', tracing: 'false' }, false);
