@@ -6,7 +6,7 @@
 // model each example once). Progress goes to a terminal's stderr.
 import { ADMIN_IMPORT_NAMESPACE, AdminInputError, assertWorkspace } from './operator-input';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { canonicalJson } from '../../lambdas/application/analyze-signal';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
@@ -36,6 +36,12 @@ export interface ImportProgress {
  * docs/learning.md).
  */
 const CHUNKS_IN_FLIGHT = 4;
+
+/**
+ * The largest file read: it is read whole, and its examples take about six times its size in memory (a 300 MB file of
+ * short examples, 1.9 GB); from 512 MB the text cannot be one string at all. A larger file is split by lines.
+ */
+export const MAX_IMPORT_FILE_BYTES = 256 * 1024 * 1024;
 
 const sha256 = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 
@@ -76,8 +82,15 @@ export class WorkspaceImporter {
     if (!file) throw new AdminInputError('--file is required');
     let content: Buffer;
     try {
+      const { size } = statSync(file);
+      if (size > MAX_IMPORT_FILE_BYTES)
+        throw new AdminInputError(
+          `${file} is ${Math.ceil(size / 2 ** 20)} MB; files up to ${MAX_IMPORT_FILE_BYTES / 2 ** 20} MB are imported: ` +
+            'split it into files of whole records and import each',
+        );
       content = readFileSync(file);
     } catch (err) {
+      if (err instanceof AdminInputError) throw err;
       throw new AdminInputError(`cannot read ${file}: ${(err as Error).message}`);
     }
     const parsed = parseImportFile(content.toString('utf8'), file);

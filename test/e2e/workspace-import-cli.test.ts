@@ -1,11 +1,11 @@
 // `workspace import` and `workspace forget` as an operator runs them (docs/partners.md, "Importing your history, and
 // forgetting it"): the CLI as a real process against DynamoDB Local, over the tables of a service that then decides
 // with what was imported over HTTP.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseCsv } from '../../lib/admin/workspace-import-file';
-import { progressLine } from '../../lib/admin/workspace-import';
+import { MAX_IMPORT_FILE_BYTES, progressLine } from '../../lib/admin/workspace-import';
 import { adminCliEnv, runAdmin } from '../support/admin-cli';
 import { call } from '../support/http';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
@@ -31,7 +31,10 @@ beforeAll(async () => {
   ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_cli', 'ws_csv']));
   env = adminCliEnv(api.tables.names);
 }, 60_000);
-afterAll(async () => api?.close());
+afterAll(async () => {
+  await api?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 it('imports JSON Lines in chunks of 100, reports bad lines by number, and teaches nothing twice when run again', async () => {
   const lines: string[] = [];
@@ -136,6 +139,14 @@ it('refuses a missing file or workspace with a clear error', async () => {
   const bad = await admin('workspace', 'forget', '--workspace', 'bad id');
   expect(bad.code).not.toBe(0);
   expect(bad.stderr).toMatch(/--workspace/);
+  // Read whole, a file this large took gigabytes, and one of 512 MB or more could not be read at all: refused by its
+  // size (a sparse file: no disk is written).
+  const huge = join(dir, 'huge.jsonl');
+  writeFileSync(huge, '');
+  truncateSync(huge, MAX_IMPORT_FILE_BYTES + 1);
+  const tooLarge = await admin('workspace', 'import', '--workspace', 'ws_csv', '--file', huge);
+  expect(tooLarge.code).not.toBe(0);
+  expect(tooLarge.stderr).toMatch(/is 257 MB; files up to 256 MB are imported: split it/);
 });
 
 it('shows examples done, rate and time left', () => {
