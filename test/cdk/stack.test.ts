@@ -38,8 +38,11 @@ interface Synth {
   outdir: string;
 }
 
+/** Every synthesis's folder, removed after the file whatever its tests did. */
+const outdirs: string[] = [];
 function synth(context: Record<string, unknown>, bundle: boolean): Synth {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'sas-cdk-stack-'));
+  outdirs.push(outdir);
   try {
     // The policy-validation plugins (nag.test.ts, control-tower.test.ts) change no template.
     const { stack } = buildApp({ context, outdir, bundle, validate: false });
@@ -68,7 +71,7 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  for (const s of [dev, prod]) if (s) fs.rmSync(s.outdir, { recursive: true, force: true });
+  for (const outdir of outdirs) fs.rmSync(outdir, { recursive: true, force: true });
 });
 
 const ofType = (s: Synth, type: string) => Object.entries(s.json.Resources).filter(([, r]) => r.Type === type);

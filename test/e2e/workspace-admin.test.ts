@@ -1,6 +1,6 @@
 // `workspace policy get|set` and `feedback report` as an operator runs them (README, Admin CLI): the CLI as a real
 // process against DynamoDB Local, over the tables of a service that made decisions and got feedback over HTTP.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call } from '../support/http';
@@ -9,9 +9,10 @@ import { apiWithAdminCli } from '../support/admin-cli';
 jest.setTimeout(120_000);
 const t = apiWithAdminCli('wsadmin', ['ws_r']);
 const { admin } = t;
+const dir = mkdtempSync(join(tmpdir(), 'policy-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('sets a policy from a file, refuses an invalid one, and gets it as the API answers it', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'policy-'));
   writeFileSync(join(dir, 'good.json'), JSON.stringify({ vip_senders: ['@acme.com'], learning: false }));
   writeFileSync(join(dir, 'bad.json'), JSON.stringify({ vip_senders: ['not an address'] }));
   const set = await admin('workspace', 'policy', 'set', '--workspace', 'ws_r', '--file', join(dir, 'good.json'));

@@ -1,6 +1,6 @@
 // `workspace model` as an operator runs it (README, Admin CLI): after a CLI import of N examples of a label it shows N,
 // feedback over HTTP adds to it, and after a forget it shows the new, empty generation.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call } from '../support/http';
@@ -9,9 +9,10 @@ import { apiWithAdminCli, runAdmin } from '../support/admin-cli';
 jest.setTimeout(120_000);
 const t = apiWithAdminCli('wsmodel', ['ws_m']);
 const { admin } = t;
+const dir = mkdtempSync(join(tmpdir(), 'model-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('shows the examples held per field and label, the way the service loads them', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'model-'));
   const line = (i: number, category: string) =>
     JSON.stringify({
       signal: { source: 'email', subject: `Parcel ${i}`, body: `Where is parcel ${i}?` },
