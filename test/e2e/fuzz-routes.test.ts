@@ -10,7 +10,7 @@
 // explores) and printed with the figures; FUZZ_REQUESTS sets the number of requests (default 20,000); FUZZ_SHRINK=1
 // shrinks a failure; FUZZ_SURVEY=1 runs on after one, lists them all, and counts why granted requests were refused.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
@@ -23,6 +23,7 @@ import { type TestTables, createTestTables, testEndpoint } from '../support/dyna
 import { type FuzzRequest, type FuzzWorld, fuzzRequest } from '../support/fuzz-requests';
 import { type Reply, contractErrorProblem, sendHttp, validSignal } from '../support/hostile';
 import { TSX_NODE_ARGS } from '../support/tsx';
+import { childRunning } from '../support/processes';
 
 jest.setTimeout(600_000);
 
@@ -59,23 +60,7 @@ function cpuSeconds(pid: number): number {
 }
 
 /** The run's DynamoDB Local (started by jest's global setup: our parent, or us when run in band), for its CPU time. */
-function databasePid(): number | undefined {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (
-        (ppid === process.ppid || ppid === process.pid) &&
-        readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('DynamoDBLocal')
-      )
-        return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
-}
+const databasePid = (): number | undefined => childRunning([process.ppid, process.pid], 'DynamoDBLocal');
 
 /** Resident memory of a process in MB, from /proc/<pid>/status (VmRSS, or VmHWM for the peak). */
 function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon' | 'RssFile' = 'VmRSS'): number {

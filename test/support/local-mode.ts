@@ -1,9 +1,9 @@
 // Local mode as a real process (bin/local.ts, or `npm start` as a newcomer runs it), in a process group of its own
 // so that a test's cleanup reaches the DynamoDB Local JVM it starts too.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TSX_NODE_ARGS } from './tsx';
+import { childRunning } from './processes';
 
 const repo = resolve(__dirname, '..', '..');
 
@@ -56,16 +56,7 @@ export async function startLocalMode(
 
 /** The DynamoDB Local JVM that local mode (pid) started: its child process running java. */
 export function jvmOf(pid: number): number {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('DynamoDBLocal.jar'))
-        return Number(entry);
-    } catch {
-      // the process went away while we looked
-    }
-  }
-  throw new Error(`no DynamoDB Local process under pid ${pid}`);
+  const jvm = childRunning([pid], 'DynamoDBLocal.jar');
+  if (jvm === undefined) throw new Error(`no DynamoDB Local process under pid ${pid}`);
+  return jvm;
 }
