@@ -15,9 +15,25 @@ import { validateFeedback } from '../http/feedback-schema';
 import { type ErrorDetail } from '../http/errors';
 import { boundedItemError } from '../contract/errors';
 import { jsonPath } from '../domain/json-walk';
-import { type Validated, detailsUnder } from '../http/body-validation';
+import { MISSING_FIELD_MESSAGE, type Validated, detailsUnder } from '../http/body-validation';
 
 const EXAMPLE_FIELDS = new Set(['signal', 'labels']);
+
+/** The example's signal checked, its problems added to `details`; undefined when it is not one to check. */
+function checkSignal(given: unknown, workspaceId: string, nowMs: number, details: ErrorDetail[]) {
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
+    details.push({ field: 'signal', message: 'must be an object' });
+    return undefined;
+  }
+  const fields = given as Record<string, unknown>;
+  if (fields.workspace_id !== undefined && fields.workspace_id !== workspaceId) {
+    details.push({ field: 'signal.workspace_id', message: "must be the path's workspace_id or left out" });
+    return undefined;
+  }
+  const signal = validateSignal({ ...fields, workspace_id: workspaceId }, nowMs);
+  if (!signal.ok) details.push(...detailsUnder('signal', signal.details));
+  return signal;
+}
 
 /** One example's signal and labels, or what is wrong with it (every problem at once). */
 export function validateExample(raw: unknown, workspaceId: string, nowMs: number): Validated<ValidExample> {
@@ -26,27 +42,19 @@ export function validateExample(raw: unknown, workspaceId: string, nowMs: number
   }
   const details: ErrorDetail[] = [];
   const example = raw as Record<string, unknown>;
-  for (const key of Object.keys(example))
-    if (!EXAMPLE_FIELDS.has(key)) details.push({ field: jsonPath([key]), message: 'is not a field of an example' });
   let signal: ReturnType<typeof validateSignal> | undefined;
-  if (example.signal === undefined) details.push({ field: 'signal', message: 'is required' });
-  else if (example.signal === null || typeof example.signal !== 'object' || Array.isArray(example.signal)) {
-    details.push({ field: 'signal', message: 'must be an object' });
-  } else {
-    const given = example.signal as Record<string, unknown>;
-    if (given.workspace_id !== undefined && given.workspace_id !== workspaceId) {
-      details.push({ field: 'signal.workspace_id', message: "must be the path's workspace_id or left out" });
-    } else {
-      signal = validateSignal({ ...given, workspace_id: workspaceId }, nowMs);
-      if (!signal.ok) details.push(...detailsUnder('signal', signal.details));
-    }
-  }
   let labels: ReturnType<typeof validateFeedback> | undefined;
-  if (example.labels === undefined) details.push({ field: 'labels', message: 'is required' });
-  else {
-    labels = validateFeedback(example.labels);
-    if (!labels.ok) details.push(...detailsUnder('labels', labels.details));
+  // In document order (docs/partners.md, "Errors"): each key's problems where the example holds it, then what it lacks.
+  for (const key of Object.keys(example)) {
+    if (example[key] === undefined) continue; // as if absent (an object made in code, not JSON)
+    if (key === 'signal') signal = checkSignal(example.signal, workspaceId, nowMs, details);
+    else if (key === 'labels') {
+      labels = validateFeedback(example.labels);
+      if (!labels.ok) details.push(...detailsUnder('labels', labels.details));
+    } else details.push({ field: jsonPath([key]), message: 'is not a field of an example' });
   }
+  for (const key of EXAMPLE_FIELDS)
+    if (example[key] === undefined) details.push({ field: key, message: MISSING_FIELD_MESSAGE });
   if (details.length || !signal?.ok || !labels?.ok) return { ok: false, details };
   return { ok: true, signal: signal.signal, labels: labels.fields };
 }

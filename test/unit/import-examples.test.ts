@@ -15,7 +15,14 @@ it('validates an example as analyze and feedback would, naming every problem at 
   ).toMatchObject({ ok: true, labels: { category: 'x' } });
   const bad = validateExample({ signal: { source: 'fax', workspace_id: 'ws' }, extra: 1 }, 'ws', now);
   expect(bad.ok).toBe(false);
-  expect(!bad.ok && bad.details.map((d) => d.field).sort()).toEqual(['extra', 'labels', 'signal.source'].sort());
+  // In document order (docs/partners.md, "Errors"), then the fields the example lacks.
+  expect(!bad.ok && bad.details.map((d) => d.field)).toEqual(['signal.source', 'extra', 'labels']);
+  const unknownLast = validateExample({ labels: { priority: 'nope' }, signal: { source: 'fax' }, zzz: 1 }, 'ws', now);
+  expect(!unknownLast.ok && unknownLast.details.map((d) => d.field)).toEqual([
+    'labels.priority',
+    'signal.source',
+    'zzz',
+  ]);
   const other = validateExample(
     { signal: { source: 'email', workspace_id: 'ws_b' }, labels: { queue: 'q' } },
     'ws',
