@@ -14,6 +14,7 @@ import type {
   ListDecisionsParams,
   Policy,
   PolicyInput,
+  RateLimitState,
   Signal,
 } from './types';
 
@@ -116,6 +117,24 @@ function retryAfterMs(headers: Headers): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
+/** A structured field's integer parameter (`q=600` in `"default";q=600;w=60`); undefined when absent. */
+function parameter(field: string, name: string): number | undefined {
+  const match = new RegExp(`;\\s*${name}=(\\d+)`).exec(field);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** The RateLimit-Policy and RateLimit headers of an answer, when it has both. */
+function rateLimitOf(headers: Headers): RateLimitState | undefined {
+  const policy = headers.get('ratelimit-policy');
+  const state = headers.get('ratelimit');
+  if (!policy || !state) return undefined;
+  const [limit, windowSeconds] = [parameter(policy, 'q'), parameter(policy, 'w')];
+  const [remaining, resetSeconds] = [parameter(state, 'r'), parameter(state, 't')];
+  if (limit === undefined || windowSeconds === undefined || remaining === undefined || resetSeconds === undefined)
+    return undefined;
+  return { limit, windowSeconds, remaining, resetSeconds, receivedAt: new Date() };
+}
+
 /** The same key for every retry of one request: the caller's, or one made up. */
 const idempotency = (options: IdempotentRequestOptions) => {
   const key = options.idempotencyKey ?? globalThis.crypto.randomUUID();
@@ -177,6 +196,15 @@ export class SignalAnalysisClient {
   private readonly retryMaxMs: number;
   private readonly maxRetryAfterMs: number;
   private readonly fetchImpl: typeof fetch;
+  #rateLimit: RateLimitState | undefined;
+
+  /**
+   * The key's rate limit as the last answer (success or error) stated it: pace by `remaining` and `resetSeconds`.
+   * Undefined until an answer carries it (a key without a limit never gets one).
+   */
+  get rateLimit(): RateLimitState | undefined {
+    return this.#rateLimit;
+  }
 
   constructor(options: ClientOptions) {
     if (!options?.apiKey) throw new TypeError('SignalAnalysisClient needs an apiKey');
@@ -394,6 +422,7 @@ export class SignalAnalysisClient {
         outer?.removeEventListener('abort', onAbort);
       }
 
+      this.#rateLimit = rateLimitOf(response.headers) ?? this.#rateLimit;
       let json: unknown;
       try {
         json = text ? JSON.parse(text) : undefined;

@@ -18,3 +18,19 @@ export interface ListDecisionsParams {
   created_after?: string | Date;
   created_before?: string | Date;
 }
+
+/**
+ * The key's rate limit as the service's last answer stated it (its `RateLimit-Policy` and `RateLimit` headers:
+ * docs/partners.md, "Scopes and rate limits"). Only a key the operator gave a limit gets them.
+ */
+export interface RateLimitState {
+  /** Requests per window (`q`). */
+  limit: number;
+  /** The window's length in seconds (`w`). */
+  windowSeconds: number;
+  /** Requests that remain in this window (`r`): the service's estimate across its instances. */
+  remaining: number;
+  /** Seconds until the window resets (`t`), counted from `receivedAt`. */
+  resetSeconds: number;
+  receivedAt: Date;
+}

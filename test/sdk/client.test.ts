@@ -90,6 +90,28 @@ it('throws typed errors with code, message, request_id and details', async () =>
   });
 });
 
+it("states the key's rate limit as the last answer gave it, so a caller can pace by it", async () => {
+  expect(client.rateLimit).toBeUndefined(); // a key without a limit gets no RateLimit headers
+  const limited = await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_sdk'], rateLimit: '50/h' });
+  const paced = new SignalAnalysisClient({ apiKey: limited.key, baseUrl: api.baseUrl });
+  await paced.analyze(signal(6));
+  await paced.analyzeBatch([signal(7), signal(8)]);
+  const before = paced.rateLimit!;
+  expect(before).toEqual({
+    limit: 50,
+    windowSeconds: 3600,
+    remaining: expect.any(Number),
+    resetSeconds: expect.any(Number),
+    receivedAt: expect.any(Date),
+  });
+  // Three spent, or two if the hour turned between the two calls.
+  expect([47, 48]).toContain(before.remaining);
+  // An error answer states it too: one more spent, unless a new window began.
+  await expect(paced.getDecision('dec_01M7YP0Z169DWN2DAG06SFY9E9')).rejects.toMatchObject({ status: 404 });
+  const after = paced.rateLimit!;
+  expect(after.remaining).toBe(after.resetSeconds > before.resetSeconds ? 49 : before.remaining - 1);
+});
+
 /** A fetch whose first PUT reaches the service but whose answer is lost, as a dropped connection loses it. */
 function losingFirstPut(): { losing: typeof fetch; puts: { count: number } } {
   const puts = { count: 0 };
