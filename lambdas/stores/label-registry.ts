@@ -5,14 +5,7 @@
 // label new to the caller's model is added on the condition that the set is still the size read, so two requests
 // never both take the last places. It is read and written only for a label the caller's model does not hold: rare
 // once a workspace has its labels.
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  type PutCommandInput,
-  UpdateCommand,
-  type UpdateCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type LearnedField, MAX_LABELS } from '../domain/learning/model';
 import type { LabelAdmission, LabelPlan, LabelSetChange } from '../domain/learning/model-writes';
 import { conditionFailed } from './database-faults';
@@ -59,34 +52,30 @@ export async function planLabels(
   for (const label of add) admitted.add(label);
   // A string set cannot be empty: a workspace with no label yet and none to add writes nothing.
   if (stored ? !add.length : !held.size && !add.length) return { admitted };
-  return { admitted, change: { generation, field, add, sizeRead: stored?.size, start: stored ? [] : [...held] } };
+  return {
+    admitted,
+    change: { generation, field, add, existed: stored !== undefined, start: stored ? [] : [...held] },
+  };
 }
 
-/** The write that records `change`, on the condition that the set is still the size read (or still absent). */
+/**
+ * The write that records `change`, on the condition that the set still has room for what it adds (a set that was
+ * absent when read may have been made since). Other labels added meanwhile do not fail it: only the limit can.
+ */
 export function labelSetWrite(
   table: string,
   ws: string,
   change: LabelSetChange,
-):
-  | { Update: UpdateCommandInput & { UpdateExpression: string; Key: Record<string, unknown> } }
-  | { Put: PutCommandInput & { Item: Record<string, unknown> } } {
-  const key = { ws, sk: labelSetKey(change.generation, change.field) };
-  if (change.sizeRead === undefined)
-    return {
-      Put: {
-        TableName: table,
-        Item: { ...key, labels: new Set([...change.start, ...change.add]) },
-        ConditionExpression: 'attribute_not_exists(sk)',
-      },
-    };
+): UpdateCommandInput & { UpdateExpression: string; Key: Record<string, unknown> } {
+  const labels = new Set([...change.start, ...change.add]);
   return {
-    Update: {
-      TableName: table,
-      Key: key,
-      UpdateExpression: 'ADD labels :fresh',
-      ConditionExpression: 'size(labels) = :size',
-      ExpressionAttributeValues: { ':fresh': new Set(change.add), ':size': change.sizeRead },
-    },
+    TableName: table,
+    Key: { ws, sk: labelSetKey(change.generation, change.field) },
+    UpdateExpression: 'ADD labels :labels',
+    ConditionExpression: change.existed
+      ? 'size(labels) <= :room'
+      : 'attribute_not_exists(labels) OR size(labels) <= :room',
+    ExpressionAttributeValues: { ':labels': labels, ':room': MAX_LABELS - labels.size },
   };
 }
 
@@ -107,12 +96,10 @@ export async function admitLabels(
   return retrying('label set', async () => {
     const { admitted, change } = await planLabels(client, table, ws, generation, field, known, wanted);
     if (!record || !change) return admitted;
-    const write = labelSetWrite(table, ws, change);
     try {
-      if ('Put' in write) await client.send(new PutCommand(write.Put));
-      else await client.send(new UpdateCommand(write.Update));
+      await client.send(new UpdateCommand(labelSetWrite(table, ws, change)));
     } catch (err) {
-      if (conditionFailed(err)) return AGAIN; // another request changed the set: read it again
+      if (conditionFailed(err)) return AGAIN; // other requests took the places: read the set again
       throw err;
     }
     return admitted;

@@ -89,8 +89,12 @@ export class DynamoModelWriteStore implements ModelWriteStore {
       ...(input.audit ? [auditEventPut(this.tableName, input.audit.event, input.audit.at)] : []),
     ];
     const firstLabels = items.length;
-    for (const change of input.labels ?? []) items.push(labelSetWrite(this.learningTable, workspaceId, change));
+    for (const change of input.labels ?? [])
+      items.push({ Update: labelSetWrite(this.learningTable, workspaceId, change) });
     const outcome = await this.transact(items);
+    // The entry's key is this attempt's own: it exists only if this transaction landed before (sent again after a
+    // lost answer), whatever the other conditions now say.
+    if (outcome[1] === 'ConditionalCheckFailed') return { kind: 'applied', entry: entryFrom(item) };
     if (outcome[0] === 'ConditionalCheckFailed') return { kind: 'generation_changed' };
     if (record && outcome[2] === 'ConditionalCheckFailed') {
       // Read with the claim's own now, so a record live to the claim is live here. Gone since (deleted after its

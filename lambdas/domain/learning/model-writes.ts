@@ -32,16 +32,16 @@ export type ImportWriteResult =
   | { kind: 'applied'; entry: Entry }
   | { kind: 'recorded'; item: Record<string, unknown> }
   | { kind: 'generation_changed' }
-  /** A label set changed since planLabels read it: nothing was written; plan again. */
+  /** A label set has no room left since planLabels read it: nothing was written; plan again. */
   | { kind: 'labels_changed' };
 
-/** Labels to add to one field's label set, on the condition that the set is as it was read. */
+/** Labels to add to one field's label set, on the condition that it still has room for them. */
 export interface LabelSetChange {
   generation: number;
   field: LearnedField;
   add: string[];
-  /** The set's size when read; absent when there was no set yet: then it is made holding `start` and `add`. */
-  sizeRead?: number;
+  /** Whether the set existed when read; if not, it is made holding `start` (the caller's model's labels) and `add`. */
+  existed: boolean;
   start: string[];
 }
 
