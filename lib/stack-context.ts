@@ -73,13 +73,26 @@ function editDistance(a: string, b: string, limit: number): number {
 }
 
 /**
- * The setting a context key not read by the app was probably meant to be (its spelling within two edits, or the same
- * in another case): `-c decisionRetentionDay=30` would otherwise deploy the default without a word. Keys far from every
- * setting (the CDK CLI's own, feature flags, cached lookups) are left alone.
+ * The setting a context key not read by the app was probably meant to be: the same in another case, two neighbours
+ * swapped, or, for a name of 8 letters or more, within two edits. `-c decisionRetentionDay=30` would otherwise deploy
+ * the default without a word. Short names take only a swap: within an edit of `stage` lie words such as `state`.
+ * Keys far from every setting (the CDK CLI's own, feature flags, cached lookups) are left alone.
  */
 export function misspelledContextKey(key: string): string | undefined {
   if (CONTEXT_KEYS.includes(key)) return undefined;
   return CONTEXT_KEYS.find(
-    (known) => known.toLowerCase() === key.toLowerCase() || (key.length >= 5 && editDistance(key, known, 2) <= 2),
+    (known) =>
+      known.toLowerCase() === key.toLowerCase() ||
+      swapsTwoNeighbours(key, known) ||
+      (known.length >= 8 && editDistance(key, known, 2) <= 2),
+  );
+}
+
+/** Whether `b` is `a` with two neighbouring characters swapped. */
+function swapsTwoNeighbours(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  const at = [...a].findIndex((c, i) => c !== b[i]);
+  return (
+    at >= 0 && at + 1 < a.length && a[at] === b[at + 1] && a[at + 1] === b[at] && a.slice(at + 2) === b.slice(at + 2)
   );
 }

@@ -359,14 +359,18 @@ describe('Lambdas', () => {
       ['edgeprotection', 'edgeProtection'],
       ['traceSampelRate', 'traceSampleRate'],
       ['stgae', 'stage'],
+      ['regoin', 'region'],
     ])
       expect(() => synth({ stage: 'dev', [key]: '30' }, false)).toThrow(
         `context ${key} is not a setting of this app: did you mean ${meant}?`,
       );
-    // The CDK CLI's own keys, feature flags and cached lookups.
+    // The CDK CLI's own keys, feature flags, cached lookups, and words a short name is close to.
     const other = synth(
       {
         stage: 'dev',
+        stack: 'payments',
+        state: 'on',
+        regions: 'eu',
         'aws:cdk:enable-path-metadata': true,
         '@aws-cdk/aws-lambda:recognizeLayerVersion': true,
         'acknowledged-issue-numbers': [34892],
