@@ -3,6 +3,7 @@
 // records.
 import { isWellFormedApiKey } from './api-key';
 import { ulid, ulidTime } from './ids';
+import { canonicalJson } from './json-walk';
 
 export const AUDIT_ACTIONS = [
   'partner.create',
@@ -162,7 +163,10 @@ export function auditEvent(input: AuditEventInput, at: Date): AuditEvent {
   };
 }
 
-/** The fields of `after` that differ from `before` (by JSON value), each side holding only those. */
+/**
+ * The fields of `after` that differ from `before` (by JSON value, whatever the key order of their objects: DynamoDB
+ * gives a stored map's members back in an order of its own), each side holding only those.
+ */
 export function changedFields(
   before: Record<string, unknown>,
   after: Record<string, unknown>,
@@ -171,7 +175,7 @@ export function changedFields(
   for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
     const was = before[name] ?? null;
     const is = after[name] ?? null;
-    if (JSON.stringify(was) === JSON.stringify(is)) continue;
+    if (canonicalJson(was) === canonicalJson(is)) continue;
     out.before[name] = was;
     out.after[name] = is;
   }

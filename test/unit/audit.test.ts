@@ -73,4 +73,11 @@ describe('audit events', () => {
       after: { b: 3, d: 4 },
     });
   });
+
+  it('takes a policy read back from the table, its maps in another key order, as unchanged', () => {
+    // The same keyword as sent and as DynamoDB gives it back: only the version changed.
+    const sent = { keywords: [{ phrase: 'VAT return', weight: 15 }], version: 1 };
+    const stored = { keywords: [{ weight: 15, phrase: 'VAT return' }], version: 2 };
+    expect(changedFields(sent, stored)).toEqual({ before: { version: 1 }, after: { version: 2 } });
+  });
 });
