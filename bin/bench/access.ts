@@ -12,7 +12,7 @@ import { IN_MEMORY } from '../../lib/local/dynamodb-local';
 import { removePortRecord, writePortRecord } from '../../lib/local/port-record';
 import { type Service, createService } from '../../lambdas/service';
 import { CallCounter } from './call-counter';
-import { type Figures, REPO_ROOT, percentile, progress, round2, round3, wallMs } from './common';
+import { type Figures, REPO_ROOT, percentile, progress, wallMs } from './common';
 import { analyzeEvents, assertOk, inProcess } from './requests';
 import type { World } from './world';
 
@@ -96,13 +96,13 @@ async function warmLatency(world: World, iterations: number): Promise<Figures> {
     const warmReads = counter.readItems;
     const [a, b] = times.map((t) => t.sort((x, y) => x - y));
     return {
-      access_cli_grant_10000_seconds: round2(cliSeconds),
+      access_cli_grant_10000_seconds: cliSeconds,
       access_grants_listed_many_key: manyGrants,
-      access_warm_p50_ms_1_grant: round3(percentile(a, 0.5)),
-      access_warm_p50_ms_10000_grants: round3(percentile(b, 0.5)),
-      access_warm_p99_ms_1_grant: round3(percentile(a, 0.99)),
-      access_warm_p99_ms_10000_grants: round3(percentile(b, 0.99)),
-      access_warm_p50_ratio_10000_vs_1: round2(percentile(b, 0.5) / percentile(a, 0.5)),
+      access_warm_p50_ms_1_grant: percentile(a, 0.5),
+      access_warm_p50_ms_10000_grants: percentile(b, 0.5),
+      access_warm_p99_ms_1_grant: percentile(a, 0.99),
+      access_warm_p99_ms_10000_grants: percentile(b, 0.99),
+      access_warm_p50_ratio_10000_vs_1: percentile(b, 0.5) / percentile(a, 0.5),
       access_warm_reads: warmReads,
       access_cold_read_items_first_request: Math.max(...cold),
       access_cold_read_items_new_workspace: newPairReads,
@@ -145,7 +145,7 @@ async function rateWrites(world: World, limit: number, windowSeconds: number): P
 export async function benchAccess(world: World, iterations: number): Promise<Figures> {
   const figures = await warmLatency(world, iterations);
   progress('  rate limit writes per request ...');
-  figures.access_rate_writes_per_request_100_per_s = round3(await rateWrites(world, 100, 1));
-  figures.access_rate_writes_per_request_1000_per_m = round3(await rateWrites(world, 1_000, 60));
+  figures.access_rate_writes_per_request_100_per_s = await rateWrites(world, 100, 1);
+  figures.access_rate_writes_per_request_1000_per_m = await rateWrites(world, 1_000, 60);
   return figures;
 }

@@ -1,7 +1,7 @@
 // Section "batch": what a batch of 100 asks of DynamoDB, and its CPU per signal beside single analyze; and what one
 // page of the decision list asks of DynamoDB.
 import { randomUUID } from 'node:crypto';
-import { type Figures, cpuMs, progress, round2 } from './common';
+import { type Figures, cpuMs, progress } from './common';
 import { type HandlerResult, apiEvents, expectOk, inProcess, okBody } from './requests';
 import type { World } from './world';
 import { benchListPriority } from './list-priority';
@@ -86,7 +86,7 @@ export async function benchBatch(world: World, quick: boolean): Promise<Figures>
     batch100_replay_write_calls: replayCalls.writes,
     single_analyze_cpu_us_per_signal: Math.round(best(single)),
     batch_cpu_us_per_signal: Math.round(best(batched)),
-    batch_vs_single_cpu_per_signal_ratio: round2(best(batched) / best(single)),
+    batch_vs_single_cpu_per_signal_ratio: best(batched) / best(single),
     list_first_page_query_calls: firstPage.queries,
     list_first_page_ddb_calls: firstPage.calls,
     list_next_page_query_calls: nextPage.queries,

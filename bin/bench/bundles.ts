@@ -13,7 +13,7 @@ import {
 } from '../../lib/lambda-bundling';
 import { DEFAULT_SETTINGS, lambdaEnvironment } from '../../lambdas/contract/settings';
 import type { Signal } from '../../lambdas/domain/signal';
-import { type Figures, REPO_ROOT, median, progress, round2 } from './common';
+import { type Figures, REPO_ROOT, median, progress } from './common';
 import { makeEmails } from './emails';
 import { ENGINE_LAMBDAS, benchFirstRequests, firstRequestSignal, isFirstRequestRoute } from './first-request';
 import { scoreSignal } from '../../lambdas/domain/engine';
@@ -217,25 +217,34 @@ export async function benchBundles(opts: Options): Promise<Figures> {
     const figures: Figures = {
       bundle_docclient_only_kib: kib(ref.size),
       bundle_docclient_only_gzip_kib: kib(ref.gzip),
-      init_docclient_only_ms: round2(ref.init),
-      init_docclient_only_lazy_client_ms: round2(measure(lazyReference).init),
+      init_docclient_only_ms: ref.init,
+      init_docclient_only_lazy_client_ms: measure(lazyReference).init,
       bundle_docclient_only_trimmed_kib: kib(trimmed.size),
       bundle_docclient_only_trimmed_gzip_kib: kib(trimmed.gzip),
-      init_docclient_only_trimmed_ms: round2(trimmed.init),
-      scorer_init_ms: round2(median(scorerInit)),
-      scorer_first_call_ms: round2(median(scorerFirst)),
+      init_docclient_only_trimmed_ms: trimmed.init,
+      scorer_init_ms: median(scorerInit),
+      scorer_first_call_ms: median(scorerFirst),
       bundle_analyze_without_scorer_gzip_kib: kib(without.gzip),
-      bundle_analyze_without_scorer_ratio: round2(Math.max(without.size / ref.size, without.gzip / ref.gzip)),
+      bundle_analyze_without_scorer_ratio: Math.max(without.size / ref.size, without.gzip / ref.gzip),
     };
     const worst = { size: 0, init: 0, sizeTrimmed: 0, initTrimmed: 0 };
+    // What every asset ships beside its index.js: the lazy bundles, as context (the goals read index.js).
+    const lazySizes = lazy.map(measure);
+    const lazySize = lazySizes.reduce((sum, m) => sum + m.size, 0);
+    const lazyGzip = lazySizes.reduce((sum, m) => sum + m.gzip, 0);
     for (const b of bundles) {
       const m = measure(b);
+      figures[`bundle_${b.name}_asset_gzip_kib`] = kib(m.gzip + lazyGzip);
+      figures[`bundle_${b.name}_asset_ratio`] = Math.max(
+        (m.size + lazySize) / ref.size,
+        (m.gzip + lazyGzip) / ref.gzip,
+      );
       const sizeRatio = Math.max(m.size / ref.size, m.gzip / ref.gzip);
       figures[`bundle_${b.name}_kib`] = kib(m.size);
       figures[`bundle_${b.name}_gzip_kib`] = kib(m.gzip);
-      figures[`bundle_${b.name}_ratio`] = round2(sizeRatio);
-      figures[`init_${b.name}_ms`] = round2(m.init);
-      figures[`init_${b.name}_ratio`] = round2(m.init / ref.init);
+      figures[`bundle_${b.name}_ratio`] = sizeRatio;
+      figures[`init_${b.name}_ms`] = m.init;
+      figures[`init_${b.name}_ratio`] = m.init / ref.init;
       worst.size = Math.max(worst.size, sizeRatio);
       worst.sizeTrimmed = Math.max(worst.sizeTrimmed, m.size / trimmed.size, m.gzip / trimmed.gzip);
       worst.initTrimmed = Math.max(worst.initTrimmed, m.init / trimmed.init);
@@ -244,12 +253,12 @@ export async function benchBundles(opts: Options): Promise<Figures> {
     for (const b of lazy) {
       const m = measure(b);
       figures[`bundle_${b.name}_kib`] = kib(m.size);
-      figures[`init_${b.name}_ms`] = round2(m.init);
+      figures[`init_${b.name}_ms`] = m.init;
     }
-    figures.bundle_size_overhead_ratio_max = round2(worst.size);
-    figures.init_time_overhead_ratio_max = round2(worst.init);
-    figures.bundle_size_ratio_max_vs_trimmed = round2(worst.sizeTrimmed);
-    figures.init_time_ratio_max_vs_trimmed = round2(worst.initTrimmed);
+    figures.bundle_size_overhead_ratio_max = worst.size;
+    figures.init_time_overhead_ratio_max = worst.init;
+    figures.bundle_size_ratio_max_vs_trimmed = worst.sizeTrimmed;
+    figures.init_time_ratio_max_vs_trimmed = worst.initTrimmed;
     figures.init_runs_per_bundle = opts.initRuns;
     Object.assign(figures, weights);
     const engineLambdas = bundles.flatMap((b) => (isFirstRequestRoute(b.name) ? [{ ...b, route: b.name }] : []));

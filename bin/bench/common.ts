@@ -6,8 +6,11 @@ import { mulberry32 } from '../seeded-random';
 
 export type Figures = Record<string, number>;
 
-export const round2 = (x: number) => Math.round(x * 100) / 100;
-export const round3 = (x: number) => Math.round(x * 1000) / 1000;
+/**
+ * A figure as the tables show it (up to 3 decimals). Figures are kept unrounded: a goal is judged on the value, so
+ * 1.3046 against "<= 1.3" is a miss, shown as 1.305.
+ */
+export const shown = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 3 });
 
 /** Nearest-rank percentile of an ascending array. */
 export function percentile(sorted: number[], p: number): number {

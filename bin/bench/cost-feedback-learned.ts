@@ -6,7 +6,7 @@
 import { API_BASE_PATH } from '../../lambdas/contract/routes';
 import type { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 import { type CallSample, FEEDBACK_FLOOR, priceFigures, resources, withMeteredService } from './cost-measure';
-import { type Figures, progress, round3 } from './common';
+import { type Figures, progress } from './common';
 import { ANALYZE_PATH } from './requests';
 import type { World } from './world';
 
@@ -59,9 +59,9 @@ export async function benchLearnedFeedbackCost(
   return {
     ...priceFigures('feedback_learned', measured, floor),
     ...priceFigures('feedback_learned_shuffled', shuffled.measured, shuffled.floor),
-    cost_feedback_learned_write_units: round3(measured.writeUnits),
-    cost_feedback_learned_read_units: round3(measured.readUnits),
-    cost_feedback_learned_billed_ms_route: round3(measured.billedMs[1]),
+    cost_feedback_learned_write_units: measured.writeUnits,
+    cost_feedback_learned_read_units: measured.readUnits,
+    cost_feedback_learned_billed_ms_route: measured.billedMs[1],
     cost_feedback_learned_calls_measured: samples.filter((s) => s.result.statusCode === 200).length,
   };
 }

@@ -3,7 +3,7 @@
 // workspace served by many containers: each container, past its TTL, reads the small check items again, so the reads
 // one analyze carries are the check's units / (TTL x requests per container per second).
 import { ANALYZE_FLOOR, analyzeSamples, priceFigures, realEmails, resources, withMeteredService } from './cost-measure';
-import { type Figures, round3 } from './common';
+import { type Figures } from './common';
 import type { World } from './world';
 
 /** The hot workspace the freshness reads are spread over: this many containers, this many requests a second. */
@@ -23,9 +23,9 @@ export async function benchLearnedAnalyzeCost(world: World, quick: boolean, chec
   const freshReads = checkReadUnits / (settings.workspaceCacheTtlSeconds * perContainerPerSecond);
   return {
     ...priceFigures('analyze_learned', { ...measured, readUnits: measured.readUnits + freshReads }, floor),
-    cost_analyze_learned_read_units: round3(measured.readUnits),
-    cost_analyze_learned_fresh_read_units: round3(freshReads),
-    cost_analyze_learned_billed_ms_route: round3(measured.billedMs[1]),
+    cost_analyze_learned_read_units: measured.readUnits,
+    cost_analyze_learned_fresh_read_units: freshReads,
+    cost_analyze_learned_billed_ms_route: measured.billedMs[1],
     cost_analyze_learned_calls_measured: samples.filter((s) => s.result.statusCode === 200).length,
   };
 }

@@ -1,6 +1,7 @@
 // The cost section's measurements: what one call of the service used here (request units from a metering client,
 // handler CPU and wait time, log bytes) and the resources a contract line costs, measured and at its floor.
 // benchCost (cost.ts) and the learned-model line (cost-learned.ts) price what these return.
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { LAMBDA_MEMORY_MB } from '../../lib/lambda-bundling';
 import { ACCESS_LOG_FIELDS } from '../../lib/stack';
 import {
@@ -21,7 +22,7 @@ import {
   perDecision,
   writeUnitsFor,
 } from './cost-model';
-import { type Figures, median, progress, readDataFile, round2, round3 } from './common';
+import { type Figures, progress, readDataFile } from './common';
 import { ANALYZE_PATH, type ApiRequest, type HandlerResult, apiEvents, inProcess } from './requests';
 
 /** The stack's default log retention (lib/app.ts, context `logRetentionDays`): a year, as the controls ask. */
@@ -50,9 +51,11 @@ export interface CallSample {
  * What every call of the service's client costs in request units. Reads are what DynamoDB Local reports. Writes are
  * priced by DynamoDB's documented rules from the items actually sent, because DynamoDB Local does not model
  * transactions' double price consistently: 1 unit per KB of item, twice that inside a transaction, plus 1 unit per
- * KB of the entry each index the item lands in copies (its keys and projected attributes). Updates and deletes, whose
- * resulting size the request does not show, count what DynamoDB Local reports (which writes an index only when a key
- * or projected attribute changes, as DynamoDB does).
+ * KB of the entry each index the item lands in copies (its keys and projected attributes). An update inside a
+ * transaction is billed by the item's size too, doubled: read back after the call (settle), out of its timing, on the
+ * set-up's own client, and priced by its size then (the service's transaction updates grow their items, so that is
+ * the larger of before and after). Other updates and deletes count what DynamoDB Local reports (which writes an
+ * index only when a key or projected attribute changes, as DynamoDB does).
  */
 export class CapacityMeter {
   writeUnits = 0;
@@ -61,6 +64,9 @@ export class CapacityMeter {
   reportedWriteUnits = 0;
   putItems: Record<string, unknown>[] = [];
   private readonly tables: Map<string, TableDefinition>;
+  /** Transaction updates not priced yet (settle). */
+  private updated: { TableName: string; Key: Record<string, unknown> }[] = [];
+  private readonly reader: World['client'];
 
   /** A meter of the world's two tables, priced by their definitions. */
   constructor(world: World) {
@@ -68,11 +74,23 @@ export class CapacityMeter {
       [world.names.access, ACCESS_TABLE],
       [world.names.decisions, DECISIONS_TABLE],
     ]);
+    this.reader = world.client;
   }
 
   reset(): void {
     this.writeUnits = this.readUnits = this.reportedWriteUnits = 0;
     this.putItems = [];
+    this.updated = [];
+  }
+
+  /** Prices the transaction updates since the last settle by their items' size now: call it after each call. */
+  async settle(): Promise<void> {
+    const updated = this.updated;
+    this.updated = [];
+    for (const { TableName, Key } of updated) {
+      const { Item } = await this.reader.send(new GetCommand({ TableName, Key, ConsistentRead: true }));
+      this.writeUnits += 2 * writeUnitsFor(Item ? dynamoItemBytes(Item) : 0);
+    }
   }
 
   /** Meters every call of `client` until the returned function is called. */
@@ -114,8 +132,10 @@ export class CapacityMeter {
     }
     if (name === 'TransactWriteItems') {
       let units = 0;
-      for (const t of (input.TransactItems ?? []) as { Put?: Put; ConditionCheck?: unknown }[]) {
+      type Update = { TableName: string; Key: Record<string, unknown> };
+      for (const t of (input.TransactItems ?? []) as { Put?: Put; Update?: Update; ConditionCheck?: unknown }[]) {
         if (t.Put) units += this.put(t.Put, 2);
+        else if (t.Update) this.updated.push({ TableName: t.Update.TableName, Key: t.Update.Key });
         else if (!t.ConditionCheck) units += 2;
       }
       return units;
@@ -188,6 +208,7 @@ export async function call(service: Service, meter: CapacityMeter, request: ApiR
     samples[step] = sample;
     return value;
   });
+  await meter.settle();
   return {
     result,
     routeKey: events.route.requestContext.routeKey,
@@ -250,9 +271,9 @@ function accessLogLineBytes(routeKey: string): number {
 export function priceFigures(name: string, measured: CallResources, floor: CallResources): Figures {
   const [cost, floorCost] = [costPerMillion(measured).total, costPerMillion(floor).total];
   return {
-    [`cost_${name}_usd_per_million`]: round3(cost),
-    [`cost_${name}_floor_usd_per_million`]: round3(floorCost),
-    [`cost_${name}_floor_ratio`]: round2(cost / floorCost),
+    [`cost_${name}_usd_per_million`]: cost,
+    [`cost_${name}_floor_usd_per_million`]: floorCost,
+    [`cost_${name}_floor_ratio`]: cost / floorCost,
   };
 }
 
@@ -270,8 +291,9 @@ export function resources(line: Line): { measured: CallResources; floor: CallRes
   if (!ok.length) throw new Error(`${line.name}: no call succeeded`);
   const logRetentionMonths = LOG_RETENTION_DAYS / 30;
   const mean = (f: (s: CallSample) => number) => ok.reduce((sum, s) => sum + f(s), 0) / ok.length;
+  // The mean, not the median: a million calls are billed for all their time, slow ones (a fold's) included.
   const billed = (pick: (s: CallSample) => HandlerSample) =>
-    median(ok.map((s) => billedMs(pick(s).cpuMs, pick(s).wallMs, LAMBDA_MEMORY_MB)));
+    mean((s) => billedMs(pick(s).cpuMs, pick(s).wallMs, LAMBDA_MEMORY_MB));
   const accessLog = accessLogLineBytes(ok[0].routeKey);
   const measuredResources: CallResources = {
     apiRequests: 1,

@@ -17,7 +17,7 @@ import {
   tracingWaitCostPerMillionAtMost,
   writeUnitsFor,
 } from './cost-model';
-import { type Figures, median, percentile, round2, round3 } from './common';
+import { type Figures, median, percentile } from './common';
 import { PRICES } from './prices';
 import type { World } from './world';
 import { ANALYZE_PATH, type ApiRequest } from './requests';
@@ -116,12 +116,12 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
     const { measured: m, floor } = resources(line);
     Object.assign(figures, priceFigures(line.name, m, floor));
     const p = `cost_${line.name}`;
-    figures[`${p}_write_units`] = round3(m.writeUnits);
-    figures[`${p}_read_units`] = round3(m.readUnits);
-    figures[`${p}_billed_ms_authorizer`] = round3(m.billedMs[0]);
-    figures[`${p}_billed_ms_route`] = round3(m.billedMs[1]);
+    figures[`${p}_write_units`] = m.writeUnits;
+    figures[`${p}_read_units`] = m.readUnits;
+    figures[`${p}_billed_ms_authorizer`] = m.billedMs[0];
+    figures[`${p}_billed_ms_route`] = m.billedMs[1];
     figures[`${p}_log_bytes`] = Math.round(m.logBytes);
-    figures[`${p}_log_events`] = round2(m.logEvents);
+    figures[`${p}_log_events`] = m.logEvents;
     figures[`${p}_calls_measured`] = line.samples.length - failed;
     if (failed) figures[`${p}_calls_failed`] = failed;
   }
@@ -130,7 +130,7 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
   const items = decisionItems(lines[0].samples);
   const sizes = items.map(dynamoItemBytes).sort((a, b) => a - b);
   if (sizes.length) {
-    const oneUnitShare = (bytes: number[]) => round3(bytes.filter((b) => writeUnitsFor(b) === 1).length / bytes.length);
+    const oneUnitShare = (bytes: number[]) => bytes.filter((b) => writeUnitsFor(b) === 1).length / bytes.length;
     const meanUnits = (bytes: number[]) => bytes.reduce((sum, b) => sum + writeUnitsFor(b), 0) / bytes.length;
     figures.decision_item_bytes_median = median(sizes);
     figures.decision_item_bytes_p95 = percentile(sizes, 0.95);
@@ -149,38 +149,38 @@ export async function benchCost(world: World, quick: boolean): Promise<Figures> 
       .map((entry) => (entry ? dynamoItemBytes(entry) : 0))
       .sort((a, b) => a - b);
     const extraUnits = meanUnits(sizes) - meanUnits(withoutSketch);
-    figures.cost_sketch_usd_per_million_decisions = round3(extraUnits * PRICES.dynamodbPerMillionWriteUnits);
+    figures.cost_sketch_usd_per_million_decisions = extraUnits * PRICES.dynamodbPerMillionWriteUnits;
     figures.decision_list_index_entry_bytes_median = median(entryBytes);
     // Storage while retained: the item and its index entry, each with DynamoDB's 100 bytes of overhead per item.
     const gbMonths =
       (((median(sizes) + 100 + median(entryBytes) + 100) * 1e6) / 1e9) * (settings.decisionRetentionDays / 30);
-    figures.cost_storage_usd_per_million_decisions_retained = round3(gbMonths * PRICES.dynamodbPerGbMonth);
+    figures.cost_storage_usd_per_million_decisions_retained = gbMonths * PRICES.dynamodbPerGbMonth;
   }
-  figures.cost_managed_nlp_usd_per_million_2kb = round2(managedNlpCostPerMillion(2_000));
+  figures.cost_managed_nlp_usd_per_million_2kb = managedNlpCostPerMillion(2_000);
   // Edge protection on (-c edgeProtection=true): CloudFront and WAF per request, the web ACL's rules per month.
   const edge = edgeCost(EDGE_MANAGED_RULE_GROUPS.length + 1);
-  figures.cost_edge_usd_per_million_requests = round3(edge.cloudfront + edge.waf);
-  figures.cost_edge_fixed_usd_per_month = round2(edge.fixedPerMonth);
-  figures.cost_edge_usd_per_million_at_10m_a_month = round3(edgeCostPerMillionAt(edge, 10));
+  figures.cost_edge_usd_per_million_requests = edge.cloudfront + edge.waf;
+  figures.cost_edge_fixed_usd_per_month = edge.fixedPerMonth;
+  figures.cost_edge_usd_per_million_at_10m_a_month = edgeCostPerMillionAt(edge, 10);
   if (figures.cost_analyze_usd_per_million !== undefined) {
-    figures.cost_analyze_with_edge_usd_per_million_at_10m_a_month = round3(
-      figures.cost_analyze_usd_per_million + edgeCostPerMillionAt(edge, 10),
-    );
+    figures.cost_analyze_with_edge_usd_per_million_at_10m_a_month =
+      figures.cost_analyze_usd_per_million + edgeCostPerMillionAt(edge, 10);
   }
   // Tracing on (context `tracing`, the default): one X-Ray trace per traced request, at TRACE_SAMPLE_RATE's default
   // whatever the volume (lambdas/tracing.ts); the figures keep their volume in the name for comparison with before.
   const rate = DEFAULT_SETTINGS.traceSampleRate;
-  figures.tracing_sampled_share_at_10m_a_month = round3(rate);
-  figures.tracing_sampled_share_at_100m_a_month = round3(rate);
-  figures.cost_tracing_usd_per_million_at_10m_a_month = round3(tracingCostPerMillion(rate));
-  figures.cost_tracing_usd_per_million_at_100m_a_month = round3(tracingCostPerMillion(rate));
-  figures.cost_tracing_send_wait_usd_per_million_at_most = round3(
-    tracingWaitCostPerMillionAtMost(rate, TRACE_SEND_TIMEOUT_MS, LAMBDA_MEMORY_MB),
+  figures.tracing_sampled_share_at_10m_a_month = rate;
+  figures.tracing_sampled_share_at_100m_a_month = rate;
+  figures.cost_tracing_usd_per_million_at_10m_a_month = tracingCostPerMillion(rate);
+  figures.cost_tracing_usd_per_million_at_100m_a_month = tracingCostPerMillion(rate);
+  figures.cost_tracing_send_wait_usd_per_million_at_most = tracingWaitCostPerMillionAtMost(
+    rate,
+    TRACE_SEND_TIMEOUT_MS,
+    LAMBDA_MEMORY_MB,
   );
   if (figures.cost_analyze_usd_per_million !== undefined) {
-    figures.cost_analyze_with_tracing_usd_per_million_at_10m_a_month = round3(
-      figures.cost_analyze_usd_per_million + tracingCostPerMillion(rate),
-    );
+    figures.cost_analyze_with_tracing_usd_per_million_at_10m_a_month =
+      figures.cost_analyze_usd_per_million + tracingCostPerMillion(rate);
   }
   return figures;
 }

@@ -10,7 +10,7 @@ import { startScratch } from '../../lib/local/scratch';
 import { ENV } from '../../lambdas/contract/settings';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
-import { type Figures, median, progress, round2 } from './common';
+import { type Figures, median, progress } from './common';
 import { makeEmails } from './emails';
 import { type ApiRequest, apiEvents, authorizeAtGateway, decisionItem, inProcess, okBody } from './requests';
 import type { Decision } from '../../lambdas/domain/decision';
@@ -192,19 +192,19 @@ export async function benchFirstRequests(
     }
     const ref = median(totals.get(REFERENCE)!);
     const figures: Figures = {
-      [`first_request_${REFERENCE}_ms`]: round2(ref),
-      [`first_request_${REFERENCE}_call_ms`]: round2(median(firsts.get(REFERENCE)!)),
+      [`first_request_${REFERENCE}_ms`]: ref,
+      [`first_request_${REFERENCE}_call_ms`]: median(firsts.get(REFERENCE)!),
     };
     let worst = 0;
     for (const b of bundles) {
       const total = median(totals.get(b.name)!);
-      figures[`first_request_${b.name}_ms`] = round2(total);
-      figures[`first_request_${b.name}_call_ms`] = round2(median(firsts.get(b.name)!));
+      figures[`first_request_${b.name}_ms`] = total;
+      figures[`first_request_${b.name}_call_ms`] = median(firsts.get(b.name)!);
       if (b.context) continue;
-      figures[`first_request_${b.name}_ratio`] = round2(total / ref);
+      figures[`first_request_${b.name}_ratio`] = total / ref;
       worst = Math.max(worst, total / ref);
     }
-    figures.first_request_ratio_max = round2(worst);
+    figures.first_request_ratio_max = worst;
     return figures;
   } finally {
     await scratch.stop();

@@ -8,7 +8,7 @@ import { type RunningServer, startLocalServer } from '../../lib/local/server';
 import type { Decision } from '../../lambdas/domain/decision';
 import { decisionFrom } from '../../lambdas/stores/decision-format';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
-import { type Figures, progress, round2 } from './common';
+import { type Figures, progress } from './common';
 import type { Options } from './options';
 import { ANALYZE_PATH, decisionItem, expectOk, putItem } from './requests';
 import type { World } from './world';
@@ -129,11 +129,11 @@ export async function benchHttp(world: World, opts: Options): Promise<Figures> {
     const bad = [...runs.local, ...runs.bare].reduce((n, r) => n + r.non2xx + r.errors, 0);
     return {
       http_rps: Math.round(rps.local),
-      http_p99_ms: round2(p99.local),
+      http_p99_ms: p99.local,
       bare_http_rps: Math.round(rps.bare),
-      bare_http_p99_ms: round2(p99.bare),
-      http_vs_bare_rps_ratio: round2(rps.local / rps.bare),
-      http_vs_bare_p99_ratio: round2(p99.local / p99.bare),
+      bare_http_p99_ms: p99.bare,
+      http_vs_bare_rps_ratio: rps.local / rps.bare,
+      http_vs_bare_p99_ratio: p99.local / p99.bare,
       http_connections: c,
       http_seconds_per_round: opts.httpSeconds,
       http_rounds: opts.httpRounds,

@@ -12,7 +12,8 @@ import { countsKey } from '../../lambdas/stores/learning-items';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { CapacityMeter } from './cost-measure';
 import { dynamoItemBytes, writeUnitsFor } from './cost-model';
-import { type Figures, round2, round3, shuffled, wallMs } from './common';
+import { actorForKey } from '../../lambdas/domain/audit';
+import { type Figures, shuffled, wallMs } from './common';
 import type { World } from './world';
 
 const FEEDBACK_FLOOR_UNITS = 1;
@@ -57,9 +58,24 @@ export async function benchWorkspaceImport(
           ws,
           examples,
           { workspaces: deps.workspaces, store },
-          { nowMs: Date.now(), idempotency: { pk: `idem#bench#${ws}#${i}`, requestHash: 'x' } },
+          {
+            nowMs: Date.now(),
+            idempotency: { pk: `idem#bench#${ws}#${i}`, requestHash: 'x' },
+            // The route's audit event, in the same transaction (lambdas/import-examples/route.ts).
+            audit: (counts) => ({
+              event: {
+                actor: actorForKey('key_bench'),
+                action: 'model.import',
+                target: { workspace_id: ws, partner_id: 'bench' },
+                before: null,
+                after: counts,
+              },
+              at: new Date(),
+            }),
+          },
         );
         if (out.kind !== 'imported') throw new Error(`bench import answered ${out.kind}`);
+        await meter.settle();
       }
       // The imports folded, as a quiet workspace's are within FOLD_AGE_MS.
       await folder.fold(ws, Date.now() + OVERLAP_MS);
@@ -108,18 +124,18 @@ export async function benchWorkspaceImport(
   const perCheck = 10 * (deps.settings.workspaceCacheTtlSeconds + OVERLAP_MS / 1000);
   const busyCheckUnits = 0.5 * Math.ceil((perCheck * entryBytes) / 4096);
   return {
-    ws_feedback_fold_write_units_bound: round3(allLabelUnits / FOLD_WINDOW),
-    ws_import_write_units_per_example: round2(perExample.write),
-    ws_import_vs_feedback_floor: round2(perExample.write / FEEDBACK_FLOOR_UNITS),
-    ws_import_write_units_per_example_shuffled: round2(perExampleShuffled.write),
-    ws_import_shuffled_vs_feedback_floor: round2(perExampleShuffled.write / FEEDBACK_FLOOR_UNITS),
-    ws_import_read_units_per_example: round3(perExample.read),
-    ws_import_read_units_per_example_shuffled: round3(perExampleShuffled.read),
+    ws_feedback_fold_write_units_bound: allLabelUnits / FOLD_WINDOW,
+    ws_import_write_units_per_example: perExample.write,
+    ws_import_vs_feedback_floor: perExample.write / FEEDBACK_FLOOR_UNITS,
+    ws_import_write_units_per_example_shuffled: perExampleShuffled.write,
+    ws_import_shuffled_vs_feedback_floor: perExampleShuffled.write / FEEDBACK_FLOOR_UNITS,
+    ws_import_read_units_per_example: perExample.read,
+    ws_import_read_units_per_example_shuffled: perExampleShuffled.read,
     ws_import_folds: perExample.folds,
     ws_import_folds_shuffled: perExampleShuffled.folds,
     ws_fresh_check_read_units: checkUnits,
     ws_fresh_check_read_units_10_per_s: busyCheckUnits,
-    ws_feedback_entry_bytes: round2(entryBytes),
-    ws_fresh_check_ms: round2(checkMs),
+    ws_feedback_entry_bytes: entryBytes,
+    ws_fresh_check_ms: checkMs,
   };
 }

@@ -11,7 +11,7 @@ import type { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store'
 import { weightOf } from '../../lambdas/domain/learning/workspace-cache';
 import { recordFeedback } from '../../lambdas/application/record-feedback';
 import { banking77Rows, categoryName } from '../data-splits';
-import { type Figures, round2, round3, shuffled } from './common';
+import { type Figures, shuffled } from './common';
 import { benchInProcess } from './in-process';
 import { expectOk } from './requests';
 import type { Options } from './options';
@@ -85,26 +85,26 @@ export async function benchWorkspace(world: World, opts: Options): Promise<Figur
     ...learnedCost,
     ...feedbackCost,
     ...largeLoad,
-    ws_feedback_write_units: round2(feedbackUnits),
-    ws_feedback_vs_floor: round2(feedbackUnits / 1),
+    ws_feedback_write_units: feedbackUnits,
+    ws_feedback_vs_floor: feedbackUnits / 1,
     ws_feedback_folds: folds.count,
     ws_feedback_fold_cut_runs: folds.cutRuns + taughtShuffled.folds.cutRuns,
     ws_feedback_fold_window: FOLD_WINDOW,
-    ws_feedback_fold_write_units_amortized: round3(folds.write),
-    ws_feedback_fold_read_units_amortized: round3(folds.read),
+    ws_feedback_fold_write_units_amortized: folds.write,
+    ws_feedback_fold_read_units_amortized: folds.read,
     ws_feedback_folds_shuffled: taughtShuffled.folds.count,
-    ws_feedback_fold_write_units_amortized_shuffled: round3(taughtShuffled.folds.write),
-    ws_feedback_fold_read_units_amortized_shuffled: round3(taughtShuffled.folds.read),
+    ws_feedback_fold_write_units_amortized_shuffled: taughtShuffled.folds.write,
+    ws_feedback_fold_read_units_amortized_shuffled: taughtShuffled.folds.read,
     ws_feedback_fold_writes_max: taught.maxFoldWrites,
     ws_learned_categories: state.model.labels.filter((l) => l.field === 'category').length,
     ws_taught_feedback: teach.length,
     ws_reads_warm: warm.reads,
     ws_writes_warm: warm.writes,
-    ws_feedback_writes_mean: round2(taught.feedbackWrites / teach.length),
+    ws_feedback_writes_mean: taught.feedbackWrites / teach.length,
     ws_feedback_writes_max: taught.maxWrites,
     ws_model_load_requests: state.loadCost.requests,
-    ws_model_load_kib: round2(state.loadCost.bytes / 1024),
-    ws_model_load_ms: round3(loadMs),
+    ws_model_load_kib: state.loadCost.bytes / 1024,
+    ws_model_load_ms: loadMs,
     ws_model_counts: counts,
     ws_model_index_postings: postings,
     ws_cache_weight: weightOf(state),
@@ -112,10 +112,12 @@ export async function benchWorkspace(world: World, opts: Options): Promise<Figur
     ws_putitem_p50_ms: inprocess.putitem_p50_ms,
     ws_inprocess_vs_putitem_p50_ratio: inprocess.inprocess_vs_putitem_p50_ratio,
     ws_inprocess_vs_putitem_p99_ratio: inprocess.inprocess_vs_putitem_p99_ratio,
+    ws_inprocess_deployed_vs_putitem_p50_ratio: inprocess.inprocess_deployed_vs_putitem_p50_ratio,
+    ws_inprocess_deployed_vs_putitem_p99_ratio: inprocess.inprocess_deployed_vs_putitem_p99_ratio,
     ws_fresh_inprocess_p50_ms: inprocess.other_p50_ms,
     ws_inprocess_p99_ms: inprocess.inprocess_p99_ms,
     ws_fresh_inprocess_p99_ms: inprocess.other_p99_ms,
-    ws_learned_vs_fresh_p99_ratio: round2(inprocess.inprocess_p99_ms / inprocess.other_p99_ms),
+    ws_learned_vs_fresh_p99_ratio: inprocess.inprocess_p99_ms / inprocess.other_p99_ms,
     ws_fresh_vs_putitem_p50_ratio: inprocess.other_vs_putitem_p50_ratio,
   };
 }

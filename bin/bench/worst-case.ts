@@ -10,7 +10,7 @@ import { keywordPattern, type WorkspacePolicy } from '../../lambdas/domain/polic
 import { signalText } from '../../lambdas/domain/learning/sketch';
 import type { Signal } from '../../lambdas/domain/signal';
 import { mulberry32 } from '../seeded-random';
-import { type Figures, cpuMs, median, progress, round2 } from './common';
+import { type Figures, cpuMs, median, progress } from './common';
 import { analyzeEvents, assertOk, expectOk, inProcess } from './requests';
 import type { World } from './world';
 
@@ -143,12 +143,12 @@ export async function benchWorstCase(world: World, quick: boolean): Promise<Figu
     throw new Error(`the automaton found ${matched} keywords, the regular expressions ${regexMatched}`);
 
   return {
-    worst_case_analyze_cpu_ms: round2(median(request)),
-    worst_case_analyze_cpu_ms_max: round2(request[request.length - 1]),
-    worst_case_engine_cpu_ms: round2(median(engine)),
-    worst_case_engine_hostile_cpu_ms: round2(hostile),
-    worst_case_keywords_cpu_ms: round2(median(automaton)),
-    worst_case_keywords_regex_cpu_ms: round2(regex),
+    worst_case_analyze_cpu_ms: median(request),
+    worst_case_analyze_cpu_ms_max: request[request.length - 1],
+    worst_case_engine_cpu_ms: median(engine),
+    worst_case_engine_hostile_cpu_ms: hostile,
+    worst_case_keywords_cpu_ms: median(automaton),
+    worst_case_keywords_regex_cpu_ms: regex,
     worst_case_keywords_matched: matched,
     worst_case_policy_reasons: decision.reasons.filter((r) => r.code.startsWith('POLICY_')).length,
     worst_case_request_bytes: Buffer.byteLength(body),
