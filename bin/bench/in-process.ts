@@ -17,6 +17,12 @@ export async function benchInProcess(
   other?: { key: string; body: string },
 ): Promise<Figures> {
   const client = createDocumentClient(world.db.clientOptions);
+  /** Where the deployed path's log lines and metrics go: a Lambda's go to its log agent, not to this terminal. */
+  const sink = (() => true) as typeof process.stdout.write;
+  const output = {
+    stdout: process.stdout.write.bind(process.stdout),
+    stderr: process.stderr.write.bind(process.stderr),
+  };
   const deployed = createService({ ...world.service.dependencies.settings, logLevel: 'INFO', metricsEnabled: true });
   // Neither client carries the bench's call counter while timed.
   world.counting(false);
@@ -35,27 +41,25 @@ export async function benchInProcess(
     // The same request on a service logging as deployed (INFO: a line a request; EMF metrics on), its output sent to
     // a sink, as a Lambda's goes to its log agent: the goal's path. The world's service logs at WARN.
     const asDeployed = () =>
-      wallMs(async () => assertOk(await inProcess(deployed, analyzeEvents(world.key, world.body))));
+      wallMs(async () => {
+        process.stdout.write = process.stderr.write = sink;
+        try {
+          assertOk(await inProcess(deployed, analyzeEvents(world.key, world.body)));
+        } finally {
+          process.stdout.write = output.stdout;
+          process.stderr.write = output.stderr;
+        }
+      });
     const paths = [full, bare, asDeployed, ...(other ? [() => full(other.key, other.body)] : [])];
     const times: number[][] = paths.map(() => []);
-    const restore = {
-      stdout: process.stdout.write.bind(process.stdout),
-      stderr: process.stderr.write.bind(process.stderr),
-    };
-    process.stdout.write = process.stderr.write = (() => true) as typeof process.stdout.write;
-    try {
-      // Warm-up: JIT, connections, DynamoDB Local's own JIT.
-      for (let i = 0; i < Math.min(300, iterations / 4); i++) for (const path of paths) await path();
-      // Interleaved, rotating which goes first, so drift on the shared machine hits every path alike.
-      for (let i = 0; i < iterations; i++) {
-        for (let j = 0; j < paths.length; j++) {
-          const k = (i + j) % paths.length;
-          times[k].push(await paths[k]());
-        }
+    // Warm-up: JIT, connections, DynamoDB Local's own JIT.
+    for (let i = 0; i < Math.min(300, iterations / 4); i++) for (const path of paths) await path();
+    // Interleaved, rotating which goes first, so drift on the shared machine hits every path alike.
+    for (let i = 0; i < iterations; i++) {
+      for (let j = 0; j < paths.length; j++) {
+        const k = (i + j) % paths.length;
+        times[k].push(await paths[k]());
       }
-    } finally {
-      process.stdout.write = restore.stdout;
-      process.stderr.write = restore.stderr;
     }
     const [a, b, d, c] = times.map((t) => t.sort((x, y) => x - y));
     const [a50, a99, b50, b99] = [percentile(a, 0.5), percentile(a, 0.99), percentile(b, 0.5), percentile(b, 0.99)];

@@ -2,8 +2,8 @@
 // containers and requests at once (docs/learning.md, "Importing history and forgetting it"). A container's cached
 // model may be up to WORKSPACE_CACHE_TTL_SECONDS old and requests run side by side, so a check against it alone let
 // each one add labels up to the limit. An item `l#<generation>#<field>` holds the field's labels as a string set; a
-// label new to the caller's model is added on the condition that the set is still the size read, so two requests
-// never both take the last places. It is read and written only for a label the caller's model does not hold: rare
+// label new to the caller's model is added on the condition that the set still has room for what is added, so two
+// requests never both take the last places. It is read and written only for a label the caller's model does not hold: rare
 // once a workspace has its labels.
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type LearnedField, MAX_LABELS } from '../domain/learning/model';

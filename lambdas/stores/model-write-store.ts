@@ -67,7 +67,8 @@ export class DynamoModelWriteStore implements ModelWriteStore {
   /**
    * The import's entry, its idempotency record, its audit event and its new labels land together, on the condition
    * that no reset moved the model since its examples were sketched (then the caller sketches them again), that no
-   * import with the same key landed first (then it answers as that one did) and that the label sets are as read.
+   * import with the same key landed first (then it answers as that one did) and that the label sets still have room
+   * for its new labels (then the caller reads them again).
    */
   async applyImport(input: ImportWrite): Promise<ImportWriteResult> {
     const { workspaceId, generation, record, deltas, nowMs } = input;
