@@ -7,6 +7,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { learningTableOf } from '../../lambdas/contract/settings';
 import { OVERLAP_MS } from '../../lambdas/domain/learning/entries';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
+import { importAudit } from '../../lambdas/application/import-examples';
 import { FOLD_TAKEOVER_MS, FOLD_WINDOW, LearningFolder } from '../../lambdas/stores/learning-fold';
 import { countsKey } from '../../lambdas/stores/learning-items';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
@@ -62,16 +63,7 @@ export async function benchWorkspaceImport(
             nowMs: Date.now(),
             idempotency: { pk: `idem#bench#${ws}#${i}`, requestHash: 'x' },
             // The route's audit event, in the same transaction (lambdas/import-examples/route.ts).
-            audit: (counts) => ({
-              event: {
-                actor: actorForKey('key_bench'),
-                action: 'model.import',
-                target: { workspace_id: ws, partner_id: 'bench' },
-                before: null,
-                after: counts,
-              },
-              at: new Date(),
-            }),
+            audit: importAudit(actorForKey('key_bench'), { workspace_id: ws, partner_id: 'bench' }, () => new Date()),
           },
         );
         if (out.kind !== 'imported') throw new Error(`bench import answered ${out.kind}`);

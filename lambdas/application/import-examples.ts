@@ -3,6 +3,7 @@
 // exactly what a decision on its signal followed by that feedback would: the same sketch, the same label counts. No
 // decision is made or stored and no text is kept.
 import type { ErrorDetail } from '../contract/errors';
+import type { AuditTarget } from '../domain/audit';
 import { labelDeltas } from '../domain/learning/label-delta';
 import type { LearnedField } from '../domain/learning/model';
 import { sketchSignal } from '../domain/learning/sketch';
@@ -43,6 +44,14 @@ export interface ImportOptions {
   /** The audit event for this import (its counts), written in the transaction that records it. */
   audit?: (counts: { examples: number; learned: number; labels: number }) => AuditEntry | undefined;
 }
+
+/**
+ * ImportOptions.audit for an import by `actor` into `target`: the `model.import` event with the import's counts, at
+ * the time `at` gives when the import is recorded.
+ */
+export const importAudit =
+  (actor: string, target: AuditTarget, at: () => Date): NonNullable<ImportOptions['audit']> =>
+  (counts) => ({ event: { actor, action: 'model.import', target, before: null, after: counts }, at: at() });
 
 /** An example that passed validation: the signal's text fields and the labels it teaches. */
 export interface ValidExample {

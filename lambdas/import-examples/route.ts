@@ -10,6 +10,7 @@ import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError } from '../http/errors';
 import { listBodyCheck, takeListBody } from '../http/list-body';
 import { importExamples } from './import-examples';
+import { importAudit } from '../application/import-examples';
 import { IMPORT_BODY } from './import-envelope';
 
 // The workspace is in the path: its 403 before anything about the body.
@@ -43,16 +44,11 @@ export function importExamplesRoute(deps: Dependencies): RouteHandler {
           pk: `${ITEM_PREFIX.idempotency}${principal.partner_id}#${idem.keyHash}`,
           requestHash: idem.requestHash,
         },
-        audit: (counts) => ({
-          event: {
-            actor: actorForKey(principal.key_id),
-            action: 'model.import',
-            target: { workspace_id: workspaceId, partner_id: principal.partner_id },
-            before: null,
-            after: counts,
-          },
-          at: new Date(nowMs),
-        }),
+        audit: importAudit(
+          actorForKey(principal.key_id),
+          { workspace_id: workspaceId, partner_id: principal.partner_id },
+          () => new Date(nowMs),
+        ),
       },
     );
     if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');

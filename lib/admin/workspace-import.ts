@@ -12,6 +12,7 @@ import { canonicalJson } from '../../lambdas/application/analyze-signal';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
+import { importAudit } from '../../lambdas/application/import-examples';
 import { IMPORT_BODY } from '../../lambdas/import-examples/import-envelope';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
@@ -122,16 +123,7 @@ export class WorkspaceImporter {
               `${ITEM_PREFIX.idempotency}${ADMIN_IMPORT_NAMESPACE}#${sha256(idempotencyKey(generation))}`,
             requestHash: sha256(canonicalJson({ examples })),
           },
-          audit: (counts) => ({
-            event: {
-              actor: this.actor,
-              action: 'model.import',
-              target: { workspace_id: ws },
-              before: null,
-              after: counts,
-            },
-            at: new Date(),
-          }),
+          audit: importAudit(this.actor, { workspace_id: ws }, () => new Date()),
         },
       );
       if (outcome.kind === 'conflict')
