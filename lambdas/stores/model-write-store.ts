@@ -3,14 +3,8 @@
 // transaction) and a reset (a new, empty generation with its entry and audit event in one transaction).
 import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { OVERLAP_MS } from '../domain/learning/entries';
-import type {
-  ForgetAudit,
-  ImportWrite,
-  ImportWriteResult,
-  LabelPlan,
-  ModelWriteStore,
-} from '../domain/learning/model-writes';
-import { LEARNED_FIELDS, type LearnedField } from '../domain/learning/model';
+import type { ForgetAudit, ImportWrite, ImportWriteResult, ModelWriteStore } from '../domain/learning/model-writes';
+import { LEARNED_FIELDS } from '../domain/learning/model';
 import { ModelBusyError } from '../domain/ports';
 import { auditEventPut } from './audit-log';
 import { batchWriteAll } from './batch-writes';
@@ -48,15 +42,8 @@ export class DynamoModelWriteStore implements ModelWriteStore {
   ) {}
 
   /** Reads the label sets that keep MAX_LABELS across containers (label-registry.ts); the import writes the change. */
-  planLabels(
-    workspaceId: string,
-    generation: number,
-    field: LearnedField,
-    known: ReadonlySet<string>,
-    wanted: readonly string[],
-  ): Promise<LabelPlan> {
-    return planLabels(this.client, this.learningTable, workspaceId, generation, field, known, wanted);
-  }
+  readonly planLabels: ModelWriteStore['planLabels'] = (workspaceId, generation, field, known, wanted) =>
+    planLabels(this.client, this.learningTable, workspaceId, generation, field, known, wanted);
 
   /** The idempotency record of an import, if one was written (read consistently). */
   async getRecord(pk: string, nowMs: number): Promise<Record<string, unknown> | undefined> {
