@@ -1,15 +1,12 @@
 // Processes of this run, found in /proc (Linux, where the suite runs): the DynamoDB Local JVM a process started.
-import { readFileSync, readdirSync } from 'node:fs';
-import { procStat } from '../../lib/local/parent-watch';
+import { readFileSync } from 'node:fs';
+import { childrenOf } from '../../lib/local/listener-owner';
 
 /** A process whose parent is one of `parents` and whose command line holds `command`; undefined if none. */
 export function childRunning(parents: readonly number[], command: string): number | undefined {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = procStat(Number(entry));
-    if (!stat || !parents.includes(stat.ppid)) continue;
+  for (const pid of parents.flatMap(childrenOf)) {
     try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(command)) return Number(entry);
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(command)) return pid;
     } catch {
       // the process went away while we looked
     }
