@@ -135,6 +135,21 @@ function rateLimitOf(headers: Headers): RateLimitState | undefined {
   return { limit, windowSeconds, remaining, resetSeconds, receivedAt: new Date() };
 }
 
+/** An option in milliseconds, when given: a finite number above 0 (NaN would time every attempt out at once). */
+function milliseconds(name: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    throw new TypeError(`${name} must be a finite number of milliseconds above 0`);
+  return value;
+}
+
+/** maxRetries, when given: a whole number from 0 (NaN would retry a connection failure forever). */
+function retryCount(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError('maxRetries must be a whole number from 0');
+  return value;
+}
+
 /** The same key for every retry of one request: the caller's, or one made up. */
 const idempotency = (options: IdempotentRequestOptions) => {
   const key = options.idempotencyKey ?? globalThis.crypto.randomUUID();
@@ -221,11 +236,11 @@ export class SignalAnalysisClient {
     if (base.protocol === 'http:' && !LOOPBACK_HOST.test(base.hostname)) {
       throw new TypeError('baseUrl must use https:// (plain http:// only to this machine, for local mode)');
     }
-    this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.maxRetries = options.maxRetries ?? 3;
-    this.retryBaseMs = options.retryBaseMs ?? 500;
-    this.retryMaxMs = options.retryMaxMs ?? 20_000;
-    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+    this.timeoutMs = milliseconds('timeoutMs', options.timeoutMs) ?? 30_000;
+    this.maxRetries = retryCount(options.maxRetries) ?? 3;
+    this.retryBaseMs = milliseconds('retryBaseMs', options.retryBaseMs) ?? 500;
+    this.retryMaxMs = milliseconds('retryMaxMs', options.retryMaxMs) ?? 20_000;
+    this.maxRetryAfterMs = milliseconds('maxRetryAfterMs', options.maxRetryAfterMs) ?? 60_000;
     this.fetchImpl = options.fetch ?? globalThis.fetch;
     if (typeof this.fetchImpl !== 'function')
       throw new TypeError('no fetch: use Node.js 20.19 or newer, or pass options.fetch');
@@ -375,8 +390,8 @@ export class SignalAnalysisClient {
 
   private async send<T>(call: Call): Promise<Answer<T>> {
     const options = call.options ?? {};
-    const maxRetries = options.maxRetries ?? this.maxRetries;
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const maxRetries = retryCount(options.maxRetries) ?? this.maxRetries;
+    const timeoutMs = milliseconds('timeoutMs', options.timeoutMs) ?? this.timeoutMs;
     const outer = options.signal;
     const url = this.url(call.path, call.query);
     const headers: Record<string, string> = {
@@ -422,14 +437,28 @@ export class SignalAnalysisClient {
         outer?.removeEventListener('abort', onAbort);
       }
 
-      this.#rateLimit = rateLimitOf(response.headers) ?? this.#rateLimit;
+      // A success passed the key's limit: without the headers the key has none (any more). An error may have been
+      // answered before the limit was looked at (docs/partners.md, "Scopes and rate limits"): it changes nothing.
+      this.#rateLimit = rateLimitOf(response.headers) ?? (response.ok ? undefined : this.#rateLimit);
       let json: unknown;
       try {
         json = text ? JSON.parse(text) : undefined;
       } catch {
         json = undefined;
       }
-      if (response.ok) return { status: response.status, headers: response.headers, body: json as T };
+      if (response.ok) {
+        // Every answer of the service is a JSON object: anything else is not the service (a wrong baseUrl's page).
+        if (json === null || typeof json !== 'object') {
+          throw new SignalAnalysisError({
+            status: response.status,
+            code: `HTTP_${response.status}`,
+            message: `the answer is not JSON: is ${this.baseUrl} the service's /api/v1?`,
+            requestId: response.headers.get('x-request-id') ?? undefined,
+            attempts: attempt,
+          });
+        }
+        return { status: response.status, headers: response.headers, body: json as T };
+      }
 
       const wait = retryAfterMs(response.headers);
       // The service's RATE_LIMITED without Retry-After: the request holds more items than the key's whole limit and

@@ -110,6 +110,10 @@ it("states the key's rate limit as the last answer gave it, so a caller can pace
   await expect(paced.getDecision('dec_01M7YP0Z169DWN2DAG06SFY9E9')).rejects.toMatchObject({ status: 404 });
   const after = paced.rateLimit!;
   expect(after.remaining).toBe(after.resetSeconds > before.resetSeconds ? 49 : before.remaining - 1);
+  // The operator removes the limit: the next success carries no headers, and the client holds no limit any more.
+  await api.admin.setRateLimit(limited.key_id, null);
+  await paced.analyze(signal(9));
+  expect(paced.rateLimit).toBeUndefined();
 });
 
 /** A fetch whose first PUT reaches the service but whose answer is lost, as a dropped connection loses it. */
@@ -211,8 +215,14 @@ describe('against a server that answers slowly or with 503 (a real socket, scrip
   let server: ReturnType<typeof createServer>;
   let base: string;
   const seen: { at: number; idempotencyKey?: string }[] = [];
-  let script: ((n: number) => { status: number; headers?: Record<string, string>; body?: unknown; hang?: boolean })[] =
-    [];
+  let script: ((n: number) => {
+    status: number;
+    headers?: Record<string, string>;
+    body?: unknown;
+    /** Sent as it is instead of `body` as JSON. */
+    text?: string;
+    hang?: boolean;
+  })[] = [];
   beforeAll(async () => {
     server = createServer((req, res) => {
       seen.push({ at: Date.now(), idempotencyKey: req.headers['idempotency-key'] as string | undefined });
@@ -223,7 +233,7 @@ describe('against a server that answers slowly or with 503 (a real socket, scrip
         'x-request-id': `r${seen.length}`,
         ...step.headers,
       });
-      res.end(JSON.stringify(step.body ?? {}));
+      res.end(step.text ?? JSON.stringify(step.body ?? {}));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
@@ -313,6 +323,32 @@ describe('against a server that answers slowly or with 503 (a real socket, scrip
     await expect(c.analyze(signal(9), { signal: controller.signal })).rejects.toThrow('caller gave up');
     expect(Date.now() - started).toBeLessThan(1_000);
     await expect(c.analyze(signal(9), { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('refuses a success that is not JSON (a wrong baseUrl) instead of resolving to undefined', async () => {
+    for (const text of ['<html><body>Welcome</body></html>', '']) {
+      script = [() => ({ status: 200, headers: { 'content-type': 'text/html' }, text })];
+      const c = new SignalAnalysisClient({ apiKey: 'sas_test_x', baseUrl: base });
+      const err = await c.getDecision('dec_x').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SignalAnalysisError);
+      expect(err).toMatchObject({ status: 200, code: 'HTTP_200', message: expect.stringContaining('not JSON') });
+    }
+  });
+
+  it('refuses retry and timeout options that are not numbers it can count with', async () => {
+    const made = (options: object) => () =>
+      new SignalAnalysisClient({ apiKey: 'sas_test_x', baseUrl: base, ...options });
+    // Number(process.env.UNSET) is NaN: with it a failing connection was retried without end.
+    expect(made({ maxRetries: Number(undefined) })).toThrow(TypeError);
+    expect(made({ maxRetries: -1 })).toThrow(TypeError);
+    expect(made({ maxRetries: 1.5 })).toThrow(TypeError);
+    expect(made({ timeoutMs: Number.NaN })).toThrow(TypeError);
+    expect(made({ retryBaseMs: 0 })).toThrow(TypeError);
+    expect(made({ maxRetryAfterMs: Infinity })).toThrow(TypeError);
+    expect(made({ maxRetries: 0, timeoutMs: 1 })).not.toThrow();
+    const c = made({})();
+    await expect(c.getDecision('dec_x', { maxRetries: Number.NaN })).rejects.toThrow(TypeError);
+    expect(seen).toHaveLength(0);
   });
 
   it('reads an API Gateway answer ({"message"}) as HTTP_<status> with its request id', async () => {
