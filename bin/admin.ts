@@ -1,5 +1,6 @@
 // Admin CLI: `npm run --silent admin -- <command>`. Talks to local mode's DynamoDB by default, or with --aws to the
 // deployed tables. Prints a plaintext key only from `key create` / `key rotate`, once.
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { STSClient } from '@aws-sdk/client-sts';
@@ -84,7 +85,17 @@ const OPTIONS = {
 
 /** A command's options: one value (required or not), every value, or a switch. */
 class Flags {
-  constructor(private readonly values: Record<string, string[] | boolean | undefined>) {}
+  constructor(
+    private readonly values: Record<string, string[] | boolean | undefined>,
+    /** Where relative file paths start: the operator's directory, not the repository `npm run` moves to. */
+    private readonly baseDir: string,
+  ) {}
+
+  /** A file option's path, resolved from the directory the operator typed the command in. */
+  path(name: string): string | undefined {
+    const value = this.one(name);
+    return value === undefined ? undefined : resolve(this.baseDir, value);
+  }
 
   one(name: string, required: true): string;
   one(name: string, required?: false): string | undefined;
@@ -110,7 +121,7 @@ class Flags {
 
   /** Every --workspace, then every line of --workspaces-file. */
   async grants(): Promise<string[]> {
-    const file = this.one('workspaces-file');
+    const file = this.path('workspaces-file');
     return [...this.all('workspace'), ...(file === undefined ? [] : await readWorkspacesFile(file))];
   }
 }
@@ -123,7 +134,8 @@ function parseCommandLine(argv: string[]): { words: string[]; flags: Flags } {
     throw new UsageError((err as Error).message);
   }
   if (parsed.values.help) throw new UsageError('');
-  return { words: parsed.positionals, flags: new Flags(parsed.values) };
+  const baseDir = parseToolSettings(process.env).operatorDir ?? process.cwd();
+  return { words: parsed.positionals, flags: new Flags(parsed.values, baseDir) };
 }
 
 /** What a command prints, and its exit status when not 0 (it printed its answer, but not everything succeeded). */
@@ -236,10 +248,10 @@ const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
   },
   'workspace policy get': async (f, s) => policyOutput(await workspaceAdmin(s).getPolicy(f.one('workspace'))),
   'workspace policy set': async (f, s) =>
-    policyOutput(await workspaceAdmin(s).setPolicy(f.one('workspace'), f.one('file'))),
+    policyOutput(await workspaceAdmin(s).setPolicy(f.one('workspace'), f.path('file'))),
   'feedback report': async (f, s) =>
     feedbackReportOutput(await workspaceAdmin(s).feedbackReport(f.one('workspace'), f.one('since'))),
-  'workspace import': (f, s) => importFileOutput(importer(s), f.one('workspace'), f.one('file')),
+  'workspace import': (f, s) => importFileOutput(importer(s), f.one('workspace'), f.path('file')),
   'workspace forget': async (f, s) => {
     const out = await importer(s).forget(f.one('workspace'));
     return { json: { ...out }, text: `workspace ${out.workspace_id}: model forgotten` };

@@ -28,6 +28,8 @@ export const ENV = {
   port: 'PORT',
   localDynamodbPort: 'LOCAL_DYNAMODB_PORT',
   localDataDir: 'LOCAL_DATA_DIR',
+  // The admin CLI: where the operator ran `npm run admin` (npm runs it from the package's root).
+  operatorDir: 'INIT_CWD',
   // The admin CLI with --aws.
   stackName: 'SAS_STACK_NAME',
   stage: 'SAS_STAGE',
@@ -261,6 +263,8 @@ export interface ToolSettings {
   languageSampleDir: string;
   /** Where the eval caches the severity features it computes (absent: a folder in the system's temporary one). */
   severityCacheDir?: string;
+  /** The admin CLI's base for relative file paths: the directory `npm run admin` was typed in (absent: the current). */
+  operatorDir?: string;
 }
 
 export const DEFAULT_TOOL_SETTINGS = {
@@ -280,6 +284,7 @@ export function parseToolSettings(env: Env): ToolSettings {
     dataDir: present(env, ENV.dataDir) ?? DEFAULT_TOOL_SETTINGS.dataDir,
     languageSampleDir: present(env, ENV.languageSampleDir) ?? DEFAULT_TOOL_SETTINGS.languageSampleDir,
     severityCacheDir: present(env, ENV.severityCacheDir),
+    operatorDir: present(env, ENV.operatorDir),
   };
 }
 

@@ -22,7 +22,10 @@ import { inParallel } from '../../lambdas/domain/in-parallel';
 export interface ImportReport {
   workspace_id: string;
   examples: number;
+  /** Examples this run taught. */
   learned: number;
+  /** Examples an earlier run of the same file taught (chunks answered from their record): not taught again. */
+  already_learned: number;
   errors: FileProblem[];
 }
 
@@ -102,6 +105,7 @@ export class WorkspaceImporter {
     const errors: FileProblem[] = [...parsed.problems];
     const started = Date.now();
     let learned = 0;
+    let alreadyLearned = 0;
     const { records } = parsed;
     const chunks = Math.ceil(records.length / IMPORT_BODY.max);
     let done = 0;
@@ -128,7 +132,8 @@ export class WorkspaceImporter {
       );
       if (outcome.kind === 'conflict')
         throw new Error(`chunk ${chunk + 1} was imported before with other content; nothing more was imported`);
-      learned += outcome.answer.learned;
+      if (outcome.kind === 'replayed') alreadyLearned += outcome.answer.learned;
+      else learned += outcome.answer.learned;
       for (const item of outcome.answer.data) {
         if (!('error' in item)) continue;
         const details = item.error.details?.map((d) => `${d.field} ${d.message}`).join('; ');
@@ -144,7 +149,7 @@ export class WorkspaceImporter {
       importChunk,
     );
     errors.sort((a, b) => a.line - b.line);
-    return { workspace_id: ws, examples: parsed.examples, learned, errors };
+    return { workspace_id: ws, examples: parsed.examples, learned, already_learned: alreadyLearned, errors };
   }
 
   /** Resets the workspace's model to a new, empty generation (policy and decisions stay). */
@@ -173,16 +178,20 @@ export async function importFileOutput(
     progress.write(`\r${progressLine(p)}\x1b[K`);
   });
   if (tty) progress.write('\n');
+  const before = report.already_learned
+    ? ` (and ${report.already_learned} by an earlier run of this file, not taught twice)`
+    : '';
   const lines = [
-    `workspace ${report.workspace_id}: ${report.learned} of ${report.examples} examples learned, ${report.errors.length} error(s)`,
+    `workspace ${report.workspace_id}: ${report.learned} of ${report.examples} examples learned${before}, ${report.errors.length} error(s)`,
     ...report.errors.slice(0, 50).map((e) => `  line ${e.line}: ${e.code} ${e.message}`),
     ...(report.errors.length > 50 ? [`  ... (${report.errors.length - 50} more; --json lists them all)`] : []),
     // A run is keyed by the file's content: the same file again teaches nothing twice, an edited one is a new file.
-    ...(report.errors.length && report.learned
+    ...(report.errors.length && report.learned + report.already_learned
       ? [
           '  to teach the corrected lines, import a file of those lines only: an edited copy of this file teaches its other lines again',
         ]
       : []),
   ];
-  return { json: { ...report }, text: lines.join('\n') };
+  // A line not imported is a failure a script must see, as migrate-learning's failed workspaces are: exit 1.
+  return { json: { ...report }, text: lines.join('\n'), code: report.errors.length ? 1 : 0 };
 }

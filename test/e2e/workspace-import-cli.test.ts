@@ -58,23 +58,27 @@ it('imports JSON Lines in chunks of 100, reports bad lines by number, and teache
   writeFileSync(file, `${lines.join('\n')}\n`);
 
   const first = await admin('workspace', 'import', '--workspace', 'ws_cli', '--file', file);
-  expect(first.code).toBe(0);
+  // Lines not imported: exit 1, so a script sees that the file was not imported whole.
+  expect(first.code).toBe(1);
   expect(first.json).toEqual({
     workspace_id: 'ws_cli',
     examples: 232,
     learned: 230,
+    already_learned: 0,
     errors: [
       { line: 11, code: 'INVALID_JSON', message: expect.any(String) },
       { line: 152, code: 'VALIDATION_ERROR', message: 'labels is required' },
     ],
   });
   expect(await labelDocs('ws_cli')).toEqual({ 'category:customs_hold': 230, 'queue:logistics': 230 });
-  // The same file again (after an interruption, say): every chunk is answered from its record.
+  // The same file again (after an interruption, say): every chunk is answered from its record, and the report says
+  // that it taught nothing this time.
   const again = await admin('workspace', 'import', '--workspace', 'ws_cli', '--file', file);
-  expect(again.json).toEqual(first.json);
+  expect(again.json).toEqual({ ...first.json, learned: 0, already_learned: 230 });
   // As text, the lines in error come with how to teach them: a file of those lines only (an edited copy of this one
   // is a new file, whose other lines would be taught again).
   const text = await runAdmin(env, ['workspace', 'import', '--workspace', 'ws_cli', '--file', file]);
+  expect(text.stdout).toMatch(/0 of 232 examples learned \(and 230 by an earlier run of this file, not taught twice\)/);
   expect(text.stdout).toMatch(/line 11: INVALID_JSON/);
   expect(text.stdout).toMatch(/import a file of those lines only/);
   expect(await labelDocs('ws_cli')).toEqual({ 'category:customs_hold': 230, 'queue:logistics': 230 });
@@ -112,6 +116,7 @@ it('imports CSV with a header, quoted fields over several lines, and email as th
     workspace_id: 'ws_csv',
     examples: 4,
     learned: 2,
+    already_learned: 0,
     errors: [
       { line: 5, code: 'VALIDATION_ERROR', message: 'has 2 fields where the header has 5' },
       { line: 6, code: 'VALIDATION_ERROR', message: expect.stringMatching(/^labels/) },
@@ -147,6 +152,25 @@ it('refuses a missing file or workspace with a clear error', async () => {
   const tooLarge = await admin('workspace', 'import', '--workspace', 'ws_csv', '--file', huge);
   expect(tooLarge.code).not.toBe(0);
   expect(tooLarge.stderr).toMatch(/is 257 MB; files up to 256 MB are imported: split it/);
+});
+
+it('reads a relative --file from the directory the operator typed `npm run admin` in, not the repository', async () => {
+  writeFileSync(
+    join(dir, 'mine.jsonl'),
+    JSON.stringify({ signal: { source: 'email', subject: 'Invoice 7 overdue' }, labels: { category: 'billing' } }),
+  );
+  // npm runs the script from the package's root and says where it was typed in INIT_CWD.
+  const out = await runAdmin({ ...env, INIT_CWD: dir }, [
+    'workspace',
+    'import',
+    '--workspace',
+    'ws_csv',
+    '--file',
+    'mine.jsonl',
+    '--json',
+  ]);
+  expect(out.code).toBe(0);
+  expect(out.json).toMatchObject({ examples: 1, learned: 1, errors: [] });
 });
 
 it('shows examples done, rate and time left', () => {
