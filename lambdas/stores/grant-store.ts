@@ -194,7 +194,10 @@ export class DynamoGrantStore implements GrantStore {
   }
 
   async addGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<void> {
-    await this.write(owner, grants, 'add', by);
+    // Only what the key does not hold yet: granting a held workspace again is no change, and leaves no event.
+    const held = new Set(await this.held(owner.key_id, grants));
+    const added = grants.filter((g) => !held.has(g));
+    if (added.length) await this.write(owner, added, 'add', by);
   }
 
   async removeGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<void> {

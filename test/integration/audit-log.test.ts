@@ -129,6 +129,16 @@ it('ungrants only what the key holds: a grant it never held is no change and lea
   expect(events).toHaveLength(2);
 });
 
+it('grants only what the key lacks: a grant it holds is no change and leaves no event', async () => {
+  const key = await db.admin.createKey({ partnerId: 'acme', workspaces: ['acme_had', 'acme:had*'] });
+  const count = (await all()).length;
+  await db.admin.grant(key.key_id, ['acme_had', 'acme:had*']);
+  expect((await all()).length).toBe(count);
+  await db.admin.grant(key.key_id, ['acme_had', 'acme_new']);
+  const events = (await all()).slice(0, (await all()).length - count);
+  expect(events.map((e) => [e.action, e.after])).toEqual([['key.grant', { grants: ['acme_new'] }]]);
+});
+
 it('records the grants key migrate-grants moves from a version 1 list', async () => {
   await db.tables.client.send(
     new PutCommand({
