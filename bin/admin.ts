@@ -241,8 +241,10 @@ const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
     const out = await admin.listKeys(f.one('partner', true));
     const lines = out.keys.map(
       (k) =>
-        `${k.key_id}  ${k.prefix}…  ${k.status.padEnd(7)}  scopes ${k.scopes.join(',') || '(none)'}  limit ${rateText(k.rate_limit)}  ` +
-        `${workspacesText(k.workspaces)}  created ${k.created_at}${k.expires_at ? `  expires ${k.expires_at}` : ''}`,
+        `${k.key_id}  ${k.prefix}…  ${(k.status === 'active' && k.expired ? 'expired' : k.status).padEnd(7)}  ` +
+        `scopes ${k.scopes.join(',') || '(none)'}  limit ${rateText(k.rate_limit)}  ${workspacesText(k.workspaces)}  ` +
+        `created ${k.created_at}${k.expires_at ? `  ${k.expired ? 'expired' : 'expires'} ${k.expires_at}` : ''}` +
+        (k.replaced_by ? `  replaced by ${k.replaced_by}` : ''),
     );
     return { json: out, text: lines.length ? lines.join('\n') : `partner ${out.partner_id} has no keys` };
   },

@@ -6,6 +6,7 @@ import {
   displayPrefix,
   generateApiKey,
   hashApiKey,
+  isWellFormedApiKey,
   keyExpired,
 } from '../lambdas/domain/api-key';
 import { apiKeyPath } from '../lambdas/domain/audit';
@@ -57,6 +58,10 @@ export interface KeySummary {
   scopes: Scope[];
   rate_limit: RateLimit | null;
   description?: string;
+  /** Its `expires_at` has passed: it lets no request in, whatever its status says. */
+  expired: boolean;
+  /** The key a rotation issued in its place. */
+  replaced_by?: string;
 }
 
 /** What a new key is issued with besides its partner, grants and environment (a rotation: the old key's). */
@@ -68,7 +73,7 @@ export interface GrantOptions {
   allowShared?: boolean;
 }
 
-const summary = (k: KeyRecord, workspaces: string[]): KeySummary => ({
+const summary = (k: KeyRecord, workspaces: string[], nowMs: number): KeySummary => ({
   key_id: k.key_id,
   prefix: k.prefix,
   status: k.status,
@@ -78,6 +83,8 @@ const summary = (k: KeyRecord, workspaces: string[]): KeySummary => ({
   scopes: k.scopes,
   rate_limit: k.rate_limit ?? null,
   ...(k.description ? { description: k.description } : {}),
+  expired: keyExpired(k, nowMs),
+  ...(k.replaced_by ? { replaced_by: k.replaced_by } : {}),
 });
 
 const sorted = (items: Iterable<string>) => [...items].sort();
@@ -222,6 +229,7 @@ export class AdminService {
   }
 
   async revokeKey(keyId: string): Promise<{ key_id: string; status: string }> {
+    await this.assertKeyId(keyId);
     const key = await this.store.updateKey(keyId, { status: 'revoked' }, { ...this.by, action: 'key.revoke' });
     return { key_id: key.key_id, status: key.status };
   }
@@ -276,6 +284,7 @@ export class AdminService {
   /** Sets (`n/s|m|h`) or removes (`null`) a key's rate limit; takes effect within AUTH_CACHE_TTL_SECONDS. */
   async setRateLimit(keyId: string, limit: string | null): Promise<{ key_id: string; rate_limit: RateLimit | null }> {
     const rate = limit === null ? null : assertRateLimit(limit);
+    await this.assertKeyId(keyId);
     const key = await this.store.updateKey(keyId, { rate_limit: rate }, { ...this.by, action: 'key.set_rate_limit' });
     return { key_id: key.key_id, rate_limit: key.rate_limit ?? null };
   }
@@ -338,11 +347,28 @@ export class AdminService {
     if (!(await this.store.getPartner(partnerId))) throw new NotFoundError(`partner ${partnerId}`);
     const keys = await this.store.listKeys(partnerId);
     const summaries: KeySummary[] = [];
-    for (const key of keys) summaries.push(summary(key, await this.store.grants.listGrants(key.key_id)));
+    const nowMs = this.now().getTime();
+    for (const key of keys) summaries.push(summary(key, await this.store.grants.listGrants(key.key_id), nowMs));
     return { partner_id: partnerId, keys: summaries };
   }
 
+  /**
+   * A key id, not a key's secret pasted in its place (the likely slip when a key has leaked): the error would print
+   * the secret, so it names the key's id instead, and nothing is done.
+   */
+  private async assertKeyId(keyId: string): Promise<void> {
+    if (!keyId.trim()) throw new AdminInputError('--key-id must be a key_id (key_...)');
+    const secret = keyId.trim();
+    // Any `sas_` value, a mistyped secret too: the key's secrets begin so, and key_ids never do.
+    if (!secret.startsWith('sas_')) return;
+    const key = isWellFormedApiKey(secret) ? await this.store.getKeyByHash(hashApiKey(secret)) : undefined;
+    throw new AdminInputError(
+      `--key-id is a key's secret, not its key_id${key ? ` (its key_id is ${key.key_id})` : ' (no key has it)'}: nothing was done`,
+    );
+  }
+
   private async requireKey(keyId: string): Promise<KeyRecord> {
+    await this.assertKeyId(keyId);
     const key = await this.store.findKeyById(keyId);
     if (!key) throw new NotFoundError(`key ${keyId}`);
     return key;

@@ -51,11 +51,11 @@ export function generateApiKey(env: KeyEnvironment = 'live', random: RandomSourc
   return body + keyChecksum(body);
 }
 
-/** True when `key` has the documented shape and a matching checksum. Cheap: no I/O. */
 /** Whether a stored key has expired at `nowMs`: from its `expires_at` on, it lets no request in. */
 export const keyExpired = (key: { expires_at?: string }, nowMs: number): boolean =>
   key.expires_at !== undefined && Date.parse(key.expires_at) <= nowMs;
 
+/** True when `key` has the documented shape and a matching checksum. Cheap: no I/O. */
 export function isWellFormedApiKey(key: string): boolean {
   if (!KEY_PATTERN.test(key)) return false;
   const cut = key.length - CHECKSUM_LENGTH;

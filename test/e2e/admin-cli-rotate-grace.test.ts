@@ -48,3 +48,21 @@ it('refuses to rotate a key already rotated, whose expiry is the grace period, n
   // The replacement rotates as any key does.
   expect((await admin('key', 'rotate', '--key-id', first.json.key_id, '--json')).code).toBe(0);
 });
+
+it('lists a rotated key with the key that replaced it, and as expired once its grace period ended', async () => {
+  // It was listed as active after its expiry, and nothing said which key took its place.
+  expect((await admin('partner', 'create', '--id', 'gr3', '--name', 'Grace over')).code).toBe(0);
+  const key = (await admin('key', 'create', '--partner', 'gr3', '--workspace', 'ws_g3', '--json')).json;
+  const rotated = (await admin('key', 'rotate', '--key-id', key.key_id, '--grace-seconds', '0', '--json')).json;
+  const listed = (await admin('key', 'list', '--partner', 'gr3', '--json')).json.keys;
+  expect(listed.find((k: { key_id: string }) => k.key_id === key.key_id)).toMatchObject({
+    expired: true,
+    replaced_by: rotated.key_id,
+  });
+  expect(listed.find((k: { key_id: string }) => k.key_id === rotated.key_id)).toMatchObject({ expired: false });
+  expect(listed.find((k: { key_id: string }) => k.key_id === rotated.key_id).replaced_by).toBeUndefined();
+  const text = (await runAdmin(env, ['key', 'list', '--partner', 'gr3'])).stdout;
+  const line = text.split('\n').find((l) => l.startsWith(key.key_id))!;
+  expect(line).toMatch(/ expired /);
+  expect(line).toContain(`replaced by ${rotated.key_id}`);
+});

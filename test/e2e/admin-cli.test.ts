@@ -78,6 +78,7 @@ it('manages partners and keys, and never stores or lists a secret', async () => 
       status: 'active',
       workspaces: ['ws_b', 'ws_c'],
       expires_at: null,
+      expired: false,
       created_at: expect.any(String),
       scopes: ['analyze', 'read', 'feedback', 'policy'],
       rate_limit: null,
@@ -113,6 +114,7 @@ it('rotates a key: the new key has the old grants, the old one works until the g
 
   const listed = (await admin('key', 'list', '--partner', 'rot', '--json')).json.keys;
   const oldListed = listed.find((k: { key_id: string }) => k.key_id === old.key_id);
+  expect(oldListed).toMatchObject({ status: 'active', expired: false, replaced_by: rotated.key_id });
   expect(Date.parse(oldListed.expires_at) - before).toBeGreaterThan(3_590_000);
   expect(Date.parse(oldListed.expires_at) - before).toBeLessThan(3_700_000);
 });
@@ -142,6 +144,27 @@ it.each([
   const result = await admin(...args);
   expect(result.code).not.toBe(0);
   expect(result.stderr).toMatch(message);
+});
+
+it("refuses a key's secret given as --key-id without printing it, naming its key_id, and an empty one plainly", async () => {
+  await admin('partner', 'create', '--id', 'slip', '--name', 'Slip');
+  const made = (await admin('key', 'create', '--partner', 'slip', '--workspace', 'ws_slip', '--json')).json;
+  // The slip of the "a key may have leaked" runbook: the secret where its id belongs.
+  for (const args of [
+    ['key', 'revoke', '--key-id', made.key],
+    ['key', 'grant', '--key-id', made.key, '--workspace', 'ws_more'],
+    ['key', 'set-rate-limit', '--key-id', made.key, '--none'],
+  ]) {
+    const out = await admin(...args, '--json');
+    expect(out.code).not.toBe(0);
+    expect(out.stdout + out.stderr).not.toContain(made.key);
+    expect(out.stderr).toContain(`--key-id is a key's secret, not its key_id (its key_id is ${made.key_id})`);
+  }
+  const listed = (await admin('key', 'list', '--partner', 'slip', '--json')).json.keys;
+  expect(listed).toMatchObject([{ key_id: made.key_id, status: 'active', workspaces: ['ws_slip'] }]);
+  const empty = await admin('key', 'revoke', '--key-id', '');
+  expect(empty.code).not.toBe(0);
+  expect(empty.stderr).toMatch(/--key-id must be a key_id/);
 });
 
 it('refuses an option the command does not take, before it changes anything', async () => {
