@@ -1,5 +1,6 @@
 // The admin CLI as an operator runs it: a real process, run directly with node (what `npm run admin` runs) to keep
-// the suite quick. Any exit status is returned, not thrown, with stdout parsed as JSON where it is JSON.
+// the suite quick, from the run's bundle of it when there is one (admin-cli-bundle.ts; jest's global setup builds
+// it). Any exit status is returned, not thrown, with stdout parsed as JSON where it is JSON.
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -29,7 +30,10 @@ const parse = (s: string): unknown => {
 
 export async function runAdmin(env: NodeJS.ProcessEnv, args: string[]): Promise<AdminResult> {
   try {
-    const { stdout, stderr } = await exec('node', [...TSX_NODE_ARGS, 'bin/admin.ts', ...args], { cwd: repo, env });
+    const bundle = process.env.TEST_ADMIN_CLI;
+    // The ESM-only packages' hook (TSX_NODE_ARGS' first two) is needed either way; tsx only for the TypeScript entry.
+    const entry = bundle ? [...TSX_NODE_ARGS.slice(0, 2), bundle] : [...TSX_NODE_ARGS, 'bin/admin.ts'];
+    const { stdout, stderr } = await exec('node', [...entry, ...args], { cwd: repo, env });
     return { code: 0, stdout, stderr, json: parse(stdout) };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

@@ -4,6 +4,7 @@
 // only data the tests make. The port record lets the admin CLI, run by tests, find it as it finds local mode's.
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
 import { writePortRecord } from '../../lib/local/port-record';
+import { buildAdminCli } from './admin-cli-bundle';
 
 export default async function globalSetup(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -11,5 +12,6 @@ export default async function globalSetup(): Promise<void> {
   writePortRecord({ ...db.credentials, port: db.port, pid: process.pid, dataDir: ':memory:' });
   // Workers are started after this and inherit the environment.
   process.env.TEST_DYNAMODB_ENDPOINT = db.endpoint;
+  process.env.TEST_ADMIN_CLI = await buildAdminCli();
   (globalThis as { __sasTestDb?: typeof db }).__sasTestDb = db;
 }
