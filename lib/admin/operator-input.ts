@@ -66,6 +66,9 @@ export function assertRateLimit(text: string): RateLimit {
 /** A date the operator gave (ISO 8601 with Z or an offset), as epoch milliseconds. */
 export function assertDate(text: string): number {
   const ms = parseRfc3339(text);
-  if (ms === undefined) throw new AdminInputError(`malformed date "${text}": use ISO 8601, e.g. 2027-01-31T00:00:00Z`);
+  if (ms === undefined)
+    throw new AdminInputError(
+      `malformed date "${text}": give a date and time with Z or an offset, e.g. 2027-01-31T00:00:00Z`,
+    );
   return ms;
 }
