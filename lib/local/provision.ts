@@ -9,6 +9,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   ACCESS_TABLE,
   DECISIONS_TABLE,
+  DECISION_LIST_INDEX,
   LEARNING_TABLE,
   type TableDefinition,
   createTableInput,
@@ -56,11 +57,14 @@ async function existingIndexes(client: DynamoDBDocumentClient, name: string): Pr
 async function addMissingIndexes(client: DynamoDBDocumentClient, def: TableDefinition, name: string, have: string[]) {
   // Decisions kept from before the decisions_by_priority index get its partition before the index it replaces goes
   // (docs/deploy.md, the step between the two deploys; here first, as DynamoDB Local fails writes while it builds one).
-  if (def === DECISIONS_TABLE && def.retiredIndexes?.some((retired) => have.includes(retired.indexName)))
+  // Any table without it: one of version 3 holds decision_list, one of 0.2.0 an index no later version knows.
+  if (def === DECISIONS_TABLE && !have.includes(DECISION_LIST_INDEX))
     await backfillDecisionListPartitions(client, name);
   const input = createTableInput(def, name);
+  let created = false;
   for (const index of input.GlobalSecondaryIndexes ?? []) {
     if (have.includes(index.IndexName)) continue;
+    created = true;
     const keys = index.KeySchema.map((k) => k.AttributeName);
     await client.send(
       new UpdateTableCommand({
@@ -81,6 +85,8 @@ async function addMissingIndexes(client: DynamoDBDocumentClient, def: TableDefin
       }),
     );
   }
+  // An index still being built fails every Query on it (DynamoDB Local: InternalFailure): ready before the service.
+  if (created) await indexesSettled(client, name);
 }
 
 /** Waits, with the stores' back-off, until no index of the table is being created or deleted. */

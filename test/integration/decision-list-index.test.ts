@@ -1,9 +1,9 @@
 // The listing index copies only what a listed decision needs (issue 23, "Corrections at the price of a write"): a
 // feedback's update of its decision writes nothing to it, the list and the feedback report answer as before, and a
 // table upgraded in place (the old index still there, the new one not yet built) keeps listing.
-import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { analyzeSignal } from '../../lambdas/application/analyze-signal';
-import { RETIRED_DECISION_LIST_INDEX } from '../../lambdas/contract/tables';
+import { DECISIONS_TABLE, RETIRED_DECISION_LIST_INDEX, createTableInput } from '../../lambdas/contract/tables';
 import type { FeedbackFields } from '../../lambdas/domain/ports';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTables } from '../../lib/local/provision';
@@ -135,6 +135,39 @@ describe('the decision_list index', () => {
       expect(report).toEqual(made.map((d) => d.decision_id));
     } finally {
       await client.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined);
+      client.destroy();
+    }
+  });
+
+  it('upgrades a table of 0.2.0, which had neither listing index, and lists its decisions', async () => {
+    // 0.2.0 listed through an index of its own that no later version names: local mode gave such a table the new
+    // index and no partitions, so every old decision dropped out of the list (an upgrade review).
+    const name = `${world.tables.names.decisions}-v020`;
+    const client = createDocumentClient({ endpoint: testEndpoint(), requestTimeoutMs: 4_000 });
+    const input = createTableInput({ ...DECISIONS_TABLE, indexes: DECISIONS_TABLE.indexes.slice(1) }, name);
+    await client.send(new CreateTableCommand(input));
+    try {
+      const ws = 'ws_list_index_v020';
+      const decisions = new DynamoDecisionStore(client, name, 90);
+      const made = [await decide(decisions, ws, 1), await decide(decisions, ws, 2)];
+      for (const d of made)
+        await client.send(
+          new UpdateCommand({
+            TableName: name,
+            Key: { pk: `decision#${d.decision_id}` },
+            UpdateExpression: 'REMOVE workspace_priority',
+          }),
+        );
+      await ensureTables(client, { access: `${name}-access`, decisions: name, learning: `${name}-learning` });
+      const listed = await new DynamoDecisionListStore(client, name).list({
+        workspaceId: ws,
+        limit: 10,
+        nowMs: Date.now(),
+      });
+      expect(listed.decisions).toEqual([...made].reverse());
+    } finally {
+      for (const table of [name, `${name}-access`, `${name}-learning`])
+        await client.send(new DeleteTableCommand({ TableName: table })).catch(() => undefined);
       client.destroy();
     }
   });
