@@ -371,6 +371,12 @@ export class AdminService {
     await this.assertKeyId(keyId);
     const key = await this.store.findKeyById(keyId);
     if (!key) throw new NotFoundError(`key ${keyId}`);
+    // Its grants are still version 1's list: a grant, ungrant or rotation now would be undone or lost by the
+    // migration, which moves the whole list as it stands.
+    if (key.legacy_workspaces)
+      throw new AdminInputError(
+        `key ${keyId} still holds version 1's workspace list: run key migrate-grants first (nothing was changed)`,
+      );
     return key;
   }
 }

@@ -39,6 +39,8 @@ export interface KeyRecord {
   rate_counter?: string;
   /** The key a rotation replaced this one with (its expiry is then the grace period's end). */
   replaced_by?: string;
+  /** Still holds version 1's `workspaces` list, which `key migrate-grants` moves into grants. */
+  legacy_workspaces?: true;
 }
 
 /** The key a grant belongs to, as the grant items record it. */

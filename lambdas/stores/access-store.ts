@@ -71,6 +71,7 @@ function toKey(item: Item): KeyRecord {
     rate_limit: item.rate_limit ? (item.rate_limit as RateLimit) : undefined,
     rate_counter: typeof item.rate_counter === 'string' ? item.rate_counter : undefined,
     replaced_by: typeof item.replaced_by === 'string' ? item.replaced_by : undefined,
+    ...(item.workspaces !== undefined ? { legacy_workspaces: true as const } : {}),
   };
 }
 
@@ -345,7 +346,7 @@ export class DynamoAccessStore implements AccessStore {
           }),
         );
         keys++;
-        grants += list.length;
+        grants += new Set(list).size;
       }
     }
     return { keys, grants };

@@ -111,7 +111,7 @@ it('moves the workspace lists of version 1 keys into grants, once', async () => 
         key_id: 'key_V1',
         partner_id: 'acme',
         prefix: 'sas_live_Ab3x',
-        workspaces: ['v1_a', 'v1_b'],
+        workspaces: ['v1_a', 'v1_b', 'v1_a'],
         status: 'active',
         created_at: '2026-01-01T00:00:00.000Z',
       },
@@ -119,6 +119,14 @@ it('moves the workspace lists of version 1 keys into grants, once', async () => 
   );
   const access = new GrantAccess(db.store.grants, { ttlSeconds: 0 });
   expect(await access.allows(allowedPrincipal('key_V1'), 'v1_a')).toBe(false);
+  // Before the migration, a grant change would be undone by it (an ungrant) or lost (a rotation): refused.
+  for (const change of [
+    () => db.admin.ungrant('key_V1', 'v1_b'),
+    () => db.admin.grant('key_V1', 'v1_c'),
+    () => db.admin.rotateKey('key_V1'),
+  ])
+    await expect(change()).rejects.toThrow(/still holds version 1's workspace list: run key migrate-grants first/);
+  // The list's repeat is one grant, and counted once.
   expect(await db.admin.migrateLegacyGrants()).toEqual({ keys_migrated: 1, grants_migrated: 2 });
   expect(await access.allows(allowedPrincipal('key_V1'), 'v1_a')).toBe(true);
   expect((await db.admin.listKeys('acme')).keys.find((k) => k.key_id === 'key_V1')).toMatchObject({
@@ -127,6 +135,8 @@ it('moves the workspace lists of version 1 keys into grants, once', async () => 
     rate_limit: null,
   });
   expect(await db.admin.migrateLegacyGrants()).toEqual({ keys_migrated: 0, grants_migrated: 0 });
+  await db.admin.ungrant('key_V1', 'v1_b');
+  expect(await access.allows(allowedPrincipal('key_V1'), 'v1_b')).toBe(false);
 });
 
 it('rotate copies the grants the table holds, not an ungrant a lagging index still lists', async () => {
