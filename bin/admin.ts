@@ -266,7 +266,7 @@ const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
     return {
       json: { ...out },
       text: [
-        `${out.migrated} of ${out.workspaces} workspaces migrated (${out.examples} examples)${failed}` +
+        `${out.migrated} of ${out.workspaces} workspaces migrated (${out.examples} label examples)${failed}` +
           (out.workspaces - out.migrated - out.failed.length > 0 ? '; the rest were before' : ''),
         ...out.failed.map((f) => `  ${f.workspace_id}: ${f.error}`),
       ].join('\n'),

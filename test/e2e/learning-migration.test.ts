@@ -107,7 +107,7 @@ it('reports a workspace it cannot migrate, exits 1, and migrates the ones after 
   // As text: the count, then each workspace that failed with its error.
   const text = await runAdmin(env, ['workspace', 'migrate-learning']);
   expect(text.code).toBe(1);
-  expect(text.stdout).toMatch(/^0 of \d+ workspaces migrated \(0 examples\), 1 failed .*\n {2}ws_v3_bad: .*NaN/);
+  expect(text.stdout).toMatch(/^0 of \d+ workspaces migrated \(0 label examples\), 1 failed .*\n {2}ws_v3_bad: .*NaN/);
   const model = await admin('workspace', 'model', '--workspace', 'ws_v3_next');
   expect(model.json.labels).toEqual([{ field: 'category', label: 'billing', examples: 2 }]);
 });
