@@ -39,11 +39,17 @@ export const tableNamesWithPrefix = (prefix: string): TableNames => ({
   learning: `${prefix}decisions-learning`,
 });
 
-/** The names of the table's indexes, or undefined when there is no such table. */
-async function existingIndexes(client: DynamoDBDocumentClient, name: string): Promise<string[] | undefined> {
+/** The table's indexes and whether each is built (ACTIVE), or undefined when there is no such table. */
+async function existingIndexes(
+  client: DynamoDBDocumentClient,
+  name: string,
+): Promise<{ name: string; active: boolean }[] | undefined> {
   try {
     const out = await client.send(new DescribeTableCommand({ TableName: name }));
-    return (out.Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName ?? '');
+    return (out.Table?.GlobalSecondaryIndexes ?? []).map((index) => ({
+      name: index.IndexName ?? '',
+      active: index.IndexStatus === 'ACTIVE',
+    }));
   } catch (err) {
     if ((err as { name?: string }).name === 'ResourceNotFoundException') return undefined;
     throw err;
@@ -54,17 +60,27 @@ async function existingIndexes(client: DynamoDBDocumentClient, name: string): Pr
  * Data kept from an older version: its table gets the indexes added since (e.g. decisions_by_priority), then loses the
  * ones retired (e.g. decision_list, partitioned by workspace alone). One index change per call, as DynamoDB asks.
  */
-async function addMissingIndexes(client: DynamoDBDocumentClient, def: TableDefinition, name: string, have: string[]) {
+async function addMissingIndexes(
+  client: DynamoDBDocumentClient,
+  def: TableDefinition,
+  name: string,
+  indexes: { name: string; active: boolean }[],
+) {
+  const have = indexes.map((index) => index.name);
   // Decisions kept from before the decisions_by_priority index get its partition before the index it replaces goes
   // (docs/deploy.md, the step between the two deploys; here first, as DynamoDB Local fails writes while it builds one).
   // Any table without it: one of version 3 holds decision_list, one of 0.2.0 an index no later version knows.
   if (def === DECISIONS_TABLE && !have.includes(DECISION_LIST_INDEX))
     await backfillDecisionListPartitions(client, name);
   const input = createTableInput(def, name);
-  let created = false;
+  // Built or being built, by this process or another (local mode and the admin CLI share the database): an index
+  // still being built fails every Query on it (DynamoDB Local: InternalFailure), so nothing is served before it is.
+  let building = indexes.some((index) => !index.active);
   for (const index of input.GlobalSecondaryIndexes ?? []) {
     if (have.includes(index.IndexName)) continue;
-    created = true;
+    // DynamoDB builds one index of a table at a time: a second Create while one builds is refused.
+    if (building) await indexesSettled(client, name);
+    building = true;
     const keys = index.KeySchema.map((k) => k.AttributeName);
     await client.send(
       new UpdateTableCommand({
@@ -78,6 +94,7 @@ async function addMissingIndexes(client: DynamoDBDocumentClient, def: TableDefin
     if (!have.includes(retired.indexName)) continue;
     // DynamoDB changes one index at a time: the one just created must be built before another goes.
     await indexesSettled(client, name);
+    building = true;
     await client.send(
       new UpdateTableCommand({
         TableName: name,
@@ -85,8 +102,7 @@ async function addMissingIndexes(client: DynamoDBDocumentClient, def: TableDefin
       }),
     );
   }
-  // An index still being built fails every Query on it (DynamoDB Local: InternalFailure): ready before the service.
-  if (created) await indexesSettled(client, name);
+  if (building) await indexesSettled(client, name);
 }
 
 /** Waits, with the stores' back-off, until no index of the table is being created or deleted. */

@@ -5,7 +5,7 @@ import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb
 import { analyzeSignal } from '../../lambdas/application/analyze-signal';
 import { DECISIONS_TABLE, RETIRED_DECISION_LIST_INDEX, createTableInput } from '../../lambdas/contract/tables';
 import type { FeedbackFields } from '../../lambdas/domain/ports';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTables } from '../../lib/local/provision';
 import { backfillDecisionListPartitions } from '../../lambdas/stores/decision-list-backfill';
 import { recordFeedback } from '../../lambdas/application/record-feedback';
@@ -144,7 +144,10 @@ describe('the decision_list index', () => {
     // index and no partitions, so every old decision dropped out of the list (an upgrade review).
     const name = `${world.tables.names.decisions}-v020`;
     const client = createDocumentClient({ endpoint: testEndpoint(), requestTimeoutMs: 4_000 });
-    const input = createTableInput({ ...DECISIONS_TABLE, indexes: DECISIONS_TABLE.indexes.slice(1) }, name);
+    // 0.2.0's table (git show 1a6b4e2:lambdas/contract/tables.ts): one index, which no later version names. Both of
+    // today's are missing, and DynamoDB builds one at a time.
+    const v020 = { indexName: 'decisions_by_workspace', partitionKey: 'workspace_id', sortKey: 'decision_id' };
+    const input = createTableInput({ ...DECISIONS_TABLE, indexes: [v020], retiredIndexes: [] }, name);
     await client.send(new CreateTableCommand(input));
     try {
       const ws = 'ws_list_index_v020';
@@ -156,6 +159,23 @@ describe('the decision_list index', () => {
             TableName: name,
             Key: { pk: `decision#${d.decision_id}` },
             UpdateExpression: 'REMOVE workspace_priority',
+          }),
+        );
+      // Other items, so that building an index takes DynamoDB Local a while (a second Create meanwhile is refused).
+      for (let i = 0; i < 2_000; i += 25)
+        await client.send(
+          new BatchWriteCommand({
+            RequestItems: {
+              [name]: Array.from({ length: 25 }, (_, j) => ({
+                PutRequest: {
+                  Item: {
+                    pk: `filler#${i + j}`,
+                    ...{ workspace_priority: 'ws_filler#low', decision_id: `dec_${i + j}` },
+                    ...{ audit_log: `2026-11#${j % 8}`, event_id: `e${i + j}` },
+                  },
+                },
+              })),
+            },
           }),
         );
       await ensureTables(client, { access: `${name}-access`, decisions: name, learning: `${name}-learning` });
