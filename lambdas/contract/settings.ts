@@ -28,8 +28,10 @@ export const ENV = {
   port: 'PORT',
   localDynamodbPort: 'LOCAL_DYNAMODB_PORT',
   localDataDir: 'LOCAL_DATA_DIR',
-  // The admin CLI: where the operator ran `npm run admin` (npm runs it from the package's root).
+  // The admin CLI: where the operator ran `npm run admin` (npm runs it from the package's root), and which script npm
+  // runs (a `node` started by another script inherits that script's INIT_CWD).
   operatorDir: 'INIT_CWD',
+  npmScript: 'npm_lifecycle_event',
   // The admin CLI with --aws.
   stackName: 'SAS_STACK_NAME',
   stage: 'SAS_STAGE',
@@ -263,7 +265,10 @@ export interface ToolSettings {
   languageSampleDir: string;
   /** Where the eval caches the severity features it computes (absent: a folder in the system's temporary one). */
   severityCacheDir?: string;
-  /** The admin CLI's base for relative file paths: the directory `npm run admin` was typed in (absent: the current). */
+  /**
+   * The admin CLI's base for relative file paths: the directory `npm run admin` was typed in (absent, and when npm runs
+   * another script: the current directory).
+   */
   operatorDir?: string;
 }
 
@@ -284,7 +289,7 @@ export function parseToolSettings(env: Env): ToolSettings {
     dataDir: present(env, ENV.dataDir) ?? DEFAULT_TOOL_SETTINGS.dataDir,
     languageSampleDir: present(env, ENV.languageSampleDir) ?? DEFAULT_TOOL_SETTINGS.languageSampleDir,
     severityCacheDir: present(env, ENV.severityCacheDir),
-    operatorDir: present(env, ENV.operatorDir),
+    operatorDir: present(env, ENV.npmScript) === 'admin' ? present(env, ENV.operatorDir) : undefined,
   };
 }
 

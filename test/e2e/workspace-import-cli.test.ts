@@ -159,18 +159,15 @@ it('reads a relative --file from the directory the operator typed `npm run admin
     join(dir, 'mine.jsonl'),
     JSON.stringify({ signal: { source: 'email', subject: 'Invoice 7 overdue' }, labels: { category: 'billing' } }),
   );
+  const args = ['workspace', 'import', '--workspace', 'ws_csv', '--file', 'mine.jsonl', '--json'];
   // npm runs the script from the package's root and says where it was typed in INIT_CWD.
-  const out = await runAdmin({ ...env, INIT_CWD: dir }, [
-    'workspace',
-    'import',
-    '--workspace',
-    'ws_csv',
-    '--file',
-    'mine.jsonl',
-    '--json',
-  ]);
+  const out = await runAdmin({ ...env, INIT_CWD: dir, npm_lifecycle_event: 'admin' }, args);
   expect(out.code).toBe(0);
   expect(out.json).toMatchObject({ examples: 1, learned: 1, errors: [] });
+  // Started by another script, the CLI inherits that script's INIT_CWD: its current directory counts instead.
+  const other = await runAdmin({ ...env, INIT_CWD: dir, npm_lifecycle_event: 'seed' }, args);
+  expect(other.code).not.toBe(0);
+  expect(other.stderr).toContain(`cannot read ${join(__dirname, '..', '..', 'mine.jsonl')}`);
 });
 
 it('shows examples done, rate and time left', () => {
