@@ -135,11 +135,17 @@ function rateLimitOf(headers: Headers): RateLimitState | undefined {
   return { limit, windowSeconds, remaining, resetSeconds, receivedAt: new Date() };
 }
 
-/** An option in milliseconds, when given: a finite number above 0 (NaN would time every attempt out at once). */
-function milliseconds(name: string, value: number | undefined): number | undefined {
+/** The longest wait a timer holds: setTimeout fires a longer one after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * An option in milliseconds, when given: a number a timer can wait, from 0 (`above0`: above 0). NaN or more than
+ * MAX_TIMER_MS would time every attempt out at once.
+ */
+function milliseconds(name: string, value: number | undefined, above0 = false): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
-    throw new TypeError(`${name} must be a finite number of milliseconds above 0`);
+  if (typeof value !== 'number' || !(value >= (above0 ? Number.MIN_VALUE : 0)) || value > MAX_TIMER_MS)
+    throw new TypeError(`${name} must be a number of milliseconds from ${above0 ? 'above 0' : '0'} to ${MAX_TIMER_MS}`);
   return value;
 }
 
@@ -236,7 +242,7 @@ export class SignalAnalysisClient {
     if (base.protocol === 'http:' && !LOOPBACK_HOST.test(base.hostname)) {
       throw new TypeError('baseUrl must use https:// (plain http:// only to this machine, for local mode)');
     }
-    this.timeoutMs = milliseconds('timeoutMs', options.timeoutMs) ?? 30_000;
+    this.timeoutMs = milliseconds('timeoutMs', options.timeoutMs, true) ?? 30_000;
     this.maxRetries = retryCount(options.maxRetries) ?? 3;
     this.retryBaseMs = milliseconds('retryBaseMs', options.retryBaseMs) ?? 500;
     this.retryMaxMs = milliseconds('retryMaxMs', options.retryMaxMs) ?? 20_000;
@@ -391,7 +397,7 @@ export class SignalAnalysisClient {
   private async send<T>(call: Call): Promise<Answer<T>> {
     const options = call.options ?? {};
     const maxRetries = retryCount(options.maxRetries) ?? this.maxRetries;
-    const timeoutMs = milliseconds('timeoutMs', options.timeoutMs) ?? this.timeoutMs;
+    const timeoutMs = milliseconds('timeoutMs', options.timeoutMs, true) ?? this.timeoutMs;
     const outer = options.signal;
     const url = this.url(call.path, call.query);
     const headers: Record<string, string> = {

@@ -343,9 +343,13 @@ describe('against a server that answers slowly or with 503 (a real socket, scrip
     expect(made({ maxRetries: -1 })).toThrow(TypeError);
     expect(made({ maxRetries: 1.5 })).toThrow(TypeError);
     expect(made({ timeoutMs: Number.NaN })).toThrow(TypeError);
-    expect(made({ retryBaseMs: 0 })).toThrow(TypeError);
+    expect(made({ timeoutMs: 0 })).toThrow(TypeError);
+    // A timer fires a wait past 2^31 - 1 ms after 1 ms: every attempt would time out at once.
+    expect(made({ timeoutMs: 3_000_000_000 })).toThrow(TypeError);
     expect(made({ maxRetryAfterMs: Infinity })).toThrow(TypeError);
-    expect(made({ maxRetries: 0, timeoutMs: 1 })).not.toThrow();
+    expect(made({ retryMaxMs: -1 })).toThrow(TypeError);
+    // No backoff, and never waiting on a Retry-After, stay allowed.
+    expect(made({ maxRetries: 0, timeoutMs: 1, retryBaseMs: 0, retryMaxMs: 0, maxRetryAfterMs: 0 })).not.toThrow();
     const c = made({})();
     await expect(c.getDecision('dec_x', { maxRetries: Number.NaN })).rejects.toThrow(TypeError);
     expect(seen).toHaveLength(0);
