@@ -15,6 +15,7 @@ import type { Scope } from '../lambdas/contract/routes';
 import { MAX_PREFIX_GRANTS, grantCovers, isPrefixGrant } from '../lambdas/domain/grants';
 import {
   type AccessStore,
+  type GrantOwner,
   type KeyRecord,
   type KeyRetirement,
   NotFoundError,
@@ -88,6 +89,18 @@ const summary = (k: KeyRecord, workspaces: string[], nowMs: number): KeySummary 
 });
 
 const sorted = (items: Iterable<string>) => [...items].sort();
+
+/**
+ * A key whose grants may change: not one still holding version 1's list, since a grant, ungrant or rotation now would
+ * be undone or lost by the migration, which moves the whole list as it stands.
+ */
+function changeable(key: KeyRecord): KeyRecord {
+  if (key.legacy_workspaces)
+    throw new AdminInputError(
+      `key ${key.key_id} still holds version 1's workspace list: run key migrate-grants first (nothing was changed)`,
+    );
+  return key;
+}
 
 export class AdminService {
   private readonly now: () => Date;
@@ -265,8 +278,8 @@ export class AdminService {
   ): Promise<{ key_id: string; workspaces: string[]; still_allowed?: { workspace: string; by: string }[] }> {
     const grants = [...new Set(typeof workspaces === 'string' ? [workspaces] : workspaces)];
     if (grants.length === 0) throw new AdminInputError('give at least one --workspace (or --workspaces-file)');
-    const key = await this.requireKey(keyId);
-    await this.store.grants.removeGrants({ key_id: keyId, partner_id: key.partner_id }, grants, this.by);
+    const owner = await this.grantOwner(keyId);
+    await this.store.grants.removeGrants(owner, grants, this.by);
     const listed = new Set(await this.store.grants.listGrants(keyId));
     for (const g of grants) listed.delete(g);
     // A workspace a prefix the key keeps still covers: the key still reaches it, which the operator must hear.
@@ -367,16 +380,23 @@ export class AdminService {
     );
   }
 
+  /**
+   * Whose grants an ungrant removes: the key's, or, for a key id never stored (its `key create` or `key rotate` was
+   * stopped after its grants were written), the grants' own owner, so that they can be removed at all.
+   */
+  private async grantOwner(keyId: string): Promise<GrantOwner> {
+    await this.assertKeyId(keyId);
+    const key = await this.store.findKeyById(keyId);
+    if (key) return { key_id: keyId, partner_id: changeable(key).partner_id };
+    const owner = await this.store.grants.ownerOf(keyId);
+    if (!owner) throw new NotFoundError(`key ${keyId}`);
+    return owner;
+  }
+
   private async requireKey(keyId: string): Promise<KeyRecord> {
     await this.assertKeyId(keyId);
     const key = await this.store.findKeyById(keyId);
     if (!key) throw new NotFoundError(`key ${keyId}`);
-    // Its grants are still version 1's list: a grant, ungrant or rotation now would be undone or lost by the
-    // migration, which moves the whole list as it stands.
-    if (key.legacy_workspaces)
-      throw new AdminInputError(
-        `key ${keyId} still holds version 1's workspace list: run key migrate-grants first (nothing was changed)`,
-      );
-    return key;
+    return changeable(key);
   }
 }

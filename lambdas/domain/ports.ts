@@ -90,6 +90,8 @@ export interface GrantStore {
   prefixGrants(keyId: string): Promise<string[]>;
   /** Every grant of a key (admin; on AWS an index read, so a grant made a moment ago may be missing). */
   listGrants(keyId: string): Promise<string[]>;
+  /** Whose grants a key id holds, from the grant items (admin: a key never stored still has the grants written). */
+  ownerOf(keyId: string): Promise<GrantOwner | undefined>;
   /**
    * The key's grants as the table holds them now, for copying them to another key (`key rotate`): never one removed
    * a moment ago. Prefix grants are all there; an exact grant made a moment ago may be missing.

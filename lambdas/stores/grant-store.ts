@@ -87,6 +87,11 @@ export class DynamoGrantStore implements GrantStore {
     return (await this.queryHead(keyHead(keyId))).map((i) => i.grant_value as string);
   }
 
+  async ownerOf(keyId: string): Promise<GrantOwner | undefined> {
+    const [item] = await this.queryHead(keyHead(keyId), undefined, undefined, () => Promise.resolve(true));
+    return item ? { key_id: keyId, partner_id: item.grant_partner as string } : undefined;
+  }
+
   /**
    * `key rotate` copies these. listGrants reads the grants_by_head index, which on AWS is eventually consistent: an
    * ungrant made a second before could still be listed, and copied to the new key. A key's grants cannot be read from

@@ -100,6 +100,25 @@ it('a rotation that loses to a revoke leaves no grant of the key it did not issu
   await expect(db.admin.createKey({ partnerId: 'globex_lost', workspaces: ['acme_lost'] })).resolves.toBeDefined();
 });
 
+it('ungrants the grants of a key a stopped key create wrote and never stored, with its event', async () => {
+  // Ctrl-C between the grants and the key: grants of a key id no listing shows, which only ungrant can remove.
+  const orphan = 'key_01M8N0000000000000000000ZZ';
+  await db.store.grants.addGrants({ key_id: orphan, partner_id: 'acme' }, ['acme_orphan', 'acme:orphan*'], {
+    actor: 'local:ops',
+  });
+  expect(await db.store.findKeyById(orphan)).toBeUndefined();
+  const out = await db.admin.ungrant(orphan, ['acme_orphan', 'acme:orphan*']);
+  expect(out).toEqual({ key_id: orphan, workspaces: [] });
+  expect(await grantItemsOf(orphan)).toEqual([]);
+  const events = (await log.list({ keyId: orphan, limit: 10 })).filter((e) => e.action === 'key.ungrant');
+  expect(events.map((e) => e.target)).toEqual([
+    { partner_id: 'acme', key_id: orphan },
+    { partner_id: 'acme', key_id: orphan },
+  ]);
+  // A key id with neither a key nor grants is still unknown.
+  await expect(db.admin.ungrant(orphan, ['acme_orphan'])).rejects.toThrow(/key key_01M8N0000000000000000000ZZ/);
+});
+
 it('refuses a key whose description holds an API key before writing anything', async () => {
   const count = (await all()).length;
   const leaked = (await db.admin.createKey({ partnerId: 'acme', workspaces: ['acme_leak_src'] })).key;
