@@ -4,8 +4,9 @@
 import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { analyzeSignal } from '../../lambdas/application/analyze-signal';
 import { DECISIONS_TABLE, RETIRED_DECISION_LIST_INDEX, createTableInput } from '../../lambdas/contract/tables';
+import type { Decision } from '../../lambdas/domain/decision';
 import type { FeedbackFields } from '../../lambdas/domain/ports';
-import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTables } from '../../lib/local/provision';
 import { backfillDecisionListPartitions } from '../../lambdas/stores/decision-list-backfill';
 import { recordFeedback } from '../../lambdas/application/record-feedback';
@@ -40,6 +41,18 @@ async function decide(
   });
   if (outcome.kind !== 'created') throw new Error(outcome.kind);
   return outcome.decision;
+}
+
+/** The decisions as a version before the listing partition stored them: without `workspace_priority`. */
+async function withoutListPartition(client: DynamoDBDocumentClient, table: string, made: readonly Decision[]) {
+  for (const d of made)
+    await client.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: { pk: `decision#${d.decision_id}` },
+        UpdateExpression: 'REMOVE workspace_priority',
+      }),
+    );
 }
 
 async function giveFeedback(store: DynamoFeedbackStore, ws: string, decisionId: string, fields: FeedbackFields) {
@@ -153,14 +166,7 @@ describe('the decision_list index', () => {
       const ws = 'ws_list_index_v020';
       const decisions = new DynamoDecisionStore(client, name, 90);
       const made = [await decide(decisions, ws, 1), await decide(decisions, ws, 2)];
-      for (const d of made)
-        await client.send(
-          new UpdateCommand({
-            TableName: name,
-            Key: { pk: `decision#${d.decision_id}` },
-            UpdateExpression: 'REMOVE workspace_priority',
-          }),
-        );
+      await withoutListPartition(client, name, made);
       // Other items, so that building an index takes DynamoDB Local a while (a second Create meanwhile is refused).
       for (let i = 0; i < 2_000; i += 25)
         await client.send(
@@ -201,14 +207,7 @@ describe('the decision_list index', () => {
       const ws = 'ws_list_index_prio_upgrade';
       const decisions = new DynamoDecisionStore(client, name, 90);
       const made = [await decide(decisions, ws, 1), await decide(decisions, ws, 2), await decide(decisions, ws, 3)];
-      for (const d of made)
-        await client.send(
-          new UpdateCommand({
-            TableName: name,
-            Key: { pk: `decision#${d.decision_id}` },
-            UpdateExpression: 'REMOVE workspace_priority',
-          }),
-        );
+      await withoutListPartition(client, name, made);
       const priority = made[0].priority;
       const expected = [...made].reverse().filter((d) => d.priority === priority);
       // Steps 1 and 2 (the old index still there): the list reads it, filter and all.
