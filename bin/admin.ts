@@ -1,13 +1,10 @@
 // Admin CLI: `npm run --silent admin -- <command>`. Talks to local mode's DynamoDB by default, or with --aws to the
 // deployed tables. Prints a plaintext key only from `key create` / `key rotate`, once.
-import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { STSClient } from '@aws-sdk/client-sts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AdminService, type IssuedKey, MAX_ROTATION_GRACE_SECONDS } from '../lib/admin';
 import { AdminInputError } from '../lib/admin/operator-input';
-import { readWorkspacesFile } from '../lib/admin/workspaces-file';
 import { awsActor, localActor } from '../lib/admin/actor';
 import { writeLine } from '../lib/admin/output';
 import { auditListOutput, auditQuery } from '../lib/admin/audit-command';
@@ -16,7 +13,7 @@ import { WorkspaceAdmin, feedbackReportOutput, policyOutput } from '../lib/works
 import { WorkspaceImporter, importFileOutput } from '../lib/admin/workspace-import';
 import { workspaceModel, workspaceModelOutput } from '../lib/admin/workspace-model';
 import { migrateLearning } from '../lib/admin/migrate-learning';
-import { optionProblem } from '../lib/admin/command-options';
+import { type Flags, UsageError, optionProblem, parseCommandLine } from '../lib/admin/command-options';
 import { ensureTables, tableNamesOf } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
 import { parseLocalSettings, parseSettings, parseToolSettings, regionFromEnv } from '../lambdas/contract/settings';
@@ -66,77 +63,8 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
 Local mode (default) uses DynamoDB Local on LOCAL_DYNAMODB_PORT (default 8000), started by \`npm start\`;
 if none is running, the CLI starts one on LOCAL_DATA_DIR for the duration of the command.`;
 
-class UsageError extends Error {}
-
 /** An operator's command is not latency-bound: a 100-item grant transaction on a busy DynamoDB Local may take seconds. */
 const ADMIN_REQUEST_TIMEOUT_MS = 10_000;
-
-const VALUE_OPTIONS = ['id', 'name', 'status', 'partner', 'workspace', 'env', 'expires-at', 'description', 'key-id']
-  .concat(['grace-seconds', 'workspaces-file', 'scope', 'rate-limit', 'limit', 'file', 'since'])
-  .map((name) => [name, { type: 'string', multiple: true }] as const);
-const OPTIONS = {
-  ...Object.fromEntries(VALUE_OPTIONS),
-  'allow-shared': { type: 'boolean' },
-  none: { type: 'boolean' },
-  json: { type: 'boolean' },
-  aws: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-/** A command's options: one value (required or not), every value, or a switch. */
-class Flags {
-  constructor(
-    private readonly values: Record<string, string[] | boolean | undefined>,
-    /** Where relative file paths start: the operator's directory, not the repository `npm run` moves to. */
-    private readonly baseDir: string,
-  ) {}
-
-  /** A file option's path, resolved from the directory the operator typed the command in. */
-  path(name: string): string | undefined {
-    const value = this.one(name);
-    return value === undefined ? undefined : resolve(this.baseDir, value);
-  }
-
-  one(name: string, required: true): string;
-  one(name: string, required?: false): string | undefined;
-  one(name: string, required = false): string | undefined {
-    const values = this.all(name);
-    if (!values.length && required) throw new UsageError(`--${name} is required`);
-    if (values.length > 1) throw new UsageError(`--${name} given more than once`);
-    return values[0];
-  }
-
-  all(name: string): string[] {
-    return (this.values[name] as string[] | undefined) ?? [];
-  }
-
-  has(name: string): boolean {
-    return this.values[name] === true;
-  }
-
-  /** Every option given. */
-  names(): string[] {
-    return Object.keys(this.values).filter((name) => this.values[name] !== undefined);
-  }
-
-  /** Every --workspace, then every line of --workspaces-file. */
-  async grants(): Promise<string[]> {
-    const file = this.path('workspaces-file');
-    return [...this.all('workspace'), ...(file === undefined ? [] : await readWorkspacesFile(file))];
-  }
-}
-
-function parseCommandLine(argv: string[]): { words: string[]; flags: Flags } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  if (parsed.values.help) throw new UsageError('');
-  const baseDir = parseToolSettings(process.env).operatorDir ?? process.cwd();
-  return { words: parsed.positionals, flags: new Flags(parsed.values, baseDir) };
-}
 
 /** What a command prints, and its exit status when not 0 (it printed its answer, but not everything succeeded). */
 type Output = { json: Record<string, unknown>; text: string; code?: number };

@@ -1,5 +1,9 @@
-// The admin CLI's options per command (bin/admin.ts; README, Admin CLI): what each command takes, so that any other is
-// refused instead of ignored.
+// The admin CLI's command line (bin/admin.ts; README, Admin CLI): its words and options, read as a command's Flags, and
+// what each command takes, so that any other is refused instead of ignored.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseToolSettings } from '../../lambdas/contract/settings';
+import { readWorkspacesFile } from './workspaces-file';
 
 /** The options each command takes, besides --json, --aws and --help (as USAGE lists them). */
 const COMMAND_OPTIONS: Record<string, readonly string[]> = {
@@ -46,4 +50,74 @@ export function optionProblem(command: string, given: readonly string[]): string
   if (name === undefined) return undefined;
   const other = SPELLED_ELSEWHERE[name];
   return `--${name} does not apply to ${command}${other && takes.has(other) ? ` (did you mean --${other}?)` : ''}`;
+}
+
+/** A command line the CLI cannot run: it prints the message and its usage, and exits 2. */
+export class UsageError extends Error {}
+
+const VALUE_OPTIONS = ['id', 'name', 'status', 'partner', 'workspace', 'env', 'expires-at', 'description', 'key-id']
+  .concat(['grace-seconds', 'workspaces-file', 'scope', 'rate-limit', 'limit', 'file', 'since'])
+  .map((name) => [name, { type: 'string', multiple: true }] as const);
+const OPTIONS = {
+  ...Object.fromEntries(VALUE_OPTIONS),
+  'allow-shared': { type: 'boolean' },
+  none: { type: 'boolean' },
+  json: { type: 'boolean' },
+  aws: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** A command's options: one value (required or not), every value, or a switch. */
+export class Flags {
+  constructor(
+    private readonly values: Record<string, string[] | boolean | undefined>,
+    /** Where relative file paths start: the operator's directory, not the repository `npm run` moves to. */
+    private readonly baseDir: string,
+  ) {}
+
+  /** A file option's path, resolved from the directory the operator typed the command in. */
+  path(name: string): string | undefined {
+    const value = this.one(name);
+    return value === undefined ? undefined : resolve(this.baseDir, value);
+  }
+
+  one(name: string, required: true): string;
+  one(name: string, required?: false): string | undefined;
+  one(name: string, required = false): string | undefined {
+    const values = this.all(name);
+    if (!values.length && required) throw new UsageError(`--${name} is required`);
+    if (values.length > 1) throw new UsageError(`--${name} given more than once`);
+    return values[0];
+  }
+
+  all(name: string): string[] {
+    return (this.values[name] as string[] | undefined) ?? [];
+  }
+
+  has(name: string): boolean {
+    return this.values[name] === true;
+  }
+
+  /** Every option given. */
+  names(): string[] {
+    return Object.keys(this.values).filter((name) => this.values[name] !== undefined);
+  }
+
+  /** Every --workspace, then every line of --workspaces-file. */
+  async grants(): Promise<string[]> {
+    const file = this.path('workspaces-file');
+    return [...this.all('workspace'), ...(file === undefined ? [] : await readWorkspacesFile(file))];
+  }
+}
+
+export function parseCommandLine(argv: string[]): { words: string[]; flags: Flags } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (parsed.values.help) throw new UsageError('');
+  const baseDir = parseToolSettings(process.env).operatorDir ?? process.cwd();
+  return { words: parsed.positionals, flags: new Flags(parsed.values, baseDir) };
 }
