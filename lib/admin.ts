@@ -24,6 +24,7 @@ import {
 } from '../lambdas/domain/ports';
 import type { RateLimit } from '../lambdas/domain/rate-limit';
 import { localActor } from './admin/actor';
+import { type KeySummary, keySummary } from './admin/key-summary';
 import {
   ADMIN_IMPORT_NAMESPACE,
   AdminInputError,
@@ -49,22 +50,6 @@ export interface IssuedKey {
   rate_limit: RateLimit | null;
 }
 
-export interface KeySummary {
-  key_id: string;
-  prefix: string;
-  status: string;
-  workspaces: string[];
-  expires_at: string | null;
-  created_at: string;
-  scopes: Scope[];
-  rate_limit: RateLimit | null;
-  description?: string;
-  /** Its `expires_at` has passed: it lets no request in, whatever its status says. */
-  expired: boolean;
-  /** The key a rotation issued in its place. */
-  replaced_by?: string;
-}
-
 /** What a new key is issued with besides its partner, grants and environment (a rotation: the old key's). */
 type KeyFields = Pick<KeyRecord, 'expires_at' | 'description' | 'scopes' | 'rate_limit' | 'rate_counter'>;
 
@@ -73,20 +58,6 @@ export interface GrantOptions {
   /** Grant even when another partner's key holds an overlapping workspace or prefix. */
   allowShared?: boolean;
 }
-
-const summary = (k: KeyRecord, workspaces: string[], nowMs: number): KeySummary => ({
-  key_id: k.key_id,
-  prefix: k.prefix,
-  status: k.status,
-  workspaces,
-  expires_at: k.expires_at ?? null,
-  created_at: k.created_at,
-  scopes: k.scopes,
-  rate_limit: k.rate_limit ?? null,
-  ...(k.description ? { description: k.description } : {}),
-  expired: keyExpired(k, nowMs),
-  ...(k.replaced_by ? { replaced_by: k.replaced_by } : {}),
-});
 
 const sorted = (items: Iterable<string>) => [...items].sort();
 
@@ -361,7 +332,7 @@ export class AdminService {
     const keys = await this.store.listKeys(partnerId);
     const summaries: KeySummary[] = [];
     const nowMs = this.now().getTime();
-    for (const key of keys) summaries.push(summary(key, await this.store.grants.listGrants(key.key_id), nowMs));
+    for (const key of keys) summaries.push(keySummary(key, await this.store.grants.listGrants(key.key_id), nowMs));
     return { partner_id: partnerId, keys: summaries };
   }
 
