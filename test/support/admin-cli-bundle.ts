@@ -6,6 +6,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { ESBUILD_TARGET } from '../../lib/lambda-bundling';
 
 const repo = path.resolve(__dirname, '..', '..');
 /** Inside the repository, so that the bundle's packages resolve from its node_modules (a cache folder npm ignores). */
@@ -21,7 +22,7 @@ export async function buildAdminCli(): Promise<string> {
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    target: 'node22',
+    target: ESBUILD_TARGET,
     packages: 'external',
     logLevel: 'error',
   });
