@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { scoreSignal } from '../../lambdas/domain/engine';
+import { BUG_TRAIN_PROJECT, jsonl, loadBanking77, loadBugs, loadEnron } from '../data-splits';
 import { SAMPLE_DIR, SAMPLE_LANGUAGES, samplePath, type SampleSplit } from '../fetch-language-sample';
 import { figure, type Figure } from './report';
 
@@ -51,9 +52,37 @@ export const engineLanguage = (text: string) =>
     new Date('2026-01-15T12:00:00Z'),
   ).language;
 
+/**
+ * English subjects and titles alone, from sources bin/train-english-words.ts never read (Enron's test split shares
+ * its training split's authors and topics): the contract asks `en` or `und` for them, so another language is wrong.
+ */
+function englishShortTexts(): Record<string, string[]> {
+  const strings = (rows: Record<string, unknown>[], key: string) =>
+    rows.flatMap((r) => (typeof r[key] === 'string' && r[key] !== '' ? [r[key]] : []));
+  return {
+    'alert summaries (alert-rules-more)': strings(jsonl('alert-rules-more.jsonl'), 'summary'),
+    'bug titles (jQuery, Mozilla)': strings(jsonl('bug-reports-more.jsonl'), 'title'),
+    'bug summaries (dev, not TIMOB)': loadBugs().flatMap((b) =>
+      b.project !== BUG_TRAIN_PROJECT && b.summary !== '' ? [b.summary] : [],
+    ),
+    'Enron subjects (test)': loadEnron().flatMap((e) => (e.split === 'test' && e.subject ? [e.subject] : [])),
+    'BANKING77 queries': loadBanking77().map((r) => r.text),
+  };
+}
+
+function englishShortTextFigures(): Figure[] {
+  return Object.entries(englishShortTexts()).map(([corpus, texts]) => {
+    const other = texts.filter((t) => !['en', 'und'].includes(engineLanguage(t))).length;
+    return figure(`${corpus}, ${texts.length}: not en/und`, other / texts.length, 'context');
+  });
+}
+
 export function languageFigures(): { figures: Figure[]; lines: string[]; detail: unknown } {
   const demo = scoreSignal({ ...DEMO_SIGNAL }, new Date('2026-11-21T09:30:01Z')).language;
-  const figures: Figure[] = [figure(`README demo signal answers en (answered ${demo})`, demo === 'en' ? 1 : 0, '1')];
+  const figures: Figure[] = [
+    figure(`README demo signal answers en (answered ${demo})`, demo === 'en' ? 1 : 0, '1'),
+    ...englishShortTextFigures(),
+  ];
   const sample = readSample();
   if (sample === null) {
     // The goal rows stay, unmeasured (NaN, a MISS): a missing sample must not drop them from the table.

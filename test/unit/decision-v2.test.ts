@@ -115,6 +115,21 @@ describe('language', () => {
     expect(score({ source: 'email', body }).language).toBe(language);
   });
 
+  // Short English subjects with few function words: the trigrams alone named these Dutch or French; English words of
+  // business and operations text (language-english-words.json) count as function words do.
+  it.each(['Weekly budget review', 'Certificate expires soon', 'Login page broken after deploy'])(
+    'tells en from a short English subject: %s',
+    (subject) => {
+      expect(score({ source: 'internal', body: subject }).language).toBe('en');
+    },
+  );
+
+  it('leaves short subjects of the other languages theirs when they borrow English words', () => {
+    expect(score({ source: 'email', body: 'Wekelijkse budget review' }).language).toBe('nl');
+    expect(score({ source: 'email', body: 'Relatório semanal de performance' }).language).toBe('pt');
+    expect(score({ source: 'email', body: 'Rapporto settimanale del budget' }).language).toBe('it');
+  });
+
   // Letters only some of the languages write count as well, in the subject as in the body; the first the detector
   // reads is U+00A1, the opening exclamation mark.
   it('tells es from the opening exclamation mark, which the same words without it do not say', () => {
