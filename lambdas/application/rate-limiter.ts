@@ -119,11 +119,13 @@ export class RateLimiter {
     const rate = principal.rate_limit;
     if (!rate) return { allowed: true, headers: {} };
     const window = windowAt(nowMs, rate.window_seconds);
-    const refuse = (s?: KeyState): RateOutcome => ({
+    // docs/partners.md, "Scopes and rate limits": `r` is what remains, 0 for a single request; a batch the window
+    // cannot hold learns from the refusing count how many items it could.
+    const refuse = (s: KeyState): RateOutcome => ({
       allowed: false,
       reason: 'window_full',
       retryAfterSeconds: secondsUntilReset(window, nowMs),
-      headers: { ...this.headersFor(rate, s, nowMs), RateLimit: `"default";r=0;t=${secondsUntilReset(window, nowMs)}` },
+      headers: this.headersFor(rate, s, nowMs),
     });
     // docs/partners.md, "Scopes and rate limits": a request larger than the whole limit spends nothing and leaves the
     // window as it was, so its headers are those of a request that spent nothing (r is what remains, not 0).
@@ -156,32 +158,41 @@ export class RateLimiter {
       const leasing = this.lease(counterId, windowRef, ceiling, size, need);
       // Exact counting leases only what each request needs: nothing to strand, no need to wait.
       if (!exact) s.leasing = leasing;
-      let granted: { tokens: number; counter: number } | undefined;
+      let leased: { tokens: number; counter?: number };
       try {
-        granted = await leasing;
+        leased = await leasing;
       } finally {
         if (s.leasing === leasing) s.leasing = undefined;
       }
       // The window may have ended here meanwhile: then this request spends its tokens in a state of its own.
       s = this.state(counterId, rate, window.index);
-      if (!granted) return refuse(s);
-      s.tokens += granted.tokens;
-      s.counter = Math.max(s.counter, granted.counter);
+      if (leased.counter !== undefined) s.counter = Math.max(s.counter, leased.counter);
+      if (leased.tokens === 0) return refuse(s);
+      s.tokens += leased.tokens;
     }
     s.tokens -= n;
     s.used += n;
     return { allowed: true, headers: this.headersFor(rate, s, nowMs) };
   }
 
-  /** Leases `size` tokens from the shared counter, or only `need` near the ceiling; undefined when full. */
-  private async lease(counterId: string, window: WindowRef, ceiling: number, size: number, need: number) {
+  /**
+   * Leases `size` tokens from the shared counter, or only `need` near the ceiling; 0 tokens when full. `counter`: the
+   * count as the last write saw it, when known.
+   */
+  private async lease(
+    counterId: string,
+    window: WindowRef,
+    ceiling: number,
+    size: number,
+    need: number,
+  ): Promise<{ tokens: number; counter?: number }> {
     this.writes++;
-    let counter = await this.store.lease(counterId, window, size, ceiling);
-    if (counter !== undefined) return { tokens: size, counter };
-    if (size === need) return undefined;
+    const first = await this.store.lease(counterId, window, size, ceiling);
+    if (first.granted) return { tokens: size, counter: first.counter };
+    if (size === need) return { tokens: 0, counter: first.counter };
     // Near the ceiling: take only what this request needs.
     this.writes++;
-    counter = await this.store.lease(counterId, window, need, ceiling);
-    return counter === undefined ? undefined : { tokens: need, counter };
+    const second = await this.store.lease(counterId, window, need, ceiling);
+    return { tokens: second.granted ? need : 0, counter: second.counter ?? first.counter };
   }
 }

@@ -175,19 +175,21 @@ export interface AccessStore {
   grants: GrantStore;
 }
 
+/** A lease's answer: granted with the count after it, or refused with the count that refused it (when read). */
+export type LeaseAnswer = { granted: true; counter: number } | { granted: false; counter?: number };
+
 /** The shared per-(key, window) counter rate limits lease tokens from. */
 export interface RateCounterStore {
   /**
-   * Adds `n` to the counter of this key and window if the result stays at most `ceiling`; answers the new count,
-   * or undefined when it would not fit. `counterId`: the key's id, or for a rotated key the old key's
-   * (KeyRecord.rate_counter).
+   * Adds `n` to the counter of this key and window if the result stays at most `ceiling`. `counterId`: the key's id,
+   * or for a rotated key the old key's (KeyRecord.rate_counter).
    */
   lease(
     counterId: string,
     window: { seconds: number; index: number; endMs: number },
     n: number,
     ceiling: number,
-  ): Promise<number | undefined>;
+  ): Promise<LeaseAnswer>;
 }
 
 /** Who asked for a decision: stored beside it, never returned to partners. */

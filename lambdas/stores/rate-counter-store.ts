@@ -3,7 +3,7 @@
 // items (`<key_id>` is then the old key's id, KeyRecord.rate_counter).
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
-import type { RateCounterStore } from '../domain/ports';
+import type { LeaseAnswer, RateCounterStore } from '../domain/ports';
 import { conditionFailed } from './database-faults';
 
 const KEEP_AFTER_WINDOW_SECONDS = 3_600;
@@ -19,8 +19,8 @@ export class DynamoRateCounterStore implements RateCounterStore {
     window: { seconds: number; index: number; endMs: number },
     n: number,
     ceiling: number,
-  ): Promise<number | undefined> {
-    if (n > ceiling) return undefined;
+  ): Promise<LeaseAnswer> {
+    if (n > ceiling) return { granted: false };
     try {
       const out = await this.client.send(
         new UpdateCommand({
@@ -34,12 +34,16 @@ export class DynamoRateCounterStore implements RateCounterStore {
             ':expires': Math.ceil(window.endMs / 1000) + KEEP_AFTER_WINDOW_SECONDS,
           },
           ReturnValues: 'UPDATED_NEW',
+          // The count that refused a lease tells the limiter what remains (docs/partners.md, Rate limits).
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      return Number(out.Attributes?.used);
+      return { granted: true, counter: Number(out.Attributes?.used) };
     } catch (err) {
-      if (conditionFailed(err)) return undefined;
-      throw err;
+      if (!conditionFailed(err)) throw err;
+      // In AttributeValue form: the DocumentClient does not translate errors.
+      const used = (err as { Item?: { used?: { N?: string } } }).Item?.used?.N;
+      return { granted: false, counter: used === undefined ? undefined : Number(used) };
     }
   }
 }

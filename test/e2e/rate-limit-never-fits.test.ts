@@ -61,10 +61,20 @@ it('makes the SDK give up at once on a request that can never fit, instead of wa
   });
 });
 
-it('still answers a batch that only this window cannot hold with Retry-After and r=0', async () => {
+it('answers a batch that only this window cannot hold with Retry-After and what remains, which then fits', async () => {
   const signals = Array.from({ length: 45 }, (_, i) => signal(100 + i));
   const refused = await call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, body: { signals } });
   expectError(refused, 429, 'RATE_LIMITED');
   expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-  expect(remaining(refused.headers.get('ratelimit'))).toBe(0);
+  // 40 remain (the tests above spent 10): r says so, where it used to say 0 while 40 remained.
+  expect(remaining(refused.headers.get('ratelimit'))).toBe(40);
+  const fits = await call(api.baseUrl, 'POST', '/signals/analyze-batch', {
+    key,
+    body: { signals: signals.slice(0, 40) },
+  });
+  expect(fits.status).toBe(200);
+  expect(remaining(fits.headers.get('ratelimit'))).toBe(0);
+  const single = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: signal(200) });
+  expectError(single, 429, 'RATE_LIMITED');
+  expect(remaining(single.headers.get('ratelimit'))).toBe(0);
 });

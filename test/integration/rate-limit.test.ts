@@ -145,6 +145,28 @@ it('leases one block at a time per instance, however many of its requests run ou
   expect(stored[counterOf(windowB)]).toBe(30);
 });
 
+it('tells a batch the window cannot hold how many items it still can, across instances, and that many fit', async () => {
+  const { key_id } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '200/m' });
+  const principal = {
+    outcome: 'allow' as const,
+    partner_id: 'acme',
+    key_id,
+    scopes: [],
+    rate_limit: { limit: 200, window_seconds: 60 },
+  };
+  const [here, there] = [instances[0].service.dependencies.rateLimiter, instances[1].service.dependencies.rateLimiter];
+  const at = FUTURE + 3 * HOUR;
+  for (let i = 0; i < 60; i++) expect(await there.consume(principal, 1, at)).toMatchObject({ allowed: true });
+  for (let i = 0; i < 100; i++) expect(await here.consume(principal, 1, at)).toMatchObject({ allowed: true });
+  // 40 remain; the other instance may hold a block of at most 15% (30) it has not spent, which this one cannot see.
+  const refused = await here.consume(principal, 80, at);
+  expect(refused).toMatchObject({ allowed: false, reason: 'window_full' });
+  const r = Number(/;r=(\d+);/.exec(refused.headers.RateLimit)?.[1]);
+  expect(r).toBeGreaterThanOrEqual(10);
+  expect(r).toBeLessThanOrEqual(40);
+  expect(await here.consume(principal, r, at)).toMatchObject({ allowed: true });
+});
+
 it('counts a limit under 100 exactly, and a window boundary resets it on the millisecond', async () => {
   const { key } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '20/m' });
   const windowStart = FUTURE + HOUR;
