@@ -115,10 +115,13 @@ export class EdgeFirewallStack extends Stack {
  * CloudFormation dynamic reference, so it is in no template, no log and no repository.
  */
 export function createEdgeOriginSecret(scope: Construct): Secret {
-  return new Secret(scope, 'EdgeOriginSecret', {
+  const secret = new Secret(scope, 'EdgeOriginSecret', {
     description: `The header CloudFront adds to requests to the HTTP API of ${Stack.of(scope).stackName}`,
     generateSecretString: { excludePunctuation: true, passwordLength: 48 },
   });
+  // The rotation runbook's --secret-id (docs/deploy.md, Edge protection).
+  new CfnOutput(scope, 'EdgeOriginSecretArn', { value: secret.secretArn, description: 'The origin header secret' });
+  return secret;
 }
 
 /**

@@ -2,6 +2,8 @@
 // us-east-1 (a second stack when the API is elsewhere), the origin header the authorizer and the fallback require.
 // Synthesized as `cdk synth` does it (lib/app.ts, with cdk-nag and the Control Tower rules), without bundling: the
 // checks read templates. Off, none of it exists (the rest of test/cdk checks that stack).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { type BuiltApp, buildApp } from '../../lib/app';
@@ -197,6 +199,15 @@ describe.each([
     // No output points at the disabled URL; one says where the origin name's DNS record points.
     expect(Object.keys(json.Outputs)).not.toContain(OUTPUT_KEYS.apiBaseUrl);
     expect(JSON.stringify(Object.values(json.Outputs))).toContain('RegionalDomainName');
+  });
+
+  it("names every output of both stacks in docs/deploy.md's outputs table, the secret's ARN for its rotation", () => {
+    const guide = readFileSync(path.join(__dirname, '../../docs/deploy.md'), 'utf8');
+    const outputs = [elsewhere.stack, elsewhere.edgeFirewall!].flatMap((s) =>
+      Object.keys(Template.fromStack(s).toJSON().Outputs),
+    );
+    expect(outputs).toEqual(expect.arrayContaining(['EdgeOriginSecretArn', 'EdgeWebAclArn']));
+    expect(outputs.filter((key) => !guide.includes(`| \`${key}\` |`))).toEqual([]);
   });
 
   it('alarms on requests refused for coming around CloudFront, from the access log', () => {
