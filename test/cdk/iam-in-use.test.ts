@@ -148,7 +148,10 @@ const grantsOf = (fn: string): readonly TableGrant[] => {
 it("makes only DynamoDB calls that each function's role allows, on every route", async () => {
   const admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions));
   await admin.createPartner({ id: 'iam', name: 'IAM partner', status: 'active' });
-  const exact = (await admin.createKey({ partnerId: 'iam', workspaces: ['ws_iam'], allowShared: true })).key;
+  // A rate limit on one key: every route then writes its counter (docs/deploy.md, IAM layout: `rate#` items).
+  const exact = (
+    await admin.createKey({ partnerId: 'iam', workspaces: ['ws_iam'], allowShared: true, rateLimit: '1000/h' })
+  ).key;
   const prefixed = (await admin.createKey({ partnerId: 'iam', workspaces: ['iam:*'], allowShared: true })).key;
   const base = `${server.baseUrl}`;
   const as = async (fn: string, method: string, path: string, options: Parameters<typeof call>[3] = {}) => {
