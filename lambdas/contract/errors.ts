@@ -51,7 +51,8 @@ export const DEFAULT_MESSAGE: Record<ErrorCode, string> = {
   NOT_FOUND: 'No such route.',
   DECISION_NOT_FOUND: 'No decision with this id.',
   METHOD_NOT_ALLOWED: 'This method is not allowed on this route.',
-  IDEMPOTENCY_CONFLICT: 'This Idempotency-Key was already used with a different request body.',
+  IDEMPOTENCY_CONFLICT:
+    'This Idempotency-Key was already used with a different request: another body, or for an import another workspace.',
   PRECONDITION_FAILED: 'The policy changed since the version in If-Match; read it again and retry.',
   RATE_LIMITED: 'Too many requests. Retry after the number of seconds in Retry-After.',
   INSUFFICIENT_SCOPE: 'This API key lacks the scope this route needs.',
