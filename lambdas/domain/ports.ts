@@ -142,6 +142,8 @@ export class AlreadyExistsError extends Error {
 /** Who makes a change (the audit event's `actor`, docs/operations.md, "Audit log"). */
 export interface AuditActor {
   actor: string;
+  /** The partner an API key acts for: its events are in `audit list --partner` too. */
+  partner_id?: string;
 }
 
 /** A key stored in place of another (`key rotate`): the old key's expiry, changed in the same transaction. */

@@ -50,6 +50,7 @@ export function putPolicyRoute(deps: Dependencies): RouteHandler {
     );
     const result = await replacePolicy(deps, workspaceId, policy, ifMatch, new Date(), {
       actor: actorForKey(principal.key_id),
+      partner_id: principal.partner_id,
     }).catch((err: unknown) => {
       // The audit log refuses a policy holding an API key (in a keyword, say): so does the route, as bad input,
       // naming where (docs/partners.md, "Errors": a JSON path into the body).

@@ -74,7 +74,7 @@ export class DynamoPolicyStore implements Pick<WorkspaceStore, 'getPolicy' | 'pu
                 {
                   actor: by.actor,
                   action: 'policy.put',
-                  target: { workspace_id: workspaceId },
+                  target: { workspace_id: workspaceId, ...(by.partner_id ? { partner_id: by.partner_id } : {}) },
                   before: { ...diff.before, version },
                   after: { ...diff.after, version: version + 1 },
                 },

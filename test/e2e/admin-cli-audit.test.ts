@@ -203,13 +203,15 @@ it("records the API's PUT policy with actor key:<key_id>, and none for a refused
     expect.objectContaining({
       actor: `key:${apiKeyId}`,
       action: 'policy.put',
-      target: { workspace_id: 'ws_api' },
+      target: { workspace_id: 'ws_api', partner_id: 'globex' },
       before: { learning: null, version: 0 },
       after: { learning: false, version: 1 },
     }),
   ]);
   // --key-id: the events on the key (its creation, its grants) and the events made with it (the PUT).
   expect((await events('--key-id', apiKeyId)).map((e) => e.action)).toEqual(['policy.put', 'key.create', 'key.grant']);
+  // --partner: a partner's keys' changes are among its events, as an import's and a model reset's are.
+  expect((await events('--partner', 'globex')).map((e) => e.action)).toContain('policy.put');
 });
 
 it('filters by partner, workspace and time, and limits newest first', async () => {
