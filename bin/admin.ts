@@ -314,7 +314,8 @@ async function main(argv: string[]): Promise<number> {
       err instanceof NotFoundError
         ? `unknown ${err.message.replace(/ not found$/, '')}`
         : err instanceof SharedGrantError
-          ? `${err.message}. Give --allow-shared if the partners should share them.`
+          ? `${err.message}. A revoked or expired key's workspaces still hold its partner's decisions, policy and ` +
+            'learned model: use other workspace ids, or give --allow-shared if the partners should share them.'
           : (err as Error).message;
     if (json) {
       const conflicts =

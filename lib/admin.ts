@@ -150,16 +150,15 @@ export class AdminService {
   /** The cross-partner check; docs/operations.md, "Grants", says how far it holds under races. */
   private async refuseSharing(partnerId: string, grants: string[], options: GrantOptions): Promise<void> {
     if (options.allowShared) return;
-    // A revoked or expired key never gets in again (nothing reactivates one): its grants share nothing. Each key is
-    // read once, however many of its grants overlap.
-    const live = new Map<string, Promise<boolean>>();
+    // A revoked or expired key's grants count too: the workspace keeps its partner's decisions, policy and learned
+    // model, which a new holder would read. Grants of a key never stored (a `key create` stopped midway) do not: no
+    // key of theirs ever used them. Each key is read once, however many of its grants overlap.
+    const stored = new Map<string, Promise<boolean>>();
     const counts = (keyId: string): Promise<boolean> => {
-      let known = live.get(keyId);
+      let known = stored.get(keyId);
       if (!known) {
-        known = this.store
-          .findKeyById(keyId)
-          .then((key) => key?.status === 'active' && !keyExpired(key, this.now().getTime()));
-        live.set(keyId, known);
+        known = this.store.findKeyById(keyId).then((key) => key !== undefined);
+        stored.set(keyId, known);
       }
       return known;
     };

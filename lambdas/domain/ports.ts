@@ -98,8 +98,8 @@ export interface GrantStore {
    */
   currentGrants(keyId: string): Promise<string[]>;
   /**
-   * Grants another partner's key holds that overlap any of `grants`, of keys for which `counts` holds (a revoked or
-   * expired key's grants share nothing). A prefix grant is reported with one such holder under it.
+   * Grants another partner's key holds that overlap any of `grants`, of keys for which `counts` holds (the caller
+   * decides which keys count). A prefix grant is reported with one such holder under it.
    */
   foreignHolders(
     partnerId: string,

@@ -166,26 +166,36 @@ it('rotate copies the grants the table holds, not an ungrant a lagging index sti
   }
 });
 
-it("does not count a revoked key's grants as another partner's", async () => {
-  // Named in the refusal, a key that can never get in again kept the workspace from every other partner.
+it("counts a revoked key's grants as another partner's: the workspace still holds that partner's data", async () => {
+  // A review granted a revoked key's workspace to another partner, which then read the first one's decisions and
+  // policy through the API. Sharing it takes --allow-shared; ungranting the old key's grants takes it out of the check.
   const old = await db.admin.createKey({ partnerId: 'acme', workspaces: ['handed_over'] });
   await expect(db.admin.createKey({ partnerId: 'globex', workspaces: ['handed_over'] })).rejects.toBeInstanceOf(
     SharedGrantError,
   );
   await db.admin.revokeKey(old.key_id);
-  await expect(db.admin.createKey({ partnerId: 'globex', workspaces: ['handed_over'] })).resolves.toBeDefined();
+  await expect(db.admin.createKey({ partnerId: 'globex', workspaces: ['handed_over'] })).rejects.toThrow(
+    /handed_over.*partner acme/,
+  );
+  await expect(
+    db.admin.createKey({ partnerId: 'globex', workspaces: ['handed_over'], allowShared: true }),
+  ).resolves.toBeDefined();
 });
 
-it("finds a live holder under a prefix after a revoked key's workspace that sorts before it", async () => {
-  // The prefix check read only the first other partner's workspace under the prefix: a revoked one there hid a live
-  // one after it, and the prefix was granted over another partner's workspace.
+it('finds a holder under a prefix after a workspace whose grant does not count, one that sorts before it', async () => {
+  // The prefix check read only the first other partner's workspace under the prefix: one that did not count there
+  // (then a revoked key's; now only a grant of a key never stored, a stopped key create's) hid a live one after it,
+  // and the prefix was granted over another partner's workspace.
   await db.admin.createPartner({ id: 'initech', name: 'Initech' });
-  const gone = await db.admin.createKey({ partnerId: 'acme', workspaces: ['zz77:a'] });
-  await db.admin.revokeKey(gone.key_id);
+  const never = 'key_01M8N0000000000000000000ZY';
+  await db.store.grants.addGrants({ key_id: never, partner_id: 'acme' }, ['zz77:a'], { actor: 'local:ops' });
   await db.admin.createKey({ partnerId: 'globex', workspaces: ['zz77:b'] });
   const refused = db.admin.createKey({ partnerId: 'initech', workspaces: ['zz77:*'] });
   await expect(refused).rejects.toBeInstanceOf(SharedGrantError);
   await expect(refused).rejects.toThrow(/zz77:b/);
-  // Under a prefix only the revoked key held, nothing is shared.
+  // Under a prefix only the never-stored key's grant covers, nothing is shared; a revoked key's workspace counts.
   await expect(db.admin.createKey({ partnerId: 'initech', workspaces: ['zz77:a*'] })).resolves.toBeDefined();
+  const gone = await db.admin.createKey({ partnerId: 'acme', workspaces: ['zz78:a'] });
+  await db.admin.revokeKey(gone.key_id);
+  await expect(db.admin.createKey({ partnerId: 'initech', workspaces: ['zz78:*'] })).rejects.toThrow(/zz78:a/);
 });
