@@ -62,6 +62,14 @@ export function isWellFormedApiKey(key: string): boolean {
   return keyChecksum(key.slice(0, cut)) === key.slice(cut);
 }
 
+/** An API key somewhere in a string (its checksum must match: a workspace id may look like one by chance only). */
+const KEY_CANDIDATE = /sas_(?:live|test)_[0-9A-Za-z]{38}/g;
+export const holdsApiKey = (value: string): boolean =>
+  [...value.matchAll(KEY_CANDIDATE)].some((m) => isWellFormedApiKey(m[0]));
+/** `value` with every API key in it replaced: what an error may repeat of a caller's field name, and store. */
+export const withoutApiKeys = (value: string): string =>
+  value.replace(KEY_CANDIDATE, (m) => (isWellFormedApiKey(m) ? '<API key>' : m));
+
 /** SHA-256 of the key, hex: the only form in which a key is stored. */
 export function hashApiKey(key: string): string {
   // One-shot hash: no Hash object per request (about a third of createHash's time).

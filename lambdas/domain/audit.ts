@@ -1,7 +1,7 @@
 // Audit events (docs/operations.md, "Audit log"): what changed, who changed it, and the changed fields before and
 // after. Pure code: the DynamoDB item is built in lambdas/stores/audit-log.ts, inside the transaction of the change it
 // records.
-import { isWellFormedApiKey } from './api-key';
+import { holdsApiKey } from './api-key';
 import { ulid, ulidTime } from './ids';
 import { canonicalJson } from './json-walk';
 
@@ -71,9 +71,6 @@ export const actorForLocalUser = (user: string) => `local:${user}`;
 /** A field name that could carry a secret or signal text: a key, a hash, a token, a body. `key_id` is fine. */
 const SECRET_NAME =
   /(^|_)(key|api_key|apikey|hash|key_hash|secret|password|token|authorization|text|body|subject|signal|signals|content)$/i;
-/** An API key somewhere in a string (its checksum must match: a workspace id may look like one by chance only). */
-const KEY_CANDIDATE = /sas_(?:live|test)_[0-9A-Za-z]{38}/g;
-const holdsApiKey = (value: string) => [...value.matchAll(KEY_CANDIDATE)].some((m) => isWellFormedApiKey(m[0]));
 const MAX_DEPTH = 8;
 /** Room for a whole policy before and after (64 KiB each) under DynamoDB's 400 KB item limit. */
 export const MAX_AUDIT_EVENT_BYTES = 300_000;

@@ -1,6 +1,7 @@
 // Walks over parsed JSON with an explicit stack instead of recursion: a body of 1 MiB can nest 500,000 levels deep,
 // far past the call stack, and these walks run before (or whatever) validation says about the body.
 import { MAX_ERROR_DETAILS } from '../contract/errors';
+import { withoutApiKeys } from './api-key';
 
 /** A piece of output text on the stack, told apart from the JSON values (a parsed body never holds one). */
 class Text {
@@ -47,11 +48,13 @@ const PLAIN_KEY = /^[A-Za-z0-9_$-]+$/;
 
 /**
  * The JSON path of a place in a body (docs/partners.md, "Errors"): `signals[3].subject`, `metadata["a.b"]`, with
- * numbers as array indexes. The body itself is the empty path.
+ * numbers as array indexes. The body itself is the empty path. An API key in a key's name is written `<API key>`: an
+ * error repeats the path, and a batch's or an import's stores it with its idempotency record.
  */
 export function jsonPath(keys: readonly (string | number)[]): string {
   let path = '';
-  for (const key of keys) {
+  for (const name of keys) {
+    const key = typeof name === 'string' && name.includes('sas_') ? withoutApiKeys(name) : name;
     if (typeof key === 'number') path += `[${key}]`;
     else if (PLAIN_KEY.test(key)) path += path ? `.${key}` : key;
     else path += `[${JSON.stringify(key)}]`;
