@@ -1,8 +1,8 @@
 // The analyze use case: score a validated signal, build the decision, store it once (or replay an idempotent one).
 // It speaks in domain terms; the route maps its outcomes to HTTP.
-import { hash } from 'node:crypto';
 import { buildDecision, NO_POLICY, type Decision, type DecisionPolicy } from '../domain/decision';
 import { newDecisionId } from '../domain/ids';
+import { idempotencyRequest } from '../domain/idempotency';
 import { canonicalJson } from '../domain/json-walk';
 import { type Sketch, encodeSketch, signalText, sketchSignal } from '../domain/learning/sketch';
 import type { CachedWorkspace } from '../domain/learning/workspace-cache';
@@ -11,14 +11,8 @@ import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest, 
 import { scoreSignal } from '../domain/engine';
 import type { Signal } from '../domain/signal';
 
-const sha256 = (text: string) => hash('sha256', text, 'hex');
-
 // Walked without recursion: the batch route hashes its whole body before judging the items.
-export { canonicalJson };
-
-export function idempotencyRequest(idempotencyKey: string, body: unknown): IdempotencyRequest {
-  return { keyHash: sha256(idempotencyKey), requestHash: sha256(canonicalJson(body)) };
-}
+export { canonicalJson, idempotencyRequest };
 
 /** A decision and the sketch learning keeps with it (only for a workspace that has been loaded). */
 function decide(

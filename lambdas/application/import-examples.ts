@@ -38,7 +38,12 @@ export interface ImportOptions {
    * The idempotency record's key and the request's hash (the same key with another body is a conflict). A key made
    * from the model generation the examples are written in (the admin import's) changes with a reset in between.
    */
-  idempotency?: { pk: string | ((generation: number) => string); requestHash: string };
+  idempotency?: {
+    pk: string | ((generation: number) => string);
+    requestHash: string;
+    /** Whether a stored record's hash is this request's (default: the same `requestHash`). */
+    sameRequest?: (stored: unknown) => boolean;
+  };
   /** Writes an example's problems for the caller (the HTTP route: as paths into its body); as they are by default. */
   itemDetails?: (index: number, details: ErrorDetail[]) => ErrorDetail[];
   /** The audit event for this import (its counts), written in the transaction that records it. */
@@ -99,9 +104,12 @@ export async function learnExamples(
   options: ImportOptions,
 ): Promise<ImportOutcome> {
   const workspaceId = validated.workspace_id;
+  const idem = options.idempotency;
+  const isSameRequest = (stored: unknown) =>
+    idem?.sameRequest ? idem.sameRequest(stored) : stored === idem?.requestHash;
   /** The answer of an import that landed with this key: its own again, or a conflict when its body was another. */
   const asRecorded = (item: Record<string, unknown>): ImportOutcome =>
-    item.kind !== 'import' || item.request_hash !== options.idempotency?.requestHash
+    item.kind !== 'import' || !isSameRequest(item.request_hash)
       ? { kind: 'conflict' }
       : { kind: 'replayed', answer: JSON.parse(String(item.answer)) as ImportAnswer };
   // A reset landing in between makes the import sketch again for the new generation, after the policy's wait.

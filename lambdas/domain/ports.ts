@@ -4,6 +4,9 @@ import type { Scope } from '../contract/routes';
 import type { Decision } from './decision';
 import type { LabelAdmission } from './learning/model-writes';
 import type { RateLimit } from './rate-limit';
+import type { IdempotencyRequest } from './idempotency';
+
+export type { IdempotencyRequest };
 
 export const PARTNER_STATUSES = ['active', 'disabled', 'suspended', 'pending'] as const;
 export type PartnerStatus = (typeof PARTNER_STATUSES)[number];
@@ -198,13 +201,6 @@ export interface RateCounterStore {
 export interface DecisionOwner {
   partner_id: string;
   key_id: string;
-}
-
-export interface IdempotencyRequest {
-  /** SHA-256 of the partner's Idempotency-Key (the raw key is not stored). */
-  keyHash: string;
-  /** SHA-256 of the canonical request body: same key, different body is a conflict. */
-  requestHash: string;
 }
 
 /** `conflict`: the Idempotency-Key was used before with another body. */

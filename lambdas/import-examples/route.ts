@@ -5,6 +5,7 @@ import { actorForKey } from '../domain/audit';
 import { replayAllowedFor } from '../application/replay-access';
 import type { Dependencies } from '../dependencies';
 import { idempotencyRequest } from '../application/analyze-signal';
+import { sameRequest } from '../domain/idempotency';
 import { ITEM_PREFIX } from '../contract/tables';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError } from '../http/errors';
@@ -43,6 +44,7 @@ export function importExamplesRoute(deps: Dependencies): RouteHandler {
         idempotency: idem && {
           pk: `${ITEM_PREFIX.idempotency}${principal.partner_id}#${idem.keyHash}`,
           requestHash: idem.requestHash,
+          sameRequest: (stored) => sameRequest(idem, stored),
         },
         audit: importAudit(
           actorForKey(principal.key_id),

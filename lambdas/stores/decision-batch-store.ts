@@ -18,6 +18,7 @@ import type {
   IdempotencyRequest,
   DecisionExtras,
 } from '../domain/ports';
+import { sameRequest } from '../domain/idempotency';
 import { inParallel } from '../domain/in-parallel';
 import { parseInstant } from '../domain/timestamps';
 import { batchGet, batchWriteAll } from './batch-writes';
@@ -91,7 +92,7 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
       );
       if (existing?.attempt === attempt) return { kind: 'created' };
       // A single analyze's record under the same key is another request: a conflict, like a different body.
-      if (!existing || existing.kind !== 'batch' || existing.request_hash !== idempotency.requestHash) {
+      if (!existing || existing.kind !== 'batch' || !sameRequest(idempotency, existing.request_hash)) {
         return { kind: 'conflict' };
       }
       return {

@@ -6,6 +6,7 @@ import { DECISION_LIST_PARTITION, ITEM_PREFIX } from '../contract/tables';
 import type { Decision } from '../domain/decision';
 import type { DecisionExtras, DecisionOwner, DecisionStore, IdempotencyRequest, SaveResult } from '../domain/ports';
 import { parseInstant } from '../domain/timestamps';
+import { sameRequest } from '../domain/idempotency';
 import { conditionFailed, transactionConflict } from './database-faults';
 import { decisionFrom, storedDecision } from './decision-format';
 import { getItem } from './dynamodb-client';
@@ -115,7 +116,7 @@ export class DynamoDecisionStore implements DecisionStore {
         if (e.name === 'TransactionCanceledException' && first?.Code === 'ConditionalCheckFailed') {
           const existing = await claimedRecord(this.client, this.tableName, idemPk, first.Item);
           if (existing) {
-            return existing.request_hash === idempotency.requestHash
+            return sameRequest(idempotency, existing.request_hash)
               ? { kind: 'replayed', decision: decisionFrom(existing) }
               : { kind: 'conflict' };
           }

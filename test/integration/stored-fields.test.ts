@@ -1,12 +1,16 @@
 // Every field of a decision and of a policy comes back from DynamoDB as it went in, through every read: a field the
 // stores forgot would be answered by POST and PUT, then silently dropped by GET, the list, a replay or a cache load.
 // The samples are `Required<...>` of the domain types, so a new field does not compile until it is given a value here.
+import { createHash } from 'node:crypto';
 import type { Decision } from '../../lambdas/domain/decision';
 import { newDecisionId } from '../../lambdas/domain/ids';
 import type { WorkspacePolicy } from '../../lambdas/domain/policy';
 import { DynamoDecisionBatchStore } from '../../lambdas/stores/decision-batch-store';
 import { DynamoDecisionListStore } from '../../lambdas/stores/decision-list-store';
-import { DynamoDecisionStore } from '../../lambdas/stores/decision-store';
+import { DynamoDecisionStore, idempotencyPk } from '../../lambdas/stores/decision-store';
+import { getItem } from '../../lambdas/stores/dynamodb-client';
+import { idempotencyRequest } from '../../lambdas/domain/idempotency';
+import { canonicalJson } from '../../lambdas/domain/json-walk';
 import { DynamoFeedbackStore } from '../../lambdas/stores/feedback-store';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 import { type TestTables, createTestTables } from '../support/dynamodb';
@@ -85,6 +89,27 @@ describe('a decision', () => {
     const again = await decisions().save({ ...decision, decision_id: newDecisionId() }, OWNER, idempotency);
     expect(again).toEqual({ kind: 'replayed', decision });
     expect(Object.keys(again.kind === 'replayed' ? again.decision : {})).toEqual(Object.keys(decision));
+  });
+
+  it("keys the stored request hash by the Idempotency-Key, and replays a record that holds the body's SHA-256", async () => {
+    // A security review recovered a one-time code from a record's plain SHA-256 of the body in two seconds. Records
+    // written before the keyed hash (up to 24 hours old at a deploy) still replay their retries.
+    const body = { workspace_id: 'ws_legacy', source: 'email', subject: 'Your one-time code is 731904' };
+    const plain = createHash('sha256').update(canonicalJson(body)).digest('hex');
+    const request = idempotencyRequest('retry-across-the-deploy', body);
+    const decision = sampleDecision('ws_legacy');
+    await decisions().save(decision, OWNER, { keyHash: request.keyHash, requestHash: plain });
+    const retry = () => ({ ...sampleDecision('ws_legacy'), decision_id: newDecisionId() });
+    expect(await decisions().save(retry(), OWNER, request)).toEqual({ kind: 'replayed', decision });
+    const other = idempotencyRequest('retry-across-the-deploy', { ...body, subject: 'Your one-time code is 000000' });
+    expect(await decisions().save(retry(), OWNER, other)).toEqual({ kind: 'conflict' });
+
+    const fresh = idempotencyRequest('a-new-key', body);
+    await decisions().save(sampleDecision('ws_legacy'), OWNER, fresh);
+    const stored = await getItem(tables.client, tables.names.decisions, idempotencyPk(OWNER.partner_id, fresh.keyHash));
+    expect(stored?.request_hash).toBe(fresh.requestHash);
+    expect(JSON.stringify(stored)).not.toContain(plain);
+    expect(fresh.requestHash).not.toBe(idempotencyRequest('another-key', body).requestHash);
   });
 });
 
