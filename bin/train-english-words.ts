@@ -5,9 +5,10 @@
 //
 // A word is kept when it is in at least two of four English sources (alert summaries of alert-rules-dev.jsonl, the
 // training tracker's bug summaries, the subjects of Enron's training split, and the English originals of this
-// machine's gettext catalogs), is in none of the dev sentences of de/fr/es/it/pt/nl (bin/fetch-language-sample.ts),
-// and no translation catalog of those languages writes it more than a tenth as often as the English source that uses
-// it most. The catalogs (/usr/share/locale/<lang>/LC_MESSAGES/*.mo) are what the machine has installed: the list is
+// machine's gettext catalogs), is in none of the dev sentences of de/fr/es/it/pt/nl (bin/fetch-language-sample.ts)
+// nor their function words, no translation catalog of those languages writes it more than a tenth as often as the
+// English source that uses it most, and fewer than two of their translations write it with an accent. Every text is
+// folded as the engine's tokenizer folds it ("expiré" is the engine's "expire"). The catalogs (/usr/share/locale/<lang>/LC_MESSAGES/*.mo) are what the machine has installed: the list is
 // the artifact, reproducible on a machine with the same packages. The held-out English texts the eval reads (the other
 // alert sources, the other trackers, Enron's test split, BANKING77) are never read here.
 //   npx tsx bin/train-english-words.ts [--keep=600]
@@ -24,8 +25,21 @@ const OTHERS = ['de', 'fr', 'es', 'it', 'pt', 'nl'];
 /** A catalog may write the word at most this share of the English rate (untranslated names, key labels). */
 const FOREIGN_SHARE = 0.1;
 const LOCALES = '/usr/share/locale';
+/** Translations writing a word with an accent that make it another language's (one may be a typo or a name). */
+const MIN_ACCENTED = 2;
 
-const wordsOf = (text: string): Set<string> => new Set(text.toLowerCase().match(/[a-z]{3,}/g) ?? []);
+/** Folded as the engine's tokenizer folds (engine/tokens.ts): "création" is the engine's "creation". */
+const SPECIAL_FOLDS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ł: 'l', ı: 'i', þ: 'th' };
+const fold = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[ßæœøđłıþ]/g, (c) => SPECIAL_FOLDS[c])
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '');
+const wordsOf = (text: string): Set<string> => new Set(fold(text).match(/[a-z]{3,}/g) ?? []);
+/** Words written with a letter English does not use ("expiré"), as the engine reads them: another language's. */
+const accentedWordsOf = (text: string): string[] =>
+  (text.match(/\p{L}{3,}/gu) ?? []).filter((w) => /[^\x00-\x7f]/.test(w)).map(fold);
 
 /** The share of texts each word appears in. */
 function rates(texts: readonly string[]): Map<string, number> {
@@ -72,6 +86,11 @@ function main(): void {
     for (const [w, r] of rates(pairs.map(([, str]) => str))) foreign.set(w, Math.max(foreign.get(w) ?? 0, r));
   }
   const inDevSentences = new Set(OTHERS.flatMap((l) => dev[l].flatMap((s) => [...wordsOf(s)])));
+  // A word the other languages write with an accent: "expiré" and "vidéo" are the engine's "expire" and "video".
+  const accented = new Map<string, number>();
+  for (const lang of OTHERS)
+    for (const [, str] of catalogs(lang))
+      for (const w of accentedWordsOf(str)) accented.set(w, (accented.get(w) ?? 0) + 1);
   const known = new Set(Object.values(FUNCTION_WORDS).flatMap((list) => list.split(' ')));
   const sources = [
     rates(loadAlerts().map((a) => a.summary)),
@@ -85,7 +104,7 @@ function main(): void {
     // Ranked by the signal sources (not the catalogs), so the list is what partners' subjects say most.
     const signalRate = Math.max(r[0], r[1], r[2]);
     if (r.filter((x) => x > 0).length < 2 || signalRate === 0 || known.has(w) || inDevSentences.has(w)) continue;
-    if ((foreign.get(w) ?? 0) > FOREIGN_SHARE * signalRate) continue;
+    if ((foreign.get(w) ?? 0) > FOREIGN_SHARE * signalRate || (accented.get(w) ?? 0) >= MIN_ACCENTED) continue;
     kept.push([w, signalRate]);
   }
   kept.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
