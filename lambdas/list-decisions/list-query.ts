@@ -6,6 +6,7 @@ import { PRIORITIES, type Priority } from '../domain/decision';
 import { DECISION_ID_PATTERN } from '../domain/ids';
 import type { ErrorDetail } from '../http/errors';
 import type { Validated } from '../http/body-validation';
+import { withoutApiKeys } from '../domain/api-key';
 
 export const LIST_LIMIT = { default: 20, max: 100 } as const;
 const KNOWN = new Set(['workspace_id', 'limit', 'starting_after', 'priority', 'created_after', 'created_before']);
@@ -40,7 +41,9 @@ function timeParameter(value: string): number | undefined {
 export function listQuery(params: Record<string, string>): Validated<{ query: ListQuery }> {
   const details: ErrorDetail[] = [];
   for (const name of Object.keys(params)) {
-    if (!KNOWN.has(name)) details.push({ field: name, message: 'is not a parameter of this operation' });
+    // An API key pasted as a parameter's name is not repeated (docs/partners.md, "Errors").
+    if (!KNOWN.has(name))
+      details.push({ field: withoutApiKeys(name), message: 'is not a parameter of this operation' });
   }
   const query: ListQuery = { limit: LIST_LIMIT.default };
   if (params.limit !== undefined) {

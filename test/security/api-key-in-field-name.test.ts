@@ -40,3 +40,10 @@ it("never repeats or stores an API key that names a field, in a batch's or an im
   for (const reply of [batch, imported]) expect(reply.text).not.toContain(t.key);
   expect(await storedText()).not.toContain(t.key.slice(0, 30));
 });
+
+it('does not repeat an API key pasted as a query parameter of the listing', async () => {
+  const reply = await call(t.api.baseUrl, 'GET', `/decisions?workspace_id=ws_a&${t.key}=1`, { key: t.key });
+  expect(reply.status).toBe(400);
+  expect(reply.json.error.details).toEqual([{ field: '<API key>', message: 'is not a parameter of this operation' }]);
+  expect(reply.text).not.toContain(t.key);
+});
