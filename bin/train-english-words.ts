@@ -8,9 +8,10 @@
 // machine's gettext catalogs), is in none of the dev sentences of de/fr/es/it/pt/nl (bin/fetch-language-sample.ts)
 // nor their function words, no translation catalog of those languages writes it more than a tenth as often as the
 // English source that uses it most, and fewer than two of their translations write it with an accent. Every text is
-// folded as the engine's tokenizer folds it ("expiré" is the engine's "expire"). The catalogs (/usr/share/locale/<lang>/LC_MESSAGES/*.mo) are what the machine has installed: the list is
-// the artifact, reproducible on a machine with the same packages. The held-out English texts the eval reads (the other
-// alert sources, the other trackers, Enron's test split, BANKING77) are never read here.
+// folded as the engine's tokenizer folds it ("expiré" is the engine's "expire"). The catalogs
+// (/usr/share/locale/<lang>/LC_MESSAGES/*.mo) are what the machine has installed: the list is the artifact,
+// reproducible on a machine with the same packages. The held-out English texts the eval reads (the other alert
+// sources, the other trackers, Enron's test split, BANKING77) are never read here.
 //   npx tsx bin/train-english-words.ts [--keep=600]
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -52,11 +52,6 @@ export const engineLanguage = (text: string) =>
     new Date('2026-01-15T12:00:00Z'),
   ).language;
 
-/**
- * English subjects and titles alone, from sources bin/train-english-words.ts never read (Enron's test split shares
- * its training split's authors and topics; its subjects a training message has are left out): the contract asks `en`
- * or `und` for them, so another language is wrong.
- */
 /** Enron's test subjects, without those a training message has word for word (a quarter: replies, forwards). */
 function enronTestSubjects(): string[] {
   const enron = loadEnron();
@@ -64,6 +59,11 @@ function enronTestSubjects(): string[] {
   return enron.flatMap((e) => (e.split === 'test' && e.subject && !read.has(e.subject) ? [e.subject] : []));
 }
 
+/**
+ * English subjects and titles alone, from sources bin/train-english-words.ts never read (Enron's test split shares
+ * its training split's authors and topics; its subjects a training message has are left out): the contract asks `en`
+ * or `und` for them, so another language is wrong.
+ */
 function englishShortTexts(): Record<string, string[]> {
   const strings = (rows: Record<string, unknown>[], key: string) =>
     rows.flatMap((r) => (typeof r[key] === 'string' && r[key] !== '' ? [r[key]] : []));
