@@ -40,7 +40,7 @@ const fold = (text: string): string =>
 const wordsOf = (text: string): Set<string> => new Set(fold(text).match(/[a-z]{3,}/g) ?? []);
 /** Words written with a letter English does not use ("expiré"), as the engine reads them: another language's. */
 const accentedWordsOf = (text: string): string[] =>
-  (text.match(/\p{L}{3,}/gu) ?? []).filter((w) => /[^\x00-\x7f]/.test(w)).map(fold);
+  (text.match(/\p{L}{3,}/gu) ?? []).filter((w) => /\P{ASCII}/u.test(w)).map(fold);
 
 /** The share of texts each word appears in. */
 function rates(texts: readonly string[]): Map<string, number> {
