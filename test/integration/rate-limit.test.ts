@@ -51,6 +51,15 @@ afterAll(async () => {
   await tables?.drop();
 });
 
+/** What the authorizer hands a route for a key of partner acme with this limit (the limiter reads no more). */
+const limitedPrincipal = (keyId: string, limit: number, windowSeconds: number) => ({
+  outcome: 'allow' as const,
+  partner_id: 'acme',
+  key_id: keyId,
+  scopes: [],
+  rate_limit: { limit, window_seconds: windowSeconds },
+});
+
 const totalWrites = () => instances.reduce((sum, i) => sum + i.writes, 0);
 
 /**
@@ -115,13 +124,7 @@ it('leases blocks for a limit of 200/m: under 80% never refused, at most 110% ac
 
 it('leases one block at a time per instance, however many of its requests run out together', async () => {
   const { key_id } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '200/m' });
-  const principal = {
-    outcome: 'allow' as const,
-    partner_id: 'acme',
-    key_id,
-    scopes: [],
-    rate_limit: { limit: 200, window_seconds: 60 },
-  };
+  const principal = limitedPrincipal(key_id, 200, 60);
   const limiter = instances[0].service.dependencies.rateLimiter;
   const windowA = FUTURE + 2 * HOUR;
   const windowB = windowA + MINUTE;
@@ -147,13 +150,7 @@ it('leases one block at a time per instance, however many of its requests run ou
 
 it('tells a batch the window cannot hold how many items it still can, across instances, and that many fit', async () => {
   const { key_id } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '200/m' });
-  const principal = {
-    outcome: 'allow' as const,
-    partner_id: 'acme',
-    key_id,
-    scopes: [],
-    rate_limit: { limit: 200, window_seconds: 60 },
-  };
+  const principal = limitedPrincipal(key_id, 200, 60);
   const [here, there] = [instances[0].service.dependencies.rateLimiter, instances[1].service.dependencies.rateLimiter];
   const at = FUTURE + 3 * HOUR;
   for (let i = 0; i < 60; i++) expect(await there.consume(principal, 1, at)).toMatchObject({ allowed: true });
@@ -188,13 +185,7 @@ it('refuses a request that needs more than the whole limit, and an unlimited key
   expect(before).toBeGreaterThan(0);
 
   const limited = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '5/s' });
-  const principal = {
-    outcome: 'allow' as const,
-    partner_id: 'acme',
-    key_id: limited.key_id,
-    scopes: [],
-    rate_limit: { limit: 5, window_seconds: 1 },
-  };
+  const principal = limitedPrincipal(limited.key_id, 5, 1);
   const outcome = await instances[0].service.dependencies.rateLimiter.consume(principal, 6);
   expect(outcome).toMatchObject({ allowed: false, reason: 'larger_than_limit' });
   expect(await instances[0].service.dependencies.rateLimiter.consume(principal, 5)).toMatchObject({ allowed: true });
