@@ -81,17 +81,15 @@ function main(): void {
   if (dev === null) throw new Error('no dev sentences: npx tsx bin/fetch-language-sample.ts');
   const originals = new Set<string>();
   const foreign = new Map<string, number>();
+  // A word the other languages write with an accent: "expiré" and "vidéo" are the engine's "expire" and "video".
+  const accented = new Map<string, number>();
   for (const lang of OTHERS) {
     const pairs = catalogs(lang);
     for (const [id] of pairs) originals.add(id);
     for (const [w, r] of rates(pairs.map(([, str]) => str))) foreign.set(w, Math.max(foreign.get(w) ?? 0, r));
+    for (const [, str] of pairs) for (const w of accentedWordsOf(str)) accented.set(w, (accented.get(w) ?? 0) + 1);
   }
   const inDevSentences = new Set(OTHERS.flatMap((l) => dev[l].flatMap((s) => [...wordsOf(s)])));
-  // A word the other languages write with an accent: "expiré" and "vidéo" are the engine's "expire" and "video".
-  const accented = new Map<string, number>();
-  for (const lang of OTHERS)
-    for (const [, str] of catalogs(lang))
-      for (const w of accentedWordsOf(str)) accented.set(w, (accented.get(w) ?? 0) + 1);
   const known = new Set(Object.values(FUNCTION_WORDS).flatMap((list) => list.split(' ')));
   const sources = [
     rates(loadAlerts().map((a) => a.summary)),
