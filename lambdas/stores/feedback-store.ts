@@ -2,7 +2,7 @@
 // decision's update and the learning entry of the counts it moves, in one transaction. Both land or neither does, so a
 // retry (by the SDK, or by the partner after a 503) finds either the decision as it was, and teaches it all again, or
 // the decision moved, its entry written, and nothing left to teach.
-import { TransactWriteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, TransactWriteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
 import { OVERLAP_MS } from '../domain/learning/entries';
 import { learnedChanges } from '../domain/learning/model';
@@ -106,6 +106,14 @@ export class DynamoFeedbackStore implements FeedbackStore {
         { abortSignal },
       );
       this.counter.writes += 2;
+      // A forget that moved the model on since this feedback read its generation may have listed that generation's
+      // entries before this one landed: withdrawn here, or it would stay with no expiry, read by no load
+      // (docs/learning.md, "Folding"). The decision keeps its feedback; its counts went with the forget.
+      if ((await getModel(this.client, this.learningTable, decision.workspace_id)).generation !== generation) {
+        const key = { ws: decision.workspace_id, sk: item.sk };
+        await this.client.send(new DeleteCommand({ TableName: this.learningTable, Key: key })).catch(() => undefined);
+        return {};
+      }
       return { entry: entryFrom(item) };
     } catch (err) {
       // Another feedback on the decision landed first (or this one did, its answer lost): the caller reads again.

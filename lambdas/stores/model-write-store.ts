@@ -150,10 +150,13 @@ export class DynamoModelWriteStore implements ModelWriteStore {
         ...(entry ? [auditEventPut(this.tableName, entry.event, entry.at)] : []),
       ]);
       if (outcome[0] === 'ConditionalCheckFailed') return AGAIN;
-      // Its entries not folded yet too: they have no expiry until a fold (learning-items.ts entryItem).
+      // Its entries not folded yet too: they have no expiry until a fold (learning-items.ts entryItem). Read again
+      // after the switch: a feedback or an import that landed since the read above is in the old generation too (one
+      // landing after the switch withdraws its own entry: feedback-store.ts, record).
+      const since = await queryEntryKeys(this.client, this.learningTable, workspaceId, model.folded);
       forgotten.push(
         ...labels.map((i) => String(i.sk)),
-        ...current.map((e) => e.key),
+        ...since.filter((e) => e.moves && e.generation === model.generation).map((e) => e.key),
         ...LEARNED_FIELDS.map((field) => labelSetKey(model.generation, field)),
       );
       return next;

@@ -3,7 +3,7 @@
 // generation it started in, marking the decision as counted there while its count in the new generation stays for
 // good. The transaction is held in the first container's own client (a slow network, caused for real; nothing
 // answers in its place).
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { apiEvents, inProcess } from '../../bin/bench/requests';
 import { type Service, createService } from '../../lambdas/service';
 import { createDocumentClient } from '../../lambdas/stores/dynamodb-client';
@@ -16,6 +16,7 @@ let tables: TestTables;
 let key: string;
 const services: Service[] = [];
 
+let holds = 0;
 /** Holds the client's next TransactWriteItems until `release()`; `reached` resolves when it is held. */
 function holdNextTransaction(client: DynamoDBDocumentClient) {
   let release!: () => void;
@@ -32,7 +33,8 @@ function holdNextTransaction(client: DynamoDBDocumentClient) {
       }
       return next(args);
     },
-    { step: 'initialize', name: 'holdNextTransaction' },
+    // Inert once it held one; a name of its own, so one client can hold again in a later test.
+    { step: 'initialize', name: `holdNextTransaction${++holds}` },
   );
   return { release, held };
 }
@@ -40,7 +42,7 @@ function holdNextTransaction(client: DynamoDBDocumentClient) {
 beforeAll(async () => {
   tables = await createTestTables('fbforget');
   const admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions));
-  ({ key } = await partnerWithKey(admin, 'acme', ['ws_race']));
+  ({ key } = await partnerWithKey(admin, 'acme', ['ws_race', 'ws_race_after', 'ws_race_between']));
   // Two containers of the same service, each its own client and caches.
   for (let i = 0; i < 2; i++)
     services.push(
@@ -91,4 +93,59 @@ it('does not record a held feedback in the generation a forget left, after a new
   fresh.close();
   expect(state.generation).toBe(1);
   expect(state.model.labels.map((l) => [l.field, l.label, l.docs])).toEqual([['category', 'refund_request', 1]]);
+});
+
+/** Entries of `generation` in `ws` that hold counts and no expiry: only a forget or a fold ever deletes them. */
+async function countsKeptFor(ws: string, generation: number): Promise<string[]> {
+  const out = await tables.client.send(
+    new QueryCommand({
+      TableName: tables.names.learning,
+      KeyConditionExpression: 'ws = :ws AND begins_with(sk, :e)',
+      ExpressionAttributeValues: { ':ws': ws, ':e': 'e#' },
+      ConsistentRead: true,
+    }),
+  );
+  return (out.Items ?? [])
+    .filter((i) => Number(i.g ?? 0) === generation && i.expires_at === undefined && Array.isArray(i.ch))
+    .map((i) => String(i.sk));
+}
+
+// What a forget removes must not come back as an entry it could not see (docs/learning.md, "Corrections at the price
+// of a write": entries that hold counts have no expiry until a fold, and no load of the new generation reads the old).
+describe('a feedback racing a forget leaves nothing of the forgotten generation', () => {
+  /** A decision of `ws` to give feedback on, after one feedback of another decision taught generation 0. */
+  async function learnedWorkspace(ws: string): Promise<string> {
+    const [a, b] = services;
+    const analyze = async (subject: string) =>
+      (await send(a, 'POST', '/signals/analyze', { workspace_id: ws, source: 'email', subject })).json.decision_id;
+    const taught = await analyze('Invoice 7 is overdue');
+    expect((await send(b, 'POST', `/decisions/${taught}/feedback`, { category: 'billing' })).status).toBe(200);
+    expect(await countsKeptFor(ws, 0)).toHaveLength(1);
+    return analyze('Invoice 8 is overdue');
+  }
+
+  it('when the feedback lands after the forget moved the model on', async () => {
+    const [a, b] = services;
+    const id = await learnedWorkspace('ws_race_after');
+    const hold = holdNextTransaction(a.dependencies.client);
+    const held = send(a, 'POST', `/decisions/${id}/feedback`, { category: 'refund_request' });
+    await hold.held;
+    expect((await send(b, 'DELETE', '/workspaces/ws_race_after/model')).status).toBe(200);
+    hold.release();
+    expect((await held).status).toBe(200);
+    expect(await countsKeptFor('ws_race_after', 0)).toEqual([]);
+  });
+
+  it('when the feedback lands between what the forget read and its switch', async () => {
+    const [a, b] = services;
+    const id = await learnedWorkspace('ws_race_between');
+    const hold = holdNextTransaction(b.dependencies.client);
+    const forget = send(b, 'DELETE', '/workspaces/ws_race_between/model');
+    await hold.held;
+    expect((await send(a, 'POST', `/decisions/${id}/feedback`, { category: 'refund_request' })).status).toBe(200);
+    expect(await countsKeptFor('ws_race_between', 0)).toHaveLength(2);
+    hold.release();
+    expect((await forget).status).toBe(200);
+    expect(await countsKeptFor('ws_race_between', 0)).toEqual([]);
+  });
 });
