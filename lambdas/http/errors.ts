@@ -45,7 +45,7 @@ export function validationError(details: ErrorDetail[]): ApiError {
   return new ApiError('VALIDATION_ERROR', undefined, details);
 }
 
-export const forbiddenKeyDetail = ({ field }: DroppedKey): ErrorDetail => ({
+const forbiddenKeyDetail = ({ field }: DroppedKey): ErrorDetail => ({
   field,
   message: 'this key is not allowed',
 });
