@@ -15,7 +15,12 @@ export function analyzeRoute(deps: Dependencies): RouteHandler {
     const nowMs = receivedAtMs;
     const body = event.body;
     const idempotencyKey = event.headers['idempotency-key'];
-    const { signal } = validInput(validateSignal(body, nowMs), validateIdempotencyKey(idempotencyKey), forbiddenKeys);
+    const { signal } = validInput(
+      validateSignal(body, nowMs),
+      validateIdempotencyKey(idempotencyKey),
+      forbiddenKeys,
+      body,
+    );
     const outcome = await analyzeSignal(signal, principal, decisionStore, {
       nowMs,
       workspace: await workspaces.get(signal.workspace_id),

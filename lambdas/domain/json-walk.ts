@@ -62,6 +62,50 @@ export function jsonPath(keys: readonly (string | number)[]): string {
   return path;
 }
 
+/** Document order of two places, each the key indexes from the body down: what holds a place comes before it. */
+export function comparePlaces(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+}
+
+/** One key of a path as jsonPath writes it: a plain key (after a dot, but first), `[3]` or `["a.b"]`. */
+const PATH_KEY = /\.?([A-Za-z0-9_$-]+)|(\[\d+\]|\["(?:[^"\\]|\\.)*"\])/y;
+
+/**
+ * The place in `body` of a field jsonPath wrote, each key found as jsonPath writes it (`<API key>` too): a key the
+ * body lacks comes after those it holds at that level, and a field that is no path (`(body)`) is the body itself.
+ * Each object's keys are written once, so thousands of fields are placed in linear time.
+ */
+export function fieldPlacer(body: unknown): (field: string) => number[] {
+  const orders = new Map<object, Map<string, { at: number; key: string }>>();
+  const orderOf = (node: object) => {
+    let order = orders.get(node);
+    if (!order) {
+      order = new Map();
+      const array = Array.isArray(node);
+      for (const [at, key] of Object.keys(node).entries()) {
+        const written = jsonPath([array ? at : key]);
+        if (!order.has(written)) order.set(written, { at, key });
+      }
+      orders.set(node, order);
+    }
+    return order;
+  };
+  return (field) => {
+    const place: number[] = [];
+    let node = body;
+    PATH_KEY.lastIndex = 0;
+    for (let m = PATH_KEY.exec(field); m && node !== null && typeof node === 'object'; m = PATH_KEY.exec(field)) {
+      const order = orderOf(node);
+      const found = order.get(m[1] ?? m[2]);
+      place.push(found ? found.at : order.size);
+      if (!found) break;
+      node = (node as Record<string, unknown>)[found.key];
+    }
+    return place;
+  };
+}
+
 /** Keys of a path kept at each end when it is written for a person; the middle of a deeper one is elided. */
 const PATH_ENDS = 20;
 
@@ -69,8 +113,17 @@ const PATH_ENDS = 20;
 interface Place {
   parent?: Place;
   key: string | number;
+  /** Its index among the keys its holder keeps; a dropped key's is half a step before the kept key after it. */
+  at: number;
   /** The place two levels down from the body that holds this one (itself at that depth): a list body's item. */
   item?: Place;
+}
+
+/** The indexes from the body down to a place: what comparePlaces orders. */
+function indexesOf(place: Place): number[] {
+  const at: number[] = [];
+  for (let p: Place | undefined = place; p; p = p.parent) at.push(p.at);
+  return at.reverse();
 }
 
 function pathOf(place: Place): string {
@@ -87,13 +140,18 @@ export interface DroppedKey {
   field: string;
   /** In a body `{"<list>": [...]}`, the list and the index of the item that held it. */
   item?: { list: string; index: number };
+  /**
+   * Where it was, as indexes among the keys the body keeps (so the details of the body as validated place around it,
+   * fieldPlacer): given with its path only, as the bare keys are never listed.
+   */
+  place?: number[];
 }
 
 /**
  * Removes every forbidden key from parsed JSON (JSON.parse defines them as plain own properties; it never sets a
  * prototype), anywhere in it, and returns one entry per key removed, in document order (a removed value is not
- * searched): the JSON paths of the first `pathsFor` of each list item and of the rest of the body
- * (docs/partners.md, "Errors"; a deep one is elided in the middle), the bare key for the others, which error details
+ * searched): the JSON paths and places of the first `pathsFor` of each list item and of the rest of the body
+ * (docs/partners.md, "Errors"; a deep path is elided in the middle), the bare key for the others, which error details
  * never show, so that a body of 60,000 such keys costs no 60,000 paths.
  */
 export function dropForbiddenKeys(value: unknown, pathsFor: number = MAX_ERROR_DETAILS): DroppedKey[] {
@@ -106,8 +164,10 @@ export function dropForbiddenKeys(value: unknown, pathsFor: number = MAX_ERROR_D
     const holder = node as Record<string, unknown>;
     const keys = Object.keys(holder);
     const array = Array.isArray(node);
+    let kept = 0;
+    const at = keys.map((key) => (isForbiddenKey(key, holder[key]) ? kept - 0.5 : kept++));
     for (let i = keys.length - 1; i >= 0; i--) {
-      const place: Place = { parent, key: array ? Number(keys[i]) : keys[i] };
+      const place: Place = { parent, key: array ? Number(keys[i]) : keys[i], at: at[i] };
       place.item = parent === undefined ? undefined : parent.parent === undefined ? place : parent.item;
       stack.push({ holder, place });
     }
@@ -124,6 +184,7 @@ export function dropForbiddenKeys(value: unknown, pathsFor: number = MAX_ERROR_D
       found.push({
         field: written < pathsFor ? pathOf(place) : key,
         ...(item ? { item: { list: String(item.parent!.key), index: item.key as number } } : {}),
+        ...(written < pathsFor ? { place: indexesOf(place) } : {}),
       });
       delete holder[key];
     } else visit(child, place);

@@ -21,7 +21,7 @@ export function feedbackRoute(deps: Dependencies): RouteHandler {
         throw new ApiError('DECISION_NOT_FOUND');
       }
       telemetry.tracer.annotate('decision_id', decisionId);
-      const { fields } = validInput(validateFeedback(event.body), undefined, forbiddenKeys);
+      const { fields } = validInput(validateFeedback(event.body), undefined, forbiddenKeys, event.body);
       const workspaceId = target.decision.workspace_id;
       const createdAt = new Date().toISOString();
       // A forget through another container since this one cached the workspace: load it again, so the feedback is

@@ -33,8 +33,8 @@ export interface ApiRequest {
   principal: Principal;
   /**
    * Keys the JSON body held that could poison an object's prototype (`__proto__`, `constructor.prototype`). They were
-   * dropped while parsing; the route refuses them with its own validation error (validationError), after the
-   * workspace check, or a list body with the error of the item that held them.
+   * dropped while parsing; the route refuses them with its own validation error (validInput), each in its place among
+   * the body's problems, after the workspace check, or a list body with the error of the item that held them.
    */
   forbiddenKeys: DroppedKey[];
   /**

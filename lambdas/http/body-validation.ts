@@ -3,7 +3,7 @@
 // `details` of every route read alike). A missing required field is reported as "is required" (docs/partners.md,
 // "Errors"): valibot gives it the object's own message, which our schemas word for unknown fields.
 import * as v from 'valibot';
-import { jsonPath } from '../domain/json-walk';
+import { comparePlaces, jsonPath } from '../domain/json-walk';
 import type { ErrorDetail } from './errors';
 
 /** A request part checked: what it holds, or every problem with it. */
@@ -59,11 +59,6 @@ function placer(input: unknown): (keys: readonly (string | number)[]) => number[
     }
     return place;
   };
-}
-
-function comparePlaces(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return a.length - b.length;
 }
 
 /** What this module reads of a valibot schema: an object's entries, an array's item, an optional's wrapped schema

@@ -9,7 +9,7 @@ import {
   UNAVAILABLE_RETRY_AFTER_SECONDS,
   boundedDetails,
 } from '../contract/errors';
-import type { DroppedKey } from '../domain/json-walk';
+import { type DroppedKey, comparePlaces, fieldPlacer } from '../domain/json-walk';
 
 export type { ErrorCode, ErrorDetail };
 export { boundedDetails };
@@ -40,30 +40,55 @@ export const unavailable = (deferred?: string): ApiError =>
     deferred,
   );
 
-/**
- * The one way a request's VALIDATION_ERROR is built: the keys the JSON parser dropped (`__proto__`,
- * `constructor.prototype`) first, each with the same message, then the route's own details.
- */
-export function validationError(details: ErrorDetail[], forbiddenKeys: readonly DroppedKey[] = []): ApiError {
-  return new ApiError('VALIDATION_ERROR', undefined, [...forbiddenKeys.map(forbiddenKeyDetail), ...details]);
+/** The one way a request's VALIDATION_ERROR is built. */
+export function validationError(details: ErrorDetail[]): ApiError {
+  return new ApiError('VALIDATION_ERROR', undefined, details);
 }
 
-export const forbiddenKeyDetail = ({ field }: DroppedKey): ErrorDetail => ({
+const forbiddenKeyDetail = ({ field }: DroppedKey): ErrorDetail => ({
   field,
   message: 'this key is not allowed',
 });
 
 /**
- * A route's checked body once it and its header (Idempotency-Key, If-Match) are valid and no key was dropped;
- * otherwise one VALIDATION_ERROR with every problem of the three.
+ * A body's details (paths into `body`, in the order it holds them) with the keys dropped from it (`__proto__`,
+ * `constructor.prototype`) each in its place among them: details list problems in the order they appear in the body
+ * (docs/partners.md, "Errors"). Keys dropped without a place come last: no answer lists them.
+ */
+export function withForbiddenKeys(
+  body: unknown,
+  details: readonly ErrorDetail[],
+  forbiddenKeys: readonly DroppedKey[],
+): ErrorDetail[] {
+  const placed = forbiddenKeys.filter((key) => key.place);
+  const placeOf = fieldPlacer(body);
+  const out: ErrorDetail[] = [];
+  let next = 0;
+  for (const detail of details) {
+    const place = next < placed.length ? placeOf(detail.field) : [];
+    while (next < placed.length && comparePlaces(placed[next].place!, place) < 0)
+      out.push(forbiddenKeyDetail(placed[next++]));
+    out.push(detail);
+  }
+  out.push(...placed.slice(next).map(forbiddenKeyDetail));
+  out.push(...forbiddenKeys.filter((key) => !key.place).map(forbiddenKeyDetail));
+  return out;
+}
+
+/**
+ * A route's checked body once it and its header (Idempotency-Key, If-Match) are valid and no key was dropped from
+ * `body`, the parsed body it checked; otherwise one VALIDATION_ERROR with every problem of the three, the header's
+ * last.
  */
 export function validInput<T extends { ok: true }>(
-  body: T | { ok: false; details: ErrorDetail[] },
+  checked: T | { ok: false; details: ErrorDetail[] },
   headerProblem: ErrorDetail | undefined,
   forbiddenKeys: readonly DroppedKey[],
+  body: unknown,
 ): T {
-  if (body.ok && !headerProblem && !forbiddenKeys.length) return body;
-  throw validationError([...(body.ok ? [] : body.details), ...(headerProblem ? [headerProblem] : [])], forbiddenKeys);
+  if (checked.ok && !headerProblem && !forbiddenKeys.length) return checked;
+  const details = withForbiddenKeys(body, checked.ok ? [] : checked.details, forbiddenKeys);
+  throw validationError([...details, ...(headerProblem ? [headerProblem] : [])]);
 }
 
 /** `isUnavailable` classifies store failures a retry may cure (the stores know their SDK's errors; the edge does not). */

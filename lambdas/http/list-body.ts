@@ -6,7 +6,7 @@
 import { type DroppedKey, jsonPath } from '../domain/json-walk';
 import type { ApiRequest, Check } from './api-handler';
 import { type Validated, detailsUnder } from './body-validation';
-import { type ErrorDetail, forbiddenKeyDetail, validInput } from './errors';
+import { type ErrorDetail, validInput, withForbiddenKeys } from './errors';
 import { validateIdempotencyKey } from './signal-schema';
 
 export interface ListBody {
@@ -75,21 +75,23 @@ export async function takeListBody(
     listEnvelope(spec, event.body),
     validateIdempotencyKey(idempotencyKey),
     forbiddenKeys.filter((key) => !inItem(key)),
+    event.body,
   );
   await consumeRateLimit(items.length);
   const itemDetails = (index: number, details: ErrorDetail[]) => detailsUnder(`${spec.field}[${index}]`, details);
-  const dropped = new Map<number, ErrorDetail[]>();
+  const dropped = new Map<number, DroppedKey[]>();
   for (const key of forbiddenKeys.filter(inItem)) {
     const index = key.item!.index;
     if (!dropped.has(index)) dropped.set(index, []);
-    dropped.get(index)!.push(forbiddenKeyDetail(key));
+    dropped.get(index)!.push(key);
   }
   return {
     items,
     idempotencyKey,
     request: dropped.size ? { body: event.body, dropped_keys: forbiddenKeys.map((key) => key.field) } : event.body,
     checkItem: (index, checked) => {
-      const details = [...(dropped.get(index) ?? []), ...(checked.ok ? [] : itemDetails(index, checked.details))];
+      const own = checked.ok ? [] : itemDetails(index, checked.details);
+      const details = withForbiddenKeys(event.body, own, dropped.get(index) ?? []);
       return details.length ? { ok: false, details } : checked;
     },
     itemDetails,

@@ -47,6 +47,7 @@ export function putPolicyRoute(deps: Dependencies): RouteHandler {
       validatePolicy(event.body),
       Number.isNaN(ifMatch) ? { field: 'If-Match', message: 'must be a policy version, e.g. "3"' } : undefined,
       forbiddenKeys,
+      event.body,
     );
     const result = await replacePolicy(deps, workspaceId, policy, ifMatch, new Date(), {
       actor: actorForKey(principal.key_id),

@@ -255,6 +255,26 @@ describe('__proto__, constructor and prototype keys', () => {
     },
   );
 
+  it('lists a prototype key where the body holds it, among its other problems, in a signal and a batch item', async () => {
+    // docs/partners.md, "Errors": details in the order they appear in the body.
+    const text = '{"workspace_id":"ws_a","source":"nope","__proto__":{"polluted":"yes"},"subject":5}';
+    const single = api.expectContractAnswer(await api.postJson(text), 'one signal');
+    expect({ status: single.status, code: codeOf(single) }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+    expect(fieldsOf(single)).toEqual(['source', '__proto__', 'subject']);
+    const batch = await api.send('POST', '/api/v1/signals/analyze-batch', {
+      key: api.key,
+      body: `{"signals":[${JSON.stringify(validSignal())},${text}]}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(batch.status).toBe(200);
+    expect(batch.json.data[1].error.details.map((d: { field: string }) => d.field)).toEqual([
+      'signals[1].source',
+      'signals[1].__proto__',
+      'signals[1].subject',
+    ]);
+    expectPrototypeUntouched();
+  });
+
   it.each([
     ['__proto__', `{"workspace_id":"ws_c","source":"email","subject":"x","__proto__":{"polluted":"yes"}}`],
     [

@@ -44,7 +44,8 @@ it('answers 45,000 prototype keys in 100 signals with JSON paths within 2 KiB an
     expect(fields.length).toBeGreaterThan(10);
     expect(fields.length).toBeLessThan(MAX_DETAILS);
     expect(Buffer.byteLength(JSON.stringify(item.error))).toBeLessThanOrEqual(MAX_ITEM_ERROR_BYTES);
-    expect(fields.slice(0, 2)).toEqual([`signals[${index}].k0.__proto__`, `signals[${index}].k1.__proto__`]);
+    // In document order: each key, then the prototype key it holds.
+    expect(fields.slice(0, 2)).toEqual([`signals[${index}].k0`, `signals[${index}].k0.__proto__`]);
     // 450 prototype keys, the 450 keys holding them (not fields of a signal), workspace_id and source missing.
     expect(item.error.message).toContain(`It has 902 problems; details lists the first ${fields.length}.`);
   }
@@ -77,8 +78,10 @@ it('keeps a refusal under 64 KiB when the paths themselves are huge', async () =
   const reply = await post('/signals/analyze', rawBody);
   expectError(reply, 400, 'VALIDATION_ERROR');
   expect(Buffer.byteLength(reply.text)).toBeLessThanOrEqual(MAX_REFUSAL_BYTES);
-  expect(reply.json.error.details.length).toBeGreaterThan(0);
-  const first: string = reply.json.error.details[0].field;
+  expect(reply.json.error.details.length).toBeGreaterThan(1);
+  // In document order: metadata's own problem, then the prototype keys it holds.
+  expect(reply.json.error.details[0].field).toBe('metadata');
+  const first: string = reply.json.error.details[1].field;
   expect(first.startsWith('metadata.m0["\\u0001')).toBe(true);
   expect(first.length).toBeLessThanOrEqual(200); // clipped, with an ellipsis
   // 120 prototype keys, and metadata over its 16 KiB.
