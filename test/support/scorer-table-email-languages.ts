@@ -5,6 +5,20 @@ import type { Row } from './scorer-signals';
 export const EMAIL_LANGUAGE_ROWS: Row[] = [
   // ---- languages ----
   [
+    'German thanks for help given is no request for help',
+    { source: 'email', subject: 'Danke', body: 'Danke für Ihre Hilfe, alles funktioniert jetzt.' },
+    'low',
+    'review',
+    'general',
+  ],
+  [
+    'Spanish "todo" is "all", not a to-do',
+    { source: 'email', subject: 'Gracias por todo', body: 'Gracias por todo, saludos.' },
+    'low',
+    'review',
+    'general',
+  ],
+  [
     'French outage',
     {
       source: 'email',

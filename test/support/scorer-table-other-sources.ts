@@ -5,6 +5,38 @@ import { hoursFromNow, type Row } from './scorer-signals';
 export const OTHER_SOURCE_ROWS: Row[] = [
   // ---- task ----
   [
+    'a task its tracker rated high stays a task',
+    { source: 'task', subject: 'Prepare the Q3 board deck', metadata: { priority: 'high' } },
+    'medium',
+    'respond',
+    'task',
+  ],
+  [
+    "Jira's highest priority ranks a task as a critical label does",
+    { source: 'task', subject: 'Prepare the Q3 board deck', metadata: { priority: 'Highest' } },
+    'high',
+    'respond_now',
+    'task',
+  ],
+  [
+    'a task about newsletters is a task, and its due date counts',
+    {
+      source: 'task',
+      subject: 'Unsubscribe the team from vendor newsletters',
+      metadata: { due_at: '2026-11-01' },
+    },
+    'medium',
+    'respond',
+    'task',
+  ],
+  [
+    'a leaked key with a word between',
+    { source: 'task', subject: 'Rotate the leaked staging API key', body: 'It was committed to a public repo.' },
+    'high',
+    'respond_now',
+    'security',
+  ],
+  [
     'overdue task',
     { source: 'task', subject: 'Renew TLS certificate for shop.example.com', metadata: { due_at: hoursFromNow(-20) } },
     'medium',
@@ -57,6 +89,25 @@ export const OTHER_SOURCE_ROWS: Row[] = [
     'incident',
   ],
   // ---- crm_event ----
+  [
+    'churn risk flagged by the CRM',
+    {
+      source: 'crm_event',
+      subject: 'Churn risk detected',
+      body: 'Account Globex flagged as churn risk',
+      metadata: { event_type: 'churn_risk' },
+    },
+    'medium',
+    'respond',
+    'churn_risk',
+  ],
+  [
+    'a refund requested is no sales interest',
+    { source: 'crm_event', subject: 'Refund requested', body: 'Customer asked for a full refund of the annual plan' },
+    'medium',
+    'respond',
+    'churn_risk',
+  ],
   [
     'opportunity created with a large amount',
     {
@@ -150,6 +201,13 @@ export const OTHER_SOURCE_ROWS: Row[] = [
     'support',
   ],
   // ---- internal ----
+  [
+    'a success report with 0 errors',
+    { source: 'internal', subject: 'Nightly ETL finished - 0 errors, 0 warnings' },
+    'low',
+    'review',
+    'general',
+  ],
   [
     'sev1 alert with error rate',
     { source: 'internal', subject: '[FIRING] checkout-api error rate 42%', metadata: { severity: 'sev1' } },

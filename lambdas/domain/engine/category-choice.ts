@@ -39,6 +39,8 @@ export function chooseCategory(
   for (const d of drafts) {
     const cat = categoryOf(d);
     if (!cat || d.discounted === true) continue;
+    // A task, a mail or an event its author rated high is not an incident for that: only an alert's rating is.
+    if (d.authorLabel === true && source !== 'internal') continue;
     const c = CATEGORY_RANK[cat];
     const w = Math.abs(d.weight);
     catStrongest[c] = Math.max(catStrongest[c], w);

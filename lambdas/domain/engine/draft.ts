@@ -11,4 +11,6 @@ export interface Draft {
   problem?: boolean;
   /** Outweighed by bulk evidence: still listed, but no category evidence. */
   discounted?: boolean;
+  /** The author's label (metadata.severity or .priority): it ranks the signal, but names no category on its own. */
+  authorLabel?: boolean;
 }

@@ -34,7 +34,13 @@ export const LEXICON: readonly LexGroup[] = [
       'in case of emergency|emergency contact|emergency contacts|third party|third parties|other party|' +
       'nobel prize|prize winner|prize winning|award winner|award winning|' +
       'cancellation policy|free cancellation|cancellation fee|flight cancellation|meeting cancellation|' +
-      'cancel the meeting|cancel our meeting|cancel the call|cancel my flight|cancel the trip',
+      'cancel the meeting|cancel our meeting|cancel the call|cancel my flight|cancel the trip|' +
+      // a count of none is no failure ("0 errors, 0 warnings", "0 critical, 0 high")
+      '{0,zero} {error,errors,failure,failures,failed,fails,warning,warnings,critical,high,issues,problems,vulnerabilities}|' +
+      // thanks for help given is no request for help; Spanish "todo" is "all", not a to-do
+      '{danke,vielen dank,herzlichen dank} {fur,fur ihre,fur deine,fur eure,fur die} {schnelle,} hilfe|' +
+      'merci {beaucoup,} {pour,de} {votre,ton,l’} aide|' +
+      'por todo|todo bien|todo el|todo lo|de todo|con todo|sobre todo|todo esta|todo listo|funciona todo|todo funciona',
   },
   {
     // Alert rule descriptions say when an alert resolves; that is no recovery.
@@ -132,7 +138,9 @@ export const LEXICON: readonly LexGroup[] = [
       'compromised {account,accounts,credentials,password,passwords,server,servers,key,keys,machine,laptop}|' +
       '{credentials,password,passwords,api key,api keys,secret,secrets,token,tokens,access key,access keys,private key,ssh key} ' +
       '{were,was,have been,has been,got,are,is,} {leaked,exposed,stolen,compromised}|' +
-      'leaked {credentials,password,passwords,api key,api keys,keys,secrets,token,tokens,data,database,customer data}|' +
+      '{leaked,exposed} {staging,production,prod,live,aws,github,} {credentials,password,passwords,api key,api keys,' +
+      'access key,access keys,secret key,secrets,token,tokens}|' +
+      'leaked {keys,data,database,customer data}|' +
       'credential stuffing|ddos|ddos attack|dos attack|denial of service|data leak|data exposure|' +
       'exposed {data,database,bucket,s3 bucket,credentials}|identity theft|account takeover|' +
       'sicherheitslucke|datenleck|sicherheitsvorfall|gehackt|faille de securite|fuite de donnees|pirate|piratage|' +
@@ -217,6 +225,8 @@ export const LEXICON: readonly LexGroup[] = [
       'not renewing|non renewal|{switch,switching,move,moving,migrate,migrating} to {a,another} {competitor,provider,vendor,tool,service,solution}|' +
       '{looking for,look for,considering,evaluating} alternatives|downgrade {my,our}|leaving {your,the} {service,platform}|' +
       'subscription {cancelled,canceled}|churned|renewal at risk|at risk of churning|detractor|' +
+      'churn risk|{customer,account} {is,} at risk|downgrade requested|requested a downgrade|subscription downgraded|' +
+      '{usage,health score} {has,} {dropped,declined,fell}|' +
       'kundigen|kundigung|kundige|gekundigt|resilier|resiliation|resilie|annuler {mon,notre} {abonnement,contrat,compte}|' +
       'cancelar|quiero cancelar|darme de baja|dar de baja|baja del servicio',
   },
@@ -226,7 +236,8 @@ export const LEXICON: readonly LexGroup[] = [
     weight: 25,
     phrases:
       '{want,need,demand,request,requesting,like,get} {a,my,our,the,} {full,} refund|refund {me,us,my,our}|' +
-      'money back|refund please|i want a refund|issue a refund|' +
+      'money back|refund please|i want a refund|issue a refund|refund requested|' +
+      '{asked,asks,asking} for a {full,} refund|' +
       'remboursement|rembourser|ruckerstattung|geld zuruck|reembolso|devolucion del dinero',
   },
 

@@ -91,6 +91,7 @@ export function metadataDrafts(
       code: author.code,
       weight: REASON_CODES[author.code].max,
       message: `metadata.${author.key} is ${author.label}`,
+      authorLabel: true,
     });
   } else {
     // Several severity words in the text: keep the highest.

@@ -192,6 +192,11 @@ for (const w of [
   'emergency',
   'disaster',
   'blocker',
+  // The top level of trackers that do not say critical: Zendesk's and Redmine's urgent, Redmine's immediate, Jira's
+  // highest.
+  'urgent',
+  'immediate',
+  'highest',
   '0',
   '1',
 ])
@@ -215,6 +220,7 @@ for (const w of [
   'notice',
   'debug',
   'trivial',
+  'lowest',
   '4',
   '5',
 ])

@@ -286,6 +286,8 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
   // Invariant 1: spam wording is no evidence from a system the partner controls (task, internal, crm_event).
   if (!SPAM_CHANNELS.has(source)) dropWhere(drafts, (d) => categoryOf(d) === 'spam');
   const { knownCustomer } = metadataDrafts(drafts, sender, md);
+  // A task is work someone has to do: words, tags or a sender about newsletters or auto-replies are its subject, not marks of a mailing.
+  if (source === 'task') dropWhere(drafts, (d) => ARCHIVE_CATEGORIES.has(categoryOf(d)!));
   const bulkSender = !knownCustomer && hasCode(drafts, 'BULK_SENDER'); // invariant 5 reads it: alarm words never unmake it
   const spam = spamDraft(source, typeof signal.sender === 'string' ? signal.sender : undefined, knownCustomer);
   if (spam.draft) drafts.push(spam.draft);
