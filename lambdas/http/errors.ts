@@ -60,6 +60,7 @@ export function withForbiddenKeys(
   details: readonly ErrorDetail[],
   forbiddenKeys: readonly DroppedKey[],
 ): ErrorDetail[] {
+  if (!forbiddenKeys.length) return [...details];
   const placed = forbiddenKeys.filter((key) => key.place);
   const placeOf = fieldPlacer(body);
   const out: ErrorDetail[] = [];
