@@ -226,9 +226,15 @@ export const LEXICON: readonly LexGroup[] = [
       '{looking for,look for,considering,evaluating} alternatives|downgrade {my,our}|leaving {your,the} {service,platform}|' +
       'subscription {cancelled,canceled}|churned|renewal at risk|at risk of churning|detractor|' +
       'churn risk|{customer,account} {is,} at risk|downgrade requested|requested a downgrade|subscription downgraded|' +
-      '{usage,health score} {has,} {dropped,declined,fell}|' +
       'kundigen|kundigung|kundige|gekundigt|resilier|resiliation|resilie|annuler {mon,notre} {abonnement,contrat,compte}|' +
       'cancelar|quiero cancelar|darme de baja|dar de baja|baja del servicio',
+  },
+  {
+    // A customer's usage or health score falling is a CRM's churn signal; in an alert it is a metric.
+    code: 'CHURN_LANGUAGE',
+    weight: 35,
+    sources: ['crm_event', 'email', 'support_message'],
+    phrases: '{usage,health score} {has,} {dropped,declined,fell}',
   },
   { code: 'CHURN_LANGUAGE', weight: 20, phrases: 'cancellation|cancel my|cancel our' },
   {
