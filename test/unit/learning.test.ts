@@ -108,6 +108,16 @@ describe('policy', () => {
     expect(listsParts(list, senderParts('x@notcorp.example'))).toBe(false);
   });
 
+  it('reads the sender from its brackets, never from an address written as its display name', () => {
+    const policy = compilePolicy({
+      ...EMPTY_POLICY,
+      vip_senders: ['ceo@acme.com'],
+      blocked_senders: ['@spam.example'],
+    });
+    expect(listsParts(policy.vip, senderParts('ceo@acme.com <attacker@evil.example>'))).toBe(false);
+    expect(listsParts(policy.blocked, senderParts('friend@good.example <bulk@spam.example>'))).toBe(true);
+  });
+
   it('matches keywords as whole words only', () => {
     expect(keywordPattern('VAT return').test('our vat   return is late')).toBe(true);
     expect(keywordPattern('VAT').test('elevator')).toBe(false);

@@ -281,11 +281,15 @@ function sketchTextFast(key: HalfSipKey, text: string, out: number[], format: Sk
   return true;
 }
 
-/** Address and domain of a sender like `Ann <ann@acme.com>`, lower-cased; undefined when it holds no address. */
+/**
+ * Address and domain of a sender like `Ann <ann@acme.com>`, lower-cased; undefined when it holds no address. The
+ * address in brackets is the sender's, wherever it stands: one in the display name (`ceo@acme.com <x@evil.example>`)
+ * is only a name, and must not pass for a VIP or a blocked sender's way around its block.
+ */
 export function senderParts(sender: string | undefined): { address: string; domain: string } | undefined {
   if (!sender) return undefined;
-  const m = /<\s*([^<>\s]+@[^<>\s]+)\s*>|([^\s<>]+@[^\s<>]+)/.exec(sender);
-  const address = (m?.[1] ?? m?.[2])?.toLowerCase();
+  const m = /<\s*([^<>\s]+@[^<>\s]+)\s*>/.exec(sender) ?? /([^\s<>]+@[^\s<>]+)/.exec(sender);
+  const address = m?.[1]?.toLowerCase();
   if (!address) return undefined;
   const domain = address.slice(address.lastIndexOf('@') + 1);
   return domain ? { address, domain } : undefined;
