@@ -1,0 +1,59 @@
+// The engine's invariants hold in a workspace's own bands: what the engine kept out of the archive, or held below
+// critical as bulk mail, a policy's thresholds and points do not move there (docs/partners.md, "Workspace policy").
+import { scoreSignal } from '../../lambdas/domain/engine';
+import { halfSipKey } from '../../lambdas/domain/learning/half-siphash';
+import { emptyModel } from '../../lambdas/domain/learning/model';
+import { sketchSignal } from '../../lambdas/domain/learning/sketch';
+import { applyWorkspace } from '../../lambdas/domain/learning/workspace-layer';
+import { type WorkspacePolicy, compilePolicy } from '../../lambdas/domain/policy';
+import type { Signal } from '../../lambdas/domain/signal';
+
+const key = halfSipKey(Uint8Array.from([7, 6, 5, 4, 3, 2, 1, 0]));
+const NOW = new Date('2026-11-21T09:30:00Z');
+
+function decide(signal: Signal, settings: WorkspacePolicy) {
+  const global = scoreSignal(signal, NOW);
+  const policy = compilePolicy({ ...settings, version: 1, updated_at: null });
+  return { global, workspace: applyWorkspace(global, signal, policy, emptyModel(), sketchSignal(key, signal)) };
+}
+
+// The engine keeps it at review (a person asks); the customer's tier and VIP flag lift it to medium.
+const asking: Signal = {
+  workspace_id: 'ws_policy',
+  source: 'email',
+  subject: 'Our monthly newsletter',
+  body: 'I need help with my account, please call me. Unsubscribe here.',
+  sender: 'ann@acme.example',
+  metadata: { customer_tier: 'enterprise', vip: true },
+  received_at: '2026-11-21T09:30:00Z',
+};
+
+it('does not archive a newsletter the engine kept at review when the thresholds or a keyword lower it', () => {
+  const { global } = decide(asking, {});
+  expect(global).toMatchObject({ category: 'newsletter', priority: 'medium', recommended_action: 'review' });
+  for (const settings of [
+    { thresholds: { medium: global.score + 5 } },
+    { keywords: [{ phrase: 'monthly newsletter', weight: -5 }] },
+  ] as WorkspacePolicy[]) {
+    const { workspace } = decide(asking, settings);
+    expect(workspace).toMatchObject({ priority: 'low', recommended_action: 'review' });
+  }
+});
+
+it("holds bulk mail below the workspace's critical, whatever its thresholds", () => {
+  const notice: Signal = {
+    workspace_id: 'ws_policy',
+    source: 'email',
+    sender: 'newsletter@status.example',
+    subject: 'Major outage: all services down',
+    body: 'Our platform is completely down for all customers. Unsubscribe from these updates.',
+    metadata: { severity: 'sev1' },
+    received_at: '2026-11-21T09:30:00Z',
+  };
+  const { global, workspace } = decide(notice, { thresholds: { critical: 75 } });
+  expect(global.reasons.map((r) => r.code)).toContain('BULK_NEVER_ESCALATED');
+  expect(global.score).toBeGreaterThanOrEqual(75);
+  expect(workspace).toMatchObject({ score: 74, priority: 'high', recommended_action: 'respond_now' });
+  // Still 20 plus its reasons' weights (docs/partners.md, "The decision").
+  expect(20 + workspace.reasons.reduce((sum, r) => sum + r.weight, 0)).toBe(74);
+});
