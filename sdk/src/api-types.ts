@@ -386,7 +386,7 @@ export interface PolicyInput {
     low?: number;
   };
   /**
-   * Whether the workspace learns from feedback and uses what it learned (default true).
+   * Whether decisions use what the workspace learned (default true). Feedback and imports are counted either way; `true` again uses everything learned, before and during the pause.
    */
   learning?: boolean;
   /**
