@@ -79,6 +79,18 @@ export const EMAIL_LANGUAGE_ROWS: Row[] = [
     'incident',
   ],
   [
+    'French monitoring mail: database not responding',
+    {
+      source: 'email',
+      subject: 'Alerte supervision',
+      body: 'La base de données ne répond pas depuis 10 minutes.',
+      sender: 'supervision@hebergeur.example',
+    },
+    'high',
+    'respond_now',
+    'incident',
+  ],
+  [
     'Spanish cancellation',
     { source: 'email', subject: 'Baja', body: 'Quiero cancelar mi suscripción.', sender: 'cliente@correo.example' },
     'medium',
