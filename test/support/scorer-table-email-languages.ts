@@ -79,6 +79,42 @@ export const EMAIL_LANGUAGE_ROWS: Row[] = [
     'incident',
   ],
   [
+    'German order not arrived',
+    {
+      source: 'email',
+      subject: 'Bestellung 4711',
+      body: 'Meine Bestellung ist immer noch nicht angekommen.',
+      sender: 'kunde@mail.example',
+    },
+    'medium',
+    'respond',
+    'support',
+  ],
+  [
+    'French login failure',
+    {
+      source: 'email',
+      subject: 'Connexion',
+      body: 'Je n’arrive pas à me connecter à mon compte depuis hier.',
+      sender: 'client@mail.example',
+    },
+    'medium',
+    'respond',
+    'support',
+  ],
+  [
+    'Spanish price for a number of users',
+    {
+      source: 'email',
+      subject: 'Consulta',
+      body: '¿Cuál es el precio para 25 usuarios?',
+      sender: 'compras@empresa.example',
+    },
+    'medium',
+    'respond',
+    'sales_opportunity',
+  ],
+  [
     'French monitoring mail: database not responding',
     {
       source: 'email',

@@ -270,7 +270,17 @@ export const LEXICON: readonly LexGroup[] = [
       'upgrade {to,our,my} {plan,account,subscription,enterprise,pro,business}|upsell|trial started|trial ending|' +
       '{like,want,would like,looking,planning,plan} to upgrade|annual plan|annual plans|annual billing|discount for|' +
       'opportunity created|deal created|new lead|lead created|quote requested|upgrade requested|' +
-      'preisanfrage|kostenvoranschlag|angebot anfordern|devis|demande de prix|cotizacion|presupuesto|demostracion',
+      'preisanfrage|kostenvoranschlag|angebot anfordern|devis|demande de prix|cotizacion|presupuesto|demostracion|' +
+      '{kosten,preis,preise} {fur,pro} {benutzer,nutzer,lizenzen,lizenz,arbeitsplatze}|' +
+      '{cout,prix,tarif} {pour,par} {utilisateur,utilisateurs,licence,licences,poste,postes}|' +
+      '{costo,coste,precio} {para,por} {usuario,usuarios,licencia,licencias}',
+  },
+  {
+    // "Preis für 10 Benutzer", "prix pour 10 utilisateurs": a price word among the 4 words before the seat word.
+    code: 'SALES_INTEREST',
+    weight: 25,
+    near: 'preis|preise|kosten|prix|tarif|tarifs|cout|precio|precios|costo|coste',
+    phrases: 'benutzer|nutzer|lizenzen|utilisateurs|licences|usuarios|licencias',
   },
   {
     code: 'SALES_INTEREST',
@@ -294,7 +304,17 @@ export const LEXICON: readonly LexGroup[] = [
       '{hasn’t,has not,hasnt,didn’t,did not,never,haven’t,have not} {arrived,been delivered,shipped,received}|' +
       'not {arrived,delivered,received} yet|where is my {order,package,parcel,refund,invoice}|still waiting for|' +
       'funktioniert nicht|geht nicht|fehlermeldung|kann mich nicht anmelden|ne fonctionne pas|ne marche pas|' +
-      'impossible de {me connecter,se connecter}|no funciona|no puedo {entrar,acceder,iniciar sesion}',
+      'impossible de {me connecter,se connecter}|no funciona|no puedo {entrar,acceder,iniciar sesion}|' +
+      // an order not arrived, a login that fails (German, French, Spanish)
+      '{noch nicht,immer noch nicht,nie} {angekommen,eingetroffen,geliefert,zugestellt}|wo ist {meine,unsere} {bestellung,lieferung}|' +
+      '{pas encore,toujours pas,jamais} {arrive,arrivee,arrives,arrivees,livre,livree,recu,recue}|' +
+      'ou est {ma,notre} {commande,livraison}|' +
+      '{no ha,no han,no me ha,no nos ha,todavia no ha,aun no ha,nunca} {llegado,sido entregado,sido entregada}|' +
+      'donde esta {mi,nuestro} pedido|' +
+      'kann mich nicht {mehr,} {einloggen,anmelden}|{login,anmeldung} {nicht moglich,schlagt fehl}|' +
+      '{je ne peux pas,je n’arrive pas a,je ne parviens pas a,nous ne pouvons pas,on n’arrive pas a} ' +
+      '{me connecter,nous connecter,se connecter,acceder a mon compte}|' +
+      'no puedo {conectarme,ingresar,acceder a mi cuenta}|no podemos {entrar,acceder,iniciar sesion}',
   },
   {
     code: 'SUPPORT_REQUEST',
