@@ -21,7 +21,16 @@ export const SYSTEMS =
   'site|website|webpage|server|servers|system|systems|service|services|app|apps|application|api|apis|database|db|' +
   'network|platform|portal|production|prod|login|checkout|dashboard|cluster|vpn|homepage|store|shop|backend|endpoint|' +
   'endpoints|gateway|payments|everything|instance|instances|integration|sync|cloud|storage|ci|pipeline|email|mail|' +
-  'servidor|sistema|servicio|sitio|plataforma|seite|webseite|dienst|plattform|serveur|plateforme';
+  'servidor|sistema|servicio|sitio|plataforma|seite|webseite|dienst|plattform|serveur|plateforme|' +
+  'datenbank|datenbanken|netzwerk|anwendung|serveurs|bdd|reseau|systeme|servidores|sistemas|aplicacion';
+
+// Machines, for the German, French and Spanish "not responding" words (lexicon.ts): SYSTEMS without the words that
+// also name people ("le service client ne répond pas", "el servicio no responde" is a help desk, not an outage), plus
+// the last word of "base de datos" and "base de données" (here no ordinary sentence has data "not answering").
+export const MACHINES =
+  'site|website|server|servers|system|systems|app|application|api|database|db|network|platform|portal|cluster|vpn|' +
+  'backend|endpoint|gateway|instance|dashboard|datenbank|datenbanken|webseite|plattform|netzwerk|anwendung|serveur|' +
+  'serveurs|plateforme|reseau|systeme|bdd|donnees|servidor|servidores|sistema|sistemas|plataforma|sitio|aplicacion|datos';
 
 // Infrastructure words that monitoring alerts name as the thing that is down, missing or lagging (internal signals
 // and tickets only: in mail, "host", "node" or "job" are too often something else).
@@ -32,7 +41,8 @@ const INFRA =
   'rabbitmq|cassandra|mongodb|mongo|memcached|nginx|haproxy|envoy|consul|vault|jenkins|ceph|minio|vm|vms|machine|machines|' +
   'backend|backends|upstream|upstreams|probe|probes|interface|disk|disks|volume|volumes|filesystem|partition|shard|shards|' +
   'queue|consumer|consumers|process|processes|cronjob|deployment|statefulset|daemonset|metric|metrics|peer|peers|bucket|' +
-  'index|proxy|balancer|dns|ingress|certificate|heartbeat|scrape|scrapes|exporter';
+  'index|proxy|balancer|dns|ingress|certificate|heartbeat|scrape|scrapes|exporter|' +
+  'donnees|datos|knoten|noeud|noeuds|nodo|nodos|festplatte|disque|disco|dienste|servicios';
 // Words next to which a number of hours or days is a time to exhaustion or expiry ("will fill within 4 hours").
 const EXHAUST = 'fill|full|space|exhaust|exhausted|expire|expires|expiring|expiry|quota|inodes|memory|disk';
 /** Operational sources: alert conditions in mail or chat are read only where the phrase cannot mean anything else. */
@@ -52,7 +62,11 @@ export const ALERT_CONDITIONS: readonly LexGroup[] = [
       'down|unreachable|not reachable|unresponsive|not responding|offline|dead|not answering|is gone|has gone away|' +
       // Led by the verb, the phrase reaches one word further back for the system word ("targets in namespace are down").
       '{is,are,was,were,has been,have been,been,went,goes,go,seems,appears,appear,seems to be,appears to be} ' +
-      '{down,unreachable,offline,unresponsive,dead,not responding}',
+      '{down,unreachable,offline,unresponsive,dead,not responding}|' +
+      'antwortet nicht|antwortet nicht mehr|reagiert nicht|reagiert nicht mehr|ne repond pas|ne repond plus|injoignable|' +
+      'hors ligne|no responde|ya no responde|inaccesible|fuera de linea|' +
+      // "caída" is also a fall ("los datos de la caída de ventas"): only as the last word ("base de datos caída")
+      'caido$|caida$',
   },
   {
     code: 'CRITICAL_CONDITION',
@@ -79,7 +93,28 @@ export const ALERT_CONDITIONS: readonly LexGroup[] = [
       '{cluster,cluster health,cluster status,cluster state,health,status} {is,} red|health {err,error}|health status {is,} {err,error}|' +
       'cluster {unhealthy,is unhealthy,down,is down,unavailable,is unavailable,failed,has failed}|' +
       'disk failure|disk failed|drive failure|drive failed|raid {failed,failure}|hardware failure|power failure|power loss|' +
-      'offline partitions|primary shards {are,} unassigned|unavailable replicas',
+      'offline partitions|primary shards {are,} unassigned|unavailable replicas|' +
+      // German, French, Spanish ("voll", "plein", "lleno" only after a disk word)
+      '{festplatte,dateisystem,partition,datentrager} {ist,} {voll,vollgelaufen}|kein {freier,} speicherplatz {mehr,}|' +
+      'nicht genugend speicherplatz|speicherplatz {erschopft,aufgebraucht}|arbeitsspeicher {erschopft,aufgebraucht,voll}|' +
+      'nicht genugend arbeitsspeicher|kein arbeitsspeicher {mehr,}|' +
+      '{disque,disque dur,systeme de fichiers,partition} {est,} plein|plus d’espace {disque,libre,sur le disque}|' +
+      'aucun espace {disque,libre} {disponible,}|espace disque {epuise,insuffisant}|memoire {epuisee,insuffisante,saturee}|' +
+      '{disco,disco duro,sistema de archivos,particion,volumen} {esta,} lleno|sin espacio {en disco,libre,en el disco}|' +
+      'no queda espacio {en disco,libre,en el disco}|espacio en disco agotado|memoria {agotada,insuficiente}|' +
+      '{sicherung,datensicherung,backup} {fehlgeschlagen,ist fehlgeschlagen,gescheitert,abgebrochen}|' +
+      'fehlgeschlagene {sicherung,datensicherung}|' +
+      '{sauvegarde,backup} {echouee,a echoue,en echec}|echec {de la,du} {sauvegarde,backup}|echec sauvegarde|' +
+      '{copia de seguridad,respaldo,backup} {fallida,fallido,ha fallado,fallo}|' +
+      '{fallo,error} {de la,en la,del,en el} {copia de seguridad,respaldo,backup}|' +
+      '{zertifikat,ssl zertifikat,tls zertifikat} {ist,} abgelaufen|abgelaufenes zertifikat|' +
+      '{certificat,certificat ssl,certificat tls} {a expire,est expire,expire pour,expire sur,expire depuis,perime,expire$}|' +
+      '{certificado,certificado ssl,certificado tls} {ha,esta,} {caducado,expirado,vencido}|' +
+      'replikation {gestoppt,angehalten,fehlgeschlagen,unterbrochen}|replication {arretee,interrompue,en echec}|' +
+      'replicacion {detenida,fallida,interrumpida}|' +
+      'festplattenausfall|festplatte {defekt,ausgefallen}|panne de disque|disque {defectueux,en panne}|fallo de disco|' +
+      'disco {danado,defectuoso}|datenbeschadigung|beschadigte daten|donnees corrompues|corruption de donnees|' +
+      'datos corruptos|corrupcion de datos',
   },
   {
     code: 'CRITICAL_CONDITION',
@@ -88,7 +123,9 @@ export const ALERT_CONDITIONS: readonly LexGroup[] = [
     phrases:
       '{cannot,can’t,could not,couldn’t,unable to,failed to} {connect,reach} {to,}|connection refused|' +
       '{health check,healthcheck,health checks,healthchecks,probe,probes,liveness probe,readiness probe} {failed,failing,fails,fail}|' +
-      'corrupt|corrupts|corrupted|corruption|data {is,was,} lost|lost data|deadlock detected',
+      'corrupt|corrupts|corrupted|corruption|data {is,was,} lost|lost data|deadlock detected|' +
+      'verbindung {abgelehnt,verweigert}|connexion refusee|conexion rechazada|' +
+      '{health check,healthcheck,zustandsprufung} fehlgeschlagen|{health check,healthcheck} {echoue,en echec,fallido}',
   },
   {
     // Internal only: in a ticket "not ready", "missing" or "stopped" are about the work, not a system.
@@ -113,7 +150,9 @@ export const ALERT_CONDITIONS: readonly LexGroup[] = [
     near: INFRA,
     phrases:
       'missing|disappeared|has disappeared|absent|crashed|has crashed|not running|stopped|has stopped|lost|no data|' +
-      '{is,are,has,have,was,were,has been,have been,may have,might have} {missing,disappeared,absent,crashed,not running,stopped,lost}',
+      '{is,are,has,have,was,were,has been,have been,may have,might have} {missing,disappeared,absent,crashed,not running,stopped,lost}|' +
+      '{ist,} abgesturzt|gestoppt|lauft nicht {mehr,}|{a,} plante|s’est arrete|ne tourne plus|{se ha,} detenido|' +
+      'se cayo|se ha caido|no se esta ejecutando',
   },
   {
     code: 'WARNING_CONDITION',
@@ -146,7 +185,26 @@ export const ALERT_CONDITIONS: readonly LexGroup[] = [
       'expiring soon|expires soon|' +
       '{approaching,near,nearing,close to} {the,its,their} {limit,limits,quota,capacity,maximum}|near capacity|nearing capacity|' +
       'quota {almost,nearly} {full,exhausted,reached}|under replicated|underreplicated|unassigned shards|shards {are,} unassigned|' +
-      'dropped packets|packets dropped|connection pool {exhausted,saturated}',
+      'dropped packets|packets dropped|connection pool {exhausted,saturated}|' +
+      // German, French, Spanish
+      '{hohe,erhohte} {cpu auslastung,cpu last,speicherauslastung,arbeitsspeicherauslastung,festplattenauslastung,' +
+      'systemlast,fehlerrate,antwortzeit,antwortzeiten}|hoher {speicherverbrauch,arbeitsspeicherverbrauch}|' +
+      '{cpu auslastung,cpu last,speicherauslastung,festplattenauslastung,fehlerrate,antwortzeit} {ist,} {hoch,zu hoch,sehr hoch}|' +
+      '{utilisation,charge,consommation} {cpu,memoire,disque,du processeur,de la memoire,du disque,processeur} ' +
+      '{elevee,tres elevee,trop elevee,excessive}|forte {utilisation,charge,consommation} {cpu,memoire,du processeur,de la memoire}|' +
+      '{taux d’erreur,taux d’erreurs,temps de reponse} {eleve,eleves,tres eleve,trop eleve,en hausse}|' +
+      '{uso,consumo,carga} {de,del,} {cpu,memoria,disco,procesador} {alto,alta,elevado,elevada,muy alto,muy alta,excesivo}|' +
+      '{alto,elevado} {uso,consumo} de {cpu,memoria,disco}|alta carga de cpu|{alta,elevada} tasa de errores|' +
+      '{tasa de errores,tiempo de respuesta} {alta,alto,elevada,elevado}|' +
+      '{festplatte,dateisystem,partition,datentrager,speicherplatz} {ist,} {fast voll,fast erschopft,beinahe voll,lauft voll}|' +
+      'wenig {freier,} speicherplatz|speicherplatz wird knapp|' +
+      '{disque,systeme de fichiers,partition,volume} {est,} {presque plein,bientot plein,quasi plein}|espace disque faible|' +
+      '{disco,sistema de archivos,particion,volumen} {esta,} {casi lleno,llenandose}|poco espacio en disco|' +
+      '{zertifikat,ssl zertifikat,tls zertifikat} {lauft bald ab,lauft in,lauft am}|' +
+      '{certificat,certificat ssl,certificat tls} {expire bientot,expire dans,expire le,va expirer}|' +
+      '{certificado,certificado ssl,certificado tls} {caduca pronto,caduca en,expira pronto,expira en,vence pronto,va a caducar}|' +
+      'replikationsverzogerung|retard de replication|retraso de replicacion|' +
+      'zu viele {neustarts,verbindungen}|trop de {redemarrages,connexions}|demasiados reinicios|demasiadas conexiones',
   },
   {
     // Internal only: in a ticket or a mail these words are as often about work ("product backlog", "pending review").
@@ -156,7 +214,7 @@ export const ALERT_CONDITIONS: readonly LexGroup[] = [
     phrases:
       'pending|stuck|evicted|unhealthy|deadlock|deadlocks|{job,cron job,cronjob,batch job} {failed,has failed,failing}|' +
       'lagging|lagging behind|backlog|pile up|piling up|throttling|throttled|rate limited|out of sync|flapping|swapping|' +
-      'saturated|saturation|' +
+      'saturated|saturation|uberlastet|sature|saturee|surcharge|surchargee|saturado|saturada|sobrecargado|sobrecargada|' +
       'errors {increasing,increased,rising}|error spike|takes longer than|taking longer than',
   },
   {
@@ -170,7 +228,12 @@ export const ALERT_CONDITIONS: readonly LexGroup[] = [
       'over threshold|over the threshold|higher than|more than expected|too high|too slow|too long|high|too much|too many|' +
       'unusual|abnormal|anomalous|anomaly|spike|spikes|growing|increasing|rising|maxed out|at max|at maximum|at its maximum|' +
       '{max,maximum} replicas|limit reached|{reached,hit} {the,its,their} {limit,maximum,quota}|' +
-      '{disk space,free space,free disk space,available space,space} {is,} {below,under,less than}',
+      '{disk space,free space,free disk space,available space,space} {is,} {below,under,less than}|' +
+      // German, French, Spanish ("high" only here, where the English group has it)
+      'fehlgeschlagen|fehler|uberschritten|schwellenwert uberschritten|hoch|zu hoch|sehr hoch|' +
+      'echoue|echouee|echec|erreur|erreurs|depasse|seuil depasse|eleve|elevee|trop eleve|trop elevee|' +
+      'fallo|fallido|fallida|errores|superado|umbral superado|alto|muy alto|demasiado alto|' +
+      'fehlerrate|fehlerquote|taux d’erreur|taux d’erreurs|tasa de error|tasa de errores',
   },
   {
     // Days to exhaustion or expiry: "will fill up in 4 days", "expires in 14 days".

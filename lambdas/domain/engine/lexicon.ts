@@ -8,7 +8,7 @@
 // lexicon:index` rewrites the first-word index the engine loads (lexicon-index.json); until then the tests, the eval
 // and local mode refuse to run.
 import type { Source } from '../signal';
-import { ALERT_CONDITIONS, OPS, SYSTEMS, type LexGroup } from './lexicon-operations';
+import { ALERT_CONDITIONS, MACHINES, OPS, SYSTEMS, type LexGroup } from './lexicon-operations';
 
 export type { LexGroup };
 
@@ -77,6 +77,16 @@ export const LEXICON: readonly LexGroup[] = [
       'indisponible|caido|caida|no esta disponible|no disponible',
   },
   {
+    // German, French and Spanish "not responding", "unreachable": after a machine, not a help desk.
+    code: 'OUTAGE_LANGUAGE',
+    weight: 45,
+    near: MACHINES,
+    phrases:
+      'antwortet nicht|antwortet nicht mehr|reagiert nicht|reagiert nicht mehr|nicht verfugbar|ist offline|' +
+      'ne repond pas|ne repond plus|injoignable|hors ligne|indisponible|est inaccessible|' +
+      'no responde|ya no responde|inaccesible|fuera de linea|esta caida|esta caido|se ha caido|sigue caida|sigue caido',
+  },
+  {
     code: 'DEGRADATION_LANGUAGE',
     weight: 20,
     phrases:
@@ -86,7 +96,9 @@ export const LEXICON: readonly LexGroup[] = [
       `elevated {error rate,error rates,errors,latency}|500 errors|500 error|5xx errors|error 500|http 500|internal server error|` +
       `{requests,jobs,builds,deployments,deploys,payments,webhooks,emails,uploads,syncs,transactions} {are,keep,keeps,} failing|` +
       `{request,job,build,deployment,deploy,payment,webhook,email,upload,sync,transaction,checkout,login} {is,keeps,} failing|` +
-      `packet loss|sehr langsam|zeituberschreitung|tres lent|lenteur|muy lento|lentitud`,
+      `packet loss|sehr langsam|zeituberschreitung|tres lent|lenteur|muy lento|lentitud|` +
+      `{hohe,erhohte} latenz|latence {elevee,tres elevee}|{alta,elevada} latencia|latencia {alta,elevada}|` +
+      `delai d’attente {depasse,expire}|tiempo de espera {agotado,excedido}`,
   },
   {
     code: 'DEGRADATION_LANGUAGE',
@@ -112,7 +124,9 @@ export const LEXICON: readonly LexGroup[] = [
     sources: ['internal'],
     phrases:
       'resolved|recovered|back to normal|is back up|back online|auto resolved|autoresolved|status ok|ok again|alert cleared|cleared|' +
-      'healthy again|has recovered|no longer firing',
+      'healthy again|has recovered|no longer firing|' +
+      'behoben|wiederhergestellt|wieder {erreichbar,online,verfugbar}|resolu|retabli|de nouveau {disponible,accessible}|' +
+      'resuelto|restablecido|recuperado|de nuevo disponible',
   },
   {
     code: 'IMPACT_SCOPE',
@@ -122,7 +136,8 @@ export const LEXICON: readonly LexGroup[] = [
       'entire {company,team,site,platform,organization,organisation,region}|whole {company,team,site,platform}|company wide|' +
       'production|in prod|prod|customers are affected|customers affected|users affected|users are affected|multiple customers|' +
       'many customers|many users|revenue impact|losing money|losing revenue|losing sales|' +
-      'alle nutzer|alle kunden|tous les utilisateurs|tous nos clients|todos los usuarios|todos los clientes',
+      'alle nutzer|alle kunden|tous les utilisateurs|tous nos clients|todos los usuarios|todos los clientes|' +
+      'produktion|produktivsystem|en production|environnement de production|produccion|entorno de produccion',
   },
 
   // ---- security -------------------------------------------------------------------------------
@@ -261,7 +276,17 @@ export const LEXICON: readonly LexGroup[] = [
       'upgrade {to,our,my} {plan,account,subscription,enterprise,pro,business}|upsell|trial started|trial ending|' +
       '{like,want,would like,looking,planning,plan} to upgrade|annual plan|annual plans|annual billing|discount for|' +
       'opportunity created|deal created|new lead|lead created|quote requested|upgrade requested|' +
-      'preisanfrage|kostenvoranschlag|angebot anfordern|devis|demande de prix|cotizacion|presupuesto|demostracion',
+      'preisanfrage|kostenvoranschlag|angebot anfordern|devis|demande de prix|cotizacion|presupuesto|demostracion|' +
+      '{kosten,preis,preise} {fur,pro} {benutzer,nutzer,lizenzen,lizenz,arbeitsplatze}|' +
+      '{cout,prix,tarif} {pour,par} {utilisateur,utilisateurs,licence,licences,poste,postes}|' +
+      '{costo,coste,precio} {para,por} {usuario,usuarios,licencia,licencias}',
+  },
+  {
+    // "Preis für 10 Benutzer", "prix pour 10 utilisateurs": a price word among the 4 words before the seat word.
+    code: 'SALES_INTEREST',
+    weight: 25,
+    near: 'preis|preise|kosten|prix|tarif|tarifs|cout|precio|precios|costo|coste',
+    phrases: 'benutzer|nutzer|lizenzen|utilisateurs|licences|usuarios|licencias',
   },
   {
     code: 'SALES_INTEREST',
@@ -285,7 +310,17 @@ export const LEXICON: readonly LexGroup[] = [
       '{hasn’t,has not,hasnt,didn’t,did not,never,haven’t,have not} {arrived,been delivered,shipped,received}|' +
       'not {arrived,delivered,received} yet|where is my {order,package,parcel,refund,invoice}|still waiting for|' +
       'funktioniert nicht|geht nicht|fehlermeldung|kann mich nicht anmelden|ne fonctionne pas|ne marche pas|' +
-      'impossible de {me connecter,se connecter}|no funciona|no puedo {entrar,acceder,iniciar sesion}',
+      'impossible de {me connecter,se connecter}|no funciona|no puedo {entrar,acceder,iniciar sesion}|' +
+      // an order not arrived, a login that fails (German, French, Spanish)
+      '{noch nicht,immer noch nicht,nie} {angekommen,eingetroffen,geliefert,zugestellt}|wo ist {meine,unsere} {bestellung,lieferung}|' +
+      '{pas encore,toujours pas,jamais} {arrive,arrivee,arrives,arrivees,livre,livree,recu,recue}|' +
+      'ou est {ma,notre} {commande,livraison}|' +
+      '{no ha,no han,no me ha,no nos ha,todavia no ha,aun no ha,nunca} {llegado,sido entregado,sido entregada}|' +
+      'donde esta {mi,nuestro} pedido|' +
+      'kann mich nicht {mehr,} {einloggen,anmelden}|{login,anmeldung} {nicht moglich,schlagt fehl}|' +
+      '{je ne peux pas,je n’arrive pas a,je ne parviens pas a,nous ne pouvons pas,on n’arrive pas a} ' +
+      '{me connecter,nous connecter,se connecter,acceder a mon compte}|' +
+      'no puedo {conectarme,ingresar,acceder a mi cuenta}|no podemos {entrar,acceder,iniciar sesion}',
   },
   {
     code: 'SUPPORT_REQUEST',
@@ -564,4 +599,36 @@ export const METRIC_NOUNS: Readonly<Record<string, 'usage' | 'error' | 'latency'
   p90: 'latency',
   'response time': 'latency',
   'response times': 'latency',
+  // German, French, Spanish
+  festplatte: 'usage',
+  speicher: 'usage',
+  arbeitsspeicher: 'usage',
+  speicherplatz: 'usage',
+  speicherauslastung: 'usage',
+  auslastung: 'usage',
+  disque: 'usage',
+  memoire: 'usage',
+  processeur: 'usage',
+  stockage: 'usage',
+  // not "disco" alone: a record ("disco de vinilo al 90% de descuento"); the first word names the metric in messages
+  'disco duro': 'usage',
+  'disco lleno': 'usage',
+  memoria: 'usage',
+  procesador: 'usage',
+  almacenamiento: 'usage',
+  fehlerrate: 'error',
+  fehlerquote: 'error',
+  'taux d’erreur': 'error',
+  'taux d’erreurs': 'error',
+  'taux d’echec': 'error',
+  'tasa de error': 'error',
+  'tasa de errores': 'error',
+  'tasa de fallos': 'error',
+  latenz: 'latency',
+  antwortzeit: 'latency',
+  antwortzeiten: 'latency',
+  latence: 'latency',
+  'temps de reponse': 'latency',
+  latencia: 'latency',
+  'tiempo de respuesta': 'latency',
 };
