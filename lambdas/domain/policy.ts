@@ -128,12 +128,13 @@ export function listsParts(list: SenderList, parts: { address: string; domain: s
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * Whole-word, case-insensitive: the phrase must not continue into a letter or digit on either side. The definition of
- * a match, one phrase at a time (tests compare keywordMatcher with it); decisions use keywordMatcher.
+ * Whole-word, case-insensitive: the phrase must not continue into a letter, a combining mark or a digit on either side.
+ * The definition of a match, one phrase at a time, on text in Unicode's composed form (`text.normalize('NFC')`: tests
+ * compare keywordMatcher with it); decisions use keywordMatcher.
  */
 export function keywordPattern(phrase: string): RegExp {
-  const words = phrase.trim().split(/\s+/).map(escapeRegExp).join('\\s+');
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${words}(?![\\p{L}\\p{N}_])`, 'iu');
+  const words = phrase.normalize('NFC').trim().split(/\s+/).map(escapeRegExp).join('\\s+');
+  return new RegExp(`(?<![\\p{L}\\p{M}\\p{N}_])${words}(?![\\p{L}\\p{M}\\p{N}_])`, 'iu');
 }
 
 export function compilePolicy(policy: StoredPolicy): CompiledPolicy {

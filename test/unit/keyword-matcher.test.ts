@@ -88,7 +88,7 @@ const related = (t: string) =>
       return piece.trim() ? piece : 'a';
     });
 
-const byRegex = (phrases: string[], t: string) => phrases.filter((p) => keywordPattern(p).test(t));
+const byRegex = (phrases: string[], t: string) => phrases.filter((p) => keywordPattern(p).test(t.normalize('NFC')));
 const byAutomaton = (phrases: string[], t: string) =>
   keywordMatcher(phrases.map((p) => ({ phrase: p })))
     .match(t)
@@ -140,4 +140,14 @@ it('keeps the documented examples and the policy order, duplicates included', ()
     long,
   );
   expect(keywordMatcher(long).match(`${'all fine here. '.repeat(150)}production outages, l'été plans`)).toEqual([]);
+});
+
+it('reads text and phrases in composed form, a combining mark as part of its word', () => {
+  const decomposed = (s: string) => s.normalize('NFD');
+  expect(byAutomaton(['Kündigung'], decomposed('Ihre Kündigung ist eingegangen'))).toEqual(['Kündigung']);
+  expect(byAutomaton([decomposed('Kündigung')], 'Ihre Kündigung ist eingegangen')).toEqual([decomposed('Kündigung')]);
+  expect(byAutomaton(['Mu'], decomposed('Herr Müller schreibt'))).toEqual([]);
+  expect(byAutomaton(['cafe'], decomposed('le café est fermé'))).toEqual([]);
+  // A mark no composed form absorbs still belongs to its word.
+  expect(byAutomaton(['x'], 'x\u0301 y')).toEqual([]);
 });
