@@ -31,8 +31,9 @@ export async function forgetModel(
  * The container that took a feedback or an import decides with it at once: its cached model takes the entry written
  * (no reload), marked applied so the next check does not apply it twice. Other containers read the entry within
  * WORKSPACE_CACHE_TTL_SECONDS. An entry of another generation (a reset this container has not seen yet) moves nothing.
+ * Answers whether a relabel's removals wait for the next check (applyOwn).
  */
-export function applyOwnEntry(state: WorkspaceState, { entry }: FeedbackRecorded): void {
-  if (!entry || !state.entries || entry.generation !== (state.generation ?? 0)) return;
-  applyOwn(state.model, state.entries, entry);
+export function applyOwnEntry(state: WorkspaceState, { entry }: FeedbackRecorded): boolean {
+  if (!entry || !state.entries || entry.generation !== (state.generation ?? 0)) return false;
+  return applyOwn(state.model, state.entries, entry);
 }

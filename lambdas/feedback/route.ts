@@ -37,8 +37,10 @@ export function feedbackRoute(deps: Dependencies): RouteHandler {
         throw validationError(outcome.fields.map((field) => ({ field, message: LABEL_LIMIT_MESSAGE })));
       // This container decides with what was just learned at once (its cached model takes the same change, no
       // reload); other containers within WORKSPACE_CACHE_TTL_SECONDS.
+      // A relabel's removals wait for the read that returns its entry: the next request here makes it, so this
+      // container never counts the decision under both labels for a TTL (docs/learning.md, "Online").
       const cached = workspaces.peek(workspaceId);
-      if (cached) applyOwnEntry(cached.state, outcome);
+      if (cached && applyOwnEntry(cached.state, outcome)) workspaces.checkSoon(workspaceId);
       telemetry.logger.info('feedback recorded', { decision_id: decisionId, workspace_id: workspaceId });
       return {
         statusCode: 200,

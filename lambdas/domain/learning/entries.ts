@@ -77,14 +77,16 @@ function note(cursor: EntryCursor, entry: Entry): void {
 /**
  * This container's own feedback or import, applied at once. What a feedback takes out of a label waits for the read
  * that returns the entry: the decision's earlier feedback may have been given through another container whose entry
- * this one has not read yet, and no count is taken from a label before it was added.
+ * this one has not read yet, and no count is taken from a label before it was added. Answers whether something waits
+ * (the caller makes that read the next request's: WorkspaceCache.checkSoon).
  */
-export function applyOwn(model: WorkspaceModel, cursor: EntryCursor, entry: Entry): void {
-  if (cursor.seen.has(entry.key)) return;
+export function applyOwn(model: WorkspaceModel, cursor: EntryCursor, entry: Entry): boolean {
+  if (cursor.seen.has(entry.key)) return false;
   const removals = entry.changes.filter((c) => c.sign < 0);
   applyEntry(model, { ...entry, changes: entry.changes.filter((c) => c.sign > 0) });
   if (removals.length) cursor.ownRemovals.set(entry.key, removals);
   note(cursor, entry);
+  return removals.length > 0;
 }
 
 /**

@@ -92,6 +92,15 @@ export class WorkspaceCache {
     return this.entries.peek(workspaceId)?.value;
   }
 
+  /**
+   * Makes a cached workspace due for its check: the next request reads what changed (a small read) instead of waiting
+   * out the TTL. For a change this container applied only in part (applyOwn defers a relabel's removals to that read).
+   */
+  checkSoon(workspaceId: string): void {
+    const entry = this.entries.peek(workspaceId);
+    if (entry) entry.loadedAtMs = -Infinity;
+  }
+
   /** Forgets a workspace (after this container changed its policy or model), so the next request reads it fresh. */
   invalidate(workspaceId: string): void {
     this.entries.delete(workspaceId);
