@@ -178,14 +178,17 @@ export function referencePredict(
       text += gain;
       weighted += weight[hits[h]] * gain;
     }
-    const s = sketch.s !== undefined ? Math.min(EVIDENCE_CAP, l.senders.get(sketch.s) ?? 0) : 0;
-    const d = sketch.d !== undefined ? Math.min(EVIDENCE_CAP, l.domains.get(sketch.d) ?? 0) : 0;
+    // Capped as evidence; the counts themselves are the message's.
+    const senderCount = sketch.s !== undefined ? (l.senders.get(sketch.s) ?? 0) : 0;
+    const domainCount = sketch.d !== undefined ? (l.domains.get(sketch.d) ?? 0) : 0;
+    const s = Math.min(EVIDENCE_CAP, senderCount);
+    const d = Math.min(EVIDENCE_CAP, domainCount);
     const evidence = text / lengthNorm + SENDER_NATS * s + DOMAIN_NATS * d;
     const score =
       weighted + Math.log((l.docs + 1) / (docsAll + labels.length)) + 4 * (SENDER_NATS * s + DOMAIN_NATS * d);
     scores.push(score);
     if (!best || score > best.score || (score === best.score && l.label < best.l.label))
-      best = { l, score, evidence, s, d, text };
+      best = { l, score, evidence, s: senderCount, d: domainCount, text };
   });
   if (!best) return undefined;
   const chosen: { l: LabelCounts; score: number; evidence: number; s: number; d: number; text: number } = best;

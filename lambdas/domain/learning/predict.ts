@@ -180,10 +180,9 @@ function scoreLabels(model: WorkspaceModel, field: LearnedField, sketch: Sketch)
     if (live[li] === 0) continue;
     // Log-likelihood ratio against a uniform "not this workspace's teaching" background: unweighted for the gate,
     // weighted by how distinctive each bucket is for choosing among the labels.
+    // Capped as evidence; the counts themselves stay for the reason's message ("8 corrections for this sender").
     const s = Math.min(EVIDENCE_CAP, SENDER[li]);
     const d = Math.min(EVIDENCE_CAP, DOMAIN[li]);
-    SENDER[li] = s;
-    DOMAIN[li] = d;
     const evidence = TEXT[li] / lengthNorm + SENDER_NATS * s + DOMAIN_NATS * d;
     const score = WEIGHTED[li] + prior[li] + 4 * (SENDER_NATS * s + DOMAIN_NATS * d);
     SCORE[li] = score;

@@ -117,7 +117,8 @@ export function applyWorkspace(
     queue = keywordCategory.queue;
   }
 
-  let learnedQueue: string | undefined;
+  let learnedQueue: Prediction | undefined;
+  let learnedAction: Prediction | undefined;
   let learnedCategory: Prediction | undefined;
   let learnedPriorityChance: LearnedPriority | undefined;
   if (learning) {
@@ -131,7 +132,7 @@ export function applyWorkspace(
     // learned prediction's (lambdas/domain/learning/confidence.ts), set at the end; the global engine's otherwise.
     if (c) learnedCategory = c;
     const q = predictField(model, 'queue', sketch);
-    if (q) learnedQueue = q.label;
+    if (q) learnedQueue = q;
     // The learned priority (learned-priority.ts): for a signal like what the workspace was taught, it starts from the
     // workspace's own label frequencies and decides the band; inside it, the global score is placed by the workspace's
     // expected rank and its own order, so every learned signal shares one order, and the policy's VIP and keyword points
@@ -153,7 +154,10 @@ export function applyWorkspace(
       }
     }
     const a = predictField(model, 'recommended_action', sketch);
-    if (a) action = a.label as RecommendedAction;
+    if (a) {
+      action = a.label as RecommendedAction;
+      learnedAction = a;
+    }
     const strongest = [c, q, a].find((x) => x && x.basis !== 'text');
     if (strongest) {
       const n = strongest.basis === 'sender' ? strongest.senderCount : strongest.domainCount;
@@ -193,10 +197,12 @@ export function applyWorkspace(
   out.score = score;
   out.priority = priority;
   out.category = category;
+  const ownQueue = queue ?? policy.queueOf.get(category);
+  if (ownQueue === undefined && learnedQueue && learnedQueue.label !== global.queue)
+    reasons.push({ code: 'LEARNED_QUEUE', message: learnedMessage(learnedQueue, 'queue'), weight: 0 });
   out.queue =
-    queue ??
-    policy.queueOf.get(category) ??
-    learnedQueue ??
+    ownQueue ??
+    learnedQueue?.label ??
     (category === global.category
       ? global.queue
       : // Own names only: `constructor`, a valid category name, would read Object.prototype's and leave no queue.
@@ -204,6 +210,10 @@ export function applyWorkspace(
         ? (CATEGORY_QUEUE as Record<string, string>)[category]
         : global.queue);
   out.recommended_action = action;
+  // An action the workspace taught, where it is not the engine's: said, and stated no surer than that teaching (below).
+  const taughtAction = learnedAction && action === learnedAction.label && action !== global.recommended_action;
+  if (taughtAction)
+    reasons.push({ code: 'LEARNED_ACTION', message: learnedMessage(learnedAction!, 'action'), weight: 0 });
   out.reasons = reasons.sort(byWeight);
   if (learnedCategory && learnedCategory.label === category) out.confidence = learnedConfidence(learnedCategory);
   // A workspace that taught priorities: how likely its taught priority is this one (category and priority must both
@@ -216,5 +226,6 @@ export function applyWorkspace(
       : undefined;
   if (p !== undefined)
     out.confidence = learnedCategory && learnedCategory.label === category ? Math.min(out.confidence, p) : p;
+  if (taughtAction) out.confidence = Math.min(out.confidence, learnedConfidence(learnedAction!));
   return out;
 }

@@ -1,0 +1,50 @@
+// Whatever a workspace's learning changes in a decision, a LEARNED_* reason says so, with the true count behind it
+// (docs/learning.md, "Reasons"; the contract: reasons name learned evidence with codes starting LEARNED_).
+import { scoreSignal } from '../../lambdas/domain/engine';
+import { halfSipKey } from '../../lambdas/domain/learning/half-siphash';
+import { countSketch, emptyModel, labelCounts, type WorkspaceModel } from '../../lambdas/domain/learning/model';
+import { sketchSignal } from '../../lambdas/domain/learning/sketch';
+import { applyWorkspace } from '../../lambdas/domain/learning/workspace-layer';
+import { compilePolicy } from '../../lambdas/domain/policy';
+import type { Signal } from '../../lambdas/domain/signal';
+
+const key = halfSipKey(Uint8Array.from([3, 1, 4, 1, 5, 9, 2, 6]));
+const NOW = new Date('2026-11-21T09:30:00Z');
+const digest = (n: number): Signal => ({
+  workspace_id: 'ws_reasons',
+  source: 'email',
+  subject: `Weekly status digest ${n}`,
+  body: 'Your weekly status digest: builds, deploys and open tickets of the week.',
+  sender: 'digest@tools.example',
+  received_at: '2026-11-21T09:30:00Z',
+});
+
+/** A model taught `times` digests with these labels, each field one count per digest. */
+function taught(times: number, labels: Record<'queue' | 'recommended_action', string>): WorkspaceModel {
+  const model = emptyModel();
+  for (const [field, label] of Object.entries(labels) as ['queue' | 'recommended_action', string][]) {
+    const counts = labelCounts(field, label);
+    for (let n = 0; n < times; n++) countSketch(counts, sketchSignal(key, digest(n)), 1);
+    model.labels.push(counts);
+  }
+  model.version = times * 2;
+  return model;
+}
+
+function decide(model: WorkspaceModel, signal: Signal) {
+  const global = scoreSignal(signal, NOW);
+  const policy = compilePolicy({ version: 1, updated_at: null });
+  return { global, workspace: applyWorkspace(global, signal, policy, model, sketchSignal(key, signal)) };
+}
+
+it('names a learned queue and a learned action, and states the action no surer than its teaching', () => {
+  const { global, workspace } = decide(taught(8, { queue: 'digests', recommended_action: 'archive' }), digest(99));
+  expect(global.recommended_action).not.toBe('archive');
+  expect(workspace).toMatchObject({ queue: 'digests', recommended_action: 'archive' });
+  const learned = Object.fromEntries(
+    workspace.reasons.filter((r) => r.code.startsWith('LEARNED_')).map((r) => [r.code, r]),
+  );
+  expect(learned.LEARNED_QUEUE).toMatchObject({ message: 'queue digests: 8 corrections for this sender', weight: 0 });
+  expect(learned.LEARNED_ACTION).toMatchObject({ message: 'action archive: 8 corrections for this sender', weight: 0 });
+  expect(workspace.confidence).toBeLessThan(global.confidence);
+});
