@@ -32,6 +32,15 @@ const senders = v.pipe(
   v.maxLength(1_000, 'must hold at most 1,000 entries'),
 );
 
+/**
+ * A strict object's message: `mustBe` for a value that is no object, `notAKey` for a key it does not take (a key it
+ * requires and lacks is reported as "is required" by validateBody).
+ */
+const objectMessage =
+  (mustBe: string, notAKey: string) =>
+  (issue: v.StrictObjectIssue): string =>
+    issue.path?.at(-1)?.origin === 'key' ? notAKey : mustBe;
+
 const PolicySchema = v.pipe(
   v.strictObject(
     {
@@ -51,7 +60,7 @@ const PolicySchema = v.pipe(
                 category: v.optional(name('category')),
                 queue: v.optional(name('queue')),
               },
-              'is not a field of a keyword',
+              objectMessage('must be an object {phrase, weight, category?, queue?}', 'is not a field of a keyword'),
             ),
             'must be an array of keywords',
           ),
@@ -69,7 +78,7 @@ const PolicySchema = v.pipe(
                   v.pipe(v.string('must be a string'), v.maxLength(200, 'must be at most 200 characters')),
                 ),
               },
-              'is not a field of a category',
+              objectMessage('must be an object {name, queue?, description?}', 'is not a field of a category'),
             ),
             'must be an array of categories',
           ),
@@ -97,7 +106,7 @@ const PolicySchema = v.pipe(
       thresholds: v.optional(
         v.strictObject(
           { critical: v.optional(int(1, 100)), high: v.optional(int(1, 100)), medium: v.optional(int(1, 100)) },
-          'is not a threshold',
+          objectMessage('must be an object with critical, high and/or medium', 'is not a threshold'),
         ),
       ),
       response_minutes: v.optional(
@@ -106,7 +115,7 @@ const PolicySchema = v.pipe(
             (typeof PRIORITIES)[number],
             v.OptionalSchema<ReturnType<typeof int>, undefined>
           >,
-          'is not a priority',
+          objectMessage('must be an object with critical, high, medium and/or low', 'is not a priority'),
         ),
       ),
       learning: v.optional(v.boolean('must be true or false')),

@@ -1,0 +1,39 @@
+// A refused policy names every problem in one answer, each at its own JSON path, saying what the field must be
+// (docs/partners.md, "Errors" and "Workspace policy"): a partner fixes the body once, not once per problem.
+import { validatePolicy } from '../../lambdas/policy/policy-schema';
+
+/** The details a partner gets for this body (validatePolicy's, in the order the answer lists them). */
+function detailsOf(body: unknown) {
+  const result = validatePolicy(body);
+  if (result.ok) throw new Error('the policy was taken');
+  return result.details;
+}
+
+describe('a value of the wrong type is told what it must be', () => {
+  it.each([
+    [{ thresholds: 5 }, 'thresholds', 'must be an object with critical, high and/or medium'],
+    [{ response_minutes: 'x' }, 'response_minutes', 'must be an object with critical, high, medium and/or low'],
+    [{ keywords: [5] }, 'keywords[0]', 'must be an object {phrase, weight, category?, queue?}'],
+    [{ categories: [null] }, 'categories[0]', 'must be an object {name, queue?, description?}'],
+    [{ keywords: 'x' }, 'keywords', 'must be an array of keywords'],
+    [{ vip_senders: 'a@b.example' }, 'vip_senders', 'must be an array of addresses and domains'],
+  ])('%j', (body, field, message) => {
+    expect(detailsOf(body)).toEqual([{ field, message }]);
+  });
+
+  it('while a key the object does not take is still named as such', () => {
+    expect(
+      detailsOf({
+        keywords: [{ phrase: 'x', weight: 1, colour: 'red' }],
+        categories: [{ name: 'vat', colour: 'red' }],
+        thresholds: { low: 10 },
+        response_minutes: { urgent: 5 },
+      }),
+    ).toEqual([
+      { field: 'keywords[0].colour', message: 'is not a field of a keyword' },
+      { field: 'categories[0].colour', message: 'is not a field of a category' },
+      { field: 'thresholds.low', message: 'is not a threshold' },
+      { field: 'response_minutes.urgent', message: 'is not a priority' },
+    ]);
+  });
+});
