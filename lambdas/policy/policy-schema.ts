@@ -41,6 +41,36 @@ const objectMessage =
   (issue: v.StrictObjectIssue): string =>
     issue.path?.at(-1)?.origin === 'key' ? notAKey : mustBe;
 
+const ROUTING_KEY = v.pipe(
+  v.string(),
+  v.regex(NAME_PATTERN, 'is not a category name: a routing key must match ^[a-z][a-z0-9_]{0,63}$'),
+);
+const QUEUE = name('queue');
+
+/**
+ * Each key and each value of routing checked by its own schema, its problem at its own path (`routing["Bad Key"]`,
+ * `routing.billing`); a key and its value both bad are one field, named once, for the key. Not v.record: it takes an
+ * array as an object, and skips the keys `constructor` and `prototype`, which are category names like any other.
+ */
+const routingEntries = v.rawCheck<Record<string, string>>(({ dataset, addIssue }) => {
+  if (!dataset.typed) return;
+  const input = dataset.value;
+  for (const [key, value] of Object.entries(input)) {
+    for (const [origin, schema, checked] of [
+      ['key', ROUTING_KEY, key],
+      ['value', QUEUE, value],
+    ] as const) {
+      const result = v.safeParse(schema, checked, { abortPipeEarly: true });
+      if (!result.success)
+        addIssue({
+          message: result.issues[0].message,
+          input: checked,
+          path: [{ type: 'object', origin, input, key, value }],
+        });
+    }
+  }
+});
+
 const PolicySchema = v.pipe(
   v.strictObject(
     {
@@ -93,14 +123,7 @@ const PolicySchema = v.pipe(
             'must be an object',
           ),
           v.check((m) => Object.keys(m).length <= 200, 'must map at most 200 categories'),
-          v.check(
-            (m) => Object.keys(m).every((k) => NAME_PATTERN.test(k)),
-            'keys must be category names matching ^[a-z][a-z0-9_]{0,63}$',
-          ),
-          v.check(
-            (m) => Object.values(m).every((q) => typeof q === 'string' && NAME_PATTERN.test(q)),
-            'values must be queue names matching ^[a-z][a-z0-9_]{0,63}$',
-          ),
+          routingEntries,
         ),
       ),
       thresholds: v.optional(

@@ -9,6 +9,45 @@ function detailsOf(body: unknown) {
   return result.details;
 }
 
+describe('routing', () => {
+  it('names a bad key and a bad value, each at its own path', () => {
+    expect(detailsOf({ routing: { ok_cat: 'q', 'Bad Key': 'q', billing: 7, sales: 'Sales Team' } })).toEqual([
+      {
+        field: 'routing["Bad Key"]',
+        message: 'is not a category name: a routing key must match ^[a-z][a-z0-9_]{0,63}$',
+      },
+      { field: 'routing.billing', message: 'must be a queue name' },
+      { field: 'routing.sales', message: 'must match ^[a-z][a-z0-9_]{0,63}$' },
+    ]);
+  });
+
+  it('names a bad key once, when its value is bad too', () => {
+    expect(detailsOf({ routing: { 'Bad Key': null } })).toEqual([
+      {
+        field: 'routing["Bad Key"]',
+        message: 'is not a category name: a routing key must match ^[a-z][a-z0-9_]{0,63}$',
+      },
+    ]);
+  });
+
+  it('takes any category name as a key, `constructor` included, and refuses a bad queue for it', () => {
+    expect(validatePolicy({ routing: { constructor: 'builders', prototype: 'q' } })).toEqual({
+      ok: true,
+      policy: { routing: { constructor: 'builders', prototype: 'q' } },
+    });
+    expect(detailsOf({ routing: { constructor: 'Not A Queue' } })).toEqual([
+      { field: 'routing.constructor', message: 'must match ^[a-z][a-z0-9_]{0,63}$' },
+    ]);
+  });
+
+  it('is an object of at most 200 categories', () => {
+    expect(detailsOf({ routing: ['q'] })).toEqual([{ field: 'routing', message: 'must be an object' }]);
+    expect(detailsOf({ routing: 'q' })).toEqual([{ field: 'routing', message: 'must be an object' }]);
+    const many = Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`c${i}`, 'q']));
+    expect(detailsOf({ routing: many })).toEqual([{ field: 'routing', message: 'must map at most 200 categories' }]);
+  });
+});
+
 describe('a value of the wrong type is told what it must be', () => {
   it.each([
     [{ thresholds: 5 }, 'thresholds', 'must be an object with critical, high and/or medium'],
