@@ -71,7 +71,8 @@ const routingEntries = v.rawCheck<Record<string, string>>(({ dataset, addIssue }
   }
 });
 
-const PolicySchema = v.pipe(
+/** The fields of a policy, each checked on its own; each pipe in them stops at its first problem. */
+const PolicyFields = v.config(
   v.strictObject(
     {
       vip_senders: v.optional(senders),
@@ -148,21 +149,49 @@ const PolicySchema = v.pipe(
     },
     'is not a field of a policy',
   ),
-  v.forward(
-    v.check((p) => {
-      const t = { ...DEFAULT_THRESHOLDS, ...p.thresholds };
-      return t.critical > t.high && t.high > t.medium;
-    }, 'must be strictly decreasing (critical > high > medium) once missing ones take their defaults 80, 60, 35'),
-    ['thresholds'],
-  ),
-  v.forward(
-    v.check(
-      (p) =>
-        !p.routing || !(p.categories ?? []).some((c) => c.queue !== undefined && Object.hasOwn(p.routing!, c.name)),
-      'a category may get its queue from routing or from its entry in categories, not both',
+  { abortPipeEarly: true },
+);
+
+// The checks across fields run beside the problems of single fields, so that a partner gets every problem in one
+// answer: this pipe goes on past the problems of PolicyFields, and each check runs once the fields it reads are sound.
+const PolicySchema = v.config(
+  v.pipe(
+    PolicyFields,
+    // Once the thresholds sent are sound: the thresholds, the missing ones at their defaults, strictly decreasing.
+    v.forward(
+      v.partialCheck(
+        [
+          ['thresholds', 'critical'],
+          ['thresholds', 'high'],
+          ['thresholds', 'medium'],
+        ],
+        (p) => {
+          const t = { ...DEFAULT_THRESHOLDS, ...p.thresholds };
+          return t.critical > t.high && t.high > t.medium;
+        },
+        'must be strictly decreasing (critical > high > medium) once missing ones take their defaults 80, 60, 35',
+      ),
+      ['thresholds'],
     ),
-    ['routing'],
+    // Once the names and queues of categories are sound: none of them given a queue there and in routing too.
+    // Routing needs only be an object for this (its own problems are named beside this one).
+    v.forward(
+      v.partialCheck(
+        [
+          ['categories', '$', 'name'],
+          ['categories', '$', 'queue'],
+        ],
+        (p) => {
+          const { routing } = p as { routing?: unknown };
+          if (routing === null || typeof routing !== 'object' || Array.isArray(routing)) return true;
+          return !(p.categories ?? []).some((c) => c.queue !== undefined && Object.hasOwn(routing, c.name));
+        },
+        'a category may get its queue from routing or from its entry in categories, not both',
+      ),
+      ['routing'],
+    ),
   ),
+  { abortPipeEarly: false },
 );
 
 /** A type that compiles only when A and B have the same keys and each is assignable to the other. */

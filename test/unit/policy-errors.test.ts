@@ -2,12 +2,64 @@
 // (docs/partners.md, "Errors" and "Workspace policy"): a partner fixes the body once, not once per problem.
 import { validatePolicy } from '../../lambdas/policy/policy-schema';
 
+const DECREASING =
+  'must be strictly decreasing (critical > high > medium) once missing ones take their defaults 80, 60, 35';
+const NOT_BOTH = 'a category may get its queue from routing or from its entry in categories, not both';
+
 /** The details a partner gets for this body (validatePolicy's, in the order the answer lists them). */
 function detailsOf(body: unknown) {
   const result = validatePolicy(body);
   if (result.ok) throw new Error('the policy was taken');
   return result.details;
 }
+
+describe('the problems across fields come with the problems of single fields', () => {
+  it('thresholds that are not decreasing, beside a bad VIP sender', () => {
+    expect(detailsOf({ thresholds: { high: 90 }, vip_senders: ['nope'] })).toEqual([
+      { field: 'thresholds', message: DECREASING },
+      { field: 'vip_senders[0]', message: 'must be an address (ann@acme.com) or a domain (@acme.com)' },
+    ]);
+  });
+
+  it('a queue from routing and from categories, beside a bad learning', () => {
+    expect(
+      detailsOf({ categories: [{ name: 'vat', queue: 'tax' }], routing: { vat: 'tax2' }, learning: 'yes' }),
+    ).toEqual([
+      { field: 'routing', message: NOT_BOTH },
+      { field: 'learning', message: 'must be true or false' },
+    ]);
+  });
+
+  it('each, beside problems elsewhere in the fields they read', () => {
+    expect(
+      detailsOf({
+        categories: [
+          { name: 'vat', queue: 'tax', description: 'x'.repeat(201) },
+          { name: 'hr', colour: 'red' },
+        ],
+        routing: { vat: 'tax2', billing: 7 },
+        thresholds: { high: 90, low: 10 },
+      }),
+    ).toEqual([
+      { field: 'categories[0].description', message: 'must be at most 200 characters' },
+      { field: 'categories[1].colour', message: 'is not a field of a category' },
+      { field: 'routing', message: NOT_BOTH },
+      { field: 'routing.billing', message: 'must be a queue name' },
+      { field: 'thresholds', message: DECREASING },
+      { field: 'thresholds.low', message: 'is not a threshold' },
+    ]);
+  });
+
+  it('not when a field they read is itself wrong', () => {
+    expect(detailsOf({ thresholds: { high: 'x' }, categories: [null], routing: { vat: 'q' } })).toEqual([
+      { field: 'thresholds.high', message: 'must be an integer' },
+      { field: 'categories[0]', message: 'must be an object {name, queue?, description?}' },
+    ]);
+    expect(detailsOf({ categories: [{ name: 'vat', queue: 'tax' }], routing: ['vat'] })).toEqual([
+      { field: 'routing', message: 'must be an object' },
+    ]);
+  });
+});
 
 describe('routing', () => {
   it('names a bad key and a bad value, each at its own path', () => {
