@@ -32,7 +32,47 @@ const senders = v.pipe(
   v.maxLength(1_000, 'must hold at most 1,000 entries'),
 );
 
-const PolicySchema = v.pipe(
+/**
+ * A strict object's message: `mustBe` for a value that is no object, `notAKey` for a key it does not take (a key it
+ * requires and lacks is reported as "is required" by validateBody).
+ */
+const objectMessage =
+  (mustBe: string, notAKey: string) =>
+  (issue: v.StrictObjectIssue): string =>
+    issue.path?.at(-1)?.origin === 'key' ? notAKey : mustBe;
+
+const ROUTING_KEY = v.pipe(
+  v.string(),
+  v.regex(NAME_PATTERN, 'is not a category name: a routing key must match ^[a-z][a-z0-9_]{0,63}$'),
+);
+const QUEUE = name('queue');
+
+/**
+ * Each key and each value of routing checked by its own schema, its problem at its own path (`routing["Bad Key"]`,
+ * `routing.billing`); a key and its value both bad are one field, named once, for the key. Not v.record: it takes an
+ * array as an object, and skips the keys `constructor` and `prototype`, which are category names like any other.
+ */
+const routingEntries = v.rawCheck<Record<string, string>>(({ dataset, addIssue }) => {
+  if (!dataset.typed) return;
+  const input = dataset.value;
+  for (const [key, value] of Object.entries(input)) {
+    for (const [origin, schema, checked] of [
+      ['key', ROUTING_KEY, key],
+      ['value', QUEUE, value],
+    ] as const) {
+      const result = v.safeParse(schema, checked, { abortPipeEarly: true });
+      if (!result.success)
+        addIssue({
+          message: result.issues[0].message,
+          input: checked,
+          path: [{ type: 'object', origin, input, key, value }],
+        });
+    }
+  }
+});
+
+/** The fields of a policy, each checked on its own; each pipe in them stops at its first problem. */
+const PolicyFields = v.config(
   v.strictObject(
     {
       vip_senders: v.optional(senders),
@@ -51,7 +91,7 @@ const PolicySchema = v.pipe(
                 category: v.optional(name('category')),
                 queue: v.optional(name('queue')),
               },
-              'is not a field of a keyword',
+              objectMessage('must be an object {phrase, weight, category?, queue?}', 'is not a field of a keyword'),
             ),
             'must be an array of keywords',
           ),
@@ -69,7 +109,7 @@ const PolicySchema = v.pipe(
                   v.pipe(v.string('must be a string'), v.maxLength(200, 'must be at most 200 characters')),
                 ),
               },
-              'is not a field of a category',
+              objectMessage('must be an object {name, queue?, description?}', 'is not a field of a category'),
             ),
             'must be an array of categories',
           ),
@@ -84,20 +124,13 @@ const PolicySchema = v.pipe(
             'must be an object',
           ),
           v.check((m) => Object.keys(m).length <= 200, 'must map at most 200 categories'),
-          v.check(
-            (m) => Object.keys(m).every((k) => NAME_PATTERN.test(k)),
-            'keys must be category names matching ^[a-z][a-z0-9_]{0,63}$',
-          ),
-          v.check(
-            (m) => Object.values(m).every((q) => typeof q === 'string' && NAME_PATTERN.test(q)),
-            'values must be queue names matching ^[a-z][a-z0-9_]{0,63}$',
-          ),
+          routingEntries,
         ),
       ),
       thresholds: v.optional(
         v.strictObject(
           { critical: v.optional(int(1, 100)), high: v.optional(int(1, 100)), medium: v.optional(int(1, 100)) },
-          'is not a threshold',
+          objectMessage('must be an object with critical, high and/or medium', 'is not a threshold'),
         ),
       ),
       response_minutes: v.optional(
@@ -106,7 +139,7 @@ const PolicySchema = v.pipe(
             (typeof PRIORITIES)[number],
             v.OptionalSchema<ReturnType<typeof int>, undefined>
           >,
-          'is not a priority',
+          objectMessage('must be an object with critical, high, medium and/or low', 'is not a priority'),
         ),
       ),
       learning: v.optional(v.boolean('must be true or false')),
@@ -116,21 +149,49 @@ const PolicySchema = v.pipe(
     },
     'is not a field of a policy',
   ),
-  v.forward(
-    v.check((p) => {
-      const t = { ...DEFAULT_THRESHOLDS, ...p.thresholds };
-      return t.critical > t.high && t.high > t.medium;
-    }, 'must be strictly decreasing (critical > high > medium) once missing ones take their defaults 80, 60, 35'),
-    ['thresholds'],
-  ),
-  v.forward(
-    v.check(
-      (p) =>
-        !p.routing || !(p.categories ?? []).some((c) => c.queue !== undefined && Object.hasOwn(p.routing!, c.name)),
-      'a category may get its queue from routing or from its entry in categories, not both',
+  { abortPipeEarly: true },
+);
+
+// The checks across fields run beside the problems of single fields, so that a partner gets every problem in one
+// answer: this pipe goes on past the problems of PolicyFields, and each check runs once the fields it reads are sound.
+const PolicySchema = v.config(
+  v.pipe(
+    PolicyFields,
+    // Once the thresholds sent are sound: the thresholds, the missing ones at their defaults, strictly decreasing.
+    v.forward(
+      v.partialCheck(
+        [
+          ['thresholds', 'critical'],
+          ['thresholds', 'high'],
+          ['thresholds', 'medium'],
+        ],
+        (p) => {
+          const t = { ...DEFAULT_THRESHOLDS, ...p.thresholds };
+          return t.critical > t.high && t.high > t.medium;
+        },
+        'must be strictly decreasing (critical > high > medium) once missing ones take their defaults 80, 60, 35',
+      ),
+      ['thresholds'],
     ),
-    ['routing'],
+    // Once the names and queues of categories are sound: none of them given a queue there and in routing too.
+    // Routing needs only be an object for this (its own problems are named beside this one).
+    v.forward(
+      v.partialCheck(
+        [
+          ['categories', '$', 'name'],
+          ['categories', '$', 'queue'],
+        ],
+        (p) => {
+          const { routing } = p as { routing?: unknown };
+          if (routing === null || typeof routing !== 'object' || Array.isArray(routing)) return true;
+          return !(p.categories ?? []).some((c) => c.queue !== undefined && Object.hasOwn(routing, c.name));
+        },
+        'a category may get its queue from routing or from its entry in categories, not both',
+      ),
+      ['routing'],
+    ),
   ),
+  { abortPipeEarly: false },
 );
 
 /** A type that compiles only when A and B have the same keys and each is assignable to the other. */

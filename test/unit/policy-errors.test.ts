@@ -1,0 +1,130 @@
+// A refused policy names every problem in one answer, each at its own JSON path, saying what the field must be
+// (docs/partners.md, "Errors" and "Workspace policy"): a partner fixes the body once, not once per problem.
+import { validatePolicy } from '../../lambdas/policy/policy-schema';
+
+const DECREASING =
+  'must be strictly decreasing (critical > high > medium) once missing ones take their defaults 80, 60, 35';
+const NOT_BOTH = 'a category may get its queue from routing or from its entry in categories, not both';
+
+/** The details a partner gets for this body (validatePolicy's, in the order the answer lists them). */
+function detailsOf(body: unknown) {
+  const result = validatePolicy(body);
+  if (result.ok) throw new Error('the policy was taken');
+  return result.details;
+}
+
+describe('the problems across fields come with the problems of single fields', () => {
+  it('thresholds that are not decreasing, beside a bad VIP sender', () => {
+    expect(detailsOf({ thresholds: { high: 90 }, vip_senders: ['nope'] })).toEqual([
+      { field: 'thresholds', message: DECREASING },
+      { field: 'vip_senders[0]', message: 'must be an address (ann@acme.com) or a domain (@acme.com)' },
+    ]);
+  });
+
+  it('a queue from routing and from categories, beside a bad learning', () => {
+    expect(
+      detailsOf({ categories: [{ name: 'vat', queue: 'tax' }], routing: { vat: 'tax2' }, learning: 'yes' }),
+    ).toEqual([
+      { field: 'routing', message: NOT_BOTH },
+      { field: 'learning', message: 'must be true or false' },
+    ]);
+  });
+
+  it('each, beside problems elsewhere in the fields they read', () => {
+    expect(
+      detailsOf({
+        categories: [
+          { name: 'vat', queue: 'tax', description: 'x'.repeat(201) },
+          { name: 'hr', colour: 'red' },
+        ],
+        routing: { vat: 'tax2', billing: 7 },
+        thresholds: { high: 90, low: 10 },
+      }),
+    ).toEqual([
+      { field: 'categories[0].description', message: 'must be at most 200 characters' },
+      { field: 'categories[1].colour', message: 'is not a field of a category' },
+      { field: 'routing', message: NOT_BOTH },
+      { field: 'routing.billing', message: 'must be a queue name' },
+      { field: 'thresholds', message: DECREASING },
+      { field: 'thresholds.low', message: 'is not a threshold' },
+    ]);
+  });
+
+  it('not when a field they read is itself wrong', () => {
+    expect(detailsOf({ thresholds: { high: 'x' }, categories: [null], routing: { vat: 'q' } })).toEqual([
+      { field: 'thresholds.high', message: 'must be an integer' },
+      { field: 'categories[0]', message: 'must be an object {name, queue?, description?}' },
+    ]);
+    expect(detailsOf({ categories: [{ name: 'vat', queue: 'tax' }], routing: ['vat'] })).toEqual([
+      { field: 'routing', message: 'must be an object' },
+    ]);
+  });
+});
+
+describe('routing', () => {
+  it('names a bad key and a bad value, each at its own path', () => {
+    expect(detailsOf({ routing: { ok_cat: 'q', 'Bad Key': 'q', billing: 7, sales: 'Sales Team' } })).toEqual([
+      {
+        field: 'routing["Bad Key"]',
+        message: 'is not a category name: a routing key must match ^[a-z][a-z0-9_]{0,63}$',
+      },
+      { field: 'routing.billing', message: 'must be a queue name' },
+      { field: 'routing.sales', message: 'must match ^[a-z][a-z0-9_]{0,63}$' },
+    ]);
+  });
+
+  it('names a bad key once, when its value is bad too', () => {
+    expect(detailsOf({ routing: { 'Bad Key': null } })).toEqual([
+      {
+        field: 'routing["Bad Key"]',
+        message: 'is not a category name: a routing key must match ^[a-z][a-z0-9_]{0,63}$',
+      },
+    ]);
+  });
+
+  it('takes any category name as a key, `constructor` included, and refuses a bad queue for it', () => {
+    expect(validatePolicy({ routing: { constructor: 'builders', prototype: 'q' } })).toEqual({
+      ok: true,
+      policy: { routing: { constructor: 'builders', prototype: 'q' } },
+    });
+    expect(detailsOf({ routing: { constructor: 'Not A Queue' } })).toEqual([
+      { field: 'routing.constructor', message: 'must match ^[a-z][a-z0-9_]{0,63}$' },
+    ]);
+  });
+
+  it('is an object of at most 200 categories', () => {
+    expect(detailsOf({ routing: ['q'] })).toEqual([{ field: 'routing', message: 'must be an object' }]);
+    expect(detailsOf({ routing: 'q' })).toEqual([{ field: 'routing', message: 'must be an object' }]);
+    const many = Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`c${i}`, 'q']));
+    expect(detailsOf({ routing: many })).toEqual([{ field: 'routing', message: 'must map at most 200 categories' }]);
+  });
+});
+
+describe('a value of the wrong type is told what it must be', () => {
+  it.each([
+    [{ thresholds: 5 }, 'thresholds', 'must be an object with critical, high and/or medium'],
+    [{ response_minutes: 'x' }, 'response_minutes', 'must be an object with critical, high, medium and/or low'],
+    [{ keywords: [5] }, 'keywords[0]', 'must be an object {phrase, weight, category?, queue?}'],
+    [{ categories: [null] }, 'categories[0]', 'must be an object {name, queue?, description?}'],
+    [{ keywords: 'x' }, 'keywords', 'must be an array of keywords'],
+    [{ vip_senders: 'a@b.example' }, 'vip_senders', 'must be an array of addresses and domains'],
+  ])('%j', (body, field, message) => {
+    expect(detailsOf(body)).toEqual([{ field, message }]);
+  });
+
+  it('while a key the object does not take is still named as such', () => {
+    expect(
+      detailsOf({
+        keywords: [{ phrase: 'x', weight: 1, colour: 'red' }],
+        categories: [{ name: 'vat', colour: 'red' }],
+        thresholds: { low: 10 },
+        response_minutes: { urgent: 5 },
+      }),
+    ).toEqual([
+      { field: 'keywords[0].colour', message: 'is not a field of a keyword' },
+      { field: 'categories[0].colour', message: 'is not a field of a category' },
+      { field: 'thresholds.low', message: 'is not a threshold' },
+      { field: 'response_minutes.urgent', message: 'is not a priority' },
+    ]);
+  });
+});
