@@ -20,9 +20,12 @@ const digest = (n: number): Signal => ({
 });
 
 /** A model taught `times` digests with these labels, each field one count per digest. */
-function taught(times: number, labels: Record<'queue' | 'recommended_action', string>): WorkspaceModel {
+function taught(
+  times: number,
+  labels: Partial<Record<'category' | 'queue' | 'recommended_action', string>>,
+): WorkspaceModel {
   const model = emptyModel();
-  for (const [field, label] of Object.entries(labels) as ['queue' | 'recommended_action', string][]) {
+  for (const [field, label] of Object.entries(labels) as ['category' | 'queue' | 'recommended_action', string][]) {
     const counts = labelCounts(field, label);
     for (let n = 0; n < times; n++) countSketch(counts, sketchSignal(key, digest(n)), 1);
     model.labels.push(counts);
@@ -47,4 +50,11 @@ it('names a learned queue and a learned action, and states the action no surer t
   expect(learned.LEARNED_QUEUE).toMatchObject({ message: 'queue digests: 8 corrections for this sender', weight: 0 });
   expect(learned.LEARNED_ACTION).toMatchObject({ message: 'action archive: 8 corrections for this sender', weight: 0 });
   expect(workspace.confidence).toBeLessThan(global.confidence);
+});
+
+it('states no less confidence after a correction that agrees with the engine', () => {
+  const global = scoreSignal(digest(99), NOW);
+  const { workspace } = decide(taught(1, { category: global.category }), digest(99));
+  expect(workspace.category).toBe(global.category);
+  expect(workspace.confidence).toBeGreaterThanOrEqual(global.confidence);
 });

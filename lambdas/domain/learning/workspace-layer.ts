@@ -215,7 +215,11 @@ export function applyWorkspace(
   if (taughtAction)
     reasons.push({ code: 'LEARNED_ACTION', message: learnedMessage(learnedAction!, 'action'), weight: 0 });
   out.reasons = reasons.sort(byWeight);
-  if (learnedCategory && learnedCategory.label === category) out.confidence = learnedConfidence(learnedCategory);
+  if (learnedCategory && learnedCategory.label === category) {
+    const learned = learnedConfidence(learnedCategory);
+    // Teaching that agrees with the engine confirms it: one agreeing correction must not halve what it confirms.
+    out.confidence = category === global.category ? Math.max(global.confidence, learned) : learned;
+  }
   // A workspace that taught priorities: how likely its taught priority is this one (category and priority must both
   // be right, so with a learned category the lower of the two). A signal unlike its history keeps the global priority,
   // and how often the workspace gave that priority weighs in beside the global confidence.
