@@ -6,12 +6,15 @@ import { readFileSync } from 'node:fs';
 import { LEXICON_INDEX_FILE, lexiconIndexText } from '../../bin/lexicon-index';
 import type { LexiconIndexFile } from '../../lambdas/domain/engine/lexicon-patterns';
 
-/** The file as lines, a triple each: a lag shows as the triples that differ, not as one 33 KB line. */
+/** The file as lines, an entry each: a lag shows as the entries that differ, not as one 30 KB line. */
 function lines(text: string): string[] {
-  const { patterns, characters, triples } = JSON.parse(text) as LexiconIndexFile;
+  const { patterns, characters, keys, patternSteps, alts } = JSON.parse(text) as LexiconIndexFile;
   const out = [`${patterns} patterns, ${characters} characters`];
-  for (let i = 0; i < triples.length; i += 3)
-    out.push(`word ${triples[i]}: pattern ${triples[i + 1]}, alternative ${triples[i + 2]}`);
+  let pattern = 0;
+  for (let i = 0; i < keys.length; i++) {
+    pattern += patternSteps[i];
+    out.push(`word ${keys[i]}: pattern ${pattern}, alternative ${alts[i]}`);
+  }
   return out;
 }
 

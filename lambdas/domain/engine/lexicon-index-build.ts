@@ -8,7 +8,7 @@ import { tokenHashesMany } from './token-hashes';
 
 export function buildLexiconIndex(): LexiconIndexFile {
   const { text, group, characters } = lexiconPatterns();
-  // Every pattern's possible first chunks; their first words (first hashes only) key the triples.
+  // Every pattern's possible first chunks; their first words (first hashes only) key the entries.
   const chunks: string[] = [];
   const chunkAlt: number[] = [];
   const chunkFrom: number[] = [];
@@ -25,11 +25,17 @@ export function buildLexiconIndex(): LexiconIndexFile {
   const { h1, first } = tokenHashesMany(chunks, false);
   const chunkKey = chunks.map((_, c) => (first[c + 1] > first[c] ? h1[first[c]] : -1));
 
-  const triples: number[] = [];
+  const keys: number[] = [];
+  const patternSteps: number[] = [];
+  const alts: number[] = [];
+  let lastPattern = 0;
   const add = (key: number, k: number, alt: number) => {
-    const n = triples.length;
-    if (n > 0 && triples[n - 3] === key && triples[n - 2] === k && triples[n - 1] === alt) return;
-    triples.push(key, k, alt);
+    const n = keys.length;
+    if (n > 0 && keys[n - 1] === key && lastPattern === k && alts[n - 1] === alt) return;
+    keys.push(key);
+    patternSteps.push(k - lastPattern);
+    alts.push(alt);
+    lastPattern = k;
   };
   for (let k = 0; k < text.length; k++) {
     let known = chunkFrom[k + 1] > chunkFrom[k];
@@ -43,5 +49,5 @@ export function buildLexiconIndex(): LexiconIndexFile {
       for (let q = 0; q + 1 < from.length; q++) if (from[q + 1] > from[q]) add(all[from[q]], k, -1);
     }
   }
-  return { patterns: text.length, characters, triples };
+  return { patterns: text.length, characters, keys, patternSteps, alts };
 }

@@ -77,7 +77,7 @@ const { text: PATTERN_TEXT, group: PATTERN_GROUP, characters: PATTERN_CHARACTERS
 /** Near-word sets by group, hashed the first time one of the group's phrases enters the trie (undefined: not yet). */
 const NEAR_SETS: (Map<number, number> | null | undefined)[] = [];
 /**
- * lexicon-index.json's (first-word hash, pattern, alternative) triples, in lexicon order: pattern PAIR_PATTERN[i] has
+ * lexicon-index.json's (first-word hash, pattern, alternative) entries, in lexicon order: pattern PAIR_PATTERN[i] has
  * phrases starting with word PAIR_KEY[i]; when PAIR_ALT[i] >= 0, all of them within that alternative of the pattern's
  * leading {} group (the large patterns start with one, so a first word compiles a small part of them).
  */
@@ -139,14 +139,14 @@ function readIndex() {
   const index: LexiconIndexFile = LEXICON_INDEX;
   if (index.patterns !== PATTERN_TEXT.length || index.characters !== PATTERN_CHARACTERS)
     throw new Error('lexicon-index.json was built from another lexicon: run `npm run lexicon:index`');
-  const pairs = index.triples.length / 3;
-  const key = new Int32Array(pairs);
+  const pairs = index.keys.length;
+  const key = Int32Array.from(index.keys);
   const pattern = new Int32Array(pairs);
-  const alt = new Int32Array(pairs);
+  const alt = Int32Array.from(index.alts);
+  let k = 0;
   for (let i = 0; i < pairs; i++) {
-    key[i] = index.triples[3 * i];
-    pattern[i] = index.triples[3 * i + 1];
-    alt[i] = index.triples[3 * i + 2];
+    k += index.patternSteps[i];
+    pattern[i] = k;
     FIRST_WORD[key[i] & 0xffff] |= PENDING_BIT;
   }
   return { PAIRS: pairs, PAIR_KEY: key, PAIR_PATTERN: pattern, PAIR_ALT: alt };
@@ -169,7 +169,7 @@ export function compilePending(h1s: Int32Array, from: number, to: number): void 
     }
   }
   if (slots.length === 0) return;
-  // The triples to compile, in lexicon order; each (pattern, alternative) expanded and hashed once.
+  // The entries to compile, in lexicon order; each (pattern, alternative) expanded and hashed once.
   const pairs: number[] = [];
   const range = new Map<string, [number, number]>();
   const owners: Pattern[] = [];
