@@ -5,6 +5,17 @@ import type { Row } from './scorer-signals';
 export const EMAIL_LANGUAGE_ROWS: Row[] = [
   // ---- languages ----
   [
+    'an account at risk in a security warning is no churn',
+    {
+      source: 'email',
+      subject: 'Security alert: your account is at risk',
+      body: 'We noticed an unusual sign-in to your account.',
+    },
+    'medium',
+    'respond',
+    'security',
+  ],
+  [
     'German thanks for help given is no request for help',
     { source: 'email', subject: 'Danke', body: 'Danke für Ihre Hilfe, alles funktioniert jetzt.' },
     'low',

@@ -202,6 +202,13 @@ export const OTHER_SOURCE_ROWS: Row[] = [
   ],
   // ---- internal ----
   [
+    "a version's last digit is no count of none",
+    { source: 'internal', subject: 'Nightly backup of db cluster v1.0 failed, disk full.' },
+    'critical',
+    'escalate',
+    'incident',
+  ],
+  [
     'a success report with 0 errors',
     { source: 'internal', subject: 'Nightly ETL finished - 0 errors, 0 warnings' },
     'low',

@@ -35,8 +35,11 @@ export const LEXICON: readonly LexGroup[] = [
       'nobel prize|prize winner|prize winning|award winner|award winning|' +
       'cancellation policy|free cancellation|cancellation fee|flight cancellation|meeting cancellation|' +
       'cancel the meeting|cancel our meeting|cancel the call|cancel my flight|cancel the trip|' +
-      // a count of none is no failure ("0 errors, 0 warnings", "0 critical, 0 high")
-      '{0,zero} {error,errors,failure,failures,failed,fails,warning,warnings,critical,high,issues,problems,vulnerabilities}|' +
+      // a count of none is no failure ("with 0 errors", "0 errors, 0 warnings"); a bare "0" only where it cannot be a
+      // version's last digit ("v1.0 failed", "Android 14.0 errors out", "CVSS 10.0 critical")
+      'zero {error,errors,failure,failures,failed,fails,warning,warnings,critical,high,issues,problems,vulnerabilities}|' +
+      '0 {warnings,failures,vulnerabilities,issues,problems}|with 0 {error,errors,failed}|0 errors$|0 error$|' +
+      '0 failed {jobs,tests,checks,builds,runs}|' +
       // thanks for help given is no request for help; Spanish "todo" is "all", not a to-do
       '{danke,vielen dank,herzlichen dank} {fur,fur ihre,fur deine,fur eure,fur die} {schnelle,} hilfe|' +
       'merci {beaucoup,} {pour,de} {votre,ton,l’} aide|' +
@@ -240,16 +243,17 @@ export const LEXICON: readonly LexGroup[] = [
       'not renewing|non renewal|{switch,switching,move,moving,migrate,migrating} to {a,another} {competitor,provider,vendor,tool,service,solution}|' +
       '{looking for,look for,considering,evaluating} alternatives|downgrade {my,our}|leaving {your,the} {service,platform}|' +
       'subscription {cancelled,canceled}|churned|renewal at risk|at risk of churning|detractor|' +
-      'churn risk|{customer,account} {is,} at risk|downgrade requested|requested a downgrade|subscription downgraded|' +
+      'churn risk|downgrade requested|requested a downgrade|subscription downgraded|' +
       'kundigen|kundigung|kundige|gekundigt|resilier|resiliation|resilie|annuler {mon,notre} {abonnement,contrat,compte}|' +
       'cancelar|quiero cancelar|darme de baja|dar de baja|baja del servicio',
   },
   {
-    // A customer's usage or health score falling is a CRM's churn signal; in an alert it is a metric.
+    // A CRM's churn signals: in mail "your account is at risk" is a security or billing warning, and a usage that
+    // dropped is a monitoring alert's metric.
     code: 'CHURN_LANGUAGE',
     weight: 35,
-    sources: ['crm_event', 'email', 'support_message'],
-    phrases: '{usage,health score} {has,} {dropped,declined,fell}',
+    sources: ['crm_event'],
+    phrases: '{customer,account} {is,} at risk|{usage,health score} {has,} {dropped,declined,fell}',
   },
   { code: 'CHURN_LANGUAGE', weight: 20, phrases: 'cancellation|cancel my|cancel our' },
   {
