@@ -116,6 +116,8 @@ describe('policy', () => {
     });
     expect(listsParts(policy.vip, senderParts('ceo@acme.com <attacker@evil.example>'))).toBe(false);
     expect(listsParts(policy.blocked, senderParts('friend@good.example <bulk@spam.example>'))).toBe(true);
+    for (const spoof of ['ceo@acme.com <>', 'ceo@acme.com <postmaster>', 'ceo@acme.com <x@evil.example'])
+      expect(listsParts(policy.vip, senderParts(spoof))).toBe(false);
   });
 
   it('matches keywords as whole words only', () => {
@@ -191,6 +193,42 @@ it('keeps at most MAX_WORKSPACES workspaces, shares one load between concurrent 
   expect(loads).toBe(2);
   for (let i = 0; i < MAX_WORKSPACES + 50; i++) await cache.get(`w${i}`);
   expect(cache.size).toBe(MAX_WORKSPACES);
+});
+
+it('checks a workspace made due at its next request, even when the change came while a check was running', async () => {
+  let reads = 0;
+  let release!: () => void;
+  const state = (): WorkspaceState => ({
+    policy: EMPTY_POLICY,
+    model: emptyModel(),
+    sketchKey: '0001020304050607',
+    loadCost: { requests: 1, bytes: 0 },
+  });
+  const cache = new WorkspaceCache(
+    async () => (reads++, state()),
+    30_000,
+    () => 0,
+    // A check that waits until released (a slow read), and finds nothing new.
+    async () => {
+      reads++;
+      await new Promise<void>((r) => (release = r));
+      return undefined;
+    },
+  );
+  await cache.get('a');
+  cache.checkSoon('a');
+  const running = cache.get('a');
+  expect(reads).toBe(2);
+  cache.checkSoon('a'); // a relabel taken while that check runs
+  const after = cache.get('a');
+  release();
+  await running;
+  await new Promise((r) => setImmediate(r));
+  release();
+  await after;
+  expect(reads).toBe(3);
+  await cache.get('a');
+  expect(reads).toBe(3);
 });
 
 it('bounds the cached workspaces by weight, and keeps a workspace heavier than the whole bound, alone', async () => {

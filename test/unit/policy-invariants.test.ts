@@ -57,3 +57,29 @@ it("holds bulk mail below the workspace's critical, whatever its thresholds", ()
   // Still 20 plus its reasons' weights (docs/partners.md, "The decision").
   expect(20 + workspace.reasons.reduce((sum, r) => sum + r.weight, 0)).toBe(74);
 });
+
+it("archives where the workspace's own keyword names the engine's archive category", () => {
+  const { global } = decide(asking, {});
+  const { workspace } = decide(asking, {
+    keywords: [{ phrase: 'monthly newsletter', weight: -10, category: global.category }],
+  });
+  expect(workspace).toMatchObject({ category: global.category, priority: 'low', recommended_action: 'archive' });
+});
+
+it('keeps the score 20 plus its reasons when the points would pass 100 before the bulk cap', () => {
+  const notice: Signal = {
+    workspace_id: 'ws_policy',
+    source: 'email',
+    sender: 'newsletter@status.example',
+    subject: 'Major outage: all services down',
+    body: 'Our platform is completely down for all customers. Unsubscribe from these updates.',
+    metadata: { severity: 'sev1' },
+    received_at: '2026-11-21T09:30:00Z',
+  };
+  const { workspace } = decide(notice, {
+    vip_senders: ['@status.example'],
+    keywords: [{ phrase: 'outage', weight: 50 }],
+  });
+  expect(workspace).toMatchObject({ score: 79, priority: 'high' });
+  expect(20 + workspace.reasons.reduce((sum, r) => sum + r.weight, 0)).toBe(79);
+});

@@ -288,7 +288,8 @@ function sketchTextFast(key: HalfSipKey, text: string, out: number[], format: Sk
  */
 export function senderParts(sender: string | undefined): { address: string; domain: string } | undefined {
   if (!sender) return undefined;
-  const m = /<\s*([^<>\s]+@[^<>\s]+)\s*>/.exec(sender) ?? /([^\s<>]+@[^\s<>]+)/.exec(sender);
+  // With a `<`, only a bracketed address is the sender's ("ceo@acme.com <>" has none); without, the bare one.
+  const m = sender.includes('<') ? /<\s*([^<>\s]+@[^<>\s]+)\s*>/.exec(sender) : /([^\s<>]+@[^\s<>]+)/.exec(sender);
   const address = m?.[1]?.toLowerCase();
   if (!address) return undefined;
   const domain = address.slice(address.lastIndexOf('@') + 1);

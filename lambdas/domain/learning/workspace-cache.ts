@@ -47,6 +47,8 @@ export class WorkspaceCache {
     sizeOf: (_id, entry) => Math.min(entry.weight, MAX_CACHED_COUNTS),
   });
   private readonly loading = new Map<string, Promise<CachedWorkspace>>();
+  /** Workspaces made due by checkSoon: their next request checks, even one that comes while a check is running. */
+  private readonly due = new Set<string>();
 
   constructor(
     private readonly load: (workspaceId: string) => Promise<WorkspaceState>,
@@ -66,9 +68,12 @@ export class WorkspaceCache {
   async get(workspaceId: string): Promise<CachedWorkspace> {
     // Most recently used goes last (a stale one too: it is refreshed now).
     const entry = this.entries.get(workspaceId);
-    if (entry && this.now() - entry.loadedAtMs < this.ttlMs) return entry.value;
+    if (entry && !this.due.has(workspaceId) && this.now() - entry.loadedAtMs < this.ttlMs) return entry.value;
+    // A check made due while one runs waits for it, then runs its own (two at once would refresh one state twice).
     const pending = this.loading.get(workspaceId);
-    if (pending) return pending;
+    if (pending) return this.due.has(workspaceId) ? pending.then(() => this.get(workspaceId)) : pending;
+    // This read starts after every change made due so far: it answers for them.
+    this.due.delete(workspaceId);
     const loadedAtMs = this.now();
     const refreshed = entry && this.refresh ? this.refresh(workspaceId, entry.value.state) : this.load(workspaceId);
     const promise = refreshed
@@ -97,12 +102,12 @@ export class WorkspaceCache {
    * out the TTL. For a change this container applied only in part (applyOwn defers a relabel's removals to that read).
    */
   checkSoon(workspaceId: string): void {
-    const entry = this.entries.peek(workspaceId);
-    if (entry) entry.loadedAtMs = -Infinity;
+    if (this.entries.peek(workspaceId)) this.due.add(workspaceId);
   }
 
   /** Forgets a workspace (after this container changed its policy or model), so the next request reads it fresh. */
   invalidate(workspaceId: string): void {
+    this.due.delete(workspaceId);
     this.entries.delete(workspaceId);
   }
 }

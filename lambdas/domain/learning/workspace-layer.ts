@@ -172,22 +172,28 @@ export function applyWorkspace(
   const trusted = listsParts(policy.trusted, sender);
   if (trusted)
     reasons.push({ code: 'POLICY_TRUSTED_SENDER', message: "sender is on the workspace's trusted list", weight: 0 });
-  score = Math.max(0, Math.min(100, Math.round(score)));
+  score = Math.round(score);
   // Invariant 5 in the workspace's own bands: bulk mail the engine held below critical stays below the workspace's
-  // critical, its thresholds and points notwithstanding (docs/decision-engine.md, "Invariants").
+  // critical, its thresholds and points notwithstanding (docs/decision-engine.md, "Invariants"). Cut from the sum
+  // before its clamp, so the score stays 20 plus its reasons' weights.
   const held = reasons.findIndex((r) => r.code === 'BULK_NEVER_ESCALATED');
   if (held >= 0 && score >= t.critical) {
     reasons[held] = { ...reasons[held], weight: reasons[held].weight - (score - (t.critical - 1)) };
     score = t.critical - 1;
   }
+  score = Math.max(0, Math.min(100, score));
   const priority = priorityFor(score, t);
   if (trusted && category === 'spam') category = 'general';
   // The engine did not archive a signal of this archive category (an invariant: a person asking, a doubted vote; or
   // a priority above low): the layer's own rule must not archive it either, whatever VIP or keyword points or the
   // workspace's thresholds moved; only the workspace's explicit word (a keyword's or a learned category, a learned
   // action, a blocked sender) does (docs/partners.md, "Workspace policy").
+  const ownWord = keywordCategory !== undefined || learnedCategory?.label === category;
   const heldBack =
-    category === global.category && ARCHIVE_CATEGORIES.has(global.category) && global.recommended_action !== 'archive';
+    !ownWord &&
+    category === global.category &&
+    ARCHIVE_CATEGORIES.has(global.category) &&
+    global.recommended_action !== 'archive';
   const archivable = ARCHIVE_CATEGORIES.has(category as never) && !trusted && !heldBack;
   if (!action || (trusted && action === 'archive')) {
     action = archivable && priority === 'low' ? 'archive' : ACTION_BY_PRIORITY[priority];
