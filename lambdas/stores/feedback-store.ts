@@ -108,8 +108,10 @@ export class DynamoFeedbackStore implements FeedbackStore {
       this.counter.writes += 2;
       // A forget that moved the model on since this feedback read its generation may have listed that generation's
       // entries before this one landed: withdrawn here, or it would stay with no expiry, read by no load
-      // (docs/learning.md, "Folding"). The decision keeps its feedback; its counts went with the forget.
-      if ((await getModel(this.client, this.learningTable, decision.workspace_id)).generation !== generation) {
+      // (docs/learning.md, "Folding"). The decision keeps its feedback; its counts went with the forget. The feedback
+      // landed: a failed read does not fail it (the entry then waits for the next fold's expiry).
+      const model = await getModel(this.client, this.learningTable, decision.workspace_id).catch(() => undefined);
+      if (model && model.generation !== generation) {
         const key = { ws: decision.workspace_id, sk: item.sk };
         await this.client.send(new DeleteCommand({ TableName: this.learningTable, Key: key })).catch(() => undefined);
         return {};

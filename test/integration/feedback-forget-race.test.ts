@@ -42,7 +42,7 @@ function holdNextTransaction(client: DynamoDBDocumentClient) {
 beforeAll(async () => {
   tables = await createTestTables('fbforget');
   const admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions));
-  ({ key } = await partnerWithKey(admin, 'acme', ['ws_race', 'ws_race_after', 'ws_race_between']));
+  ({ key } = await partnerWithKey(admin, 'acme', ['ws_race', 'ws_race_after', 'ws_race_between', 'ws_race_read']));
   // Two containers of the same service, each its own client and caches.
   for (let i = 0; i < 2; i++)
     services.push(
@@ -148,4 +148,36 @@ describe('a feedback racing a forget leaves nothing of the forgotten generation'
     expect((await forget).status).toBe(200);
     expect(await countsKeptFor('ws_race_between', 0)).toEqual([]);
   });
+});
+
+it('answers 200 for a feedback that landed when the read after it fails', async () => {
+  const [a] = services;
+  const analyze = async (subject: string) =>
+    (await send(a, 'POST', '/signals/analyze', { workspace_id: 'ws_race_read', source: 'email', subject })).json
+      .decision_id;
+  const id = await analyze('Invoice 9 is overdue');
+  await send(a, 'POST', '/signals/analyze', { workspace_id: 'ws_race_read', source: 'email', subject: 'warm up' });
+  // A mock: the database refusing the one read after the transaction, a fault DynamoDB Local cannot be made to give.
+  let landed = false;
+  let failed = 0;
+  a.dependencies.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (String(context.commandName).startsWith('TransactWrite')) {
+        const out = await next(args);
+        landed = true;
+        return out;
+      }
+      if (landed && failed === 0 && String(context.commandName).startsWith('Get')) {
+        failed++;
+        throw Object.assign(new Error('Throughput exceeds the current capacity'), {
+          name: 'ProvisionedThroughputExceededException',
+        });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: `failReadAfterTransaction${++holds}` },
+  );
+  expect((await send(a, 'POST', `/decisions/${id}/feedback`, { category: 'billing' })).status).toBe(200);
+  expect(failed).toBe(1);
+  expect(await countsKeptFor('ws_race_read', 0)).toHaveLength(1);
 });
