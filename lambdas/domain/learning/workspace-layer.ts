@@ -188,7 +188,9 @@ export function applyWorkspace(
   // a priority above low): the layer's own rule must not archive it either, whatever VIP or keyword points or the
   // workspace's thresholds moved; only the workspace's explicit word (a keyword's or a learned category, a learned
   // action, a blocked sender) does (docs/partners.md, "Workspace policy").
-  const ownWord = keywordCategory !== undefined || learnedCategory?.label === category;
+  // What the workspace learned decides the category (replacing the global one, or agreeing with it).
+  const categoryLearned = learnedCategory !== undefined && learnedCategory.label === category;
+  const ownWord = keywordCategory !== undefined || categoryLearned;
   const heldBack =
     !ownWord &&
     category === global.category &&
@@ -221,8 +223,8 @@ export function applyWorkspace(
   if (taughtAction)
     reasons.push({ code: 'LEARNED_ACTION', message: learnedMessage(learnedAction!, 'action'), weight: 0 });
   out.reasons = reasons.sort(byWeight);
-  if (learnedCategory && learnedCategory.label === category) {
-    const learned = learnedConfidence(learnedCategory);
+  if (categoryLearned) {
+    const learned = learnedConfidence(learnedCategory!);
     // Teaching that agrees with the engine confirms it: one agreeing correction must not halve what it confirms.
     out.confidence = category === global.category ? Math.max(global.confidence, learned) : learned;
   }
@@ -234,8 +236,7 @@ export function applyWorkspace(
     : learning
       ? unlikeConfidence(model, priority, global.confidence)
       : undefined;
-  if (p !== undefined)
-    out.confidence = learnedCategory && learnedCategory.label === category ? Math.min(out.confidence, p) : p;
+  if (p !== undefined) out.confidence = categoryLearned ? Math.min(out.confidence, p) : p;
   if (taughtAction) out.confidence = Math.min(out.confidence, learnedConfidence(learnedAction!));
   return out;
 }
