@@ -169,17 +169,19 @@ describe('policy', () => {
   });
 });
 
+/** A loaded workspace with nothing learned and no policy. */
+const emptyState = (): WorkspaceState => ({
+  policy: EMPTY_POLICY,
+  model: emptyModel(),
+  sketchKey: '0001020304050607',
+  loadCost: { requests: 1, bytes: 0 },
+});
+
 it('keeps at most MAX_WORKSPACES workspaces, shares one load between concurrent misses, and expires after the TTL', async () => {
   let loads = 0;
   let now = 0;
-  const state = (): WorkspaceState => ({
-    policy: EMPTY_POLICY,
-    model: emptyModel(),
-    sketchKey: '0001020304050607',
-    loadCost: { requests: 1, bytes: 0 },
-  });
   const cache = new WorkspaceCache(
-    async () => (loads++, state()),
+    async () => (loads++, emptyState()),
     30_000,
     () => now,
   );
@@ -198,14 +200,8 @@ it('keeps at most MAX_WORKSPACES workspaces, shares one load between concurrent 
 it('checks a workspace made due at its next request, even when the change came while a check was running', async () => {
   let reads = 0;
   let release!: () => void;
-  const state = (): WorkspaceState => ({
-    policy: EMPTY_POLICY,
-    model: emptyModel(),
-    sketchKey: '0001020304050607',
-    loadCost: { requests: 1, bytes: 0 },
-  });
   const cache = new WorkspaceCache(
-    async () => (reads++, state()),
+    async () => (reads++, emptyState()),
     30_000,
     () => 0,
     // A check that waits until released (a slow read), and finds nothing new.

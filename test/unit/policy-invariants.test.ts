@@ -40,16 +40,18 @@ it('does not archive a newsletter the engine kept at review when the thresholds 
   }
 });
 
+// Bulk mail the engine holds at 79 (BULK_NEVER_ESCALATED): an outage notice from a newsletter address.
+const notice: Signal = {
+  workspace_id: 'ws_policy',
+  source: 'email',
+  sender: 'newsletter@status.example',
+  subject: 'Major outage: all services down',
+  body: 'Our platform is completely down for all customers. Unsubscribe from these updates.',
+  metadata: { severity: 'sev1' },
+  received_at: '2026-11-21T09:30:00Z',
+};
+
 it("holds bulk mail below the workspace's critical, whatever its thresholds", () => {
-  const notice: Signal = {
-    workspace_id: 'ws_policy',
-    source: 'email',
-    sender: 'newsletter@status.example',
-    subject: 'Major outage: all services down',
-    body: 'Our platform is completely down for all customers. Unsubscribe from these updates.',
-    metadata: { severity: 'sev1' },
-    received_at: '2026-11-21T09:30:00Z',
-  };
   const { global, workspace } = decide(notice, { thresholds: { critical: 75 } });
   expect(global.reasons.map((r) => r.code)).toContain('BULK_NEVER_ESCALATED');
   expect(global.score).toBeGreaterThanOrEqual(75);
@@ -67,15 +69,6 @@ it("archives where the workspace's own keyword names the engine's archive catego
 });
 
 it('keeps the score 20 plus its reasons when the points would pass 100 before the bulk cap', () => {
-  const notice: Signal = {
-    workspace_id: 'ws_policy',
-    source: 'email',
-    sender: 'newsletter@status.example',
-    subject: 'Major outage: all services down',
-    body: 'Our platform is completely down for all customers. Unsubscribe from these updates.',
-    metadata: { severity: 'sev1' },
-    received_at: '2026-11-21T09:30:00Z',
-  };
   const { workspace } = decide(notice, {
     vip_senders: ['@status.example'],
     keywords: [{ phrase: 'outage', weight: 50 }],
