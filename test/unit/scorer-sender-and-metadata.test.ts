@@ -34,6 +34,22 @@ describe('sender', () => {
     expect(other).not.toContain('VIP_SENDER');
   });
 
+  it('an address written as the display name is no VIP: only the one in brackets is the sender', () => {
+    for (const sender of [
+      'ceo@bigclient.example <>',
+      'ceo@bigclient.example <x@evil.example>',
+      'ceo@bigclient.example <x',
+    ]) {
+      const reasons = codes({
+        source: 'email',
+        body: 'Can we talk tomorrow?',
+        sender,
+        metadata: { vip_senders: ['ceo@bigclient.example'] },
+      });
+      expect(reasons).not.toContain('VIP_SENDER');
+    }
+  });
+
   it('no-reply and mailer-daemon addresses lean to archive when nothing is wrong', () => {
     for (const sender of [
       'noreply@x.example',

@@ -140,7 +140,8 @@ export interface SenderInfo {
 export function parseSender(sender: unknown): SenderInfo | null {
   if (typeof sender !== 'string' || sender.length === 0) return null;
   const s = sender.length > 400 ? sender.slice(0, 400) : sender;
-  const m = ADDRESS_IN_BRACKETS.exec(s) ?? BARE_ADDRESS.exec(s);
+  // With a `<`, only a bracketed address is the sender's: one in the display name (`ceo@acme.com <>`) is a name.
+  const m = s.includes('<') ? ADDRESS_IN_BRACKETS.exec(s) : BARE_ADDRESS.exec(s);
   if (!m) return null;
   const address = m[1].toLowerCase().replace(/\.+$/, '');
   const at = address.lastIndexOf('@');
