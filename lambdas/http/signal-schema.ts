@@ -53,7 +53,10 @@ const optionalText = (max: number) =>
     v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${withThousands(max)} characters`)),
   );
 
-const SignalSchema = v.pipe(
+// The checks across fields run beside the problems of single fields, so that a partner gets every problem in one
+// answer (docs/partners.md, "Errors"): this pipe goes on past the fields' problems, and each check runs once the
+// fields it reads are sound.
+const SignalFields = v.config(
   v.strictObject(
     {
       workspace_id: v.pipe(
@@ -98,27 +101,37 @@ const SignalSchema = v.pipe(
     // Message for unknown top-level fields; the field name comes from the issue path.
     'is not a field of a signal',
   ),
-  v.forward(
-    v.check(
-      (s) => s.sender === undefined || s.source !== 'email' || isEmailAddress(s.sender),
-      'must be an e-mail address (a@b.co or Ann <a@b.co>) when source is email',
+  { abortPipeEarly: true },
+);
+
+const SignalSchema = v.config(
+  v.pipe(
+    SignalFields,
+    v.forward(
+      v.partialCheck(
+        [['sender'], ['source']],
+        (s) => s.sender === undefined || s.source !== 'email' || isEmailAddress(s.sender),
+        'must be an e-mail address (a@b.co or Ann <a@b.co>) when source is email',
+      ),
+      ['sender'],
     ),
-    ['sender'],
-  ),
-  v.forward(
-    v.check(
-      (s) =>
-        hasVisibleText(s.subject) ||
-        hasVisibleText(s.body) ||
-        (s.metadata !== undefined && Object.keys(s.metadata).length > 0),
-      'subject or body must be non-blank, unless metadata is a non-empty object',
+    v.forward(
+      v.partialCheck(
+        [['subject'], ['body'], ['metadata']],
+        (s) =>
+          hasVisibleText(s.subject) ||
+          hasVisibleText(s.body) ||
+          (s.metadata !== undefined && Object.keys(s.metadata).length > 0),
+        'subject or body must be non-blank, unless metadata is a non-empty object',
+      ),
+      ['body'],
     ),
-    ['body'],
   ),
+  { abortPipeEarly: false },
 );
 
 /** The fields a signal body may hold, in the schema's order: any other is "not a field of a signal". */
-export const SIGNAL_FIELDS = Object.keys(SignalSchema.pipe[0].entries) as (keyof Signal)[];
+export const SIGNAL_FIELDS = Object.keys(SignalFields.entries) as (keyof Signal)[];
 
 /** 0000-01-01T00:00:00Z, the earliest instant an RFC 3339 timestamp in UTC can write. */
 const EARLIEST_UTC_MS = Date.parse('0000-01-01T00:00:00Z');
@@ -126,18 +139,11 @@ const EARLIEST_UTC_MS = Date.parse('0000-01-01T00:00:00Z');
 /** Validates a parsed body; `receivedAtMs` is the time of receipt used when `received_at` is absent. */
 export function validateSignal(input: unknown, receivedAtMs: number): Validated<{ signal: Signal }> {
   const result = validateBody(SignalSchema, input);
-  if (!result.ok) return result;
+  if (!result.ok) return withTimeProblem(input, result.details, receivedAtMs);
   const s = result.output;
-  // Checked here rather than in the schema: "the future" is relative to the time of receipt passed in.
   const receivedAt = s.received_at ?? receivedAtMs;
-  if (receivedAt > receivedAtMs + LIMITS.futureToleranceMs) {
-    return { ok: false, details: [{ field: 'received_at', message: 'must not be more than 24 hours in the future' }] };
-  }
-  // Stored in UTC: a time of year 0000 with a positive offset is in year -1 there, which RFC 3339 cannot write (the
-  // decision would answer `-000001-12-31T...`).
-  if (receivedAt < EARLIEST_UTC_MS) {
-    return { ok: false, details: [{ field: 'received_at', message: 'must not be before 0000-01-01T00:00:00Z' }] };
-  }
+  const problem = timeProblem(receivedAt, receivedAtMs);
+  if (problem) return { ok: false, details: [{ field: 'received_at', message: problem }] };
   return {
     ok: true,
     signal: {
@@ -150,6 +156,34 @@ export function validateSignal(input: unknown, receivedAtMs: number): Validated<
       metadata: s.metadata as { [key: string]: JsonValue } | undefined,
     },
   };
+}
+
+/** Checked beside the schema: "the future" is relative to the time of receipt passed in. */
+function timeProblem(receivedAt: number, receivedAtMs: number): string | undefined {
+  if (receivedAt > receivedAtMs + LIMITS.futureToleranceMs) return 'must not be more than 24 hours in the future';
+  // Stored in UTC: a time of year 0000 with a positive offset is in year -1 there, which RFC 3339 cannot write (the
+  // decision would answer `-000001-12-31T...`).
+  if (receivedAt < EARLIEST_UTC_MS) return 'must not be before 0000-01-01T00:00:00Z';
+  return undefined;
+}
+
+/** A refused signal's details with a readable `received_at`'s time problem among them, in the body's order. */
+function withTimeProblem(input: unknown, details: ErrorDetail[], receivedAtMs: number): Validated<{ signal: Signal }> {
+  const raw = (input as { received_at?: unknown } | null)?.received_at;
+  const ms = typeof raw === 'string' && !details.some((d) => d.field === 'received_at') ? parseRfc3339(raw) : undefined;
+  const problem = ms === undefined ? undefined : timeProblem(ms, receivedAtMs);
+  if (!problem) return { ok: false, details };
+  const keys = Object.keys(input as object);
+  const at = keys.indexOf('received_at');
+  // A detail's place is its top-level key's; a missing field's (not in the body) comes last, as validateBody puts it.
+  const placeOf = (field: string) => {
+    const i = keys.findIndex((k) => field === k || field.startsWith(`${k}.`) || field.startsWith(`${k}[`));
+    return i === -1 ? Infinity : i;
+  };
+  const before = details.findIndex((d) => placeOf(d.field) > at);
+  const placed = [...details];
+  placed.splice(before === -1 ? placed.length : before, 0, { field: 'received_at', message: problem });
+  return { ok: false, details: placed };
 }
 
 /** Idempotency-Key: 1 to 255 printable ASCII characters. */

@@ -94,13 +94,14 @@ describe('a single body', () => {
       'constructor',
       'workspace_id',
       'source',
+      'body',
     ]);
   });
 
   it('lists the first 100 problems in document order when dropped keys are many', () => {
     const text = `{${Array.from({ length: 120 }, (_, i) => `"a${i}":{"__proto__":1}`).join(',')}}`;
     const fields = refusedFields(signal, text);
-    expect(fields).toHaveLength(242);
+    expect(fields).toHaveLength(243);
     expect(fields.slice(0, 100)).toEqual(Array.from({ length: 50 }, (_, i) => [`a${i}`, `a${i}.__proto__`]).flat());
   });
 });
@@ -137,6 +138,7 @@ describe('a list body', () => {
     expect(fieldsOf(list.checkItem(0, validateExample(list.items[0], 'ws', now)))).toEqual([
       'examples[0].signal.source',
       'examples[0].signal.constructor',
+      'examples[0].signal.body',
       'examples[0].zzz',
       'examples[0].__proto__',
       'examples[0].labels',

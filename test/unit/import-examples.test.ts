@@ -16,11 +16,12 @@ it('validates an example as analyze and feedback would, naming every problem at 
   const bad = validateExample({ signal: { source: 'fax', workspace_id: 'ws' }, extra: 1 }, 'ws', now);
   expect(bad.ok).toBe(false);
   // In document order (docs/partners.md, "Errors"), then the fields the example lacks.
-  expect(!bad.ok && bad.details.map((d) => d.field)).toEqual(['signal.source', 'extra', 'labels']);
+  expect(!bad.ok && bad.details.map((d) => d.field)).toEqual(['signal.source', 'signal.body', 'extra', 'labels']);
   const unknownLast = validateExample({ labels: { priority: 'nope' }, signal: { source: 'fax' }, zzz: 1 }, 'ws', now);
   expect(!unknownLast.ok && unknownLast.details.map((d) => d.field)).toEqual([
     'labels.priority',
     'signal.source',
+    'signal.body',
     'zzz',
   ]);
   const other = validateExample(

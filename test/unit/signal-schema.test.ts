@@ -19,7 +19,24 @@ describe('signal validation', () => {
       { field: 'a', message: 'is not a field of a signal' },
       { field: 'workspace_id', message: 'is required' },
       { field: 'source', message: 'is required' },
+      { field: 'body', message: 'subject or body must be non-blank, unless metadata is a non-empty object' },
     ]);
+  });
+
+  it('names the problems across fields beside the problems of single fields, in one answer', () => {
+    const future = '2026-11-24T10:00:00Z';
+    expect(detailsFor({ zz: 1, ...valid, sender: 'not-an-address' }).map((d) => d.field)).toEqual(['zz', 'sender']);
+    expect(detailsFor({ workspace_id: 'ws_acme', source: 'task', subject: ' ', priority: 1 })).toEqual([
+      { field: 'priority', message: 'is not a field of a signal' },
+      { field: 'body', message: 'subject or body must be non-blank, unless metadata is a non-empty object' },
+    ]);
+    expect(detailsFor({ subject2: 'x', ...valid, received_at: future, metadata: [] })).toEqual([
+      { field: 'subject2', message: 'is not a field of a signal' },
+      { field: 'received_at', message: 'must not be more than 24 hours in the future' },
+      { field: 'metadata', message: 'must be a JSON object' },
+    ]);
+    // A check across fields waits for the fields it reads: a sender is no address to check on an unknown source.
+    expect(detailsFor({ ...valid, source: 'fax', sender: 'nope' }).map((d) => d.field)).toEqual(['source']);
   });
 
   it('accepts a minimal signal and defaults received_at to the time of receipt, in UTC', () => {
