@@ -137,6 +137,10 @@ export async function learnExamples(
     });
     const { answer, kept } = withinLimits(validated, valid, allowed, options.itemDetails ?? ((_, details) => details));
     const deltas = labelDeltas(kept.map((v) => ({ sketch: sketchSignal(workspace.key, v.signal), labels: v.labels })));
+    // An import that changes nothing writes nothing but its Idempotency-Key's answer: no entry, no audit event
+    // (docs/operations.md, "Audit log": a command that changes nothing writes no event).
+    const changesModel = kept.length > 0 || changes.length > 0;
+    if (!changesModel && !(key && pk !== undefined)) return { kind: 'imported', answer };
     const result = await deps.store.applyImport({
       workspaceId,
       generation,
@@ -145,7 +149,9 @@ export async function learnExamples(
         key && pk !== undefined
           ? { pk, item: { kind: 'import', request_hash: key.requestHash, answer: JSON.stringify(answer) } }
           : undefined,
-      audit: options.audit?.({ examples: answer.data.length, learned: kept.length, labels: deltas.length }),
+      audit: changesModel
+        ? options.audit?.({ examples: answer.data.length, learned: kept.length, labels: deltas.length })
+        : undefined,
       labels: changes,
       nowMs: options.nowMs,
     });

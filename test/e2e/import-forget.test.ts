@@ -259,6 +259,31 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ actor: `key:${keyId}`, after: { examples: 3, learned: 2, labels: 2 } });
   });
+
+  it('writes nothing for an import that teaches nothing: no audit event, no entry', async () => {
+    const { QueryCommand, ScanCommand } = await import('@aws-sdk/lib-dynamodb');
+    const body = { examples: [{ signal: { ...customs(20), source: 'fax' }, labels: { category: 'customs_hold' } }] };
+    const answer = await call(api.baseUrl, 'POST', examplesPath('ws_other'), { key, body });
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({ learned: 0 });
+    const events = await api.tables.client.send(
+      new ScanCommand({
+        TableName: api.tables.names.decisions,
+        FilterExpression: '#a = :a',
+        ExpressionAttributeNames: { '#a': 'action' },
+        ExpressionAttributeValues: { ':a': 'model.import' },
+      }),
+    );
+    expect((events.Items ?? []).filter((e) => e.target?.workspace_id === 'ws_other')).toEqual([]);
+    const learned = await api.tables.client.send(
+      new QueryCommand({
+        TableName: api.tables.names.learning,
+        KeyConditionExpression: 'ws = :ws and begins_with(sk, :e)',
+        ExpressionAttributeValues: { ':ws': 'ws_other', ':e': 'e#' },
+      }),
+    );
+    expect(learned.Items ?? []).toEqual([]);
+  });
 });
 
 describe('DELETE /workspaces/{workspace_id}/model', () => {
