@@ -40,7 +40,7 @@ export function analyzeBatchRoute(deps: Dependencies): RouteHandler {
     // The first attempt may still be storing its decisions (docs/partners.md, analyze-batch): the client waits.
     if (outcome.kind === 'in_flight') throw unavailable('batch_in_flight');
     const replayed = outcome.kind === 'replayed';
-    telemetry.logger.info(replayed ? 'batch replayed' : 'batch stored', {
+    request.logInfo(replayed ? 'batch replayed' : 'batch stored', {
       partner_id: principal.partner_id,
       signals: signals.length,
       decision_ids: outcome.data.flatMap((item) => ('decision' in item ? [item.decision.decision_id] : [])),

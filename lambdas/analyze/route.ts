@@ -10,7 +10,7 @@ const CHECKS: Check[] = ['key', 'scope', 'rate-limit', { jsonBody: {} }, { works
 
 export function analyzeRoute(deps: Dependencies): RouteHandler {
   const { decisionStore, workspaces, workspaceAccess, telemetry } = deps;
-  return apiHandler(deps, CHECKS, async ({ event, principal, forbiddenKeys, receivedAtMs }) => {
+  return apiHandler(deps, CHECKS, async ({ event, principal, forbiddenKeys, receivedAtMs, logInfo }) => {
     // The decision's time is the request's receipt, as its default `received_at` (docs/partners.md, "The signal").
     const nowMs = receivedAtMs;
     const body = event.body;
@@ -32,7 +32,7 @@ export function analyzeRoute(deps: Dependencies): RouteHandler {
     if (replayed && !(await replayAllowedFor(workspaceAccess, principal, decision.workspace_id)))
       throw new ApiError('WORKSPACE_NOT_ALLOWED');
     telemetry.tracer.annotate('decision_id', decision.decision_id);
-    telemetry.logger.info(replayed ? 'decision replayed' : 'decision stored', {
+    logInfo(replayed ? 'decision replayed' : 'decision stored', {
       decision_id: decision.decision_id,
       partner_id: principal.partner_id,
       priority: decision.priority,

@@ -14,7 +14,7 @@ export function feedbackRoute(deps: Dependencies): RouteHandler {
   return apiHandler(
     deps,
     ['key', 'scope', 'rate-limit', { jsonBody: {} }],
-    async ({ event, principal, forbiddenKeys }) => {
+    async ({ event, principal, forbiddenKeys, logInfo }) => {
       const decisionId = event.pathParameters?.decision_id ?? '';
       const target = DECISION_ID_PATTERN.test(decisionId) ? await feedbackStore.getTarget(decisionId) : undefined;
       if (!target || !(await workspaceAccess.allows(principal, target.decision.workspace_id))) {
@@ -41,7 +41,7 @@ export function feedbackRoute(deps: Dependencies): RouteHandler {
       // container never counts the decision under both labels for a TTL (docs/learning.md, "Online").
       const cached = workspaces.peek(workspaceId);
       if (cached && applyOwnEntry(cached.state, outcome)) workspaces.checkSoon(workspaceId);
-      telemetry.logger.info('feedback recorded', { decision_id: decisionId, workspace_id: workspaceId });
+      logInfo('feedback recorded', { decision_id: decisionId, workspace_id: workspaceId });
       return {
         statusCode: 200,
         body: {

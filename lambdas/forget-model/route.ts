@@ -9,14 +9,13 @@ import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
 const CHECKS: Check[] = ['key', 'scope', 'rate-limit', { workspace: 'path' }];
 
 export function forgetModelRoute(deps: Dependencies): RouteHandler {
-  const { telemetry } = deps;
-  return apiHandler(deps, CHECKS, async ({ event, principal }) => {
+  return apiHandler(deps, CHECKS, async ({ event, principal, logInfo }) => {
     const workspaceId = event.pathParameters?.workspace_id ?? '';
     const generation = await forgetModel(deps, workspaceId, {
       actor: actorForKey(principal.key_id),
       target: { workspace_id: workspaceId, partner_id: principal.partner_id },
     });
-    telemetry.logger.info('model forgotten', { workspace_id: workspaceId, generation });
+    logInfo('model forgotten', { workspace_id: workspaceId, generation });
     return { statusCode: 200, body: { workspace_id: workspaceId, forgotten: true } };
   });
 }

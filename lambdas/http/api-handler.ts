@@ -45,6 +45,11 @@ export interface ApiRequest {
   consumeRateLimit: (n: number) => Promise<void>;
   /** When the service received the request (receiptTime): a signal's `received_at` when it names none. */
   receivedAtMs: number;
+  /**
+   * Logs what the route did, with this request's `request_id`: local mode serves requests at once through one
+   * logger, whose appended keys they share, so the id is written on each line, not appended.
+   */
+  logInfo: (message: string, attributes: Record<string, unknown>) => void;
 }
 
 export interface ApiResult {
@@ -279,6 +284,7 @@ export function apiHandler(
         forbiddenKeys: context.forbiddenKeys ?? [],
         consumeRateLimit: (n) => spend(needs(rateLimiter, 'rate limiter'), event, context, n),
         receivedAtMs: receiptTime(event.requestContext?.timeEpoch, Date.now()),
+        logInfo: (message, attributes) => logger.info(message, { ...attributes, request_id: requestId }),
       });
       return {
         statusCode: result.statusCode,

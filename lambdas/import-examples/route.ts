@@ -18,7 +18,7 @@ import { IMPORT_BODY } from './import-envelope';
 const CHECKS: Check[] = ['key', 'scope', { workspace: 'path' }, listBodyCheck(IMPORT_BODY)];
 
 export function importExamplesRoute(deps: Dependencies): RouteHandler {
-  const { workspaces, workspaceAccess, telemetry, modelWrites: store } = deps;
+  const { workspaces, workspaceAccess, modelWrites: store } = deps;
   return apiHandler(deps, CHECKS, async (request) => {
     const { event, principal } = request;
     const nowMs = Date.now();
@@ -57,7 +57,7 @@ export function importExamplesRoute(deps: Dependencies): RouteHandler {
     const replayed = outcome.kind === 'replayed';
     if (replayed && !(await replayAllowedFor(workspaceAccess, principal, outcome.answer.workspace_id)))
       throw new ApiError('WORKSPACE_NOT_ALLOWED');
-    telemetry.logger.info(replayed ? 'import replayed' : 'import learned', {
+    request.logInfo(replayed ? 'import replayed' : 'import learned', {
       workspace_id: workspaceId,
       examples: examples.length,
       learned: outcome.answer.learned,

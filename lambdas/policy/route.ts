@@ -40,7 +40,7 @@ const PUT_CHECKS: Check[] = [
 ];
 
 export function putPolicyRoute(deps: Dependencies): RouteHandler {
-  return apiHandler(deps, PUT_CHECKS, async ({ event, principal, forbiddenKeys }) => {
+  return apiHandler(deps, PUT_CHECKS, async ({ event, principal, forbiddenKeys, logInfo }) => {
     const workspaceId = workspaceOf(event);
     const ifMatch = parseIfMatch(event.headers['if-match']);
     const { policy } = validInput(
@@ -62,7 +62,7 @@ export function putPolicyRoute(deps: Dependencies): RouteHandler {
       throw err;
     });
     if (result.kind === 'precondition_failed') throw new ApiError('PRECONDITION_FAILED');
-    deps.telemetry.logger.info('policy stored', { workspace_id: workspaceId, version: result.policy.version });
+    logInfo('policy stored', { workspace_id: workspaceId, version: result.policy.version });
     return { statusCode: 200, body: result.policy, headers: { ETag: etag(result.policy) } };
   });
 }

@@ -1,6 +1,7 @@
-// A batch retried while its first attempt may still be storing its decisions is answered 503 on purpose
-// (docs/operations.md, "What a 503 means"): nothing failed, so it is a warning with its reason, not a server error
-// that pages on-call through the ServerErrors alarm and sends them to the database.
+// What the routes log, read from the JSON lines themselves. A batch retried while its first attempt may still be
+// storing its decisions is answered 503 on purpose (docs/operations.md, "What a 503 means"): nothing failed, so it is
+// a warning with its reason, not a server error that pages on-call through the ServerErrors alarm and sends them to
+// the database. And each line names its own request, also when local mode serves requests at once.
 import { loseBatchDecisions } from '../support/batch-replay';
 import { call, expectError } from '../support/http';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
@@ -50,4 +51,24 @@ it('logs the early retry of a batch as a deferred request, and counts no server 
   );
   expect(mine.filter((l) => l.level === 'ERROR')).toEqual([]);
   expect(lines.filter((l) => 'ServerErrors' in l)).toEqual([]);
+});
+
+it("names each request's own id on its log line, when requests are served at once", async () => {
+  const answers = await Promise.all(
+    Array.from({ length: 8 }, (_, i) =>
+      call(api.baseUrl, 'POST', '/signals/analyze', {
+        key,
+        body: { workspace_id: 'ws_a', source: 'task', subject: `Renew the certificate ${i}` },
+      }),
+    ),
+  );
+  const lines = written
+    .flatMap((chunk) => chunk.split('\n'))
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  for (const answer of answers) {
+    expect(answer.status).toBe(200);
+    const stored = lines.filter((l) => l.message === 'decision stored' && l.decision_id === answer.json.decision_id);
+    expect(stored.map((l) => l.request_id)).toEqual([answer.headers.get('x-request-id')]);
+  }
 });
