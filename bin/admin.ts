@@ -203,8 +203,12 @@ const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
     };
   },
   'workspace model': async (f, s) => workspaceModelOutput(await workspaceModel(s.client, s, f.one('workspace'))),
-  'audit list': async (f, s) =>
-    auditListOutput(await new DynamoAuditLog(s.client, s.decisions).list(auditQuery((n) => f.one(n)))),
+  'audit list': async (f, s) => {
+    const query = auditQuery((n) => f.one(n));
+    // Partners are never deleted: an unknown one is a typo, refused as key list refuses it.
+    if (query.partnerId !== undefined) await s.admin.requirePartner(query.partnerId);
+    return auditListOutput(await new DynamoAuditLog(s.client, s.decisions).list(query));
+  },
   // docs/deploy.md, "Upgrading a deployed stack: the listing index": between its two deploys.
   'decisions index-priority': async (_f, s) => {
     const out = await backfillDecisionListPartitions(s.client, s.decisions);

@@ -326,8 +326,13 @@ export class AdminService {
     return { keys_migrated: moved.keys, grants_migrated: moved.grants };
   }
 
-  async listKeys(partnerId: string): Promise<{ partner_id: string; keys: KeySummary[] }> {
+  /** Throws NotFoundError (the CLI prints "unknown partner <id>") when no partner has this id. */
+  async requirePartner(partnerId: string): Promise<void> {
     if (!(await this.store.getPartner(partnerId))) throw new NotFoundError(`partner ${partnerId}`);
+  }
+
+  async listKeys(partnerId: string): Promise<{ partner_id: string; keys: KeySummary[] }> {
+    await this.requirePartner(partnerId);
     const keys = await this.store.listKeys(partnerId);
     const summaries: KeySummary[] = [];
     const nowMs = this.now().getTime();

@@ -39,3 +39,5 @@ export function decisionTimeMs(decisionId: string): number {
   return ms;
 }
 export const newKeyId = (nowMs?: number): string => `key_${ulid(nowMs)}`;
+/** Every key id ever issued (newKeyId, since version 1). */
+export const KEY_ID_PATTERN = /^key_[0-9A-HJKMNP-TV-Z]{26}$/;

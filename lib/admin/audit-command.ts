@@ -1,11 +1,13 @@
 // `admin audit list` (docs/operations.md, "Audit log"): the audit log, newest first, with its filters.
-import { AdminInputError, assertDate } from './operator-input';
+import { AdminInputError, PARTNER_ID_PATTERN, assertDate, assertWorkspace } from './operator-input';
 import {
   type AuditEvent,
   type AuditQuery,
   DEFAULT_AUDIT_LIST_LIMIT,
   MAX_AUDIT_LIST_LIMIT,
 } from '../../lambdas/domain/audit';
+import { isPrefixGrant } from '../../lambdas/domain/grants';
+import { KEY_ID_PATTERN } from '../../lambdas/domain/ids';
 
 export function auditQuery(flag: (name: string) => string | undefined): AuditQuery {
   const since = flag('since');
@@ -18,7 +20,20 @@ export function auditQuery(flag: (name: string) => string | undefined): AuditQue
   for (const name of ['partner', 'key-id', 'workspace']) {
     if (flag(name) === '') throw new AdminInputError(`--${name} must not be empty`);
   }
-  return { sinceMs, partnerId: flag('partner'), keyId: flag('key-id'), workspaceId: flag('workspace'), limit };
+  // A filter no event can match would list nothing, which reads as "no changes": refuse it, as other commands do.
+  const partnerId = flag('partner');
+  if (partnerId !== undefined && !PARTNER_ID_PATTERN.test(partnerId))
+    throw new AdminInputError(`bad partner id "${partnerId}": 1 to 64 characters of A-Z a-z 0-9 . _ : -`);
+  // Its format only: the log keeps the events of keys revoked or gone. Not echoed: it may be a key's secret.
+  const keyId = flag('key-id');
+  if (keyId !== undefined && !KEY_ID_PATTERN.test(keyId))
+    throw new AdminInputError('--key-id must be a key_id: key_ and 26 characters of 0-9 A-Z, as key create printed it');
+  // Events name a workspace id, never a prefix: a prefix's grants are key.grant events of their key.
+  const workspace = flag('workspace');
+  if (workspace !== undefined && isPrefixGrant(workspace))
+    throw new AdminInputError('--workspace takes a workspace id, not a prefix: list a grant by --key-id or --partner');
+  const workspaceId = workspace === undefined ? undefined : assertWorkspace(workspace);
+  return { sinceMs, partnerId, keyId, workspaceId, limit };
 }
 
 const targetText = (t: AuditEvent['target']) =>

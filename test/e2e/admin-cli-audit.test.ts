@@ -246,6 +246,26 @@ it('filters by partner, workspace and time, and limits newest first', async () =
   }
 });
 
+it('refuses a filter no event can match instead of listing nothing, which reads as "no changes"', async () => {
+  for (const [bad, error] of [
+    [['--partner', 'nobody'], /^error: unknown partner nobody$/m],
+    [['--partner', 'bad partner!'], /^error: bad partner id "bad partner!"/m],
+    [['--workspace', 'bad ws!'], /^error: --workspace must be 1 to 128 characters/m],
+    [['--workspace', 'acme:*'], /^error: --workspace takes a workspace id, not a prefix/m],
+    [['--key-id', 'key_nonexistent'], /^error: --key-id must be a key_id/m],
+    [['--key-id', issuedKeys[0]], /^error: --key-id must be a key_id/m],
+  ] as const) {
+    const out = await admin('audit', 'list', ...bad, '--json');
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(error);
+    expect(out.json.events).toBeUndefined();
+    expect(out.stdout).not.toContain(issuedKeys[0]); // a secret pasted as --key-id is not printed back
+  }
+  // Well-formed but never issued (or deleted): the log may hold a gone key's events, so this is an empty listing.
+  expect(await events('--key-id', 'key_00000000000000000000000000')).toEqual([]);
+  expect(await events('--workspace', 'ws_never_used')).toEqual([]);
+});
+
 it('keeps two concurrent changes of one key as two events, each with what it saw', async () => {
   const [a, b] = await Promise.all([
     admin('key', 'set-rate-limit', '--key-id', keyId, '--limit', '30/m', '--json'),
