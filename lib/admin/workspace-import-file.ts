@@ -17,9 +17,16 @@ export interface FileProblem {
   message: string;
 }
 
+/** Something read past, which costs no line its import (an unknown CSV column). */
+export interface FileWarning {
+  line: number;
+  message: string;
+}
+
 export interface ParsedFile {
   records: FileRecord[];
   problems: FileProblem[];
+  warnings: FileWarning[];
   /** Data lines read, valid or not. */
   examples: number;
 }
@@ -54,24 +61,21 @@ export function parseJsonLines(text: string): ParsedFile {
       problems.push({ line: i + 1, code: 'INVALID_JSON', message: 'this line is not a JSON object' });
     }
   });
-  return { records, problems, examples };
+  return { records, problems, warnings: [], examples };
 }
 
 export function parseCsv(text: string): ParsedFile {
   const { rows, unclosed } = csvRows(text);
   const problems: FileProblem[] = [];
+  const warnings: FileWarning[] = [];
   const records: FileRecord[] = [];
   const header = rows.shift();
-  if (!header) return { records, problems, examples: 0 };
+  if (!header) return { records, problems, warnings, examples: 0 };
   const columns = header.cells.map((c) => c.trim().toLowerCase());
   const unknown = columns.filter((c) => !KNOWN_COLUMNS.has(c));
-  if (unknown.length) {
-    problems.push({
-      line: header.line,
-      code: 'VALIDATION_ERROR',
-      message: `unknown column(s) ${unknown.join(', ')} (ignored)`,
-    });
-  }
+  // A warning, not an error: every line is still imported (an export's `notes` or `id`), so the run succeeds.
+  if (unknown.length)
+    warnings.push({ line: header.line, message: `unknown column(s) ${unknown.join(', ')} (ignored)` });
   for (const row of rows) {
     if (row.cells.length !== columns.length) {
       problems.push({
@@ -99,5 +103,5 @@ export function parseCsv(text: string): ParsedFile {
     });
   }
   problems.sort((a, b) => a.line - b.line);
-  return { records, problems, examples: rows.length + unclosed.length };
+  return { records, problems, warnings, examples: rows.length + unclosed.length };
 }

@@ -16,7 +16,7 @@ import { importAudit } from '../../lambdas/application/import-examples';
 import { IMPORT_BODY } from '../../lambdas/import-examples/import-envelope';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
-import { type FileProblem, parseImportFile } from './workspace-import-file';
+import { type FileProblem, type FileWarning, parseImportFile } from './workspace-import-file';
 import { inParallel } from '../../lambdas/domain/in-parallel';
 
 export interface ImportReport {
@@ -26,7 +26,10 @@ export interface ImportReport {
   learned: number;
   /** Examples an earlier run of the same file taught (chunks answered from their record): not taught again. */
   already_learned: number;
+  /** Lines not imported. */
   errors: FileProblem[];
+  /** What the file held that was ignored (an unknown CSV column): every line still imported. */
+  warnings: FileWarning[];
 }
 
 export interface ImportProgress {
@@ -149,7 +152,14 @@ export class WorkspaceImporter {
       importChunk,
     );
     errors.sort((a, b) => a.line - b.line);
-    return { workspace_id: ws, examples: parsed.examples, learned, already_learned: alreadyLearned, errors };
+    return {
+      workspace_id: ws,
+      examples: parsed.examples,
+      learned,
+      already_learned: alreadyLearned,
+      errors,
+      warnings: parsed.warnings,
+    };
   }
 
   /** Resets the workspace's model to a new, empty generation (policy and decisions stay). */
@@ -185,6 +195,7 @@ export async function importFileOutput(
     `workspace ${report.workspace_id}: ${report.learned} of ${report.examples} examples learned${before}, ${report.errors.length} error(s)`,
     ...report.errors.slice(0, 50).map((e) => `  line ${e.line}: ${e.code} ${e.message}`),
     ...(report.errors.length > 50 ? [`  ... (${report.errors.length - 50} more; --json lists them all)`] : []),
+    ...report.warnings.map((w) => `  line ${w.line}: warning: ${w.message}`),
     // A run is keyed by the file's content: the same file again teaches nothing twice, an edited one is a new file.
     ...(report.errors.length && report.learned + report.already_learned
       ? [

@@ -69,6 +69,7 @@ it('imports JSON Lines in chunks of 100, reports bad lines by number, and teache
       { line: 11, code: 'INVALID_JSON', message: expect.any(String) },
       { line: 152, code: 'VALIDATION_ERROR', message: 'labels is required' },
     ],
+    warnings: [],
   });
   expect(await labelDocs('ws_cli')).toEqual({ 'category:customs_hold': 230, 'queue:logistics': 230 });
   // The same file again (after an interruption, say): every chunk is answered from its record, and the report says
@@ -121,6 +122,7 @@ it('imports CSV with a header, quoted fields over several lines, and email as th
       { line: 5, code: 'VALIDATION_ERROR', message: 'has 2 fields where the header has 5' },
       { line: 6, code: 'VALIDATION_ERROR', message: expect.stringMatching(/^labels/) },
     ],
+    warnings: [],
   });
   expect(await labelDocs('ws_csv')).toEqual({ 'category:supplier_invoice': 2, 'queue:accounts_payable': 1 });
   expect(parseCsv(csv).records[0]).toEqual({
@@ -135,6 +137,26 @@ it('imports CSV with a header, quoted fields over several lines, and email as th
       labels: { category: 'supplier_invoice', queue: 'accounts_payable' },
     },
   });
+});
+
+it('imports a CSV with columns it does not know, warning of them, and exits 0 when every line was imported', async () => {
+  // An export's own columns (its id, notes) are read past: before, they were an error and the run exited 1.
+  const csv = ['workspace_id,subject,body,category,notes', 'ws_x,Invoice 8 overdue,Pay it,billing,called twice'];
+  const file = join(dir, 'export.csv');
+  writeFileSync(file, `${csv.join('\n')}\n`);
+  const out = await admin('workspace', 'import', '--workspace', 'ws_csv', '--file', file);
+  expect(out.code).toBe(0);
+  expect(out.json).toEqual({
+    workspace_id: 'ws_csv',
+    examples: 1,
+    learned: 1,
+    already_learned: 0,
+    errors: [],
+    warnings: [{ line: 1, message: 'unknown column(s) workspace_id, notes (ignored)' }],
+  });
+  const text = await runAdmin(env, ['workspace', 'import', '--workspace', 'ws_csv', '--file', file]);
+  expect(text.code).toBe(0);
+  expect(text.stdout).toMatch(/0 error\(s\)\n {2}line 1: warning: unknown column\(s\) workspace_id, notes \(ignored\)/);
 });
 
 it('refuses a missing file or workspace with a clear error', async () => {
