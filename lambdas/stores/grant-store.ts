@@ -26,7 +26,10 @@ const INDEX = 'grants_by_head';
  * busy DynamoDB Local.
  */
 const GRANTS_PER_TRANSACTION = 25;
-/** Transactions in flight at once when granting thousands. */
+/**
+ * Calls in flight at once when granting or ungranting thousands: the transactions, and before them the BatchGetItem
+ * reads of what the key holds (all 200 reads of a 20,000-line file at once outran the SDK's connection timeout).
+ */
 const PARALLEL_TRANSACTIONS = 4;
 /** From this many exact grants under one head, read the head's holders once instead of one query per grant. */
 const WHOLE_HEAD_THRESHOLD = 200;
@@ -221,6 +224,7 @@ export class DynamoGrantStore implements GrantStore {
         this.tableName,
         exact.map((g) => grantPk(keyId, g)),
         true,
+        PARALLEL_TRANSACTIONS,
       ),
       unique.some(isPrefixGrant) ? this.prefixGrants(keyId) : Promise.resolve([]),
     ]);
