@@ -71,11 +71,7 @@ export async function readModelItem(
 ): Promise<ModelItem> {
   const model = await getModel(client, table, ws);
   if (model.sketchKey !== undefined) return model;
-  const before = (
-    await client.send(
-      new GetCommand({ TableName: decisionsTable, Key: { pk: ITEM_PREFIX.workspaceModel + ws }, ConsistentRead: true }),
-    )
-  ).Item;
+  const before = await versionThreeModel(client, decisionsTable, ws);
   const out = await client.send(
     new UpdateCommand({
       TableName: table,
@@ -89,6 +85,34 @@ export async function readModelItem(
     }),
   );
   return modelFrom(out.Attributes);
+}
+
+/** A workspace's model item from before version 4 (`wsmodel#` in the decisions table), if it has one. */
+const versionThreeModel = async (client: DynamoDBDocumentClient, decisionsTable: string, ws: string) =>
+  (
+    await client.send(
+      new GetCommand({ TableName: decisionsTable, Key: { pk: ITEM_PREFIX.workspaceModel + ws }, ConsistentRead: true }),
+    )
+  ).Item;
+
+/**
+ * The model item as readModelItem would answer, without making it: for a workspace no load made it for, the
+ * generation a first load would give it and no sketch key (`admin workspace model`, a read command, must not make an
+ * item for any workspace id typed at it).
+ */
+export async function peekModelItem(
+  client: DynamoDBDocumentClient,
+  table: string,
+  ws: string,
+  decisionsTable: string,
+): Promise<ModelItem> {
+  const item = (
+    await client.send(new GetCommand({ TableName: table, Key: { ws, sk: MODEL_KEY }, ConsistentRead: true }))
+  ).Item;
+  if (typeof item?.sketch_key === 'string') return modelFrom(item);
+  const before = await versionThreeModel(client, decisionsTable, ws);
+  // As readModelItem's if_not_exists: a generation the item holds wins over version 3's.
+  return modelFrom({ g: Number(before?.generation ?? 0), ...item });
 }
 
 /** A count's attribute in the form before the binary (one attribute per count): its kind, then its bucket in base 36. */

@@ -6,7 +6,15 @@ import type { WorkspaceState, WorkspaceStore } from '../domain/ports';
 import { OVERLAP_MS, entryCursor, seeAll, takeEntries } from '../domain/learning/entries';
 import { journalDeltas } from '../domain/learning/label-delta';
 import { FOLD_AGE_MS, FOLD_RUN_MS, FOLD_WINDOW, LearningFolder, runOutAfter } from './learning-fold';
-import { countsFrom, itemsBytes, queryCounts, queryEntries, readModelItem } from './learning-items';
+import {
+  type ModelItem,
+  countsFrom,
+  itemsBytes,
+  peekModelItem,
+  queryCounts,
+  queryEntries,
+  readModelItem,
+} from './learning-items';
 import { DynamoPolicyStore } from './policy-store';
 import { AGAIN, retrying } from './retry';
 
@@ -26,8 +34,22 @@ export class DynamoWorkspaceStore extends DynamoPolicyStore implements Workspace
    * lands after the entries were read is an entry the next check finds).
    */
   async loadState(workspaceId: string): Promise<WorkspaceState> {
+    return this.load(workspaceId, () => readModelItem(this.client, this.learningTable, workspaceId, this.tableName));
+  }
+
+  /**
+   * What loadState would load, for `admin workspace model`, without making the model item a first load makes: a
+   * workspace id no load has seen (a typo) is generation 0 (or version 3's) with no labels, and leaves nothing behind.
+   * No sketch key then: the state is for reading, never for sketching. A fold that is due still runs, as in a load
+   * (docs/deploy.md); with no model item its claim's condition fails, so it writes nothing.
+   */
+  async readState(workspaceId: string): Promise<Pick<WorkspaceState, 'model' | 'generation'>> {
+    return this.load(workspaceId, () => peekModelItem(this.client, this.learningTable, workspaceId, this.tableName));
+  }
+
+  private async load(workspaceId: string, modelItem: () => Promise<ModelItem>): Promise<WorkspaceState> {
     return retrying('workspace load', async () => {
-      const meta = await readModelItem(this.client, this.learningTable, workspaceId, this.tableName);
+      const meta = await modelItem();
       const generation = meta.generation;
       const labels = await queryCounts(this.client, this.learningTable, workspaceId, generation);
       const held = labels.items.map(countsFrom);

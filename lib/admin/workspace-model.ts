@@ -18,7 +18,8 @@ export async function workspaceModel(
   workspace: string | undefined,
 ): Promise<WorkspaceModelReport> {
   const ws = assertWorkspace(workspace);
-  const state = await new DynamoWorkspaceStore(client, tables.decisions, tables.learning).loadState(ws);
+  // Read as a load reads it, but without the model item a first load makes: a typed id must leave nothing behind.
+  const state = await new DynamoWorkspaceStore(client, tables.decisions, tables.learning).readState(ws);
   const order = (field: string) => LEARNED_FIELDS.indexOf(field as (typeof LEARNED_FIELDS)[number]);
   const labels = state.model.labels
     .filter((l) => l.docs > 0)

@@ -3,6 +3,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { call } from '../support/http';
 import { apiWithAdminCli, runAdmin } from '../support/admin-cli';
 
@@ -57,4 +59,41 @@ it('shows the examples held per field and label, the way the service loads them'
     generation: 1,
     labels: [],
   });
+});
+
+it('reads an unknown workspace without writing: generation 0, no labels, and no item left in the learning table', async () => {
+  const { client, names } = t.api.tables;
+  const learningItems = async (ws: string) =>
+    (
+      await client.send(
+        new QueryCommand({
+          TableName: names.learning,
+          KeyConditionExpression: 'ws = :ws',
+          ExpressionAttributeValues: { ':ws': ws },
+          ConsistentRead: true,
+        }),
+      )
+    ).Items ?? [];
+  // A typo: before, it made a model item with a sketch key for it.
+  const typo = await admin('workspace', 'model', '--workspace', 'ws_mm');
+  expect(typo.code).toBe(0);
+  expect(typo.json).toEqual({ workspace_id: 'ws_mm', generation: 0, labels: [] });
+  expect(await learningItems('ws_mm')).toEqual([]);
+  // One that learned before version 4 and no load has seen since: the generation a load would give it, still unwritten.
+  await client.send(
+    new PutCommand({
+      TableName: names.decisions,
+      Item: { pk: `${ITEM_PREFIX.workspaceModel}ws_v3`, generation: 2, sketch_key: '0123456789abcdef' },
+    }),
+  );
+  expect((await admin('workspace', 'model', '--workspace', 'ws_v3')).json).toEqual({
+    workspace_id: 'ws_v3',
+    generation: 2,
+    labels: [],
+  });
+  expect(await learningItems('ws_v3')).toEqual([]);
+  // The service's own load still makes the item, with version 3's generation and key.
+  const loaded = await t.api.service.dependencies.workspaceStore.loadState('ws_v3');
+  expect(loaded).toMatchObject({ generation: 2, sketchKey: '0123456789abcdef' });
+  expect(await learningItems('ws_v3')).toEqual([expect.objectContaining({ sk: 'm', g: 2 })]);
 });
