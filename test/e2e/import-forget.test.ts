@@ -244,7 +244,8 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
     expect(await labelDocs('ws_idem')).toEqual({ 'category:customs_hold': 2, 'queue:logistics': 2 });
   });
 
-  it('records the import in the audit log, in its transaction, with the key as actor and its counts', async () => {
+  /** The workspace's `model.import` audit events, as stored. */
+  async function importEvents(ws: string) {
     const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
     const out = await api.tables.client.send(
       new ScanCommand({
@@ -254,27 +255,23 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
         ExpressionAttributeValues: { ':a': 'model.import' },
       }),
     );
-    const events = (out.Items ?? []).filter((e) => e.target?.workspace_id === 'ws_idem');
+    return (out.Items ?? []).filter((e) => e.target?.workspace_id === ws);
+  }
+
+  it('records the import in the audit log, in its transaction, with the key as actor and its counts', async () => {
+    const events = await importEvents('ws_idem');
     // Two imports of ws_idem were sent; the replay and the conflict wrote no event.
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ actor: `key:${keyId}`, after: { examples: 3, learned: 2, labels: 2 } });
   });
 
   it('writes nothing for an import that teaches nothing: no audit event, no entry', async () => {
-    const { QueryCommand, ScanCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
     const body = { examples: [{ signal: { ...customs(20), source: 'fax' }, labels: { category: 'customs_hold' } }] };
     const answer = await call(api.baseUrl, 'POST', examplesPath('ws_other'), { key, body });
     expect(answer.status).toBe(200);
     expect(answer.json).toMatchObject({ learned: 0 });
-    const events = await api.tables.client.send(
-      new ScanCommand({
-        TableName: api.tables.names.decisions,
-        FilterExpression: '#a = :a',
-        ExpressionAttributeNames: { '#a': 'action' },
-        ExpressionAttributeValues: { ':a': 'model.import' },
-      }),
-    );
-    expect((events.Items ?? []).filter((e) => e.target?.workspace_id === 'ws_other')).toEqual([]);
+    expect(await importEvents('ws_other')).toEqual([]);
     const learned = await api.tables.client.send(
       new QueryCommand({
         TableName: api.tables.names.learning,
