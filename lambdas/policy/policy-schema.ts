@@ -3,7 +3,9 @@
 // the same schema.
 import * as v from 'valibot';
 import { type Validated, validateBody } from '../http/body-validation';
+import { apiKeyPath } from '../domain/audit';
 import { PRIORITIES } from '../domain/decision';
+import { jsonPath } from '../domain/json-walk';
 import { DEFAULT_THRESHOLDS, NAME_PATTERN, type WorkspacePolicy } from '../domain/policy';
 
 export const POLICY_MAX_BYTES = 64 * 1024;
@@ -40,6 +42,16 @@ const objectMessage =
   (mustBe: string, notAKey: string) =>
   (issue: v.StrictObjectIssue): string =>
     issue.path?.at(-1)?.origin === 'key' ? notAKey : mustBe;
+
+/**
+ * An object schema that refuses arrays (valibot's object schemas take an array as an object with no keys, so
+ * `"thresholds": []` was stored as `{}`), with `mustBe` for anything else than a JSON object.
+ */
+const jsonObject = <S extends v.GenericSchema>(mustBe: string, schema: S) =>
+  v.pipe(
+    v.custom<unknown>((o) => o !== null && typeof o === 'object' && !Array.isArray(o), mustBe),
+    schema,
+  );
 
 const ROUTING_KEY = v.pipe(
   v.string(),
@@ -81,17 +93,20 @@ const PolicyFields = v.config(
       keywords: v.optional(
         v.pipe(
           v.array(
-            v.strictObject(
-              {
-                phrase: v.pipe(
-                  v.string('must be a string'),
-                  v.check((s) => s.trim().length >= 1 && s.length <= 100, 'must be 1 to 100 characters'),
-                ),
-                weight: int(-50, 50),
-                category: v.optional(name('category')),
-                queue: v.optional(name('queue')),
-              },
-              objectMessage('must be an object {phrase, weight, category?, queue?}', 'is not a field of a keyword'),
+            jsonObject(
+              'must be an object {phrase, weight, category?, queue?}',
+              v.strictObject(
+                {
+                  phrase: v.pipe(
+                    v.string('must be a string'),
+                    v.check((s) => s.trim().length >= 1 && s.length <= 100, 'must be 1 to 100 characters'),
+                  ),
+                  weight: int(-50, 50),
+                  category: v.optional(name('category')),
+                  queue: v.optional(name('queue')),
+                },
+                objectMessage('must be an object {phrase, weight, category?, queue?}', 'is not a field of a keyword'),
+              ),
             ),
             'must be an array of keywords',
           ),
@@ -101,15 +116,18 @@ const PolicyFields = v.config(
       categories: v.optional(
         v.pipe(
           v.array(
-            v.strictObject(
-              {
-                name: name('category'),
-                queue: v.optional(name('queue')),
-                description: v.optional(
-                  v.pipe(v.string('must be a string'), v.maxLength(200, 'must be at most 200 characters')),
-                ),
-              },
-              objectMessage('must be an object {name, queue?, description?}', 'is not a field of a category'),
+            jsonObject(
+              'must be an object {name, queue?, description?}',
+              v.strictObject(
+                {
+                  name: name('category'),
+                  queue: v.optional(name('queue')),
+                  description: v.optional(
+                    v.pipe(v.string('must be a string'), v.maxLength(200, 'must be at most 200 characters')),
+                  ),
+                },
+                objectMessage('must be an object {name, queue?, description?}', 'is not a field of a category'),
+              ),
             ),
             'must be an array of categories',
           ),
@@ -128,18 +146,24 @@ const PolicyFields = v.config(
         ),
       ),
       thresholds: v.optional(
-        v.strictObject(
-          { critical: v.optional(int(1, 100)), high: v.optional(int(1, 100)), medium: v.optional(int(1, 100)) },
-          objectMessage('must be an object with critical, high and/or medium', 'is not a threshold'),
+        jsonObject(
+          'must be an object with critical, high and/or medium',
+          v.strictObject(
+            { critical: v.optional(int(1, 100)), high: v.optional(int(1, 100)), medium: v.optional(int(1, 100)) },
+            objectMessage('must be an object with critical, high and/or medium', 'is not a threshold'),
+          ),
         ),
       ),
       response_minutes: v.optional(
-        v.strictObject(
-          Object.fromEntries(PRIORITIES.map((p) => [p, v.optional(int(1, 525_600))])) as Record<
-            (typeof PRIORITIES)[number],
-            v.OptionalSchema<ReturnType<typeof int>, undefined>
-          >,
-          objectMessage('must be an object with critical, high, medium and/or low', 'is not a priority'),
+        jsonObject(
+          'must be an object with critical, high, medium and/or low',
+          v.strictObject(
+            Object.fromEntries(PRIORITIES.map((p) => [p, v.optional(int(1, 525_600))])) as Record<
+              (typeof PRIORITIES)[number],
+              v.OptionalSchema<ReturnType<typeof int>, undefined>
+            >,
+            objectMessage('must be an object with critical, high, medium and/or low', 'is not a priority'),
+          ),
         ),
       ),
       learning: v.optional(v.boolean('must be true or false')),
@@ -215,5 +239,9 @@ export function validatePolicy(input: unknown): Validated<{ policy: WorkspacePol
     updated_at: _u,
     ...policy
   } = result.output as WorkspacePolicy & { version?: unknown; updated_at?: unknown };
+  // The audit log keeps every stored policy and never an API key: refused as bad input, before any version is
+  // compared (a 400 comes before a 412), naming where (docs/partners.md, "Workspace policy").
+  const at = apiKeyPath(policy);
+  if (at) return { ok: false, details: [{ field: jsonPath(at), message: 'must not hold an API key' }] };
   return { ok: true, policy: policy };
 }

@@ -55,6 +55,9 @@ describe('policy', () => {
     expectError(inPhrase, 400, 'VALIDATION_ERROR');
     expect(inPhrase.json.error.details).toEqual([{ field: 'keywords[1].phrase', message: 'must not hold an API key' }]);
     expect(JSON.stringify(inPhrase.json)).not.toContain(key);
+    // Bad input before a stale version: fixing the version first would only meet this 400 next (400 before 412).
+    const stale = await putPolicy('ws_b', { keywords: [{ phrase: `use ${key}`, weight: 1 }] }, { 'if-match': '"7"' });
+    expectError(stale, 400, 'VALIDATION_ERROR');
   });
 
   it('refuses unknown fields anywhere and bad values, naming each field', async () => {

@@ -108,6 +108,12 @@ describe('a value of the wrong type is told what it must be', () => {
     [{ categories: [null] }, 'categories[0]', 'must be an object {name, queue?, description?}'],
     [{ keywords: 'x' }, 'keywords', 'must be an array of keywords'],
     [{ vip_senders: 'a@b.example' }, 'vip_senders', 'must be an array of addresses and domains'],
+    // An array is no object: `"thresholds": []` was stored as `{}`, and `[90]` named `thresholds.0`.
+    [{ thresholds: [] }, 'thresholds', 'must be an object with critical, high and/or medium'],
+    [{ thresholds: [90] }, 'thresholds', 'must be an object with critical, high and/or medium'],
+    [{ response_minutes: [] }, 'response_minutes', 'must be an object with critical, high, medium and/or low'],
+    [{ keywords: [[]] }, 'keywords[0]', 'must be an object {phrase, weight, category?, queue?}'],
+    [{ categories: [['vat']] }, 'categories[0]', 'must be an object {name, queue?, description?}'],
   ])('%j', (body, field, message) => {
     expect(detailsOf(body)).toEqual([{ field, message }]);
   });
