@@ -298,7 +298,8 @@ export interface WorkspaceState {
   entries?: import('./learning/entries').EntryCursor;
 }
 
-export type PolicyWrite = { kind: 'stored'; policy: import('./policy').StoredPolicy } | { kind: 'precondition_failed' };
+export type PolicyWrite =
+  { kind: 'stored'; policy: import('./policy').StoredPolicy } | { kind: 'precondition_failed'; version: number };
 
 export interface WorkspaceStore {
   getPolicy(workspaceId: string): Promise<import('./policy').StoredPolicy>;

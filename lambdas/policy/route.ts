@@ -52,7 +52,9 @@ export function putPolicyRoute(deps: Dependencies): RouteHandler {
       actor: actorForKey(principal.key_id),
       partner_id: principal.partner_id,
     });
-    if (result.kind === 'precondition_failed') throw new ApiError('PRECONDITION_FAILED');
+    // The current version as its ETag: the client that lost the race knows what to read, and whether it changed since.
+    if (result.kind === 'precondition_failed')
+      throw new ApiError('PRECONDITION_FAILED', undefined, undefined, { ETag: `"${result.version}"` });
     logInfo('policy stored', { workspace_id: workspaceId, version: result.policy.version });
     return { statusCode: 200, body: result.policy, headers: { ETag: etag(result.policy) } };
   });

@@ -45,7 +45,7 @@ export class DynamoPolicyStore implements Pick<WorkspaceStore, 'getPolicy' | 'pu
       const read = await getItem(this.client, this.tableName, pk);
       const stored = policyFrom(read);
       const version = read ? stored.version : 0;
-      if (ifMatch !== undefined && ifMatch !== version) return { kind: 'precondition_failed' as const };
+      if (ifMatch !== undefined && ifMatch !== version) return { kind: 'precondition_failed' as const, version };
       const { version: _v, updated_at: _u, ...was } = stored as unknown as Record<string, unknown>;
       const diff = changedFields(was, sent);
       try {

@@ -36,7 +36,9 @@ describe('policy', () => {
     const got = await call(api.baseUrl, 'GET', '/workspaces/ws_a/policy', { key });
     expect(got.json).toEqual(put.json);
 
-    expectError(await putPolicy('ws_a', policy, { 'if-match': '"0"' }), 412, 'PRECONDITION_FAILED');
+    const stale = await putPolicy('ws_a', policy, { 'if-match': '"0"' });
+    expectError(stale, 412, 'PRECONDITION_FAILED');
+    expect(stale.headers.get('etag')).toBe('"1"');
     expect((await call(api.baseUrl, 'GET', '/workspaces/ws_a/policy', { key })).json.version).toBe(1);
     // `*`: any current version, as HTTP defines it (a partner's client may send it for "replace what is there").
     const any = await putPolicy('ws_a', policy, { 'if-match': '*' });
