@@ -12,13 +12,14 @@ jest.setTimeout(120_000);
 const t = useApiWithKey('sec-missing', ['ws_a']);
 
 describe('over HTTP', () => {
-  it('analyze {"workspace_id":"ws_a"}: source is required', async () => {
-    const reply = await call(t.api.baseUrl, 'POST', '/signals/analyze', { key: t.key, body: { workspace_id: 'ws_a' } });
+  it('analyze {"workspace_id":"ws_a","subject":"x"}: source is required', async () => {
+    const body = { workspace_id: 'ws_a', subject: 'x' };
+    const reply = await call(t.api.baseUrl, 'POST', '/signals/analyze', { key: t.key, body });
     expectError(reply, 400, 'VALIDATION_ERROR');
     expect(reply.json.error.details).toEqual([{ field: 'source', message: 'is required' }]);
   });
 
-  it('analyze {}: both required fields are missing; an unknown field is still named as unknown', async () => {
+  it('analyze {"subjekt":"x"}: both required fields and any text are missing; an unknown field is still named as unknown', async () => {
     const reply = await call(t.api.baseUrl, 'POST', '/signals/analyze', { key: t.key, body: { subjekt: 'x' } });
     expectError(reply, 400, 'VALIDATION_ERROR');
     // The body's own fields in its order, then the missing ones (docs/partners.md, "Errors").
@@ -26,6 +27,7 @@ describe('over HTTP', () => {
       { field: 'subjekt', message: 'is not a field of a signal' },
       { field: 'workspace_id', message: 'is required' },
       { field: 'source', message: 'is required' },
+      { field: 'body', message: 'subject or body must be non-blank, unless metadata is a non-empty object' },
     ]);
   });
 
