@@ -114,7 +114,7 @@ async function main() {
       port: local.port,
       handlers: service,
       accessLog: (line) => console.log(line),
-      pages: docsPages(),
+      pages: docsPages({ workspaceId: DEMO_WORKSPACE }),
     });
     const where = dataDir === IN_MEMORY ? 'in memory (nothing is kept)' : `in ${dataDir}`;
     console.log(`Signal Analysis Service (local mode): DynamoDB Local on port ${db.port}, data ${where}`);

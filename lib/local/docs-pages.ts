@@ -4,8 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { API_BASE_PATH } from '../../lambdas/contract/routes';
 
 const OPENAPI_FILE = resolve(__dirname, '..', '..', 'docs', 'openapi.yaml');
+/** The workspace the document's examples name: local mode serves them with its demo workspace instead. */
+const EXAMPLE_WORKSPACE = 'ws_northwind';
 export const DOCS_PATH = '/docs';
 
 /** The files of swagger-ui-dist the page uses, and their media types. */
@@ -67,12 +70,17 @@ function page(status: number, type: string, body: string | Buffer, cache = 'no-c
 }
 
 /**
- * The pages under /docs, or undefined for any other request (which then goes to the API as before). `apiBaseUrl` is
- * the server's API address: the document names it as its first server, so "Try it out" calls this local mode.
+ * The pages under /docs, or undefined for any other request (which then goes to the API as before). The document
+ * served names this server's API as its first server, by path (so "Try it out" calls this local mode from whatever
+ * host name the page was opened at: `connect-src 'self'`), its examples name `workspaceId` (the demo key's), and
+ * its example `Idempotency-Key` is left out: every "Try it out" would send the same one, and a changed body would meet
+ * `409 IDEMPOTENCY_CONFLICT` for 24 hours.
  */
-export function docsPages(): (request: { method: string; path: string; apiBaseUrl: string }) => Page | undefined {
+export function docsPages(
+  options: { workspaceId?: string } = {},
+): (request: { method: string; path: string }) => Page | undefined {
   const assetsDir = dirname(require.resolve('swagger-ui-dist/package.json'));
-  return ({ method, path, apiBaseUrl }) => {
+  return ({ method, path }) => {
     // Anything else (another method, an unknown file) is left to the API's fallback: its JSON 404.
     if (method !== 'GET' || (path !== DOCS_PATH && !path.startsWith(`${DOCS_PATH}/`))) return undefined;
     if (path === DOCS_PATH || path === `${DOCS_PATH}/`) return page(200, 'text/html; charset=utf-8', HTML);
@@ -81,9 +89,15 @@ export function docsPages(): (request: { method: string; path: string; apiBaseUr
       return page(200, 'application/yaml; charset=utf-8', readFileSync(OPENAPI_FILE));
     if (path === `${DOCS_PATH}/openapi.json`) {
       // Read on every request, so an edit to the document shows on reload.
-      const doc = parseYaml(readFileSync(OPENAPI_FILE, 'utf8')) as { servers?: unknown[] };
-      doc.servers = [{ url: apiBaseUrl, description: 'This local mode' }, ...(doc.servers ?? [])];
-      return page(200, 'application/json; charset=utf-8', JSON.stringify(doc));
+      const doc = parseYaml(readFileSync(OPENAPI_FILE, 'utf8')) as {
+        servers?: unknown[];
+        components?: { parameters?: { IdempotencyKey?: { example?: unknown } } };
+      };
+      doc.servers = [{ url: API_BASE_PATH, description: 'This local mode' }, ...(doc.servers ?? [])];
+      delete doc.components?.parameters?.IdempotencyKey?.example;
+      const json = JSON.stringify(doc);
+      const body = options.workspaceId ? json.replaceAll(EXAMPLE_WORKSPACE, options.workspaceId) : json;
+      return page(200, 'application/json; charset=utf-8', body);
     }
     const asset = path.slice(`${DOCS_PATH}/assets/`.length);
     if (path.startsWith(`${DOCS_PATH}/assets/`) && Object.hasOwn(ASSETS, asset)) {

@@ -209,14 +209,10 @@ export interface LocalServerOptions {
   accessLog?: (line: string) => void;
   /** The gateway's clock, for its events' receipt time (tests: a gateway and a Lambda whose clocks differ). */
   clock?: () => number;
-  /**
-   * Pages for people outside /api/v1 (the API reference at /docs), given this server's API address; undefined
-   * leaves the request to the API.
-   */
+  /** Pages for people outside /api/v1 (the API reference at /docs); undefined leaves the request to the API. */
   pages?: (request: {
     method: string;
     path: string;
-    apiBaseUrl: string;
   }) => { status: number; headers: Record<string, string>; body: Buffer } | undefined;
 }
 
@@ -230,7 +226,6 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
   const { handlers } = options;
   const host = options.host ?? '127.0.0.1';
 
-  let port = options.port;
   // Every failure is answered inside, so the promise the request handler starts never rejects.
   const server = createServer(
     (req, res) =>
@@ -249,9 +244,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
 
         try {
           const outsideApi = rawPath !== API_BASE_PATH && !rawPath.startsWith(`${API_BASE_PATH}/`);
-          const page = outsideApi
-            ? options.pages?.({ method, path: rawPath, apiBaseUrl: `http://${host}:${port}${API_BASE_PATH}` })
-            : undefined;
+          const page = outsideApi ? options.pages?.({ method, path: rawPath }) : undefined;
           if (page) {
             res.writeHead(page.status, { ...page.headers, 'content-length': String(page.body.length) });
             res.end(page.body);
@@ -314,7 +307,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
       { cause: err },
     );
   }
-  port = (server.address() as { port: number }).port;
+  const { port } = server.address() as { port: number };
   return {
     port,
     baseUrl: `http://${host}:${port}${API_BASE_PATH}`,

@@ -43,7 +43,7 @@ let profile: string;
 beforeAll(async () => {
   tables = await createTestTables('docs');
   service = createService(testSettings(tables));
-  server = await startLocalServer({ port: 0, handlers: service, pages: docsPages() });
+  server = await startLocalServer({ port: 0, handlers: service, pages: docsPages({ workspaceId: 'ws_demo' }) });
   profile = mkdtempSync(join(tmpdir(), 'sas-chromium-'));
 });
 afterAll(async () => {
@@ -61,8 +61,17 @@ it('serves the page, the document and the renderer from this server, and leaves 
   expect(html.status).toBe(200);
   expect(html.headers.get('content-security-policy')).toContain("default-src 'self'");
   expect(await html.text()).not.toMatch(/https?:\/\//);
-  const doc = (await (await fetch(`${origin()}/docs/openapi.json`)).json()) as { servers: { url: string }[] };
-  expect(doc.servers[0].url).toBe(server.baseUrl);
+  const text = await (await fetch(`${origin()}/docs/openapi.json`)).text();
+  const doc = JSON.parse(text) as {
+    servers: { url: string }[];
+    components: { parameters: { IdempotencyKey: { example?: string } } };
+  };
+  // "Try it out" calls this server by path, whatever host name the page was opened at (connect-src 'self'), with
+  // the demo key's workspace, and no fixed Idempotency-Key (the same one on every try: 409 once a body changed).
+  expect(doc.servers[0].url).toBe(API_BASE_PATH);
+  expect(text).not.toContain('ws_northwind');
+  expect(text).toContain('ws_demo');
+  expect(doc.components.parameters.IdempotencyKey.example).toBeUndefined();
   expect((await fetch(`${origin()}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);
   // Not a page: the API's fallback answers, as before.
   const unknown = await fetch(`${origin()}/docs/nope`);
