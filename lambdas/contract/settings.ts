@@ -205,6 +205,19 @@ function logLevel(env: Env): LogLevel {
 }
 
 /** The service's settings from an environment (the process environment, in a Lambda). Throws SettingsError on a bad value. */
+/** `host:port` of an X-Ray daemon (an IPv4 address or a host name, port 1 to 65535): segments sent elsewhere are lost. */
+function daemonAddress(env: Env): string | undefined {
+  const raw = present(env, ENV.xrayDaemonAddress);
+  if (raw === undefined) return undefined;
+  const m = /^([A-Za-z0-9.-]+):(\d{1,5})$/.exec(raw);
+  if (!m || Number(m[2]) < 1 || Number(m[2]) > 65_535)
+    throw new SettingsError(`${ENV.xrayDaemonAddress} must be host:port, such as 127.0.0.1:2000, got "${raw}"`);
+  return raw;
+}
+
+/** An AWS region's name: lower-case letters, digits and dashes (us-east-1, us-gov-west-1). */
+export const AWS_REGION_PATTERN = /^[a-z0-9-]{1,32}$/;
+
 export function parseSettings(env: Env): Settings {
   return {
     accessTableName: present(env, ENV.accessTableName) ?? DEFAULT_SETTINGS.accessTableName,
@@ -221,7 +234,7 @@ export function parseSettings(env: Env): Settings {
     metricsEnabled: !flag(env, ENV.metricsDisabled, false),
     tracingEnabled: flag(env, ENV.tracingEnabled, false),
     traceSampleRate: fraction(env, ENV.traceSampleRate, DEFAULT_SETTINGS.traceSampleRate),
-    xrayDaemonAddress: present(env, ENV.xrayDaemonAddress),
+    xrayDaemonAddress: daemonAddress(env),
     edgeOriginSecret: present(env, ENV.edgeOriginSecret),
   };
 }
@@ -230,8 +243,14 @@ export function parseSettings(env: Env): Settings {
  * The AWS region the environment names: AWS_REGION, else AWS_DEFAULT_REGION; undefined when neither is set (the
  * admin CLI's `--aws` then leaves it to the SDK's profile configuration, as CloudFormation's own tools do).
  */
-export const regionFromEnv = (env: Env): string | undefined =>
-  present(env, ENV.region) ?? present(env, ENV.defaultRegion);
+export function regionFromEnv(env: Env): string | undefined {
+  const name = present(env, ENV.region) !== undefined ? ENV.region : ENV.defaultRegion;
+  const region = present(env, name);
+  // As AWS writes regions (us-east-1): local mode keeps it with its data directory, which another form would lock.
+  if (region !== undefined && !AWS_REGION_PATTERN.test(region))
+    throw new SettingsError(`${name} must be an AWS region such as us-east-1, got "${region}"`);
+  return region;
+}
 
 /** The learning table's name (see Settings.learningTableName). */
 export const learningTableOf = (settings: Pick<Settings, 'decisionsTableName' | 'learningTableName'>) =>

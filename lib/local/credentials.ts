@@ -14,6 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { AWS_REGION_PATTERN } from '../../lambdas/contract/settings';
 
 export interface LocalDbCredentials {
   /** The secret: it names the database inside DynamoDB Local. */
@@ -88,7 +89,7 @@ function parseCredentials(text: string, path: string): LocalDbCredentials {
     typeof accessKeyId !== 'string' ||
     !ACCESS_KEY_ID_PATTERN.test(accessKeyId) ||
     typeof region !== 'string' ||
-    !/^[a-z0-9-]{1,32}$/.test(region)
+    !AWS_REGION_PATTERN.test(region)
   ) {
     throw new LocalCredentialsError(`${path} does not hold an access key id and region as local mode writes them`);
   }

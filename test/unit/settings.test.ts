@@ -36,6 +36,15 @@ describe('settings', () => {
     expect(() => parseSettings({ [ENV.decisionRetentionDays]: '1.5' })).toThrow(/DECISION_RETENTION_DAYS/);
     expect(() => parseSettings({ [ENV.logLevel]: 'LOUD' })).toThrow(/POWERTOOLS_LOG_LEVEL/);
     expect(() => parseLocalSettings({ [ENV.port]: '70000' })).toThrow(/PORT/);
+    // Local mode keeps the region with its data directory: another form would lock the directory at the next start.
+    expect(() => parseSettings({ [ENV.region]: 'EU-West-1' })).toThrow(/AWS_REGION must be an AWS region/);
+    expect(() => parseSettings({ [ENV.defaultRegion]: 'eu west' })).toThrow(/AWS_DEFAULT_REGION must be/);
+    expect(parseSettings({ [ENV.region]: 'us-gov-west-1' }).region).toBe('us-gov-west-1');
+    for (const bad of ['foo', 'udp:127.0.0.1:2000', '127.0.0.1:0', '127.0.0.1:70000'])
+      expect(() => parseSettings({ [ENV.xrayDaemonAddress]: bad })).toThrow(
+        /AWS_XRAY_DAEMON_ADDRESS must be host:port/,
+      );
+    expect(parseSettings({ [ENV.xrayDaemonAddress]: 'localhost:2000' }).xrayDaemonAddress).toBe('localhost:2000');
   });
 
   it('reads the share of requests traced as a number from 0 to 1, and refuses anything else', () => {
