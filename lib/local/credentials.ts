@@ -69,9 +69,16 @@ function ownAndPrivate(path: string, mode: number, what: string): boolean {
 
 /** Creates `dir` (mode 0700) if needed, or makes an existing one private to its owner. */
 export function ensurePrivateDir(dir: string, what: string): { tightened: boolean } {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const st = lstatSync(dir);
-  if (!st.isDirectory()) throw new LocalCredentialsError(`${what} ${dir} is not a directory`);
+  const notADirectory = () => new LocalCredentialsError(`${what} ${dir} is not a directory`);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    // A file in its place (EEXIST) or on its path (ENOTDIR): `what` names the variable to change.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR') throw notADirectory();
+    throw err;
+  }
+  if (!lstatSync(dir).isDirectory()) throw notADirectory();
   return { tightened: ownAndPrivate(dir, 0o700, what) };
 }
 
@@ -116,7 +123,8 @@ export interface PreparedDataDir {
 export function prepareDataDir(dataDir: string, region: string): PreparedDataDir {
   const dir = resolve(dataDir);
   const notices: string[] = [];
-  if (ensurePrivateDir(dir, 'data directory').tightened) notices.push(`made ${dir} private to its owner (mode 0700)`);
+  if (ensurePrivateDir(dir, 'data directory (LOCAL_DATA_DIR)').tightened)
+    notices.push(`made ${dir} private to its owner (mode 0700)`);
   const file = join(dir, CREDENTIALS_FILE);
   let credentials: LocalDbCredentials;
   let created = false;

@@ -181,7 +181,7 @@ export async function startDynamoDbLocal(options: {
   if (!(await portBindable(port))) throw new PortInUseError(port);
   const inMemory = options.dataDir === IN_MEMORY;
   const path = inMemory ? null : resolve(options.dataDir);
-  if (path) ensurePrivateDir(path, 'data directory');
+  if (path) ensurePrivateDir(path, 'data directory (LOCAL_DATA_DIR)');
 
   const child = spawnJava(dynamoDbLocalArgs(port, path, options.fullJit));
   if (child.pid) options.onSpawn?.(child.pid);

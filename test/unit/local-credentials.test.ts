@@ -117,4 +117,13 @@ describe('prepareDataDir', () => {
     writeFileSync(join(dir, CREDENTIALS_FILE), 'not json');
     expect(() => prepareDataDir(dir, 'us-east-1')).toThrow(/not valid JSON/);
   });
+
+  it('says that LOCAL_DATA_DIR names a file, in its place or on its path, rather than a raw EEXIST or ENOTDIR', () => {
+    const file = join(root, 'notes.txt');
+    writeFileSync(file, 'x');
+    for (const dir of [file, join(file, 'data')])
+      expect(() => prepareDataDir(dir, 'us-east-1')).toThrow(
+        new LocalCredentialsError(`data directory (LOCAL_DATA_DIR) ${dir} is not a directory`),
+      );
+  });
 });
