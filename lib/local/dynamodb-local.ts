@@ -35,7 +35,9 @@ export class JavaMissingError extends Error {
 /** Something else holds the port DynamoDB Local should listen on. */
 export class PortInUseError extends Error {
   constructor(port: number) {
-    super(`port ${port} is already in use: DynamoDB Local cannot listen there`);
+    super(
+      `port ${port} is already in use: DynamoDB Local cannot listen there; stop what listens there, or set LOCAL_DYNAMODB_PORT (0 picks a free one)`,
+    );
     this.name = 'PortInUseError';
   }
 }
