@@ -60,18 +60,21 @@ export const getModel = async (client: DynamoDBDocumentClient, table: string, ws
  * The model item, made on a workspace's first load (concurrent first loads agree). A workspace that learned before
  * version 4 keeps its sketch key and generation, read from its model item in the decisions table (`wsmodel#`):
  * its counts, moved by `admin workspace migrate-learning`, and its decisions' sketches are in that key. `newKey`
- * makes a new workspace's key (the evals pass seeded ones, so that their figures repeat: bin/eval/seeded-sketch-keys.ts).
+ * makes a new workspace's key (the evals pass seeded ones, so that their figures repeat: bin/eval/seeded-sketch-keys.ts);
+ * `null` reads without making the item (`admin workspace model`, a read command: a typed workspace id leaves nothing
+ * behind), answering the generation a first load would give it and no sketch key.
  */
 export async function readModelItem(
   client: DynamoDBDocumentClient,
   table: string,
   ws: string,
   decisionsTable: string,
-  newKey: () => string = newSketchKey,
+  newKey: (() => string) | null = newSketchKey,
 ): Promise<ModelItem> {
   const model = await getModel(client, table, ws);
   if (model.sketchKey !== undefined) return model;
   const before = await versionThreeModel(client, decisionsTable, ws);
+  if (newKey === null) return { ...model, generation: model.generation || Number(before?.generation ?? 0) };
   const out = await client.send(
     new UpdateCommand({
       TableName: table,
@@ -94,26 +97,6 @@ const versionThreeModel = async (client: DynamoDBDocumentClient, decisionsTable:
       new GetCommand({ TableName: decisionsTable, Key: { pk: ITEM_PREFIX.workspaceModel + ws }, ConsistentRead: true }),
     )
   ).Item;
-
-/**
- * The model item as readModelItem would answer, without making it: for a workspace no load made it for, the
- * generation a first load would give it and no sketch key (`admin workspace model`, a read command, must not make an
- * item for any workspace id typed at it).
- */
-export async function peekModelItem(
-  client: DynamoDBDocumentClient,
-  table: string,
-  ws: string,
-  decisionsTable: string,
-): Promise<ModelItem> {
-  const item = (
-    await client.send(new GetCommand({ TableName: table, Key: { ws, sk: MODEL_KEY }, ConsistentRead: true }))
-  ).Item;
-  if (typeof item?.sketch_key === 'string') return modelFrom(item);
-  const before = await versionThreeModel(client, decisionsTable, ws);
-  // As readModelItem's if_not_exists: a generation the item holds wins over version 3's.
-  return modelFrom({ g: Number(before?.generation ?? 0), ...item });
-}
 
 /** A count's attribute in the form before the binary (one attribute per count): its kind, then its bucket in base 36. */
 const COUNT_NAME = /^[tsd][0-9a-z]{1,3}$/;

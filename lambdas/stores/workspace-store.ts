@@ -6,15 +6,7 @@ import type { WorkspaceState, WorkspaceStore } from '../domain/ports';
 import { OVERLAP_MS, entryCursor, seeAll, takeEntries } from '../domain/learning/entries';
 import { journalDeltas } from '../domain/learning/label-delta';
 import { FOLD_AGE_MS, FOLD_RUN_MS, FOLD_WINDOW, LearningFolder, runOutAfter } from './learning-fold';
-import {
-  type ModelItem,
-  countsFrom,
-  itemsBytes,
-  peekModelItem,
-  queryCounts,
-  queryEntries,
-  readModelItem,
-} from './learning-items';
+import { countsFrom, itemsBytes, queryCounts, queryEntries, readModelItem } from './learning-items';
 import { DynamoPolicyStore } from './policy-store';
 import { AGAIN, retrying } from './retry';
 
@@ -34,7 +26,7 @@ export class DynamoWorkspaceStore extends DynamoPolicyStore implements Workspace
    * lands after the entries were read is an entry the next check finds).
    */
   async loadState(workspaceId: string): Promise<WorkspaceState> {
-    return this.load(workspaceId, () => readModelItem(this.client, this.learningTable, workspaceId, this.tableName));
+    return this.load(workspaceId, true);
   }
 
   /**
@@ -44,12 +36,13 @@ export class DynamoWorkspaceStore extends DynamoPolicyStore implements Workspace
    * (docs/deploy.md); with no model item its claim's condition fails, so it writes nothing.
    */
   async readState(workspaceId: string): Promise<Pick<WorkspaceState, 'model' | 'generation'>> {
-    return this.load(workspaceId, () => peekModelItem(this.client, this.learningTable, workspaceId, this.tableName));
+    return this.load(workspaceId, false);
   }
 
-  private async load(workspaceId: string, modelItem: () => Promise<ModelItem>): Promise<WorkspaceState> {
+  private async load(workspaceId: string, makeModelItem: boolean): Promise<WorkspaceState> {
     return retrying('workspace load', async () => {
-      const meta = await modelItem();
+      const newKey = makeModelItem ? undefined : null;
+      const meta = await readModelItem(this.client, this.learningTable, workspaceId, this.tableName, newKey);
       const generation = meta.generation;
       const labels = await queryCounts(this.client, this.learningTable, workspaceId, generation);
       const held = labels.items.map(countsFrom);
