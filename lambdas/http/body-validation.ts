@@ -62,12 +62,21 @@ function placer(input: unknown): (keys: readonly (string | number)[]) => number[
 }
 
 /** What this module reads of a valibot schema: an object's entries, an array's item, an optional's wrapped schema
- * (a piped schema carries its first schema's). */
+ * (a piped schema carries its first schema's, and its later schemas in `pipe`: a check before an object's schema). */
 interface SchemaShape {
   type: string;
   entries?: Record<string, SchemaShape>;
   item?: SchemaShape;
   wrapped?: SchemaShape;
+  pipe?: SchemaShape[];
+}
+
+/** The schema that holds `node`'s shape: through optionals, and past a pipe's leading checks to its object or array. */
+function shapeOf(node: SchemaShape | undefined): SchemaShape | undefined {
+  let at = node;
+  while (at?.wrapped) at = at.wrapped;
+  const inner = at && !at.entries && !at.item ? at.pipe?.find((p) => p.entries || p.item || p.wrapped) : undefined;
+  return inner ? shapeOf(inner) : at;
 }
 
 /** The entries of the strict object the schema expects at `keys`, when the walk can tell (unions: it cannot). */
@@ -77,7 +86,7 @@ function strictEntriesAt(
 ): Record<string, SchemaShape> | undefined {
   let node: SchemaShape | undefined = schema;
   for (const key of [...keys, undefined]) {
-    while (node?.wrapped) node = node.wrapped;
+    node = shapeOf(node);
     if (!node) return undefined;
     if (key === undefined) return node.type === 'strict_object' ? node.entries : undefined;
     node = typeof key === 'number' ? node.item : node.entries?.[key];

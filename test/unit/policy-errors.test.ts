@@ -123,13 +123,14 @@ describe('a value of the wrong type is told what it must be', () => {
       detailsOf({
         keywords: [{ phrase: 'x', weight: 1, colour: 'red' }],
         categories: [{ name: 'vat', colour: 'red' }],
-        thresholds: { low: 10 },
+        thresholds: { low: 10, lowest: 5 },
         response_minutes: { urgent: 5 },
       }),
     ).toEqual([
       { field: 'keywords[0].colour', message: 'is not a field of a keyword' },
       { field: 'categories[0].colour', message: 'is not a field of a category' },
       { field: 'thresholds.low', message: 'is not a threshold' },
+      { field: 'thresholds.lowest', message: 'is not a threshold' },
       { field: 'response_minutes.urgent', message: 'is not a priority' },
     ]);
   });
