@@ -58,8 +58,6 @@ const DOUBTFUL_SPAM_WEIGHT = -10;
 /** Bulk evidence must be at least this many times the alarm evidence to outweigh it. */
 const BULK_OVER_ALARM = 1.5;
 const SHORT_TEXT_SERIOUS_ALARM = 40;
-/** Newsletter wording of two marks or more ("unsubscribe" and "view in browser"), or a strong spam phrase. */
-const BULK_WORDING = -25;
 const ACTION_BY_PRIORITY = { critical: 'escalate', high: 'respond_now', medium: 'respond', low: 'review' } as const;
 
 const matcher = new PhraseMatcher();
@@ -290,12 +288,7 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
   const { knownCustomer } = metadataDrafts(drafts, sender, md);
   // A task is work someone has to do: words, tags or a sender about newsletters or auto-replies are its subject, not marks of a mailing.
   if (source === 'task') dropWhere(drafts, (d) => ARCHIVE_CATEGORIES.has(categoryOf(d)!));
-  // Invariant 5 reads the sender and the mail's bulk wording as written: alarm words that outweigh them drop them as
-  // evidence for the category, but a mailing about an outage is still a mailing, never escalated.
-  const bulkSender = !knownCustomer && hasCode(drafts, 'BULK_SENDER');
-  const bulkWording =
-    !knownCustomer &&
-    drafts.some((d) => (d.code === 'NEWSLETTER_LANGUAGE' || d.code === 'SPAM_LANGUAGE') && d.weight <= BULK_WORDING);
+  const bulkSender = !knownCustomer && hasCode(drafts, 'BULK_SENDER'); // invariant 5 reads it: alarm words never unmake it
   const spam = spamDraft(source, typeof signal.sender === 'string' ? signal.sender : undefined, knownCustomer);
   if (spam.draft) drafts.push(spam.draft);
   weighBulkAgainstAlarm(drafts, knownCustomer, spam.long);
@@ -325,7 +318,7 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
   for (const d of drafts)
     if (d.weight !== 0) reasons.push({ code: d.code, message: d.message, weight: Math.round(d.weight) });
   const severity = severityReason(source, md, reasons, models, matcher.buf, BASE_SCORE);
-  const bulk = () => guardOn('never_escalated') && (isBulkOrSpam(drafts, category) || bulkSender || bulkWording);
+  const bulk = () => guardOn('never_escalated') && (isBulkOrSpam(drafts, category) || bulkSender);
   // The confidence reads the evidence the band was decided with (severity.ts, SeverityCall).
   let bandView: { reasons: Reason[]; score: number } | null = null;
   if (severity.band !== severity.reason) {
