@@ -6,6 +6,7 @@
 // that set's load time, so it never outlives it. An id no grant can match is refused before any read or cache
 // insert, and the caches are bounded by bytes as well as entries (worst case about 2 x DEFAULT_CACHE_BYTES).
 import type { Principal } from '../domain/principal';
+import { holdsApiKey } from '../domain/api-key';
 import { grantCovers, isWorkspaceId } from '../domain/grants';
 import { LruMap } from '../domain/lru';
 import type { GrantStore } from '../domain/ports';
@@ -74,8 +75,9 @@ export class GrantAccess implements WorkspaceAccess {
   async allows(principal: Principal, workspaceId: string): Promise<boolean> {
     // docs/operations.md, "Worst-case work per request": no grant can match such an id; refused before any read
     // (DynamoDB would refuse a key over 2 KB with a 500) and never cached (ids under a prefix grant could otherwise be
-    // any length).
-    if (!isWorkspaceId(workspaceId)) return false;
+    // any length). Nor an id holding an API key, which a prefix grant could match: the audit log, the logs and the
+    // stored decisions name the workspace, and never hold a key (docs/partners.md, "Security").
+    if (!isWorkspaceId(workspaceId) || holdsApiKey(workspaceId)) return false;
     const nowMs = this.clock();
     const pairKey = `${principal.key_id}\n${workspaceId}`;
     const pair = this.pairs.get(pairKey);

@@ -65,7 +65,7 @@ export function isWellFormedApiKey(key: string): boolean {
 /** An API key somewhere in a string (its checksum must match: a workspace id may look like one by chance only). */
 const KEY_CANDIDATE = /sas_(?:live|test)_[0-9A-Za-z]{38}/g;
 export const holdsApiKey = (value: string): boolean =>
-  [...value.matchAll(KEY_CANDIDATE)].some((m) => isWellFormedApiKey(m[0]));
+  value.includes('sas_') && [...value.matchAll(KEY_CANDIDATE)].some((m) => isWellFormedApiKey(m[0]));
 /** `value` with every API key in it replaced: what an error may repeat of a caller's field name, and store. */
 export const withoutApiKeys = (value: string): string =>
   value.replace(KEY_CANDIDATE, (m) => (isWellFormedApiKey(m) ? '<API key>' : m));

@@ -48,6 +48,18 @@ describe('over HTTP', () => {
     expectError(reply, 403, 'WORKSPACE_NOT_ALLOWED');
   });
 
+  it('an id holding an API key under a prefix grant: 403, not a 500 from the audit log (a workspace id is logged and stored)', async () => {
+    const keyed = `acme:${key}`;
+    expectError(
+      await call(api.baseUrl, 'POST', '/signals/analyze', { key: prefixKey, body: signal(keyed) }),
+      403,
+      'WORKSPACE_NOT_ALLOWED',
+    );
+    const put = await call(api.baseUrl, 'PUT', `/workspaces/${keyed}/policy`, { key: prefixKey, body: {} });
+    expectError(put, 403, 'WORKSPACE_NOT_ALLOWED');
+    expect(JSON.stringify(put.json)).not.toContain(key);
+  });
+
   it('a key with a prefix grant cannot pass an id of 200,000 characters under its prefix: 403, not 5xx', async () => {
     const reply = await call(api.baseUrl, 'POST', '/signals/analyze', {
       key: prefixKey,
