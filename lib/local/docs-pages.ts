@@ -7,8 +7,8 @@ import { parse as parseYaml } from 'yaml';
 import { API_BASE_PATH } from '../../lambdas/contract/routes';
 
 const OPENAPI_FILE = resolve(__dirname, '..', '..', 'docs', 'openapi.yaml');
-/** The workspace the document's examples name: local mode serves them with its demo workspace instead. */
-const EXAMPLE_WORKSPACE = 'ws_northwind';
+/** A workspace id as a whole JSON string (an example's value, `"ws_northwind"`), not one inside a sentence. */
+const EXAMPLE_WORKSPACE = /"ws_[\w.:-]*"/g;
 export const DOCS_PATH = '/docs';
 
 /** The files of swagger-ui-dist the page uses, and their media types. */
@@ -72,9 +72,9 @@ function page(status: number, type: string, body: string | Buffer, cache = 'no-c
 /**
  * The pages under /docs, or undefined for any other request (which then goes to the API as before). The document
  * served names this server's API as its first server, by path (so "Try it out" calls this local mode from whatever
- * host name the page was opened at: `connect-src 'self'`), its examples name `workspaceId` (the demo key's), and
- * its example `Idempotency-Key` is left out: every "Try it out" would send the same one, and a changed body would meet
- * `409 IDEMPOTENCY_CONFLICT` for 24 hours.
+ * host name the page was opened at: `connect-src 'self'`), every example's workspace is `workspaceId` (the demo
+ * key's), and its example `Idempotency-Key` is left out: every "Try it out" would send the same one, and a changed
+ * body would meet `409 IDEMPOTENCY_CONFLICT` for 24 hours.
  */
 export function docsPages(
   options: { workspaceId?: string } = {},
@@ -96,7 +96,7 @@ export function docsPages(
       doc.servers = [{ url: API_BASE_PATH, description: 'This local mode' }, ...(doc.servers ?? [])];
       delete doc.components?.parameters?.IdempotencyKey?.example;
       const json = JSON.stringify(doc);
-      const body = options.workspaceId ? json.replaceAll(EXAMPLE_WORKSPACE, options.workspaceId) : json;
+      const body = options.workspaceId ? json.replace(EXAMPLE_WORKSPACE, JSON.stringify(options.workspaceId)) : json;
       return page(200, 'application/json; charset=utf-8', body);
     }
     const asset = path.slice(`${DOCS_PATH}/assets/`.length);
