@@ -204,7 +204,6 @@ function logLevel(env: Env): LogLevel {
   return raw as LogLevel;
 }
 
-/** The service's settings from an environment (the process environment, in a Lambda). Throws SettingsError on a bad value. */
 /** `host:port` of an X-Ray daemon (an IPv4 address or a host name, port 1 to 65535): segments sent elsewhere are lost. */
 function daemonAddress(env: Env): string | undefined {
   const raw = present(env, ENV.xrayDaemonAddress);
@@ -218,6 +217,7 @@ function daemonAddress(env: Env): string | undefined {
 /** An AWS region's name: lower-case letters, digits and dashes (us-east-1, us-gov-west-1). */
 export const AWS_REGION_PATTERN = /^[a-z0-9-]{1,32}$/;
 
+/** The service's settings from an environment (the process environment, in a Lambda). Throws SettingsError on a bad value. */
 export function parseSettings(env: Env): Settings {
   return {
     accessTableName: present(env, ENV.accessTableName) ?? DEFAULT_SETTINGS.accessTableName,

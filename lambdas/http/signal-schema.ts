@@ -3,6 +3,7 @@
 import * as v from 'valibot';
 import { type Validated, validateBody } from './body-validation';
 import { WORKSPACE_ID_PATTERN } from '../domain/grants';
+import { comparePlaces, fieldPlacer } from '../domain/json-walk';
 import { parseRfc3339, toUtcString } from '../domain/timestamps';
 import { SOURCES, type JsonValue, type Signal } from '../domain/signal';
 import type { ErrorDetail } from './errors';
@@ -173,14 +174,9 @@ function withTimeProblem(input: unknown, details: ErrorDetail[], receivedAtMs: n
   const ms = typeof raw === 'string' && !details.some((d) => d.field === 'received_at') ? parseRfc3339(raw) : undefined;
   const problem = ms === undefined ? undefined : timeProblem(ms, receivedAtMs);
   if (!problem) return { ok: false, details };
-  const keys = Object.keys(input as object);
-  const at = keys.indexOf('received_at');
-  // A detail's place is its top-level key's; a missing field's (not in the body) comes last, as validateBody puts it.
-  const placeOf = (field: string) => {
-    const i = keys.findIndex((k) => field === k || field.startsWith(`${k}.`) || field.startsWith(`${k}[`));
-    return i === -1 ? Infinity : i;
-  };
-  const before = details.findIndex((d) => placeOf(d.field) > at);
+  const placeOf = fieldPlacer(input);
+  const at = placeOf('received_at');
+  const before = details.findIndex((d) => comparePlaces(placeOf(d.field), at) > 0);
   const placed = [...details];
   placed.splice(before === -1 ? placed.length : before, 0, { field: 'received_at', message: problem });
   return { ok: false, details: placed };

@@ -35,6 +35,11 @@ describe('signal validation', () => {
       { field: 'received_at', message: 'must not be more than 24 hours in the future' },
       { field: 'metadata', message: 'must be a JSON object' },
     ]);
+    // A field jsonPath writes in brackets keeps its place too.
+    expect(detailsFor({ ...valid, 'X Note': 1, received_at: future }).map((d) => d.field)).toEqual([
+      '["X Note"]',
+      'received_at',
+    ]);
     // A check across fields waits for the fields it reads: a sender is no address to check on an unknown source.
     expect(detailsFor({ ...valid, source: 'fax', sender: 'nope' }).map((d) => d.field)).toEqual(['source']);
   });
