@@ -3,7 +3,7 @@
 // `details` of every route read alike). A missing required field is reported as "is required" (docs/partners.md,
 // "Errors"): valibot gives it the object's own message, which our schemas word for unknown fields.
 import * as v from 'valibot';
-import { comparePlaces, jsonPath } from '../domain/json-walk';
+import { comparePlaces, fieldPlacer, jsonPath } from '../domain/json-walk';
 import type { ErrorDetail } from './errors';
 
 /** A request part checked: what it holds, or every problem with it. */
@@ -20,6 +20,20 @@ export const detailsUnder = (path: string, details: readonly ErrorDetail[]): Err
     ...d,
     field: d.field.startsWith('(') ? path : d.field.startsWith('[') ? `${path}${d.field}` : `${path}.${d.field}`,
   }));
+
+/**
+ * `details` (in document order) with `detail` in its place among them, unless its field has one already: a problem a
+ * check beside the schema found, named in the same answer as the schema's.
+ */
+export function withDetailInPlace(body: unknown, details: ErrorDetail[], detail: ErrorDetail): ErrorDetail[] {
+  if (details.some((d) => d.field === detail.field)) return details;
+  const placeOf = fieldPlacer(body);
+  const at = placeOf(detail.field);
+  const before = details.findIndex((d) => comparePlaces(placeOf(d.field), at) > 0);
+  const placed = [...details];
+  placed.splice(before === -1 ? placed.length : before, 0, detail);
+  return placed;
+}
 
 /** An object schema's issue for a key it requires and the input lacks (an unknown key has `expected: 'never'`). */
 const isMissingKey = (issue: v.BaseIssue<unknown>): boolean =>

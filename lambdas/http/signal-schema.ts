@@ -1,9 +1,8 @@
 // The analyze request body, validated with valibot. Messages are written here so that no error echoes the
 // client's text back (bodies can be 200,000 characters).
 import * as v from 'valibot';
-import { type Validated, validateBody } from './body-validation';
+import { type Validated, validateBody, withDetailInPlace } from './body-validation';
 import { WORKSPACE_ID_PATTERN } from '../domain/grants';
-import { comparePlaces, fieldPlacer } from '../domain/json-walk';
 import { parseRfc3339, toUtcString } from '../domain/timestamps';
 import { SOURCES, type JsonValue, type Signal } from '../domain/signal';
 import type { ErrorDetail } from './errors';
@@ -174,12 +173,7 @@ function withTimeProblem(input: unknown, details: ErrorDetail[], receivedAtMs: n
   const ms = typeof raw === 'string' && !details.some((d) => d.field === 'received_at') ? parseRfc3339(raw) : undefined;
   const problem = ms === undefined ? undefined : timeProblem(ms, receivedAtMs);
   if (!problem) return { ok: false, details };
-  const placeOf = fieldPlacer(input);
-  const at = placeOf('received_at');
-  const before = details.findIndex((d) => comparePlaces(placeOf(d.field), at) > 0);
-  const placed = [...details];
-  placed.splice(before === -1 ? placed.length : before, 0, { field: 'received_at', message: problem });
-  return { ok: false, details: placed };
+  return { ok: false, details: withDetailInPlace(input, details, { field: 'received_at', message: problem }) };
 }
 
 /** Idempotency-Key: 1 to 255 printable ASCII characters. */

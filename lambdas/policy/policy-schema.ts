@@ -2,7 +2,7 @@
 // valibot: unknown fields anywhere are refused, every problem is named in `details`. The admin CLI validates files with
 // the same schema.
 import * as v from 'valibot';
-import { type Validated, validateBody } from '../http/body-validation';
+import { type Validated, validateBody, withDetailInPlace } from '../http/body-validation';
 import { apiKeyPath } from '../domain/audit';
 import { PRIORITIES } from '../domain/decision';
 import { jsonPath } from '../domain/json-walk';
@@ -232,16 +232,19 @@ void SCHEMA_IS_THE_POLICY;
 
 export function validatePolicy(input: unknown): Validated<{ policy: WorkspacePolicy }> {
   const result = validateBody(PolicySchema, input);
-  if (!result.ok) return result;
+  // The audit log keeps every stored policy and never an API key: refused as bad input, beside the body's other
+  // problems and before any version is compared (a 400 comes before a 412), naming where (docs/partners.md,
+  // "Workspace policy").
+  const at = apiKeyPath(input);
+  const keyProblem = at && { field: jsonPath(at), message: 'must not hold an API key' };
+  if (!result.ok)
+    return keyProblem ? { ok: false, details: withDetailInPlace(input, result.details, keyProblem) } : result;
+  if (keyProblem) return { ok: false, details: [keyProblem] };
   // Exactly as sent, in the order of the contract's table; the read-only fields are dropped.
   const {
     version: _v,
     updated_at: _u,
     ...policy
   } = result.output as WorkspacePolicy & { version?: unknown; updated_at?: unknown };
-  // The audit log keeps every stored policy and never an API key: refused as bad input, before any version is
-  // compared (a 400 comes before a 412), naming where (docs/partners.md, "Workspace policy").
-  const at = apiKeyPath(policy);
-  if (at) return { ok: false, details: [{ field: jsonPath(at), message: 'must not hold an API key' }] };
   return { ok: true, policy: policy };
 }

@@ -1,5 +1,6 @@
 // A refused policy names every problem in one answer, each at its own JSON path, saying what the field must be
 // (docs/partners.md, "Errors" and "Workspace policy"): a partner fixes the body once, not once per problem.
+import { generateApiKey } from '../../lambdas/domain/api-key';
 import { validatePolicy } from '../../lambdas/policy/policy-schema';
 
 const DECREASING =
@@ -47,6 +48,15 @@ describe('the problems across fields come with the problems of single fields', (
       { field: 'routing.billing', message: 'must be a queue name' },
       { field: 'thresholds', message: DECREASING },
       { field: 'thresholds.low', message: 'is not a threshold' },
+    ]);
+  });
+
+  it('an API key in the policy, beside a bad field and in its place: the fixed retry meets no second refusal', () => {
+    const key = generateApiKey();
+    expect(detailsOf({ learning: 'yes', keywords: [{ phrase: `use ${key}`, weight: 1 }], extra: 1 })).toEqual([
+      { field: 'learning', message: 'must be true or false' },
+      { field: 'keywords[0].phrase', message: 'must not hold an API key' },
+      { field: 'extra', message: 'is not a field of a policy' },
     ]);
   });
 
