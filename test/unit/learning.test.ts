@@ -118,6 +118,8 @@ describe('policy', () => {
     expect(listsParts(policy.blocked, senderParts('friend@good.example <bulk@spam.example>'))).toBe(true);
     for (const spoof of ['ceo@acme.com <>', 'ceo@acme.com <postmaster>', 'ceo@acme.com <x@evil.example'])
       expect(listsParts(policy.vip, senderParts(spoof))).toBe(false);
+    // As the engine reads it for metadata.vip_senders: quotes around a bare address are not part of it.
+    expect(listsParts(policy.vip, senderParts("'ceo@acme.com'"))).toBe(true);
   });
 
   it('matches keywords as whole words only', () => {

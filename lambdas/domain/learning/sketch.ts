@@ -2,6 +2,7 @@
 // bucket numbers. No text survives: order and repetition are dropped, every bucket is shared by thousands of possible
 // words, and the hash key belongs to one workspace (see docs/learning.md).
 import { randomBytes } from 'node:crypto';
+import { parseSender } from '../engine/metadata';
 import { type HalfSipKey, halfSipHash, halfSipKey } from './half-siphash';
 
 /** Text buckets per workspace (2^14): bounds a label's text counts to 16,384 entries. */
@@ -282,18 +283,14 @@ function sketchTextFast(key: HalfSipKey, text: string, out: number[], format: Sk
 }
 
 /**
- * Address and domain of a sender like `Ann <ann@acme.com>`, lower-cased; undefined when it holds no address. The
- * address in brackets is the sender's, wherever it stands: one in the display name (`ceo@acme.com <x@evil.example>`)
- * is only a name, and must not pass for a VIP or a blocked sender's way around its block.
+ * Address and domain of a sender like `Ann <ann@acme.com>`, lower-cased; undefined when it holds no address. Read as
+ * the engine reads it (engine/metadata.ts, parseSender), so the policy's sender lists, learning and the engine's own
+ * `metadata.vip_senders` agree on who sent a signal: the address in brackets wherever it stands, one in the display
+ * name (`ceo@acme.com <x@evil.example>`) being only a name.
  */
 export function senderParts(sender: string | undefined): { address: string; domain: string } | undefined {
-  if (!sender) return undefined;
-  // With a `<`, only a bracketed address is the sender's ("ceo@acme.com <>" has none); without, the bare one.
-  const m = sender.includes('<') ? /<\s*([^<>\s]+@[^<>\s]+)\s*>/.exec(sender) : /([^\s<>]+@[^\s<>]+)/.exec(sender);
-  const address = m?.[1]?.toLowerCase();
-  if (!address) return undefined;
-  const domain = address.slice(address.lastIndexOf('@') + 1);
-  return domain ? { address, domain } : undefined;
+  const parsed = parseSender(sender);
+  return parsed ? { address: parsed.address, domain: parsed.domain } : undefined;
 }
 
 const SORT = new Int32Array(MAX_SKETCH_FEATURES);
