@@ -2,7 +2,7 @@
 // after. Pure code: the DynamoDB item is built in lambdas/stores/audit-log.ts, inside the transaction of the change it
 // records.
 import { holdsApiKey } from './api-key';
-import { ulid, ulidTime } from './ids';
+import { ulid, ulidIdPattern, ulidTime } from './ids';
 import { canonicalJson } from './json-walk';
 
 export const AUDIT_ACTIONS = [
@@ -63,7 +63,7 @@ export interface AuditQuery {
 }
 export const DEFAULT_AUDIT_LIST_LIMIT = 100;
 export const MAX_AUDIT_LIST_LIMIT = 10_000;
-export const AUDIT_EVENT_ID_PATTERN = /^aud_[0-9A-HJKMNP-TV-Z]{26}$/;
+export const AUDIT_EVENT_ID_PATTERN = ulidIdPattern('aud_');
 
 export const actorForKey = (keyId: string) => `key:${keyId}`;
 export const actorForLocalUser = (user: string) => `local:${user}`;

@@ -2,7 +2,9 @@
 import { randomInt } from 'node:crypto';
 
 export const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-export const DECISION_ID_PATTERN = /^dec_[0-9A-HJKMNP-TV-Z]{26}$/;
+/** An id of `prefix` and a ULID (26 Crockford base32 digits), as ulid() writes it. */
+export const ulidIdPattern = (prefix: string): RegExp => new RegExp(`^${prefix}[0-9A-HJKMNP-TV-Z]{26}$`);
+export const DECISION_ID_PATTERN = ulidIdPattern('dec_');
 
 /** `n` as `digits` Crockford base32 digits, most significant first. */
 function base32(n: number, digits: number): string {
@@ -40,4 +42,4 @@ export function decisionTimeMs(decisionId: string): number {
 }
 export const newKeyId = (nowMs?: number): string => `key_${ulid(nowMs)}`;
 /** Every key id ever issued (newKeyId, since version 1). */
-export const KEY_ID_PATTERN = /^key_[0-9A-HJKMNP-TV-Z]{26}$/;
+export const KEY_ID_PATTERN = ulidIdPattern('key_');

@@ -7,7 +7,7 @@ import { type ApiEvent, type Check, type RouteHandler, apiHandler } from '../htt
 import { ApiError, validInput } from '../http/errors';
 import { POLICY_MAX_BYTES, validatePolicy } from './policy-schema';
 
-const etag = (policy: StoredPolicy) => `"${policy.version}"`;
+const etag = (policy: Pick<StoredPolicy, 'version'>) => `"${policy.version}"`;
 
 /**
  * `If-Match: "3"` (quotes optional, a weak `W/` prefix tolerated); undefined when absent or `*` (HTTP's "any current
@@ -54,7 +54,7 @@ export function putPolicyRoute(deps: Dependencies): RouteHandler {
     });
     // The current version as its ETag: the client that lost the race knows what to read, and whether it changed since.
     if (result.kind === 'precondition_failed')
-      throw new ApiError('PRECONDITION_FAILED', undefined, undefined, { ETag: `"${result.version}"` });
+      throw new ApiError('PRECONDITION_FAILED', undefined, undefined, { ETag: etag(result) });
     logInfo('policy stored', { workspace_id: workspaceId, version: result.policy.version });
     return { statusCode: 200, body: result.policy, headers: { ETag: etag(result.policy) } };
   });
