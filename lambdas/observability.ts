@@ -107,11 +107,19 @@ export function createTelemetry(
   };
 }
 
+/** A system error's code (`ECONNREFUSED`, `ETIMEDOUT`): a word of capitals, never data. */
+const SYSTEM_CODE = /^E[A-Z0-9_]{1,30}$/;
+const codeOf = (err: unknown): string | undefined => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && SYSTEM_CODE.test(code) ? code : undefined;
+};
+
 /**
- * What a log may say about an error: its name and stack frames, never its message (which could quote request data).
- * V8's stack starts with `name: message`; the message's own lines are skipped, so one spanning lines cannot leak.
+ * What a log may say about an error: its name, a system error's code (a database that refused the connection says
+ * `ECONNREFUSED`) and stack frames, never its message (which could quote request data). V8's stack starts with
+ * `name: message`; the message's own lines are skipped, so one spanning lines cannot leak.
  */
-export function describeError(err: unknown): { name: string; frames?: string[]; cause?: string } {
+export function describeError(err: unknown): { name: string; code?: string; frames?: string[]; cause?: string } {
   if (!(err instanceof Error)) return { name: typeof err };
   const messageLines = err.message.split('\n').length;
   const frames = (err.stack ?? '')
@@ -121,5 +129,11 @@ export function describeError(err: unknown): { name: string; frames?: string[]; 
     .filter((line) => line.startsWith('at '))
     .slice(0, 15);
   const cause = (err as { cause?: unknown }).cause;
-  return { name: err.name, frames, ...(cause instanceof Error ? { cause: cause.name } : {}) };
+  const code = codeOf(err) ?? codeOf(cause);
+  return {
+    name: err.name,
+    ...(code ? { code } : {}),
+    frames,
+    ...(cause instanceof Error ? { cause: cause.name } : {}),
+  };
 }

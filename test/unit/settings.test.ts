@@ -100,4 +100,12 @@ describe('what a log may say about an error', () => {
     expect(JSON.stringify(logged)).not.toContain('secret-text');
     expect(JSON.stringify(logged)).not.toContain('customer data');
   });
+
+  it("names a system error's code, which says what failed (the database refused the connection), and no other code", () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED' });
+    expect(describeError(refused)).toMatchObject({ name: 'Error', code: 'ECONNREFUSED' });
+    expect(describeError(new Error('x', { cause: refused })).code).toBe('ECONNREFUSED');
+    const data = Object.assign(new Error('x'), { code: 'customer text' });
+    expect(describeError(data).code).toBeUndefined();
+  });
 });
