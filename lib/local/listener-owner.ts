@@ -158,6 +158,9 @@ export async function verifyPeer(socket: Socket, port: number, owners: () => num
  * An http.Agent (for the DynamoDB client's requestHandler) that hands a connection over only once verifyPeer says the
  * process at the other end is one of `owners()`: a foreign listener gets a connection, never a byte of a request.
  */
+/** As the DynamoDB client's own connection timeout (stores/dynamodb-client.ts). */
+const CONNECT_TIMEOUT_MS = 500;
+
 export class OwnedListenerAgent extends Agent {
   constructor(
     private readonly port: number,
@@ -175,7 +178,13 @@ export class OwnedListenerAgent extends Agent {
     const socket = createConnection(options as NetConnectOpts);
     // The agent takes the first answer only (it wraps `callback` in a once), so a later error changes nothing.
     socket.on('error', (err) => callback?.(err, socket));
+    // The client's connection timeout cannot end a socket it was never handed: ended here, or a database that hangs
+    // (its accept queue full) collects one pending socket per attempt, thousands in a minute under load.
+    socket.setTimeout(CONNECT_TIMEOUT_MS, () =>
+      socket.destroy(Object.assign(new Error('connection timed out'), { code: 'ETIMEDOUT' })),
+    );
     socket.once('connect', () => {
+      socket.setTimeout(0);
       verifyPeer(socket, this.port, this.owners).then(
         () => callback?.(null, socket),
         (err: Error) => {
