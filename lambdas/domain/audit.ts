@@ -123,10 +123,14 @@ function secretIn(path: string, value: unknown, depth: number): string | undefin
   return undefined;
 }
 
-/** The path to the first string or object key in `value` holding an API key (document order), if any. */
+/**
+ * The path to the first string or object key in `value` holding an API key (document order), if any, looked for as
+ * deep as an audit event may nest (MAX_DEPTH): a body nested deeper is refused for that, and a walk to its bottom
+ * would overflow the stack.
+ */
 export function apiKeyPath(value: unknown, path: (string | number)[] = []): (string | number)[] | undefined {
   if (typeof value === 'string') return holdsApiKey(value) ? path : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
+  if (value === null || typeof value !== 'object' || path.length > MAX_DEPTH) return undefined;
   const entries: [string | number, unknown][] = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
   for (const [name, inner] of entries) {
     if (typeof name === 'string' && holdsApiKey(name)) return [...path, name];

@@ -60,6 +60,14 @@ describe('the problems across fields come with the problems of single fields', (
     ]);
   });
 
+  it('a body nested 200,000 levels deep is refused for its shape, not walked to its bottom for an API key', () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(detailsOf({ keywords: deep })).toEqual([
+      { field: 'keywords[0]', message: 'must be an object {phrase, weight, category?, queue?}' },
+    ]);
+  });
+
   it('not when a field they read is itself wrong', () => {
     expect(detailsOf({ thresholds: { high: 'x' }, categories: [null], routing: { vat: 'q' } })).toEqual([
       { field: 'thresholds.high', message: 'must be an integer' },
