@@ -15,7 +15,7 @@ import type { WorkspaceAccess } from './workspace-access';
 import { replayAllowed } from './replay-access';
 import type { WorkspaceCache } from '../domain/learning/workspace-cache';
 import { decideForStore } from './analyze-signal';
-import { newDecisionId } from '../domain/ids';
+import { newDecisionIds } from '../domain/ids';
 import type { Signal } from '../domain/signal';
 import { RECEIPT_SKEW_MS } from '../domain/timestamps';
 
@@ -70,7 +70,7 @@ async function judge(
   principal: Principal,
   deps: JudgeDeps,
   nowMs: number,
-  id?: string,
+  id: string,
 ): Promise<ItemVerdict> {
   const access = deps.workspaceAccess;
   const workspaceId =
@@ -82,7 +82,7 @@ async function judge(
   }
   // The workspace's policy and learned model, as single analyze applies them (cached per container).
   const workspace = deps.workspaces ? await deps.workspaces.get(validation.signal.workspace_id) : undefined;
-  return decideForStore(validation.signal, id ?? newDecisionId(nowMs), nowMs, workspace);
+  return decideForStore(validation.signal, id, nowMs, workspace);
 }
 
 export async function analyzeBatch(
@@ -92,7 +92,10 @@ export async function analyzeBatch(
   options: { nowMs: number; idempotency?: IdempotencyRequest },
 ): Promise<BatchOutcome> {
   const verdicts: ItemVerdict[] = [];
-  for (const [index, raw] of signals.entries()) verdicts.push(await judge(raw, index, principal, deps, options.nowMs));
+  // In input order among themselves: listed newest first, a batch reads as its signals sent one after another.
+  const newIds = newDecisionIds(options.nowMs, signals.length);
+  for (const [index, raw] of signals.entries())
+    verdicts.push(await judge(raw, index, principal, deps, options.nowMs, newIds[index]));
   const decisions = verdicts.flatMap((v) => ('decision' in v ? [v.decision] : []));
   const items: BatchItemRecord[] = verdicts.map((v) =>
     'decision' in v ? { id: v.decision.decision_id } : { error: v.error },

@@ -34,6 +34,17 @@ export function ulid(nowMs: number = Date.now()): string {
 
 export const newDecisionId = (nowMs?: number): string => `dec_${ulid(nowMs)}`;
 
+/**
+ * `n` decision ids of one moment that sort in the order they are given (ULID's monotonic form: one random draw, then
+ * one more each), so a batch's decisions list in the order its signals came, as if sent one after another.
+ */
+export function newDecisionIds(nowMs: number, n: number): string[] {
+  const time = ulidTime(nowMs);
+  const high = random40();
+  const low = randomInt(2 ** 40 - n);
+  return Array.from({ length: n }, (_, i) => `dec_${time}${high}${base32(low + i, 8)}`);
+}
+
 /** When a decision id was made (its ULID's time part, epoch ms); the id must match DECISION_ID_PATTERN. */
 export function decisionTimeMs(decisionId: string): number {
   let ms = 0;

@@ -86,11 +86,14 @@ it('stores every decision exactly as a single analyze would: same item shape, sa
   expect(listed.json.data[0]).toEqual(decision);
 });
 
-it('takes 100 signals and answers 100 items', async () => {
+it('takes 100 signals and answers 100 items, their ids in input order (a listing reads them as sent one by one)', async () => {
   const reply = await batch(Array.from({ length: 100 }, (_, i) => good(i)));
   expect(reply.status).toBe(200);
   expect(reply.json.data).toHaveLength(100);
-  expect(new Set(reply.json.data.map((item: any) => item.decision.decision_id)).size).toBe(100);
+  const ids: string[] = reply.json.data.map((item: any) => item.decision.decision_id);
+  expect(new Set(ids).size).toBe(100);
+  // Listing is newest first by id: ids rising with the input make the batch's last signal the newest.
+  expect([...ids].sort()).toEqual(ids);
 });
 
 it('replays the whole batch for the same Idempotency-Key and body, conflicts on another body, stores nothing new', async () => {
