@@ -94,6 +94,9 @@ export class AdminService {
       throw new AdminInputError(`partner id "${input.id}" is reserved for the admin CLI's own imports`);
     }
     if (!input.name.trim()) throw new AdminInputError('--name must not be blank');
+    // Checked before anything is written, as the partner's audit event would refuse it (in the audit log's words).
+    if (apiKeyPath(input.name) !== undefined)
+      throw new AdminInputError('--name holds an API key: nothing was created (keys are never stored)');
     const at = this.now().toISOString();
     const partner: PartnerRecord = {
       partner_id: input.id,

@@ -133,6 +133,15 @@ it('refuses a key whose description holds an API key before writing anything', a
   await expect(db.admin.createKey({ partnerId: 'globex_leak', workspaces: ['acme_leak'] })).resolves.toBeDefined();
 });
 
+it('refuses a partner whose name holds an API key, in its own words, before writing anything', async () => {
+  const leaked = (await db.admin.createKey({ partnerId: 'acme', workspaces: ['acme_leak_name'] })).key;
+  const count = (await all()).length;
+  await expect(db.admin.createPartner({ id: 'initech_leak', name: `Initech ${leaked}` })).rejects.toThrow(
+    /^--name holds an API key/,
+  );
+  expect((await all()).length).toBe(count);
+});
+
 it('ungrants only what the key holds: a grant it never held is no change and leaves no event', async () => {
   const key = await db.admin.createKey({ partnerId: 'acme', workspaces: ['acme_held', 'acme:held*'] });
   const count = (await all()).length;
