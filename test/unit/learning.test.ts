@@ -120,6 +120,11 @@ describe('policy', () => {
       expect(listsParts(policy.vip, senderParts(spoof))).toBe(false);
     // As the engine reads it for metadata.vip_senders: quotes around a bare address are not part of it.
     expect(listsParts(policy.vip, senderParts("'ceo@acme.com'"))).toBe(true);
+    // An apostrophe inside an address is part of it, as the API's validation takes it: o'neil is not neil.
+    const oneil = compilePolicy({ ...EMPTY_POLICY, blocked_senders: ["o'neil@acme.com"] });
+    expect(listsParts(oneil.blocked, senderParts("Ann O'Neil <o'neil@acme.com>"))).toBe(true);
+    expect(listsParts(oneil.blocked, senderParts("o'neil@acme.com"))).toBe(true);
+    expect(listsParts(oneil.blocked, senderParts('neil@acme.com'))).toBe(false);
   });
 
   it('matches keywords as whole words only', () => {

@@ -129,7 +129,9 @@ export const bulkSubdomain = (domain: string): boolean => {
   return labels.length >= 3 && BULK_LOCAL.test(labels[0]);
 };
 const ADDRESS_IN_BRACKETS = /<\s*([^<>\s@]+@[^<>\s@]+)\s*>/;
-const BARE_ADDRESS = /([^\s<>"',;:@]+@[^\s<>"',;:@]+)/;
+// An apostrophe may stand inside a local part (o'neil@acme.com, which the API takes as an address), never first: a
+// quote around an address ('ann@acme.com') is not part of it.
+const BARE_ADDRESS = /([^\s<>"',;:@][^\s<>",;:@]*@[^\s<>"',;:@]+)/;
 
 export interface SenderInfo {
   address: string;
