@@ -261,8 +261,6 @@ async function awsTables(region?: string): Promise<{
 }
 
 async function main(argv: string[]): Promise<number> {
-  // Node 20 runs the SDK fine; its upgrade notice would only clutter the CLI's output.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
   let parsed: ReturnType<typeof parseCommandLine>;
   try {
     parsed = parseCommandLine(argv);

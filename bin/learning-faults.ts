@@ -62,7 +62,6 @@ function report(s: FaultSummary, seconds: number): void {
 }
 
 async function main(): Promise<number> {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
   const db = await startDynamoDbLocal({ port: 0, dataDir: IN_MEMORY });
   process.env.TEST_DYNAMODB_ENDPOINT = db.endpoint;
   const run = await startFaultRun('faultscli', faultScale, containers);

@@ -58,8 +58,6 @@ async function main() {
     process.exit(2);
   }
   const dataDir = local.dataDir;
-  // Node 20 runs the SDK fine; its upgrade notice would only clutter the console here.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
 
   // Until the database is up, stopping is exiting: process.exit runs the 'exit' handler that kills the JVM, which a
   // death by the signal itself would not. So the handlers are there before the JVM is spawned.

@@ -8,7 +8,6 @@ import { parseSettings } from '../lambdas/contract/settings';
 import { createService } from '../lambdas/service';
 
 async function main(): Promise<void> {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
   const service = createService(parseSettings(process.env));
   const server = await startLocalServer({ port: 0, handlers: service });
   let stopping = false;

@@ -32,8 +32,6 @@ import { type World, startWorld } from './world';
 
 async function main(): Promise<void> {
   const opts = options();
-  // The SDK's notice about Node 20 would land in the middle of the progress lines.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   if (opts.digest) {
     const digest = decisionsDigest();
     console.log(

@@ -32,7 +32,6 @@ export async function startScratch(options: {
   /** DynamoDB Local with both JIT tiers: for the runs that time requests against it (the bench, load, soak). */
   fullJit?: boolean;
 }): Promise<Scratch> {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
   const credentials = ephemeralCredentials(DEFAULT_SETTINGS.region);
   const db = await startDynamoDbLocal({ port: 0, dataDir: IN_MEMORY, credentials, fullJit: options.fullJit });
   const names = tableNamesWithPrefix(`${options.name}-${Date.now().toString(36)}-`);

@@ -100,7 +100,7 @@ async function probeFromOtherHost(port: number, credentials: { id: string; regio
     })();`;
   const { stdout } = await exec('ip', ['netns', 'exec', ns, process.execPath, '-e', script], {
     cwd: repo,
-    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: process.env,
     timeout: 60_000,
   });
   return JSON.parse(stdout) as {

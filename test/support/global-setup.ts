@@ -7,7 +7,6 @@ import { writePortRecord } from '../../lib/local/port-record';
 import { buildAdminCli } from './admin-cli-bundle';
 
 export default async function globalSetup(): Promise<void> {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const db = await startDynamoDbLocal({ port: 0, dataDir: ':memory:' });
   writePortRecord({ ...db.credentials, port: db.port, pid: process.pid, dataDir: ':memory:' });
   // Workers are started after this and inherit the environment.
