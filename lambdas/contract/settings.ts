@@ -1,6 +1,6 @@
-// Every environment variable the service reads, with its default, in one place. The Lambdas parse their settings
-// from the environment once (their entry files); local mode, the tests, the bench and the load tool build a Settings
-// object directly. The stack writes the Lambda environment with `lambdaEnvironment()`, the inverse of
+// Every environment variable the service reads, with its default, in one place. The Lambdas and local mode parse their
+// settings from the environment once (their entry files, bin/local.ts); the tests, the bench and the load tool build a
+// Settings object directly. The stack writes the Lambda environment with `lambdaEnvironment()`, the inverse of
 // `parseSettings()`, so the two cannot disagree on a name. Pure: no AWS SDK, no Powertools.
 
 export const ENV = {
@@ -11,7 +11,7 @@ export const ENV = {
   dynamodbRequestTimeoutMs: 'DYNAMODB_REQUEST_TIMEOUT_MS',
   dynamodbLocalAccessKeyId: 'DYNAMODB_LOCAL_ACCESS_KEY_ID',
   region: 'AWS_REGION',
-  // The AWS CLI's name for it; the admin CLI reads it when AWS_REGION is unset (the SDK itself does not).
+  // The AWS CLI's name for it, read when AWS_REGION is unset (the SDK itself does not): by the admin CLI, local mode.
   defaultRegion: 'AWS_DEFAULT_REGION',
   authCacheTtlSeconds: 'AUTH_CACHE_TTL_SECONDS',
   workspaceCacheTtlSeconds: 'WORKSPACE_CACHE_TTL_SECONDS',

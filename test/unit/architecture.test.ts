@@ -122,19 +122,11 @@ it("reads the environment in lambdas/ only in the Lambda entry files and the bun
 });
 
 it('retries and waits in lambdas/ only through the one retry policy (lambdas/domain/retry.ts)', () => {
-  // The learning store's files still hold their own loops until the learning-store issue (32) rewrites them.
-  const LEARNING_STORE = new Set([
-    'lambdas/stores/journal-fold.ts',
-    'lambdas/stores/model-write-store.ts',
-    'lambdas/stores/workspace-head.ts',
-    'lambdas/stores/workspace-store.ts',
-  ]);
   const LOOP_OR_WAIT = /\bsetTimeout\s*\(|for \(let (?:attempt|retry|round)\b/;
   const own = FILES.filter(
     (f) =>
       f.startsWith('lambdas/') &&
       f !== 'lambdas/domain/retry.ts' &&
-      !LEARNING_STORE.has(f) &&
       LOOP_OR_WAIT.test(readFileSync(join(ROOT, f), 'utf8')),
   );
   expect(own).toEqual([]);
