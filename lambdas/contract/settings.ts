@@ -187,7 +187,7 @@ function fraction(env: Env, name: string, fallback: number): number {
   return value;
 }
 
-/** `true` or `false` in any case; anything else is refused (a `1` or `yes` used to read as false). */
+/** `true` or `false` in any case; anything else (`1`, `yes`) is refused rather than read as false. */
 function flag(env: Env, name: string, fallback: boolean): boolean {
   const raw = present(env, name)?.toLowerCase();
   if (raw === undefined) return fallback;

@@ -331,9 +331,9 @@ export function scoreSignal(signal: Signal, now: Date, models: EngineModels = {}
   // No-human categories are archived while low and reviewed otherwise, and only where the invariants allow it
   // (invariants.ts): from a channel where such mail exists, never a person asking nor a stated serious problem.
   // An auto-reply speaks in the first person ("I am out of the office") but asks for nothing.
-  // Narrowed in issue 31 (docs/decision-engine-spam.md, table of the guards): a vote that clears the channel's cut
-  // archives a question too (on the development sources the guard held back 36 such spam for 1 ordinary message); a
-  // person asking still keeps every other archive category, and a vote short of the cut, out of the archive.
+  // A vote that clears the channel's cut archives a question too (docs/decision-engine-spam.md, the table of the
+  // guards: held back, 36 such spam of the development sources for 1 ordinary message); a person asking still keeps
+  // every other archive category, and a vote short of the cut, out of the archive.
   const spamConfident = spam.draft !== null && spam.draft.weight <= -60;
   const asking = guardOn('person_asking') && !spamConfident && category !== 'auto_reply' && personAsking(matcher.buf);
   const archivable =
