@@ -74,6 +74,19 @@ describe('languages', () => {
   });
 });
 
+describe('topics do not pile up', () => {
+  it('counts the strongest other topic at half, whatever its category: an outage beside a cancellation stays', () => {
+    const a = score({
+      source: 'email',
+      sender: 'ann@customer.example',
+      subject: 'Complaint',
+      body: 'Our site is down. I want to cancel my subscription. I want a refund.',
+    });
+    expect(a.reasons.find((r) => r.code === 'OUTAGE_LANGUAGE')?.message).toMatch(/second topic, half weight/);
+    expect(['high', 'critical']).toContain(a.priority);
+  });
+});
+
 describe('internal alert numbers', () => {
   it.each([
     ['disk 95% full', 'METRIC_CRITICAL'],
@@ -88,6 +101,10 @@ describe('internal alert numbers', () => {
     // Phrases a word group claims as well: the number beside them is still read.
     ['packet loss 40% on edge-1', 'METRIC_CRITICAL'],
     ['errors 5% of requests', 'METRIC_WARNING'],
+    // A number inside a host's name is no reading: the one after it is.
+    ['CPU usage on web-3 is at 98%', 'METRIC_CRITICAL'],
+    ['Disk usage on db_1 at 96%', 'METRIC_CRITICAL'],
+    ['p99 latency on api-2 is 4s', 'METRIC_CRITICAL'],
   ])('%s', (text, code) => {
     expect(codes({ source: 'internal', subject: text })).toContain(code);
   });

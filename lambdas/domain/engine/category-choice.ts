@@ -85,13 +85,12 @@ export function categoryDrafts(
   // Impact words ("everyone", "production") only amplify a problem that affects users.
   if (category !== 'incident' && category !== 'security' && category !== 'support')
     dropWhere(drafts, (d) => d.code === 'IMPACT_SCOPE');
-  // Topics do not pile up: the category's strongest topic counts fully, the next half, further ones not at all.
+  // Topics do not pile up: the category's strongest topic counts fully, the strongest of the others half (of any
+  // category: an outage beside a cancellation is the outage), further ones not at all.
   const topics = drafts.filter((d) => infoOf(d.code).topic === true && d.weight > 0 && d.discounted !== true);
-  topics.sort((a, b) => {
-    const ca = infoOf(a.code).category === category ? 1 : 0;
-    const cb = infoOf(b.code).category === category ? 1 : 0;
-    return cb - ca || b.weight - a.weight || (a.code < b.code ? -1 : 1);
-  });
+  topics.sort((a, b) => b.weight - a.weight || (a.code < b.code ? -1 : 1));
+  const first = topics.findIndex((d) => infoOf(d.code).category === category);
+  if (first > 0) topics.unshift(...topics.splice(first, 1));
   for (let k = 1; k < topics.length; k++) {
     if (k === 1) {
       topics[k].weight = Math.round(topics[k].weight / 2);

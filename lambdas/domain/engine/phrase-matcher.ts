@@ -57,17 +57,30 @@ export class PhraseMatcher {
   /** The phrases matchAt accepted at one position, longest first. */
   private readonly accepted: Entry[] = new Array<Entry>(64);
 
+  /** Whether token `k` is part of a name: it starts with a letter, or joins the word before with `-` or `_`. */
+  private inName(k: number): boolean {
+    const text = this.buf.texts[this.buf.field[k]];
+    const start = this.buf.start[k];
+    const first = text.charCodeAt(start);
+    const before = start > 0 ? text.charAt(start - 1) : ' ';
+    return first < 48 || first > 57 || before === '-' || before === '_';
+  }
+
   readMetric(entry: Entry, at: number, len: number): MetricHit | null {
     const n = this.buf.count;
     const clause = this.buf.clause[at];
     // The number is right after the noun (up to 3 words in between: "CPU at 98%", "error rate is 40%")
     // or right before it ("95% disk").
+    // A number inside a name ("web-3", "db_1", "node01") is no reading: the one after it is ("CPU on web-3 at 98%").
     let j = -1;
-    for (let k = at + len; k < n && k <= at + len + 3 && this.buf.clause[k] === clause; k++) {
-      if (this.buf.digits[k] > 0 && this.buf.field[k] === this.buf.field[at]) {
+    let last = at + len + 3;
+    for (let k = at + len; k < n && k <= last && this.buf.clause[k] === clause; k++) {
+      if (this.buf.digits[k] === 0 || this.buf.field[k] !== this.buf.field[at]) continue;
+      if (!this.inName(k)) {
         j = k;
         break;
       }
+      last += 2; // the name took up to two of the words the reading may stand after
     }
     if (
       j < 0 &&

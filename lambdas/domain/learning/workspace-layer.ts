@@ -146,7 +146,8 @@ export function applyWorkspace(
       if (target !== score) {
         reasons.push({
           code: 'LEARNED_PRIORITY',
-          message: `priority ${lp.label}: learned from ${plural(lp.total, 'labeled signal')} like this one`,
+          // The count is the workspace's whole history (the prior), not the signals like this one: said as it is.
+          message: `priority ${lp.label}: learned from the workspace's ${plural(lp.total, 'labeled signal')}, ${lp.docs} of them ${lp.label}`,
           weight: target - score,
         });
         if (overridesGlobal(lp, priorityFor(Math.max(0, Math.min(100, score)), t))) changed = true;
