@@ -38,6 +38,10 @@ export function canonicalJson(value: unknown): string {
   return out.join('');
 }
 
+/** A JSON object: not null, not an array (valibot's object schemas take an array for one with no keys). */
+export const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /** Keys that could poison an object's prototype if the body were ever merged into another object. */
 export const isForbiddenKey = (key: string, value: unknown): boolean =>
   key === '__proto__' ||

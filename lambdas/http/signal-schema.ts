@@ -3,6 +3,7 @@
 import * as v from 'valibot';
 import { type Validated, validateBody, withDetailInPlace } from './body-validation';
 import { WORKSPACE_ID_PATTERN } from '../domain/grants';
+import { isJsonObject } from '../domain/json-walk';
 import { parseRfc3339, toUtcString } from '../domain/timestamps';
 import { SOURCES, type JsonValue, type Signal } from '../domain/signal';
 import type { ErrorDetail } from './errors';
@@ -82,10 +83,7 @@ const SignalFields = v.config(
       metadata: v.optional(
         v.pipe(
           // A custom check rather than v.record: record() would copy the object (and accept arrays).
-          v.custom<Record<string, unknown>>(
-            (m) => m !== null && typeof m === 'object' && !Array.isArray(m),
-            'must be a JSON object',
-          ),
+          v.custom<Record<string, unknown>>(isJsonObject, 'must be a JSON object'),
           // Depth first: it stops at 6 levels, where serializing 10,000 levels would overflow the stack.
           v.check(
             (m) => depthOf(m, 1, LIMITS.metadataDepthMax) <= LIMITS.metadataDepthMax,
@@ -170,7 +168,7 @@ function timeProblem(receivedAt: number, receivedAtMs: number): string | undefin
 /** A refused signal's details with a readable `received_at`'s time problem among them, in the body's order. */
 function withTimeProblem(input: unknown, details: ErrorDetail[], receivedAtMs: number): Validated<{ signal: Signal }> {
   const raw = (input as { received_at?: unknown } | null)?.received_at;
-  const ms = typeof raw === 'string' && !details.some((d) => d.field === 'received_at') ? parseRfc3339(raw) : undefined;
+  const ms = typeof raw === 'string' ? parseRfc3339(raw) : undefined;
   const problem = ms === undefined ? undefined : timeProblem(ms, receivedAtMs);
   if (!problem) return { ok: false, details };
   return { ok: false, details: withDetailInPlace(input, details, { field: 'received_at', message: problem }) };

@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { type Validated, validateBody, withDetailInPlace } from '../http/body-validation';
 import { apiKeyPath } from '../domain/audit';
 import { PRIORITIES } from '../domain/decision';
-import { jsonPath } from '../domain/json-walk';
+import { isJsonObject, jsonPath } from '../domain/json-walk';
 import { DEFAULT_THRESHOLDS, NAME_PATTERN, type WorkspacePolicy } from '../domain/policy';
 
 export const POLICY_MAX_BYTES = 64 * 1024;
@@ -48,10 +48,7 @@ const objectMessage =
  * `"thresholds": []` was stored as `{}`), with `mustBe` for anything else than a JSON object.
  */
 const jsonObject = <S extends v.GenericSchema>(mustBe: string, schema: S) =>
-  v.pipe(
-    v.custom<unknown>((o) => o !== null && typeof o === 'object' && !Array.isArray(o), mustBe),
-    schema,
-  );
+  v.pipe(v.custom<unknown>(isJsonObject, mustBe), schema);
 
 const ROUTING_KEY = v.pipe(
   v.string(),
@@ -137,10 +134,7 @@ const PolicyFields = v.config(
       ),
       routing: v.optional(
         v.pipe(
-          v.custom<Record<string, string>>(
-            (m) => m !== null && typeof m === 'object' && !Array.isArray(m),
-            'must be an object',
-          ),
+          v.custom<Record<string, string>>(isJsonObject, 'must be an object'),
           v.check((m) => Object.keys(m).length <= 200, 'must map at most 200 categories'),
           routingEntries,
         ),
@@ -207,7 +201,7 @@ const PolicySchema = v.config(
         ],
         (p) => {
           const { routing } = p as { routing?: unknown };
-          if (routing === null || typeof routing !== 'object' || Array.isArray(routing)) return true;
+          if (!isJsonObject(routing)) return true;
           return !(p.categories ?? []).some((c) => c.queue !== undefined && Object.hasOwn(routing, c.name));
         },
         'a category may get its queue from routing or from its entry in categories, not both',
