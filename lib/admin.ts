@@ -28,7 +28,7 @@ import { type KeySummary, keySummary } from './admin/key-summary';
 import {
   ADMIN_IMPORT_NAMESPACE,
   AdminInputError,
-  PARTNER_ID_PATTERN,
+  assertPartnerId,
   assertDate,
   assertGrants,
   assertPartnerStatus,
@@ -87,9 +87,7 @@ export class AdminService {
   }
 
   async createPartner(input: { id: string; name: string; status?: string }): Promise<PartnerRecord> {
-    if (!PARTNER_ID_PATTERN.test(input.id)) {
-      throw new AdminInputError(`bad partner id "${input.id}": 1 to 64 characters of A-Z a-z 0-9 . _ : -`);
-    }
+    assertPartnerId(input.id);
     if (input.id === ADMIN_IMPORT_NAMESPACE) {
       throw new AdminInputError(`partner id "${input.id}" is reserved for the admin CLI's own imports`);
     }

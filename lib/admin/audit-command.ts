@@ -1,5 +1,5 @@
 // `admin audit list` (docs/operations.md, "Audit log"): the audit log, newest first, with its filters.
-import { AdminInputError, PARTNER_ID_PATTERN, assertDate, assertWorkspace } from './operator-input';
+import { AdminInputError, assertDate, assertPartnerId, assertWorkspace } from './operator-input';
 import {
   type AuditEvent,
   type AuditQuery,
@@ -21,9 +21,8 @@ export function auditQuery(flag: (name: string) => string | undefined): AuditQue
     if (flag(name) === '') throw new AdminInputError(`--${name} must not be empty`);
   }
   // A filter no event can match would list nothing, which reads as "no changes": refuse it, as other commands do.
-  const partnerId = flag('partner');
-  if (partnerId !== undefined && !PARTNER_ID_PATTERN.test(partnerId))
-    throw new AdminInputError(`bad partner id "${partnerId}": 1 to 64 characters of A-Z a-z 0-9 . _ : -`);
+  const partner = flag('partner');
+  const partnerId = partner === undefined ? undefined : assertPartnerId(partner);
   // Its format only: the log keeps the events of keys revoked or gone. Not echoed: it may be a key's secret.
   const keyId = flag('key-id');
   if (keyId !== undefined && !KEY_ID_PATTERN.test(keyId))

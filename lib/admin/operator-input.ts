@@ -17,7 +17,13 @@ export function assertWorkspace(ws: string | undefined): string {
   return ws;
 }
 
-export const PARTNER_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
+const PARTNER_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export function assertPartnerId(id: string): string {
+  if (!PARTNER_ID_PATTERN.test(id))
+    throw new AdminInputError(`bad partner id "${id}": 1 to 64 characters of A-Z a-z 0-9 . _ : -`);
+  return id;
+}
 /**
  * Not a partner id: the admin CLI's imports keep their Idempotency-Key records under it (workspace-import.ts), where a
  * partner's records are under its own id, so a partner named so could block an operator's import.
