@@ -1,4 +1,4 @@
-// `workspace model` as an operator runs it (README, Admin CLI): after a CLI import of N examples of a label it shows N,
+// `workspace model` as an operator runs it (docs/operations.md, Admin CLI): after a CLI import of N examples of a label it shows N,
 // feedback over HTTP adds to it, and after a forget it shows the new, empty generation.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -80,12 +80,12 @@ describe('README.md and docs/', () => {
     const lines: string[] = [];
     for (const file of DOCS) {
       const text = read(file);
-      // In code blocks (up to a comment), in inline code (a span may wrap), and the README's table of --json outputs.
+      // In code blocks (up to a comment), in inline code (a span may wrap), and the table of --json outputs.
       for (const [, args] of text.matchAll(/^\s*npm run --silent admin -- (.*?)(?:\s+#.*)?$/gm)) lines.push(args);
       for (const [, args] of text.matchAll(/`npm run --silent admin -- ([^`]+)`/g))
         lines.push(args.replace(/\s+/g, ' '));
     }
-    const section = read('README.md').split('\n## Admin CLI\n')[1].split('\n## ')[0];
+    const section = read('docs/operations.md').split('\n## Admin CLI\n')[1].split('\n## ')[0];
     for (const row of section.split('\n').filter((line) => line.startsWith('| `'))) {
       for (const [, span] of row.split(' | ')[0].matchAll(/`([^`]+)`/g)) lines.push(span);
     }
