@@ -14,8 +14,8 @@ export const OTHER_SOURCE_ROWS: Row[] = [
   [
     "Jira's highest priority ranks a task as a critical label does",
     { source: 'task', subject: 'Prepare the Q3 board deck', metadata: { priority: 'Highest' } },
-    'high',
-    'respond_now',
+    'critical',
+    'escalate',
     'task',
   ],
   [

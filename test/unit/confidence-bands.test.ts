@@ -52,7 +52,7 @@ describe('the ordinal model behind a ranked decision', () => {
       },
       NOW,
     );
-    expect(a.priority).toBe('high');
+    expect(a.priority).toBe('critical');
     expect(rankedKind(lastConfidenceInput())).toBeNull();
   });
 });

@@ -205,13 +205,18 @@ describe('alert wording that must not flip the severity', () => {
     expect(reasonCodes(internal('Disk usage', 'Still 40% free.')).filter((c) => c.startsWith('METRIC'))).toEqual([]);
   });
 
-  it('metadata.severity replaces the severity read from the wording', () => {
+  it('metadata.severity replaces the severity read from the wording, and alone lands in its own band', () => {
     const info = score({ source: 'internal', subject: 'Node out of memory', metadata: { severity: 'info' } });
     expect(reasonCodes(info)).toContain('SEVERITY_LOW');
     expect(reasonCodes(info)).not.toContain('CRITICAL_CONDITION');
+    expect(info.priority).toBe('low');
     const critical = score({ source: 'internal', subject: 'Config reloaded', metadata: { severity: 'critical' } });
     expect(reasonCodes(critical)).toEqual(['SEVERITY_CRITICAL']);
-    expect(critical.priority).toBe('high');
+    expect(critical.priority).toBe('critical');
+    // A warning label alone was low (30): below where the wording of a warning alone puts it.
+    const warning = score({ source: 'internal', subject: 'Config reloaded', metadata: { severity: 'warning' } });
+    expect(reasonCodes(warning)).toEqual(['SEVERITY_MEDIUM']);
+    expect(warning.priority).toBe('medium');
   });
 
   it('a monitoring alert sent by mail reads as one; ordinary mail with the same words does not', () => {

@@ -152,11 +152,11 @@ const TABLE = {
   // ALL-CAPS subject or body, or repeated "!!"; one small bump however loud
   SHOUTING: [5, 5, 'negative', ''],
   // metadata.severity sev0/sev1/critical/1 (or "sev1", "P1" in the text)
-  SEVERITY_CRITICAL: [25, 50, 'incident problem negatable recovery serious', 'mentions critical severity'],
+  SEVERITY_CRITICAL: [25, 60, 'incident problem negatable recovery serious', 'mentions critical severity'],
   // metadata.severity sev2/high/major/2 (or "sev2", "P2" in the text)
   SEVERITY_HIGH: [15, 30, 'incident problem negatable recovery', 'mentions high severity'],
   // metadata.severity sev3/medium/warning/3 (or "warning" in an internal signal)
-  SEVERITY_MEDIUM: [5, 10, 'negatable recovery', 'mentions medium severity'],
+  SEVERITY_MEDIUM: [5, 15, 'negatable recovery', 'mentions medium severity'],
   // metadata.severity sev4/sev5/low/info/4/5
   SEVERITY_LOW: [-10, -10, 'recovery', ''],
   // an alert (internal) or bug report (task) without metadata.severity/priority: the severity model, learned from real alert rules and bug reports, reads the text as more (+) or less (-) serious; for alerts, a model of the rule codes decides the band (20 points per unit of log-odds, at most 40) and a model of the words places the score inside it; for bug reports 50 points per unit (at most 60)
