@@ -93,19 +93,40 @@ export class ServiceAlarms {
     }
 
     for (const [def, table] of props.tables) {
+      // A table's own throttle metrics leave out its global secondary indexes (their series carry the index name
+      // too), and an index that throttles answers 503 as the table does: each index's reads and writes are added
+      // (a math alarm takes at most 10 metrics: 2 per table or index; no table has more than 4 indexes).
+      const throttles: Record<string, IMetric> = {};
+      const parts = [
+        { TableName: table.tableName },
+        ...def.indexes.map((index) => ({
+          TableName: table.tableName,
+          GlobalSecondaryIndexName: index.indexName,
+        })),
+      ];
+      parts.forEach((dimensionsMap, i) => {
+        for (const [kind, metricName] of [
+          ['r', 'ReadThrottleEvents'],
+          ['w', 'WriteThrottleEvents'],
+        ] as const)
+          throttles[`${kind}${i}`] = table.metric(metricName, {
+            dimensionsMap,
+            statistic: Stats.SUM,
+            period: FIVE_MINUTES,
+          });
+      });
       this.alarm(
         `${def.id}TableThrottles`,
         new MathExpression({
-          expression: 'FILL(reads, 0) + FILL(writes, 0)',
-          usingMetrics: {
-            reads: table.metric('ReadThrottleEvents', { statistic: Stats.SUM, period: FIVE_MINUTES }),
-            writes: table.metric('WriteThrottleEvents', { statistic: Stats.SUM, period: FIVE_MINUTES }),
-          },
+          expression: Object.keys(throttles)
+            .map((id) => `FILL(${id}, 0)`)
+            .join(' + '),
+          usingMetrics: throttles,
           period: FIVE_MINUTES,
           label: `${def.id} table throttle events`,
         }),
         1,
-        `DynamoDB throttled requests on the ${def.id} table; the service answered 503 SERVICE_UNAVAILABLE where ` +
+        `DynamoDB throttled requests on the ${def.id} table or one of its indexes; the service answered 503 SERVICE_UNAVAILABLE where ` +
           'its retries did not absorb it.',
       );
     }

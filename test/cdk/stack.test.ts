@@ -835,8 +835,12 @@ describe('alarms', () => {
     }
   });
 
-  it('watch DynamoDB throttling on each table', () => {
-    for (const table of [dev.stack.accessTable, dev.stack.decisionsTable, dev.stack.learningTable]) {
+  it('watch DynamoDB throttling on each table and each of its indexes', () => {
+    for (const [table, def] of [
+      [dev.stack.accessTable, ACCESS_TABLE],
+      [dev.stack.decisionsTable, DECISIONS_TABLE],
+      [dev.stack.learningTable, LEARNING_TABLE],
+    ] as const) {
       const ref = JSON.stringify({ Ref: logicalId(dev.stack, table) });
       const matches = find(
         (m) =>
@@ -845,6 +849,15 @@ describe('alarms', () => {
           JSON.stringify(dim(m, 'TableName')) === ref,
       );
       expect(matches).toHaveLength(1);
+      // A table's series leave out its indexes' throttling: each index's reads and writes are in the same alarm.
+      const watched = metricsOf(matches[0])
+        .filter((m) => /Throttle/.test(m.MetricName))
+        .map((m) => `${dim(m, 'GlobalSecondaryIndexName') ?? '(table)'} ${m.MetricName}`);
+      expect(watched.sort()).toEqual(
+        ['(table)', ...def.indexes.map((i) => i.indexName)]
+          .flatMap((name) => [`${name} ReadThrottleEvents`, `${name} WriteThrottleEvents`])
+          .sort(),
+      );
     }
   });
 
