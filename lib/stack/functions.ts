@@ -33,7 +33,11 @@ export const REPO_ROOT = path.resolve(__dirname, '..', '..');
  */
 export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
 
-/** The handlers' own level, and the level Lambda filters application logs at: one value for both. */
+/**
+ * The handlers' own level, and the level Lambda filters application logs at: one value for both. Not above INFO: the
+ * EMF metric lines carry no level, so Lambda reads them as INFO, and a WARN filter would drop every metric (the
+ * ServerErrors alarm would go silent).
+ */
 export const SETTINGS_LOG_LEVEL = 'INFO' as const;
 
 /**
