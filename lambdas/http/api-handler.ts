@@ -10,6 +10,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Principal } from '../domain/principal';
 import { receiptTime } from '../domain/timestamps';
 import { routeForKey } from '../contract/routes';
+import { SERVER_ERROR_CODES } from '../contract/errors';
 import { type Telemetry, describeError } from '../observability';
 import { type DroppedKey, dropForbiddenKeys } from '../domain/json-walk';
 import { decodeVerdict } from './auth-context';
@@ -216,7 +217,8 @@ export function apiHandler(
       chain.before((request) => {
         const verdict = decodeVerdict(request.event.requestContext?.authorizer?.lambda);
         if (verdict.outcome !== 'allow') {
-          telemetry.count('authRefusals', verdict.outcome);
+          // A refused key; an authorizer that could not decide (503, 500) is a server error, counted as one below.
+          if (!SERVER_ERROR_CODES.includes(verdict.outcome)) telemetry.count('authRefusals', verdict.outcome);
           throw verdict.outcome === 'SERVICE_UNAVAILABLE' ? unavailable() : new ApiError(verdict.outcome);
         }
         request.context.principal = verdict;
