@@ -41,7 +41,6 @@ export function analyzeBatchRoute(deps: Dependencies): RouteHandler {
     if (outcome.kind === 'in_flight') throw unavailable('batch_in_flight');
     const replayed = outcome.kind === 'replayed';
     request.logInfo(replayed ? 'batch replayed' : 'batch stored', {
-      partner_id: principal.partner_id,
       signals: signals.length,
       decision_ids: outcome.data.flatMap((item) => ('decision' in item ? [item.decision.decision_id] : [])),
     });

@@ -34,7 +34,6 @@ export function analyzeRoute(deps: Dependencies): RouteHandler {
     telemetry.tracer.annotate('decision_id', decision.decision_id);
     logInfo(replayed ? 'decision replayed' : 'decision stored', {
       decision_id: decision.decision_id,
-      partner_id: principal.partner_id,
       priority: decision.priority,
     });
     if (!replayed) telemetry.count('decisions', decision.priority);

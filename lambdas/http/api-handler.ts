@@ -87,12 +87,20 @@ export interface EdgeDependencies {
 
 type RequestContext = Context & {
   principal?: Principal;
+  /** The workspace the request names, once the key may use it. */
+  workspaceId?: string;
   forbiddenKeys?: DroppedKey[];
   rateLimitHeaders?: Record<string, string>;
 };
 type MiddyRequest = middy.Request<ApiEvent, HttpResponse, Error, RequestContext>;
 
 const requestIdOf = (event: ApiEvent): string => event.requestContext?.requestId ?? 'unknown';
+
+/** Who a request's log lines are about, as far as its checks got: on-call ties a partner's complaint to them. */
+const whoOf = (context: RequestContext) => ({
+  ...(context.principal ? { partner_id: context.principal.partner_id, key_id: context.principal.key_id } : {}),
+  ...(context.workspaceId !== undefined ? { workspace_id: context.workspaceId } : {}),
+});
 
 function principalOf(request: MiddyRequest): Principal {
   if (!request.context.principal) throw new Error("the route's checks need 'key' first");
@@ -253,6 +261,7 @@ export function apiHandler(
         if (typeof named === 'string' && !(await access.allows(principalOf(request), named))) {
           throw new ApiError('WORKSPACE_NOT_ALLOWED');
         }
+        if (typeof named === 'string') request.context.workspaceId = named;
       });
     }
   }
@@ -263,12 +272,18 @@ export function apiHandler(
       const requestId = requestIdOf(request.event);
       if (error.deferred !== undefined) {
         // Nothing failed (docs/operations.md, "What a 503 means"): no server error to alarm on.
-        logger.warn('request deferred', { request_id: requestId, code: error.code, reason: error.deferred });
+        logger.warn('request deferred', {
+          request_id: requestId,
+          ...whoOf(request.context),
+          code: error.code,
+          reason: error.deferred,
+        });
       } else if (error.status >= 500) {
         telemetry.count('serverErrors', error.code);
         // Named here too: local mode serves requests at once through one logger, whose appended keys they share.
         logger.error('request failed', {
           request_id: requestId,
+          ...whoOf(request.context),
           code: error.code,
           error: describeError(request.error),
         });
@@ -286,7 +301,8 @@ export function apiHandler(
         forbiddenKeys: context.forbiddenKeys ?? [],
         consumeRateLimit: (n) => spend(needs(rateLimiter, 'rate limiter'), event, context, n),
         receivedAtMs: receiptTime(event.requestContext?.timeEpoch, Date.now()),
-        logInfo: (message, attributes) => logger.info(message, { ...attributes, request_id: requestId }),
+        logInfo: (message, attributes) =>
+          logger.info(message, { ...whoOf(context), ...attributes, request_id: requestId }),
       });
       return {
         statusCode: result.statusCode,

@@ -1,6 +1,7 @@
 // A real 500: the service's decisions table does not exist (DynamoDB Local answers ResourceNotFoundException, which
 // is a bug in the set-up, not an outage). The client gets the contract's 500; the log says enough to find the fault
-// (error name, stack frames, request id, the Lambda context) and nothing of the request (key, body).
+// (error name, stack frames, request id, the Lambda context, whose request: partner, key id, workspace) and nothing of
+// the request's secrets (key, body).
 import { call, expectError } from '../support/http';
 import { type TestApi, partnerWithKey, startTestApi } from '../support/local-api';
 
@@ -44,6 +45,9 @@ it('answers 500 INTERNAL_ERROR and logs the error name, stack frames and request
     .find((l) => l.message === 'request failed' && l.request_id === requestId);
   expect(failure).toMatchObject({
     level: 'ERROR',
+    partner_id: 'acme',
+    key_id: expect.stringMatching(/^key_/),
+    workspace_id: 'ws_a',
     code: 'INTERNAL_ERROR',
     error: { name: 'ResourceNotFoundException', frames: expect.arrayContaining([expect.stringMatching(/^at /)]) },
     function_name: 'Analyze',
