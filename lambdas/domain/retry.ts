@@ -1,7 +1,7 @@
 // The one retry policy of the service: jittered exponential back-off ("full jitter": a random wait up to base × 2^n,
 // capped), bounded by attempts and by a time budget, so no loop retries without a delay or without end. A store or
 // a use case passes the step to repeat; the step says whether its outcome is final or worth another attempt. It is
-// pure (timers only), so the use cases in lambdas/application use it too; lambdas/stores/retry.ts re-exports it.
+// pure (timers only), so the use cases in lambdas/application and the stores import it alike.
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */

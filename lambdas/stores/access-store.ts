@@ -28,7 +28,7 @@ import { DynamoGrantStore } from './grant-store';
 import { auditEventPut, auditTableFor } from './audit-log';
 import { cancellationReasons, transactionConflict } from './database-faults';
 import { getItem } from './dynamodb-client';
-import { ADMIN_CONTENTION_RETRY, AGAIN, retrying } from './retry';
+import { ADMIN_CONTENTION_RETRY, AGAIN, retrying } from '../domain/retry';
 
 /** The first item of a transaction failed its condition (the change's own item; the event's never does). */
 const firstConditionFailed = (err: unknown) => cancellationReasons(err)[0] === 'ConditionalCheckFailed';

@@ -8,7 +8,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { chunks, inParallel } from '../domain/in-parallel';
-import { AGAIN, THROTTLE_RETRY, retrying } from './retry';
+import { AGAIN, THROTTLE_RETRY, retrying } from '../domain/retry';
 
 type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 type Item = Record<string, unknown>;

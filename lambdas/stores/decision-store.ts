@@ -10,7 +10,7 @@ import { sameRequest } from '../domain/idempotency';
 import { conditionFailed, transactionConflict } from './database-faults';
 import { decisionFrom, storedDecision } from './decision-format';
 import { getItem } from './dynamodb-client';
-import { AGAIN, retrying } from './retry';
+import { AGAIN, retrying } from '../domain/retry';
 
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 

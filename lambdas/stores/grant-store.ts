@@ -18,7 +18,7 @@ import { batchGet } from './batch-writes';
 import { chunks, inParallel } from '../domain/in-parallel';
 import { cancellationReasons, transactionConflict } from './database-faults';
 import { getItem } from './dynamodb-client';
-import { ADMIN_CONTENTION_RETRY, AGAIN, retrying } from './retry';
+import { ADMIN_CONTENTION_RETRY, AGAIN, retrying } from '../domain/retry';
 
 const INDEX = 'grants_by_head';
 /**

@@ -10,7 +10,7 @@ import { type LearnedField, MAX_LABELS } from '../domain/learning/model';
 import type { LabelAdmission, LabelPlan, LabelSetChange } from '../domain/learning/model-writes';
 import { conditionFailed } from './database-faults';
 import { queryRange } from './learning-items';
-import { AGAIN, retrying } from './retry';
+import { AGAIN, retrying } from '../domain/retry';
 
 export const labelSetKey = (generation: number, field: LearnedField) => `l#${generation}#${field}`;
 

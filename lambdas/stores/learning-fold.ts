@@ -19,7 +19,7 @@ import type { LabelDelta } from '../domain/learning/model';
 import { conditionFailed } from './database-faults';
 import { consumedUnits } from './dynamodb-client';
 import { MODEL_KEY, countsKey, entryExpiry, getModel, labelItemPlus, queryEntries } from './learning-items';
-import { AGAIN, retrying } from './retry';
+import { AGAIN, retrying } from '../domain/retry';
 
 /** Entries after which a container that saw them folds (a load reads at most about this many). */
 export const FOLD_WINDOW = 1_024;

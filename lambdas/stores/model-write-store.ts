@@ -23,7 +23,7 @@ import {
   randomId,
   readModelItem,
 } from './learning-items';
-import { AGAIN, retrying } from './retry';
+import { AGAIN, retrying } from '../domain/retry';
 
 /** One TransactWriteItems entry (the audit writer's Put). */
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];

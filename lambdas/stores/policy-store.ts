@@ -9,7 +9,7 @@ import { auditEventPut } from './audit-log';
 import { cancellationReasons } from './database-faults';
 import { getItem } from './dynamodb-client';
 import { policyEntryPut } from './learning-items';
-import { AGAIN, retrying } from './retry';
+import { AGAIN, retrying } from '../domain/retry';
 
 function policyFrom(item: Record<string, unknown> | undefined): StoredPolicy {
   if (!item) return { ...EMPTY_POLICY };

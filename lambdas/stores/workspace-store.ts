@@ -8,7 +8,7 @@ import { journalDeltas } from '../domain/learning/label-delta';
 import { FOLD_AGE_MS, FOLD_RUN_MS, FOLD_WINDOW, LearningFolder, runOutAfter } from './learning-fold';
 import { countsFrom, itemsBytes, queryCounts, queryEntries, readModelItem } from './learning-items';
 import { DynamoPolicyStore } from './policy-store';
-import { AGAIN, retrying } from './retry';
+import { AGAIN, retrying } from '../domain/retry';
 
 /** The policy's reads and writes are the policy store's (policy-store.ts); what workspaces learned is this one's. */
 export class DynamoWorkspaceStore extends DynamoPolicyStore implements WorkspaceStore {

@@ -14,7 +14,7 @@ import { decodeSketch } from '../../lambdas/domain/learning/sketch';
 import { batchGet } from '../../lambdas/stores/batch-writes';
 import { cancellationReasons, transactionConflict } from '../../lambdas/stores/database-faults';
 import { MODEL_KEY, countsFrom, entryItem, randomId, readModelItem } from '../../lambdas/stores/learning-items';
-import { ADMIN_CONTENTION_RETRY, AGAIN, retrying } from '../../lambdas/stores/retry';
+import { ADMIN_CONTENTION_RETRY, AGAIN, retrying } from '../../lambdas/domain/retry';
 
 /** Counts an entry holds at most (about 3 bytes each): well under DynamoDB's 400 KB item. */
 const COUNTS_PER_ENTRY = 60_000;

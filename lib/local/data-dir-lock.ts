@@ -7,7 +7,7 @@
 import { linkSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writePrivateFileExclusive } from './credentials';
-import { sleep } from '../../lambdas/stores/retry';
+import { sleep } from '../../lambdas/domain/retry';
 import { processAlive, procStat } from './parent-watch';
 
 export const LOCK_FILE = 'local-mode.lock';

@@ -16,7 +16,7 @@ import {
 } from '../../lambdas/contract/tables';
 import { type Settings, learningTableOf } from '../../lambdas/contract/settings';
 import { backfillDecisionListPartitions } from '../../lambdas/stores/decision-list-backfill';
-import { AGAIN, retrying } from '../../lambdas/stores/retry';
+import { AGAIN, retrying } from '../../lambdas/domain/retry';
 
 export interface TableNames {
   access: string;

@@ -8,7 +8,7 @@
 // A mock only for a fault we cannot cause for real, as the developers' guide allows.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { sleep } from '../../lambdas/stores/retry';
+import { sleep } from '../../lambdas/domain/retry';
 
 export const FAULT_KINDS = ['before', 'lost', 'timeout', 'resend', 'delay', 'stop'] as const;
 /**

@@ -6,7 +6,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Settings } from '../../lambdas/contract/settings';
 import type { Service } from '../../lambdas/service';
-import { AGAIN, type RetryPolicy, retrying, sleep } from '../../lambdas/stores/retry';
+import { AGAIN, type RetryPolicy, retrying, sleep } from '../../lambdas/domain/retry';
 import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import { type ApiRequest, type HandlerResult, apiEvents, inProcess } from '../../bin/bench/requests';
 import { type AttemptFaults, type FaultKind, withFaults } from './learning-faults-injector';
