@@ -22,7 +22,8 @@ import { parseToolSettings } from '../lambdas/contract/settings';
 
 export type Split = 'train' | 'dev' | 'test';
 
-export const DATA_DIR = path.resolve(__dirname, '..', parseToolSettings(process.env).dataDir);
+/** The shared data sets' folder, read from the environment when asked (importing this module reads nothing). */
+export const dataDir = () => path.resolve(__dirname, '..', parseToolSettings(process.env).dataDir);
 
 /** 32-bit FNV-1a over the UTF-16 code units: stable across machines and Node versions. */
 export function fnv1a(text: string): number {
@@ -57,7 +58,7 @@ export interface MailRow {
 }
 
 export function jsonl(file: string): Record<string, unknown>[] {
-  return readFileSync(path.join(DATA_DIR, file), 'utf8')
+  return readFileSync(path.join(dataDir(), file), 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -103,7 +104,7 @@ export interface SmsRow {
 export function loadSms(): SmsRow[] {
   const out: SmsRow[] = [];
   let index = 0;
-  for (const line of readFileSync(path.join(DATA_DIR, 'sms-spam-collection.tsv'), 'utf8').split('\n').slice(1)) {
+  for (const line of readFileSync(path.join(dataDir(), 'sms-spam-collection.tsv'), 'utf8').split('\n').slice(1)) {
     if (line.trim() === '') continue;
     const tab = line.indexOf('\t');
     out.push({ spam: line.slice(0, tab) === 'spam', text: line.slice(tab + 1), split: splitOfSmsLine(index++) });
@@ -197,7 +198,7 @@ export interface SupportRow {
 }
 /** banking77-train.csv's data lines as [text, intent]. */
 export const banking77Rows = (): string[][] =>
-  csvRecords(readFileSync(path.join(DATA_DIR, 'banking77-train.csv'), 'utf8'));
+  csvRecords(readFileSync(path.join(dataDir(), 'banking77-train.csv'), 'utf8'));
 export const loadBanking77 = (): SupportRow[] => banking77Rows().map(([text, intent]) => ({ text, intent }));
 
 /** As the data README says a partner would: lower-case, drop what the name pattern does not allow. */

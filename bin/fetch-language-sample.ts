@@ -14,10 +14,11 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parseToolSettings } from '../lambdas/contract/settings';
 
-export const SAMPLE_DIR = path.resolve(__dirname, '..', parseToolSettings(process.env).languageSampleDir);
+/** The sample's folder, read from the environment when asked (importing this module reads nothing). */
+export const sampleDir = () => path.resolve(__dirname, '..', parseToolSettings(process.env).languageSampleDir);
 export const SAMPLE_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'] as const;
 export type SampleSplit = 'eval' | 'dev';
-export const samplePath = (split: SampleSplit, lang: string) => path.join(SAMPLE_DIR, split, `${lang}.txt`);
+export const samplePath = (split: SampleSplit, lang: string) => path.join(sampleDir(), split, `${lang}.txt`);
 
 const PACKAGES: Record<(typeof SAMPLE_LANGUAGES)[number], { pkg: string; kind: 'fortunes' | 'man'; dir: string }> = {
   en: { pkg: 'fortunes-min', kind: 'fortunes', dir: 'usr/share/games/fortunes' },
@@ -94,7 +95,7 @@ export function splitSentences(found: readonly string[]): Record<SampleSplit, st
 
 function fetchLanguage(lang: (typeof SAMPLE_LANGUAGES)[number]): string {
   const { pkg, kind, dir } = PACKAGES[lang];
-  const work = path.join(SAMPLE_DIR, 'pkg', pkg);
+  const work = path.join(sampleDir(), 'pkg', pkg);
   mkdirSync(work, { recursive: true });
   if (!readdirSync(work).some((f) => f.endsWith('.deb')))
     execFileSync('apt-get', ['download', pkg], { cwd: work, stdio: 'ignore' });
@@ -111,9 +112,10 @@ function fetchLanguage(lang: (typeof SAMPLE_LANGUAGES)[number]): string {
 }
 
 if (require.main === module) {
-  for (const s of ['eval', 'dev']) mkdirSync(path.join(SAMPLE_DIR, s), { recursive: true });
+  const dir = sampleDir();
+  for (const s of ['eval', 'dev']) mkdirSync(path.join(dir, s), { recursive: true });
   const lines = SAMPLE_LANGUAGES.map(fetchLanguage);
-  writeFileSync(path.join(SAMPLE_DIR, 'SOURCES.txt'), `${lines.join('\n')}\n`);
+  writeFileSync(path.join(dir, 'SOURCES.txt'), `${lines.join('\n')}\n`);
   for (const line of lines) console.log(line);
-  console.log(`written to ${SAMPLE_DIR}/{eval,dev} (outside the repository: never commit it)`);
+  console.log(`written to ${dir}/{eval,dev} (outside the repository: never commit it)`);
 }

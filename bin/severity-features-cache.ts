@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { parseToolSettings } from '../lambdas/contract/settings';
 import { BASE_SCORE, scoreSignal } from '../lambdas/domain/engine';
 import { severityFeatures } from '../lambdas/domain/engine';
-import { DATA_DIR, fnv1a } from './data-splits';
+import { dataDir, fnv1a } from './data-splits';
 import { ALERT_NOW, loadRankedAlerts, loadRankedBugs, rankedSignal, type RankedRow } from './severity-data';
 
 export interface CachedRow extends Omit<RankedRow, 'subject' | 'body'> {
@@ -19,14 +19,14 @@ export interface CachedRow extends Omit<RankedRow, 'subject' | 'body'> {
   raw: number;
 }
 
-const DIR = parseToolSettings(process.env).severityCacheDir ?? path.join(tmpdir(), 'sas-severity');
+const cacheDir = () => parseToolSettings(process.env).severityCacheDir ?? path.join(tmpdir(), 'sas-severity');
 const NOW = new Date(ALERT_NOW);
 
 const ENGINE = path.resolve(__dirname, '../lambdas/domain/engine');
 const DATA = ['alert-rules-dev.jsonl', 'alert-rules-more.jsonl', 'bug-reports-dev.jsonl', 'bug-reports-more.jsonl'];
 
 function cacheKey(): string {
-  let text = DATA.map((f) => `${f}:${statSync(path.join(DATA_DIR, f)).size}`).join(',');
+  let text = DATA.map((f) => `${f}:${statSync(path.join(dataDir(), f)).size}`).join(',');
   for (const f of readdirSync(ENGINE).sort())
     if (f.endsWith('.ts') || f === 'spam-model.json' || f === 'severity-model.json')
       text += readFileSync(path.join(ENGINE, f), 'utf8');
@@ -35,16 +35,18 @@ function cacheKey(): string {
 
 /** A value computed from the cached rows, cached beside them under `name` (which must say what else it depends on). */
 export function cachedBeside<T>(name: string, compute: () => T): T {
-  const file = path.join(DIR, `${cacheKey()}-${fnv1a(name).toString(16)}.json`);
+  const dir = cacheDir();
+  const file = path.join(dir, `${cacheKey()}-${fnv1a(name).toString(16)}.json`);
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as T;
   const value = compute();
-  mkdirSync(DIR, { recursive: true });
+  mkdirSync(dir, { recursive: true });
   writeFileSync(file, JSON.stringify(value));
   return value;
 }
 
 export function cachedRows(): CachedRow[] {
-  const file = path.join(DIR, `features-${cacheKey()}.json`);
+  const dir = cacheDir();
+  const file = path.join(dir, `features-${cacheKey()}.json`);
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as CachedRow[];
   const out: CachedRow[] = [];
   for (const r of [...loadRankedAlerts(), ...loadRankedBugs()]) {
@@ -54,7 +56,7 @@ export function cachedRows(): CachedRow[] {
     const { subject: _s, body: _b, ...rest } = r;
     out.push({ ...rest, ...f, raw });
   }
-  mkdirSync(DIR, { recursive: true });
+  mkdirSync(dir, { recursive: true });
   writeFileSync(file, JSON.stringify(out));
   return out;
 }

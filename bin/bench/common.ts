@@ -1,7 +1,7 @@
 // Small pieces every section uses: the figures type, rounding, percentiles, timing, progress lines, the repository root.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DATA_DIR } from '../data-splits';
+import { dataDir } from '../data-splits';
 import { mulberry32 } from '../seeded-random';
 
 export type Figures = Record<string, number>;
@@ -54,7 +54,7 @@ export const benchData = <T>(name: string): T => JSON.parse(readFileSync(path.jo
 /** A file of the shared data sets (../shared/data or $SAS_DATA_DIR), or '' when it is not there. */
 export function readDataFile(name: string): string {
   try {
-    return readFileSync(path.join(DATA_DIR, name), 'utf8');
+    return readFileSync(path.join(dataDir(), name), 'utf8');
   } catch {
     return '';
   }

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { scoreSignal } from '../../lambdas/domain/engine';
 import { BUG_TRAIN_PROJECT, jsonl, loadBanking77, loadBugs, loadEnron } from '../data-splits';
-import { SAMPLE_DIR, SAMPLE_LANGUAGES, samplePath, type SampleSplit } from '../fetch-language-sample';
+import { SAMPLE_LANGUAGES, sampleDir, samplePath, type SampleSplit } from '../fetch-language-sample';
 import { figure, type Figure } from './report';
 
 /** The README's demo signal (bin/local.ts prints it): it must answer `en`. */
@@ -101,7 +101,7 @@ export function languageFigures(): { figures: Figure[]; lines: string[]; detail:
     return {
       figures,
       lines: [
-        `Language: sample not fetched (npx tsx bin/fetch-language-sample.ts writes it to ${SAMPLE_DIR}); skipped`,
+        `Language: sample not fetched (npx tsx bin/fetch-language-sample.ts writes it to ${sampleDir()}); skipped`,
       ],
       detail: null,
     };
@@ -116,10 +116,10 @@ export function languageFigures(): { figures: Figure[]; lines: string[]; detail:
       '>= 0.95',
     ),
   );
-  const sources = path.join(SAMPLE_DIR, 'SOURCES.txt');
+  const sources = path.join(sampleDir(), 'SOURCES.txt');
   const lines = [
     `Language sample (eval split; the dev split, disjoint, chose the settings): ${
-      existsSync(sources) ? `\n  ${readFileSync(sources, 'utf8').trim().split('\n').join('\n  ')}` : SAMPLE_DIR
+      existsSync(sources) ? `\n  ${readFileSync(sources, 'utf8').trim().split('\n').join('\n  ')}` : sampleDir()
     }`,
     `Language on short real sentences (eval split): ${Object.entries(per)
       .map(([l, v]) => `${l} ${v.toFixed(3)}`)
