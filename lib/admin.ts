@@ -39,6 +39,8 @@ import {
 export const DEFAULT_ROTATION_GRACE_SECONDS = 86_400;
 /** Ten years: a longer grace is no rotation at all, and a much longer one is past the last date JavaScript holds. */
 export const MAX_ROTATION_GRACE_SECONDS = 315_360_000;
+/** The refusal of a grace period that is no whole number of seconds up to the ten years. */
+export const GRACE_SECONDS_PROBLEM = `--grace-seconds must be a whole number from 0 to ${MAX_ROTATION_GRACE_SECONDS} (10 years)`;
 
 export interface IssuedKey {
   key: string;
@@ -282,9 +284,7 @@ export class AdminService {
     graceSeconds = DEFAULT_ROTATION_GRACE_SECONDS,
   ): Promise<IssuedKey & { old_key_id: string; old_key_expires_at: string }> {
     if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_ROTATION_GRACE_SECONDS) {
-      throw new AdminInputError(
-        `--grace-seconds must be a whole number from 0 to ${MAX_ROTATION_GRACE_SECONDS} (10 years)`,
-      );
+      throw new AdminInputError(GRACE_SECONDS_PROBLEM);
     }
     // Found through the by_key_id index, eventually consistent on AWS: it may still show the key as it was before a
     // set-rate-limit of a moment ago. What the new key gets (limit, scopes, expiry, rate counter) is read again from

@@ -1,5 +1,5 @@
 // `admin audit list` (docs/operations.md, "Audit log"): the audit log, newest first, with its filters.
-import { AdminInputError, assertDate, assertPartnerId, assertWorkspace } from './operator-input';
+import { AdminInputError, assertDate, assertPartnerId, assertWholeNumber, assertWorkspace } from './operator-input';
 import {
   type AuditEvent,
   type AuditQuery,
@@ -13,10 +13,15 @@ export function auditQuery(flag: (name: string) => string | undefined): AuditQue
   const since = flag('since');
   const sinceMs = since === undefined ? undefined : assertDate(since);
   const limitText = flag('limit');
-  const limit = limitText === undefined ? DEFAULT_AUDIT_LIST_LIMIT : Number(limitText);
-  if (!/^\d+$/.test(limitText ?? '1') || !(limit >= 1 && limit <= MAX_AUDIT_LIST_LIMIT)) {
-    throw new AdminInputError(`--limit must be a whole number from 1 to ${MAX_AUDIT_LIST_LIMIT}`);
-  }
+  const limit =
+    limitText === undefined
+      ? DEFAULT_AUDIT_LIST_LIMIT
+      : assertWholeNumber(
+          limitText,
+          `--limit must be a whole number from 1 to ${MAX_AUDIT_LIST_LIMIT}`,
+          1,
+          MAX_AUDIT_LIST_LIMIT,
+        );
   for (const name of ['partner', 'key-id', 'workspace']) {
     if (flag(name) === '') throw new AdminInputError(`--${name} must not be empty`);
   }

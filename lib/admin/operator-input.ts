@@ -69,6 +69,16 @@ export function assertRateLimit(text: string): RateLimit {
   return rate;
 }
 
+/**
+ * A whole-number option, written in digits (no sign, point or exponent) and from min to max; else AdminInputError
+ * with the caller's message, which names the option and its range.
+ */
+export function assertWholeNumber(text: string, message: string, min = 0, max = Infinity): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !(value >= min && value <= max)) throw new AdminInputError(message);
+  return value;
+}
+
 /** A date the operator gave (ISO 8601 with Z or an offset), as epoch milliseconds. */
 export function assertDate(text: string): number {
   const ms = parseRfc3339(text);
