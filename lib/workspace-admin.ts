@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { LEARNED_FIELDS, type LearnedField } from '../lambdas/domain/learning/model';
 import { parseRfc3339 } from '../lambdas/domain/timestamps';
-import { POLICY_MAX_BYTES, validatePolicy } from '../lambdas/policy/policy-schema';
+import { POLICY_MAX_BYTES, validatePolicy } from '../lambdas/http/policy-schema';
 import { DynamoWorkspaceStore } from '../lambdas/stores/workspace-store';
 import { localActor } from './admin/actor';
 

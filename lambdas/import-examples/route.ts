@@ -12,7 +12,7 @@ import { ApiError } from '../http/errors';
 import { listBodyCheck, takeListBody } from '../http/list-body';
 import { importExamples } from './import-examples';
 import { importAudit } from '../application/import-examples';
-import { IMPORT_BODY } from './import-envelope';
+import { IMPORT_BODY } from '../http/import-envelope';
 
 // The workspace is in the path: its 403 before anything about the body.
 const CHECKS: Check[] = ['key', 'scope', { workspace: 'path' }, listBodyCheck(IMPORT_BODY)];

@@ -5,7 +5,7 @@ import type { StoredPolicy } from '../domain/policy';
 import { readPolicy, replacePolicy } from '../application/policy';
 import { type ApiEvent, type Check, type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, validInput } from '../http/errors';
-import { POLICY_MAX_BYTES, validatePolicy } from './policy-schema';
+import { POLICY_MAX_BYTES, validatePolicy } from '../http/policy-schema';
 
 const etag = (policy: Pick<StoredPolicy, 'version'>) => `"${policy.version}"`;
 

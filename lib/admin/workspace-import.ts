@@ -13,7 +13,7 @@ import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import { WorkspaceCache } from '../../lambdas/domain/learning/workspace-cache';
 import { importExamples } from '../../lambdas/import-examples/import-examples';
 import { importAudit } from '../../lambdas/application/import-examples';
-import { IMPORT_BODY } from '../../lambdas/import-examples/import-envelope';
+import { IMPORT_BODY } from '../../lambdas/http/import-envelope';
 import { DynamoModelWriteStore } from '../../lambdas/stores/model-write-store';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 import { type FileProblem, type FileWarning, parseImportFile } from './workspace-import-file';

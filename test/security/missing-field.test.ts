@@ -2,7 +2,7 @@
 // (docs/partners.md, "Errors"), on every route with a body schema: analyze, each batch item, the policy's nested
 // entries.
 import { validateSignal } from '../../lambdas/http/signal-schema';
-import { validatePolicy } from '../../lambdas/policy/policy-schema';
+import { validatePolicy } from '../../lambdas/http/policy-schema';
 import { validateFeedback } from '../../lambdas/http/feedback-schema';
 import { useApiWithKey } from '../support/local-api';
 import { call, expectError } from '../support/http';

@@ -6,9 +6,9 @@ import { type ErrorDetail, validInput } from '../../lambdas/http/errors';
 import type { ApiRequest } from '../../lambdas/http/api-handler';
 import { takeListBody } from '../../lambdas/http/list-body';
 import { validateSignal } from '../../lambdas/http/signal-schema';
-import { validatePolicy } from '../../lambdas/policy/policy-schema';
+import { validatePolicy } from '../../lambdas/http/policy-schema';
 import { BATCH_BODY } from '../../lambdas/analyze-batch/batch-envelope';
-import { IMPORT_BODY } from '../../lambdas/import-examples/import-envelope';
+import { IMPORT_BODY } from '../../lambdas/http/import-envelope';
 import { validateExample } from '../../lambdas/import-examples/import-examples';
 
 const now = Date.parse('2026-11-26T00:00:00Z');

@@ -4,7 +4,7 @@ import { ModelBusyError } from '../../lambdas/domain/ports';
 import { toApiError } from '../../lambdas/http/errors';
 import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import { validateExample } from '../../lambdas/import-examples/import-examples';
-import { IMPORT_BODY } from '../../lambdas/import-examples/import-envelope';
+import { IMPORT_BODY } from '../../lambdas/http/import-envelope';
 import { listEnvelope } from '../../lambdas/http/list-body';
 
 const now = Date.parse('2026-11-26T00:00:00Z');

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { ERROR_STATUS, type ErrorCode, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../lambdas/contract/errors';
 import { MAX_BODY_BYTES } from '../../lambdas/http/api-handler';
 import { BATCH_BODY } from '../../lambdas/analyze-batch/batch-envelope';
-import { IMPORT_BODY } from '../../lambdas/import-examples/import-envelope';
-import { POLICY_MAX_BYTES } from '../../lambdas/policy/policy-schema';
+import { IMPORT_BODY } from '../../lambdas/http/import-envelope';
+import { POLICY_MAX_BYTES } from '../../lambdas/http/policy-schema';
 
 const ROOT = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');

@@ -1,7 +1,7 @@
 // A refused policy names every problem in one answer, each at its own JSON path, saying what the field must be
 // (docs/partners.md, "Errors" and "Workspace policy"): a partner fixes the body once, not once per problem.
 import { generateApiKey } from '../../lambdas/domain/api-key';
-import { validatePolicy } from '../../lambdas/policy/policy-schema';
+import { validatePolicy } from '../../lambdas/http/policy-schema';
 
 const DECREASING =
   'must be strictly decreasing (critical > high > medium) once missing ones take their defaults 80, 60, 35';

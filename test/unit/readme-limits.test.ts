@@ -2,7 +2,7 @@
 // API and the OpenAPI document take 100). Every "up to N <items>" in the README's routes table is the code's limit.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { IMPORT_BODY } from '../../lambdas/import-examples/import-envelope';
+import { IMPORT_BODY } from '../../lambdas/http/import-envelope';
 import { BATCH_BODY } from '../../lambdas/analyze-batch/batch-envelope';
 
 const readme = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');

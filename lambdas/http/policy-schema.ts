@@ -2,7 +2,7 @@
 // valibot: unknown fields anywhere are refused, every problem is named in `details`. The admin CLI validates files with
 // the same schema.
 import * as v from 'valibot';
-import { type Validated, validateBody, withDetailInPlace } from '../http/body-validation';
+import { type Validated, validateBody, withDetailInPlace } from './body-validation';
 import { apiKeyPath } from '../domain/audit';
 import { PRIORITIES } from '../domain/decision';
 import { isJsonObject, jsonPath } from '../domain/json-walk';

@@ -1,6 +1,6 @@
 // The import body's envelope: `{"examples": [1 to 100 of {"signal", "labels"}]}` (docs/partners.md, "Importing your
 // history, and forgetting it"). Each example is validated on its own afterwards.
-import type { ListBody } from '../http/list-body';
+import type { ListBody } from './list-body';
 
 export const IMPORT_BODY: ListBody = {
   field: 'examples',
