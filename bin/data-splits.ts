@@ -36,13 +36,13 @@ export function fnv1a(text: string): number {
 }
 
 /** 0-based index of a message among the SMS file's data lines. */
-export function splitOfSmsLine(index: number): Split {
+function splitOfSmsLine(index: number): Split {
   if ((index + 1) % 5 === 0) return 'test';
   return index % 4 === 3 ? 'dev' : 'train';
 }
 
 /** Position `rank` (0-based, by message number) of `total` messages in one SpamAssassin folder. */
-export function splitOfLaterPart(rank: number, total: number): Split {
+function splitOfLaterPart(rank: number, total: number): Split {
   const share = rank / total;
   return share < 0.55 ? 'train' : share < 0.7 ? 'dev' : 'test';
 }
@@ -112,14 +112,14 @@ export function loadSms(): SmsRow[] {
   return out;
 }
 
-export interface ThaiRow {
+interface ThaiRow {
   id: string;
   spam: boolean;
   text: string;
   split: Split;
 }
 
-export function splitOfThai(id: string, nearDuplicate: boolean): Split {
+function splitOfThai(id: string, nearDuplicate: boolean): Split {
   if (nearDuplicate) return 'train';
   const k = fnv1a(id) % 5;
   return k === 0 ? 'test' : k === 1 ? 'dev' : 'train';
@@ -133,7 +133,7 @@ export const loadThaiSms = (): ThaiRow[] =>
     split: splitOfThai(String(r.id), r.near_duplicate === true),
   }));
 
-export type AlertSeverity = 'critical' | 'warning' | 'info';
+type AlertSeverity = 'critical' | 'warning' | 'info';
 export interface AlertRow {
   id: string;
   name: string;
@@ -192,7 +192,7 @@ export const loadBugs = (): BugRow[] =>
     split: r.project === BUG_TRAIN_PROJECT ? 'train' : 'test',
   }));
 
-export interface SupportRow {
+interface SupportRow {
   text: string;
   intent: string;
 }

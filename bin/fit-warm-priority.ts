@@ -25,23 +25,23 @@ import { evalSketchKey, taughtModel, taughtPriority, warmHalves } from './eval/w
 import { auroc } from './eval/report';
 
 /** One decided signal of an inner split: its taught priorities' scores (undefined: unlike what was taught). */
-export interface Inner {
+interface Inner {
   scores?: { label: string; text: number; docs: number }[];
   truth: Priority;
   global: Priority;
   common: Priority;
 }
 
-export interface Source {
+interface Source {
   name: string;
   rows: Inner[];
 }
 
 /** Two inner splits, each both ways: four decisions of every taught signal, so a choice rests on more than one split. */
-export const SEEDS = ['inner', 'inner2'];
+const SEEDS = ['inner', 'inner2'];
 
 /** The inner halves of a taught half: inside each label, by hash of `inner:` + id, every other one. */
-export function innerHalves<T extends { id: string; label: string }>(rows: readonly T[], seed: string): [T[], T[]] {
+function innerHalves<T extends { id: string; label: string }>(rows: readonly T[], seed: string): [T[], T[]] {
   const byLabel = new Map<string, T[]>();
   for (const r of rows) byLabel.set(r.label, [...(byLabel.get(r.label) ?? []), r]);
   const a: T[] = [];
@@ -71,7 +71,7 @@ export const commonOf = (rows: readonly Pick<RankedDecision, 'level' | 'levels'>
 };
 
 /** One split of a development source: the model taught on one part, as the import route builds it, and the part decided. */
-export interface WarmSplit {
+interface WarmSplit {
   key: SketchKey;
   model: WorkspaceModel;
   teach: RankedDecision[];
@@ -106,7 +106,7 @@ export function warmSplits(
   return out;
 }
 
-export function innerSources(): Source[] {
+function innerSources(): Source[] {
   return warmSplits(decisionsByFold(), false).map(({ kind, group, splits }) => ({
     name: `${kind} ${group}`,
     rows: splits.flatMap(({ key, model, teach, decide }) => {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { generateApiKey } from '../lambdas/domain/api-key';
 import { type Kind, expectedStatuses, pick, pickKind, validSignal } from './load-mix';
 
-export interface Shared {
+interface Shared {
   key: string;
   unknownKeys: string[];
   /** Idempotency-Keys used again and again, each always with its own body: the first call creates, the rest replay. */
@@ -15,7 +15,7 @@ export interface Shared {
   decisionIds: string[];
 }
 
-export interface Tally {
+interface Tally {
   statusCounts: Record<string, number>;
   byKind: Record<string, Record<string, number>>;
   unexpected: { kind: Kind; status: number; body: string }[];
@@ -58,7 +58,7 @@ export function serverErrorCount(tally: Tally): number {
 
 // autocannon ships no types (and @types/autocannon is not installed): the little used here, typed by hand.
 type Histogram = Record<'total' | 'max' | 'p50' | 'p90' | 'p99', number>;
-export interface AutocannonResult {
+interface AutocannonResult {
   duration: number;
   requests: Histogram;
   latency: Histogram;
@@ -95,13 +95,13 @@ export async function runMix(
   });
 }
 
-export interface RequestContext {
+interface RequestContext {
   kind?: Kind;
   replayIndex?: number;
   expectedId?: string;
 }
 
-export function buildRequest(
+function buildRequest(
   shared: Shared,
   ctx: RequestContext,
 ): { method: string; path: string; headers: Record<string, string>; body?: string } {

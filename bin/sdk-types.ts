@@ -29,8 +29,8 @@ interface Schema {
 }
 
 const ROOT = path.resolve(__dirname, '..');
-export const OPENAPI_FILE = path.join(ROOT, 'docs/openapi.yaml');
-export const SDK_TYPES_FILE = path.join(ROOT, 'sdk/src/api-types.ts');
+const OPENAPI_FILE = path.join(ROOT, 'docs/openapi.yaml');
+const SDK_TYPES_FILE = path.join(ROOT, 'sdk/src/api-types.ts');
 
 /** The document's schemas the SDK exports, in the file's order (each under its `x-sdk-name`, else its own). */
 const EXPORTED = [
@@ -180,7 +180,7 @@ class Writer {
 }
 
 /** The file `npm run sdk:types` writes, formatted as the repository formats code. */
-export async function sdkTypes(): Promise<string> {
+async function sdkTypes(): Promise<string> {
   const doc = parse(readFileSync(OPENAPI_FILE, 'utf8')) as { components: { schemas: Record<string, Schema> } };
   const writer = new Writer(doc.components.schemas);
   for (const name of EXPORTED) writer.exportSchema(name);

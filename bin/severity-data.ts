@@ -45,11 +45,10 @@ const ALERT_ORDER: Record<string, readonly (readonly string[])[]> = {
 
 const GITLAB = /gitlab/i;
 const repo = (source: unknown) => String(source).split('@')[0];
-export const alertVocabulary = (source: string) =>
-  GITLAB.test(source) ? 'gitlab' : ALERT_ORDER[source] ? source : 'default';
+const alertVocabulary = (source: string) => (GITLAB.test(source) ? 'gitlab' : ALERT_ORDER[source] ? source : 'default');
 
 /** Renders Alertmanager templates as alert-rules-dev.jsonl has them: `{{ $labels.x }}` -> `<x>`, `$value` -> N. */
-export function renderTemplate(text: string): string {
+function renderTemplate(text: string): string {
   return text
     .replace(/\{\{[^}]*\$labels\.([A-Za-z_][A-Za-z0-9_]*)[^}]*\}\}/g, '<$1>')
     .replace(/\{\{[^}]*\$value[^}]*\}\}/g, 'N')
@@ -83,7 +82,7 @@ function alertRow(source: string, id: string, severity: string, name: string, su
 }
 
 /** Sources with fewer than MIN_RULES rated rules, or one level, are pooled as "other". */
-export const MIN_RULES = 30;
+const MIN_RULES = 30;
 
 export function loadRankedAlerts(): RankedRow[] {
   const rows: RankedRow[] = [];

@@ -27,7 +27,7 @@ export interface SevFitOptions {
   bits?: number;
 }
 
-export const target = (r: Pick<CachedRow, 'level' | 'levels'>) => (r.level - 1) / Math.max(1, r.levels - 1);
+const target = (r: Pick<CachedRow, 'level' | 'levels'>) => (r.level - 1) / Math.max(1, r.levels - 1);
 
 /** What the fitter reads of a row. */
 export type FitRow = Pick<CachedRow, 'group' | 'level' | 'levels' | 'words' | 'codes'>;

@@ -28,8 +28,7 @@ const FITS: Record<SeverityKind, Record<number, readonly Priority[]>> = {
   alert: { 3: ['critical', 'high'], 2: ['high', 'medium'], 1: ['medium', 'low'] },
   bug: { 5: ['critical', 'high'], 4: ['critical', 'high'], 3: ['medium'], 2: ['medium', 'low'], 1: ['medium', 'low'] },
 };
-export const bandFitsLabel = (kind: SeverityKind, band: number, priority: Priority) =>
-  FITS[kind][band].includes(priority);
+const bandFitsLabel = (kind: SeverityKind, band: number, priority: Priority) => FITS[kind][band].includes(priority);
 
 /** A ranked row as scored: its text now the signal the engine saw. */
 export interface RankedDecision extends Omit<RankedRow, 'subject' | 'body'> {

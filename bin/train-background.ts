@@ -22,7 +22,7 @@ import { type Text, isUnlikeSampleEnron, isUnlikeSampleSms } from './eval/unlike
 
 const OUT = path.resolve(__dirname, '..', 'lambdas', 'domain', 'learning', 'background-model.json');
 
-export function backgroundTexts(): Text[] {
+function backgroundTexts(): Text[] {
   const text = (m: MailRow) => ({ subject: m.subject ?? undefined, body: m.body.slice(0, 20_000) });
   const mail = loadSpamAssassin()
     .filter((m) => m.split === 'train' && m.label === 'easy_ham')
@@ -37,7 +37,7 @@ export function backgroundTexts(): Text[] {
   return [...mail, ...enron, ...sms];
 }
 
-export function backgroundFile(): BackgroundFile {
+function backgroundFile(): BackgroundFile {
   const key = sketchKeyOf(BACKGROUND_KEY);
   const counts = new Uint16Array(TEXT_BUCKETS);
   const texts = backgroundTexts();

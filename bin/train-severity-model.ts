@@ -36,10 +36,10 @@ const BUG_L2 = 60;
 const NOW = new Date('2026-01-15T12:00:00Z');
 
 /** Soft targets: the authors' severity as a share of the scale. */
-export const ALERT_TARGET: Record<string, number> = { critical: 1, warning: 0.35, info: 0 };
-export const bugTarget = (priority: string) => ((BUG_LEVEL[priority] ?? 3) - 1) / 4;
+const ALERT_TARGET: Record<string, number> = { critical: 1, warning: 0.35, info: 0 };
+const bugTarget = (priority: string) => ((BUG_LEVEL[priority] ?? 3) - 1) / 4;
 
-export interface SeverityExample {
+interface SeverityExample {
   words: number[];
   codes: string[];
   /** The rule reasons' points the model may re-weigh (its `rules` feature reads them per RULE_POINTS_UNIT). */
@@ -50,14 +50,14 @@ export interface SeverityExample {
 }
 
 /** The features the engine reads for a signal: word buckets, the codes and points of the rules' reasons (no model). */
-export function severityExample(signal: Signal, target: number): SeverityExample {
+function severityExample(signal: Signal, target: number): SeverityExample {
   return { ...severityFeatures(signal, NOW), target };
 }
 
 export const alertExample = (r: AlertRow) => severityExample(alertSignal(r), ALERT_TARGET[r.severity]);
 export const bugExample = (r: BugRow) => severityExample(bugSignal(r), bugTarget(r.priority));
 
-export interface FitOptions {
+interface FitOptions {
   l2: number;
   /** Read the words at all (else the rule codes alone). */
   useWords: boolean;
@@ -79,7 +79,7 @@ export interface FitOptions {
 }
 
 /** Full-batch Adagrad on the cross-entropy with soft targets plus L2; keeps the KEEP_WORDS strongest words. */
-export function fitSeverity(rows: readonly SeverityExample[], trainedOn: string, o: FitOptions): SeverityModelEntry {
+function fitSeverity(rows: readonly SeverityExample[], trainedOn: string, o: FitOptions): SeverityModelEntry {
   const WORDS = 1 << SEVERITY_WORD_BITS;
   const RULES = WORDS;
   const codeIds = new Map<string, number>();
@@ -150,14 +150,14 @@ const q = (v: number) => Math.round(v * SCALE);
  * The options of the alert band model and the bug model: see docs/decision-engine-severity.md, "The severity model", for
  * how they were chosen.
  */
-export const ALERT_BAND_OPTIONS: FitOptions = {
+const ALERT_BAND_OPTIONS: FitOptions = {
   l2: ALERT_BAND_L2,
   useWords: false,
   rules: 'independent',
   perLogit: 20,
   max: 40,
 };
-export const BUG_OPTIONS: FitOptions = {
+const BUG_OPTIONS: FitOptions = {
   l2: BUG_L2,
   useWords: true,
   rules: 'learned',

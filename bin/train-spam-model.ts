@@ -66,7 +66,7 @@ export function modelFile(
 }
 
 /** Known evidence as spamVerdict counts it: the example's words the model weighs, and a word per 4 weighed trigrams. */
-export function evidenceOf(model: Fitted, e: Example): number {
+function evidenceOf(model: Fitted, e: Example): number {
   let words = 0;
   let grams = 0;
   for (const f of e.words) if (model.weights[f] !== 0) words++;

@@ -41,7 +41,7 @@ export interface TracingRuntime {
  * traces have ids of their own, found by the `request_id` annotation): about 120 bytes less on every line, 2-3% of
  * an analyze's or a feedback's cost in log ingestion (docs/performance.md, "Log bytes").
  */
-export class ServiceLogFormatter extends LogFormatter {
+class ServiceLogFormatter extends LogFormatter {
   formatAttributes(attributes: Parameters<LogFormatter['formatAttributes']>[0], more: LogAttributes): LogItem {
     const context = attributes.lambdaContext;
     return new LogItem({

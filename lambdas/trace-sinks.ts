@@ -13,9 +13,9 @@ import type { SendSegment } from './xray-client';
 export const TRACE_SEND_TIMEOUT_MS = 300;
 
 /** Told when a segment was not sent or not taken: what happened, in X-Ray's or the SDK's words, never request data. */
-export type TraceWarning = (message: string, detail: { error: string }) => void;
+type TraceWarning = (message: string, detail: { error: string }) => void;
 
-export interface XrayApiSinkOptions {
+interface XrayApiSinkOptions {
   region: string;
   warn: TraceWarning;
   timeoutMs?: number;

@@ -34,7 +34,7 @@ export interface TraceDocument {
 export type TraceSink = (segment: TraceDocument) => Promise<void> | void;
 
 /** What an invocation's event says about its request (API Gateway's `requestContext`, payload 2.0). */
-export interface TracedRequest {
+interface TracedRequest {
   requestId?: string;
   /** When API Gateway received the request (ms since the epoch): the trace id's time, the same for both functions. */
   timeEpoch?: number;
@@ -44,7 +44,7 @@ export interface TracedRequest {
  * Past this many DynamoDB subsegments a segment only counts its calls (annotation `dynamodb_calls_untraced`): a segment
  * document is limited to 64 KB, and a bulk import can make hundreds of calls.
  */
-export const MAX_CALL_SUBSEGMENTS = 100;
+const MAX_CALL_SUBSEGMENTS = 100;
 
 /** X-Ray names take letters, digits, spaces and `_ . : / % & # = + \ - @` only: `GET /api/v1/decisions/decision_id`. */
 const segmentName = (name: string) => name.replace(/[^\p{L}\p{N}\s_.:/%&#=+\\@-]/gu, '');
@@ -75,7 +75,7 @@ export function traceIdFor(request: TracedRequest, rate: number, now = Date.now(
   return `1-${time}-${createHash('sha256').update(requestId).digest('hex').slice(0, 24)}`;
 }
 
-export interface TracerOptions {
+interface TracerOptions {
   /** Off: nothing is traced. */
   enabled: boolean;
   /** The share of requests traced, 0 to 1. */

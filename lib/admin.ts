@@ -36,9 +36,9 @@ import {
   assertScopes,
 } from './admin/operator-input';
 
-export const DEFAULT_ROTATION_GRACE_SECONDS = 86_400;
+const DEFAULT_ROTATION_GRACE_SECONDS = 86_400;
 /** Ten years: a longer grace is no rotation at all, and a much longer one is past the last date JavaScript holds. */
-export const MAX_ROTATION_GRACE_SECONDS = 315_360_000;
+const MAX_ROTATION_GRACE_SECONDS = 315_360_000;
 /** The refusal of a grace period that is no whole number of seconds up to the ten years. */
 export const GRACE_SECONDS_PROBLEM = `--grace-seconds must be a whole number from 0 to ${MAX_ROTATION_GRACE_SECONDS} (10 years)`;
 
@@ -56,7 +56,7 @@ export interface IssuedKey {
 type KeyFields = Pick<KeyRecord, 'expires_at' | 'description' | 'scopes' | 'rate_limit' | 'rate_counter'>;
 
 /** Options of every command that grants. */
-export interface GrantOptions {
+interface GrantOptions {
   /** Grant even when another partner's key holds an overlapping workspace or prefix. */
   allowShared?: boolean;
 }

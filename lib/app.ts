@@ -19,7 +19,7 @@ import { booleanContext } from './stack/tables';
 import { DEFAULT_STAGE, stackNameFor } from './stack-outputs';
 import { decimalFraction, parseFraction, parseWhole } from '../lambdas/contract/settings';
 
-export interface BuildAppOptions {
+interface BuildAppOptions {
   /** Context, as `-c key=value` gives it (the CLI's own context still wins when run by the CLI). */
   context?: Record<string, unknown>;
   /** Cloud assembly directory (tests use a temporary one). */

@@ -13,7 +13,7 @@ const CONTROL_TOWER_RULES_DIR = path.join(
 
 const RESOURCE_TYPE = /AWS::[A-Za-z0-9]+::[A-Za-z0-9]+/g;
 
-export interface ControlTowerRule {
+interface ControlTowerRule {
   file: string;
   /** The resource types its code (comments aside) names: it selects resources of these types only. */
   types: string[];

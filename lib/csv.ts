@@ -1,7 +1,7 @@
 // One CSV reader (RFC 4180: quoted fields may hold commas, line breaks and doubled quotes) for the admin's import
 // files and the scripts reading ../shared/data.
 
-export interface CsvRow {
+interface CsvRow {
   /** The line the row starts on (1-based). */
   line: number;
   cells: string[];

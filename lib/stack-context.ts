@@ -51,7 +51,7 @@ export const CONTEXT_DEFAULTS: Readonly<Record<string, string | number | boolean
 };
 
 /** Every context key the app reads: the settings above and those without a default. */
-export const CONTEXT_KEYS: readonly string[] = [
+const CONTEXT_KEYS: readonly string[] = [
   ...Object.keys(CONTEXT_DEFAULTS),
   'region',
   'edgeSecretVersionId',

@@ -29,7 +29,7 @@ import { ServiceTables } from './stack/tables';
 import { OUTPUT_KEYS } from './stack-outputs';
 
 export { ACCESS_LOG_FIELDS, LAMBDA_VPC_RULE } from './stack/api';
-export { LAMBDA_RUNTIME, REPO_ROOT } from './stack/functions';
+export { LAMBDA_RUNTIME } from './stack/functions';
 
 /** Output key for the alarm topic (the other keys live in stack-outputs.ts, which tools outside the stack read). */
 export const ALARM_TOPIC_OUTPUT_KEY = 'AlarmTopicArn';

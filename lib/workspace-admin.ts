@@ -11,13 +11,13 @@ import { POLICY_MAX_BYTES, validatePolicy } from '../lambdas/http/policy-schema'
 import { DynamoWorkspaceStore } from '../lambdas/stores/workspace-store';
 import { localActor } from './admin/actor';
 
-export interface FieldAgreement {
+interface FieldAgreement {
   given: number;
   agreed: number;
   agreement: number | null;
 }
 
-export interface FeedbackReport {
+interface FeedbackReport {
   workspace_id: string;
   decisions: number;
   with_feedback: number;

@@ -199,7 +199,7 @@ async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; sample: Ha
   }
 }
 
-export async function call(service: Service, meter: CapacityMeter, request: ApiRequest): Promise<CallSample> {
+async function call(service: Service, meter: CapacityMeter, request: ApiRequest): Promise<CallSample> {
   const events = apiEvents(request);
   meter.reset();
   const samples: Partial<Record<'authorizer' | 'route', HandlerSample>> = {};
@@ -321,7 +321,7 @@ export function resources(line: Line): { measured: CallResources; floor: CallRes
 }
 
 /** A request without its key: the metered service's own key is added. */
-export type MeteredCall = (request: Omit<ApiRequest, 'key'>) => Promise<CallSample>;
+type MeteredCall = (request: Omit<ApiRequest, 'key'>) => Promise<CallSample>;
 
 /**
  * Runs `measure` with a service that logs and emits metrics as deployed (INFO, EMF on), so their bytes are counted,

@@ -22,7 +22,7 @@ export interface CallResources {
   logRetentionMonths: number;
 }
 
-export interface CallCost {
+interface CallCost {
   api: number;
   lambdaRequests: number;
   lambdaDuration: number;
@@ -31,7 +31,7 @@ export interface CallCost {
   total: number;
 }
 
-export const LOG_EVENT_OVERHEAD_BYTES = 26;
+const LOG_EVENT_OVERHEAD_BYTES = 26;
 
 /** US dollars per million calls. */
 export function costPerMillion(r: CallResources, prices: Prices = PRICES): CallCost {
@@ -118,7 +118,7 @@ function valueBytes(value: unknown): number {
   return 0;
 }
 
-export interface EdgeCost {
+interface EdgeCost {
   /** CloudFront's and WAF's per-request prices, per million requests. */
   cloudfront: number;
   waf: number;

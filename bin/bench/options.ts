@@ -1,7 +1,7 @@
 // Command-line options: which sections run, and how long each measures.
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = [
+const SECTIONS = [
   'scorer',
   'ddb',
   'batch',

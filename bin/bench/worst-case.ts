@@ -21,7 +21,7 @@ const SHORT_WORDS = ['to', 'in', 'on', 'at', 'of', 'we', 'us', 'go', 'so', 'up',
 const THREE_LETTERS = ['the', 'and', 'for', 'you', 'are', 'was', 'not', 'but', 'now', 'all', 'one', 'our', 'get'];
 
 /** 200 phrases of 100 characters: a run of 30 "to" (what made backtracking expensive), then three other short words. */
-export function maximalKeywords(): string[] {
+function maximalKeywords(): string[] {
   const phrases: string[] = [];
   for (let k = 0; phrases.length < 200; k++) {
     const tail = [SHORT_WORDS[k % 12], THREE_LETTERS[Math.floor(k / 12) % 13], THREE_LETTERS[(k * 7) % 13]];
@@ -30,7 +30,7 @@ export function maximalKeywords(): string[] {
   return phrases;
 }
 
-export function maximalPolicy(): WorkspacePolicy {
+function maximalPolicy(): WorkspacePolicy {
   const senders = (kind: string) =>
     Array.from({ length: 1_000 }, (_, i) => (i % 2 ? `@${kind}${i}.io` : `${kind[0]}${i}@x.io`));
   return {
@@ -50,7 +50,7 @@ export function maximalPolicy(): WorkspacePolicy {
  * "to" among the other short words, and short words of two-byte letters (so that the request reaches 256 KiB), with
  * five of the phrases whole.
  */
-export function maximalSignal(workspace: string): string {
+function maximalSignal(workspace: string): string {
   const random = mulberry32(21);
   const keywords = maximalKeywords();
   const vocabulary = [...SHORT_WORDS, ...THREE_LETTERS];
@@ -87,7 +87,7 @@ export function maximalSignal(workspace: string): string {
  * character before a web address; one long run without a case change before a CamelCase word), for each source that
  * reads them, at the engine's reading limits.
  */
-export function hostileSignals(): Signal[] {
+function hostileSignals(): Signal[] {
   // Within the first 20,000 characters, which the spam features read.
   const webRun = `${'a-'.repeat(9_995)} www.x`;
   const camelRun = `${'a'.repeat(3_990)} aB`;

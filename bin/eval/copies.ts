@@ -8,7 +8,7 @@ import { EVAL_SPLIT, type Scored } from './labeled';
 import { loadSms, loadSpamAssassin } from '../data-splits';
 
 /** A text up to case, punctuation, spacing and digits. */
-export const nearCopyKey = (text: string): string =>
+const nearCopyKey = (text: string): string =>
   text
     .toLowerCase()
     .replace(/\p{N}/gu, '#')

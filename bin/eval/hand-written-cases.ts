@@ -10,14 +10,14 @@ import type { Signal } from '../../lambdas/domain/signal';
 export type AlertLabel = 'critical' | 'warning' | 'info';
 export type TicketLabel = 'high' | 'medium' | 'low';
 
-export interface AlertCase {
+interface AlertCase {
   name: string;
   summary: string;
   description: string;
   label: AlertLabel;
 }
 
-export interface TicketCase {
+interface TicketCase {
   title: string;
   description: string;
   label: TicketLabel;

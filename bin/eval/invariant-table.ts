@@ -35,7 +35,7 @@ const text = (source: Signal['source'], body: string, subject?: string): Signal 
   ...(subject ? { subject } : {}),
 });
 
-export function devCases(): DevCase[] {
+function devCases(): DevCase[] {
   const out: DevCase[] = [];
   for (const r of loadSpamAssassin().filter((x) => x.split === 'dev')) {
     out.push({ source: `SpamAssassin ${r.label}`, spam: r.label === 'spam', signal: mailSignal(r, AT) });

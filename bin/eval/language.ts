@@ -10,7 +10,7 @@ import { SAMPLE_LANGUAGES, sampleDir, samplePath, type SampleSplit } from '../fe
 import { figure, type Figure } from './report';
 
 /** The README's demo signal (bin/local.ts prints it): it must answer `en`. */
-export const DEMO_SIGNAL = {
+const DEMO_SIGNAL = {
   workspace_id: 'ws_demo',
   source: 'email',
   subject: 'Production outage',

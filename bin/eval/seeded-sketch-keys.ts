@@ -10,10 +10,10 @@ import { CURRENT_SKETCH_FORMAT } from '../../lambdas/domain/learning/sketch';
 import { readModelItem } from '../../lambdas/stores/learning-items';
 
 /** The evals' seed: change it to see how much a figure owes to one set of collisions. */
-export const EVAL_SKETCH_SEED = 'sas-eval-1';
+const EVAL_SKETCH_SEED = 'sas-eval-1';
 
 /** A workspace's key from the seed and its id, in newSketchKey's format: `<format>.<16 hex digits>`. */
-export const seededSketchKey = (ws: string, seed = EVAL_SKETCH_SEED): string =>
+const seededSketchKey = (ws: string, seed = EVAL_SKETCH_SEED): string =>
   `${CURRENT_SKETCH_FORMAT}.${createHash('sha256').update(`${seed}\n${ws}`).digest('hex').slice(0, 16)}`;
 
 /**

@@ -16,7 +16,7 @@ const median = (values: number[]): number => {
 };
 import { TEN_BINS, auroc, eceByChance, figure, reliabilityTable, round, spearman, type Figure } from './report';
 
-export interface SourceFigures {
+interface SourceFigures {
   kind: SeverityKind;
   group: string;
   n: number;

@@ -14,7 +14,7 @@ const archived = (s: { assessment: { recommended_action: string } }) => s.assess
 const escalated = (s: Scored) => s.assessment.recommended_action === 'escalate' || s.assessment.priority === 'critical';
 
 /** Macro-F1 of archive-as-spam over spam and ham, with spam recall and precision. */
-export function macroF1(list: Scored[]): { f1: number; recall: number; precision: number } {
+function macroF1(list: Scored[]): { f1: number; recall: number; precision: number } {
   const tp = list.filter((s) => s.label === 'spam' && archived(s)).length;
   const fp = list.filter((s) => s.label !== 'spam' && archived(s)).length;
   const fn = list.filter((s) => s.label === 'spam' && !archived(s)).length;
@@ -29,7 +29,7 @@ export function macroF1(list: Scored[]): { f1: number; recall: number; precision
 
 const AT = FIXED_NOW.toISOString();
 /** The Thai SMS test split as support_message, as a partner's SMS gateway would send them. */
-export const thaiCases = (): Case[] =>
+const thaiCases = (): Case[] =>
   loadThaiSms()
     .filter((r) => r.split === 'test')
     .map((r) => ({

@@ -23,7 +23,7 @@ import { eceBesideChance } from './severity-sources';
 import { type Text, UNLIKE_CHECK, otherKind } from './unlike-samples';
 
 /** A vocabulary of n levels (least severe first) onto the contract's priorities, in order. */
-export const PRIORITY_OF: Record<number, readonly Priority[]> = {
+const PRIORITY_OF: Record<number, readonly Priority[]> = {
   2: ['medium', 'critical'],
   3: ['low', 'medium', 'critical'],
   4: ['low', 'medium', 'high', 'critical'],
@@ -75,7 +75,7 @@ export function taughtModel(key: SketchKey, taught: readonly RankedDecision[]): 
   return model;
 }
 
-export interface WarmFigures {
+interface WarmFigures {
   kind: SeverityKind;
   group: string;
   taught: number;

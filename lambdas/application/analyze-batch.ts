@@ -19,11 +19,11 @@ import { newDecisionIds } from '../domain/ids';
 import type { Signal } from '../domain/signal';
 import { RECEIPT_SKEW_MS } from '../domain/timestamps';
 
-export type BatchResultItem =
+type BatchResultItem =
   | { index: number; decision: Decision }
   | { index: number; error: { code: string; message: string; details?: { field: string; message: string }[] } };
 
-export type BatchOutcome =
+type BatchOutcome =
   | { kind: 'created'; data: BatchResultItem[]; stored: number }
   | { kind: 'replayed'; data: BatchResultItem[] }
   /** A replay of a batch whose first attempt may still be storing decisions the replay does not find yet. */
@@ -37,7 +37,7 @@ const notAllowed = () => ({ code: 'WORKSPACE_NOT_ALLOWED', message: DEFAULT_MESS
 
 /** A raw item checked as single analyze checks its body: the signal, or every problem with it (the item's `index`
  * places them in the body). */
-export type SignalValidator = (
+type SignalValidator = (
   raw: unknown,
   receivedAtMs: number,
   index: number,

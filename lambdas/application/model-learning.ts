@@ -7,7 +7,7 @@ import type { FeedbackRecorded, WorkspaceState } from '../domain/ports';
 import type { WorkspaceCache } from '../domain/learning/workspace-cache';
 import type { ModelWriteStore } from '../domain/learning/model-writes';
 
-export interface ForgetDeps {
+interface ForgetDeps {
   modelWrites: Pick<ModelWriteStore, 'forget'>;
   workspaces: Pick<WorkspaceCache, 'invalidate'>;
 }

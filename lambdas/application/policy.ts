@@ -4,7 +4,7 @@ import type { WorkspaceCache } from '../domain/learning/workspace-cache';
 import type { StoredPolicy, WorkspacePolicy } from '../domain/policy';
 import type { AuditActor, PolicyWrite, WorkspaceStore } from '../domain/ports';
 
-export interface PolicyDependencies {
+interface PolicyDependencies {
   workspaceStore: Pick<WorkspaceStore, 'getPolicy' | 'putPolicy'>;
   workspaces: Pick<WorkspaceCache, 'invalidate'>;
 }

@@ -8,7 +8,7 @@ import type { CachedWorkspace } from '../domain/learning/workspace-cache';
 import type { FeedbackFields, FeedbackRecorded, FeedbackStore, FeedbackTarget } from '../domain/ports';
 import { AGAIN, RetriesExhausted, retrying } from '../domain/retry';
 
-export type FeedbackOutcome =
+type FeedbackOutcome =
   | ({ kind: 'recorded'; target: FeedbackTarget; learned: FeedbackFields } & FeedbackRecorded)
   | { kind: 'busy' }
   | { kind: 'past_limit'; fields: LearnedField[] };
@@ -16,7 +16,7 @@ export type FeedbackOutcome =
 export const LABEL_LIMIT_MESSAGE = `a workspace learns at most ${MAX_LABELS} labels per field; this one would be one more`;
 
 /** How many labels of each field the model holds. */
-export function labelsPerField(workspace: CachedWorkspace): Map<LearnedField, Set<string>> {
+function labelsPerField(workspace: CachedWorkspace): Map<LearnedField, Set<string>> {
   const out = new Map<LearnedField, Set<string>>();
   for (const l of workspace.state.model.labels) {
     if (!out.has(l.field)) out.set(l.field, new Set());

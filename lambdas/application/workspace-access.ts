@@ -16,13 +16,13 @@ export interface WorkspaceAccess {
 }
 
 /** Bytes each of the two caches may hold (estimated): 8 MiB, about 40,000 pairs of the longest ids. */
-export const DEFAULT_CACHE_BYTES = 8 * 1024 * 1024;
+const DEFAULT_CACHE_BYTES = 8 * 1024 * 1024;
 /** Estimated bytes of a cache entry besides its strings (Map slot, the entry objects). */
 const ENTRY_OVERHEAD_BYTES = 96;
 /** Estimated bytes of a string: two per character, as V8 may store it. */
 const stringBytes = (s: string) => 2 * s.length + 16;
 
-export interface GrantAccessOptions {
+interface GrantAccessOptions {
   ttlSeconds: number;
   /** (key, workspace) answers kept; the least recently used go first. */
   maxPairs?: number;

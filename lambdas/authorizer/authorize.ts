@@ -13,7 +13,7 @@ interface CacheEntry {
   loadedAtMs: number;
 }
 
-export interface KeyAuthorizerOptions {
+interface KeyAuthorizerOptions {
   ttlSeconds: number;
   /** True for store failures a retry may cure: they become a 503 verdict instead of an error. */
   isUnavailable: (err: unknown) => boolean;

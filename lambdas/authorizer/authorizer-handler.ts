@@ -7,7 +7,7 @@ import { describeError } from '../observability';
 import { bypassedEdge } from '../http/edge-origin';
 import { KeyAuthorizer } from './authorize';
 
-export type AuthorizerResult = { isAuthorized: boolean; context: AuthContext };
+type AuthorizerResult = { isAuthorized: boolean; context: AuthContext };
 export type AuthorizerHandler = (
   event: APIGatewayRequestAuthorizerEventV2,
   context: Context,

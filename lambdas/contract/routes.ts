@@ -57,7 +57,7 @@ export type DecisionsItem =
   | 'workspaceModel'
   | 'audit';
 
-export interface TableAccess {
+interface TableAccess {
   /**
    * Each action the route calls, with the items it may call it on: the stack makes them IAM `dynamodb:LeadingKeys`
    * conditions. One batch call may mix kinds (a workspace load reads `policy#` and `wsmodel#` together), so an
@@ -209,7 +209,7 @@ export function routeForKey(routeKey: string | undefined): RouteDefinition | und
   return ROUTES.find((route) => `${route.method} ${route.path}` === routeKey);
 }
 
-export type RouteMatch =
+type RouteMatch =
   | { kind: 'route'; route: RouteDefinition; pathParameters: Record<string, string> }
   | { kind: 'method_not_allowed'; allow: string[] }
   | { kind: 'not_found' };

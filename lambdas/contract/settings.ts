@@ -41,8 +41,8 @@ export const ENV = {
   severityCacheDir: 'SEVERITY_CACHE',
 } as const;
 
-export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Settings {
   accessTableName: string;
@@ -100,7 +100,7 @@ export const DEFAULT_SETTINGS: Settings = {
   traceSampleRate: 0.05,
 };
 
-export interface LocalSettings {
+interface LocalSettings {
   /** Local HTTP API port; 0 picks a free one. */
   port: number;
   /** Embedded DynamoDB port; 0 picks a free one. */
@@ -271,7 +271,7 @@ export const DEFAULT_STAGE = 'dev';
 export const stackNameFor = (stage: string) => `SignalAnalysisService-${stage}`;
 
 /** The tools' settings: the admin CLI's `--aws` target, and where eval, bench and the trainers find data. */
-export interface ToolSettings {
+interface ToolSettings {
   stage: string;
   stackName: string;
   /** With `--aws`: table names to use instead of the stack's outputs (the stack is asked for those not given). */

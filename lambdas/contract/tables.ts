@@ -61,7 +61,7 @@ export const DECISION_LIST_PARTITION = 'workspace_priority';
  */
 export const RETIRED_DECISION_LIST_INDEX = 'decision_list';
 /** What a listed decision needs from its item: the decision as answered, and its expiry (the page's filter). */
-export const DECISION_LIST_PROJECTION = ['decision', 'expires_at'] as const;
+const DECISION_LIST_PROJECTION = ['decision', 'expires_at'] as const;
 
 /** The index `admin audit list` queries (audit events, newest first). */
 export const AUDIT_BY_TIME_INDEX = 'audit_by_time';
@@ -102,7 +102,7 @@ export const DECISIONS_TABLE: TableDefinition = {
 };
 
 /** The projection of an index, as CreateTable and CloudFormation write it. */
-export function projectionOf(index: IndexDefinition) {
+function projectionOf(index: IndexDefinition) {
   return index.projected
     ? { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...index.projected] }
     : { ProjectionType: 'ALL' as const };

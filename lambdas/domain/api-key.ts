@@ -31,7 +31,7 @@ export function keyChecksum(body: string): string {
 }
 
 /** Where key randomness comes from: Node's CSPRNG. A parameter of `generateApiKey` so tests can see it is used. */
-export type RandomSource = (size: number) => Uint8Array;
+type RandomSource = (size: number) => Uint8Array;
 export const CSPRNG: RandomSource = randomBytes;
 
 /** Uniform base62 characters from `random` (rejection sampling: bytes >= 248 would bias the modulo). */

@@ -5,7 +5,7 @@ import { holdsApiKey } from './api-key';
 import { ulid, ulidIdPattern, ulidTime } from './ids';
 import { canonicalJson } from './json-walk';
 
-export const AUDIT_ACTIONS = [
+const AUDIT_ACTIONS = [
   'partner.create',
   'partner.set_status',
   'key.create',
@@ -18,7 +18,7 @@ export const AUDIT_ACTIONS = [
   'model.import',
   'model.forget',
 ] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Events are kept this long (DynamoDB TTL deletes them after). */
 export const AUDIT_RETENTION_DAYS = 400;
@@ -73,7 +73,7 @@ const SECRET_NAME =
   /(^|_)(key|api_key|apikey|hash|key_hash|secret|password|token|authorization|text|body|subject|signal|signals|content)$/i;
 const MAX_DEPTH = 8;
 /** Room for a whole policy before and after (64 KiB each) under DynamoDB's 400 KB item limit. */
-export const MAX_AUDIT_EVENT_BYTES = 300_000;
+const MAX_AUDIT_EVENT_BYTES = 300_000;
 
 /**
  * Why `input` must not be stored as an audit event, or undefined when it may be. Refuses field names that name a key,

@@ -64,7 +64,7 @@ export interface Assessment {
 }
 
 /** What a decision is built from: the engine's assessment, or one a workspace's learned labels renamed (any string). */
-export interface DecisionAssessment extends Omit<Assessment, 'category' | 'queue'> {
+interface DecisionAssessment extends Omit<Assessment, 'category' | 'queue'> {
   category: Category | (string & {});
   queue: Queue | (string & {});
 }

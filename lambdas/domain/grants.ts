@@ -2,13 +2,13 @@
 // characters before it (`acme:*` covers every workspace id starting with `acme:`). Pure rules, no storage.
 
 export const WORKSPACE_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
-export const MIN_PREFIX_LENGTH = 3;
+const MIN_PREFIX_LENGTH = 3;
 export const MAX_PREFIX_GRANTS = 100;
 /**
  * Characters a grant's index head keeps: prefixes have at least this many, so a prefix and the workspaces it covers
  * share a head.
  */
-export const HEAD_LENGTH = MIN_PREFIX_LENGTH;
+const HEAD_LENGTH = MIN_PREFIX_LENGTH;
 
 /**
  * True for a string that can be a workspace id. Checked before any lookup or cache insert: an id no grant can match

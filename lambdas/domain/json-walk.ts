@@ -43,7 +43,7 @@ export const isJsonObject = (value: unknown): value is Record<string, unknown> =
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Keys that could poison an object's prototype if the body were ever merged into another object. */
-export const isForbiddenKey = (key: string, value: unknown): boolean =>
+const isForbiddenKey = (key: string, value: unknown): boolean =>
   key === '__proto__' ||
   (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype'));
 

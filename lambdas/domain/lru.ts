@@ -2,7 +2,7 @@
 // oldest. Map keeps insertion order, so delete + set is the move. Optionally bounded by bytes as well (an estimate
 // the caller gives per entry), so a few large entries cannot hold more memory than many small ones.
 
-export interface ByteBound<K, V> {
+interface ByteBound<K, V> {
   maxBytes: number;
   /** Estimated bytes an entry holds (key and value). */
   sizeOf: (key: K, value: V) => number;

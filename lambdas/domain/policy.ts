@@ -6,14 +6,14 @@ import { type KeywordMatcher, keywordMatcher } from './keyword-matcher';
 
 export const NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 
-export interface PolicyKeyword {
+interface PolicyKeyword {
   phrase: string;
   weight: number;
   category?: string;
   queue?: string;
 }
 
-export interface PolicyCategory {
+interface PolicyCategory {
   name: string;
   queue?: string;
   description?: string;
@@ -73,12 +73,11 @@ export interface StoredPolicy extends WorkspacePolicy {
 }
 
 export const DEFAULT_THRESHOLDS = { critical: 80, high: 60, medium: 35 } as const;
-export { DEFAULT_RESPONSE_MINUTES };
 
 /** The policy of a workspace that never set one. */
 export const EMPTY_POLICY: StoredPolicy = { version: 0, updated_at: null };
 
-export interface SenderList {
+interface SenderList {
   addresses: Set<string>;
   domains: Set<string>;
 }

@@ -6,8 +6,8 @@ export interface RateLimit {
   window_seconds: number;
 }
 
-export const WINDOW_UNITS = { s: 1, m: 60, h: 3_600 } as const;
-export const MAX_RATE_LIMIT = 1_000_000_000;
+const WINDOW_UNITS = { s: 1, m: 60, h: 3_600 } as const;
+const MAX_RATE_LIMIT = 1_000_000_000;
 
 /** `100/m` → { limit: 100, window_seconds: 60 }; undefined when malformed. */
 export function parseRateLimit(text: string): RateLimit | undefined {
@@ -25,7 +25,7 @@ export function formatRateLimit(rate: RateLimit): string {
   return unit ? `${rate.limit}/${unit}` : `${rate.limit}/${rate.window_seconds}s`;
 }
 
-export interface Window {
+interface Window {
   /** Epoch-aligned window number: floor(now / window length). */
   index: number;
   startMs: number;
@@ -55,9 +55,9 @@ export const LEASE_MIN_LIMIT = 100;
  * other instance strands at most 15% - 1 token: with at most 3 instances holding leases, 80% spent + 2 × (15% - 1)
  * stranded + 1 needed stays within the 110% ceiling, and a key under 80% is never refused.
  */
-export const LEASE_MAX_SHARE = 0.15;
+const LEASE_MAX_SHARE = 0.15;
 /** Lease half of what this instance used lately: an instance with little traffic strands little. */
-export const LEASE_DEMAND_SHARE = 0.5;
+const LEASE_DEMAND_SHARE = 0.5;
 
 /**
  * How many tokens an instance leases when it runs out: `need` for small limits (exact counting), otherwise a block

@@ -53,7 +53,7 @@ export interface ApiRequest {
   logInfo: (message: string, attributes: Record<string, unknown>) => void;
 }
 
-export interface ApiResult {
+interface ApiResult {
   statusCode: number;
   body: unknown;
   headers?: Record<string, string>;
@@ -77,7 +77,7 @@ export type Check =
 
 /** What the pipeline needs besides the route: telemetry, the error classification of the stores, and for routes
  * with a key the rate limiter and the workspace access check. */
-export interface EdgeDependencies {
+interface EdgeDependencies {
   telemetry: Telemetry;
   /** True for store failures a retry may cure: they answer 503 SERVICE_UNAVAILABLE. */
   isUnavailable: (err: unknown) => boolean;

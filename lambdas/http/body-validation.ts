@@ -12,7 +12,7 @@ export type Validated<T> = ({ ok: true } & T) | { ok: false; details: ErrorDetai
 export const MISSING_FIELD_MESSAGE = 'is required';
 
 /** The field of a problem with the checked part as a whole (a name in parentheses is never a JSON path). */
-export const BODY_FIELD = '(body)';
+const BODY_FIELD = '(body)';
 
 /** A part's details written as paths into what holds it at `path`: `(body)`, the part itself, becomes `path`. */
 export const detailsUnder = (path: string, details: readonly ErrorDetail[]): ErrorDetail[] =>

@@ -11,8 +11,7 @@ import {
 } from '../contract/errors';
 import { type DroppedKey, comparePlaces, fieldPlacer } from '../domain/json-walk';
 
-export type { ErrorCode, ErrorDetail };
-export { boundedDetails };
+export type { ErrorDetail };
 
 export class ApiError extends Error {
   readonly status: number;
@@ -110,7 +109,7 @@ export interface HttpResponse {
 }
 
 /** The error's JSON: details bounded, and never over MAX_ERROR_BODY_BYTES (fewer details listed until it fits). */
-export function errorBody(error: ApiError, requestId: string): string {
+function errorBody(error: ApiError, requestId: string): string {
   const render = (listed: number) => {
     const shown = error.details ? boundedDetails(error.message, error.details, listed) : undefined;
     return JSON.stringify({

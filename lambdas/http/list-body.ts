@@ -46,7 +46,7 @@ export function listEnvelope(spec: ListBody, body: unknown): Validated<{ items: 
 }
 
 /** A valid list body's items, ready to be checked one by one. */
-export interface ListItems {
+interface ListItems {
   items: unknown[];
   idempotencyKey: string | undefined;
   /** What the Idempotency-Key covers: the body, with the keys dropped from its items, so a fixed body is another. */

@@ -40,7 +40,7 @@ function depthOf(value: unknown, depth: number, max: number): number {
 }
 
 /** 200000 -> "200,000", as toLocaleString('en-US') writes it, without loading Intl at module load (~10 ms). */
-export const withThousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const withThousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /**
  * Text holds something to read: a character other than whitespace, a control character (NUL) or an invisible format

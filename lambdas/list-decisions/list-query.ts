@@ -8,10 +8,10 @@ import type { ErrorDetail } from '../http/errors';
 import type { Validated } from '../http/body-validation';
 import { withoutApiKeys } from '../domain/api-key';
 
-export const LIST_LIMIT = { default: 20, max: 100 } as const;
+const LIST_LIMIT = { default: 20, max: 100 } as const;
 const KNOWN = new Set(['workspace_id', 'limit', 'starting_after', 'priority', 'created_after', 'created_before']);
 
-export interface ListQuery {
+interface ListQuery {
   limit: number;
   startingAfter?: string;
   priorities?: Priority[];

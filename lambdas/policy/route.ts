@@ -13,7 +13,7 @@ const etag = (policy: Pick<StoredPolicy, 'version'>) => `"${policy.version}"`;
  * `If-Match: "3"` (quotes optional, a weak `W/` prefix tolerated); undefined when absent or `*` (HTTP's "any current
  * version": a workspace's policy always has one, 0 before its first PUT), NaN when unreadable.
  */
-export function parseIfMatch(header: string | undefined): number | undefined {
+function parseIfMatch(header: string | undefined): number | undefined {
   if (header === undefined || header.trim() === '*') return undefined;
   const m = /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/.exec(header);
   return m ? Number(m[1]) : Number.NaN;

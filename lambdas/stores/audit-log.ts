@@ -25,13 +25,13 @@ export const AUDIT_SHARDS = 8;
 export const auditBucket = (ms: number): string => new Date(ms).toISOString().slice(0, 7);
 
 /** An event's shard: its id's last character, from the ULID's random part, so shards fill evenly. */
-export const auditShard = (eventId: string): number => Math.max(0, CROCKFORD.indexOf(eventId.slice(-1))) % AUDIT_SHARDS;
+const auditShard = (eventId: string): number => Math.max(0, CROCKFORD.indexOf(eventId.slice(-1))) % AUDIT_SHARDS;
 
 /** The index partition (`audit_log`) of a bucket and shard: `2026-11#3`. */
 export const auditPartition = (bucket: string, shard: number): string => `${bucket}#${shard}`;
 
 /** The stored item of an event. */
-export function auditItem(event: AuditEvent): Record<string, unknown> {
+function auditItem(event: AuditEvent): Record<string, unknown> {
   return {
     pk: ITEM_PREFIX.audit + event.event_id,
     kind: 'audit',

@@ -19,7 +19,7 @@ import { AUDIT_SHARDS, LEGACY_AUDIT_PARTITION, auditBucket, auditPartition, even
 const DAY_MS = 86_400_000;
 
 /** The months (`2026-11`) from the one holding `toMs` back to the one holding `fromMs`, newest first. */
-export function monthsNewestFirst(fromMs: number, toMs: number): string[] {
+function monthsNewestFirst(fromMs: number, toMs: number): string[] {
   const months: string[] = [];
   const d = new Date(toMs);
   let year = d.getUTCFullYear();

@@ -13,7 +13,7 @@ import { listPartition } from './decision-store';
 /** Decisions updated at a time (a page's worth runs in parallel). */
 const PARALLEL_UPDATES = 25;
 
-export interface BackfillResult {
+interface BackfillResult {
   /** Decision items read by the Scan that lacked the partition. */
   found: number;
   /** Of those, updated now (the others were deleted or expired meanwhile). */

@@ -6,7 +6,7 @@ import type { QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 type Item = Record<string, unknown>;
 
 /** One Query page of a partition from `startKey` (undefined: its start), at most `limit` items. */
-export type PageReader = (partition: string, startKey: Item | undefined, limit: number) => Promise<QueryCommandOutput>;
+type PageReader = (partition: string, startKey: Item | undefined, limit: number) => Promise<QueryCommandOutput>;
 
 interface Stream {
   partition: string;

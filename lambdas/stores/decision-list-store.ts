@@ -52,7 +52,7 @@ function rangeCondition(
 const MAX_ULID_MS = 2 ** 48 - 1;
 
 /** The greatest id string below `id` among ids of the same length (Crockford base32 after the prefix). */
-export function idBefore(id: string): string | undefined {
+function idBefore(id: string): string | undefined {
   const chars = id.split('');
   for (let i = chars.length - 1; i >= 4; i--) {
     const digit = CROCKFORD.indexOf(chars[i]);
@@ -66,7 +66,7 @@ export function idBefore(id: string): string | undefined {
 }
 
 /** Inclusive id bounds for the query, or undefined when nothing can match. */
-export function idRange(
+function idRange(
   query: Pick<DecisionListQuery, 'startingAfter' | 'createdAfterMs' | 'createdBeforeMs'>,
 ): { lower?: string; upper?: string } | undefined {
   let lower: string | undefined;

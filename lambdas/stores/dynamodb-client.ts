@@ -14,14 +14,14 @@ export interface ClientOptions {
   httpAgent?: Agent;
 }
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 1_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 1_000;
 
 /**
  * At most this many connections to DynamoDB per client, kept alive: a Lambda serves one request at a time, and local
  * mode's whole process shares one client, so the pool (and the memory of its sockets and TLS sessions) stays bounded
  * however many requests wait. The SDK's own default today; set here so that an SDK upgrade cannot lift it.
  */
-export const DYNAMODB_MAX_SOCKETS = 50;
+const DYNAMODB_MAX_SOCKETS = 50;
 
 export function createDocumentClient(options: ClientOptions = {}): DynamoDBDocumentClient {
   const local = options.endpoint !== undefined;

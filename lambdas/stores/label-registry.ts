@@ -83,7 +83,7 @@ export function labelSetWrite(
  * planLabels' admitted labels, recorded as learned at once (unless `record` is false: then only read); a set changed
  * meanwhile by another request is read again.
  */
-export async function admitLabels(
+async function admitLabels(
   client: DynamoDBDocumentClient,
   table: string,
   ws: string,

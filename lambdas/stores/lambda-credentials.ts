@@ -4,7 +4,7 @@
 // importer of any other name fails the build instead of running without.
 
 /** The credential identity the SDK signs with (the shape of @smithy/types' AwsCredentialIdentity). */
-export interface EnvironmentCredentials {
+interface EnvironmentCredentials {
   accessKeyId: string;
   secretAccessKey: string;
   sessionToken?: string;

@@ -21,15 +21,15 @@ export const MODEL_KEY = 'm';
  * after it was written for one that moves no counts (a policy change, a reset). A container's check reads again
  * entries it has not seen since its last read, however long ago (docs/learning.md, "Kept fresh without reloads").
  */
-export const ENTRY_SECONDS = 30 * 24 * 60 * 60;
+const ENTRY_SECONDS = 30 * 24 * 60 * 60;
 export const entryExpiry = (nowMs: number) => Math.floor(nowMs / 1000) + ENTRY_SECONDS;
 
 export const countsKey = (generation: number, id: string) => `c#${generation}#${id}`;
-export const entryKey = (at: number, id: string) => `e#${String(Math.max(0, Math.floor(at))).padStart(13, '0')}#${id}`;
+const entryKey = (at: number, id: string) => `e#${String(Math.max(0, Math.floor(at))).padStart(13, '0')}#${id}`;
 /** An id for an entry no retry can write twice under another id (an import): random, fixed for its write. */
 export const randomId = () => randomBytes(9).toString('base64url');
 
-export interface ModelItem {
+interface ModelItem {
   generation: number;
   sketchKey?: string;
   /** Entries up to this time are in the label items. */

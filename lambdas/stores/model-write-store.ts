@@ -26,7 +26,7 @@ import {
 import { AGAIN, retrying } from '../domain/retry';
 
 /** One TransactWriteItems entry (the audit writer's Put). */
-export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /** The model item's generation is still `generation` (generation 0: also a model item made before generations). */
 const sameGeneration = (generation: number) => ({

@@ -49,7 +49,7 @@ const targetText = (t: AuditEvent['target']) =>
     .filter(Boolean)
     .join(', ');
 
-export function auditEventText(e: AuditEvent): string {
+function auditEventText(e: AuditEvent): string {
   return `${e.at}  ${e.action.padEnd(18)}  ${targetText(e.target) || '-'}  by ${e.actor}  ${JSON.stringify(e.before)} -> ${JSON.stringify(e.after)}`;
 }
 

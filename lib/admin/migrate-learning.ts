@@ -19,7 +19,7 @@ import { ADMIN_CONTENTION_RETRY, AGAIN, retrying } from '../../lambdas/domain/re
 /** Counts an entry holds at most (about 3 bytes each): well under DynamoDB's 400 KB item. */
 const COUNTS_PER_ENTRY = 60_000;
 
-export interface MigrationReport {
+interface MigrationReport {
   workspaces: number;
   /** Workspaces this run set `migrated` on. */
   migrated: number;

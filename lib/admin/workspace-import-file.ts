@@ -6,7 +6,7 @@
 
 import { csvRows } from '../csv';
 
-export interface FileRecord {
+interface FileRecord {
   line: number;
   example: unknown;
 }
@@ -23,7 +23,7 @@ export interface FileWarning {
   message: string;
 }
 
-export interface ParsedFile {
+interface ParsedFile {
   records: FileRecord[];
   problems: FileProblem[];
   warnings: FileWarning[];
@@ -47,7 +47,7 @@ export function parseImportFile(text: string, fileName = ''): ParsedFile {
   return /^\s*\{/.test(body) ? parseJsonLines(body) : parseCsv(body);
 }
 
-export function parseJsonLines(text: string): ParsedFile {
+function parseJsonLines(text: string): ParsedFile {
   const records: FileRecord[] = [];
   const problems: FileProblem[] = [];
   let examples = 0;

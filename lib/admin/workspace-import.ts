@@ -19,7 +19,7 @@ import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 import { type FileProblem, type FileWarning, parseImportFile } from './workspace-import-file';
 import { inParallel } from '../../lambdas/domain/in-parallel';
 
-export interface ImportReport {
+interface ImportReport {
   workspace_id: string;
   examples: number;
   /** Examples this run taught. */
@@ -32,7 +32,7 @@ export interface ImportReport {
   warnings: FileWarning[];
 }
 
-export interface ImportProgress {
+interface ImportProgress {
   done: number;
   total: number;
   elapsedMs: number;

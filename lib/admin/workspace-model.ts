@@ -6,7 +6,7 @@ import { assertWorkspace } from './operator-input';
 import { LEARNED_FIELDS } from '../../lambdas/domain/learning/model';
 import { DynamoWorkspaceStore } from '../../lambdas/stores/workspace-store';
 
-export interface WorkspaceModelReport {
+interface WorkspaceModelReport {
   workspace_id: string;
   generation: number;
   labels: { field: string; label: string; examples: number }[];

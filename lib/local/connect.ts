@@ -13,7 +13,7 @@ import { OwnedListenerAgent, childrenOf } from './listener-owner';
 import { readPortRecord, runtimeDir } from './port-record';
 
 /** The client's agent checks that the database on the port is local mode's (or ours) before the secret goes. */
-export interface LocalDatabase extends LocalConnection {
+interface LocalDatabase extends LocalConnection {
   /** Set when this call started the database: stops it. */
   stop?: () => Promise<void>;
 }

@@ -35,7 +35,7 @@ const ID_LENGTH = 40;
 const UNBIASED_LIMIT = 252;
 export const ACCESS_KEY_ID_PATTERN = /^[a-z0-9]{40}$/;
 
-export type RandomBytes = (size: number) => Uint8Array;
+type RandomBytes = (size: number) => Uint8Array;
 
 /** A fresh secret access key id from the given source of random bytes (node:crypto's CSPRNG unless a test says otherwise). */
 export function generateAccessKeyId(randomBytes: RandomBytes = cryptoRandomBytes): string {
@@ -108,7 +108,7 @@ export function writePrivateFileExclusive(path: string, text: string): void {
   writeFileSync(path, text, { flag: 'wx', mode: 0o600 });
 }
 
-export interface PreparedDataDir {
+interface PreparedDataDir {
   credentials: LocalDbCredentials;
   credentialsFile: string;
   created: boolean;

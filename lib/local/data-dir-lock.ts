@@ -47,7 +47,7 @@ const ownedByMe = (pid: number): boolean => {
 };
 
 /** Whether `pid` is a DynamoDB Local JVM of this user serving `dbPath` (argument `-dbPath <dbPath>`). */
-export function isDatabaseOn(pid: number, dbPath: string): boolean {
+function isDatabaseOn(pid: number, dbPath: string): boolean {
   const args = cmdline(pid);
   const at = args.indexOf('-dbPath');
   return (
@@ -60,7 +60,7 @@ export function isDatabaseOn(pid: number, dbPath: string): boolean {
 }
 
 /** Every DynamoDB Local JVM of this user on `dbPath` (Linux: /proc; elsewhere none can be found). */
-export function databasesOn(dbPath: string): number[] {
+function databasesOn(dbPath: string): number[] {
   let entries: string[];
   try {
     entries = readdirSync('/proc');

@@ -19,7 +19,7 @@ const ASSETS: Record<string, string> = {
   'favicon-16x16.png': 'image/png',
 };
 
-export interface Page {
+interface Page {
   status: number;
   headers: Record<string, string>;
   body: Buffer;

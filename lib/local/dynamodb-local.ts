@@ -18,7 +18,7 @@ export const IN_MEMORY = ':memory:';
 /** The only origin DynamoDB Local's CORS allows: `.invalid` can never resolve, so no web page has it. */
 export const NO_WEB_ORIGIN = 'https://no-web-origin.invalid';
 /** What clients use when given no credentials (createDocumentClient's default): the tests' shared database. */
-export const WELL_KNOWN_CREDENTIALS: LocalDbCredentials = { accessKeyId: 'local', region: 'us-east-1' };
+const WELL_KNOWN_CREDENTIALS: LocalDbCredentials = { accessKeyId: 'local', region: 'us-east-1' };
 
 export class JavaMissingError extends Error {
   constructor() {
@@ -42,7 +42,7 @@ export class PortInUseError extends Error {
   }
 }
 
-export interface DynamoDbExit {
+interface DynamoDbExit {
   code: number | null;
   signal: NodeJS.Signals | null;
   /** The end of what DynamoDB Local printed, for a message. */
@@ -85,7 +85,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Whether `port` can be bound on every interface, as DynamoDB Local will bind it. */
-export function portBindable(port: number): Promise<boolean> {
+function portBindable(port: number): Promise<boolean> {
   return new Promise((done) => {
     const server = createServer();
     server.unref();
@@ -94,7 +94,7 @@ export function portBindable(port: number): Promise<boolean> {
   });
 }
 
-export function javaAvailable(): boolean {
+function javaAvailable(): boolean {
   const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
   return !probe.error && probe.status === 0;
 }
@@ -139,7 +139,7 @@ function dynamoDbLocalHome(): string {
  * the CLI), and the optimizing tier's compiles cost more CPU than they save there (docs/performance.md, "DynamoDB
  * Local's JIT"). The bench and the load runs keep both tiers: they measure against its steady state.
  */
-export function dynamoDbLocalArgs(port: number, dbPath: string | null, fullJit = false): string[] {
+function dynamoDbLocalArgs(port: number, dbPath: string | null, fullJit = false): string[] {
   return [
     ...(fullJit ? [] : ['-XX:TieredStopAtLevel=1']),
     '-Djava.library.path=./DynamoDBLocal_lib',

@@ -9,7 +9,7 @@ import { OwnedListenerAgent } from './listener-owner';
 import { removePortRecord, writePortRecord } from './port-record';
 import { superviseDynamoDbLocal } from './supervisor';
 
-export interface EmbeddedDatabase extends LocalConnection {
+interface EmbeddedDatabase extends LocalConnection {
   port: number;
   /** What to tell the person at the terminal about how the data is protected. */
   notices: string[];

@@ -105,7 +105,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Resolves when the connection `socket` (connected to `port` on this machine) was accepted by a process in `owners()`;
  * rejects with ForeignListenerError otherwise.
  */
-export async function verifyPeer(socket: Socket, port: number, owners: () => number[]): Promise<void> {
+async function verifyPeer(socket: Socket, port: number, owners: () => number[]): Promise<void> {
   const refuse = (who: string) =>
     new ForeignListenerError(
       `port ${port} is held by ${who}, not by the embedded database (DynamoDB Local) that local mode started: ` +

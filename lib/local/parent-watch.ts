@@ -17,7 +17,7 @@ export function procStat(pid: number): { ppid: number; comm: string; state: stri
 }
 
 /** Our ancestors up to the nearest `npm` (or just the parent where there is no npm or no /proc). */
-export function launcherPids(): number[] {
+function launcherPids(): number[] {
   const chain: number[] = [];
   let pid = process.ppid;
   for (let depth = 0; depth < 6 && pid > 1; depth++) {

@@ -12,7 +12,7 @@ import {
   writePrivateFileExclusive,
 } from './credentials';
 
-export interface PortRecord extends LocalDbCredentials {
+interface PortRecord extends LocalDbCredentials {
   port: number;
   /** The process that owns the database (local mode); a record whose owner is gone is stale. */
   pid: number;

@@ -121,7 +121,7 @@ function writeResult(res: ServerResponse, result: unknown, requestId: string) {
 }
 
 /** A request as the gateway sees it; the body as the event carries it (text, or base64 with isBase64Encoded). */
-export interface GatewayRequest {
+interface GatewayRequest {
   method: string;
   rawPath: string;
   rawQueryString: string;
@@ -201,7 +201,7 @@ export function gatewayEvents(r: GatewayRequest) {
   return { route, authorizer, routeEvent };
 }
 
-export interface LocalServerOptions {
+interface LocalServerOptions {
   port: number;
   host?: string;
   handlers: Handlers;

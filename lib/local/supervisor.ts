@@ -11,7 +11,7 @@ import {
 } from './dynamodb-local';
 import { ForeignListenerError } from './listener-owner';
 
-export interface SupervisedDynamoDb {
+interface SupervisedDynamoDb {
   endpoint: string;
   port: number;
   /** The JVM serving now and, during a restart, the one starting (it may accept connections before it is ready). */
@@ -19,7 +19,7 @@ export interface SupervisedDynamoDb {
   stop(): Promise<void>;
 }
 
-export interface SupervisorOptions {
+interface SupervisorOptions {
   port: number;
   dataDir: string;
   credentials: LocalDbCredentials;

@@ -50,7 +50,7 @@ export const ACCESS_LOG_FIELDS = JSON.parse(readFileSync(join(__dirname, 'access
   string
 >;
 
-export interface ServiceApiProps {
+interface ServiceApiProps {
   tables: ServiceTables;
   functions: FunctionFactory;
   throttlingRateLimit: number;

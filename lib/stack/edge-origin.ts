@@ -32,14 +32,14 @@ export const EDGE_ORIGIN_PLACEHOLDERS = {
 } as const;
 
 /** The alarm's name suffix, its metric and the refusals in 5 minutes that fire it. */
-export const EDGE_BYPASS_ALARM = 'EdgeOriginBypass';
+const EDGE_BYPASS_ALARM = 'EdgeOriginBypass';
 export const EDGE_BYPASS_METRIC = { namespace: METRICS_NAMESPACE, name: 'EdgeOriginRefused' } as const;
-export const EDGE_BYPASS_THRESHOLD = 20;
+const EDGE_BYPASS_THRESHOLD = 20;
 
 /** The stack outputs of the origin: where to point the origin name's DNS record. */
-export const EDGE_ORIGIN_OUTPUT = 'EdgeOriginDnsTarget';
+const EDGE_ORIGIN_OUTPUT = 'EdgeOriginDnsTarget';
 
-export interface EdgeOrigin {
+interface EdgeOrigin {
   /** The origin's host name, for CloudFront (the parameter's value). */
   domainName: string;
   domain: DomainName;

@@ -37,7 +37,7 @@ export const EDGE_MANAGED_RULE_GROUPS = [
  * than the size rule's 8 KB; the API validates and bounds bodies itself (docs/partners.md). A rule AWS adds to a
  * group later blocks until it is listed here (docs/deploy.md says how to check).
  */
-export const EDGE_BODY_RULES: Record<(typeof EDGE_MANAGED_RULE_GROUPS)[number], readonly string[]> = {
+const EDGE_BODY_RULES: Record<(typeof EDGE_MANAGED_RULE_GROUPS)[number], readonly string[]> = {
   AWSManagedRulesCommonRuleSet: [
     'SizeRestrictions_BODY',
     'EC2MetaDataSSRF_BODY',
@@ -48,7 +48,7 @@ export const EDGE_BODY_RULES: Record<(typeof EDGE_MANAGED_RULE_GROUPS)[number], 
   AWSManagedRulesKnownBadInputsRuleSet: ['JavaDeserializationRCE_BODY', 'Log4JRCE_BODY'],
 };
 
-export interface EdgeFirewallProps {
+interface EdgeFirewallProps {
   /** Requests per client IP per 5 minutes. */
   ipRateLimit: number;
 }
@@ -132,7 +132,7 @@ export function edgeOriginSecretValue(secret: Secret, versionId: string | undefi
   return SecretValue.secretsManager(secret.secretArn, { versionId }).unsafeUnwrap();
 }
 
-export interface EdgeDistributionProps {
+interface EdgeDistributionProps {
   /** The API's custom domain for CloudFront (edge-origin.ts): its default execute-api endpoint is disabled. */
   originDomainName: string;
   /** The origin header's value (edgeOriginSecretValue). */

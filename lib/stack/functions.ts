@@ -25,7 +25,7 @@ import {
 } from '../lambda-bundling';
 
 /** Repository root: Lambda entries in lambdas/contract/routes.ts are relative to it, and esbuild resolves from it. */
-export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 /**
  * Pinned rather than NODEJS_LATEST, so a CDK upgrade cannot change the runtime (and the esbuild target) unnoticed;
@@ -53,7 +53,7 @@ export interface TableAccess {
   index?: string;
 }
 
-export interface FunctionFactoryProps {
+interface FunctionFactoryProps {
   logRetention: RetentionDays;
   logsKey: IKey;
   removalPolicy: RemovalPolicy;
@@ -70,10 +70,10 @@ export interface FunctionFactoryProps {
  * that lets a function send its segments names `*`. It is a policy of its own, acknowledged on that policy alone.
  */
 export const XRAY_WILDCARD_FINDING = 'AwsSolutions-IAM5[Resource::*]';
-export const XRAY_WILDCARD_REASON =
+const XRAY_WILDCARD_REASON =
   'X-Ray PutTraceSegments supports no resource-level permissions: sending trace segments needs Resource *; this policy holds only that action.';
 /** The X-Ray call the handlers make (lambdas/trace-sinks.ts), and no other: no daemon runs for them. */
-export const XRAY_ACTIONS = ['xray:PutTraceSegments'];
+const XRAY_ACTIONS = ['xray:PutTraceSegments'];
 
 /** The statement for one table access. */
 function tableAccessStatement({ table, actions, leadingKeys, index }: TableAccess): PolicyStatement {

@@ -21,7 +21,7 @@ import { SERVER_ERROR_CODES } from '../../lambdas/contract/errors';
 import { METRICS, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambdas/contract/observability';
 import type { TableDefinition } from '../../lambdas/contract/tables';
 
-export interface ServiceAlarmsProps {
+interface ServiceAlarmsProps {
   stage: HttpStage;
   /** Keyed by name: each gets an `${name}Errors` and a `${name}Throttles` alarm. */
   functions: Record<string, IFunction>;

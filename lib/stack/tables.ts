@@ -15,7 +15,7 @@ import {
  * Context `keepRetiredIndexes=true`: the first step of upgrading a deployed table whose indexes changed shape
  * (docs/deploy.md): the new indexes are created and the retired ones kept, one CloudFormation index change at a time.
  */
-export const KEEP_RETIRED_INDEXES_CONTEXT = 'keepRetiredIndexes';
+const KEEP_RETIRED_INDEXES_CONTEXT = 'keepRetiredIndexes';
 
 /** `-c key=true` arrives as a string, cdk.json gives a boolean: accept both, refuse anything else. */
 export function booleanContext(scope: Construct, key: string, fallback = false): boolean {
@@ -35,7 +35,7 @@ const indexProps = (index: IndexDefinition) => ({
     : { projectionType: ProjectionType.ALL }),
 });
 
-export interface ServiceTablesProps {
+interface ServiceTablesProps {
   removalPolicy: RemovalPolicy;
   deletionProtection: boolean;
 }

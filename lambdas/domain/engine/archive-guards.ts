@@ -24,7 +24,7 @@ export const ARCHIVE_GUARDS = [
   /** A vote short of the cut is a doubt beside other evidence, never an archive on its own. */
   'short_text_doubt',
 ] as const;
-export type ArchiveGuard = (typeof ARCHIVE_GUARDS)[number];
+type ArchiveGuard = (typeof ARCHIVE_GUARDS)[number];
 
 const off = new Set<ArchiveGuard>();
 

@@ -102,7 +102,7 @@ export interface OrdinalModel {
   model: number;
   thresholds: number[];
 }
-export const ORDINAL_UNIT = 50;
+const ORDINAL_UNIT = 50;
 
 /** The rules' points (every reason but the severity model's) and the severity model's points. */
 export function rankedPoints(reasons: readonly Reason[]): { rules: number; model: number } {

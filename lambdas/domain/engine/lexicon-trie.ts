@@ -54,7 +54,7 @@ export const ROOT = new Map<number, TrieNode>();
 // not in the trie yet (see compilePending).
 export const FIRST_WORD = new Uint8Array(65536);
 export const SINGLE_BIT = 1;
-export const ROOT_BIT = 2;
+const ROOT_BIT = 2;
 export const PENDING_BIT = 4;
 const PAIR_BITS = 18;
 export const PAIR_FILTER = new Int32Array((1 << PAIR_BITS) >>> 5);
@@ -270,7 +270,7 @@ function addEntry(
 }
 
 /** The negators' word set (first hash -> second hash). */
-export const NEGATOR_H2 = nearSet(NEGATORS)!;
+const NEGATOR_H2 = nearSet(NEGATORS)!;
 
 /** A negator within the 3 tokens before token `at`, in its clause ("never critical" is not "critical"). */
 export function negatedAt(buf: TokenBuffer, at: number): boolean {

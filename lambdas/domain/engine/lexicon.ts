@@ -10,8 +10,6 @@
 import type { Source } from '../signal';
 import { ALERT_CONDITIONS, MACHINES, OPS, SYSTEMS, type LexGroup } from './lexicon-operations';
 
-export type { LexGroup };
-
 export const IGNORE = 'IGNORE';
 
 const TICKETS: readonly Source[] = ['task', 'support_message'];

@@ -178,8 +178,8 @@ export const TIER_PAID = new Set([
 ]);
 export const TIER_FREE = new Set(['free', 'trial', 'freemium', 'community', 'free trial', 'hobby']);
 
-export type Severity = 'SEVERITY_CRITICAL' | 'SEVERITY_HIGH' | 'SEVERITY_MEDIUM' | 'SEVERITY_LOW';
-export const SEVERITY_WORDS: Record<string, Severity> = {};
+type Severity = 'SEVERITY_CRITICAL' | 'SEVERITY_HIGH' | 'SEVERITY_MEDIUM' | 'SEVERITY_LOW';
+const SEVERITY_WORDS: Record<string, Severity> = {};
 for (const w of [
   'sev0',
   'sev1',

@@ -17,7 +17,7 @@ interface ScanResult {
   metric: MetricHit | null;
 }
 /** Positive evidence this far into the body counts half: long digests mention everything once. */
-export const DEEP_BODY_OFFSET = 3_000;
+const DEEP_BODY_OFFSET = 3_000;
 
 // Module-local bindings of the trie's tables: the hot loop reads them directly, not through the module object
 // (which a CommonJS host such as tsx or jest turns into getter calls).

@@ -4,7 +4,7 @@
 import { CATEGORIES, type Category, type Queue } from '../decision';
 import type { Source } from '../signal';
 
-export interface ReasonCodeInfo {
+interface ReasonCodeInfo {
   /** Smallest and largest weight the reason can carry. */
   min: number;
   max: number;

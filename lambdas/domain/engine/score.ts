@@ -41,16 +41,16 @@ import { categoryDrafts, categoryOf, chooseCategory, dropWhere, hasCode, isProbl
 export const BASE_SCORE = 20;
 export const MODEL_VERSION = 'rules-3';
 /** Only this much of the subject and body is read: bounded cost, same answer every time. */
-export const SUBJECT_SCAN_CHARS = 1_000;
-export const BODY_SCAN_CHARS = 20_000;
+const SUBJECT_SCAN_CHARS = 1_000;
+const BODY_SCAN_CHARS = 20_000;
 /**
  * Spam probabilities at which the model's vote counts (a long e-mail; anything else) and at or below which it reads
  * the text as ordinary mail. The cut from which it archives on its own is the model file's, per channel
  * (spamArchiveCut: chosen on the dev split for the error budget by bin/train-spam-model.ts).
  */
-export const SPAM_LIKELY = 0.15;
-export const SPAM_LIKELY_SHORT_TEXT = 0.3;
-export const ORDINARY_MAIL = 0.03;
+const SPAM_LIKELY = 0.15;
+const SPAM_LIKELY_SHORT_TEXT = 0.3;
+const ORDINARY_MAIL = 0.03;
 /** On a short text, a reason of another category at least this heavy makes a doubtful spam vote a doubt only. */
 const DOUBT_BESIDE_EVIDENCE = 10;
 const DOUBTFUL_SPAM_WEIGHT = -10;

@@ -3,7 +3,7 @@
 import type { Reason } from '../decision';
 import { codesWhere } from './reason-codes';
 
-export type Sentiment = 'negative' | 'neutral' | 'positive';
+type Sentiment = 'negative' | 'neutral' | 'positive';
 
 const NEGATIVE: ReadonlySet<string> = codesWhere((i) => i.tone === 'negative');
 const POSITIVE: ReadonlySet<string> = codesWhere((i) => i.tone === 'positive');

@@ -10,7 +10,7 @@ import type { TokenBuffer } from './tokens';
 export const SEVERITY_WORD_BITS = 16;
 const WORD_MASK = (1 << SEVERITY_WORD_BITS) - 1;
 /** Tokens read: an alert or a bug report says how serious it is near its start. */
-export const SEVERITY_TOKENS = 400;
+const SEVERITY_TOKENS = 400;
 export const SEVERITY_MODEL_FORMAT = 'sas-severity-lr-3';
 /** The rules' points enter the model per this many points (one unit of the `rules` feature). */
 export const RULE_POINTS_UNIT = 20;

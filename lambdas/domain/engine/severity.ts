@@ -69,7 +69,7 @@ export function severityReason(
  * ordered inside its band by the alert model's words). The confidence reads `band`: whether an author's label fits
  * the band is what the band model's evidence says, not where the words put the alert inside it.
  */
-export interface SeverityCall {
+interface SeverityCall {
   reason: Reason | null;
   band: Reason | null;
 }
@@ -127,6 +127,3 @@ export function severityRead(reasons: readonly Reason[]): { codes: string[]; poi
   }
   return { codes, points, kept };
 }
-
-/** The codes of the rule reasons the severity model reads. */
-export const severityCodes = (reasons: readonly Reason[]): string[] => severityRead(reasons).codes;

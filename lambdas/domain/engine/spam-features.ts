@@ -15,7 +15,7 @@ import type { TokenBuffer } from './tokens';
 const { mixHash, tokenHashesMany } = hashes;
 
 /** Only the first tokens of subject + body feed the word features: bounded cost on long mail. */
-export const MODEL_TOKENS = 600;
+const MODEL_TOKENS = 600;
 /** Words are hashed into 2^18 buckets: collisions are part of what the model is trained with. */
 export const WORD_BITS = 18;
 export const WORD_BUCKETS = 1 << WORD_BITS;
@@ -64,7 +64,7 @@ export const NAMED_FEATURES = [
   'punctuation:8%+',
   'web_address',
 ] as const;
-export type NamedFeature = (typeof NAMED_FEATURES)[number];
+type NamedFeature = (typeof NAMED_FEATURES)[number];
 const ID = Object.fromEntries(NAMED_FEATURES.map((name, i) => [name, WORD_BUCKETS + i])) as Record<
   NamedFeature,
   number

@@ -40,7 +40,7 @@ export interface SpamModelFile {
  * line in a form), whose ordinary messages do not drift towards spam the way later long mail does; and one for text
  * read mostly by its trigrams (a script without word lists), on any channel.
  */
-export interface ArchiveCuts {
+interface ArchiveCuts {
   email: number;
   support_message: number;
   short_message: number;
@@ -108,7 +108,7 @@ function loadModel(m: SpamModelFile): LoadedModel {
 
 const featureScratch = new Int32Array(SEEN_SIZE);
 
-export interface SpamVerdict {
+interface SpamVerdict {
   /** Calibrated probability that the text is spam. */
   probability: number;
   /** Word features of the text the model has a weight for (how much it had to go on). */

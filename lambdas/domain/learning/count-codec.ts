@@ -57,7 +57,7 @@ export class ByteReader {
 }
 
 /** A label's stored counts: each kind's buckets to their counts, exactly as folds summed them (0 or below possible). */
-export type KindMaps = readonly [Map<number, number>, Map<number, number>, Map<number, number>];
+type KindMaps = readonly [Map<number, number>, Map<number, number>, Map<number, number>];
 
 /** A label item's counts (zero counts left out): each value zigzag-coded, since a stored count may be below 0. */
 export function encodeLabelCounts(maps: KindMaps): Uint8Array {

@@ -58,7 +58,7 @@ export const entryCursor = (readAt: number, folded: number): EntryCursor => ({
 });
 
 /** Whether an entry moves counts. */
-export const movesCounts = (e: Entry) => (e.sketch !== undefined && e.changes.length > 0) || !!e.deltas?.length;
+const movesCounts = (e: Entry) => (e.sketch !== undefined && e.changes.length > 0) || !!e.deltas?.length;
 
 /** Applies an entry's counts to a cached model (its index kept in step). */
 function applyEntry(model: WorkspaceModel, entry: Entry): void {

@@ -50,7 +50,7 @@ export const PRIORITY_LIKE_HISTORY: HistoryBar = {
   background: -0.3,
 };
 /** A workspace sketching in format 1 (made before format 2) has no background: the test before it, as it was. */
-export const PRIORITY_LIKE_HISTORY_FORMAT_1: HistoryBar = { bar: 0.65, perLengthDecade: -0.5, perSizeDecade: 0.2 };
+const PRIORITY_LIKE_HISTORY_FORMAT_1: HistoryBar = { bar: 0.65, perLengthDecade: -0.5, perSizeDecade: 0.2 };
 
 const RANK: Record<Priority, number> = { low: 0, medium: 1, high: 2, critical: 3 };
 const isPriority = (label: string): label is Priority => Object.hasOwn(RANK, label);
@@ -153,7 +153,7 @@ export interface UnlikeRate {
 }
 // Chosen by bin/fit-warm-unlike-confidence.ts on the inner splits of the taught halves (docs/decision-engine-warm.md,
 // "Warm").
-export const UNLIKE_RATE: UnlikeRate = { weight: 1, teachingHalf: 100 };
+const UNLIKE_RATE: UnlikeRate = { weight: 1, teachingHalf: 100 };
 
 /**
  * The confidence of a signal unlike the history, in a workspace that taught priorities. It keeps the global priority

@@ -135,7 +135,7 @@ export function applyChanges(model: WorkspaceModel, sketch: Sketch, changes: rea
 }
 
 /** Adds a delta to a label's counts (a count never goes below 0). */
-export function addDelta(counts: LabelCounts, delta: LabelDelta): void {
+function addDelta(counts: LabelCounts, delta: LabelDelta): void {
   counts.docs = Math.max(0, counts.docs + delta.docs);
   counts.total = Math.max(0, counts.total + delta.total);
   for (const [name, n] of delta.counts) {

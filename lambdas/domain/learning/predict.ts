@@ -14,13 +14,13 @@ export const ALPHA = 0.1;
 /** Exponent of the bucket weight log(K+1 / labels sharing it+1) / log(K+1): damps words every label has. */
 const SHARING_EXPONENT = 0.5;
 /** Evidence (nats per sqrt(feature)) a learned label needs before it replaces the global answer. */
-export const LEARNED_MARGIN = 2;
+const LEARNED_MARGIN = 2;
 /**
  * Text evidence (nats per feature) the best label needs, whatever the sender: the out-of-distribution check. Per sketch
  * format: character 4-grams (format 2) are shared by more unrelated text than words are, so the bar is higher.
  */
-export const MIN_TEXT_EVIDENCE_PER_FEATURE = 0.6;
-export const MIN_TEXT_EVIDENCE_PER_FEATURE_FORMAT_2 = 0.7;
+const MIN_TEXT_EVIDENCE_PER_FEATURE = 0.6;
+const MIN_TEXT_EVIDENCE_PER_FEATURE_FORMAT_2 = 0.7;
 /** Nats per corroborating correction for the same sender, and for the same domain (capped at 5 corrections). */
 const SENDER_NATS = 3;
 const DOMAIN_NATS = 1.5;

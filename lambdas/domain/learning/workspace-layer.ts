@@ -26,10 +26,10 @@ const ACTION_BY_PRIORITY: Record<Priority, RecommendedAction> = {
   medium: 'respond',
   low: 'review',
 };
-export const VIP_WEIGHT = 20;
+const VIP_WEIGHT = 20;
 
 /** What the layer decides: the assessment (its category and queue may be the workspace's own names) and the policy version. */
-export interface WorkspaceAssessment extends Omit<Assessment, 'category' | 'queue'> {
+interface WorkspaceAssessment extends Omit<Assessment, 'category' | 'queue'> {
   category: string;
   queue: string;
   policy_version: number;
