@@ -9,6 +9,7 @@
 // teaches), and for one workspace analyze then feedback itself. Measuring = analyze each held-out query and compare its
 // category. Also measured: importing the whole file through `workspace import`'s code, and specificity
 // (eval-learning-specificity.ts). No text is printed.
+import './lexicon-index-check';
 import { banking77Rows, categoryName } from './data-splits';
 import { TEN_BINS, reliabilityTable, round, type Judged } from './eval/report';
 import { startScratch } from '../lib/local/scratch';

@@ -14,6 +14,7 @@
 //   npx tsx bin/fit-warm-gate.ts --held-out    and what the choices do on the tested halves (report only)
 //   npx tsx bin/fit-warm-gate.ts --background  two-part tests, the second part against generic text (background.ts):
 //                                              the choice shipped as PRIORITY_LIKE_HISTORY (--held-out as above)
+import './lexicon-index-check';
 import { applyDeltas, emptyModel, type WorkspaceModel } from '../lambdas/domain/learning/model';
 import { labelDeltas } from '../lambdas/domain/learning/label-delta';
 import { labelScores } from '../lambdas/domain/learning/predict';

@@ -4,6 +4,7 @@
 // is what rho reads. Each candidate is judged by the mean over the sources of rho(score, author's level) on the inner
 // splits, the worst source beside it; the tested halves are printed after the choice, never used for it.
 //   npx tsx bin/fit-warm-order.ts
+import './lexicon-index-check';
 import type { Priority } from '../lambdas/domain/decision';
 import {
   type BandOrder,

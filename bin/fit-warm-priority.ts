@@ -6,6 +6,7 @@
 // are when each source is left out of the choice (leave one source out).
 //   npx tsx bin/fit-warm-priority.ts            the grid's best, the leave-one-source-out check
 //   npx tsx bin/fit-warm-priority.ts --grid     and every point of the grid
+import './lexicon-index-check';
 import type { Priority } from '../lambdas/domain/decision';
 import { backgroundPerFeature } from '../lambdas/domain/learning/background';
 import { labelScores } from '../lambdas/domain/learning/predict';

@@ -8,6 +8,7 @@
 // figures.
 //   npx tsx bin/fit-warm-unlike-confidence.ts              the grid on the inner splits and the choice
 //   npx tsx bin/fit-warm-unlike-confidence.ts --held-out   and the choice and weight 0 on the tested halves (reading only)
+import './lexicon-index-check';
 import type { Priority } from '../lambdas/domain/decision';
 import { compilePolicy, EMPTY_POLICY } from '../lambdas/domain/policy';
 import type { WorkspaceModel } from '../lambdas/domain/learning/model';

@@ -6,6 +6,7 @@
 //   npm run faults -- --fault-scale 0                    the same schedules without faults (the harness's baseline)
 //   npm run faults -- --containers 1                     one writer container (no cache of another one)
 // Prints "N schedules, K counts lost, D doubled" last. Exit status 1 when any count was lost or doubled.
+import './lexicon-index-check';
 import { parseArgs } from 'node:util';
 import { IN_MEMORY, startDynamoDbLocal } from '../lib/local/dynamodb-local';
 import { callsSeen } from '../test/support/learning-faults-injector';

@@ -4,6 +4,7 @@
 //   npm run load                                   15 s, 64 connections, a table
 //   npm run --silent load -- --duration 30 --connections 100 --json   one JSON object on stdout
 // Exit status: 0 when there was no 5xx, no connection error, no unexpected answer and no missing decision; 1 otherwise.
+import './lexicon-index-check';
 import { parseArgs } from 'node:util';
 import { JavaMissingError } from '../lib/local/dynamodb-local';
 import { startScratch } from '../lib/local/scratch';

@@ -1,4 +1,5 @@
 // `npm start`: local mode. The embedded DynamoDB, the tables, a demo partner and key, and the local HTTP API.
+import './lexicon-index-check';
 import { AdminService } from '../lib/admin';
 import { LocalCredentialsError } from '../lib/local/credentials';
 import { DataDirInUseError } from '../lib/local/data-dir-lock';
@@ -12,7 +13,6 @@ import { type Settings, SettingsError, parseLocalSettings, parseSettings } from 
 import { createService } from '../lambdas/service';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
 import { createDocumentClient } from '../lambdas/stores/dynamodb-client';
-import { exitIfLexiconIndexLags } from './lexicon-index';
 
 const DEMO_PARTNER = 'demo';
 const DEMO_WORKSPACE = 'ws_demo';
@@ -45,7 +45,6 @@ async function seedDemo(admin: AdminService): Promise<{ key: string; firstStart:
 }
 
 async function main() {
-  exitIfLexiconIndexLags();
   let local: ReturnType<typeof parseLocalSettings>;
   let settings: Settings;
   try {

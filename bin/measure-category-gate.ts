@@ -8,6 +8,7 @@
 // and Enron mail and ordinary SMS), then the eval's curve on held-out queries (every 5th line, a third of them) as the
 // check. Report only; nothing is chosen here.
 //   npx tsx bin/measure-category-gate.ts [--format=1]
+import './lexicon-index-check';
 import { banking77Rows, categoryName, fnv1a } from './data-splits';
 import { applyDeltas, emptyModel, type WorkspaceModel } from '../lambdas/domain/learning/model';
 import { labelDeltas } from '../lambdas/domain/learning/label-delta';

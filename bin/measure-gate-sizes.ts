@@ -7,6 +7,7 @@
 // intents' queries) and the taught halves of the 23 warm sources (like: more of the source's signals; unlike: another
 // source's of the same kind, the other kind's, and Enron mail and ordinary SMS). Report only; nothing is chosen here.
 //   npx tsx bin/measure-gate-sizes.ts
+import './lexicon-index-check';
 import { banking77Rows, categoryName, fnv1a } from './data-splits';
 import { applyDeltas, emptyModel, type WorkspaceModel } from '../lambdas/domain/learning/model';
 import { labelDeltas } from '../lambdas/domain/learning/label-delta';

@@ -2,6 +2,7 @@
 // every development alert source or tracker but the one held out, measured on it. Not shipped: see the docs for why.
 //   npx tsx bin/severity-pooled-check.ts alert|bug [l2] [epochs] [words|nowords] [sourcePower] [perLogit] [max] [bias]
 // The score is approximated as the rules' score plus the model's clamped points (the engine adds them the same way).
+import './lexicon-index-check';
 import { cachedRows } from './severity-features-cache';
 import { groupsOf, type SeverityKind } from './severity-data';
 import { fitRows, logitOf, type SevFitOptions } from './severity-fit';

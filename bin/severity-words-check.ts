@@ -10,6 +10,7 @@
 // the band model's points (the band model of the fold, bin/severity-folds.ts), then the rules' score plus the words
 // model's clamped points, kept inside that band (the band model's points where the words model is silent);
 // `npm run eval` gives the engine's own figures.
+import './lexicon-index-check';
 import { readFileSync } from 'node:fs';
 import { severityFeatures } from '../lambdas/domain/engine';
 import type { WordReading } from '../lambdas/domain/engine/severity-model';

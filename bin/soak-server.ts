@@ -3,6 +3,7 @@
 // service's own parser (tables, endpoint, caches). Prints `listening on <base url>` when ready; a line `memory` on
 // stdin answers `memory <process.memoryUsage() as JSON>` (after a full collection when stdin says `memory gc` and
 // the process runs with --expose-gc). Stops on SIGTERM or when its stdin closes.
+import './lexicon-index-check';
 import { startLocalServer } from '../lib/local/server';
 import { parseSettings } from '../lambdas/contract/settings';
 import { createService } from '../lambdas/service';

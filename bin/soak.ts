@@ -5,6 +5,7 @@
 //   npm run soak -- --minutes 10                     the full soak
 //   npm run soak -- --minutes 1 --node-options ''    one minute, V8's own defaults instead of the Lambdas' bounds
 // Exit status 0 when every goal is met, 1 otherwise. Linux only (/proc). Only ever targets 127.0.0.1.
+import './lexicon-index-check';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

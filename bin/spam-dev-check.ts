@@ -7,6 +7,7 @@
 // Version 3's tool: version 4's shipped model fits on TRAIN and calibrates on DEV, and bin/train-spam-model.ts prints
 // its own DEV figures and leave-one-source-out figures (--loso).
 //   npx tsx bin/spam-dev-check.ts [--l2=3] [--keep=3000] [--email-weight=4] [--hard-weight=4] [--spam-weight=2] [--web-copies] [--calibrate=later] [--save=file.json | --model=file.json]
+import './lexicon-index-check';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Assessment } from '../lambdas/domain/decision';

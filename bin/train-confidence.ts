@@ -20,6 +20,7 @@
 //   npx tsx bin/train-confidence.ts --ranked-task   ranked_task alone, the rest as checked in
 //   npx tsx bin/train-confidence.ts --check         the whole refit compared with the file, nothing written (exit 1 if
 //                                                   it differs)
+import './lexicon-index-check';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { decisionFingerprint } from './confidence-fingerprint';

@@ -13,6 +13,7 @@
 // reproducible on a machine with the same packages. The held-out English texts the eval reads (the other alert
 // sources, the other trackers, Enron's test split, BANKING77) are never read here.
 //   npx tsx bin/train-english-words.ts [--keep=600]
+import './lexicon-index-check';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FUNCTION_WORDS } from '../lambdas/domain/engine/language';

@@ -5,6 +5,7 @@
 //   npx tsx bin/train-language.ts            writes the profiles, KEEP trigrams per language
 //   npx tsx bin/train-language.ts --dev      first prints the dev sentences' accuracy for each profile size and
 //                                            trigram weight (bin/fetch-language-sample.ts; never the eval sentences)
+import './lexicon-index-check';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { useTrigramProfiles } from '../lambdas/domain/engine/language';

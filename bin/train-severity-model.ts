@@ -7,6 +7,7 @@
 //   bug model     TIMOB's reports only (the eval tests ALOY, MOD, DAEMON and SeaMonkey)
 //   npx tsx bin/train-severity-model.ts
 // Deterministic: same data, same file.
+import './lexicon-index-check';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { severityFeatures } from '../lambdas/domain/engine';

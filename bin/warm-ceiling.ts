@@ -7,6 +7,7 @@
 // (unhashed) instead; `--counts` adds naive Bayes over the same features, which counts alone allow; `--cold` scores
 // each source by the regression fitted on the other sources of its kind (leave one source out).
 //   npx tsx bin/warm-ceiling.ts [--features=words|sketch|sketch-all] [--counts] [--cold]
+import './lexicon-index-check';
 import type { Priority } from '../lambdas/domain/decision';
 import { MAX_SKETCH_FEATURES, TEXT_BUCKETS } from '../lambdas/domain/learning/sketch';
 import { commonOf, innerSplits } from './fit-warm-priority';

@@ -12,6 +12,7 @@
 // Everything runs on this machine: one DynamoDB Local (in memory, on a free loopback port) serves every section
 // that needs a database, and is stopped at the end, as are the HTTP servers and child processes.
 // What the figures mean and how each is measured: docs/performance.md.
+import '../lexicon-index-check';
 import os from 'node:os';
 import { JavaMissingError } from '../../lib/local/dynamodb-local';
 import { benchAccess } from './access';

@@ -5,6 +5,7 @@
 //   npm run --silent eval -- --json    exactly one JSON object on stdout
 //   npm run eval -- --markdown         also writes the goals table into docs/decision-engine.md
 //   npm run eval -- --only=warm        only the warm section, in process (bin/eval/warm-sources.ts): a quick run
+import '../lexicon-index-check';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MODEL_VERSION, scoreSignal } from '../../lambdas/domain/engine';
@@ -28,7 +29,6 @@ import { languageFigures } from './language';
 import { spamArchiveFigures } from './spam-archive';
 import { invariantTable } from './invariant-table';
 import { TEN_BINS, auroc, figure, printFigures, reliabilityTable, round, spearman, type Figure } from './report';
-import { exitIfLexiconIndexLags } from '../lexicon-index';
 
 const JSON_OUT = process.argv.includes('--json');
 const MARKDOWN = process.argv.includes('--markdown');
@@ -289,7 +289,6 @@ function scoreBugsByProject(cases: Case[]): Scored[] {
 }
 
 async function main() {
-  exitIfLexiconIndexLags();
   if (ONLY_WARM) {
     const warm = warmSources();
     printFigures('Goals of issue 31, warm, on held-out halves', warm.figures);

@@ -5,8 +5,8 @@
 // alternatives (an empty alternative drops the word); a final "$" means "and nothing after it in
 // the clause". Write apostrophes as ’ (the tokenizer reads ' and ’ alike). Keep phrases specific:
 // ordinary business mail must not trip them (npm run eval shows the effect on real e-mail). After an edit, `npm run
-// lexicon:index` rewrites the first-word index the engine loads (lexicon-index.json); until then the tests, the eval
-// and local mode refuse to run.
+// lexicon:index` rewrites the first-word index the engine loads (lexicon-index.json); until then the tests and every script
+// that loads the engine (bin/lexicon-index-check.ts) refuse to run.
 import type { Source } from '../signal';
 import { ALERT_CONDITIONS, MACHINES, OPS, SYSTEMS, type LexGroup } from './lexicon-operations';
 
