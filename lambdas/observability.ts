@@ -2,6 +2,7 @@
 // never a key, an Authorization header or a signal's text.
 import { LogFormatter, LogItem, Logger } from '@aws-lambda-powertools/logger';
 import type { LogAttributes } from '@aws-lambda-powertools/logger/types';
+import type { Context } from 'aws-lambda';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { METRICS, METRICS_NAMESPACE, type MetricName, SERVICE_NAME } from './contract/observability';
 import type { Settings } from './contract/settings';
@@ -56,6 +57,19 @@ class ServiceLogFormatter extends LogFormatter {
       },
     }).addAttributes(more);
   }
+}
+
+/**
+ * What names a log line's own request: its request id, and the function and invocation serving it. Powertools keeps
+ * the Lambda context it was last given on the logger (addContext, injectLambdaContext), which in a Lambda is the one
+ * invocation running; local mode serves every route and the authorizer at once through one logger, where that is the
+ * context of the request started last. Given on each line, these win over the logger's (ServiceLogFormatter).
+ */
+export function requestLogAttributes(
+  requestId: string | undefined,
+  context: Pick<Context, 'functionName' | 'awsRequestId'>,
+): LogAttributes {
+  return { request_id: requestId, function_name: context.functionName, function_request_id: context.awsRequestId };
 }
 
 export function createTelemetry(

@@ -3,7 +3,7 @@
 import type { APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
 import type { Dependencies } from '../dependencies';
 import { type AuthContext, encodeVerdict } from '../http/auth-context';
-import { describeError } from '../observability';
+import { describeError, requestLogAttributes } from '../observability';
 import { bypassedEdge } from '../http/edge-origin';
 import { KeyAuthorizer } from './authorize';
 
@@ -34,12 +34,18 @@ export function authorizerHandler({
         return { isAuthorized: true, context: { outcome: 'FORBIDDEN' } };
       // The route answers the 503 (docs/operations.md, "What a 503 means"); only here is the database's error known.
       const verdict = await keys.verify(event.headers?.authorization, Date.now(), (err) =>
-        logger.warn('database unavailable', { request_id: event.requestContext?.requestId, error: describeError(err) }),
+        logger.warn('database unavailable', {
+          ...requestLogAttributes(event.requestContext?.requestId, context),
+          error: describeError(err),
+        }),
       );
       return { isAuthorized: true, context: encodeVerdict(verdict) };
     } catch (err) {
       // An authorizer that throws gives API Gateway's own 500; answer a contract 500 from the route instead.
-      logger.error('authorizer failed', { request_id: event.requestContext?.requestId, error: describeError(err) });
+      logger.error('authorizer failed', {
+        ...requestLogAttributes(event.requestContext?.requestId, context),
+        error: describeError(err),
+      });
       return { isAuthorized: true, context: { outcome: 'INTERNAL_ERROR' } };
     } finally {
       logger.resetKeys();

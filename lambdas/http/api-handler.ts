@@ -11,7 +11,7 @@ import type { Principal } from '../domain/principal';
 import { receiptTime } from '../domain/timestamps';
 import { routeForKey } from '../contract/routes';
 import { SERVER_ERROR_CODES } from '../contract/errors';
-import { type Telemetry, describeError } from '../observability';
+import { type Telemetry, describeError, requestLogAttributes } from '../observability';
 import { type DroppedKey, dropForbiddenKeys } from '../domain/json-walk';
 import { decodeVerdict } from './auth-context';
 import { ApiError, type HttpResponse, errorResponse, toApiError, unavailable } from './errors';
@@ -273,7 +273,7 @@ export function apiHandler(
       if (error.deferred !== undefined) {
         // Nothing failed (docs/operations.md, "What a 503 means"): no server error to alarm on.
         logger.warn('request deferred', {
-          request_id: requestId,
+          ...requestLogAttributes(requestId, request.context),
           ...whoOf(request.context),
           code: error.code,
           reason: error.deferred,
@@ -282,7 +282,7 @@ export function apiHandler(
         telemetry.count('serverErrors', error.code);
         // Named here too: local mode serves requests at once through one logger, whose appended keys they share.
         logger.error('request failed', {
-          request_id: requestId,
+          ...requestLogAttributes(requestId, request.context),
           ...whoOf(request.context),
           code: error.code,
           error: describeError(request.error),
@@ -302,7 +302,7 @@ export function apiHandler(
         consumeRateLimit: (n) => spend(needs(rateLimiter, 'rate limiter'), event, context, n),
         receivedAtMs: receiptTime(event.requestContext?.timeEpoch, Date.now()),
         logInfo: (message, attributes) =>
-          logger.info(message, { ...whoOf(context), ...attributes, request_id: requestId }),
+          logger.info(message, { ...whoOf(context), ...attributes, ...requestLogAttributes(requestId, context) }),
       });
       return {
         statusCode: result.statusCode,
