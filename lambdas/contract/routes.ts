@@ -82,6 +82,13 @@ const LOAD_WORKSPACE = { GetItem: ['policy', 'workspaceModel'] } as const satisf
  */
 const LOAD_LEARNING: readonly TableAction[] = ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem'];
 
+/**
+ * How long every function of the stack may run, each route's Lambda, the authorizer and the fallback alike: Lambda
+ * stops one at this timeout and API Gateway answers the request itself, `500 {"message":"Internal Server Error"}`.
+ * Local mode answers the same at the same moment (lib/local/server.ts), and hands the handlers this deadline.
+ */
+export const FUNCTION_TIMEOUT_SECONDS = 10;
+
 export const ROUTES: readonly RouteDefinition[] = [
   {
     id: 'Analyze',

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
-import { API_BASE_PATH, matchRoute } from '../../lambdas/contract/routes';
+import { API_BASE_PATH, FUNCTION_TIMEOUT_SECONDS, matchRoute } from '../../lambdas/contract/routes';
 
 /** API Gateway's own limit on a request body (HTTP APIs). */
 const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
@@ -24,12 +24,15 @@ export interface Handlers {
 
 type Invoke = (event: unknown, context: Context) => Promise<unknown>;
 
+/** Every function's timeout on AWS (the stack's), in milliseconds. */
+const FUNCTION_TIMEOUT_MS = FUNCTION_TIMEOUT_SECONDS * 1000;
+
 /**
- * A Lambda context like the runtime's, with a 10 s deadline (also used by the bench). Callers (middy among them) call
- * getRemainingTimeInMillis unbound, so it is a closure, not a method.
+ * A Lambda context like the runtime's, with the stack's deadline (also used by the bench). Callers (middy among them)
+ * call getRemainingTimeInMillis unbound, so it is a closure, not a method.
  */
-export function lambdaContext(functionName: string, logStreamName = 'local'): Context {
-  const deadline = Date.now() + 10_000;
+export function lambdaContext(functionName: string, logStreamName = 'local', timeoutMs = FUNCTION_TIMEOUT_MS): Context {
+  const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: true,
     functionName,
@@ -47,6 +50,33 @@ export function lambdaContext(functionName: string, logStreamName = 'local'): Co
 }
 
 function ignore(): void {}
+
+type Invocation = { ok: true; result: unknown } | { ok: false; error: unknown } | { ok: false; timedOut: true };
+
+/**
+ * One invocation, bounded as Lambda bounds it: timed out once its deadline passes, also when synchronous work held
+ * the event loop past it and the handler answered after all (Lambda would have stopped it). A timed-out handler
+ * runs on to its end here, unlike in Lambda: local mode can only stop waiting for it (README, Get started).
+ */
+async function invoke(handler: Invoke, event: unknown, functionName: string, timeoutMs: number): Promise<Invocation> {
+  const context = lambdaContext(functionName, 'local', timeoutMs);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<Invocation>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, timedOut: true }), timeoutMs);
+  });
+  const run = Promise.resolve()
+    .then(() => handler(event, context))
+    .then(
+      (result): Invocation => ({ ok: true, result }),
+      (error: unknown): Invocation => ({ ok: false, error }),
+    );
+  try {
+    const outcome = await Promise.race([run, expired]);
+    return outcome.ok && context.getRemainingTimeInMillis() === 0 ? { ok: false, timedOut: true } : outcome;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function gatewayError(res: ServerResponse, status: number, message: string, requestId: string) {
   const body = JSON.stringify({ message });
@@ -207,6 +237,8 @@ interface LocalServerOptions {
   handlers: Handlers;
   /** One line per request (method, path, status, time, request id): never headers or bodies. */
   accessLog?: (line: string) => void;
+  /** Each function's timeout: the stack's (FUNCTION_TIMEOUT_SECONDS) unless a test sets a shorter one. */
+  functionTimeoutMs?: number;
   /** The gateway's clock, for its events' receipt time (tests: a gateway and a Lambda whose clocks differ). */
   clock?: () => number;
   /** Pages for people outside /api/v1 (the API reference at /docs); undefined leaves the request to the API. */
@@ -225,6 +257,7 @@ export interface RunningServer {
 export async function startLocalServer(options: LocalServerOptions): Promise<RunningServer> {
   const { handlers } = options;
   const host = options.host ?? '127.0.0.1';
+  const timeoutMs = options.functionTimeoutMs ?? FUNCTION_TIMEOUT_MS;
 
   // Every failure is answered inside, so the promise the request handler starts never rejects.
   const server = createServer(
@@ -270,25 +303,16 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
           });
           // Every route has the authorizer, the $default route too (the stack attaches it there for Control Tower's
           // route-authorization control); the fallback ignores the verdict, so 404/405 still need no key.
-          let verdict: { isAuthorized?: unknown; context?: unknown };
-          try {
-            verdict = (await (handlers.authorizer as Invoke)(
-              authorizer,
-              lambdaContext('authorizer'),
-            )) as typeof verdict;
-          } catch {
-            return gatewayError(res, 500, 'Internal Server Error', requestId);
-          }
+          // An authorizer that fails or times out, like a route's Lambda, gets API Gateway's own 500.
+          const authorized = await invoke(handlers.authorizer as Invoke, authorizer, 'authorizer', timeoutMs);
+          if (!authorized.ok) return gatewayError(res, 500, 'Internal Server Error', requestId);
+          const verdict = authorized.result as { isAuthorized?: unknown; context?: unknown } | undefined;
           if (verdict?.isAuthorized !== true) return gatewayError(res, 403, 'Forbidden', requestId);
           const event = routeEvent(verdict.context ?? {});
           const handler = (route ? handlers.routes[route.id] : handlers.fallback) as Invoke;
-          let result: unknown;
-          try {
-            result = await handler(event, lambdaContext(route?.id ?? 'fallback'));
-          } catch {
-            return gatewayError(res, 500, 'Internal Server Error', requestId);
-          }
-          writeResult(res, result, requestId);
+          const answered = await invoke(handler, event, route?.id ?? 'fallback', timeoutMs);
+          if (!answered.ok) return gatewayError(res, 500, 'Internal Server Error', requestId);
+          writeResult(res, answered.result, requestId);
         } catch {
           if (!res.headersSent) gatewayError(res, 500, 'Internal Server Error', requestId);
           else res.destroy();

@@ -16,6 +16,7 @@ import {
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { FUNCTION_TIMEOUT_SECONDS } from '../../lambdas/contract/routes';
 import {
   LAMBDA_ALIASES,
   LAMBDA_ESBUILD_OPTIONS,
@@ -164,7 +165,7 @@ export class FunctionFactory {
       loggingFormat: LoggingFormat.JSON,
       systemLogLevelV2: SystemLogLevel.WARN,
       applicationLogLevelV2: ApplicationLogLevel[SETTINGS_LOG_LEVEL],
-      timeout: Duration.seconds(10),
+      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       role,
       logGroup,
       environment: environment ? { ...props.environment, ...environment } : props.environment,
