@@ -270,9 +270,21 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
         const q = url.indexOf('?');
         const rawPath = q === -1 ? url : url.slice(0, q);
         const rawQueryString = q === -1 ? '' : url.slice(q + 1);
-        res.on('finish', () => {
+        // One access line per request, as the stage's access log has: when the answer was sent, or, for a client
+        // that went away first, once the answer is known, with its status and the marker `client_closed`.
+        let logged = false;
+        let handled = false;
+        const logAccess = (marker: string) => {
+          if (logged) return;
+          logged = true;
           const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          options.accessLog?.(`${method} ${rawPath} ${res.statusCode} ${ms.toFixed(1)}ms request_id=${requestId}`);
+          options.accessLog?.(
+            `${method} ${rawPath} ${res.statusCode} ${ms.toFixed(1)}ms request_id=${requestId}${marker}`,
+          );
+        };
+        res.on('finish', () => logAccess(''));
+        res.on('close', () => {
+          if (handled && !res.writableFinished) logAccess(' client_closed');
         });
 
         try {
@@ -316,6 +328,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
         } catch {
           if (!res.headersSent) gatewayError(res, 500, 'Internal Server Error', requestId);
           else res.destroy();
+        } finally {
+          handled = true;
+          if (res.destroyed && !res.writableFinished) logAccess(' client_closed');
         }
       })(),
   );

@@ -1,0 +1,59 @@
+// Local mode's access log has a line for every request, as the stage's access log on AWS does: also for a request
+// whose client went away before its answer, with the status the answer had and a marker saying nobody received it.
+// Fake handlers on a real socket.
+import { request } from 'node:http';
+import { type RunningServer, startLocalServer } from '../../lib/local/server';
+
+const ROUTE_MS = 300;
+const lines: string[] = [];
+let lineWritten: (line: string) => void = () => undefined;
+let server: RunningServer;
+
+beforeAll(async () => {
+  const ok = { statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' };
+  server = await startLocalServer({
+    port: 0,
+    handlers: {
+      authorizer: async () => ({ isAuthorized: true, context: {} }),
+      fallback: async () => ok,
+      routes: { GetDecision: () => new Promise((resolve) => setTimeout(() => resolve(ok), ROUTE_MS)) },
+    },
+    accessLog: (line) => {
+      lines.push(line);
+      lineWritten(line);
+    },
+  });
+});
+afterAll(() => server?.close());
+
+/** The next access line, or undefined when none comes within `ms`. */
+function nextLine(ms: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    lineWritten = (line) => {
+      clearTimeout(timer);
+      resolve(line);
+    };
+  });
+}
+
+it('writes a line with the status and a marker for a request whose client left before the answer', async () => {
+  const line = nextLine(ROUTE_MS + 3_000);
+  const sent = request(`${server.baseUrl}/decisions/dec_01KAM1Z8Q2N4W7Y3K6M1N0P2SX`);
+  sent.on('error', () => undefined);
+  // The request reached the server (its socket is open) and the route is running: the client goes away.
+  sent.on('socket', (socket) => socket.on('connect', () => setTimeout(() => sent.destroy(), 50)));
+  sent.end();
+  expect(await line).toMatch(
+    /^GET \/api\/v1\/decisions\/dec_01KAM1Z8Q2N4W7Y3K6M1N0P2SX 200 \d+\.\dms request_id=\S+ client_closed$/,
+  );
+});
+
+it('writes one line without the marker for an answer the client received', async () => {
+  const line = nextLine(ROUTE_MS + 3_000);
+  const res = await fetch(`${server.baseUrl}/decisions/dec_01KAM1Z8Q2N4W7Y3K6M1N0P2SX`);
+  expect(res.status).toBe(200);
+  await res.text();
+  expect(await line).toMatch(/^GET \/api\/v1\/decisions\/dec_01KAM1Z8Q2N4W7Y3K6M1N0P2SX 200 \d+\.\dms request_id=\S+$/);
+  expect(lines.filter((l) => l.includes(' 200 '))).toHaveLength(2);
+});
