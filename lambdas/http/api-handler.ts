@@ -207,7 +207,9 @@ export function apiHandler(
 ): RouteHandler {
   const { telemetry, rateLimiter, workspaceAccess, isUnavailable } = edge;
   const { logger, metrics } = telemetry;
-  const chain = middy<ApiEvent, HttpResponse, Error, RequestContext>();
+  // No early timeout: middy's would answer 5 ms before Lambda's with an error named TimeoutError, mapped as the
+  // database's 503. Lambda's own timeout ends the request (API Gateway's 500, `<Lambda>Errors`: docs/operations.md).
+  const chain = middy<ApiEvent, HttpResponse, Error, RequestContext>({ timeoutEarlyInMillis: 0 });
   // Outermost, so its onError runs last and flushes the counts the error mapping added.
   if (metrics) chain.use(publishCounts(telemetry));
   // Never the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: it holds the Authorization header and the signal.
