@@ -1,7 +1,6 @@
 // Computes once what the severity model reads for every ranked row (bin/severity-data.ts): word buckets, the rule
 // reasons' codes and points, and the score without the model. Cached in the system's temporary folder under a hash of
 // the engine's sources and the data files' sizes, so a change to the rules or the data computes it again.
-import './lexicon-index-check';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';

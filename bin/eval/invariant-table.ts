@@ -3,6 +3,7 @@
 // decision changes (archived or not, for invariant 5 escalated or not) are counted. DEV splits only (bin/data-splits.ts),
 // plus BANKING77 (test-only for the scorer: a measurement, nothing here is tuned on it) and an eighth of the training
 // tracker's bugs and of the alert rules as their own channels. `npm run eval -- --invariants` prints it.
+import '../lexicon-index-check';
 import type { Assessment } from '../../lambdas/domain/decision';
 import { scoreSignal } from '../../lambdas/domain/engine';
 import { ARCHIVE_GUARDS, withoutGuard } from '../../lambdas/domain/engine/archive-guards';

@@ -3,6 +3,7 @@
 // the folder given as --modules=<node_modules> (they are not dependencies: e.g. `npm install --prefix /tmp/detectors
 // tinyld eld`). Each restricted to the seven languages where the library allows. `und` counts as wrong.
 //   npx tsx bin/eval/language-detectors.ts --modules=/tmp/detectors/node_modules [--dev]
+import '../lexicon-index-check';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -259,6 +259,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
   const host = options.host ?? '127.0.0.1';
   const timeoutMs = options.functionTimeoutMs ?? FUNCTION_TIMEOUT_MS;
 
+  let stopping = false;
   // Every failure is answered inside, so the promise the request handler starts never rejects.
   const server = createServer(
     (req, res) =>
@@ -270,21 +271,23 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
         const q = url.indexOf('?');
         const rawPath = q === -1 ? url : url.slice(0, q);
         const rawQueryString = q === -1 ? '' : url.slice(q + 1);
-        // One access line per request, as the stage's access log has: when the answer was sent, or, for a client
-        // that went away first, once the answer is known, with its status and the marker `client_closed`.
+        // One access line per request, as the stage's access log has: when the answer was sent, or, for a connection
+        // closed first, once the answer is known, with its status (`-` when the request never arrived whole, so
+        // nothing ran) and who closed it: `client_closed`, or `server_closed` when local mode was stopping.
         let logged = false;
         let handled = false;
+        let whole = false;
         const logAccess = (marker: string) => {
           if (logged) return;
           logged = true;
           const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          options.accessLog?.(
-            `${method} ${rawPath} ${res.statusCode} ${ms.toFixed(1)}ms request_id=${requestId}${marker}`,
-          );
+          const status = marker && !whole ? '-' : res.statusCode;
+          options.accessLog?.(`${method} ${rawPath} ${status} ${ms.toFixed(1)}ms request_id=${requestId}${marker}`);
         };
+        const closedMarker = () => (stopping ? ' server_closed' : ' client_closed');
         res.on('finish', () => logAccess(''));
         res.on('close', () => {
-          if (handled && !res.writableFinished) logAccess(' client_closed');
+          if (handled && !res.writableFinished) logAccess(closedMarker());
         });
 
         try {
@@ -296,6 +299,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
             return;
           }
           const raw = await readBody(req);
+          whole = true;
           if (raw === 'too_large') return gatewayError(res, 413, 'Request Entity Too Large', requestId);
           const { headers, cookies } = headersOf(req);
           const text = raw.length === 0 || (TEXT_MEDIA.test(headers['content-type'] ?? '') && isUtf8(raw));
@@ -326,11 +330,13 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
           if (!answered.ok) return gatewayError(res, 500, 'Internal Server Error', requestId);
           writeResult(res, answered.result, requestId);
         } catch {
+          // A connection closed while its body was read has no one to answer.
+          if (res.destroyed) return;
           if (!res.headersSent) gatewayError(res, 500, 'Internal Server Error', requestId);
           else res.destroy();
         } finally {
           handled = true;
-          if (res.destroyed && !res.writableFinished) logAccess(' client_closed');
+          if (res.destroyed && !res.writableFinished) logAccess(closedMarker());
         }
       })(),
   );
@@ -352,6 +358,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
     baseUrl: `http://${host}:${port}${API_BASE_PATH}`,
     close: () =>
       new Promise<void>((done) => {
+        stopping = true;
         server.close(() => done());
         server.closeAllConnections();
       }),

@@ -57,3 +57,39 @@ it('writes one line without the marker for an answer the client received', async
   expect(await line).toMatch(/^GET \/api\/v1\/decisions\/dec_01KAM1Z8Q2N4W7Y3K6M1N0P2SX 200 \d+\.\dms request_id=\S+$/);
   expect(lines.filter((l) => l.includes(' 200 '))).toHaveLength(2);
 });
+
+it('writes "-" for the status of a request whose client left before sending it whole (nothing ran)', async () => {
+  const line = nextLine(3_000);
+  const sent = request(`${server.baseUrl}/signals/analyze`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': '100' },
+  });
+  sent.on('error', () => undefined);
+  sent.write('{"workspa', () => setTimeout(() => sent.destroy(), 50));
+  expect(await line).toMatch(/^POST \/api\/v1\/signals\/analyze - \d+\.\dms request_id=\S+ client_closed$/);
+});
+
+it('marks a request local mode closed while stopping as server_closed, not as the client leaving', async () => {
+  const stopped: string[] = [];
+  let written: (line: string) => void = () => undefined;
+  const done = new Promise<string>((resolve) => (written = resolve));
+  const slow = { statusCode: 200, headers: {}, body: '{}' };
+  const stopping = await startLocalServer({
+    port: 0,
+    handlers: {
+      authorizer: async () => ({ isAuthorized: true, context: {} }),
+      fallback: async () => slow,
+      routes: { GetDecision: () => new Promise((resolve) => setTimeout(() => resolve(slow), ROUTE_MS)) },
+    },
+    accessLog: (line) => {
+      stopped.push(line);
+      written(line);
+    },
+  });
+  const sent = request(`${stopping.baseUrl}/decisions/dec_01KAM1Z8Q2N4W7Y3K6M1N0P2SX`);
+  sent.on('error', () => undefined);
+  sent.on('socket', (socket) => socket.on('connect', () => setTimeout(() => void stopping.close(), 50)));
+  sent.end();
+  expect(await done).toMatch(/ 200 \d+\.\dms request_id=\S+ server_closed$/);
+  expect(stopped).toHaveLength(1);
+});
