@@ -128,7 +128,12 @@ export class SignalAnalysisStack extends Stack {
     this.api = api.api;
     this.apiInvokeRole = api.invokeRole;
 
-    const alarms = new ServiceAlarms(this, { stage: api.stage, functions: this.functions, tables: tables.all });
+    const alarms = new ServiceAlarms(this, {
+      stage: api.stage,
+      functions: this.functions,
+      tables: tables.all,
+      indexNames: tables.indexNames,
+    });
     this.alarmTopic = alarms.topic;
 
     // With edge protection the API's own URL is disabled: ProtectedApiBaseUrl is the one to use.

@@ -26,9 +26,13 @@ interface ServiceAlarmsProps {
   /** Keyed by name: each gets an `${name}Errors` and a `${name}Throttles` alarm. */
   functions: Record<string, IFunction>;
   tables: ReadonlyMap<TableDefinition, TableV2>;
+  /** Each table's deployed indexes, whose throttling its alarm adds. */
+  indexNames: ReadonlyMap<TableDefinition, readonly string[]>;
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
+/** CloudWatch's hard limit on the metrics one metric-math alarm reads (deploy fails past it, synth does not). */
+const MATH_ALARM_MAX_METRICS = 10;
 
 /** Adds its resources to `scope` itself, keeping the logical ids of the single-constructor stack it came from. */
 export class ServiceAlarms {
@@ -94,16 +98,17 @@ export class ServiceAlarms {
 
     for (const [def, table] of props.tables) {
       // A table's own throttle metrics leave out its global secondary indexes (their series carry the index name
-      // too), and an index that throttles answers 503 as the table does: each index's reads and writes are added
-      // (a math alarm takes at most 10 metrics: 2 per table or index; no table has more than 4 indexes).
+      // too), and an index that throttles answers 503 as the table does: each index's reads and writes are added.
       const throttles: Record<string, IMetric> = {};
       const parts = [
         { TableName: table.tableName },
-        ...def.indexes.map((index) => ({
+        ...(props.indexNames.get(def) ?? []).map((indexName) => ({
           TableName: table.tableName,
-          GlobalSecondaryIndexName: index.indexName,
+          GlobalSecondaryIndexName: indexName,
         })),
       ];
+      if (parts.length * 2 > MATH_ALARM_MAX_METRICS)
+        throw new Error(`the ${def.id} table's throttle alarm would read more than ${MATH_ALARM_MAX_METRICS} metrics`);
       parts.forEach((dimensionsMap, i) => {
         for (const [kind, metricName] of [
           ['r', 'ReadThrottleEvents'],

@@ -50,17 +50,25 @@ export class ServiceTables {
   readonly learning: TableV2;
   /** Every table with its definition, in definition order (the alarms iterate it). */
   readonly all: ReadonlyMap<TableDefinition, TableV2>;
+  /** Each table's deployed indexes: its definition's, and its retired ones while the upgrade keeps them. */
+  readonly indexNames: ReadonlyMap<TableDefinition, readonly string[]>;
 
   constructor(scope: Construct, props: ServiceTablesProps) {
     const all = new Map<TableDefinition, TableV2>();
+    const indexNames = new Map<TableDefinition, string[]>();
     const keepRetired = booleanContext(scope, KEEP_RETIRED_INDEXES_CONTEXT);
     for (const def of TABLES) {
+      const indexes = [...def.indexes, ...(keepRetired ? (def.retiredIndexes ?? []) : [])];
+      indexNames.set(
+        def,
+        indexes.map((index) => index.indexName),
+      );
       all.set(
         def,
         new TableV2(scope, `${def.id}Table`, {
           partitionKey: { name: def.partitionKey, type: AttributeType.STRING },
           ...(def.sortKey ? { sortKey: { name: def.sortKey, type: AttributeType.STRING } } : {}),
-          globalSecondaryIndexes: [...def.indexes, ...(keepRetired ? (def.retiredIndexes ?? []) : [])].map(indexProps),
+          globalSecondaryIndexes: indexes.map(indexProps),
           timeToLiveAttribute: def.ttlAttribute,
           // On demand: traffic is spiky and partner-driven; nothing to size or autoscale.
           billing: Billing.onDemand(),
@@ -75,6 +83,7 @@ export class ServiceTables {
       );
     }
     this.all = all;
+    this.indexNames = indexNames;
     this.access = all.get(ACCESS_TABLE)!;
     this.decisions = all.get(DECISIONS_TABLE)!;
     this.learning = all.get(LEARNING_TABLE)!;
