@@ -1,7 +1,6 @@
 // AuthRefusals (docs/deploy.md, Alarms: a dashboard metric by refusal code) counts keys refused, not a database
-// that could not be read: that answer is a 503 counted once, in ServerErrors, beside the table alarms (an
-// observability review found a database outage spiking the refusals). The database here is a closed port: a real
-// connection refused, no mock.
+// that could not be read: that answer is a 503 counted once, in ServerErrors, beside the table alarms, so an outage
+// does not read as a wave of bad keys. The database here is a closed port: a real connection refused, no mock.
 import { createServer } from 'node:net';
 import { apiEvents, inProcess } from '../../bin/bench/requests';
 import { parseSettings } from '../../lambdas/contract/settings';

@@ -1,7 +1,7 @@
-// A route leaves its deadline to Lambda (docs/operations.md, Alarms: `<Lambda>Errors`): middy's early timeout would
-// answer 5 ms before it with an error named TimeoutError, which the error mapping reads as the database's, so a slow
-// route answered `503 SERVICE_UNAVAILABLE`, counted as a database error, and neither `<Lambda>Errors` nor a table
-// alarm explained it (an observability review). With no time left, a route still answers what it finds.
+// A route leaves its deadline to Lambda (docs/operations.md, Alarms: `<Lambda>Errors`), whose timeout API Gateway
+// answers with its own 500: middy's early timeout would answer 5 ms before it with an error named TimeoutError, which
+// the error mapping reads as the database's 503, and no alarm would explain it. With no time left, a route still
+// answers what it finds.
 import { encodeVerdict } from '../../lambdas/http/auth-context';
 import { createService } from '../../lambdas/service';
 import { gatewayEvents, lambdaContext } from '../../lib/local/server';

@@ -213,7 +213,7 @@ describe('alert wording that must not flip the severity', () => {
     const critical = score({ source: 'internal', subject: 'Config reloaded', metadata: { severity: 'critical' } });
     expect(reasonCodes(critical)).toEqual(['SEVERITY_CRITICAL']);
     expect(critical.priority).toBe('critical');
-    // A warning label alone was low (30): below where the wording of a warning alone puts it.
+    // Not low: a warning's wording alone usually makes an alert medium, and the label must not lower it.
     const warning = score({ source: 'internal', subject: 'Config reloaded', metadata: { severity: 'warning' } });
     expect(reasonCodes(warning)).toEqual(['SEVERITY_MEDIUM']);
     expect(warning.priority).toBe('medium');
