@@ -31,8 +31,8 @@ export interface Telemetry {
 
 /** Where traced segments go: X-Ray's API in Lambda, an X-Ray daemon elsewhere, or a sink of the caller's (tests). */
 export interface TracingRuntime {
-  /** Lambda's process environment, given by the Lambda entry files: segments go to PutTraceSegments. */
-  lambdaEnv?: Readonly<Record<string, string | undefined>>;
+  /** Set by the Lambda entry files: segments go to X-Ray's API (PutTraceSegments), as no daemon runs there. */
+  inLambda?: boolean;
   sink?: TraceSink;
 }
 
@@ -86,7 +86,7 @@ export function createTelemetry(
   });
   const sink =
     runtime.sink ??
-    (runtime.lambdaEnv
+    (runtime.inLambda
       ? xrayApiSink({ region: settings.region, warn: (message, detail) => logger.warn(message, detail) })
       : daemonSink(settings.xrayDaemonAddress));
   const tracer = new Tracer({ enabled: settings.tracingEnabled, sampleRate: settings.traceSampleRate, sink });

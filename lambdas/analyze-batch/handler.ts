@@ -3,4 +3,4 @@ import { parseSettings } from '../contract/settings';
 import { createDependencies } from '../dependencies';
 import { analyzeBatchRoute } from './route';
 
-export const handler = analyzeBatchRoute(createDependencies(parseSettings(process.env), { lambdaEnv: process.env }));
+export const handler = analyzeBatchRoute(createDependencies(parseSettings(process.env), { inLambda: true }));

@@ -3,4 +3,4 @@ import { parseSettings } from '../contract/settings';
 import { createDependencies } from '../dependencies';
 import { authorizerHandler } from './authorizer-handler';
 
-export const handler = authorizerHandler(createDependencies(parseSettings(process.env), { lambdaEnv: process.env }));
+export const handler = authorizerHandler(createDependencies(parseSettings(process.env), { inLambda: true }));

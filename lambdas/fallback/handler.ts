@@ -4,4 +4,4 @@ import { createTelemetry } from '../observability';
 import { fallbackRoute } from './route';
 
 const settings = parseSettings(process.env);
-export const handler = fallbackRoute({ telemetry: createTelemetry(settings, { lambdaEnv: process.env }), settings });
+export const handler = fallbackRoute({ telemetry: createTelemetry(settings, { inLambda: true }), settings });

@@ -3,4 +3,4 @@ import { parseSettings } from '../contract/settings';
 import { createDependencies } from '../dependencies';
 import { feedbackRoute } from './route';
 
-export const handler = feedbackRoute(createDependencies(parseSettings(process.env), { lambdaEnv: process.env }));
+export const handler = feedbackRoute(createDependencies(parseSettings(process.env), { inLambda: true }));

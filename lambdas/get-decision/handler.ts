@@ -3,4 +3,4 @@ import { parseSettings } from '../contract/settings';
 import { createDependencies } from '../dependencies';
 import { getDecisionRoute } from './route';
 
-export const handler = getDecisionRoute(createDependencies(parseSettings(process.env), { lambdaEnv: process.env }));
+export const handler = getDecisionRoute(createDependencies(parseSettings(process.env), { inLambda: true }));
