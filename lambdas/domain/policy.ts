@@ -101,7 +101,8 @@ export interface CompiledPolicy {
 function senderList(entries: readonly string[] | undefined): SenderList {
   const list: SenderList = { addresses: new Set(), domains: new Set() };
   for (const entry of entries ?? []) {
-    const e = entry.trim().toLowerCase();
+    // As parseSender reads a sender: composed, lower-cased.
+    const e = entry.trim().normalize('NFC').toLowerCase();
     if (e.startsWith('@')) list.domains.add(e.slice(1));
     else list.addresses.add(e);
   }
@@ -128,7 +129,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Whole-word, case-insensitive: the phrase must not continue into a letter, a combining mark or a digit on either side.
- * The definition of a match, one phrase at a time, on text in Unicode's composed form (`text.normalize('NFC')`: tests
+ * The definition of a match, one phrase at a time, on text in Unicode's composed form (`composed(text)`: tests
  * compare keywordMatcher with it); decisions use keywordMatcher.
  */
 export function keywordPattern(phrase: string): RegExp {

@@ -2,6 +2,7 @@
 // lambdas/domain/learning/ (sketch.ts, model.ts) must match exactly. Stored decisions carry sketches and label items
 // hold counts keyed by these buckets, so the fast sketch must give the same buckets bit for bit, and the indexed
 // prediction the same label and probability. Test oracles, so they live with the tests.
+import { composed } from '../../lambdas/domain/composed-text';
 import type { HalfSipKey } from '../../lambdas/domain/learning/half-siphash';
 import type { LabelCounts, LearnedField, WorkspaceModel } from '../../lambdas/domain/learning/model';
 import {
@@ -97,7 +98,7 @@ export function referenceSketch(
   key: HalfSipKey & { format?: 1 | 2 },
   signal: { subject?: string; body?: string; sender?: string },
 ): Sketch {
-  const text = `${signal.subject ?? ''}\n${signal.body ?? ''}`;
+  const text = composed(`${signal.subject ?? ''}\n${signal.body ?? ''}`);
   const seen = new Set<number>();
   for (const feature of referenceTextFeatures(text, key.format ?? 1)) {
     seen.add(bucket(key, feature, TEXT_BUCKETS));

@@ -145,7 +145,8 @@ export function parseSender(sender: unknown): SenderInfo | null {
   // With a `<`, only a bracketed address is the sender's: one in the display name (`ceo@acme.com <>`) is a name.
   const m = s.includes('<') ? ADDRESS_IN_BRACKETS.exec(s) : BARE_ADDRESS.exec(s);
   if (!m) return null;
-  const address = m[1].toLowerCase().replace(/\.+$/, '');
+  // Composed (NFC), so an address sent decomposed is the one a policy or a workspace's history holds.
+  const address = m[1].normalize('NFC').toLowerCase().replace(/\.+$/, '');
   const at = address.lastIndexOf('@');
   return { address, local: address.slice(0, at), domain: address.slice(at + 1) };
 }

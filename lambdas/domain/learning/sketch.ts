@@ -3,6 +3,7 @@
 // words, and the hash key belongs to one workspace (see docs/learning.md).
 import { randomBytes } from 'node:crypto';
 import { parseSender } from '../engine/metadata';
+import { composed } from '../composed-text';
 import { type HalfSipKey, halfSipHash, halfSipKey } from './half-siphash';
 
 /** Text buckets per workspace (2^14): bounds a label's text counts to 16,384 entries. */
@@ -59,7 +60,7 @@ const STEM = 4;
 const FEATURE_UNITS = 300;
 
 // The definition of the sketch, and the path for text the fast scanner below does not handle (letters outside the
-// Basic Multilingual Plane, 'İ', 'Σ'): the first 1,200 characters, lower-cased, cut into tokens by TOKEN (apostrophes
+// Basic Multilingual Plane, 'İ', 'Σ'): the first 1,200 characters of the composed text (composed-text.ts), lower-cased, cut into tokens by TOKEN (apostrophes
 // dropped); features `w <word>`, `p <first 4 letters>` (words longer than 4), `b <previous word> <word>`, and in
 // format 2 `c <4 characters>` for each window of `#<word>#` (words of 2 or more characters), in this order, each
 // UTF-8 encoded (its first 300 UTF-16 units) and hashed; the first 96 distinct buckets are kept.
@@ -316,6 +317,9 @@ export function sketchSignal(
 ): Sketch {
   const format = key.format ?? 1;
   const t: number[] = [];
+  // Composed, as keywords are matched: text sent decomposed (u + U+0308) finds what its composed form taught. Only
+  // the first SCAN_CHARS are read; twice as many are composed, so a sequence cut at the slice lies beyond them.
+  text = composed(text.length > 2 * SCAN_CHARS ? text.slice(0, 2 * SCAN_CHARS) : text);
   const fast = sketchTextFast(key, text, t, format);
   for (const b of t) SEEN[b] = 0;
   if (!fast) {
