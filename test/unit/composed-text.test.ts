@@ -2,6 +2,7 @@
 // sent in (docs/partners.md, "Workspace policy"; docs/learning.md): "Kündigung" composed, or decomposed (u + U+0308)
 // as macOS and some mail clients send it.
 import { composed } from '../../lambdas/domain/composed-text';
+import { scoreSignal } from '../../lambdas/domain/engine';
 import { keywordMatcher } from '../../lambdas/domain/keyword-matcher';
 import { sketchKeyOf, sketchSignal } from '../../lambdas/domain/learning/sketch';
 import { compilePolicy, listsParts } from '../../lambdas/domain/policy';
@@ -46,4 +47,20 @@ it('cuts a run of more than 30 combining marks to 30, and still finds the keywor
     'outage',
     'Kündigung',
   ]);
+});
+
+it('reads metadata.vip_senders as it reads the sender: a decomposed entry lists the composed sender', () => {
+  const signal = {
+    workspace_id: 'ws_a',
+    source: 'email' as const,
+    received_at: '2026-11-30T09:00:00Z',
+    subject: 'Vertrag',
+    body: 'Bitte rufen Sie mich an.',
+    sender: 'jürgen@bäckerei.example',
+  };
+  const listed = scoreSignal(
+    { ...signal, metadata: { vip_senders: ['jürgen@bäckerei.example'.normalize('NFD')] } },
+    new Date('2026-11-30T09:00:00Z'),
+  );
+  expect(listed.reasons.map((r) => r.code)).toContain('VIP_SENDER');
 });

@@ -31,7 +31,8 @@ export function metadataDrafts(
     vip = true;
   } else if (sender) {
     for (const entry of stringList(own(md, 'vip_senders'), 200)) {
-      const e = entry.replace(/^.*<\s*|\s*>.*$/g, '');
+      // Composed, as parseSender reads the sender.
+      const e = entry.replace(/^.*<\s*|\s*>.*$/g, '').normalize('NFC');
       if (e === sender.address || e === `@${sender.domain}` || (!e.includes('@') && e === sender.domain)) {
         drafts.push({ code: 'VIP_SENDER', weight: 15, message: 'sender is listed in metadata.vip_senders' });
         vip = true;

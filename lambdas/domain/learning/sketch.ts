@@ -60,10 +60,11 @@ const STEM = 4;
 const FEATURE_UNITS = 300;
 
 // The definition of the sketch, and the path for text the fast scanner below does not handle (letters outside the
-// Basic Multilingual Plane, 'İ', 'Σ'): the first 1,200 characters of the composed text (composed-text.ts), lower-cased, cut into tokens by TOKEN (apostrophes
-// dropped); features `w <word>`, `p <first 4 letters>` (words longer than 4), `b <previous word> <word>`, and in
-// format 2 `c <4 characters>` for each window of `#<word>#` (words of 2 or more characters), in this order, each
-// UTF-8 encoded (its first 300 UTF-16 units) and hashed; the first 96 distinct buckets are kept.
+// Basic Multilingual Plane, 'İ', 'Σ'): the first 1,200 characters of the composed text (composed-text.ts),
+// lower-cased, cut into tokens by TOKEN (apostrophes dropped); features `w <word>`, `p <first 4 letters>` (words
+// longer than 4), `b <previous word> <word>`, and in format 2 `c <4 characters>` for each window of `#<word>#` (words
+// of 2 or more characters), in this order, each UTF-8 encoded (its first 300 UTF-16 units) and hashed; the first 96
+// distinct buckets are kept.
 // test/support/reference-learning.ts keeps this definition as the oracle both paths are tested against.
 function tokens(text: string): string[] {
   const out: string[] = [];
