@@ -96,10 +96,16 @@ type MiddyRequest = middy.Request<ApiEvent, HttpResponse, Error, RequestContext>
 
 const requestIdOf = (event: ApiEvent): string => event.requestContext?.requestId ?? 'unknown';
 
-/** Who a request's log lines are about, as far as its checks got: on-call ties a partner's complaint to them. */
-const whoOf = (context: RequestContext) => ({
+/**
+ * A route's log line: who the request is about, as far as its checks got (on-call ties a partner's complaint to it),
+ * then the line's own attributes (a route's `workspace_id` wins), then its request and invocation, which nothing
+ * overrides.
+ */
+const lineOf = (requestId: string, context: RequestContext, attributes: Record<string, unknown>) => ({
   ...(context.principal ? { partner_id: context.principal.partner_id, key_id: context.principal.key_id } : {}),
   ...(context.workspaceId !== undefined ? { workspace_id: context.workspaceId } : {}),
+  ...attributes,
+  ...requestLogAttributes(requestId, context),
 });
 
 function principalOf(request: MiddyRequest): Principal {
@@ -274,21 +280,17 @@ export function apiHandler(
       const requestId = requestIdOf(request.event);
       if (error.deferred !== undefined) {
         // Nothing failed (docs/operations.md, "What a 503 means"): no server error to alarm on.
-        logger.warn('request deferred', {
-          ...requestLogAttributes(requestId, request.context),
-          ...whoOf(request.context),
-          code: error.code,
-          reason: error.deferred,
-        });
+        logger.warn(
+          'request deferred',
+          lineOf(requestId, request.context, { code: error.code, reason: error.deferred }),
+        );
       } else if (error.status >= 500) {
         telemetry.count('serverErrors', error.code);
         // Named here too: local mode serves requests at once through one logger, whose appended keys they share.
-        logger.error('request failed', {
-          ...requestLogAttributes(requestId, request.context),
-          ...whoOf(request.context),
-          code: error.code,
-          error: describeError(request.error),
-        });
+        logger.error(
+          'request failed',
+          lineOf(requestId, request.context, { code: error.code, error: describeError(request.error) }),
+        );
       }
       request.response = errorResponse(error, requestId);
       if (request.context.rateLimitHeaders)
@@ -303,8 +305,7 @@ export function apiHandler(
         forbiddenKeys: context.forbiddenKeys ?? [],
         consumeRateLimit: (n) => spend(needs(rateLimiter, 'rate limiter'), event, context, n),
         receivedAtMs: receiptTime(event.requestContext?.timeEpoch, Date.now()),
-        logInfo: (message, attributes) =>
-          logger.info(message, { ...whoOf(context), ...attributes, ...requestLogAttributes(requestId, context) }),
+        logInfo: (message, attributes) => logger.info(message, lineOf(requestId, context, attributes)),
       });
       return {
         statusCode: result.statusCode,
