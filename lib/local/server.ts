@@ -51,7 +51,8 @@ export function lambdaContext(functionName: string, logStreamName = 'local', tim
 
 function ignore(): void {}
 
-type Invocation = { ok: true; result: unknown } | { ok: false; error: unknown } | { ok: false; timedOut: true };
+/** A function's answer, or none: it failed or timed out, which API Gateway answers alike (its own 500). */
+type Invocation = { ok: true; result: unknown } | { ok: false };
 
 /**
  * One invocation, bounded as Lambda bounds it: timed out once its deadline passes, also when synchronous work held
@@ -62,17 +63,17 @@ async function invoke(handler: Invoke, event: unknown, functionName: string, tim
   const context = lambdaContext(functionName, 'local', timeoutMs);
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<Invocation>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, timedOut: true }), timeoutMs);
+    timer = setTimeout(() => resolve({ ok: false }), timeoutMs);
   });
   const run = Promise.resolve()
     .then(() => handler(event, context))
     .then(
       (result): Invocation => ({ ok: true, result }),
-      (error: unknown): Invocation => ({ ok: false, error }),
+      (): Invocation => ({ ok: false }),
     );
   try {
     const outcome = await Promise.race([run, expired]);
-    return outcome.ok && context.getRemainingTimeInMillis() === 0 ? { ok: false, timedOut: true } : outcome;
+    return outcome.ok && context.getRemainingTimeInMillis() === 0 ? { ok: false } : outcome;
   } finally {
     clearTimeout(timer);
   }
