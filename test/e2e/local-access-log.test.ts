@@ -9,19 +9,24 @@ const lines: string[] = [];
 let lineWritten: (line: string) => void = () => undefined;
 let server: RunningServer;
 
-beforeAll(async () => {
+/** A local server whose GetDecision answers 200 after ROUTE_MS, writing its access lines to `accessLog`. */
+function startServer(accessLog: (line: string) => void): Promise<RunningServer> {
   const ok = { statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' };
-  server = await startLocalServer({
+  return startLocalServer({
     port: 0,
     handlers: {
       authorizer: async () => ({ isAuthorized: true, context: {} }),
       fallback: async () => ok,
       routes: { GetDecision: () => new Promise((resolve) => setTimeout(() => resolve(ok), ROUTE_MS)) },
     },
-    accessLog: (line) => {
-      lines.push(line);
-      lineWritten(line);
-    },
+    accessLog,
+  });
+}
+
+beforeAll(async () => {
+  server = await startServer((line) => {
+    lines.push(line);
+    lineWritten(line);
   });
 });
 afterAll(() => server?.close());
@@ -73,18 +78,9 @@ it('marks a request local mode closed while stopping as server_closed, not as th
   const stopped: string[] = [];
   let written: (line: string) => void = () => undefined;
   const done = new Promise<string>((resolve) => (written = resolve));
-  const slow = { statusCode: 200, headers: {}, body: '{}' };
-  const stopping = await startLocalServer({
-    port: 0,
-    handlers: {
-      authorizer: async () => ({ isAuthorized: true, context: {} }),
-      fallback: async () => slow,
-      routes: { GetDecision: () => new Promise((resolve) => setTimeout(() => resolve(slow), ROUTE_MS)) },
-    },
-    accessLog: (line) => {
-      stopped.push(line);
-      written(line);
-    },
+  const stopping = await startServer((line) => {
+    stopped.push(line);
+    written(line);
   });
   const sent = request(`${stopping.baseUrl}/decisions/dec_01KAM1Z8Q2N4W7Y3K6M1N0P2SX`);
   sent.on('error', () => undefined);
