@@ -72,6 +72,23 @@ describe('languages', () => {
     for (const w of ['KÜNDIGEN', 'kundigen', 'Re\u0301silier'])
       expect(codes({ source: 'email', body: w })).toContain('CHURN_LANGUAGE');
   });
+
+  it('reads full-width Latin (Japanese input) and ligatures as the letters they stand for', () => {
+    const ascii = score({ source: 'email', subject: 'URGENT: SERVER DOWN', body: 'The production server is down.' });
+    const wide = score({
+      source: 'email',
+      subject: 'ＵＲＧＥＮＴ：ＳＥＲＶＥＲ　ＤＯＷＮ',
+      body: 'Ｔｈｅ production server is down．',
+    });
+    expect(wide.priority).toBe(ascii.priority);
+    expect(codes({ source: 'email', subject: 'ＵＲＧＥＮＴ', body: 'Please reply.' })).toContain('URGENCY_LANGUAGE');
+    expect(codes({ source: 'email', body: 'The ﬁle server is oﬀline.' })).toContain('OUTAGE_LANGUAGE');
+  });
+
+  it('reads the modifier letter apostrophe (U+02BC) as an apostrophe: "isnʼt broken" is no problem', () => {
+    expect(codes({ source: 'email', body: 'The site isnʼt down.' })).not.toContain('OUTAGE_LANGUAGE');
+    expect(codes({ source: 'email', body: 'The site isn’t down.' })).not.toContain('OUTAGE_LANGUAGE');
+  });
 });
 
 describe('topics do not pile up', () => {

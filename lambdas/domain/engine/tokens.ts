@@ -20,6 +20,15 @@ const LETTER_RE = /^[\p{L}\p{N}]$/u;
 const MARK_RE = /^\p{M}$/u;
 const MARKS_RE = /\p{M}/gu;
 const SPECIAL_FOLDS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ł: 'l', ı: 'i', þ: 'th' };
+/**
+ * Full-width Latin letters and digits (`Ｕ` U+FF35: Japanese input writes them) and the Latin ligatures (`ﬁ`): read as
+ * the letters they stand for (their NFKC form). They still count as neither ASCII capitals nor digits.
+ */
+const isCompatLatin = (c: number) =>
+  (c >= 0xff10 && c <= 0xff19) ||
+  (c >= 0xff21 && c <= 0xff3a) ||
+  (c >= 0xff41 && c <= 0xff5a) ||
+  (c >= 0xfb00 && c <= 0xfb06);
 
 function classify(c: number): void {
   const ch = String.fromCharCode(c);
@@ -33,7 +42,7 @@ function classify(c: number): void {
     FAST[c] = 0;
   } else {
     CLS[c] = 2;
-    const lower = ch.toLowerCase();
+    const lower = (isCompatLatin(c) ? ch.normalize('NFKC') : ch).toLowerCase();
     let folded = SPECIAL_FOLDS[lower] ?? lower.normalize('NFD').replace(MARKS_RE, '');
     if (folded.length === 0 || folded.length > 2) folded = lower.length === 1 ? lower : ch;
     FOLD_A[c] = folded.charCodeAt(0);
@@ -54,9 +63,14 @@ for (let c = 0; c < 128; c++) {
   FOLD_A[c] = word ? (upper ? c + 32 : c) : 0;
   FAST[c] = FOLD_A[c];
 }
+// The modifier letter apostrophe (U+02BC) is a letter to Unicode, but some keyboards write it for `can't`: an
+// apostrophe here too.
 const RIGHT_QUOTE = 0x2019;
-CLS[RIGHT_QUOTE] = 1;
-FAST[RIGHT_QUOTE] = 0;
+const MODIFIER_APOSTROPHE = 0x2bc;
+for (const c of [RIGHT_QUOTE, MODIFIER_APOSTROPHE]) {
+  CLS[c] = 1;
+  FAST[c] = 0;
+}
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
@@ -64,7 +78,7 @@ const H2_SEED = 0x2f6b3c1d;
 export const MASK30 = 0x3fffffff;
 const H2_UNKNOWN = -1;
 
-const isApostrophe = (c: number) => c === 0x27 || c === 0x2019;
+const isApostrophe = (c: number) => c === 0x27 || c === RIGHT_QUOTE || c === MODIFIER_APOSTROPHE;
 /** A letter (not a digit) that can continue a word after an apostrophe. */
 const isLetterUnit = (c: number) => (c < 128 ? FAST[c] > 57 : CLS[c] === 2);
 
@@ -194,6 +208,7 @@ function setInfo(c: number): void {
 }
 for (let c = 0; c < 128; c++) setInfo(c);
 setInfo(RIGHT_QUOTE);
+setInfo(MODIFIER_APOSTROPHE);
 
 /** Classifies a code unit on first sight (beyond ASCII), for both tables. */
 function classifyUnit(c: number): void {
