@@ -5,6 +5,8 @@
 // the sources in <dir>/SOURCES.txt: never commit it.
 //   en fortunes-min, de fortunes-de, es fortunes-es, it fortunes-it, pt fortunes-br (fortune cookies)
 //   fr manpages-fr, nl manpages-nl (translated manual pages: no French or Dutch fortunes package here)
+// And the same from Latin-script languages the detector has no word lists for (OTHER_LANGUAGES, translated manual
+// pages), for which the right answer is `und`.
 // fortunes-es's offensive fortunes (its `off/` folders) are left out: Debian ships them ROT13-encoded, so as written
 // they are not Spanish text.
 //   npx tsx bin/fetch-language-sample.ts        (needs apt-get download and dpkg-deb; no root)
@@ -17,9 +19,12 @@ import { parseToolSettings } from '../lambdas/contract/settings';
 /** The sample's folder, read from the environment when asked (importing this module reads nothing). */
 export const sampleDir = () => path.resolve(__dirname, '..', parseToolSettings(process.env).languageSampleDir);
 export const SAMPLE_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'] as const;
+/** Latin-script languages without word lists here: the detector should answer `und` for them. */
+export const OTHER_LANGUAGES = ['cs', 'da', 'fi', 'hu', 'id', 'pl', 'ro', 'sv', 'tr', 'vi'] as const;
 export type SampleSplit = 'eval' | 'dev';
 export const samplePath = (split: SampleSplit, lang: string) => path.join(sampleDir(), split, `${lang}.txt`);
 
+type Fetched = (typeof SAMPLE_LANGUAGES)[number] | (typeof OTHER_LANGUAGES)[number];
 const PACKAGES: Record<(typeof SAMPLE_LANGUAGES)[number], { pkg: string; kind: 'fortunes' | 'man'; dir: string }> = {
   en: { pkg: 'fortunes-min', kind: 'fortunes', dir: 'usr/share/games/fortunes' },
   de: { pkg: 'fortunes-de', kind: 'fortunes', dir: 'usr/share/games/fortunes/de' },
@@ -93,8 +98,11 @@ export function splitSentences(found: readonly string[]): Record<SampleSplit, st
   return { eval: pick(0), dev: pick(step >> 1) };
 }
 
-function fetchLanguage(lang: (typeof SAMPLE_LANGUAGES)[number]): string {
-  const { pkg, kind, dir } = PACKAGES[lang];
+function fetchLanguage(lang: Fetched): string {
+  const { pkg, kind, dir } =
+    lang in PACKAGES
+      ? PACKAGES[lang as (typeof SAMPLE_LANGUAGES)[number]]
+      : { pkg: `manpages-${lang}`, kind: 'man', dir: `usr/share/man/${lang}` };
   const work = path.join(sampleDir(), 'pkg', pkg);
   mkdirSync(work, { recursive: true });
   if (!readdirSync(work).some((f) => f.endsWith('.deb')))
@@ -114,7 +122,7 @@ function fetchLanguage(lang: (typeof SAMPLE_LANGUAGES)[number]): string {
 if (require.main === module) {
   const dir = sampleDir();
   for (const s of ['eval', 'dev']) mkdirSync(path.join(dir, s), { recursive: true });
-  const lines = SAMPLE_LANGUAGES.map(fetchLanguage);
+  const lines = [...SAMPLE_LANGUAGES, ...OTHER_LANGUAGES].map(fetchLanguage);
   writeFileSync(path.join(dir, 'SOURCES.txt'), `${lines.join('\n')}\n`);
   for (const line of lines) console.log(line);
   console.log(`written to ${dir}/{eval,dev} (outside the repository: never commit it)`);

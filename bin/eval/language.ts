@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { scoreSignal } from '../../lambdas/domain/engine';
 import { BUG_TRAIN_PROJECT, jsonl, loadBanking77, loadBugs, loadEnron } from '../data-splits';
-import { SAMPLE_LANGUAGES, sampleDir, samplePath, type SampleSplit } from '../fetch-language-sample';
+import { OTHER_LANGUAGES, SAMPLE_LANGUAGES, sampleDir, samplePath, type SampleSplit } from '../fetch-language-sample';
 import { figure, type Figure } from './report';
 
 /** The README's demo signal (bin/local.ts prints it): it must answer `en`. */
@@ -125,5 +125,47 @@ export function languageFigures(): { figures: Figure[]; lines: string[]; detail:
       .map(([l, v]) => `${l} ${v.toFixed(3)}`)
       .join(', ')}`,
   ];
+  const other = otherLanguageFigures();
+  figures.push(...other.figures);
+  lines.push(other.line);
   return { figures, lines, detail: per };
+}
+
+/**
+ * Sentences in Latin-script languages without word lists here (OTHER_LANGUAGES, eval split), for which the right
+ * answer is `und`: the share that gets it, worst language and overall. Context, no goal. Not measured (NaN) when a
+ * sample fetched before these languages lacks them.
+ */
+function otherLanguageFigures(): { figures: Figure[]; line: string } {
+  if (!OTHER_LANGUAGES.every((l) => existsSync(samplePath('eval', l))))
+    return {
+      figures: [figure('language: other Latin-script languages answered und, overall (not measured)', NaN, 'context')],
+      line: 'Other Latin-script languages: not in the sample (fetch it again to add them)',
+    };
+  const per: Record<string, number> = {};
+  let und = 0;
+  let total = 0;
+  for (const l of OTHER_LANGUAGES) {
+    const list = readFileSync(samplePath('eval', l), 'utf8')
+      .split('\n')
+      .filter((s) => s.trim() !== '');
+    const n = list.filter((s) => engineLanguage(s) === 'und').length;
+    per[l] = n / list.length;
+    und += n;
+    total += list.length;
+  }
+  const worst = Object.entries(per).sort((a, b) => a[1] - b[1])[0];
+  return {
+    figures: [
+      figure(`language: other Latin-script languages answered und, worst (${worst[0]})`, worst[1], 'context'),
+      figure(
+        `language: other Latin-script languages answered und, overall (${total} sentences)`,
+        und / total,
+        'context',
+      ),
+    ],
+    line: `Other Latin-script languages answered und (eval split): ${Object.entries(per)
+      .map(([l, v]) => `${l} ${v.toFixed(3)}`)
+      .join(', ')}`,
+  };
 }

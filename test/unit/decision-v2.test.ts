@@ -141,6 +141,22 @@ describe('language', () => {
     expect(score({ source: 'support_message', subject: '¡Pedido ahora!', body: 'Pedido ahora' }).language).toBe('es');
   });
 
+  // Latin letters none of the seven writes: the trigrams alone named these German, Spanish or Portuguese.
+  it.each([
+    ['Turkish', 'Sipariş durumunu öğrenmek istiyorum, yardımcı olur musunuz?'],
+    ['Polish', 'Proszę o szybką odpowiedź, faktura jest błędna.'],
+    ['Czech', 'Prosím o rychlou odpověď, faktura je chybná.'],
+    ['Romanian', 'Vă rog să verificați factura, suma este greșită.'],
+  ])('says und for %s, a language without word lists', (_, body) => {
+    expect(score({ source: 'email', body }).language).toBe('und');
+  });
+
+  it('keeps the language of a text whose function words are clear beside a foreign name', () => {
+    const body =
+      'Bitte prüfen Sie die Rechnung von Herrn Łukasz Wałęsa, sie ist nicht richtig und wir warten noch auf die Antwort.';
+    expect(score({ source: 'email', body }).language).toBe('de');
+  });
+
   it('says und for a text in another script', () => {
     expect(score({ source: 'email', body: 'Пожалуйста, проверьте отчёт сегодня вечером.' }).language).toBe('und');
   });
