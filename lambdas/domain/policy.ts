@@ -3,6 +3,7 @@
 // things up. Pure.
 import { DEFAULT_RESPONSE_MINUTES, type Priority } from './decision';
 import { type KeywordMatcher, keywordMatcher } from './keyword-matcher';
+import { keywordText } from './keyword-text';
 
 export const NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 
@@ -129,11 +130,11 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Whole-word, case-insensitive: the phrase must not continue into a letter, a combining mark or a digit on either side.
- * The definition of a match, one phrase at a time, on text in Unicode's composed form (`composed(text)`: tests
- * compare keywordMatcher with it); decisions use keywordMatcher.
+ * The definition of a match, one phrase at a time, on text as keywords read it (`keywordText(text)`: tests compare
+ * keywordMatcher with it); decisions use keywordMatcher.
  */
 export function keywordPattern(phrase: string): RegExp {
-  const words = phrase.normalize('NFC').trim().split(/\s+/).map(escapeRegExp).join('\\s+');
+  const words = keywordText(phrase).trim().split(/\s+/).map(escapeRegExp).join('\\s+');
   return new RegExp(`(?<![\\p{L}\\p{M}\\p{N}_])${words}(?![\\p{L}\\p{M}\\p{N}_])`, 'iu');
 }
 

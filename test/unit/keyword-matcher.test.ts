@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import '../support/fast-check-seed';
 import { keywordMatcher } from '../../lambdas/domain/keyword-matcher';
 import { keywordPattern } from '../../lambdas/domain/policy';
-import { composed } from '../../lambdas/domain/composed-text';
+import { keywordText } from '../../lambdas/domain/keyword-text';
 
 const TRICKY = [
   'a',
@@ -70,6 +70,11 @@ const TRICKY = [
   '\u2028',
   '\uFEFF',
   '\u200B',
+  "'",
+  '\u2019',
+  '\u2018',
+  '\u02BC',
+  '\uFF07',
 ];
 const char = fc.constantFrom(...TRICKY);
 const text = fc.array(char, { maxLength: 40 }).map((cs) => cs.join(''));
@@ -89,7 +94,7 @@ const related = (t: string) =>
       return piece.trim() ? piece : 'a';
     });
 
-const byRegex = (phrases: string[], t: string) => phrases.filter((p) => keywordPattern(p).test(composed(t)));
+const byRegex = (phrases: string[], t: string) => phrases.filter((p) => keywordPattern(p).test(keywordText(t)));
 const byAutomaton = (phrases: string[], t: string) =>
   keywordMatcher(phrases.map((p) => ({ phrase: p })))
     .match(t)
@@ -151,4 +156,13 @@ it('reads text and phrases in composed form, a combining mark as part of its wor
   expect(byAutomaton(['cafe'], decomposed('le café est fermé'))).toEqual([]);
   // A mark no composed form absorbs still belongs to its word.
   expect(byAutomaton(['x'], 'x\u0301 y')).toEqual([]);
+});
+
+it('reads the typographic apostrophes as the straight one, in phrases and in text', () => {
+  for (const apostrophe of ['\u2019', '\u2018', '\u02BC', '\uFF07']) {
+    expect(byAutomaton(["can't"], `I can${apostrophe}t log in`)).toEqual(["can't"]);
+    expect(byRegex(["can't"], `I can${apostrophe}t log in`)).toEqual(["can't"]);
+    expect(byAutomaton([`don${apostrophe}t`], "please don't cancel")).toEqual([`don${apostrophe}t`]);
+    expect(byRegex([`don${apostrophe}t`], "please don't cancel")).toEqual([`don${apostrophe}t`]);
+  }
 });
