@@ -134,7 +134,10 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * keywordMatcher with it); decisions use keywordMatcher.
  */
 export function keywordPattern(phrase: string): RegExp {
-  const words = keywordText(phrase).trim().split(/\s+/).map(escapeRegExp).join('\\s+');
+  const text = keywordText(phrase).trim();
+  // Nothing left (a phrase of invisible characters, which the schema refuses) matches nothing, as in keywordMatcher.
+  if (text === '') return /(?!)/;
+  const words = text.split(/\s+/).map(escapeRegExp).join('\\s+');
   return new RegExp(`(?<![\\p{L}\\p{M}\\p{N}_])${words}(?![\\p{L}\\p{M}\\p{N}_])`, 'iu');
 }
 

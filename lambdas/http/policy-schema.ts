@@ -6,6 +6,7 @@ import { type Validated, validateBody, withDetailInPlace } from './body-validati
 import { apiKeyPath } from '../domain/audit';
 import { PRIORITIES } from '../domain/decision';
 import { isJsonObject, jsonPath } from '../domain/json-walk';
+import { hasVisible } from '../domain/keyword-text';
 import { DEFAULT_THRESHOLDS, NAME_PATTERN, type WorkspacePolicy } from '../domain/policy';
 
 export const POLICY_MAX_BYTES = 64 * 1024;
@@ -97,6 +98,11 @@ const PolicyFields = v.config(
                   phrase: v.pipe(
                     v.string('must be a string'),
                     v.check((s) => s.trim().length >= 1 && s.length <= 100, 'must be 1 to 100 characters'),
+                    // Keywords are matched with these left out (keyword-text.ts): such a phrase matches nothing seen.
+                    v.check(
+                      hasVisible,
+                      'must hold a visible character, not only soft hyphens or zero-width characters',
+                    ),
                   ),
                   weight: int(-50, 50),
                   category: v.optional(name('category')),

@@ -75,6 +75,10 @@ const TRICKY = [
   '\u2018',
   '\u02BC',
   '\uFF07',
+  '\u00AD',
+  '\u2060',
+  '\u200C',
+  '\u200D',
 ];
 const char = fc.constantFrom(...TRICKY);
 const text = fc.array(char, { maxLength: 40 }).map((cs) => cs.join(''));
@@ -164,5 +168,14 @@ it('reads the typographic apostrophes as the straight one, in phrases and in tex
     expect(byRegex(["can't"], `I can${apostrophe}t log in`)).toEqual(["can't"]);
     expect(byAutomaton([`don${apostrophe}t`], "please don't cancel")).toEqual([`don${apostrophe}t`]);
     expect(byRegex([`don${apostrophe}t`], "please don't cancel")).toEqual([`don${apostrophe}t`]);
+  }
+});
+
+it('ignores a soft hyphen, zero-width space, word joiner or BOM inside a word, in phrases and in text', () => {
+  for (const invisible of ['\u00AD', '\u200B', '\u2060', '\uFEFF']) {
+    const text = `Ihre Kün${invisible}digung ist eingegangen`;
+    expect(byAutomaton(['Kündigung', 'Kün'], text)).toEqual(['Kündigung']);
+    expect(byRegex(['Kündigung', 'Kün'], text)).toEqual(['Kündigung']);
+    expect(byAutomaton([`Kün${invisible}digung`], 'Ihre Kündigung')).toEqual([`Kün${invisible}digung`]);
   }
 });

@@ -153,3 +153,22 @@ describe('a value of the wrong type is told what it must be', () => {
     ]);
   });
 });
+
+describe('a keyword', () => {
+  const INVISIBLE = 'must hold a visible character, not only soft hyphens or zero-width characters';
+  it.each([['\u00AD'], ['\u200B\u2060'], [' \uFEFF\u00AD '], ['\u200D'], ['\u200C\u200D']])(
+    'of nothing but invisible characters is refused: %j',
+    (phrase) => {
+      expect(detailsOf({ keywords: [{ phrase, weight: 5 }] })).toEqual([
+        { field: 'keywords[0].phrase', message: INVISIBLE },
+      ]);
+    },
+  );
+
+  it('with an invisible character inside a word is taken, as written', () => {
+    expect(validatePolicy({ keywords: [{ phrase: 'Kün\u00ADdigung', weight: 5 }] })).toEqual({
+      ok: true,
+      policy: { keywords: [{ phrase: 'Kün\u00ADdigung', weight: 5 }] },
+    });
+  });
+});
