@@ -5,6 +5,7 @@
 // engine alone on the same signal, the policy's keyword automaton alone, and what one regular expression per keyword
 // would cost on the same text, for comparison.
 import { keywordMatcher } from '../../lambdas/domain/keyword-matcher';
+import { keywordText } from '../../lambdas/domain/keyword-text';
 import { scoreSignal } from '../../lambdas/domain/engine';
 import { keywordPattern, type WorkspacePolicy } from '../../lambdas/domain/policy';
 import { signalText } from '../../lambdas/domain/learning/sketch';
@@ -138,7 +139,8 @@ export async function benchWorstCase(world: World, quick: boolean): Promise<Figu
   progress('  worst-case: one regular expression per keyword, once, for comparison ...');
   const patterns = policy.keywords!.map((k) => keywordPattern(k.phrase));
   let regexMatched = 0;
-  const regex = await cpuMs(() => (regexMatched = patterns.filter((p) => p.test(text)).length));
+  const prepared = keywordText(text); // as the automaton reads it
+  const regex = await cpuMs(() => (regexMatched = patterns.filter((p) => p.test(prepared)).length));
   if (regexMatched !== matched)
     throw new Error(`the automaton found ${matched} keywords, the regular expressions ${regexMatched}`);
 

@@ -3,9 +3,10 @@
 // of repeated short words took seconds against a long body). Semantics are keywordPattern's in policy.ts, exactly:
 // case-insensitive as /iu compares (simple case folding), on text and phrases as keywordText prepares them
 // (keyword-text.ts: composed, so "ü" typed as "u" and a combining mark reads as "ü"; one apostrophe; soft hyphens and
-// zero-width spaces left out), any run of whitespace (\s) between words, and no letter, mark, digit or `_` just before
-// or after the phrase. Whitespace runs become one symbol; each symbol also carries whether the character before it is
-// a word character, so the automaton itself checks the start of a match and only the end is left to check. Pure.
+// zero-width spaces left out; ß as ss, İ as i), any run of whitespace (\s) between words, and no letter, mark, digit
+// or `_` just before or after the phrase. Whitespace runs become one symbol; each symbol also carries whether the
+// character before it is a word character, so the automaton itself checks the start of a match and only the end is
+// left to check. Pure.
 import { keywordText } from './keyword-text';
 
 const WORD = /[\p{L}\p{M}\p{N}_]/u;

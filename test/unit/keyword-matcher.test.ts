@@ -179,3 +179,22 @@ it('ignores a soft hyphen, zero-width space, word joiner or BOM inside a word, i
     expect(byAutomaton([`Kün${invisible}digung`], 'Ihre Kündigung')).toEqual([`Kün${invisible}digung`]);
   }
 });
+
+it('matches ß as ss and Turkish İ as i, either way round, whole words still', () => {
+  const cases: [string, string, boolean][] = [
+    ['Straße', 'STRASSE gesperrt', true],
+    ['Straße', 'die strasse ist gesperrt', true],
+    ['strasse', 'die Straße ist gesperrt', true],
+    ['STRASSE', 'die STRAẞE ist gesperrt', true],
+    ['Straße', 'Strassen gesperrt', false],
+    ['Stras', 'die Straße', false],
+    ['iptal', 'İPTAL talebi', true],
+    ['iptal', 'İptal talebi', true],
+    ['İptal', 'iptal talebi', true],
+    ['iptal', 'İptaller', false],
+  ];
+  for (const [keyword, text, found] of cases) {
+    expect([keyword, text, byAutomaton([keyword], text)]).toEqual([keyword, text, found ? [keyword] : []]);
+    expect([keyword, text, byRegex([keyword], text)]).toEqual([keyword, text, found ? [keyword] : []]);
+  }
+});
