@@ -2,6 +2,7 @@
 // and a compiled form (sender sets, one keyword automaton) built once per cached policy so the hot path only looks
 // things up. Pure.
 import { DEFAULT_RESPONSE_MINUTES, type Priority } from './decision';
+import { withAsciiDomain } from './engine/metadata';
 import { type KeywordMatcher, keywordMatcher } from './keyword-matcher';
 import { keywordText } from './keyword-text';
 
@@ -102,8 +103,9 @@ export interface CompiledPolicy {
 function senderList(entries: readonly string[] | undefined): SenderList {
   const list: SenderList = { addresses: new Set(), domains: new Set() };
   for (const entry of entries ?? []) {
-    // As parseSender reads a sender: composed, lower-cased.
-    const e = entry.trim().normalize('NFC').toLowerCase();
+    // As parseSender reads a sender: composed, lower-cased, its domain in ASCII form. The policy stored keeps the
+    // entry as written.
+    const e = withAsciiDomain(entry.trim().normalize('NFC').toLowerCase());
     if (e.startsWith('@')) list.domains.add(e.slice(1));
     else list.addresses.add(e);
   }

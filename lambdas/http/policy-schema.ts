@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { type Validated, validateBody, withDetailInPlace } from './body-validation';
 import { apiKeyPath } from '../domain/audit';
 import { PRIORITIES } from '../domain/decision';
+import { withAsciiDomain } from '../domain/engine/metadata';
 import { isJsonObject, jsonPath } from '../domain/json-walk';
 import { hasVisible } from '../domain/keyword-text';
 import { DEFAULT_THRESHOLDS, NAME_PATTERN, type WorkspacePolicy } from '../domain/policy';
@@ -28,7 +29,12 @@ const senders = v.pipe(
     v.pipe(
       v.string('must be a string'),
       v.maxLength(320, 'must be at most 320 characters'),
-      v.check((s) => ADDRESS.test(s) || DOMAIN.test(s), 'must be an address (ann@acme.com) or a domain (@acme.com)'),
+      // A domain in Unicode (@münchen.de) is checked in its ASCII form, whose labels DNS holds to 63 characters; one
+      // with no ASCII form is refused. The 320 characters count the entry as written.
+      v.check(
+        (s) => ADDRESS.test(s) || DOMAIN.test(withAsciiDomain(s)),
+        'must be an address (ann@acme.com) or a domain (@acme.com)',
+      ),
     ),
     'must be an array of addresses and domains',
   ),

@@ -11,7 +11,7 @@ let otherKey: string;
 beforeAll(async () => {
   // TTL 0: every request reads the workspace fresh, so each step sees the previous one at once.
   api = await startTestApi('wspolicy', { workspaceCacheTtlSeconds: 0 });
-  ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_a', 'ws_b', 'ws_blocked', 'ws_off']));
+  ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_a', 'ws_b', 'ws_blocked', 'ws_off', 'ws_idn']));
   ({ key: otherKey } = await partnerWithKey(api.admin, 'other', ['ws_other']));
 }, 60_000);
 afterAll(async () => api?.close());
@@ -135,6 +135,18 @@ describe('policy', () => {
       });
     }
     expect((await analyze(urgent)).json).toMatchObject({ recommended_action: 'archive', category: 'spam' });
+  });
+
+  it('keeps a Unicode domain as written, and blocks its senders however their domain is spelled', async () => {
+    const blocked = ['@münchen.de', 'ann@xn--bcher-kva.example'];
+    expect((await putPolicy('ws_idn', { blocked_senders: blocked })).status).toBe(200);
+    expect((await call(api.baseUrl, 'GET', '/workspaces/ws_idn/policy', { key })).json).toMatchObject({
+      blocked_senders: blocked,
+    });
+    for (const sender of ['info@xn--mnchen-3ya.de', 'Ann <ann@bücher.example>']) {
+      const d = await analyze({ workspace_id: 'ws_idn', source: 'email', sender, subject: 'URGENT outage' });
+      expect(d.json).toMatchObject({ category: 'spam', recommended_action: 'archive' });
+    }
   });
 });
 

@@ -15,6 +15,7 @@ import {
   type Meta,
   type SenderInfo,
   type TagKind,
+  withAsciiDomain,
 } from './metadata';
 import type { Draft } from './draft';
 
@@ -31,8 +32,8 @@ export function metadataDrafts(
     vip = true;
   } else if (sender) {
     for (const entry of stringList(own(md, 'vip_senders'), 200)) {
-      // Composed, as parseSender reads the sender.
-      const e = entry.replace(/^.*<\s*|\s*>.*$/g, '').normalize('NFC');
+      // Composed, its domain in ASCII form, as parseSender reads the sender.
+      const e = withAsciiDomain(entry.replace(/^.*<\s*|\s*>.*$/g, '').normalize('NFC'));
       if (e === sender.address || e === `@${sender.domain}` || (!e.includes('@') && e === sender.domain)) {
         drafts.push({ code: 'VIP_SENDER', weight: 15, message: 'sender is listed in metadata.vip_senders' });
         vip = true;

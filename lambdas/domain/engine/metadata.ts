@@ -1,5 +1,6 @@
 // Reading metadata and the sender: metadata may be any JSON, so nothing here throws; what does not fit is ignored.
 // Severity words, customer tiers, tags and sender kinds, each in one table.
+import { domainToASCII } from 'node:url';
 import type { Category } from '../decision';
 import { isCalendarDate, parseInstant } from '../timestamps';
 
@@ -139,14 +140,33 @@ export interface SenderInfo {
   domain: string;
 }
 
+const NON_ASCII = /[^\p{ASCII}]/u;
+
+/**
+ * A domain in its ASCII form (`münchen.de` as `xn--mnchen-3ya.de`), so that both spellings of it are one domain to the
+ * sender lists, metadata.vip_senders and learning (docs/partners.md, "Workspace policy"). Only a domain holding other
+ * than ASCII is rewritten: an ASCII one is in that form already, and stays exactly as sent (domainToASCII would read
+ * `1.2.3` as the IPv4 address 1.2.0.3); one that is no valid domain name stays as written too.
+ */
+function asciiDomain(domain: string): string {
+  return NON_ASCII.test(domain) ? domainToASCII(domain) || domain : domain;
+}
+
+/** An address, `@domain` or bare domain with its domain in ASCII form (asciiDomain). */
+export function withAsciiDomain(entry: string): string {
+  const at = entry.lastIndexOf('@');
+  return entry.slice(0, at + 1) + asciiDomain(entry.slice(at + 1));
+}
+
 export function parseSender(sender: unknown): SenderInfo | null {
   if (typeof sender !== 'string' || sender.length === 0) return null;
   const s = sender.length > 400 ? sender.slice(0, 400) : sender;
   // With a `<`, only a bracketed address is the sender's: one in the display name (`ceo@acme.com <>`) is a name.
   const m = s.includes('<') ? ADDRESS_IN_BRACKETS.exec(s) : BARE_ADDRESS.exec(s);
   if (!m) return null;
-  // Composed (NFC), so an address sent decomposed is the one a policy or a workspace's history holds.
-  const address = m[1].normalize('NFC').toLowerCase().replace(/\.+$/, '');
+  // Composed (NFC), so an address sent decomposed is the one a policy or a workspace's history holds; its domain in
+  // ASCII form, so one sent in Unicode is the one a policy holds in ASCII, and the reverse.
+  const address = withAsciiDomain(m[1].normalize('NFC').toLowerCase().replace(/\.+$/, ''));
   const at = address.lastIndexOf('@');
   return { address, local: address.slice(0, at), domain: address.slice(at + 1) };
 }

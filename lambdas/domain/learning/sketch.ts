@@ -285,8 +285,9 @@ function sketchTextFast(key: HalfSipKey, text: string, out: number[], format: Sk
 }
 
 /**
- * Address and domain of a sender like `Ann <ann@acme.com>`, lower-cased; undefined when it holds no address. Read as
- * the engine reads it (engine/metadata.ts, parseSender), so the policy's sender lists, learning and the engine's own
+ * Address and domain of a sender like `Ann <ann@acme.com>`, lower-cased, a domain in Unicode in its ASCII form (an
+ * ASCII one as sent, so its buckets are those it always had); undefined when it holds no address. Read as the engine
+ * reads it (engine/metadata.ts, parseSender), so the policy's sender lists, learning and the engine's own
  * `metadata.vip_senders` agree on who sent a signal: the address in brackets wherever it stands, one in the display
  * name (`ceo@acme.com <x@evil.example>`) being only a name.
  */
