@@ -180,6 +180,15 @@ it('ignores a soft hyphen, zero-width space, word joiner or BOM inside a word, i
   }
 });
 
+it('reads full-width Latin letters and digits as ASCII, in phrases and in text, whole words still', () => {
+  for (const by of [byAutomaton, byRegex]) {
+    expect(by(['urgent'], 'ＵＲＧＥＮＴ：ｐｌｅａｓｅ ｒｅｐｌｙ')).toEqual(['urgent']);
+    expect(by(['ＶＩＰ'], 'a vip customer')).toEqual(['ＶＩＰ']);
+    expect(by(['case 42'], 'ｃａｓｅ　４２ is open')).toEqual(['case 42']);
+    expect(by(['urgent'], 'ｕｒｇｅｎｔｌｙ')).toEqual([]);
+  }
+});
+
 it('matches ß as ss and Turkish İ as i, either way round, whole words still', () => {
   const cases: [string, string, boolean][] = [
     ['Straße', 'STRASSE gesperrt', true],
