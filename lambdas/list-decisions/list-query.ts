@@ -1,5 +1,6 @@
 // GET /decisions query parameters, checked strictly (docs/partners.md, Listing decisions). API Gateway joins a repeated parameter
-// with commas, so `limit=1&limit=2` arrives as "1,2" and is refused like any other bad value.
+// with commas, so `limit=1&limit=2` arrives as "1,2" and is refused like any other bad value, its message saying so
+// (no value of a parameter but `priority` holds a comma).
 import { WORKSPACE_ID_PATTERN } from '../domain/grants';
 import { parseRfc3339 } from '../domain/timestamps';
 import { PRIORITIES, type Priority } from '../domain/decision';
@@ -19,12 +20,17 @@ interface ListQuery {
   createdBeforeMs?: number;
 }
 
+/** A bad value's message, and why it may have a comma: the parameter was given more than once. */
+const refused = (value: string, message: string) =>
+  value.includes(',') ? `${message} (given more than once, it arrives joined with commas)` : message;
+
 /** First step of the refusal order: the workspace, or the detail saying why it is missing or malformed. */
 export function workspaceParameter(params: Record<string, string>): { workspaceId: string } | { detail: ErrorDetail } {
   const value = params.workspace_id;
   if (value === undefined || value === '') return { detail: { field: 'workspace_id', message: 'is required' } };
   if (!WORKSPACE_ID_PATTERN.test(value)) {
-    return { detail: { field: 'workspace_id', message: 'must be 1 to 128 characters of A-Z a-z 0-9 . _ : -' } };
+    const message = refused(value, 'must be 1 to 128 characters of A-Z a-z 0-9 . _ : -');
+    return { detail: { field: 'workspace_id', message } };
   }
   return { workspaceId: value };
 }
@@ -48,12 +54,14 @@ export function listQuery(params: Record<string, string>): Validated<{ query: Li
   const query: ListQuery = { limit: LIST_LIMIT.default };
   if (params.limit !== undefined) {
     const n = /^[0-9]{1,3}$/.test(params.limit) ? Number(params.limit) : NaN;
-    if (!(n >= 1 && n <= LIST_LIMIT.max)) details.push({ field: 'limit', message: 'must be an integer from 1 to 100' });
+    if (!(n >= 1 && n <= LIST_LIMIT.max))
+      details.push({ field: 'limit', message: refused(params.limit, 'must be an integer from 1 to 100') });
     else query.limit = n;
   }
   if (params.starting_after !== undefined) {
     if (!DECISION_ID_PATTERN.test(params.starting_after)) {
-      details.push({ field: 'starting_after', message: 'must be the decision_id of a decision of this workspace' });
+      const message = refused(params.starting_after, 'must be the decision_id of a decision of this workspace');
+      details.push({ field: 'starting_after', message });
     } else query.startingAfter = params.starting_after;
   }
   if (params.priority !== undefined) {
@@ -68,7 +76,11 @@ export function listQuery(params: Record<string, string>): Validated<{ query: Li
   ] as const) {
     if (params[name] === undefined) continue;
     const ms = timeParameter(params[name]);
-    if (ms === undefined) details.push({ field: name, message: 'must be an RFC 3339 timestamp with Z or an offset' });
+    if (ms === undefined)
+      details.push({
+        field: name,
+        message: refused(params[name], 'must be an RFC 3339 timestamp with Z or an offset'),
+      });
     else query[key] = ms;
   }
   return details.length ? { ok: false, details } : { ok: true, query };

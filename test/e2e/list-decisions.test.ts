@@ -139,6 +139,19 @@ it('refuses in the contract order: workspace_id, then the grant, then the other 
   expectError(await call(api.baseUrl, 'GET', '/decisions?workspace_id=ws_list'), 401, 'UNAUTHORIZED');
 });
 
+it('says a parameter given twice arrived joined with commas, as API Gateway hands it over', async () => {
+  for (const [query, field] of [
+    ['workspace_id=ws_list&workspace_id=ws_list', 'workspace_id'],
+    ['workspace_id=ws_list&limit=1&limit=2', 'limit'],
+  ]) {
+    const reply = await list(query);
+    expectError(reply, 400, 'VALIDATION_ERROR');
+    expect(reply.json.error.details).toEqual([{ field, message: expect.stringContaining('given more than once') }]);
+  }
+  const once = await list('workspace_id=ws_list&limit=0');
+  expect(once.json.error.details[0].message).not.toContain('given more than once');
+});
+
 it('accepts as starting_after only a decision id of the same workspace', async () => {
   const otherWs = (await list('workspace_id=ws_other')).json.data[0].decision_id;
   for (const cursor of [otherWs, 'dec_01M7YP0Z169DWN2DAG06SFY9E9', 'nope']) {
