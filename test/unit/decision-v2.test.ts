@@ -151,10 +151,15 @@ describe('language', () => {
     expect(score({ source: 'email', body }).language).toBe('und');
   });
 
-  it('keeps the language of a text whose function words are clear beside a foreign name', () => {
-    const body =
-      'Bitte prüfen Sie die Rechnung von Herrn Łukasz Wałęsa, sie ist nicht richtig und wir warten noch auf die Antwort.';
-    expect(score({ source: 'email', body }).language).toBe('de');
+  // Names are written with those letters too: a capitalized word's letters do not count.
+  it.each([
+    ['en', 'Please call Paweł Nowak back today.'],
+    ['de', 'Termin mit Jiří Dvořák am Montag bestätigt.'],
+    ['fr', 'La facture de Ayşe Çelik est incorrecte.'],
+    ['nl', 'Afspraak met Søren Håland maandag bevestigd.'],
+    ['de', 'Bitte prüfen Sie die Rechnung von Herrn Łukasz Wałęsa, sie ist nicht richtig und wir warten noch.'],
+  ])('keeps %s for a short text naming a person with such letters: %s', (language, body) => {
+    expect(score({ source: 'email', body }).language).toBe(language);
   });
 
   it('says und for a text in another script', () => {
