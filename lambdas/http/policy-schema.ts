@@ -24,17 +24,25 @@ const int = (min: number, max: number) =>
     v.maxValue(max, `must be at most ${max}`),
   );
 
+/**
+ * An address or `@domain`. A domain in Unicode (`@münchen.de`, `ann@bücher.example`) is checked in its ASCII form, as
+ * a domain name whose labels DNS holds to 63 characters: one with no ASCII form is refused. An address with an ASCII
+ * domain is checked as it always was. The 320 characters count the entry as written.
+ */
+function isSenderEntry(entry: string): boolean {
+  const ascii = withAsciiDomain(entry);
+  if (entry.startsWith('@')) return DOMAIN.test(ascii);
+  const domain = ascii.slice(ascii.lastIndexOf('@') + 1);
+  const unicode = /[^\p{ASCII}]/u.test(entry.slice(entry.lastIndexOf('@') + 1));
+  return ADDRESS.test(ascii) && (!unicode || DOMAIN.test(`@${domain}`));
+}
+
 const senders = v.pipe(
   v.array(
     v.pipe(
       v.string('must be a string'),
       v.maxLength(320, 'must be at most 320 characters'),
-      // A domain in Unicode (@münchen.de) is checked in its ASCII form, whose labels DNS holds to 63 characters; one
-      // with no ASCII form is refused. The 320 characters count the entry as written.
-      v.check(
-        (s) => ADDRESS.test(s) || DOMAIN.test(withAsciiDomain(s)),
-        'must be an address (ann@acme.com) or a domain (@acme.com)',
-      ),
+      v.check(isSenderEntry, 'must be an address (ann@acme.com) or a domain (@acme.com)'),
     ),
     'must be an array of addresses and domains',
   ),

@@ -176,7 +176,7 @@ describe('a keyword', () => {
 describe('a sender list', () => {
   const NOT_A_SENDER = 'must be an address (ann@acme.com) or a domain (@acme.com)';
   it('takes a domain in Unicode, as written', () => {
-    const senders = ['@münchen.de', 'ann@bücher.example', '@stadt.MÜNCHEN.de', '@xn--mnchen-3ya.de'];
+    const senders = ['@münchen.de', 'ann@bücher.example', '@stadt.MÜNCHEN.de', '@xn--mnchen-3ya.de', 'ann@acme。com'];
     expect(validatePolicy({ vip_senders: senders })).toEqual({ ok: true, policy: { vip_senders: senders } });
   });
 
@@ -186,6 +186,9 @@ describe('a sender list', () => {
     // Its ASCII form has a label of more than 63 characters.
     [`@${'ü'.repeat(60)}.de`],
     ['@münchen'],
+    // The same in an address.
+    ['ann@xn--a.münchen.de'],
+    [`ann@${'ü'.repeat(60)}.de`],
   ])('refuses a domain in Unicode that is no valid domain name: %j', (sender) => {
     expect(detailsOf({ vip_senders: [sender] })).toEqual([{ field: 'vip_senders[0]', message: NOT_A_SENDER }]);
   });

@@ -18,6 +18,9 @@ it('lists a sender in a Unicode domain by its ASCII form, and the reverse', () =
   expect(listsParts(policy.blocked, senderParts('eve@bücher.example'))).toBe(true);
   expect(listsParts(policy.blocked, senderParts('Bob <bob@münchen.de>'))).toBe(true);
   expect(listsParts(policy.blocked, senderParts('bob@munchen.de'))).toBe(false);
+  // A trailing full stop, ASCII or ideographic (U+3002), is no part of the domain.
+  expect(listsParts(policy.vip, senderParts('ann@bücher.example.'))).toBe(true);
+  expect(listsParts(policy.vip, senderParts('ann@bücher.example\u3002'))).toBe(true);
 });
 
 it('reads metadata.vip_senders the same way', () => {

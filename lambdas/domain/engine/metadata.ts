@@ -166,7 +166,8 @@ export function parseSender(sender: unknown): SenderInfo | null {
   if (!m) return null;
   // Composed (NFC), so an address sent decomposed is the one a policy or a workspace's history holds; its domain in
   // ASCII form, so one sent in Unicode is the one a policy holds in ASCII, and the reverse.
-  const address = withAsciiDomain(m[1].normalize('NFC').toLowerCase().replace(/\.+$/, ''));
+  // The trailing dots go after: the ASCII form of `。` (an ideographic full stop) is one.
+  const address = withAsciiDomain(m[1].normalize('NFC').toLowerCase()).replace(/\.+$/, '');
   const at = address.lastIndexOf('@');
   return { address, local: address.slice(0, at), domain: address.slice(at + 1) };
 }
