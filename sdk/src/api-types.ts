@@ -330,8 +330,8 @@ export interface PolicyKeyword {
    * 1 to 100 characters, not whitespace only: the phrase is trimmed (leading and trailing whitespace
    * removed) before the check that it is not empty and before it is matched; the at most 100 characters
    * count it as sent. Nor only soft hyphens, zero-width spaces, word joiners, BOMs and zero-width
-   * joiners (U+00AD, U+200B, U+2060, U+FEFF, U+200C, U+200D): keywords are matched with the first four
-   * left out.
+   * joiners (U+00AD, U+200B, U+2060, U+FEFF, U+200C, U+200D): keywords are matched with soft hyphens,
+   * word joiners and BOMs left out, and a zero-width space ends a word.
    */
   phrase: string;
   weight: number;

@@ -171,12 +171,27 @@ it('reads the typographic apostrophes as the straight one, in phrases and in tex
   }
 });
 
-it('ignores a soft hyphen, zero-width space, word joiner or BOM inside a word, in phrases and in text', () => {
-  for (const invisible of ['\u00AD', '\u200B', '\u2060', '\uFEFF']) {
+it('ignores a soft hyphen, word joiner or BOM inside a word, in phrases and in text', () => {
+  for (const invisible of ['\u00AD', '\u2060', '\uFEFF']) {
     const text = `Ihre Kün${invisible}digung ist eingegangen`;
     expect(byAutomaton(['Kündigung', 'Kün'], text)).toEqual(['Kündigung']);
     expect(byRegex(['Kündigung', 'Kün'], text)).toEqual(['Kündigung']);
     expect(byAutomaton([`Kün${invisible}digung`], 'Ihre Kündigung')).toEqual([`Kün${invisible}digung`]);
+  }
+});
+
+// Thai and other scripts written without spaces separate words with it.
+it('reads a zero-width space as the end of a word', () => {
+  for (const by of [byAutomaton, byRegex]) {
+    expect(by(['ด่วน'], 'ด่วน\u200Bมาก')).toEqual(['ด่วน']);
+    expect(by(['urgent'], 'urgent\u200Brequest')).toEqual(['urgent']);
+  }
+});
+
+it('reads the Latin ligatures as their letters, in phrases and in text', () => {
+  for (const by of [byAutomaton, byRegex]) {
+    expect(by(['office', 'file'], 'the oﬃce ﬁle server')).toEqual(['office', 'file']);
+    expect(by(['ﬁle'], 'a file')).toEqual(['ﬁle']);
   }
 });
 

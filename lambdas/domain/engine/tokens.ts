@@ -3,6 +3,7 @@
 // diacritics stripped), which keeps the hot path allocation-free and fast. A second, independent
 // hash is computed only for tokens that match the lexicon, to rule out collisions.
 import { Buffer } from 'node:buffer';
+import { isCompatLatin } from '../compat-latin';
 
 /** Most tokens kept per signal; text beyond this is ignored (deterministically). */
 export const MAX_TOKENS = 6000;
@@ -20,16 +21,6 @@ const LETTER_RE = /^[\p{L}\p{N}]$/u;
 const MARK_RE = /^\p{M}$/u;
 const MARKS_RE = /\p{M}/gu;
 const SPECIAL_FOLDS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ł: 'l', ı: 'i', þ: 'th' };
-/**
- * Full-width Latin letters and digits (`Ｕ` U+FF35: Japanese input writes them) and the Latin ligatures (`ﬁ`): read as
- * the letters they stand for (their NFKC form). They still count as neither ASCII capitals nor digits.
- */
-const isCompatLatin = (c: number) =>
-  (c >= 0xff10 && c <= 0xff19) ||
-  (c >= 0xff21 && c <= 0xff3a) ||
-  (c >= 0xff41 && c <= 0xff5a) ||
-  (c >= 0xfb00 && c <= 0xfb06);
-
 function classify(c: number): void {
   const ch = String.fromCharCode(c);
   if (c >= 0xd800 && c <= 0xdfff) {
@@ -42,6 +33,8 @@ function classify(c: number): void {
     FAST[c] = 0;
   } else {
     CLS[c] = 2;
+    // Full-width Latin and ligatures (compat-latin.ts) as the letters they stand for, still neither ASCII capitals nor
+    // digits to the counts below.
     const lower = (isCompatLatin(c) ? ch.normalize('NFKC') : ch).toLowerCase();
     let folded = SPECIAL_FOLDS[lower] ?? lower.normalize('NFD').replace(MARKS_RE, '');
     if (folded.length === 0 || folded.length > 2) folded = lower.length === 1 ? lower : ch;
