@@ -147,16 +147,20 @@ describe('language', () => {
     ['Polish', 'Proszę o szybką odpowiedź, faktura jest błędna.'],
     ['Czech', 'Prosím o rychlou odpověď, faktura je chybná.'],
     ['Romanian', 'Vă rog să verificați factura, suma este greșită.'],
+    ['Polish in capitals', 'NIE MOGĘ SIĘ ZALOGOWAĆ DO KONTA, HASŁO NIE DZIAŁA'],
+    ['Vietnamese in capitals', 'TÔI KHÔNG THỂ ĐĂNG NHẬP VÀO TÀI KHOẢN'],
   ])('says und for %s, a language without word lists', (_, body) => {
     expect(score({ source: 'email', body }).language).toBe('und');
   });
 
-  // Names are written with those letters too: a capitalized word's letters do not count.
+  // Names are written with those letters too: a capitalized word's letters do not count, nor an address's.
   it.each([
     ['en', 'Please call Paweł Nowak back today.'],
     ['de', 'Termin mit Jiří Dvořák am Montag bestätigt.'],
     ['fr', 'La facture de Ayşe Çelik est incorrecte.'],
     ['nl', 'Afspraak met Søren Håland maandag bevestigd.'],
+    ['en', 'Paweł Nowak has forgotten the password again.'],
+    ['de', 'Bitte an jiří.dvořák@firma.cz schicken.'],
     ['de', 'Bitte prüfen Sie die Rechnung von Herrn Łukasz Wałęsa, sie ist nicht richtig und wir warten noch.'],
   ])('keeps %s for a short text naming a person with such letters: %s', (language, body) => {
     expect(score({ source: 'email', body }).language).toBe(language);

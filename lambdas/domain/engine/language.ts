@@ -298,49 +298,64 @@ function otherScript(buf: TokenBuffer): string | null {
 // Latin letters none of the seven languages writes (Polish ł, Czech ř, Turkish ş, Romanian ș, Danish ø, Swedish å,
 // Hungarian ő, Vietnamese ơ, ...): a text where they are at least 1% of the letters, and whose function words give no
 // clear lead, is in a language without word lists here, where the trigrams would only pick the nearest of the seven.
-// Words that start with a capital are names as often as not ("Please call Paweł back"), so their letters do not
-// count. Measured in decision-engine.md, "Latin-script languages without word lists".
+// A capitalized word is a name as often as not ("Please call Paweł back", "Paweł called"), and an address or domain
+// (paweł@firma.pl) is a name too: their letters do not count. A word in capitals does (ZAMÓWIENIE NIE DOTARŁO).
+// Measured in decision-engine.md, "Latin-script languages without word lists".
 const LETTERS_OF_THE_SEVEN = new Set('àáâãäçèéêëìíîïñòóôõöùúûüÿœß');
-// Per code unit below U+1F00: 0 not yet seen, 1 a foreign Latin letter, 2 anything else. Filled on first sight:
-// building the whole table took 3 ms of module load.
-const FOREIGN = new Uint8Array(0x1f00);
-function isForeign(c: number): boolean {
-  if (FOREIGN[c] === 0) {
-    const ch = String.fromCharCode(c).toLowerCase();
-    FOREIGN[c] = (c <= 0x24f || c >= 0x1e00) && /^\p{L}$/u.test(ch) && !LETTERS_OF_THE_SEVEN.has(ch) ? 1 : 2;
+// Per code unit from U+00C0 to U+1EFF, filled on first sight (building the whole table took 3 ms of module load): KNOWN,
+// and whether it is a foreign Latin letter and a capital.
+const KNOWN = 1;
+const FOREIGN_LETTER = 2;
+const CAPITAL = 4;
+const LATIN_INFO = new Uint8Array(0x1f00);
+function latinInfo(c: number): number {
+  if (LATIN_INFO[c] === 0) {
+    const ch = String.fromCharCode(c);
+    const lower = ch.toLowerCase();
+    const foreign = (c <= 0x24f || c >= 0x1e00) && /^\p{L}$/u.test(lower) && !LETTERS_OF_THE_SEVEN.has(lower);
+    LATIN_INFO[c] = KNOWN | (foreign ? FOREIGN_LETTER : 0) | (lower !== ch ? CAPITAL : 0);
   }
-  return FOREIGN[c] === 1;
+  return LATIN_INFO[c];
 }
 
-/**
- * Whether letters none of the seven writes, outside words that start with a capital, are at least 1% of the letters
- * in the opening of the subject and body.
- */
-function foreignLetters(buf: TokenBuffer): boolean {
-  let foreign = 0;
-  let letters = 0;
-  for (let f = 0; f < 2; f++) {
-    const t = buf.texts[f];
-    const n = t.length < LETTER_CHARS ? t.length : LETTER_CHARS;
-    let inWord = false;
-    let capitalWord = false;
-    for (let i = 0; i < n; i++) {
-      const c = t.charCodeAt(i);
-      const ascii = (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
-      if (!ascii && !(c >= 0xc0 && c < 0x1f00)) {
-        inWord = false;
-        continue;
-      }
-      letters++;
-      if (!inWord) {
-        inWord = true;
-        const ch = String.fromCharCode(c);
-        capitalWord = ascii ? c <= 90 : ch !== ch.toLowerCase();
-      }
-      if (!ascii && !capitalWord && isForeign(c)) foreign++;
+const isLatinLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 0xc0 && c < 0x1f00);
+const isCapital = (c: number) => (c < 128 ? c >= 65 && c <= 90 : (latinInfo(c) & CAPITAL) !== 0);
+// `@` or `.` just before a word, `@` just after it, or a `.` and a letter: part of an address or a domain.
+const isAddressMark = (c: number) => c === 64 || c === 46;
+
+/** Foreign letters in the words that count (above), and all letters, of one text's opening, added to `out`. */
+function countForeign(t: string, out: { foreign: number; letters: number }): void {
+  const n = t.length < LETTER_CHARS ? t.length : LETTER_CHARS;
+  let i = 0;
+  while (i < n) {
+    if (!isLatinLetter(t.charCodeAt(i))) {
+      i++;
+      continue;
     }
+    const start = i;
+    let foreign = 0;
+    let capitals = 0;
+    for (; i < n && isLatinLetter(t.charCodeAt(i)); i++) {
+      const c = t.charCodeAt(i);
+      if (c >= 0xc0 && (latinInfo(c) & FOREIGN_LETTER) !== 0) foreign++;
+      if (isCapital(c)) capitals++;
+    }
+    out.letters += i - start;
+    const address =
+      (start > 0 && isAddressMark(t.charCodeAt(start - 1))) ||
+      (i < n && t.charCodeAt(i) === 64) ||
+      (i + 1 < n && t.charCodeAt(i) === 46 && isLatinLetter(t.charCodeAt(i + 1)));
+    const name = capitals === 1 && i - start > 1 && isCapital(t.charCodeAt(start));
+    if (!address && !name) out.foreign += foreign;
   }
-  return foreign > 0 && foreign * 100 >= letters;
+}
+
+/** Whether letters none of the seven writes, in the words that count, are at least 1% of the letters. */
+function foreignLetters(buf: TokenBuffer): boolean {
+  const out = { foreign: 0, letters: 0 };
+  countForeign(buf.texts[0], out);
+  countForeign(buf.texts[1], out);
+  return out.foreign > 0 && out.foreign * 100 >= out.letters;
 }
 
 export function detectLanguage(buf: TokenBuffer): string {
