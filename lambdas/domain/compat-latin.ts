@@ -1,6 +1,7 @@
 // Latin written in compatibility forms: full-width letters and digits (`Ｕ` U+FF35, as Japanese input writes them)
-// and the Latin ligatures (`ﬁ` U+FB01, as PDF text extraction leaves them). The engine's tokenizer and policy keywords
-// both read them as the letters they stand for, their NFKC form. Pure.
+// and the Latin ligatures (`ﬁ` U+FB01, as PDF text extraction leaves them). Policy keywords read them as the letters
+// they stand for, their NFKC form; so does the engine's tokenizer, except `ﬃ` and `ﬄ` (its tables fold a character
+// to two units at most). Pure.
 
 /** Whether a UTF-16 code unit is one of them. */
 export const isCompatLatin = (c: number): boolean =>

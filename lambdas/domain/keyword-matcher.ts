@@ -1,13 +1,12 @@
 // All of a policy's keywords (docs/partners.md, "Workspace policy") matched in one pass over the text, in time linear
 // in the text: one Aho-Corasick automaton for every phrase, instead of one regular expression per phrase (200 phrases
 // of repeated short words took seconds against a long body). Semantics are keywordPattern's in policy.ts, exactly:
-// case-insensitive as /iu compares (simple case folding), on text and phrases as keywordText prepares them
-// (keyword-text.ts: composed, so "ü" typed as "u" and a combining mark reads as "ü"; one apostrophe; soft hyphens and
-// zero-width spaces left out; ß as ss, İ as i), any run of whitespace (\s) between words, and no letter, mark, digit
-// or `_` just before or after the phrase. Whitespace runs become one symbol; each symbol also carries whether the
+// case-insensitive as /iu compares (simple case folding), on text and phrases as keyword-text.ts prepares them
+// (composed, one apostrophe, invisible characters left out, ß as ss, İ as i, compatibility Latin as its letters), any
+// run of whitespace (\s) between words, and no letter, mark, digit or `_` just before or after the phrase. Whitespace runs become one symbol; each symbol also carries whether the
 // character before it is a word character, so the automaton itself checks the start of a match and only the end is
 // left to check. Pure.
-import { keywordText } from './keyword-text';
+import { keywordPhrase, keywordText } from './keyword-text';
 
 const WORD = /[\p{L}\p{M}\p{N}_]/u;
 const SPACE = /\s/;
@@ -103,7 +102,7 @@ function symbolsOf(text: string): { symbols: Int32Array; words: Uint8Array; leng
 
 /** A phrase as the symbols of its matches: the first one requires a non-word character before it. */
 function phraseSymbols(phrase: string): number[] {
-  const { symbols, length } = symbolsOf(keywordText(phrase).trim());
+  const { symbols, length } = symbolsOf(keywordPhrase(phrase));
   if (length) symbols[0] &= ~1;
   return [...symbols.subarray(0, length)];
 }

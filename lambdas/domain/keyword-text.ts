@@ -5,8 +5,8 @@
 // - the typographic apostrophes (’ ‘ ʼ ＇) written as the straight one;
 // - the two case pairs simple case folding (/iu) misses written out: ß and ẞ as ss (STRASSE is Straße), Turkish İ as i
 //   (İPTAL is iptal);
-// - full-width Latin and the Latin ligatures as the letters they stand for (compat-latin.ts), as the engine reads
-//   them: ＵＲＧＥＮＴ is URGENT, oﬃce is office.
+// - full-width Latin and the Latin ligatures as the letters they stand for (compat-latin.ts): ＵＲＧＥＮＴ is URGENT, oﬃce
+//   is office.
 // Letters are replaced by letters, so a keyword still matches whole words only; ʼ, a letter to Unicode, becomes the
 // apostrophe it looks like (`don` matches `donʼt` as it matches `don't`). Pure.
 import { plainLatin } from './compat-latin';
@@ -27,8 +27,14 @@ const REPLACEMENT: Record<string, string> = {
 };
 
 export function keywordText(text: string): string {
-  return plainLatin(composed(text.replace(INVISIBLE, '')).replace(REPLACED, (c) => REPLACEMENT[c]));
+  // Compatibility forms first, so that a mark after a ligature composes with its last letter.
+  return composed(plainLatin(text.replace(INVISIBLE, ''))).replace(REPLACED, (c) => REPLACEMENT[c]);
 }
+
+const EDGES = /^[\s\u200B]+|[\s\u200B]+$/g;
+
+/** A keyword as matched: its text as above, without whitespace or zero-width spaces at either end. */
+export const keywordPhrase = (phrase: string): string => keywordText(phrase).replace(EDGES, '');
 
 // Zero-width spaces and joiners (U+200B, U+200C, U+200D) stay in the text, but a phrase of nothing else could only
 // match them alone.

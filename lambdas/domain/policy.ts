@@ -4,7 +4,7 @@
 import { DEFAULT_RESPONSE_MINUTES, type Priority } from './decision';
 import { withAsciiDomain } from './engine/metadata';
 import { type KeywordMatcher, keywordMatcher } from './keyword-matcher';
-import { keywordText } from './keyword-text';
+import { keywordPhrase } from './keyword-text';
 
 export const NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 
@@ -136,7 +136,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * keywordMatcher with it); decisions use keywordMatcher.
  */
 export function keywordPattern(phrase: string): RegExp {
-  const text = keywordText(phrase).trim();
+  const text = keywordPhrase(phrase);
   // Nothing left (a phrase of invisible characters, which the schema refuses) matches nothing, as in keywordMatcher.
   if (text === '') return /(?!)/;
   const words = text.split(/\s+/).map(escapeRegExp).join('\\s+');

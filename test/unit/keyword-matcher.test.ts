@@ -185,6 +185,8 @@ it('reads a zero-width space as the end of a word', () => {
   for (const by of [byAutomaton, byRegex]) {
     expect(by(['ด่วน'], 'ด่วน\u200Bมาก')).toEqual(['ด่วน']);
     expect(by(['urgent'], 'urgent\u200Brequest')).toEqual(['urgent']);
+    // At a keyword's ends, as pasted from a web page, it is trimmed as whitespace is.
+    expect(by(['urgent\u200B', '\u200Burgent'], 'This is urgent')).toEqual(['urgent\u200B', '\u200Burgent']);
   }
 });
 
@@ -192,6 +194,8 @@ it('reads the Latin ligatures as their letters, in phrases and in text', () => {
   for (const by of [byAutomaton, byRegex]) {
     expect(by(['office', 'file'], 'the oﬃce ﬁle server')).toEqual(['office', 'file']);
     expect(by(['ﬁle'], 'a file')).toEqual(['ﬁle']);
+    // A mark after a ligature composes with its last letter.
+    expect(by(['fíle'], 'a ﬁ\u0301le')).toEqual(['fíle']);
   }
 });
 
