@@ -3,9 +3,9 @@
 // of repeated short words took seconds against a long body). Semantics are keywordPattern's in policy.ts, exactly:
 // case-insensitive as /iu compares (simple case folding), on text and phrases as keyword-text.ts prepares them
 // (composed, one apostrophe, invisible characters left out, ß as ss, İ as i, compatibility Latin as its letters), any
-// run of whitespace (\s) between words, and no letter, mark, digit or `_` just before or after the phrase. Whitespace runs become one symbol; each symbol also carries whether the
-// character before it is a word character, so the automaton itself checks the start of a match and only the end is
-// left to check. Pure.
+// run of whitespace (\s) between words, and no letter, mark, digit or `_` just before or after the phrase. Whitespace
+// runs become one symbol; each symbol also carries whether the character before it is a word character, so the
+// automaton itself checks the start of a match and only the end is left to check. Pure.
 import { keywordPhrase, keywordText } from './keyword-text';
 
 const WORD = /[\p{L}\p{M}\p{N}_]/u;

@@ -302,8 +302,8 @@ function otherScript(buf: TokenBuffer): string | null {
 // (paweł@firma.pl) is a name too: their letters do not count. A word in capitals does (ZAMÓWIENIE NIE DOTARŁO).
 // Measured in decision-engine.md, "Latin-script languages without word lists".
 const LETTERS_OF_THE_SEVEN = new Set('àáâãäçèéêëìíîïñòóôõöùúûüÿœß');
-// Per code unit from U+00C0 to U+1EFF, filled on first sight (building the whole table took 3 ms of module load): KNOWN,
-// and whether it is a foreign Latin letter and a capital.
+// Per code unit from U+00C0 to U+1EFF, filled on first sight (building the whole table took 3 ms of module load):
+// KNOWN, and whether it is a foreign Latin letter and a capital.
 const KNOWN = 1;
 const FOREIGN_LETTER = 2;
 const CAPITAL = 4;
