@@ -141,6 +141,12 @@ const checkBodyEnvelope = (maxBytes: number) => {
     // the bad bytes into U+FFFD and score or store text the partner never sent (docs/partners.md, "Errors").
     if (bytes && !isUtf8(bytes))
       throw new ApiError('INVALID_JSON', 'The request body is not valid JSON: it is not UTF-8.');
+    // A UTF-8 byte order mark before the JSON, as some Windows tools write one, is ignored (RFC 8259 allows it;
+    // docs/partners.md, "Errors").
+    if (bytes) {
+      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+        request.event.body = bytes.subarray(3).toString('base64');
+    } else if (body.charCodeAt(0) === 0xfeff) request.event.body = body.slice(1);
   };
 };
 

@@ -7,7 +7,7 @@
 //   with 400 VALIDATION_ERROR, details [{field: "metadata.__proto__" | "constructor", ...}] (the key's JSON path), after
 //   the workspace grant check as the contract orders it. Other prototype-ish keys are plain data.
 // - a body that is not valid UTF-8 anywhere: 400 INVALID_JSON (it was decoded lossily, U+FFFD, and scored). A UTF-8
-//   BOM: 400 INVALID_JSON.
+//   BOM before the JSON is ignored.
 // - duplicate keys: the last one wins, for the grant check and validation alike.
 import { randomUUID } from 'node:crypto';
 import { SOURCES } from '../../lambdas/domain/signal';
@@ -114,13 +114,21 @@ describe('bodies that are not (valid) JSON', () => {
     expect(reply.status).toBe(400);
   });
 
-  it('a UTF-8 byte-order mark before the JSON: a contract answer (today 400 INVALID_JSON)', async () => {
-    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(validSignal()))]);
-    const reply = api.expectContractAnswer(await json(bom), 'BOM');
-    note('BOM', reply);
-    // RFC 8259 lets a parser either ignore a BOM or treat it as an error.
-    if (reply.status !== 200)
-      expect({ status: reply.status, code: codeOf(reply) }).toEqual({ status: 400, code: 'INVALID_JSON' });
+  // RFC 8259 lets a parser ignore a BOM; some Windows tools write one.
+  it('a UTF-8 byte-order mark before the JSON is ignored: the signal is analyzed, and replays without it', async () => {
+    const text = JSON.stringify(validSignal());
+    const key = `bom-${randomUUID()}`;
+    const bom = api.expectContractAnswer(
+      await json(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), { 'idempotency-key': key }),
+      'BOM',
+    );
+    expect(bom.status).toBe(200);
+    const plain = api.expectContractAnswer(await json(text, { 'idempotency-key': key }), 'no BOM');
+    expect(plain.status).toBe(200);
+    expect(plain.json.decision_id).toBe(bom.json.decision_id);
+    // Only one, at the start: a second one is not JSON.
+    const twice = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+    expect(codeOf(api.expectContractAnswer(await json(twice), 'two BOMs'))).toBe('INVALID_JSON');
   });
 });
 
