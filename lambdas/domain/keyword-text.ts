@@ -12,8 +12,9 @@
 import { plainLatin } from './compat-latin';
 import { composed } from './composed-text';
 
-// Left out before composing, so that a mark they separated from its letter composes with it.
-const INVISIBLE = /[\u00AD\u2060\uFEFF]/g;
+// Soft hyphen, word joiner, BOM: left out before composing, so that a mark they separated from its letter composes.
+const INVISIBLE_CHARACTERS = String.raw`\u00AD\u2060\uFEFF`; // as regular expression source
+const INVISIBLE = new RegExp(`[${INVISIBLE_CHARACTERS}]`, 'g');
 // After composing: İ is also I followed by a combining dot above.
 const REPLACED = /[\u2018\u2019\u02BC\uFF07\u00DF\u1E9E\u0130]/g;
 const REPLACEMENT: Record<string, string> = {
@@ -38,7 +39,7 @@ export const keywordPhrase = (phrase: string): string => keywordText(phrase).rep
 
 // Zero-width spaces and joiners (U+200B, U+200C, U+200D) stay in the text, but a phrase of nothing else could only
 // match them alone.
-const VISIBLE_CHARACTER = /[^\s\u00AD\u200B\u2060\uFEFF\u200C\u200D]/;
+const VISIBLE_CHARACTER = new RegExp(String.raw`[^\s${INVISIBLE_CHARACTERS}\u200B\u200C\u200D]`);
 
 /** Whether a phrase holds a character a reader sees: not only whitespace, invisible characters and joiners. */
 export const hasVisible = (phrase: string): boolean => VISIBLE_CHARACTER.test(phrase);
