@@ -23,6 +23,16 @@ export function parseRfc3339(value: string): number | undefined {
   return Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${fraction}${m[8].toUpperCase()}`);
 }
 
+/**
+ * Why a value is not a timestamp parseRfc3339 reads: the RFC 3339 form, or, when it has that form, the date or time
+ * that does not exist (February 30, 25:00, a leap second), which "with Z or an offset" would misname.
+ */
+export function rfc3339Problem(value: string): string {
+  return RFC3339.test(value)
+    ? 'is not a date and time that exists (a month, day, hour, minute, second or offset out of range)'
+    : 'must be an RFC 3339 timestamp with Z or an offset';
+}
+
 /** Epoch ms of any timestamp Date understands, NaN for anything else. */
 export function parseInstant(text: string): number {
   return Date.parse(text);

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { type Validated, validateBody, withDetailInPlace } from './body-validation';
 import { WORKSPACE_ID_PATTERN } from '../domain/grants';
 import { isJsonObject } from '../domain/json-walk';
-import { parseRfc3339, toUtcString } from '../domain/timestamps';
+import { parseRfc3339, rfc3339Problem, toUtcString } from '../domain/timestamps';
 import { SOURCES, type JsonValue, type Signal } from '../domain/signal';
 import type { ErrorDetail } from './errors';
 
@@ -75,7 +75,7 @@ const SignalFields = v.config(
           v.rawTransform(({ dataset, addIssue, NEVER }) => {
             const ms = parseRfc3339(dataset.value);
             if (ms !== undefined) return ms;
-            addIssue({ message: 'must be an RFC 3339 timestamp with Z or an offset' });
+            addIssue({ message: rfc3339Problem(dataset.value) });
             return NEVER;
           }),
         ),

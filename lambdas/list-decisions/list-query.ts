@@ -2,7 +2,7 @@
 // with commas, so `limit=1&limit=2` arrives as "1,2" and is refused like any other bad value, its message saying so
 // (no value of a parameter but `priority` holds a comma).
 import { WORKSPACE_ID_PATTERN } from '../domain/grants';
-import { parseRfc3339 } from '../domain/timestamps';
+import { parseRfc3339, rfc3339Problem } from '../domain/timestamps';
 import { PRIORITIES, type Priority } from '../domain/decision';
 import { DECISION_ID_PATTERN } from '../domain/ids';
 import type { ErrorDetail } from '../http/errors';
@@ -35,12 +35,22 @@ export function workspaceParameter(params: Record<string, string>): { workspaceI
   return { workspaceId: value };
 }
 
-/** RFC 3339 to epoch ms, keeping fractions below a millisecond (both time filters are exclusive). */
+/** A space where a timestamp's offset sign belongs read as `+` (below). */
+const plusOffset = (value: string) => value.replace(/(\d) (\d{2}:\d{2})$/, '$1+$2');
+
+/**
+ * An exclusive time bound in epoch ms: the whole ms, plus a half when the value lies inside that ms (digits past the
+ * third of the fraction). created_at is whole ms, so only which side of the ms the bound lies on matters, and a half
+ * stays exact where the fraction itself, added to an epoch of 1.8e12 ms, would round onto the ms (`...31.134000001Z`
+ * read as `...31.134Z` left that decision out of created_before). A space where the offset's sign belongs is a `+`:
+ * a query string decodes an unescaped `+` as a space (`created_after=2026-11-30T16:00:00+01:00`).
+ */
 function timeParameter(value: string): number | undefined {
-  const ms = parseRfc3339(value);
+  const text = plusOffset(value);
+  const ms = parseRfc3339(text);
   if (ms === undefined) return undefined;
-  const fraction = /\.(\d+)/.exec(value)?.[1] ?? '';
-  return fraction.length > 3 ? ms + Number(`0.${fraction.slice(3)}`) : ms;
+  const beyondMs = /\.\d{3}(\d+)/.exec(text)?.[1] ?? '';
+  return /[1-9]/.test(beyondMs) ? ms + 0.5 : ms;
 }
 
 /** The other parameters, after the workspace check. */
@@ -79,7 +89,7 @@ export function listQuery(params: Record<string, string>): Validated<{ query: Li
     if (ms === undefined)
       details.push({
         field: name,
-        message: refused(params[name], 'must be an RFC 3339 timestamp with Z or an offset'),
+        message: refused(params[name], rfc3339Problem(plusOffset(params[name]))),
       });
     else query[key] = ms;
   }

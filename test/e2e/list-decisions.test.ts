@@ -103,6 +103,26 @@ it('filters by priority and by created_after / created_before (both exclusive)',
   expect(none.json).toEqual({ object: 'list', data: [], has_more: false });
 });
 
+it('puts a bound a nanosecond off a decision on the right side of it, and reads an unescaped + offset', async () => {
+  const everything = (await list('workspace_id=ws_list&limit=100')).json.data as any[];
+  const pivot = everything[10];
+  const ids = async (query: string) =>
+    ((await list(`workspace_id=ws_list&limit=100&${query}`)).json.data as any[]).map((d) => d.decision_id);
+  const before = everything.filter((d) => d.created_at <= pivot.created_at).map((d) => d.decision_id);
+  const after = everything.filter((d) => d.created_at >= pivot.created_at).map((d) => d.decision_id);
+  // A nanosecond after the decision's millisecond, and a nanosecond before it (Go's RFC3339Nano writes nine digits).
+  expect(await ids(`created_before=${pivot.created_at.replace('Z', '000001Z')}`)).toEqual(before);
+  const justBefore = new Date(Date.parse(pivot.created_at) - 1).toISOString().replace('Z', '999999Z');
+  expect(await ids(`created_after=${justBefore}`)).toEqual(after);
+  // A `+` left unescaped arrives as a space; it is read as the offset's sign, not refused.
+  const plus = pivot.created_at.replace('Z', '+00:00');
+  expect(await ids(`created_after=${plus}`)).toEqual(await ids(`created_after=${encodeURIComponent(plus)}`));
+  expect(await ids(`created_after=${plus}`)).toEqual(after.filter((id) => id !== pivot.decision_id));
+  // A date that does not exist is named so, not as a timestamp without Z or an offset.
+  const feb30 = await list('workspace_id=ws_list&created_before=2026-02-30T00:00:00Z');
+  expect(feb30.json.error.details).toEqual([{ field: 'created_before', message: expect.stringContaining('exists') }]);
+});
+
 it('keeps workspaces apart', async () => {
   const other = await list('workspace_id=ws_other');
   expect(other.json.data).toHaveLength(1);

@@ -150,6 +150,19 @@ describe('RFC 3339 timestamps', () => {
     }
     expect(toUtcString(Date.parse('2026-11-21T09:30:00Z'))).toBe('2026-11-21T09:30:00Z');
   });
+
+  it('names a date that does not exist as such, and a malformed one as not RFC 3339', () => {
+    const messageFor = (received_at: string) => detailsFor({ ...valid, received_at })[0].message;
+    for (const gone of [
+      '2025-02-29T12:00:00Z',
+      '2026-11-21T24:00:00Z',
+      '2026-11-21T23:59:60Z',
+      '2026-11-21T09:30:00+24:00',
+    ])
+      expect(messageFor(gone)).toMatch(/^is not a date and time that exists/);
+    for (const malformed of ['2026-11-21', '2026-11-21T09:30:00', '2026-11-21 09:30:00Z', 'yesterday'])
+      expect(messageFor(malformed)).toBe('must be an RFC 3339 timestamp with Z or an offset');
+  });
 });
 
 describe('Idempotency-Key header', () => {
