@@ -4,7 +4,8 @@
 // With an Idempotency-Key the key is claimed first, with one conditional write holding the batch's decision ids and
 // per-item errors (never the decisions themselves): a replay reads the ids back, and decisions its first attempt
 // did not get to store are rebuilt from the same body and moment, each put on the condition that none is stored under
-// its id. An attempt whose writes failed says so on the record (`failed_at`), once none of them is still in flight.
+// its id. An attempt whose writes failed says so on the record (`failed_at`), once none of them is still in flight;
+// so does one whose claim failed without an answer (it may have landed).
 import { randomUUID } from 'node:crypto';
 import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../contract/tables';
@@ -53,14 +54,15 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
     return { kind: 'created' };
   }
 
-  private async markFailed(pk: string): Promise<void> {
+  /** Marks a claim failed: any record under `pk`, or only this attempt's own when `attempt` is given. */
+  private async markFailed(pk: string, attempt?: string): Promise<void> {
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { pk },
         UpdateExpression: 'SET failed_at = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':now': Date.now() },
+        ConditionExpression: attempt === undefined ? 'attribute_exists(pk)' : 'attempt = :attempt',
+        ExpressionAttributeValues: { ':now': Date.now(), ...(attempt === undefined ? {} : { ':attempt': attempt }) },
       }),
     );
   }
@@ -83,7 +85,12 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
       );
       return { kind: 'created' };
     } catch (err) {
-      if (!conditionFailed(err)) throw err;
+      if (!conditionFailed(err)) {
+        // The claim may have landed with its answer lost (a timeout during a database blip): this attempt gives up
+        // here, so say so on the record, or a retry would wait out 30 s for decisions nobody is writing.
+        await this.markFailed(pk, attempt).catch(() => undefined);
+        throw err;
+      }
       const existing = await claimedRecord(
         this.client,
         this.tableName,

@@ -139,3 +139,46 @@ it('answers with its decisions when its key claim was stored but the answer lost
     client.destroy();
   }
 });
+
+it('marks its claim failed when the claim got no answer, so that a retry after the blip restores the batch at once', async () => {
+  // A fault DynamoDB Local cannot cause on demand: during a database blip the claim's PutItem lands, but every answer
+  // to it (the client's own retries meet the landed claim) is lost to a timeout, so the attempt gives up with a 503.
+  const client = createDocumentClient({ endpoint: testEndpoint(), requestTimeoutMs: 4_000 });
+  let blip = true;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (!blip || context.commandName !== 'PutItemCommand') return next(args);
+      await next(args).catch(() => undefined);
+      throw Object.assign(new Error('socket timed out'), { name: 'TimeoutError', $metadata: {} });
+    },
+    { step: 'deserialize', name: 'loseEveryPutAnswer' },
+  );
+  try {
+    const store = new DynamoDecisionBatchStore(client, world.tables.names.decisions, 90);
+    const t0 = Date.now();
+    const deps = world.service.dependencies;
+    await expect(
+      analyzeBatch(
+        signals,
+        principal,
+        {
+          validateSignal: (raw, receivedAtMs) => validateSignal(raw, receivedAtMs),
+          workspaceAccess: deps.workspaceAccess,
+          workspaces: deps.workspaces,
+          store,
+        },
+        { nowMs: t0, idempotency: idempotencyRequest('fly-blip', { signals }) },
+      ),
+    ).rejects.toThrow('socket timed out');
+    blip = false;
+    // A second later, not 30: the first attempt stored nothing and never will.
+    const retry = await send(t0 + 1_000, 'fly-blip');
+    expect(retry.kind).toBe('replayed');
+    const decisions = decisionsOf(retry);
+    expect(decisions).toHaveLength(2);
+    const stored = await deps.decisionBatch.getMany(decisions.map((d) => d.decision_id));
+    expect([...stored.values()]).toEqual(expect.arrayContaining(decisions));
+  } finally {
+    client.destroy();
+  }
+});
