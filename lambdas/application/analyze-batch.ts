@@ -63,6 +63,13 @@ function inAnswerOrder(error: StoredItemError): StoredItemError {
     : { code, message };
 }
 
+/** Whether the item names, as a string, a workspace this caller may not use: its answer is WORKSPACE_NOT_ALLOWED. */
+async function withheldFrom(principal: Principal, raw: unknown, access: WorkspaceAccess): Promise<boolean> {
+  const workspaceId =
+    raw !== null && typeof raw === 'object' ? (raw as { workspace_id?: unknown }).workspace_id : undefined;
+  return typeof workspaceId === 'string' && !(await access.allows(principal, workspaceId));
+}
+
 /** One signal, as analyze would judge it: the workspace grant first, then validation, then the decision. */
 async function judge(
   raw: unknown,
@@ -72,10 +79,7 @@ async function judge(
   nowMs: number,
   id: string,
 ): Promise<ItemVerdict> {
-  const access = deps.workspaceAccess;
-  const workspaceId =
-    raw !== null && typeof raw === 'object' ? (raw as { workspace_id?: unknown }).workspace_id : undefined;
-  if (typeof workspaceId === 'string' && !(await access.allows(principal, workspaceId))) return { error: notAllowed() };
+  if (await withheldFrom(principal, raw, deps.workspaceAccess)) return { error: notAllowed() };
   const validation = deps.validateSignal(raw, nowMs, index);
   if (!validation.ok) {
     return { error: boundedItemError('VALIDATION_ERROR', 'This signal is not valid.', validation.details) };
@@ -141,7 +145,9 @@ export async function analyzeBatch(
   const data: BatchResultItem[] = [];
   for (const [index, item] of saved.items.entries()) {
     if ('error' in item) {
-      data.push({ index, error: inAnswerOrder(item.error) });
+      // The grant comes before validation, as for a new item: a stored refusal is no answer for another key's item.
+      const hidden = await withheldFrom(principal, signals[index], deps.workspaceAccess);
+      data.push({ index, error: hidden ? notAllowed() : inAnswerOrder(item.error) });
       continue;
     }
     let decision = found.get(item.id);

@@ -50,6 +50,23 @@ it('a batch replayed by another key of the partner does not hand out the workspa
   expect(again.json.data).toEqual(first.json.data);
 });
 
+it('a replay by another key answers an item refused the first time in a workspace it may not use as not allowed', async () => {
+  // Refused for validation the first time (no source), in a workspace key B may not use: B sending it fresh gets
+  // WORKSPACE_NOT_ALLOWED (the grant comes first), and so does its replay.
+  const signals = [signal('ws_shared', 40), { workspace_id: 'ws_a', subject: 'no source' }];
+  const first = await batch(t.keyA, signals, 'sec-replay-5');
+  expect(kinds(first)).toEqual(['decision', 'VALIDATION_ERROR']);
+  const replay = await batch(t.keyB, signals, 'sec-replay-5');
+  expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  expect(kinds(replay)).toEqual(['decision', 'WORKSPACE_NOT_ALLOWED']);
+  expect(replay.json.data[1]).toEqual({
+    index: 1,
+    error: { code: 'WORKSPACE_NOT_ALLOWED', message: expect.any(String) },
+  });
+  // Key A, which may use ws_a, still gets the first answer byte for byte.
+  expect((await batch(t.keyA, signals, 'sec-replay-5')).json.data).toEqual(first.json.data);
+});
+
 it('a key whose grant was removed no longer reads its old batch through a replay', async () => {
   const signals = [signal('ws_a', 10), signal('ws_shared', 11)];
   const first = await batch(t.keyA, signals, 'sec-replay-2');
