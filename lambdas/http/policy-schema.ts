@@ -154,7 +154,7 @@ const PolicyFields = v.config(
       ),
       routing: v.optional(
         v.pipe(
-          v.custom<Record<string, string>>(isJsonObject, 'must be an object'),
+          v.custom<Record<string, string>>(isJsonObject, 'must be a JSON object'),
           v.check((m) => Object.keys(m).length <= 200, 'must map at most 200 categories'),
           routingEntries,
         ),

@@ -15,23 +15,26 @@ import { validateFeedback } from '../http/feedback-schema';
 import { type ErrorDetail } from '../http/errors';
 import { boundedItemError } from '../contract/errors';
 import { jsonPath } from '../domain/json-walk';
-import { MISSING_FIELD_MESSAGE, type Validated, detailsUnder } from '../http/body-validation';
+import { MISSING_FIELD_MESSAGE, type Validated, detailsUnder, withDetailInPlace } from '../http/body-validation';
 
 const EXAMPLE_FIELDS = new Set(['signal', 'labels']);
 
 /** The example's signal checked, its problems added to `details`; undefined when it is not one to check. */
 function checkSignal(given: unknown, workspaceId: string, nowMs: number, details: ErrorDetail[]) {
   if (given === null || typeof given !== 'object' || Array.isArray(given)) {
-    details.push({ field: 'signal', message: 'must be an object' });
+    details.push({ field: 'signal', message: 'must be a JSON object' });
     return undefined;
   }
   const fields = given as Record<string, unknown>;
-  if (fields.workspace_id !== undefined && fields.workspace_id !== workspaceId) {
-    details.push({ field: 'signal.workspace_id', message: "must be the path's workspace_id or left out" });
-    return undefined;
-  }
+  // The rest of the signal is checked as the path's workspace's, so a wrong workspace_id hides no other problem.
   const signal = validateSignal({ ...fields, workspace_id: workspaceId }, nowMs);
-  if (!signal.ok) details.push(...detailsUnder('signal', signal.details));
+  let problems = signal.ok ? [] : signal.details;
+  if (fields.workspace_id !== undefined && fields.workspace_id !== workspaceId)
+    problems = withDetailInPlace(fields, problems, {
+      field: 'workspace_id',
+      message: "must be the path's workspace_id or left out",
+    });
+  details.push(...detailsUnder('signal', problems));
   return signal;
 }
 

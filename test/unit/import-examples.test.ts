@@ -29,8 +29,23 @@ it('validates an example as analyze and feedback would, naming every problem at 
     'ws',
     now,
   );
+  // Another workspace hides none of the signal's other problems, each where the signal holds it.
   expect(!other.ok && other.details).toEqual([
     { field: 'signal.workspace_id', message: "must be the path's workspace_id or left out" },
+    { field: 'signal.body', message: 'subject or body must be non-blank, unless metadata is a non-empty object' },
+  ]);
+  const many = validateExample(
+    { signal: { source: 'sms', subject: 5, workspace_id: 'ws_b', received_at: 'bad', extra: 1 }, labels: {} },
+    'ws',
+    now,
+  );
+  expect(!many.ok && many.details.map((d) => d.field)).toEqual([
+    'signal.source',
+    'signal.subject',
+    'signal.workspace_id',
+    'signal.received_at',
+    'signal.extra',
+    'labels',
   ]);
 });
 

@@ -74,7 +74,7 @@ describe('the problems across fields come with the problems of single fields', (
       { field: 'categories[0]', message: 'must be an object {name, queue?, description?}' },
     ]);
     expect(detailsOf({ categories: [{ name: 'vat', queue: 'tax' }], routing: ['vat'] })).toEqual([
-      { field: 'routing', message: 'must be an object' },
+      { field: 'routing', message: 'must be a JSON object' },
     ]);
   });
 });
@@ -111,8 +111,8 @@ describe('routing', () => {
   });
 
   it('is an object of at most 200 categories', () => {
-    expect(detailsOf({ routing: ['q'] })).toEqual([{ field: 'routing', message: 'must be an object' }]);
-    expect(detailsOf({ routing: 'q' })).toEqual([{ field: 'routing', message: 'must be an object' }]);
+    expect(detailsOf({ routing: ['q'] })).toEqual([{ field: 'routing', message: 'must be a JSON object' }]);
+    expect(detailsOf({ routing: 'q' })).toEqual([{ field: 'routing', message: 'must be a JSON object' }]);
     const many = Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`c${i}`, 'q']));
     expect(detailsOf({ routing: many })).toEqual([{ field: 'routing', message: 'must map at most 200 categories' }]);
   });
