@@ -9,6 +9,7 @@ export const BATCH_BODY: ListBody = {
   messages: {
     notObject: 'must be a JSON object with a signals array',
     unknownField: 'is not a field of a batch',
-    invalid: 'is required and must be an array of 1 to 100 signals',
+    missing: 'is required',
+    invalid: 'must be an array of 1 to 100 signals',
   },
 };

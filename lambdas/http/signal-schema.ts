@@ -61,10 +61,10 @@ const SignalFields = v.config(
   v.strictObject(
     {
       workspace_id: v.pipe(
-        v.string('is required and must be a string'),
+        v.string('must be a string'),
         v.regex(WORKSPACE_ID_PATTERN, 'must be 1 to 128 characters of A-Z a-z 0-9 . _ : -'),
       ),
-      source: v.picklist(SOURCES, `is required and must be one of ${SOURCES.join(', ')}`),
+      source: v.picklist(SOURCES, `must be one of ${SOURCES.join(', ')}`),
       subject: optionalText(LIMITS.subjectMax),
       body: optionalText(LIMITS.bodyMax),
       sender: optionalText(LIMITS.senderMax),

@@ -1,5 +1,7 @@
 import { validateIdempotencyKey, validateSignal } from '../../lambdas/http/signal-schema';
 import { parseRfc3339, toUtcString } from '../../lambdas/domain/timestamps';
+import { BATCH_BODY } from '../../lambdas/analyze-batch/batch-envelope';
+import { listEnvelope } from '../../lambdas/http/list-body';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');
 const valid = { workspace_id: 'ws_acme', source: 'email', subject: 'Hello', sender: 'ann@example.com' };
@@ -131,6 +133,25 @@ describe('signal validation', () => {
   it('never echoes the client text in messages', () => {
     const details = detailsFor({ ...valid, subject: 'SECRET-'.repeat(200) });
     expect(JSON.stringify(details)).not.toContain('SECRET');
+  });
+});
+
+describe('a missing field and a wrong one', () => {
+  it('says "is required" of a field left out, and what it must be of one sent wrong', () => {
+    const { source: _source, ...noSource } = valid;
+    expect(detailsFor(noSource)).toEqual([{ field: 'source', message: 'is required' }]);
+    expect(detailsFor({ ...valid, source: 3 })).toEqual([
+      { field: 'source', message: 'must be one of email, task, crm_event, support_message, internal' },
+    ]);
+    expect(detailsFor({ ...valid, workspace_id: 5 })).toEqual([{ field: 'workspace_id', message: 'must be a string' }]);
+    const batchDetails = (body: unknown) => {
+      const checked = listEnvelope(BATCH_BODY, body);
+      return checked.ok ? [] : checked.details;
+    };
+    expect(batchDetails({})).toEqual([{ field: 'signals', message: 'is required' }]);
+    expect(batchDetails({ signals: [] })).toEqual([
+      { field: 'signals', message: 'must be an array of 1 to 100 signals' },
+    ]);
   });
 });
 
