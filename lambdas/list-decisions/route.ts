@@ -25,14 +25,19 @@ export function listDecisionsRoute(deps: Dependencies): RouteHandler {
     // end of the list: it and every older decision have expired, and TTL may have deleted it already (a page's last
     // id is its oldest decision, the first to go; docs/partners.md, "Listing decisions").
     const nowMs = Date.now();
+    const retainedAfterMs = nowMs - deps.settings.decisionRetentionDays * DAY_MS;
     if (query.startingAfter && (await decisionList.workspaceOf(query.startingAfter)) !== workspaceId) {
-      const retainedUntil = decisionTimeMs(query.startingAfter) + deps.settings.decisionRetentionDays * DAY_MS;
-      if (retainedUntil <= nowMs) return { statusCode: 200, body: { object: 'list', data: [], has_more: false } };
+      if (decisionTimeMs(query.startingAfter) <= retainedAfterMs)
+        return { statusCode: 200, body: { object: 'list', data: [], has_more: false } };
       throw validationError([
         { field: 'starting_after', message: 'must be the decision_id of a decision of this workspace' },
       ]);
     }
-    const page = await decisionList.list({ workspaceId, ...query, nowMs });
+    // Only decisions of the retention period are read: older ones have expired, and the listing index still holds
+    // them until TTL's sweep (a day or more) deletes them. Reading through them, 101 a round trip, is what a page
+    // after a workspace's last live decision would do: tens of thousands of them outlast the function's timeout.
+    const createdAfterMs = Math.max(query.createdAfterMs ?? retainedAfterMs, retainedAfterMs);
+    const page = await decisionList.list({ workspaceId, ...query, createdAfterMs, nowMs });
     return { statusCode: 200, body: { object: 'list', data: page.decisions, has_more: page.hasMore } };
   });
 }
