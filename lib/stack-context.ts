@@ -20,8 +20,8 @@ export const INT_CONTEXT = {
     ...WHOLE_SETTING_BOUNDS.workspaceCacheTtlSeconds,
   },
   logRetentionDays: { default: 365, min: 1 },
-  /** Requests one client IP may send in 5 minutes before WAF blocks it (edge protection only). */
-  edgeIpRateLimit: { default: 6_000, min: 100 },
+  /** Requests one client IP may send in 5 minutes before WAF blocks it (edge protection only; WAF's maximum). */
+  edgeIpRateLimit: { default: 6_000, min: 100, max: 2_000_000_000 },
 } as const satisfies Record<string, { default: number; min: number; max?: number }>;
 
 export type IntContextKey = keyof typeof INT_CONTEXT;

@@ -214,15 +214,23 @@ function daemonAddress(env: Env): string | undefined {
   return raw;
 }
 
+/** A DynamoDB table's name (3 to 255 of A-Z a-z 0-9 _ . -): a bad one would fail every request, not the start. */
+function tableName(env: Env, name: string): string | undefined {
+  const raw = present(env, name);
+  if (raw !== undefined && !/^[A-Za-z0-9_.-]{3,255}$/.test(raw))
+    throw new SettingsError(`${name} must be a DynamoDB table name (3 to 255 of A-Z a-z 0-9 _ . -), got "${raw}"`);
+  return raw;
+}
+
 /** An AWS region's name: lower-case letters, digits and dashes (us-east-1, us-gov-west-1). */
 export const AWS_REGION_PATTERN = /^[a-z0-9-]{1,32}$/;
 
 /** The service's settings from an environment (the process environment, in a Lambda). Throws SettingsError on a bad value. */
 export function parseSettings(env: Env): Settings {
   return {
-    accessTableName: present(env, ENV.accessTableName) ?? DEFAULT_SETTINGS.accessTableName,
-    decisionsTableName: present(env, ENV.decisionsTableName) ?? DEFAULT_SETTINGS.decisionsTableName,
-    learningTableName: present(env, ENV.learningTableName),
+    accessTableName: tableName(env, ENV.accessTableName) ?? DEFAULT_SETTINGS.accessTableName,
+    decisionsTableName: tableName(env, ENV.decisionsTableName) ?? DEFAULT_SETTINGS.decisionsTableName,
+    learningTableName: tableName(env, ENV.learningTableName),
     dynamodbEndpoint: present(env, ENV.dynamodbEndpoint),
     dynamodbLocalAccessKeyId: present(env, ENV.dynamodbLocalAccessKeyId),
     region: regionFromEnv(env) ?? DEFAULT_SETTINGS.region,

@@ -345,7 +345,7 @@ describe('Lambdas', () => {
       const env =
         top.json.Resources[logicalId(top.stack, top.stack.functions.Analyze)].Properties.Environment.Variables;
       expect(
-        parseSettings({ ...env, ACCESS_TABLE_NAME: 'a', DECISIONS_TABLE_NAME: 'd', LEARNING_TABLE_NAME: 'l' }),
+        parseSettings({ ...env, ACCESS_TABLE_NAME: 'acc', DECISIONS_TABLE_NAME: 'dec', LEARNING_TABLE_NAME: 'lrn' }),
       ).toMatchObject({ decisionRetentionDays: 3650, authCacheTtlSeconds: 86_400, workspaceCacheTtlSeconds: 86_400 });
     } finally {
       fs.rmSync(top.outdir, { recursive: true, force: true });

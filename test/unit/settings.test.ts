@@ -35,6 +35,16 @@ describe('settings', () => {
     expect(() => parseSettings({ [ENV.authCacheTtlSeconds]: '-1' })).toThrow(/AUTH_CACHE_TTL_SECONDS/);
     expect(() => parseSettings({ [ENV.decisionRetentionDays]: '1.5' })).toThrow(/DECISION_RETENTION_DAYS/);
     expect(() => parseSettings({ [ENV.logLevel]: 'LOUD' })).toThrow(/POWERTOOLS_LOG_LEVEL/);
+    // A table name DynamoDB refuses would fail every request: it stops the start, naming the variable.
+    for (const [name, bad] of [
+      [ENV.accessTableName, 'ab'],
+      [ENV.decisionsTableName, 'bad/name'],
+      [ENV.learningTableName, 'x y'],
+    ])
+      expect(() => parseSettings({ [name]: bad })).toThrow(new RegExp(`${name} must be a DynamoDB table name`));
+    expect(parseSettings({ [ENV.decisionsTableName]: 'sas-prod_decisions.v2' }).decisionsTableName).toBe(
+      'sas-prod_decisions.v2',
+    );
     expect(() => parseLocalSettings({ [ENV.port]: '70000' })).toThrow(/PORT/);
     // Local mode keeps the region with its data directory: another form would lock the directory at the next start.
     expect(() => parseSettings({ [ENV.region]: 'EU-West-1' })).toThrow(/AWS_REGION must be an AWS region/);
