@@ -195,6 +195,12 @@ describe('sentiment', () => {
     expect(score({ source: 'email', body: 'Thanks, that fixed it! Great support.' }).sentiment).toBe('positive');
     expect(score({ source: 'email', body: 'What time is the meeting tomorrow?' }).sentiment).toBe('neutral');
   });
+
+  it("is neutral for spam whose loud words count as bulk, not as a writer's tone", () => {
+    const spam = score({ source: 'email', subject: 'Congratulations', body: 'You have won!! Claim your prize!!' });
+    expect(spam.reasons.map((r) => r.code)).toContain('BULK_OUTWEIGHS_ALARM');
+    expect(spam.sentiment).toBe('neutral');
+  });
 });
 
 describe('buildDecision with a policy', () => {

@@ -136,7 +136,7 @@ const TABLE = {
   // newsletter, notification or spam wording in a long text the spam model reads as ordinary mail (p <= 0.03): review, not archive
   ORDINARY_MAIL_MODEL: [5, 5, '', ''],
   // alarming words ("urgent", "down", "lawsuit") inside text that is otherwise spam or bulk mail: they count against the bulk evidence, not as a problem; cancels the alarm words' points
-  BULK_OUTWEIGHS_ALARM: [-60, -5, 'bulk', ''],
+  BULK_OUTWEIGHS_ALARM: [-60, -5, 'bulk untoned', ''],
   // spam or bulk mail (spam evidence, newsletter wording, a bulk sender) whose other reasons would reach critical: held at 79 (high), never escalated
   BULK_NEVER_ESCALATED: [-100, -1, '', ''],
   // personal rather than business mail ("birthday", "dinner"); markers add up
