@@ -34,6 +34,24 @@ describe('sender', () => {
     expect(other).not.toContain('VIP_SENDER');
   });
 
+  it('reads the first entries of vip_senders and tags given as one long comma-separated string', () => {
+    // 200 addresses are about 6,000 characters, well inside metadata's 16 KiB: such a string was dropped whole.
+    const others = Array.from({ length: 199 }, (_, i) => `person${i}@client${i}.example`);
+    const vip = codes({
+      source: 'email',
+      body: 'Can we talk tomorrow?',
+      sender: 'ceo@bigclient.example',
+      metadata: { vip_senders: ['ceo@bigclient.example', ...others].join(',') },
+    });
+    expect(vip).toContain('VIP_SENDER');
+    const tags = codes({
+      source: 'email',
+      body: 'Can we talk tomorrow?',
+      metadata: { tags: ['urgent', ...others.map((o) => `tag-${o.slice(0, 12)}`)].join(',') },
+    });
+    expect(tags).toContain('TAG_URGENT');
+  });
+
   it('an address written as the display name is no VIP: only the one in brackets is the sender', () => {
     for (const sender of [
       'ceo@bigclient.example <>',

@@ -24,8 +24,9 @@ export function asNumber(v: unknown): number | null {
   return null;
 }
 
+/** The first `maxItems` strings of an array, or of one comma-separated string (a long one is cut, not dropped). */
 export function stringList(v: unknown, maxItems = 50): string[] {
-  if (typeof v === 'string') v = v.length <= 2000 ? v.split(',') : [];
+  if (typeof v === 'string') v = v.split(',', maxItems);
   if (!Array.isArray(v)) return [];
   const out: string[] = [];
   for (let i = 0; i < v.length && i < maxItems; i++) {
