@@ -48,6 +48,18 @@ describe('archive never swallows a real problem', () => {
     expect(a.category).toBe('billing');
   });
 
+  it('does not archive a question above a list footer, whatever question mark it ends with', () => {
+    for (const mark of ['?', '\uff1f', '\u061f']) {
+      const a = score({
+        source: 'email',
+        subject: 'Contract',
+        body: `Can you call back about the contract${mark}\n\nUnsubscribe | Manage your preferences | Privacy policy`,
+        sender: 'buyer@client.example',
+      });
+      expect({ mark, action: a.recommended_action }).toEqual({ mark, action: 'review' });
+    }
+  });
+
   it('does archive the same footer when nothing is wrong', () => {
     const a = score({
       source: 'email',

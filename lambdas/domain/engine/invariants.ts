@@ -56,9 +56,12 @@ let firstPerson: Set<number> | null = null;
 /** Tokens read for a person's voice: the opening of a message says who writes. */
 const VOICE_TOKENS = 80;
 
+/** A question mark: ASCII, full-width (Chinese, Japanese) or Arabic. */
+const QUESTION = /[?\uff1f\u061f]/;
+
 /** A question, or first-person writing, in the opening of the subject and body. */
 export function personAsking(buf: TokenBuffer): boolean {
-  if (buf.texts[0].includes('?') || buf.texts[1].slice(0, 2_000).includes('?')) return true;
+  if (QUESTION.test(buf.texts[0]) || QUESTION.test(buf.texts[1].slice(0, 2_000))) return true;
   firstPerson ??= new Set(tokenHashesMany(FIRST_PERSON.split(' '), false).h1);
   for (let i = 0, n = 0; i < buf.count && n < VOICE_TOKENS; i++) {
     if (buf.field[i] > 1) break;
