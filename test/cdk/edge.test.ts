@@ -290,3 +290,13 @@ it('refuses a region that is no AWS region, rather than deploying a stack for it
       /context region must be an AWS region/,
     );
 });
+
+it("refuses a rate per client IP over WAF's maximum, which only the deploy would refuse", () => {
+  expect(() =>
+    buildApp({
+      context: { edgeProtection: true, region: 'us-east-1', edgeIpRateLimit: '2000000001' },
+      outdir: newOutdir(),
+      bundle: false,
+    }),
+  ).toThrow(/context edgeIpRateLimit must be an integer from 100 to 2000000000/);
+});
