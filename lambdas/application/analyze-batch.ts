@@ -89,12 +89,37 @@ async function judge(
   return decideForStore(validation.signal, id, nowMs, workspace);
 }
 
+/** Once per key in `seen`: the first call's promise, shared by the later ones. */
+function once<T>(seen: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  let pending = seen.get(key);
+  if (!pending) seen.set(key, (pending = load()));
+  return pending;
+}
+
+/**
+ * The batch's view of grants and workspaces: each distinct workspace checked and loaded once (docs/operations.md), so
+ * every item of a workspace is decided against one policy and one learned model, and a batch of 100 items of one
+ * workspace costs one load, not 100, when the workspace cache is off or a policy change just emptied it.
+ */
+function oncePerWorkspace(deps: JudgeDeps): JudgeDeps {
+  const allowed = new Map<string, Promise<boolean>>();
+  const loaded = new Map<string, ReturnType<Pick<WorkspaceCache, 'get'>['get']>>();
+  const workspaces = deps.workspaces;
+  return {
+    validateSignal: deps.validateSignal,
+    // One caller a batch: its principal's answer for a workspace is the answer for every item naming it.
+    workspaceAccess: { allows: (who, id) => once(allowed, id, () => deps.workspaceAccess.allows(who, id)) },
+    workspaces: workspaces && { get: (id) => once(loaded, id, () => workspaces.get(id)) },
+  };
+}
+
 export async function analyzeBatch(
   signals: unknown[],
   principal: Principal & DecisionOwner,
-  deps: JudgeDeps & { store: DecisionBatchStore },
+  batchDeps: JudgeDeps & { store: DecisionBatchStore },
   options: { nowMs: number; idempotency?: IdempotencyRequest },
 ): Promise<BatchOutcome> {
+  const deps = { ...oncePerWorkspace(batchDeps), store: batchDeps.store };
   const verdicts: ItemVerdict[] = [];
   // In input order among themselves: listed newest first, a batch reads as its signals sent one after another.
   const newIds = newDecisionIds(options.nowMs, signals.length);
