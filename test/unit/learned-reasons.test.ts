@@ -58,3 +58,26 @@ it('states no less confidence after a correction that agrees with the engine', (
   expect(workspace.category).toBe(global.category);
   expect(workspace.confidence).toBeGreaterThanOrEqual(global.confidence);
 });
+
+it('gives a taught action only beside the priority it belongs to (archive beside low), else the band decides', () => {
+  for (const action of ['escalate', 'respond_now', 'respond']) {
+    const { workspace } = decide(taught(8, { recommended_action: action }), digest(99));
+    const own = { critical: 'escalate', high: 'respond_now', medium: 'respond', low: 'review' }[workspace.priority];
+    expect({ action, answered: workspace.recommended_action }).toEqual({ action, answered: own });
+    if (own !== action) expect(workspace.reasons.map((r) => r.code)).not.toContain('LEARNED_ACTION');
+  }
+});
+
+it('never archives a stated serious problem, whatever the sender taught (invariant 4)', () => {
+  const outage: Signal = {
+    ...digest(1),
+    subject: 'Production outage',
+    // The sender's digest wording, so that what it taught reaches this signal.
+    body: 'Your weekly status digest: builds are down for all users, production outage.',
+  };
+  for (const labels of [{ recommended_action: 'archive' }, { category: 'newsletter' }]) {
+    const { global, workspace } = decide(taught(8, labels), outage);
+    expect(global.reasons.map((r) => r.code)).toContain('OUTAGE_LANGUAGE');
+    expect({ labels, action: workspace.recommended_action }).not.toEqual({ labels, action: 'archive' });
+  }
+});

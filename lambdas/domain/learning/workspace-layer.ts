@@ -6,6 +6,7 @@
 import type { Assessment, Priority, Reason, RecommendedAction } from '../decision';
 import { type CompiledPolicy, bandOf, listsParts, priorityFor } from '../policy';
 import { ARCHIVE_CATEGORIES, CATEGORY_QUEUE } from '../engine/reason-codes';
+import { isSeriousReason } from '../engine/invariants';
 import type { Signal } from '../signal';
 import type { WorkspaceModel } from './model';
 import { type Prediction, predictField } from './predict';
@@ -159,15 +160,6 @@ export function applyWorkspace(
       action = a.label as RecommendedAction;
       learnedAction = a;
     }
-    const strongest = [c, q, a].find((x) => x && x.basis !== 'text');
-    if (strongest) {
-      const n = strongest.basis === 'sender' ? strongest.senderCount : strongest.domainCount;
-      reasons.push({
-        code: 'LEARNED_SENDER',
-        message: `${plural(n, 'correction')} for this ${strongest.basis === 'sender' ? 'sender' : "sender's domain"}`,
-        weight: 0,
-      });
-    }
   }
 
   const trusted = listsParts(policy.trusted, sender);
@@ -197,7 +189,18 @@ export function applyWorkspace(
     category === global.category &&
     ARCHIVE_CATEGORIES.has(global.category) &&
     global.recommended_action !== 'archive';
-  const archivable = ARCHIVE_CATEGORIES.has(category as never) && !trusted && !heldBack;
+  // Invariant 4 holds after learning too: a stated serious problem the engine kept out of the archive (an outage, a
+  // breach, a legal threat) is not archived by a learned category or action. Learning that reaches such a signal is
+  // wording it shares with the history ("Please find attached"), not the workspace's word about it.
+  const serious = global.recommended_action !== 'archive' && global.reasons.some(isSeriousReason);
+  const archivable = ARCHIVE_CATEGORIES.has(category as never) && !trusted && !heldBack && !serious;
+  // A taught action stands only where the contract lets it beside the decided priority (docs/partners.md, "The
+  // decision"): `archive` beside `low`, any other only as that priority's own action. Else the band decides.
+  if (
+    action !== undefined &&
+    !(action === 'archive' ? priority === 'low' && !serious : action === ACTION_BY_PRIORITY[priority])
+  )
+    action = undefined;
   if (!action || (trusted && action === 'archive')) {
     action = archivable && priority === 'low' ? 'archive' : ACTION_BY_PRIORITY[priority];
     if (!changed && !trusted && priority === global.priority && category === global.category)
@@ -223,6 +226,22 @@ export function applyWorkspace(
   const taughtAction = learnedAction && action === learnedAction.label && action !== global.recommended_action;
   if (taughtAction)
     reasons.push({ code: 'LEARNED_ACTION', message: learnedMessage(learnedAction!, 'action'), weight: 0 });
+  // The sender's corrections, where they decided a field that stands in the decision.
+  const queueLearned = ownQueue === undefined && learnedQueue !== undefined && out.queue === learnedQueue.label;
+  const actionLearned = learnedAction !== undefined && action === learnedAction.label;
+  const strongest = [
+    categoryLearned ? learnedCategory : undefined,
+    queueLearned ? learnedQueue : undefined,
+    actionLearned ? learnedAction : undefined,
+  ].find((x) => x && x.basis !== 'text');
+  if (strongest) {
+    const n = strongest.basis === 'sender' ? strongest.senderCount : strongest.domainCount;
+    reasons.push({
+      code: 'LEARNED_SENDER',
+      message: `${plural(n, 'correction')} for this ${strongest.basis === 'sender' ? 'sender' : "sender's domain"}`,
+      weight: 0,
+    });
+  }
   out.reasons = reasons.sort(byWeight);
   if (categoryLearned) {
     const learned = learnedConfidence(learnedCategory!);
