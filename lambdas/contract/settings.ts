@@ -227,10 +227,17 @@ export const AWS_REGION_PATTERN = /^[a-z0-9-]{1,32}$/;
 
 /** The service's settings from an environment (the process environment, in a Lambda). Throws SettingsError on a bad value. */
 export function parseSettings(env: Env): Settings {
+  const decisionsTableName = tableName(env, ENV.decisionsTableName) ?? DEFAULT_SETTINGS.decisionsTableName;
+  const learningTableName = tableName(env, ENV.learningTableName);
+  // Unset, the learning table's name is the decisions table's with `-learning` (learningTableOf): it must fit too.
+  if (learningTableName === undefined && decisionsTableName.length > 255 - '-learning'.length)
+    throw new SettingsError(
+      `${ENV.decisionsTableName} must be at most 246 characters unless ${ENV.learningTableName} is set (the learning table is named after it), got ${decisionsTableName.length}`,
+    );
   return {
     accessTableName: tableName(env, ENV.accessTableName) ?? DEFAULT_SETTINGS.accessTableName,
-    decisionsTableName: tableName(env, ENV.decisionsTableName) ?? DEFAULT_SETTINGS.decisionsTableName,
-    learningTableName: tableName(env, ENV.learningTableName),
+    decisionsTableName,
+    learningTableName,
     dynamodbEndpoint: present(env, ENV.dynamodbEndpoint),
     dynamodbLocalAccessKeyId: present(env, ENV.dynamodbLocalAccessKeyId),
     region: regionFromEnv(env) ?? DEFAULT_SETTINGS.region,

@@ -45,6 +45,14 @@ describe('settings', () => {
     expect(parseSettings({ [ENV.decisionsTableName]: 'sas-prod_decisions.v2' }).decisionsTableName).toBe(
       'sas-prod_decisions.v2',
     );
+    // The learning table is named after the decisions table unless set: both names must fit DynamoDB's 255.
+    expect(() => parseSettings({ [ENV.decisionsTableName]: 'd'.repeat(250) })).toThrow(
+      new RegExp(`${ENV.decisionsTableName} must be at most 246 characters unless ${ENV.learningTableName} is set`),
+    );
+    expect(
+      parseSettings({ [ENV.decisionsTableName]: 'd'.repeat(250), [ENV.learningTableName]: 'sas-learning' })
+        .learningTableName,
+    ).toBe('sas-learning');
     expect(() => parseLocalSettings({ [ENV.port]: '70000' })).toThrow(/PORT/);
     // Local mode keeps the region with its data directory: another form would lock the directory at the next start.
     expect(() => parseSettings({ [ENV.region]: 'EU-West-1' })).toThrow(/AWS_REGION must be an AWS region/);
