@@ -87,7 +87,9 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
     } catch (err) {
       if (!conditionFailed(err)) {
         // The claim may have landed with its answer lost (a timeout during a database blip): this attempt gives up
-        // here, so say so on the record, or a retry would wait out 30 s for decisions nobody is writing.
+        // here, so say so on the record, or a retry would wait out 30 s for decisions nobody is writing. The mark
+        // costs the failing request one more write's time, during a blip its timeout: the 503 is slower, the retry
+        // is not.
         await this.markFailed(pk, attempt).catch(() => undefined);
         throw err;
       }

@@ -64,7 +64,11 @@ it('gives a taught action only beside the priority it belongs to (archive beside
     const { workspace } = decide(taught(8, { recommended_action: action }), digest(99));
     const own = { critical: 'escalate', high: 'respond_now', medium: 'respond', low: 'review' }[workspace.priority];
     expect({ action, answered: workspace.recommended_action }).toEqual({ action, answered: own });
-    if (own !== action) expect(workspace.reasons.map((r) => r.code)).not.toContain('LEARNED_ACTION');
+    // Set aside, the action is no learned field of the decision: neither its reason nor the sender's is given.
+    if (own !== action) {
+      expect(workspace.reasons.map((r) => r.code)).not.toContain('LEARNED_ACTION');
+      expect(workspace.reasons.map((r) => r.code)).not.toContain('LEARNED_SENDER');
+    }
   }
 });
 
@@ -80,4 +84,14 @@ it('never archives a stated serious problem, whatever the sender taught (invaria
     expect(global.reasons.map((r) => r.code)).toContain('OUTAGE_LANGUAGE');
     expect({ labels, action: workspace.recommended_action }).not.toEqual({ labels, action: 'archive' });
   }
+});
+
+it('archives no support message the channel keeps from the archive, whatever was taught (invariant 1)', () => {
+  const asSupport = (n: number): Signal => ({ ...digest(n), source: 'support_message' });
+  const model = taught(8, { recommended_action: 'archive' });
+  const { global, workspace } = decide(model, asSupport(99));
+  expect(global.recommended_action).not.toBe('archive');
+  expect(workspace.recommended_action).not.toBe('archive');
+  // The same teaching on e-mail, where the channel allows it, archives.
+  expect(decide(model, digest(99)).workspace.recommended_action).toBe('archive');
 });

@@ -76,3 +76,56 @@ it('keeps the score 20 plus its reasons when the points would pass 100 before th
   expect(workspace).toMatchObject({ score: 79, priority: 'high' });
   expect(20 + workspace.reasons.reduce((sum, r) => sum + r.weight, 0)).toBe(79);
 });
+
+it("archives a stated problem where the workspace's own keyword names an archive category (learning would not)", () => {
+  const digest: Signal = {
+    workspace_id: 'ws_policy',
+    source: 'email',
+    sender: 'status@vendor.example',
+    subject: 'Status page digest',
+    body: 'Weekly summary: the EU region had an outage yesterday, now resolved.',
+    received_at: '2026-11-21T09:30:00Z',
+  };
+  const { global, workspace } = decide(digest, {
+    keywords: [{ phrase: 'status page digest', weight: -50, category: 'newsletter' }],
+  });
+  expect(global.recommended_action).not.toBe('archive');
+  expect(global.reasons.map((r) => r.code)).toContain('OUTAGE_LANGUAGE');
+  expect(workspace).toMatchObject({ category: 'newsletter', priority: 'low', recommended_action: 'archive' });
+});
+
+it('never escalates spam, whatever VIP and keyword points the workspace gives it (invariant 5)', () => {
+  const spam: Signal = {
+    workspace_id: 'ws_policy',
+    source: 'email',
+    sender: 'promo@deals.example',
+    subject: 'You have won a free prize!!!',
+    body: 'Claim your free prize and a gift card now. Click here to claim.',
+    received_at: '2026-11-21T09:30:00Z',
+  };
+  const { global, workspace } = decide(spam, {
+    vip_senders: ['@deals.example'],
+    keywords: [
+      { phrase: 'free prize', weight: 50 },
+      { phrase: 'gift card', weight: 50 },
+    ],
+  });
+  expect(global.category).toBe('spam');
+  expect(workspace).toMatchObject({ score: 79, priority: 'high', recommended_action: 'respond_now' });
+  expect(workspace.reasons.map((r) => r.code)).toContain('BULK_NEVER_ESCALATED');
+});
+
+it("archives no task and no internal signal as spam on a keyword's archive category (invariant 1)", () => {
+  const task: Signal = {
+    workspace_id: 'ws_policy',
+    source: 'task',
+    subject: 'Weekly digest of open tickets',
+    body: 'Review the weekly digest and close what is done.',
+    received_at: '2026-11-21T09:30:00Z',
+  };
+  const onTask = decide(task, { keywords: [{ phrase: 'weekly digest', weight: -40, category: 'newsletter' }] });
+  expect(onTask.workspace).toMatchObject({ category: 'newsletter', priority: 'low', recommended_action: 'review' });
+  const internal: Signal = { ...task, source: 'internal', subject: 'Lunch order', body: 'Lunch is at noon.' };
+  const onInternal = decide(internal, { keywords: [{ phrase: 'lunch', weight: -10, category: 'spam' }] });
+  expect(onInternal.workspace).toMatchObject({ category: 'spam', recommended_action: 'review' });
+});

@@ -46,6 +46,9 @@ export const statesSeriousProblem = (drafts: readonly Draft[]): boolean => draft
 const BULK: ReadonlySet<ReasonCode> = codesWhere((i) => i.bulk === true);
 export const isBulkOrSpam = (drafts: readonly Draft[], category: Category): boolean =>
   category === 'spam' || category === 'newsletter' || drafts.some((d) => BULK.has(d.code));
+/** isBulkOrSpam of a decision already made, from its reasons and category (the workspace layer reads it so). */
+export const decidedBulkOrSpam = (reasons: readonly { code: string }[], category: string): boolean =>
+  category === 'spam' || category === 'newsletter' || reasons.some((r) => (BULK as ReadonlySet<string>).has(r.code));
 /** The highest score bulk or spam mail may reach: `high` at most, never `critical` (escalate). */
 export const BULK_SCORE_CAP = 79;
 

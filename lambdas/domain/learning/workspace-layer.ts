@@ -3,10 +3,10 @@
 // Precedence (docs/partners.md, "Workspace policy" and "Feedback: teach your workspace"): a blocked sender wins over
 // everything; policy keywords set the category before learning does; the queue comes from the keyword, then the
 // policy's routing, then learning, then the default.
-import type { Assessment, Priority, Reason, RecommendedAction } from '../decision';
+import type { Assessment, Category, Priority, Reason, RecommendedAction } from '../decision';
 import { type CompiledPolicy, bandOf, listsParts, priorityFor } from '../policy';
 import { ARCHIVE_CATEGORIES, CATEGORY_QUEUE } from '../engine/reason-codes';
-import { isSeriousReason } from '../engine/invariants';
+import { archivableCategory, decidedBulkOrSpam, isSeriousReason } from '../engine/invariants';
 import type { Signal } from '../signal';
 import type { WorkspaceModel } from './model';
 import { type Prediction, predictField } from './predict';
@@ -50,7 +50,7 @@ const byWeight = (a: Reason, b: Reason) =>
 
 export function applyWorkspace(
   global: Assessment,
-  signal: Pick<Signal, 'subject' | 'body' | 'sender'>,
+  signal: Pick<Signal, 'source' | 'subject' | 'body' | 'sender'>,
   policy: CompiledPolicy,
   model: WorkspaceModel,
   sketch: Sketch | undefined,
@@ -166,12 +166,15 @@ export function applyWorkspace(
   if (trusted)
     reasons.push({ code: 'POLICY_TRUSTED_SENDER', message: "sender is on the workspace's trusted list", weight: 0 });
   score = Math.round(score);
-  // Invariant 5 in the workspace's own bands: bulk mail the engine held below critical stays below the workspace's
-  // critical, its thresholds and points notwithstanding (docs/decision-engine.md, "Invariants"). Cut from the sum
-  // before its clamp, so the score stays 20 plus its reasons' weights.
+  // Invariant 5 in the workspace's own bands: spam and bulk mail stay below the workspace's critical, whatever its
+  // thresholds, VIP and keyword points or learned priority (docs/decision-engine.md, "Invariants"): the engine's own
+  // cap where it applied one, else one said the same way. Cut from the sum before its clamp, so the score stays 20
+  // plus its reasons' weights.
   const held = reasons.findIndex((r) => r.code === 'BULK_NEVER_ESCALATED');
-  if (held >= 0 && score >= t.critical) {
-    reasons[held] = { ...reasons[held], weight: reasons[held].weight - (score - (t.critical - 1)) };
+  if ((held >= 0 || decidedBulkOrSpam(global.reasons, global.category)) && score >= t.critical) {
+    const cut = score - (t.critical - 1);
+    if (held >= 0) reasons[held] = { ...reasons[held], weight: reasons[held].weight - cut };
+    else reasons.push({ code: 'BULK_NEVER_ESCALATED', message: 'spam or bulk mail is never escalated', weight: -cut });
     score = t.critical - 1;
   }
   score = Math.max(0, Math.min(100, score));
@@ -191,14 +194,23 @@ export function applyWorkspace(
     global.recommended_action !== 'archive';
   // Invariant 4 holds after learning too: a stated serious problem the engine kept out of the archive (an outage, a
   // breach, a legal threat) is not archived by a learned category or action. Learning that reaches such a signal is
-  // wording it shares with the history ("Please find attached"), not the workspace's word about it.
+  // wording it shares with the history ("Please find attached"), not the workspace's word about it; a keyword's
+  // archive category is that word (docs/partners.md, "Workspace policy"), and still archives.
   const serious = global.recommended_action !== 'archive' && global.reasons.some(isSeriousReason);
-  const archivable = ARCHIVE_CATEGORIES.has(category as never) && !trusted && !heldBack && !serious;
+  // Invariant 1 too, for the workspace's own word as for the engine's: never a task, a support message only as spam
+  // or an auto-reply, an internal or CRM signal never as spam (only a blocked sender archives anything).
+  const channelAllows = archivableCategory(signal.source, category as Category);
+  const archivable =
+    ARCHIVE_CATEGORIES.has(category as never) &&
+    channelAllows &&
+    !trusted &&
+    !heldBack &&
+    !(serious && !keywordCategory);
   // A taught action stands only where the contract lets it beside the decided priority (docs/partners.md, "The
   // decision"): `archive` beside `low`, any other only as that priority's own action. Else the band decides.
   if (
     action !== undefined &&
-    !(action === 'archive' ? priority === 'low' && !serious : action === ACTION_BY_PRIORITY[priority])
+    !(action === 'archive' ? priority === 'low' && !serious && channelAllows : action === ACTION_BY_PRIORITY[priority])
   )
     action = undefined;
   if (!action || (trusted && action === 'archive')) {
