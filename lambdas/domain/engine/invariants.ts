@@ -42,13 +42,13 @@ export const isSeriousReason = (d: { code: string; weight: number }): boolean =>
   isReasonCode(d.code) && SERIOUS.has(d.code) && d.weight >= SERIOUS_MIN_WEIGHT;
 export const statesSeriousProblem = (drafts: readonly Draft[]): boolean => drafts.some(isSeriousReason);
 
-/** Evidence of bulk or spam mail: what must never be escalated (the `bulk` trait in reason-codes.ts). */
-const BULK: ReadonlySet<ReasonCode> = codesWhere((i) => i.bulk === true);
-export const isBulkOrSpam = (drafts: readonly Draft[], category: Category): boolean =>
+/**
+ * Evidence of bulk or spam mail: what must never be escalated (the `bulk` trait in reason-codes.ts), in the drafts
+ * while scoring or in a decision's reasons afterwards (the workspace layer reads those).
+ */
+const BULK: ReadonlySet<string> = codesWhere((i) => i.bulk === true);
+export const isBulkOrSpam = (drafts: readonly { code: string }[], category: string): boolean =>
   category === 'spam' || category === 'newsletter' || drafts.some((d) => BULK.has(d.code));
-/** isBulkOrSpam of a decision already made, from its reasons and category (the workspace layer reads it so). */
-export const decidedBulkOrSpam = (reasons: readonly { code: string }[], category: string): boolean =>
-  category === 'spam' || category === 'newsletter' || reasons.some((r) => (BULK as ReadonlySet<string>).has(r.code));
 /** The highest score bulk or spam mail may reach: `high` at most, never `critical` (escalate). */
 export const BULK_SCORE_CAP = 79;
 

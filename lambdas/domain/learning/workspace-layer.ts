@@ -6,7 +6,7 @@
 import type { Assessment, Category, Priority, Reason, RecommendedAction } from '../decision';
 import { type CompiledPolicy, bandOf, listsParts, priorityFor } from '../policy';
 import { ARCHIVE_CATEGORIES, CATEGORY_QUEUE } from '../engine/reason-codes';
-import { archivableCategory, decidedBulkOrSpam, isSeriousReason } from '../engine/invariants';
+import { archivableCategory, isBulkOrSpam, isSeriousReason } from '../engine/invariants';
 import type { Signal } from '../signal';
 import type { WorkspaceModel } from './model';
 import { type Prediction, predictField } from './predict';
@@ -171,7 +171,7 @@ export function applyWorkspace(
   // cap where it applied one, else one said the same way. Cut from the sum before its clamp, so the score stays 20
   // plus its reasons' weights.
   const held = reasons.findIndex((r) => r.code === 'BULK_NEVER_ESCALATED');
-  if ((held >= 0 || decidedBulkOrSpam(global.reasons, global.category)) && score >= t.critical) {
+  if ((held >= 0 || isBulkOrSpam(global.reasons, global.category)) && score >= t.critical) {
     const cut = score - (t.critical - 1);
     if (held >= 0) reasons[held] = { ...reasons[held], weight: reasons[held].weight - cut };
     else reasons.push({ code: 'BULK_NEVER_ESCALATED', message: 'spam or bulk mail is never escalated', weight: -cut });
