@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { type Validated, validateBody, withDetailInPlace } from './body-validation';
 import { apiKeyPath } from '../domain/audit';
 import { PRIORITIES } from '../domain/decision';
-import { withAsciiDomain } from '../domain/engine/metadata';
+import { NON_ASCII, withAsciiDomain } from '../domain/engine/metadata';
 import { isJsonObject, jsonPath } from '../domain/json-walk';
 import { hasVisible } from '../domain/keyword-text';
 import { DEFAULT_THRESHOLDS, NAME_PATTERN, type WorkspacePolicy } from '../domain/policy';
@@ -33,7 +33,7 @@ function isSenderEntry(entry: string): boolean {
   const ascii = withAsciiDomain(entry);
   if (entry.startsWith('@')) return DOMAIN.test(ascii);
   const domain = ascii.slice(ascii.lastIndexOf('@') + 1);
-  const unicode = /[^\p{ASCII}]/u.test(entry.slice(entry.lastIndexOf('@') + 1));
+  const unicode = NON_ASCII.test(entry.slice(entry.lastIndexOf('@') + 1));
   return ADDRESS.test(ascii) && (!unicode || DOMAIN.test(`@${domain}`));
 }
 

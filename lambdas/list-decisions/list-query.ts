@@ -35,18 +35,16 @@ export function workspaceParameter(params: Record<string, string>): { workspaceI
   return { workspaceId: value };
 }
 
-/** A space where a timestamp's offset sign belongs read as `+` (below). */
+/** A space where a timestamp's offset sign belongs read as `+`: a query string decodes an unescaped `+` as a space. */
 const plusOffset = (value: string) => value.replace(/(\d) (\d{2}:\d{2})$/, '$1+$2');
 
 /**
  * An exclusive time bound in epoch ms: the whole ms, plus a half when the value lies inside that ms (digits past the
  * third of the fraction). created_at is whole ms, so only which side of the ms the bound lies on matters, and a half
  * stays exact where the fraction itself, added to an epoch of 1.8e12 ms, would round onto the ms (`...31.134000001Z`
- * read as `...31.134Z` left that decision out of created_before). A space where the offset's sign belongs is a `+`:
- * a query string decodes an unescaped `+` as a space (`created_after=2026-11-30T16:00:00+01:00`).
+ * read as `...31.134Z` left that decision out of created_before).
  */
-function timeParameter(value: string): number | undefined {
-  const text = plusOffset(value);
+function timeParameter(text: string): number | undefined {
   const ms = parseRfc3339(text);
   if (ms === undefined) return undefined;
   const beyondMs = /\.\d{3}(\d+)/.exec(text)?.[1] ?? '';
@@ -85,12 +83,9 @@ export function listQuery(params: Record<string, string>): Validated<{ query: Li
     ['created_before', 'createdBeforeMs'],
   ] as const) {
     if (params[name] === undefined) continue;
-    const ms = timeParameter(params[name]);
-    if (ms === undefined)
-      details.push({
-        field: name,
-        message: refused(params[name], rfc3339Problem(plusOffset(params[name]))),
-      });
+    const text = plusOffset(params[name]);
+    const ms = timeParameter(text);
+    if (ms === undefined) details.push({ field: name, message: refused(params[name], rfc3339Problem(text)) });
     else query[key] = ms;
   }
   return details.length ? { ok: false, details } : { ok: true, query };

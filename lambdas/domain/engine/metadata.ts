@@ -141,7 +141,8 @@ export interface SenderInfo {
   domain: string;
 }
 
-const NON_ASCII = /[^\p{ASCII}]/u;
+/** A character outside ASCII: a domain holding one is written in Unicode. */
+export const NON_ASCII = /[^\p{ASCII}]/u;
 
 /**
  * A domain in its ASCII form (`münchen.de` as `xn--mnchen-3ya.de`), so that both spellings of it are one domain to the
