@@ -42,42 +42,43 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
       await this.putMany(decisions, owner, options.extras);
       return { kind: 'created' };
     }
-    const claimed = await this.claim(owner, options.idempotency, options.items, options.createdMs);
+    const pk = idempotencyPk(owner.partner_id, options.idempotency.keyHash);
+    // This attempt's own mark: the SDK resends a claim whose answer was lost, and the resend then meets the record the
+    // first send wrote, which is ours to go on with, not another request's; and only ours is marked failed.
+    const attempt = randomUUID();
+    const claimed = await this.claim(pk, attempt, options.idempotency, options.items, options.createdMs);
     if (claimed.kind !== 'created') return claimed;
     try {
       await this.putMany(decisions, owner, options.extras);
     } catch (err) {
       // A replay may now rebuild what is missing at once, rather than wait out a first attempt that may still write.
-      await this.markFailed(idempotencyPk(owner.partner_id, options.idempotency.keyHash)).catch(() => undefined);
+      await this.markFailed(pk, attempt).catch(() => undefined);
       throw err;
     }
     return { kind: 'created' };
   }
 
-  /** Marks a claim failed: any record under `pk`, or only this attempt's own when `attempt` is given. */
-  private async markFailed(pk: string, attempt?: string): Promise<void> {
+  /** Marks this attempt's claim failed (a record another attempt holds is left alone). */
+  private async markFailed(pk: string, attempt: string): Promise<void> {
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { pk },
         UpdateExpression: 'SET failed_at = :now',
-        ConditionExpression: attempt === undefined ? 'attribute_exists(pk)' : 'attempt = :attempt',
-        ExpressionAttributeValues: { ':now': Date.now(), ...(attempt === undefined ? {} : { ':attempt': attempt }) },
+        ConditionExpression: 'attempt = :attempt',
+        ExpressionAttributeValues: { ':now': Date.now(), ':attempt': attempt },
       }),
     );
   }
 
   /** One conditional write: the key is ours, or it was used before (same body: a replay; else a conflict). */
   private async claim(
-    owner: DecisionOwner,
+    pk: string,
+    attempt: string,
     idempotency: IdempotencyRequest,
     items: BatchItemRecord[],
     createdMs: number,
   ): Promise<BatchSaveResult> {
-    const pk = idempotencyPk(owner.partner_id, idempotency.keyHash);
-    // This attempt's own mark: the SDK resends a claim whose answer was lost, and the resend then meets the record the
-    // first send wrote, which is ours to go on with, not another request's.
-    const attempt = randomUUID();
     const record = { kind: 'batch', request_hash: idempotency.requestHash, items, created_ms: createdMs, attempt };
     try {
       await this.client.send(
