@@ -21,6 +21,7 @@ const LETTER_RE = /^[\p{L}\p{N}]$/u;
 const MARK_RE = /^\p{M}$/u;
 const MARKS_RE = /\p{M}/gu;
 const SPECIAL_FOLDS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ł: 'l', ı: 'i', þ: 'th' };
+
 function classify(c: number): void {
   const ch = String.fromCharCode(c);
   if (c >= 0xd800 && c <= 0xdfff) {
