@@ -1,6 +1,6 @@
 // POST /api/v1/signals/analyze-batch
 import type { Dependencies } from '../dependencies';
-import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
+import { type Check, MAX_BODY_BYTES, type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, unavailable } from '../http/errors';
 import { listBodyCheck, takeListBody } from '../http/list-body';
 import { idempotencyRequest } from '../application/analyze-signal';
@@ -10,6 +10,13 @@ import { BATCH_BODY } from './batch-envelope';
 
 // Each signal names its own workspace: refused per item by the use case, after the rate limit per signal.
 const CHECKS: Check[] = ['key', 'scope', listBodyCheck(BATCH_BODY)];
+
+/** An item analyze would refuse alone with 413 is this item's own problem (docs/partners.md, "Analyzing in batches"). */
+const ALONE_TOO_LARGE = {
+  ok: false as const,
+  details: [{ field: '(body)', message: 'is larger than 256 KiB as JSON, the limit of a signal analyzed alone' }],
+};
+const tooLargeAlone = (raw: unknown) => Buffer.byteLength(JSON.stringify(raw)) > MAX_BODY_BYTES;
 
 export function analyzeBatchRoute(deps: Dependencies): RouteHandler {
   const { decisionBatch, workspaceAccess, workspaces, telemetry } = deps;
@@ -25,7 +32,8 @@ export function analyzeBatchRoute(deps: Dependencies): RouteHandler {
       signals,
       principal,
       {
-        validateSignal: (raw, receivedAtMs, index) => body.checkItem(index, validateSignal(raw, receivedAtMs)),
+        validateSignal: (raw, receivedAtMs, index) =>
+          body.checkItem(index, tooLargeAlone(raw) ? ALONE_TOO_LARGE : validateSignal(raw, receivedAtMs)),
         workspaceAccess,
         workspaces,
         store: decisionBatch,

@@ -162,6 +162,21 @@ it('refuses a bad envelope or Idempotency-Key as a whole, before any item, and a
     body: { signals: [good(1), { ...good(2), body: 'y'.repeat(150_000) }, { ...good(3), body: 'z'.repeat(150_000) }] },
   });
   expect(ok.status).toBe(200);
+  // An item analyze would refuse alone (413) is that item's own refusal; the others are decided.
+  const heavy = { ...good(4), body: '€'.repeat(90_000) };
+  expectError(
+    await call(t.api.baseUrl, 'POST', '/signals/analyze', { key: t.key, body: heavy }),
+    413,
+    'PAYLOAD_TOO_LARGE',
+  );
+  const mixed = await batch([good(4), heavy]);
+  expect(mixed.status).toBe(200);
+  expect(mixed.json.data[0].decision).toBeDefined();
+  expect(mixed.json.data[1].error).toEqual({
+    code: 'VALIDATION_ERROR',
+    message: expect.any(String),
+    details: [{ field: 'signals[1]', message: expect.stringMatching(/256 KiB/) }],
+  });
   for (const [rawBody, type, status, code] of [
     ['{', 'application/json', 400, 'INVALID_JSON'],
     ['{}', 'text/plain', 415, 'UNSUPPORTED_MEDIA_TYPE'],
