@@ -203,6 +203,11 @@ describe('alert wording that must not flip the severity', () => {
     );
     expect(reasonCodes(internal('Disk almost full', 'Less than 10% disk space left.'))).toContain('METRIC_WARNING');
     expect(reasonCodes(internal('Disk usage', 'Still 40% free.')).filter((c) => c.startsWith('METRIC'))).toEqual([]);
+    // The words first, as df-style checks write them.
+    expect(reasonCodes(internal('Disk check', 'disk free 4% on /var'))).toContain('METRIC_CRITICAL');
+    expect(reasonCodes(internal('Memory check', 'Free memory: 12%'))).toContain('METRIC_WARNING');
+    const plenty = internal('Disk check', 'disk space free 40%, disk usage 4%');
+    expect(reasonCodes(plenty).filter((c) => c.startsWith('METRIC'))).toEqual([]);
   });
 
   it('metadata.severity replaces the severity read from the wording, and alone lands in its own band', () => {

@@ -17,15 +17,16 @@ export function withoutTemplates(text: string, limit: number): string {
     return label === undefined ? '' : `<${label}>`;
   });
 }
-// "< 10% left", "5% memory available": a free share, the other side of a usage metric (same thresholds: 95% / 85% used).
+// "< 10% left", "5% memory available", or with the words first, "disk free: 4%", "free memory 12%": a free share, the
+// other side of a usage metric (same thresholds: 95% / 85% used).
 const FREE_SHARE =
-  /(\d{1,3}(?:[.,]\d{1,2})?)\s*%\s*(?:of\s+)?(?:(?:disk|free|disk space|space|memory|inodes|capacity)\s+)?(?:left|free|available|remaining)\b/gi;
+  /(\d{1,3}(?:[.,]\d{1,2})?)\s*%\s*(?:of\s+)?(?:(?:disk|free|disk space|space|memory|inodes|capacity)\s+)?(?:left|free|available|remaining)\b|\b(?:free\s+(?:disk\s+)?(?:space|memory|inodes)|(?:disk(?:\s+space)?|space|memory|inodes)\s+(?:free|left|available|remaining))\s*(?:[:=]|is|at)?\s*(\d{1,3}(?:[.,]\d{1,2})?)\s*%/gi;
 export function freeShare(text: string, known: { level: number } | null): { level: 1 | 2; text: string } | null {
   if (text.indexOf('%') < 0) return null;
   let best: { level: 1 | 2; text: string } | null = null;
   FREE_SHARE.lastIndex = 0;
   for (let m = FREE_SHARE.exec(text), k = 0; m !== null && k < 20; m = FREE_SHARE.exec(text), k++) {
-    const value = Number(m[1].replace(',', '.'));
+    const value = Number((m[1] ?? m[2]).replace(',', '.'));
     const level = value <= 5 ? 2 : value <= 15 ? 1 : 0;
     if (level > 0 && level > (best?.level ?? known?.level ?? 0))
       best = { level: level === 2 ? 2 : 1, text: `only ${value}% free` };
