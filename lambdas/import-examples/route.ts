@@ -29,10 +29,14 @@ export function importExamplesRoute(deps: Dependencies): RouteHandler {
 
     // docs/partners.md, "Importing your history, and forgetting it": the path's workspace is part of the request the
     // key covers, so the same key on another workspace is 409 IDEMPOTENCY_CONFLICT, like another body.
+    // A version 3 record holds the body's plain SHA-256 alone (docs/deploy.md): it replays for its own workspace only.
     const idem =
       idempotencyKey === undefined
         ? undefined
-        : idempotencyRequest(idempotencyKey, { workspace_id: workspaceId, body: body.request });
+        : {
+            ...idempotencyRequest(idempotencyKey, { workspace_id: workspaceId, body: body.request }),
+            legacyRequestHash: idempotencyRequest(idempotencyKey, body.request).legacyRequestHash,
+          };
     const outcome = await importExamples(
       workspaceId,
       examples,
@@ -53,8 +57,9 @@ export function importExamplesRoute(deps: Dependencies): RouteHandler {
         ),
       },
     );
-    if (outcome.kind === 'conflict') throw new ApiError('IDEMPOTENCY_CONFLICT');
     const replayed = outcome.kind === 'replayed';
+    if (outcome.kind === 'conflict' || (replayed && outcome.answer.workspace_id !== workspaceId))
+      throw new ApiError('IDEMPOTENCY_CONFLICT');
     if (replayed && !(await replayAllowedFor(workspaceAccess, principal, outcome.answer.workspace_id)))
       throw new ApiError('WORKSPACE_NOT_ALLOWED');
     request.logInfo(replayed ? 'import replayed' : 'import learned', {

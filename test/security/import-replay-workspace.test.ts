@@ -2,6 +2,10 @@
 // history, and forgetting it"). The same key header on another workspace, by another key of the partner or by the
 // same key, is 409 IDEMPOTENCY_CONFLICT: it never answers the first workspace's result, and the second workspace
 // learns nothing by mistake. A replay is authorized again: a key whose grant was removed gets 403, not the answer.
+import { createHash } from 'node:crypto';
+import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { canonicalJson } from '../../lambdas/domain/json-walk';
+import { idempotencyRequest } from '../../lambdas/domain/idempotency';
 import { useApiWithTwoKeys } from '../support/local-api';
 import { call, expectError } from '../support/http';
 
@@ -54,4 +58,31 @@ it('refuses a replay to a key whose grant of the workspace was removed since', a
   } finally {
     await t.api.admin.grant(t.keyAId, ['ws_a3'], { allowShared: true });
   }
+});
+
+it("replays a version 3 import's record (the body's plain SHA-256) for its own workspace, and refuses it for another", async () => {
+  const first = await importTo(t.keyA, 'ws_a1', 'IK4');
+  expect(first.status).toBe(200);
+  // The record as version 3 wrote it (docs/deploy.md, "Upgrading to version 4"): the hash of the body alone.
+  const keyed = idempotencyRequest('IK4', { workspace_id: 'ws_a1', body: { examples } }).requestHash;
+  const { client, names } = t.api.tables;
+  const tables = [names.decisions, names.learning];
+  const found = await Promise.all(tables.map((TableName) => client.send(new ScanCommand({ TableName }))));
+  const at = found.findIndex((scan) => scan.Items?.some((item) => item.request_hash === keyed));
+  const record = found[at].Items!.find((item) => item.request_hash === keyed)!;
+  const plain = createHash('sha256').update(canonicalJson({ examples })).digest('hex');
+  await client.send(
+    new UpdateCommand({
+      TableName: tables[at],
+      Key: { pk: record.pk, ...(record.sk === undefined ? {} : { sk: record.sk }) },
+      UpdateExpression: 'SET request_hash = :plain',
+      ExpressionAttributeValues: { ':plain': plain },
+    }),
+  );
+
+  const again = await importTo(t.keyA, 'ws_a1', 'IK4');
+  expect(again.status).toBe(200);
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  expect(again.json).toEqual(first.json);
+  expectError(await importTo(t.keyA, 'ws_a3', 'IK4'), 409, 'IDEMPOTENCY_CONFLICT');
 });
