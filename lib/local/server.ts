@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
 import { API_BASE_PATH, FUNCTION_TIMEOUT_SECONDS, matchRoute } from '../../lambdas/contract/routes';
+import { withoutApiKeys } from '../../lambdas/domain/api-key';
 
 /** API Gateway's own limit on a request body (HTTP APIs). */
 const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
@@ -283,7 +284,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
           logged = true;
           const ms = Number(process.hrtime.bigint() - started) / 1e6;
           const status = marker && !whole ? '-' : res.statusCode;
-          options.accessLog?.(`${method} ${rawPath} ${status} ${ms.toFixed(1)}ms request_id=${requestId}${marker}`);
+          options.accessLog?.(
+            `${method} ${withoutApiKeys(rawPath)} ${status} ${ms.toFixed(1)}ms request_id=${requestId}${marker}`,
+          );
         };
         const closedMarker = () => (stopping ? ' server_closed' : ' client_closed');
         res.on('finish', () => logAccess(''));

@@ -771,7 +771,6 @@ describe('stage', () => {
       '$context.identity.sourceIp',
       '$context.httpMethod',
       '$context.routeKey',
-      '$context.path',
       '$context.status',
       '$context.protocol',
       '$context.responseLength',
@@ -784,6 +783,8 @@ describe('stage', () => {
     for (const variable of variables) {
       expect(variable).toMatch(/^\$context\.[A-Za-z.]+$/);
       expect(variable.toLowerCase()).not.toMatch(/header|body|querystring|useragent|requestoverride/);
+      // The path would log an API key a partner put in a URL by mistake (the route key names the route).
+      expect(variable).not.toMatch(/^\$context\.(path|resourcePath)$/);
       // Of the authorizer's context only its outcome (a code: FORBIDDEN is edge protection's bypass alarm), never
       // the key or partner it names.
       if (variable.startsWith('$context.authorizer.'))

@@ -3,6 +3,7 @@
 // Fake handlers on a real socket.
 import { request } from 'node:http';
 import { type RunningServer, startLocalServer } from '../../lib/local/server';
+import { generateApiKey } from '../../lambdas/domain/api-key';
 
 const ROUTE_MS = 300;
 const lines: string[] = [];
@@ -88,4 +89,14 @@ it('marks a request local mode closed while stopping as server_closed, not as th
   sent.end();
   expect(await done).toMatch(/ 200 \d+\.\dms request_id=\S+ server_closed$/);
   expect(stopped).toHaveLength(1);
+});
+
+it('masks an API key a partner put in the path by mistake', async () => {
+  const key = generateApiKey();
+  const line = nextLine(ROUTE_MS + 3_000);
+  const res = await fetch(`${server.baseUrl}/workspaces/${key}/policy`);
+  await res.text();
+  const written = await line;
+  expect(written).toMatch(/^GET \/api\/v1\/workspaces\/<API key>\/policy \d{3} /);
+  expect(written).not.toContain(key);
 });
