@@ -126,6 +126,11 @@ export async function analyzeBatch(
   for (const [index, raw] of signals.entries())
     verdicts.push(await judge(raw, index, principal, deps, options.nowMs, newIds[index]));
   const decisions = verdicts.flatMap((v) => ('decision' in v ? [v.decision] : []));
+  // Every item refused: nothing to store, so the answer is given as analyze gives a refusal, without the
+  // Idempotency-Key's record. A key without a workspace's grant, reusing another key's Idempotency-Key, could tell a
+  // replay from a conflict, and so confirm a guess at that batch's signals; a refusal replayed would outlive a grant.
+  const refusals = verdicts.flatMap((v, index) => ('error' in v ? [{ index, error: v.error }] : []));
+  if (refusals.length === verdicts.length) return { kind: 'created', data: refusals, stored: 0 };
   const items: BatchItemRecord[] = verdicts.map((v) =>
     'decision' in v ? { id: v.decision.decision_id } : { error: v.error },
   );
