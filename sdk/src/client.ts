@@ -88,8 +88,8 @@ interface Answer<T> {
 }
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-/** A 500 is retried only with an Idempotency-Key: the first attempt may have stored what the retry would again. */
-const RETRYABLE_WITH_IDEMPOTENCY_KEY = 500;
+/** A 500 is retried on a read, or with an Idempotency-Key: a write's first attempt may have stored what a retry would again. */
+const RETRYABLE_IF_SAFE = 500;
 
 class AttemptTimeout extends Error {}
 
@@ -475,7 +475,7 @@ export class SignalAnalysisClient {
         (json as ErrorBody | undefined)?.error?.code === 'RATE_LIMITED';
       const retryable =
         RETRYABLE_STATUS.has(response.status) ||
-        (response.status === RETRYABLE_WITH_IDEMPOTENCY_KEY && headers['Idempotency-Key'] !== undefined);
+        (response.status === RETRYABLE_IF_SAFE && (call.method === 'GET' || headers['Idempotency-Key'] !== undefined));
       if (retryable && !neverFits && attempt <= maxRetries && (wait ?? 0) <= this.maxRetryAfterMs) {
         await sleep(this.delayMs(attempt, wait), outer);
         continue;

@@ -268,7 +268,7 @@ describe('against a server that answers slowly or with 503 (a real socket, scrip
     expect(seen[2].at - seen[1].at).toBeGreaterThanOrEqual(1_000);
   });
 
-  it('retries a 500 with the same Idempotency-Key, and a 500 of a call without one not at all', async () => {
+  it('retries a 500 with the same Idempotency-Key or of a read, and a 500 of another write not at all', async () => {
     const failed = { status: 500, body: { error: { code: 'INTERNAL_ERROR', message: 'x', request_id: 'r' } } };
     script = [() => failed, () => ({ status: 200, body: { decision_id: 'dec_x' } })];
     const c = new SignalAnalysisClient({ apiKey: 'sas_test_x', baseUrl: base, retryBaseMs: 10 });
@@ -282,6 +282,11 @@ describe('against a server that answers slowly or with 503 (a real socket, scrip
       attempts: 1,
     });
     expect(seen).toHaveLength(1);
+    // A read may always be retried (docs/partners.md, "Retrying").
+    seen.length = 0;
+    script = [() => failed, () => ({ status: 200, body: { decision_id: 'dec_x' } })];
+    await expect(c.getDecision('dec_x')).resolves.toEqual({ decision_id: 'dec_x' });
+    expect(seen).toHaveLength(2);
   });
 
   it('stops after maxRetries with the last error, typed', async () => {
