@@ -238,6 +238,8 @@ export class SignalAnalysisClient {
     if (!base || (base.protocol !== 'https:' && base.protocol !== 'http:')) {
       throw new TypeError('baseUrl must be an https:// URL ending in /api/v1');
     }
+    // A user name or password in the URL would be repeated in every connection error's message.
+    if (base.username || base.password) throw new TypeError('baseUrl must not hold a user name or password');
     // The key would cross the network in clear text: HTTPS only, but for local mode on this machine.
     if (base.protocol === 'http:' && !LOOPBACK_HOST.test(base.hostname)) {
       throw new TypeError('baseUrl must use https:// (plain http:// only to this machine, for local mode)');

@@ -353,6 +353,8 @@ describe('against a server that answers slowly or with 503 (a real socket, scrip
     expect(made({ timeoutMs: 3_000_000_000 })).toThrow(TypeError);
     expect(made({ maxRetryAfterMs: Infinity })).toThrow(TypeError);
     expect(made({ retryMaxMs: -1 })).toThrow(TypeError);
+    // Credentials in the URL would be repeated in a connection error's message.
+    expect(made({ baseUrl: 'https://user:secret@api.example.com/api/v1' })).toThrow(/user name or password/);
     // No backoff, and never waiting on a Retry-After, stay allowed.
     expect(made({ maxRetries: 0, timeoutMs: 1, retryBaseMs: 0, retryMaxMs: 0, maxRetryAfterMs: 0 })).not.toThrow();
     const c = made({})();
