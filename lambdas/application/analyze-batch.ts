@@ -63,11 +63,27 @@ function inAnswerOrder(error: StoredItemError): StoredItemError {
     : { code, message };
 }
 
+/** The workspace an item names, as it sent it. */
+const workspaceNamed = (raw: unknown): unknown =>
+  raw !== null && typeof raw === 'object' ? (raw as { workspace_id?: unknown }).workspace_id : undefined;
+
 /** Whether the item names, as a string, a workspace this caller may not use: its answer is WORKSPACE_NOT_ALLOWED. */
 async function withheldFrom(principal: Principal, raw: unknown, access: WorkspaceAccess): Promise<boolean> {
-  const workspaceId =
-    raw !== null && typeof raw === 'object' ? (raw as { workspace_id?: unknown }).workspace_id : undefined;
+  const workspaceId = workspaceNamed(raw);
   return typeof workspaceId === 'string' && !(await access.allows(principal, workspaceId));
+}
+
+/** Item indexes grouped by the workspace they name, groups in order of first appearance (an item naming none alone). */
+function byWorkspace(signals: unknown[]): number[][] {
+  const groups = new Map<unknown, number[]>();
+  for (const [index, raw] of signals.entries()) {
+    const named = workspaceNamed(raw);
+    const key = typeof named === 'string' ? named : index;
+    const group = groups.get(key);
+    if (group) group.push(index);
+    else groups.set(key, [index]);
+  }
+  return [...groups.values()];
 }
 
 /** One signal, as analyze would judge it: the workspace grant first, then validation, then the decision. */
@@ -101,7 +117,7 @@ function once<T>(seen: Map<string, Promise<T>>, key: string, load: () => Promise
  * every item of a workspace is decided against one policy and one learned model, and a batch of 100 items of one
  * workspace costs one load, not 100, when the workspace cache is off or a policy change just emptied it.
  */
-function oncePerWorkspace(deps: JudgeDeps): JudgeDeps {
+function oncePerWorkspace(deps: JudgeDeps): JudgeDeps & { release: (workspaceId: unknown) => void } {
   const allowed = new Map<string, Promise<boolean>>();
   const loaded = new Map<string, ReturnType<Pick<WorkspaceCache, 'get'>['get']>>();
   const workspaces = deps.workspaces;
@@ -110,6 +126,8 @@ function oncePerWorkspace(deps: JudgeDeps): JudgeDeps {
     // One caller a batch: its principal's answer for a workspace is the answer for every item naming it.
     workspaceAccess: { allows: (who, id) => once(allowed, id, () => deps.workspaceAccess.allows(who, id)) },
     workspaces: workspaces && { get: (id) => once(loaded, id, () => workspaces.get(id)) },
+    // Once its items are decided, the batch holds no workspace the cache let go: one at a time beside the cache.
+    release: (workspaceId) => typeof workspaceId === 'string' && loaded.delete(workspaceId),
   };
 }
 
@@ -120,11 +138,16 @@ export async function analyzeBatch(
   options: { nowMs: number; idempotency?: IdempotencyRequest },
 ): Promise<BatchOutcome> {
   const deps = { ...oncePerWorkspace(batchDeps), store: batchDeps.store };
-  const verdicts: ItemVerdict[] = [];
+  const verdicts: ItemVerdict[] = Array.from({ length: signals.length });
   // In input order among themselves: listed newest first, a batch reads as its signals sent one after another.
   const newIds = newDecisionIds(options.nowMs, signals.length);
-  for (const [index, raw] of signals.entries())
-    verdicts.push(await judge(raw, index, principal, deps, options.nowMs, newIds[index]));
+  // A workspace's items one after another, then the next workspace: a batch naming 100 workspaces that learned a lot
+  // holds one of their models at a time beside the bounded cache, not all 100 (docs/operations.md).
+  for (const group of byWorkspace(signals)) {
+    for (const index of group)
+      verdicts[index] = await judge(signals[index], index, principal, deps, options.nowMs, newIds[index]);
+    deps.release(workspaceNamed(signals[group[0]]));
+  }
   const decisions = verdicts.flatMap((v) => ('decision' in v ? [v.decision] : []));
   // Every item refused: nothing to store, so the answer is given as analyze gives a refusal, without the
   // Idempotency-Key's record. A key without a workspace's grant, reusing another key's Idempotency-Key, could tell a

@@ -56,3 +56,51 @@ it('checks and loads each distinct workspace of a batch once, and decides its it
   expect(loads.sort()).toEqual(['ws_one', 'ws_two']);
   expect(checks.sort()).toEqual(['ws_one', 'ws_two']);
 });
+
+it("decides one workspace's items before loading the next, and answers in input order with rising ids", async () => {
+  // A batch naming 100 workspaces that learned a lot held all 100 models at once (a reviewer's local server reached
+  // 1.2 GB); grouped, it holds one beside the bounded cache.
+  const deps = world.service.dependencies;
+  const events: string[] = [];
+  const signals = Array.from({ length: 6 }, (_, i) => ({
+    workspace_id: i % 2 ? 'ws_two' : 'ws_one',
+    source: 'email',
+    subject: `Invoice ${i} is overdue`,
+  }));
+  const outcome = await analyzeBatch(
+    signals,
+    principal,
+    {
+      validateSignal: (raw, receivedAtMs, index) => {
+        events.push(`decide ${index}`);
+        return validateSignal(raw, receivedAtMs);
+      },
+      workspaceAccess: deps.workspaceAccess,
+      workspaces: {
+        get: (id) => {
+          events.push(`load ${id}`);
+          return deps.workspaces.get(id);
+        },
+      },
+      store: deps.decisionBatch,
+    },
+    { nowMs: Date.now() },
+  );
+  expect(events).toEqual([
+    'decide 0',
+    'load ws_one',
+    'decide 2',
+    'decide 4',
+    'decide 1',
+    'load ws_two',
+    'decide 3',
+    'decide 5',
+  ]);
+  if (outcome.kind !== 'created') throw new Error(outcome.kind);
+  expect(outcome.data.map((item) => item.index)).toEqual([0, 1, 2, 3, 4, 5]);
+  const ids = outcome.data.map((item) => ('decision' in item ? item.decision.decision_id : ''));
+  expect([...ids].sort()).toEqual(ids);
+  expect(outcome.data.map((item) => ('decision' in item ? item.decision.workspace_id : ''))).toEqual(
+    signals.map((s) => s.workspace_id),
+  );
+});
