@@ -24,6 +24,7 @@ import { DynamoRateCounterStore } from './stores/rate-counter-store';
 import { createDocumentClient } from './stores/dynamodb-client';
 import { isDatabaseUnavailable } from './stores/database-faults';
 import { DynamoFeedbackStore } from './stores/feedback-store';
+import { DynamoGrantStore } from './stores/grant-store';
 import { DynamoModelWriteStore } from './stores/model-write-store';
 import { DynamoWorkspaceStore } from './stores/workspace-store';
 
@@ -59,7 +60,19 @@ export interface DependencyOverrides extends TracingRuntime {
   clock?: () => number;
 }
 
-export function createDependencies(settings: Settings, overrides: DependencyOverrides = {}): Dependencies {
+/** What every route's pipeline needs (lambdas/http/api-handler.ts): settings, client, telemetry, limits, grants. */
+export type EdgeDependencies = Pick<
+  Dependencies,
+  'settings' | 'client' | 'telemetry' | 'isUnavailable' | 'rateLimiter' | 'workspaceAccess'
+>;
+/** A route's dependencies: the edge's and the stores it names. */
+export type RouteDependencies<K extends keyof Dependencies> = EdgeDependencies & Pick<Dependencies, K>;
+
+/**
+ * The edge's dependencies. A route Lambda's entry adds the stores its route names with the builders below, so its
+ * bundle holds no other store's code (docs/performance.md, "What the bundles weigh"); createDependencies builds them all.
+ */
+export function createEdgeDependencies(settings: Settings, overrides: DependencyOverrides = {}): EdgeDependencies {
   const client =
     overrides.client ??
     createDocumentClient({
@@ -68,31 +81,15 @@ export function createDependencies(settings: Settings, overrides: DependencyOver
       requestTimeoutMs: settings.dynamodbRequestTimeoutMs,
       localAccessKeyId: settings.dynamodbLocalAccessKeyId,
     });
-  const accessStore = new DynamoAccessStore(client, settings.accessTableName);
-  const learningTable = learningTableOf(settings);
-  const workspaceStore = new DynamoWorkspaceStore(client, settings.decisionsTableName, learningTable);
-  const feedbackStore = new DynamoFeedbackStore(client, settings.decisionsTableName, learningTable);
-  const modelWrites = new DynamoModelWriteStore(client, settings.decisionsTableName, learningTable);
   const telemetry = overrides.telemetry ?? createTelemetry(settings, overrides);
   // Each DynamoDB call of a traced invocation becomes a subsegment; nothing is added while tracing is off.
   telemetry.tracer.instrument(client, settings.region);
   return {
     settings,
     client,
-    accessStore,
-    workspaceStore,
-    feedbackStore,
-    modelWrites,
-    workspaces: new WorkspaceCache(
-      (id) => workspaceStore.loadState(id),
-      settings.workspaceCacheTtlSeconds * 1000,
-      Date.now,
-      (id, cached) => workspaceStore.refreshState(id, cached),
-    ),
-    decisionStore: new DynamoDecisionStore(client, settings.decisionsTableName, settings.decisionRetentionDays),
-    decisionList: new DynamoDecisionListStore(client, settings.decisionsTableName),
-    decisionBatch: new DynamoDecisionBatchStore(client, settings.decisionsTableName, settings.decisionRetentionDays),
-    workspaceAccess: new GrantAccess(accessStore.grants, {
+    telemetry,
+    // The grant store read-only: without an audit table it writes nothing.
+    workspaceAccess: new GrantAccess(new DynamoGrantStore(client, settings.accessTableName), {
       ttlSeconds: settings.authCacheTtlSeconds,
       clock: overrides.clock,
     }),
@@ -100,6 +97,56 @@ export function createDependencies(settings: Settings, overrides: DependencyOver
       clock: overrides.clock,
     }),
     isUnavailable: isDatabaseUnavailable,
-    telemetry,
+  };
+}
+
+type Edge = Pick<EdgeDependencies, 'client' | 'settings'>;
+
+export const workspaceStoreOf = ({ client, settings }: Edge): WorkspaceStore =>
+  new DynamoWorkspaceStore(client, settings.decisionsTableName, learningTableOf(settings));
+
+export const workspaceCacheOf = ({ settings }: Edge, store: WorkspaceStore): WorkspaceCache =>
+  new WorkspaceCache(
+    (id) => store.loadState(id),
+    settings.workspaceCacheTtlSeconds * 1000,
+    Date.now,
+    (id, cached) => store.refreshState(id, cached),
+  );
+
+/** The workspace cache over a store of its own (routes that read a workspace but never write one directly). */
+export const workspacesOf = (edge: Edge): WorkspaceCache => workspaceCacheOf(edge, workspaceStoreOf(edge));
+
+export const decisionStoreOf = ({ client, settings }: Edge): DecisionStore =>
+  new DynamoDecisionStore(client, settings.decisionsTableName, settings.decisionRetentionDays);
+
+export const decisionListOf = ({ client, settings }: Edge): DecisionListStore =>
+  new DynamoDecisionListStore(client, settings.decisionsTableName);
+
+export const decisionBatchOf = ({ client, settings }: Edge): DecisionBatchStore =>
+  new DynamoDecisionBatchStore(client, settings.decisionsTableName, settings.decisionRetentionDays);
+
+export const feedbackStoreOf = ({ client, settings }: Edge): FeedbackStore =>
+  new DynamoFeedbackStore(client, settings.decisionsTableName, learningTableOf(settings));
+
+export const modelWritesOf = ({ client, settings }: Edge): ModelWriteStore =>
+  new DynamoModelWriteStore(client, settings.decisionsTableName, learningTableOf(settings));
+
+export const accessStoreOf = ({ client, settings }: Edge): AccessStore =>
+  new DynamoAccessStore(client, settings.accessTableName);
+
+/** Every dependency: local mode, the tests and the bench serve every route from one set. */
+export function createDependencies(settings: Settings, overrides: DependencyOverrides = {}): Dependencies {
+  const edge = createEdgeDependencies(settings, overrides);
+  const workspaceStore = workspaceStoreOf(edge);
+  return {
+    ...edge,
+    accessStore: accessStoreOf(edge),
+    workspaceStore,
+    feedbackStore: feedbackStoreOf(edge),
+    modelWrites: modelWritesOf(edge),
+    workspaces: workspaceCacheOf(edge, workspaceStore),
+    decisionStore: decisionStoreOf(edge),
+    decisionList: decisionListOf(edge),
+    decisionBatch: decisionBatchOf(edge),
   };
 }

@@ -1,5 +1,5 @@
 // POST /api/v1/signals/analyze-batch
-import type { Dependencies } from '../dependencies';
+import type { RouteDependencies } from '../dependencies';
 import { type Check, MAX_BODY_BYTES, type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, unavailable } from '../http/errors';
 import { listBodyCheck, takeListBody } from '../http/list-body';
@@ -18,7 +18,7 @@ const ALONE_TOO_LARGE = {
 };
 const tooLargeAlone = (raw: unknown) => Buffer.byteLength(JSON.stringify(raw)) > MAX_BODY_BYTES;
 
-export function analyzeBatchRoute(deps: Dependencies): RouteHandler {
+export function analyzeBatchRoute(deps: RouteDependencies<'decisionBatch' | 'workspaces'>): RouteHandler {
   const { decisionBatch, workspaceAccess, workspaces, telemetry } = deps;
   return apiHandler(deps, CHECKS, async (request) => {
     const { principal } = request;

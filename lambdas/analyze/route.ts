@@ -1,5 +1,5 @@
 // POST /api/v1/signals/analyze
-import type { Dependencies } from '../dependencies';
+import type { RouteDependencies } from '../dependencies';
 import { replayAllowedFor } from '../application/replay-access';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, validInput } from '../http/errors';
@@ -8,7 +8,7 @@ import { validateIdempotencyKey, validateSignal } from '../http/signal-schema';
 
 const CHECKS: Check[] = ['key', 'scope', 'rate-limit', { jsonBody: {} }, { workspace: 'body' }];
 
-export function analyzeRoute(deps: Dependencies): RouteHandler {
+export function analyzeRoute(deps: RouteDependencies<'decisionStore' | 'workspaces'>): RouteHandler {
   const { decisionStore, workspaces, workspaceAccess, telemetry } = deps;
   return apiHandler(deps, CHECKS, async ({ event, principal, forbiddenKeys, receivedAtMs, logInfo }) => {
     // The decision's time is the request's receipt, as its default `received_at` (docs/partners.md, "The signal").

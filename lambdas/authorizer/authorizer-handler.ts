@@ -18,7 +18,7 @@ export function authorizerHandler({
   settings,
   telemetry,
   isUnavailable,
-}: Dependencies): AuthorizerHandler {
+}: Pick<Dependencies, 'accessStore' | 'settings' | 'telemetry' | 'isUnavailable'>): AuthorizerHandler {
   const keys = new KeyAuthorizer(accessStore, { ttlSeconds: settings.authCacheTtlSeconds, isUnavailable });
   const { logger } = telemetry;
   // No middy chain here: its per-invocation AbortController and early-timeout timer turn a route's Lambda timeout

@@ -1,6 +1,8 @@
 // Lambda entry for the authorizer: built once per container from the settings the stack wrote.
+// Its key store only, built by the service's factory parts (lambdas/dependencies.ts).
 import { parseSettings } from '../contract/settings';
-import { createDependencies } from '../dependencies';
+import { accessStoreOf, createEdgeDependencies } from '../dependencies';
 import { authorizerHandler } from './authorizer-handler';
 
-export const handler = authorizerHandler(createDependencies(parseSettings(process.env), { inLambda: true }));
+const edge = createEdgeDependencies(parseSettings(process.env), { inLambda: true });
+export const handler = authorizerHandler({ ...edge, accessStore: accessStoreOf(edge) });

@@ -1,7 +1,7 @@
 // POST /api/v1/decisions/{decision_id}/feedback (docs/partners.md, "Feedback: teach your workspace"). Order: 413, 415,
 // INVALID_JSON (the chain), then 404 exactly as GET answers it (absent, expired or in a workspace the key may not use),
 // then VALIDATION_ERROR.
-import type { Dependencies } from '../dependencies';
+import type { RouteDependencies } from '../dependencies';
 import { DECISION_ID_PATTERN } from '../domain/ids';
 import { type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, unavailable, validInput, validationError } from '../http/errors';
@@ -9,7 +9,7 @@ import { validateFeedback } from '../http/feedback-schema';
 import { LABEL_LIMIT_MESSAGE, recordFeedback } from '../application/record-feedback';
 import { applyOwnEntry } from '../application/model-learning';
 
-export function feedbackRoute(deps: Dependencies): RouteHandler {
+export function feedbackRoute(deps: RouteDependencies<'feedbackStore' | 'workspaces'>): RouteHandler {
   const { feedbackStore, workspaceAccess, workspaces, telemetry } = deps;
   return apiHandler(
     deps,

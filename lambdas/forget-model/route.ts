@@ -3,12 +3,12 @@
 // model's size; policy and decisions stay.
 import { actorForKey } from '../domain/audit';
 import { forgetModel } from '../application/model-learning';
-import type { Dependencies } from '../dependencies';
+import type { RouteDependencies } from '../dependencies';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
 
 const CHECKS: Check[] = ['key', 'scope', 'rate-limit', { workspace: 'path' }];
 
-export function forgetModelRoute(deps: Dependencies): RouteHandler {
+export function forgetModelRoute(deps: RouteDependencies<'modelWrites' | 'workspaces'>): RouteHandler {
   return apiHandler(deps, CHECKS, async ({ event, principal, logInfo }) => {
     const workspaceId = event.pathParameters?.workspace_id ?? '';
     const generation = await forgetModel(deps, workspaceId, {

@@ -1,6 +1,8 @@
 // Lambda entry for GET /api/v1/decisions/{decision_id}: the route built once per container from the settings the stack wrote.
+// Only the stores its route names (lambdas/dependencies.ts): no other store's code in its bundle (docs/performance.md).
 import { parseSettings } from '../contract/settings';
-import { createDependencies } from '../dependencies';
+import { createEdgeDependencies, decisionStoreOf } from '../dependencies';
 import { getDecisionRoute } from './route';
 
-export const handler = getDecisionRoute(createDependencies(parseSettings(process.env), { inLambda: true }));
+const edge = createEdgeDependencies(parseSettings(process.env), { inLambda: true });
+export const handler = getDecisionRoute({ ...edge, decisionStore: decisionStoreOf(edge) });

@@ -1,10 +1,10 @@
 // GET /api/v1/decisions/{decision_id}
-import type { Dependencies } from '../dependencies';
+import type { RouteDependencies } from '../dependencies';
 import { DECISION_ID_PATTERN } from '../domain/ids';
 import { type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError } from '../http/errors';
 
-export function getDecisionRoute(deps: Dependencies): RouteHandler {
+export function getDecisionRoute(deps: RouteDependencies<'decisionStore'>): RouteHandler {
   const { decisionStore, workspaceAccess, telemetry } = deps;
   return apiHandler(deps, ['key', 'scope', 'rate-limit'], async ({ event, principal }) => {
     const decisionId = event.pathParameters?.decision_id ?? '';

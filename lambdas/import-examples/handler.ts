@@ -1,6 +1,12 @@
 // Lambda entry for POST /api/v1/workspaces/{workspace_id}/examples.
+// Only the stores its route names (lambdas/dependencies.ts): no other store's code in its bundle (docs/performance.md).
 import { parseSettings } from '../contract/settings';
-import { createDependencies } from '../dependencies';
+import { createEdgeDependencies, modelWritesOf, workspacesOf } from '../dependencies';
 import { importExamplesRoute } from './route';
 
-export const handler = importExamplesRoute(createDependencies(parseSettings(process.env), { inLambda: true }));
+const edge = createEdgeDependencies(parseSettings(process.env), { inLambda: true });
+export const handler = importExamplesRoute({
+  ...edge,
+  modelWrites: modelWritesOf(edge),
+  workspaces: workspacesOf(edge),
+});

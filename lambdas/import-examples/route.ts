@@ -3,7 +3,7 @@
 // example's own errors.
 import { actorForKey } from '../domain/audit';
 import { replayAllowedFor } from '../application/replay-access';
-import type { Dependencies } from '../dependencies';
+import type { RouteDependencies } from '../dependencies';
 import { idempotencyRequest } from '../application/analyze-signal';
 import { sameRequest } from '../domain/idempotency';
 import { ITEM_PREFIX } from '../contract/tables';
@@ -17,7 +17,7 @@ import { IMPORT_BODY } from '../http/import-envelope';
 // The workspace is in the path: its 403 before anything about the body.
 const CHECKS: Check[] = ['key', 'scope', { workspace: 'path' }, listBodyCheck(IMPORT_BODY)];
 
-export function importExamplesRoute(deps: Dependencies): RouteHandler {
+export function importExamplesRoute(deps: RouteDependencies<'modelWrites' | 'workspaces'>): RouteHandler {
   const { workspaces, workspaceAccess, modelWrites: store } = deps;
   return apiHandler(deps, CHECKS, async (request) => {
     const { event, principal } = request;

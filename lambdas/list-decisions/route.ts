@@ -1,5 +1,5 @@
 // GET /api/v1/decisions?workspace_id=...: a workspace's decisions, newest first, one page per request.
-import type { Dependencies } from '../dependencies';
+import type { RouteDependencies } from '../dependencies';
 import { type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError, validationError } from '../http/errors';
 import { listQuery, workspaceParameter } from './list-query';
@@ -7,7 +7,7 @@ import { decisionTimeMs } from '../domain/ids';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export function listDecisionsRoute(deps: Dependencies): RouteHandler {
+export function listDecisionsRoute(deps: RouteDependencies<'decisionList'>): RouteHandler {
   const { decisionList, workspaceAccess } = deps;
   return apiHandler(deps, ['key', 'scope', 'rate-limit'], async ({ event, principal }) => {
     const params = (event.queryStringParameters ?? {}) as Record<string, string>;

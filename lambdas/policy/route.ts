@@ -1,5 +1,5 @@
 // GET and PUT /api/v1/workspaces/{workspace_id}/policy (docs/partners.md, Workspace policy).
-import type { Dependencies } from '../dependencies';
+import type { RouteDependencies } from '../dependencies';
 import { actorForKey } from '../domain/audit';
 import type { StoredPolicy } from '../domain/policy';
 import { readPolicy, replacePolicy } from '../application/policy';
@@ -22,7 +22,7 @@ function parseIfMatch(header: string | undefined): number | undefined {
 /** The workspace in the path; the pipeline's workspace check has allowed it. */
 const workspaceOf = (event: ApiEvent): string => event.pathParameters?.workspace_id ?? '';
 
-export function getPolicyRoute(deps: Dependencies): RouteHandler {
+export function getPolicyRoute(deps: RouteDependencies<'workspaceStore' | 'workspaces'>): RouteHandler {
   return apiHandler(deps, ['key', 'scope', 'rate-limit', { workspace: 'path' }], async ({ event }) => {
     const policy = await readPolicy(deps, workspaceOf(event));
     return { statusCode: 200, body: policy, headers: { ETag: etag(policy) } };
@@ -38,7 +38,7 @@ const PUT_CHECKS: Check[] = [
   { jsonBody: { maxBytes: POLICY_MAX_BYTES } },
 ];
 
-export function putPolicyRoute(deps: Dependencies): RouteHandler {
+export function putPolicyRoute(deps: RouteDependencies<'workspaceStore' | 'workspaces'>): RouteHandler {
   return apiHandler(deps, PUT_CHECKS, async ({ event, principal, forbiddenKeys, logInfo }) => {
     const workspaceId = workspaceOf(event);
     const ifMatch = parseIfMatch(event.headers['if-match']);

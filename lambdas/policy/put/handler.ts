@@ -1,6 +1,9 @@
 // Lambda entry for PUT /api/v1/workspaces/{workspace_id}/policy.
+// Only the stores its route names (lambdas/dependencies.ts): no other store's code in its bundle (docs/performance.md).
 import { parseSettings } from '../../contract/settings';
-import { createDependencies } from '../../dependencies';
+import { createEdgeDependencies, workspaceCacheOf, workspaceStoreOf } from '../../dependencies';
 import { putPolicyRoute } from '../route';
 
-export const handler = putPolicyRoute(createDependencies(parseSettings(process.env), { inLambda: true }));
+const edge = createEdgeDependencies(parseSettings(process.env), { inLambda: true });
+const workspaceStore = workspaceStoreOf(edge);
+export const handler = putPolicyRoute({ ...edge, workspaceStore, workspaces: workspaceCacheOf(edge, workspaceStore) });
