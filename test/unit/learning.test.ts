@@ -2,6 +2,7 @@
 // engine, sender matching with subdomains, whole-word keywords, and the bounded per-container cache.
 import { halfSipHash, halfSipKey } from '../../lambdas/domain/learning/half-siphash';
 import {
+  LEARNED_FIELDS,
   applyChanges,
   countSketch,
   emptyModel,
@@ -18,14 +19,24 @@ import {
   sketchSignal,
 } from '../../lambdas/domain/learning/sketch';
 import {
-  MAX_CACHED_COUNTS,
+  BYTES_PER_COUNT,
+  BYTES_PER_LABEL,
+  BYTES_PER_POLICY_CHAR,
   MAX_WORKSPACES,
   WorkspaceCache,
   cachedWorkspace,
+  weightOf,
 } from '../../lambdas/domain/learning/workspace-cache';
+import { indexModel } from '../../lambdas/domain/learning/prediction-index';
 import { learnedConfidence } from '../../lambdas/domain/learning/confidence';
 import { applyWorkspace } from '../../lambdas/domain/learning/workspace-layer';
-import { EMPTY_POLICY, compilePolicy, keywordPattern, listsParts } from '../../lambdas/domain/policy';
+import {
+  EMPTY_POLICY,
+  type StoredPolicy,
+  compilePolicy,
+  keywordPattern,
+  listsParts,
+} from '../../lambdas/domain/policy';
 import type { WorkspaceState } from '../../lambdas/domain/ports';
 import { scoreSignal } from '../../lambdas/domain/engine';
 
@@ -235,7 +246,7 @@ it('checks a workspace made due at its next request, even when the change came w
 });
 
 it('bounds the cached workspaces by weight, and keeps a workspace heavier than the whole bound, alone', async () => {
-  // Each workspace weighs 1 + its counts + its index's postings (one per count); these share one model per size.
+  // These share one model per size; each workspace weighs what weightOf estimates for it.
   const modelOf = (labels: number): WorkspaceModel => {
     const model = emptyModel();
     for (let i = 0; i < labels; i++) {
@@ -246,26 +257,64 @@ it('bounds the cached workspaces by weight, and keeps a workspace heavier than t
     }
     return model;
   };
-  const light = modelOf(7);
-  const fit = Math.floor(MAX_CACHED_COUNTS / (1 + 2 * 7 * TEXT_BUCKETS));
-  const heavy = modelOf(Math.ceil(MAX_CACHED_COUNTS / (2 * TEXT_BUCKETS)));
+  const stateOf = (model: WorkspaceModel): WorkspaceState => ({
+    policy: EMPTY_POLICY,
+    model,
+    sketchKey: '0001020304050607',
+    loadCost: { requests: 1, bytes: 0 },
+  });
+  const light = modelOf(2);
+  const bound = 16_000_000;
+  const fit = Math.floor(bound / weightOf(stateOf(light)));
+  expect(fit).toBeGreaterThan(2);
+  const heavy = modelOf(Math.ceil(bound / (BYTES_PER_COUNT * TEXT_BUCKETS)));
+  expect(weightOf(stateOf(heavy))).toBeGreaterThan(bound);
   const cache = new WorkspaceCache(
-    async (id): Promise<WorkspaceState> => ({
-      policy: EMPTY_POLICY,
-      model: id === 'heavy' ? heavy : light,
-      sketchKey: '0001020304050607',
-      loadCost: { requests: 1, bytes: 0 },
-    }),
+    async (id) => stateOf(id === 'heavy' ? heavy : light),
     30_000,
     () => 0,
+    undefined,
+    bound,
   );
   for (let i = 0; i <= fit; i++) await cache.get(`w${i}`);
   expect(cache.size).toBe(fit);
+  expect(cache.weight).toBe(fit * weightOf(stateOf(light)));
   expect(cache.peek('w0')).toBeUndefined();
   expect(cache.peek('w1')).toBeDefined();
   await cache.get('heavy');
   expect(cache.size).toBe(1);
   expect(cache.peek('heavy')?.state.model).toBe(heavy);
+});
+
+it('weighs a workspace by an estimate of its bytes: its counts, its labels, its index as a load builds it, its policy', () => {
+  const model = emptyModel();
+  for (let i = 0; i < 30; i++)
+    applyChanges(
+      model,
+      sketchSignal(key, {
+        body: `parcel ${i} held at customs, invoice ${i * 7} attached`,
+        sender: `ops${i}@c.example`,
+      }),
+      learnedChanges({}, { category: `c${i % 3}`, priority: 'high' }),
+    );
+  const counts = model.labels.reduce((sum, l) => sum + l.text.size + l.senders.size + l.domains.size, 0);
+  const built = indexModel({ version: model.version, labels: model.labels });
+  let indexBytes = 0;
+  for (const field of LEARNED_FIELDS)
+    for (const kind of ['text', 'senders', 'domains'] as const) indexBytes += built.fields[field][kind].bytes;
+  const state = (policy: StoredPolicy): WorkspaceState => ({
+    policy,
+    model,
+    sketchKey: '0001020304050607',
+    loadCost: { requests: 1, bytes: 0 },
+  });
+  const bare = weightOf(state(EMPTY_POLICY));
+  expect(bare).toBeGreaterThanOrEqual(BYTES_PER_COUNT * counts + 4 * BYTES_PER_LABEL + indexBytes);
+  const keywords = Array.from({ length: 50 }, (_, i) => ({ phrase: `held at customs ${i}`, weight: 5 }));
+  const policy: StoredPolicy = { version: 2, updated_at: null, keywords };
+  expect(weightOf(state(policy)) - bare).toBe(
+    BYTES_PER_POLICY_CHAR * (JSON.stringify(policy).length - JSON.stringify(EMPTY_POLICY).length),
+  );
 });
 
 it('moves a decision from its old labels to its new ones, counting it once (replacement)', () => {

@@ -127,6 +127,22 @@ export class PostingTable {
     return 1;
   }
 
+  /** Bytes its typed arrays hold (outside the JavaScript heap, but in the container's memory). */
+  get bytes(): number {
+    return this.slots.byteLength + this.data.byteLength;
+  }
+
+  /**
+   * The bytes a table of `n` postings built at once (`of`, as a load builds it) holds at most: its slots (at least
+   * twice its buckets, buckets at most `n` and MAX_SLOTS) and a block of 2 ints plus 2 ints a pair for each bucket.
+   */
+  static bytesFor(n: number): number {
+    const buckets = Math.min(n, MAX_SLOTS);
+    let slots = MIN_SLOTS;
+    while (slots < MAX_SLOTS && slots < 2 * buckets) slots *= 2;
+    return 4 * (2 * slots + Math.max(64, 2 * buckets + 2 * n));
+  }
+
   /** Every bucket that holds pairs, with them: for tests and checks, not the hot path. */
   *entries(): IterableIterator<[number, number[]]> {
     for (let s = 0; s <= this.mask; s++) {

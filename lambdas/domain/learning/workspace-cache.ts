@@ -1,17 +1,34 @@
 // Per-container cache of each workspace's policy and learned model, like the key cache: a workspace seen within
-// WORKSPACE_CACHE_TTL_SECONDS costs no read. Bounded LRU: at most MAX_WORKSPACES entries and MAX_CACHED_COUNTS
-// learned entries in all: a workspace weighs its counts plus its index's postings (one per count). banking77's 77
-// categories taught 8,003 corrections hold about 57,000 counts (2.5 MB) and as many postings (0.7 MB), so a
-// container's memory stays bounded (about 60 MB at the bound) whatever its workspaces learned. Concurrent misses for
-// one workspace share one load.
+// WORKSPACE_CACHE_TTL_SECONDS costs no read. Bounded LRU: at most MAX_WORKSPACES entries and MAX_CACHED_BYTES in all,
+// each workspace weighed by an estimate of the bytes it holds (weightOf), calibrated by measurement on Node 24: its
+// learned counts (Maps in the heap), its prediction index (typed arrays outside the heap, in the container's memory
+// all the same), its labels and its policy, parsed and compiled. banking77's 77 categories taught 8,003 corrections
+// hold about 57,000 counts (about 3.5 MB by this estimate), so a container's memory stays bounded whatever its
+// workspaces learned or set. A change this container makes to a cached model in place (its own import or feedback)
+// weighs the entry again (`update`). Concurrent misses for one workspace share one load.
 import { LruMap } from '../lru';
 import type { WorkspaceState } from '../ports';
 import { type CompiledPolicy, compilePolicy } from '../policy';
+import { LEARNED_FIELDS } from './model';
+import { PostingTable } from './posting-table';
 import { modelIndex } from './prediction-index';
 import { type SketchKey, sketchKeyOf } from './sketch';
 
 export const MAX_WORKSPACES = 1_000;
-export const MAX_CACHED_COUNTS = 2_000_000;
+/** What the cached workspaces weigh at most in all (weightOf): a third of the Lambdas' 320 MB old space. */
+export const MAX_CACHED_BYTES = 100_000_000;
+
+/**
+ * The estimate's parts (bytes). Measured with `--expose-gc` on Node 24 (heap after a full collection, before and
+ * after holding 40 workspaces of 37,000 counts each): a count in its label's Map 44.8 to 45.8 bytes, whether loaded
+ * or counted in place; a policy parsed and compiled 7.3 (sender lists) to 7.8 (keywords) bytes a character of its
+ * JSON (a maximal policy of 63,016 characters: 474 KB); an empty workspace, cached with its index's 12 empty tables,
+ * 13.6 KB. The index's tables are estimated by PostingTable.bytesFor, at least what a load builds.
+ */
+export const BYTES_PER_COUNT = 48;
+export const BYTES_PER_LABEL = 1_024;
+export const BYTES_PER_POLICY_CHAR = 8;
+export const BYTES_PER_WORKSPACE = 16_384;
 
 export interface CachedWorkspace {
   state: WorkspaceState;
@@ -25,11 +42,28 @@ interface Entry {
   weight: number;
 }
 
-/** What a cached workspace weighs: its learned counts, and its index's postings (one per count). */
-export const weightOf = (state: WorkspaceState) =>
-  1 +
-  state.model.labels.reduce((sum, l) => sum + l.text.size + l.senders.size + l.domains.size, 0) +
-  modelIndex(state.model).postings;
+/**
+ * What a cached workspace weighs: an estimate of the bytes it holds, from the sizes of its counts and its policy, so
+ * weighing costs no walk over the counts (its index need not be built: the next prediction builds it).
+ */
+export function weightOf(state: WorkspaceState): number {
+  let bytes = BYTES_PER_WORKSPACE + BYTES_PER_POLICY_CHAR * JSON.stringify(state.policy).length;
+  for (const field of LEARNED_FIELDS) {
+    let text = 0;
+    let senders = 0;
+    let domains = 0;
+    for (const l of state.model.labels) {
+      if (l.field !== field) continue;
+      text += l.text.size;
+      senders += l.senders.size;
+      domains += l.domains.size;
+      bytes += BYTES_PER_LABEL;
+    }
+    bytes += BYTES_PER_COUNT * (text + senders + domains);
+    bytes += PostingTable.bytesFor(text) + PostingTable.bytesFor(senders) + PostingTable.bytesFor(domains);
+  }
+  return bytes;
+}
 
 /**
  * A loaded workspace as the cache holds it: policy compiled, hash key parsed, model indexed (a model refreshed in place
@@ -42,10 +76,7 @@ export function cachedWorkspace(state: WorkspaceState): CachedWorkspace {
 
 export class WorkspaceCache {
   /** A workspace heavier than the whole bound counts as the bound: it is still kept, alone. */
-  private readonly entries = new LruMap<string, Entry>(MAX_WORKSPACES, {
-    maxBytes: MAX_CACHED_COUNTS,
-    sizeOf: (_id, entry) => Math.min(entry.weight, MAX_CACHED_COUNTS),
-  });
+  private readonly entries: LruMap<string, Entry>;
   private readonly loading = new Map<string, Promise<CachedWorkspace>>();
   /** Workspaces made due by checkSoon: their next request checks, even one that comes while a check is running. */
   private readonly due = new Set<string>();
@@ -59,10 +90,22 @@ export class WorkspaceCache {
      * small read when nothing changed, and otherwise a read of only what changed, never a whole-model load.
      */
     private readonly refresh?: (workspaceId: string, cached: WorkspaceState) => Promise<WorkspaceState | undefined>,
-  ) {}
+    /** The bound on what the cached workspaces weigh in all (tests make it smaller). */
+    maxBytes = MAX_CACHED_BYTES,
+  ) {
+    this.entries = new LruMap<string, Entry>(MAX_WORKSPACES, {
+      maxBytes,
+      sizeOf: (_id, entry) => Math.min(entry.weight, maxBytes),
+    });
+  }
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** What the cached workspaces weigh in all, as the bound counts them (weightOf). */
+  get weight(): number {
+    return this.entries.bytes;
   }
 
   async get(workspaceId: string): Promise<CachedWorkspace> {
