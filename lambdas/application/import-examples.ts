@@ -28,7 +28,7 @@ export interface ImportAnswer {
 export type ImportOutcome = { kind: 'imported' | 'replayed'; answer: ImportAnswer } | { kind: 'conflict' };
 
 export interface ImportDeps {
-  workspaces: Pick<WorkspaceCache, 'get' | 'peek' | 'invalidate'>;
+  workspaces: Pick<WorkspaceCache, 'get' | 'update' | 'invalidate'>;
   store: Pick<ModelWriteStore, 'applyImport' | 'planLabels' | 'getRecord'>;
 }
 
@@ -158,8 +158,7 @@ export async function learnExamples(
     if (result.kind === 'recorded') return asRecorded(result.item);
     if (result.kind === 'applied') {
       // This container decides with what was just imported at once; others within WORKSPACE_CACHE_TTL_SECONDS.
-      const cached = deps.workspaces.peek(workspaceId);
-      if (cached) applyOwnEntry(cached.state, result);
+      deps.workspaces.update(workspaceId, (cached) => applyOwnEntry(cached.state, result));
       return { kind: 'imported', answer };
     }
     // Another request added labels since they were read: read them again. A reset landed in between: sketch again

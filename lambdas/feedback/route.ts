@@ -39,8 +39,9 @@ export function feedbackRoute(deps: RouteDependencies<'feedbackStore' | 'workspa
       // reload); other containers within WORKSPACE_CACHE_TTL_SECONDS.
       // A relabel's removals wait for the read that returns its entry: the next request here makes it, so this
       // container never counts the decision under both labels for a TTL (docs/learning.md, "Online").
-      const cached = workspaces.peek(workspaceId);
-      if (cached && applyOwnEntry(cached.state, outcome)) workspaces.checkSoon(workspaceId);
+      // The entry is weighed again with what it learned (the cache's bound holds for what it holds).
+      if (workspaces.update(workspaceId, (cached) => applyOwnEntry(cached.state, outcome)))
+        workspaces.checkSoon(workspaceId);
       logInfo('feedback recorded', { decision_id: decisionId, workspace_id: workspaceId });
       return {
         statusCode: 200,

@@ -141,6 +141,19 @@ export class WorkspaceCache {
   }
 
   /**
+   * Changes a cached workspace in place (this container's own import or feedback, counted into its model at once)
+   * and weighs it again, so the bound holds for what it holds now; the oldest are let go if it is over. Answers what
+   * the change answers, or undefined when the workspace is not cached.
+   */
+  update<T>(workspaceId: string, change: (cached: CachedWorkspace) => T): T | undefined {
+    const entry = this.entries.peek(workspaceId);
+    if (!entry) return undefined;
+    const out = change(entry.value);
+    this.entries.set(workspaceId, { ...entry, weight: weightOf(entry.value.state) });
+    return out;
+  }
+
+  /**
    * Makes a cached workspace due for its check: the next request reads what changed (a small read) instead of waiting
    * out the TTL. For a change this container applied only in part (applyOwn defers a relabel's removals to that read).
    */
