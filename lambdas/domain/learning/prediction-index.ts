@@ -47,7 +47,7 @@ export class ModelIndex implements CountsIndex {
   version: number;
   labelCount: number;
   readonly fields = {} as Record<LearnedField, FieldIndex>;
-  /** Pairs held in all: exactly one per learned count (the cache weighs a workspace by counts plus postings). */
+  /** Pairs held in all: exactly one per learned count. */
   postings = 0;
 
   /** The model's index: one (position, count) pair per learned count, each table filled at its final size. */
