@@ -29,7 +29,7 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
   partner create --id <id> --name <name> [--status active|disabled|suspended|pending]
   partner set-status --id <id> --status <status>
   key create --partner <id> --workspace <ws> [--workspace <ws> ...] [--workspaces-file <path>]
-             [--env live|test (default live)] [--expires-at <ISO 8601>] [--description <text>]
+             [--env live|test] [--expires-at <ISO 8601>] [--description <text>]
              [--scope analyze|read|feedback|policy ...] [--rate-limit <n>/s|m|h] [--allow-shared]
   key revoke --key-id <key_id>
   key grant --key-id <key_id> --workspace <ws or prefix*> [--workspace ...] [--workspaces-file <path>] [--allow-shared]
