@@ -153,6 +153,9 @@ export class RateLimiter {
     if (s.tokens < n) {
       const need = n - s.tokens;
       const ceiling = exact ? rate.limit : windowCeiling(rate.limit);
+      // The counter never drops within a window: once it holds too much, a lease is refused without another write
+      // (a refused conditional write is billed, and a flood of refusals would all hit one item).
+      if (s.counter + need > ceiling) return refuse(s);
       const size = leaseSize(rate.limit, need, Math.max(s.usedBefore, s.used));
       const windowRef = { seconds: rate.window_seconds, index: window.index, endMs: window.endMs };
       const leasing = this.lease(counterId, windowRef, ceiling, size, need);
@@ -189,7 +192,8 @@ export class RateLimiter {
     this.writes++;
     const first = await this.store.lease(counterId, window, size, ceiling);
     if (first.granted) return { tokens: size, counter: first.counter };
-    if (size === need) return { tokens: 0, counter: first.counter };
+    if (size === need || (first.counter !== undefined && first.counter + need > ceiling))
+      return { tokens: 0, counter: first.counter };
     // Near the ceiling: take only what this request needs.
     this.writes++;
     const second = await this.store.lease(counterId, window, need, ceiling);

@@ -177,6 +177,23 @@ it('counts a limit under 100 exactly, and a window boundary resets it on the mil
   expect(accepted(await burst(key, 16))).toBe(16);
 });
 
+it('refuses in a full window without writing the counter again (a refused conditional write is billed)', async () => {
+  for (const [limit, windowStart] of [
+    ['150/m', FUTURE + 2 * HOUR],
+    ['20/m', FUTURE + 3 * HOUR],
+  ] as const) {
+    const { key } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: limit });
+    now = windowStart + 1_000;
+    const flood = await burst(key, 250, 6);
+    expect(flood.filter((s) => s === 429).length).toBeGreaterThan(0);
+    // Every instance has seen the counter full by now: 90 more refusals cost no write.
+    await burst(key, 3 * INSTANCES, 1);
+    const before = totalWrites();
+    expect(new Set(await burst(key, 90, 6))).toEqual(new Set([429]));
+    expect(totalWrites() - before).toBe(0);
+  }
+});
+
 it('refuses a request that needs more than the whole limit, and an unlimited key writes nothing', async () => {
   const { key } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'] });
   const before = totalWrites();
