@@ -206,6 +206,7 @@ describe('alert wording that must not flip the severity', () => {
     // The words first, as df-style checks write them.
     expect(reasonCodes(internal('Disk check', 'disk free 4% on /var'))).toContain('METRIC_CRITICAL');
     expect(reasonCodes(internal('Memory check', 'Free memory: 12%'))).toContain('METRIC_WARNING');
+    expect(reasonCodes(internal('Disk check', 'disk free  :  3%'))).toContain('METRIC_CRITICAL');
     const plenty = internal('Disk check', 'disk space free 40%, disk usage 4%');
     expect(reasonCodes(plenty).filter((c) => c.startsWith('METRIC'))).toEqual([]);
   });

@@ -18,9 +18,10 @@ export function withoutTemplates(text: string, limit: number): string {
   });
 }
 // "< 10% left", "5% memory available", or with the words first, "disk free: 4%", "free memory 12%": a free share, the
-// other side of a usage metric (same thresholds: 95% / 85% used).
+// other side of a usage metric (same thresholds: 95% / 85% used). No two runs of spaces side by side that could split
+// one run between them: "disk free" and a long run of spaces made that quadratic.
 const FREE_SHARE =
-  /(\d{1,3}(?:[.,]\d{1,2})?)\s*%\s*(?:of\s+)?(?:(?:disk|free|disk space|space|memory|inodes|capacity)\s+)?(?:left|free|available|remaining)\b|\b(?:free\s+(?:disk\s+)?(?:space|memory|inodes)|(?:disk(?:\s+space)?|space|memory|inodes)\s+(?:free|left|available|remaining))\s*(?:[:=]|is|at)?\s*(\d{1,3}(?:[.,]\d{1,2})?)\s*%/gi;
+  /(\d{1,3}(?:[.,]\d{1,2})?)\s*%\s*(?:of\s+)?(?:(?:disk|free|disk space|space|memory|inodes|capacity)\s+)?(?:left|free|available|remaining)\b|\b(?:free\s+(?:disk\s+)?(?:space|memory|inodes)|(?:disk(?:\s+space)?|space|memory|inodes)\s+(?:free|left|available|remaining))\s*(?:(?:[:=]|is|at)\s*)?(\d{1,3}(?:[.,]\d{1,2})?)\s*%/gi;
 export function freeShare(text: string, known: { level: number } | null): { level: 1 | 2; text: string } | null {
   if (text.indexOf('%') < 0) return null;
   let best: { level: 1 | 2; text: string } | null = null;
