@@ -1,5 +1,6 @@
-// Legal wording in the engine: counsel named alone is legal language; a threat says what counsel will do
-// (docs/decision-engine.md, LEGAL_THREAT and LEGAL_LANGUAGE).
+// Legal wording in the engine: a customer naming their counsel is a threat (docs/decision-engine.md, LEGAL_THREAT).
+// Counsel named in a benign sentence ("Our attorney reviewed the terms") is read as a threat too: a reading that
+// told them apart by what counsel will do lost most ordinary threats, so the list below guards them.
 import { reasonCodes, scorerAt } from '../support/scoring';
 
 const score = scorerAt(new Date('2026-03-02T10:00:00Z'), {
@@ -11,15 +12,7 @@ const legalCodes = (body: string) =>
     c.startsWith('LEGAL_'),
   );
 
-it('reads counsel named alone as legal language, not as a threat', () => {
-  for (const body of [
-    'Our attorney reviewed the terms and we are ready to sign.',
-    'My lawyer has read the draft; two small edits attached.',
-  ])
-    expect(legalCodes(body)).toEqual(['LEGAL_LANGUAGE']);
-});
-
-it('reads what counsel will do, or being handed to counsel, as a threat', () => {
+it('reads ordinary threats naming counsel as LEGAL_THREAT', () => {
   for (const body of [
     'Our lawyer will be in touch regarding the breach of contract.',
     'My attorneys will contact you tomorrow.',
@@ -27,6 +20,16 @@ it('reads what counsel will do, or being handed to counsel, as a threat', () => 
     'I am forwarding this to my lawyer.',
     'You will hear from our legal team.',
     'Our lawyers will file a lawsuit.',
+    'You will be hearing from my lawyer.',
+    'I have contacted my lawyer.',
+    'I have spoken to my lawyer.',
+    'I have consulted my attorney.',
+    "I'm getting my lawyer involved.",
+    'My legal counsel will contact you.',
+    'Expect a letter from my lawyer.',
+    "You'll be hearing from my solicitor.",
+    "I've spoken with my solicitor.",
+    'My solicitor is drafting a letter to you.',
   ])
     expect(legalCodes(body)).toContain('LEGAL_THREAT');
 });

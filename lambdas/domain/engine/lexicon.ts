@@ -177,12 +177,7 @@ export const LEXICON: readonly LexGroup[] = [
     phrases:
       'lawsuit|lawsuits|sue you|sue your|sue them|sue the company|will sue|going to sue|we will be suing|suing you|' +
       '{take,taking,pursue,initiate,consider} legal action|legal action|legal proceedings|legal steps|' +
-      // Counsel named alone is LEGAL_LANGUAGE ("our attorney reviewed the terms"); a threat says what counsel will do.
-      '{my,our} {lawyer,lawyers,attorney,attorneys,solicitor,solicitors,legal team} will {contact,be,hear,take,follow}|' +
-      '{contact,contacting,consult,consulting,involve,involving,call,calling,instruct,instructed,engaged,retained} ' +
-      '{my,our} {lawyer,lawyers,attorney,attorneys,solicitor,solicitors,legal team}|' +
-      '{speak to,speak with,speaking to,talk to,talking to,forward this to,forwarding this to,hand this to,pass this to,hear from} ' +
-      '{my,our} {lawyer,lawyers,attorney,attorneys,solicitor,solicitors,legal team}|' +
+      '{my,our} {lawyer,lawyers,attorney,attorneys,solicitor,solicitors,legal counsel,legal team}|' +
       'cease and desist|subpoena|subpoenas|subpoenaed|court order|class action|small claims|' +
       'file a complaint with|report you to|consumer protection|ombudsman|' +
       'anwalt|rechtsanwalt|klage|verklagen|rechtliche schritte|abmahnung|' +
