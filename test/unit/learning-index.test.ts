@@ -121,6 +121,12 @@ describe.each([1, 2] as const)('the indexed prediction is the plain one (sketch 
     for (const field of LEARNED_FIELDS)
       for (const kind of ['text', 'senders', 'domains'] as const) indexBytes += rebuilt.fields[field][kind].bytes;
     expect(weightOf(state)).toBeGreaterThan(BYTES_PER_COUNT * counts + indexBytes);
+    // ... and what this index, grown in place by teaching, holds (more than a load would build).
+    let keptBytes = 0;
+    for (const field of LEARNED_FIELDS)
+      for (const kind of ['text', 'senders', 'domains'] as const) keptBytes += kept.fields[field][kind].bytes;
+    expect(keptBytes).toBeGreaterThan(indexBytes);
+    expect(weightOf(state)).toBeGreaterThan(BYTES_PER_COUNT * counts + keptBytes);
   });
 
   it('rebuilds the index when counts changed behind its back', () => {

@@ -9,9 +9,9 @@
 import { LruMap } from '../lru';
 import type { WorkspaceState } from '../ports';
 import { type CompiledPolicy, compilePolicy } from '../policy';
-import { LEARNED_FIELDS } from './model';
+import { LEARNED_FIELDS, currentIndex } from './model';
 import { PostingTable } from './posting-table';
-import { modelIndex } from './prediction-index';
+import { ModelIndex, modelIndex } from './prediction-index';
 import { type SketchKey, sketchKeyOf } from './sketch';
 
 export const MAX_WORKSPACES = 1_000;
@@ -23,7 +23,7 @@ export const MAX_CACHED_BYTES = 100_000_000;
  * after holding 40 workspaces of 37,000 counts each): a count in its label's Map 44.8 to 45.8 bytes, whether loaded
  * or counted in place; a policy parsed and compiled 7.3 (sender lists) to 7.8 (keywords) bytes a character of its
  * JSON (a maximal policy of 63,016 characters: 474 KB); an empty workspace, cached with its index's 12 empty tables,
- * 13.6 KB. The index's tables are estimated by PostingTable.bytesFor, at least what a load builds.
+ * 13.6 KB. The index's tables count their own bytes once built, else PostingTable.bytesFor's (what a load builds).
  */
 export const BYTES_PER_COUNT = 48;
 export const BYTES_PER_LABEL = 1_024;
@@ -48,6 +48,8 @@ interface Entry {
  */
 export function weightOf(state: WorkspaceState): number {
   let bytes = BYTES_PER_WORKSPACE + BYTES_PER_POLICY_CHAR * JSON.stringify(state.policy).length;
+  const current = currentIndex(state.model);
+  const index = current instanceof ModelIndex ? current : undefined;
   for (const field of LEARNED_FIELDS) {
     let text = 0;
     let senders = 0;
@@ -60,7 +62,12 @@ export function weightOf(state: WorkspaceState): number {
       bytes += BYTES_PER_LABEL;
     }
     bytes += BYTES_PER_COUNT * (text + senders + domains);
-    bytes += PostingTable.bytesFor(text) + PostingTable.bytesFor(senders) + PostingTable.bytesFor(domains);
+    // The index's tables as they are when built (grown in place by imports and feedback, they hold more than a load
+    // would build), else as a load builds them.
+    const built = index?.fields[field];
+    bytes += built
+      ? built.text.bytes + built.senders.bytes + built.domains.bytes
+      : PostingTable.bytesFor(text) + PostingTable.bytesFor(senders) + PostingTable.bytesFor(domains);
   }
   return bytes;
 }
