@@ -8,7 +8,7 @@ import { labelDeltas } from '../domain/learning/label-delta';
 import type { LearnedField } from '../domain/learning/model';
 import { sketchSignal } from '../domain/learning/sketch';
 import type { WorkspaceCache } from '../domain/learning/workspace-cache';
-import type { AuditEntry, LabelSetChange, ModelWriteStore } from '../domain/learning/model-writes';
+import type { AuditEntry, ModelWriteStore } from '../domain/learning/model-writes';
 import { type FeedbackFields, ModelBusyError } from '../domain/ports';
 import { AGAIN, CONTENTION_RETRY, RetriesExhausted, retrying } from '../domain/retry';
 import { applyOwnEntry } from './model-learning';
@@ -127,14 +127,8 @@ export async function learnExamples(
     const named = valid.flatMap((example) => Object.entries(example.labels) as [LearnedField, string][]);
     // Read, not written: the import's transaction writes them, so an import that loses its Idempotency-Key to another
     // body, or is reset, takes no label place.
-    const changes: LabelSetChange[] = [];
-    const allowed = await allowedLabels(named, workspaceId, workspace, {
-      admitLabels: async (ws, generation, field, known, wanted) => {
-        const plan = await deps.store.planLabels(ws, generation, field, known, wanted);
-        if (plan.change) changes.push(plan.change);
-        return plan.admitted;
-      },
-    });
+    const allowed = await allowedLabels(named, workspaceId, workspace, deps.store);
+    const { changes } = allowed;
     const { answer, kept } = withinLimits(validated, valid, allowed, options.itemDetails ?? ((_, details) => details));
     const deltas = labelDeltas(kept.map((v) => ({ sketch: sketchSignal(workspace.key, v.signal), labels: v.labels })));
     // An import that changes nothing writes nothing but its Idempotency-Key's answer: no entry, no audit event

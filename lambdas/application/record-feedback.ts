@@ -3,7 +3,7 @@
 // learns at most MAX_LABELS labels per field; feedback naming a new label past that is refused, as an import's example
 // is (docs/partners.md, "Importing your history, and forgetting it").
 import { type LearnedField, MAX_LABELS } from '../domain/learning/model';
-import type { LabelAdmission } from '../domain/learning/model-writes';
+import type { LabelAdmission, LabelPlan, LabelRecorder, LabelSetChange } from '../domain/learning/model-writes';
 import type { CachedWorkspace } from '../domain/learning/workspace-cache';
 import type { FeedbackFields, FeedbackRecorded, FeedbackStore, FeedbackTarget } from '../domain/ports';
 import { AGAIN, RetriesExhausted, retrying } from '../domain/retry';
@@ -28,20 +28,25 @@ function labelsPerField(workspace: CachedWorkspace): Map<LearnedField, Set<strin
 /**
  * The labels a workspace may learn: those its cached model holds, and of the others named, those the store admits
  * within MAX_LABELS. The store decides across every container and request at once; a cached model may be
- * WORKSPACE_CACHE_TTL_SECONDS old, and requests run side by side.
+ * WORKSPACE_CACHE_TTL_SECONDS old, and requests run side by side. `changes` record the admitted new labels.
  */
 export interface AllowedLabels {
   known: Map<LearnedField, Set<string>>;
   admitted: Map<LearnedField, Set<string>>;
+  changes: LabelSetChange[];
 }
 
+/**
+ * The labels `named` the workspace may learn, each field's label set read once. With a `recorder` (feedback), they
+ * are recorded too, every field's or none: one field past the limit refuses the whole feedback, so no field takes a
+ * place for it. A set another request filled meanwhile is read again, and a label it no longer admits is left out.
+ */
 export async function allowedLabels(
   named: Iterable<[LearnedField, string]>,
   workspaceId: string,
   workspace: CachedWorkspace,
   store: LabelAdmission,
-  /** Admit every field's labels or none (feedback is refused whole): read each field's set before writing any. */
-  wholeOrNone = false,
+  recorder?: LabelRecorder,
 ): Promise<AllowedLabels> {
   const known = labelsPerField(workspace);
   const wanted = new Map<LearnedField, string[]>();
@@ -49,22 +54,24 @@ export async function allowedLabels(
     if (!known.get(field)?.has(label)) wanted.set(field, [...(wanted.get(field) ?? []), label]);
   }
   const generation = workspace.state.generation ?? 0;
-  const admitted = new Map<LearnedField, Set<string>>();
-  if (wholeOrNone && wanted.size > 1) {
-    for (const [field, labels] of wanted) {
-      admitted.set(
-        field,
-        await store.admitLabels(workspaceId, generation, field, known.get(field) ?? new Set(), labels, false),
-      );
-    }
-    // One field past the limit refuses the whole feedback: the others take no place either.
-    if ([...wanted].some(([field, labels]) => labels.some((l) => !admitted.get(field)!.has(l))))
-      return { known, admitted };
+  const plan = (field: LearnedField) =>
+    store.planLabels(workspaceId, generation, field, known.get(field) ?? new Set(), wanted.get(field)!);
+  const plans = new Map<LearnedField, LabelPlan>();
+  for (const field of wanted.keys()) plans.set(field, await plan(field));
+  const admitted = new Map([...plans].map(([field, p]) => [field, p.admitted] as const));
+  const changes = [...plans.values()].flatMap((p) => (p.change ? [p.change] : []));
+  const allAdmitted = [...wanted].every(([field, labels]) => labels.every((l) => admitted.get(field)!.has(l)));
+  if (!recorder || !allAdmitted) return { known, admitted, changes };
+  for (const [field, first] of plans) {
+    let current = first;
+    const recorded = await retrying('label set', async () => {
+      if (!current.change || (await recorder.recordLabels(workspaceId, current.change))) return current;
+      current = await plan(field);
+      return AGAIN;
+    });
+    admitted.set(field, recorded.admitted);
   }
-  for (const [field, labels] of wanted) {
-    admitted.set(field, await store.admitLabels(workspaceId, generation, field, known.get(field) ?? new Set(), labels));
-  }
-  return { known, admitted };
+  return { known, admitted, changes: [] };
 }
 
 /** Whether `label` would be a new label of `field` past MAX_LABELS. */
@@ -104,7 +111,7 @@ export async function recordFeedback(
   const named = (Object.entries(fields) as [LearnedField, string][]).filter(
     ([field, label]) => target.learned[field] !== label,
   );
-  const allowed = await allowedLabels(named, first.decision.workspace_id, workspace, store, true);
+  const allowed = await allowedLabels(named, first.decision.workspace_id, workspace, store, store);
   const past = named.filter(([field, label]) => pastLimit(allowed, field, label));
   if (past.length) return { kind: 'past_limit', fields: past.map(([field]) => field) };
   // Concurrent feedback on one decision: the loser re-reads the decision's target after the retry policy's wait.

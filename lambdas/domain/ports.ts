@@ -2,7 +2,7 @@
 // and depend on this file, never the other way round. Pure types and small error classes: no AWS SDK.
 import type { Scope } from '../contract/routes';
 import type { Decision } from './decision';
-import type { LabelAdmission } from './learning/model-writes';
+import type { LabelRecorder } from './learning/model-writes';
 import type { RateLimit } from './rate-limit';
 import type { IdempotencyRequest } from './idempotency';
 
@@ -342,7 +342,7 @@ export interface FeedbackRecorded {
   entry?: import('./learning/entries').Entry;
 }
 
-export interface FeedbackStore extends LabelAdmission {
+export interface FeedbackStore extends LabelRecorder {
   getTarget(decisionId: string): Promise<FeedbackTarget | undefined>;
   /**
    * The workspace's model generation as stored now (strongly consistent): a container whose cached copy is older

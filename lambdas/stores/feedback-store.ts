@@ -6,7 +6,7 @@ import { DeleteCommand, TransactWriteCommand, type DynamoDBDocumentClient, Updat
 import { ITEM_PREFIX } from '../contract/tables';
 import { OVERLAP_MS } from '../domain/learning/entries';
 import { learnedChanges } from '../domain/learning/model';
-import type { LabelAdmission } from '../domain/learning/model-writes';
+import type { LabelRecorder, LabelSetChange } from '../domain/learning/model-writes';
 import { decodeSketch } from '../domain/learning/sketch';
 import {
   type FeedbackFields,
@@ -18,21 +18,25 @@ import {
 import { decisionFrom } from './decision-format';
 import { conditionFailed, isDatabaseUnavailable, transactionCancelled } from './database-faults';
 import { getItem } from './dynamodb-client';
-import { labelAdmission } from './label-registry';
+import { planLabels, recordLabels } from './label-registry';
 import { entryFrom, entryItem, getModel } from './learning-items';
 
 export class DynamoFeedbackStore implements FeedbackStore {
   /** Counts writes, for the bench's "bounded, stated and measured" figure. */
   readonly counter = { writes: 0 };
-  /** The label sets that keep MAX_LABELS across containers (label-registry.ts). */
-  readonly admitLabels: LabelAdmission['admitLabels'];
-
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly learningTable: string,
-  ) {
-    this.admitLabels = labelAdmission(client, learningTable);
+  ) {}
+
+  /** The label sets that keep MAX_LABELS across containers (label-registry.ts). */
+  readonly planLabels: LabelRecorder['planLabels'] = (workspaceId, generation, field, known, wanted) =>
+    planLabels(this.client, this.learningTable, workspaceId, generation, field, known, wanted);
+
+  async recordLabels(workspaceId: string, change: LabelSetChange): Promise<boolean> {
+    this.counter.writes++;
+    return recordLabels(this.client, this.learningTable, workspaceId, change);
   }
 
   async getTarget(decisionId: string): Promise<FeedbackTarget | undefined> {

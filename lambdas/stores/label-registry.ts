@@ -7,10 +7,9 @@
 // once a workspace has its labels.
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { type LearnedField, MAX_LABELS } from '../domain/learning/model';
-import type { LabelAdmission, LabelPlan, LabelSetChange } from '../domain/learning/model-writes';
+import type { LabelPlan, LabelSetChange } from '../domain/learning/model-writes';
 import { conditionFailed } from './database-faults';
 import { queryRange } from './learning-items';
-import { AGAIN, retrying } from '../domain/retry';
 
 export const labelSetKey = (generation: number, field: LearnedField) => `l#${generation}#${field}`;
 
@@ -79,35 +78,18 @@ export function labelSetWrite(
   };
 }
 
-/**
- * planLabels' admitted labels, recorded as learned at once (unless `record` is false: then only read); a set changed
- * meanwhile by another request is read again.
- */
-async function admitLabels(
+/** Writes `change` (labelSetWrite); false when the set no longer has room for it (another request took the places). */
+export async function recordLabels(
   client: DynamoDBDocumentClient,
   table: string,
   ws: string,
-  generation: number,
-  field: LearnedField,
-  known: ReadonlySet<string>,
-  wanted: readonly string[],
-  record = true,
-): Promise<Set<string>> {
-  return retrying('label set', async () => {
-    const { admitted, change } = await planLabels(client, table, ws, generation, field, known, wanted);
-    if (!record || !change) return admitted;
-    try {
-      await client.send(new UpdateCommand(labelSetWrite(table, ws, change)));
-    } catch (err) {
-      if (conditionFailed(err)) return AGAIN; // other requests took the places: read the set again
-      throw err;
-    }
-    return admitted;
-  });
+  change: LabelSetChange,
+): Promise<boolean> {
+  try {
+    await client.send(new UpdateCommand(labelSetWrite(table, ws, change)));
+    return true;
+  } catch (err) {
+    if (conditionFailed(err)) return false;
+    throw err;
+  }
 }
-
-/** A store's `admitLabels` (LabelAdmission): the label sets of `table`. */
-export const labelAdmission =
-  (client: DynamoDBDocumentClient, table: string): LabelAdmission['admitLabels'] =>
-  (workspaceId, generation, field, known, wanted, record) =>
-    admitLabels(client, table, workspaceId, generation, field, known, wanted, record);

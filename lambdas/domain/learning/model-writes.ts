@@ -55,24 +55,8 @@ export interface LabelPlan {
 export interface LabelAdmission {
   /**
    * Of `wanted` (labels of `field` the caller's model does not hold), those the workspace holds or may still learn
-   * within MAX_LABELS, recorded as learned; `known` are the caller's model's labels of the field. With `record`
-   * false, only what would be admitted: nothing is written.
-   */
-  admitLabels(
-    workspaceId: string,
-    generation: number,
-    field: LearnedField,
-    known: ReadonlySet<string>,
-    wanted: readonly string[],
-    record?: boolean,
-  ): Promise<Set<string>>;
-}
-
-/** Writes that change a workspace's learned model as a whole: an import's counts, and a reset. */
-export interface ModelWriteStore {
-  /**
-   * What admitLabels would admit, without writing: the import writes the change in its own transaction, so an import
-   * that loses its Idempotency-Key to another body takes no label place.
+   * within MAX_LABELS, and the change that records the new ones (none when nothing is to be written); `known` are the
+   * caller's model's labels of the field. Reads only.
    */
   planLabels(
     workspaceId: string,
@@ -81,6 +65,20 @@ export interface ModelWriteStore {
     known: ReadonlySet<string>,
     wanted: readonly string[],
   ): Promise<LabelPlan>;
+}
+
+/** Label admission that records what it admits by itself (feedback; an import writes its changes in its transaction). */
+export interface LabelRecorder extends LabelAdmission {
+  /** Writes `change` if the set still has room for what it adds; false when it has not (plan again). */
+  recordLabels(workspaceId: string, change: LabelSetChange): Promise<boolean>;
+}
+
+/**
+ * Writes that change a workspace's learned model as a whole: an import's counts, and a reset. Its planLabels only
+ * reads: the import writes the change in its own transaction, so an import that loses its Idempotency-Key to another
+ * body takes no label place.
+ */
+export interface ModelWriteStore extends LabelAdmission {
   applyImport(input: ImportWrite): Promise<ImportWriteResult>;
   /**
    * The idempotency record of an import, if one was written and has not expired at `nowMs` (the request's now, the one
