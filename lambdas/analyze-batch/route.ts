@@ -32,8 +32,11 @@ export function analyzeBatchRoute(deps: RouteDependencies<'decisionBatch' | 'wor
       signals,
       principal,
       {
-        validateSignal: (raw, receivedAtMs, index) =>
-          body.checkItem(index, tooLargeAlone(raw) ? ALONE_TOO_LARGE : validateSignal(raw, receivedAtMs)),
+        validateSignal: (raw, receivedAtMs, index) => {
+          // Measured once valid: a valid signal's nesting is bounded, so serializing it cannot overflow the stack.
+          const checked = validateSignal(raw, receivedAtMs);
+          return body.checkItem(index, checked.ok && tooLargeAlone(raw) ? ALONE_TOO_LARGE : checked);
+        },
         workspaceAccess,
         workspaces,
         store: decisionBatch,
