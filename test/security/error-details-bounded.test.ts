@@ -126,7 +126,9 @@ it('gives a prototype key inside one example of an import to that example alone'
 
 it('replays a batch whose prototype key was dropped only for the same body, not for the body without it', async () => {
   const signal = { workspace_id: 'ws_a', source: 'email', subject: 'Invoice overdue', metadata: { a: 1 } };
-  const clean = JSON.stringify({ signals: [signal] });
+  // A good second signal: a batch whose every item is refused stores no record to replay.
+  const good = { workspace_id: 'ws_a', source: 'email', subject: 'Checkout is down' };
+  const clean = JSON.stringify({ signals: [signal, good] });
   const withKey = clean.replace('"a":1', '"a":1,"__proto__":{}');
   const send = (rawBody: string) =>
     call(t.api.baseUrl, 'POST', '/signals/analyze-batch', {
