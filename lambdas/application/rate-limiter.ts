@@ -153,9 +153,10 @@ export class RateLimiter {
     if (s.tokens < n) {
       const need = n - s.tokens;
       const ceiling = exact ? rate.limit : windowCeiling(rate.limit);
-      // The counter never drops within a window: once it holds too much, a lease is refused without another write
-      // (a refused conditional write is billed, and a flood of refusals would all hit one item).
-      if (s.counter + need > ceiling) return refuse(s);
+      // The counter never drops within a window: once it is seen full, a lease is refused without another write (a
+      // refused conditional write is billed, and a flood of refusals would all hit one item). A request that only
+      // might not fit leases, so its refusal carries the counter's fresh count.
+      if (s.counter >= ceiling) return refuse(s);
       const size = leaseSize(rate.limit, need, Math.max(s.usedBefore, s.used));
       const windowRef = { seconds: rate.window_seconds, index: window.index, endMs: window.endMs };
       const leasing = this.lease(counterId, windowRef, ceiling, size, need);
