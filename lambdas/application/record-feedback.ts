@@ -38,8 +38,9 @@ export interface AllowedLabels {
 
 /**
  * The labels `named` the workspace may learn, each field's label set read once. With a `recorder` (feedback), they
- * are recorded too, every field's or none: one field past the limit refuses the whole feedback, so no field takes a
- * place for it. A set another request filled meanwhile is read again, and a label it no longer admits is left out.
+ * are recorded too, field by field, only when every field's are admitted: one field past the limit refuses the whole
+ * feedback, so no field takes a place for it. A set another request filled between the read and the write is read
+ * again; the fields recorded before it keep their places (docs/learning.md), the fields after it take none.
  */
 export async function allowedLabels(
   named: Iterable<[LearnedField, string]>,
@@ -70,6 +71,8 @@ export async function allowedLabels(
       return AGAIN;
     });
     admitted.set(field, recorded.admitted);
+    // Filled meanwhile by another request: the feedback will be refused, so the fields after this take no place.
+    if (wanted.get(field)!.some((l) => !recorded.admitted.has(l))) break;
   }
   return { known, admitted, changes: [] };
 }

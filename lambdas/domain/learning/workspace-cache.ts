@@ -3,7 +3,7 @@
 // each workspace weighed by an estimate of the bytes it holds (weightOf), calibrated by measurement on Node 24: its
 // learned counts (Maps in the heap), its prediction index (typed arrays outside the heap, in the container's memory
 // all the same), its labels and its policy, parsed and compiled. banking77's 77 categories taught 8,003 corrections
-// hold about 57,000 counts (1.5 MB by this estimate, `ws_cache_weight`), so a container's memory stays bounded whatever its
+// hold about 57,000 counts (about 3.5 MB by this estimate), so a container's memory stays bounded whatever its
 // workspaces learned or set. A change this container makes to a cached model in place (its own import or feedback)
 // weighs the entry again (`update`). Concurrent misses for one workspace share one load.
 import { LruMap } from '../lru';
