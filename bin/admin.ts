@@ -135,9 +135,12 @@ const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
     const grants = await f.grants();
     if (f.has('allow-shared')) throw new UsageError('--allow-shared applies to grants only');
     const out = await admin.ungrant(keyId, grants);
-    if (!out.still_allowed) return keyWorkspaces(out);
+    const notHeld = out.not_held
+      ? `\nnote: the key held no grant of ${out.not_held.join(', ')}: nothing removed there`
+      : '';
+    if (!out.still_allowed) return { json: out, text: `${keyWorkspaces(out).text}${notHeld}` };
     const reached = out.still_allowed.map(({ workspace, by }) => `${workspace} (through ${by})`).join(', ');
-    const text = `${keyWorkspaces(out).text}\nwarning: the key still reaches ${reached}: ungrant the prefix to stop it`;
+    const text = `${keyWorkspaces(out).text}${notHeld}\nwarning: the key still reaches ${reached}: ungrant the prefix to stop it`;
     return { json: out, text, code: 1 };
   },
   'key set-rate-limit': async (f, { admin }) => {

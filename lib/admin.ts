@@ -248,10 +248,18 @@ export class AdminService {
   async ungrant(
     keyId: string,
     workspaces: string | string[],
-  ): Promise<{ key_id: string; workspaces: string[]; still_allowed?: { workspace: string; by: string }[] }> {
+  ): Promise<{
+    key_id: string;
+    workspaces: string[];
+    still_allowed?: { workspace: string; by: string }[];
+    not_held?: string[];
+  }> {
     const grants = [...new Set(typeof workspaces === 'string' ? [workspaces] : workspaces)];
     if (grants.length === 0) throw new AdminInputError('give at least one --workspace (or --workspaces-file)');
     const owner = await this.grantOwner(keyId);
+    // A grant the key did not hold (a typo, most likely) removes nothing: the operator hears of it.
+    const held = new Set(await this.store.grants.listGrants(keyId));
+    const notHeld = grants.filter((g) => !held.has(g));
     await this.store.grants.removeGrants(owner, grants, this.by);
     const listed = new Set(await this.store.grants.listGrants(keyId));
     for (const g of grants) listed.delete(g);
@@ -264,6 +272,7 @@ export class AdminService {
       key_id: keyId,
       workspaces: sorted(listed),
       ...(stillAllowed.length ? { still_allowed: stillAllowed } : {}),
+      ...(notHeld.length ? { not_held: notHeld } : {}),
     };
   }
 

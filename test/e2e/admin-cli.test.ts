@@ -69,6 +69,10 @@ it('manages partners and keys, and never stores or lists a secret', async () => 
   expect(granted).toEqual({ key_id: created.key_id, workspaces: ['ws_a', 'ws_b', 'ws_c'] });
   const ungranted = (await admin('key', 'ungrant', '--key-id', created.key_id, '--workspace', 'ws_a', '--json')).json;
   expect(ungranted).toEqual({ key_id: created.key_id, workspaces: ['ws_b', 'ws_c'] });
+  // A workspace the key never held (a typo) removes nothing, and the operator hears so.
+  const typo = await admin('key', 'ungrant', '--key-id', created.key_id, '--workspace', 'ws_cc');
+  expect(typo.code).toBe(0);
+  expect(typo.stdout).toMatch(/held no grant of ws_cc/);
 
   const listed = await admin('key', 'list', '--partner', 'acme', '--json');
   expect(listed.json.keys).toEqual([
