@@ -258,9 +258,8 @@ export class AdminService {
     if (grants.length === 0) throw new AdminInputError('give at least one --workspace (or --workspaces-file)');
     const owner = await this.grantOwner(keyId);
     // A grant the key did not hold (a typo, most likely) removes nothing: the operator hears of it.
-    const held = new Set(await this.store.grants.listGrants(keyId));
-    const notHeld = grants.filter((g) => !held.has(g));
-    await this.store.grants.removeGrants(owner, grants, this.by);
+    const removed = new Set(await this.store.grants.removeGrants(owner, grants, this.by));
+    const notHeld = grants.filter((g) => !removed.has(g));
     const listed = new Set(await this.store.grants.listGrants(keyId));
     for (const g of grants) listed.delete(g);
     // A workspace a prefix the key keeps still covers: the key still reaches it, which the operator must hear.

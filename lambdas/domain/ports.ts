@@ -111,8 +111,11 @@ export interface GrantStore {
   ): Promise<{ grant: string; held: GrantHolder }[]>;
   /** Idempotent; each grant is written with its index entry atomically, and each transaction with its `key.grant` event. */
   addGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<void>;
-  /** Each transaction with its `key.ungrant` event; a grant the key does not hold is left out (no write, no event). */
-  removeGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<void>;
+  /**
+   * Each transaction with its `key.ungrant` event; a grant the key does not hold is left out (no write, no event).
+   * Answers the grants it removed.
+   */
+  removeGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<string[]>;
 }
 
 /** A model write that kept losing to concurrent ones: named so the routes answer 503 with Retry-After. */

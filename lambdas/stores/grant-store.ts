@@ -208,10 +208,11 @@ export class DynamoGrantStore implements GrantStore {
     if (added.length) await this.write(owner, added, 'add', by);
   }
 
-  async removeGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<void> {
+  async removeGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<string[]> {
     // Only what the key holds, read consistently: a grant it never held is no change, and leaves no event.
     const held = await this.held(owner.key_id, grants);
     if (held.length) await this.write(owner, held, 'remove', by);
+    return held;
   }
 
   /** Which of `grants` the key holds now: its exact grants' items and its prefix set, read consistently. */
