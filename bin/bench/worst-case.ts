@@ -86,13 +86,15 @@ function maximalSignal(workspace: string): string {
 /**
  * Bodies a review found slow in the engine's regular expressions (each input its own shape: a word start at every
  * character before a web address; one long run without a case change before a CamelCase word; a free share's words
- * before a long run of spaces), for each source that
+ * before a long run of spaces; one CamelCase word of capitals), for each source that
  * reads them, at the engine's reading limits.
  */
 function hostileSignals(): Signal[] {
   // Within the first 20,000 characters, which the spam features read.
   const webRun = `${'a-'.repeat(9_995)} www.x`;
   const camelRun = `${'a'.repeat(3_990)} aB`;
+  // One CamelCase word of capitals (each an acronym's start) to the engine's reading limit.
+  const capitalsRun = `a${'A'.repeat(3_999)}`;
   // A free share's words before the engine's whole body of spaces (the words-first free share, read everywhere).
   const freeRun = `disk free${' '.repeat(199_980)}x %`;
   const at = '2026-11-21T09:30:00Z';
@@ -103,6 +105,7 @@ function hostileSignals(): Signal[] {
     { workspace_id: 'ws', source: 'task', body: camelRun, received_at: at },
     { workspace_id: 'ws', source: 'email', subject: '[FIRING:1] DiskFull', body: camelRun, received_at: at },
     { workspace_id: 'ws', source: 'internal', body: freeRun, received_at: at },
+    { workspace_id: 'ws', source: 'task', body: capitalsRun, received_at: at },
   ];
 }
 
