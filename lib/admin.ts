@@ -228,6 +228,8 @@ export class AdminService {
   ): Promise<{ key_id: string; workspaces: string[] }> {
     const grants = assertGrants(typeof workspaces === 'string' ? [workspaces] : workspaces);
     const key = await this.requireKey(keyId);
+    // A revoked key reaches nothing, but its grants still count in the cross-partner check: one added now only blocks.
+    if (key.status === 'revoked') throw new AdminInputError(`${keyId} is revoked: it takes no new grant`);
     const prefixes = grants.filter(isPrefixGrant);
     if (prefixes.length) {
       const held = new Set(await this.store.grants.prefixGrants(keyId));

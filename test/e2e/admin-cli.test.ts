@@ -97,6 +97,10 @@ it('manages partners and keys, and never stores or lists a secret', async () => 
     isUnavailable: isDatabaseUnavailable,
   });
   expect((await authorizer.verify(`Bearer ${created.key}`)).outcome).toBe('UNAUTHORIZED');
+  // A revoked key takes no new grant: it would reach nothing and only block the workspace for other partners.
+  const late = await admin('key', 'grant', '--key-id', created.key_id, '--workspace', 'ws_late');
+  expect(late.code).not.toBe(0);
+  expect(late.stderr).toMatch(/is revoked/);
 });
 
 it('rotates a key: the new key has the old grants, the old one works until the grace period ends', async () => {
