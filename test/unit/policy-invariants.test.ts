@@ -11,6 +11,13 @@ import type { Signal } from '../../lambdas/domain/signal';
 const key = halfSipKey(Uint8Array.from([7, 6, 5, 4, 3, 2, 1, 0]));
 const NOW = new Date('2026-11-21T09:30:00Z');
 
+/** A signal of this file's workspace, received at NOW. */
+const signalOf = (fields: Omit<Signal, 'workspace_id' | 'received_at'>): Signal => ({
+  workspace_id: 'ws_policy',
+  received_at: '2026-11-21T09:30:00Z',
+  ...fields,
+});
+
 function decide(signal: Signal, settings: WorkspacePolicy) {
   const global = scoreSignal(signal, NOW);
   const policy = compilePolicy({ ...settings, version: 1, updated_at: null });
@@ -18,15 +25,13 @@ function decide(signal: Signal, settings: WorkspacePolicy) {
 }
 
 // The engine keeps it at review (a person asks); the customer's tier and VIP flag lift it to medium.
-const asking: Signal = {
-  workspace_id: 'ws_policy',
+const asking = signalOf({
   source: 'email',
   subject: 'Our monthly newsletter',
   body: 'I need help with my account, please call me. Unsubscribe here.',
   sender: 'ann@acme.example',
   metadata: { customer_tier: 'enterprise', vip: true },
-  received_at: '2026-11-21T09:30:00Z',
-};
+});
 
 it('does not archive a newsletter the engine kept at review when the thresholds or a keyword lower it', () => {
   const { global } = decide(asking, {});
@@ -41,15 +46,13 @@ it('does not archive a newsletter the engine kept at review when the thresholds 
 });
 
 // Bulk mail the engine holds at 79 (BULK_NEVER_ESCALATED): an outage notice from a newsletter address.
-const notice: Signal = {
-  workspace_id: 'ws_policy',
+const notice = signalOf({
   source: 'email',
   sender: 'newsletter@status.example',
   subject: 'Major outage: all services down',
   body: 'Our platform is completely down for all customers. Unsubscribe from these updates.',
   metadata: { severity: 'sev1' },
-  received_at: '2026-11-21T09:30:00Z',
-};
+});
 
 it("holds bulk mail below the workspace's critical, whatever its thresholds", () => {
   const { global, workspace } = decide(notice, { thresholds: { critical: 75 } });
@@ -78,14 +81,12 @@ it('keeps the score 20 plus its reasons when the points would pass 100 before th
 });
 
 it("archives a stated problem where the workspace's own keyword names an archive category (learning would not)", () => {
-  const digest: Signal = {
-    workspace_id: 'ws_policy',
+  const digest = signalOf({
     source: 'email',
     sender: 'status@vendor.example',
     subject: 'Status page digest',
     body: 'Weekly summary: the EU region had an outage yesterday, now resolved.',
-    received_at: '2026-11-21T09:30:00Z',
-  };
+  });
   const { global, workspace } = decide(digest, {
     keywords: [{ phrase: 'status page digest', weight: -50, category: 'newsletter' }],
   });
@@ -95,14 +96,12 @@ it("archives a stated problem where the workspace's own keyword names an archive
 });
 
 it('never escalates spam, whatever VIP and keyword points the workspace gives it (invariant 5)', () => {
-  const spam: Signal = {
-    workspace_id: 'ws_policy',
+  const spam = signalOf({
     source: 'email',
     sender: 'promo@deals.example',
     subject: 'You have won a free prize!!!',
     body: 'Claim your free prize and a gift card now. Click here to claim.',
-    received_at: '2026-11-21T09:30:00Z',
-  };
+  });
   const { global, workspace } = decide(spam, {
     vip_senders: ['@deals.example'],
     keywords: [
@@ -116,13 +115,11 @@ it('never escalates spam, whatever VIP and keyword points the workspace gives it
 });
 
 it("archives no task and no internal signal as spam on a keyword's archive category (invariant 1)", () => {
-  const task: Signal = {
-    workspace_id: 'ws_policy',
+  const task = signalOf({
     source: 'task',
     subject: 'Weekly digest of open tickets',
     body: 'Review the weekly digest and close what is done.',
-    received_at: '2026-11-21T09:30:00Z',
-  };
+  });
   const onTask = decide(task, { keywords: [{ phrase: 'weekly digest', weight: -40, category: 'newsletter' }] });
   expect(onTask.workspace).toMatchObject({ category: 'newsletter', priority: 'low', recommended_action: 'review' });
   const internal: Signal = { ...task, source: 'internal', subject: 'Lunch order', body: 'Lunch is at noon.' };
