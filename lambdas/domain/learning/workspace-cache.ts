@@ -40,14 +40,23 @@ interface Entry {
   value: CachedWorkspace;
   loadedAtMs: number;
   weight: number;
+  /** policyWeightOf its policy: the part of `weight` a change to the model in place leaves as it is. */
+  policyWeight: number;
 }
+
+/** What a cached workspace weighs besides its learned model: the workspace itself and its policy. */
+const policyWeightOf = (state: WorkspaceState): number =>
+  BYTES_PER_WORKSPACE + BYTES_PER_POLICY_CHAR * JSON.stringify(state.policy).length;
 
 /**
  * What a cached workspace weighs: an estimate of the bytes it holds, from the sizes of its counts and its policy, so
  * weighing costs no walk over the counts (its index need not be built: the next prediction builds it).
  */
-export function weightOf(state: WorkspaceState): number {
-  let bytes = BYTES_PER_WORKSPACE + BYTES_PER_POLICY_CHAR * JSON.stringify(state.policy).length;
+export const weightOf = (state: WorkspaceState): number => policyWeightOf(state) + modelWeightOf(state);
+
+/** What its learned model weighs: its counts, labels and index tables. */
+function modelWeightOf(state: WorkspaceState): number {
+  let bytes = 0;
   const current = currentIndex(state.model);
   const index = current instanceof ModelIndex ? current : undefined;
   for (const field of LEARNED_FIELDS) {
@@ -134,7 +143,15 @@ export class WorkspaceCache {
           return entry!.value;
         }
         const value = cachedWorkspace(state);
-        if (this.ttlMs > 0) this.entries.set(workspaceId, { value, loadedAtMs, weight: weightOf(state) });
+        if (this.ttlMs > 0) {
+          const policyWeight = policyWeightOf(state);
+          this.entries.set(workspaceId, {
+            value,
+            loadedAtMs,
+            weight: policyWeight + modelWeightOf(state),
+            policyWeight,
+          });
+        }
         return value;
       })
       .finally(() => this.loading.delete(workspaceId));
@@ -156,7 +173,8 @@ export class WorkspaceCache {
     const entry = this.entries.peek(workspaceId);
     if (!entry) return undefined;
     const out = change(entry.value);
-    this.entries.set(workspaceId, { ...entry, weight: weightOf(entry.value.state) });
+    // The policy is as it was: only the model is weighed again (the policy's JSON is not serialized each time).
+    this.entries.set(workspaceId, { ...entry, weight: entry.policyWeight + modelWeightOf(entry.value.state) });
     return out;
   }
 
