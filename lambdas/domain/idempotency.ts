@@ -27,6 +27,12 @@ export function idempotencyRequest(idempotencyKey: string, body: unknown): Idemp
   };
 }
 
+/** The plain SHA-256 a record written before the keyed hash holds for `body`, computed only when such a record is met. */
+export const legacyRequestHash =
+  (body: unknown): (() => string) =>
+  () =>
+    sha256(canonicalJson(body));
+
 /** Whether a stored record's `request_hash` is this request's. */
 export function sameRequest(request: IdempotencyRequest, stored: unknown): boolean {
   if (typeof stored !== 'string') return false;

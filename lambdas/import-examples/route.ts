@@ -5,7 +5,7 @@ import { actorForKey } from '../domain/audit';
 import { replayAllowedFor } from '../application/replay-access';
 import type { RouteDependencies } from '../dependencies';
 import { idempotencyRequest } from '../application/analyze-signal';
-import { sameRequest } from '../domain/idempotency';
+import { legacyRequestHash, sameRequest } from '../domain/idempotency';
 import { ITEM_PREFIX } from '../contract/tables';
 import { type Check, type RouteHandler, apiHandler } from '../http/api-handler';
 import { ApiError } from '../http/errors';
@@ -35,7 +35,7 @@ export function importExamplesRoute(deps: RouteDependencies<'modelWrites' | 'wor
         ? undefined
         : {
             ...idempotencyRequest(idempotencyKey, { workspace_id: workspaceId, body: body.request }),
-            legacyRequestHash: idempotencyRequest(idempotencyKey, body.request).legacyRequestHash,
+            legacyRequestHash: legacyRequestHash(body.request),
           };
     const outcome = await importExamples(
       workspaceId,
