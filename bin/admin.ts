@@ -177,14 +177,14 @@ const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
     );
     return { json: out, text: lines.length ? lines.join('\n') : `partner ${out.partner_id} has no keys` };
   },
-  'workspace policy get': async (f, s) => policyOutput(await workspaceAdmin(s).getPolicy(f.one('workspace'))),
+  'workspace policy get': async (f, s) => policyOutput(await workspaceAdmin(s).getPolicy(f.one('workspace', true))),
   'workspace policy set': async (f, s) =>
-    policyOutput(await workspaceAdmin(s).setPolicy(f.one('workspace'), f.path('file'))),
+    policyOutput(await workspaceAdmin(s).setPolicy(f.one('workspace', true), f.path('file', true))),
   'feedback report': async (f, s) =>
-    feedbackReportOutput(await workspaceAdmin(s).feedbackReport(f.one('workspace'), f.one('since'))),
-  'workspace import': (f, s) => importFileOutput(importer(s), f.one('workspace'), f.path('file')),
+    feedbackReportOutput(await workspaceAdmin(s).feedbackReport(f.one('workspace', true), f.one('since'))),
+  'workspace import': (f, s) => importFileOutput(importer(s), f.one('workspace', true), f.path('file', true)),
   'workspace forget': async (f, s) => {
-    const out = await importer(s).forget(f.one('workspace'));
+    const out = await importer(s).forget(f.one('workspace', true));
     return { json: { ...out }, text: `workspace ${out.workspace_id}: model forgotten` };
   },
   'workspace migrate-learning': async (_f, s) => {
@@ -203,7 +203,7 @@ const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
       code: out.failed.length ? 1 : 0,
     };
   },
-  'workspace model': async (f, s) => workspaceModelOutput(await workspaceModel(s.client, s, f.one('workspace'))),
+  'workspace model': async (f, s) => workspaceModelOutput(await workspaceModel(s.client, s, f.one('workspace', true))),
   'audit list': async (f, s) => {
     const query = auditQuery((n) => f.one(n));
     // Partners are never deleted: an unknown one is a typo, refused as key list refuses it.
@@ -269,9 +269,14 @@ async function main(argv: string[]): Promise<number> {
     const message = (err as Error).message;
     // A script that asked for JSON reads the error as every other one: the command line could not be parsed.
     if (message && argv.includes('--json')) await writeLine(process.stdout, JSON.stringify({ error: { message } }));
-    if (message) console.error(`error: ${message}\n`);
+    // --help is the answer asked for: on stdout, exit 0 (`admin -- --help | less` reads it). A usage error is not.
+    if (!message) {
+      await writeLine(process.stdout, USAGE);
+      return 0;
+    }
+    console.error(`error: ${message}\n`);
     console.error(USAGE);
-    return message ? 2 : 0;
+    return 2;
   }
   const { words, flags } = parsed;
   const [aws, json] = [flags.has('aws'), flags.has('json')];

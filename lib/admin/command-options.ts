@@ -76,8 +76,10 @@ export class Flags {
   ) {}
 
   /** A file option's path, resolved from the directory the operator typed the command in. */
-  path(name: string): string | undefined {
-    const value = this.one(name);
+  path(name: string, required: true): string;
+  path(name: string, required?: false): string | undefined;
+  path(name: string, required = false): string | undefined {
+    const value = required ? this.one(name, true) : this.one(name);
     return value === undefined ? undefined : resolve(this.baseDir, value);
   }
 
@@ -103,9 +105,12 @@ export class Flags {
     return Object.keys(this.values).filter((name) => this.values[name] !== undefined);
   }
 
-  /** Every --workspace, then every line of --workspaces-file. */
+  /** Every --workspace, then every line of --workspaces-file; neither given is a usage error, as a missing option. */
   async grants(): Promise<string[]> {
     const file = this.path('workspaces-file');
+    if (file === undefined && !this.all('workspace').length) {
+      throw new UsageError('--workspace (or --workspaces-file) is required');
+    }
     return [...this.all('workspace'), ...(file === undefined ? [] : await readWorkspacesFile(file))];
   }
 }

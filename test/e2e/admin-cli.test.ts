@@ -142,7 +142,7 @@ it.each([
   [['partner', 'create', '--id', 'bad', '--name', 'Bad', '--status', 'sleeping'], /bad status "sleeping"/],
   [['key', 'create', '--partner', 'nobody', '--workspace', 'w'], /unknown partner nobody/],
   [['key', 'create', '--partner', 'acme', '--workspace', 'w', '--expires-at', 'next tuesday'], /malformed date/],
-  [['key', 'create', '--partner', 'acme'], /at least one --workspace/],
+  [['key', 'create', '--partner', 'acme'], /--workspace \(or --workspaces-file\) is required/],
   [['key', 'revoke', '--key-id', 'key_missing'], /unknown key key_missing/],
   [['key', 'rotate', '--key-id', 'key_missing'], /unknown key key_missing/],
   [['key', 'list', '--partner', 'nobody'], /unknown partner nobody/],
@@ -152,6 +152,25 @@ it.each([
   const result = await admin(...args);
   expect(result.code).not.toBe(0);
   expect(result.stderr).toMatch(message);
+});
+
+it('exits 2 for every command line it cannot run, and answers --help on stdout with 0', async () => {
+  // A missing --workspace exited 1 (the exit of bad input) where a missing --partner exited 2, and --help wrote its
+  // usage on stderr: a script could not tell a slip in its command line from a value the CLI refused.
+  for (const args of [
+    ['key', 'create', '--partner', 'acme'],
+    ['workspace', 'import', '--file', 'examples.jsonl'],
+    ['workspace', 'forget'],
+    ['workspace', 'policy', 'set', '--workspace', 'ws_a'],
+  ]) {
+    const out = await admin(...args);
+    expect({ args, code: out.code }).toEqual({ args, code: 2 });
+    expect(out.stderr).toMatch(/is required\n\nUsage: /);
+  }
+  const help = await admin('--help');
+  expect(help.code).toBe(0);
+  expect(help.stdout).toMatch(/^Usage: npm run --silent admin -- <command>/);
+  expect(help.stderr).toBe('');
 });
 
 it("refuses a key's secret given as --key-id without printing it, naming its key_id, and an empty one plainly", async () => {
