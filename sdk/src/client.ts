@@ -201,6 +201,12 @@ const API_KEY = /^[\x21-\x7e]+$/;
 const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 /** A path segment the URL would not keep as given (`.` and `..` are dot segments, even percent-encoded). */
+/** What an answer's headers say beside its body: a replay of an earlier request with the same key, and its id. */
+const replayOf = (answer: Answer<unknown>) => ({
+  replayed: answer.headers.get('idempotent-replayed') === 'true',
+  requestId: answer.headers.get('x-request-id') ?? undefined,
+});
+
 function pathSegment(name: string, value: unknown): string {
   if (typeof value !== 'string' || value === '') throw new TypeError(`${name} must be a non-empty string`);
   if (value === '.' || value === '..') throw new TypeError(`${name} "${value}" cannot be sent in a URL path`);
@@ -270,16 +276,22 @@ export class SignalAnalysisClient {
       headers: idempotency(options),
       options,
     });
-    return {
-      decision: answer.body,
-      replayed: answer.headers.get('idempotent-replayed') === 'true',
-      requestId: answer.headers.get('x-request-id') ?? undefined,
-    };
+    return { decision: answer.body, ...replayOf(answer) };
   }
 
   /** Scores 1 to 100 signals in one request; the answer has one item per signal, in input order. */
   async analyzeBatch(signals: Signal[], options: IdempotentRequestOptions = {}): Promise<BatchResult> {
-    return this.body(OPERATIONS.analyzeBatch, {}, { body: { signals }, headers: idempotency(options), options });
+    return (await this.analyzeBatchWithResponse(signals, options)).batch;
+  }
+
+  /** As `analyzeBatch`, also saying whether the answer is a replay of an earlier request with the same key. */
+  async analyzeBatchWithResponse(
+    signals: Signal[],
+    options: IdempotentRequestOptions = {},
+  ): Promise<{ batch: BatchResult; replayed: boolean; requestId: string | undefined }> {
+    const call = { body: { signals }, headers: idempotency(options), options };
+    const answer = await this.answer<BatchResult>(OPERATIONS.analyzeBatch, {}, call);
+    return { batch: answer.body, ...replayOf(answer) };
   }
 
   async getDecision(decisionId: string, options: RequestOptions = {}): Promise<Decision> {
@@ -361,8 +373,18 @@ export class SignalAnalysisClient {
     examples: ImportExample[],
     options: IdempotentRequestOptions = {},
   ): Promise<ImportResult> {
+    return (await this.importExamplesWithResponse(workspaceId, examples, options)).result;
+  }
+
+  /** As `importExamples`, also saying whether the answer is a replay of an earlier import with the same key. */
+  async importExamplesWithResponse(
+    workspaceId: string,
+    examples: ImportExample[],
+    options: IdempotentRequestOptions = {},
+  ): Promise<{ result: ImportResult; replayed: boolean; requestId: string | undefined }> {
     const call = { body: { examples }, headers: idempotency(options), options };
-    return this.body(OPERATIONS.importExamples, { workspace_id: workspaceId }, call);
+    const answer = await this.answer<ImportResult>(OPERATIONS.importExamples, { workspace_id: workspaceId }, call);
+    return { result: answer.body, ...replayOf(answer) };
   }
 
   /** Forgets everything the workspace learned (feedback and imports); its policy and decisions stay. */
@@ -376,9 +398,17 @@ export class SignalAnalysisClient {
     ids: Record<string, string>,
     call: Omit<Call, 'method' | 'path'>,
   ): Promise<T> {
+    return (await this.answer<T>(op, ids, call)).body;
+  }
+
+  private async answer<T>(
+    op: { method: string; path: string },
+    ids: Record<string, string>,
+    call: Omit<Call, 'method' | 'path'>,
+  ): Promise<Answer<T>> {
     let path: string = op.path;
     for (const [name, value] of Object.entries(ids)) path = path.replace(`{${name}}`, pathSegment(name, value));
-    return (await this.send<T>({ method: op.method, path, ...call })).body;
+    return this.send<T>({ method: op.method, path, ...call });
   }
 
   private url(path: string, query?: Record<string, string | undefined>): string {

@@ -36,6 +36,28 @@ it('analyzes, reads back, and replays with the same Idempotency-Key', async () =
   expect(first.requestId).toBeTruthy();
 });
 
+it('says when a batch or an import answer replays an earlier request with the same Idempotency-Key', async () => {
+  // Only analyze said so: a job retrying a batch or an import could not tell a replay from a first answer.
+  const { key } = await partnerWithKey(api.admin, 'replayer', ['ws_sdk_replay']);
+  const own = new SignalAnalysisClient({ apiKey: key, baseUrl: api.baseUrl, timeoutMs: 20_000 });
+  const signals = [{ ...signal(20), workspace_id: 'ws_sdk_replay' }];
+  const batches = [
+    await own.analyzeBatchWithResponse(signals, { idempotencyKey: 'sdk-batch-1' }),
+    await own.analyzeBatchWithResponse(signals, { idempotencyKey: 'sdk-batch-1' }),
+  ];
+  expect(batches.map((b) => b.replayed)).toEqual([false, true]);
+  expect(batches[1].batch).toEqual(batches[0].batch);
+  expect(batches[0].requestId).toBeTruthy();
+
+  const examples = [{ signal: signals[0], labels: { priority: 'high' as const } }];
+  const imports = [
+    await own.importExamplesWithResponse('ws_sdk_replay', examples, { idempotencyKey: 'sdk-import-1' }),
+    await own.importExamplesWithResponse('ws_sdk_replay', examples, { idempotencyKey: 'sdk-import-1' }),
+  ];
+  expect(imports.map((i) => i.replayed)).toEqual([false, true]);
+  expect(imports[1].result).toEqual(imports[0].result);
+});
+
 it('analyzes a batch and pages through the workspace with the async iterators, each decision once', async () => {
   const batch = await client.analyzeBatch([signal(3), { workspace_id: 'ws_sdk' } as never, signal(4)]);
   expect(batch.data.map((item) => (item.decision ? 'decision' : item.error.code))).toEqual([
