@@ -25,6 +25,9 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // A container's /dev/shm may be 64 MB; Debian's launcher means to add this for a small one, but its size check
+  // breaks where /dev/shm is mounted twice (an error on stderr, the flag left out).
+  '--disable-dev-shm-usage',
 ];
 
 const haveChromium = existsSync(CHROMIUM);
