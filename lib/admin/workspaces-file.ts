@@ -1,6 +1,7 @@
 // `--workspaces-file <path>`: one workspace id or prefix grant a line, for granting thousands at once. Blank lines and
 // lines starting with # are skipped; anything else is checked like a --workspace (operator-input.ts assertGrants).
 import { readFile } from 'node:fs/promises';
+import { grantProblem } from '../../lambdas/domain/grants';
 import { AdminInputError } from './operator-input';
 
 export async function readWorkspacesFile(path: string): Promise<string[]> {
@@ -12,10 +13,15 @@ export async function readWorkspacesFile(path: string): Promise<string[]> {
       `cannot read --workspaces-file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
     );
   }
-  const grants = text
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line && !line.startsWith('#'));
+  const grants: string[] = [];
+  for (const [at, raw] of text.split(/\r?\n/).entries()) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    // Checked here too, to name the line: in a file of thousands, "bad workspace" alone leaves the operator searching.
+    const problem = grantProblem(line);
+    if (problem) throw new AdminInputError(`--workspaces-file ${path} line ${at + 1}: ${problem}`);
+    grants.push(line);
+  }
   if (grants.length === 0) throw new AdminInputError(`--workspaces-file ${path} holds no workspace`);
   return grants;
 }

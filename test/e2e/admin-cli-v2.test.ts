@@ -52,6 +52,11 @@ it('creates a key with scopes, a rate limit and grants from a file, and lists th
     rate_limit: { limit: 600, window_seconds: 60 },
   });
   const keyId = created.json.key_id;
+  // A bad line is named by its number: in a file of thousands, "bad workspace" alone left the operator searching.
+  await writeFile(file, '# more\nacme_5\n\nacme 6\n');
+  const bad = await admin('key', 'grant', '--key-id', keyId, '--workspaces-file', file);
+  expect(bad.code).toBe(1);
+  expect(bad.stderr).toContain(`--workspaces-file ${file} line 4: bad workspace "acme 6"`);
   expect(
     (await admin('key', 'grant', '--key-id', keyId, '--workspace', 'acme_3', '--workspace', 'acme_4', '--json')).json,
   ).toEqual({
