@@ -34,6 +34,7 @@ import {
   assertPartnerStatus,
   assertRateLimit,
   assertScopes,
+  refuseApiKey,
 } from './admin/operator-input';
 
 const DEFAULT_ROTATION_GRACE_SECONDS = 86_400;
@@ -110,6 +111,7 @@ export class AdminService {
   }
 
   async setPartnerStatus(id: string, status: string): Promise<PartnerRecord> {
+    refuseApiKey('the partner id', id);
     return this.store.setPartnerStatus(id, assertPartnerStatus(status), this.now().toISOString(), this.by);
   }
 
@@ -145,7 +147,7 @@ export class AdminService {
       scopes: assertScopes(input.scopes),
       rate_limit: input.rateLimit === undefined ? undefined : assertRateLimit(input.rateLimit),
     };
-    if (!(await this.store.getPartner(input.partnerId))) throw new NotFoundError(`partner ${input.partnerId}`);
+    await this.requirePartner(input.partnerId);
     await this.refuseSharing(input.partnerId, workspaces, input);
     return this.issue(input.partnerId, workspaces, env, fields);
   }
@@ -339,6 +341,7 @@ export class AdminService {
 
   /** Throws NotFoundError (the CLI prints "unknown partner <id>") when no partner has this id. */
   async requirePartner(partnerId: string): Promise<void> {
+    refuseApiKey('the partner id', partnerId);
     if (!(await this.store.getPartner(partnerId))) throw new NotFoundError(`partner ${partnerId}`);
   }
 

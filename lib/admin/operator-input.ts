@@ -1,6 +1,7 @@
 // The checks of what an operator gives the admin commands (ids, grants, scopes, rate limits, dates): each answers the
 // value to use, or throws AdminInputError with a message the CLI prints before it exits non-zero.
 import { parseRfc3339 } from '../../lambdas/domain/timestamps';
+import { apiKeyPath } from '../../lambdas/domain/audit';
 import { SCOPES, type Scope } from '../../lambdas/contract/routes';
 import { MAX_PREFIX_GRANTS, WORKSPACE_ID_PATTERN, grantProblem, isPrefixGrant } from '../../lambdas/domain/grants';
 import { PARTNER_STATUSES, type PartnerStatus } from '../../lambdas/domain/ports';
@@ -11,7 +12,16 @@ export class AdminInputError extends Error {
   override readonly name = 'AdminInputError';
 }
 
+/**
+ * A key's secret pasted where an id belongs: refused without repeating it (the message would print it on the terminal
+ * and in a script's log), before the audit log would refuse it in its own words ("target.partner_id holds an API key").
+ */
+export function refuseApiKey(what: string, value: string): void {
+  if (apiKeyPath(value) !== undefined) throw new AdminInputError(`${what} holds an API key: give an id, not a secret`);
+}
+
 export function assertWorkspace(ws: string | undefined): string {
+  if (ws) refuseApiKey('--workspace', ws);
   if (!ws || !WORKSPACE_ID_PATTERN.test(ws))
     throw new AdminInputError('--workspace must be 1 to 128 characters of A-Z a-z 0-9 . _ : -');
   return ws;
@@ -20,6 +30,7 @@ export function assertWorkspace(ws: string | undefined): string {
 const PARTNER_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
 
 export function assertPartnerId(id: string): string {
+  refuseApiKey('the partner id', id);
   if (!PARTNER_ID_PATTERN.test(id))
     throw new AdminInputError(`bad partner id "${id}": 1 to 64 characters of A-Z a-z 0-9 . _ : -`);
   return id;
@@ -41,6 +52,7 @@ export function assertPartnerStatus(status: string): PartnerStatus {
 export function assertGrants(grants: string[]): string[] {
   if (grants.length === 0) throw new AdminInputError('give at least one --workspace (or --workspaces-file)');
   for (const grant of grants) {
+    refuseApiKey('--workspace', grant);
     const problem = grantProblem(grant);
     if (problem) throw new AdminInputError(problem);
   }

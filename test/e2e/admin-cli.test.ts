@@ -187,6 +187,21 @@ it("refuses a key's secret given as --key-id without printing it, naming its key
     expect(out.stdout + out.stderr).not.toContain(made.key);
     expect(out.stderr).toContain(`--key-id is a key's secret, not its key_id (its key_id is ${made.key_id})`);
   }
+  // The same slip where a partner or workspace id belongs: refused without printing it (the audit log refused some in
+  // its own words, "target.partner_id holds an API key"; others printed "unknown partner <the key>").
+  for (const args of [
+    ['partner', 'create', '--id', made.key, '--name', 'Slip'],
+    ['partner', 'set-status', '--id', made.key, '--status', 'active'],
+    ['key', 'list', '--partner', made.key],
+    ['key', 'create', '--partner', made.key, '--workspace', 'ws_x'],
+    ['key', 'create', '--partner', 'slip', '--workspace', made.key],
+    ['workspace', 'forget', '--workspace', made.key],
+  ]) {
+    const out = await admin(...args);
+    expect({ args, code: out.code }).toEqual({ args, code: 1 });
+    expect(out.stdout + out.stderr).not.toContain(made.key);
+    expect(out.stderr).toMatch(/^error: (the partner id|--workspace) holds an API key: give an id, not a secret$/m);
+  }
   const listed = (await admin('key', 'list', '--partner', 'slip', '--json')).json.keys;
   expect(listed).toMatchObject([{ key_id: made.key_id, status: 'active', workspaces: ['ws_slip'] }]);
   const empty = await admin('key', 'revoke', '--key-id', '');
