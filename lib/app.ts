@@ -126,6 +126,13 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
   // elsewhere, whose ARN CDK hands over across regions). The region is `-c region=`, else the CLI's; offline with
   // neither, the app is synthesized for us-east-1 (one stack), so that `cdk synth` still works without credentials.
   const edgeProtection = booleanContext(app, 'edgeProtection');
+  const originOnExecuteApi = booleanContext(app, 'edgeOriginOnExecuteApi');
+  if (originOnExecuteApi && !edgeProtection) {
+    throw new Error(
+      'context edgeOriginOnExecuteApi is for the first deploy that moves an edge-protected stack to its own origin: ' +
+        'give it with -c edgeProtection=true (docs/deploy.md, "Edge protection"), or leave it out',
+    );
+  }
   let edge: SignalAnalysisStackProps['edge'];
   let env: SignalAnalysisStackProps['env'];
   let edgeFirewall: EdgeFirewallStack | undefined;
@@ -136,6 +143,7 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
     }
     env = { account: process.env.CDK_DEFAULT_ACCOUNT, region };
     edge = { ipRateLimit: intContext(app, 'edgeIpRateLimit'), secretVersionId: secretVersionContext(app) };
+    if (originOnExecuteApi) edge.originOnExecuteApi = true;
     if (region !== EDGE_FIREWALL_REGION) {
       edgeFirewall = new EdgeFirewallStack(app, `${stackNameFor(stage)}-edge-firewall`, {
         description: `Signal Analysis Service (${stage}): the WAF web ACL in front of its CloudFront distribution`,

@@ -29,6 +29,11 @@ export type IntContextKey = keyof typeof INT_CONTEXT;
 /** The on/off settings and their defaults (`-c key=true|false`). */
 export const BOOLEAN_CONTEXT = {
   edgeProtection: false,
+  /**
+   * Edge protection only, for the first of the two deploys that move an edge-protected stack of version 3 to its own
+   * origin (docs/deploy.md): the custom domain is created, CloudFront keeps the execute-api host, which stays enabled.
+   */
+  edgeOriginOnExecuteApi: false,
   keepRetiredIndexes: false,
   /** X-Ray tracing of a share of requests (traceSampleRate; docs/performance.md prices it). */
   tracing: true,

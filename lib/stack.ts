@@ -1,7 +1,7 @@
 // The deployed service: three DynamoDB tables, one Lambda per route plus the authorizer and the fallback, an HTTP API,
 // alarms and their SNS topic, and the KMS key of the log groups. Tables and routes come from lambdas/contract/, the
 // same definitions local mode uses, so the deployed and local shapes cannot drift. Each part lives in lib/stack/.
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Role } from 'aws-cdk-lib/aws-iam';
@@ -58,7 +58,12 @@ export interface SignalAnalysisStackProps extends StackProps {
    * `webAclArn` the web ACL is made in this stack, which must then be in us-east-1.
    */
   /** secretVersionId: the origin secret's version both CloudFront and the Lambdas read (a rotation; deploy.md). */
-  edge?: { ipRateLimit: number; webAclArn?: string; secretVersionId?: string };
+  /**
+   * originOnExecuteApi (context `edgeOriginOnExecuteApi`): the first deploy of a move to the custom domain. The domain,
+   * its mapping and its output are created, but the execute-api endpoint stays enabled and CloudFront's origin, as in
+   * version 3, so partners are served until the origin name's DNS record exists; the next deploy, without it, moves.
+   */
+  edge?: { ipRateLimit: number; webAclArn?: string; secretVersionId?: string; originOnExecuteApi?: boolean };
 }
 
 export class SignalAnalysisStack extends Stack {
@@ -122,7 +127,7 @@ export class SignalAnalysisStack extends Stack {
       logsKey: this.logsKey,
       removalPolicy,
       edgeOriginSecret: edgeSecretValue,
-      disableExecuteApiEndpoint: props.edge ? true : undefined,
+      disableExecuteApiEndpoint: props.edge && !props.edge.originOnExecuteApi ? true : undefined,
     });
     this.functions = functions.functions;
     this.api = api.api;
@@ -147,7 +152,10 @@ export class SignalAnalysisStack extends Stack {
       const webAclArn = props.edge.webAclArn ?? createEdgeWebAcl(this, props.edge).attrArn;
       const origin = createEdgeOrigin(this, { api: this.api, stage: api.stage });
       const distribution = createEdgeDistribution(this, {
-        originDomainName: origin.domainName,
+        // `https://<api id>.execute-api.<region>.amazonaws.com` -> its host name, version 3's origin.
+        originDomainName: props.edge.originOnExecuteApi
+          ? Fn.select(2, Fn.split('/', this.api.apiEndpoint))
+          : origin.domainName,
         originSecret: edgeSecretValue,
         webAclArn,
       });

@@ -133,7 +133,10 @@ export function edgeOriginSecretValue(secret: Secret, versionId: string | undefi
 }
 
 interface EdgeDistributionProps {
-  /** The API's custom domain for CloudFront (edge-origin.ts): its default execute-api endpoint is disabled. */
+  /**
+   * The API's custom domain for CloudFront (edge-origin.ts): its default execute-api endpoint is disabled. The
+   * execute-api host only for the first deploy of a move from it (context `edgeOriginOnExecuteApi`).
+   */
   originDomainName: string;
   /** The origin header's value (edgeOriginSecretValue). */
   originSecret: string;

@@ -45,6 +45,7 @@ const ROTATED = 'EXAMPLE1-90ab-cdef-fedc-ba987EXAMPLE';
 let elsewhere: BuiltApp & { outdir: string };
 let useast1: BuiltApp & { outdir: string };
 let off: BuiltApp & { outdir: string };
+let moving: BuiltApp & { outdir: string };
 
 beforeAll(() => {
   elsewhere = build({ stage: 'dev', edgeProtection: 'true', region: 'eu-west-1' });
@@ -54,6 +55,15 @@ beforeAll(() => {
     region: 'us-east-1',
     edgeIpRateLimit: '1200',
     edgeSecretVersionId: ROTATED,
+  });
+  // useast1's settings, for the first deploy of a move from the execute-api origin to the custom domain.
+  moving = build({
+    stage: 'prod',
+    edgeProtection: true,
+    region: 'us-east-1',
+    edgeIpRateLimit: '1200',
+    edgeSecretVersionId: ROTATED,
+    edgeOriginOnExecuteApi: 'true',
   });
   // Off is the stack nag.test.ts and control-tower.test.ts validate: about 4 s not spent twice.
   off = build({ stage: 'dev' }, false);
@@ -260,6 +270,74 @@ describe.each([
         }
       }
     }
+  });
+});
+
+describe('the first deploy of a move to its own origin (-c edgeOriginOnExecuteApi=true, docs/deploy.md)', () => {
+  // Version 3 reached the API at its execute-api host. Disabling that host and pointing CloudFront at a name whose DNS
+  // record can only be made after the deploy would cut partners off until the record resolves; this deploy does
+  // neither, and creates what the record needs.
+  let json: Json;
+  let apiId: string;
+  beforeAll(() => {
+    json = Template.fromStack(moving.stack).toJSON();
+    [[apiId]] = resources(Template.fromStack(moving.stack), 'AWS::ApiGatewayV2::Api');
+  });
+  const distributionOf = (t: Json): Json =>
+    Object.values<Json>(t.Resources).find((r) => r.Type === 'AWS::CloudFront::Distribution');
+
+  it('keeps the execute-api endpoint enabled and CloudFront at its host, as version 3 had them', () => {
+    expect(json.Resources[apiId].Properties.DisableExecuteApiEndpoint).toBeUndefined();
+    const origins = distributionOf(json).Properties.DistributionConfig.Origins;
+    expect(origins).toHaveLength(1);
+    // Version 3's origin: the host of `https://<api id>.execute-api.<region>.amazonaws.com`.
+    expect(origins[0].DomainName).toEqual({
+      'Fn::Select': [2, { 'Fn::Split': ['/', { 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }] }],
+    });
+  });
+
+  it('creates the custom domain, its mapping, its parameters and the EdgeOriginDnsTarget output for the DNS record', () => {
+    const t = Template.fromStack(moving.stack);
+    const [[domainId, domain]] = resources(t, 'AWS::ApiGatewayV2::DomainName');
+    expect(domain.Properties.DomainName).toEqual({ Ref: EDGE_ORIGIN_PARAMETERS.domainName });
+    const mappings = resources(t, 'AWS::ApiGatewayV2::ApiMapping');
+    expect(mappings.map(([, m]) => m.Properties)).toMatchObject([
+      { ApiId: { Ref: apiId }, DomainName: { Ref: domainId } },
+    ]);
+    expect(json.Outputs.EdgeOriginDnsTarget.Value).toEqual({ 'Fn::GetAtt': [domainId, 'RegionalDomainName'] });
+    // The parameters are still required: the domain needs them.
+    expect(Object.keys(json.Parameters)).toEqual(
+      expect.arrayContaining([EDGE_ORIGIN_PARAMETERS.domainName, EDGE_ORIGIN_PARAMETERS.certificateArn]),
+    );
+  });
+
+  it('differs from the stack without it in those two properties only, so the next deploy changes only them', () => {
+    const without = Template.fromStack(useast1.stack).toJSON();
+    expect(without.Resources[apiId].Properties.DisableExecuteApiEndpoint).toBe(true);
+    expect(distributionOf(without).Properties.DistributionConfig.Origins[0].DomainName).toEqual({
+      Ref: EDGE_ORIGIN_PARAMETERS.domainName,
+    });
+    const moved = structuredClone(json);
+    moved.Resources[apiId].Properties.DisableExecuteApiEndpoint = true;
+    distributionOf(moved).Properties.DistributionConfig.Origins[0].DomainName = {
+      Ref: EDGE_ORIGIN_PARAMETERS.domainName,
+    };
+    expect(moved).toEqual(without);
+  });
+
+  it('is refused without edge protection, where there is no origin to move', () => {
+    for (const edgeProtection of [undefined, 'false'])
+      expect(() =>
+        buildApp({
+          context: { edgeProtection, edgeOriginOnExecuteApi: 'true' },
+          outdir: newOutdir(),
+          bundle: false,
+        }),
+      ).toThrow(/context edgeOriginOnExecuteApi .* -c edgeProtection=true/);
+    // Off, as by default, it is no error.
+    expect(() =>
+      buildApp({ context: { edgeOriginOnExecuteApi: 'false' }, outdir: newOutdir(), bundle: false }),
+    ).not.toThrow();
   });
 });
 
