@@ -1,10 +1,13 @@
 // Leave one source out for severity (docs/decision-engine-severity.md, "Severity across sources"): every ranked alert
 // rule and bug report of the development data scored by the engine with a severity model that never saw it. The alert
 // model learned from every alert source: each meets the model fitted without it (bin/severity-alert-pooled.ts); the
-// alert band model learned from alert-rules-dev.jsonl: kube-prometheus and VictoriaMetrics meet it fitted without them.
+// alert band model learned from alert-rules-dev.jsonl: each group holding its rules meets it fitted without every
+// development source in the group (kube-prometheus and VictoriaMetrics their own; "other" pools thanos and openshift's
+// cluster-monitoring-operator, bin/severity-data.ts).
 // The bug model learned from TIMOB: every other tracker meets it as it ships, and each half of TIMOB (by id hash) the
 // bug model fitted on the other half. The confidence is the shipped model's (bin/train-confidence.ts fitted it on TIMOB
-// and the alert-rules-dev.jsonl rules: held out for every other source). A fold is fitted once per run.
+// and the alert-rules-dev.jsonl rules: held out for every other source; bin/eval/fold-confidence.ts states "other"'s
+// with it refitted without the development sources pooled there). A fold is fitted once per run.
 import { lastConfidenceInput, scoreSignal, type EngineModels } from '../lambdas/domain/engine';
 import type { ConfidenceInput } from '../lambdas/domain/engine/confidence';
 import type { SeverityModel } from '../lambdas/domain/engine/severity-model';
@@ -38,7 +41,24 @@ export interface RankedDecision extends Omit<RankedRow, 'subject' | 'body'> {
   right: boolean;
 }
 
-let devAlertSources: ReadonlySet<string> | null = null;
+let devSourcesByGroup: Map<string, string[]> | null = null;
+/** The alert-rules-dev.jsonl sources whose rules are in the ranked alert group `group` (sorted; none for most). */
+export function devAlertSourcesIn(group: string): readonly string[] {
+  if (devSourcesByGroup === null) {
+    const sourceOf = new Map(loadAlerts().map((r) => [r.id, r.source]));
+    const byGroup = new Map<string, string[]>();
+    for (const r of loadRankedAlerts()) {
+      const source = sourceOf.get(r.id);
+      if (source === undefined) continue;
+      const list = byGroup.get(r.group) ?? [];
+      if (!list.includes(source)) list.push(source);
+      byGroup.set(r.group, list);
+    }
+    for (const list of byGroup.values()) list.sort();
+    devSourcesByGroup = byGroup;
+  }
+  return devSourcesByGroup.get(group) ?? [];
+}
 const models = new Map<string, SeverityModel>();
 const memo = (key: string, fit: () => SeverityModel) => {
   if (!models.has(key)) models.set(key, fit());
@@ -51,10 +71,10 @@ const half = (id: string) => fnv1a(id) % 2;
 export function foldEngineModels(kind: SeverityKind, group: string, id = ''): EngineModels {
   const shipped = shippedSeverityModels();
   if (kind === 'alert') {
-    devAlertSources ??= new Set(loadAlerts().map((r) => r.source));
-    const alertBand = devAlertSources.has(group)
-      ? memo(`alert-band:${group}`, () => alertBandModelWithout([group]))
-      : shipped.alertBand;
+    // Without every development source pooled into the group: "other" holds 9 rules the shipped band model saw.
+    const dev = devAlertSourcesIn(group);
+    const alertBand =
+      dev.length > 0 ? memo(`alert-band:${dev.join('\n')}`, () => alertBandModelWithout(dev)) : shipped.alertBand;
     return { severity: { alert: pooledAlertModelWithout([group]), alertBand, bug: shipped.bug } };
   }
   if (group !== BUG_TRAIN_PROJECT) return { severity: shipped };

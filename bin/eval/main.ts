@@ -16,10 +16,10 @@ import { alertBandModelWithout } from '../train-severity-model';
 import { ALERT_CASES, TICKET_CASES, TICKET_LEVEL, alertSignal, ticketSignal } from './hand-written-cases';
 import { ALERT_LEVEL, EVAL_SPLIT, heldOutCases, scoreCases, type Case, type Corpus, type Scored } from './labeled';
 import { type Copies, copiesInFitting } from './copies';
-import { crossFittedAlertRows, fitConfidence, trainingRows, unseenTrackerRate } from '../train-confidence';
+import { crossFittedAlertRows, fitConfidence, unseenTrackerRate } from '../train-confidence';
 import { currentConfidenceModel, useConfidenceModel } from '../../lambdas/domain/engine/confidence';
 import { decisionsByFold } from '../severity-folds';
-import { withRankedTask } from './fold-confidence';
+import { confidenceBaseRows, withRankedTask } from './fold-confidence';
 import { severitySources } from './severity-sources';
 import { warmSources } from './warm-sources';
 import { warmThroughApi } from './warm-api';
@@ -241,7 +241,7 @@ function writeMarkdown(figures: Figure[], perCorpus: Record<string, CorpusConfid
 function scoreAlertsByFold(cases: Case[]): Scored[] {
   if (cases.length === 0) return [];
   const bug = shippedSeverityModels().bug;
-  const base = trainingRows();
+  const base = confidenceBaseRows();
   const alerts = loadAlerts();
   const rankedTask = currentConfidenceModel().ranked_task;
   const out: Scored[] = [];

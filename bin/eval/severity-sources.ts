@@ -41,6 +41,7 @@ export function severitySources(): { figures: Figure[]; lines: string[]; sources
   const lines: string[] = [
     'Severity, leave one source out (each source scored by a severity model that never saw it; right = the band fits the label;',
     '  confidence: the shipped model, fitted on TIMOB and alert-rules-dev.jsonl: * = in sample, left out of the worst;',
+    '  "other" pools alert-rules-dev.jsonl rules: its band and confidence models refitted without their sources;',
     '  a ranked ticket states ranked_task fitted on the other trackers; ECE beside what a calibrated confidence shows on as',
     '  many decisions by chance: mean and 95th percentile)',
   ];
