@@ -40,6 +40,8 @@ export interface Case {
   level?: number;
   /** Alerts: the source held out. */
   group?: string;
+  /** Alerts and bugs: the row's id in its data file. */
+  id?: string;
   signal: Signal;
   now: Date;
 }
@@ -145,17 +147,19 @@ export function enronCase(row: MailRow): Case {
   };
 }
 /** Alerts and bugs: the author's label, its rank, and the source or project. */
-const rankedCase = (corpus: Corpus, label: string, level: number, group: string, signal: Signal): Case => ({
+const rankedCase = (corpus: Corpus, label: string, level: number, group: string, signal: Signal, id: string): Case => ({
   corpus,
   label,
   level,
   group,
+  id,
   signal,
   now: FIXED_NOW,
 });
 export const alertCase = (r: AlertRow) =>
-  rankedCase('alerts', r.severity, ALERT_LEVEL[r.severity], r.source, alertSignal(r));
-export const bugCase = (r: BugRow) => rankedCase('bugs', r.priority, BUG_LEVEL[r.priority], r.project, bugSignal(r));
+  rankedCase('alerts', r.severity, ALERT_LEVEL[r.severity], r.source, alertSignal(r), r.id);
+export const bugCase = (r: BugRow) =>
+  rankedCase('bugs', r.priority, BUG_LEVEL[r.priority], r.project, bugSignal(r), r.id);
 
 /** Every held-out case, in a fixed order. */
 export function heldOutCases(): Case[] {
