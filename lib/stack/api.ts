@@ -26,7 +26,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { AUTHORIZER_ENTRY, FALLBACK_ENTRY, ROUTES } from '../../lambdas/contract/routes';
 import { ENV } from '../../lambdas/contract/settings';
-import { AUTHORIZER_ACCESS, FALLBACK_ACCESS, type TableGrant, routeAccess } from './access';
+import { AUTHORIZER_ACCESS, FALLBACK_ACCESS, type TableGrant, routeAccess, version3RetiredAccess } from './access';
 import type { FunctionFactory, TableAccess } from './functions';
 import type { ServiceTables } from './tables';
 
@@ -105,7 +105,13 @@ export class ServiceApi {
     );
     const routeFunctions = ROUTES.map((route) => ({
       route,
-      fn: functions.make(route.id, route.entry, `${route.method} ${route.path}`, onTables(routeAccess(route))),
+      fn: functions.make(
+        route.id,
+        route.entry,
+        `${route.method} ${route.path}`,
+        // The first step of an upgrade: version 3 code runs under this role until CloudFormation replaces it.
+        onTables([...routeAccess(route), ...(tables.keepRetired ? version3RetiredAccess(route.id) : [])]),
+      ),
     }));
 
     this.api = new HttpApi(scope, 'HttpApi', {

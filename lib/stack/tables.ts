@@ -52,11 +52,16 @@ export class ServiceTables {
   readonly all: ReadonlyMap<TableDefinition, TableV2>;
   /** Each table's deployed indexes: its definition's, and its retired ones while the upgrade keeps them. */
   readonly indexNames: ReadonlyMap<TableDefinition, readonly string[]>;
+  /**
+   * Context `keepRetiredIndexes=true`: the first step of an upgrade, in which the roles also keep version 3's item
+   * permissions (lib/stack/access.ts, VERSION_3_RETIRED_ACCESS) until the step without the flag.
+   */
+  readonly keepRetired: boolean;
 
   constructor(scope: Construct, props: ServiceTablesProps) {
     const all = new Map<TableDefinition, TableV2>();
     const indexNames = new Map<TableDefinition, string[]>();
-    const keepRetired = booleanContext(scope, KEEP_RETIRED_INDEXES_CONTEXT);
+    const keepRetired = (this.keepRetired = booleanContext(scope, KEEP_RETIRED_INDEXES_CONTEXT));
     for (const def of TABLES) {
       const indexes = [...def.indexes, ...(keepRetired ? (def.retiredIndexes ?? []) : [])];
       indexNames.set(
