@@ -17,7 +17,7 @@ const signal = (i: number) => ({
 
 beforeAll(async () => {
   api = await startTestApi('sdk');
-  const { key } = await partnerWithKey(api.admin, 'acme', ['ws_sdk']);
+  const { key } = await partnerWithKey(api.admin, 'acme', ['ws_sdk', 'ws_sdk_pages']);
   client = new SignalAnalysisClient({ apiKey: key, baseUrl: api.baseUrl, timeoutMs: 20_000 });
 });
 afterAll(async () => {
@@ -59,25 +59,36 @@ it('says when a batch or an import answer replays an earlier request with the sa
 });
 
 it('analyzes a batch and pages through the workspace with the async iterators, each decision once', async () => {
-  const batch = await client.analyzeBatch([signal(3), { workspace_id: 'ws_sdk' } as never, signal(4)]);
+  // A workspace of its own: the other tests' decisions in ws_sdk would join its pages, as they run in any order.
+  const workspace_id = 'ws_sdk_pages';
+  const inPages = (i: number) => ({ ...signal(i), workspace_id });
+  const batch = await client.analyzeBatch([
+    inPages(3),
+    { workspace_id } as never,
+    inPages(4),
+    inPages(21),
+    inPages(22),
+  ]);
   expect(batch.data.map((item) => (item.decision ? 'decision' : item.error.code))).toEqual([
     'decision',
     'VALIDATION_ERROR',
     'decision',
+    'decision',
+    'decision',
   ]);
 
   const pages = [];
-  for await (const page of client.listDecisionPages({ workspace_id: 'ws_sdk', limit: 2 })) pages.push(page);
+  for await (const page of client.listDecisionPages({ workspace_id, limit: 2 })) pages.push(page);
   const ids = pages.flatMap((p) => p.data.map((d) => d.decision_id));
   expect(pages.length).toBeGreaterThanOrEqual(2);
   expect(new Set(ids).size).toBe(ids.length);
   expect(ids).toHaveLength(4);
   const all = [];
-  for await (const d of client.allDecisions({ workspace_id: 'ws_sdk', limit: 3, created_after: new Date(0) }))
+  for await (const d of client.allDecisions({ workspace_id, limit: 3, created_after: new Date(0) }))
     all.push(d.decision_id);
   expect(all).toEqual(ids);
   const one = await client.listDecisions({
-    workspace_id: 'ws_sdk',
+    workspace_id,
     limit: 1,
     priority: ['low', 'medium', 'high', 'critical'],
   });
@@ -211,6 +222,7 @@ it('refuses ids a URL path cannot carry and reads an empty priority list as ever
   for (const call of [() => client.getPolicy('..'), () => client.forgetModel('.'), () => client.getDecision('..')]) {
     await expect(call()).rejects.toBeInstanceOf(TypeError);
   }
+  await client.analyze(signal(23));
   const page = await client.listDecisions({ workspace_id: 'ws_sdk', limit: 1, priority: [] });
   expect(page.data.length).toBeGreaterThan(0);
 });
