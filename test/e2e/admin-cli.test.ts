@@ -1,7 +1,9 @@
 // The admin CLI as an operator runs it (README, Admin CLI): real processes against DynamoDB Local.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { KeyAuthorizer } from '../../lambdas/authorizer/authorize';
 import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
@@ -201,6 +203,22 @@ it("refuses a key's secret given as --key-id without printing it, naming its key
     expect({ args, code: out.code }).toEqual({ args, code: 1 });
     expect(out.stdout + out.stderr).not.toContain(made.key);
     expect(out.stderr).toMatch(/^error: (the partner id|--workspace) holds an API key: give an id, not a secret$/m);
+  }
+  // On a --workspaces-file line too, named by its line, alone or inside other text ("key: <secret>" was printed back).
+  const tmp = mkdtempSync(join(tmpdir(), 'sas-cli-key-'));
+  try {
+    const file = join(tmp, 'pasted-key.txt');
+    for (const line of [made.key, `key: ${made.key}`]) {
+      writeFileSync(file, `ws_fine\n${line}\n`);
+      const out = await admin('key', 'create', '--partner', 'slip', '--workspaces-file', file);
+      expect(out.code).toBe(1);
+      expect(out.stdout + out.stderr).not.toContain(made.key);
+      expect(out.stderr).toContain(
+        `error: --workspaces-file ${file} line 2 holds an API key: give an id, not a secret`,
+      );
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
   }
   const listed = (await admin('key', 'list', '--partner', 'slip', '--json')).json.keys;
   expect(listed).toMatchObject([{ key_id: made.key_id, status: 'active', workspaces: ['ws_slip'] }]);
