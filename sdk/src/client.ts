@@ -200,13 +200,13 @@ const API_KEY = /^[\x21-\x7e]+$/;
 /** Hosts a key may be sent to over plain HTTP: this machine's (local mode). */
 const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
-/** A path segment the URL would not keep as given (`.` and `..` are dot segments, even percent-encoded). */
 /** What an answer's headers say beside its body: a replay of an earlier request with the same key, and its id. */
 const replayOf = (answer: Answer<unknown>) => ({
   replayed: answer.headers.get('idempotent-replayed') === 'true',
   requestId: answer.headers.get('x-request-id') ?? undefined,
 });
 
+/** A path segment the URL would not keep as given (`.` and `..` are dot segments, even percent-encoded). */
 function pathSegment(name: string, value: unknown): string {
   if (typeof value !== 'string' || value === '') throw new TypeError(`${name} must be a non-empty string`);
   if (value === '.' || value === '..') throw new TypeError(`${name} "${value}" cannot be sent in a URL path`);

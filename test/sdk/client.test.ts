@@ -56,6 +56,7 @@ it('says when a batch or an import answer replays an earlier request with the sa
   ];
   expect(imports.map((i) => i.replayed)).toEqual([false, true]);
   expect(imports[1].result).toEqual(imports[0].result);
+  expect(imports[0].requestId).toBeTruthy();
 });
 
 it('analyzes a batch and pages through the workspace with the async iterators, each decision once', async () => {
