@@ -59,7 +59,7 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
   --json   print one JSON object
   --aws    use the deployed tables (AWS default credentials; table names from the stack outputs, or from
            ACCESS_TABLE_NAME, DECISIONS_TABLE_NAME and LEARNING_TABLE_NAME for those set; stack name from
-           SAS_STACK_NAME, default ${stackNameFor(DEFAULT_STAGE)})
+           SAS_STACK_NAME, else SignalAnalysisService-<SAS_STAGE>, default ${stackNameFor(DEFAULT_STAGE)})
 Local mode (default) uses DynamoDB Local on LOCAL_DYNAMODB_PORT (default 8000), started by \`npm start\`;
 if none is running, the CLI starts one on LOCAL_DATA_DIR for the duration of the command.`;
 
