@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { CREDENTIALS_FILE } from '../../lib/local/credentials';
-import { NO_WEB_ORIGIN, freePort } from '../../lib/local/dynamodb-local';
+import { NO_WEB_ORIGIN } from '../../lib/local/dynamodb-local';
 import { call, expectError } from '../support/http';
 import { type LocalMode, jvmOf, startLocalMode as startLocal } from '../support/local-mode';
 import { processAlive } from '../../lib/local/parent-watch';
@@ -163,8 +163,9 @@ let decision: { decision_id: string };
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'sas-isolation-'));
   dirs.push(dataDir);
-  dbPort = await freePort();
-  local = await startLocalMode({ LOCAL_DYNAMODB_PORT: String(dbPort), LOCAL_DATA_DIR: dataDir });
+  // Port 0: DynamoDB Local binds a free port itself (one picked here and released could be taken before it binds).
+  local = await startLocalMode({ LOCAL_DYNAMODB_PORT: '0', LOCAL_DATA_DIR: dataDir });
+  dbPort = local.dbPort;
   const reply = await call(local.baseUrl, 'POST', '/signals/analyze', {
     key: local.demoKey,
     body: {
@@ -284,8 +285,8 @@ it('restarts a killed database on the same data: 503 while it is down, the same 
 });
 
 it('stops with a reason and a non-zero status when an in-memory database dies (its data is gone)', async () => {
-  const memoryDbPort = String(await freePort());
-  const memory = await startLocalMode({ LOCAL_DYNAMODB_PORT: memoryDbPort, LOCAL_DATA_DIR: ':memory:' });
+  const memory = await startLocalMode({ LOCAL_DYNAMODB_PORT: '0', LOCAL_DATA_DIR: ':memory:' });
+  const memoryDbPort = String(memory.dbPort);
   expect(memory.output()).toMatch(/secret access key id made for this run only/);
   // The admin CLI still reaches this run's database (through local mode's port record), whatever its LOCAL_DATA_DIR.
   const admin = await exec(

@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../lib/local/dynamodb-local';
 import { runAdmin } from '../support/admin-cli';
 import { startLocalMode } from '../support/local-mode';
 
@@ -38,10 +37,10 @@ afterAll(() => {
 });
 
 it('restarts with a working demo key after another partner was granted ws_demo with --allow-shared', async () => {
-  const dbPort = String(await freePort());
-  const env = { PORT: '0', LOCAL_DYNAMODB_PORT: dbPort, LOCAL_DATA_DIR: dataDir };
+  // Port 0: DynamoDB Local binds a free port itself (one picked here and released could be taken before it binds).
+  const env = { PORT: '0', LOCAL_DYNAMODB_PORT: '0', LOCAL_DATA_DIR: dataDir };
   const first = await startLocalMode(env, { started });
-  const cli = { ...process.env, LOCAL_DYNAMODB_PORT: dbPort, LOCAL_DATA_DIR: dataDir };
+  const cli = { ...process.env, LOCAL_DYNAMODB_PORT: String(first.dbPort), LOCAL_DATA_DIR: dataDir };
   expect((await runAdmin(cli, ['partner', 'create', '--id', 'acme', '--name', 'Acme', '--json'])).code).toBe(0);
   const shared = await runAdmin(cli, ['key', 'create', '--partner', 'acme', '--workspace', 'ws_*', '--allow-shared']);
   expect(shared.code).toBe(0);

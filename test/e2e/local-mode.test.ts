@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { dynamoDbAnswers, freePort } from '../../lib/local/dynamodb-local';
+import { dynamoDbAnswers } from '../../lib/local/dynamodb-local';
 import { call } from '../support/http';
 import { TSX_NODE_ARGS } from '../support/tsx';
 import { startLocalMode } from '../support/local-mode';
@@ -52,10 +52,10 @@ afterAll(() => {
 });
 
 it('starts, prints a working demo key and curl command, persists data, and stops cleanly', async () => {
-  const dbPort = await freePort();
+  // Port 0: DynamoDB Local binds a free port itself (one picked here and released could be taken before it binds).
   const env = {
     PORT: '0',
-    LOCAL_DYNAMODB_PORT: String(dbPort),
+    LOCAL_DYNAMODB_PORT: '0',
     LOCAL_DATA_DIR: dataDir,
     POWERTOOLS_LOG_LEVEL: 'DEBUG',
     // Powertools' switch to log every event, which an operator may turn on to debug: the events hold the key.
@@ -64,6 +64,7 @@ it('starts, prints a working demo key and curl command, persists data, and stops
     LEARNING_TABLE_NAME: 'sas-local-learning',
   };
   const first = await startNpm(env);
+  const dbPort = first.dbPort;
   expect(first.output()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\/api\/v1/);
 
   // The printed curl command works as printed.
@@ -118,7 +119,7 @@ it('starts, prints a working demo key and curl command, persists data, and stops
 
   // Ctrl-C: the terminal sends SIGINT to the whole process group.
   process.kill(-second.child.pid!, 'SIGINT');
-  await stopped(second.child, dbPort);
+  await stopped(second.child, second.dbPort);
 });
 
 it('says plainly that Java is missing, and how to install it', async () => {

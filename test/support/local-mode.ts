@@ -15,6 +15,8 @@ export interface LocalMode {
   demoKey: string;
   /** The demo curl command it printed. */
   curl: string;
+  /** The port its DynamoDB Local listens on, as it printed it (tests give LOCAL_DYNAMODB_PORT=0: no port race). */
+  dbPort: number;
   exited: Promise<number | null>;
 }
 
@@ -51,7 +53,8 @@ export async function startLocalMode(
   const baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(output)![1];
   const demoKey = /^\s+(sas_test_[0-9A-Za-z]{38})$/m.exec(output)![1];
   const curl = /^\s+(curl .+)$/m.exec(output)![1];
-  return { child, output: () => output, baseUrl, demoKey, curl, exited };
+  const dbPort = Number(/DynamoDB Local on port (\d+)/.exec(output)![1]);
+  return { child, output: () => output, baseUrl, demoKey, curl, dbPort, exited };
 }
 
 /** The DynamoDB Local JVM that local mode (pid) started: its child process running java. */
