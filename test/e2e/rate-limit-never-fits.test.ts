@@ -9,7 +9,6 @@ import { SignalAnalysisClient } from '../../sdk/src';
 jest.setTimeout(120_000);
 
 let api: TestApi;
-let key: string;
 
 const signal = (i: number) => ({ workspace_id: 'ws_a', source: 'email', subject: `Invoice ${i} overdue` });
 const remaining = (header: string | null) => Number(/;r=(\d+);/.exec(header ?? '')?.[1]);
@@ -17,13 +16,17 @@ const remaining = (header: string | null) => Number(/;r=(\d+);/.exec(header ?? '
 beforeAll(async () => {
   api = await startTestApi('never-fits', {}, { clock: midHourClock() });
   await api.admin.createPartner({ id: 'acme', name: 'Acme', status: 'active' });
-  ({ key } = await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '50/h' }));
 });
 afterAll(async () => {
   await api?.close();
 });
 
+/** A key of its own for each test: its window holds only what that test spent (any order, --randomize). */
+const newKey = async () =>
+  (await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '50/h' })).key;
+
 it('answers a batch larger than the whole limit without Retry-After, with the remaining requests it left alone', async () => {
+  const key = await newKey();
   const signals = Array.from({ length: 60 }, (_, i) => signal(i));
   const refused = await call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, body: { signals } });
   expectError(refused, 429, 'RATE_LIMITED');
@@ -51,6 +54,7 @@ it('answers a batch larger than the whole limit without Retry-After, with the re
 });
 
 it('makes the SDK give up at once on a request that can never fit, instead of waiting and retrying', async () => {
+  const key = await newKey();
   const client = new SignalAnalysisClient({ apiKey: key, baseUrl: api.baseUrl, maxRetries: 3 });
   const signals = Array.from({ length: 51 }, (_, i) => signal(200 + i));
   await expect(client.analyzeBatch(signals as never)).rejects.toMatchObject({
@@ -62,11 +66,19 @@ it('makes the SDK give up at once on a request that can never fit, instead of wa
 });
 
 it('answers a batch that only this window cannot hold with Retry-After and what remains, which then fits', async () => {
+  const key = await newKey();
+  // 10 spent first, as a partner's earlier batch would have.
+  const spent = await call(api.baseUrl, 'POST', '/signals/analyze-batch', {
+    key,
+    body: { signals: Array.from({ length: 10 }, (_, i) => signal(300 + i)) },
+  });
+  expect(spent.status).toBe(200);
+  expect(remaining(spent.headers.get('ratelimit'))).toBe(40);
   const signals = Array.from({ length: 45 }, (_, i) => signal(100 + i));
   const refused = await call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, body: { signals } });
   expectError(refused, 429, 'RATE_LIMITED');
   expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-  // 40 remain (the tests above spent 10): r says so, where it used to say 0 while 40 remained.
+  // 40 remain (the batch above spent 10): r says so, where it used to say 0 while 40 remained.
   expect(remaining(refused.headers.get('ratelimit'))).toBe(40);
   const fits = await call(api.baseUrl, 'POST', '/signals/analyze-batch', {
     key,
