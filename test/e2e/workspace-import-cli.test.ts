@@ -29,6 +29,7 @@ const labelDocs = async (ws: string) =>
 beforeAll(async () => {
   api = await startTestApi('wsimportcli', { workspaceCacheTtlSeconds: 0 });
   ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_cli', 'ws_csv']));
+  // Each test imports into a workspace of its own (the CLI needs no grant): what one learns, no other counts.
   env = adminCliEnv(api.tables.names);
 }, 60_000);
 afterAll(async () => {
@@ -144,23 +145,23 @@ it('imports a CSV with columns it does not know, warning of them, and exits 0 wh
   const csv = ['workspace_id,subject,body,category,notes', 'ws_x,Invoice 8 overdue,Pay it,billing,called twice'];
   const file = join(dir, 'export.csv');
   writeFileSync(file, `${csv.join('\n')}\n`);
-  const out = await admin('workspace', 'import', '--workspace', 'ws_csv', '--file', file);
+  const out = await admin('workspace', 'import', '--workspace', 'ws_csv_columns', '--file', file);
   expect(out.code).toBe(0);
   expect(out.json).toEqual({
-    workspace_id: 'ws_csv',
+    workspace_id: 'ws_csv_columns',
     examples: 1,
     learned: 1,
     already_learned: 0,
     errors: [],
     warnings: [{ line: 1, message: 'unknown column(s) workspace_id, notes (ignored)' }],
   });
-  const text = await runAdmin(env, ['workspace', 'import', '--workspace', 'ws_csv', '--file', file]);
+  const text = await runAdmin(env, ['workspace', 'import', '--workspace', 'ws_csv_columns', '--file', file]);
   expect(text.code).toBe(0);
   expect(text.stdout).toMatch(/0 error\(s\)\n {2}line 1: warning: unknown column\(s\) workspace_id, notes \(ignored\)/);
 });
 
 it('refuses a missing file or workspace with a clear error', async () => {
-  const missing = await admin('workspace', 'import', '--workspace', 'ws_csv', '--file', join(dir, 'nope.jsonl'));
+  const missing = await admin('workspace', 'import', '--workspace', 'ws_missing', '--file', join(dir, 'nope.jsonl'));
   expect(missing.code).not.toBe(0);
   expect(missing.stderr).toMatch(/cannot read/);
   const bad = await admin('workspace', 'forget', '--workspace', 'bad id');
@@ -171,7 +172,7 @@ it('refuses a missing file or workspace with a clear error', async () => {
   const huge = join(dir, 'huge.jsonl');
   writeFileSync(huge, '');
   truncateSync(huge, MAX_IMPORT_FILE_BYTES + 1);
-  const tooLarge = await admin('workspace', 'import', '--workspace', 'ws_csv', '--file', huge);
+  const tooLarge = await admin('workspace', 'import', '--workspace', 'ws_missing', '--file', huge);
   expect(tooLarge.code).not.toBe(0);
   expect(tooLarge.stderr).toMatch(/is 257 MB; files up to 256 MB are imported: split it/);
 });
@@ -181,7 +182,7 @@ it('reads a relative --file from the directory the operator typed `npm run admin
     join(dir, 'mine.jsonl'),
     JSON.stringify({ signal: { source: 'email', subject: 'Invoice 7 overdue' }, labels: { category: 'billing' } }),
   );
-  const args = ['workspace', 'import', '--workspace', 'ws_csv', '--file', 'mine.jsonl', '--json'];
+  const args = ['workspace', 'import', '--workspace', 'ws_relative', '--file', 'mine.jsonl', '--json'];
   // npm runs the script from the package's root and says where it was typed in INIT_CWD.
   const out = await runAdmin({ ...env, INIT_CWD: dir, npm_lifecycle_event: 'admin' }, args);
   expect(out.code).toBe(0);
