@@ -19,6 +19,12 @@ beforeAll(async () => {
     'ws_fb',
     'ws_idem',
     'ws_wide',
+    // Each test that learns or counts has a workspace of its own: what one taught, no other test sees.
+    'ws_order',
+    'ws_teach',
+    'ws_specific',
+    'ws_audit',
+    'ws_nothing',
   ]));
 }, 60_000);
 afterAll(async () => api?.close());
@@ -92,27 +98,30 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
     await api.admin.createPartner({ id: 'limited', name: 'Limited', status: 'active' });
     const limited = await api.admin.createKey({
       partnerId: 'limited',
-      workspaces: ['ws_other'],
+      workspaces: ['ws_limited'],
       rateLimit: '3/h',
       allowShared: true,
     });
     expectError(
-      await call(api.baseUrl, 'POST', examplesPath('ws_other'), { key: limited.key, body: { examples: [] } }),
+      await call(api.baseUrl, 'POST', examplesPath('ws_limited'), { key: limited.key, body: { examples: [] } }),
       400,
       'VALIDATION_ERROR',
     );
     expectError(
-      await call(api.baseUrl, 'POST', examplesPath('ws_other'), { key: limited.key, body: { examples: [1, 2, 3, 4] } }),
+      await call(api.baseUrl, 'POST', examplesPath('ws_limited'), {
+        key: limited.key,
+        body: { examples: [1, 2, 3, 4] },
+      }),
       429,
       'RATE_LIMITED',
     );
-    const fits = await call(api.baseUrl, 'POST', examplesPath('ws_other'), {
+    const fits = await call(api.baseUrl, 'POST', examplesPath('ws_limited'), {
       key: limited.key,
       body: { examples: [1, 2, 3] },
     });
     expect(fits.status).toBe(200);
     expectError(
-      await call(api.baseUrl, 'POST', examplesPath('ws_other'), { key: limited.key, body: { examples: [1] } }),
+      await call(api.baseUrl, 'POST', examplesPath('ws_limited'), { key: limited.key, body: { examples: [1] } }),
       429,
       'RATE_LIMITED',
     );
@@ -127,18 +136,18 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
         { signal: { ...customs(3), source: 'fax' }, labels: { category: 'customs_hold' } },
         { signal: customs(4), labels: { category: 'Not A Name' } },
         {
-          signal: { ...customs(5), workspace_id: 'ws_imp' },
+          signal: { ...customs(5), workspace_id: 'ws_order' },
           labels: { category: 'customs_hold', queue: 'logistics' },
           extra: true,
         },
         'not an example',
-        { signal: { ...customs(6), workspace_id: 'ws_imp' }, labels: { priority: 'high' } },
+        { signal: { ...customs(6), workspace_id: 'ws_order' }, labels: { priority: 'high' } },
       ],
     };
-    const reply = await call(api.baseUrl, 'POST', examplesPath('ws_imp'), { key, body });
+    const reply = await call(api.baseUrl, 'POST', examplesPath('ws_order'), { key, body });
     expect(reply.status).toBe(200);
     expect(reply.json.object).toBe('list');
-    expect(reply.json.workspace_id).toBe('ws_imp');
+    expect(reply.json.workspace_id).toBe('ws_order');
     expect(reply.json.learned).toBe(2);
     expect(reply.json.data.map((d: { index: number }) => d.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(reply.json.data[0]).toEqual({ index: 0, status: 'learned' });
@@ -150,7 +159,11 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
     expect(errorAt(3).details[0].field).toBe('examples[3].signal.source');
     expect(errorAt(4).details[0].field).toBe('examples[4].labels.category');
     expect(errorAt(5).details).toEqual([{ field: 'examples[5].extra', message: 'is not a field of an example' }]);
-    expect(await labelDocs('ws_imp')).toEqual({ 'category:customs_hold': 1, 'queue:logistics': 1, 'priority:high': 1 });
+    expect(await labelDocs('ws_order')).toEqual({
+      'category:customs_hold': 1,
+      'queue:logistics': 1,
+      'priority:high': 1,
+    });
   });
 
   it('teaches what analyze then feedback would: similar signals get the taught category and queue', async () => {
@@ -158,14 +171,14 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
       key,
       body: { ...customs(99), workspace_id: 'ws_other' },
     });
-    const reply = await call(api.baseUrl, 'POST', examplesPath('ws_imp'), {
+    const reply = await call(api.baseUrl, 'POST', examplesPath('ws_teach'), {
       key,
       body: { examples: [1, 2, 3, 4, 5].map(taught) },
     });
     expect(reply.json.learned).toBe(5);
     const d = await call(api.baseUrl, 'POST', '/signals/analyze', {
       key,
-      body: { ...customs(42), workspace_id: 'ws_imp' },
+      body: { ...customs(42), workspace_id: 'ws_teach' },
     });
     expect(d.json).toMatchObject({ category: 'customs_hold', queue: 'logistics' });
     expect(d.json.reasons.map((r: { code: string }) => r.code)).toContain('LEARNED_CATEGORY');
@@ -182,7 +195,12 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
   });
 
   it("stays specific: an unrelated message from the taught senders' domain keeps the global decision", async () => {
-    // ws_imp was taught customs holds from ops<i>@carrier.example above.
+    // ws_specific is taught customs holds from ops<i>@carrier.example.
+    const taughtReply = await call(api.baseUrl, 'POST', examplesPath('ws_specific'), {
+      key,
+      body: { examples: [1, 2, 3, 4, 5].map(taught) },
+    });
+    expect(taughtReply.json.learned).toBe(5);
     const outage = {
       source: 'email',
       sender: 'ops1@carrier.example',
@@ -195,7 +213,7 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
     });
     const taughtWs = await call(api.baseUrl, 'POST', '/signals/analyze', {
       key,
-      body: { ...outage, workspace_id: 'ws_imp' },
+      body: { ...outage, workspace_id: 'ws_specific' },
     });
     expect({ category: taughtWs.json.category, queue: taughtWs.json.queue, priority: taughtWs.json.priority }).toEqual({
       category: fresh.json.category,
@@ -259,8 +277,18 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
   }
 
   it('records the import in the audit log, in its transaction, with the key as actor and its counts', async () => {
-    const events = await importEvents('ws_idem');
-    // Two imports of ws_idem were sent; the replay and the conflict wrote no event.
+    const body = { examples: [taught(7), taught(8), { signal: customs(9) }] };
+    const headers = { 'idempotency-key': 'import-audit-1' };
+    expect((await call(api.baseUrl, 'POST', examplesPath('ws_audit'), { key, body, headers })).status).toBe(200);
+    const again = await call(api.baseUrl, 'POST', examplesPath('ws_audit'), { key, body, headers });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expectError(
+      await call(api.baseUrl, 'POST', examplesPath('ws_audit'), { key, body: { examples: [taught(10)] }, headers }),
+      409,
+      'IDEMPOTENCY_CONFLICT',
+    );
+    const events = await importEvents('ws_audit');
+    // Two imports of ws_audit were sent; the replay and the conflict wrote no event.
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ actor: `key:${keyId}`, after: { examples: 3, learned: 2, labels: 2 } });
   });
@@ -268,15 +296,15 @@ describe('POST /workspaces/{workspace_id}/examples', () => {
   it('writes nothing for an import that teaches nothing: no audit event, no entry', async () => {
     const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
     const body = { examples: [{ signal: { ...customs(20), source: 'fax' }, labels: { category: 'customs_hold' } }] };
-    const answer = await call(api.baseUrl, 'POST', examplesPath('ws_other'), { key, body });
+    const answer = await call(api.baseUrl, 'POST', examplesPath('ws_nothing'), { key, body });
     expect(answer.status).toBe(200);
     expect(answer.json).toMatchObject({ learned: 0 });
-    expect(await importEvents('ws_other')).toEqual([]);
+    expect(await importEvents('ws_nothing')).toEqual([]);
     const learned = await api.tables.client.send(
       new QueryCommand({
         TableName: api.tables.names.learning,
         KeyConditionExpression: 'ws = :ws and begins_with(sk, :e)',
-        ExpressionAttributeValues: { ':ws': 'ws_other', ':e': 'e#' },
+        ExpressionAttributeValues: { ':ws': 'ws_nothing', ':e': 'e#' },
       }),
     );
     expect(learned.Items ?? []).toEqual([]);
