@@ -24,10 +24,13 @@ const blocks = (text: string, lang: string) =>
 
 let api: TestApi;
 let key: string;
+/** Another partner's key, for the tests that need a workspace of their own: the guide's walk puts a policy on ws_demo. */
+let ownKey: string;
 let env: Record<string, string>;
 beforeAll(async () => {
   api = await startTestApi('partner-guide-examples');
   ({ key } = await partnerWithKey(api.admin, 'demo', ['ws_demo']));
+  ({ key: ownKey } = await partnerWithKey(api.admin, 'readers', ['ws_readme', 'ws_step2']));
   env = { SAS_BASE_URL: api.baseUrl, SAS_API_KEY: key };
 }, 60_000);
 afterAll(async () => api?.close());
@@ -177,8 +180,9 @@ const exampleDecision = JSON.parse(blocks(guide, 'json')[0]) as Record<string, u
 describe('README.md', () => {
   it("shows the decision local mode's printed curl command gets", async () => {
     const local = readFileSync(path.join(ROOT, 'bin/local.ts'), 'utf8');
-    const printed = /-d '(\{[^']*\})'/.exec(local)![1].replace('${DEMO_WORKSPACE}', 'ws_demo');
-    const reply = await call(api.baseUrl, 'POST', '/signals/analyze', { key, body: JSON.parse(printed) });
+    // In a workspace of its own, with no policy (policy_version 0) whichever test ran before.
+    const printed = /-d '(\{[^']*\})'/.exec(local)![1].replace('${DEMO_WORKSPACE}', 'ws_readme');
+    const reply = await call(api.baseUrl, 'POST', '/signals/analyze', { key: ownKey, body: JSON.parse(printed) });
     expect(reply.status).toBe(200);
     const shown = JSON.parse(blocks(readme, 'json')[0]) as Record<string, string>;
     expect(mismatches(shown, reply.json)).toEqual([]);
@@ -189,9 +193,8 @@ describe('README.md', () => {
 });
 
 describe('docs/partners.md', () => {
-  let firstDecision: Record<string, unknown> & { decision_id: string };
-
   it('answers every curl command as the guide says, in the guide order', async () => {
+    let firstDecision: (Record<string, unknown> & { decision_id: string }) | undefined;
     const commands = guideCommands();
     expect(commands.length).toBeGreaterThanOrEqual(10);
     const problems: string[] = [];
@@ -221,7 +224,17 @@ describe('docs/partners.md', () => {
     expect(problems).toEqual([]);
   });
 
-  it("step 3's decision has the fields, codes and values the step 2 signal gets", () => {
+  it("step 3's decision has the fields, codes and values the step 2 signal gets", async () => {
+    // Step 2's command (the guide's first) as written, in a workspace of its own with no policy, as a partner's first
+    // call finds it: the walk above puts a policy on ws_demo, and may have run first.
+    const [step2] = guideCommands();
+    const request = curlRequest(step2.line.split('"ws_demo"').join('"ws_step2"'), { ...env, SAS_API_KEY: ownKey });
+    expect(request.method).toBe('POST');
+    expect(request.url).toBe(`${api.baseUrl}/signals/analyze`);
+    expect(request.body).toContain('"ws_step2"');
+    const reply = await send(request);
+    expect(reply.status).toBe(200);
+    const firstDecision = reply.json as Record<string, unknown>;
     expect(firstDecision).toBeDefined();
     const { reasons: shownReasons, score: _s, confidence: _c, created_at: _t, ...rest } = exampleDecision;
     // Figures are illustrative (the score and confidence); a received_at more than a day old adds WAITING_OVER_24H.
@@ -267,6 +280,8 @@ describe('docs/partners.md', () => {
       error: (...a: unknown[]) => logged.push(['error', ...a]),
       warn: (...a: unknown[]) => logged.push(['warn', ...a]),
     };
+    // The decisions it lists (critical or high, in ws_demo): step 2's, sent here, whichever test ran before.
+    expect((await send(curlRequest(guideCommands()[0].line, env))).status).toBe(200);
     const run = runInThisContext(js) as (...a: unknown[]) => Promise<void>;
     // The snippet's Date and AbortSignal are the test's (jest runs it in a context of its own), as the SDK's are.
     await run(sdk, { env }, out, stored, Date, AbortSignal);
