@@ -227,14 +227,33 @@ export interface HostileApi {
   close(): Promise<void>;
 }
 
-/** startHostileApi for a whole test file: started in beforeAll, closed in afterAll; its fields are there from then. */
-export function useHostileApi(label: string): HostileApi {
+/**
+ * startHostileApi for a whole test file: started in beforeAll, closed in afterAll; its fields are there from then.
+ *
+ * With `afterwards`, the afterAll first checks what can only come after all of the file's tests, whatever order jest
+ * ran them in (--randomize): Object.prototype is untouched, a normal request still works, and every 200 decision the
+ * tests collected reads back with GET exactly as analyze returned it, at least `afterwards.decisions` of them. A
+ * failure there fails the file ("Test suite failed to run"). As a test of its own, this ran wherever jest put it,
+ * and read back only what the tests before it had made.
+ */
+export function useHostileApi(label: string, afterwards?: { decisions: number }): HostileApi {
   const api = {} as HostileApi;
+  let started = false;
   beforeAll(async () => {
     Object.assign(api, await startHostileApi(label));
+    started = true;
   });
   afterAll(async () => {
-    await api.close?.();
+    if (!started) return;
+    try {
+      if (afterwards) {
+        expectPrototypeUntouched();
+        await api.expectNormalRequestWorks();
+        await api.expectDecisionsReadBack(afterwards.decisions);
+      }
+    } finally {
+      await api.close();
+    }
   });
   return api;
 }
