@@ -41,14 +41,38 @@ beforeAll(async () => {
   env = adminCliEnv(api.tables.names);
 }, 60_000);
 afterAll(async () => {
-  await api?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  try {
+    if (api) await expectNoSecretStored();
+  } finally {
+    await api?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  }
 });
 
-let keyId: string;
-let newKeyId: string;
+/**
+ * The log never holds a key, a key hash or a display prefix: every key the file's tests issued, checked in afterAll,
+ * after every test whatever order jest ran them in (--randomize). As a test of its own, it checked the keys of the
+ * tests jest had run before it, and found too few when it ran first. A failure fails the file.
+ */
+async function expectNoSecretStored(): Promise<void> {
+  const scan = await api.tables.client.send(new ScanCommand({ TableName: api.tables.names.decisions }));
+  const items = (scan.Items ?? []).filter((i) => String(i.pk).startsWith('audit#'));
+  expect(items.length).toBeGreaterThan(15);
+  const stored = JSON.stringify(items);
+  expect(issuedKeys.length).toBeGreaterThanOrEqual(3);
+  for (const key of issuedKeys) {
+    expect(stored).not.toContain(key);
+    expect(stored).not.toContain(hashApiKey(key));
+    expect(stored).not.toContain(key.slice(0, 13));
+  }
+  for (const item of items) expect(item.expires_at).toBe(Math.floor(Date.parse(item.at) / 1000) + 400 * 86_400);
+}
+
+// Each test makes the partners, keys and workspaces it reads events of (acme, umbrella, globex, initrode, vandelay,
+// hooli, initech), so it passes whichever tests ran before it.
 
 it('records each admin command as one event, newest first, with the changed fields only', async () => {
+  const since = new Date().toISOString(); // this test's events only
   expect((await admin('partner', 'create', '--id', 'acme', '--name', 'Acme', '--json')).code).toBe(0);
   expect((await admin('partner', 'set-status', '--id', 'acme', '--status', 'suspended', '--json')).code).toBe(0);
   const created = await admin(
@@ -57,13 +81,13 @@ it('records each admin command as one event, newest first, with the changed fiel
     ),
   );
   expect(created.code).toBe(0);
-  keyId = created.json.key_id;
+  const keyId = created.json.key_id;
   expect((await admin('key', 'grant', '--key-id', keyId, '--workspace', 'ws_c', '--json')).code).toBe(0);
   expect((await admin('key', 'ungrant', '--key-id', keyId, '--workspace', 'ws_b', '--json')).code).toBe(0);
   expect((await admin('key', 'set-rate-limit', '--key-id', keyId, '--limit', '20/m', '--json')).code).toBe(0);
   const rotated = await admin('key', 'rotate', '--key-id', keyId, '--grace-seconds', '60', '--json');
   expect(rotated.code).toBe(0);
-  newKeyId = rotated.json.key_id;
+  const newKeyId = rotated.json.key_id;
   expect((await admin('key', 'revoke', '--key-id', newKeyId, '--json')).code).toBe(0);
   const policyFile = join(dir, 'policy.json');
   await writeFile(policyFile, JSON.stringify({ vip_senders: ['@acme.com'], thresholds: { critical: 90 } }));
@@ -71,7 +95,7 @@ it('records each admin command as one event, newest first, with the changed fiel
     0,
   );
 
-  const log = await events();
+  const log = await events('--since', since);
   expect(log.map((e) => e.action)).toEqual([
     'policy.put',
     'key.revoke',
@@ -149,25 +173,31 @@ it('records each admin command as one event, newest first, with the changed fiel
 });
 
 it('leaves no event for a change that is refused or fails', async () => {
+  // A suspended partner, an active key and a revoked one, of its own.
+  expect((await admin('partner', 'create', '--id', 'umbrella', '--name', 'Umbrella', '--json')).code).toBe(0);
+  expect((await admin('partner', 'set-status', '--id', 'umbrella', '--status', 'suspended', '--json')).code).toBe(0);
+  const keyId = (await admin(...argv('key create --partner umbrella --workspace ws_umbrella --json'))).json.key_id;
+  const newKeyId = (await admin('key', 'rotate', '--key-id', keyId, '--grace-seconds', '60', '--json')).json.key_id;
+  expect((await admin('key', 'revoke', '--key-id', newKeyId, '--json')).code).toBe(0);
   const before = (await events()).length;
   const badPolicy = join(dir, 'bad-policy.json');
   await writeFile(badPolicy, JSON.stringify({ thresholds: { critical: 10, high: 60 } }));
   const refused = [
-    await admin('partner', 'create', '--id', 'acme', '--name', 'Again', '--json'), // exists: the transaction's condition fails
-    await admin('partner', 'set-status', '--id', 'acme', '--status', 'bogus', '--json'),
+    await admin('partner', 'create', '--id', 'umbrella', '--name', 'Again', '--json'), // exists: the transaction's condition fails
+    await admin('partner', 'set-status', '--id', 'umbrella', '--status', 'bogus', '--json'),
     await admin('partner', 'set-status', '--id', 'nobody', '--status', 'active', '--json'),
     await admin('key', 'create', '--partner', 'nobody', '--workspace', 'ws_a', '--json'),
-    await admin('key', 'create', '--partner', 'acme', '--workspace', 'ws_a', '--expires-at', 'tomorrow', '--json'),
+    await admin(...argv('key create --partner umbrella --workspace ws_umbrella --expires-at tomorrow --json')),
     await admin('key', 'grant', '--key-id', 'key_nope', '--workspace', 'ws_a', '--json'),
     await admin('key', 'set-rate-limit', '--key-id', keyId, '--limit', 'lots', '--json'),
     await admin('key', 'rotate', '--key-id', newKeyId, '--json'), // revoked: cannot rotate
     await admin('key', 'revoke', '--key-id', 'key_nope', '--json'),
-    await admin('workspace', 'policy', 'set', '--workspace', 'ws_a', '--file', badPolicy, '--json'),
+    await admin('workspace', 'policy', 'set', '--workspace', 'ws_umbrella', '--file', badPolicy, '--json'),
   ];
   for (const r of refused) expect(r.code).not.toBe(0);
   // Changing nothing is no change either.
   expect((await admin('key', 'revoke', '--key-id', newKeyId, '--json')).code).toBe(0);
-  expect((await admin('partner', 'set-status', '--id', 'acme', '--status', 'suspended', '--json')).code).toBe(0);
+  expect((await admin('partner', 'set-status', '--id', 'umbrella', '--status', 'suspended', '--json')).code).toBe(0);
   expect(await events()).toHaveLength(before);
 });
 
@@ -215,16 +245,28 @@ it("records the API's PUT policy with actor key:<key_id>, and none for a refused
 });
 
 it('filters by partner, workspace and time, and limits newest first', async () => {
+  // Events of its own to filter: a partner, its key rotated (the new key revoked), a workspace's policy.
+  expect((await admin('partner', 'create', '--id', 'initrode', '--name', 'Initrode', '--json')).code).toBe(0);
+  const keyId = (await admin(...argv('key create --partner initrode --workspace ws_initrode --json'))).json.key_id;
+  const newKeyId = (await admin('key', 'rotate', '--key-id', keyId, '--grace-seconds', '60', '--json')).json.key_id;
+  expect((await admin('key', 'revoke', '--key-id', newKeyId, '--json')).code).toBe(0);
+  const policyFile = join(dir, 'initrode-policy.json');
+  await writeFile(policyFile, JSON.stringify({ vip_senders: ['@initrode.com'] }));
+  const policySet = await admin(...argv('workspace policy set --workspace ws_initrode --json'), '--file', policyFile);
+  expect(policySet.code).toBe(0);
+
   const all = await events();
   expect(all.map((e) => e.event_id)).toEqual([...all.map((e) => e.event_id)].sort().reverse());
   expect(all.map((e) => e.at)).toEqual([...all.map((e) => e.at)].sort().reverse());
 
-  const acme = await events('--partner', 'acme');
-  expect(acme.length).toBeGreaterThan(0);
-  expect(acme.every((e) => e.target.partner_id === 'acme')).toBe(true);
-  expect(acme).toEqual(all.filter((e) => e.target.partner_id === 'acme'));
-  expect(await events('--partner', 'acme', '--workspace', 'ws_a')).toEqual([]);
-  expect(await events('--workspace', 'ws_a')).toEqual(all.filter((e) => e.target.workspace_id === 'ws_a'));
+  const initrode = await events('--partner', 'initrode');
+  expect(initrode.length).toBeGreaterThan(0);
+  expect(initrode.every((e) => e.target.partner_id === 'initrode')).toBe(true);
+  expect(initrode).toEqual(all.filter((e) => e.target.partner_id === 'initrode'));
+  expect(await events('--partner', 'initrode', '--workspace', 'ws_initrode')).toEqual([]);
+  expect(await events('--workspace', 'ws_initrode')).toEqual(
+    all.filter((e) => e.target.workspace_id === 'ws_initrode'),
+  );
   expect(await events('--key-id', newKeyId)).toEqual(all.filter((e) => e.target.key_id === newKeyId));
 
   const limited = await admin('audit', 'list', '--limit', '2', '--json');
@@ -247,19 +289,22 @@ it('filters by partner, workspace and time, and limits newest first', async () =
 });
 
 it('refuses a filter no event can match instead of listing nothing, which reads as "no changes"', async () => {
+  expect((await admin('partner', 'create', '--id', 'vandelay', '--name', 'Vandelay', '--json')).code).toBe(0);
+  const { key } = (await admin(...argv('key create --partner vandelay --workspace ws_vandelay --json'))).json;
+  expect(key).toEqual(expect.any(String));
   for (const [bad, error] of [
     [['--partner', 'nobody'], /^error: unknown partner nobody$/m],
     [['--partner', 'bad partner!'], /^error: bad partner id "bad partner!"/m],
     [['--workspace', 'bad ws!'], /^error: --workspace must be 1 to 128 characters/m],
     [['--workspace', 'acme:*'], /^error: --workspace takes a workspace id, not a prefix/m],
     [['--key-id', 'key_nonexistent'], /^error: --key-id must be a key_id/m],
-    [['--key-id', issuedKeys[0]], /^error: --key-id must be a key_id/m],
+    [['--key-id', key], /^error: --key-id must be a key_id/m],
   ] as const) {
     const out = await admin('audit', 'list', ...bad, '--json');
     expect(out.code).toBe(1);
     expect(out.stderr).toMatch(error);
     expect(out.json.events).toBeUndefined();
-    expect(out.stdout).not.toContain(issuedKeys[0]); // a secret pasted as --key-id is not printed back
+    expect(out.stdout).not.toContain(key); // a secret pasted as --key-id is not printed back
   }
   // Well-formed but never issued (or deleted): the log may hold a gone key's events, so this is an empty listing.
   expect(await events('--key-id', 'key_00000000000000000000000000')).toEqual([]);
@@ -267,6 +312,17 @@ it('refuses a filter no event can match instead of listing nothing, which reads 
 });
 
 it('keeps two concurrent changes of one key as two events, each with what it saw', async () => {
+  // A key of its own at 20/m, and a workspace of its own whose policy is at version 1.
+  expect((await admin('partner', 'create', '--id', 'hooli', '--name', 'Hooli', '--json')).code).toBe(0);
+  const created = await admin(...argv('key create --partner hooli --workspace ws_hooli --rate-limit 20/m --json'));
+  expect(created.code).toBe(0);
+  const { key_id: keyId, key: policyKey } = created.json;
+  const first = await call(api.baseUrl, 'PUT', '/workspaces/ws_hooli/policy', {
+    key: policyKey,
+    body: { learning: false },
+  });
+  expect(first.status).toBe(200);
+
   const [a, b] = await Promise.all([
     admin('key', 'set-rate-limit', '--key-id', keyId, '--limit', '30/m', '--json'),
     admin('key', 'set-rate-limit', '--key-id', keyId, '--limit', '40/h', '--json'),
@@ -274,15 +330,14 @@ it('keeps two concurrent changes of one key as two events, each with what it saw
   expect([a.code, b.code]).toEqual([0, 0]);
   const changes = (await events('--key-id', keyId)).filter((e) => e.action === 'key.set_rate_limit').slice(0, 2);
   // Serialized by the condition on what each read: the later one's "before" is the earlier one's "after".
-  const first = changes.find((e) => e.before.rate_limit.limit === 20);
-  const last = changes.find((e) => e !== first);
-  expect(last.before).toEqual(first.after);
+  const earlier = changes.find((e) => e.before.rate_limit.limit === 20);
+  const last = changes.find((e) => e !== earlier);
+  expect(last.before).toEqual(earlier.after);
   expect(new Set(changes.map((e) => e.after.rate_limit.limit))).toEqual(new Set([30, 40]));
 
-  const policyKey = issuedKeys[issuedKeys.length - 1];
   const puts = await Promise.all(
     [1, 2, 3].map((n) =>
-      call(api.baseUrl, 'PUT', '/workspaces/ws_api/policy', {
+      call(api.baseUrl, 'PUT', '/workspaces/ws_hooli/policy', {
         key: policyKey,
         body: { thresholds: { critical: 90 - n } },
       }),
@@ -290,7 +345,7 @@ it('keeps two concurrent changes of one key as two events, each with what it saw
   );
   expect(puts.map((p) => p.status)).toEqual([200, 200, 200]);
   // Each PUT its own event, each from the version it replaced (events of one millisecond may list in any order).
-  const versions = (await events('--workspace', 'ws_api'))
+  const versions = (await events('--workspace', 'ws_hooli'))
     .filter((e) => e.after.version > 1)
     .map((e) => [e.before.version, e.after.version]);
   expect(versions.sort()).toEqual([
@@ -341,18 +396,4 @@ it('names the caller by its AWS principal ARN with --aws', async () => {
     env = saved;
     await new Promise((done) => sts.close(done));
   }
-});
-
-it('never holds a key, a key hash or a display prefix', async () => {
-  const scan = await api.tables.client.send(new ScanCommand({ TableName: api.tables.names.decisions }));
-  const items = (scan.Items ?? []).filter((i) => String(i.pk).startsWith('audit#'));
-  expect(items.length).toBeGreaterThan(15);
-  const stored = JSON.stringify(items);
-  expect(issuedKeys.length).toBeGreaterThanOrEqual(3);
-  for (const key of issuedKeys) {
-    expect(stored).not.toContain(key);
-    expect(stored).not.toContain(hashApiKey(key));
-    expect(stored).not.toContain(key.slice(0, 13));
-  }
-  for (const item of items) expect(item.expires_at).toBe(Math.floor(Date.parse(item.at) / 1000) + 400 * 86_400);
 });
