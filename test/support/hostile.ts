@@ -234,7 +234,8 @@ export interface HostileApi {
  * ran them in (--randomize): Object.prototype is untouched, a normal request still works, and every 200 decision the
  * tests collected reads back with GET exactly as analyze returned it, at least `afterwards.decisions` of them. A
  * failure there fails the file ("Test suite failed to run"). As a test of its own, this ran wherever jest put it,
- * and read back only what the tests before it had made.
+ * and read back only what the tests before it had made. A run filtered with `-t` makes fewer decisions than the
+ * minimum, which then fails: run the whole file.
  */
 export function useHostileApi(label: string, afterwards?: { decisions: number }): HostileApi {
   const api = {} as HostileApi;
