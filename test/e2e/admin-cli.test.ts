@@ -229,16 +229,17 @@ it("refuses a key's secret given as --key-id without printing it, naming its key
 
 it('refuses an option the command does not take, before it changes anything', async () => {
   // Ignored, `--limit` (set-rate-limit's spelling) on key create made a key with no limit at all.
-  const before = (await admin('key', 'list', '--partner', 'acme', '--json')).json.keys.length;
-  const limited = await admin('key', 'create', '--partner', 'acme', '--workspace', 'ws_opt', '--limit', '600/m');
+  await admin('partner', 'create', '--id', 'optional', '--name', 'Optional'); // its own partner, in any order
+  const before = (await admin('key', 'list', '--partner', 'optional', '--json')).json.keys.length;
+  const limited = await admin('key', 'create', '--partner', 'optional', '--workspace', 'ws_opt', '--limit', '600/m');
   expect(limited.code).toBe(2);
   expect(limited.stderr).toMatch(/--limit does not apply to key create \(did you mean --rate-limit\?\)/);
-  expect((await admin('key', 'list', '--partner', 'acme', '--json')).json.keys).toHaveLength(before);
+  expect((await admin('key', 'list', '--partner', 'optional', '--json')).json.keys).toHaveLength(before);
   const audit = await admin('audit', 'list', '--id', 'x');
   expect(audit.code).toBe(2);
   expect(audit.stderr).toMatch(/--id does not apply to audit list/);
   // With --json, an option the parser does not know at all is answered in JSON too.
-  const unknown = await admin('key', 'list', '--partner', 'acme', '--colour', '--json');
+  const unknown = await admin('key', 'list', '--partner', 'optional', '--colour', '--json');
   expect(unknown.code).toBe(2);
   expect(unknown.json).toEqual({ error: { message: expect.stringMatching(/--colour/) } });
 });

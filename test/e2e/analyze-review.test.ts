@@ -62,6 +62,10 @@ describe('RateLimit headers on refusals of a batch, an import or a list (documen
     call(api.baseUrl, 'POST', path, { key: limitedKey, ...options });
 
   it('sends them with a batch envelope refused 400, and spends nothing', async () => {
+    // A key of its own: the others' refusals (a list query's counts) spend the shared key's window, in any order.
+    const own = (await api.admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '1000/h' })).key;
+    const limited = (path: string, options: { body?: unknown }) =>
+      call(api.baseUrl, 'POST', path, { key: own, ...options });
     const reply = await limited('/signals/analyze-batch', { body: { signals: [] } });
     expectError(reply, 400, 'VALIDATION_ERROR');
     expect(reply.headers.get('ratelimit-policy')).toBe('"default";q=1000;w=3600');
