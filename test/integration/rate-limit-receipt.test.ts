@@ -21,15 +21,14 @@ let handled = received;
 let tables: TestTables;
 let service: Service;
 let server: RunningServer;
-let key: string;
+let admin: AdminService;
 
 beforeAll(async () => {
   tables = await createTestTables('ratereceipt');
   service = createService(testSettings(tables), { clock: () => handled });
   server = await startLocalServer({ port: 0, handlers: service, clock: () => received });
-  const admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions));
+  admin = new AdminService(new DynamoAccessStore(tables.client, tables.names.access, tables.names.decisions));
   await admin.createPartner({ id: 'acme', name: 'Acme' });
-  ({ key } = await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '1/h' }));
 });
 afterAll(async () => {
   await server?.close();
@@ -37,31 +36,40 @@ afterAll(async () => {
   await tables?.drop();
 });
 
-const analyze = () =>
+/** A key of 1 request an hour for one test: each test spends its own windows, whichever ran before it. */
+async function newKey(): Promise<string> {
+  return (await admin.createKey({ partnerId: 'acme', workspaces: ['ws_a'], rateLimit: '1/h' })).key;
+}
+
+const analyze = (key: string) =>
   call(server.baseUrl, 'POST', '/signals/analyze', {
     key,
     body: { workspace_id: 'ws_a', source: 'task', subject: 'Renew the certificate' },
   });
 
 it('counts a request in the window it was received in, not the one its handler ran in', async () => {
-  expect((await analyze()).status).toBe(200);
+  const key = await newKey();
+  received = BOUNDARY - 10_000;
+  handled = received;
+  expect((await analyze(key)).status).toBe(200);
   // Received a second before the boundary, in the hour its one request was spent in; handled a second after it.
   received = BOUNDARY - 1_000;
   handled = BOUNDARY + 1_000;
-  expectError(await analyze(), 429, 'RATE_LIMITED');
+  expectError(await analyze(key), 429, 'RATE_LIMITED');
   // Received in the next hour: its own window.
   received = BOUNDARY + 2_000;
   handled = BOUNDARY + 3_000;
-  expect((await analyze()).status).toBe(200);
+  expect((await analyze(key)).status).toBe(200);
 });
 
 it("uses the handler's clock when the receipt time is further from it than a request can wait", async () => {
   // 40 s apart: no request waits that long in the gateway (its integration timeout is 30 s), so the clocks disagree
   // and the handler's is the service's own.
+  const key = await newKey();
   received = BOUNDARY + HOUR + 5_000;
   handled = received + 40_000;
-  expect((await analyze()).status).toBe(200);
+  expect((await analyze(key)).status).toBe(200);
   received = BOUNDARY + 2 * HOUR - 20_000;
   handled = BOUNDARY + 2 * HOUR + 20_000;
-  expect((await analyze()).status).toBe(200);
+  expect((await analyze(key)).status).toBe(200);
 });
