@@ -53,12 +53,12 @@ afterAll(async () => {
   await tables?.drop();
 });
 
-const decision = () => {
+const decision = (workspace: string) => {
   const now = Date.now();
   return buildDecision(
     {
       decision_id: newDecisionId(now),
-      workspace_id: 'ws_a',
+      workspace_id: workspace,
       source: 'task',
       received_at: new Date(now).toISOString(),
       created_at: new Date(now).toISOString(),
@@ -83,13 +83,20 @@ it('treats a write whose reply timed out, and whose retry then met its own item,
   const store = new DynamoDecisionStore(client, tables.names.decisions, 90);
   delay.putItems = 1;
   delay.ms = 1_500; // beyond the client's 1 s request timeout: the SDK retries the write
-  const d = decision();
+  const d = decision('ws_timed_out');
   await expect(store.save(d, { partner_id: 'acme', key_id: 'key_1' })).resolves.toEqual({
     kind: 'created',
     decision: d,
   });
   expect(await store.get(d.decision_id)).toEqual(d);
-  const scan = await tables.client.send(new ScanCommand({ TableName: tables.names.decisions }));
+  // Its own workspace's items: the other test stores its decisions in ws_collision.
+  const scan = await tables.client.send(
+    new ScanCommand({
+      TableName: tables.names.decisions,
+      FilterExpression: 'workspace_id = :ws',
+      ExpressionAttributeValues: { ':ws': 'ws_timed_out' },
+    }),
+  );
   expect(scan.Items).toHaveLength(1);
   client.destroy();
 });
@@ -97,7 +104,7 @@ it('treats a write whose reply timed out, and whose retry then met its own item,
 it("still refuses a genuine collision with someone else's item", async () => {
   const client = createDocumentClient({ endpoint: proxyUrl });
   const store = new DynamoDecisionStore(client, tables.names.decisions, 90);
-  const d = decision();
+  const d = decision('ws_collision');
   await store.save(d, { partner_id: 'acme', key_id: 'key_1' });
   const clash = { ...d, created_at: new Date(Date.parse(d.created_at) + 1).toISOString() };
   await expect(store.save(clash, { partner_id: 'acme', key_id: 'key_1' })).rejects.toMatchObject({
