@@ -82,16 +82,22 @@ it('creates a key with scopes, a rate limit and grants from a file, and lists th
 });
 
 it('refuses to share with another partner unless --allow-shared, naming the holder', async () => {
-  const refused = await admin('key', 'create', '--partner', 'globex', '--workspace', 'acme:eu:paris', '--json');
+  // Its own holder, initech, and its grant: acme's keys are the first test's, and globex's grant under acme:eu:* made
+  // here would refuse that test's key.
+  expect((await admin(...argv('partner create --id initech --name initech'))).code).toBe(0);
+  expect((await admin(...argv('key create --partner initech --workspace initech:eu:* --json'))).code).toBe(0);
+  const refused = await admin('key', 'create', '--partner', 'globex', '--workspace', 'initech:eu:paris', '--json');
   expect(refused.code).not.toBe(0);
-  expect(refused.stderr).toMatch(/share workspaces with another partner.*partner acme.*--allow-shared/s);
+  expect(refused.stderr).toMatch(/share workspaces with another partner.*partner initech.*--allow-shared/s);
   expect(refused.json.error.conflicts[0]).toMatchObject({
-    grant: 'acme:eu:paris',
-    held_grant: 'acme:eu:*',
-    partner_id: 'acme',
+    grant: 'initech:eu:paris',
+    held_grant: 'initech:eu:*',
+    partner_id: 'initech',
   });
-  const allowed = await admin(...argv('key create --partner globex --workspace acme:eu:paris --allow-shared --json'));
-  expect(allowed.json.workspaces).toEqual(['acme:eu:paris']);
+  const allowed = await admin(
+    ...argv('key create --partner globex --workspace initech:eu:paris --allow-shared --json'),
+  );
+  expect(allowed.json.workspaces).toEqual(['initech:eu:paris']);
 });
 
 it.each([
