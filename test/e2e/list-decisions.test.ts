@@ -40,7 +40,7 @@ async function pageThrough(query: string, limit: number, during?: () => Promise<
 const created: any[] = [];
 beforeAll(async () => {
   api = await startTestApi('list');
-  ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_list', 'ws_other']));
+  ({ key } = await partnerWithKey(api.admin, 'acme', ['ws_list', 'ws_other', 'ws_paging']));
   ({ key: otherKey } = await partnerWithKey(api.admin, 'globex', ['ws_globex']));
   for (let i = 0; i < 25; i++) created.push(await analyze(i));
   await analyze(100, 'ws_other');
@@ -63,16 +63,20 @@ it('lists the workspace newest first, each decision exactly as GET returns it, 2
 });
 
 it('pages through every decision exactly once while new decisions arrive', async () => {
+  // A workspace of its own: the decisions arriving here would otherwise be the newest of ws_list, which the other tests
+  // read as beforeAll's 25.
+  const mine: any[] = [];
+  for (let i = 0; i < 25; i++) mine.push(await analyze(i, 'ws_paging'));
   let extra = 0;
-  const ids = await pageThrough('workspace_id=ws_list', 4, async () => {
-    await analyze(1000 + extra++);
+  const ids = await pageThrough('workspace_id=ws_paging', 4, async () => {
+    await analyze(1000 + extra++, 'ws_paging');
   });
   expect(new Set(ids).size).toBe(ids.length);
   // Everything that existed before paging started is there; the newer ones are above the first page.
-  expect(ids.slice(0, 25).sort()).toEqual(created.map((d) => d.decision_id).sort());
+  expect(ids.slice(0, 25).sort()).toEqual(mine.map((d) => d.decision_id).sort());
   expect(ids).toHaveLength(25);
   // A fresh pass sees the new ones too, each once.
-  const again = await pageThrough('workspace_id=ws_list', 7);
+  const again = await pageThrough('workspace_id=ws_paging', 7);
   expect(again).toHaveLength(25 + extra);
   expect(new Set(again).size).toBe(again.length);
 });
