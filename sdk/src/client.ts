@@ -270,12 +270,8 @@ export class SignalAnalysisClient {
     signal: Signal,
     options: IdempotentRequestOptions = {},
   ): Promise<{ decision: Decision; replayed: boolean; requestId: string | undefined }> {
-    const answer = await this.send<Decision>({
-      ...OPERATIONS.analyze,
-      body: signal,
-      headers: idempotency(options),
-      options,
-    });
+    const call = { body: signal, headers: idempotency(options), options };
+    const answer = await this.answer<Decision>(OPERATIONS.analyze, {}, call);
     return { decision: answer.body, ...replayOf(answer) };
   }
 
