@@ -100,7 +100,7 @@ it('after kill -9, a restart stops the leftover database and serves the same dat
 
   // The admin CLI on another port (where no local mode runs) would start a database of its own on the directory:
   // refused too, naming the port that reaches the running one.
-  const dbPort = /DynamoDB Local on port (\d+)/.exec(second.output())![1];
+  const dbPort = second.dbPort;
   const admin = await exec(process.execPath, [...TSX_NODE_ARGS, 'bin/admin.ts', 'key', 'list', '--partner', 'demo'], {
     cwd: repo,
     env: { ...process.env, LOCAL_DATA_DIR: dataDir, LOCAL_DYNAMODB_PORT: String(await freePort()) },
