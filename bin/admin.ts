@@ -1,7 +1,5 @@
 // Admin CLI: `npm run --silent admin -- <command>`. Talks to local mode's DynamoDB by default, or with --aws to the
 // deployed tables. Prints a plaintext key only from `key create` / `key rotate`, once.
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { STSClient } from '@aws-sdk/client-sts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AdminService, GRACE_SECONDS_PROBLEM, type IssuedKey } from '../lib/admin';
 import { assertWholeNumber } from '../lib/admin/operator-input';
@@ -244,6 +242,8 @@ async function awsTables(region?: string): Promise<{
   let learning = learningTableName;
   // Any name not given comes from the stack: its tables' names are generated, so none can be derived from another.
   if (!access || !decisions || !learning) {
+    // Loaded here, not on import: most commands run locally, and this client is a tenth of a local command's start.
+    const { CloudFormationClient, DescribeStacksCommand } = await import('@aws-sdk/client-cloudformation');
     const cfn = new CloudFormationClient({ region });
     const out = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
     access ??= out.Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === OUTPUT_KEYS.accessTable)?.OutputValue;
@@ -312,7 +312,7 @@ async function main(argv: string[]): Promise<number> {
       await ensureTables(client, { access, decisions, learning });
     }
     // The audit events' actor; a command that changes nothing needs none (and no STS call).
-    const actor = READ_ONLY.has(name) ? 'none' : aws ? await awsActor(new STSClient({ region })) : localActor();
+    const actor = READ_ONLY.has(name) ? 'none' : aws ? await awsActor(region) : localActor();
     const admin = new AdminService(new DynamoAccessStore(client, access, decisions), { actor });
     const out = await command(flags, { admin, client, decisions, learning, actor });
     await writeLine(process.stdout, json ? JSON.stringify(out.json) : out.text);

@@ -1,7 +1,6 @@
 // Who runs the admin CLI, as its audit events name them (docs/operations.md, "Audit log"): `local:<OS user>` locally,
 // the caller's AWS principal ARN with `--aws` (STS GetCallerIdentity: the identity the writes are signed with).
 import { userInfo } from 'node:os';
-import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { actorForLocalUser } from '../../lambdas/domain/audit';
 
 export function localActor(): string {
@@ -16,7 +15,10 @@ export function localActor(): string {
   );
 }
 
-export async function awsActor(sts: STSClient = new STSClient({})): Promise<string> {
+export async function awsActor(region?: string): Promise<string> {
+  // Loaded only with --aws: local commands, local mode and the tests import this file for localActor.
+  const { GetCallerIdentityCommand, STSClient } = await import('@aws-sdk/client-sts');
+  const sts = new STSClient({ region });
   try {
     const out = await sts.send(new GetCallerIdentityCommand({}));
     if (!out.Arn) throw new Error('STS answered no ARN');
