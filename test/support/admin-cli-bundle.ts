@@ -32,3 +32,10 @@ export async function buildAdminCli(): Promise<string> {
 export function removeAdminCli(file: string | undefined): void {
   if (file) rmSync(file, { force: true });
 }
+
+/** The run's own compile cache (NODE_COMPILE_CACHE), beside its bundle: each run's bundle is a new file to it. */
+export const compileCacheDir = () => path.join(folder, `compile-cache-${process.pid}`);
+
+export function removeCompileCache(): void {
+  rmSync(compileCacheDir(), { recursive: true, force: true });
+}

@@ -4,7 +4,7 @@
 // only data the tests make. The port record lets the admin CLI, run by tests, find it as it finds local mode's.
 import { startDynamoDbLocal } from '../../lib/local/dynamodb-local';
 import { writePortRecord } from '../../lib/local/port-record';
-import { buildAdminCli } from './admin-cli-bundle';
+import { buildAdminCli, compileCacheDir } from './admin-cli-bundle';
 
 export default async function globalSetup(): Promise<void> {
   const db = await startDynamoDbLocal({ port: 0, dataDir: ':memory:' });
@@ -12,5 +12,8 @@ export default async function globalSetup(): Promise<void> {
   // Workers are started after this and inherit the environment.
   process.env.TEST_DYNAMODB_ENDPOINT = db.endpoint;
   process.env.TEST_ADMIN_CLI = await buildAdminCli();
+  // Node's on-disk code cache for every Node process of the run (workers, the admin CLI's ~200 starts, local mode's
+  // children): a start after the first compiles nothing it compiled before (docs/performance.md, "The test run").
+  process.env.NODE_COMPILE_CACHE = compileCacheDir();
   (globalThis as { __sasTestDb?: typeof db }).__sasTestDb = db;
 }
