@@ -1,5 +1,5 @@
 // The admin CLI as one JavaScript file, built once per test run (global-setup.ts) and run by runAdmin (admin-cli.ts):
-// the suite starts the CLI about 150 times, and each start through tsx's loader hooks took about twice the CPU of
+// the suite starts the CLI about 200 times, and each start through tsx's loader hooks took about twice the CPU of
 // the same code bundled (0.8 s against 0.4 s here). esbuild compiles TypeScript as tsx does; the packages stay
 // outside the bundle, loaded from node_modules as `npm run admin` loads them. The tests that run the CLI exactly as
 // `npm run admin` does (admin-cli-pipe.test.ts, local-mode-leftover.test.ts) still start bin/admin.ts through tsx.
