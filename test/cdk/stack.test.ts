@@ -40,12 +40,12 @@ interface Synth {
 
 /** Every synthesis's folder, removed after the file whatever its tests did. */
 const outdirs: string[] = [];
-function synth(context: Record<string, unknown>, bundle: boolean): Synth {
+function synth(context: Record<string, unknown>): Synth {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'sas-cdk-stack-'));
   outdirs.push(outdir);
   try {
     // The policy-validation plugins (nag.test.ts, control-tower.test.ts) change no template.
-    const { stack } = buildApp({ context, outdir, bundle, validate: false });
+    const { stack } = buildApp({ context, outdir, bundle: false, validate: false });
     const template = Template.fromStack(stack);
     return { stack, template, json: template.toJSON() as Synth['json'], outdir };
   } catch (err) {
@@ -61,13 +61,10 @@ let dev: Synth;
 let prod: Synth;
 
 beforeAll(() => {
-  const started = Date.now();
-  // Dev exactly as `cdk synth` does it, Lambdas bundled; prod with `-c` style string overrides and no bundling
-  // (the template is the same apart from asset hashes).
-  dev = synth({ stage: 'dev' }, true);
-  const devMs = Date.now() - started;
-  prod = synth({ stage: 'prod', throttlingRateLimit: '7', throttlingBurstLimit: '9', authCacheTtlSeconds: '0' }, false);
-  console.log(`synth: dev (bundled) ${devMs} ms, prod (unbundled) ${Date.now() - started - devMs} ms`);
+  // Without bundling the Lambdas (about 13 s of esbuild here): the template differs only in the assets' hashes, which
+  // test/e2e/lambda-bundles.test.ts checks on the bundled synth it serves. Prod with `-c` style string overrides.
+  dev = synth({ stage: 'dev' });
+  prod = synth({ stage: 'prod', throttlingRateLimit: '7', throttlingBurstLimit: '9', authCacheTtlSeconds: '0' });
 });
 
 afterAll(() => {
@@ -200,13 +197,13 @@ describe('DynamoDB tables', () => {
       (
         tableOf(s, DECISIONS_TABLE).Properties.GlobalSecondaryIndexes as { IndexName: string; Projection: unknown }[]
       ).map((index) => [index.IndexName, index.Projection]);
-    const upgrading = synth({ stage: 'dev', keepRetiredIndexes: 'true' }, false);
+    const upgrading = synth({ stage: 'dev', keepRetiredIndexes: 'true' });
     // One index more than the plain template: CloudFormation creates or deletes one index per update.
     expect(indexesOf(upgrading)).toEqual([
       ...indexesOf(dev),
       ['decision_list', { ProjectionType: 'INCLUDE', NonKeyAttributes: ['decision', 'expires_at'] }],
     ]);
-    expect(() => synth({ stage: 'dev', keepRetiredIndexes: 'yes' }, false)).toThrow(/keepRetiredIndexes/);
+    expect(() => synth({ stage: 'dev', keepRetiredIndexes: 'yes' })).toThrow(/keepRetiredIndexes/);
   });
 
   it('are on demand, with point-in-time recovery and KMS encryption (AWS managed key)', () => {
@@ -330,17 +327,17 @@ describe('Lambdas', () => {
   it('refuse a context value the Lambdas would refuse at start, and take the largest they accept', () => {
     const largest = { decisionRetentionDays: '3650', authCacheTtlSeconds: '86400', workspaceCacheTtlSeconds: '86400' };
     for (const [key, value] of Object.entries(largest)) {
-      expect(() => synth({ stage: 'dev', [key]: String(Number(value) + 1) }, false)).toThrow(
+      expect(() => synth({ stage: 'dev', [key]: String(Number(value) + 1) })).toThrow(
         new RegExp(`context ${key} must be an integer from`),
       );
     }
     // Digits only, as the Lambdas read them: Number() alone took hex and exponents.
     for (const value of ['0x1e', '9e1', '1.5', '-1', 'ten']) {
-      expect(() => synth({ stage: 'dev', workspaceCacheTtlSeconds: value }, false)).toThrow(
+      expect(() => synth({ stage: 'dev', workspaceCacheTtlSeconds: value })).toThrow(
         /context workspaceCacheTtlSeconds must be an integer from/,
       );
     }
-    const top = synth({ stage: 'dev', ...largest }, false);
+    const top = synth({ stage: 'dev', ...largest });
     try {
       const env =
         top.json.Resources[logicalId(top.stack, top.stack.functions.Analyze)].Properties.Environment.Variables;
@@ -362,29 +359,26 @@ describe('Lambdas', () => {
       ['stgae', 'stage'],
       ['regoin', 'region'],
     ])
-      expect(() => synth({ stage: 'dev', [key]: '30' }, false)).toThrow(
+      expect(() => synth({ stage: 'dev', [key]: '30' })).toThrow(
         `context ${key} is not a setting of this app: did you mean ${meant}?`,
       );
     // The CDK CLI's own keys, feature flags, cached lookups, and words a short name is close to.
-    const other = synth(
-      {
-        stage: 'dev',
-        stack: 'payments',
-        state: 'on',
-        regions: 'eu',
-        'aws:cdk:enable-path-metadata': true,
-        '@aws-cdk/aws-lambda:recognizeLayerVersion': true,
-        'acknowledged-issue-numbers': [34892],
-        'availability-zones:account=123456789012:region=eu-west-1': ['eu-west-1a'],
-      },
-      false,
-    );
+    const other = synth({
+      stage: 'dev',
+      stack: 'payments',
+      state: 'on',
+      regions: 'eu',
+      'aws:cdk:enable-path-metadata': true,
+      '@aws-cdk/aws-lambda:recognizeLayerVersion': true,
+      'acknowledged-issue-numbers': [34892],
+      'availability-zones:account=123456789012:region=eu-west-1': ['eu-west-1a'],
+    });
     fs.rmSync(other.outdir, { recursive: true, force: true });
   });
 
   it('trace the share of requests context traceSampleRate names, and nothing, with no X-Ray permission, with tracing off', () => {
-    const rare = synth({ stage: 'dev', traceSampleRate: '0.001' }, false);
-    const off = synth({ stage: 'dev', tracing: 'false' }, false);
+    const rare = synth({ stage: 'dev', traceSampleRate: '0.001' });
+    const off = synth({ stage: 'dev', tracing: 'false' });
     try {
       for (const fn of Object.values(rare.stack.functions)) {
         const props = rare.json.Resources[logicalId(rare.stack, fn)].Properties;
@@ -404,7 +398,7 @@ describe('Lambdas', () => {
       for (const s of [rare, off]) fs.rmSync(s.outdir, { recursive: true, force: true });
     }
     for (const bad of ['5%', '1.5', '-0.1', 'x'])
-      expect(() => synth({ stage: 'dev', traceSampleRate: bad }, false)).toThrow(/traceSampleRate/);
+      expect(() => synth({ stage: 'dev', traceSampleRate: bad })).toThrow(/traceSampleRate/);
   });
 });
 
@@ -717,7 +711,7 @@ describe('log groups and their KMS key', () => {
 
   it('take retention and an existing key ARN from context instead', () => {
     const keyArn = 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
-    const custom = synth({ stage: 'prod', logRetentionDays: '731', logsKmsKeyArn: keyArn }, false);
+    const custom = synth({ stage: 'prod', logRetentionDays: '731', logsKmsKeyArn: keyArn });
     try {
       expect(ofType(custom, 'AWS::KMS::Key')).toEqual([]);
       const groups = ofType(custom, 'AWS::Logs::LogGroup');
@@ -731,8 +725,8 @@ describe('log groups and their KMS key', () => {
   });
 
   it('refuse a key that is not a KMS key ARN, and a retention CloudWatch does not offer', () => {
-    expect(() => synth({ logsKmsKeyArn: 'alias/my-logs-key' }, false)).toThrow(/logsKmsKeyArn must be a KMS key ARN/);
-    expect(() => synth({ logRetentionDays: 366 }, false)).toThrow(/logRetentionDays must be one of/);
+    expect(() => synth({ logsKmsKeyArn: 'alias/my-logs-key' })).toThrow(/logsKmsKeyArn must be a KMS key ARN/);
+    expect(() => synth({ logRetentionDays: 366 })).toThrow(/logRetentionDays must be one of/);
   });
 });
 
@@ -839,7 +833,7 @@ describe('alarms', () => {
 
   // The retired listing index still takes every write during the first step of an upgrade (-c keepRetiredIndexes).
   let upgradingSynth: Synth | undefined;
-  const upgrading = () => (upgradingSynth ??= synth({ stage: 'dev', keepRetiredIndexes: 'true' }, false));
+  const upgrading = () => (upgradingSynth ??= synth({ stage: 'dev', keepRetiredIndexes: 'true' }));
   const alarmsIn = (s: Synth) => ofType(s, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
 
   it('watch DynamoDB throttling on each table and each of its indexes, retired ones too while an upgrade keeps them', () => {

@@ -104,6 +104,8 @@ const urgentSignal = (
 let work: string;
 let tables: TestTables;
 let bundles: LambdaBundle[];
+/** The template of the bundled synth, as `cdk deploy` would send it. */
+let bundledTemplate: unknown;
 let host: ChildProcess | undefined;
 let hostOutput = '';
 let baseUrl: string;
@@ -121,12 +123,13 @@ beforeAll(async () => {
 
   const assembly = path.join(work, 'cdk.out');
   // As `cdk synth` runs it: the CLI also turns on the asset metadata that names each function's bundle.
-  buildApp({
+  const built = buildApp({
     context: { stage: 'dev', 'aws:cdk:enable-asset-metadata': true },
     outdir: assembly,
     bundle: true,
     validate: false,
-  }).app.synth();
+  });
+  bundledTemplate = built.app.synth().getStackArtifact(built.stack.artifactId).template;
   bundles = lambdaBundles(assembly);
   const file = (id: string) => bundles.find((b) => b.id === id)?.file ?? `(no bundle for ${id})`;
   const files = {
@@ -197,6 +200,24 @@ afterAll(async () => {
 
 it('bundles every Lambda of the stack', () => {
   expect(bundles.map((b) => b.id).sort()).toEqual(['Authorizer', 'Fallback', ...ROUTES.map((r) => r.id)].sort());
+});
+
+// The CDK tests synthesize without bundling (test/cdk/): what they check of the template is what this synth ships.
+it("ships the template a synth without bundling makes, apart from the assets' hashes", () => {
+  const unbundled = buildApp({
+    context: { stage: 'dev', 'aws:cdk:enable-asset-metadata': true },
+    outdir: path.join(work, 'cdk.out.unbundled'),
+    bundle: false,
+    validate: false,
+  });
+  const template = unbundled.app.synth().getStackArtifact(unbundled.stack.artifactId).template;
+  // The asset metadata (for local tools such as SAM) names the bundle's folder, or the sources without bundling.
+  const hashesMasked = (t: unknown) =>
+    JSON.stringify(t, null, 1)
+      .replace(/\b[0-9a-f]{64}\b/g, '<hash>')
+      .replace(/"aws:asset:path": "[^"]*"/g, '"aws:asset:path": "<path>"');
+  expect(hashesMasked(bundledTemplate)).toBe(hashesMasked(template));
+  expect(JSON.stringify(bundledTemplate)).not.toBe(JSON.stringify(template));
 });
 
 it('answers analyze, get-decision and refusals from the shipped bundles', async () => {
