@@ -52,6 +52,18 @@ export function lambdaContext(functionName: string, logStreamName = 'local', tim
 
 function ignore(): void {}
 
+/**
+ * The path as the access line writes it: percent-encoded unreserved characters decoded (RFC 3986, 6.2.2.2: the same
+ * path), so that a key sent as `sas%5Ftest%5F...` is masked like one sent plainly; nothing else is decoded.
+ */
+function loggedPath(rawPath: string): string {
+  const normalized = rawPath.replace(/%[0-9A-Fa-f]{2}/g, (escape) => {
+    const c = String.fromCharCode(parseInt(escape.slice(1), 16));
+    return /^[A-Za-z0-9._~-]$/.test(c) ? c : escape;
+  });
+  return withoutApiKeys(normalized);
+}
+
 /** A function's answer, or none: it failed or timed out, which API Gateway answers alike (its own 500). */
 type Invocation = { ok: true; result: unknown } | { ok: false };
 
@@ -285,7 +297,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Run
           const ms = Number(process.hrtime.bigint() - started) / 1e6;
           const status = marker && !whole ? '-' : res.statusCode;
           options.accessLog?.(
-            `${method} ${withoutApiKeys(rawPath)} ${status} ${ms.toFixed(1)}ms request_id=${requestId}${marker}`,
+            `${method} ${loggedPath(rawPath)} ${status} ${ms.toFixed(1)}ms request_id=${requestId}${marker}`,
           );
         };
         const closedMarker = () => (stopping ? ' server_closed' : ' client_closed');

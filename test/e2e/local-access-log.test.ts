@@ -101,3 +101,15 @@ it('masks an API key a partner put in the path by mistake', async () => {
   expect(written).toMatch(/^GET \/api\/v1\/workspaces\/<API key>\/policy \d{3} /);
   expect(written).not.toContain(key);
 });
+
+it('masks a key in the path also when its characters are percent-encoded', async () => {
+  const key = generateApiKey();
+  const encoded = key.replace(/_/g, '%5F').replace(/^s/, '%73');
+  const line = nextLine(ROUTE_MS + 3_000);
+  const res = await fetch(`${server.baseUrl}/workspaces/${encoded}/policy%2Fx`);
+  await res.text();
+  const written = await line;
+  // Only unreserved characters are decoded: an encoded slash stays as sent.
+  expect(written).toMatch(/^GET \/api\/v1\/workspaces\/<API key>\/policy%2Fx \d{3} /);
+  expect(written).not.toContain(key.slice(9));
+});
