@@ -16,6 +16,7 @@ import { ensureTables, tableNamesOf } from '../lib/local/provision';
 import { DEFAULT_STAGE, OUTPUT_KEYS, stackNameFor } from '../lib/stack-outputs';
 import { parseLocalSettings, parseSettings, parseToolSettings, regionFromEnv } from '../lambdas/contract/settings';
 import { NotFoundError, SharedGrantError } from '../lambdas/domain/ports';
+import { withoutApiKeys } from '../lambdas/domain/api-key';
 import { formatRateLimit } from '../lambdas/domain/rate-limit';
 import { DynamoAccessStore } from '../lambdas/stores/access-store';
 import { DynamoAuditLog } from '../lambdas/stores/audit-store';
@@ -266,7 +267,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseCommandLine(argv);
   } catch (err) {
-    const message = (err as Error).message;
+    // A key pasted where a word or an option goes is named, never repeated (on the terminal and in a script's log).
+    const message = withoutApiKeys((err as Error).message);
     // A script that asked for JSON reads the error as every other one: the command line could not be parsed.
     if (message && argv.includes('--json')) await writeLine(process.stdout, JSON.stringify({ error: { message } }));
     // --help is the answer asked for: on stdout, exit 0 (`admin -- --help | less` reads it). A usage error is not.
@@ -318,13 +320,16 @@ async function main(argv: string[]): Promise<number> {
     await writeLine(process.stdout, json ? JSON.stringify(out.json) : out.text);
     return out.code ?? 0;
   } catch (err) {
-    const message =
+    // Any value an operator typed that looks like an API key (a key pasted as a command word, an option's value, a
+    // file name) is written `<API key>`: a message repeats what it refuses.
+    const message = withoutApiKeys(
       err instanceof NotFoundError
         ? `unknown ${err.message.replace(/ not found$/, '')}`
         : err instanceof SharedGrantError
           ? `${err.message}. A revoked or expired key's workspaces still hold its partner's decisions, policy and ` +
             'learned model: use other workspace ids, or give --allow-shared if the partners should share them.'
-          : (err as Error).message;
+          : (err as Error).message,
+    );
     if (json) {
       const conflicts =
         err instanceof SharedGrantError

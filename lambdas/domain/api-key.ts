@@ -62,13 +62,17 @@ export function isWellFormedApiKey(key: string): boolean {
   return keyChecksum(key.slice(0, cut)) === key.slice(cut);
 }
 
-/** An API key somewhere in a string (its checksum must match: a workspace id may look like one by chance only). */
-const KEY_CANDIDATE = /sas_(?:live|test)_[0-9A-Za-z]{38}/g;
-export const holdsApiKey = (value: string): boolean =>
-  value.includes('sas_') && [...value.matchAll(KEY_CANDIDATE)].some((m) => isWellFormedApiKey(m[0]));
-/** `value` with every API key in it replaced: what an error may repeat of a caller's field name, and store. */
+/**
+ * What an API key looks like in text, whole or not: its prefix and at least 16 of its characters. No checksum test
+ * (that one is for authentication): only the 32 random characters are secret and the checksum can be computed again,
+ * so a key one character short or mistyped gives the whole key away. A display prefix (`sas_live_Ab3x`) is not one.
+ */
+const KEY_LIKE = /sas_(?:live|test)_[0-9A-Za-z]{16,}/g;
+/** True when `value` holds what looks like an API key (KEY_LIKE): never stored, logged or repeated. */
+export const holdsApiKey = (value: string): boolean => value.includes('sas_') && value.search(KEY_LIKE) !== -1;
+/** `value` with everything that looks like an API key replaced: what an error may repeat of a caller's input, and store. */
 export const withoutApiKeys = (value: string): string =>
-  value.replace(KEY_CANDIDATE, (m) => (isWellFormedApiKey(m) ? '<API key>' : m));
+  value.includes('sas_') ? value.replace(KEY_LIKE, '<API key>') : value;
 
 /** SHA-256 of the key, hex: the only form in which a key is stored. */
 export function hashApiKey(key: string): string {

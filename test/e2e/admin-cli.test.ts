@@ -227,6 +227,31 @@ it("refuses a key's secret given as --key-id without printing it, naming its key
   expect(empty.stderr).toMatch(/--key-id must be a key_id/);
 });
 
+it('never prints back a key pasted as a command word, an option or its value, whole or a character short', async () => {
+  // The leaked-key runbook's slip again, where a message quotes what it refuses ("unknown command", "--status must
+  // be ...", a file it could not open): a key one character short gives the whole key away (its checksum is public).
+  await admin('partner', 'create', '--id', 'pasted', '--name', 'Pasted');
+  const { key } = (await admin('key', 'create', '--partner', 'pasted', '--workspace', 'ws_pasted', '--json')).json;
+  for (const pasted of [key, key.slice(0, -1)]) {
+    for (const args of [
+      ['key', 'revoke', pasted],
+      ['key', 'revoke', `--${pasted}`],
+      ['partner', 'set-status', '--id', 'pasted', '--status', pasted],
+      ['audit', 'list', '--since', pasted],
+      ['key', 'create', '--partner', 'pasted', '--workspace', 'ws_x', '--scope', pasted],
+      ['key', 'create', '--partner', 'pasted', '--workspace', 'ws_x', '--rate-limit', pasted],
+      ['key', 'create', '--partner', 'pasted', '--workspace', 'ws_x', '--expires-at', pasted],
+      ['key', 'create', '--partner', 'pasted', '--workspace', 'ws_x', '--env', pasted],
+      ['workspace', 'import', '--workspace', 'ws_x', '--file', pasted],
+      ['key', 'create', '--partner', 'pasted', '--workspaces-file', pasted],
+    ]) {
+      const out = await admin(...args, '--json');
+      expect({ args, code: out.code === 0 ? 0 : 'refused' }).toEqual({ args, code: 'refused' });
+      expect(out.stdout + out.stderr).not.toContain(key.slice(9, 25));
+    }
+  }
+});
+
 it('refuses an option the command does not take, before it changes anything', async () => {
   // Ignored, `--limit` (set-rate-limit's spelling) on key create made a key with no limit at all.
   await admin('partner', 'create', '--id', 'optional', '--name', 'Optional'); // its own partner, in any order

@@ -6,9 +6,11 @@ import {
   displayPrefix,
   generateApiKey,
   hashApiKey,
+  holdsApiKey,
   isWellFormedApiKey,
   keyChecksum,
   toBase62,
+  withoutApiKeys,
 } from '../../lambdas/domain/api-key';
 
 describe('API key format', () => {
@@ -77,5 +79,19 @@ describe('API key format', () => {
     expect(bearerToken('Bearer a b')).toBeUndefined();
     expect(bearerToken('abc')).toBeUndefined();
     expect(bearerToken(undefined)).toBeUndefined();
+  });
+
+  it('finds and masks what looks like a key in text, whole, short or mistyped, but not a display prefix', () => {
+    const key = generateApiKey('test');
+    const mistyped = key.slice(0, -1) + (key.at(-1) === 'a' ? 'b' : 'a');
+    // Only the 32 random characters are secret: a key one character short gives the rest away.
+    for (const leaked of [key, key.slice(0, -1), mistyped, key.slice(0, 9 + 16)]) {
+      expect(holdsApiKey(`revoke ${leaked}?`)).toBe(true);
+      expect(withoutApiKeys(`/workspaces/${leaked}/policy`)).toBe('/workspaces/<API key>/policy');
+    }
+    for (const fine of [displayPrefix(key), key.slice(0, 9 + 15), 'sas_prod_' + key.slice(9), 'ws_sas_live']) {
+      expect(holdsApiKey(fine)).toBe(false);
+      expect(withoutApiKeys(fine)).toBe(fine);
+    }
   });
 });
