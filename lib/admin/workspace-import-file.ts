@@ -72,7 +72,18 @@ export function parseCsv(text: string): ParsedFile {
   const header = rows.shift();
   if (!header) return { records, problems, warnings, examples: 0 };
   const columns = header.cells.map((c) => c.trim().toLowerCase());
-  const unknown = columns.filter((c) => !KNOWN_COLUMNS.has(c));
+  // A first line that names no column this import reads is an example, not a header (a file exported without one):
+  // the file is refused whole, and its text is not repeated (an example's subject or body is never printed).
+  if (!columns.some((c) => KNOWN_COLUMNS.has(c))) {
+    problems.push({
+      line: header.line,
+      code: 'INVALID_CSV',
+      message: `this is not a header: it names none of the columns ${[...KNOWN_COLUMNS].join(', ')}`,
+    });
+    return { records, problems, warnings, examples: rows.length + 1 + unclosed.length };
+  }
+  // A long name is no column name but text: named by its place.
+  const unknown = columns.flatMap((c, i) => (KNOWN_COLUMNS.has(c) ? [] : [c.length <= 40 ? c : `column ${i + 1}`]));
   // A warning, not an error: every line is still imported (an export's `notes` or `id`), so the run succeeds.
   if (unknown.length)
     warnings.push({ line: header.line, message: `unknown column(s) ${unknown.join(', ')} (ignored)` });

@@ -34,3 +34,29 @@ it('reads a .jsonl file as JSON Lines even when its first line is broken', () =>
   // Without a telling name, the first character still decides.
   expect(parseImportFile(text, 'history.txt').problems[0].code).not.toBe('INVALID_JSON');
 });
+
+it('refuses a CSV file without its header, repeating none of the first example it read as one', () => {
+  // Before, the first example's subject, body and sender were printed as "unknown column(s) ..." names.
+  const csv = [
+    'Wire transfer today,my password is hunter2,jane.roe@example.com,billing,high',
+    'Refund,Please,,refund,low',
+  ];
+  const parsed = parseImportFile(csv.join('\n'), 'history.csv');
+  expect(parsed.records).toEqual([]);
+  expect(parsed.warnings).toEqual([]);
+  expect(parsed.problems).toEqual([
+    {
+      line: 1,
+      code: 'INVALID_CSV',
+      message:
+        'this is not a header: it names none of the columns subject, body, sender, source, received_at, priority, ' +
+        'recommended_action, category, queue',
+    },
+  ]);
+  expect(parsed.examples).toBe(2);
+  // A header with a column it does not know names a long one by its place, never by its text.
+  const long = 'x'.repeat(41);
+  expect(parseImportFile(`subject,notes,${long}\nHello,a,b\n`, 'h.csv').warnings).toEqual([
+    { line: 1, message: 'unknown column(s) notes, column 3 (ignored)' },
+  ]);
+});
