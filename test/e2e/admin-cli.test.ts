@@ -230,25 +230,21 @@ it("refuses a key's secret given as --key-id without printing it, naming its key
 it('never prints back a key pasted as a command word, an option or its value, whole or a character short', async () => {
   // The leaked-key runbook's slip again, where a message quotes what it refuses ("unknown command", "--status must
   // be ...", a file it could not open): a key one character short gives the whole key away (its checksum is public).
+  // Both ways a message is written: the command line's own errors and a command's.
   await admin('partner', 'create', '--id', 'pasted', '--name', 'Pasted');
   const { key } = (await admin('key', 'create', '--partner', 'pasted', '--workspace', 'ws_pasted', '--json')).json;
-  for (const pasted of [key, key.slice(0, -1)]) {
-    for (const args of [
-      ['key', 'revoke', pasted],
-      ['key', 'revoke', `--${pasted}`],
-      ['partner', 'set-status', '--id', 'pasted', '--status', pasted],
-      ['audit', 'list', '--since', pasted],
-      ['key', 'create', '--partner', 'pasted', '--workspace', 'ws_x', '--scope', pasted],
-      ['key', 'create', '--partner', 'pasted', '--workspace', 'ws_x', '--rate-limit', pasted],
-      ['key', 'create', '--partner', 'pasted', '--workspace', 'ws_x', '--expires-at', pasted],
-      ['key', 'create', '--partner', 'pasted', '--workspace', 'ws_x', '--env', pasted],
-      ['workspace', 'import', '--workspace', 'ws_x', '--file', pasted],
-      ['key', 'create', '--partner', 'pasted', '--workspaces-file', pasted],
-    ]) {
-      const out = await admin(...args, '--json');
-      expect({ args, code: out.code === 0 ? 0 : 'refused' }).toEqual({ args, code: 'refused' });
-      expect(out.stdout + out.stderr).not.toContain(key.slice(9, 25));
-    }
+  const short = key.slice(0, -1);
+  for (const args of [
+    ['key', 'revoke', key],
+    ['key', 'revoke', `--${short}`],
+    ['partner', 'set-status', '--id', 'pasted', '--status', short],
+    ['audit', 'list', '--since', key],
+    ['key', 'create', '--partner', 'pasted', '--workspace', 'ws_x', '--rate-limit', short],
+    ['workspace', 'import', '--workspace', 'ws_x', '--file', key],
+  ]) {
+    const out = await admin(...args, '--json');
+    expect({ args, code: out.code === 0 ? 0 : 'refused' }).toEqual({ args, code: 'refused' });
+    expect(out.stdout + out.stderr).not.toContain(key.slice(9, 25));
   }
 });
 
