@@ -7,6 +7,7 @@ import {
   generateApiKey,
   hashApiKey,
   isWellFormedApiKey,
+  looksLikeApiKey,
   keyExpired,
 } from '../lambdas/domain/api-key';
 import { apiKeyPath } from '../lambdas/domain/audit';
@@ -35,6 +36,7 @@ import {
   assertRateLimit,
   assertScopes,
   refuseApiKey,
+  refuseKeyLike,
 } from './admin/operator-input';
 
 const DEFAULT_ROTATION_GRACE_SECONDS = 86_400;
@@ -90,13 +92,14 @@ export class AdminService {
   }
 
   async createPartner(input: { id: string; name: string; status?: string }): Promise<PartnerRecord> {
+    refuseKeyLike('the partner id', input.id);
     assertPartnerId(input.id);
     if (input.id === ADMIN_IMPORT_NAMESPACE) {
       throw new AdminInputError(`partner id "${input.id}" is reserved for the admin CLI's own imports`);
     }
     if (!input.name.trim()) throw new AdminInputError('--name must not be blank');
     // Checked before anything is written, as the partner's audit event would refuse it (in the audit log's words).
-    if (apiKeyPath(input.name) !== undefined)
+    if (apiKeyPath(input.name, [], looksLikeApiKey) !== undefined)
       throw new AdminInputError('--name holds an API key: nothing was created (keys are never stored)');
     const at = this.now().toISOString();
     const partner: PartnerRecord = {
@@ -138,7 +141,7 @@ export class AdminService {
       );
     }
     // Checked before anything is written, as the key's audit event would refuse it after its grants.
-    if (input.description !== undefined && apiKeyPath(input.description) !== undefined) {
+    if (input.description !== undefined && apiKeyPath(input.description, [], looksLikeApiKey) !== undefined) {
       throw new AdminInputError('--description holds an API key: nothing was issued (keys are never stored)');
     }
     const fields: KeyFields = {

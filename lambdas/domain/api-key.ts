@@ -62,17 +62,26 @@ export function isWellFormedApiKey(key: string): boolean {
   return keyChecksum(key.slice(0, cut)) === key.slice(cut);
 }
 
+/** A whole API key somewhere in a string (its checksum must match: an id may look like one by chance only). */
+const KEY_CANDIDATE = /sas_(?:live|test)_[0-9A-Za-z]{38}/g;
 /**
- * What an API key looks like in text, whole or not: its prefix and at least 16 of its characters. No checksum test
- * (that one is for authentication): only the 32 random characters are secret and the checksum can be computed again,
- * so a key one character short or mistyped gives the whole key away. A display prefix (`sas_live_Ab3x`) is not one.
+ * True when `value` holds a whole, well-formed key: what ids are checked against (a workspace or partner id stored
+ * before a looser rule must keep working) and what the audit log refuses as its last line of defence.
  */
-const KEY_LIKE = /sas_(?:live|test)_[0-9A-Za-z]{16,}/g;
-/** True when `value` holds what looks like an API key (KEY_LIKE): never stored, logged or repeated. */
-export const holdsApiKey = (value: string): boolean => value.includes('sas_') && value.search(KEY_LIKE) !== -1;
-/** `value` with everything that looks like an API key replaced: what an error may repeat of a caller's input, and store. */
+export const holdsApiKey = (value: string): boolean =>
+  value.includes('sas_') && [...value.matchAll(KEY_CANDIDATE)].some((m) => isWellFormedApiKey(m[0]));
+
+/**
+ * What reads as a key, whole or not: the prefix in any case, with `_` or `-`, and at least 16 of the key's characters.
+ * Only the 32 random characters are secret and the checksum can be computed again, so a key one character short or
+ * mistyped gives the whole key away. A display prefix (`sas_live_Ab3x`) is not one. Used to mask what is logged or
+ * repeated, and to refuse new text and new ids that would be stored; ids already stored are checked by holdsApiKey.
+ */
+const KEY_LIKE = /sas[_-](?:live|test)[_-][0-9A-Za-z]{16,}/gi;
+export const looksLikeApiKey = (value: string): boolean => /sas/i.test(value) && value.search(KEY_LIKE) !== -1;
+/** `value` with everything that reads as an API key replaced: what an error may repeat of a caller's input, and log. */
 export const withoutApiKeys = (value: string): string =>
-  value.includes('sas_') ? value.replace(KEY_LIKE, '<API key>') : value;
+  /sas/i.test(value) ? value.replace(KEY_LIKE, '<API key>') : value;
 
 /** SHA-256 of the key, hex: the only form in which a key is stored. */
 export function hashApiKey(key: string): string {

@@ -126,15 +126,19 @@ function secretIn(path: string, value: unknown, depth: number): string | undefin
 /**
  * The path to the first string or object key in `value` holding an API key (document order), if any, looked for as
  * deep as an audit event may nest (MAX_DEPTH): a body nested deeper is refused for that, and a walk to its bottom
- * would overflow the stack.
+ * would overflow the stack. `holds` says what counts: a whole key by default, or what reads as one (new text).
  */
-export function apiKeyPath(value: unknown, path: (string | number)[] = []): (string | number)[] | undefined {
-  if (typeof value === 'string') return holdsApiKey(value) ? path : undefined;
+export function apiKeyPath(
+  value: unknown,
+  path: (string | number)[] = [],
+  holds: (text: string) => boolean = holdsApiKey,
+): (string | number)[] | undefined {
+  if (typeof value === 'string') return holds(value) ? path : undefined;
   if (value === null || typeof value !== 'object' || path.length > MAX_DEPTH) return undefined;
   const entries: [string | number, unknown][] = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
   for (const [name, inner] of entries) {
-    if (typeof name === 'string' && holdsApiKey(name)) return [...path, name];
-    const found = apiKeyPath(inner, [...path, name]);
+    if (typeof name === 'string' && holds(name)) return [...path, name];
+    const found = apiKeyPath(inner, [...path, name], holds);
     if (found) return found;
   }
   return undefined;

@@ -4,6 +4,7 @@
 import * as v from 'valibot';
 import { type Validated, validateBody, withDetailInPlace } from './body-validation';
 import { apiKeyPath } from '../domain/audit';
+import { looksLikeApiKey } from '../domain/api-key';
 import { PRIORITIES } from '../domain/decision';
 import { NON_ASCII, withAsciiDomain } from '../domain/engine/metadata';
 import { isJsonObject, jsonPath } from '../domain/json-walk';
@@ -249,7 +250,7 @@ export function validatePolicy(input: unknown): Validated<{ policy: WorkspacePol
   // The audit log keeps every stored policy and never an API key: refused as bad input, beside the body's other
   // problems and before any version is compared (a 400 comes before a 412), naming where (docs/partners.md,
   // "Workspace policy").
-  const at = apiKeyPath(input);
+  const at = apiKeyPath(input, [], looksLikeApiKey);
   const keyProblem = at && { field: jsonPath(at), message: 'must not hold an API key' };
   if (!result.ok)
     return keyProblem ? { ok: false, details: withDetailInPlace(input, result.details, keyProblem) } : result;

@@ -2,6 +2,7 @@
 // value to use, or throws AdminInputError with a message the CLI prints before it exits non-zero.
 import { parseRfc3339 } from '../../lambdas/domain/timestamps';
 import { apiKeyPath } from '../../lambdas/domain/audit';
+import { holdsApiKey, looksLikeApiKey } from '../../lambdas/domain/api-key';
 import { SCOPES, type Scope } from '../../lambdas/contract/routes';
 import { MAX_PREFIX_GRANTS, WORKSPACE_ID_PATTERN, grantProblem, isPrefixGrant } from '../../lambdas/domain/grants';
 import { PARTNER_STATUSES, type PartnerStatus } from '../../lambdas/domain/ports';
@@ -16,9 +17,16 @@ export class AdminInputError extends Error {
  * A key's secret pasted where an id belongs: refused without repeating it (the message would print it on the terminal
  * and in a script's log), before the audit log would refuse it in its own words ("target.partner_id holds an API key").
  */
-export function refuseApiKey(what: string, value: string): void {
-  if (apiKeyPath(value) !== undefined) throw new AdminInputError(`${what} holds an API key: give an id, not a secret`);
+export function refuseApiKey(what: string, value: string, holds: (text: string) => boolean = holdsApiKey): void {
+  if (apiKeyPath(value, [], holds) !== undefined)
+    throw new AdminInputError(`${what} holds an API key: give an id, not a secret`);
 }
+
+/**
+ * A new id or grant is refused also for part of a key (looksLikeApiKey): it would be stored and printed. An id given
+ * to find what exists is checked for a whole key only, so one stored before keeps working.
+ */
+export const refuseKeyLike = (what: string, value: string): void => refuseApiKey(what, value, looksLikeApiKey);
 
 export function assertWorkspace(ws: string | undefined): string {
   if (ws) refuseApiKey('--workspace', ws);
@@ -52,7 +60,7 @@ export function assertPartnerStatus(status: string): PartnerStatus {
 export function assertGrants(grants: string[]): string[] {
   if (grants.length === 0) throw new AdminInputError('give at least one --workspace (or --workspaces-file)');
   for (const grant of grants) {
-    refuseApiKey('--workspace', grant);
+    refuseKeyLike('--workspace', grant);
     const problem = grantProblem(grant);
     if (problem) throw new AdminInputError(problem);
   }

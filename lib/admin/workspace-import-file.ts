@@ -5,6 +5,7 @@
 // goes on.
 
 import { csvRows } from '../csv';
+import { looksLikeApiKey } from '../../lambdas/domain/api-key';
 
 interface FileRecord {
   line: number;
@@ -82,8 +83,10 @@ export function parseCsv(text: string): ParsedFile {
     });
     return { records, problems, warnings, examples: rows.length + 1 + unclosed.length };
   }
-  // A long name is no column name but text: named by its place.
-  const unknown = columns.flatMap((c, i) => (KNOWN_COLUMNS.has(c) ? [] : [c.length <= 40 ? c : `column ${i + 1}`]));
+  // A name that does not read as one (long, or with `@`, `/`, spaces between words...) is text: named by its place.
+  const unknown = columns.flatMap((c, i) =>
+    KNOWN_COLUMNS.has(c) ? [] : [/^[a-z0-9_.-]{1,40}$/.test(c) && !looksLikeApiKey(c) ? c : `column ${i + 1}`],
+  );
   // A warning, not an error: every line is still imported (an export's `notes` or `id`), so the run succeeds.
   if (unknown.length)
     warnings.push({ line: header.line, message: `unknown column(s) ${unknown.join(', ')} (ignored)` });

@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
 import { API_BASE_PATH, FUNCTION_TIMEOUT_SECONDS, matchRoute } from '../../lambdas/contract/routes';
-import { withoutApiKeys } from '../../lambdas/domain/api-key';
+import { looksLikeApiKey, withoutApiKeys } from '../../lambdas/domain/api-key';
 
 /** API Gateway's own limit on a request body (HTTP APIs). */
 const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
@@ -54,14 +54,24 @@ function ignore(): void {}
 
 /**
  * The path as the access line writes it: percent-encoded unreserved characters decoded (RFC 3986, 6.2.2.2: the same
- * path), so that a key sent as `sas%5Ftest%5F...` is masked like one sent plainly; nothing else is decoded.
+ * path), so that a key sent as `sas%5Ftest%5F...` is masked like one sent plainly; nothing else is decoded. A key
+ * that shows only once the path is decoded further (encoded twice, `%255F`) leaves no path in the line at all.
  */
 function loggedPath(rawPath: string): string {
   const normalized = rawPath.replace(/%[0-9A-Fa-f]{2}/g, (escape) => {
     const c = String.fromCharCode(parseInt(escape.slice(1), 16));
     return /^[A-Za-z0-9._~-]$/.test(c) ? c : escape;
   });
-  return withoutApiKeys(normalized);
+  const masked = withoutApiKeys(normalized);
+  let decoded = masked;
+  for (let round = 0; round < 3 && decoded.includes('%'); round++) {
+    try {
+      decoded = decodeURIComponent(decoded);
+    } catch {
+      break;
+    }
+  }
+  return looksLikeApiKey(decoded) ? '<a path holding an API key>' : masked;
 }
 
 /** A function's answer, or none: it failed or timed out, which API Gateway answers alike (its own 500). */

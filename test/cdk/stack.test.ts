@@ -1,6 +1,7 @@
 // The synthesized template, as `cdk synth` makes it (lib/app.ts): routes, authorizer, tables, least privilege,
-// stage settings, log groups and their key, alarms and outputs. One synthesis per stage for the whole file:
-// bundling takes seconds, which is why this file stays one file past 500 lines.
+// stage settings, log groups and their key, alarms and outputs. One synthesis per stage for the whole file (a synth
+// takes about a second without bundling, more on a loaded machine), which is why this file stays one file past 500
+// lines.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

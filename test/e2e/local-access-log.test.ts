@@ -112,4 +112,10 @@ it('masks a key in the path also when its characters are percent-encoded', async
   // Only unreserved characters are decoded: an encoded slash stays as sent.
   expect(written).toMatch(/^GET \/api\/v1\/workspaces\/<API key>\/policy%2Fx \d{3} /);
   expect(written).not.toContain(key.slice(9));
+  // Encoded twice, a key shows only decoded further: the line then holds no path.
+  const twice = nextLine(ROUTE_MS + 3_000);
+  await (await fetch(`${server.baseUrl}/workspaces/${key.replace(/_/g, '%255F')}/policy`)).text();
+  const line2 = await twice;
+  expect(line2).toMatch(/^GET <a path holding an API key> \d{3} /);
+  expect(line2).not.toContain(key.slice(9, 25));
 });

@@ -9,6 +9,7 @@ import {
   holdsApiKey,
   isWellFormedApiKey,
   keyChecksum,
+  looksLikeApiKey,
   toBase62,
   withoutApiKeys,
 } from '../../lambdas/domain/api-key';
@@ -81,17 +82,28 @@ describe('API key format', () => {
     expect(bearerToken(undefined)).toBeUndefined();
   });
 
-  it('finds and masks what looks like a key in text, whole, short or mistyped, but not a display prefix', () => {
+  it('masks what reads as a key, whole, short or mistyped, in any case; an id counts as one only when whole', () => {
     const key = generateApiKey('test');
     const mistyped = key.slice(0, -1) + (key.at(-1) === 'a' ? 'b' : 'a');
     // Only the 32 random characters are secret: a key one character short gives the rest away.
-    for (const leaked of [key, key.slice(0, -1), mistyped, key.slice(0, 9 + 16)]) {
-      expect(holdsApiKey(`revoke ${leaked}?`)).toBe(true);
+    for (const leaked of [
+      key,
+      key.slice(0, -1),
+      mistyped,
+      key.slice(0, 9 + 16),
+      key.toUpperCase(),
+      `sas-test-${key.slice(9)}`,
+    ]) {
+      expect(looksLikeApiKey(`revoke ${leaked}?`)).toBe(true);
       expect(withoutApiKeys(`/workspaces/${leaked}/policy`)).toBe('/workspaces/<API key>/policy');
     }
     for (const fine of [displayPrefix(key), key.slice(0, 9 + 15), 'sas_prod_' + key.slice(9), 'ws_sas_live']) {
-      expect(holdsApiKey(fine)).toBe(false);
+      expect(looksLikeApiKey(fine)).toBe(false);
       expect(withoutApiKeys(fine)).toBe(fine);
     }
+    // Ids already stored keep working: only a whole, well-formed key makes an id one.
+    expect(holdsApiKey(`acme:${key}`)).toBe(true);
+    for (const id of ['acme:sas_live_customersupport01', key.slice(0, -1), mistyped])
+      expect(holdsApiKey(id)).toBe(false);
   });
 });

@@ -54,9 +54,9 @@ it('refuses a CSV file without its header, repeating none of the first example i
     },
   ]);
   expect(parsed.examples).toBe(2);
-  // A header with a column it does not know names a long one by its place, never by its text.
+  // A header with a column it does not know names one that does not read as a name by its place, never by its text.
   const long = 'x'.repeat(41);
-  expect(parseImportFile(`subject,notes,${long}\nHello,a,b\n`, 'h.csv').warnings).toEqual([
-    { line: 1, message: 'unknown column(s) notes, column 3 (ignored)' },
+  expect(parseImportFile(`subject,notes,${long},alice@example.com\nHello,a,b,c\n`, 'h.csv').warnings).toEqual([
+    { line: 1, message: 'unknown column(s) notes, column 3, column 4 (ignored)' },
   ]);
 });

@@ -58,6 +58,11 @@ describe('the problems across fields come with the problems of single fields', (
       { field: 'keywords[0].phrase', message: 'must not hold an API key' },
       { field: 'extra', message: 'is not a field of a policy' },
     ]);
+    // Part of a key gives the whole key away (its checksum is public): refused alike, in any case.
+    for (const part of [key.slice(0, -1), key.toUpperCase()])
+      expect(detailsOf({ categories: [{ name: 'vat', description: `ask ${part}` }] })).toEqual([
+        { field: 'categories[0].description', message: 'must not hold an API key' },
+      ]);
   });
 
   it('a body nested 200,000 levels deep is refused for its shape, not walked to its bottom for an API key', () => {
