@@ -2,7 +2,7 @@
 // lines starting with # are skipped; anything else is checked like a --workspace (operator-input.ts assertGrants).
 import { readFile } from 'node:fs/promises';
 import { grantProblem } from '../../lambdas/domain/grants';
-import { AdminInputError, refuseKeyLike } from './operator-input';
+import { AdminInputError, refuseApiKey } from './operator-input';
 
 export async function readWorkspacesFile(path: string): Promise<string[]> {
   let text: string;
@@ -20,7 +20,7 @@ export async function readWorkspacesFile(path: string): Promise<string[]> {
     // Checked here too, to name the line: in a file of thousands, "bad workspace" alone leaves the operator searching.
     // A key's secret first, as assertGrants refuses it: the problem's message would print the line back.
     const where = `--workspaces-file ${path} line ${at + 1}`;
-    refuseKeyLike(where, line);
+    refuseApiKey(where, line);
     const problem = grantProblem(line);
     if (problem) throw new AdminInputError(`${where}: ${problem}`);
     grants.push(line);
