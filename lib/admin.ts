@@ -10,7 +10,6 @@ import {
   looksLikeApiKey,
   keyExpired,
 } from '../lambdas/domain/api-key';
-import { apiKeyPath } from '../lambdas/domain/audit';
 import { newKeyId } from '../lambdas/domain/ids';
 import type { Scope } from '../lambdas/contract/routes';
 import { MAX_PREFIX_GRANTS, grantCovers, isPrefixGrant } from '../lambdas/domain/grants';
@@ -99,7 +98,7 @@ export class AdminService {
     }
     if (!input.name.trim()) throw new AdminInputError('--name must not be blank');
     // Checked before anything is written, as the partner's audit event would refuse it (in the audit log's words).
-    if (apiKeyPath(input.name, [], looksLikeApiKey) !== undefined)
+    if (looksLikeApiKey(input.name))
       throw new AdminInputError('--name holds an API key: nothing was created (keys are never stored)');
     const at = this.now().toISOString();
     const partner: PartnerRecord = {
@@ -141,7 +140,7 @@ export class AdminService {
       );
     }
     // Checked before anything is written, as the key's audit event would refuse it after its grants.
-    if (input.description !== undefined && apiKeyPath(input.description, [], looksLikeApiKey) !== undefined) {
+    if (input.description !== undefined && looksLikeApiKey(input.description)) {
       throw new AdminInputError('--description holds an API key: nothing was issued (keys are never stored)');
     }
     const fields: KeyFields = {

@@ -1,7 +1,6 @@
 // The checks of what an operator gives the admin commands (ids, grants, scopes, rate limits, dates): each answers the
 // value to use, or throws AdminInputError with a message the CLI prints before it exits non-zero.
 import { parseRfc3339 } from '../../lambdas/domain/timestamps';
-import { apiKeyPath } from '../../lambdas/domain/audit';
 import { holdsApiKey, looksLikeApiKey } from '../../lambdas/domain/api-key';
 import { SCOPES, type Scope } from '../../lambdas/contract/routes';
 import { MAX_PREFIX_GRANTS, WORKSPACE_ID_PATTERN, grantProblem, isPrefixGrant } from '../../lambdas/domain/grants';
@@ -18,8 +17,7 @@ export class AdminInputError extends Error {
  * and in a script's log), before the audit log would refuse it in its own words ("target.partner_id holds an API key").
  */
 export function refuseApiKey(what: string, value: string, holds: (text: string) => boolean = holdsApiKey): void {
-  if (apiKeyPath(value, [], holds) !== undefined)
-    throw new AdminInputError(`${what} holds an API key: give an id, not a secret`);
+  if (holds(value)) throw new AdminInputError(`${what} holds an API key: give an id, not a secret`);
 }
 
 /**
