@@ -81,9 +81,7 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
   ): Promise<BatchSaveResult> {
     const record = { kind: 'batch', request_hash: idempotency.requestHash, items, created_ms: createdMs, attempt };
     try {
-      await this.client.send(
-        new PutCommand(idempotencyClaim(this.tableName, pk, record, Math.floor(createdMs / 1000))),
-      );
+      await this.client.send(new PutCommand(idempotencyClaim(this.tableName, pk, record, createdMs)));
       return { kind: 'created' };
     } catch (err) {
       if (!conditionFailed(err)) {

@@ -39,19 +39,15 @@ export const idempotencyPk = (partnerId: string, keyHash: string) =>
   `${ITEM_PREFIX.idempotency}${partnerId}#${keyHash}`;
 
 /**
- * The conditional Put that claims an Idempotency-Key; TTL deletion lags, so an expired record counts as absent. A
- * record is live while its expires_at is after now, for readers and this claim alike.
+ * The conditional Put that claims an Idempotency-Key at `nowMs`; TTL deletion lags, so an expired record counts as
+ * absent. A record is live while its expires_at is after now in whole seconds, for readers and this claim alike: the
+ * claim's second rounded up, so a retry 23:59:59.5 after it is still a replay (docs/partners.md, "Idempotency window and decision retention").
  */
-export const idempotencyClaim = (
-  tableName: string,
-  pk: string,
-  record: Record<string, unknown>,
-  nowSeconds: number,
-) => ({
+export const idempotencyClaim = (tableName: string, pk: string, record: Record<string, unknown>, nowMs: number) => ({
   TableName: tableName,
-  Item: { pk, ...record, expires_at: nowSeconds + IDEMPOTENCY_WINDOW_SECONDS },
+  Item: { pk, ...record, expires_at: Math.ceil(nowMs / 1000) + IDEMPOTENCY_WINDOW_SECONDS },
   ConditionExpression: 'attribute_not_exists(pk) OR expires_at <= :now',
-  ExpressionAttributeValues: { ':now': nowSeconds },
+  ExpressionAttributeValues: { ':now': Math.floor(nowMs / 1000) },
   ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
 });
 
@@ -79,8 +75,8 @@ export class DynamoDecisionStore implements DecisionStore {
     idempotency?: IdempotencyRequest,
     extra: DecisionExtras = {},
   ): Promise<SaveResult> {
-    const nowSeconds = Math.floor(parseInstant(decision.created_at) / 1000);
-    const item = { ...extra, ...decisionItem(decision, owner, nowSeconds, this.retentionDays) };
+    const createdMs = parseInstant(decision.created_at);
+    const item = { ...extra, ...decisionItem(decision, owner, Math.floor(createdMs / 1000), this.retentionDays) };
     if (!idempotency) {
       try {
         await this.client.send(
@@ -104,7 +100,7 @@ export class DynamoDecisionStore implements DecisionStore {
         await this.client.send(
           new TransactWriteCommand({
             TransactItems: [
-              { Put: idempotencyClaim(this.tableName, idemPk, record, nowSeconds) },
+              { Put: idempotencyClaim(this.tableName, idemPk, record, createdMs) },
               { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
             ],
           }),

@@ -73,7 +73,7 @@ export class DynamoModelWriteStore implements ModelWriteStore {
         },
       },
       { Put: { TableName: this.learningTable, Item: item, ConditionExpression: 'attribute_not_exists(sk)' } },
-      ...(record ? [{ Put: idempotencyClaim(this.tableName, record.pk, record.item, Math.floor(nowMs / 1000)) }] : []),
+      ...(record ? [{ Put: idempotencyClaim(this.tableName, record.pk, record.item, nowMs) }] : []),
       ...(input.audit ? [auditEventPut(this.tableName, input.audit.event, input.audit.at)] : []),
     ];
     const firstLabels = items.length;
