@@ -4,7 +4,7 @@ import { LogFormatter, LogItem, Logger } from '@aws-lambda-powertools/logger';
 import type { LogAttributes } from '@aws-lambda-powertools/logger/types';
 import type { Context } from 'aws-lambda';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { METRICS, METRICS_NAMESPACE, type MetricName, SERVICE_NAME } from './contract/observability';
+import { METRICS, type MetricName, SERVICE_NAME, metricsNamespace } from './contract/observability';
 import type { Settings } from './contract/settings';
 import { daemonSink, xrayApiSink } from './trace-sinks';
 import { Tracer, type TraceSink } from './tracing';
@@ -75,7 +75,7 @@ export function requestLogAttributes(
 export function createTelemetry(
   settings: Pick<
     Settings,
-    'logLevel' | 'metricsEnabled' | 'tracingEnabled' | 'traceSampleRate' | 'xrayDaemonAddress' | 'region'
+    'logLevel' | 'metricsEnabled' | 'tracingEnabled' | 'traceSampleRate' | 'xrayDaemonAddress' | 'region' | 'stage'
   >,
   runtime: TracingRuntime = {},
 ): Telemetry {
@@ -91,7 +91,7 @@ export function createTelemetry(
       : daemonSink(settings.xrayDaemonAddress));
   const tracer = new Tracer({ enabled: settings.tracingEnabled, sampleRate: settings.traceSampleRate, sink });
   const metrics = settings.metricsEnabled
-    ? new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME })
+    ? new Metrics({ namespace: metricsNamespace(settings.stage), serviceName: SERVICE_NAME })
     : undefined;
   /** Totals since the last publish: dimension name, then its value, then metric name. */
   const pending = new Map<string, Map<string, Map<string, number>>>();

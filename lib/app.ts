@@ -17,7 +17,7 @@ import {
 } from './stack-context';
 import { booleanContext } from './stack/tables';
 import { DEFAULT_STAGE, stackNameFor } from './stack-outputs';
-import { decimalFraction, parseFraction, parseWhole } from '../lambdas/contract/settings';
+import { STAGE_PATTERN, decimalFraction, parseFraction, parseWhole } from '../lambdas/contract/settings';
 
 interface BuildAppOptions {
   /** Context, as `-c key=value` gives it (the CLI's own context still wins when run by the CLI). */
@@ -112,7 +112,7 @@ export function buildApp(options: BuildAppOptions = {}): BuiltApp {
     if (meant) throw new Error(`context ${key} is not a setting of this app: did you mean ${meant}?`);
   }
   const stage = String(app.node.tryGetContext('stage') ?? DEFAULT_STAGE);
-  if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage)) {
+  if (!STAGE_PATTERN.test(stage)) {
     throw new Error(
       `context stage must be a lower-case letter, then up to 19 lower-case letters, digits or dashes (got ${JSON.stringify(stage)})`,
     );

@@ -34,6 +34,9 @@ export { LAMBDA_RUNTIME } from './stack/functions';
 /** Output key for the alarm topic (the other keys live in stack-outputs.ts, which tools outside the stack read). */
 export const ALARM_TOPIC_OUTPUT_KEY = 'AlarmTopicArn';
 
+/** `dev` and `dev-<anything>`: the stages whose tables, log groups and logs key are deleted with the stack. */
+export const isDisposableStage = (stage: string): boolean => stage === 'dev' || stage.startsWith('dev-');
+
 export interface SignalAnalysisStackProps extends StackProps {
   stage: string;
   throttlingRateLimit: number;
@@ -81,15 +84,16 @@ export class SignalAnalysisStack extends Stack {
 
   constructor(scope: Construct, id: string, props: SignalAnalysisStackProps) {
     super(scope, id, props);
-    const isProd = props.stage === 'prod';
-    // Prod keeps its data and logs if the stack is deleted; other stages clean up after themselves.
-    const removalPolicy = isProd ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    // A stage keeps its data and logs when the stack is deleted, whatever its name ("production", "staging"), unless
+    // its name says it is disposable (docs/deploy.md, "What a stage keeps").
+    const keepsData = !isDisposableStage(props.stage);
+    const removalPolicy = keepsData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     const logRetention = props.logRetention ?? RetentionDays.ONE_YEAR;
     this.logsKey = props.logsKmsKeyArn
       ? Key.fromKeyArn(this, 'ImportedLogsKey', props.logsKmsKeyArn)
       : createLogsKey(this, 'LogsKey', removalPolicy);
 
-    const tables = new ServiceTables(this, { removalPolicy, deletionProtection: isProd });
+    const tables = new ServiceTables(this, { removalPolicy, deletionProtection: keepsData });
     this.accessTable = tables.access;
     this.decisionsTable = tables.decisions;
     this.learningTable = tables.learning;
@@ -113,6 +117,7 @@ export class SignalAnalysisStack extends Stack {
           logLevel: SETTINGS_LOG_LEVEL,
           tracingEnabled: props.tracing ?? false,
           traceSampleRate: props.traceSampleRate,
+          stage: props.stage,
         }),
         // V8's heap bounds for the function's memory (lib/lambda-bundling.ts, docs/operations.md "Memory").
         NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
@@ -135,6 +140,7 @@ export class SignalAnalysisStack extends Stack {
 
     const alarms = new ServiceAlarms(this, {
       stage: api.stage,
+      stageName: props.stage,
       functions: this.functions,
       tables: tables.all,
       indexNames: tables.indexNames,
@@ -159,7 +165,7 @@ export class SignalAnalysisStack extends Stack {
         originSecret: edgeSecretValue,
         webAclArn,
       });
-      createEdgeBypassAlarm(this, { accessLogs: api.accessLogs, topic: this.alarmTopic });
+      createEdgeBypassAlarm(this, { accessLogs: api.accessLogs, topic: this.alarmTopic, stageName: props.stage });
       acknowledgeEdgeFindings(this, { distribution, secret: edgeSecret });
       new CfnOutput(this, OUTPUT_KEYS.protectedApiBaseUrl, {
         value: `https://${distribution.distributionDomainName}${API_BASE_PATH}`,

@@ -1,7 +1,11 @@
 // Names the Lambdas emit under and the stack's alarms read: one place, so a renamed metric cannot orphan an alarm.
 
 export const SERVICE_NAME = 'signal-analysis';
-export const METRICS_NAMESPACE = 'SignalAnalysis';
+/**
+ * One namespace per stage (`SignalAnalysis/prod`): stages share an account (docs/deploy.md), and an alarm of one stage
+ * must not fire on another's metrics.
+ */
+export const metricsNamespace = (stage: string) => `SignalAnalysis/${stage}`;
 
 /** Each metric is a count with one dimension. */
 export const METRICS = {

@@ -32,7 +32,7 @@ export const ENV = {
   // runs (a `node` started by another script inherits that script's INIT_CWD).
   operatorDir: 'INIT_CWD',
   npmScript: 'npm_lifecycle_event',
-  // The admin CLI with --aws.
+  // The admin CLI with --aws (the stage also on the Lambdas: their metrics' namespace).
   stackName: 'SAS_STACK_NAME',
   stage: 'SAS_STAGE',
   // Where eval, bench and the trainers find ../shared/data, and the language sample (bin/fetch-language-sample.ts).
@@ -84,7 +84,14 @@ export interface Settings {
    * refused `403 FORBIDDEN` (lambdas/http/edge-origin.ts). Unset: no header required. Never logged.
    */
   edgeOriginSecret?: string;
+  /** The deployed stage (SAS_STAGE, set by the stack): the Lambdas' metrics are under its namespace. */
+  stage: string;
 }
+
+/** The stage a deploy and the admin CLI's `--aws` use when none is named (CDK context `stage`, `SAS_STAGE`). */
+export const DEFAULT_STAGE = 'dev';
+/** A stage's name: it is part of the stack's name and of the metrics' namespace. */
+export const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
 
 export const DEFAULT_SETTINGS: Settings = {
   accessTableName: 'sas-access',
@@ -98,6 +105,7 @@ export const DEFAULT_SETTINGS: Settings = {
   metricsEnabled: true,
   tracingEnabled: false,
   traceSampleRate: 0.05,
+  stage: DEFAULT_STAGE,
 };
 
 interface LocalSettings {
@@ -251,7 +259,18 @@ export function parseSettings(env: Env): Settings {
     traceSampleRate: fraction(env, ENV.traceSampleRate, DEFAULT_SETTINGS.traceSampleRate),
     xrayDaemonAddress: daemonAddress(env),
     edgeOriginSecret: present(env, ENV.edgeOriginSecret),
+    stage: stageFromEnv(env),
   };
+}
+
+/** SAS_STAGE, checked as the stack checks its context `stage`. */
+function stageFromEnv(env: Env): string {
+  const stage = present(env, ENV.stage) ?? DEFAULT_STAGE;
+  if (!STAGE_PATTERN.test(stage))
+    throw new SettingsError(
+      `${ENV.stage} must be a lower-case letter, then up to 19 lower-case letters, digits or dashes, got "${stage}"`,
+    );
+  return stage;
 }
 
 /**
@@ -280,8 +299,6 @@ export function parseLocalSettings(env: Env): LocalSettings {
   };
 }
 
-/** The stage a deploy and the admin CLI's `--aws` use when none is named (CDK context `stage`, `SAS_STAGE`). */
-export const DEFAULT_STAGE = 'dev';
 /** The deployed stack of a stage: the stack is named so, and the admin CLI's `--aws` finds its tables by it. */
 export const stackNameFor = (stage: string) => `SignalAnalysisService-${stage}`;
 
@@ -332,7 +349,7 @@ export function parseToolSettings(env: Env): ToolSettings {
  * The region and the endpoint are not written: Lambda sets AWS_REGION, and on AWS there is no endpoint override.
  */
 export function lambdaEnvironment(
-  settings: Pick<Settings, 'authCacheTtlSeconds' | 'decisionRetentionDays' | 'logLevel'> & {
+  settings: Pick<Settings, 'authCacheTtlSeconds' | 'decisionRetentionDays' | 'logLevel' | 'stage'> & {
     tracingEnabled?: boolean;
     traceSampleRate?: number;
     workspaceCacheTtlSeconds?: number;
@@ -353,5 +370,6 @@ export function lambdaEnvironment(
     [ENV.logLevel]: settings.logLevel,
     [ENV.tracingEnabled]: String(settings.tracingEnabled ?? DEFAULT_SETTINGS.tracingEnabled),
     [ENV.traceSampleRate]: decimalFraction(settings.traceSampleRate ?? DEFAULT_SETTINGS.traceSampleRate),
+    [ENV.stage]: settings.stage,
   };
 }

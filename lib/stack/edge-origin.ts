@@ -19,7 +19,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { FilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { METRICS_NAMESPACE } from '../../lambdas/contract/observability';
+import { metricsNamespace } from '../../lambdas/contract/observability';
 
 /** The deployment parameters, and the placeholders they default to (a deploy with either left as is is refused). */
 export const EDGE_ORIGIN_PARAMETERS = {
@@ -33,7 +33,7 @@ export const EDGE_ORIGIN_PLACEHOLDERS = {
 
 /** The alarm's name suffix, its metric and the refusals in 5 minutes that fire it. */
 const EDGE_BYPASS_ALARM = 'EdgeOriginBypass';
-export const EDGE_BYPASS_METRIC = { namespace: METRICS_NAMESPACE, name: 'EdgeOriginRefused' } as const;
+export const EDGE_BYPASS_METRIC_NAME = 'EdgeOriginRefused';
 const EDGE_BYPASS_THRESHOLD = 20;
 
 /** The stack outputs of the origin: where to point the origin name's DNS record. */
@@ -99,11 +99,14 @@ export function createEdgeOrigin(scope: Construct, props: { api: HttpApi; stage:
  * authorizer answered FORBIDDEN, or the fallback's 403 (it answers 403 for nothing else). CloudFront adds the origin
  * header to every request, so any such refusal means someone calls the origin directly; the alarm fires on a stream.
  */
-export function createEdgeBypassAlarm(scope: Construct, props: { accessLogs: ILogGroup; topic: ITopic }): Alarm {
+export function createEdgeBypassAlarm(
+  scope: Construct,
+  props: { accessLogs: ILogGroup; topic: ITopic; stageName: string },
+): Alarm {
   const filter = new MetricFilter(scope, 'EdgeOriginRefusedFilter', {
     logGroup: props.accessLogs,
-    metricNamespace: EDGE_BYPASS_METRIC.namespace,
-    metricName: EDGE_BYPASS_METRIC.name,
+    metricNamespace: metricsNamespace(props.stageName),
+    metricName: EDGE_BYPASS_METRIC_NAME,
     metricValue: '1',
     filterPattern: FilterPattern.any(
       FilterPattern.stringValue('$.authorizerOutcome', '=', 'FORBIDDEN'),

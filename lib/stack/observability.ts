@@ -18,11 +18,13 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { SERVER_ERROR_CODES } from '../../lambdas/contract/errors';
-import { METRICS, METRICS_NAMESPACE, SERVICE_NAME } from '../../lambdas/contract/observability';
+import { METRICS, SERVICE_NAME, metricsNamespace } from '../../lambdas/contract/observability';
 import type { TableDefinition } from '../../lambdas/contract/tables';
 
 interface ServiceAlarmsProps {
   stage: HttpStage;
+  /** The deployed stage's name: the namespace of the Lambdas' own metrics. */
+  stageName: string;
   /** Keyed by name: each gets an `${name}Errors` and a `${name}Throttles` alarm. */
   functions: Record<string, IFunction>;
   tables: ReadonlyMap<TableDefinition, TableV2>;
@@ -140,7 +142,7 @@ export class ServiceAlarms {
     const serverErrorMetrics: Record<string, IMetric> = {};
     SERVER_ERROR_CODES.forEach((code, i) => {
       serverErrorMetrics[`e${i}`] = new Metric({
-        namespace: METRICS_NAMESPACE,
+        namespace: metricsNamespace(props.stageName),
         metricName: METRICS.serverErrors.name,
         dimensionsMap: { service: SERVICE_NAME, [METRICS.serverErrors.dimension]: code },
         statistic: Stats.SUM,

@@ -8,7 +8,7 @@ import { Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { type BuiltApp, buildApp } from '../../lib/app';
 import { EDGE_ACKNOWLEDGMENTS, EDGE_FIREWALL_REGION } from '../../lib/stack/edge';
-import { EDGE_BYPASS_METRIC, EDGE_ORIGIN_PARAMETERS, EDGE_ORIGIN_PLACEHOLDERS } from '../../lib/stack/edge-origin';
+import { EDGE_BYPASS_METRIC_NAME, EDGE_ORIGIN_PARAMETERS, EDGE_ORIGIN_PLACEHOLDERS } from '../../lib/stack/edge-origin';
 import { OUTPUT_KEYS } from '../../lib/stack-outputs';
 import { ENV } from '../../lambdas/contract/settings';
 import { EDGE_ORIGIN_HEADER } from '../../lambdas/http/edge-origin';
@@ -224,17 +224,19 @@ describe.each([
     const filters = resources(api, 'AWS::Logs::MetricFilter');
     expect(filters).toHaveLength(1);
     const filter = filters[0][1].Properties;
+    // The stage's own namespace: another stage's bypasses in the same account do not fire this one's alarm.
+    const namespace = `SignalAnalysis/${built.stage}`;
     expect(filter.MetricTransformations).toEqual([
-      { MetricNamespace: EDGE_BYPASS_METRIC.namespace, MetricName: EDGE_BYPASS_METRIC.name, MetricValue: '1' },
+      { MetricNamespace: namespace, MetricName: EDGE_BYPASS_METRIC_NAME, MetricValue: '1' },
     ]);
     expect(filter.FilterPattern).toContain('$.authorizerOutcome = "FORBIDDEN"');
     expect(filter.FilterPattern).toContain('$.routeKey = "$default"');
     expect(JSON.stringify(filter.LogGroupName)).toContain('ApiAccessLogs');
     const alarm = resources(api, 'AWS::CloudWatch::Alarm').find(
-      ([, a]) => a.Properties.MetricName === EDGE_BYPASS_METRIC.name,
+      ([, a]) => a.Properties.MetricName === EDGE_BYPASS_METRIC_NAME,
     );
     expect(alarm?.[1].Properties).toMatchObject({
-      Namespace: EDGE_BYPASS_METRIC.namespace,
+      Namespace: namespace,
       Statistic: 'Sum',
       Period: 300,
       AlarmActions: [{ Ref: expect.stringMatching(/^AlarmTopic/) }],

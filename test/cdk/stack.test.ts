@@ -18,7 +18,7 @@ import {
 } from '../../lambdas/contract/tables';
 import { parseSettings } from '../../lambdas/contract/settings';
 import { OUTPUT_KEYS } from '../../lib/stack-outputs';
-import { ALARM_TOPIC_OUTPUT_KEY, LAMBDA_RUNTIME, type SignalAnalysisStack } from '../../lib/stack';
+import { ALARM_TOPIC_OUTPUT_KEY, LAMBDA_RUNTIME, type SignalAnalysisStack, isDisposableStage } from '../../lib/stack';
 import { BOOLEAN_CONTEXT, CONTEXT_DEFAULTS } from '../../lib/stack-context';
 import { AUTHORIZER_ACCESS, type TableGrant, routeAccess } from '../../lib/stack/access';
 import { LAMBDA_MEMORY_MB, LAMBDA_NODE_OPTIONS } from '../../lib/lambda-bundling';
@@ -218,16 +218,44 @@ describe('DynamoDB tables', () => {
     }
   });
 
-  it('are retained and deletion-protected in prod, deleted with the stack elsewhere', () => {
+  it('are retained and deletion-protected in every stage but dev and dev-*, whatever its name', () => {
+    // A production stage named "production" lost its tables with the stack until the thirty-third pass.
+    const production = synth({ stage: 'production' });
     for (const def of TABLES) {
-      const p = tableOf(prod, def);
-      expect(p.DeletionPolicy).toBe('Retain');
-      expect(p.UpdateReplacePolicy).toBe('Retain');
-      expect(p.Properties.Replicas[0].DeletionProtectionEnabled).toBe(true);
+      for (const kept of [prod, production]) {
+        const p = tableOf(kept, def);
+        expect(p.DeletionPolicy).toBe('Retain');
+        expect(p.UpdateReplacePolicy).toBe('Retain');
+        expect(p.Properties.Replicas[0].DeletionProtectionEnabled).toBe(true);
+      }
       const d = tableOf(dev, def);
       expect(d.DeletionPolicy).toBe('Delete');
       expect(d.Properties.Replicas[0].DeletionProtectionEnabled).toBe(false);
     }
+    expect(['dev', 'dev-alice'].map(isDisposableStage)).toEqual([true, true]);
+    expect(['prod', 'production', 'staging', 'devops', 'qa-dev'].map(isDisposableStage)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it('keep the logical ids of the deployed tables and logs key: a new id would replace them, and their data', () => {
+    // The ids the stacks deployed since version 1 carry (lib/stack/tables.ts says why they are the stack's own).
+    const ids = {
+      AccessTable13A21DD9: 'AWS::DynamoDB::GlobalTable',
+      DecisionsTable2B2636B5: 'AWS::DynamoDB::GlobalTable',
+      LearningTableEF207AA9: 'AWS::DynamoDB::GlobalTable',
+      LogsKeyA6AB43B2: 'AWS::KMS::Key',
+    };
+    for (const s of [dev, prod]) {
+      for (const [id, type] of Object.entries(ids)) expect(s.json.Resources[id]?.Type).toBe(type);
+    }
+    expect(
+      [dev.stack.accessTable, dev.stack.decisionsTable, dev.stack.learningTable].map((t) => logicalId(dev.stack, t)),
+    ).toEqual(Object.keys(ids).slice(0, 3));
   });
 });
 
@@ -281,6 +309,7 @@ describe('Lambdas', () => {
         NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
         TRACING_ENABLED: String(BOOLEAN_CONTEXT.tracing),
         TRACE_SAMPLE_RATE: String(defaults.traceSampleRate),
+        SAS_STAGE: 'dev',
       });
       // Tracing on (context `tracing`), Lambda's own in PassThrough: it records nothing (API Gateway samples no
       // request), so only the handlers' own choice is traced, at TRACE_SAMPLE_RATE (lambdas/tracing.ts).
@@ -874,8 +903,24 @@ describe('alarms', () => {
   });
 
   it('watch the ServerErrors EMF metric for every 5xx code, with the dimensions Powertools emits', () => {
-    const matches = find((m) => m.Namespace === 'SignalAnalysis' && m.MetricName === 'ServerErrors');
+    const matches = find((m) => m.Namespace === 'SignalAnalysis/dev' && m.MetricName === 'ServerErrors');
     expect(matches).toHaveLength(1);
+    // Each stage's alarm reads its own stage's metrics (they share an account), which its Lambdas emit under.
+    const serverErrorNamespaces = (s: Synth) =>
+      alarmsIn(s).flatMap((a) =>
+        metricsOf(a)
+          .filter((m) => m.MetricName === 'ServerErrors')
+          .map((m) => m.Namespace),
+      );
+    expect(new Set(serverErrorNamespaces(prod))).toEqual(new Set(['SignalAnalysis/prod']));
+    for (const [s, stage] of [
+      [dev, 'dev'],
+      [prod, 'prod'],
+    ] as const)
+      for (const fn of Object.values(s.stack.functions)) {
+        const { Variables } = s.json.Resources[logicalId(s.stack, fn)].Properties.Environment;
+        expect(Variables.SAS_STAGE).toBe(stage);
+      }
     const codes = metricsOf(matches[0]).map((m) => dim(m, 'code'));
     expect(codes.sort()).toEqual(['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']);
     for (const m of metricsOf(matches[0])) expect(dim(m, 'service')).toBe('signal-analysis');

@@ -53,6 +53,7 @@ function functionEnvironment(tables: TestTables, home: string): NodeJS.ProcessEn
       authCacheTtlSeconds: 30,
       decisionRetentionDays: 90,
       logLevel: 'INFO',
+      stage: 'bundles',
     }),
     // Only here, not on AWS: DynamoDB Local, with room for a JVM pause on a loaded machine.
     DYNAMODB_ENDPOINT: testEndpoint(),
@@ -85,7 +86,7 @@ const hasMetric = (output: string, name: string, dimension: string, value: strin
     return (
       m[name] === 1 &&
       m[dimension] === value &&
-      directive.Namespace === 'SignalAnalysis' &&
+      directive.Namespace === 'SignalAnalysis/bundles' && // the stage's own (SAS_STAGE from the stack)
       directive.Dimensions[0].includes(dimension) &&
       directive.Metrics[0].Name === name
     );

@@ -24,6 +24,7 @@ describe('settings', () => {
       decisionRetentionDays: 7,
       logLevel: 'WARN' as const,
       traceSampleRate: 0.2,
+      stage: 'production',
     };
     expect(parseSettings(lambdaEnvironment(settings))).toEqual({ ...settings, dynamodbEndpoint: undefined });
     // A share below 0.000001, which String() writes with an exponent the Lambdas refused at start.
@@ -35,6 +36,8 @@ describe('settings', () => {
     expect(() => parseSettings({ [ENV.authCacheTtlSeconds]: '-1' })).toThrow(/AUTH_CACHE_TTL_SECONDS/);
     expect(() => parseSettings({ [ENV.decisionRetentionDays]: '1.5' })).toThrow(/DECISION_RETENTION_DAYS/);
     expect(() => parseSettings({ [ENV.logLevel]: 'LOUD' })).toThrow(/POWERTOOLS_LOG_LEVEL/);
+    // The stage names the metrics' namespace: what the stack's context would refuse, the Lambdas refuse too.
+    expect(() => parseSettings({ [ENV.stage]: 'Prod' })).toThrow(/SAS_STAGE must be a lower-case letter/);
     // A table name DynamoDB refuses would fail every request: it stops the start, naming the variable.
     for (const [name, bad] of [
       [ENV.accessTableName, 'ab'],
