@@ -313,8 +313,10 @@ async function main(argv: string[]): Promise<number> {
       client = createDocumentClient({ ...db.clientOptions, requestTimeoutMs: ADMIN_REQUEST_TIMEOUT_MS });
       await ensureTables(client, { access, decisions, learning });
     }
-    // The audit events' actor; a command that changes nothing needs none (and no STS call).
-    const actor = READ_ONLY.has(name) ? 'none' : aws ? await awsActor(region) : localActor();
+    // The audit events' actor; a command that changes nothing needs none (and no STS call). With --aws, asking STS
+    // also checks this machine's clock (awsActor): `workspace model` changes nothing but runs a fold that is due.
+    const checksClock = aws && (!READ_ONLY.has(name) || name === 'workspace model');
+    const actor = checksClock ? await awsActor(region) : READ_ONLY.has(name) ? 'none' : localActor();
     const admin = new AdminService(new DynamoAccessStore(client, access, decisions), { actor });
     const out = await command(flags, { admin, client, decisions, learning, actor });
     await writeLine(process.stdout, json ? JSON.stringify(out.json) : out.text);

@@ -356,17 +356,19 @@ it('keeps two concurrent changes of one key as two events, each with what it saw
   ]);
 });
 
-it('names the caller by its AWS principal ARN with --aws', async () => {
-  // A stand-in for STS (the only part of AWS this machine cannot reach), answering GetCallerIdentity over a real
-  // socket as STS does; the tables are DynamoDB Local's, reached through the SDK's endpoint override.
-  const arn = 'arn:aws:sts::123456789012:assumed-role/Operators/ann';
+/**
+ * A stand-in for STS (the only part of AWS this machine cannot reach), answering GetCallerIdentity over a real socket as
+ * STS does, its `Date` header `clockOffsetMs` from this machine's clock (a skewed clock is a fault this machine cannot
+ * cause for one process); the tables are DynamoDB Local's, reached through the SDK's endpoint override.
+ */
+async function withStandInSts(arn: string, clockOffsetMs: number, run: (actions: string[]) => Promise<void>) {
   const actions: string[] = [];
   const sts = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       actions.push(new URLSearchParams(body).get('Action') ?? '');
-      res.writeHead(200, { 'content-type': 'text/xml' });
+      res.writeHead(200, { 'content-type': 'text/xml', date: new Date(Date.now() + clockOffsetMs).toUTCString() });
       res.end(
         `<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><GetCallerIdentityResult>` +
           `<Arn>${arn}</Arn><UserId>AROAEXAMPLE:ann</UserId><Account>123456789012</Account></GetCallerIdentityResult>` +
@@ -386,6 +388,16 @@ it('names the caller by its AWS principal ARN with --aws', async () => {
       AWS_REGION: 'us-east-1',
       AWS_PROFILE: '',
     };
+    await run(actions);
+  } finally {
+    env = saved;
+    await new Promise((done) => sts.close(done));
+  }
+}
+
+it('names the caller by its AWS principal ARN with --aws', async () => {
+  const arn = 'arn:aws:sts::123456789012:assumed-role/Operators/ann';
+  await withStandInSts(arn, 0, async (actions) => {
     const out = await admin('partner', 'create', '--id', 'initech', '--name', 'Initech', '--aws', '--json');
     expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
@@ -393,8 +405,17 @@ it('names the caller by its AWS principal ARN with --aws', async () => {
       expect.objectContaining({ action: 'partner.create', actor: arn }),
     ]);
     expect(actions).toEqual(['GetCallerIdentity']); // audit list changes nothing: no STS call
-  } finally {
-    env = saved;
-    await new Promise((done) => sts.close(done));
-  }
+  });
+});
+
+it("refuses to change anything with --aws from a machine whose clock is off AWS's by seconds", async () => {
+  // A workspace's learning is ordered by its writers' clocks (docs/learning.md): a laptop a minute behind wrote entries
+  // the containers had already read past, and a fold a minute ahead put the mark past every container's next entries.
+  await withStandInSts('arn:aws:sts::123456789012:assumed-role/Operators/bob', 60_000, async () => {
+    const out = await admin('partner', 'create', '--id', 'globex', '--name', 'Globex', '--aws');
+    expect(out.code).not.toBe(0);
+    expect(out.stderr).toMatch(/clock is at least 5\d s behind AWS's.*Synchronize the clock/);
+    // Nothing changed: no partner (a filter by an unknown partner is refused as such) and so no event.
+    expect((await admin('audit', 'list', '--aws', '--partner', 'globex')).stderr).toMatch(/unknown partner/);
+  });
 });
