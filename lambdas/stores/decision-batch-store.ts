@@ -157,7 +157,7 @@ export class DynamoDecisionBatchStore implements DecisionBatchStore {
   ): Record<string, unknown> {
     return {
       ...extras?.get(decision.decision_id),
-      ...decisionItem(decision, owner, Math.floor(parseInstant(decision.created_at) / 1000), this.retentionDays),
+      ...decisionItem(decision, owner, parseInstant(decision.created_at), this.retentionDays),
     };
   }
 

@@ -17,8 +17,11 @@ export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 /** The listing index's partition of a workspace's decisions of one priority (workspace ids hold no `#`). */
 export const listPartition = (workspaceId: string, priority: string) => `${workspaceId}#${priority}`;
 
-/** The stored item of a decision, the same whether analyzed alone or in a batch. */
-export function decisionItem(decision: Decision, owner: DecisionOwner, nowSeconds: number, retentionDays: number) {
+/**
+ * The stored item of a decision made at `createdMs`, the same whether analyzed alone or in a batch. Its expiry rounds
+ * the second up, as an Idempotency-Key's does, so a replay never answers a decision GET already calls expired.
+ */
+export function decisionItem(decision: Decision, owner: DecisionOwner, createdMs: number, retentionDays: number) {
   return {
     pk: ITEM_PREFIX.decision + decision.decision_id,
     // Compact (decision-format.ts); its `workspace_id` is what GET checks grants against. Partner and key say who asked.
@@ -30,7 +33,7 @@ export function decisionItem(decision: Decision, owner: DecisionOwner, nowSecond
     decision_id: decision.decision_id,
     partner_id: owner.partner_id,
     key_id: owner.key_id,
-    expires_at: nowSeconds + retentionDays * 86_400,
+    expires_at: Math.ceil(createdMs / 1000) + retentionDays * 86_400,
   };
 }
 
@@ -76,7 +79,7 @@ export class DynamoDecisionStore implements DecisionStore {
     extra: DecisionExtras = {},
   ): Promise<SaveResult> {
     const createdMs = parseInstant(decision.created_at);
-    const item = { ...extra, ...decisionItem(decision, owner, Math.floor(createdMs / 1000), this.retentionDays) };
+    const item = { ...extra, ...decisionItem(decision, owner, createdMs, this.retentionDays) };
     if (!idempotency) {
       try {
         await this.client.send(

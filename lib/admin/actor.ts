@@ -18,18 +18,22 @@ export function localActor(): string {
 
 /**
  * With `--aws`, the CLI's writes are timed by this machine's clock: a workspace's entries (import, policy, forget) are
- * ordered by their writer's, and a fold it runs sets the mark the containers read from (docs/learning.md, "An entry
- * lands within half the overlap of its time"). Lambda hosts agree within milliseconds; a laptop's clock may not.
+ * ordered by their writer's, and a fold it runs sets the mark the containers read from (docs/learning.md,
+ * "Corrections at the price of a write"). Lambda hosts agree within milliseconds; a laptop's clock may not.
  */
 const CLOCK_TOLERANCE_MS = 2_000;
 
-/** Why this machine's clock is too far from the one that answered (an HTTP `Date`: whole seconds), if it is. */
-export function clockProblem(serverDate: string | undefined, nowMs: number): string | undefined {
+/**
+ * Why this machine's clock is too far from the one that answered (an HTTP `Date`: whole seconds), if it is: the
+ * request sent at `sentMs` and its answer read at `readMs` by this clock.
+ */
+export function clockProblem(serverDate: string | undefined, sentMs: number, readMs: number): string | undefined {
   const serverMs = serverDate === undefined ? NaN : Date.parse(serverDate);
   if (!Number.isFinite(serverMs)) return undefined;
-  // The answer was made in [serverMs, serverMs + 1 s) and read at nowMs: only what is beyond both counts.
-  const behind = serverMs - nowMs;
-  const ahead = nowMs - (serverMs + 1000);
+  // The answer was made in [serverMs, serverMs + 1 s) and between sending and reading: only what is beyond both
+  // counts, so a slow network never reads as a skewed clock.
+  const behind = serverMs - readMs;
+  const ahead = sentMs - (serverMs + 1000);
   if (behind <= CLOCK_TOLERANCE_MS && ahead <= CLOCK_TOLERANCE_MS) return undefined;
   const [word, ms] = behind > 0 ? ['behind', behind] : ['ahead of', ahead];
   return (
@@ -43,11 +47,13 @@ export async function awsActor(region?: string): Promise<string> {
   // Loaded only with --aws: local commands, local mode and the tests import this file for localActor.
   const { GetCallerIdentityCommand, STSClient } = await import('@aws-sdk/client-sts');
   const sts = new STSClient({ region });
-  let serverDate: string | undefined;
+  let clock: { date?: string; sentMs: number; readMs: number } | undefined;
   sts.middlewareStack.add(
     (next) => async (args) => {
+      const sentMs = Date.now();
       const out = await next(args);
-      serverDate = (out.response as { headers?: Record<string, string> }).headers?.date;
+      const date = (out.response as { headers?: Record<string, string> }).headers?.date;
+      clock = { date, sentMs, readMs: Date.now() };
       return out;
     },
     { step: 'deserialize', name: 'serverDate' },
@@ -55,7 +61,7 @@ export async function awsActor(region?: string): Promise<string> {
   try {
     const out = await sts.send(new GetCallerIdentityCommand({}));
     if (!out.Arn) throw new Error('STS answered no ARN');
-    const problem = clockProblem(serverDate, Date.now());
+    const problem = clock && clockProblem(clock.date, clock.sentMs, clock.readMs);
     if (problem) throw new AdminInputError(problem);
     return out.Arn;
   } finally {

@@ -70,7 +70,7 @@ async function expectNoSecretStored(): Promise<void> {
 }
 
 // Each test makes the partners, keys and workspaces it reads events of (acme, umbrella, globex, initrode, vandelay,
-// hooli, initech), so it passes whichever tests ran before it.
+// hooli, initech; skewed-clock is one no test makes), so it passes whichever tests ran before it.
 
 it('records each admin command as one event, newest first, with the changed fields only', async () => {
   const since = new Date().toISOString(); // this test's events only
@@ -412,10 +412,10 @@ it("refuses to change anything with --aws from a machine whose clock is off AWS'
   // A workspace's learning is ordered by its writers' clocks (docs/learning.md): a laptop a minute behind wrote entries
   // the containers had already read past, and a fold a minute ahead put the mark past every container's next entries.
   await withStandInSts('arn:aws:sts::123456789012:assumed-role/Operators/bob', 60_000, async () => {
-    const out = await admin('partner', 'create', '--id', 'globex', '--name', 'Globex', '--aws');
+    const out = await admin('partner', 'create', '--id', 'skewed-clock', '--name', 'Skewed Clock', '--aws');
     expect(out.code).not.toBe(0);
     expect(out.stderr).toMatch(/clock is at least 5\d s behind AWS's.*Synchronize the clock/);
     // Nothing changed: no partner (a filter by an unknown partner is refused as such) and so no event.
-    expect((await admin('audit', 'list', '--aws', '--partner', 'globex')).stderr).toMatch(/unknown partner/);
+    expect((await admin('audit', 'list', '--aws', '--partner', 'skewed-clock')).stderr).toMatch(/unknown partner/);
   });
 });

@@ -52,7 +52,7 @@ beforeAll(async () => {
       created_at: made,
     };
     const decision = buildDecision(ids, scoreSignal({ ...signal, received_at: made }, new Date(madeMs)));
-    return { PutRequest: { Item: decisionItem(decision, owner, Math.floor(madeMs / 1000), RETENTION_DAYS) } };
+    return { PutRequest: { Item: decisionItem(decision, owner, madeMs, RETENTION_DAYS) } };
   });
   await batchWriteAll(tables.client, tables.names.decisions, items);
 });

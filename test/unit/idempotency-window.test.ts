@@ -1,6 +1,8 @@
 // The Idempotency-Key window as DynamoDB will judge it: a retry is a replay while the record's expires_at is after the
 // retry's second, the condition idempotencyClaim writes and every reader applies.
-import { IDEMPOTENCY_WINDOW_SECONDS, idempotencyClaim } from '../../lambdas/stores/decision-store';
+import { IDEMPOTENCY_WINDOW_SECONDS, decisionItem, idempotencyClaim } from '../../lambdas/stores/decision-store';
+import { buildDecision } from '../../lambdas/domain/decision';
+import { scoreSignal } from '../../lambdas/domain/engine';
 
 const live = (claimMs: number, retryMs: number) =>
   idempotencyClaim('t', 'pk', {}, claimMs).Item.expires_at >
@@ -15,5 +17,16 @@ describe('the idempotency window', () => {
         expect([after, live(claimMs, claimMs + after)]).toEqual([after, true]);
       expect(live(claimMs, claimMs + day + 1000)).toBe(false);
     }
+  });
+
+  it('never replays a decision GET already answers as expired, at the shortest retention (1 day)', () => {
+    const claimMs = Date.UTC(2026, 11, 1, 1, 0, 0, 999);
+    const owner = { partner_id: 'acme', key_id: 'key_1' };
+    const made = new Date(claimMs).toISOString();
+    const signal = { workspace_id: 'ws_1', source: 'task' as const, subject: 'Weekly report', received_at: made };
+    const ids = { decision_id: 'dec_01', workspace_id: 'ws_1', source: 'task', received_at: made, created_at: made };
+    const decision = buildDecision(ids, scoreSignal(signal, new Date(claimMs)));
+    const decisionExpiry = decisionItem(decision, owner, claimMs, 1).expires_at;
+    expect(decisionExpiry).toBeGreaterThanOrEqual(idempotencyClaim('t', 'pk', {}, claimMs).Item.expires_at);
   });
 });

@@ -36,8 +36,8 @@ describe('settings', () => {
     expect(() => parseSettings({ [ENV.authCacheTtlSeconds]: '-1' })).toThrow(/AUTH_CACHE_TTL_SECONDS/);
     expect(() => parseSettings({ [ENV.decisionRetentionDays]: '1.5' })).toThrow(/DECISION_RETENTION_DAYS/);
     expect(() => parseSettings({ [ENV.logLevel]: 'LOUD' })).toThrow(/POWERTOOLS_LOG_LEVEL/);
-    // The stage names the metrics' namespace: what the stack's context would refuse, the Lambdas refuse too.
-    expect(() => parseSettings({ [ENV.stage]: 'Prod' })).toThrow(/SAS_STAGE must be a lower-case letter/);
+    // SAS_STAGE is the admin CLI's --aws stage too: a value the stack would refuse stops no local start.
+    expect(parseSettings({ [ENV.stage]: 'My_Stage' }).stage).toBe('My_Stage');
     // A table name DynamoDB refuses would fail every request: it stops the start, naming the variable.
     for (const [name, bad] of [
       [ENV.accessTableName, 'ab'],
