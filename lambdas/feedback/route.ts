@@ -4,7 +4,8 @@
 import type { RouteDependencies } from '../dependencies';
 import { DECISION_ID_PATTERN } from '../domain/ids';
 import { type RouteHandler, apiHandler } from '../http/api-handler';
-import { ApiError, unavailable, validInput, validationError } from '../http/errors';
+import { ApiError, validInput, validationError } from '../http/errors';
+import { ModelBusyError } from '../domain/ports';
 import { validateFeedback } from '../http/feedback-schema';
 import { LABEL_LIMIT_MESSAGE, recordFeedback } from '../application/record-feedback';
 import { applyOwnEntry } from '../application/model-learning';
@@ -32,7 +33,7 @@ export function feedbackRoute(deps: RouteDependencies<'feedbackStore' | 'workspa
         workspace = await workspaces.get(workspaceId);
       }
       const outcome = await recordFeedback(target, fields, feedbackStore, workspace, createdAt);
-      if (outcome.kind === 'busy') throw unavailable();
+      if (outcome.kind === 'busy') throw new ModelBusyError();
       if (outcome.kind === 'past_limit')
         throw validationError(outcome.fields.map((field) => ({ field, message: LABEL_LIMIT_MESSAGE })));
       // This container decides with what was just learned at once (its cached model takes the same change, no

@@ -10,6 +10,7 @@ const RETRYABLE_NAMES = new Set([
   'TimeoutError',
   // retry.ts: contention a store gave up on within its budget; the request may succeed a moment later.
   'RetriesExhausted',
+  'ModelBusy',
   'RequestTimeout',
   'RequestTimeoutException',
   'TransactionConflictException',

@@ -42,8 +42,10 @@ const LAMBDA_VPC_REASON =
 
 /**
  * Access log fields (access-log-format.json): who called what and how it ended. Never headers, bodies, query
- * strings or the path (API Gateway cannot mask a key a partner puts in a URL; the route key names the route); of the authorizer, only its error string and its verdict's `outcome` (`allow` or a refusal code, which the
- * edge bypass alarm filters on), never the partner id, key id, scopes or rate limit its context also carries.
+ * strings or the path (API Gateway cannot mask a key a partner puts in a URL; the route key names the route); of the
+ * authorizer, its error string, its verdict's `outcome` (`allow` or a refusal code, which the edge bypass alarm filters
+ * on) and, for a key it allowed, the partner id and key id (neither a secret: on-call asks "what did partner X get?"),
+ * never the scopes or rate limit its context also carries.
  */
 export const ACCESS_LOG_FIELDS = JSON.parse(readFileSync(join(__dirname, 'access-log-format.json'), 'utf8')) as Record<
   string,

@@ -781,7 +781,7 @@ describe('stage', () => {
     expect(stageOf(prod).DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 });
   });
 
-  it('logs access in JSON to its own log group, without headers, bodies or authorizer context', () => {
+  it('logs access in JSON to its own log group, with the partner and key ids, without headers, bodies, scopes or limits', () => {
     const { AccessLogSettings } = stageOf(dev);
     const groupId = AccessLogSettings.DestinationArn['Fn::GetAtt'][0] as string;
     expect(dev.json.Resources[groupId].Type).toBe('AWS::Logs::LogGroup');
@@ -802,19 +802,26 @@ describe('stage', () => {
       '$context.responseLength',
       '$context.integrationLatency',
       '$context.authorizer.error',
+      '$context.authorizer.partner_id',
+      '$context.authorizer.key_id',
       '$context.integrationErrorMessage',
     ]) {
       expect(variables).toContain(variable);
     }
     for (const variable of variables) {
-      expect(variable).toMatch(/^\$context\.[A-Za-z.]+$/);
+      expect(variable).toMatch(/^\$context\.[A-Za-z._]+$/);
       expect(variable.toLowerCase()).not.toMatch(/header|body|querystring|useragent|requestoverride/);
       // The path would log an API key a partner put in a URL by mistake (the route key names the route).
       expect(variable).not.toMatch(/^\$context\.(path|resourcePath)$/);
-      // Of the authorizer's context only its outcome (a code: FORBIDDEN is edge protection's bypass alarm), never
-      // the key or partner it names.
+      // Of the authorizer's context its outcome (a code: FORBIDDEN is edge protection's bypass alarm) and the ids
+      // of the partner and key it allowed (on-call's "what did partner X get?"), never scopes or rate limits.
       if (variable.startsWith('$context.authorizer.'))
-        expect(['$context.authorizer.error', '$context.authorizer.outcome']).toContain(variable);
+        expect([
+          '$context.authorizer.error',
+          '$context.authorizer.outcome',
+          '$context.authorizer.partner_id',
+          '$context.authorizer.key_id',
+        ]).toContain(variable);
     }
   });
 });

@@ -1,6 +1,7 @@
 // The import's pure parts: one example's validation, the per-label deltas, and how a model kept busy is answered.
 import { labelDeltas } from '../../lambdas/domain/learning/label-delta';
 import { ModelBusyError } from '../../lambdas/domain/ports';
+import { describeError } from '../../lambdas/observability';
 import { toApiError } from '../../lambdas/http/errors';
 import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import { validateExample } from '../../lambdas/import-examples/import-examples';
@@ -70,4 +71,6 @@ it('sums sketches per label: docs, totals and counts', () => {
 it('answers a model kept busy by concurrent writes with 503 and Retry-After, not 500', () => {
   const error = toApiError(new ModelBusyError(new Error('cancelled')), isDatabaseUnavailable);
   expect(error.status).toBe(503);
+  // What the log line `request failed` names: not DynamoDB's own ServiceUnavailable, which sent on-call to AWS.
+  expect(describeError(new ModelBusyError()).name).toBe('ModelBusy');
 });
