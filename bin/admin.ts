@@ -10,6 +10,7 @@ import { openLocalDatabase } from '../lib/local/connect';
 import { WorkspaceAdmin, feedbackReportOutput, policyOutput } from '../lib/workspace-admin';
 import { WorkspaceImporter, importFileOutput } from '../lib/admin/workspace-import';
 import { workspaceModel, workspaceModelOutput } from '../lib/admin/workspace-model';
+import { storedDecision, storedDecisionOutput } from '../lib/admin/decision-get';
 import { migrateLearning } from '../lib/admin/migrate-learning';
 import { type Flags, UsageError, optionProblem, parseCommandLine } from '../lib/admin/command-options';
 import { ensureTables, tableNamesOf } from '../lib/local/provision';
@@ -27,6 +28,8 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--
 
   partner create --id <id> --name <name> [--status active|disabled|suspended|pending]
   partner set-status --id <id> --status <status>
+  partner get --id <id>        (name, status, and when it last changed)
+  decision get --id <decision_id>   (the stored decision, who asked for it, and its expiry)
   key create --partner <id> --workspace <ws> [--workspace <ws> ...] [--workspaces-file <path>]
              [--env live|test] [--expires-at <ISO 8601>] [--description <text>]
              [--scope analyze|read|feedback|policy ...] [--rate-limit <n>/s|m|h] [--allow-shared]
@@ -91,7 +94,15 @@ const workspaceAdmin = (s: Services) => new WorkspaceAdmin(s.client, s.decisions
 const importer = (s: Services) => new WorkspaceImporter(s.client, s.decisions, s.learning, s.actor);
 
 /** Commands that change nothing: they record no audit event, so they need no actor (and no STS call). */
-const READ_ONLY = new Set(['key list', 'workspace policy get', 'feedback report', 'audit list', 'workspace model']);
+const READ_ONLY = new Set([
+  'key list',
+  'partner get',
+  'decision get',
+  'workspace policy get',
+  'feedback report',
+  'audit list',
+  'workspace model',
+]);
 
 const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
   'partner create': async (f, { admin }) => {
@@ -110,6 +121,21 @@ const COMMANDS: Record<string, (f: Flags, s: Services) => Promise<Output>> = {
       text: `partner ${partner.partner_id} is now ${partner.status}`,
     };
   },
+  'partner get': async (f, { admin }) => {
+    const p = await admin.requirePartner(f.one('id', true));
+    const json = {
+      partner_id: p.partner_id,
+      name: p.name,
+      status: p.status,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+    };
+    return {
+      json,
+      text: `partner ${p.partner_id} (${p.name}): ${p.status} since ${p.updated_at}, created ${p.created_at}`,
+    };
+  },
+  'decision get': async (f, s) => storedDecisionOutput(await storedDecision(s.client, s.decisions, f.one('id', true))),
   'key create': async (f, { admin }) => {
     const issued = await admin.createKey({
       partnerId: f.one('partner', true),

@@ -342,9 +342,11 @@ export class AdminService {
   }
 
   /** Throws NotFoundError (the CLI prints "unknown partner <id>") when no partner has this id. */
-  async requirePartner(partnerId: string): Promise<void> {
+  async requirePartner(partnerId: string): Promise<PartnerRecord> {
     refuseApiKey('the partner id', partnerId);
-    if (!(await this.store.getPartner(partnerId))) throw new NotFoundError(`partner ${partnerId}`);
+    const partner = await this.store.getPartner(partnerId);
+    if (!partner) throw new NotFoundError(`partner ${partnerId}`);
+    return partner;
   }
 
   async listKeys(partnerId: string): Promise<{ partner_id: string; keys: KeySummary[] }> {

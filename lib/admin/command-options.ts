@@ -9,6 +9,8 @@ import { readWorkspacesFile } from './workspaces-file';
 const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   'partner create': ['id', 'name', 'status'],
   'partner set-status': ['id', 'status'],
+  'partner get': ['id'],
+  'decision get': ['id'],
   'key create': [
     'partner',
     'workspace',

@@ -9,6 +9,11 @@ import { KeyAuthorizer } from '../../lambdas/authorizer/authorize';
 import { isDatabaseUnavailable } from '../../lambdas/stores/database-faults';
 import { DynamoAccessStore } from '../../lambdas/stores/access-store';
 import { isWellFormedApiKey } from '../../lambdas/domain/api-key';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { buildDecision } from '../../lambdas/domain/decision';
+import { scoreSignal } from '../../lambdas/domain/engine';
+import { ulidTime } from '../../lambdas/domain/ids';
+import { decisionItem } from '../../lambdas/stores/decision-store';
 import { type TestTables, createTestTables } from '../support/dynamodb';
 import { type AdminResult, runAdmin, adminCliEnv, argv } from '../support/admin-cli';
 
@@ -288,4 +293,35 @@ it('refuses to create a partner twice', async () => {
   const again = await admin('partner', 'create', '--id', 'twice', '--name', 'Twice');
   expect(again.code).not.toBe(0);
   expect(again.stderr).toMatch(/partner twice already exists/);
+});
+
+it("shows a partner's status, and a stored decision with who asked for it and its expiry, expired too", async () => {
+  // On-call's "why ACCOUNT_INACTIVE?" and "decision X was wrong / GET answers 404", without a partner's key.
+  await admin('partner', 'create', '--id', 'shown', '--name', 'Shown', '--status', 'suspended');
+  expect((await admin('partner', 'get', '--id', 'shown', '--json')).json).toEqual({
+    partner_id: 'shown',
+    name: 'Shown',
+    status: 'suspended',
+    created_at: expect.any(String),
+    updated_at: expect.any(String),
+  });
+
+  // A decision stored as analyze stores it, two days ago with a retention of one day: GET would answer 404.
+  const madeMs = Date.now() - 2 * 86_400_000;
+  const made = new Date(madeMs).toISOString();
+  const signal = { workspace_id: 'ws_shown', source: 'task' as const, subject: 'Weekly report', received_at: made };
+  const ids = { decision_id: `dec_${ulidTime(madeMs)}${'0'.repeat(16)}`, ...signal, created_at: made };
+  const decision = buildDecision(ids, scoreSignal(signal, new Date(madeMs)));
+  const owner = { partner_id: 'shown', key_id: 'key_shown' };
+  await tables.client.send(
+    new PutCommand({ TableName: tables.names.decisions, Item: decisionItem(decision, owner, madeMs, 1) }),
+  );
+  const shown = await admin('decision', 'get', '--id', decision.decision_id, '--json');
+  expect(shown.json).toEqual({ decision, ...owner, expires_at: expect.any(String), expired: true });
+  const text = await admin('decision', 'get', '--id', decision.decision_id);
+  expect(text.stdout).toContain(`priority ${decision.priority} (score ${decision.score})`);
+  expect(text.stdout).toMatch(/expired .*\(GET answers 404\)/);
+
+  const unknown = await admin('decision', 'get', '--id', `dec_${ulidTime(madeMs)}${'1'.repeat(16)}`);
+  expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/unknown decision dec_/)]);
 });
