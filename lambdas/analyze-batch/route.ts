@@ -51,9 +51,14 @@ export function analyzeBatchRoute(deps: RouteDependencies<'decisionBatch' | 'wor
     // The first attempt may still be storing its decisions (docs/partners.md, analyze-batch): the client waits.
     if (outcome.kind === 'in_flight') throw unavailable('batch_in_flight');
     const replayed = outcome.kind === 'replayed';
+    // Refused items by code (WORKSPACE_NOT_ALLOWED: 2): on-call's answer to "why did items 3 and 7 fail?".
+    const itemErrors: Record<string, number> = {};
+    for (const item of outcome.data)
+      if ('error' in item) itemErrors[item.error.code] = (itemErrors[item.error.code] ?? 0) + 1;
     request.logInfo(replayed ? 'batch replayed' : 'batch stored', {
       signals: signals.length,
       decision_ids: outcome.data.flatMap((item) => ('decision' in item ? [item.decision.decision_id] : [])),
+      ...(Object.keys(itemErrors).length > 0 ? { item_errors: itemErrors } : {}),
     });
     if (!replayed)
       for (const item of outcome.data) if ('decision' in item) telemetry.count('decisions', item.decision.priority);

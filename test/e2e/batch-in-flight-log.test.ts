@@ -72,3 +72,19 @@ it("names each request's own id on its log line, when requests are served at onc
     expect(stored.map((l) => l.request_id)).toEqual([answer.headers.get('x-request-id')]);
   }
 });
+
+it("logs a batch's refused items by code, so on-call can say why items failed", async () => {
+  const signals = [
+    { workspace_id: 'ws_a', source: 'task', subject: 'Ship release 3' },
+    { workspace_id: 'ws_not_granted', source: 'task', subject: 'Ship release 4' },
+  ];
+  const answer = await call(api.baseUrl, 'POST', '/signals/analyze-batch', { key, body: { signals } });
+  expect(answer.status).toBe(200);
+  const requestId = answer.headers.get('x-request-id');
+  const line = written
+    .flatMap((chunk) => chunk.split('\n'))
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .find((l) => l.request_id === requestId && l.message === 'batch stored');
+  expect(line).toMatchObject({ signals: 2, item_errors: { WORKSPACE_NOT_ALLOWED: 1 } });
+});
