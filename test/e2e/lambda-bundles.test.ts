@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { rebuiltCode, resolveFrames } from '../../bin/resolve-frames';
 import { AdminService } from '../../lib/admin';
 import { buildApp } from '../../lib/app';
 import {
@@ -404,5 +405,21 @@ describe('credentials: the environment Lambda provides, and nothing else', () =>
     expect(without.stdout.trim()).toMatch(
       /^failed: No AWS credentials in AWS_ACCESS_KEY_ID \/ AWS_SECRET_ACCESS_KEY\./,
     );
+  });
+});
+
+describe('frames of a minified bundle, resolved to the source (npm run frames)', () => {
+  it('rebuilds exactly the code cdk synth shipped, and maps a place in it back to its source line', async () => {
+    const analyze = readFileSync(bundles.find((b) => b.id === 'Analyze')!.file, 'utf8');
+    expect(await rebuiltCode('Analyze')).toBe(analyze);
+    // A place only one source line holds: the analyze route's log message, as a frame would point at it.
+    const at = analyze.indexOf('"decision stored"');
+    const before = analyze.slice(0, at).split('\n');
+    const frame = `at x (/var/task/index.js:${before.length}:${before[before.length - 1].length + 1})`;
+    const source = readFileSync(path.join(REPO_ROOT, 'lambdas/analyze/route.ts'), 'utf8').split('\n');
+    const line = source.findIndex((l) => l.includes("'decision stored'")) + 1;
+    expect(await resolveFrames('Analyze', [frame])).toEqual([
+      expect.stringMatching(new RegExp(`-> lambdas/analyze/route\\.ts:${line}:\\d+$`)),
+    ]);
   });
 });
