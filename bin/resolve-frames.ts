@@ -1,8 +1,8 @@
 // `npm run --silent frames -- <function> '<frame>' ...`: where the frames of a `request failed` log line point in the
 // source (docs/operations.md, "Runbooks"). The Lambdas ship minified bundles without source maps (a map, loaded or
 // not, would weigh on every cold start or every package), so a frame reads `at J (/var/task/index.js:3:213)`. Run at
-// the commit the stack was deployed from, this rebuilds that function's bundle with the same esbuild options, checks
-// it is the code those frames came from, and maps each frame through the source map of the rebuild.
+// the commit the stack was deployed from, this rebuilds that function's bundle with the same esbuild options (the
+// bundle test checks the rebuild is byte for byte what `cdk synth` ships) and maps each frame through its source map.
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';

@@ -118,10 +118,10 @@ export interface GrantStore {
   removeGrants(owner: GrantOwner, grants: string[], by: AuditActor): Promise<string[]>;
 }
 
-/** A model write that kept losing to concurrent ones: named so the routes answer 503 with Retry-After. */
 /**
- * Writes to one workspace contended past their budget (503): named for itself, so the log line `request failed` does not
- * read as DynamoDB's own `ServiceUnavailable` (docs/operations.md, "Alarms: what each one means and what to do").
+ * A model write that kept losing to concurrent ones (503 with Retry-After): named for itself, so the log line
+ * `request failed` does not read as DynamoDB's own `ServiceUnavailable` (docs/operations.md, "Alarms: what each one
+ * means and what to do").
  */
 export class ModelBusyError extends Error {
   override name = 'ModelBusy';

@@ -11,9 +11,10 @@ import { AdminInputError } from './operator-input';
 
 interface StoredDecisionReport {
   decision: Decision;
-  partner_id: string;
-  key_id: string;
-  expires_at: string;
+  /** Who asked for it (null on an item stored without them). */
+  partner_id: string | null;
+  key_id: string | null;
+  expires_at: string | null;
   /** Past its retention: GET answers 404 DECISION_NOT_FOUND, and DynamoDB deletes the item in the background. */
   expired: boolean;
 }
@@ -31,12 +32,14 @@ export async function storedDecision(
   );
   if (!item?.decision) throw new NotFoundError(`decision ${id}`);
   const expiresAt = Number(item.expires_at) * 1000;
+  const known = Number.isFinite(expiresAt);
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
   return {
     decision: decisionFrom(item),
-    partner_id: String(item.partner_id),
-    key_id: String(item.key_id),
-    expires_at: new Date(expiresAt).toISOString(),
-    expired: expiresAt <= nowMs,
+    partner_id: text(item.partner_id),
+    key_id: text(item.key_id),
+    expires_at: known ? new Date(expiresAt).toISOString() : null,
+    expired: known && expiresAt <= nowMs,
   };
 }
 
@@ -49,7 +52,7 @@ export function storedDecisionOutput(report: StoredDecisionReport) {
       `decision ${d.decision_id} in ${d.workspace_id}, made ${d.created_at} for partner ${report.partner_id} with key ${report.key_id}`,
       `  priority ${d.priority} (score ${d.score}), action ${d.recommended_action}, category ${d.category}, queue ${d.queue}`,
       `  reasons ${reasons}`,
-      `  ${report.expired ? 'expired' : 'expires'} ${report.expires_at}${report.expired ? ' (GET answers 404)' : ''}`,
+      `  ${report.expired ? 'expired' : 'expires'} ${report.expires_at ?? '(no expiry stored)'}${report.expired ? ' (GET answers 404)' : ''}`,
     ].join('\n'),
   };
 }
