@@ -28,6 +28,12 @@ const ACTION_BY_PRIORITY: Record<Priority, RecommendedAction> = {
   low: 'review',
 };
 const VIP_WEIGHT = 20;
+/**
+ * Keywords a decision names one by one, the heaviest first; the rest add one reason with their summed weight. Up to 200
+ * keywords of 100 characters each, all matching, made a decision of 57 KB and a batch's or a list page's answer past
+ * Lambda's 6 MB response limit (docs/partners.md, "Workspace policy").
+ */
+const MAX_KEYWORD_REASONS = 10;
 
 /** What the layer decides: the assessment (its category and queue may be the workspace's own names) and the policy version. */
 interface WorkspaceAssessment extends Omit<Assessment, 'category' | 'queue'> {
@@ -100,18 +106,30 @@ export function applyWorkspace(
       ...policy.keywords.match(signal.subject ?? ''),
       ...policy.keywords.match(signal.body ?? ''),
     ]);
-    for (const keyword of matched) {
-      reasons.push({
-        code: 'POLICY_KEYWORD',
-        message: `mentions "${keyword.phrase}" (workspace keyword)`,
-        weight: keyword.weight,
-      });
+    // Heaviest first (stable: in the order matched among equals), as the reasons are ordered.
+    const byKeywordWeight = [...matched].sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight));
+    let moreWeight = 0;
+    byKeywordWeight.forEach((keyword, i) => {
+      if (i < MAX_KEYWORD_REASONS)
+        reasons.push({
+          code: 'POLICY_KEYWORD',
+          message: `mentions "${keyword.phrase}" (workspace keyword)`,
+          weight: keyword.weight,
+        });
+      else moreWeight += keyword.weight;
       score += keyword.weight;
       changed = true;
       if (keyword.category && (!keywordCategory || keyword.weight > keywordCategory.weight)) {
         keywordCategory = { category: keyword.category, queue: keyword.queue, weight: keyword.weight };
       }
-    }
+    });
+    const more = byKeywordWeight.length - MAX_KEYWORD_REASONS;
+    if (more > 0)
+      reasons.push({
+        code: 'POLICY_KEYWORD',
+        message: `mentions ${plural(more, 'more workspace keyword')}`,
+        weight: moreWeight,
+      });
   }
   if (keywordCategory) {
     category = keywordCategory.category;
