@@ -8,7 +8,7 @@ import { keywordPhrase } from './keyword-text';
 
 export const NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 
-interface PolicyKeyword {
+export interface PolicyKeyword {
   phrase: string;
   weight: number;
   category?: string;

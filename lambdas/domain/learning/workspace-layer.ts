@@ -4,7 +4,7 @@
 // everything; policy keywords set the category before learning does; the queue comes from the keyword, then the
 // policy's routing, then learning, then the default.
 import type { Assessment, Category, Priority, Reason, RecommendedAction } from '../decision';
-import { type CompiledPolicy, bandOf, listsParts, priorityFor } from '../policy';
+import { type CompiledPolicy, type PolicyKeyword, bandOf, listsParts, priorityFor } from '../policy';
 import { ARCHIVE_CATEGORIES, CATEGORY_QUEUE } from '../engine/reason-codes';
 import { archivableCategory, isBulkOrSpam, isSeriousReason } from '../engine/invariants';
 import type { Signal } from '../signal';
@@ -29,11 +29,12 @@ const ACTION_BY_PRIORITY: Record<Priority, RecommendedAction> = {
 };
 const VIP_WEIGHT = 20;
 /**
- * Keywords a decision names one by one, the heaviest first; the rest add one reason with their summed weight. Up to 200
- * keywords of 100 characters each, all matching, made a decision of 57 KB and a batch's or a list page's answer past
- * Lambda's 6 MB response limit (docs/partners.md, "Workspace policy").
+ * Keywords whose reason quotes the phrase: the heaviest, and the one that set the category; every other matching
+ * keyword still has its reason and weight, unquoted. Quoting all of up to 200 keywords of 100 characters made a
+ * decision of 57 KB and a batch's or a list page's answer past Lambda's 6 MB response limit (docs/partners.md,
+ * "Workspace policy").
  */
-const MAX_KEYWORD_REASONS = 10;
+const QUOTED_KEYWORDS = 10;
 
 /** What the layer decides: the assessment (its category and queue may be the workspace's own names) and the policy version. */
 interface WorkspaceAssessment extends Omit<Assessment, 'category' | 'queue'> {
@@ -106,29 +107,28 @@ export function applyWorkspace(
       ...policy.keywords.match(signal.subject ?? ''),
       ...policy.keywords.match(signal.body ?? ''),
     ]);
-    // Heaviest first (stable: in the order matched among equals), as the reasons are ordered.
-    const byKeywordWeight = [...matched].sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight));
-    let moreWeight = 0;
-    byKeywordWeight.forEach((keyword, i) => {
-      if (i < MAX_KEYWORD_REASONS)
-        reasons.push({
-          code: 'POLICY_KEYWORD',
-          message: `mentions "${keyword.phrase}" (workspace keyword)`,
-          weight: keyword.weight,
-        });
-      else moreWeight += keyword.weight;
+    let categoryKeyword: PolicyKeyword | undefined;
+    for (const keyword of matched) {
       score += keyword.weight;
       changed = true;
-      if (keyword.category && (!keywordCategory || keyword.weight > keywordCategory.weight)) {
-        keywordCategory = { category: keyword.category, queue: keyword.queue, weight: keyword.weight };
-      }
-    });
-    const more = byKeywordWeight.length - MAX_KEYWORD_REASONS;
-    if (more > 0)
+      if (keyword.category && (!categoryKeyword || keyword.weight > categoryKeyword.weight)) categoryKeyword = keyword;
+    }
+    if (categoryKeyword?.category) {
+      const { category, queue, weight } = categoryKeyword;
+      keywordCategory = { category, queue, weight };
+    }
+    // The heaviest are quoted (stable: in the order matched among equals, as the reasons are then ordered).
+    const quoted = new Set(
+      [...matched].sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight)).slice(0, QUOTED_KEYWORDS),
+    );
+    for (const keyword of matched)
       reasons.push({
         code: 'POLICY_KEYWORD',
-        message: `mentions ${plural(more, 'more workspace keyword')}`,
-        weight: moreWeight,
+        message:
+          quoted.has(keyword) || keyword === categoryKeyword
+            ? `mentions "${keyword.phrase}" (workspace keyword)`
+            : 'mentions a workspace keyword',
+        weight: keyword.weight,
       });
   }
   if (keywordCategory) {
