@@ -97,8 +97,9 @@ export class WorkspaceAdmin {
         else disagreed = true;
       }
       if (!disagreed) continue;
-      for (const r of (decision.reasons as { code: string }[] | undefined) ?? [])
-        reasons.set(r.code, (reasons.get(r.code) ?? 0) + 1);
+      // Decisions a code is present on, as the report says: once per decision, however many reasons carry it.
+      const codes = new Set(((decision.reasons as { code: string }[] | undefined) ?? []).map((r) => r.code));
+      for (const code of codes) reasons.set(code, (reasons.get(code) ?? 0) + 1);
     }
     for (const f of LEARNED_FIELDS)
       fields[f].agreement = fields[f].given ? Math.round((fields[f].agreed / fields[f].given) * 1000) / 1000 : null;

@@ -7,7 +7,7 @@ import { call } from '../support/http';
 import { apiWithAdminCli } from '../support/admin-cli';
 
 jest.setTimeout(120_000);
-const t = apiWithAdminCli('wsadmin', ['ws_r']);
+const t = apiWithAdminCli('wsadmin', ['ws_r', 'ws_kw']);
 const { admin } = t;
 const dir = mkdtempSync(join(tmpdir(), 'policy-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -93,4 +93,22 @@ it('reports agreement per field and the reason codes present where feedback disa
   const newest = ids[3].created_at;
   const since = await admin('feedback', 'report', '--workspace', 'ws_r', '--since', newest);
   expect(since.json.decisions).toBe(ids.filter((d) => d.created_at >= newest).length);
+});
+
+it('counts a reason code once per disagreeing decision, however many of its reasons carry it', async () => {
+  const policy = {
+    keywords: ['zebra invoice', 'zebra payment', 'zebra refund'].map((phrase) => ({ phrase, weight: 5 })),
+  };
+  expect((await call(t.api.baseUrl, 'PUT', '/workspaces/ws_kw/policy', { key: t.key, body: policy })).status).toBe(200);
+  const d = await call(t.api.baseUrl, 'POST', '/signals/analyze', {
+    key: t.key,
+    body: { workspace_id: 'ws_kw', source: 'email', subject: 'zebra invoice', body: 'zebra payment and zebra refund' },
+  });
+  expect(d.json.reasons.filter((r: { code: string }) => r.code === 'POLICY_KEYWORD')).toHaveLength(3);
+  await call(t.api.baseUrl, 'POST', `/decisions/${d.json.decision_id}/feedback`, {
+    key: t.key,
+    body: { category: 'not_this' },
+  });
+  const report = await admin('feedback', 'report', '--workspace', 'ws_kw');
+  expect(report.json.disagreement_reasons).toContainEqual({ code: 'POLICY_KEYWORD', count: 1 });
 });
