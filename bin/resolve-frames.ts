@@ -21,8 +21,11 @@ const ENTRIES: Record<string, string> = {
 /** A frame's place in index.js: `at name (/var/task/index.js:3:213)` or `at /var/task/index.js:3:213`. */
 const FRAME = /index\.js:(\d+):(\d+)\)?$/;
 
-/** Each frame with the source place it came from (line and column 1-based, as V8 prints them), or as it was. */
-export async function resolveFrames(functionName: string, frames: readonly string[]): Promise<string[]> {
+/**
+ * The function's bundle built again, its code and its source map: `external` writes the map beside the code without
+ * naming it in the code, so the code is what `cdk synth` ships.
+ */
+async function rebuild(functionName: string): Promise<{ code: string; map: SourceMap }> {
   const entry = ENTRIES[functionName];
   if (!entry) throw new Error(`no function ${functionName}: one of ${Object.keys(ENTRIES).join(', ')}`);
   const out = await build({
@@ -35,30 +38,27 @@ export async function resolveFrames(functionName: string, frames: readonly strin
     write: false,
     logLevel: 'silent',
   });
+  const code = out.outputFiles.find((f) => f.path.endsWith('.js'));
   const map = out.outputFiles.find((f) => f.path.endsWith('.map'));
-  if (!map) throw new Error('esbuild wrote no source map');
-  const sourceMap = new SourceMap(JSON.parse(map.text) as SourceMapPayload);
+  if (!code || !map) throw new Error('esbuild wrote no bundle or no source map');
+  return { code: code.text, map: new SourceMap(JSON.parse(map.text) as SourceMapPayload) };
+}
+
+/** Each frame with the source place it came from (line and column 1-based, as V8 prints them), or as it was. */
+export async function resolveFrames(functionName: string, frames: readonly string[]): Promise<string[]> {
+  const { map } = await rebuild(functionName);
   return frames.map((frame) => {
     const m = FRAME.exec(frame.trim());
     if (!m) return frame;
-    const found = sourceMap.findEntry(Number(m[1]) - 1, Number(m[2]) - 1);
+    const found = map.findEntry(Number(m[1]) - 1, Number(m[2]) - 1);
     if (!('originalSource' in found) || !found.originalSource) return `${frame}  (no source place)`;
     const source = path.relative(REPO_ROOT, path.resolve(REPO_ROOT, found.originalSource));
     return `${frame}  -> ${source}:${found.originalLine + 1}:${found.originalColumn + 1}`;
   });
 }
 
-/** The rebuilt bundle's code, to compare with a deployed or synthesized index.js (the test does). */
-export async function rebuiltCode(functionName: string): Promise<string> {
-  const out = await build({
-    ...LAMBDA_ESBUILD_OPTIONS,
-    entryPoints: [path.join(REPO_ROOT, ENTRIES[functionName])],
-    absWorkingDir: REPO_ROOT,
-    write: false,
-    logLevel: 'silent',
-  });
-  return out.outputFiles[0].text;
-}
+/** The rebuilt bundle's code, the one the frames are mapped through, to compare with a synthesized index.js. */
+export const rebuiltCode = async (functionName: string): Promise<string> => (await rebuild(functionName)).code;
 
 if (require.main === module) {
   const [name, ...frames] = process.argv.slice(2);

@@ -1,12 +1,13 @@
 // `decision get --id <decision_id>` (docs/operations.md, "Admin CLI"): a stored decision as GET /decisions/{id} answers
 // it, with who asked for it and when it expires, expired or not: what on-call needs for "decision X was wrong" or
 // "why does GET answer 404", without a partner's key.
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ITEM_PREFIX } from '../../lambdas/contract/tables';
 import type { Decision } from '../../lambdas/domain/decision';
 import { DECISION_ID_PATTERN } from '../../lambdas/domain/ids';
 import { NotFoundError } from '../../lambdas/domain/ports';
 import { decisionFrom } from '../../lambdas/stores/decision-format';
+import { getItem } from '../../lambdas/stores/dynamodb-client';
 import { AdminInputError } from './operator-input';
 
 interface StoredDecisionReport {
@@ -27,9 +28,7 @@ export async function storedDecision(
 ): Promise<StoredDecisionReport> {
   if (!id || !DECISION_ID_PATTERN.test(id))
     throw new AdminInputError('--id must be a decision id (dec_ and 26 characters)');
-  const { Item: item } = await client.send(
-    new GetCommand({ TableName: decisionsTable, Key: { pk: ITEM_PREFIX.decision + id }, ConsistentRead: true }),
-  );
+  const item = await getItem(client, decisionsTable, ITEM_PREFIX.decision + id);
   if (!item?.decision) throw new NotFoundError(`decision ${id}`);
   const expiresAt = Number(item.expires_at) * 1000;
   const known = Number.isFinite(expiresAt);
